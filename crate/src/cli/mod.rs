@@ -1,0 +1,178 @@
+//! The command-line tool, as a library function so the native binary and the
+//! Node CLI (through WebAssembly) run the same code and print the same output.
+//! File access and the terminal go through [`Host`].
+
+mod bench;
+mod check;
+mod play;
+mod replay;
+
+use std::fmt::Write as _;
+
+/// What the CLI needs from its environment.
+pub trait Host {
+    fn read_file(&mut self, path: &str) -> Result<String, String>;
+    fn write_file(&mut self, path: &str, content: &str) -> Result<(), String>;
+    /// Whether stdout is a terminal (for colour).
+    fn stdout_is_terminal(&self) -> bool;
+}
+
+/// Output of one CLI run.
+#[derive(Debug, Default)]
+pub struct Output {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: i32,
+}
+
+/// Exit codes: 0 fine, 1 diagnostics with errors (or a failed check), 2 usage
+/// or I/O error.
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_DIAGNOSTICS: i32 = 1;
+pub const EXIT_USAGE: i32 = 2;
+
+pub const USAGE: &str = "\
+gdlkit: General Game Playing toolkit for GDL (Game Description Language)
+
+Usage:
+  gdlkit check GAME.kif [--format text|json]
+  gdlkit replay GAME.kif MOVES.json
+  gdlkit play GAME.kif [--seed N] [--max-steps N] [--format text|json]
+  gdlkit bench GAME.kif [--seconds S] [--seed N]
+
+Exit codes: 0 fine, 1 errors in the game (or an illegal move), 2 usage or I/O error.
+";
+
+/// An error that ends the command: a message for stderr and an exit code.
+pub struct Fail {
+    pub code: i32,
+    pub message: String,
+}
+
+impl Fail {
+    pub fn usage(message: impl Into<String>) -> Fail {
+        Fail { code: EXIT_USAGE, message: message.into() }
+    }
+    pub fn game(message: impl Into<String>) -> Fail {
+        Fail { code: EXIT_DIAGNOSTICS, message: message.into() }
+    }
+}
+
+enum Tok {
+    Long(String),
+    Short(char),
+    Value(String),
+}
+
+/// Parsed arguments: positionals and `--name value` options.
+pub struct Args {
+    pub positional: Vec<String>,
+    options: Vec<(String, Option<String>)>,
+}
+
+impl Args {
+    /// Parses with `flags` naming options that take no value.
+    pub fn parse(raw: &[String], flags: &[&str]) -> Result<Args, Fail> {
+        let mut parser = lexopt::Parser::from_args(raw.iter().cloned());
+        let mut args = Args { positional: Vec::new(), options: Vec::new() };
+        loop {
+            let arg = match parser.next().map_err(|e| Fail::usage(e.to_string()))? {
+                None => break,
+                Some(lexopt::Arg::Long(name)) => Tok::Long(name.to_string()),
+                Some(lexopt::Arg::Short(c)) => Tok::Short(c),
+                Some(lexopt::Arg::Value(v)) => Tok::Value(v.to_string_lossy().into_owned()),
+            };
+            match arg {
+                Tok::Long(name) => {
+                    if flags.contains(&name.as_str()) {
+                        args.options.push((name, None));
+                    } else {
+                        let v = parser.value().map_err(|e| Fail::usage(format!("--{name}: {e}")))?;
+                        args.options.push((name, Some(v.to_string_lossy().into_owned())));
+                    }
+                }
+                Tok::Short(c) => return Err(Fail::usage(format!("unknown option -{c}"))),
+                Tok::Value(v) => args.positional.push(v),
+            }
+        }
+        Ok(args)
+    }
+
+    pub fn flag(&self, name: &str) -> bool {
+        self.options.iter().any(|(n, _)| n == name)
+    }
+
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.options.iter().rev().find(|(n, _)| n == name).and_then(|(_, v)| v.as_deref())
+    }
+
+    pub fn number<T: std::str::FromStr>(&self, name: &str, default: T) -> Result<T, Fail> {
+        match self.get(name) {
+            None => Ok(default),
+            Some(v) => v.parse().map_err(|_| Fail::usage(format!("--{name} expects a number, got `{v}`"))),
+        }
+    }
+
+    /// Rejects options not in `known`.
+    pub fn only(&self, known: &[&str]) -> Result<(), Fail> {
+        match self.options.iter().find(|(n, _)| !known.contains(&n.as_str())) {
+            Some((n, _)) => Err(Fail::usage(format!("unknown option --{n}"))),
+            None => Ok(()),
+        }
+    }
+
+    pub fn positional(&self, i: usize, what: &str) -> Result<&str, Fail> {
+        self.positional.get(i).map(String::as_str).ok_or_else(|| Fail::usage(format!("missing {what}")))
+    }
+
+    /// `--format text|json`.
+    pub fn json(&self) -> Result<bool, Fail> {
+        match self.get("format").unwrap_or("text") {
+            "text" => Ok(false),
+            "json" => Ok(true),
+            other => Err(Fail::usage(format!("--format must be `text` or `json`, got `{other}`"))),
+        }
+    }
+}
+
+/// Runs the CLI with `args` (without the program name).
+pub fn run(args: &[String], host: &mut dyn Host) -> Output {
+    let mut out = Output::default();
+    let Some(command) = args.first() else {
+        out.stderr = USAGE.to_string();
+        out.code = EXIT_USAGE;
+        return out;
+    };
+    let rest = &args[1..];
+    let result = match command.as_str() {
+        "check" => check::run(rest, host, &mut out),
+        "replay" => replay::run(rest, host, &mut out),
+        "play" => play::run(rest, host, &mut out),
+        "bench" => bench::run(rest, host, &mut out),
+        "help" | "--help" | "-h" => {
+            out.stdout = USAGE.to_string();
+            Ok(EXIT_OK)
+        }
+        other => Err(Fail::usage(format!("unknown command `{other}`\n\n{USAGE}"))),
+    };
+    match result {
+        Ok(code) => out.code = code,
+        Err(f) => {
+            let _ = writeln!(out.stderr, "gdlkit {command}: {}", f.message.trim_end());
+            out.code = f.code;
+        }
+    }
+    out
+}
+
+/// Reads and loads a game; on errors, prints the diagnostics.
+pub fn load(host: &mut dyn Host, path: &str) -> Result<(String, crate::Interpreter), Fail> {
+    let text = host.read_file(path).map_err(|e| Fail::usage(format!("cannot read {path}: {e}")))?;
+    match crate::load_game(&text) {
+        Ok(g) => Ok((text, g)),
+        Err(diags) => {
+            let rendered = crate::diagnostic::render(&diags, path, &text, false);
+            Err(Fail::game(format!("{path} has errors:\n{rendered}")))
+        }
+    }
+}

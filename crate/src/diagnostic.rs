@@ -1,0 +1,315 @@
+//! Diagnostics: one type for every stage (syntax, program, check, analysis).
+//!
+//! Spans are UTF-8 byte offsets into the source text. Line/column and UTF-16
+//! offsets are computed once, at the boundary, by [`LineIndex`].
+
+use serde::Serialize;
+use std::fmt::Write as _;
+
+/// A half-open byte range `[start, end)` into the source text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct Span {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start: start as u32, end: end as u32 }
+    }
+    /// The smallest span covering both.
+    pub fn join(self, other: Span) -> Span {
+        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+    }
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+    Info,
+}
+
+/// A secondary location that explains the primary one ("opened here").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Related {
+    pub span: Span,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    /// Stable code such as `GDL001`; documented in `docs/diagnostics.md`.
+    pub code: &'static str,
+    pub severity: Severity,
+    pub span: Span,
+    pub message: String,
+    /// A one-line suggestion how to fix it (may be empty).
+    pub hint: String,
+    pub related: Vec<Related>,
+}
+
+impl Diagnostic {
+    pub fn error(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            code,
+            severity: Severity::Error,
+            span,
+            message: message.into(),
+            hint: String::new(),
+            related: Vec::new(),
+        }
+    }
+    pub fn warning(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(code, span, message) }
+    }
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Diagnostic {
+        self.hint = hint.into();
+        self
+    }
+    pub fn with_related(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
+        self.related.push(Related { span, message: message.into() });
+        self
+    }
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// True when any diagnostic is an error.
+pub fn has_errors(diags: &[Diagnostic]) -> bool {
+    diags.iter().any(Diagnostic::is_error)
+}
+
+/// Maps byte offsets to 1-based line/column (columns count characters) and to
+/// UTF-16 code-unit offsets (what JavaScript editors count).
+pub struct LineIndex<'a> {
+    text: &'a str,
+    line_starts: Vec<usize>,
+}
+
+/// A position as editors show it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Position {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column, counted in Unicode scalar values.
+    pub column: u32,
+    /// Offset from the start of the text in UTF-16 code units.
+    pub utf16: u32,
+}
+
+impl<'a> LineIndex<'a> {
+    pub fn new(text: &'a str) -> LineIndex<'a> {
+        let mut line_starts = vec![0];
+        for (i, b) in text.bytes().enumerate() {
+            if b == b'\n' {
+                line_starts.push(i + 1);
+            }
+        }
+        LineIndex { text, line_starts }
+    }
+
+    fn clamp(&self, offset: usize) -> usize {
+        let mut o = offset.min(self.text.len());
+        while !self.text.is_char_boundary(o) {
+            o -= 1;
+        }
+        o
+    }
+
+    /// 0-based line number containing `offset`.
+    pub fn line_of(&self, offset: usize) -> usize {
+        let o = self.clamp(offset);
+        match self.line_starts.binary_search(&o) {
+            Ok(l) => l,
+            Err(l) => l - 1,
+        }
+    }
+
+    pub fn position(&self, offset: usize) -> Position {
+        let o = self.clamp(offset);
+        let line = self.line_of(o);
+        let start = self.line_starts[line];
+        let column = self.text[start..o].chars().count() + 1;
+        let utf16 = self.text[..o].encode_utf16().count();
+        Position { line: line as u32 + 1, column: column as u32, utf16: utf16 as u32 }
+    }
+
+    /// The text of 0-based line `line` without its line break.
+    pub fn line_text(&self, line: usize) -> &'a str {
+        let start = self.line_starts[line.min(self.line_starts.len() - 1)];
+        let end = self.line_starts.get(line + 1).copied().unwrap_or(self.text.len());
+        self.text[start..end].trim_end_matches(['\n', '\r'])
+    }
+
+    /// "12:3": the 1-based line and column of an offset.
+    pub fn line_col(&self, offset: usize) -> String {
+        let p = self.position(offset);
+        format!("{}:{}", p.line, p.column)
+    }
+}
+
+/// Renders diagnostics like a compiler: `file:line:col: error[CODE]: message`,
+/// the source line, a caret range, the hint and the related locations.
+pub fn render(diags: &[Diagnostic], file: &str, text: &str, colour: bool) -> String {
+    let index = LineIndex::new(text);
+    let mut out = String::new();
+    for d in diags {
+        render_one(&mut out, d, file, &index, colour);
+    }
+    out
+}
+
+fn render_one(out: &mut String, d: &Diagnostic, file: &str, index: &LineIndex, colour: bool) {
+    let (c_sev, c_bold, c_blue, c_reset) = if colour {
+        let sev = match d.severity {
+            Severity::Error => "\x1b[1;31m",
+            Severity::Warning => "\x1b[1;33m",
+            Severity::Info => "\x1b[1;36m",
+        };
+        (sev, "\x1b[1m", "\x1b[1;34m", "\x1b[0m")
+    } else {
+        ("", "", "", "")
+    };
+    let sev = match d.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "info",
+    };
+    let p = index.position(d.span.start as usize);
+    let _ = writeln!(
+        out,
+        "{c_bold}{file}:{}:{}:{c_reset} {c_sev}{sev}[{}]{c_reset}{c_bold}: {}{c_reset}",
+        p.line, p.column, d.code, d.message
+    );
+    excerpt(out, index, d.span, c_sev, c_blue, c_reset);
+    if !d.hint.is_empty() {
+        let _ = writeln!(out, "  {c_blue}= hint:{c_reset} {}", d.hint);
+    }
+    for r in &d.related {
+        let rp = index.position(r.span.start as usize);
+        let _ = writeln!(out, "  {c_blue}= note:{c_reset} {}:{}:{}: {}", file, rp.line, rp.column, r.message);
+    }
+}
+
+/// The source line of `span.start` with a caret range under the span (clipped
+/// to that line).
+fn excerpt(out: &mut String, index: &LineIndex, span: Span, c_sev: &str, c_blue: &str, c_reset: &str) {
+    let line = index.line_of(span.start as usize);
+    let text = index.line_text(line);
+    let start = index.position(span.start as usize);
+    let end_offset = (span.end as usize).max(span.start as usize + 1);
+    let end = index.position(end_offset);
+    let first_col = start.column as usize;
+    let last_col = if end.line == start.line {
+        (end.column as usize).max(first_col + 1)
+    } else {
+        text.chars().count() + 1
+    };
+    let gutter = format!("{}", line + 1);
+    let pad = " ".repeat(gutter.len());
+    let shown: String = text.chars().map(|c| if c == '\t' { ' ' } else { c }).collect();
+    let _ = writeln!(out, "{c_blue}{pad} |{c_reset}");
+    let _ = writeln!(out, "{c_blue}{gutter} |{c_reset} {shown}");
+    let carets = "^".repeat(last_col.saturating_sub(first_col).max(1));
+    let _ = writeln!(out, "{c_blue}{pad} |{c_reset} {}{c_sev}{carets}{c_reset}", " ".repeat(first_col - 1));
+}
+
+/// A diagnostic with positions resolved for JSON/JS consumers (1-based lines
+/// and columns, UTF-16 offsets for editors).
+#[derive(Clone, Debug, Serialize)]
+pub struct ResolvedDiagnostic {
+    pub code: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+    /// UTF-16 offsets of the span (for CodeMirror and other JS editors).
+    pub from: u32,
+    pub to: u32,
+    pub hint: String,
+    pub related: Vec<ResolvedRelated>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ResolvedRelated {
+    pub message: String,
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+    pub from: u32,
+    pub to: u32,
+}
+
+pub fn resolve(diags: &[Diagnostic], text: &str) -> Vec<ResolvedDiagnostic> {
+    let index = LineIndex::new(text);
+    diags
+        .iter()
+        .map(|d| {
+            let (s, e) = (index.position(d.span.start as usize), index.position(d.span.end as usize));
+            ResolvedDiagnostic {
+                code: d.code,
+                severity: d.severity,
+                message: d.message.clone(),
+                line: s.line,
+                column: s.column,
+                end_line: e.line,
+                end_column: e.column,
+                from: s.utf16,
+                to: e.utf16,
+                hint: d.hint.clone(),
+                related: d
+                    .related
+                    .iter()
+                    .map(|r| {
+                        let (s, e) = (index.position(r.span.start as usize), index.position(r.span.end as usize));
+                        ResolvedRelated {
+                            message: r.message.clone(),
+                            line: s.line,
+                            column: s.column,
+                            end_line: e.line,
+                            end_column: e.column,
+                            from: s.utf16,
+                            to: e.utf16,
+                        }
+                    })
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_chars_and_utf16() {
+        let text = "ab\n\u{e9}\u{1F600}x\n";
+        let idx = LineIndex::new(text);
+        let x = text.find('x').unwrap();
+        let p = idx.position(x);
+        assert_eq!((p.line, p.column), (2, 3));
+        // "ab\n" = 3 units, é = 1, 😀 = 2 surrogates.
+        assert_eq!(p.utf16, 6);
+        assert_eq!(idx.line_text(1), "\u{e9}\u{1F600}x");
+    }
+
+    #[test]
+    fn render_shows_caret_under_span() {
+        let text = "(role x)\n(init (foo)\n";
+        let d = Diagnostic::error("GDL001", Span::new(9, 10), "unclosed `(`").with_hint("add `)`");
+        let out = render(&[d], "g.kif", text, false);
+        assert!(out.starts_with("g.kif:2:1: error[GDL001]: unclosed `(`\n"), "{out}");
+        assert!(out.contains("2 | (init (foo)\n  | ^\n"), "{out}");
+        assert!(out.contains("= hint: add `)`"), "{out}");
+    }
+}

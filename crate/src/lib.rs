@@ -1,0 +1,48 @@
+//! gdlkit: a General Game Playing toolkit for the Game Description Language.
+//!
+//! The pipeline, one module per stage:
+//! [`syntax`] (KIF text → s-expressions) → [`program`] (rules over interned
+//! symbols) → [`deps`] (dependency graph, strata) → [`reasoner`] (the game as
+//! a state machine). [`replay`] and [`cli`] are adapters; `wasm` is the
+//! WebAssembly binding.
+
+pub mod cli;
+pub mod clock;
+pub mod deps;
+pub mod diagnostic;
+pub mod program;
+pub mod reasoner;
+pub mod replay;
+pub mod syntax;
+pub mod terms;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
+
+pub use diagnostic::{Diagnostic, Severity, Span};
+pub use program::{parse_program, Program};
+pub use reasoner::{EvalError, Interpreter, Limits, StateMachine};
+
+/// Parses a game and builds its interpreter; any error diagnostic (syntax or
+/// a GDL restriction the reasoner relies on) is returned instead.
+pub fn load_game(text: &str) -> Result<Interpreter, Vec<Diagnostic>> {
+    let program = parse_program(text);
+    if diagnostic::has_errors(&program.diagnostics) {
+        return Err(program.diagnostics);
+    }
+    Interpreter::new(&program)
+}
+
+/// All diagnostics for a game text (syntax and program structure; the
+/// validator adds the GDL restrictions).
+pub fn check_text(text: &str) -> Vec<Diagnostic> {
+    let program = parse_program(text);
+    let mut diags = program.diagnostics.clone();
+    if !diagnostic::has_errors(&diags) {
+        if let Err(mut errs) = Interpreter::new(&program) {
+            diags.append(&mut errs);
+        }
+    }
+    diags.sort_by_key(|d| (d.span.start, d.span.end));
+    diags
+}

@@ -1,0 +1,26 @@
+//! The native `gdlkit` command: a thin shell over `gdlkit::cli`.
+
+use std::io::{IsTerminal, Write};
+
+struct NativeHost;
+
+impl gdlkit::cli::Host for NativeHost {
+    fn read_file(&mut self, path: &str) -> Result<String, String> {
+        let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+        String::from_utf8(bytes).map_err(|_| "the file is not valid UTF-8".to_string())
+    }
+    fn write_file(&mut self, path: &str, content: &str) -> Result<(), String> {
+        std::fs::write(path, content).map_err(|e| e.to_string())
+    }
+    fn stdout_is_terminal(&self) -> bool {
+        std::io::stdout().is_terminal()
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let out = gdlkit::cli::run(&args, &mut NativeHost);
+    let _ = std::io::stdout().write_all(out.stdout.as_bytes());
+    let _ = std::io::stderr().write_all(out.stderr.as_bytes());
+    std::process::exit(out.code);
+}

@@ -1,0 +1,1005 @@
+//! The reference interpreter.
+//!
+//! Materialised relations are computed bottom-up, stratum by stratum,
+//! semi-naive in recursive strata; the static part once per game, the state
+//! part once per state (kept until another state is asked about), the move
+//! part per joint move — and only the strata a query needs.
+//!
+//! Demand relations (see [`Compiled::demand`]) are computed top-down with
+//! tabling: each call pattern is a subgoal whose answers go into the
+//! relation's table. Mutually recursive subgoals are iterated to a fixpoint
+//! and completed together (Tarjan-style leaders), which is sound for
+//! stratified programs because negated subgoals never depend on subgoals in
+//! progress.
+
+use super::compile::{compile, Class, Compiled, Op, Pat, Plan, StratumPlans};
+use super::db::{Db, KeyHasher, Row};
+use super::{EvalError, Limits, StateMachine};
+use crate::deps::RelId;
+use crate::diagnostic::Diagnostic;
+use crate::program::Program;
+use crate::terms::{kw, TermId, TermStore};
+use rustc_hash::{FxHashMap, FxHasher};
+use smallvec::SmallVec;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+/// A state: the sorted set of true fluents, with its hash precomputed.
+#[derive(Clone, Debug)]
+pub struct FluentState {
+    fluents: Arc<[TermId]>,
+    hash: u64,
+}
+
+impl FluentState {
+    pub fn new(mut fluents: Vec<TermId>) -> FluentState {
+        fluents.sort_unstable();
+        fluents.dedup();
+        let mut h = FxHasher::default();
+        fluents.hash(&mut h);
+        FluentState { hash: h.finish(), fluents: fluents.into() }
+    }
+    pub fn fluents(&self) -> &[TermId] {
+        &self.fluents
+    }
+    pub fn hash64(&self) -> u64 {
+        self.hash
+    }
+}
+
+impl PartialEq for FluentState {
+    fn eq(&self, other: &Self) -> bool {
+        self.hash == other.hash && (Arc::ptr_eq(&self.fluents, &other.fluents) || self.fluents == other.fluents)
+    }
+}
+impl Eq for FluentState {}
+impl Hash for FluentState {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+fn ci(c: Class) -> usize {
+    match c {
+        Class::Static => 0,
+        Class::State => 1,
+        Class::Move => 2,
+    }
+}
+
+type Args = SmallVec<[TermId; 8]>;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Status {
+    /// Never evaluated.
+    New,
+    Complete,
+    /// On the evaluation stack at this depth.
+    Evaluating(u32),
+    /// Evaluated in `epoch` as part of the component led by depth `low`,
+    /// which is still in progress.
+    Done { epoch: u64, low: u32 },
+}
+
+/// Subgoals of one class: call patterns and their status.
+#[derive(Default)]
+struct Subgoals {
+    map: FxHashMap<(RelId, u32, Args), u32>,
+    status: Vec<Status>,
+}
+
+/// State of the top-down evaluation of demand relations.
+#[derive(Default)]
+struct Demand {
+    /// Answer tables per class.
+    dbs: [Db; 3],
+    subgoals: [Subgoals; 3],
+    plans: FxHashMap<(RelId, u32), Arc<StratumPlans>>,
+    depth: u32,
+    /// Subgoals evaluated but not yet complete, in order of evaluation.
+    completion: Vec<(usize, u32)>,
+    epoch: u64,
+    /// Answers added so far (a leader iterates until this stops growing).
+    answers: u64,
+    /// Index lookups on materialised relations requested by new demand
+    /// plans, registered by the interpreter after the evaluation.
+    pending_indexes: Vec<(RelId, u32)>,
+}
+
+impl Demand {
+    fn clear_class(&mut self, k: usize, rels: &[RelId]) {
+        for &r in rels {
+            self.dbs[k].rels[r].clear();
+        }
+        self.subgoals[k].map.clear();
+        self.subgoals[k].status.clear();
+    }
+}
+
+pub struct Interpreter {
+    store: TermStore,
+    c: Arc<Compiled>,
+    limits: Limits,
+    roles: Vec<TermId>,
+    /// Materialised relations per class (static, state, move).
+    dbs: [Db; 3],
+    static_done: Vec<bool>,
+    state_done: Vec<bool>,
+    cached: Option<FluentState>,
+    /// Rows still allowed in the current state's (or the static) evaluation.
+    static_budget: usize,
+    state_budget: usize,
+    demand: Demand,
+    /// Plans per stratum, ordered at its first evaluation.
+    plans: Vec<Option<Arc<StratumPlans>>>,
+    rels_of_class: [Vec<RelId>; 3],
+    rel_legal: Option<RelId>,
+    rel_next: Option<RelId>,
+    rel_goal: Option<RelId>,
+    rel_terminal: Option<RelId>,
+    rel_does: Option<RelId>,
+    strata_legal: Arc<[usize]>,
+    strata_next: Arc<[usize]>,
+    strata_goal: Arc<[usize]>,
+    strata_terminal: Arc<[usize]>,
+}
+
+impl Interpreter {
+    /// Builds an interpreter for a program without errors.
+    pub fn new(program: &Program) -> Result<Interpreter, Vec<Diagnostic>> {
+        Interpreter::with_limits(program, Limits::default())
+    }
+
+    pub fn with_limits(program: &Program, limits: Limits) -> Result<Interpreter, Vec<Diagnostic>> {
+        let mut store = TermStore::new(program.symbols.clone());
+        let c = compile(program, &mut store)?;
+        let g = &c.graph;
+        let (rel_legal, rel_next, rel_goal, rel_terminal, rel_role, rel_does) = (
+            g.id_of(kw::LEGAL, 2),
+            g.id_of(kw::NEXT, 1),
+            g.id_of(kw::GOAL, 2),
+            g.id_of(kw::TERMINAL, 0),
+            g.id_of(kw::ROLE, 1),
+            g.id_of(kw::DOES, 2),
+        );
+        let strata = |r: Option<RelId>| -> Arc<[usize]> { r.map(|r| c.strata_for(&[r])).unwrap_or_default().into() };
+        let of_class = |k: Class| -> Vec<RelId> { (0..c.num_rels()).filter(|&r| c.class[r] == k).collect() };
+        let ns = c.strata.len();
+        let db = || Db::new(&c.arity);
+        let mut it = Interpreter {
+            store,
+            limits,
+            roles: Vec::new(),
+            dbs: [db(), db(), db()],
+            static_done: vec![false; ns],
+            state_done: vec![false; ns],
+            cached: None,
+            static_budget: limits.max_static_rows,
+            state_budget: limits.max_rows_per_state,
+            demand: Demand { dbs: [db(), db(), db()], ..Demand::default() },
+            plans: vec![None; ns],
+            rels_of_class: [of_class(Class::Static), of_class(Class::State), of_class(Class::Move)],
+            rel_legal,
+            rel_next,
+            rel_goal,
+            rel_terminal,
+            rel_does,
+            strata_legal: strata(rel_legal),
+            strata_next: strata(rel_next),
+            strata_goal: strata(rel_goal),
+            strata_terminal: strata(rel_terminal),
+            c: Arc::new(c),
+        };
+        it.insert_facts(Class::Static);
+        if let Some(role) = rel_role {
+            let need = it.c.strata_for(&[role]);
+            it.ensure(&need, None).map_err(|e| vec![eval_diag(&e)])?;
+            it.roles = it.rows_of(Some(role)).into_iter().map(|r| r[0]).collect();
+        }
+        Ok(it)
+    }
+
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    pub fn compiled(&self) -> &Compiled {
+        &self.c
+    }
+
+    /// All rows of a static relation (computing it if needed), e.g. for the
+    /// validator or the grounder.
+    pub fn static_rows(&mut self, rel: RelId) -> Result<Vec<Vec<TermId>>, EvalError> {
+        if self.c.demand[rel] {
+            let mut ctx = self.ctx(Class::Static);
+            ctx.call(rel, Class::Static, 0, &[]);
+            let e = ctx.error.take();
+            self.finish_ctx(Class::Static, e)?;
+        } else {
+            let need = self.c.strata_for(&[rel]);
+            self.ensure(&need, None)?;
+        }
+        Ok(self.rows_of(Some(rel)).into_iter().map(<[TermId]>::to_vec).collect())
+    }
+
+    /// Inserts the facts of relations of one class (materialised or demand).
+    fn insert_facts(&mut self, class: Class) {
+        let k = ci(class);
+        for (rel, row) in self.c.facts.iter().filter(|(r, _)| self.c.class[*r] == class) {
+            if self.c.demand[*rel] {
+                self.demand.dbs[k].rels[*rel].insert(row);
+            } else {
+                self.dbs[k].rels[*rel].insert(row);
+            }
+        }
+        for &r in &self.rels_of_class[k] {
+            self.dbs[k].rels[r].refresh_indexes();
+        }
+    }
+
+    /// Makes `state` the cached state, filling the `true` tables.
+    fn load_state(&mut self, state: &FluentState) {
+        if self.cached.as_ref() == Some(state) {
+            return;
+        }
+        for &r in &self.rels_of_class[1] {
+            self.dbs[1].rels[r].clear();
+        }
+        self.demand.clear_class(1, &self.rels_of_class[1]);
+        self.state_done.iter_mut().for_each(|d| *d = false);
+        for &f in state.fluents() {
+            let key = (self.store.functor(f), self.store.arity(f) as u32);
+            if let Some(&t) = self.c.true_tables.get(&key) {
+                self.dbs[1].rels[t].insert(self.store.args_of(f));
+            }
+            if let Some(t) = self.c.true_all {
+                self.dbs[1].rels[t].insert(&[f]);
+            }
+        }
+        self.state_budget = self.limits.max_rows_per_state;
+        self.insert_facts(Class::State);
+        self.cached = Some(state.clone());
+    }
+
+    /// Clears the move part and records a joint move as `does` rows.
+    fn load_moves(&mut self, joint: Option<&[TermId]>) {
+        for &r in &self.rels_of_class[2] {
+            self.dbs[2].rels[r].clear();
+        }
+        self.demand.clear_class(2, &self.rels_of_class[2]);
+        self.insert_facts(Class::Move);
+        if let (Some(does), Some(joint)) = (self.rel_does, joint) {
+            for (role, &m) in self.roles.iter().zip(joint) {
+                self.dbs[2].rels[does].insert(&[*role, m]);
+            }
+            self.dbs[2].rels[does].refresh_indexes();
+        }
+    }
+
+    /// Forgets everything derived for states and moves, and any subgoal left
+    /// incomplete (after an error).
+    fn reset_after_error(&mut self) {
+        self.cached = None;
+        for k in 0..3 {
+            let rels = self.rels_of_class[k].clone();
+            if k > 0 {
+                for &r in &rels {
+                    self.dbs[k].rels[r].clear();
+                }
+            }
+            let incomplete = self.demand.subgoals[k].status.iter().any(|s| *s != Status::Complete);
+            if k > 0 || incomplete {
+                self.demand.clear_class(k, &rels);
+                if k == 0 {
+                    self.insert_facts(Class::Static);
+                }
+            }
+        }
+        self.state_done.iter_mut().for_each(|d| *d = false);
+        self.demand.completion.clear();
+        self.demand.depth = 0;
+    }
+
+    /// Evaluates the given strata (in order) that are not yet computed.
+    /// Move strata are evaluated (afresh) only when `moves` is given or a
+    /// stratum needs them.
+    fn ensure(&mut self, strata: &[usize], moves: Option<&[TermId]>) -> Result<(), EvalError> {
+        let mut moves_loaded = false;
+        if moves.is_some() {
+            self.load_moves(moves);
+            moves_loaded = true;
+        }
+        for &s in strata {
+            let st = &self.c.strata[s];
+            if st.demand {
+                continue;
+            }
+            match st.class {
+                Class::Static if !self.static_done[s] => {
+                    self.eval_stratum(s)?;
+                    self.static_done[s] = true;
+                }
+                Class::State if !self.state_done[s] => {
+                    self.eval_stratum(s)?;
+                    self.state_done[s] = true;
+                }
+                Class::Move => {
+                    if !moves_loaded {
+                        self.load_moves(None);
+                        moves_loaded = true;
+                    }
+                    self.eval_stratum(s)?;
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn eval_stratum(&mut self, s: usize) -> Result<(), EvalError> {
+        let c = Arc::clone(&self.c);
+        let st = &c.strata[s];
+        let plans = self.plans_for(s);
+        let k = ci(st.class);
+        let len = |it: &Interpreter, r: RelId| it.dbs[k].rels[r].len() as Row;
+        let start: Vec<Row> = st.heads.iter().map(|&r| len(self, r)).collect();
+        for plan in &plans.plans {
+            self.run(plan, st.class, (0, 0))?;
+        }
+        if !st.recursive {
+            for &h in &st.heads {
+                self.dbs[k].rels[h].refresh_indexes();
+            }
+            return Ok(());
+        }
+        // Semi-naive rounds: the delta of a relation is the rows added in the
+        // previous round, a contiguous range since rows are append-only.
+        let mut lo = start;
+        loop {
+            let hi: Vec<Row> = st.heads.iter().map(|&r| len(self, r)).collect();
+            if hi == lo {
+                for &h in &st.heads {
+                    self.dbs[k].rels[h].refresh_indexes();
+                }
+                return Ok(());
+            }
+            for plan in &plans.delta_plans {
+                let i = st.heads.iter().position(|&r| Some(r) == plan.delta_rel).expect("delta rel in stratum");
+                self.run(plan, st.class, (lo[i], hi[i]))?;
+            }
+            lo = hi;
+        }
+    }
+
+    /// Current number of rows of a relation (materialised or answers so far).
+    fn size(&self, r: RelId) -> usize {
+        let k = ci(self.c.class[r]);
+        if self.c.demand[r] {
+            self.demand.dbs[k].rels[r].len()
+        } else {
+            self.dbs[k].rels[r].len()
+        }
+    }
+
+    /// The plans of stratum `s`, ordered with the current relation sizes on
+    /// first use; registers the indexes they look up.
+    fn plans_for(&mut self, s: usize) -> Arc<StratumPlans> {
+        if let Some(p) = &self.plans[s] {
+            return Arc::clone(p);
+        }
+        let c = Arc::clone(&self.c);
+        let plans = Arc::new(c.plan(s, &|r| self.size(r)));
+        for &(rel, mask) in &plans.indexes {
+            let k = ci(c.class[rel]);
+            if c.demand[rel] {
+                self.demand.dbs[k].rels[rel].register_index(mask);
+            } else {
+                self.dbs[k].rels[rel].register_index(mask);
+            }
+        }
+        self.plans[s] = Some(Arc::clone(&plans));
+        plans
+    }
+
+    fn ctx(&mut self, class: Class) -> Ctx<'_> {
+        let budget = if class == Class::Static { self.static_budget } else { self.state_budget };
+        Ctx {
+            store: &mut self.store,
+            dbs: &self.dbs,
+            c: &self.c,
+            demand: &mut self.demand,
+            limits: &self.limits,
+            steps: 0,
+            budget,
+            low: u32::MAX,
+            error: None,
+        }
+    }
+
+    /// Accounts for a finished context and turns its error into a reset.
+    fn finish_ctx(&mut self, class: Class, error: Option<EvalError>) -> Result<(), EvalError> {
+        for (r, m) in std::mem::take(&mut self.demand.pending_indexes) {
+            let rel = &mut self.dbs[ci(self.c.class[r])].rels[r];
+            rel.register_index(m);
+            rel.refresh_indexes();
+        }
+        if let Some(e) = error {
+            self.reset_after_error();
+            return Err(e);
+        }
+        if self.store.len() > self.limits.max_terms {
+            self.reset_after_error();
+            return Err(EvalError::Limit { what: "terms", limit: self.limits.max_terms as u64 });
+        }
+        let _ = class;
+        Ok(())
+    }
+
+    /// Runs one plan and inserts what it derives into its head relation.
+    fn run(&mut self, plan: &Plan, class: Class, delta: (Row, Row)) -> Result<(), EvalError> {
+        let k = ci(class);
+        for op in &plan.ops {
+            if let Op::Scan { rel, class, mask, demand: false, .. } = op {
+                if *mask != 0 {
+                    self.dbs[ci(*class)].rels[*rel].refresh_indexes();
+                }
+            }
+        }
+        let mut out = Vec::new();
+        let mut env: Vec<TermId> = vec![TermId::NONE; plan.num_vars];
+        let mut trail = Vec::new();
+        let mut ctx = self.ctx(class);
+        ctx.join(plan, 0, &mut env, &mut trail, &mut out, delta);
+        let (error, budget) = (ctx.error.take(), ctx.budget);
+        self.set_budget(class, budget);
+        self.finish_ctx(class, error)?;
+        let arity = plan.head.len();
+        let rel = &mut self.dbs[k].rels[plan.head_rel];
+        let mut added = 0;
+        if arity == 0 {
+            added += usize::from(!out.is_empty() && rel.insert(&[]));
+        } else {
+            for row in out.chunks_exact(arity) {
+                added += usize::from(rel.insert(row));
+            }
+        }
+        let budget = if class == Class::Static { &mut self.static_budget } else { &mut self.state_budget };
+        if added > *budget {
+            let limit = if class == Class::Static { self.limits.max_static_rows } else { self.limits.max_rows_per_state };
+            self.reset_after_error();
+            return Err(EvalError::Limit { what: "derived facts", limit: limit as u64 });
+        }
+        *budget -= added;
+        Ok(())
+    }
+
+    fn set_budget(&mut self, class: Class, budget: usize) {
+        if class == Class::Static {
+            self.static_budget = budget;
+        } else {
+            self.state_budget = budget;
+        }
+    }
+
+    /// All rows of a materialised relation, or the answers found so far of a
+    /// demand relation.
+    fn rows_of(&self, rel: Option<RelId>) -> Vec<&[TermId]> {
+        let Some(rel) = rel else { return Vec::new() };
+        let k = ci(self.c.class[rel]);
+        let r = if self.c.demand[rel] { &self.demand.dbs[k].rels[rel] } else { &self.dbs[k].rels[rel] };
+        (0..r.len() as Row).map(|i| r.row(i)).collect()
+    }
+
+    /// Evaluates the strata a query on `state` needs.
+    fn prepare(&mut self, state: &FluentState, strata: Arc<[usize]>) -> Result<(), EvalError> {
+        self.load_state(state);
+        self.ensure(&strata, None)
+    }
+}
+
+fn eval_diag(e: &EvalError) -> Diagnostic {
+    Diagnostic::error("GDL090", Default::default(), e.to_string())
+        .with_hint("check recursive rules over function terms: each recursion must shrink or be bounded")
+}
+
+/// The state of one evaluation: a plan run and the subgoals it calls.
+struct Ctx<'a> {
+    store: &'a mut TermStore,
+    dbs: &'a [Db; 3],
+    c: &'a Compiled,
+    demand: &'a mut Demand,
+    limits: &'a Limits,
+    steps: u64,
+    /// Rows that may still be derived.
+    budget: usize,
+    /// Lowest stack depth of an in-progress subgoal touched by the current
+    /// subgoal evaluation (Tarjan's low-link).
+    low: u32,
+    error: Option<EvalError>,
+}
+
+impl Ctx<'_> {
+    fn step(&mut self) -> bool {
+        self.steps += 1;
+        if self.steps > self.limits.max_steps {
+            self.error = Some(EvalError::Limit { what: "join steps", limit: self.limits.max_steps });
+            return false;
+        }
+        true
+    }
+
+    /// The bound values of `pats` at the positions in `mask`, or `None` if
+    /// one of them is a term that does not exist (so no row of a complete
+    /// relation can match).
+    fn key_values(&self, pats: &[Pat], mask: u32, env: &[TermId]) -> Option<Args> {
+        let mut vals = Args::new();
+        for (k, p) in pats.iter().enumerate() {
+            if k < 32 && mask >> k & 1 == 1 {
+                vals.push(value(self.store, p, env)?);
+            }
+        }
+        Some(vals)
+    }
+
+    /// The bound values of a call to a demand relation. Its answers are not
+    /// computed yet, so argument terms are interned rather than looked up.
+    fn call_values(&mut self, pats: &[Pat], mask: u32, env: &[TermId]) -> Option<Args> {
+        let mut vals = Args::new();
+        for (k, p) in pats.iter().enumerate() {
+            if k < 32 && mask >> k & 1 == 1 {
+                vals.push(self.build(p, env)?);
+            }
+        }
+        Some(vals)
+    }
+
+    /// Nested-loop join over `plan.ops[i..]`, pushing head rows onto `out`.
+    fn join(&mut self, plan: &Plan, i: usize, env: &mut [TermId], trail: &mut Vec<u16>, out: &mut Vec<TermId>, delta: (Row, Row)) {
+        if self.error.is_some() {
+            return;
+        }
+        let Some(op) = plan.ops.get(i) else {
+            self.emit(plan, env, out);
+            return;
+        };
+        match op {
+            Op::Scan { rel, class, pats, mask, delta: is_delta, demand: false } => {
+                let relation = &self.dbs[ci(*class)].rels[*rel];
+                let (lo, hi) = if *is_delta { delta } else { (0, relation.len() as Row) };
+                let mut key = KeyHasher::default();
+                if *mask != 0 {
+                    let Some(vals) = self.key_values(pats, *mask, env) else { return };
+                    vals.iter().for_each(|&v| key.add(v));
+                }
+                for r in relation.candidates(*mask, key.finish(), lo, hi) {
+                    if !self.step() {
+                        return;
+                    }
+                    let row = relation.row(r);
+                    let mark = trail.len();
+                    if pats.iter().zip(row).all(|(p, &t)| unify(self.store, p, t, env, trail)) {
+                        self.join(plan, i + 1, env, trail, out, delta);
+                    }
+                    for v in trail.drain(mark..) {
+                        env[v as usize] = TermId::NONE;
+                    }
+                    if self.error.is_some() {
+                        return;
+                    }
+                }
+            }
+            Op::Scan { rel, class, pats, mask, demand: true, .. } => {
+                let Some(vals) = self.call_values(pats, *mask, env) else { return };
+                self.call(*rel, *class, *mask, &vals);
+                if self.error.is_some() {
+                    return;
+                }
+                // Answers may grow while we iterate (recursion): take the
+                // candidate rows now and copy each row before using it.
+                let k = ci(*class);
+                let table = &mut self.demand.dbs[k].rels[*rel];
+                table.refresh_indexes();
+                let mut key = KeyHasher::default();
+                vals.iter().for_each(|&v| key.add(v));
+                let len = table.len() as Row;
+                let rows: SmallVec<[Row; 32]> = table.candidates(*mask, key.finish(), 0, len).collect();
+                for r in rows {
+                    if !self.step() {
+                        return;
+                    }
+                    let row: Args = self.demand.dbs[k].rels[*rel].row(r).into();
+                    let mark = trail.len();
+                    if pats.iter().zip(&row).all(|(p, &t)| unify(self.store, p, t, env, trail)) {
+                        self.join(plan, i + 1, env, trail, out, delta);
+                    }
+                    for v in trail.drain(mark..) {
+                        env[v as usize] = TermId::NONE;
+                    }
+                    if self.error.is_some() {
+                        return;
+                    }
+                }
+            }
+            Op::Check { rel, class, pats, negated, demand } => {
+                let full = (1u32 << pats.len().min(32)).wrapping_sub(1);
+                let present = if *demand {
+                    let Some(row) = self.call_values(pats, full, env) else { return };
+                    self.call(*rel, *class, full, &row);
+                    if self.error.is_some() {
+                        return;
+                    }
+                    self.demand.dbs[ci(*class)].rels[*rel].contains(&row)
+                } else {
+                    match self.key_values(pats, full, env) {
+                        None => false,
+                        Some(row) => self.dbs[ci(*class)].rels[*rel].contains(&row),
+                    }
+                };
+                if present != *negated {
+                    self.join(plan, i + 1, env, trail, out, delta);
+                }
+            }
+            Op::Distinct(a, b) => {
+                let (x, y) = (self.build(a, env), self.build(b, env));
+                if let (Some(x), Some(y)) = (x, y) {
+                    if x != y {
+                        self.join(plan, i + 1, env, trail, out, delta);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Makes sure the subgoal `rel(vals at mask)` has been evaluated (it may
+    /// still be in progress if it is part of a recursion being solved).
+    fn call(&mut self, rel: RelId, class: Class, mask: u32, vals: &[TermId]) {
+        let k = ci(class);
+        let key = (rel, mask, Args::from_slice(vals));
+        let table = &mut self.demand.subgoals[k];
+        let id = match table.map.get(&key) {
+            Some(&id) => id,
+            None => {
+                let id = table.status.len() as u32;
+                table.status.push(Status::New);
+                table.map.insert(key, id);
+                id
+            }
+        };
+        match table.status[id as usize] {
+            Status::Complete => {}
+            Status::Evaluating(d) => self.low = self.low.min(d),
+            Status::Done { epoch, low } if epoch == self.demand.epoch => self.low = self.low.min(low),
+            Status::Done { .. } | Status::New => self.solve(rel, class, mask, vals, id),
+        }
+    }
+
+    /// Evaluates a subgoal's rules; a leader repeats until its component
+    /// adds no answers, then completes it.
+    fn solve(&mut self, rel: RelId, class: Class, mask: u32, vals: &[TermId], id: u32) {
+        let k = ci(class);
+        let depth = self.demand.depth;
+        self.demand.depth += 1;
+        self.demand.subgoals[k].status[id as usize] = Status::Evaluating(depth);
+        self.demand.completion.push((k, id));
+        let outer_low = self.low;
+        let plans = self.demand_plans(rel, mask);
+        let low = loop {
+            self.low = u32::MAX;
+            let before = self.demand.answers;
+            for plan in &plans.plans {
+                self.run_demand_plan(plan, class, mask, vals);
+                if self.error.is_some() {
+                    self.demand.depth -= 1;
+                    return;
+                }
+            }
+            let low = self.low;
+            if low == u32::MAX {
+                // Touched nothing in progress: not recursive, complete now.
+                self.demand.completion.pop();
+                self.demand.subgoals[k].status[id as usize] = Status::Complete;
+                break u32::MAX;
+            }
+            if low < depth {
+                self.demand.subgoals[k].status[id as usize] = Status::Done { epoch: self.demand.epoch, low };
+                break low;
+            }
+            if self.demand.answers == before {
+                // Leader of a finished component: complete all its members.
+                let pos = self.demand.completion.iter().rposition(|&e| e == (k, id)).expect("on completion stack");
+                for (ck, cid) in self.demand.completion.drain(pos..) {
+                    self.demand.subgoals[ck].status[cid as usize] = Status::Complete;
+                }
+                break u32::MAX;
+            }
+            // New answers: members of the component are evaluated again.
+            self.demand.epoch += 1;
+        };
+        self.demand.depth -= 1;
+        self.low = outer_low.min(low);
+    }
+
+    fn demand_plans(&mut self, rel: RelId, mask: u32) -> Arc<StratumPlans> {
+        if let Some(p) = self.demand.plans.get(&(rel, mask)) {
+            return Arc::clone(p);
+        }
+        let (c, dbs, demand) = (self.c, self.dbs, &*self.demand);
+        let size = |r: RelId| {
+            let k = ci(c.class[r]);
+            if c.demand[r] {
+                demand.dbs[k].rels[r].len()
+            } else {
+                dbs[k].rels[r].len()
+            }
+        };
+        let plans = Arc::new(c.plan_demand(rel, mask, &size));
+        for &(r, m) in &plans.indexes {
+            if c.demand[r] {
+                self.demand.dbs[ci(c.class[r])].rels[r].register_index(m);
+            } else {
+                self.demand.pending_indexes.push((r, m));
+            }
+        }
+        self.demand.plans.insert((rel, mask), Arc::clone(&plans));
+        plans
+    }
+
+    /// Runs one rule body for a subgoal: binds the head at the called
+    /// positions, joins, and adds the answers to the relation's table.
+    fn run_demand_plan(&mut self, plan: &Plan, class: Class, mask: u32, vals: &[TermId]) {
+        let mut env: Vec<TermId> = vec![TermId::NONE; plan.num_vars];
+        let mut trail = Vec::new();
+        let mut vi = vals.iter();
+        for (i, p) in plan.head.iter().enumerate() {
+            if i < 32 && mask >> i & 1 == 1 {
+                let v = *vi.next().expect("one value per bound position");
+                if !unify(self.store, p, v, &mut env, &mut trail) {
+                    return;
+                }
+            }
+        }
+        trail.clear();
+        let mut out = Vec::new();
+        self.join(plan, 0, &mut env, &mut trail, &mut out, (0, 0));
+        let arity = plan.head.len();
+        let table = &mut self.demand.dbs[ci(class)].rels[plan.head_rel];
+        for row in out.chunks_exact(arity.max(1)) {
+            let row = if arity == 0 { &[][..] } else { row };
+            if table.insert(row) {
+                self.demand.answers += 1;
+                if self.budget == 0 {
+                    self.error = Some(EvalError::Limit { what: "derived facts", limit: self.limits.max_rows_per_state as u64 });
+                    return;
+                }
+                self.budget -= 1;
+            }
+        }
+    }
+
+    /// Instantiates a bound pattern, interning new terms (bounded depth).
+    fn build(&mut self, p: &Pat, env: &[TermId]) -> Option<TermId> {
+        match p {
+            Pat::Var(v) => Some(env[*v as usize]),
+            Pat::Const(t) => Some(*t),
+            Pat::App(f, args) => {
+                let mut vals = Args::new();
+                for a in args.iter() {
+                    vals.push(self.build(a, env)?);
+                }
+                let t = self.store.app(*f, &vals);
+                if self.store.depth(t) > self.limits.max_term_depth {
+                    self.error =
+                        Some(EvalError::Limit { what: "levels of term nesting", limit: self.limits.max_term_depth as u64 });
+                    return None;
+                }
+                Some(t)
+            }
+        }
+    }
+
+    fn emit(&mut self, plan: &Plan, env: &[TermId], out: &mut Vec<TermId>) {
+        let start = out.len();
+        for p in plan.head.iter() {
+            match self.build(p, env) {
+                Some(t) => out.push(t),
+                None => {
+                    out.truncate(start);
+                    return;
+                }
+            }
+        }
+        if plan.head.is_empty() {
+            // Zero-arity head: one marker so the caller sees a derivation.
+            out.push(TermId::NONE);
+        }
+    }
+}
+
+/// The value of a bound pattern without interning: `None` if the term does
+/// not exist (so it cannot be in any relation).
+fn value(store: &TermStore, p: &Pat, env: &[TermId]) -> Option<TermId> {
+    match p {
+        Pat::Var(v) => Some(env[*v as usize]),
+        Pat::Const(t) => Some(*t),
+        Pat::App(f, args) => {
+            let mut vals = Args::new();
+            for a in args.iter() {
+                vals.push(value(store, a, env)?);
+            }
+            store.find(*f, &vals)
+        }
+    }
+}
+
+/// Matches a pattern against a ground term, binding variables (recorded on
+/// the trail so the caller can undo them).
+fn unify(store: &TermStore, p: &Pat, t: TermId, env: &mut [TermId], trail: &mut Vec<u16>) -> bool {
+    match p {
+        Pat::Var(v) => {
+            let slot = &mut env[*v as usize];
+            if *slot == TermId::NONE {
+                *slot = t;
+                trail.push(*v);
+                true
+            } else {
+                *slot == t
+            }
+        }
+        Pat::Const(c) => *c == t,
+        Pat::App(f, args) => {
+            store.functor(t) == *f
+                && store.arity(t) == args.len()
+                && args.iter().zip(store.args_of(t)).all(|(a, &u)| unify(store, a, u, env, trail))
+        }
+    }
+}
+
+impl StateMachine for Interpreter {
+    type State = FluentState;
+
+    fn roles(&self) -> &[TermId] {
+        &self.roles
+    }
+
+    fn terms(&self) -> &TermStore {
+        &self.store
+    }
+
+    fn terms_mut(&mut self) -> &mut TermStore {
+        &mut self.store
+    }
+
+    fn initial_state(&mut self) -> Result<FluentState, EvalError> {
+        let Some(init) = self.c.graph.id_of(kw::INIT, 1) else {
+            return Ok(FluentState::new(Vec::new()));
+        };
+        let need = self.c.strata_for(&[init]);
+        self.ensure(&need, None)?;
+        let fluents = self.rows_of(Some(init)).into_iter().map(|r| r[0]).collect();
+        Ok(FluentState::new(fluents))
+    }
+
+    fn legal_moves(&mut self, state: &FluentState, role: usize) -> Result<Vec<TermId>, EvalError> {
+        self.prepare(state, Arc::clone(&self.strata_legal))?;
+        let Some(&r) = self.roles.get(role) else { return Ok(Vec::new()) };
+        Ok(self.rows_of(self.rel_legal).into_iter().filter(|row| row[0] == r).map(|row| row[1]).collect())
+    }
+
+    fn all_legal_moves(&mut self, state: &FluentState) -> Result<Vec<Vec<TermId>>, EvalError> {
+        self.prepare(state, Arc::clone(&self.strata_legal))?;
+        let mut out = vec![Vec::new(); self.roles.len()];
+        for row in self.rows_of(self.rel_legal) {
+            if let Some(i) = self.roles.iter().position(|&r| r == row[0]) {
+                out[i].push(row[1]);
+            }
+        }
+        Ok(out)
+    }
+
+    fn next_state(&mut self, state: &FluentState, joint: &[TermId]) -> Result<FluentState, EvalError> {
+        if joint.len() != self.roles.len() {
+            return Err(EvalError::BadMove(format!(
+                "a joint move needs one move per role ({}), got {}",
+                self.roles.len(),
+                joint.len()
+            )));
+        }
+        self.load_state(state);
+        let budget = self.state_budget;
+        self.ensure(&Arc::clone(&self.strata_next), Some(joint))?;
+        let fluents = self.rows_of(self.rel_next).into_iter().map(|r| r[0]).collect();
+        // Move rows do not count against the state's budget for later queries.
+        self.state_budget = budget;
+        Ok(FluentState::new(fluents))
+    }
+
+    fn is_terminal(&mut self, state: &FluentState) -> Result<bool, EvalError> {
+        self.prepare(state, Arc::clone(&self.strata_terminal))?;
+        Ok(!self.rows_of(self.rel_terminal).is_empty())
+    }
+
+    fn goal_values(&mut self, state: &FluentState) -> Result<Vec<Vec<i64>>, EvalError> {
+        self.prepare(state, Arc::clone(&self.strata_goal))?;
+        let mut out = vec![Vec::new(); self.roles.len()];
+        for row in self.rows_of(self.rel_goal) {
+            if let (Some(i), Some(v)) = (self.roles.iter().position(|&r| r == row[0]), self.store.as_int(row[1])) {
+                out[i].push(v);
+            }
+        }
+        for v in &mut out {
+            v.sort_unstable();
+            v.dedup();
+        }
+        Ok(out)
+    }
+
+    fn fluents(&self, state: &FluentState) -> Vec<TermId> {
+        state.fluents().to_vec()
+    }
+
+    fn state_from_fluents(&mut self, fluents: &[TermId]) -> FluentState {
+        FluentState::new(fluents.to_vec())
+    }
+}
+
+impl Interpreter {
+    /// Row counts of every non-empty relation (`name/arity`, class, rows,
+    /// demand), for profiling.
+    pub fn relation_sizes(&self) -> Vec<(String, Class, usize, bool)> {
+        let mut out = Vec::new();
+        for r in 0..self.c.num_rels() {
+            let n = self.size(r);
+            if n == 0 {
+                continue;
+            }
+            out.push((self.rel_name(r), self.c.class[r], n, self.c.demand[r]));
+        }
+        out.sort_by_key(|x| std::cmp::Reverse(x.2));
+        out
+    }
+
+    fn rel_name(&self, r: RelId) -> String {
+        match self.c.graph.rels.get(r) {
+            Some(k) => format!("{}/{}", self.store.symbols.name(k.sym), k.arity),
+            None => match self.c.true_tables.iter().find(|(_, &v)| v == r) {
+                Some(((f, a), _)) => format!("true:{}/{}", self.store.symbols.name(*f), a),
+                None => "true:*".to_string(),
+            },
+        }
+    }
+
+    /// The evaluation plans built so far, readable (for profiling).
+    pub fn describe_plans(&self) -> String {
+        let mut s = String::new();
+        let describe = |s: &mut String, label: String, plan: &Plan| {
+            let ops: Vec<String> = plan
+                .ops
+                .iter()
+                .map(|op| match op {
+                    Op::Scan { rel, mask, delta, demand, .. } => format!(
+                        "{}{}{} m{mask:b}",
+                        if *demand { "call " } else { "scan " },
+                        if *delta { "Δ" } else { "" },
+                        self.rel_name(*rel)
+                    ),
+                    Op::Check { rel, negated, .. } => format!("{}check {}", if *negated { "!" } else { "" }, self.rel_name(*rel)),
+                    Op::Distinct(..) => "distinct".to_string(),
+                })
+                .collect();
+            s.push_str(&format!("{label} {} <- {}\n", self.rel_name(plan.head_rel), ops.join(", ")));
+        };
+        for (i, p) in self.plans.iter().enumerate() {
+            if let Some(p) = p {
+                for plan in p.plans.iter().chain(&p.delta_plans) {
+                    describe(&mut s, format!("s{i}"), plan);
+                }
+            }
+        }
+        for ((rel, mask), p) in &self.demand.plans {
+            for plan in &p.plans {
+                describe(&mut s, format!("demand {}@{mask:b}", self.rel_name(*rel)), plan);
+            }
+        }
+        s
+    }
+}

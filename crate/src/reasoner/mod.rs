@@ -1,0 +1,166 @@
+//! Reasoner: the game as a state machine (roles, initial state, legal moves,
+//! next state, terminal test, goals).
+//!
+//! [`StateMachine`] is the interface every player, the semantic validator and
+//! the bindings use; [`Interpreter`] is the reference implementation, a
+//! bottom-up Datalog evaluator with stratified negation.
+
+pub mod compile;
+pub mod db;
+pub mod interpreter;
+
+pub use interpreter::{FluentState, Interpreter};
+
+use crate::terms::{TermId, TermStore};
+use std::fmt;
+use std::hash::Hash;
+
+/// Resource limits for one evaluation; exceeding one is an [`EvalError`],
+/// never a hang.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Rows derived while evaluating one state (and one joint move).
+    pub max_rows_per_state: usize,
+    /// Rows derived for the state-independent part of the game.
+    pub max_static_rows: usize,
+    /// Join steps (candidate rows examined) in one evaluation.
+    pub max_steps: u64,
+    /// Distinct ground terms the game may create in total.
+    pub max_terms: usize,
+    /// Nesting depth of a created term (catches unbounded recursion through
+    /// function terms).
+    pub max_term_depth: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_rows_per_state: 2_000_000,
+            max_static_rows: 20_000_000,
+            max_steps: 2_000_000_000,
+            max_terms: 50_000_000,
+            max_term_depth: 1_000,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EvalError {
+    /// A resource limit was exceeded; `what` names it.
+    Limit { what: &'static str, limit: u64 },
+    /// A move that is not a term of this game, or a joint move of the wrong size.
+    BadMove(String),
+}
+
+impl fmt::Display for EvalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EvalError::Limit { what, limit } => write!(
+                f,
+                "evaluation stopped: more than {limit} {what} (the rules may recurse without bound, or the game is too large)"
+            ),
+            EvalError::BadMove(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl std::error::Error for EvalError {}
+
+/// A game as a state machine. Moves and roles are ground terms of
+/// [`StateMachine::terms`]; a joint move has one move per role, in role order.
+pub trait StateMachine {
+    type State: Clone + Eq + Hash + fmt::Debug;
+
+    /// Roles in the order of the game's `role` facts.
+    fn roles(&self) -> &[TermId];
+    /// The term store, to print or build terms.
+    fn terms(&self) -> &TermStore;
+    /// Interns a term (e.g. a move typed by a user) into the game's store.
+    fn terms_mut(&mut self) -> &mut TermStore;
+
+    fn initial_state(&mut self) -> Result<Self::State, EvalError>;
+    /// Every legal move of role number `role`.
+    fn legal_moves(&mut self, state: &Self::State, role: usize) -> Result<Vec<TermId>, EvalError>;
+    fn next_state(&mut self, state: &Self::State, joint: &[TermId]) -> Result<Self::State, EvalError>;
+    fn is_terminal(&mut self, state: &Self::State) -> Result<bool, EvalError>;
+    /// Every goal value derivable for each role (a well-formed game has
+    /// exactly one per role in terminal states).
+    fn goal_values(&mut self, state: &Self::State) -> Result<Vec<Vec<i64>>, EvalError>;
+    /// The true fluents of a state.
+    fn fluents(&self, state: &Self::State) -> Vec<TermId>;
+    /// The state made of exactly these fluents.
+    fn state_from_fluents(&mut self, fluents: &[TermId]) -> Self::State;
+
+    /// Legal moves of every role.
+    fn all_legal_moves(&mut self, state: &Self::State) -> Result<Vec<Vec<TermId>>, EvalError> {
+        (0..self.roles().len()).map(|r| self.legal_moves(state, r)).collect()
+    }
+
+    /// Every legal joint move (the cartesian product, first role slowest).
+    fn legal_joint_moves(&mut self, state: &Self::State) -> Result<Vec<Vec<TermId>>, EvalError> {
+        Ok(cartesian(&self.all_legal_moves(state)?))
+    }
+
+    /// One goal value per role: the largest derivable one, or `None`.
+    fn goals(&mut self, state: &Self::State) -> Result<Vec<Option<i64>>, EvalError> {
+        Ok(self.goal_values(state)?.into_iter().map(|v| v.into_iter().max()).collect())
+    }
+}
+
+/// All combinations picking one element of each list (first list slowest).
+pub fn cartesian(lists: &[Vec<TermId>]) -> Vec<Vec<TermId>> {
+    let mut out: Vec<Vec<TermId>> = vec![Vec::with_capacity(lists.len())];
+    for list in lists {
+        let mut next = Vec::with_capacity(out.len() * list.len());
+        for prefix in &out {
+            for &m in list {
+                let mut v = prefix.clone();
+                v.push(m);
+                next.push(v);
+            }
+        }
+        out = next;
+    }
+    out
+}
+
+/// The end of a random playout.
+#[derive(Clone, Debug)]
+pub struct Playout<S> {
+    pub state: S,
+    /// Joint moves made.
+    pub steps: usize,
+    /// Whether the final state is terminal (otherwise the step cap was hit
+    /// or some role had no legal move).
+    pub terminal: bool,
+}
+
+/// Plays uniformly random joint moves from `state` until a terminal state,
+/// a role without legal moves, or `max_steps`.
+pub fn random_playout<M: StateMachine>(
+    m: &mut M,
+    state: &M::State,
+    rng: &mut fastrand::Rng,
+    max_steps: usize,
+) -> Result<Playout<M::State>, EvalError> {
+    let mut s = state.clone();
+    let mut joint = Vec::with_capacity(m.roles().len());
+    for steps in 0..=max_steps {
+        if m.is_terminal(&s)? {
+            return Ok(Playout { state: s, steps, terminal: true });
+        }
+        if steps == max_steps {
+            break;
+        }
+        joint.clear();
+        for r in 0..m.roles().len() {
+            let moves = m.legal_moves(&s, r)?;
+            if moves.is_empty() {
+                return Ok(Playout { state: s, steps, terminal: false });
+            }
+            joint.push(moves[rng.usize(..moves.len())]);
+        }
+        s = m.next_state(&s, &joint)?;
+    }
+    Ok(Playout { state: s, steps: max_steps, terminal: false })
+}

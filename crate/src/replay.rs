@@ -1,0 +1,151 @@
+//! Replays a sequence of joint moves and reports every step in the
+//! conformance format (`shared/conformance/README.md`): canonical lowercase
+//! terms, every list sorted by code point.
+
+use crate::program::parse_ground_term;
+use crate::reasoner::{EvalError, StateMachine};
+use serde_json::{json, Map, Value};
+
+/// One step of a replay, in canonical text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub state: Vec<String>,
+    pub terminal: bool,
+    /// Per role (role order): legal moves, sorted.
+    pub legal: Vec<Vec<String>>,
+    /// Per role: goal values, sorted numerically.
+    pub goals: Vec<Vec<i64>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replay {
+    pub roles: Vec<String>,
+    pub steps: Vec<Step>,
+}
+
+#[derive(Debug)]
+pub enum ReplayError {
+    /// Joint move number `index` (0-based) is not legal.
+    Illegal { index: usize, message: String },
+    Eval(EvalError),
+}
+
+impl std::fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReplayError::Illegal { message, .. } => write!(f, "{message}"),
+            ReplayError::Eval(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl From<EvalError> for ReplayError {
+    fn from(e: EvalError) -> Self {
+        ReplayError::Eval(e)
+    }
+}
+
+fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort_unstable();
+    v
+}
+
+/// Describes one state canonically.
+pub fn describe<M: StateMachine>(m: &mut M, state: &M::State) -> Result<Step, EvalError> {
+    let terms = m.fluents(state);
+    let state_text = sorted(terms.iter().map(|&t| m.terms().display(t)).collect());
+    let terminal = m.is_terminal(state)?;
+    let legal = m
+        .all_legal_moves(state)?
+        .into_iter()
+        .map(|ms| sorted(ms.into_iter().map(|t| m.terms().display(t)).collect()))
+        .collect();
+    let goals = m.goal_values(state)?;
+    Ok(Step { state: state_text, terminal, legal, goals })
+}
+
+/// Replays joint moves (given as term text) from the initial state.
+pub fn replay<M: StateMachine>(m: &mut M, joint_moves: &[Vec<String>]) -> Result<Replay, ReplayError> {
+    let roles: Vec<String> = m.roles().iter().map(|&r| m.terms().display(r)).collect();
+    let mut state = m.initial_state()?;
+    let mut steps = vec![describe(m, &state)?];
+    for (i, joint) in joint_moves.iter().enumerate() {
+        let here = steps.last().expect("initial step");
+        if here.terminal {
+            return Err(ReplayError::Illegal {
+                index: i,
+                message: format!("step {}: the state is terminal, no move can be made", i + 1),
+            });
+        }
+        if joint.len() != roles.len() {
+            return Err(ReplayError::Illegal {
+                index: i,
+                message: format!("step {}: {} moves given for {} roles", i + 1, joint.len(), roles.len()),
+            });
+        }
+        let mut ids = Vec::with_capacity(joint.len());
+        for (r, text) in joint.iter().enumerate() {
+            let id = parse_ground_term(m.terms_mut(), text)
+                .map_err(|e| ReplayError::Illegal { index: i, message: format!("step {}: {e}", i + 1) })?;
+            let canonical = m.terms().display(id);
+            if here.legal[r].binary_search(&canonical).is_err() {
+                return Err(ReplayError::Illegal {
+                    index: i,
+                    message: format!("step {}: move {canonical} of role {} is not legal", i + 1, roles[r]),
+                });
+            }
+            ids.push(id);
+        }
+        state = m.next_state(&state, &ids)?;
+        steps.push(describe(m, &state)?);
+    }
+    Ok(Replay { roles, steps })
+}
+
+impl Replay {
+    /// The conformance JSON object `{"roles": [...], "steps": [...]}`.
+    pub fn to_json(&self) -> Value {
+        let steps: Vec<Value> = self
+            .steps
+            .iter()
+            .map(|s| {
+                let per_role = |f: &dyn Fn(usize) -> Value| {
+                    let mut obj = Map::new();
+                    for (i, r) in self.roles.iter().enumerate() {
+                        obj.insert(r.clone(), f(i));
+                    }
+                    Value::Object(obj)
+                };
+                json!({
+                    "state": s.state,
+                    "terminal": s.terminal,
+                    "legal": per_role(&|i| json!(s.legal[i])),
+                    "goals": per_role(&|i| json!(s.goals[i])),
+                })
+            })
+            .collect();
+        json!({ "roles": self.roles, "steps": steps })
+    }
+}
+
+/// Reads `MOVES.json`: a playout object with `joint_moves`, or a bare list.
+pub fn parse_moves_json(text: &str) -> Result<Vec<Vec<String>>, String> {
+    let v: Value = serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
+    let list = match &v {
+        Value::Array(_) => &v,
+        Value::Object(o) => o.get("joint_moves").ok_or("expected a list of joint moves or an object with `joint_moves`")?,
+        _ => return Err("expected a list of joint moves or an object with `joint_moves`".into()),
+    };
+    let Value::Array(items) = list else { return Err("`joint_moves` must be a list".into()) };
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, jm)| match jm {
+            Value::Array(ms) => ms
+                .iter()
+                .map(|m| m.as_str().map(str::to_string).ok_or(format!("joint move {}: moves must be strings", i + 1)))
+                .collect(),
+            _ => Err(format!("joint move {} must be a list of moves", i + 1)),
+        })
+        .collect()
+}

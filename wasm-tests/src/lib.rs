@@ -1,0 +1,1 @@
+//! Tests of the compiled WebAssembly API live in `tests/`.
