@@ -165,16 +165,23 @@ pub fn render(diags: &[Diagnostic], file: &str, text: &str, colour: bool) -> Str
     out
 }
 
+struct Palette {
+    sev: &'static str,
+    bold: &'static str,
+    blue: &'static str,
+    reset: &'static str,
+}
+
 fn render_one(out: &mut String, d: &Diagnostic, file: &str, index: &LineIndex, colour: bool) {
-    let (c_sev, c_bold, c_blue, c_reset) = if colour {
-        let sev = match d.severity {
-            Severity::Error => "\x1b[1;31m",
-            Severity::Warning => "\x1b[1;33m",
-            Severity::Info => "\x1b[1;36m",
-        };
-        (sev, "\x1b[1m", "\x1b[1;34m", "\x1b[0m")
+    let sev_colour = match d.severity {
+        Severity::Error => "\x1b[1;31m",
+        Severity::Warning => "\x1b[1;33m",
+        Severity::Info => "\x1b[1;36m",
+    };
+    let c = if colour {
+        Palette { sev: sev_colour, bold: "\x1b[1m", blue: "\x1b[1;34m", reset: "\x1b[0m" }
     } else {
-        ("", "", "", "")
+        Palette { sev: "", bold: "", blue: "", reset: "" }
     };
     let sev = match d.severity {
         Severity::Error => "error",
@@ -184,40 +191,75 @@ fn render_one(out: &mut String, d: &Diagnostic, file: &str, index: &LineIndex, c
     let p = index.position(d.span.start as usize);
     let _ = writeln!(
         out,
-        "{c_bold}{file}:{}:{}:{c_reset} {c_sev}{sev}[{}]{c_reset}{c_bold}: {}{c_reset}",
-        p.line, p.column, d.code, d.message
+        "{}{file}:{}:{}:{} {}{sev}[{}]{}{}: {}{}",
+        c.bold, p.line, p.column, c.reset, c.sev, d.code, c.reset, c.bold, d.message, c.reset
     );
-    excerpt(out, index, d.span, c_sev, c_blue, c_reset);
-    if !d.hint.is_empty() {
-        let _ = writeln!(out, "  {c_blue}= hint:{c_reset} {}", d.hint);
+    // A diagnostic about the whole file (empty span at the start) has no
+    // excerpt; related locations are then listed as notes.
+    let file_level = d.span == Span::default();
+    // Excerpt rows: the primary span (carets), then each related span
+    // (dashes and its message); a source line is printed once per run.
+    let mut rows: Vec<(Span, bool, &str)> = Vec::new();
+    if !file_level {
+        rows.push((d.span, true, ""));
     }
+    let mut notes: Vec<&Related> = Vec::new();
     for r in &d.related {
+        if file_level || r.span == d.span {
+            notes.push(r);
+        } else {
+            rows.push((r.span, false, &r.message));
+        }
+    }
+    let width = rows.iter().map(|(s, _, _)| (index.line_of(s.start as usize) + 1).to_string().len()).max().unwrap_or(1);
+    let pad = " ".repeat(width);
+    if !rows.is_empty() {
+        let _ = writeln!(out, "{}{pad} |{}", c.blue, c.reset);
+    }
+    let mut last_line = usize::MAX;
+    for (span, primary, label) in rows {
+        let line = index.line_of(span.start as usize);
+        if line != last_line {
+            let shown: String = index.line_text(line).chars().map(|ch| if ch == '\t' { ' ' } else { ch }).collect();
+            let _ = writeln!(out, "{}{:>width$} |{} {shown}", c.blue, line + 1, c.reset);
+            last_line = line;
+        }
+        let (first_col, len) = underline(index, span);
+        let (mark, colour) = if primary { ("^", c.sev) } else { ("-", c.blue) };
+        let label = if label.is_empty() { String::new() } else { format!(" {label}") };
+        let _ = writeln!(
+            out,
+            "{}{pad} |{} {}{colour}{}{label}{}",
+            c.blue,
+            c.reset,
+            " ".repeat(first_col - 1),
+            mark.repeat(len),
+            c.reset
+        );
+    }
+    if !d.hint.is_empty() {
+        let _ = writeln!(out, "{pad} {}= hint:{} {}", c.blue, c.reset, d.hint);
+    }
+    for r in notes {
         let rp = index.position(r.span.start as usize);
-        let _ = writeln!(out, "  {c_blue}= note:{c_reset} {}:{}:{}: {}", file, rp.line, rp.column, r.message);
+        let _ = writeln!(out, "{pad} {}= note:{} {}:{}:{}: {}", c.blue, c.reset, file, rp.line, rp.column, r.message);
     }
 }
 
-/// The source line of `span.start` with a caret range under the span (clipped
-/// to that line).
-fn excerpt(out: &mut String, index: &LineIndex, span: Span, c_sev: &str, c_blue: &str, c_reset: &str) {
+/// The first column (1-based) and length in characters of the underline of
+/// `span` on the line where it starts (clipped to that line, at least 1).
+fn underline(index: &LineIndex, span: Span) -> (usize, usize) {
     let line = index.line_of(span.start as usize);
     let text = index.line_text(line);
     let start = index.position(span.start as usize);
-    let end_offset = (span.end as usize).max(span.start as usize + 1);
-    let end = index.position(end_offset);
+    let end = index.position((span.end as usize).max(span.start as usize + 1));
     let first_col = start.column as usize;
     let last_col = if end.line == start.line {
         (end.column as usize).max(first_col + 1)
     } else {
         text.chars().count() + 1
     };
-    let gutter = format!("{}", line + 1);
-    let pad = " ".repeat(gutter.len());
-    let shown: String = text.chars().map(|c| if c == '\t' { ' ' } else { c }).collect();
-    let _ = writeln!(out, "{c_blue}{pad} |{c_reset}");
-    let _ = writeln!(out, "{c_blue}{gutter} |{c_reset} {shown}");
-    let carets = "^".repeat(last_col.saturating_sub(first_col).max(1));
-    let _ = writeln!(out, "{c_blue}{pad} |{c_reset} {}{c_sev}{carets}{c_reset}", " ".repeat(first_col - 1));
+    (first_col, last_col.saturating_sub(first_col).max(1))
 }
 
 /// A diagnostic with positions resolved for JSON/JS consumers (1-based lines
