@@ -165,6 +165,10 @@ pub fn render(diags: &[Diagnostic], file: &str, text: &str, colour: bool) -> Str
     out
 }
 
+/// Longest excerpt shown of a source line (in characters); longer lines are
+/// cut around the spans with `...`.
+const MAX_SHOWN: usize = 100;
+
 struct Palette {
     sev: &'static str,
     bold: &'static str,
@@ -211,20 +215,50 @@ fn render_one(out: &mut String, d: &Diagnostic, file: &str, index: &LineIndex, c
             rows.push((r.span, false, &r.message));
         }
     }
+    // In line order, the primary span first on its line.
+    rows.sort_by_key(|(span, primary, _)| (index.line_of(span.start as usize), !*primary));
     let width = rows.iter().map(|(s, _, _)| (index.line_of(s.start as usize) + 1).to_string().len()).max().unwrap_or(1);
     let pad = " ".repeat(width);
     if !rows.is_empty() {
         let _ = writeln!(out, "{}{pad} |{}", c.blue, c.reset);
     }
     let mut last_line = usize::MAX;
-    for (span, primary, label) in rows {
+    let mut window = (0usize, usize::MAX);
+    for (i, &(span, primary, label)) in rows.iter().enumerate() {
         let line = index.line_of(span.start as usize);
         if line != last_line {
-            let shown: String = index.line_text(line).chars().map(|ch| if ch == '\t' { ' ' } else { ch }).collect();
+            if last_line != usize::MAX && line > last_line + 1 {
+                let _ = writeln!(out, "{}{:>width$}{}", c.blue, "...", c.reset);
+            }
+            // Long lines are cut to a window around the spans on them.
+            let text: Vec<char> = index.line_text(line).chars().map(|ch| if ch == '\t' { ' ' } else { ch }).collect();
+            let first = rows[i..]
+                .iter()
+                .take_while(|(s, _, _)| index.line_of(s.start as usize) == line)
+                .map(|(s, _, _)| underline(index, *s).0)
+                .min()
+                .unwrap_or(1);
+            window = if text.len() <= MAX_SHOWN {
+                (0, text.len())
+            } else {
+                let start = (first - 1).saturating_sub(MAX_SHOWN / 4).min(text.len().saturating_sub(MAX_SHOWN));
+                (start, (start + MAX_SHOWN).min(text.len()))
+            };
+            let mut shown: String = text[window.0..window.1].iter().collect();
+            if window.0 > 0 {
+                shown.insert_str(0, "...");
+            }
+            if window.1 < text.len() {
+                shown.push_str("...");
+            }
             let _ = writeln!(out, "{}{:>width$} |{} {shown}", c.blue, line + 1, c.reset);
             last_line = line;
         }
         let (first_col, len) = underline(index, span);
+        // Clip the underline to the window (columns are 1-based).
+        let prefix = if window.0 > 0 { 3 } else { 0 };
+        let from = (first_col - 1).clamp(window.0, window.1);
+        let to = (first_col - 1 + len).clamp(window.0, window.1).max(from + 1);
         let (mark, colour) = if primary { ("^", c.sev) } else { ("-", c.blue) };
         let label = if label.is_empty() { String::new() } else { format!(" {label}") };
         let _ = writeln!(
@@ -232,8 +266,8 @@ fn render_one(out: &mut String, d: &Diagnostic, file: &str, index: &LineIndex, c
             "{}{pad} |{} {}{colour}{}{label}{}",
             c.blue,
             c.reset,
-            " ".repeat(first_col - 1),
-            mark.repeat(len),
+            " ".repeat(prefix + from - window.0),
+            mark.repeat(to - from),
             c.reset
         );
     }

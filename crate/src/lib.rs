@@ -11,6 +11,7 @@ pub mod cli;
 pub mod clock;
 pub mod deps;
 pub mod diagnostic;
+pub mod format;
 pub mod program;
 pub mod reasoner;
 pub mod replay;

@@ -169,17 +169,17 @@ fn literal(cx: &mut Ctx, l: &Literal, in_or: bool) {
             let (what, hint) = match &**inner {
                 Literal::Pos(_) => ("", ""),
                 Literal::Distinct(..) => (
-                    "`not` cannot wrap `distinct`",
+                    "`distinct`",
                     "to require two terms to be equal, write the same variable (or constant) for both",
                 ),
                 Literal::Or(..) => (
-                    "`not` cannot wrap `or` or `and`",
+                    "`or` or `and`",
                     "define a helper relation for the inner formula and negate that: `(not (helper ?x))`",
                 ),
-                Literal::Not(..) => ("a double negation `(not (not ...))`", "remove both `not`s"),
+                Literal::Not(..) => ("another `not`", "remove both `not`s"),
             };
             if !what.is_empty() {
-                cx.push(Diagnostic::error("GDL031", *span, format!("{what}: `not` must wrap a single sentence")).with_hint(hint));
+                cx.push(Diagnostic::error("GDL031", *span, format!("`not` must wrap a single sentence, not {what}")).with_hint(hint));
             }
             literal(cx, inner, false);
         }

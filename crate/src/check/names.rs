@@ -174,7 +174,7 @@ fn relation_and_function(cx: &mut Ctx, o: &Occurrences) {
         let name = cx.name(s).to_string();
         let d = Diagnostic::warning("GDL102", span, format!("`{name}` is used both as a relation and as a function"))
             .with_related(rel_first[&s], format!("`{name}` as a relation"))
-            .with_hint("this is legal but confusing: a fluent `(true ({name} ...))` and the relation `({name} ...)` are unrelated; rename one");
+            .with_hint(format!("this is legal but confusing: the term `({name} ...)` and the relation `{name}` are unrelated; rename one"));
         cx.push(d);
     }
 }

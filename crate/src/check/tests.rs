@@ -1,7 +1,7 @@
-use super::*;
+use crate::check_text;
 
 fn codes(src: &str) -> Vec<&'static str> {
-    crate::check_text(src).iter().map(|d| d.code).collect()
+    check_text(src).iter().map(|d| d.code).collect()
 }
 
 #[test]

@@ -230,7 +230,7 @@ pub fn compile(program: &Program, store: &mut TermStore) -> Result<Compiled, Vec
                 e.span,
                 format!("`{head}` depends on the negation of `{neg}`, which depends on `{head}` again"),
             )
-            .with_hint("GDL requires stratified negation: a relation must not depend on its own negation"),
+            .with_hint("GDL requires stratified negation: a relation must not depend on its own negation (`gdlkit check` names the whole cycle)"),
         );
     }
     let n = graph.rels.len();
