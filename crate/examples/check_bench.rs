@@ -21,6 +21,7 @@ fn main() {
     let mut check = Vec::new();
     let mut total = Vec::new();
     let mut format = Vec::new();
+    let mut drops = Vec::new();
     for _ in 0..n {
         let t0 = Instant::now();
         let tree = gdlkit::syntax::parse(&text);
@@ -36,13 +37,25 @@ fn main() {
         let f = gdlkit::format::format(&text);
         let t5 = Instant::now();
         std::hint::black_box(f.ok());
+        let t6 = Instant::now();
+        drop(program);
+        drop(tree);
+        drops.push(t6.elapsed());
         parse.push(t1 - t0);
         lower.push(t2 - t1);
         check.push(t3 - t2);
         total.push(t4 - t3);
         format.push(t5 - t4);
     }
-    for (name, v) in [("parse", &mut parse), ("lower", &mut lower), ("check", &mut check), ("check_text (all)", &mut total), ("format", &mut format)] {
+    // check_text alone, as the editor calls it.
+    let mut alone = Vec::new();
+    for _ in 0..n {
+        let t = Instant::now();
+        let d = gdlkit::check_text(&text);
+        alone.push(t.elapsed());
+        drop(d);
+    }
+    for (name, v) in [("check_text alone", &mut alone), ("parse", &mut parse), ("lower", &mut lower), ("check", &mut check), ("check_text (all)", &mut total), ("format", &mut format), ("drop tree+program", &mut drops)] {
         v.sort();
         let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
         println!("{name:>17}: median {:.3} ms, min {:.3} ms", ms(v[v.len() / 2]), ms(v[0]));
