@@ -12,14 +12,14 @@ use serde_json::Value;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::wasm_bindgen_test;
 
-/// (name, trace JSON, game KIF), embedded from the shared corpus (tests only:
-/// nothing of it ships).
+/// (name, trace JSON, game KIF), copies from the shared corpus in `fixtures/`
+/// (tests only: nothing of it ships).
 macro_rules! trace {
     ($folder:literal, $name:literal) => {
         (
             concat!($folder, "/", $name),
-            include_str!(concat!("../../../shared/conformance/traces/", $folder, "/", $name, ".json")),
-            include_str!(concat!("../../../shared/games/", $folder, "/", $name, ".kif")),
+            include_str!(concat!("../fixtures/", $folder, "/", $name, ".json")),
+            include_str!(concat!("../fixtures/", $folder, "/", $name, ".kif")),
         )
     };
 }
