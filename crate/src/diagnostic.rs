@@ -90,6 +90,9 @@ pub fn has_errors(diags: &[Diagnostic]) -> bool {
 pub struct LineIndex<'a> {
     text: &'a str,
     line_starts: Vec<usize>,
+    /// UTF-16 offset of each line start (so a position costs one line's
+    /// scan, not the whole text's).
+    line_starts_utf16: Vec<u32>,
 }
 
 /// A position as editors show it.
@@ -106,12 +109,16 @@ pub struct Position {
 impl<'a> LineIndex<'a> {
     pub fn new(text: &'a str) -> LineIndex<'a> {
         let mut line_starts = vec![0];
-        for (i, b) in text.bytes().enumerate() {
-            if b == b'\n' {
+        let mut line_starts_utf16 = vec![0];
+        let mut utf16 = 0u32;
+        for (i, c) in text.char_indices() {
+            utf16 += c.len_utf16() as u32;
+            if c == '\n' {
                 line_starts.push(i + 1);
+                line_starts_utf16.push(utf16);
             }
         }
-        LineIndex { text, line_starts }
+        LineIndex { text, line_starts, line_starts_utf16 }
     }
 
     fn clamp(&self, offset: usize) -> usize {
@@ -136,7 +143,7 @@ impl<'a> LineIndex<'a> {
         let line = self.line_of(o);
         let start = self.line_starts[line];
         let column = self.text[start..o].chars().count() + 1;
-        let utf16 = self.text[..o].encode_utf16().count();
+        let utf16 = self.line_starts_utf16[line] as usize + self.text[start..o].encode_utf16().count();
         Position { line: line as u32 + 1, column: column as u32, utf16: utf16 as u32 }
     }
 
