@@ -55,8 +55,9 @@ impl Game {
         loop {
             let h = self.next_handle;
             self.next_handle = self.next_handle.wrapping_add(1).max(1);
-            if !self.states.contains_key(&h) {
-                self.states.insert(h, state);
+            // Only after 2^32 handles can the counter meet a live one: skip it.
+            if let std::collections::hash_map::Entry::Vacant(slot) = self.states.entry(h) {
+                slot.insert(state);
                 return h;
             }
         }
