@@ -82,31 +82,29 @@ export function isGdlError(error, name) {
 // ------------------------------------------------------ parse and validate
 
 /**
- * Every diagnostic of a game text (errors, warnings, infos), with 1-based
- * line/column and `from`/`to` as UTF-16 offsets. Never throws for bad game
- * text. With the static validator in the build (wasm `check`), this is
- * exactly `gdlkit check`; without it, the errors that stop loading.
+ * Every diagnostic of a game text (syntax, lowering and the static
+ * validator: errors, warnings, infos), sorted by position, with 1-based
+ * line/column and `from`/`to` as UTF-16 offsets: what `gdlkit check`
+ * reports. Never throws for bad game text.
  */
 export function check(text) {
   needReady();
   if (typeof text !== 'string') {
     throw new TypeError('check(text): text must be a string');
   }
-  if (typeof wasm.check === 'function') {
-    return wasm.check(text);
+  return wasm.check(text);
+}
+
+/**
+ * The canonical layout of a game text (as `gdlkit fmt`; comments kept).
+ * Throws a GdlDiagnosticsError when the text has syntax errors.
+ */
+export function format(text) {
+  needReady();
+  if (typeof text !== 'string') {
+    throw new TypeError('format(text): text must be a string');
   }
-  let game;
-  try {
-    game = new wasm.Game(text);
-    return [];
-  } catch (e) {
-    if (isGdlError(e, 'GdlDiagnosticsError') && Array.isArray(e.diagnostics)) {
-      return e.diagnostics;
-    }
-    throw e;
-  } finally {
-    game?.free();
-  }
+  return wasm.format(text);
 }
 
 /** Whether a list of diagnostics has an error (warnings do not count). */

@@ -132,6 +132,12 @@ export function isGdlError(error: unknown, name?: GdlErrorName): error is Error;
  */
 export function check(text: string): Diagnostic[];
 
+/**
+ * The canonical layout of a game text (as `gdlkit fmt`; comments kept).
+ * @throws {GdlDiagnosticsError} when the text has syntax errors.
+ */
+export function format(text: string): string;
+
 /** Whether some diagnostic is an error (warnings and infos do not count). */
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean;
 

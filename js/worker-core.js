@@ -5,7 +5,7 @@
 // documented in docs/js-api.md ("The worker protocol").
 //
 // A job is `{ step(sliceMs) -> {done, progress?, value?}, partial?(), free?() }`.
-// One-shot kinds (check, replay, cli) finish in their first step; sliced
+// One-shot kinds (check, format, replay, cli) finish in their first step; sliced
 // kinds (playouts, and analysis when the build has it) take many.
 //
 // serve(scope, api) is independent of the environment: `scope` has
@@ -111,6 +111,7 @@ function playouts(api, { kif, count = 100, maxSteps = 1000, seed = 1 }) {
 /** The job kinds: `kind -> (api, params) => job`. */
 export const KINDS = {
   check: (api, { text }) => oneShot(() => api.check(text)),
+  format: (api, { text }) => oneShot(() => api.format(text)),
   replay: (api, { kif, moves }) => oneShot(() => api.replay(kif, moves)),
   cli: (api, { args, files = {}, isTerminal = false }) => oneShot(() => api.runCli(args, files, { isTerminal })),
   version: (api) => oneShot(() => api.version()),

@@ -117,6 +117,8 @@ export class GdlWorker extends EventTarget {
 
   /** Diagnostics of a game text. */
   check(text: string, options?: TaskOptions): GdlTask<Diagnostic[]>;
+  /** The canonical layout of a game text (rejects with a GdlDiagnosticsError on syntax errors). */
+  format(text: string, options?: TaskOptions): GdlTask<string>;
   /** The conformance replay of joint moves. */
   replay(kif: string, moves: string | string[][] | { joint_moves: string[][] }, options?: TaskOptions): GdlTask<ReplayResult>;
   /** The command line over an object (or Map) of files. */

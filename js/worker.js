@@ -315,6 +315,11 @@ export class GdlWorker extends EventTarget {
     return this.run('check', { text }, options);
   }
 
+  /** The canonical layout of a game text (as `format`). */
+  format(text, options) {
+    return this.run('format', { text }, options);
+  }
+
   /** The conformance replay of joint moves (as `replay`). */
   replay(kif, moves, options) {
     return this.run('replay', { kif, moves }, options);

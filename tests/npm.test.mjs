@@ -6,9 +6,9 @@
 //     against conformance traces, every command the native CLI has,
 //   - `tsc --noEmit` on TypeScript using the API (bundler and NodeNext
 //     resolution), and the hand-written types against wasm-bindgen's,
-//   - a Vite build of a small page importing the package, and the same page
-//     without a bundler (an import map), in headless Chromium: a move is
-//     played and the worker runs,
+//   - a Vite build of a small page importing the package, the same page on
+//     Vite's dev server, and without a bundler (an import map), in headless
+//     Chromium: a move is played and the worker runs,
 //   - the JS examples of README.md and docs/js-api.md, executed.
 // Needs `npm run build` (pkg/). GDLKIT_KEEP_SCRATCH=1 keeps the folder.
 
@@ -112,7 +112,7 @@ describe('Node', () => {
       'play.mjs',
       `import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { init, Game, check, hasErrors, isGdlError, replay, runCli, version } from 'gdlkit';
+import { init, Game, check, format, hasErrors, isGdlError, replay, runCli, version } from 'gdlkit';
 await init();
 assert.match(version(), /^\\d+\\.\\d+\\.\\d+/);
 
@@ -123,6 +123,8 @@ assert.equal(broken[0].line, 2);
 assert.equal(typeof broken[0].from, 'number');
 const kif = readFileSync('ticTacToe.kif', 'utf8');
 assert.ok(!hasErrors(check(kif)));
+assert.equal(format(format(kif)), format(kif));
+assert.throws(() => format('(role x'), { name: 'GdlDiagnosticsError' });
 try {
   new Game('(role x');
   assert.fail('no error');
@@ -185,6 +187,8 @@ const info = await worker.ready;
 assert.ok(info.kinds.includes('playouts'));
 assert.equal((await worker.check('(role x')).length, 1);
 await assert.rejects(worker.replay(kif, [['noop', 'noop']]), { name: 'GdlMoveError', step: 1 });
+assert.equal(await worker.format('(role   x)'), '(role x)\\n');
+await assert.rejects(worker.format('(role x'), (e) => e.name === 'GdlDiagnosticsError' && e.diagnostics[0].code === 'GDL002');
 
 // playouts to the end, with progress
 const seen = [];
@@ -241,11 +245,11 @@ console.log('worker ok');
       'idle.mjs',
       `import { GdlWorker } from 'gdlkit/worker';
 const worker = new GdlWorker();
-console.log((await worker.check('(role x)')).length);
+console.log((await worker.check('(role x')).map((d) => d.code).join());
 `,
     );
     assert.equal(r.code, 0, explain(r));
-    assert.equal(r.stdout.trim(), '0');
+    assert.equal(r.stdout.trim(), 'GDL002');
   });
 });
 
@@ -505,6 +509,26 @@ document.body.dataset.done = 'true';
     await opened.page.screenshot({ path: join(ARTIFACTS, 'npm-vite-page.png') });
     await opened.page.close();
     checkResult(opened);
+  });
+
+  test('the Vite dev server, with the optimizeDeps.exclude docs/js-api.md gives', async () => {
+    const app = join(scratch, 'vite-app');
+    const { createServer } = await import('vite');
+    const server = await createServer({
+      root: app,
+      configFile: false,
+      logLevel: 'error',
+      server: { port: 0, host: '127.0.0.1' },
+      optimizeDeps: { exclude: ['gdlkit'] },
+    });
+    await server.listen();
+    try {
+      const opened = await open(server.resolvedUrls.local[0]);
+      await opened.page.close();
+      checkResult(opened);
+    } finally {
+      await server.close();
+    }
   });
 
   test('without a bundler: an import map to the installed package', async () => {
