@@ -5,7 +5,7 @@
 
 import { initFrom, wasmSource } from './api.js';
 
-export * from './api.js';
+export { check, format, Game, hasErrors, initSync, isGdlError, isReady, replay, runCli, version } from './api.js';
 
 /**
  * Loads the WebAssembly module (once; later calls return the same promise).

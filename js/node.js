@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { initFrom, initSync, isReady, wasmSource } from './api.js';
 
-export * from './api.js';
+export { check, format, Game, hasErrors, initSync, isGdlError, isReady, replay, runCli, version } from './api.js';
 
 // The .wasm file in the package.
 const wasmPath = new URL('../pkg/gdlkit_bg.wasm', import.meta.url);
