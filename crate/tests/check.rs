@@ -152,6 +152,9 @@ fn documented_examples_trigger_their_code() {
     let mut sections = 0;
     for section in doc.split("\n## ").skip(1) {
         let code = &section[..6];
+        if code >= "GDL200" {
+            continue; // the semantic validator's codes (analysis), documented there
+        }
         let body = section.split("\n# ").next().unwrap();
         let block = ["```lisp\n", "```kif\n"]
             .iter()
