@@ -1,0 +1,574 @@
+//! The fast engine at run time: differential propagation over the network.
+//!
+//! The network keeps the values of one current state and joint move. Asking
+//! about another state flips only the base propositions that differ (in a
+//! playout, a handful) and propagates: each flip adjusts the counts of the
+//! node's successors, and a successor whose threshold test changes is
+//! flipped in turn. Legal moves (per role) and the next state are bitsets
+//! maintained by hooks on the nodes that define them, so reading them costs
+//! nothing extra. A cyclic component is recomputed as a unit (least
+//! fixpoint) when one of its inputs changed. No allocation per step.
+
+use super::network::{Network, HOOK_LEGAL, HOOK_MASK, HOOK_NEXT, LEAF, NONE};
+use super::GroundStats;
+use crate::reasoner::{EvalError, StateMachine};
+use crate::terms::{TermId, TermStore};
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+/// A state of the fast engine: one bit per base proposition.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct BitState(pub SmallVec<[u64; 4]>);
+
+impl BitState {
+    fn zero(words: usize) -> BitState {
+        BitState(SmallVec::from_elem(0, words))
+    }
+    pub fn get(&self, i: usize) -> bool {
+        self.0[i / 64] >> (i % 64) & 1 == 1
+    }
+    fn set(&mut self, i: usize, v: bool) {
+        if v {
+            self.0[i / 64] |= 1 << (i % 64);
+        } else {
+            self.0[i / 64] &= !(1 << (i % 64));
+        }
+    }
+    fn toggle(&mut self, i: usize) {
+        self.0[i / 64] ^= 1 << (i % 64);
+    }
+    pub fn count(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+}
+
+/// Everything the engine knows about the game, besides the network.
+pub struct Tables {
+    pub roles: Vec<TermId>,
+    /// Fluent of each base proposition, and its node.
+    pub base_fluent: Vec<TermId>,
+    pub base_node: Vec<u32>,
+    pub base_of_fluent: FxHashMap<TermId, u32>,
+    pub init: Vec<u32>,
+    /// Legal propositions of all roles; `legal_start[r]..legal_start[r+1]`
+    /// are role `r`'s, sorted by their move's canonical text.
+    pub legal_start: Vec<u32>,
+    pub legal_move: Vec<TermId>,
+    /// The input node (`does`) of each legal proposition, or `NONE` when no
+    /// rule reads that move.
+    pub legal_input: Vec<u32>,
+    pub move_index: FxHashMap<(u32, TermId), u32>,
+    pub terminal: u32,
+    /// Per role: (goal value, node).
+    pub goals: Vec<Vec<(i64, u32)>>,
+    /// Some legal, goal or terminal node depends on `does`: clear the moves
+    /// before answering about a state.
+    pub queries_use_does: bool,
+}
+
+/// The fast engine: a grounded game evaluated as a propositional network.
+pub struct FastEngine {
+    store: TermStore,
+    net: Network,
+    t: Tables,
+    stats: GroundStats,
+    // Run-time values.
+    count: Vec<u32>,
+    value: Vec<bool>,
+    cur: BitState,
+    next: BitState,
+    /// A buffer for copying `next` without allocating.
+    spare: BitState,
+    /// Per role, the legal propositions that are true (bit `i` of role
+    /// `r`'s words is legal proposition `legal_start[r] + i`).
+    legal: Vec<BitState>,
+    /// Input nodes currently set.
+    inputs: SmallVec<[u32; 8]>,
+    stack: Vec<u32>,
+    dirty: Vec<u32>,
+    dirty_flag: Vec<bool>,
+    scratch: Vec<bool>,
+    work: Vec<u32>,
+}
+
+impl FastEngine {
+    pub(super) fn new(store: TermStore, net: Network, t: Tables, stats: GroundStats) -> FastEngine {
+        let n = net.len();
+        let words = t.base_fluent.len().div_ceil(64).max(1);
+        let legal = (0..t.roles.len())
+            .map(|r| BitState::zero(((t.legal_start[r + 1] - t.legal_start[r]) as usize).div_ceil(64).max(1)))
+            .collect();
+        let nscc = net.scc_start.len() - 1;
+        let mut e = FastEngine {
+            store,
+            count: vec![0; n],
+            value: vec![false; n],
+            cur: BitState::zero(words),
+            next: BitState::zero(words),
+            spare: BitState::zero(words),
+            legal,
+            inputs: SmallVec::new(),
+            stack: Vec::new(),
+            dirty: Vec::new(),
+            dirty_flag: vec![false; nscc],
+            scratch: Vec::new(),
+            work: Vec::new(),
+            net,
+            t,
+            stats,
+        };
+        e.initialise();
+        e
+    }
+
+    pub fn stats(&self) -> &GroundStats {
+        &self.stats
+    }
+
+    pub(super) fn finish_stats(&mut self, t0: f64) {
+        self.stats.ms = crate::clock::now_ms() - t0;
+    }
+
+    /// Evaluates every node from scratch (all leaves false), in topological
+    /// order, and fills the hook bitsets.
+    fn initialise(&mut self) {
+        let topo = std::mem::take(&mut self.net.topo);
+        let mut i = 0;
+        while i < topo.len() {
+            let v = topo[i] as usize;
+            let c = self.net.scc[v];
+            if c == NONE {
+                let val = self.net.thr[v] != LEAF && self.count[v] >= self.net.thr[v];
+                self.value[v] = val;
+                for k in self.net.out_start[v]..self.net.out_start[v + 1] {
+                    let e = self.net.out[k as usize];
+                    if val != (e & 1 == 1) {
+                        self.count[(e >> 1) as usize] += 1;
+                    }
+                }
+                i += 1;
+            } else {
+                let len = (self.net.scc_start[c as usize + 1] - self.net.scc_start[c as usize]) as usize;
+                // External inputs are final: solve the component; members
+                // start false, so `recompute` reports the true ones as changed.
+                self.recompute(c, true);
+                i += len;
+            }
+        }
+        self.net.topo = topo;
+        for v in 0..self.net.len() {
+            if self.value[v] {
+                self.run_hooks(v);
+            }
+        }
+    }
+
+    /// Applies the hooks of node `v` after its value changed.
+    #[inline]
+    fn run_hooks(&mut self, v: usize) {
+        let (s, e) = (self.net.hook_start[v], self.net.hook_start[v + 1]);
+        for k in s..e {
+            let h = self.net.hooks[k as usize];
+            let i = (h & HOOK_MASK) as usize;
+            match h & !HOOK_MASK {
+                HOOK_NEXT => self.next.toggle(i),
+                HOOK_LEGAL => {
+                    let r = self.t.legal_role(i);
+                    self.legal[r].toggle(i - self.t.legal_start[r] as usize);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Sets node `v` (whose value differs) and updates its successors.
+    #[inline]
+    fn flip(&mut self, v: usize) {
+        let val = !self.value[v];
+        self.value[v] = val;
+        if self.net.hook_start[v] != self.net.hook_start[v + 1] {
+            self.run_hooks(v);
+        }
+        let (s, e) = (self.net.out_start[v] as usize, self.net.out_start[v + 1] as usize);
+        for k in s..e {
+            let edge = self.net.out[k];
+            let t = (edge >> 1) as usize;
+            if val != (edge & 1 == 1) {
+                self.count[t] += 1;
+            } else {
+                self.count[t] -= 1;
+            }
+            let c = self.net.scc[t];
+            if c != NONE {
+                if !self.dirty_flag[c as usize] {
+                    self.dirty_flag[c as usize] = true;
+                    self.dirty.push(c);
+                }
+            } else if (self.count[t] >= self.net.thr[t]) != self.value[t] {
+                self.stack.push(t as u32);
+            }
+        }
+    }
+
+    /// Propagates until nothing changes.
+    fn propagate(&mut self) {
+        loop {
+            while let Some(t) = self.stack.pop() {
+                let t = t as usize;
+                if (self.count[t] >= self.net.thr[t]) != self.value[t] {
+                    self.flip(t);
+                }
+            }
+            if self.dirty.is_empty() {
+                return;
+            }
+            // The component first in topological order.
+            let (k, &c) = self.dirty.iter().enumerate().min_by_key(|(_, &c)| c).expect("non-empty");
+            self.dirty.swap_remove(k);
+            self.dirty_flag[c as usize] = false;
+            self.recompute(c, false);
+        }
+    }
+
+    /// Least fixpoint of cyclic component `c` given its external inputs;
+    /// changed members update their successors outside the component.
+    fn recompute(&mut self, c: u32, init: bool) {
+        let (s, e) = (self.net.scc_start[c as usize] as usize, self.net.scc_start[c as usize + 1] as usize);
+        self.scratch.clear();
+        for k in s..e {
+            let m = self.net.scc_members[k] as usize;
+            self.scratch.push(self.value[m]);
+        }
+        // Members to false (internal edges are positive).
+        for k in s..e {
+            let m = self.net.scc_members[k] as usize;
+            if self.value[m] {
+                self.value[m] = false;
+                for j in self.net.out_start[m]..self.net.out_start[m + 1] {
+                    let t = (self.net.out[j as usize] >> 1) as usize;
+                    if self.net.scc[t] == c {
+                        self.count[t] -= 1;
+                    }
+                }
+            }
+        }
+        self.work.clear();
+        for k in s..e {
+            let m = self.net.scc_members[k];
+            if self.count[m as usize] >= self.net.thr[m as usize] {
+                self.work.push(m);
+            }
+        }
+        while let Some(m) = self.work.pop() {
+            let m = m as usize;
+            if self.value[m] || self.count[m] < self.net.thr[m] {
+                continue;
+            }
+            self.value[m] = true;
+            for j in self.net.out_start[m]..self.net.out_start[m + 1] {
+                let t = (self.net.out[j as usize] >> 1) as usize;
+                if self.net.scc[t] == c {
+                    self.count[t] += 1;
+                    if !self.value[t] && self.count[t] >= self.net.thr[t] {
+                        self.work.push(t as u32);
+                    }
+                }
+            }
+        }
+        if init {
+            // First evaluation: every member's value counts once outside.
+            for idx in s..e {
+                let m = self.net.scc_members[idx] as usize;
+                let val = self.value[m];
+                for j in self.net.out_start[m]..self.net.out_start[m + 1] {
+                    let edge = self.net.out[j as usize];
+                    let t = (edge >> 1) as usize;
+                    if self.net.scc[t] != c && val != (edge & 1 == 1) {
+                        self.count[t] += 1;
+                    }
+                }
+            }
+            return;
+        }
+        for (k, idx) in (s..e).enumerate() {
+            let m = self.net.scc_members[idx] as usize;
+            let val = self.value[m];
+            if val == self.scratch[k] {
+                continue;
+            }
+            if self.net.hook_start[m] != self.net.hook_start[m + 1] {
+                self.run_hooks(m);
+            }
+            for j in self.net.out_start[m]..self.net.out_start[m + 1] {
+                let edge = self.net.out[j as usize];
+                let t = (edge >> 1) as usize;
+                let tc = self.net.scc[t];
+                if tc == c {
+                    continue;
+                }
+                if val != (edge & 1 == 1) {
+                    self.count[t] += 1;
+                } else {
+                    self.count[t] -= 1;
+                }
+                if tc != NONE {
+                    if !self.dirty_flag[tc as usize] {
+                        self.dirty_flag[tc as usize] = true;
+                        self.dirty.push(tc);
+                    }
+                } else if (self.count[t] >= self.net.thr[t]) != self.value[t] {
+                    self.stack.push(t as u32);
+                }
+            }
+        }
+    }
+
+    /// Makes `s` the current state (the joint move stays as it was).
+    fn set_state(&mut self, s: &BitState) {
+        for w in 0..self.cur.0.len() {
+            let mut d = self.cur.0[w] ^ s.0[w];
+            while d != 0 {
+                let b = d.trailing_zeros() as usize;
+                d &= d - 1;
+                let i = w * 64 + b;
+                let node = self.t.base_node[i] as usize;
+                if node != NONE as usize {
+                    self.flip(node);
+                }
+            }
+            self.cur.0[w] = s.0[w];
+        }
+        self.propagate();
+    }
+
+    /// Sets exactly these input nodes.
+    fn set_inputs(&mut self, nodes: &[u32]) {
+        for k in 0..self.inputs.len() {
+            let n = self.inputs[k];
+            if !nodes.contains(&n) {
+                self.flip(n as usize);
+            }
+        }
+        for &n in nodes {
+            if !self.value[n as usize] {
+                self.flip(n as usize);
+            }
+        }
+        self.inputs.clear();
+        self.inputs.extend_from_slice(nodes);
+        self.propagate();
+    }
+
+    /// Prepares the network to answer about state `s`.
+    fn at(&mut self, s: &BitState) {
+        if self.t.queries_use_does && !self.inputs.is_empty() {
+            self.set_inputs(&[]);
+        }
+        if *s != self.cur {
+            self.set_state(s);
+        }
+    }
+
+    fn check_state(&self, s: &BitState) -> Result<(), EvalError> {
+        if s.0.len() != self.cur.0.len() {
+            return Err(EvalError::BadMove("a state of another game".into()));
+        }
+        Ok(())
+    }
+
+    /// The input nodes for a joint move.
+    fn input_nodes(&self, joint: &[TermId]) -> Result<SmallVec<[u32; 8]>, EvalError> {
+        if joint.len() != self.t.roles.len() {
+            return Err(EvalError::BadMove(format!(
+                "a joint move needs one move per role ({}), got {}",
+                self.t.roles.len(),
+                joint.len()
+            )));
+        }
+        let mut nodes = SmallVec::new();
+        for (r, &m) in joint.iter().enumerate() {
+            match self.t.move_index.get(&(r as u32, m)) {
+                Some(&i) => {
+                    let n = self.t.legal_input[i as usize];
+                    if n != NONE {
+                        nodes.push(n);
+                    }
+                }
+                None => {
+                    return Err(EvalError::BadMove(format!(
+                        "{} is not a legal move of {} in any reachable state",
+                        self.store.display(m),
+                        self.store.display(self.t.roles[r])
+                    )))
+                }
+            }
+        }
+        Ok(nodes)
+    }
+
+    /// Random playouts without allocation: the same moves as
+    /// [`crate::reasoner::random_playout`] would pick with the same `rng`
+    /// (legal moves in the order [`StateMachine::legal_moves`] returns them).
+    /// Returns the number of joint moves made and whether the end is terminal.
+    pub fn playout(&mut self, state: &BitState, rng: &mut fastrand::Rng, max_steps: usize) -> (usize, bool) {
+        self.at(state);
+        let mut nodes: SmallVec<[u32; 8]> = SmallVec::new();
+        for steps in 0..=max_steps {
+            if self.value[self.t.terminal as usize] {
+                return (steps, true);
+            }
+            if steps == max_steps {
+                break;
+            }
+            nodes.clear();
+            for r in 0..self.t.roles.len() {
+                let bits = &self.legal[r];
+                let n = bits.count();
+                if n == 0 {
+                    return (steps, false);
+                }
+                let k = rng.usize(..n);
+                let i = self.t.legal_start[r] as usize + select(bits, k);
+                let node = self.t.legal_input[i];
+                if node != NONE {
+                    nodes.push(node);
+                }
+            }
+            self.set_inputs(&nodes);
+            let mut next = std::mem::take(&mut self.spare);
+            next.0.clear();
+            next.0.extend_from_slice(&self.next.0);
+            if self.t.queries_use_does {
+                self.set_inputs(&[]);
+            }
+            self.set_state(&next);
+            self.spare = next;
+        }
+        (max_steps, false)
+    }
+
+    /// The state the network holds (e.g. the end of the last playout).
+    pub fn current_state(&self) -> BitState {
+        self.cur.clone()
+    }
+
+    pub fn num_nodes(&self) -> usize {
+        self.net.len()
+    }
+}
+
+/// Position of the `k`-th set bit.
+fn select(bits: &BitState, mut k: usize) -> usize {
+    for (w, &word) in bits.0.iter().enumerate() {
+        let c = word.count_ones() as usize;
+        if k < c {
+            let mut x = word;
+            for _ in 0..k {
+                x &= x - 1;
+            }
+            return w * 64 + x.trailing_zeros() as usize;
+        }
+        k -= c;
+    }
+    unreachable!("k < number of set bits")
+}
+
+impl Tables {
+    fn legal_role(&self, i: usize) -> usize {
+        // Few roles: a linear search.
+        let mut r = 0;
+        while self.legal_start[r + 1] as usize <= i {
+            r += 1;
+        }
+        r
+    }
+}
+
+impl StateMachine for FastEngine {
+    type State = BitState;
+
+    fn roles(&self) -> &[TermId] {
+        &self.t.roles
+    }
+
+    fn terms(&self) -> &TermStore {
+        &self.store
+    }
+
+    fn terms_mut(&mut self) -> &mut TermStore {
+        &mut self.store
+    }
+
+    fn initial_state(&mut self) -> Result<BitState, EvalError> {
+        let mut s = BitState::zero(self.cur.0.len());
+        for &b in &self.t.init {
+            s.set(b as usize, true);
+        }
+        Ok(s)
+    }
+
+    fn legal_moves(&mut self, state: &BitState, role: usize) -> Result<Vec<TermId>, EvalError> {
+        self.check_state(state)?;
+        self.at(state);
+        let Some(bits) = self.legal.get(role) else { return Ok(Vec::new()) };
+        let base = self.t.legal_start[role] as usize;
+        let mut out = Vec::with_capacity(bits.count());
+        for (w, &word) in bits.0.iter().enumerate() {
+            let mut x = word;
+            while x != 0 {
+                let b = x.trailing_zeros() as usize;
+                x &= x - 1;
+                out.push(self.t.legal_move[base + w * 64 + b]);
+            }
+        }
+        Ok(out)
+    }
+
+    fn next_state(&mut self, state: &BitState, joint: &[TermId]) -> Result<BitState, EvalError> {
+        self.check_state(state)?;
+        let nodes = self.input_nodes(joint)?;
+        if *state != self.cur {
+            self.set_state(state);
+        }
+        self.set_inputs(&nodes);
+        Ok(self.next.clone())
+    }
+
+    fn is_terminal(&mut self, state: &BitState) -> Result<bool, EvalError> {
+        self.check_state(state)?;
+        self.at(state);
+        Ok(self.value[self.t.terminal as usize])
+    }
+
+    fn goal_values(&mut self, state: &BitState) -> Result<Vec<Vec<i64>>, EvalError> {
+        self.check_state(state)?;
+        self.at(state);
+        Ok(self
+            .t
+            .goals
+            .iter()
+            .map(|gs| {
+                let mut v: Vec<i64> = gs.iter().filter(|(_, n)| self.value[*n as usize]).map(|(v, _)| *v).collect();
+                v.sort_unstable();
+                v.dedup();
+                v
+            })
+            .collect())
+    }
+
+    fn fluents(&self, state: &BitState) -> Vec<TermId> {
+        (0..self.t.base_fluent.len()).filter(|&i| state.get(i)).map(|i| self.t.base_fluent[i]).collect()
+    }
+
+    /// Fluents that are in no reachable state (outside the grounded base
+    /// propositions) are dropped: the network has no place for them.
+    fn state_from_fluents(&mut self, fluents: &[TermId]) -> BitState {
+        let mut s = BitState::zero(self.cur.0.len());
+        for f in fluents {
+            if let Some(&b) = self.t.base_of_fluent.get(f) {
+                s.set(b as usize, true);
+            }
+        }
+        s
+    }
+}
