@@ -39,7 +39,7 @@ fn check_trace(path: &Path) -> Result<Outcome, String> {
     let trace: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let game = shared().join(trace["game"].as_str().unwrap());
     let text = std::fs::read_to_string(&game).unwrap();
-    let budget = gdlkit::ground::Budget { max_ms: 10_000.0, ..Default::default() };
+    let budget = gdlkit::ground::Budget { max_ms: 5_000.0, ..Default::default() };
     let mut m = gdlkit::engine::load_engine_with(&text, EngineChoice::Auto, budget).map_err(|d| format!("load: {:?}", d.first()))?;
     if let Some(why) = m.fallback() {
         return Ok(Outcome::Fallback(why.to_string()));

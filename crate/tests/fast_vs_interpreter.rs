@@ -62,7 +62,7 @@ fn compare(path: &Path, budget: Budget, seed: u64) -> Result<Outcome, String> {
             return Ok(Outcome::Skipped("interpreter error".into()));
         };
         for step in 0..80 {
-            if start.elapsed().as_secs_f64() > 4.0 {
+            if start.elapsed().as_secs_f64() > 2.0 {
                 return Ok(Outcome::Agree(states));
             }
             let at = format!("playout {playout} step {step}");
@@ -120,7 +120,7 @@ fn compare(path: &Path, budget: Budget, seed: u64) -> Result<Outcome, String> {
 fn fast_engine_agrees_with_interpreter_on_random_states() {
     // A smaller time budget than the default keeps the test quick; the games
     // it leaves out are the ones listed as falling back.
-    let budget = Budget { max_ms: 20_000.0, ..Budget::default() };
+    let budget = Budget { max_ms: 5_000.0, ..Budget::default() };
     let files = games();
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(4);
     let chunks: Vec<Vec<PathBuf>> = (0..threads).map(|t| files.iter().skip(t).step_by(threads).cloned().collect()).collect();

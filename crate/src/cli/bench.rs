@@ -7,9 +7,11 @@ use serde_json::json;
 
 pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
     let args = Args::parse(raw, &[])?;
-    args.only(&["seconds", "seed", "engine"])?;
+    args.only(&["seconds", "seed", "engine", "playouts"])?;
     let seconds: f64 = args.number("seconds", 5.0)?;
     let seed: u64 = args.number("seed", 1)?;
+    // A fixed number of playouts instead of a time (for profiling).
+    let fixed: u64 = args.number("playouts", 0)?;
     let path = args.positional(0, "GAME.kif")?.to_string();
     let t0 = now_ms();
     let (_, mut m) = load_engine(host, &path, &args)?;
@@ -21,7 +23,7 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     let start = now_ms();
     let budget = seconds * 1000.0;
     let mut elapsed = 0.0;
-    while elapsed < budget || playouts == 0 {
+    while if fixed > 0 { playouts < fixed } else { elapsed < budget || playouts == 0 } {
         let (steps, _) = m.playout_length(&init, &mut rng, 10_000).map_err(err)?;
         playouts += 1;
         states += steps as u64 + 1;

@@ -38,7 +38,7 @@ Usage:
   gdlkit check GAME.kif [--format text|json]
   gdlkit replay GAME.kif MOVES.json [--engine auto|interpreter|fast]
   gdlkit play GAME.kif [--seed N] [--max-steps N] [--format text|json] [--engine auto|interpreter|fast]
-  gdlkit bench GAME.kif [--seconds S] [--seed N] [--engine auto|interpreter|fast]
+  gdlkit bench GAME.kif [--seconds S | --playouts N] [--seed N] [--engine auto|interpreter|fast]
 
 --engine: `fast` grounds the game into a propositional network (an error if
 it does not ground within budget), `interpreter` runs the reference

@@ -34,9 +34,6 @@ impl BitState {
             self.0[i / 64] &= !(1 << (i % 64));
         }
     }
-    fn toggle(&mut self, i: usize) {
-        self.0[i / 64] ^= 1 << (i % 64);
-    }
     pub fn count(&self) -> usize {
         self.0.iter().map(|w| w.count_ones() as usize).sum()
     }
@@ -66,22 +63,35 @@ pub struct Tables {
     pub queries_use_does: bool,
 }
 
+/// Count offset: a gate of threshold `thr` starts at `OFFSET - thr` and is
+/// true when its count has the top bit set (one compare, no load of `thr`).
+const OFFSET: u32 = 1 << 31;
+const V: u8 = 1;
+const HOOKED: u8 = 2;
+/// Edge flags: the target is in a cyclic component; the input is negated.
+const E_SCC: u32 = 2;
+const E_NEG: u32 = 1;
+
 /// The fast engine: a grounded game evaluated as a propositional network.
 pub struct FastEngine {
     store: TermStore,
     net: Network,
     t: Tables,
     stats: GroundStats,
+    /// `target << 2 | in-cycle << 1 | negated`, per node from `out_start`.
+    edges: Vec<u32>,
     // Run-time values.
     count: Vec<u32>,
-    value: Vec<bool>,
+    /// Per node: bit 0 its value, bit 1 it has hooks.
+    flags: Vec<u8>,
     cur: BitState,
     next: BitState,
     /// A buffer for copying `next` without allocating.
     spare: BitState,
-    /// Per role, the legal propositions that are true (bit `i` of role
-    /// `r`'s words is legal proposition `legal_start[r] + i`).
-    legal: Vec<BitState>,
+    /// Legal propositions that are true: role `r`'s bits start at word
+    /// `legal_word[r]` (bit `i` is legal proposition `legal_start[r] + i`).
+    legal: Vec<u64>,
+    legal_word: Vec<u32>,
     /// Input nodes currently set.
     inputs: SmallVec<[u32; 8]>,
     stack: Vec<u32>,
@@ -92,23 +102,46 @@ pub struct FastEngine {
 }
 
 impl FastEngine {
-    pub(super) fn new(store: TermStore, net: Network, t: Tables, stats: GroundStats) -> FastEngine {
+    pub(super) fn new(store: TermStore, mut net: Network, t: Tables, stats: GroundStats) -> FastEngine {
         let n = net.len();
         let words = t.base_fluent.len().div_ceil(64).max(1);
-        let legal = (0..t.roles.len())
-            .map(|r| BitState::zero(((t.legal_start[r + 1] - t.legal_start[r]) as usize).div_ceil(64).max(1)))
+        let mut legal_word = vec![0u32];
+        for r in 0..t.roles.len() {
+            let len = (t.legal_start[r + 1] - t.legal_start[r]) as usize;
+            legal_word.push(legal_word[r] + len.div_ceil(64).max(1) as u32);
+        }
+        // Legal hooks address their bit directly.
+        for h in net.hooks.iter_mut() {
+            if *h & !HOOK_MASK == HOOK_LEGAL {
+                let i = (*h & HOOK_MASK) as usize;
+                let r = t.legal_role(i);
+                let bit = legal_word[r] as usize * 64 + i - t.legal_start[r] as usize;
+                *h = HOOK_LEGAL | bit as u32;
+            }
+        }
+        let edges: Vec<u32> = net
+            .out
+            .iter()
+            .map(|&e| {
+                let target = e >> 1;
+                (target << 2) | if net.scc[target as usize] != NONE { E_SCC } else { 0 } | (e & 1)
+            })
             .collect();
+        let flags = (0..n).map(|v| if net.hook_start[v] != net.hook_start[v + 1] { HOOKED } else { 0 }).collect();
+        let count = net.thr.iter().map(|&thr| if thr == LEAF { 0 } else { OFFSET.wrapping_sub(thr) }).collect();
         let nscc = net.scc_start.len() - 1;
         let mut e = FastEngine {
             store,
-            count: vec![0; n],
-            value: vec![false; n],
+            edges,
+            count,
+            flags,
             cur: BitState::zero(words),
             next: BitState::zero(words),
             spare: BitState::zero(words),
-            legal,
+            legal: vec![0; *legal_word.last().expect("one entry") as usize],
+            legal_word,
             inputs: SmallVec::new(),
-            stack: Vec::new(),
+            stack: Vec::with_capacity(1024),
             dirty: Vec::new(),
             dirty_flag: vec![false; nscc],
             scratch: Vec::new(),
@@ -129,6 +162,11 @@ impl FastEngine {
         self.stats.ms = crate::clock::now_ms() - t0;
     }
 
+    #[inline]
+    fn on(&self, v: usize) -> bool {
+        self.flags[v] & V != 0
+    }
+
     /// Evaluates every node from scratch (all leaves false), in topological
     /// order, and fills the hook bitsets.
     fn initialise(&mut self) {
@@ -138,44 +176,40 @@ impl FastEngine {
             let v = topo[i] as usize;
             let c = self.net.scc[v];
             if c == NONE {
-                let val = self.net.thr[v] != LEAF && self.count[v] >= self.net.thr[v];
-                self.value[v] = val;
+                let val = self.net.thr[v] != LEAF && self.count[v] >= OFFSET;
+                if val {
+                    self.flags[v] |= V;
+                }
                 for k in self.net.out_start[v]..self.net.out_start[v + 1] {
-                    let e = self.net.out[k as usize];
-                    if val != (e & 1 == 1) {
-                        self.count[(e >> 1) as usize] += 1;
+                    let e = self.edges[k as usize];
+                    if val != (e & E_NEG != 0) {
+                        self.count[(e >> 2) as usize] += 1;
                     }
                 }
                 i += 1;
             } else {
                 let len = (self.net.scc_start[c as usize + 1] - self.net.scc_start[c as usize]) as usize;
-                // External inputs are final: solve the component; members
-                // start false, so `recompute` reports the true ones as changed.
                 self.recompute(c, true);
                 i += len;
             }
         }
         self.net.topo = topo;
         for v in 0..self.net.len() {
-            if self.value[v] {
+            if self.on(v) && self.flags[v] & HOOKED != 0 {
                 self.run_hooks(v);
             }
         }
     }
 
     /// Applies the hooks of node `v` after its value changed.
-    #[inline]
+    #[inline(never)]
     fn run_hooks(&mut self, v: usize) {
-        let (s, e) = (self.net.hook_start[v], self.net.hook_start[v + 1]);
-        for k in s..e {
-            let h = self.net.hooks[k as usize];
+        let (s, e) = (self.net.hook_start[v] as usize, self.net.hook_start[v + 1] as usize);
+        for &h in &self.net.hooks[s..e] {
             let i = (h & HOOK_MASK) as usize;
             match h & !HOOK_MASK {
-                HOOK_NEXT => self.next.toggle(i),
-                HOOK_LEGAL => {
-                    let r = self.t.legal_role(i);
-                    self.legal[r].toggle(i - self.t.legal_start[r] as usize);
-                }
+                HOOK_NEXT => self.next.0[i / 64] ^= 1 << (i % 64),
+                HOOK_LEGAL => self.legal[i / 64] ^= 1 << (i % 64),
                 _ => {}
             }
         }
@@ -184,28 +218,26 @@ impl FastEngine {
     /// Sets node `v` (whose value differs) and updates its successors.
     #[inline]
     fn flip(&mut self, v: usize) {
-        let val = !self.value[v];
-        self.value[v] = val;
-        if self.net.hook_start[v] != self.net.hook_start[v + 1] {
+        let f = self.flags[v] ^ V;
+        self.flags[v] = f;
+        if f & HOOKED != 0 {
             self.run_hooks(v);
         }
+        let val = f & V != 0;
         let (s, e) = (self.net.out_start[v] as usize, self.net.out_start[v + 1] as usize);
-        for k in s..e {
-            let edge = self.net.out[k];
-            let t = (edge >> 1) as usize;
-            if val != (edge & 1 == 1) {
-                self.count[t] += 1;
-            } else {
-                self.count[t] -= 1;
-            }
-            let c = self.net.scc[t];
-            if c != NONE {
-                if !self.dirty_flag[c as usize] {
-                    self.dirty_flag[c as usize] = true;
-                    self.dirty.push(c);
+        let (count, flags, stack) = (&mut self.count, &self.flags, &mut self.stack);
+        for &edge in &self.edges[s..e] {
+            let t = (edge >> 2) as usize;
+            let c = if val != (edge & E_NEG != 0) { count[t].wrapping_add(1) } else { count[t].wrapping_sub(1) };
+            count[t] = c;
+            if edge & E_SCC != 0 {
+                let k = self.net.scc[t] as usize;
+                if !self.dirty_flag[k] {
+                    self.dirty_flag[k] = true;
+                    self.dirty.push(k as u32);
                 }
-            } else if (self.count[t] >= self.net.thr[t]) != self.value[t] {
-                self.stack.push(t as u32);
+            } else if (c >= OFFSET) != (flags[t] & V != 0) {
+                stack.push(t as u32);
             }
         }
     }
@@ -215,7 +247,7 @@ impl FastEngine {
         loop {
             while let Some(t) = self.stack.pop() {
                 let t = t as usize;
-                if (self.count[t] >= self.net.thr[t]) != self.value[t] {
+                if (self.count[t] >= OFFSET) != self.on(t) {
                     self.flip(t);
                 }
             }
@@ -237,15 +269,15 @@ impl FastEngine {
         self.scratch.clear();
         for k in s..e {
             let m = self.net.scc_members[k] as usize;
-            self.scratch.push(self.value[m]);
+            self.scratch.push(self.on(m));
         }
         // Members to false (internal edges are positive).
         for k in s..e {
             let m = self.net.scc_members[k] as usize;
-            if self.value[m] {
-                self.value[m] = false;
+            if self.on(m) {
+                self.flags[m] &= !V;
                 for j in self.net.out_start[m]..self.net.out_start[m + 1] {
-                    let t = (self.net.out[j as usize] >> 1) as usize;
+                    let t = (self.edges[j as usize] >> 2) as usize;
                     if self.net.scc[t] == c {
                         self.count[t] -= 1;
                     }
@@ -255,21 +287,21 @@ impl FastEngine {
         self.work.clear();
         for k in s..e {
             let m = self.net.scc_members[k];
-            if self.count[m as usize] >= self.net.thr[m as usize] {
+            if self.count[m as usize] >= OFFSET {
                 self.work.push(m);
             }
         }
         while let Some(m) = self.work.pop() {
             let m = m as usize;
-            if self.value[m] || self.count[m] < self.net.thr[m] {
+            if self.on(m) || self.count[m] < OFFSET {
                 continue;
             }
-            self.value[m] = true;
+            self.flags[m] |= V;
             for j in self.net.out_start[m]..self.net.out_start[m + 1] {
-                let t = (self.net.out[j as usize] >> 1) as usize;
+                let t = (self.edges[j as usize] >> 2) as usize;
                 if self.net.scc[t] == c {
                     self.count[t] += 1;
-                    if !self.value[t] && self.count[t] >= self.net.thr[t] {
+                    if !self.on(t) && self.count[t] >= OFFSET {
                         self.work.push(t as u32);
                     }
                 }
@@ -279,11 +311,11 @@ impl FastEngine {
             // First evaluation: every member's value counts once outside.
             for idx in s..e {
                 let m = self.net.scc_members[idx] as usize;
-                let val = self.value[m];
+                let val = self.on(m);
                 for j in self.net.out_start[m]..self.net.out_start[m + 1] {
-                    let edge = self.net.out[j as usize];
-                    let t = (edge >> 1) as usize;
-                    if self.net.scc[t] != c && val != (edge & 1 == 1) {
+                    let edge = self.edges[j as usize];
+                    let t = (edge >> 2) as usize;
+                    if self.net.scc[t] != c && val != (edge & E_NEG != 0) {
                         self.count[t] += 1;
                     }
                 }
@@ -292,21 +324,21 @@ impl FastEngine {
         }
         for (k, idx) in (s..e).enumerate() {
             let m = self.net.scc_members[idx] as usize;
-            let val = self.value[m];
+            let val = self.on(m);
             if val == self.scratch[k] {
                 continue;
             }
-            if self.net.hook_start[m] != self.net.hook_start[m + 1] {
+            if self.flags[m] & HOOKED != 0 {
                 self.run_hooks(m);
             }
             for j in self.net.out_start[m]..self.net.out_start[m + 1] {
-                let edge = self.net.out[j as usize];
-                let t = (edge >> 1) as usize;
+                let edge = self.edges[j as usize];
+                let t = (edge >> 2) as usize;
                 let tc = self.net.scc[t];
                 if tc == c {
                     continue;
                 }
-                if val != (edge & 1 == 1) {
+                if val != (edge & E_NEG != 0) {
                     self.count[t] += 1;
                 } else {
                     self.count[t] -= 1;
@@ -316,7 +348,7 @@ impl FastEngine {
                         self.dirty_flag[tc as usize] = true;
                         self.dirty.push(tc);
                     }
-                } else if (self.count[t] >= self.net.thr[t]) != self.value[t] {
+                } else if (self.count[t] >= OFFSET) != self.on(t) {
                     self.stack.push(t as u32);
                 }
             }
@@ -324,19 +356,18 @@ impl FastEngine {
     }
 
     /// Makes `s` the current state (the joint move stays as it was).
-    fn set_state(&mut self, s: &BitState) {
-        for w in 0..self.cur.0.len() {
-            let mut d = self.cur.0[w] ^ s.0[w];
+    fn set_state(&mut self, s: &[u64]) {
+        for w in 0..s.len() {
+            let mut d = self.cur.0[w] ^ s[w];
             while d != 0 {
                 let b = d.trailing_zeros() as usize;
                 d &= d - 1;
-                let i = w * 64 + b;
-                let node = self.t.base_node[i] as usize;
-                if node != NONE as usize {
-                    self.flip(node);
+                let node = self.t.base_node[w * 64 + b];
+                if node != NONE {
+                    self.flip(node as usize);
                 }
             }
-            self.cur.0[w] = s.0[w];
+            self.cur.0[w] = s[w];
         }
         self.propagate();
     }
@@ -350,7 +381,7 @@ impl FastEngine {
             }
         }
         for &n in nodes {
-            if !self.value[n as usize] {
+            if !self.on(n as usize) {
                 self.flip(n as usize);
             }
         }
@@ -364,8 +395,8 @@ impl FastEngine {
         if self.t.queries_use_does && !self.inputs.is_empty() {
             self.set_inputs(&[]);
         }
-        if *s != self.cur {
-            self.set_state(s);
+        if s.0 != self.cur.0 {
+            self.set_state(&s.0);
         }
     }
 
@@ -406,6 +437,10 @@ impl FastEngine {
         Ok(nodes)
     }
 
+    fn legal_bits(&self, r: usize) -> &[u64] {
+        &self.legal[self.legal_word[r] as usize..self.legal_word[r + 1] as usize]
+    }
+
     /// Random playouts without allocation: the same moves as
     /// [`crate::reasoner::random_playout`] would pick with the same `rng`
     /// (legal moves in the order [`StateMachine::legal_moves`] returns them).
@@ -413,8 +448,9 @@ impl FastEngine {
     pub fn playout(&mut self, state: &BitState, rng: &mut fastrand::Rng, max_steps: usize) -> (usize, bool) {
         self.at(state);
         let mut nodes: SmallVec<[u32; 8]> = SmallVec::new();
+        let terminal = self.t.terminal as usize;
         for steps in 0..=max_steps {
-            if self.value[self.t.terminal as usize] {
+            if self.on(terminal) {
                 return (steps, true);
             }
             if steps == max_steps {
@@ -422,8 +458,8 @@ impl FastEngine {
             }
             nodes.clear();
             for r in 0..self.t.roles.len() {
-                let bits = &self.legal[r];
-                let n = bits.count();
+                let bits = self.legal_bits(r);
+                let n: usize = bits.iter().map(|w| w.count_ones() as usize).sum();
                 if n == 0 {
                     return (steps, false);
                 }
@@ -441,7 +477,7 @@ impl FastEngine {
             if self.t.queries_use_does {
                 self.set_inputs(&[]);
             }
-            self.set_state(&next);
+            self.set_state(&next.0);
             self.spare = next;
         }
         (max_steps, false)
@@ -458,8 +494,8 @@ impl FastEngine {
 }
 
 /// Position of the `k`-th set bit.
-fn select(bits: &BitState, mut k: usize) -> usize {
-    for (w, &word) in bits.0.iter().enumerate() {
+fn select(bits: &[u64], mut k: usize) -> usize {
+    for (w, &word) in bits.iter().enumerate() {
         let c = word.count_ones() as usize;
         if k < c {
             let mut x = word;
@@ -510,10 +546,13 @@ impl StateMachine for FastEngine {
     fn legal_moves(&mut self, state: &BitState, role: usize) -> Result<Vec<TermId>, EvalError> {
         self.check_state(state)?;
         self.at(state);
-        let Some(bits) = self.legal.get(role) else { return Ok(Vec::new()) };
+        if role >= self.t.roles.len() {
+            return Ok(Vec::new());
+        }
+        let bits = self.legal_bits(role);
         let base = self.t.legal_start[role] as usize;
-        let mut out = Vec::with_capacity(bits.count());
-        for (w, &word) in bits.0.iter().enumerate() {
+        let mut out = Vec::new();
+        for (w, &word) in bits.iter().enumerate() {
             let mut x = word;
             while x != 0 {
                 let b = x.trailing_zeros() as usize;
@@ -527,8 +566,8 @@ impl StateMachine for FastEngine {
     fn next_state(&mut self, state: &BitState, joint: &[TermId]) -> Result<BitState, EvalError> {
         self.check_state(state)?;
         let nodes = self.input_nodes(joint)?;
-        if *state != self.cur {
-            self.set_state(state);
+        if state.0 != self.cur.0 {
+            self.set_state(&state.0);
         }
         self.set_inputs(&nodes);
         Ok(self.next.clone())
@@ -537,7 +576,7 @@ impl StateMachine for FastEngine {
     fn is_terminal(&mut self, state: &BitState) -> Result<bool, EvalError> {
         self.check_state(state)?;
         self.at(state);
-        Ok(self.value[self.t.terminal as usize])
+        Ok(self.on(self.t.terminal as usize))
     }
 
     fn goal_values(&mut self, state: &BitState) -> Result<Vec<Vec<i64>>, EvalError> {
@@ -548,7 +587,7 @@ impl StateMachine for FastEngine {
             .goals
             .iter()
             .map(|gs| {
-                let mut v: Vec<i64> = gs.iter().filter(|(_, n)| self.value[*n as usize]).map(|(v, _)| *v).collect();
+                let mut v: Vec<i64> = gs.iter().filter(|(_, n)| self.on(*n as usize)).map(|(v, _)| *v).collect();
                 v.sort_unstable();
                 v.dedup();
                 v
