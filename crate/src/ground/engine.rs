@@ -71,6 +71,83 @@ const HOOKED: u8 = 2;
 /// Edge flags: the target is in a cyclic component; the input is negated.
 const E_SCC: u32 = 2;
 const E_NEG: u32 = 1;
+const QUEUED: u8 = 4;
+/// Propagate level by level (each node changes at most once per update)
+/// rather than last in, first out. Measured (instructions per playout,
+/// callgrind): ticTacToe 60k levelled vs 54k LIFO, chess_200 85M both, so
+/// the simpler order is used; the levels stay for the comparison.
+const LEVELLED: bool = false;
+const SCC_MARK: u32 = 1 << 31;
+
+/// Nodes that only goals need: not an input of terminal, of a legal or
+/// next proposition, or of a cycle (cycles are always propagated).
+fn lazy_nodes(net: &Network, terminal: u32) -> Vec<bool> {
+    let n = net.len();
+    let mut preds_start = vec![0u32; n + 1];
+    for &e in &net.out {
+        preds_start[(e >> 1) as usize + 1] += 1;
+    }
+    for i in 0..n {
+        preds_start[i + 1] += preds_start[i];
+    }
+    let mut preds = vec![0u32; net.out.len()];
+    let mut fill = preds_start.clone();
+    for v in 0..n {
+        for &e in &net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize] {
+            let t = (e >> 1) as usize;
+            preds[fill[t] as usize] = v as u32;
+            fill[t] += 1;
+        }
+    }
+    let mut needed = vec![false; n];
+    let mut stack: Vec<u32> = vec![terminal];
+    for v in 0..n {
+        let hooked = net.hook_start[v] != net.hook_start[v + 1];
+        if hooked || net.scc[v] != NONE || net.thr[v] == LEAF {
+            stack.push(v as u32);
+        }
+    }
+    while let Some(v) = stack.pop() {
+        let v = v as usize;
+        if std::mem::replace(&mut needed[v], true) {
+            continue;
+        }
+        stack.extend_from_slice(&preds[preds_start[v] as usize..preds_start[v + 1] as usize]);
+    }
+    needed.iter().map(|&x| !x).collect()
+}
+
+/// Levels: leaves 0, a node one more than its highest input; a cyclic
+/// component's members share one level.
+fn levels(net: &Network, edges: &[u32]) -> Vec<u32> {
+    let n = net.len();
+    let mut level = vec![0u32; n];
+    let mut i = 0;
+    while i < n {
+        let v = net.topo[i] as usize;
+        let c = net.scc[v];
+        let members: &[u32] = if c == NONE {
+            &net.topo[i..i + 1]
+        } else {
+            &net.scc_members[net.scc_start[c as usize] as usize..net.scc_start[c as usize + 1] as usize]
+        };
+        let l = members.iter().map(|&m| level[m as usize]).max().unwrap_or(0);
+        for &m in members {
+            level[m as usize] = l;
+        }
+        for &m in members {
+            let m = m as usize;
+            for &e in &edges[net.out_start[m] as usize..net.out_start[m + 1] as usize] {
+                let t = (e >> 2) as usize;
+                if c == NONE || net.scc[t] != c {
+                    level[t] = level[t].max(l + 1);
+                }
+            }
+        }
+        i += members.len();
+    }
+    level
+}
 
 /// The fast engine: a grounded game evaluated as a propositional network.
 pub struct FastEngine {
@@ -88,14 +165,28 @@ pub struct FastEngine {
     next: BitState,
     /// A buffer for copying `next` without allocating.
     spare: BitState,
+    /// The one hook of a node, or `NONE` (several: see `net.hooks`).
+    hook: Vec<u32>,
+    /// Nodes needed only for goals: not propagated, evaluated on demand
+    /// (`lazy_order`, topological, with their inputs `lazy_in`).
+    lazy_order: Vec<u32>,
+    lazy_in_start: Vec<u32>,
+    lazy_in: Vec<u32>,
+    lazy_fresh: bool,
     /// Legal propositions that are true: role `r`'s bits start at word
     /// `legal_word[r]` (bit `i` is legal proposition `legal_start[r] + i`).
     legal: Vec<u64>,
     legal_word: Vec<u32>,
     /// Input nodes currently set.
     inputs: SmallVec<[u32; 8]>,
-    stack: Vec<u32>,
-    dirty: Vec<u32>,
+    /// Longest path from a leaf: a node's inputs all have smaller levels.
+    level: Vec<u32>,
+    /// Nodes (or `SCC_MARK | component`) waiting, per level: propagation
+    /// goes level by level, so each node changes at most once per update.
+    buckets: Vec<Vec<u32>>,
+    /// Lowest and highest level with waiting nodes.
+    lo: usize,
+    hi: usize,
     dirty_flag: Vec<bool>,
     scratch: Vec<bool>,
     work: Vec<u32>,
@@ -119,20 +210,73 @@ impl FastEngine {
                 *h = HOOK_LEGAL | bit as u32;
             }
         }
-        let edges: Vec<u32> = net
-            .out
-            .iter()
-            .map(|&e| {
+        let lazy = lazy_nodes(&net, t.terminal);
+        // Edges into lazy nodes are not propagated.
+        let mut out_start = vec![0u32; n + 1];
+        let mut edges: Vec<u32> = Vec::with_capacity(net.out.len());
+        for v in 0..n {
+            for &e in &net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize] {
                 let target = e >> 1;
-                (target << 2) | if net.scc[target as usize] != NONE { E_SCC } else { 0 } | (e & 1)
+                if !lazy[target as usize] {
+                    edges.push((target << 2) | if net.scc[target as usize] != NONE { E_SCC } else { 0 } | (e & 1));
+                }
+            }
+            out_start[v + 1] = edges.len() as u32;
+        }
+        // Inputs of lazy nodes, in topological order.
+        let lazy_order: Vec<u32> = net.topo.iter().copied().filter(|&v| lazy[v as usize]).collect();
+        let mut pos = vec![NONE; n];
+        for (i, &v) in lazy_order.iter().enumerate() {
+            pos[v as usize] = i as u32;
+        }
+        let mut lazy_in_start = vec![0u32; lazy_order.len() + 1];
+        for v in 0..n {
+            for &e in &net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize] {
+                let p = pos[(e >> 1) as usize];
+                if p != NONE {
+                    lazy_in_start[p as usize + 1] += 1;
+                }
+            }
+        }
+        for i in 0..lazy_order.len() {
+            lazy_in_start[i + 1] += lazy_in_start[i];
+        }
+        let mut lazy_in = vec![0u32; lazy_in_start[lazy_order.len()] as usize];
+        let mut fill = lazy_in_start.clone();
+        for v in 0..n {
+            for &e in &net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize] {
+                let p = pos[(e >> 1) as usize];
+                if p != NONE {
+                    lazy_in[fill[p as usize] as usize] = (v as u32) << 1 | (e & 1);
+                    fill[p as usize] += 1;
+                }
+            }
+        }
+        drop(pos);
+        net.out_start = out_start;
+        net.out = Vec::new();
+        let hook: Vec<u32> = (0..n)
+            .map(|v| {
+                let (a, b) = (net.hook_start[v] as usize, net.hook_start[v + 1] as usize);
+                if b == a + 1 && net.hooks[a] & !HOOK_MASK != 0 {
+                    net.hooks[a]
+                } else {
+                    NONE
+                }
             })
             .collect();
         let flags = (0..n).map(|v| if net.hook_start[v] != net.hook_start[v + 1] { HOOKED } else { 0 }).collect();
         let count = net.thr.iter().map(|&thr| if thr == LEAF { 0 } else { OFFSET.wrapping_sub(thr) }).collect();
         let nscc = net.scc_start.len() - 1;
+        let levels = levels(&net, &edges);
         let mut e = FastEngine {
             store,
             edges,
+            hook,
+            lazy_order,
+            lazy_in_start,
+            lazy_in,
+            lazy_fresh: false,
             count,
             flags,
             cur: BitState::zero(words),
@@ -141,8 +285,10 @@ impl FastEngine {
             legal: vec![0; *legal_word.last().expect("one entry") as usize],
             legal_word,
             inputs: SmallVec::new(),
-            stack: Vec::with_capacity(1024),
-            dirty: Vec::new(),
+            buckets: vec![Vec::new(); levels.iter().max().map_or(1, |&l| l as usize + 1)],
+            level: levels,
+            lo: usize::MAX,
+            hi: 0,
             dirty_flag: vec![false; nscc],
             scratch: Vec::new(),
             work: Vec::new(),
@@ -216,50 +362,84 @@ impl FastEngine {
     }
 
     /// Sets node `v` (whose value differs) and updates its successors.
-    #[inline]
+    #[inline(always)]
     fn flip(&mut self, v: usize) {
         let f = self.flags[v] ^ V;
         self.flags[v] = f;
         if f & HOOKED != 0 {
-            self.run_hooks(v);
+            let h = self.hook[v];
+            if h != NONE {
+                let i = (h & HOOK_MASK) as usize;
+                let bits: &mut [u64] = if h & !HOOK_MASK == HOOK_LEGAL { &mut self.legal } else { &mut self.next.0 };
+                bits[i / 64] ^= 1 << (i % 64);
+            } else {
+                self.run_hooks(v);
+            }
         }
         let val = f & V != 0;
         let (s, e) = (self.net.out_start[v] as usize, self.net.out_start[v + 1] as usize);
-        let (count, flags, stack) = (&mut self.count, &self.flags, &mut self.stack);
-        for &edge in &self.edges[s..e] {
+        for k in s..e {
+            let edge = self.edges[k];
             let t = (edge >> 2) as usize;
-            let c = if val != (edge & E_NEG != 0) { count[t].wrapping_add(1) } else { count[t].wrapping_sub(1) };
-            count[t] = c;
+            let c = if val != (edge & E_NEG != 0) { self.count[t].wrapping_add(1) } else { self.count[t].wrapping_sub(1) };
+            self.count[t] = c;
             if edge & E_SCC != 0 {
-                let k = self.net.scc[t] as usize;
-                if !self.dirty_flag[k] {
-                    self.dirty_flag[k] = true;
-                    self.dirty.push(k as u32);
+                self.mark_dirty(t);
+            } else {
+                let ft = self.flags[t];
+                if (c >= OFFSET) != (ft & V != 0) && ft & QUEUED == 0 {
+                    self.flags[t] = ft | QUEUED;
+                    self.enqueue(t, t as u32);
                 }
-            } else if (c >= OFFSET) != (flags[t] & V != 0) {
-                stack.push(t as u32);
             }
         }
     }
 
-    /// Propagates until nothing changes.
+    #[inline]
+    fn enqueue(&mut self, at: usize, item: u32) {
+        if LEVELLED {
+            let l = self.level[at] as usize;
+            self.buckets[l].push(item);
+            self.lo = self.lo.min(l);
+            self.hi = self.hi.max(l);
+        } else {
+            self.buckets[0].push(item);
+            self.lo = 0;
+            self.hi = 0;
+        }
+    }
+
+    /// Schedules the recomputation of the cyclic component of member `t`.
+    #[inline(never)]
+    fn mark_dirty(&mut self, t: usize) {
+        let k = self.net.scc[t] as usize;
+        if !self.dirty_flag[k] {
+            self.dirty_flag[k] = true;
+            self.enqueue(t, SCC_MARK | k as u32);
+        }
+    }
+
+    /// Propagates level by level until nothing changes.
     fn propagate(&mut self) {
-        loop {
-            while let Some(t) = self.stack.pop() {
-                let t = t as usize;
+        while self.lo <= self.hi && self.lo != usize::MAX {
+            let l = self.lo;
+            while let Some(item) = self.buckets[l].pop() {
+                if item & SCC_MARK != 0 {
+                    let c = item & !SCC_MARK;
+                    self.dirty_flag[c as usize] = false;
+                    self.recompute(c, false);
+                    continue;
+                }
+                let t = item as usize;
+                self.flags[t] &= !QUEUED;
                 if (self.count[t] >= OFFSET) != self.on(t) {
                     self.flip(t);
                 }
             }
-            if self.dirty.is_empty() {
-                return;
-            }
-            // The component first in topological order.
-            let (k, &c) = self.dirty.iter().enumerate().min_by_key(|(_, &c)| c).expect("non-empty");
-            self.dirty.swap_remove(k);
-            self.dirty_flag[c as usize] = false;
-            self.recompute(c, false);
+            self.lo += 1;
         }
+        self.lo = usize::MAX;
+        self.hi = 0;
     }
 
     /// Least fixpoint of cyclic component `c` given its external inputs;
@@ -344,19 +524,44 @@ impl FastEngine {
                     self.count[t] -= 1;
                 }
                 if tc != NONE {
-                    if !self.dirty_flag[tc as usize] {
-                        self.dirty_flag[tc as usize] = true;
-                        self.dirty.push(tc);
+                    self.mark_dirty(t);
+                } else {
+                    let ft = self.flags[t];
+                    if (self.count[t] >= OFFSET) != (ft & V != 0) && ft & QUEUED == 0 {
+                        self.flags[t] = ft | QUEUED;
+                        self.enqueue(t, t as u32);
                     }
-                } else if (self.count[t] >= OFFSET) != self.on(t) {
-                    self.stack.push(t as u32);
                 }
             }
         }
     }
 
+    /// Evaluates the lazy (goal-only) nodes from their inputs.
+    fn sweep_lazy(&mut self) {
+        if self.lazy_fresh {
+            return;
+        }
+        for (i, &v) in self.lazy_order.iter().enumerate() {
+            let v = v as usize;
+            let mut c = OFFSET.wrapping_sub(self.net.thr[v]);
+            for &e in &self.lazy_in[self.lazy_in_start[i] as usize..self.lazy_in_start[i + 1] as usize] {
+                if (self.flags[(e >> 1) as usize] & V != 0) != (e & 1 == 1) {
+                    c = c.wrapping_add(1);
+                }
+            }
+            self.count[v] = c;
+            if c >= OFFSET {
+                self.flags[v] |= V;
+            } else {
+                self.flags[v] &= !V;
+            }
+        }
+        self.lazy_fresh = true;
+    }
+
     /// Makes `s` the current state (the joint move stays as it was).
     fn set_state(&mut self, s: &[u64]) {
+        self.lazy_fresh = false;
         for w in 0..s.len() {
             let mut d = self.cur.0[w] ^ s[w];
             while d != 0 {
@@ -374,6 +579,7 @@ impl FastEngine {
 
     /// Sets exactly these input nodes.
     fn set_inputs(&mut self, nodes: &[u32]) {
+        self.lazy_fresh = false;
         for k in 0..self.inputs.len() {
             let n = self.inputs[k];
             if !nodes.contains(&n) {
@@ -582,6 +788,7 @@ impl StateMachine for FastEngine {
     fn goal_values(&mut self, state: &BitState) -> Result<Vec<Vec<i64>>, EvalError> {
         self.check_state(state)?;
         self.at(state);
+        self.sweep_lazy();
         Ok(self
             .t
             .goals
