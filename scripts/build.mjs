@@ -31,10 +31,18 @@ function buildWasm() {
   info(`pkg/gdlkit_bg.wasm: ${(size / 1024).toFixed(0)} KiB`);
 }
 
-/** The first `;`-comment line of a game, as its title. */
+/**
+ * A game's title for the page's picker: its first `;` comment line, up to
+ * ": ", ", the " or ", exactly " (the rest of the line describes the game),
+ * at most 48 characters.
+ */
 function gameTitle(text, fallback) {
   const line = text.split('\n').find((l) => /^\s*;+\s*\S/.test(l));
-  return line ? line.replace(/^\s*;+\s*/, '').trim() : fallback;
+  if (!line) return fallback;
+  const full = line.replace(/^\s*;+\s*/, '').trim();
+  const short = full.split(/: |, the |, exactly /)[0].trim();
+  if (short.length <= 48) return short || fallback;
+  return `${short.slice(0, 47).replace(/\s+\S*$/, '')}…`;
 }
 
 function buildSite() {

@@ -7,6 +7,8 @@ import { layoutTree, subtreeSize } from './layout.js';
 import { drawTree, hitTest, pos, worldSize } from './render.js';
 import { countersAt, eventNode, fmt, nodeAt } from './model.js';
 
+const OUTLINE_MAX = 400;
+
 export class TreePane {
   constructor(host, { label = 'search tree', describeNode, onSelect } = {}) {
     this.label = label;
@@ -29,7 +31,10 @@ export class TreePane {
     this.zoomOut = h('button', { type: 'button', text: '−', title: 'Zoom out (−)', 'aria-label': 'zoom out', on: { click: () => this.zoomAt(0.8) } });
     this.fitBtn = h('button', { type: 'button', text: 'Fit', title: 'Fit the tree (0)', on: { click: () => this.fit() } });
     const zoomBar = h('div', { class: 'zoom-bar' }, this.zoomIn, this.zoomOut, this.fitBtn);
-    this.stage = h('div', { class: 'tree-stage' }, this.canvas, zoomBar, this.tooltip);
+    // A text version of the picture for screen readers (and tests): the
+    // tree as nested lists, kept for trees of up to OUTLINE_MAX nodes.
+    this.outline = h('div', { class: 'sr-only tree-outline' });
+    this.stage = h('div', { class: 'tree-stage' }, this.canvas, zoomBar, this.tooltip, this.outline);
     this.title = h('div', { class: 'pane-title', text: label });
     this.el = h('div', { class: 'tree-pane' }, h('div', { class: 'pane-head' }, this.title, this.counter), this.stage);
     host.append(this.el);
@@ -46,7 +51,7 @@ export class TreePane {
     this.collapsed = new Set();
     this.selected = -1;
     this.relayout();
-    this.fit();
+    this.fit({ readable: true });
   }
 
   relayout() {
@@ -97,15 +102,26 @@ export class TreePane {
     this.size = { w, h: hgt };
     this.canvas.width = Math.round(w * dpr);
     this.canvas.height = Math.round(hgt * dpr);
-    if (first) this.fit();
+    if (first) this.fit({ readable: true });
     else this.request();
   }
 
-  fit() {
+  /**
+   * Shows the whole tree. `readable`: a very wide tree is shown at a
+   * readable scale instead, its top centred on the root (zoom out with 0).
+   */
+  fit({ readable = false } = {}) {
     if (!this.layout) return;
     const { w, h: hh } = worldSize(this.layout);
-    const k = Math.min(this.size.w / w, this.size.h / hh, 1.6);
-    this.view = { k, tx: (this.size.w - w * k) / 2, ty: Math.max(0, (this.size.h - hh * k) / 2) };
+    let k = Math.min(this.size.w / w, this.size.h / hh, 1.6);
+    const minReadable = Math.min(0.6, this.size.h / hh);
+    if (readable && k < minReadable) {
+      k = minReadable;
+      const root = pos(this.layout, this.model, this.model.root);
+      this.view = { k, tx: this.size.w / 2 - root.x * k, ty: Math.max(0, (this.size.h - hh * k) / 2) };
+    } else {
+      this.view = { k, tx: (this.size.w - w * k) / 2, ty: Math.max(0, (this.size.h - hh * k) / 2) };
+    }
     this.request();
   }
 
@@ -157,11 +173,35 @@ export class TreePane {
       w: this.size.w,
       h: this.size.h,
     });
+    this.updateOutline();
     const c = countersAt(this.model, this.step);
     this.counter.textContent = `visited ${c.visited} · pruned ${c.pruned}`;
     this.counter.dataset.visited = String(c.visited);
     this.counter.dataset.pruned = String(c.pruned);
+    this.counter.dataset.nodes = String(c.total);
     if (this.hover >= 0 && !this.tooltip.hidden) this.showTooltip(this.hover);
+  }
+
+  updateOutline() {
+    const m = this.model;
+    if (this.outlineModel === m && this.outlineStep === this.step) return;
+    this.outlineModel = m;
+    this.outlineStep = this.step;
+    if (m.nodes.length > OUTLINE_MAX) {
+      this.outline.textContent = `${this.label}: ${m.nodes.length} nodes (too many to list; use the arrow keys to select nodes).`;
+      return;
+    }
+    const item = (i) => {
+      const n = m.nodes[i];
+      const st = nodeAt(m, n, this.step);
+      const status = st.pruned ? 'pruned' : st.active ? 'active' : st.done || (st.visited && n.kind === 'leaf' && st.value !== null) ? 'done' : st.visited ? 'visited' : 'unvisited';
+      const value = st.value !== null ? fmt(st.value) : st.partial !== null ? `${n.kind === 'min' ? '≤' : '≥'}${fmt(st.partial)}` : n.staticValue !== null ? fmt(n.staticValue) : '';
+      const li = h('li', { data: { kind: n.kind, label: n.label ?? '', status, value } },
+        `${n.kind}${n.label ? ` ${n.label}` : ''}: ${status}${value ? `, value ${value}` : ''}${st.cut && n.cutoff ? `, cut-off ${n.kind === 'max' ? '≥' : '≤'} ${fmt(n.cutoff.value)}` : ''}`);
+      if (n.children.length) li.append(h('ul', {}, n.children.map(item)));
+      return li;
+    };
+    this.outline.replaceChildren(h('ul', { 'aria-label': `${this.label} as a list` }, m.root >= 0 ? item(m.root) : ''));
   }
 
   // -------------------------------------------------------- pointer
