@@ -7,6 +7,7 @@
 //! | `game.rs` | the `Game` class: the state machine with state handles |
 //! | `replay.rs` | `replay(kif, moves)`: the conformance format |
 //! | `cli.rs` | `runCli(args, files)`: the command-line tool over a JS file map |
+//! | `check.rs` | `check(text)`: resolved diagnostics; `format(text)`: the canonical layout |
 //! | `js.rs` | shared helpers: JS errors, serde conversions, the panic hook |
 //!
 //! (Validation, search and analysis bindings get their own files:
@@ -23,11 +24,13 @@
 //! - `RangeError`: an unknown state handle or role index.
 //! - `TypeError`: an argument of the wrong shape.
 
+mod check;
 mod cli;
 mod game;
 mod js;
 mod replay;
 
+pub use check::{check, format_kif};
 pub use cli::run_cli;
 pub use game::Game;
 pub use replay::replay;
