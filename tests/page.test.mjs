@@ -111,6 +111,23 @@ test('play: a full game of tic-tac-toe against the engine', async () => {
   await context.close();
 });
 
+test('play: the engine thinks with progress and stops at once', async () => {
+  const { page, errors, context } = await open('?view=play&game=connectFour&players=alphabeta:ms=8000;human');
+  await page.locator('.think').waitFor({ state: 'visible' });
+  assert.match(await page.locator('.think-label').textContent(), /red \(alphabeta\) is thinking/);
+  const started = Date.now();
+  await page.locator('.think button', { hasText: 'Stop' }).click();
+  await page.locator('.think').waitFor({ state: 'hidden' });
+  assert.ok(Date.now() - started < 1000, 'stopped at once');
+  assert.match(await page.locator('.play-status').textContent(), /Stopped/);
+  // Paused: the engine's role can be moved by hand, then the engine is asked again.
+  await page.locator('button[data-role="red"][data-move="(drop 4)"]').click();
+  await page.waitForFunction(() => document.querySelectorAll('.history li').length === 2);
+  await page.locator('.board [data-cell="4|1"] .disc').waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('tree: stepping the lecture tree prunes 4 and 6, the root is 3', async () => {
   const { page, errors, context } = await open('?view=tree&tree=((3 12 8) (2 4 6) (14 5 2))');
   await page.waitForSelector('.step-counter[data-total="37"]');

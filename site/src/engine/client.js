@@ -1,93 +1,62 @@
-// The page's side of the engine worker (engine/worker.js): calls with
-// promises, progress callbacks and cancellation.
+// The page's side of the engine: GdlWorker (the npm package's
+// `gdlkit/worker`, js/worker.js) running the site's worker script
+// (engine/worker.js: the package's job kinds plus the site's own).
 //
 // The page uses separate workers for separate jobs so that one never waits
 // for another: `lint` (check and format, on every pause in typing), `game`
 // (the play view's states), `think` (engine moves, search trees, semantic
-// analysis: long jobs that the user can stop). A hard cancel terminates a
+// analysis: long jobs that the user can stop). A hard cancel restarts a
 // worker; the next call starts a fresh one.
 
+import { GdlWorker } from '../../../js/worker.js';
+
 const WORKER_URL = new URL('./worker.js', import.meta.url);
+const WASM_URL = new URL('../pkg/gdlkit_bg.wasm', import.meta.url);
+
+/** The package's own job kinds; every other operation is a `site.*` kind of engine/worker.js. */
+const PACKAGE_KINDS = new Set(['format', 'replay', 'cli', 'version', 'playouts']);
 
 export class EngineWorker {
-  /** `name` only labels errors and the worker (devtools). */
+  /** `name` labels the worker in errors. */
   constructor(name) {
     this.name = name;
     this.worker = null;
-    this.pending = new Map();
-    this.nextId = 1;
-    this.generation = 0;
   }
 
-  spawn() {
-    if (this.worker) {
-      return this.worker;
-    }
-    const worker = new Worker(WORKER_URL, { type: 'module', name: `gdlkit-${this.name}` });
-    worker.onmessage = (event) => {
-      const msg = event.data;
-      const job = this.pending.get(msg.id);
-      if (!job) {
-        return;
-      }
-      if (msg.progress !== undefined) {
-        job.onProgress?.(msg.progress);
-        return;
-      }
-      this.pending.delete(msg.id);
-      if (msg.ok) {
-        job.resolve(msg.result);
-      } else {
-        job.reject(Object.assign(new Error(msg.error.message), msg.error));
-      }
-    };
-    worker.onerror = (event) => {
-      event.preventDefault?.();
-      this.fail(new Error(`the ${this.name} worker failed: ${event.message ?? 'unknown error'}`));
-    };
-    this.worker = worker;
-    this.generation += 1;
-    return worker;
-  }
-
-  /** Rejects every pending call and forgets the worker. */
-  fail(error) {
-    this.worker?.terminate();
-    this.worker = null;
-    for (const job of this.pending.values()) {
-      job.reject(error);
-    }
-    this.pending.clear();
+  get gdl() {
+    this.worker ??= new GdlWorker({ workerUrl: WORKER_URL, wasm: WASM_URL, sliceMs: 40, cancelGraceMs: 500 });
+    return this.worker;
   }
 
   /**
-   * Calls `op` in the worker. Returns a promise with two extra methods:
-   * `cancel()` asks a stepping job to stop (it resolves with what it has),
-   * `terminate()` stops the worker at once (every pending call rejects with
-   * an error named `Cancelled`).
+   * Runs `op` in the worker. Returns a promise with two extra methods:
+   * `cancel()` stops a sliced job between two slices (it rejects with an
+   * error named `Cancelled`, carrying `partial`), `terminate()` stops the
+   * worker at once (every pending call of this worker rejects with
+   * `Cancelled`).
    */
   call(op, args = {}, { onProgress } = {}) {
-    const worker = this.spawn();
-    const id = this.nextId++;
-    const promise = new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, onProgress });
+    const kind = PACKAGE_KINDS.has(op) ? op : `site.${op}`;
+    const task = this.gdl.run(kind, args, { onProgress });
+    const promise = task.catch((e) => {
+      if (e?.name === 'AbortError') {
+        throw Object.assign(new Error('cancelled'), { name: 'Cancelled', partial: e.partial, hard: e.hard });
+      }
+      throw e;
     });
-    worker.postMessage({ id, op, args });
-    promise.cancel = () => this.worker?.postMessage({ cancel: id });
+    promise.cancel = () => task.cancel();
     promise.terminate = () => this.terminate();
     return promise;
   }
 
-  /** Hard cancel: stops the worker; pending calls reject with `Cancelled`. */
+  /** Hard cancel: restarts the worker; pending calls reject with `Cancelled`. */
   terminate() {
-    if (this.worker) {
-      this.fail(Object.assign(new Error('cancelled'), { name: 'Cancelled' }));
-    }
+    this.worker?.restart();
   }
 
   /** Whether a call is running. */
   get busy() {
-    return this.pending.size > 0;
+    return (this.worker?.pending ?? 0) > 0;
   }
 }
 

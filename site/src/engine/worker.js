@@ -1,18 +1,20 @@
-// The engine's Web Worker: every call into the WebAssembly engine made by
-// the page runs here, never on the UI thread.
+// The page's engine worker: the npm package's worker (`gdlkit/worker`,
+// js/worker-core.js: job protocol with progress and cancellation, driven
+// by GdlWorker on the page) extended with the site's own job kinds. Every
+// call into the WebAssembly engine made by the page runs here, never on the
+// UI thread.
 //
-// Protocol (see engine/client.js): the page posts {id, op, args}; the worker
-// answers {id, ok: true, result} or {id, ok: false, error: {name, message,
-// diagnostics?}}, and may post {id, progress} before that. {cancel: id}
-// asks a cooperative job (one that steps) to stop at its next step; the
-// client's hard cancel terminates the whole worker instead.
-//
-// This is the site's own small worker. The npm package's `gdlkit/worker`
-// wraps the same wasm API for other users; the site keeps this one because
-// it also holds the play view's games by handle and caches players between
-// moves (their transposition tables survive from move to move).
+// Kinds added here (all named `site.*`): the play view's games held by id
+// and their states by handle (`site.load`, `site.next`, `site.replay`, ...),
+// engine players cached between moves so that their transposition tables
+// survive from move to move (`site.selectMove`), traced searches for the
+// tree view (`site.searchTree`, `site.searchGame`), the semantic check in
+// slices (`site.analyze`), and `site.features` (what this build has).
 
-import init, * as wasm from '../../pkg/gdlkit.js';
+import * as api from '../../../js/index.js';
+import { KINDS, serve } from '../../../js/worker-core.js';
+// The same module instance as js/api.js (initialised by `api.init` when the page's GdlWorker starts this worker).
+import * as wasm from '../../../pkg/gdlkit.js';
 
 /** An export of the wasm module that older builds may not have (null then). */
 function optional(name) {
@@ -20,14 +22,11 @@ function optional(name) {
   return typeof f === 'function' ? f : null;
 }
 
-const ready = init({ module_or_path: new URL('../pkg/gdlkit_bg.wasm', import.meta.url) });
-
 /** Loaded games of the play view: id → Game. */
 const games = new Map();
 let nextGameId = 1;
 /** Players kept between moves: key (text + spec + role) → SearchPlayer. */
 const players = new Map();
-const cancelled = new Set();
 
 function game(id) {
   const g = games.get(id);
@@ -50,9 +49,6 @@ function hash(text) {
   return `${text.length}:${h >>> 0}`;
 }
 
-/** Yields to the event loop so that cancel messages get through. */
-const breathe = () => new Promise((resolve) => setTimeout(resolve, 0));
-
 const ops = {
   features() {
     return {
@@ -67,6 +63,7 @@ const ops = {
     };
   },
 
+  /** Diagnostics with the time the check took in the worker. */
   check({ text }) {
     const t0 = performance.now();
     let diagnostics;
@@ -85,11 +82,6 @@ const ops = {
     return { diagnostics, ms: performance.now() - t0 };
   },
 
-  format({ text }) {
-    const format = optional('format');
-    if (!format) throw Object.assign(new Error('this build has no formatter'), { name: 'GdlUnsupported' });
-    return format(text);
-  },
 
   // ---- play: games held by id, states by handle ----
   load({ text }) {
@@ -118,7 +110,7 @@ const ops = {
   },
 
   /** Replays joint moves from the initial state: one description per state reached. */
-  replay({ id, moves }) {
+  replayMoves({ id, moves }) {
     const g = game(id);
     const out = [describe(g, g.initialState())];
     for (const joint of moves) {
@@ -177,33 +169,6 @@ const ops = {
     return optional('search')(fluents ? startingAt(text, fluents) : text, options);
   },
 
-  // ---- semantic analysis: a resumable job, stepped with progress ----
-  async analyze({ text, options }, { id, progress }) {
-    const Analysis = optional('Analysis');
-    const analyze = optional('analyze');
-    if (Analysis) {
-      const job = new Analysis(text, options ?? {});
-      try {
-        for (;;) {
-          const p = job.step(options?.stepMs ?? 50);
-          progress(p);
-          if (p.done) {
-            return job.result();
-          }
-          await breathe();
-          if (cancelled.has(id)) {
-            return { cancelled: true, partial: job.result?.() };
-          }
-        }
-      } finally {
-        job.free();
-      }
-    }
-    if (analyze) {
-      return analyze(text, options ?? {});
-    }
-    throw Object.assign(new Error('this build has no semantic analysis'), { name: 'GdlUnsupported' });
-  },
 };
 
 /**
@@ -246,35 +211,31 @@ export function startingAt(text, fluents) {
   return `${keep.join('\n')}\n${fluents.map((f) => `(init ${f})`).join('\n')}\n`;
 }
 
-function errorObject(e) {
-  if (e instanceof Error || (e && typeof e === 'object')) {
-    return {
-      name: e.name ?? 'Error',
-      message: e.message ?? String(e),
-      diagnostics: Array.isArray(e.diagnostics) ? e.diagnostics : undefined,
-    };
+/** The semantic check as a sliced job: progress after every slice, cancel between slices. */
+function analyzeJob(_api, { text, options = {} }) {
+  const Analysis = optional('Analysis');
+  if (!Analysis) {
+    if (KINDS.analyze) return KINDS.analyze(_api, { text, kif: text, options });
+    const analyze = optional('analyze');
+    if (analyze) return { step: () => ({ done: true, value: analyze(text, options) }) };
+    throw Object.assign(new Error('this build has no semantic analysis'), { name: 'GdlUnsupported' });
   }
-  return { name: 'Error', message: String(e) };
+  const job = new Analysis(text, options);
+  return {
+    step(sliceMs) {
+      const progress = job.step(sliceMs);
+      return progress.done ? { done: true, progress, value: job.report() } : { done: false, progress };
+    },
+    partial: () => job.report?.(),
+    free: () => job.free(),
+  };
 }
 
-self.onmessage = async (event) => {
-  const msg = event.data;
-  if (msg.cancel !== undefined) {
-    cancelled.add(msg.cancel);
-    return;
-  }
-  const { id, op, args } = msg;
-  try {
-    await ready;
-    const fn = ops[op];
-    if (!fn) {
-      throw new TypeError(`unknown operation ${op}`);
-    }
-    const result = await fn(args ?? {}, { id, progress: (p) => self.postMessage({ id, progress: p }) });
-    self.postMessage({ id, ok: true, result });
-  } catch (e) {
-    self.postMessage({ id, ok: false, error: errorObject(e) });
-  } finally {
-    cancelled.delete(id);
-  }
-};
+// Each site operation is a one-shot job; analysis is sliced.
+for (const [name, fn] of Object.entries(ops)) {
+  KINDS[`site.${name}`] = (_api, params) => ({ step: () => ({ done: true, value: fn(params ?? {}) }) });
+}
+KINDS['site.analyze'] = analyzeJob;
+
+const onMessage = serve(self, api);
+self.onmessage = (event) => onMessage(event.data);

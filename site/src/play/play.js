@@ -123,7 +123,7 @@ export class PlayView {
     const session = { text, id: loaded.id, roles: loaded.roles, states: [loaded.initial], moves: [], cursor: 0 };
     let replayError = null;
     if (moves.length) {
-      const r = await engine().game.call('replay', { id: loaded.id, moves });
+      const r = await engine().game.call('replayMoves', { id: loaded.id, moves });
       if (epoch !== this.epoch) return;
       session.states = r.states;
       session.moves = moves.slice(0, r.states.length - 1);
