@@ -181,10 +181,12 @@ async function ensureEditor() {
     onDiagnostics: (d) => {
       app.diagnostics = d.diagnostics;
       document.body.dataset.lintMs = String(Math.round(d.latency));
+      performance.mark('gdlkit:diagnostics', { detail: { count: d.diagnostics.length, checkMs: d.ms, roundTripMs: d.latency } });
     },
     onCounterexample: (moves) => openCounterexample(moves),
   });
   document.body.dataset.editorReady = 'true';
+  performance.mark('gdlkit:editor-ready');
 }
 
 async function ensurePlay() {

@@ -196,7 +196,7 @@ export function createEditor(parent, { doc = '', onChange, onDiagnostics, onForm
         highlightActiveLine(),
         highlightSelectionMatches(),
         kif(),
-        linter(source, { delay: 200 }),
+        linter(source, { delay: 150 }),
         lintGutter(),
         keymap.of([
           formatKey,

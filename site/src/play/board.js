@@ -251,7 +251,8 @@ function el(tag, className, text) {
 export function renderBoard(board, cells, { orientation, targets, onCell, marked, selected, small = false, palette = new Map() } = {}) {
   const { cols, rows, key } = gridAxes(board, orientation);
   const interactive = Boolean(onCell);
-  const grid = el('div', `board${small ? ' board-small' : ''}`);
+  const checkered = cols.length >= 4 && rows.length >= 4;
+  const grid = el('div', `board${small ? ' board-small' : ''}${checkered ? ' checkered' : ''}`);
   grid.setAttribute('role', interactive ? 'grid' : 'img');
   grid.style.setProperty('--cols', cols.length);
   grid.style.setProperty('--rows', rows.length);

@@ -418,7 +418,7 @@ export class PlayView {
     this.redoBtn.disabled = s.cursor >= s.states.length - 1;
     this.continueBtn.hidden = this.atEnd();
     const automatic = this.players.some((p) => p.kind !== 'human');
-    this.pauseBtn.hidden = !automatic;
+    this.pauseBtn.hidden = !automatic || this.current.terminal;
     this.pauseBtn.textContent = this.paused ? 'Continue' : 'Pause';
     this.pauseBtn.setAttribute('aria-pressed', String(this.paused));
   }
@@ -428,7 +428,13 @@ export class PlayView {
     const sess = this.session;
     let text;
     if (s.terminal) {
-      text = `Game over after ${sess.cursor} step${sess.cursor === 1 ? '' : 's'}.`;
+      const values = s.goals.map((g) => (g.length ? Math.max(...g) : null));
+      const best = Math.max(...values.filter((v) => v !== null));
+      const winners = sess.roles.filter((_, r) => values[r] === best);
+      const outcome = values.every((v) => v === null) ? ''
+        : winners.length === sess.roles.length ? (sess.roles.length > 1 ? ' A draw.' : ` Score ${best}.`)
+          : ` ${winners.join(' and ')} win${winners.length === 1 ? 's' : ''} (${best}).`;
+      text = `Game over after ${sess.cursor} step${sess.cursor === 1 ? '' : 's'}.${outcome}`;
     } else if (s.legal.some((m) => m.length === 0)) {
       const stuck = sess.roles.filter((_, r) => s.legal[r].length === 0);
       text = `Step ${sess.cursor + 1}: ${stuck.join(', ')} has no legal move; the game cannot go on.`;
