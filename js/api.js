@@ -1,63 +1,12 @@
-// The gdlkit JavaScript API: a thin layer over the wasm-bindgen output in
+// The gdlkit JavaScript API, core area: validation, formatting, the state
+// machine, replay and the CLI. A thin layer over the wasm-bindgen output in
 // ../pkg/ (no game logic here). Shared by the browser entry (index.js) and
 // the Node entry (node.js), which differ only in where init() finds the
 // .wasm file. Documented in docs/js-api.md; types in index.d.ts.
 
 import * as wasm from '../pkg/gdlkit.js';
 
-let ready = false;
-let loading = null;
-
-/**
- * Loads the WebAssembly module once. `source` is anything wasm-bindgen's
- * init accepts (URL, string, Response, bytes, WebAssembly.Module) or
- * undefined for its default: `gdlkit_bg.wasm` next to pkg/gdlkit.js.
- */
-export function initFrom(source) {
-  if (ready) {
-    return Promise.resolve();
-  }
-  if (!loading) {
-    const options = source === undefined ? undefined : { module_or_path: source };
-    loading = wasm
-      .default(options)
-      .then(() => {
-        ready = true;
-      })
-      .catch((e) => {
-        loading = null;
-        throw e;
-      });
-  }
-  return loading;
-}
-
-/** Loads the module synchronously from bytes or a compiled WebAssembly.Module. */
-export function initSync(module) {
-  if (!ready) {
-    wasm.initSync({ module: module?.module ?? module });
-    ready = true;
-  }
-}
-
-/** Whether the wasm module is loaded. */
-export function isReady() {
-  return ready;
-}
-
-/** The options object or the bare source accepted by init(). */
-export function wasmSource(input) {
-  if (input !== null && typeof input === 'object' && Object.getPrototypeOf(input) === Object.prototype) {
-    return input.wasm;
-  }
-  return input ?? undefined;
-}
-
-function needReady() {
-  if (!ready) {
-    throw new Error('gdlkit: the WebAssembly module is not loaded yet: `await init()` first');
-  }
-}
+import { needReady } from './wasm.js';
 
 /** The gdlkit version (the crate version). */
 export function version() {

@@ -3,9 +3,10 @@
 // gdlkit_bg.wasm next to pkg/gdlkit.js (bundlers that understand
 // `new URL(..., import.meta.url)` copy it), or from the URL you pass.
 
-import { initFrom, wasmSource } from './api.js';
+import { initFrom, wasmSource } from './wasm.js';
 
-export * from './api.js';
+export { check, format, Game, hasErrors, isGdlError, replay, runCli, version } from './api.js';
+export { initSync, isReady } from './wasm.js';
 
 /**
  * Loads the WebAssembly module (once; later calls return the same promise).

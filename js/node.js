@@ -4,9 +4,10 @@
 // is accepted (and does nothing) so code runs unchanged in browsers.
 
 import { readFileSync } from 'node:fs';
-import { initFrom, initSync, isReady, wasmSource } from './api.js';
+import { initFrom, initSync, isReady, wasmSource } from './wasm.js';
 
-export * from './api.js';
+export { check, format, Game, hasErrors, isGdlError, replay, runCli, version } from './api.js';
+export { initSync, isReady } from './wasm.js';
 
 // The .wasm file in the package.
 const wasmPath = new URL('../pkg/gdlkit_bg.wasm', import.meta.url);

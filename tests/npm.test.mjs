@@ -161,6 +161,20 @@ console.log('played');
     assert.match(r.stdout, /played/);
   });
 
+  test('the entries export the documented names, the same in Node and browsers; deep imports are closed', () => {
+    const names = 'Game check format hasErrors init initSync isGdlError isReady replay runCli version';
+    const inNode = node('exports-node.mjs', `console.log(Object.keys(await import('gdlkit')).sort().join(' '));\n`);
+    assert.equal(inNode.code, 0, explain(inNode));
+    assert.equal(inNode.stdout.trim(), names);
+    // the browser entry, imported by path (Node can load it; init is not called)
+    const inBrowser = node('exports-browser.mjs', `console.log(Object.keys(await import('./node_modules/gdlkit/js/index.js')).sort().join(' '));\n`);
+    assert.equal(inBrowser.code, 0, explain(inBrowser));
+    assert.equal(inBrowser.stdout.trim(), names);
+    const deep = node('exports-deep.mjs', `await import('gdlkit/js/api.js');\n`);
+    assert.equal(deep.code, 1);
+    assert.match(deep.stderr, /ERR_PACKAGE_PATH_NOT_EXPORTED/);
+  });
+
   test('Symbol.dispose frees a Game', () => {
     const r = node(
       'dispose.mjs',

@@ -6,6 +6,7 @@
 //! a state machine). [`replay`] and [`cli`] are adapters; `wasm` is the
 //! WebAssembly binding.
 
+pub mod analysis;
 pub mod check;
 pub mod cli;
 pub mod clock;

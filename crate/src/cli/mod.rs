@@ -2,6 +2,7 @@
 //! Node CLI (through WebAssembly) run the same code and print the same output.
 //! File access and the terminal go through [`Host`].
 
+mod analyze;
 mod bench;
 mod check;
 mod fmt;
@@ -41,6 +42,10 @@ Usage:
   gdlkit replay GAME.kif MOVES.json
   gdlkit play GAME.kif [--seed N] [--max-steps N] [--format text|json]
   gdlkit bench GAME.kif [--seconds S] [--seed N]
+  gdlkit analyze GAME.kif [--budget N] [--playouts N] [--depth D] [--seed N] [--seconds S] [--format text|json]
+      prove (up to --budget states, default 2000000) or sample (--playouts random
+      playouts of depth <= --depth) termination, playability, goals, monotonicity
+      and winnability; --seconds stops early; exit 1 when the game is not well-formed
 
 Exit codes: 0 fine, 1 errors in the game (or an illegal move), 2 usage or I/O error.
 ";
@@ -152,6 +157,7 @@ pub fn run(args: &[String], host: &mut dyn Host) -> Output {
         "replay" => replay::run(rest, host, &mut out),
         "play" => play::run(rest, host, &mut out),
         "bench" => bench::run(rest, host, &mut out),
+        "analyze" => analyze::run(rest, host, &mut out),
         "help" | "--help" | "-h" => {
             out.stdout = USAGE.to_string();
             Ok(EXIT_OK)
