@@ -3,7 +3,7 @@
 // progress and results (counterexamples open in the play view).
 
 import { h, formatMs } from '../dom.js';
-import { engine } from '../engine/client.js';
+import { engine, features } from '../engine/client.js';
 import { createEditor } from './editor.js';
 
 const PROPERTY_LABELS = {
@@ -45,6 +45,12 @@ export function mountEditorView(panel, { text, onChange, onDiagnostics, onCounte
     },
   });
   summary.textContent = 'Checking…';
+  features().then((f) => {
+    if (!f.analysis) {
+      checkBtn.disabled = true;
+      checkBtn.title = 'This build has no semantic check';
+    }
+  }).catch(() => {});
   summary.addEventListener('click', () => editor.openProblems());
   formatBtn.addEventListener('click', () => editor.format());
 
@@ -73,16 +79,16 @@ export function mountEditorView(panel, { text, onChange, onDiagnostics, onCounte
     let stopped = false;
     cancel.addEventListener('click', () => {
       stopped = true;
+      // Soft: the job stops between two slices (GdlWorker restarts the worker if it does not).
       call.cancel();
-      // A job that does not step cannot hear the request: stop the worker.
-      setTimeout(() => job === call && call.terminate(), 300);
     });
     try {
       const report = await call;
-      renderReport(results, report, { onCounterexample });
+      renderReport(results, report, { onCounterexample, goto: (d) => editor.goto(d.from, d.to) });
       label.textContent = report?.cancelled ? 'Cancelled.' : `Done in ${formatMs(performance.now() - started)}.`;
       bar.value = 1;
     } catch (e) {
+      if (e.partial) renderReport(results, e.partial, { onCounterexample, goto: (d) => editor.goto(d.from, d.to), partial: true });
       label.textContent = stopped || e.name === 'Cancelled' ? 'Cancelled.' : e.name === 'GdlUnsupported' ? 'This build has no semantic check yet.' : `Failed: ${e.message}`;
       if (e.diagnostics?.length) label.textContent = 'Fix the errors in the rules first.';
     } finally {
@@ -97,14 +103,11 @@ export function mountEditorView(panel, { text, onChange, onDiagnostics, onCounte
 }
 
 /** The analysis report: one line per property, counterexamples as "Open in play" buttons. */
-function renderReport(box, report, { onCounterexample }) {
+function renderReport(box, report, { onCounterexample, goto, partial = false }) {
   box.replaceChildren();
-  if (!report || report.cancelled) {
-    if (report?.partial) renderReport(box, report.partial, { onCounterexample });
-    return;
-  }
+  if (!report) return;
   const props = report.properties ?? {};
-  box.append(h('p', { class: 'muted', text: `${report.mode ?? ''} exploration: ${report.states ?? '?'} states${report.terminal_states !== undefined ? `, ${report.terminal_states} terminal` : ''}.` }));
+  box.append(h('p', { class: 'muted', text: `${partial ? 'Stopped early. So far: ' : ''}${report.mode ?? ''} exploration, ${report.states ?? '?'} states${report.terminal_states !== undefined ? ` (${report.terminal_states} terminal)` : ''}${report.max_depth !== undefined ? `, depth ${report.max_depth}` : ''}.` }));
   const list = h('ul', { class: 'properties' });
   for (const [name, p] of Object.entries(props)) {
     const verdict = p.holds === true ? 'yes' : p.holds === false ? 'no' : 'unknown';
@@ -123,4 +126,11 @@ function renderReport(box, report, { onCounterexample }) {
     list.append(item);
   }
   box.append(list);
+  // The analysis' findings placed in the rules (GDL2xx), each a link to its place.
+  const diags = report.diagnostics ?? [];
+  if (diags.length) {
+    box.append(h('h4', { text: 'In the rules' }), h('ul', { class: 'analysis-diagnostics' }, diags.map((d) => h('li', {},
+      h('button', { type: 'button', class: 'link', text: `${d.line}:${d.column}`, on: { click: () => goto?.(d) } }),
+      ` ${d.code} ${d.message}`, d.hint ? h('div', { class: 'muted', text: `hint: ${d.hint}` }) : ''))));
+  }
 }

@@ -73,3 +73,11 @@ export function engine() {
   }
   return shared;
 }
+
+let featuresPromise = null;
+
+/** What this build's engine has: {version, check, format, search, searchTree, searchFrom, searchPlayer, analysis}. */
+export function features() {
+  featuresPromise ??= engine().lint.call('features').catch(() => ({}));
+  return featuresPromise;
+}

@@ -59,7 +59,7 @@ const ops = {
       searchTree: Boolean(optional('searchTree')),
       searchFrom: Boolean(optional('searchFrom')),
       searchPlayer: Boolean(optional('SearchPlayer')),
-      analysis: Boolean(optional('Analysis') || optional('analyze')),
+      analysis: Boolean(optional('AnalysisJob') || optional('Analysis')),
     };
   },
 
@@ -211,22 +211,35 @@ export function startingAt(text, fluents) {
   return `${keep.join('\n')}\n${fluents.map((f) => `(init ${f})`).join('\n')}\n`;
 }
 
-/** The semantic check as a sliced job: progress after every slice, cancel between slices. */
+/**
+ * The semantic check (the analysis helper's `AnalysisJob`: `step(work)`,
+ * `report()`, `diagnostics()`) as a sliced job: as many work units as fit
+ * in one slice, then progress; a cancel lands between two slices.
+ */
 function analyzeJob(_api, { text, options = {} }) {
-  const Analysis = optional('Analysis');
-  if (!Analysis) {
-    if (KINDS.analyze) return KINDS.analyze(_api, { text, kif: text, options });
-    const analyze = optional('analyze');
-    if (analyze) return { step: () => ({ done: true, value: analyze(text, options) }) };
+  const Job = optional('AnalysisJob') ?? optional('Analysis');
+  if (!Job) {
     throw Object.assign(new Error('this build has no semantic analysis'), { name: 'GdlUnsupported' });
   }
-  const job = new Analysis(text, options);
+  const job = new Job(text, options);
+  const result = () => ({ ...job.report(), diagnostics: job.diagnostics?.() ?? [] });
   return {
     step(sliceMs) {
-      const progress = job.step(sliceMs);
-      return progress.done ? { done: true, progress, value: job.report() } : { done: false, progress };
+      const end = performance.now() + sliceMs;
+      let progress;
+      do {
+        progress = job.step(2000);
+      } while (!progress.done && performance.now() < end);
+      return progress.done ? { done: true, progress, value: result() } : { done: false, progress };
     },
-    partial: () => job.report?.(),
+    partial: () => {
+      try {
+        job.stop?.();
+        return result();
+      } catch {
+        return undefined;
+      }
+    },
     free: () => job.free(),
   };
 }

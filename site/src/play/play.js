@@ -4,7 +4,7 @@
 // jumping to any step; the goals at the end. The game's states live in the
 // `game` worker and are addressed by handle; this module only shows them.
 
-import { engine } from '../engine/client.js';
+import { engine, features } from '../engine/client.js';
 import { movesFromText, movesToText } from '../state.js';
 import { h, formatMs, select } from '../dom.js';
 import { boardCells, detectBoard, moveCells, moveColumn, orderingChains, renderBoard, renderFluentList } from './board.js';
@@ -117,6 +117,7 @@ export class PlayView {
     this.stopThinking();
     const epoch = ++this.epoch;
     const old = this.session;
+    this.features = await features();
     const loaded = await engine().game.call('load', { text });
     if (epoch !== this.epoch) return;
     if (old) engine().game.call('unload', { id: old.id }).catch(() => {});
@@ -131,7 +132,12 @@ export class PlayView {
     }
     session.cursor = Math.min(cursor ?? session.states.length - 1, session.states.length - 1);
     this.session = session;
-    this.players = session.roles.map((_, r) => parsePlayer(players?.[r] ?? (r === 0 ? 'human' : session.roles.length === 1 ? 'human' : 'alphabeta:ms=500')));
+    const engineDefault = this.features.searchPlayer ? 'alphabeta:ms=500' : 'random';
+    this.players = session.roles.map((_, r) => parsePlayer(players?.[r] ?? (r === 0 || session.roles.length === 1 ? 'human' : engineDefault)));
+    if (!this.features.searchPlayer) {
+      // A build without the search players: engines play random moves.
+      this.players = this.players.map((p) => (p.kind === 'engine' ? { ...p, kind: 'random' } : p));
+    }
     this.paused = paused;
     this.chains = orderingChains(text);
     this.seen = new Set();
@@ -634,6 +640,10 @@ export class PlayView {
     this.session.roles.forEach((role, r) => {
       const p = this.players[r];
       const kind = select([['human', 'Human'], ['engine', 'Engine'], ['random', 'Random']], p.kind, { 'aria-label': `who plays ${role}`, data: { role } });
+      if (!this.features?.searchPlayer) {
+        kind.options[1].disabled = true;
+        kind.options[1].textContent = 'Engine (not in this build)';
+      }
       const algorithm = select(ALGORITHMS, p.algorithm, { 'aria-label': `engine for ${role}` });
       const budget = select(BUDGETS.map(([v, l]) => [String(v), l]), String(p.ms), { 'aria-label': `time per move for ${role}` });
       const update = () => {

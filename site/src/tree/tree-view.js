@@ -6,7 +6,7 @@
 // the principal variation at the end; export SVG and PNG.
 
 import { h, icon, isTyping, labelled, select } from '../dom.js';
-import { engine } from '../engine/client.js';
+import { engine, features } from '../engine/client.js';
 import { parseTerm } from '../terms.js';
 import { boardCells, detectBoard, orderingChains, renderBoard, renderFluentList } from '../play/board.js';
 import { buildModel, countersAt, describeEvent, eventNode, fmt, nodeAt, reorderTree, treeText } from './model.js';
@@ -278,8 +278,9 @@ export class TreeView {
     this.buildBtn.disabled = true;
     const slow = setTimeout(() => { if (epoch === this.epoch) this.cancelBtn.hidden = false; }, 400);
     try {
-      this.features ??= await engine().lint.call('features').catch(() => ({}));
+      this.features ??= await features();
       this.syncForm();
+      if (!this.features.searchTree) throw new Error('This build has no search engine yet: the search trees need it.');
       const models = [];
       for (const order of orders) models.push(await this.search(order));
       if (epoch !== this.epoch) return;
