@@ -81,6 +81,14 @@ test('editor: an error is underlined within a second, and goes when fixed', asyn
   await page.waitForSelector('.lint-summary.has-errors', { timeout: 1000 });
   await page.keyboard.press('Backspace');
   await page.waitForSelector('.lint-summary.clean', { timeout: 1000 });
+  // Auto-indent: a new line inside a rule lines up under its first argument.
+  await page.keyboard.type('\n(<= (goal ?player 75) (role ?player)');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('(line   ?player))');
+  assert.equal(await page.locator('.cm-activeLine').textContent(), '    (line   ?player))');
+  // The formatter rewrites the layout as one change.
+  await page.locator('button', { hasText: 'Format' }).click();
+  await page.waitForFunction(() => [...document.querySelectorAll('.cm-line')].some((l) => l.textContent === '    (line ?player))'));
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -126,7 +134,7 @@ test('play: the engine thinks with progress and stops at once', { skip: NO_SEARC
   assert.ok(Date.now() - started < 1000, 'stopped at once');
   assert.match(await page.locator('.play-status').textContent(), /Stopped/);
   // Paused: the engine's role can be moved by hand, then the engine is asked again.
-  await page.locator('button[data-role="red"][data-move="(drop 4)"]').click();
+  await page.locator('.board button[data-cell="4|6"]').click();
   await page.waitForFunction(() => document.querySelectorAll('.history li').length === 2);
   await page.locator('.board [data-cell="4|1"] .disc').waitFor();
   assert.deepEqual(errors, []);
@@ -156,6 +164,11 @@ test('tree: stepping the lecture tree prunes 4 and 6, the root is 3', { skip: NO
   assert.equal(await page.locator('.pane-counter').getAttribute('data-pruned'), '2');
   assert.match(await page.locator('.window-line .best').textContent(), /best move 1/);
   await shot(page, 'view-tree');
+  // Export: the SVG holds the tree at this step.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('button', { hasText: 'SVG' }).click()]);
+  const svg = readFileSync(await download.path(), 'utf8');
+  assert.match(svg, /^<svg /);
+  assert.match(svg, /✂ ≤2/);
   // Step back from the end: the root has no final value any more.
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowLeft');

@@ -385,9 +385,10 @@ async function main() {
     $('embed-link').addEventListener('click', embedLink);
     $('shortcuts-open').addEventListener('click', () => $('shortcuts').showModal());
     addEventListener('keydown', (e) => {
-      if (e.altKey && !e.ctrlKey && !e.metaKey && ['1', '2', '3'].includes(e.key)) {
+      const digit = /^Digit([123])$/.exec(e.code ?? '')?.[1];
+      if (e.altKey && !e.ctrlKey && !e.metaKey && digit) {
         e.preventDefault();
-        showView(VIEWS[Number(e.key) - 1], { focus: true });
+        showView(VIEWS[Number(digit) - 1], { focus: true });
       }
     });
     engine().lint.call('features').then((f) => {

@@ -98,15 +98,15 @@ export const kifLanguage = StreamLanguage.define({
     return first ? 'function' : 'atom';
   },
 
-  indent(state, textAfter, cx) {
+  indent(state, _textAfter, cx) {
     const { stack } = state;
     if (stack.length === 0) {
       return 0;
     }
     const top = stack[stack.length - 1];
-    if (/^\)/.test(textAfter)) {
-      return top.col + 1;
-    }
+    // A line that starts with `)` (usually the bracket closed automatically,
+    // pushed down by Enter) is indented like an argument: the text typed
+    // before it is one.
     if (top.arg !== null) {
       return top.arg;
     }

@@ -570,6 +570,24 @@ export class PlayView {
     const box = this.movesBox;
     box.replaceChildren();
     if (!s || s.terminal) return;
+    // When every move a human can make is a click on the board, the list of
+    // moves is folded away (still there for the keyboard and screen readers).
+    const clickable = new Set([...this.clickableMoves().values()].flat().map((m) => `${m.role}|${m.move}`));
+    let folded = Boolean(this.board);
+    let count = 0;
+    this.session.roles.forEach((role, r) => {
+      const manual = this.players[r].kind === 'human' || (this.paused && this.players[r].kind !== 'human');
+      if (!manual || s.legal[r].length <= 1 || this.choices[r] !== null) return;
+      for (const m of s.legal[r]) {
+        count += 1;
+        if (!clickable.has(`${r}|${m}`)) folded = false;
+      }
+    });
+    let target = box;
+    if (folded && count > 0) {
+      target = h('div', { class: 'human-moves' });
+      box.append(h('details', { class: 'moves-details' }, h('summary', { text: `The legal moves as a list (${count})` }), target));
+    }
     this.session.roles.forEach((role, r) => {
       const p = this.players[r];
       const legal = s.legal[r];
@@ -600,7 +618,7 @@ export class PlayView {
         }));
       }
       group.append(buttons);
-      box.append(group);
+      target.append(group);
     });
   }
 
@@ -616,7 +634,13 @@ export class PlayView {
       list.append(h('li', { class: current ? 'current' : i + 1 > sess.cursor ? 'future' : '' },
         h('button', { type: 'button', class: 'link', text: `${i + 1}. ${text}`, title: joint.map((m, r) => `${sess.roles[r]}: ${m}`).join(', '), 'aria-current': current ? 'step' : false, on: { click: () => this.goto(i + 1) } })));
     });
-    list.querySelector('.current')?.scrollIntoView?.({ block: 'nearest' });
+    // Keep the current step in view inside the list only (never scroll the page).
+    const cur = list.querySelector('.current');
+    if (cur) {
+      const top = cur.offsetTop - list.offsetTop;
+      if (top < list.scrollTop) list.scrollTop = top;
+      else if (top + cur.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = top + cur.offsetHeight - list.clientHeight;
+    }
   }
 
   renderGoals() {
