@@ -607,3 +607,61 @@ fn corpus_has_no_false_errors() {
         summary.join("\n  ")
     );
 }
+
+// ---- the CLI -----------------------------------------------------------------------
+
+struct FileHost;
+
+impl gdlkit::cli::Host for FileHost {
+    fn read_file(&mut self, path: &str) -> Result<String, String> {
+        std::fs::read_to_string(path).map_err(|e| e.to_string())
+    }
+    fn write_file(&mut self, _: &str, _: &str) -> Result<(), String> {
+        Err("read-only".to_string())
+    }
+    fn stdout_is_terminal(&self) -> bool {
+        false
+    }
+}
+
+fn cli(args: &[&str]) -> gdlkit::cli::Output {
+    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    gdlkit::cli::run(&args, &mut FileHost)
+}
+
+#[test]
+fn cli_analyze_text_json_and_exit_codes() {
+    let buttons = game("buttonsAndLights.kif");
+    let out = cli(&["analyze", buttons.to_str().unwrap()]);
+    assert_eq!(out.code, 1, "does not terminate: {}", out.stderr);
+    assert!(out.stdout.contains("exhaustive analysis: 4 states (1 terminal), max depth 3"), "{}", out.stdout);
+    assert!(out.stdout.contains("  terminates         NO "), "{}", out.stdout);
+    assert!(out.stdout.contains("counterexample (1 joint move from the initial state):\n"), "{}", out.stdout);
+    assert!(out.stdout.ends_with("well-formed: no (not monotone: a warning)\n"), "{}", out.stdout);
+
+    let out = cli(&["analyze", buttons.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(out.code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(v["properties"]["terminates"]["counterexample"], serde_json::json!([["b"]]));
+
+    // Monotonicity alone is a warning: exit 0.
+    let out = cli(&["analyze", fixture("nonMonotone.kif").to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    let out = cli(&["analyze", game("maze.kif").to_str().unwrap()]);
+    assert_eq!(out.code, 0);
+    assert!(out.stdout.ends_with("well-formed: yes\n"), "{}", out.stdout);
+
+    // Sampled with a small budget.
+    let ttt = shared().join("games/repository/ticTacToe.kif");
+    let out = cli(&["analyze", ttt.to_str().unwrap(), "--budget", "50", "--playouts", "5", "--format", "json"]);
+    assert_eq!(out.code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(v["mode"], "sampled");
+    assert_eq!(v["properties"]["playable"]["holds"], serde_json::Value::Null);
+
+    // Usage errors.
+    assert_eq!(cli(&["analyze", ttt.to_str().unwrap(), "--budget", "many"]).code, 2);
+    assert_eq!(cli(&["analyze", ttt.to_str().unwrap(), "--bugdet", "5"]).code, 2);
+    assert_eq!(cli(&["analyze"]).code, 2);
+    assert!(gdlkit::cli::USAGE.contains("gdlkit analyze GAME.kif"));
+}
