@@ -66,11 +66,11 @@ export function mountEditorView(panel, { text, onChange, onDiagnostics, onCounte
     analysis.replaceChildren(h('h3', { text: 'Semantic check' }), h('div', { class: 'row' }, bar, label, cancel), results);
     analysis.hidden = false;
     checkBtn.disabled = true;
-    const call = engine().think.call('analyze', { text: editor.getText(), options: {} }, {
+    const call = engine().think.call('analyze', { kif: editor.getText(), options: {} }, {
       onProgress(p) {
-        const total = p.mode === 'sampled' || p.phase === 'sampling' || p.phase === 'Sampling' ? p.max_playouts : p.max_states;
-        const done = p.mode === 'sampled' || p.phase === 'sampling' || p.phase === 'Sampling' ? p.playouts : p.states;
-        if (total) bar.value = Math.min(done / total, 1);
+        // Exploring has no known end (the state count is open): an
+        // indeterminate bar; sampling counts its playouts.
+        if (p.phase === 'sampling' && p.max_playouts) bar.value = Math.min(p.playouts / p.max_playouts, 1);
         else bar.removeAttribute('value');
         label.textContent = `${String(p.phase).toLowerCase()}: ${p.states ?? 0} states${p.playouts ? `, ${p.playouts} playouts` : ''} · ${formatMs(performance.now() - started)}`;
       },
@@ -83,9 +83,9 @@ export function mountEditorView(panel, { text, onChange, onDiagnostics, onCounte
       call.cancel();
     });
     try {
-      const report = await call;
-      renderReport(results, report, { onCounterexample, goto: (d) => editor.goto(d.from, d.to) });
-      label.textContent = report?.cancelled ? 'Cancelled.' : `Done in ${formatMs(performance.now() - started)}.`;
+      const result = await call;
+      renderReport(results, result, { onCounterexample, goto: (d) => editor.goto(d.from, d.to) });
+      label.textContent = `Done in ${formatMs(performance.now() - started)}.${result?.error ? ` The engine stopped early: ${result.error}` : ''}`;
       bar.value = 1;
     } catch (e) {
       if (e.partial) renderReport(results, e.partial, { onCounterexample, goto: (d) => editor.goto(d.from, d.to), partial: true });
@@ -103,8 +103,10 @@ export function mountEditorView(panel, { text, onChange, onDiagnostics, onCounte
 }
 
 /** The analysis report: one line per property, counterexamples as "Open in play" buttons. */
-function renderReport(box, report, { onCounterexample, goto, partial = false }) {
+/** `result`: {report, diagnostics, error} of the package's `analyze` job. */
+function renderReport(box, result, { onCounterexample, goto, partial = false }) {
   box.replaceChildren();
+  const report = result?.report;
   if (!report) return;
   const props = report.properties ?? {};
   box.append(h('p', { class: 'muted', text: `${partial ? 'Stopped early. So far: ' : ''}${report.mode ?? ''} exploration, ${report.states ?? '?'} states${report.terminal_states !== undefined ? ` (${report.terminal_states} terminal)` : ''}${report.max_depth !== undefined ? `, depth ${report.max_depth}` : ''}.` }));
@@ -127,7 +129,7 @@ function renderReport(box, report, { onCounterexample, goto, partial = false }) 
   }
   box.append(list);
   // The analysis' findings placed in the rules (GDL2xx), each a link to its place.
-  const diags = report.diagnostics ?? [];
+  const diags = result.diagnostics ?? [];
   if (diags.length) {
     box.append(h('h4', { text: 'In the rules' }), h('ul', { class: 'analysis-diagnostics' }, diags.map((d) => h('li', {},
       h('button', { type: 'button', class: 'link', text: `${d.line}:${d.column}`, on: { click: () => goto?.(d) } }),

@@ -8,8 +8,8 @@
 // and their states by handle (`site.load`, `site.next`, `site.replay`, ...),
 // engine players cached between moves so that their transposition tables
 // survive from move to move (`site.selectMove`), traced searches for the
-// tree view (`site.searchTree`, `site.searchGame`), the semantic check in
-// slices (`site.analyze`), and `site.features` (what this build has).
+// tree view (`site.searchTree`, `site.searchGame`), and `site.features`
+// (what this build has).
 
 import * as api from '../../../js/index.js';
 import { KINDS, serve } from '../../../js/worker-core.js';
@@ -59,7 +59,7 @@ const ops = {
       searchTree: Boolean(optional('searchTree')),
       searchFrom: Boolean(optional('searchFrom')),
       searchPlayer: Boolean(optional('SearchPlayer')),
-      analysis: Boolean(optional('AnalysisJob') || optional('Analysis')),
+      analysis: Boolean(optional('AnalysisJob')),
     };
   },
 
@@ -211,44 +211,11 @@ export function startingAt(text, fluents) {
   return `${keep.join('\n')}\n${fluents.map((f) => `(init ${f})`).join('\n')}\n`;
 }
 
-/**
- * The semantic check (the analysis helper's `AnalysisJob`: `step(work)`,
- * `report()`, `diagnostics()`) as a sliced job: as many work units as fit
- * in one slice, then progress; a cancel lands between two slices.
- */
-function analyzeJob(_api, { text, options = {} }) {
-  const Job = optional('AnalysisJob') ?? optional('Analysis');
-  if (!Job) {
-    throw Object.assign(new Error('this build has no semantic analysis'), { name: 'GdlUnsupported' });
-  }
-  const job = new Job(text, options);
-  const result = () => ({ ...job.report(), diagnostics: job.diagnostics?.() ?? [] });
-  return {
-    step(sliceMs) {
-      const end = performance.now() + sliceMs;
-      let progress;
-      do {
-        progress = job.step(2000);
-      } while (!progress.done && performance.now() < end);
-      return progress.done ? { done: true, progress, value: result() } : { done: false, progress };
-    },
-    partial: () => {
-      try {
-        job.stop?.();
-        return result();
-      } catch {
-        return undefined;
-      }
-    },
-    free: () => job.free(),
-  };
-}
-
-// Each site operation is a one-shot job; analysis is sliced.
+// Each site operation is a one-shot job. (The semantic check is the
+// package's own sliced `analyze` kind.)
 for (const [name, fn] of Object.entries(ops)) {
   KINDS[`site.${name}`] = (_api, params) => ({ step: () => ({ done: true, value: fn(params ?? {}) }) });
 }
-KINDS['site.analyze'] = analyzeJob;
 
 const onMessage = serve(self, api);
 self.onmessage = (event) => onMessage(event.data);
