@@ -94,7 +94,7 @@ export function mountEditorView(panel, { text, onChange, onDiagnostics, onCounte
     } finally {
       job = null;
       checkBtn.disabled = false;
-      cancel.disabled = true;
+      cancel.hidden = true;
     }
   });
 
