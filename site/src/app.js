@@ -196,7 +196,15 @@ async function ensurePlay() {
   const body = h('div', { class: 'play-body' });
   app.playError = h('div', { class: 'play-error', role: 'alert', hidden: true });
   panel.replaceChildren(app.playError, body);
-  app.play = new PlayView(body, { onChange: save, compact: embed });
+  app.play = new PlayView(body, {
+    onChange: save,
+    compact: embed,
+    onShowTree: embed ? undefined : async () => {
+      app.treeState = { ...(app.tree?.serialize() ?? app.treeState ?? {}), source: 'position', step: 0 };
+      if (app.tree) app.tree.setSource('position');
+      await showView('tree');
+    },
+  });
   if (app.orientation) app.play.orientation = app.orientation;
   return app.play;
 }

@@ -45,9 +45,10 @@ export class PlayView {
    * `root`: the element to render into. `onChange()` is called when the
    * history, the cursor or the players change (for autosave and the URL).
    */
-  constructor(root, { onChange, compact = false } = {}) {
+  constructor(root, { onChange, onShowTree, compact = false } = {}) {
     this.root = root;
     this.onChange = onChange ?? (() => {});
+    this.onShowTree = onShowTree;
     this.compact = compact;
     this.session = null;
     this.players = [];
@@ -85,7 +86,8 @@ export class PlayView {
     this.continueBtn = btn('Continue from here', 'Drop the later moves and go on from this step', () => this.continueHere());
     this.flipBtn = btn('⇅ Flip', 'Flip the board upside down', () => this.reorient('flip'));
     this.transposeBtn = btn('⤡ Transpose', 'Swap the board’s rows and columns', () => this.reorient('transpose'));
-    const controls = h('div', { class: 'row controls' }, this.undoBtn, this.redoBtn, this.restartBtn, this.pauseBtn, this.continueBtn);
+    this.treeBtn = this.onShowTree ? btn('Search tree of this position', 'Open the search-tree view at the position shown', () => this.onShowTree()) : null;
+    const controls = h('div', { class: 'row controls' }, this.undoBtn, this.redoBtn, this.restartBtn, this.pauseBtn, this.continueBtn, this.treeBtn);
     this.orientBox = h('div', { class: 'row orient' }, this.flipBtn, this.transposeBtn);
     const historyBox = h('section', { class: 'panel history-panel', 'aria-label': 'Move list' },
       h('h3', { text: 'Moves' }), this.historyList, controls);
@@ -423,6 +425,7 @@ export class PlayView {
     this.undoBtn.disabled = s.cursor === 0;
     this.redoBtn.disabled = s.cursor >= s.states.length - 1;
     this.continueBtn.hidden = this.atEnd();
+    if (this.treeBtn) this.treeBtn.hidden = s.cursor === 0 || this.current.terminal;
     const automatic = this.players.some((p) => p.kind !== 'human');
     this.pauseBtn.hidden = !automatic || this.current.terminal;
     this.pauseBtn.textContent = this.paused ? 'Continue' : 'Pause';

@@ -202,6 +202,14 @@ export class TreeView {
     }
   }
 
+  /** Switches the tree's source (`tree`, `initial`, `position`) and rebuilds it. */
+  setSource(source) {
+    this.settings.source = source;
+    for (const input of this.el.querySelectorAll('input[type="radio"]')) input.checked = input.value === source;
+    this.syncForm();
+    this.models = null;
+  }
+
   canOrderGames() {
     return Boolean(this.features?.searchFrom);
   }
