@@ -1,7 +1,7 @@
 // `npm test`: installs what is missing (Chromium too), builds, then runs
 // every test and prints a summary. Exits non-zero when anything fails.
 //
-//   1. native Rust tests: cargo test --release --workspace
+//   1. native Rust tests: cargo test --profile ci --workspace
 //      (unit tests, the conformance traces, the CLI)
 //   2. wasm tests in Node:     cargo test --target wasm32-unknown-unknown -p gdlkit-wasm-tests
 //   3. wasm tests in Chromium: the same with WASM_BINDGEN_USE_BROWSER=1 (chromedriver)
@@ -36,8 +36,8 @@ function nodeTest(file) {
 
 const STEPS = [
   {
-    name: 'native Rust tests (cargo test --release --workspace)',
-    run: () => run('cargo', ['test', '--release', '--workspace']),
+    name: 'native Rust tests (cargo test --profile ci --workspace)',
+    run: () => run('cargo', ['test', '--profile', 'ci', '--workspace']),
   },
   {
     name: 'wasm tests in Node (wasm-bindgen-test)',
