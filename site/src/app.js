@@ -219,8 +219,10 @@ async function refreshPlay() {
     await play.load(text, { moves: saved?.moves ?? [], cursor: saved?.cursor, players: saved?.players, paused: saved?.paused });
     app.loadedText = text;
     app.playError.hidden = true;
+    play.root.hidden = false;
   } catch (e) {
     app.loadedText = text;
+    play.root.hidden = true; // the old game's board would mislead
     showPlayError(e);
   }
   document.body.dataset.playReady = 'true';
