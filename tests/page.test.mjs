@@ -290,6 +290,14 @@ test('autosave: the work is restored after a reload', async () => {
   await page.keyboard.press('Control+End');
   await page.waitForFunction(() => /my own note: keep me/.test(document.querySelector('.cm-content').textContent));
   assert.equal(await page.locator('#picker').inputValue(), '', 'edited text is no longer the library game');
+  // Share puts the (compressed) text into the link; the link opens it elsewhere.
+  await page.locator('#share').click();
+  await page.waitForFunction(() => location.hash.includes('kif='));
+  const link = await page.evaluate(() => location.href);
+  const other = await open(link);
+  await other.page.waitForSelector('.cm-content');
+  await other.page.waitForFunction(() => /my own note: keep me/.test(localStorage.getItem('gdlkit.site.v1') ?? ''), null, { timeout: 5000 });
+  await other.context.close();
   // Play a move, reload: the move list is restored too.
   await page.locator('#tab-play').click();
   await page.waitForSelector('.board button.cell.target');
