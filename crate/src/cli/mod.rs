@@ -4,8 +4,10 @@
 
 mod bench;
 mod check;
+mod matches;
 mod play;
 mod replay;
+mod search;
 
 use std::fmt::Write as _;
 
@@ -39,6 +41,12 @@ Usage:
   gdlkit replay GAME.kif MOVES.json
   gdlkit play GAME.kif [--seed N] [--max-steps N] [--format text|json]
   gdlkit bench GAME.kif [--seconds S] [--seed N]
+  gdlkit search (GAME.kif | --tree '((3 12 8) (2 4 6) (14 5 2))') [--algorithm minimax|alphabeta|best-first|mcts]
+         [--depth N] [--budget-ms N] [--nodes N] [--role ROLE] [--heuristic H] [--trace] [--format text|json]
+  gdlkit match GAME.kif --players SPEC SPEC... [--games N] [--seed S] [--max-steps N] [--format text|json]
+         SPEC: random | legal | minimax | alphabeta | bestfirst | mcts, options after a colon,
+         e.g. alphabeta:heuristic=fuzzy,ms=200  mcts:ms=200  (heuristics: fuzzy, mobility,
+         inverse-mobility, novelty, none; default budget 1000 ms per move)
 
 Exit codes: 0 fine, 1 errors in the game (or an illegal move), 2 usage or I/O error.
 ";
@@ -149,6 +157,8 @@ pub fn run(args: &[String], host: &mut dyn Host) -> Output {
         "replay" => replay::run(rest, host, &mut out),
         "play" => play::run(rest, host, &mut out),
         "bench" => bench::run(rest, host, &mut out),
+        "search" => search::run(rest, host, &mut out),
+        "match" => matches::run(rest, host, &mut out),
         "help" | "--help" | "-h" => {
             out.stdout = USAGE.to_string();
             Ok(EXIT_OK)
