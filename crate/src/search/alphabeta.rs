@@ -368,7 +368,7 @@ impl<M: StateMachine> Cx<'_, M> {
                         rbeta = worst;
                         self.event(rid, |node| Event::Bound { node, bound: BoundKind::Beta, value: worst });
                     }
-                    if worst <= alpha {
+                    if worst <= alpha && j + 1 < reps.len() {
                         self.stats.cutoffs += 1;
                         let pruned = self.pruned(&legal, &reps[j + 1..]);
                         self.event(rid, |node| Event::Cutoff { node, alpha, beta: rbeta, value: worst, pruned });
@@ -387,7 +387,7 @@ impl<M: StateMachine> Cx<'_, M> {
                     alpha = best;
                     self.event(id, |node| Event::Bound { node, bound: BoundKind::Alpha, value: best });
                 }
-                if alpha >= beta {
+                if alpha >= beta && i + 1 < ours.len() {
                     self.stats.cutoffs += 1;
                     let pruned: Vec<Pruned> = match self.trace {
                         Some(_) => ours[i + 1..].iter().map(|&o| Pruned { mv: self.m.terms().display(o) }).collect(),
@@ -425,7 +425,7 @@ impl<M: StateMachine> Cx<'_, M> {
                     beta = best;
                     self.event(id, |node| Event::Bound { node, bound: BoundKind::Beta, value: best });
                 }
-                if alpha >= beta {
+                if alpha >= beta && i + 1 < joints.len() {
                     self.stats.cutoffs += 1;
                     let pruned = self.pruned(&legal, &joints[i + 1..]);
                     self.event(id, |node| Event::Cutoff { node, alpha, beta, value: best, pruned });

@@ -13,7 +13,16 @@
 //! they would call themselves (the cut literal counts as false).
 //!
 //! **Evaluating** a state `z` (product t-norm with threshold):
-//! - a fluent is worth `p` if true in `z`, `1 - p` otherwise;
+//! - a fluent is worth `p` if true in `z`, `1 - p` otherwise — raised
+//!   towards 0.5 when a fluent of the same kind is *near* (ordered boards
+//!   and counters, lecture 004 "Von Strukturen zur Evaluationsfunktion"):
+//!   arguments whose values all lie on one successor chain (a static binary
+//!   relation that is functional, injective and acyclic, such as
+//!   `(succ 1 2) (succ 2 3) ...`) are coordinates; a false fluent such as
+//!   `(cellholds 3 8 white)` is worth `(1-p) + 0.9·(p - 0.5)·(1 - d)`, where
+//!   `d` is the smallest mean normalised distance to a true fluent that
+//!   agrees on the other arguments (a white pawn on `(4 6)`); so pushing a
+//!   pawn forward, or a counter nearing its limit, changes the estimate;
 //! - `not f` is `1 - eval(f)`;
 //! - `and` is the product `a1·…·an`, `or` the dual `1 - (1-a1)·…·(1-an)`;
 //!   the threshold then puts a satisfied formula into `[t, 1]` and an
@@ -69,8 +78,10 @@ pub struct FuzzyHeuristic {
     /// Per role: (goal value, formula node).
     goals: Vec<Vec<(i64, u32)>>,
     terminal: u32,
+    geo: Geometry,
     // Scratch and a one-state cache.
     truth: Vec<bool>,
+    leaf_val: Vec<f64>,
     fz: Vec<f64>,
     crisp: Vec<bool>,
     cached: Option<(Vec<TermId>, Vec<f64>)>,
@@ -109,12 +120,17 @@ impl FuzzyHeuristic {
             goals.push(gs);
         }
         let terminal = g.atom(kw::TERMINAL, &[], 0)?;
+        let layout = g.layouts()?;
         // Fluents into the machine's store.
         let mut leaf_of = FxHashMap::default();
+        let mut leaf_terms = Vec::new();
         for (i, &f) in g.leaf_terms.iter().enumerate() {
             let t = copy_term(g.ri.terms(), f, m.terms_mut());
             leaf_of.insert(t, i as u32);
+            leaf_terms.push(t);
         }
+        let mut geo = Geometry::new(g.ri.terms(), &layout, m.terms_mut());
+        geo.leaf_geo = leaf_terms.iter().map(|&t| geo.info(m.terms(), t)).collect();
         let n = g.nodes.len();
         Ok(FuzzyHeuristic {
             leaves: g.leaf_terms.len(),
@@ -122,7 +138,9 @@ impl FuzzyHeuristic {
             leaf_of,
             goals,
             terminal,
+            geo,
             truth: Vec::new(),
+            leaf_val: Vec::new(),
             fz: vec![0.0; n],
             crisp: vec![false; n],
             cached: None,
@@ -148,7 +166,7 @@ impl FuzzyHeuristic {
     }
 
     /// Evaluates every node for a set of true fluents.
-    fn run(&mut self, fluents: &[TermId]) {
+    fn run(&mut self, store: &TermStore, fluents: &[TermId]) {
         self.truth.clear();
         self.truth.resize(self.leaves, false);
         for f in fluents {
@@ -156,12 +174,10 @@ impl FuzzyHeuristic {
                 self.truth[l as usize] = true;
             }
         }
+        self.geo.leaf_values(store, fluents, &self.truth, &mut self.leaf_val);
         for i in 0..self.nodes.len() {
             let (fz, crisp) = match &self.nodes[i] {
-                Node::Leaf(l) => {
-                    let b = self.truth[*l as usize];
-                    (if b { P } else { 1.0 - P }, b)
-                }
+                Node::Leaf(l) => (self.leaf_val[*l as usize], self.truth[*l as usize]),
                 Node::Const(b) => (if *b { 1.0 } else { 0.0 }, *b),
                 Node::Not(c) => (1.0 - self.fz[*c as usize], !self.crisp[*c as usize]),
                 Node::And(cs) => {
@@ -179,8 +195,8 @@ impl FuzzyHeuristic {
     }
 
     /// `h(z)` in `[0, 1]` for every role.
-    pub fn absolute(&mut self, fluents: &[TermId]) -> Vec<f64> {
-        self.run(fluents);
+    pub fn absolute(&mut self, store: &TermStore, fluents: &[TermId]) -> Vec<f64> {
+        self.run(store, fluents);
         let term = self.fz[self.terminal as usize];
         self.goals
             .iter()
@@ -207,8 +223,8 @@ impl FuzzyHeuristic {
     }
 
     /// The heuristic value of every role, in `[1, 99]`.
-    pub fn values(&mut self, fluents: &[TermId]) -> Vec<f64> {
-        let h = self.absolute(fluents);
+    pub fn values(&mut self, store: &TermStore, fluents: &[TermId]) -> Vec<f64> {
+        let h = self.absolute(store, fluents);
         if h.len() < 2 {
             return h.into_iter().map(scale).collect();
         }
@@ -233,7 +249,7 @@ impl<M: StateMachine> Heuristic<M> for FuzzyHeuristic {
                 return Ok(v.get(role).copied().unwrap_or(50.0));
             }
         }
-        let v = self.values(&fl);
+        let v = self.values(m.terms(), &fl);
         let out = v.get(role).copied().unwrap_or(50.0);
         self.cached = Some((fl, v));
         Ok(out)
@@ -793,4 +809,186 @@ fn inst(store: &mut TermStore, p: &Term, env: &[Option<TermId>]) -> Option<TermI
             Some(store.app(*functor, &a))
         }
     }
+}
+
+/// Ordered arguments of fluents (coordinates on successor chains).
+struct Geometry {
+    /// Per fluent functor and arity: the chain of each argument, if ordered.
+    layouts: FxHashMap<(Sym, u32), Vec<Option<u16>>>,
+    /// Per chain: the position of each element, and the chain's length.
+    chains: Vec<(FxHashMap<TermId, u16>, u16)>,
+    groups: FxHashMap<(Sym, u32, Vec<TermId>), u32>,
+    cache: FxHashMap<TermId, Option<Geo>>,
+    leaf_geo: Vec<Option<Geo>>,
+    /// Scratch: coordinates of the true fluents of each group.
+    members: Vec<Vec<Vec<(u16, u16)>>>,
+}
+
+/// A fluent's group (functor and unordered arguments) and coordinates
+/// (chain, position).
+type Geo = (u32, Vec<(u16, u16)>);
+
+/// Chains and layouts found in the relaxed game (terms of its store).
+struct Layout {
+    chains: Vec<Vec<TermId>>,
+    /// (functor, arity, chain per argument)
+    fluents: Vec<(Sym, u32, Vec<Option<u16>>)>,
+}
+
+impl Geometry {
+    fn new(from: &TermStore, l: &Layout, to: &mut TermStore) -> Geometry {
+        let chains = l
+            .chains
+            .iter()
+            .map(|c| (c.iter().enumerate().map(|(i, &t)| (copy_term(from, t, to), i as u16)).collect(), c.len() as u16))
+            .collect();
+        let layouts = l
+            .fluents
+            .iter()
+            .map(|(f, a, ch)| ((to.symbols.intern(from.symbols.name(*f)), *a), ch.clone()))
+            .collect();
+        Geometry { layouts, chains, groups: FxHashMap::default(), cache: FxHashMap::default(), leaf_geo: Vec::new(), members: Vec::new() }
+    }
+
+    fn info(&mut self, store: &TermStore, f: TermId) -> Option<Geo> {
+        if let Some(g) = self.cache.get(&f) {
+            return g.clone();
+        }
+        let key = (store.functor(f), store.arity(f) as u32);
+        let out = self.layouts.get(&key).and_then(|layout| {
+            let mut rest = Vec::new();
+            let mut coords = Vec::new();
+            for (k, &a) in store.args_of(f).iter().enumerate() {
+                match layout.get(k).copied().flatten() {
+                    Some(c) => coords.push((c, *self.chains[c as usize].0.get(&a)?)),
+                    None => rest.push(a),
+                }
+            }
+            let n = self.groups.len() as u32;
+            let g = *self.groups.entry((key.0, key.1, rest)).or_insert(n);
+            Some((g, coords))
+        });
+        if self.cache.len() < 1_000_000 {
+            self.cache.insert(f, out.clone());
+        }
+        out
+    }
+
+    /// Fuzzy values of the leaves for a state.
+    fn leaf_values(&mut self, store: &TermStore, fluents: &[TermId], truth: &[bool], out: &mut Vec<f64>) {
+        out.clear();
+        out.extend(truth.iter().map(|&b| if b { P } else { 1.0 - P }));
+        if self.layouts.is_empty() {
+            return;
+        }
+        for &f in fluents {
+            if let Some((g, coords)) = self.info(store, f) {
+                let g = g as usize;
+                if self.members.len() <= g {
+                    self.members.resize(g + 1, Vec::new());
+                }
+                self.members[g].push(coords);
+            }
+        }
+        for (l, geo) in self.leaf_geo.iter().enumerate() {
+            let Some((g, coords)) = geo else { continue };
+            if truth[l] || coords.is_empty() {
+                continue;
+            }
+            let Some(ms) = self.members.get(*g as usize).filter(|m| !m.is_empty()) else { continue };
+            let mut dmin = f64::INFINITY;
+            for m in ms {
+                let mut d = 0.0;
+                for (&(c, p), &(_, q)) in coords.iter().zip(m) {
+                    let len = self.chains[c as usize].1.max(2) as f64;
+                    d += (p as f64 - q as f64).abs() / (len - 1.0);
+                }
+                dmin = dmin.min(d / coords.len() as f64);
+            }
+            let near = (1.0 - dmin).clamp(0.0, 1.0);
+            out[l] = (1.0 - P) + 0.9 * (P - 0.5) * near;
+        }
+        for m in &mut self.members {
+            m.clear();
+        }
+    }
+}
+
+impl Grounder<'_> {
+    /// Successor chains among the static binary relations, and the fluent
+    /// arguments whose values all lie on one chain.
+    fn layouts(&mut self) -> Result<Layout, String> {
+        let mut chains: Vec<Vec<TermId>> = Vec::new();
+        let rels: Vec<(Sym, usize)> = (0..self.graph.rels.len())
+            .filter(|&r| self.graph.rels[r].arity == 2 && self.graph.is_static(r))
+            .map(|r| (self.graph.rels[r].sym, r))
+            .collect();
+        for (sym, _) in rels {
+            let rows = self.rows(Key::Rel(sym, 2))?;
+            if let Some(c) = chain(&rows.rows) {
+                if !chains.contains(&c) {
+                    chains.push(c);
+                }
+            }
+        }
+        let mut fluents = Vec::new();
+        if !chains.is_empty() {
+            let all = self.rows(Key::TrueAll)?;
+            let store = self.ri.terms();
+            let mut values: FxHashMap<(Sym, u32), Vec<FxHashSet<TermId>>> = FxHashMap::default();
+            for row in &all.rows {
+                let f = row[0];
+                let args = store.args_of(f);
+                let e = values.entry((store.functor(f), args.len() as u32)).or_insert_with(|| vec![FxHashSet::default(); args.len()]);
+                for (k, &a) in args.iter().enumerate() {
+                    e[k].insert(a);
+                }
+            }
+            let sets: Vec<FxHashSet<TermId>> = chains.iter().map(|c| c.iter().copied().collect()).collect();
+            for ((f, arity), vals) in values {
+                let per_arg: Vec<Option<u16>> = vals
+                    .iter()
+                    .map(|vs| {
+                        if vs.len() < 2 {
+                            return None;
+                        }
+                        sets.iter().position(|set| vs.iter().all(|v| set.contains(v))).map(|c| c as u16)
+                    })
+                    .collect();
+                if per_arg.iter().any(Option::is_some) {
+                    fluents.push((f, arity, per_arg));
+                }
+            }
+        }
+        Ok(Layout { chains, fluents })
+    }
+}
+
+/// The elements of a successor chain in order, if `rows` (pairs) form one
+/// path of at least three elements: functional, injective, acyclic,
+/// connected.
+fn chain(rows: &[Vec<TermId>]) -> Option<Vec<TermId>> {
+    if rows.len() < 2 {
+        return None;
+    }
+    let mut next: FxHashMap<TermId, TermId> = FxHashMap::default();
+    let mut has_pred: FxHashSet<TermId> = FxHashSet::default();
+    for r in rows {
+        let (a, b) = (r[0], r[1]);
+        if a == b || next.insert(a, b).is_some() || !has_pred.insert(b) {
+            return None;
+        }
+    }
+    let starts: Vec<TermId> = next.keys().copied().filter(|a| !has_pred.contains(a)).collect();
+    let [start] = starts.as_slice() else { return None };
+    let mut out = vec![*start];
+    let mut cur = *start;
+    while let Some(&n) = next.get(&cur) {
+        if out.len() > rows.len() {
+            return None;
+        }
+        out.push(n);
+        cur = n;
+    }
+    (out.len() == rows.len() + 1).then_some(out)
 }

@@ -92,9 +92,11 @@ impl Mcts {
         let mut path: Vec<(u32, Box<[u16]>)> = Vec::new();
         let mut max_depth = 0u32;
         loop {
-            if stats.playouts > 0 && limit.tick() {
+            // Playouts are expensive: read the clock every time.
+            if stats.playouts > 0 && limit.exhausted() {
                 break;
             }
+            limit.tick();
             if tree[0].terminal {
                 break;
             }
