@@ -11,9 +11,41 @@ pub fn now_ms() -> f64 {
     START.get_or_init(Instant::now).elapsed().as_secs_f64() * 1000.0
 }
 
+/// `performance.now()` where the JS host has it (browsers, workers, Node),
+/// otherwise `Date.now()`.
 #[cfg(target_arch = "wasm32")]
 pub fn now_ms() -> f64 {
-    js_sys::Date::now()
+    js_clock::now_ms()
+}
+
+#[cfg(target_arch = "wasm32")]
+mod js_clock {
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+
+    #[wasm_bindgen]
+    extern "C" {
+        type Performance;
+        #[wasm_bindgen(method)]
+        fn now(this: &Performance) -> f64;
+    }
+
+    thread_local! {
+        /// `globalThis.performance`, looked up once, if it has a `now` function.
+        static PERFORMANCE: Option<Performance> = {
+            let get = |target: &JsValue, key: &str| js_sys::Reflect::get(target, &JsValue::from_str(key)).ok();
+            get(&js_sys::global(), "performance")
+                .filter(|p| p.is_object() && get(p, "now").is_some_and(|f| f.is_function()))
+                .map(|p| p.unchecked_into::<Performance>())
+        };
+    }
+
+    pub fn now_ms() -> f64 {
+        PERFORMANCE.with(|p| match p {
+            Some(p) => p.now(),
+            None => js_sys::Date::now(),
+        })
+    }
 }
 
 /// A deadline `ms` milliseconds from now.

@@ -1,1 +1,3 @@
-//! Tests of the compiled WebAssembly API live in `tests/`.
+//! Tests of the compiled WebAssembly API live in `tests/`:
+//! `api.rs` (the `Game` class, errors, `runCli`, the clock) and
+//! `conformance.rs` (reference traces replayed through the wasm API).

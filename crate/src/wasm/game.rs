@@ -1,0 +1,235 @@
+//! The `Game` class: a game loaded from KIF text, played through state
+//! handles.
+//!
+//! States stay inside the `Game` (a table of handle → state); JavaScript holds
+//! only `u32` handles, so no state is re-parsed or copied across the boundary
+//! on each call. Handles are never reused while the game lives (a stale handle
+//! is an error, not another state). `dropState` / `clearStates` release them.
+//! Moves, fluents and roles are canonical term text (lowercase, one space
+//! between parts), as in the conformance format; lists of moves and fluents
+//! are sorted by code point.
+
+use super::js::{self, to_js};
+use crate::program::parse_ground_term;
+use crate::reasoner::{cartesian, FluentState, Interpreter, StateMachine};
+use crate::terms::TermId;
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+pub struct Game {
+    machine: Interpreter,
+    roles: Vec<String>,
+    states: FxHashMap<u32, FluentState>,
+    /// The next handle to give out (handles start at 1; 0 is never valid).
+    next_handle: u32,
+}
+
+#[derive(Serialize)]
+struct StateDescription {
+    fluents: Vec<String>,
+    terminal: bool,
+    legal: Vec<Vec<String>>,
+    goals: Vec<Vec<i64>>,
+}
+
+impl Game {
+    /// The game's interpreter (for other binding files in this module).
+    #[allow(dead_code)]
+    pub(crate) fn machine_mut(&mut self) -> &mut Interpreter {
+        &mut self.machine
+    }
+
+    fn state(&self, handle: u32) -> Result<&FluentState, JsValue> {
+        self.states
+            .get(&handle)
+            .ok_or_else(|| js::range_error(&format!("unknown state handle {handle} (never created, or dropped)")))
+    }
+
+    fn add_state(&mut self, state: FluentState) -> u32 {
+        loop {
+            let h = self.next_handle;
+            self.next_handle = self.next_handle.wrapping_add(1).max(1);
+            if !self.states.contains_key(&h) {
+                self.states.insert(h, state);
+                return h;
+            }
+        }
+    }
+
+    fn role(&self, role: u32) -> Result<usize, JsValue> {
+        let r = role as usize;
+        if r < self.roles.len() {
+            Ok(r)
+        } else {
+            Err(js::range_error(&format!("role index {role} out of range: the game has {} roles", self.roles.len())))
+        }
+    }
+
+    fn texts(&self, terms: &[TermId]) -> Vec<String> {
+        let mut v: Vec<String> = terms.iter().map(|&t| self.machine.terms().display(t)).collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// Legal moves of every role, each list sorted by its text.
+    fn sorted_legal(&mut self, state: &FluentState) -> Result<Vec<Vec<TermId>>, JsValue> {
+        let mut all = self.machine.all_legal_moves(state).map_err(js::eval_error)?;
+        let terms = self.machine.terms();
+        for moves in &mut all {
+            moves.sort_by_cached_key(|&t| terms.display(t));
+        }
+        Ok(all)
+    }
+}
+
+#[wasm_bindgen]
+impl Game {
+    /// Loads a game from KIF text. Throws a `GdlDiagnosticsError` (with
+    /// `diagnostics`) when the text has errors.
+    #[wasm_bindgen(constructor)]
+    pub fn new(kif: &str) -> Result<Game, JsValue> {
+        js::init();
+        let machine = crate::load_game(kif).map_err(|diags| js::diagnostics_error(&diags, kif))?;
+        let roles = machine.roles().iter().map(|&r| machine.terms().display(r)).collect();
+        Ok(Game { machine, roles, states: FxHashMap::default(), next_handle: 1 })
+    }
+
+    /// The roles, in the order of the game's `role` facts.
+    pub fn roles(&self) -> Vec<String> {
+        self.roles.clone()
+    }
+
+    /// A handle to the initial state.
+    #[wasm_bindgen(js_name = initialState)]
+    pub fn initial_state(&mut self) -> Result<u32, JsValue> {
+        let s = self.machine.initial_state().map_err(js::eval_error)?;
+        Ok(self.add_state(s))
+    }
+
+    /// The legal moves of role number `role` (sorted).
+    #[wasm_bindgen(js_name = legalMoves)]
+    pub fn legal_moves(&mut self, state: u32, role: u32) -> Result<Vec<String>, JsValue> {
+        let r = self.role(role)?;
+        let s = self.state(state)?.clone();
+        let moves = self.machine.legal_moves(&s, r).map_err(js::eval_error)?;
+        Ok(self.texts(&moves))
+    }
+
+    /// Every legal joint move (one move per role, in role order): the
+    /// cartesian product of the sorted per-role lists, first role slowest.
+    #[wasm_bindgen(js_name = legalJointMoves, unchecked_return_type = "string[][]")]
+    pub fn legal_joint_moves(&mut self, state: u32) -> Result<JsValue, JsValue> {
+        let s = self.state(state)?.clone();
+        let all = self.sorted_legal(&s)?;
+        let joint: Vec<Vec<String>> = cartesian(&all)
+            .into_iter()
+            .map(|jm| jm.into_iter().map(|t| self.machine.terms().display(t)).collect())
+            .collect();
+        to_js(&joint)
+    }
+
+    /// The state after `moves` (one move per role, in role order). Throws a
+    /// `GdlMoveError` when a move is not legal for its role or the state is
+    /// terminal.
+    pub fn next(&mut self, state: u32, moves: Vec<String>) -> Result<u32, JsValue> {
+        let s = self.state(state)?.clone();
+        if self.machine.is_terminal(&s).map_err(js::eval_error)? {
+            return Err(js::move_error("the state is terminal, no move can be made"));
+        }
+        if moves.len() != self.roles.len() {
+            return Err(js::move_error(&format!(
+                "a joint move needs one move per role ({}), got {}",
+                self.roles.len(),
+                moves.len()
+            )));
+        }
+        let legal = self.machine.all_legal_moves(&s).map_err(js::eval_error)?;
+        let mut joint = Vec::with_capacity(moves.len());
+        for (r, text) in moves.iter().enumerate() {
+            let id = parse_ground_term(self.machine.terms_mut(), text).map_err(|e| js::move_error(&e))?;
+            if !legal[r].contains(&id) {
+                let canonical = self.machine.terms().display(id);
+                return Err(js::move_error(&format!("move {canonical} of role {} is not legal", self.roles[r])));
+            }
+            joint.push(id);
+        }
+        let n = self.machine.next_state(&s, &joint).map_err(js::eval_error)?;
+        Ok(self.add_state(n))
+    }
+
+    #[wasm_bindgen(js_name = isTerminal)]
+    pub fn is_terminal(&mut self, state: u32) -> Result<bool, JsValue> {
+        let s = self.state(state)?.clone();
+        self.machine.is_terminal(&s).map_err(js::eval_error)
+    }
+
+    /// One goal value per role (role order): the largest derivable one, or
+    /// `null` when none is derivable.
+    #[wasm_bindgen(unchecked_return_type = "(number | null)[]")]
+    pub fn goals(&mut self, state: u32) -> Result<JsValue, JsValue> {
+        let s = self.state(state)?.clone();
+        to_js(&self.machine.goals(&s).map_err(js::eval_error)?)
+    }
+
+    /// Every derivable goal value per role (role order), sorted.
+    #[wasm_bindgen(js_name = goalValues, unchecked_return_type = "number[][]")]
+    pub fn goal_values(&mut self, state: u32) -> Result<JsValue, JsValue> {
+        let s = self.state(state)?.clone();
+        let mut values = self.machine.goal_values(&s).map_err(js::eval_error)?;
+        values.iter_mut().for_each(|v| v.sort_unstable());
+        to_js(&values)
+    }
+
+    /// The true fluents of a state (sorted).
+    pub fn fluents(&self, state: u32) -> Result<Vec<String>, JsValue> {
+        let s = self.state(state)?;
+        Ok(self.texts(&self.machine.fluents(s)))
+    }
+
+    /// Everything about a state in one call: fluents, terminal, legal moves
+    /// and goal values per role (all sorted).
+    #[wasm_bindgen(unchecked_return_type = "StateDescription")]
+    pub fn describe(&mut self, state: u32) -> Result<JsValue, JsValue> {
+        let s = self.state(state)?.clone();
+        let step = crate::replay::describe(&mut self.machine, &s).map_err(js::eval_error)?;
+        to_js(&StateDescription { fluents: step.state, terminal: step.terminal, legal: step.legal, goals: step.goals })
+    }
+
+    /// A handle to the state made of exactly these fluents (term text).
+    #[wasm_bindgen(js_name = stateFromFluents)]
+    pub fn state_from_fluents(&mut self, fluents: Vec<String>) -> Result<u32, JsValue> {
+        let mut ids = Vec::with_capacity(fluents.len());
+        for f in &fluents {
+            ids.push(parse_ground_term(self.machine.terms_mut(), f).map_err(|e| js::type_error(&e))?);
+        }
+        let s = self.machine.state_from_fluents(&ids);
+        Ok(self.add_state(s))
+    }
+
+    /// Whether two handles denote the same state (the same set of fluents).
+    #[wasm_bindgen(js_name = sameState)]
+    pub fn same_state(&self, a: u32, b: u32) -> Result<bool, JsValue> {
+        Ok(self.state(a)? == self.state(b)?)
+    }
+
+    /// Releases a state handle (unknown handles are ignored).
+    #[wasm_bindgen(js_name = dropState)]
+    pub fn drop_state(&mut self, state: u32) {
+        self.states.remove(&state);
+    }
+
+    /// Releases every state handle of this game.
+    #[wasm_bindgen(js_name = clearStates)]
+    pub fn clear_states(&mut self) {
+        self.states.clear();
+        self.states.shrink_to_fit();
+    }
+
+    /// How many state handles are live.
+    #[wasm_bindgen(js_name = stateCount)]
+    pub fn state_count(&self) -> u32 {
+        self.states.len() as u32
+    }
+}

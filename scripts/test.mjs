@@ -1,0 +1,128 @@
+// `npm test`: installs what is missing (Chromium too), builds, then runs
+// every test and prints a summary. Exits non-zero when anything fails.
+//
+//   1. native Rust tests: cargo test --release --workspace
+//      (unit tests, the conformance traces, the CLI)
+//   2. wasm tests in Node:     cargo test --target wasm32-unknown-unknown -p gdlkit-wasm-tests
+//   3. wasm tests in Chromium: the same with WASM_BINDGEN_USE_BROWSER=1 (chromedriver)
+//   4. workflow files: node --test tests/workflows.test.mjs
+//   5. the page: node --test tests/page.test.mjs (Playwright + Chromium)
+//
+// Add a step to STEPS below; `needs` names what it requires ('build').
+
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from './build.mjs';
+import { ARTIFACTS, heading, ROOT, run } from './lib.mjs';
+import { browserPaths, setup } from './setup.mjs';
+
+const WASM_TEST = ['test', '--release', '--target', 'wasm32-unknown-unknown', '-p', 'gdlkit-wasm-tests'];
+
+/** webdriver.json for the browser run: wasm-tests/webdriver.json with the browser found by setup. */
+function webdriverJson() {
+  const caps = JSON.parse(readFileSync(join(ROOT, 'wasm-tests', 'webdriver.json'), 'utf8'));
+  caps['goog:chromeOptions'].binary = browserPaths().chromium;
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const path = join(ARTIFACTS, 'webdriver.json');
+  writeFileSync(path, `${JSON.stringify(caps, null, 2)}\n`);
+  return path;
+}
+
+function nodeTest(file) {
+  return run(process.execPath, ['--test', '--test-reporter=spec', join('tests', file)]);
+}
+
+const STEPS = [
+  {
+    name: 'native Rust tests (cargo test --release --workspace)',
+    run: () => run('cargo', ['test', '--release', '--workspace']),
+  },
+  {
+    name: 'wasm tests in Node (wasm-bindgen-test)',
+    run: () => run('cargo', WASM_TEST, { env: { ...process.env, WASM_BINDGEN_TEST_TIMEOUT: '600' } }),
+  },
+  {
+    name: 'wasm tests in headless Chromium (wasm-bindgen-test)',
+    run: () =>
+      run('cargo', WASM_TEST, {
+        env: {
+          ...process.env,
+          WASM_BINDGEN_USE_BROWSER: '1',
+          WASM_BINDGEN_TEST_TIMEOUT: '600',
+          WASM_BINDGEN_TEST_WEBDRIVER_JSON: webdriverJson(),
+          CHROMEDRIVER: browserPaths().chromedriver,
+        },
+      }),
+  },
+  {
+    name: 'workflow files (YAML, npm scripts)',
+    run: () => nodeTest('workflows.test.mjs'),
+  },
+  {
+    name: 'page test (Playwright, headless Chromium)',
+    needs: 'build',
+    run: () => nodeTest('page.test.mjs'),
+  },
+];
+
+// Node test files not listed above still run, so a new one cannot be forgotten.
+const listed = new Set(['workflows.test.mjs', 'page.test.mjs']);
+for (const file of readdirSync(join(ROOT, 'tests')).filter((f) => f.endsWith('.test.mjs')).sort()) {
+  if (!listed.has(file)) {
+    STEPS.push({ name: `tests/${file}`, needs: 'build', run: () => nodeTest(file) });
+  }
+}
+
+const results = [];
+const started = Date.now();
+
+function record(name, status, seconds) {
+  results.push({ name, status, seconds });
+}
+
+try {
+  setup({ browser: true });
+} catch (e) {
+  console.error(`\nsetup failed: ${e.message}`);
+  process.exit(1);
+}
+
+let built = true;
+{
+  const t = Date.now();
+  try {
+    build();
+    record('build (wasm + site)', 'passed', (Date.now() - t) / 1000);
+  } catch (e) {
+    console.error(`build failed: ${e.message}`);
+    record('build (wasm + site)', 'failed', (Date.now() - t) / 1000);
+    built = false;
+  }
+}
+
+for (const step of STEPS) {
+  if (step.needs === 'build' && !built) {
+    record(step.name, 'skipped', 0);
+    continue;
+  }
+  heading(step.name);
+  const t = Date.now();
+  let status;
+  try {
+    status = step.run() === 0 ? 'passed' : 'failed';
+  } catch (e) {
+    console.error(e);
+    status = 'failed';
+  }
+  record(step.name, status, (Date.now() - t) / 1000);
+}
+
+const count = (s) => results.filter((r) => r.status === s).length;
+heading('summary');
+for (const r of results) {
+  console.log(`   ${r.status.padEnd(7)} ${r.seconds.toFixed(0).padStart(5)} s  ${r.name}`);
+}
+console.log(`   total ${((Date.now() - started) / 1000).toFixed(0)} s`);
+const [passed, failed, skipped] = [count('passed'), count('failed'), count('skipped')];
+console.log(`\nsteps: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failed + skipped > 0 ? 1 : 0);
