@@ -2,10 +2,8 @@
 //! a match between players, roles rotated, as text or JSON.
 
 use super::{load, Args, Fail, Host, Output, EXIT_OK};
-use crate::search::matches::{run_match, MatchConfig};
-use crate::search::PlayerSpec;
-use crate::trace::value_json;
-use serde_json::json;
+use crate::search::matches::MatchConfig;
+use crate::search::report::{match_json, play_match};
 use std::fmt::Write as _;
 
 pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
@@ -44,41 +42,10 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     if specs_text.is_empty() {
         return Err(Fail::usage("missing --players SPEC SPEC... (e.g. --players alphabeta:heuristic=fuzzy,ms=200 mcts:ms=200)"));
     }
-    let specs: Vec<PlayerSpec> = specs_text.iter().map(|s| s.parse()).collect::<Result<_, String>>().map_err(Fail::usage)?;
     let (text, mut m) = load(host, &path)?;
-    let program = crate::parse_program(&text);
-    let result = run_match(&program, &mut m, &specs, &cfg, &mut |_| {}).map_err(Fail::game)?;
+    let result = play_match(&text, &mut m, &specs_text, &cfg).map_err(super::search::report_fail)?;
     if json {
-        let players: Vec<_> = result
-            .players
-            .iter()
-            .map(|p| {
-                json!({
-                    "name": p.name,
-                    "spec": p.spec,
-                    "games": p.games,
-                    "mean_goal": value_json(p.mean_goal),
-                    "ci95": [value_json(p.ci95[0]), value_json(p.ci95[1])],
-                    "wins": p.wins,
-                    "draws": p.draws,
-                    "losses": p.losses,
-                    "moves": p.moves,
-                    "ms_per_move": if p.moves > 0 { (p.search_ms / p.moves as f64 * 10.0).round() / 10.0 } else { 0.0 },
-                    "nodes_per_second": p.nodes_per_second().round() as u64,
-                    "playouts_per_second": p.playouts_per_second().round() as u64,
-                })
-            })
-            .collect();
-        let v = json!({
-            "game": path,
-            "engine": "interpreter",
-            "games": cfg.games,
-            "seed": cfg.seed,
-            "roles": result.roles,
-            "players": players,
-            "results": result.games,
-        });
-        out.stdout = format!("{v}\n");
+        out.stdout = format!("{}\n", match_json(&path, &cfg, &result));
         return Ok(EXIT_OK);
     }
     let s = &mut out.stdout;

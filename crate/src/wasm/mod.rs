@@ -7,6 +7,7 @@
 //! | `game.rs` | the `Game` class: the state machine with state handles |
 //! | `replay.rs` | `replay(kif, moves)`: the conformance format |
 //! | `cli.rs` | `runCli(args, files)`: the command-line tool over a JS file map |
+//! | `search.rs` | `search`, `searchTree` (with the lecture trace), `runMatch`, the `SearchPlayer` class |
 //! | `js.rs` | shared helpers: JS errors, serde conversions, the panic hook |
 //!
 //! (Validation, search and analysis bindings get their own files:
@@ -27,10 +28,12 @@ mod cli;
 mod game;
 mod js;
 mod replay;
+mod search;
 
 pub use cli::run_cli;
 pub use game::Game;
 pub use replay::replay;
+pub use search::{run_match, search, search_tree, SearchPlayer};
 
 use wasm_bindgen::prelude::*;
 
