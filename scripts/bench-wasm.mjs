@@ -2,19 +2,23 @@
 // same CLI command as the native binary (`gdlkit bench GAME --seconds S`)
 // through `runCli`, so both numbers come from the same code.
 //
-// Usage: node scripts/bench-wasm.mjs GAME.kif... [--seconds S] [--seed N]
-// (needs `npm run build` first: it loads pkg/gdlkit_bg.wasm)
+// Usage: node scripts/bench-wasm.mjs GAME.kif... [--seconds S] [--seed N] [--pkg DIR]
+// (needs `npm run build` first: it loads pkg/gdlkit_bg.wasm, or DIR's)
 
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PKG } from './lib.mjs';
 
 const args = process.argv.slice(2);
 const options = [];
 const games = [];
+let pkg = PKG;
 for (let i = 0; i < args.length; i += 1) {
-  if (args[i].startsWith('--')) {
+  if (args[i] === '--pkg') {
+    pkg = resolve(args[i + 1]);
+    i += 1;
+  } else if (args[i].startsWith('--')) {
     options.push(args[i], args[i + 1]);
     i += 1;
   } else {
@@ -26,8 +30,8 @@ if (games.length === 0) {
   process.exit(2);
 }
 
-const { initSync, runCli } = await import(pathToFileURL(join(PKG, 'gdlkit.js')).href);
-initSync({ module: readFileSync(join(PKG, 'gdlkit_bg.wasm')) });
+const { initSync, runCli } = await import(pathToFileURL(join(pkg, 'gdlkit.js')).href);
+initSync({ module: readFileSync(join(pkg, 'gdlkit_bg.wasm')) });
 
 let failed = false;
 for (const game of games) {

@@ -2,7 +2,7 @@
 // logging. Node built-ins only (these scripts run before `npm install`).
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,11 +95,6 @@ export function cargoTargetDir() {
     throw new Error('`cargo metadata` failed: is Rust installed?');
   }
   return JSON.parse(out).target_directory;
-}
-
-/** Whether a file exists and is executable-looking (exists). */
-export function exists(path) {
-  return existsSync(path);
 }
 
 /** Whether the command line asked for `--flag`. */

@@ -210,6 +210,10 @@ async function main() {
       pickGame(picker.value).catch((e) => showDiagnostics(e));
     }
   });
+  // Edited text is no longer the picked example.
+  $('kif').addEventListener('input', () => {
+    picker.value = '';
+  });
   const first = games.find((g) => g.name === 'ticTacToe') ?? games[0];
   if (first) {
     picker.value = first.file;

@@ -248,3 +248,18 @@ fn clock_uses_a_monotonic_millisecond_timer() {
 fn version_is_the_crate_version() {
     assert_eq!(gdlkit::wasm::version(), "0.1.0");
 }
+
+#[wasm_bindgen_test]
+fn too_many_joint_moves_is_a_range_error() {
+    // 3 roles with 50 moves each: 125 000 joint moves, over the cap.
+    let mut kif = String::from("(role a) (role b) (role c) (<= (legal ?r (pick ?n)) (role ?r) (num ?n)) (init s)\n");
+    for i in 0..50 {
+        kif.push_str(&format!("(num {i}) "));
+    }
+    let mut game = Game::new(&kif).unwrap();
+    let init = game.initial_state().unwrap();
+    assert_eq!(game.legal_moves(init, 2).unwrap().len(), 50);
+    let err = game.legal_joint_moves(init).unwrap_err();
+    assert_eq!(error_name(&err), "RangeError");
+    assert!(String::from(err.unchecked_ref::<js_sys::Error>().message()).contains("50 x 50 x 50"));
+}

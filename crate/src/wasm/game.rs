@@ -17,6 +17,10 @@ use rustc_hash::FxHashMap;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+/// `legalJointMoves` refuses to build more joint moves than this (the
+/// cartesian product grows fast with simultaneous moves).
+pub const MAX_JOINT_MOVES: usize = 100_000;
+
 #[wasm_bindgen]
 pub struct Game {
     machine: Interpreter,
@@ -51,8 +55,9 @@ impl Game {
         loop {
             let h = self.next_handle;
             self.next_handle = self.next_handle.wrapping_add(1).max(1);
-            if !self.states.contains_key(&h) {
-                self.states.insert(h, state);
+            // Only after 2^32 handles can the counter meet a live one: skip it.
+            if let std::collections::hash_map::Entry::Vacant(slot) = self.states.entry(h) {
+                slot.insert(state);
                 return h;
             }
         }
@@ -119,10 +124,22 @@ impl Game {
 
     /// Every legal joint move (one move per role, in role order): the
     /// cartesian product of the sorted per-role lists, first role slowest.
+    /// Throws a `RangeError` beyond [`MAX_JOINT_MOVES`] joint moves.
     #[wasm_bindgen(js_name = legalJointMoves, unchecked_return_type = "string[][]")]
     pub fn legal_joint_moves(&mut self, state: u32) -> Result<JsValue, JsValue> {
         let s = self.state(state)?.clone();
         let all = self.sorted_legal(&s)?;
+        let count = all.iter().try_fold(1usize, |n, moves| n.checked_mul(moves.len()));
+        match count {
+            Some(n) if n <= MAX_JOINT_MOVES => {}
+            _ => {
+                let sizes: Vec<String> = all.iter().map(|m| m.len().to_string()).collect();
+                return Err(js::range_error(&format!(
+                    "too many joint moves ({} per role; at most {MAX_JOINT_MOVES} in all): use legalMoves for each role",
+                    sizes.join(" x ")
+                )));
+            }
+        }
         let joint: Vec<Vec<String>> = cartesian(&all)
             .into_iter()
             .map(|jm| jm.into_iter().map(|t| self.machine.terms().display(t)).collect())
