@@ -126,6 +126,9 @@ pub struct Compiled {
     pub demand: Vec<bool>,
     /// The rules of each demand relation.
     pub demand_rules: Vec<Vec<RuleBodies>>,
+    /// `safe[rel][mask]`: a demand relation may be called with the argument
+    /// positions in `mask` bound (see [`choose_demand`]).
+    pub safe: Vec<Vec<bool>>,
 }
 
 impl Compiled {
@@ -190,6 +193,36 @@ impl Compiled {
         out
     }
 
+    /// Switches demand relations to materialised evaluation (their strata
+    /// run bottom-up again). Only valid before any plan was built for a
+    /// stratum that uses them as demand relations.
+    pub fn materialise(&mut self, rels: &[RelId]) {
+        for &r in rels {
+            self.demand[r] = false;
+            self.demand_rules[r].clear();
+        }
+        for st in &mut self.strata {
+            if st.heads.iter().any(|h| rels.contains(h)) {
+                st.demand = false;
+            }
+        }
+    }
+
+    /// Undoes [`Compiled::materialise`].
+    pub fn dematerialise(&mut self, rels: &[RelId]) {
+        for &r in rels {
+            self.demand[r] = true;
+        }
+        for st in &mut self.strata {
+            if st.heads.iter().any(|h| rels.contains(h)) {
+                st.demand = true;
+                for rule in &st.rules {
+                    self.demand_rules[rule.head_rel].push(rule.clone());
+                }
+            }
+        }
+    }
+
     /// Plans to answer a call of demand relation `rel` with the argument
     /// positions in `mask` bound: one plan per rule body, with the head
     /// variables at those positions bound before the body runs.
@@ -218,6 +251,12 @@ impl Compiled {
 /// (safety, stratified negation, `not` only around sentences); the validator
 /// reports the same problems with more context.
 pub fn compile(program: &Program, store: &mut TermStore) -> Result<Compiled, Vec<Diagnostic>> {
+    compile_with(program, store, true)
+}
+
+/// [`compile`], optionally without demand relations (everything
+/// materialised bottom-up: the simpler reference the tests compare with).
+pub fn compile_with(program: &Program, store: &mut TermStore, use_demand: bool) -> Result<Compiled, Vec<Diagnostic>> {
     let graph = DepGraph::build(program);
     let rule_graph = RuleGraph::build(program, &graph);
     let mut errors = Vec::new();
@@ -254,6 +293,7 @@ pub fn compile(program: &Program, store: &mut TermStore) -> Result<Compiled, Vec
         true_all: None,
         demand: vec![false; n],
         demand_rules: Vec::new(),
+        safe: Vec::new(),
         class,
         arity,
         graph,
@@ -261,7 +301,12 @@ pub fn compile(program: &Program, store: &mut TermStore) -> Result<Compiled, Vec
     };
     Builder { store, c: &mut c, errors: &mut errors }.build(program);
     if errors.is_empty() {
-        choose_demand(&mut c, program);
+        if use_demand {
+            choose_demand(&mut c, program);
+        } else {
+            c.demand_rules = vec![Vec::new(); c.class.len()];
+            c.demand = vec![false; c.class.len()];
+        }
     }
     if errors.is_empty() {
         Ok(c)
@@ -533,17 +578,15 @@ impl Builder<'_> {
 
 /// Estimated rows a scan yields: `size^(unbound/arity)` (uniform spread).
 ///
-/// Demand relations come after every materialised literal, ordered by their
-/// number of unbound arguments alone: the bound set at that point does not
-/// depend on sizes, so the binding patterns they are called with are the
-/// ones [`choose_demand`] predicted. Called with nothing bound they would be
-/// computed in full: only as a last resort.
+/// A demand relation is only called in a safe pattern (see
+/// [`choose_demand`]); its answers are unknown in advance, so each unbound
+/// argument is assumed to multiply them by 100.
 fn estimate(size: usize, bound: usize, arity: usize, demand: bool) -> f64 {
     if arity == 0 || bound == arity {
         return 0.0;
     }
     if demand {
-        return if bound == 0 { 1e30 } else { 1e20 + (arity - bound) as f64 };
+        return 100f64.powi((arity - bound) as i32);
     }
     (size.max(1) as f64).powf((arity - bound) as f64 / arity as f64)
 }
@@ -623,7 +666,12 @@ fn order(
             .map(|(i, l)| {
                 let Lit::Pos { rel, pats, .. } = l else { unreachable!() };
                 let b = pats.iter().filter(|p| p.is_bound(&bound)).count();
-                (estimate(size(*rel), b, pats.len(), demand[*rel]), i)
+                let mut cost = estimate(size(*rel), b, pats.len(), demand[*rel]);
+                if demand[*rel] && !c.safe.is_empty() && !eligible(&c.safe, *rel, bound_mask(pats, &bound)) {
+                    // Not callable yet in this pattern: last resort only.
+                    cost = f64::INFINITY;
+                }
+                (cost, i)
             })
             .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
             .map(|(_, i)| i);
@@ -670,23 +718,33 @@ fn first_var(pats: &[Pat]) -> Option<VarId> {
     out
 }
 
-/// Decides which relations are evaluated on demand (see [`Compiled::demand`]).
+/// Largest arity for which a relation may be evaluated on demand (its call
+/// patterns are enumerated as bit masks).
+const MAX_DEMAND_ARITY: u32 = 12;
+
+/// Decides which relations are evaluated on demand (see [`Compiled::demand`])
+/// and under which call patterns (`Compiled::safe`).
 ///
-/// Starts with every derived relation of arity > 0 that is not a GDL
-/// keyword as a candidate, then simulates the body orderings: a candidate
-/// called with no bound argument (from a materialised relation's rules, or
-/// from a demand relation's rules under one of its call patterns) is
-/// materialised, together with its whole recursive component (so recursion
-/// never mixes the two modes). Repeats until nothing changes.
+/// A call pattern (bound-argument mask) of a demand relation is *safe* when
+/// every body of its rules can place all its literals starting from the
+/// head variables the pattern binds, where a materialised literal can always
+/// be placed and a demand literal only under one of its own safe patterns.
+/// That is a greatest fixpoint (recursion is assumed safe until refuted;
+/// tabling handles it). The planner obeys the same rule, so at run time a
+/// demand relation is never called in a pattern that would force computing
+/// it in full. A materialised relation's rule whose demand literal can never
+/// be placed makes that literal's component materialised; then everything
+/// is recomputed, until nothing changes.
 fn choose_demand(c: &mut Compiled, program: &Program) {
-    if std::env::var("GDLKIT_NO_DEMAND").is_ok() { c.demand_rules = vec![Vec::new(); c.class.len()]; return; }
     let n = c.graph.rels.len();
     let candidate = |r: RelId| {
         let k = c.graph.rels[r];
-        !kw::is_gdl_keyword(k.sym) && k.arity > 0 && c.graph.rules_of[r].iter().any(|&i| !program.rules[i].body.is_empty())
+        !kw::is_gdl_keyword(k.sym)
+            && k.arity > 0
+            && k.arity <= MAX_DEMAND_ARITY
+            && c.graph.rules_of[r].iter().any(|&i| !program.rules[i].body.is_empty())
     };
     let mut demand: Vec<bool> = (0..c.class.len()).map(|r| r < n && candidate(r)).collect();
-    // Rules (as compiled bodies) per head relation.
     let mut rules: Vec<Vec<RuleBodies>> = vec![Vec::new(); c.class.len()];
     for st in &c.strata {
         for r in &st.rules {
@@ -694,51 +752,26 @@ fn choose_demand(c: &mut Compiled, program: &Program) {
         }
     }
     loop {
-        c.demand = demand.clone();
-        let mut calls: Vec<Vec<u32>> = vec![Vec::new(); c.class.len()];
-        let mut materialise: Vec<RelId> = Vec::new();
-        // Materialised relations' rules run with nothing bound.
-        let mut work: Vec<(RelId, u32)> = (0..n).filter(|&r| !demand[r]).map(|r| (r, 0)).collect();
-        let mut seen: rustc_hash::FxHashSet<(RelId, u32)> = work.iter().copied().collect();
-        while let Some((rel, mask)) = work.pop() {
-            for rule in &rules[rel] {
-                let mut pre = vec![false; rule.num_vars];
-                for (i, p) in rule.head.iter().enumerate().take(32) {
-                    if mask >> i & 1 == 1 {
-                        p.for_each_var(&mut |v| pre[v as usize] = true);
-                    }
-                }
+        let safe = safe_patterns(&rules, &demand, &c.arity);
+        let mut stuck = Vec::new();
+        for r in (0..n).filter(|&r| !demand[r]) {
+            for rule in &rules[r] {
                 for body in &rule.bodies {
-                    let Ok(ops) = order(body, rule.num_vars, &pre, None, &|_| 1, c, &mut Vec::new()) else { continue };
-                    for op in ops {
-                        let (r, m) = match op {
-                            Op::Scan { rel, mask, demand: true, .. } => (rel, mask),
-                            Op::Check { rel, demand: true, ref pats, .. } => (rel, (1u32 << pats.len().min(32)).wrapping_sub(1)),
-                            _ => continue,
-                        };
-                        if m == 0 {
-                            materialise.push(r);
-                        } else if seen.insert((r, m)) {
-                            calls[r].push(m);
-                            work.push((r, m));
-                        }
-                    }
+                    stuck.extend(unplaceable(body, &vec![false; rule.num_vars], &demand, &safe));
                 }
             }
         }
-        if materialise.is_empty() {
+        if stuck.is_empty() {
+            c.demand = demand;
+            c.safe = safe;
             break;
         }
-        for r in materialise {
-            let scc = c.graph.scc_of[r];
-            for &m in &c.graph.sccs[scc] {
+        for r in stuck {
+            for &m in &c.graph.sccs[c.graph.scc_of[r]] {
                 demand[m] = false;
             }
         }
     }
-    c.demand = demand;
-    // Demand relations that share a component with a materialised one were
-    // reset above; now move their rules out of the bottom-up strata.
     c.demand_rules = vec![Vec::new(); c.class.len()];
     for st in &mut c.strata {
         if st.heads.iter().all(|&h| c.demand[h]) {
@@ -748,4 +781,72 @@ fn choose_demand(c: &mut Compiled, program: &Program) {
             }
         }
     }
+}
+
+/// The greatest fixpoint of safe call patterns: `safe[rel][mask]`.
+fn safe_patterns(rules: &[Vec<RuleBodies>], demand: &[bool], arity: &[usize]) -> Vec<Vec<bool>> {
+    let mut safe: Vec<Vec<bool>> = (0..demand.len())
+        .map(|r| if demand[r] { (0..1usize << arity[r]).map(|m| m != 0).collect() } else { Vec::new() })
+        .collect();
+    loop {
+        let mut changed = false;
+        for r in (0..demand.len()).filter(|&r| demand[r]) {
+            for mask in 1..safe[r].len() {
+                if !safe[r][mask] {
+                    continue;
+                }
+                let ok = rules[r].iter().all(|rule| {
+                    let mut pre = vec![false; rule.num_vars];
+                    for (i, p) in rule.head.iter().enumerate() {
+                        if mask >> i & 1 == 1 {
+                            p.for_each_var(&mut |v| pre[v as usize] = true);
+                        }
+                    }
+                    rule.bodies.iter().all(|b| unplaceable(b, &pre, demand, &safe).is_empty())
+                });
+                if !ok {
+                    safe[r][mask] = false;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            return safe;
+        }
+    }
+}
+
+/// Whether a demand literal may be called with the bound positions `mask`.
+fn eligible(safe: &[Vec<bool>], rel: RelId, mask: u32) -> bool {
+    safe[rel].get(mask as usize).copied().unwrap_or(false)
+}
+
+/// The demand relations of positive literals in `body` that can never be
+/// placed when the variables in `pre` are bound (order-independent: the
+/// bound set only grows).
+fn unplaceable(body: &[Lit], pre: &[bool], demand: &[bool], safe: &[Vec<bool>]) -> Vec<RelId> {
+    let mut bound = pre.to_vec();
+    let mut placed = vec![false; body.len()];
+    loop {
+        let mut progress = false;
+        for (i, lit) in body.iter().enumerate() {
+            let Lit::Pos { rel, pats, .. } = lit else { continue };
+            if placed[i] || (demand[*rel] && !eligible(safe, *rel, bound_mask(pats, &bound))) {
+                continue;
+            }
+            placed[i] = true;
+            progress = true;
+            pats.iter().for_each(|p| p.for_each_var(&mut |v| bound[v as usize] = true));
+        }
+        if !progress {
+            break;
+        }
+    }
+    body.iter()
+        .enumerate()
+        .filter_map(|(i, lit)| match lit {
+            Lit::Pos { rel, .. } if !placed[i] => Some(*rel),
+            _ => None,
+        })
+        .collect()
 }

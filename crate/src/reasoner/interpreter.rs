@@ -12,7 +12,7 @@
 //! stratified programs because negated subgoals never depend on subgoals in
 //! progress.
 
-use super::compile::{compile, Class, Compiled, Op, Pat, Plan, StratumPlans};
+use super::compile::{compile_with, Class, Compiled, Op, Pat, Plan, StratumPlans};
 use super::db::{Db, KeyHasher, Row};
 use super::{EvalError, Limits, StateMachine};
 use crate::deps::RelId;
@@ -94,7 +94,15 @@ struct Demand {
     /// Answer tables per class.
     dbs: [Db; 3],
     subgoals: [Subgoals; 3],
-    plans: FxHashMap<(RelId, u32), Arc<StratumPlans>>,
+    /// Plans per relation and call mask.
+    plans: Vec<SmallVec<[(u32, Arc<StratumPlans>); 2]>>,
+    /// Results of existence tests (fully bound calls of non-recursive
+    /// demand relations), per class.
+    exists: [FxHashMap<(RelId, Args), bool>; 3],
+    /// Reusable join buffers (environment, trail, output).
+    buffers: Vec<(Vec<TermId>, Vec<u16>, Vec<TermId>)>,
+    /// Set when an existence test found its first derivation.
+    found: bool,
     depth: u32,
     /// Subgoals evaluated but not yet complete, in order of evaluation.
     completion: Vec<(usize, u32)>,
@@ -113,6 +121,7 @@ impl Demand {
         }
         self.subgoals[k].map.clear();
         self.subgoals[k].status.clear();
+        self.exists[k].clear();
     }
 }
 
@@ -151,8 +160,19 @@ impl Interpreter {
     }
 
     pub fn with_limits(program: &Program, limits: Limits) -> Result<Interpreter, Vec<Diagnostic>> {
+        Interpreter::build(program, limits, true)
+    }
+
+    /// An interpreter that materialises every relation bottom-up (no
+    /// top-down demand evaluation). Simpler and often much slower; tests
+    /// compare it with the hybrid one.
+    pub fn materialising(program: &Program, limits: Limits) -> Result<Interpreter, Vec<Diagnostic>> {
+        Interpreter::build(program, limits, false)
+    }
+
+    fn build(program: &Program, limits: Limits, use_demand: bool) -> Result<Interpreter, Vec<Diagnostic>> {
         let mut store = TermStore::new(program.symbols.clone());
-        let c = compile(program, &mut store)?;
+        let c = compile_with(program, &mut store, use_demand)?;
         let g = &c.graph;
         let (rel_legal, rel_next, rel_goal, rel_terminal, rel_role, rel_does) = (
             g.id_of(kw::LEGAL, 2),
@@ -176,7 +196,7 @@ impl Interpreter {
             cached: None,
             static_budget: limits.max_static_rows,
             state_budget: limits.max_rows_per_state,
-            demand: Demand { dbs: [db(), db(), db()], ..Demand::default() },
+            demand: Demand { dbs: [db(), db(), db()], plans: vec![SmallVec::new(); c.num_rels()], ..Demand::default() },
             plans: vec![None; ns],
             rels_of_class: [of_class(Class::Static), of_class(Class::State), of_class(Class::Move)],
             rel_legal,
@@ -191,6 +211,7 @@ impl Interpreter {
             c: Arc::new(c),
         };
         it.insert_facts(Class::Static);
+        it.materialise_static();
         if let Some(role) = rel_role {
             let need = it.c.strata_for(&[role]);
             it.ensure(&need, None).map_err(|e| vec![eval_diag(&e)])?;
@@ -201,6 +222,57 @@ impl Interpreter {
 
     pub fn limits(&self) -> Limits {
         self.limits
+    }
+
+    /// Static relations are computed once per game, so materialising them is
+    /// usually cheaper than answering each call top-down. Tries each static
+    /// demand component (dependencies first, only if everything it uses is
+    /// materialised) under a small budget; components that are too large
+    /// (e.g. all lists over 25 elements) stay on demand.
+    fn materialise_static(&mut self) {
+        const TRIAL_ROWS: usize = 200_000;
+        const TRIAL_STEPS: u64 = 5_000_000;
+        let sccs = self.c.graph.sccs.clone();
+        for comp in sccs {
+            let c = &self.c;
+            if !comp.iter().all(|&r| c.demand[r] && c.class[r] == Class::Static) {
+                continue;
+            }
+            let uses_demand = comp.iter().any(|&r| {
+                c.graph.edges[r].iter().any(|e| !comp.contains(&e.body) && c.demand[e.body])
+            });
+            if uses_demand {
+                continue;
+            }
+            Arc::get_mut(&mut self.c).expect("no plans share the program yet").materialise(&comp);
+            let facts: Vec<_> = self.c.facts.iter().filter(|(r, _)| comp.contains(r)).cloned().collect();
+            for (r, row) in &facts {
+                self.dbs[0].rels[*r].insert(row);
+            }
+            let (budget, limits) = (self.static_budget, self.limits);
+            self.static_budget = budget.min(TRIAL_ROWS);
+            self.limits.max_steps = limits.max_steps.min(TRIAL_STEPS);
+            let need = self.c.strata_for(&comp);
+            let ok = self.ensure(&need, None).is_ok();
+            let used = budget.min(TRIAL_ROWS) - self.static_budget;
+            self.limits = limits;
+            if ok {
+                self.static_budget = budget - used;
+                continue;
+            }
+            // Too large: back to demand evaluation.
+            self.static_budget = budget;
+            for &r in &comp {
+                self.dbs[0].rels[r].clear();
+            }
+            for &s in &need {
+                if self.c.strata[s].heads.iter().any(|h| comp.contains(h)) {
+                    self.static_done[s] = false;
+                    self.plans[s] = None;
+                }
+            }
+            Arc::get_mut(&mut self.c).expect("no plans share the program yet").dematerialise(&comp);
+        }
     }
 
     pub fn compiled(&self) -> &Compiled {
@@ -412,6 +484,8 @@ impl Interpreter {
             steps: 0,
             budget,
             low: u32::MAX,
+            testing: 0,
+            stop: false,
             error: None,
         }
     }
@@ -515,6 +589,10 @@ struct Ctx<'a> {
     /// Lowest stack depth of an in-progress subgoal touched by the current
     /// subgoal evaluation (Tarjan's low-link).
     low: u32,
+    /// Inside an existence test's own join (reset while a nested subgoal is
+    /// solved): the first derived row stops the join.
+    testing: u32,
+    stop: bool,
     error: Option<EvalError>,
 }
 
@@ -554,8 +632,13 @@ impl Ctx<'_> {
     }
 
     /// Nested-loop join over `plan.ops[i..]`, pushing head rows onto `out`.
+    /// Whether the current join must stop (an error, or a test succeeded).
+    fn halted(&self) -> bool {
+        self.stop || self.error.is_some()
+    }
+
     fn join(&mut self, plan: &Plan, i: usize, env: &mut [TermId], trail: &mut Vec<u16>, out: &mut Vec<TermId>, delta: (Row, Row)) {
-        if self.error.is_some() {
+        if self.halted() {
             return;
         }
         let Some(op) = plan.ops.get(i) else {
@@ -583,7 +666,7 @@ impl Ctx<'_> {
                     for v in trail.drain(mark..) {
                         env[v as usize] = TermId::NONE;
                     }
-                    if self.error.is_some() {
+                    if self.halted() {
                         return;
                     }
                 }
@@ -615,17 +698,20 @@ impl Ctx<'_> {
                     for v in trail.drain(mark..) {
                         env[v as usize] = TermId::NONE;
                     }
-                    if self.error.is_some() {
+                    if self.halted() {
                         return;
                     }
                 }
             }
             Op::Check { rel, class, pats, negated, demand } => {
                 let full = (1u32 << pats.len().min(32)).wrapping_sub(1);
-                let present = if *demand {
+                let present = if *demand && !self.c.graph.is_recursive(*rel) {
+                    let Some(row) = self.call_values(pats, full, env) else { return };
+                    self.exists(*rel, *class, row)
+                } else if *demand {
                     let Some(row) = self.call_values(pats, full, env) else { return };
                     self.call(*rel, *class, full, &row);
-                    if self.error.is_some() {
+                    if self.halted() {
                         return;
                     }
                     self.demand.dbs[ci(*class)].rels[*rel].contains(&row)
@@ -648,6 +734,42 @@ impl Ctx<'_> {
                 }
             }
         }
+    }
+
+    /// Whether the fully bound atom `rel(row)` of a non-recursive demand
+    /// relation is derivable: runs its rules with the head bound and stops at
+    /// the first derivation (memoised per state).
+    fn exists(&mut self, rel: RelId, class: Class, row: Args) -> bool {
+        let testing = std::mem::replace(&mut self.testing, 0);
+        let r = self.exists_inner(rel, class, row);
+        self.testing = testing;
+        r
+    }
+
+    fn exists_inner(&mut self, rel: RelId, class: Class, row: Args) -> bool {
+        let k = ci(class);
+        if let Some(&b) = self.demand.exists[k].get(&(rel, row.clone())) {
+            return b;
+        }
+        // Facts (and answers of earlier calls) are in the table already.
+        if self.demand.dbs[k].rels[rel].contains(&row) {
+            return true;
+        }
+        let full = (1u32 << row.len().min(32)).wrapping_sub(1);
+        let plans = self.demand_plans(rel, full);
+        let mut found = false;
+        for plan in &plans.plans {
+            let outer = std::mem::replace(&mut self.demand.found, false);
+            self.run_demand_plan(plan, class, full, &row, true);
+            found = std::mem::replace(&mut self.demand.found, outer);
+            if found || self.error.is_some() {
+                break;
+            }
+        }
+        if self.error.is_none() {
+            self.demand.exists[k].insert((rel, row), found);
+        }
+        found
     }
 
     /// Makes sure the subgoal `rel(vals at mask)` has been evaluated (it may
@@ -676,6 +798,12 @@ impl Ctx<'_> {
     /// Evaluates a subgoal's rules; a leader repeats until its component
     /// adds no answers, then completes it.
     fn solve(&mut self, rel: RelId, class: Class, mask: u32, vals: &[TermId], id: u32) {
+        let testing = std::mem::replace(&mut self.testing, 0);
+        self.solve_inner(rel, class, mask, vals, id);
+        self.testing = testing;
+    }
+
+    fn solve_inner(&mut self, rel: RelId, class: Class, mask: u32, vals: &[TermId], id: u32) {
         let k = ci(class);
         let depth = self.demand.depth;
         self.demand.depth += 1;
@@ -687,7 +815,7 @@ impl Ctx<'_> {
             self.low = u32::MAX;
             let before = self.demand.answers;
             for plan in &plans.plans {
-                self.run_demand_plan(plan, class, mask, vals);
+                self.run_demand_plan(plan, class, mask, vals, false);
                 if self.error.is_some() {
                     self.demand.depth -= 1;
                     return;
@@ -720,7 +848,7 @@ impl Ctx<'_> {
     }
 
     fn demand_plans(&mut self, rel: RelId, mask: u32) -> Arc<StratumPlans> {
-        if let Some(p) = self.demand.plans.get(&(rel, mask)) {
+        if let Some((_, p)) = self.demand.plans[rel].iter().find(|(m, _)| *m == mask) {
             return Arc::clone(p);
         }
         let (c, dbs, demand) = (self.c, self.dbs, &*self.demand);
@@ -740,27 +868,55 @@ impl Ctx<'_> {
                 self.demand.pending_indexes.push((r, m));
             }
         }
-        self.demand.plans.insert((rel, mask), Arc::clone(&plans));
+        self.demand.plans[rel].push((mask, Arc::clone(&plans)));
         plans
     }
 
     /// Runs one rule body for a subgoal: binds the head at the called
-    /// positions, joins, and adds the answers to the relation's table.
-    fn run_demand_plan(&mut self, plan: &Plan, class: Class, mask: u32, vals: &[TermId]) {
-        let mut env: Vec<TermId> = vec![TermId::NONE; plan.num_vars];
-        let mut trail = Vec::new();
+    /// positions, joins, and adds the answers to the relation's table. With
+    /// `test`, only records in `found` whether there is a derivation.
+    fn run_demand_plan(&mut self, plan: &Plan, class: Class, mask: u32, vals: &[TermId], test: bool) {
+        let (mut env, mut trail, mut out) = self.demand.buffers.pop().unwrap_or_default();
+        env.clear();
+        env.resize(plan.num_vars, TermId::NONE);
+        trail.clear();
+        out.clear();
         let mut vi = vals.iter();
+        let mut applies = true;
         for (i, p) in plan.head.iter().enumerate() {
             if i < 32 && mask >> i & 1 == 1 {
                 let v = *vi.next().expect("one value per bound position");
                 if !unify(self.store, p, v, &mut env, &mut trail) {
-                    return;
+                    applies = false;
+                    break;
                 }
             }
         }
-        trail.clear();
+        if applies {
+            trail.clear();
+            if test {
+                self.join_test(plan, &mut env, &mut trail);
+            } else {
+                self.join(plan, 0, &mut env, &mut trail, &mut out, (0, 0));
+                self.add_answers(plan, class, &out);
+            }
+        }
+        self.demand.buffers.push((env, trail, out));
+    }
+
+    /// Joins a plan only to learn whether it derives anything.
+    fn join_test(&mut self, plan: &Plan, env: &mut [TermId], trail: &mut Vec<u16>) {
         let mut out = Vec::new();
-        self.join(plan, 0, &mut env, &mut trail, &mut out, (0, 0));
+        self.testing += 1;
+        self.join(plan, 0, env, trail, &mut out, (0, 0));
+        self.testing -= 1;
+        self.stop = false;
+        if !out.is_empty() {
+            self.demand.found = true;
+        }
+    }
+
+    fn add_answers(&mut self, plan: &Plan, class: Class, out: &[TermId]) {
         let arity = plan.head.len();
         let table = &mut self.demand.dbs[ci(class)].rels[plan.head_rel];
         for row in out.chunks_exact(arity.max(1)) {
@@ -798,6 +954,17 @@ impl Ctx<'_> {
     }
 
     fn emit(&mut self, plan: &Plan, env: &[TermId], out: &mut Vec<TermId>) {
+        if self.testing > 0 {
+            out.push(TermId::NONE);
+            self.stop = true;
+            return;
+        }
+        // Rows are counted as they are derived, so an exploding rule stops
+        // before it creates millions of terms.
+        if out.len() / plan.head.len().max(1) >= self.budget {
+            self.error = Some(EvalError::Limit { what: "derived facts", limit: self.limits.max_rows_per_state as u64 });
+            return;
+        }
         let start = out.len();
         for p in plan.head.iter() {
             match self.build(p, env) {
@@ -995,9 +1162,11 @@ impl Interpreter {
                 }
             }
         }
-        for ((rel, mask), p) in &self.demand.plans {
+        for (rel, per_mask) in self.demand.plans.iter().enumerate() {
+            for (mask, p) in per_mask {
             for plan in &p.plans {
-                describe(&mut s, format!("demand {}@{mask:b}", self.rel_name(*rel)), plan);
+                describe(&mut s, format!("demand {}@{mask:b}", self.rel_name(rel)), plan);
+            }
             }
         }
         s

@@ -97,8 +97,15 @@ pub trait StateMachine {
     }
 
     /// Every legal joint move (the cartesian product, first role slowest).
+    /// Fails with a limit error beyond [`MAX_JOINT_MOVES`] (six players with
+    /// 100 moves each have 10^12 joint moves): enumerate per role instead.
     fn legal_joint_moves(&mut self, state: &Self::State) -> Result<Vec<Vec<TermId>>, EvalError> {
-        Ok(cartesian(&self.all_legal_moves(state)?))
+        let per_role = self.all_legal_moves(state)?;
+        let count = per_role.iter().try_fold(1u64, |acc, m| acc.checked_mul(m.len() as u64));
+        match count {
+            Some(n) if n <= MAX_JOINT_MOVES => Ok(cartesian(&per_role)),
+            _ => Err(EvalError::Limit { what: "joint moves in one state", limit: MAX_JOINT_MOVES }),
+        }
     }
 
     /// One goal value per role: the largest derivable one, or `None`.
@@ -106,6 +113,9 @@ pub trait StateMachine {
         Ok(self.goal_values(state)?.into_iter().map(|v| v.into_iter().max()).collect())
     }
 }
+
+/// Most joint moves [`StateMachine::legal_joint_moves`] enumerates.
+pub const MAX_JOINT_MOVES: u64 = 1_000_000;
 
 /// All combinations picking one element of each list (first list slowest).
 pub fn cartesian(lists: &[Vec<TermId>]) -> Vec<Vec<TermId>> {
