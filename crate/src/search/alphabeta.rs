@@ -61,7 +61,7 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Config {
-        Config { budget: Budget::default(), tt: true, ordering: true, mode: Mode::Auto, iterative: true, tt_capacity: 1 << 20 }
+        Config { budget: Budget::default(), tt: true, ordering: true, mode: Mode::Auto, iterative: true, tt_capacity: 200_000 }
     }
 }
 
@@ -118,7 +118,7 @@ impl<M: StateMachine> AlphaBeta<M> {
         Ok(match self.cfg.mode {
             Mode::Auto => {
                 if self.info.is_none() {
-                    self.info = Some(GameInfo::sample(m, root, 20, 1)?);
+                    self.info = Some(GameInfo::sample(m, root, 10, 1)?);
                 }
                 let info = self.info.as_ref().expect("just set");
                 if info.roles == 2 && info.turn_taking && !info.zero_sum && info.terminal_samples > 0 {

@@ -273,14 +273,14 @@ pub struct GameInfo {
 }
 
 impl GameInfo {
-    /// Plays `playouts` random games from `root` (at most 500 steps each).
+    /// Plays `playouts` random games from `root` (at most 300 steps each).
     pub fn sample<M: StateMachine>(m: &mut M, root: &M::State, playouts: usize, seed: u64) -> Result<GameInfo, EvalError> {
         let n = m.roles().len();
         let mut rng = fastrand::Rng::with_seed(seed);
         let (mut zero_sum, mut turn_taking, mut sum, mut terminals) = (true, true, None, 0);
         for _ in 0..playouts {
             let mut s = root.clone();
-            for _ in 0..500 {
+            for _ in 0..300 {
                 if m.is_terminal(&s)? {
                     let total: i64 = m.goals(&s)?.iter().map(|g| g.unwrap_or(0)).sum();
                     if *sum.get_or_insert(total) != total {
