@@ -7,6 +7,8 @@
 //   3. wasm tests in Chromium: the same with WASM_BINDGEN_USE_BROWSER=1 (chromedriver)
 //   4. workflow files: node --test tests/workflows.test.mjs
 //   5. the page: node --test tests/page.test.mjs (Playwright + Chromium)
+//   6. the npm package: node --test tests/npm.test.mjs (npm pack, installed
+//      into a scratch project: Node, worker, CLI, tsc, Vite + Chromium, docs)
 //
 // Add a step to STEPS below; `needs` names what it requires ('build').
 
@@ -63,10 +65,15 @@ const STEPS = [
     needs: 'build',
     run: () => nodeTest('page.test.mjs'),
   },
+  {
+    name: 'npm package (pack, install; Node, worker, CLI, tsc, Vite + Chromium, doc examples)',
+    needs: 'build',
+    run: () => nodeTest('npm.test.mjs'),
+  },
 ];
 
 // Node test files not listed above still run, so a new one cannot be forgotten.
-const listed = new Set(['workflows.test.mjs', 'page.test.mjs']);
+const listed = new Set(['workflows.test.mjs', 'page.test.mjs', 'npm.test.mjs']);
 for (const file of readdirSync(join(ROOT, 'tests')).filter((f) => f.endsWith('.test.mjs')).sort()) {
   if (!listed.has(file)) {
     STEPS.push({ name: `tests/${file}`, needs: 'build', run: () => nodeTest(file) });

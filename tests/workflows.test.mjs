@@ -62,3 +62,18 @@ test('the script check itself finds npm scripts', () => {
   assert.deepEqual(npmScripts('npm ci && npm run build\nnpm test'), ['build', 'test']);
   assert.deepEqual(npmScripts('npm run --silent bench:wasm -- x'), ['bench:wasm']);
 });
+
+test('publish.yml publishes with provenance from a version tag, after the package tests', () => {
+  const workflow = parse(readFileSync(join(WORKFLOWS, 'publish.yml'), 'utf8'));
+  const permissions = { ...workflow.permissions, ...workflow.jobs.publish.permissions };
+  assert.equal(permissions['id-token'], 'write', 'provenance (and trusted publishing) need id-token: write');
+  assert.deepEqual((workflow.on ?? workflow[true]).push.tags, ['v*']);
+  const commands = runCommands(workflow);
+  const publish = commands.findIndex((c) => /\bnpm publish\b/.test(c));
+  assert.ok(publish >= 0, 'no npm publish');
+  assert.match(commands[publish], /--provenance/);
+  for (const before of ['npm run build', 'npm run test:package']) {
+    const i = commands.findIndex((c) => c.includes(before));
+    assert.ok(i >= 0 && i < publish, `\`${before}\` must run before npm publish`);
+  }
+});

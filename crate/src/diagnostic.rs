@@ -90,6 +90,9 @@ pub fn has_errors(diags: &[Diagnostic]) -> bool {
 pub struct LineIndex<'a> {
     text: &'a str,
     line_starts: Vec<usize>,
+    /// UTF-16 offset of each line start (so a position costs one line's
+    /// scan, not the whole text's).
+    line_starts_utf16: Vec<u32>,
 }
 
 /// A position as editors show it.
@@ -106,12 +109,16 @@ pub struct Position {
 impl<'a> LineIndex<'a> {
     pub fn new(text: &'a str) -> LineIndex<'a> {
         let mut line_starts = vec![0];
-        for (i, b) in text.bytes().enumerate() {
-            if b == b'\n' {
+        let mut line_starts_utf16 = vec![0];
+        let mut utf16 = 0u32;
+        for (i, c) in text.char_indices() {
+            utf16 += c.len_utf16() as u32;
+            if c == '\n' {
                 line_starts.push(i + 1);
+                line_starts_utf16.push(utf16);
             }
         }
-        LineIndex { text, line_starts }
+        LineIndex { text, line_starts, line_starts_utf16 }
     }
 
     fn clamp(&self, offset: usize) -> usize {
@@ -136,7 +143,7 @@ impl<'a> LineIndex<'a> {
         let line = self.line_of(o);
         let start = self.line_starts[line];
         let column = self.text[start..o].chars().count() + 1;
-        let utf16 = self.text[..o].encode_utf16().count();
+        let utf16 = self.line_starts_utf16[line] as usize + self.text[start..o].encode_utf16().count();
         Position { line: line as u32 + 1, column: column as u32, utf16: utf16 as u32 }
     }
 
@@ -165,16 +172,27 @@ pub fn render(diags: &[Diagnostic], file: &str, text: &str, colour: bool) -> Str
     out
 }
 
+/// Longest excerpt shown of a source line (in characters); longer lines are
+/// cut around the spans with `...`.
+const MAX_SHOWN: usize = 100;
+
+struct Palette {
+    sev: &'static str,
+    bold: &'static str,
+    blue: &'static str,
+    reset: &'static str,
+}
+
 fn render_one(out: &mut String, d: &Diagnostic, file: &str, index: &LineIndex, colour: bool) {
-    let (c_sev, c_bold, c_blue, c_reset) = if colour {
-        let sev = match d.severity {
-            Severity::Error => "\x1b[1;31m",
-            Severity::Warning => "\x1b[1;33m",
-            Severity::Info => "\x1b[1;36m",
-        };
-        (sev, "\x1b[1m", "\x1b[1;34m", "\x1b[0m")
+    let sev_colour = match d.severity {
+        Severity::Error => "\x1b[1;31m",
+        Severity::Warning => "\x1b[1;33m",
+        Severity::Info => "\x1b[1;36m",
+    };
+    let c = if colour {
+        Palette { sev: sev_colour, bold: "\x1b[1m", blue: "\x1b[1;34m", reset: "\x1b[0m" }
     } else {
-        ("", "", "", "")
+        Palette { sev: "", bold: "", blue: "", reset: "" }
     };
     let sev = match d.severity {
         Severity::Error => "error",
@@ -184,40 +202,105 @@ fn render_one(out: &mut String, d: &Diagnostic, file: &str, index: &LineIndex, c
     let p = index.position(d.span.start as usize);
     let _ = writeln!(
         out,
-        "{c_bold}{file}:{}:{}:{c_reset} {c_sev}{sev}[{}]{c_reset}{c_bold}: {}{c_reset}",
-        p.line, p.column, d.code, d.message
+        "{}{file}:{}:{}:{} {}{sev}[{}]{}{}: {}{}",
+        c.bold, p.line, p.column, c.reset, c.sev, d.code, c.reset, c.bold, d.message, c.reset
     );
-    excerpt(out, index, d.span, c_sev, c_blue, c_reset);
-    if !d.hint.is_empty() {
-        let _ = writeln!(out, "  {c_blue}= hint:{c_reset} {}", d.hint);
+    // A diagnostic about the whole file (empty span at the start) has no
+    // excerpt; related locations are then listed as notes.
+    let file_level = d.span == Span::default();
+    // Excerpt rows: the primary span (carets), then each related span
+    // (dashes and its message); a source line is printed once per run.
+    let mut rows: Vec<(Span, bool, &str)> = Vec::new();
+    if !file_level {
+        rows.push((d.span, true, ""));
     }
+    let mut notes: Vec<&Related> = Vec::new();
     for r in &d.related {
+        if file_level || r.span == d.span {
+            notes.push(r);
+        } else {
+            rows.push((r.span, false, &r.message));
+        }
+    }
+    // In line order, the primary span first on its line.
+    rows.sort_by_key(|(span, primary, _)| (index.line_of(span.start as usize), !*primary));
+    let width = rows.iter().map(|(s, _, _)| (index.line_of(s.start as usize) + 1).to_string().len()).max().unwrap_or(1);
+    let pad = " ".repeat(width);
+    if !rows.is_empty() {
+        let _ = writeln!(out, "{}{pad} |{}", c.blue, c.reset);
+    }
+    let mut last_line = usize::MAX;
+    let mut window = (0usize, usize::MAX);
+    for (i, &(span, primary, label)) in rows.iter().enumerate() {
+        let line = index.line_of(span.start as usize);
+        if line != last_line {
+            if last_line != usize::MAX && line > last_line + 1 {
+                let _ = writeln!(out, "{}{:>width$}{}", c.blue, "...", c.reset);
+            }
+            // Long lines are cut to a window around the spans on them.
+            let text: Vec<char> = index.line_text(line).chars().map(|ch| if ch == '\t' { ' ' } else { ch }).collect();
+            let first = rows[i..]
+                .iter()
+                .take_while(|(s, _, _)| index.line_of(s.start as usize) == line)
+                .map(|(s, _, _)| underline(index, *s).0)
+                .min()
+                .unwrap_or(1);
+            window = if text.len() <= MAX_SHOWN {
+                (0, text.len())
+            } else {
+                let start = (first - 1).saturating_sub(MAX_SHOWN / 4).min(text.len().saturating_sub(MAX_SHOWN));
+                (start, (start + MAX_SHOWN).min(text.len()))
+            };
+            let mut shown: String = text[window.0..window.1].iter().collect();
+            if window.0 > 0 {
+                shown.insert_str(0, "...");
+            }
+            if window.1 < text.len() {
+                shown.push_str("...");
+            }
+            let _ = writeln!(out, "{}{:>width$} |{} {shown}", c.blue, line + 1, c.reset);
+            last_line = line;
+        }
+        let (first_col, len) = underline(index, span);
+        // Clip the underline to the window (columns are 1-based).
+        let prefix = if window.0 > 0 { 3 } else { 0 };
+        let from = (first_col - 1).clamp(window.0, window.1);
+        let to = (first_col - 1 + len).clamp(window.0, window.1).max(from + 1);
+        let (mark, colour) = if primary { ("^", c.sev) } else { ("-", c.blue) };
+        let label = if label.is_empty() { String::new() } else { format!(" {label}") };
+        let _ = writeln!(
+            out,
+            "{}{pad} |{} {}{colour}{}{label}{}",
+            c.blue,
+            c.reset,
+            " ".repeat(prefix + from - window.0),
+            mark.repeat(to - from),
+            c.reset
+        );
+    }
+    if !d.hint.is_empty() {
+        let _ = writeln!(out, "{pad} {}= hint:{} {}", c.blue, c.reset, d.hint);
+    }
+    for r in notes {
         let rp = index.position(r.span.start as usize);
-        let _ = writeln!(out, "  {c_blue}= note:{c_reset} {}:{}:{}: {}", file, rp.line, rp.column, r.message);
+        let _ = writeln!(out, "{pad} {}= note:{} {}:{}:{}: {}", c.blue, c.reset, file, rp.line, rp.column, r.message);
     }
 }
 
-/// The source line of `span.start` with a caret range under the span (clipped
-/// to that line).
-fn excerpt(out: &mut String, index: &LineIndex, span: Span, c_sev: &str, c_blue: &str, c_reset: &str) {
+/// The first column (1-based) and length in characters of the underline of
+/// `span` on the line where it starts (clipped to that line, at least 1).
+fn underline(index: &LineIndex, span: Span) -> (usize, usize) {
     let line = index.line_of(span.start as usize);
     let text = index.line_text(line);
     let start = index.position(span.start as usize);
-    let end_offset = (span.end as usize).max(span.start as usize + 1);
-    let end = index.position(end_offset);
+    let end = index.position((span.end as usize).max(span.start as usize + 1));
     let first_col = start.column as usize;
     let last_col = if end.line == start.line {
         (end.column as usize).max(first_col + 1)
     } else {
         text.chars().count() + 1
     };
-    let gutter = format!("{}", line + 1);
-    let pad = " ".repeat(gutter.len());
-    let shown: String = text.chars().map(|c| if c == '\t' { ' ' } else { c }).collect();
-    let _ = writeln!(out, "{c_blue}{pad} |{c_reset}");
-    let _ = writeln!(out, "{c_blue}{gutter} |{c_reset} {shown}");
-    let carets = "^".repeat(last_col.saturating_sub(first_col).max(1));
-    let _ = writeln!(out, "{c_blue}{pad} |{c_reset} {}{c_sev}{carets}{c_reset}", " ".repeat(first_col - 1));
+    (first_col, last_col.saturating_sub(first_col).max(1))
 }
 
 /// A diagnostic with positions resolved for JSON/JS consumers (1-based lines

@@ -7,10 +7,12 @@
 //! (search events for lectures). [`replay`] and [`cli`] are adapters; `wasm`
 //! is the WebAssembly binding.
 
+pub mod check;
 pub mod cli;
 pub mod clock;
 pub mod deps;
 pub mod diagnostic;
+pub mod format;
 pub mod program;
 pub mod reasoner;
 pub mod replay;
@@ -36,16 +38,12 @@ pub fn load_game(text: &str) -> Result<Interpreter, Vec<Diagnostic>> {
     Interpreter::new(&program)
 }
 
-/// All diagnostics for a game text (syntax and program structure; the
-/// validator adds the GDL restrictions).
+/// All diagnostics for a game text: syntax, lowering and every static check
+/// of the validator ([`check`]), sorted by position.
 pub fn check_text(text: &str) -> Vec<Diagnostic> {
     let program = parse_program(text);
     let mut diags = program.diagnostics.clone();
-    if !diagnostic::has_errors(&diags) {
-        if let Err(mut errs) = Interpreter::new(&program) {
-            diags.append(&mut errs);
-        }
-    }
-    diags.sort_by_key(|d| (d.span.start, d.span.end));
+    diags.extend(check::check_source(text, &program));
+    check::sort(&mut diags);
     diags
 }

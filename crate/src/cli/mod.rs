@@ -4,6 +4,7 @@
 
 mod bench;
 mod check;
+mod fmt;
 mod matches;
 mod play;
 mod replay;
@@ -38,6 +39,7 @@ gdlkit: General Game Playing toolkit for GDL (Game Description Language)
 
 Usage:
   gdlkit check GAME.kif [--format text|json]
+  gdlkit fmt GAME.kif [--write | --check]
   gdlkit replay GAME.kif MOVES.json
   gdlkit play GAME.kif [--seed N] [--max-steps N] [--format text|json]
   gdlkit bench GAME.kif [--seconds S] [--seed N]
@@ -154,6 +156,7 @@ pub fn run(args: &[String], host: &mut dyn Host) -> Output {
     let rest = &args[1..];
     let result = match command.as_str() {
         "check" => check::run(rest, host, &mut out),
+        "fmt" => fmt::run(rest, host, &mut out),
         "replay" => replay::run(rest, host, &mut out),
         "play" => play::run(rest, host, &mut out),
         "bench" => bench::run(rest, host, &mut out),

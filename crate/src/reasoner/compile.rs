@@ -269,7 +269,7 @@ pub fn compile_with(program: &Program, store: &mut TermStore, use_demand: bool) 
                 e.span,
                 format!("`{head}` depends on the negation of `{neg}`, which depends on `{head}` again"),
             )
-            .with_hint("GDL requires stratified negation: a relation must not depend on its own negation"),
+            .with_hint("GDL requires stratified negation: a relation must not depend on its own negation (`gdlkit check` names the whole cycle)"),
         );
     }
     let n = graph.rels.len();

@@ -8,6 +8,7 @@
 //! | `replay.rs` | `replay(kif, moves)`: the conformance format |
 //! | `cli.rs` | `runCli(args, files)`: the command-line tool over a JS file map |
 //! | `search.rs` | `search`, `searchTree` (with the lecture trace), `runMatch`, the `SearchPlayer` class |
+//! | `check.rs` | `check(text)`: resolved diagnostics; `format(text)`: the canonical layout |
 //! | `js.rs` | shared helpers: JS errors, serde conversions, the panic hook |
 //!
 //! (Validation, search and analysis bindings get their own files:
@@ -24,12 +25,14 @@
 //! - `RangeError`: an unknown state handle or role index.
 //! - `TypeError`: an argument of the wrong shape.
 
+mod check;
 mod cli;
 mod game;
 mod js;
 mod replay;
 mod search;
 
+pub use check::{check, format_kif};
 pub use cli::run_cli;
 pub use game::Game;
 pub use replay::replay;

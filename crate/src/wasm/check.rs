@@ -1,0 +1,25 @@
+//! `check(text)`: every diagnostic of a game text (syntax, lowering and the
+//! static validator, as `gdlkit check`), with positions resolved for
+//! editors; `format(text)`: the canonical layout (as `gdlkit fmt`).
+
+use super::js::{self, to_js};
+use crate::diagnostic::resolve;
+use wasm_bindgen::prelude::*;
+
+/// All diagnostics of `text`, sorted by position: lines and columns 1-based,
+/// `from`/`to` in UTF-16 code units (what CodeMirror counts). Never throws
+/// for bad game text: the problems are the result.
+#[wasm_bindgen(unchecked_return_type = "Diagnostic[]")]
+pub fn check(text: &str) -> Result<JsValue, JsValue> {
+    js::init();
+    let diags = crate::check_text(text);
+    to_js(&resolve(&diags, text))
+}
+
+/// The formatted text. Text with syntax errors is not formatted: throws a
+/// `GdlDiagnosticsError` carrying them.
+#[wasm_bindgen(js_name = format)]
+pub fn format_kif(text: &str) -> Result<String, JsValue> {
+    js::init();
+    crate::format::format(text).map_err(|diags| js::diagnostics_error(&diags, text))
+}

@@ -1,0 +1,212 @@
+// TypeScript declarations of the gdlkit JavaScript API (`gdlkit`), for both
+// the browser entry (index.js) and the Node entry (node.js), written by hand
+// (the data types match pkg/gdlkit.d.ts, which wasm-bindgen writes; a test
+// checks they agree). Documentation: docs/js-api.md.
+
+// Explicit resource management (`using`): declared here so that projects
+// whose `lib` lacks `esnext.disposable` still compile (merges with it).
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
+}
+
+/** A position span of a related note of a diagnostic. */
+export interface RelatedSpan {
+  message: string;
+  line: number;
+  column: number;
+  end_line: number;
+  end_column: number;
+  /** UTF-16 offset of the start (what editors such as CodeMirror count). */
+  from: number;
+  /** UTF-16 offset of the end. */
+  to: number;
+}
+
+/** A diagnostic with resolved positions: lines and columns 1-based, `from`/`to` UTF-16 offsets. */
+export interface Diagnostic {
+  /** A stable code such as `GDL002` (docs/diagnostics.md). */
+  code: string;
+  severity: 'error' | 'warning' | 'info';
+  message: string;
+  line: number;
+  column: number;
+  end_line: number;
+  end_column: number;
+  from: number;
+  to: number;
+  /** How to fix it ('' when there is no hint). */
+  hint: string;
+  related: RelatedSpan[];
+}
+
+/** A description of one state; lists sorted by code point, `legal` and `goals` per role in role order. */
+export interface StateDescription {
+  fluents: string[];
+  terminal: boolean;
+  legal: string[][];
+  goals: number[][];
+}
+
+/** One step of a replay (conformance format): `legal` and `goals` keyed by role. */
+export interface ReplayStep {
+  state: string[];
+  terminal: boolean;
+  legal: Record<string, string[]>;
+  goals: Record<string, number[]>;
+}
+
+/** A replay: `steps[0]` is the initial state, `steps[i + 1]` the state after joint move i. */
+export interface ReplayResult {
+  roles: string[];
+  steps: ReplayStep[];
+}
+
+/** The result of one CLI run; `written` holds the files the command wrote (path to contents). */
+export interface CliResult {
+  stdout: string;
+  stderr: string;
+  code: number;
+  written: Record<string, string>;
+}
+
+/** Where the CLI reads files: an object or Map of path to contents, or a function returning the contents (or undefined). */
+export type CliFiles = Record<string, string> | Map<string, string> | ((path: string) => string | undefined | null);
+
+/** Where the WebAssembly module comes from: a URL, a fetch Response, the bytes, or a compiled module. */
+export type WasmSource = string | URL | Response | Promise<Response> | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+
+/**
+ * Loads the WebAssembly module, once (later calls return at once). In a
+ * browser the default is `gdlkit_bg.wasm` next to the package's module; in
+ * Node the module is loaded from the package files when `gdlkit` is
+ * imported, and this resolves at once.
+ */
+export function init(input?: WasmSource | { wasm?: WasmSource }): Promise<void>;
+
+/** Loads the module synchronously from its bytes or a compiled WebAssembly.Module. */
+export function initSync(module: ArrayBuffer | ArrayBufferView | WebAssembly.Module | { module: ArrayBuffer | ArrayBufferView | WebAssembly.Module }): void;
+
+/** Whether the WebAssembly module is loaded. */
+export function isReady(): boolean;
+
+/** The gdlkit version (the Rust crate's version). */
+export function version(): string;
+
+/** A state of a game: a handle into the game's table of states. */
+export type StateHandle = number;
+
+/** A role, by index (in `role` fact order) or by name. */
+export type RoleRef = number | string;
+
+/** Names of the errors gdlkit throws (the `name` of the Error). */
+export type GdlErrorName = 'GdlDiagnosticsError' | 'GdlMoveError' | 'GdlEvalError' | 'GdlSearchError';
+
+/** Thrown when game text has errors: `diagnostics` holds them all. */
+export interface GdlDiagnosticsError extends Error {
+  name: 'GdlDiagnosticsError';
+  diagnostics: Diagnostic[];
+}
+
+/** Thrown for a move that is not legal (`step`: the 1-based joint move number, from `replay`). */
+export interface GdlMoveError extends Error {
+  name: 'GdlMoveError';
+  step?: number;
+}
+
+/** Thrown when the reasoner hits a resource limit. */
+export interface GdlEvalError extends Error {
+  name: 'GdlEvalError';
+}
+
+/** Narrows an unknown error to a gdlkit error with this name. */
+export function isGdlError(error: unknown, name: 'GdlDiagnosticsError'): error is GdlDiagnosticsError;
+export function isGdlError(error: unknown, name: 'GdlMoveError'): error is GdlMoveError;
+export function isGdlError(error: unknown, name: 'GdlEvalError'): error is GdlEvalError;
+export function isGdlError(error: unknown, name?: GdlErrorName): error is Error;
+
+/**
+ * Every diagnostic of a game text, sorted by position (lines and columns
+ * 1-based; `from`/`to` UTF-16 offsets). Never throws for bad game text.
+ */
+export function check(text: string): Diagnostic[];
+
+/**
+ * The canonical layout of a game text (as `gdlkit fmt`; comments kept).
+ * @throws {GdlDiagnosticsError} when the text has syntax errors.
+ */
+export function format(text: string): string;
+
+/** Whether some diagnostic is an error (warnings and infos do not count). */
+export function hasErrors(diagnostics: readonly Diagnostic[]): boolean;
+
+/**
+ * A game loaded from KIF text: the state machine. States are handles into
+ * a table inside the game; free them with `dropState`/`clearStates` and the
+ * game with `free()` (or `using game = new Game(kif)`): WebAssembly memory
+ * is not reclaimed promptly by the garbage collector.
+ */
+export class Game {
+  /** @throws {GdlDiagnosticsError} when the text has errors. */
+  constructor(kif: string);
+  /** The index of a role given by index or name; throws a RangeError for an unknown role. */
+  roleIndex(role: RoleRef): number;
+  /** The roles, in the order of the game's `role` facts. */
+  roles(): string[];
+  /** A new handle to the initial state. */
+  initialState(): StateHandle;
+  /** The legal moves of a role, sorted (canonical term text such as `(mark 1 2)`). */
+  legalMoves(state: StateHandle, role: RoleRef): string[];
+  /** Every legal joint move: one move per role, in role order. Throws a RangeError beyond 100000. */
+  legalJointMoves(state: StateHandle): string[][];
+  /**
+   * A new handle to the state after a joint move: one move per role (role
+   * order), or an object keyed by role name.
+   * @throws {GdlMoveError} for an illegal move, or in a terminal state.
+   */
+  next(state: StateHandle, moves: readonly string[] | Readonly<Record<string, string>>): StateHandle;
+  isTerminal(state: StateHandle): boolean;
+  /** One goal value per role (role order): the largest derivable, or null. */
+  goals(state: StateHandle): (number | null)[];
+  /** Every derivable goal value per role (role order), sorted. */
+  goalValues(state: StateHandle): number[][];
+  /** The true fluents of a state, sorted. */
+  fluents(state: StateHandle): string[];
+  /** Fluents, terminal, legal moves and goal values of a state in one call. */
+  describe(state: StateHandle): StateDescription;
+  /** A new handle to the state made of exactly these fluents. */
+  stateFromFluents(fluents: readonly string[]): StateHandle;
+  /** Whether two handles denote the same state. */
+  sameState(a: StateHandle, b: StateHandle): boolean;
+  /** Releases a state handle (unknown handles are ignored). */
+  dropState(state: StateHandle): void;
+  /** Releases every state handle of this game. */
+  clearStates(): void;
+  /** How many state handles are live. */
+  stateCount(): number;
+  /** Whether `free()` was called (every method then throws a TypeError). */
+  readonly freed: boolean;
+  /** Releases the game and its states. Idempotent. */
+  free(): void;
+  [Symbol.dispose](): void;
+}
+
+/**
+ * Replays joint moves from the initial state (the conformance format).
+ * @throws {GdlMoveError} with `step` for an illegal move.
+ */
+export function replay(kif: string, moves: string | readonly (readonly string[])[] | { joint_moves: readonly (readonly string[])[] }): ReplayResult;
+
+/** Options of runCli. */
+export interface RunCliOptions {
+  /** Behave as if stdout were a terminal (colour). */
+  isTerminal?: boolean;
+}
+
+/**
+ * Runs the gdlkit command line (`args` without the program name, e.g.
+ * `['check', 'game.kif']`) over `files`. Same output and exit codes as the
+ * native `gdlkit`; files it writes come back in `written`.
+ */
+export function runCli(args: readonly string[], files?: CliFiles, options?: RunCliOptions): CliResult;

@@ -1,0 +1,19 @@
+// gdlkit for browsers and bundlers (the `default` condition of the exports
+// map). Call `await init()` once before anything else: it fetches
+// gdlkit_bg.wasm next to pkg/gdlkit.js (bundlers that understand
+// `new URL(..., import.meta.url)` copy it), or from the URL you pass.
+
+import { initFrom, wasmSource } from './wasm.js';
+
+export { check, format, Game, hasErrors, isGdlError, replay, runCli, version } from './api.js';
+export { initSync, isReady } from './wasm.js';
+
+/**
+ * Loads the WebAssembly module (once; later calls return the same promise).
+ * `input`: a URL (string or URL), a Response, bytes or a
+ * WebAssembly.Module, or `{ wasm }` holding one; default: the .wasm file
+ * next to the module.
+ */
+export function init(input) {
+  return initFrom(wasmSource(input));
+}

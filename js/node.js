@@ -1,0 +1,20 @@
+// gdlkit for Node 20+ (the `node` condition of the exports map). The
+// WebAssembly module is read from the package files and instantiated when
+// this module is imported, so everything is usable at once; `await init()`
+// is accepted (and does nothing) so code runs unchanged in browsers.
+
+import { readFileSync } from 'node:fs';
+import { initFrom, initSync, isReady, wasmSource } from './wasm.js';
+
+export { check, format, Game, hasErrors, isGdlError, replay, runCli, version } from './api.js';
+export { initSync, isReady } from './wasm.js';
+
+// The .wasm file in the package.
+const wasmPath = new URL('../pkg/gdlkit_bg.wasm', import.meta.url);
+
+initSync(readFileSync(wasmPath));
+
+/** Resolves at once (the module is loaded on import); see index.js. */
+export function init(input) {
+  return isReady() ? Promise.resolve() : initFrom(wasmSource(input) ?? readFileSync(wasmPath));
+}

@@ -1,0 +1,231 @@
+// The worker side of `gdlkit/worker`: runs jobs sent by the main thread
+// (GdlWorker in worker.js) in slices driven by the main thread: after each
+// slice the worker reports progress and waits for a `step` message, so a
+// `cancel` message is seen between two slices. The message protocol is
+// documented in docs/js-api.md ("The worker protocol").
+//
+// A job is `{ step(sliceMs) -> {done, progress?, value?}, partial?(), free?() }`.
+// One-shot kinds (check, format, replay, cli) finish in their first step; sliced
+// kinds (playouts, and analysis when the build has it) take many.
+//
+// serve(scope, api) is independent of the environment: `scope` has
+// postMessage(message) and receives messages through the `onMessage`
+// function serve returns; `api` is the gdlkit module (index.js in a
+// browser worker, node.js in a Node worker thread).
+
+/** Protocol version, sent in the `ready` message. */
+export const PROTOCOL = 1;
+
+/** A plain, cloneable description of an error (name, message, extras). */
+export function serializeError(e) {
+  if (!(e instanceof Error) && !(e && typeof e === 'object')) {
+    return { name: 'Error', message: String(e) };
+  }
+  const out = { name: String(e.name ?? 'Error'), message: String(e.message ?? e) };
+  if (Array.isArray(e.diagnostics)) {
+    out.diagnostics = e.diagnostics;
+  }
+  if (typeof e.step === 'number') {
+    out.step = e.step;
+  }
+  return out;
+}
+
+/** A small seeded PRNG (mulberry32): reproducible playouts for a seed. */
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const now = () => (globalThis.performance?.now ? globalThis.performance.now() : Date.now());
+
+/** A job that is done after one call of `f`. */
+function oneShot(f) {
+  return { step: () => ({ done: true, value: f() }) };
+}
+
+/**
+ * Random playouts from the initial state (each role picks a uniformly
+ * random legal move), in slices. Result: per role the mean goal value of
+ * the terminal states reached, and how many playouts reached one.
+ */
+function playouts(api, { kif, count = 100, maxSteps = 1000, seed = 1 }) {
+  const game = new api.Game(kif);
+  const roles = game.roles();
+  const random = rng(seed);
+  const sums = roles.map(() => 0);
+  let done = 0;
+  let terminal = 0;
+  let steps = 0;
+  const result = () => ({
+    roles,
+    playouts: done,
+    terminal,
+    meanSteps: done ? steps / done : 0,
+    meanGoals: sums.map((s) => (terminal ? s / terminal : null)),
+  });
+  const one = () => {
+    let state = game.initialState();
+    for (let n = 0; n < maxSteps; n += 1) {
+      if (game.isTerminal(state)) {
+        terminal += 1;
+        game.goals(state).forEach((g, r) => {
+          sums[r] += g ?? 0;
+        });
+        break;
+      }
+      const joint = roles.map((_, r) => {
+        const moves = game.legalMoves(state, r);
+        return moves[Math.floor(random() * moves.length)];
+      });
+      if (joint.some((m) => m === undefined)) {
+        break; // a role without a legal move: the playout ends here
+      }
+      const next = game.next(state, joint);
+      game.dropState(state);
+      state = next;
+      steps += 1;
+    }
+    game.clearStates();
+    done += 1;
+  };
+  return {
+    step(sliceMs) {
+      const end = now() + sliceMs;
+      do {
+        one();
+      } while (done < count && now() < end);
+      return done < count ? { done: false, progress: { done, total: count } } : { done: true, progress: { done, total: count }, value: result() };
+    },
+    partial: result,
+    free: () => game.free(),
+  };
+}
+
+/** The job kinds: `kind -> (api, params) => job`. */
+export const KINDS = {
+  check: (api, { text }) => oneShot(() => api.check(text)),
+  format: (api, { text }) => oneShot(() => api.format(text)),
+  replay: (api, { kif, moves }) => oneShot(() => api.replay(kif, moves)),
+  cli: (api, { args, files = {}, isTerminal = false }) => oneShot(() => api.runCli(args, files, { isTerminal })),
+  version: (api) => oneShot(() => api.version()),
+  playouts,
+};
+
+/**
+ * Serves the protocol. Returns the function to call with each message
+ * received from the main thread.
+ */
+export function serve(scope, api) {
+  const jobs = new Map(); // id -> job, between two slices
+  const backlog = []; // messages received before init finished
+  let sliceMs = 16;
+  let ready = false;
+
+  const post = (message) => scope.postMessage(message);
+
+  const finish = (id) => {
+    const job = jobs.get(id);
+    jobs.delete(id);
+    try {
+      job?.free?.();
+    } catch {
+      // freeing cannot fail in a way the caller could act on
+    }
+  };
+
+  // One slice of a job. Between two slices the worker is idle, so a
+  // `cancel` from the main thread is handled at once; the main thread
+  // answers each `progress` with the `step` that runs the next slice.
+  function slice(id) {
+    const job = jobs.get(id);
+    if (!job) {
+      return;
+    }
+    let r;
+    try {
+      r = job.step(sliceMs);
+    } catch (e) {
+      post({ type: 'error', id, error: serializeError(e) });
+      finish(id);
+      return;
+    }
+    if (r.done) {
+      post({ type: 'result', id, value: r.value });
+      finish(id);
+    } else {
+      post({ type: 'progress', id, progress: r.progress ?? null });
+    }
+  }
+
+  function handle(message) {
+    switch (message?.type) {
+      case 'start': {
+        const { id, kind, params } = message;
+        const make = KINDS[kind];
+        if (!make) {
+          post({ type: 'error', id, error: { name: 'TypeError', message: `unknown job kind ${kind}` } });
+          return;
+        }
+        try {
+          jobs.set(id, make(api, params ?? {}));
+        } catch (e) {
+          post({ type: 'error', id, error: serializeError(e) });
+          return;
+        }
+        slice(id);
+        return;
+      }
+      case 'step':
+        slice(message.id);
+        return;
+      case 'cancel': {
+        const { id } = message;
+        const job = jobs.get(id);
+        if (!job) {
+          return; // finished already (its result is on its way) or unknown
+        }
+        let partial;
+        try {
+          partial = job.partial?.();
+        } catch {
+          partial = undefined;
+        }
+        post({ type: 'cancelled', id, partial });
+        finish(id);
+        return;
+      }
+      default:
+        post({ type: 'error', id: message?.id ?? 0, error: { name: 'TypeError', message: `unknown message type ${message?.type}` } });
+    }
+  }
+
+  return function onMessage(message) {
+    if (message?.type === 'init') {
+      if (typeof message.sliceMs === 'number' && message.sliceMs > 0) {
+        sliceMs = message.sliceMs;
+      }
+      Promise.resolve(api.init(message.wasm))
+        .then(() => {
+          ready = true;
+          post({ type: 'ready', version: api.version(), protocol: PROTOCOL, kinds: Object.keys(KINDS) });
+          for (const m of backlog.splice(0)) {
+            handle(m);
+          }
+        })
+        .catch((e) => post({ type: 'init-error', error: serializeError(e) }));
+      return;
+    }
+    if (!ready) {
+      backlog.push(message);
+      return;
+    }
+    handle(message);
+  };
+}

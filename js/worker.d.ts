@@ -1,0 +1,131 @@
+// TypeScript declarations of `gdlkit/worker` (worker.js in browsers,
+// worker-node.js in Node). Protocol and semantics: docs/js-api.md.
+
+import type { CliResult, Diagnostic, ReplayResult, WasmSource } from './index.js';
+
+/** Progress of a sliced job (`playouts`: `{done, total}`). */
+export interface Progress {
+  done: number;
+  total: number;
+  [key: string]: unknown;
+}
+
+/** A job running in the worker: a promise of its result that can be cancelled. */
+export interface GdlTask<T> extends Promise<T> {
+  /** The task id (used in the protocol messages). */
+  readonly id: number;
+  /** Cancels the task (see GdlWorker.cancel). */
+  cancel(options?: { hard?: boolean }): void;
+}
+
+/** Per-task options. */
+export interface TaskOptions {
+  /** Called with each progress report of a sliced job. */
+  onProgress?: (progress: Progress) => void;
+  /** Cancels the task (softly) when aborted. */
+  signal?: AbortSignal;
+}
+
+/**
+ * The error a cancelled task rejects with (`name` is "AbortError"): `hard`
+ * when the worker was terminated, `partial` the result so far of a sliced
+ * job stopped softly.
+ */
+export interface GdlAbortError extends Error {
+  name: 'AbortError';
+  hard: boolean;
+  partial?: unknown;
+}
+
+/** What the worker reports once it has loaded the wasm. */
+export interface WorkerInfo {
+  version: string;
+  protocol: number;
+  kinds: string[];
+}
+
+export interface GdlWorkerOptions {
+  /** The .wasm (URL, bytes or module); default: next to the package's module. */
+  wasm?: WasmSource;
+  /** The worker script URL; default: the package's worker-script.js. */
+  workerUrl?: string | URL;
+  /** Creates the worker (a Web Worker, or a Node worker_threads Worker); overrides `workerUrl`. */
+  createWorker?: () => Worker | NodeWorkerLike;
+  /** Milliseconds of work per slice (default 16). */
+  sliceMs?: number;
+  /** How long a soft cancel may take before the worker is restarted (default 1000 ms). */
+  cancelGraceMs?: number;
+}
+
+/** What GdlWorker needs of a Node worker_threads Worker. */
+export interface NodeWorkerLike {
+  postMessage(message: unknown): void;
+  terminate(): unknown;
+  on(event: 'message' | 'error' | 'exit', listener: (value: any) => void): unknown;
+  ref?(): void;
+  unref?(): void;
+}
+
+/** The result of random playouts. */
+export interface PlayoutsResult {
+  roles: string[];
+  /** Playouts run. */
+  playouts: number;
+  /** How many of them reached a terminal state (the others hit maxSteps or a role without moves). */
+  terminal: number;
+  meanSteps: number;
+  /** Per role, the mean goal value over the terminal states reached (null if none). */
+  meanGoals: (number | null)[];
+}
+
+export interface PlayoutsOptions {
+  count?: number;
+  maxSteps?: number;
+  seed?: number;
+}
+
+/** Events: `progress` (detail `{id, kind, progress}`), `restart` (detail `{reason, id?}`). */
+export interface GdlWorkerEvent extends Event {
+  detail: { id?: number; kind?: string; progress?: Progress; reason?: 'cancel' | 'restart' };
+}
+
+/**
+ * The main-thread client of a gdlkit worker. The worker starts on first
+ * use; jobs run in slices so progress is reported and a soft cancel takes
+ * effect between slices.
+ */
+export class GdlWorker extends EventTarget {
+  constructor(options?: GdlWorkerOptions);
+  /** Resolves once the worker has loaded the wasm. */
+  readonly ready: Promise<WorkerInfo>;
+  /** How many tasks are in flight. */
+  readonly pending: number;
+  /** Starts a job by kind (the protocol's `start` message). */
+  run<T = unknown>(kind: string, params?: Record<string, unknown>, options?: TaskOptions): GdlTask<T>;
+  /**
+   * Cancels a task. Soft: the worker stops it at the next slice and it
+   * rejects with a GdlAbortError; unanswered within `cancelGraceMs`, or with
+   * `{hard: true}`, the worker is terminated and restarted (other tasks
+   * start again on the new worker).
+   */
+  cancel(id: number, options?: { hard?: boolean }): void;
+  /** Hard cancel of everything: terminates the worker, rejects every task; the next task starts a new worker. */
+  restart(): void;
+  /** Terminates the worker for good. */
+  terminate(): void;
+  [Symbol.dispose](): void;
+
+  /** Diagnostics of a game text. */
+  check(text: string, options?: TaskOptions): GdlTask<Diagnostic[]>;
+  /** The canonical layout of a game text (rejects with a GdlDiagnosticsError on syntax errors). */
+  format(text: string, options?: TaskOptions): GdlTask<string>;
+  /** The conformance replay of joint moves. */
+  replay(kif: string, moves: string | string[][] | { joint_moves: string[][] }, options?: TaskOptions): GdlTask<ReplayResult>;
+  /** The command line over an object (or Map) of files. */
+  cli(args: string[], files?: Record<string, string> | Map<string, string>, options?: TaskOptions): GdlTask<CliResult>;
+  /** Random playouts, in slices (progress `{done, total}`). */
+  playouts(kif: string, playouts?: PlayoutsOptions, options?: TaskOptions): GdlTask<PlayoutsResult>;
+
+  addEventListener(type: 'progress' | 'restart', listener: (event: GdlWorkerEvent) => void, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions): void;
+}

@@ -1,0 +1,585 @@
+// The npm package, as a user gets it: `npm pack`, install the tarball into
+// a scratch project (a temporary folder, offline), then
+//   - a Node script that validates and plays a game,
+//   - the worker (gdlkit/worker) in Node: progress, soft and hard cancel,
+//   - the Node CLI: a game with an error (exit 1), without (exit 0), replay
+//     against conformance traces, every command the native CLI has,
+//   - `tsc --noEmit` on TypeScript using the API (bundler and NodeNext
+//     resolution), and the hand-written types against wasm-bindgen's,
+//   - a Vite build of a small page importing the package, the same page on
+//     Vite's dev server, and without a bundler (an import map), in headless
+//     Chromium: a move is played and the worker runs,
+//   - the JS examples of README.md and docs/js-api.md, executed.
+// Needs `npm run build` (pkg/). GDLKIT_KEEP_SCRATCH=1 keeps the folder.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ARTIFACTS, CHROMIUM_ARGS, PKG, ROOT } from '../scripts/lib.mjs';
+import { serve } from '../scripts/serve.mjs';
+import { browserPaths } from '../scripts/setup.mjs';
+
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+const scratch = mkdtempSync(join(tmpdir(), 'gdlkit-npm-'));
+const pkgDir = join(scratch, 'node_modules', 'gdlkit');
+const FIXTURES = join(ROOT, 'wasm-tests', 'fixtures');
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+
+const COINS = `(role you)
+(init (coins 0))
+(<= (legal you take) (true (coins ?n)) (less ?n 2))
+(<= (next (coins ?m)) (does you take) (true (coins ?n)) (succ ?n ?m))
+(<= terminal (true (coins 2)))
+(<= (goal you 100) (true (coins 2)))
+(succ 0 1) (succ 1 2)
+(less 0 2) (less 1 2)
+`;
+
+/** Runs a command in the scratch project; returns {code, stdout, stderr}. */
+function sh(command, args, options = {}) {
+  const r = spawnSync(command, args, { cwd: scratch, encoding: 'utf8', ...options });
+  if (r.error) {
+    throw r.error;
+  }
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Runs a Node script (text) in the scratch project, as an ES module file. */
+function node(name, source, args = []) {
+  writeFileSync(join(scratch, name), source);
+  return sh(process.execPath, [name, ...args]);
+}
+
+/** The installed CLI: node_modules/.bin/gdlkit (the `bin` entry). */
+function gdlkit(...args) {
+  return sh(join(scratch, 'node_modules', '.bin', 'gdlkit'), args);
+}
+
+function explain(r) {
+  return `exit ${r.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
+}
+
+let tarball;
+
+before(() => {
+  assert.ok(existsSync(join(PKG, 'gdlkit_bg.wasm')), 'pkg/ is missing: run `npm run build` first');
+  const packed = spawnSync('npm', ['pack', '--json', '--pack-destination', scratch], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(packed.status, 0, packed.stderr);
+  const info = JSON.parse(packed.stdout)[0];
+  tarball = { ...info, path: join(scratch, info.filename) };
+  writeFileSync(join(scratch, 'package.json'), `${JSON.stringify({ name: 'scratch', private: true, type: 'module' }, null, 2)}\n`);
+  const installed = sh('npm', ['install', '--offline', '--no-audit', '--no-fund', `./${info.filename}`]);
+  assert.equal(installed.code, 0, explain(installed));
+  writeFileSync(join(scratch, 'coins.kif'), COINS);
+  cpSync(join(ROOT, 'games', 'ticTacToe.kif'), join(scratch, 'ticTacToe.kif'));
+});
+
+after(() => {
+  if (process.env.GDLKIT_KEEP_SCRATCH) {
+    console.log(`scratch project kept in ${scratch}`);
+  } else {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+});
+
+describe('the tarball', () => {
+  test('holds the JS layer, the types, the wasm package and nothing else', () => {
+    const files = tarball.files.map((f) => f.path).sort();
+    for (const f of ['package.json', 'README.md', 'js/index.js', 'js/node.js', 'js/index.d.ts', 'js/worker.js', 'js/worker.d.ts', 'js/cli.js', 'pkg/gdlkit.js', 'pkg/gdlkit_bg.wasm']) {
+      assert.ok(files.includes(f), `${f} is not in the tarball`);
+    }
+    const stray = files.filter((f) => !/^(js\/|pkg\/gdlkit(\.js|\.d\.ts|_bg\.wasm|_bg\.wasm\.d\.ts)$|package\.json$|README\.md$|LICENSE)/.test(f));
+    assert.deepEqual(stray, []);
+  });
+
+  test('every file the exports map and bin name exists in the installed package', () => {
+    const targets = [];
+    const walk = (v) => (typeof v === 'string' ? targets.push(v) : Object.values(v).forEach(walk));
+    walk(manifest.exports);
+    targets.push(...Object.values(manifest.bin), manifest.types);
+    for (const t of targets) {
+      assert.ok(existsSync(join(pkgDir, t)), `${t} (exports/bin/types) is missing from the installed package`);
+    }
+  });
+});
+
+describe('Node', () => {
+  test('a script validates and plays a game', () => {
+    const r = node(
+      'play.mjs',
+      `import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { init, Game, check, format, hasErrors, isGdlError, replay, runCli, version } from 'gdlkit';
+await init();
+assert.match(version(), /^\\d+\\.\\d+\\.\\d+/);
+
+// validate: a broken text gives diagnostics with positions, a good one none
+const broken = check('(role x)\\n(init (cell 1 1 \\u00e9)\\n');
+assert.ok(hasErrors(broken));
+assert.equal(broken[0].line, 2);
+assert.equal(typeof broken[0].from, 'number');
+const kif = readFileSync('ticTacToe.kif', 'utf8');
+assert.ok(!hasErrors(check(kif)));
+assert.equal(format(format(kif)), format(kif));
+assert.throws(() => format('(role x'), { name: 'GdlDiagnosticsError' });
+try {
+  new Game('(role x');
+  assert.fail('no error');
+} catch (e) {
+  assert.ok(isGdlError(e, 'GdlDiagnosticsError'));
+  assert.equal(e.diagnostics[0].code, 'GDL002');
+}
+
+// play: x takes the top row
+const game = new Game(kif);
+assert.deepEqual(game.roles(), ['x', 'o']);
+let state = game.initialState();
+for (const [x, o] of [['(mark 1 1)', 'noop'], ['noop', '(mark 2 1)'], ['(mark 1 2)', 'noop'], ['noop', '(mark 2 2)'], ['(mark 1 3)', 'noop']]) {
+  assert.ok(game.legalMoves(state, 'x').includes(x));
+  assert.ok(game.legalMoves(state, 1).includes(o));
+  assert.equal(game.isTerminal(state), false);
+  state = game.next(state, [x, o]);
+}
+assert.equal(game.isTerminal(state), true);
+assert.deepEqual(game.goals(state), [100, 0]);
+assert.throws(() => game.next(state, ['noop', 'noop']), { name: 'GdlMoveError' });
+assert.throws(() => game.legalMoves(state, 'z'), RangeError);
+game.free();
+game.free();
+assert.throws(() => game.roles(), { name: 'TypeError', message: /freed/ });
+
+// replay and the CLI
+assert.equal(replay(kif, [['(mark 2 2)', 'noop']]).steps.length, 2);
+assert.equal(runCli(['check', 'g.kif'], { 'g.kif': kif }).code, 0);
+console.log('played');
+`,
+    );
+    assert.equal(r.code, 0, explain(r));
+    assert.match(r.stdout, /played/);
+  });
+
+  test('the entries export the documented names, the same in Node and browsers; deep imports are closed', () => {
+    const names = 'Game check format hasErrors init initSync isGdlError isReady replay runCli version';
+    const inNode = node('exports-node.mjs', `console.log(Object.keys(await import('gdlkit')).sort().join(' '));\n`);
+    assert.equal(inNode.code, 0, explain(inNode));
+    assert.equal(inNode.stdout.trim(), names);
+    // the browser entry, imported by path (Node can load it; init is not called)
+    const inBrowser = node('exports-browser.mjs', `console.log(Object.keys(await import('./node_modules/gdlkit/js/index.js')).sort().join(' '));\n`);
+    assert.equal(inBrowser.code, 0, explain(inBrowser));
+    assert.equal(inBrowser.stdout.trim(), names);
+    const deep = node('exports-deep.mjs', `await import('gdlkit/js/api.js');\n`);
+    assert.equal(deep.code, 1);
+    assert.match(deep.stderr, /ERR_PACKAGE_PATH_NOT_EXPORTED/);
+  });
+
+  test('Symbol.dispose frees a Game', () => {
+    const r = node(
+      'dispose.mjs',
+      `import assert from 'node:assert/strict';
+import { Game } from 'gdlkit';
+const game = new Game(${JSON.stringify(COINS)});
+assert.equal(typeof Symbol.dispose, 'symbol');
+game[Symbol.dispose]();
+assert.equal(game.freed, true);
+`,
+    );
+    assert.equal(r.code, 0, explain(r));
+  });
+
+  test('the worker: check, playouts with progress, soft cancel with a partial result, hard cancel', () => {
+    const r = node(
+      'worker.mjs',
+      `import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { GdlWorker } from 'gdlkit/worker';
+const kif = readFileSync('ticTacToe.kif', 'utf8');
+const worker = new GdlWorker({ sliceMs: 5, cancelGraceMs: 300 });
+const info = await worker.ready;
+assert.ok(info.kinds.includes('playouts'));
+assert.equal((await worker.check('(role x')).length, 1);
+await assert.rejects(worker.replay(kif, [['noop', 'noop']]), { name: 'GdlMoveError', step: 1 });
+assert.equal(await worker.format('(role   x)'), '(role x)\\n');
+await assert.rejects(worker.format('(role x'), (e) => e.name === 'GdlDiagnosticsError' && e.diagnostics[0].code === 'GDL002');
+
+// playouts to the end, with progress
+const seen = [];
+const done = await worker.playouts(kif, { count: 300, seed: 7 }, { onProgress: (p) => seen.push(p.done) });
+assert.equal(done.playouts, 300);
+assert.equal(done.terminal, 300);
+assert.ok(seen.length > 0 && seen.every((n, i) => i === 0 || n >= seen[i - 1]));
+assert.deepEqual(await worker.playouts(kif, { count: 300, seed: 7 }), done, 'same seed, same result');
+
+// soft cancel: stops between slices, the partial result comes with the AbortError
+const long = worker.playouts(kif, { count: 1e9 }, { onProgress: (p) => p.done > 20 && long.cancel() });
+const soft = await long.then(() => assert.fail('not cancelled'), (e) => e);
+assert.equal(soft.name, 'AbortError');
+assert.equal(soft.hard, false);
+assert.ok(soft.partial.playouts > 20);
+
+// an AbortSignal cancels too
+const controller = new AbortController();
+const viaSignal = worker.playouts(kif, { count: 1e9 }, { signal: controller.signal, onProgress: () => controller.abort() });
+await assert.rejects(viaSignal, { name: 'AbortError' });
+
+// hard cancel: one long call (bench) cannot stop between slices; after the
+// grace period the worker is restarted and the other task starts again
+let restarts = 0;
+worker.addEventListener('restart', () => restarts++);
+const bench = worker.cli(['bench', 'ticTacToe.kif', '--seconds', '30'], { 'ticTacToe.kif': kif });
+const other = worker.check(kif);
+await new Promise((r) => setTimeout(r, 100));
+const t0 = Date.now();
+bench.cancel();
+const hard = await bench.then(() => assert.fail('not cancelled'), (e) => e);
+assert.equal(hard.name, 'AbortError');
+assert.equal(hard.hard, true);
+assert.ok(Date.now() - t0 < 5000);
+assert.equal(restarts, 1);
+assert.deepEqual(await other, [], 'the other task ran on the new worker');
+assert.equal((await worker.check('(role x')).length, 1);
+
+// restart(): every task in flight rejects
+const a = worker.playouts(kif, { count: 1e9 });
+worker.restart();
+await assert.rejects(a, { name: 'AbortError', hard: true });
+worker.terminate();
+assert.throws(() => worker.ready, /terminated/);
+console.log('worker ok');
+`,
+    );
+    assert.equal(r.code, 0, explain(r));
+    assert.match(r.stdout, /worker ok/);
+  });
+
+  test('an idle GdlWorker does not keep Node alive', () => {
+    const r = node(
+      'idle.mjs',
+      `import { GdlWorker } from 'gdlkit/worker';
+const worker = new GdlWorker();
+console.log((await worker.check('(role x')).map((d) => d.code).join());
+`,
+    );
+    assert.equal(r.code, 0, explain(r));
+    assert.equal(r.stdout.trim(), 'GDL002');
+  });
+});
+
+describe('the Node CLI (npx gdlkit)', () => {
+  test('a game with an error: exit 1 and the diagnostic on stderr', () => {
+    writeFileSync(join(scratch, 'broken.kif'), '(role x)\n(init (cell 1 1)\n');
+    const r = gdlkit('check', 'broken.kif');
+    assert.equal(r.code, 1, explain(r));
+    assert.match(r.stdout + r.stderr, /broken\.kif:2:1: error\[GDL002\]/);
+  });
+
+  test('a game without errors: exit 0', () => {
+    const r = gdlkit('check', 'ticTacToe.kif');
+    assert.equal(r.code, 0, explain(r));
+    const viaNpx = sh('npm', ['exec', '--offline', '--', 'gdlkit', 'check', 'coins.kif']);
+    assert.equal(viaNpx.code, 0, explain(viaNpx));
+  });
+
+  test('usage and I/O errors: exit 2, worded like the native binary', () => {
+    const missing = gdlkit('check', 'missing.kif');
+    assert.equal(missing.code, 2);
+    assert.equal(missing.stderr, 'gdlkit check: cannot read missing.kif: No such file or directory (os error 2)\n');
+    writeFileSync(join(scratch, 'latin1.kif'), Buffer.from([0x28, 0x72, 0x6f, 0x6c, 0x65, 0x20, 0xe9, 0x29]));
+    const latin1 = gdlkit('check', 'latin1.kif');
+    assert.equal(latin1.code, 2);
+    assert.match(latin1.stderr, /not valid UTF-8/);
+    const none = gdlkit();
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /Usage:/);
+    assert.equal(gdlkit('frobnicate').code, 2);
+  });
+
+  test('play and bench run; help lists the commands', () => {
+    const play = gdlkit('play', 'coins.kif', '--format', 'json');
+    assert.equal(play.code, 0, explain(play));
+    assert.deepEqual(JSON.parse(play.stdout).goals, { you: [100] });
+    const bench = gdlkit('bench', 'coins.kif', '--seconds', '0.2');
+    assert.equal(bench.code, 0, explain(bench));
+    const help = gdlkit('help');
+    assert.equal(help.code, 0);
+    for (const command of ['check', 'play', 'replay', 'bench']) {
+      assert.match(help.stdout, new RegExp(`gdlkit ${command} `));
+    }
+  });
+
+  test('replay reproduces the conformance traces exactly', () => {
+    for (const folder of readdirSync(FIXTURES).filter((f) => !f.includes('.'))) {
+      for (const file of readdirSync(join(FIXTURES, folder)).filter((f) => f.endsWith('.json'))) {
+        const trace = JSON.parse(readFileSync(join(FIXTURES, folder, file), 'utf8'));
+        const kif = join(FIXTURES, folder, file.replace(/\.json$/, '.kif'));
+        const playout = trace.playouts[0];
+        const moves = join(scratch, 'moves.json');
+        writeFileSync(moves, JSON.stringify(playout));
+        const r = gdlkit('replay', kif, moves);
+        assert.equal(r.code, 0, `${folder}/${file}: ${explain(r)}`);
+        assert.deepEqual(JSON.parse(r.stdout), { roles: trace.roles, steps: playout.steps }, `${folder}/${file}`);
+      }
+    }
+  });
+
+  test('replay: an illegal move, or one after the end, is an error naming the step and the move', () => {
+    writeFileSync(join(scratch, 'illegal.json'), JSON.stringify([['take'], ['give']]));
+    const illegal = gdlkit('replay', 'coins.kif', 'illegal.json');
+    assert.equal(illegal.code, 1, explain(illegal));
+    assert.equal(illegal.stdout, '');
+    assert.match(illegal.stderr, /step 2: move give of role you is not legal/);
+    writeFileSync(join(scratch, 'late.json'), JSON.stringify({ joint_moves: [['take'], ['take'], ['take']] }));
+    const late = gdlkit('replay', 'coins.kif', 'late.json');
+    assert.equal(late.code, 1, explain(late));
+    assert.match(late.stderr, /step 3: the state is terminal/);
+  });
+
+  test('fmt --write rewrites the file (when the build has fmt)', (t) => {
+    if (!gdlkit('help').stdout.includes('gdlkit fmt')) {
+      t.skip('no fmt command in this build');
+      return;
+    }
+    writeFileSync(join(scratch, 'messy.kif'), '(role   you)\n(init (coins 0))   (<= terminal (true (coins 0)))\n');
+    const check = gdlkit('fmt', 'messy.kif', '--check');
+    assert.equal(check.code, 1, explain(check));
+    const w = gdlkit('fmt', 'messy.kif', '--write');
+    assert.equal(w.code, 0, explain(w));
+    const formatted = readFileSync(join(scratch, 'messy.kif'), 'utf8');
+    assert.notEqual(formatted, '(role   you)\n(init (coins 0))   (<= terminal (true (coins 0)))\n');
+    assert.equal(gdlkit('fmt', 'messy.kif', '--check').code, 0);
+  });
+});
+
+describe('TypeScript', () => {
+  const TS_USE = `import { init, Game, check, hasErrors, isGdlError, replay, runCli, version, type Diagnostic, type StateHandle } from 'gdlkit';
+import { GdlWorker, type GdlTask, type PlayoutsResult } from 'gdlkit/worker';
+
+await init();
+const diags: Diagnostic[] = check('(role x)');
+const line: number = diags[0]?.line ?? 0;
+// @ts-expect-error a line is a number
+const wrong: string = diags[0].line;
+console.log(hasErrors(diags), line, wrong, version());
+try {
+  using game = new Game('(role x)');
+  const s: StateHandle = game.initialState();
+  const moves: string[] = game.legalMoves(s, 'x');
+  // @ts-expect-error moves are strings
+  game.next(s, [1]);
+  const goals: (number | null)[] = game.goals(game.next(s, { x: moves[0] }));
+  const d = game.describe(s);
+  const legal: string[][] = d.legal;
+  console.log(goals, legal, game.fluents(s).join(' '));
+} catch (e) {
+  if (isGdlError(e, 'GdlDiagnosticsError')) {
+    const first: Diagnostic | undefined = e.diagnostics[0];
+    console.log(first?.from, first?.related[0]?.to);
+  } else if (isGdlError(e, 'GdlMoveError')) {
+    console.log(e.step);
+  }
+}
+const r = replay('(role x)', [['a']]);
+console.log(r.steps[0].legal['x'], runCli(['check', 'g.kif'], { 'g.kif': '(role x)' }).stdout);
+const worker = new GdlWorker({ sliceMs: 10 });
+const task: GdlTask<PlayoutsResult> = worker.playouts('(role x)', { count: 3 }, { onProgress: (p) => console.log(p.done / p.total) });
+task.cancel();
+const means: (number | null)[] = (await task).meanGoals;
+const diagnostics: Diagnostic[] = await worker.check('(role x)');
+console.log(means, diagnostics, (await worker.ready).version);
+worker.terminate();
+`;
+
+  // The hand-written types must agree with the wasm-bindgen declarations.
+  const TS_AGREE = `import type * as api from 'gdlkit';
+import type * as pkg from 'gdlkit-pkg';
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const checks: [
+  Same<api.Diagnostic, pkg.Diagnostic>,
+  Same<api.StateDescription, pkg.StateDescription>,
+  Same<api.ReplayResult, pkg.ReplayResult>,
+  Same<api.CliResult, pkg.CliResult>,
+  Same<api.CliFiles, pkg.CliFiles>,
+] = [true, true, true, true, true];
+`;
+
+  for (const [name, options, agree] of [
+    ['bundler resolution; the types agree with wasm-bindgen\'s', { module: 'ESNext', moduleResolution: 'bundler' }, true],
+    ['NodeNext resolution', { module: 'NodeNext', moduleResolution: 'NodeNext' }, false],
+  ]) {
+    test(`tsc --noEmit on code using the API (${name})`, () => {
+      const dir = join(scratch, `ts-${options.moduleResolution.toLowerCase()}`);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'main.mts'), TS_USE);
+      const files = ['main.mts'];
+      const extra = {};
+      if (agree) {
+        writeFileSync(join(dir, 'agree.mts'), TS_AGREE);
+        files.push('agree.mts');
+        extra.paths = { 'gdlkit-pkg': [join(pkgDir, 'pkg', 'gdlkit.d.ts')] };
+      }
+      const config = {
+        compilerOptions: { strict: true, noEmit: true, target: 'ES2022', lib: ['ES2022', 'ESNext.Disposable', 'DOM', 'DOM.Iterable'], types: [], ...options, ...extra },
+        files,
+      };
+      writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(config, null, 2));
+      const r = sh(process.execPath, [TSC, '-p', dir]);
+      assert.equal(r.code, 0, explain(r));
+    });
+  }
+});
+
+      describe('the browser (headless Chromium)', () => {
+  let chromium;
+  let browser;
+  const servers = [];
+
+  before(async () => {
+    ({ chromium } = await import('playwright-core'));
+    browser = await chromium.launch({ executablePath: browserPaths().chromium, args: CHROMIUM_ARGS });
+  });
+
+  after(async () => {
+    await browser?.close();
+    for (const s of servers) {
+      s.close();
+    }
+  });
+
+  // The page: plays a move with Game, runs a check and playouts in the
+  // worker (progress, soft cancel), and reports on window.result.
+  const PAGE_JS = `import { init, Game, check } from 'gdlkit';
+import { GdlWorker } from 'gdlkit/worker';
+
+const kif = ${JSON.stringify(COINS)};
+await init();
+const game = new Game(kif);
+let state = game.initialState();
+const before = game.fluents(state);
+state = game.next(state, ['take']);
+const after = game.fluents(state);
+document.querySelector('#out').textContent = after.join(' ');
+const worker = new GdlWorker({ sliceMs: 5 });
+const progress = [];
+const playouts = await worker.playouts(kif, { count: 2000 }, { onProgress: (p) => progress.push(p.done) });
+const endless = worker.playouts(kif, { count: 1e9 }, { onProgress: (p) => p.done > 50 && endless.cancel() });
+const cancelled = await endless.then(() => null, (e) => ({ name: e.name, hard: e.hard, partial: e.partial.playouts }));
+window.result = {
+  before,
+  after,
+  diagnostics: check('(role x').map((d) => d.code),
+  worker: { diagnostics: (await worker.check('(role x')).length, playouts: playouts.playouts, progress: progress.length, cancelled },
+};
+worker.terminate();
+game.free();
+document.body.dataset.done = 'true';
+`;
+
+  const PAGE_HTML = (head, script) => `<!doctype html>
+<html><head><meta charset="utf-8"><title>gdlkit</title><link rel="icon" href="data:,">${head}</head>
+<body><pre id="out"></pre><script type="module" src="${script}"></script></body></html>
+`;
+
+  async function open(url) {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    await page.goto(url);
+    await page.waitForSelector('body[data-done="true"]', { timeout: 60_000 }).catch(() => {});
+    const result = await page.evaluate(() => window.result);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    return { page, errors, result };
+  }
+
+  function checkResult({ errors, result }) {
+    assert.deepEqual(errors, []);
+    assert.ok(result, 'the page did not finish');
+    assert.deepEqual(result.before, ['(coins 0)']);
+    assert.deepEqual(result.after, ['(coins 1)']);
+    assert.deepEqual(result.diagnostics, ['GDL002']);
+    assert.equal(result.worker.diagnostics, 1);
+    assert.equal(result.worker.playouts, 2000);
+    assert.ok(result.worker.progress > 0);
+    assert.equal(result.worker.cancelled.name, 'AbortError');
+    assert.equal(result.worker.cancelled.hard, false);
+    assert.ok(result.worker.cancelled.partial > 50);
+  }
+
+  test('a Vite build of a page importing gdlkit plays a move (wasm and worker found without configuration)', async () => {
+    const app = join(scratch, 'vite-app');
+    mkdirSync(app, { recursive: true });
+    writeFileSync(join(app, 'index.html'), PAGE_HTML('', './main.js'));
+    writeFileSync(join(app, 'main.js'), PAGE_JS);
+    const { build } = await import('vite');
+    const outDir = join(scratch, 'vite-dist');
+    await build({ root: app, logLevel: 'error', configFile: false, build: { outDir, emptyOutDir: true } });
+    const assets = readdirSync(join(outDir, 'assets'));
+    assert.ok(assets.some((f) => f.endsWith('.wasm')), `no .wasm among ${assets}`);
+    const { server, url } = await serve({ root: outDir, port: 0, quiet: true });
+    servers.push(server);
+    const opened = await open(url);
+    await opened.page.screenshot({ path: join(ARTIFACTS, 'npm-vite-page.png') });
+    await opened.page.close();
+    checkResult(opened);
+  });
+
+  test('the Vite dev server, with the optimizeDeps.exclude docs/js-api.md gives', async () => {
+    const app = join(scratch, 'vite-app');
+    const { createServer } = await import('vite');
+    const server = await createServer({
+      root: app,
+      configFile: false,
+      logLevel: 'error',
+      server: { port: 0, host: '127.0.0.1' },
+      optimizeDeps: { exclude: ['gdlkit'] },
+    });
+    await server.listen();
+    try {
+      const opened = await open(server.resolvedUrls.local[0]);
+      await opened.page.close();
+      checkResult(opened);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('without a bundler: an import map to the installed package', async () => {
+    const importMap = `<script type="importmap">${JSON.stringify({
+      imports: { gdlkit: '/node_modules/gdlkit/js/index.js', 'gdlkit/worker': '/node_modules/gdlkit/js/worker.js' },
+    })}</script>`;
+    writeFileSync(join(scratch, 'plain.html'), PAGE_HTML(importMap, '/plain.js'));
+    writeFileSync(join(scratch, 'plain.js'), PAGE_JS);
+    const { server, url } = await serve({ root: scratch, port: 0, quiet: true });
+    servers.push(server);
+    const opened = await open(`${url}plain.html`);
+    await opened.page.close();
+    checkResult(opened);
+  });
+});
+
+describe('documentation', () => {
+  /**
+   * The fenced ```js blocks of a Markdown file, each with the ```text block
+   * right after it (only blank lines between), which is its expected output.
+   */
+  function jsBlocks(file) {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    return [...text.matchAll(/^```js\n([\s\S]*?)^```\n(?:\s*\n)*(?:```text\n([\s\S]*?)^```$)?/gm)].map((m) => ({ code: m[1], output: m[2] }));
+  }
+
+  for (const file of ['README.md', 'docs/js-api.md']) {
+    test(`the JS examples of ${file} run and print what the page shows`, () => {
+      const blocks = jsBlocks(file);
+      assert.ok(blocks.length > 0, `${file} has no \`\`\`js example`);
+      for (const [i, { code, output }] of blocks.entries()) {
+        const r = node(`example-${file.replace(/\W/g, '-')}-${i + 1}.mjs`, code);
+        assert.equal(r.code, 0, `${file}, example ${i + 1}:\n${code}\n${explain(r)}`);
+        if (output !== undefined) {
+          assert.equal(r.stdout, output, `${file}, example ${i + 1}: the output shown after it`);
+        }
+      }
+    });
+  }
+});
