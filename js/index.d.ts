@@ -210,3 +210,95 @@ export interface RunCliOptions {
  * native `gdlkit`; files it writes come back in `written`.
  */
 export function runCli(args: readonly string[], files?: CliFiles, options?: RunCliOptions): CliResult;
+
+// ---------------------------------------------------------------- analysis
+// The semantic validator as a resumable job (docs/analysis.md).
+
+/** Options of an analysis; every field is optional. */
+export interface AnalysisOptions {
+  /** Exhaustive only up to this many reachable states (default 2000000). */
+  budget?: number;
+  /** Random playouts when the state space exceeds the budget (default 200). */
+  playouts?: number;
+  /** Joint moves per playout at most (default 1000). */
+  depth?: number;
+  /** Seed of the playouts (default 1). */
+  seed?: number;
+}
+
+/** Where an analysis job is. */
+export interface AnalysisProgress {
+  phase: 'exploring' | 'checking' | 'sampling' | 'done';
+  mode: 'exhaustive' | 'sampled';
+  states: number;
+  expanded: number;
+  terminal_states: number;
+  max_states: number;
+  playouts: number;
+  max_playouts: number;
+  work: number;
+  done: boolean;
+}
+
+/** One property: proved (true), refuted (false, with the joint moves from the initial state that reach the violation) or not established (null). */
+export interface AnalysisProperty {
+  holds: boolean | null;
+  counterexample: string[][] | null;
+  detail: string;
+}
+
+/** The report of `gdlkit analyze --format json`. */
+export interface AnalysisReport {
+  mode: 'exhaustive' | 'sampled';
+  states: number;
+  terminal_states: number;
+  max_depth: number;
+  properties: {
+    terminates: AnalysisProperty;
+    playable: AnalysisProperty;
+    goals_defined: AnalysisProperty;
+    monotone: AnalysisProperty;
+    weakly_winnable: AnalysisProperty;
+    strongly_winnable: AnalysisProperty;
+  };
+}
+
+/** A finished analysis: the report, the refuted properties as diagnostics (GDL201–GDL208), the evaluation error that ended it early (or null). */
+export interface AnalysisResult {
+  report: AnalysisReport;
+  diagnostics: Diagnostic[];
+  error: string | null;
+}
+
+/**
+ * The semantic validator over a game, run in slices. Free it with `free()`
+ * (or `using`).
+ */
+export class AnalysisJob {
+  /**
+   * Loads the game (nothing is explored yet).
+   * @throws {GdlDiagnosticsError} for a game with errors; {TypeError} for bad options.
+   */
+  constructor(kif: string, options?: AnalysisOptions);
+  /** Does about `work` units (default 5000; a state expansion costs 1 plus its joint moves, a playout step 1). */
+  step(work?: number): AnalysisProgress;
+  /** The progress, without doing anything. */
+  progress(): AnalysisProgress;
+  /** Ends the job now, keeping what it found. */
+  stop(): AnalysisProgress;
+  /** The report, or null until done. */
+  report(): AnalysisReport | null;
+  /** The refuted properties as diagnostics placed in the text, or null until done. */
+  diagnostics(): Diagnostic[] | null;
+  /** The evaluation error that ended the job early, or null. */
+  error(): string | null;
+  /** `{report, diagnostics, error}` once done, else null. */
+  result(): AnalysisResult | null;
+  readonly freed: boolean;
+  /** Releases the job (idempotent). */
+  free(): void;
+  [Symbol.dispose](): void;
+}
+
+/** Runs the semantic validator to the end on the calling thread (prefer GdlWorker.analyze in a page). */
+export function analyze(kif: string, options?: AnalysisOptions): AnalysisResult;

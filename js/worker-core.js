@@ -108,6 +108,38 @@ function playouts(api, { kif, count = 100, maxSteps = 1000, seed = 1 }) {
   };
 }
 
+/**
+ * The semantic analysis in slices: each slice steps the job until the time
+ * is up; a soft cancel stops it and keeps what was found (the partial
+ * result is a full report whose unsettled properties are null). The work
+ * per call adapts so that one call takes about a quarter of a slice (its
+ * cost per unit varies with the game and the phase).
+ */
+function analyze(api, { kif, options = {} }) {
+  const job = new api.AnalysisJob(kif, options);
+  let work = 100;
+  return {
+    step(sliceMs) {
+      const end = now() + sliceMs;
+      const target = Math.max(1, sliceMs / 4);
+      let p;
+      do {
+        const t = now();
+        p = job.step(work);
+        const dt = now() - t;
+        const factor = dt > 0 ? Math.min(2, Math.max(0.5, target / dt)) : 2;
+        work = Math.max(10, Math.min(1_000_000, Math.round(work * factor)));
+      } while (!p.done && now() < end);
+      return p.done ? { done: true, value: job.result() } : { done: false, progress: p };
+    },
+    partial() {
+      job.stop();
+      return job.result();
+    },
+    free: () => job.free(),
+  };
+}
+
 /** The job kinds: `kind -> (api, params) => job`. */
 export const KINDS = {
   check: (api, { text }) => oneShot(() => api.check(text)),
@@ -116,6 +148,7 @@ export const KINDS = {
   cli: (api, { args, files = {}, isTerminal = false }) => oneShot(() => api.runCli(args, files, { isTerminal })),
   version: (api) => oneShot(() => api.version()),
   playouts,
+  analyze,
 };
 
 /**

@@ -1,13 +1,12 @@
 // TypeScript declarations of `gdlkit/worker` (worker.js in browsers,
 // worker-node.js in Node). Protocol and semantics: docs/js-api.md.
 
-import type { CliResult, Diagnostic, ReplayResult, WasmSource } from './index.js';
+import type { AnalysisOptions, AnalysisProgress, AnalysisResult, CliResult, Diagnostic, ReplayResult, WasmSource } from './index.js';
 
-/** Progress of a sliced job (`playouts`: `{done, total}`). */
-export interface Progress {
+/** Progress of the `playouts` job. */
+export interface PlayoutsProgress {
   done: number;
   total: number;
-  [key: string]: unknown;
 }
 
 /** A job running in the worker: a promise of its result that can be cancelled. */
@@ -18,10 +17,10 @@ export interface GdlTask<T> extends Promise<T> {
   cancel(options?: { hard?: boolean }): void;
 }
 
-/** Per-task options. */
-export interface TaskOptions {
+/** Per-task options; `P` is the job's progress type. */
+export interface TaskOptions<P = unknown> {
   /** Called with each progress report of a sliced job. */
-  onProgress?: (progress: Progress) => void;
+  onProgress?: (progress: P) => void;
   /** Cancels the task (softly) when aborted. */
   signal?: AbortSignal;
 }
@@ -86,7 +85,7 @@ export interface PlayoutsOptions {
 
 /** Events: `progress` (detail `{id, kind, progress}`), `restart` (detail `{reason, id?}`). */
 export interface GdlWorkerEvent extends Event {
-  detail: { id?: number; kind?: string; progress?: Progress; reason?: 'cancel' | 'restart' };
+  detail: { id?: number; kind?: string; progress?: unknown; reason?: 'cancel' | 'restart' };
 }
 
 /**
@@ -101,7 +100,7 @@ export class GdlWorker extends EventTarget {
   /** How many tasks are in flight. */
   readonly pending: number;
   /** Starts a job by kind (the protocol's `start` message). */
-  run<T = unknown>(kind: string, params?: Record<string, unknown>, options?: TaskOptions): GdlTask<T>;
+  run<T = unknown, P = unknown>(kind: string, params?: Record<string, unknown>, options?: TaskOptions<P>): GdlTask<T>;
   /**
    * Cancels a task. Soft: the worker stops it at the next slice and it
    * rejects with a GdlAbortError; unanswered within `cancelGraceMs`, or with
@@ -124,7 +123,13 @@ export class GdlWorker extends EventTarget {
   /** The command line over an object (or Map) of files. */
   cli(args: string[], files?: Record<string, string> | Map<string, string>, options?: TaskOptions): GdlTask<CliResult>;
   /** Random playouts, in slices (progress `{done, total}`). */
-  playouts(kif: string, playouts?: PlayoutsOptions, options?: TaskOptions): GdlTask<PlayoutsResult>;
+  playouts(kif: string, playouts?: PlayoutsOptions, options?: TaskOptions<PlayoutsProgress>): GdlTask<PlayoutsResult>;
+  /**
+   * The semantic analysis in slices (progress: the job's progress). A soft
+   * cancel keeps what was found: the AbortError's `partial` is an
+   * AnalysisResult whose unsettled properties are null.
+   */
+  analyze(kif: string, options?: AnalysisOptions, taskOptions?: TaskOptions<AnalysisProgress>): GdlTask<AnalysisResult>;
 
   addEventListener(type: 'progress' | 'restart', listener: (event: GdlWorkerEvent) => void, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions): void;

@@ -331,6 +331,16 @@ export class GdlWorker extends EventTarget {
   }
 
   /**
+   * The semantic analysis (as `analyze`), in slices: progress is the
+   * job's `{phase, mode, states, expanded, playouts, ...}`; result
+   * `{report, diagnostics, error}`. A soft cancel keeps what was found: the
+   * AbortError's `partial` is such a result.
+   */
+  analyze(kif, options = {}, taskOptions) {
+    return this.run('analyze', { kif, options }, taskOptions);
+  }
+
+  /**
    * Random playouts from the initial state, in slices: progress
    * `{done, total}`; result `{roles, playouts, terminal, meanSteps, meanGoals}`.
    */

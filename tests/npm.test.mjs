@@ -112,7 +112,7 @@ describe('Node', () => {
       'play.mjs',
       `import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { init, Game, check, format, hasErrors, isGdlError, replay, runCli, version } from 'gdlkit';
+import { init, analyze, AnalysisJob, Game, check, format, hasErrors, isGdlError, replay, runCli, version } from 'gdlkit';
 await init();
 assert.match(version(), /^\\d+\\.\\d+\\.\\d+/);
 
@@ -151,6 +151,19 @@ game.free();
 game.free();
 assert.throws(() => game.roles(), { name: 'TypeError', message: /freed/ });
 
+// the semantic analysis, in one call and as a job
+const { report } = analyze(kif);
+assert.equal(report.properties.playable.holds, true);
+const job = new AnalysisJob(kif, { budget: 100 });
+let p;
+do {
+  p = job.step(1000);
+} while (!p.done);
+assert.equal(job.report().mode, 'sampled');
+assert.equal(job.result().report.mode, 'sampled');
+job.free();
+assert.throws(() => job.step(), { name: 'TypeError', message: /freed/ });
+
 // replay and the CLI
 assert.equal(replay(kif, [['(mark 2 2)', 'noop']]).steps.length, 2);
 assert.equal(runCli(['check', 'g.kif'], { 'g.kif': kif }).code, 0);
@@ -162,7 +175,7 @@ console.log('played');
   });
 
   test('the entries export the documented names, the same in Node and browsers; deep imports are closed', () => {
-    const names = 'Game check format hasErrors init initSync isGdlError isReady replay runCli version';
+    const names = 'AnalysisJob Game analyze check format hasErrors init initSync isGdlError isReady replay runCli version';
     const inNode = node('exports-node.mjs', `console.log(Object.keys(await import('gdlkit')).sort().join(' '));\n`);
     assert.equal(inNode.code, 0, explain(inNode));
     assert.equal(inNode.stdout.trim(), names);
@@ -241,6 +254,19 @@ assert.equal(restarts, 1);
 assert.deepEqual(await other, [], 'the other task ran on the new worker');
 assert.equal((await worker.check('(role x')).length, 1);
 
+// the semantic analysis in slices; a soft cancel keeps what was found
+const progress = [];
+const analysis = await worker.analyze(kif, {}, { onProgress: (p) => progress.push(p.phase) });
+assert.equal(analysis.report.mode, 'exhaustive');
+assert.equal(analysis.report.properties.terminates.holds, true);
+assert.ok(analysis.diagnostics.some((d) => d.code === 'GDL204'));
+assert.ok(progress.includes('exploring'));
+const stopped = worker.analyze(kif, {}, { onProgress: (p) => p.states > 500 && stopped.cancel() });
+const partial = await stopped.then(() => assert.fail('not cancelled'), (e) => e.partial);
+assert.equal(partial.report.mode, 'sampled');
+assert.equal(partial.report.properties.strongly_winnable.holds, null);
+await assert.rejects(worker.analyze(kif, { budgett: 1 }), { name: 'TypeError', message: /budgett/ });
+
 // restart(): every task in flight rejects
 const a = worker.playouts(kif, { count: 1e9 });
 worker.restart();
@@ -304,9 +330,18 @@ describe('the Node CLI (npx gdlkit)', () => {
     assert.equal(bench.code, 0, explain(bench));
     const help = gdlkit('help');
     assert.equal(help.code, 0);
-    for (const command of ['check', 'play', 'replay', 'bench']) {
+    for (const command of ['check', 'fmt', 'analyze', 'play', 'replay', 'bench']) {
       assert.match(help.stdout, new RegExp(`gdlkit ${command} `));
     }
+  });
+
+  test('analyze: the semantic checks, as JSON', () => {
+    const r = gdlkit('analyze', 'coins.kif', '--format', 'json');
+    assert.equal(r.code, 0, explain(r));
+    const report = JSON.parse(r.stdout);
+    assert.equal(report.mode, 'exhaustive');
+    assert.equal(report.states, 3);
+    assert.equal(report.properties.strongly_winnable.holds, true);
   });
 
   test('replay reproduces the conformance traces exactly', () => {
@@ -353,7 +388,7 @@ describe('the Node CLI (npx gdlkit)', () => {
 });
 
 describe('TypeScript', () => {
-  const TS_USE = `import { init, Game, check, hasErrors, isGdlError, replay, runCli, version, type Diagnostic, type StateHandle } from 'gdlkit';
+  const TS_USE = `import { init, analyze, Game, check, hasErrors, isGdlError, replay, runCli, version, type AnalysisResult, type Diagnostic, type StateHandle } from 'gdlkit';
 import { GdlWorker, type GdlTask, type PlayoutsResult } from 'gdlkit/worker';
 
 await init();
@@ -382,7 +417,14 @@ try {
 }
 const r = replay('(role x)', [['a']]);
 console.log(r.steps[0].legal['x'], runCli(['check', 'g.kif'], { 'g.kif': '(role x)' }).stdout);
+const analysis: AnalysisResult = analyze('(role x)', { budget: 10 });
+const holds: boolean | null = analysis.report.properties.terminates.holds;
+// @ts-expect-error no such option
+analyze('(role x)', { budgett: 10 });
+console.log(holds);
 const worker = new GdlWorker({ sliceMs: 10 });
+const analyzed = await worker.analyze('(role x)', {}, { onProgress: (p) => console.log(p.phase, p.states) });
+console.log(analyzed.diagnostics.length);
 const task: GdlTask<PlayoutsResult> = worker.playouts('(role x)', { count: 3 }, { onProgress: (p) => console.log(p.done / p.total) });
 task.cancel();
 const means: (number | null)[] = (await task).meanGoals;
@@ -401,7 +443,10 @@ export const checks: [
   Same<api.ReplayResult, pkg.ReplayResult>,
   Same<api.CliResult, pkg.CliResult>,
   Same<api.CliFiles, pkg.CliFiles>,
-] = [true, true, true, true, true];
+  Same<api.AnalysisOptions, pkg.AnalysisOptions>,
+  Same<api.AnalysisProgress, pkg.AnalysisProgress>,
+  Same<api.AnalysisReport, pkg.AnalysisReport>,
+] = [true, true, true, true, true, true, true, true];
 `;
 
   for (const [name, options, agree] of [

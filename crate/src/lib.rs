@@ -7,6 +7,7 @@
 //! (search events for lectures). [`replay`] and [`cli`] are adapters; `wasm`
 //! is the WebAssembly binding.
 
+pub mod analysis;
 pub mod check;
 pub mod cli;
 pub mod clock;

@@ -93,6 +93,7 @@ fn cases() -> Vec<(&'static str, String, String)> {
         ("GDL105", base_with("(<= (legal robot (hop ?X)) (true (cell ?x)))"), base_with("(<= (legal robot (hop ?x)) (true (cell ?x)))")),
         ("GDL106", base_with("(<= terminal (true (cell \u{fc})))"), base_with("(<= terminal (true (cell u)))")),
         ("GDL106", base_with("(<= terminal (true (cell a,b)))"), base_with("(<= terminal (true (cell a_b)))")),
+        ("GDL106", base_with("(<= terminal (true (cell ?x')) (succ ?x' 2))"), base_with("(<= terminal (true (cell ?x2)) (succ ?x2 2))")),
         ("GDL107", base_with("(<= (terminal) (true (cell 3)))"), base_with("(<= terminal (true (cell 3)))")),
         ("GDL107", base_with("(<= terminal (true (lock)))"), base_with("(<= terminal (true lock))")),
         ("GDL108", base_with("(<= terminal (or (true (cell 3)) (or (true (cell 4)) (true (cell 5)))))"), base_with("(<= terminal (or (true (cell 3)) (true (cell 4)) (true (cell 5))))")),
@@ -138,6 +139,45 @@ fn severities_follow_the_code_ranges() {
             assert_eq!(d.severity, want, "{} {}", d.code, d.message);
         }
     }
+}
+
+/// Every code has a section in docs/diagnostics.md whose first example
+/// (` ```lisp `: added to the base game, ` ```kif `: a whole game) triggers it.
+#[test]
+fn documented_examples_trigger_their_code() {
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/diagnostics.md")).unwrap();
+    assert!(doc.contains(&format!("```kif\n{BASE}```")), "the base game in the docs differs from BASE");
+    let no_example = ["GDL004", "GDL050", "GDL090"];
+    let mut failures = Vec::new();
+    let mut sections = 0;
+    for section in doc.split("\n## ").skip(1) {
+        let code = &section[..6];
+        if code >= "GDL200" {
+            continue; // the semantic validator's codes (analysis), documented there
+        }
+        let body = section.split("\n# ").next().unwrap();
+        let block = ["```lisp\n", "```kif\n"]
+            .iter()
+            .filter_map(|fence| body.find(fence).map(|i| (i, *fence)))
+            .min()
+            .map(|(i, fence)| {
+                let rest = &body[i + fence.len()..];
+                (fence.contains("kif"), &rest[..rest.find("```").unwrap()])
+            });
+        sections += 1;
+        match block {
+            None if no_example.contains(&code) => {}
+            None => failures.push(format!("{code}: no example")),
+            Some((whole, example)) => {
+                let text = if whole { example.to_string() } else { base_with(example) };
+                if !codes(&text).contains(&code) {
+                    failures.push(format!("{code}: the example does not trigger it: {:?}", codes(&text)));
+                }
+            }
+        }
+    }
+    assert!(sections >= 40, "{sections} sections");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]

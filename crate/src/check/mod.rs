@@ -143,8 +143,8 @@ pub(crate) fn edit_distance(a: &str, b: &str, max: usize) -> usize {
     }
     let w = b.len() + 1;
     let mut d = vec![0usize; (a.len() + 1) * w];
-    for j in 0..w {
-        d[j] = j;
+    for (j, x) in d.iter_mut().take(w).enumerate() {
+        *x = j;
     }
     for i in 1..=a.len() {
         d[i * w] = i;

@@ -258,12 +258,35 @@ fn characters(cx: &mut Ctx, o: &Occurrences) {
             found.push((span, s, c));
         }
     }
+    // Variables, once per rule.
+    let mut vars: Vec<(Span, String, char)> = Vec::new();
+    for rule in &cx.p.rules {
+        for (v, name) in rule.vars.iter().enumerate() {
+            if let Some(c) = name.chars().find(|&c| unusual_char(c)) {
+                let mut first = None;
+                let mut note = |w: crate::program::VarId, s: Span| {
+                    if w as usize == v && first.is_none_or(|f: Span| s < f) {
+                        first = Some(s);
+                    }
+                };
+                rule.head.for_each_var(&mut note);
+                rule.body.iter().for_each(|l| l.for_each_var(&mut note));
+                vars.push((first.unwrap_or(rule.span), format!("?{name}"), c));
+            }
+        }
+    }
     found.sort();
+    let shown = |c: char| if c.is_control() || c.is_whitespace() { format!("U+{:04X}", c as u32) } else { format!("`{c}` (U+{:04X})", c as u32) };
+    for (span, name, c) in vars {
+        cx.push(
+            Diagnostic::warning("GDL106", span, format!("unusual character {} in the variable `{name}`", shown(c)))
+                .with_hint("KIF names use letters, digits and `! $ % & * + - . / < = > ? @ _ ~`; other GDL readers may reject this name"),
+        );
+    }
     for (span, s, c) in found {
         let name = cx.name(s).to_string();
-        let shown = if c.is_control() || c.is_whitespace() { format!("U+{:04X}", c as u32) } else { format!("`{c}` (U+{:04X})", c as u32) };
         cx.push(
-            Diagnostic::warning("GDL106", span, format!("unusual character {shown} in the name `{name}`"))
+            Diagnostic::warning("GDL106", span, format!("unusual character {} in the name `{name}`", shown(c)))
                 .with_hint("KIF names use letters, digits and `! $ % & * + - . / < = > ? @ _ ~`; other GDL readers may reject this name"),
         );
     }

@@ -31,7 +31,7 @@ pub(super) fn check(cx: &mut Ctx) {
 /// Variables bound by a conjunction, given a predicate on atoms that may
 /// bind (all positive atoms for safety, non-recursive ones for the
 /// recursion restriction).
-fn binds(conj: &[Literal], n: usize, binder: &dyn Fn(&Atom) -> bool, out: &mut Vec<bool>) {
+fn binds(conj: &[Literal], n: usize, binder: &dyn Fn(&Atom) -> bool, out: &mut [bool]) {
     for l in conj {
         match l {
             Literal::Pos(a) if binder(a) => a.for_each_var(&mut |v, _| out[v as usize] = true),

@@ -2,6 +2,7 @@
 //! Node CLI (through WebAssembly) run the same code and print the same output.
 //! File access and the terminal go through [`Host`].
 
+mod analyze;
 mod bench;
 mod check;
 mod fmt;
@@ -49,6 +50,10 @@ Usage:
          SPEC: random | legal | minimax | alphabeta | bestfirst | mcts, options after a colon,
          e.g. alphabeta:heuristic=fuzzy,ms=200  mcts:ms=200  (heuristics: fuzzy, mobility,
          inverse-mobility, novelty, none; default budget 1000 ms per move)
+  gdlkit analyze GAME.kif [--budget N] [--playouts N] [--depth D] [--seed N] [--seconds S] [--format text|json]
+      prove (up to --budget states, default 2000000) or sample (--playouts random
+      playouts of depth <= --depth) termination, playability, goals, monotonicity
+      and winnability; --seconds stops early; exit 1 when the game is not well-formed
 
 Exit codes: 0 fine, 1 errors in the game (or an illegal move), 2 usage or I/O error.
 ";
@@ -162,6 +167,7 @@ pub fn run(args: &[String], host: &mut dyn Host) -> Output {
         "bench" => bench::run(rest, host, &mut out),
         "search" => search::run(rest, host, &mut out),
         "match" => matches::run(rest, host, &mut out),
+        "analyze" => analyze::run(rest, host, &mut out),
         "help" | "--help" | "-h" => {
             out.stdout = USAGE.to_string();
             Ok(EXIT_OK)

@@ -8,7 +8,7 @@
 //! every other role's, a *draw* if it ties for the highest, a *loss*
 //! otherwise; in one-player games a win is a goal of 100, anything else a
 //! loss. The 95% interval of the mean goal is the normal approximation
-//! `mean ± 1.96·s/√n`.
+//! `mean ± 1.96·s/√n`, clipped to the goal range 0..100.
 
 use super::{build_player, Player, PlayerSpec, Stats};
 use crate::program::Program;
@@ -93,7 +93,7 @@ fn spec_text(s: &PlayerSpec) -> String {
     }
 }
 
-/// Mean and 95% interval (normal approximation).
+/// Mean and 95% interval (normal approximation, clipped to 0..100).
 pub fn mean_ci(xs: &[f64]) -> (f64, [f64; 2]) {
     let n = xs.len();
     if n == 0 {
@@ -105,7 +105,8 @@ pub fn mean_ci(xs: &[f64]) -> (f64, [f64; 2]) {
     }
     let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
     let half = 1.96 * (var / n as f64).sqrt();
-    (mean, [mean - half, mean + half])
+    // Goal values lie in 0..100: the interval is clipped to that range.
+    (mean, [(mean - half).max(0.0), (mean + half).min(100.0)])
 }
 
 /// Plays `cfg.games` games between the players (one per role, in role

@@ -137,7 +137,8 @@ pub struct Stats {
     pub cutoffs: u64,
     /// Transposition-table hits that ended a node.
     pub tt_hits: u64,
-    /// MCTS playouts.
+    /// MCTS iterations (simulations): one per descent, whether it ends in
+    /// a random playout or on a terminal node already in the tree.
     pub playouts: u64,
     /// Deepest completed iteration (iterative deepening) or tree depth.
     pub depth: u32,

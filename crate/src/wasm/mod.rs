@@ -9,6 +9,7 @@
 //! | `cli.rs` | `runCli(args, files)`: the command-line tool over a JS file map |
 //! | `search.rs` | `search`, `searchTree` (with the lecture trace), `runMatch`, the `SearchPlayer` class |
 //! | `check.rs` | `check(text)`: resolved diagnostics; `format(text)`: the canonical layout |
+//! | `analysis.rs` | the `AnalysisJob` class: the semantic validator as a resumable job |
 //! | `js.rs` | shared helpers: JS errors, serde conversions, the panic hook |
 //!
 //! (Validation, search and analysis bindings get their own files:
@@ -25,6 +26,7 @@
 //! - `RangeError`: an unknown state handle or role index.
 //! - `TypeError`: an argument of the wrong shape.
 
+mod analysis;
 mod check;
 mod cli;
 mod game;
@@ -32,6 +34,7 @@ mod js;
 mod replay;
 mod search;
 
+pub use analysis::AnalysisJob;
 pub use check::{check, format_kif};
 pub use cli::run_cli;
 pub use game::Game;

@@ -1,0 +1,160 @@
+//! The analysis report as diagnostics (codes `GDL2xx`, documented in
+//! `docs/diagnostics.md`, section "Semantic checks"), so it merges into the
+//! same list as the static checks.
+
+use super::{format_moves, Mode, Property, Report};
+use crate::diagnostic::{Diagnostic, Severity, Span};
+use crate::program::Program;
+use crate::terms::kw;
+
+/// The semantic-check codes.
+pub mod codes {
+    /// A reachable cycle of non-terminal states: the game does not terminate.
+    pub const NOT_TERMINATING: &str = "GDL201";
+    /// A role without a legal move in a reachable non-terminal state.
+    pub const NOT_PLAYABLE: &str = "GDL202";
+    /// A reachable terminal state where a role has no goal value or several.
+    pub const GOALS_UNDEFINED: &str = "GDL203";
+    /// Not monotone (warning): a reachable state without exactly one goal
+    /// value per role, or a joint move lowering a goal value.
+    pub const NOT_MONOTONE: &str = "GDL204";
+    /// A role reaches goal 100 in no reachable terminal state.
+    pub const NOT_WEAKLY_WINNABLE: &str = "GDL205";
+    /// No role can force its goal 100 (info; multi-player games only, for
+    /// one-player games GDL205 says it).
+    pub const NOT_STRONGLY_WINNABLE: &str = "GDL206";
+    /// The analysis stopped on an evaluation limit.
+    pub const ANALYSIS_STOPPED: &str = "GDL207";
+    /// The state space exceeded the budget: properties were sampled.
+    pub const SAMPLED: &str = "GDL208";
+}
+
+/// The refuted properties of `report` as diagnostics, without source
+/// locations (span `0..0`); see [`to_diagnostics_located`].
+pub fn to_diagnostics(report: &Report) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let nroles = report.roles.len();
+    let mut push = |code: &'static str, severity: Severity, p: &Property, message: String, hint: &str| {
+        let mut d = Diagnostic::error(code, Span::default(), message).with_hint(hint);
+        d.severity = severity;
+        if let Some(moves) = &p.counterexample {
+            d = d.with_related(
+                Span::default(),
+                format!(
+                    "counterexample ({} joint move{} from the initial state): {}",
+                    moves.len(),
+                    if moves.len() == 1 { "" } else { "s" },
+                    format_moves(moves)
+                ),
+            );
+        }
+        out.push(d);
+    };
+    let p = &report.terminates;
+    if p.refuted_here() {
+        push(
+            codes::NOT_TERMINATING,
+            Severity::Error,
+            p,
+            format!("the game does not terminate: {}", p.detail),
+            "make every play end, e.g. with a step counter in the state and a `terminal` rule on it",
+        );
+    }
+    let p = &report.playable;
+    if p.refuted_here() {
+        push(
+            codes::NOT_PLAYABLE,
+            Severity::Error,
+            p,
+            format!("the game is not playable: {}", p.detail),
+            "give every role a legal move (e.g. `noop`) in every non-terminal state, or make that state terminal",
+        );
+    }
+    let p = &report.goals_defined;
+    if p.refuted_here() {
+        push(
+            codes::GOALS_UNDEFINED,
+            Severity::Error,
+            p,
+            format!("goal values are not defined in every terminal state: {}", p.detail),
+            "every role needs exactly one `goal` value in every terminal state",
+        );
+    }
+    let p = &report.monotone;
+    if p.refuted_here() {
+        push(
+            codes::NOT_MONOTONE,
+            Severity::Warning,
+            p,
+            format!("the game is not monotone: {}", p.detail),
+            "common in real games; monotone goals (exactly one value per role in every state, never lower) help players",
+        );
+    }
+    let p = &report.weakly_winnable;
+    if p.refuted_here() {
+        push(
+            codes::NOT_WEAKLY_WINNABLE,
+            Severity::Error,
+            p,
+            format!("the game is not weakly winnable: {}", p.detail),
+            "every role needs some play that ends with its goal value 100",
+        );
+    }
+    let p = &report.strongly_winnable;
+    if p.refuted_here() && nroles > 1 {
+        push(
+            codes::NOT_STRONGLY_WINNABLE,
+            Severity::Info,
+            p,
+            format!("the game is not strongly winnable: {}", p.detail),
+            "fine for competitive games; one-player games must be solvable",
+        );
+    }
+    if let Some(e) = &report.error {
+        out.push(
+            Diagnostic::warning(
+                codes::ANALYSIS_STOPPED,
+                Span::default(),
+                format!("the semantic analysis stopped: {e}"),
+            )
+            .with_hint("the properties not settled before are unknown"),
+        );
+    } else if report.mode == Mode::Sampled {
+        let mut d = Diagnostic::error(
+            codes::SAMPLED,
+            Span::default(),
+            format!(
+                "the reachable state space exceeds the analysis budget: properties were sampled, not proved ({} states seen)",
+                report.states
+            ),
+        )
+        .with_hint("raise the budget (`gdlkit analyze --budget N`) to prove them");
+        d.severity = Severity::Info;
+        out.push(d);
+    }
+    out
+}
+
+/// Like [`to_diagnostics`], with each diagnostic placed on the first rule
+/// defining the relation it is about (`terminal`, `legal` or `goal`; else
+/// the first rule) so editors can underline something.
+pub fn to_diagnostics_located(report: &Report, program: &Program) -> Vec<Diagnostic> {
+    let anchor_of = |code: &str| match code {
+        codes::NOT_TERMINATING | codes::ANALYSIS_STOPPED | codes::SAMPLED => kw::TERMINAL,
+        codes::NOT_PLAYABLE => kw::LEGAL,
+        _ => kw::GOAL,
+    };
+    let first_rule = program.rules.first().map(|r| r.span).unwrap_or_default();
+    to_diagnostics(report)
+        .into_iter()
+        .map(|mut d| {
+            let rel = anchor_of(d.code);
+            let span = program.rules.iter().find(|r| r.head.rel == rel).map_or(first_rule, |r| r.head.span);
+            d.span = span;
+            for r in &mut d.related {
+                r.span = span;
+            }
+            d
+        })
+        .collect()
+}

@@ -1,0 +1,87 @@
+//! `gdlkit analyze GAME.kif`: the semantic validator (termination,
+//! playability, goals, monotonicity, winnability), proved on the whole
+//! reachable state graph when it fits the budget, sampled otherwise.
+
+use super::{load, Args, Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
+use crate::analysis::{AnalysisJob, Mode, Options};
+use crate::clock::Deadline;
+use std::fmt::Write as _;
+
+pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
+    let args = Args::parse(raw, &[])?;
+    args.only(&["budget", "playouts", "depth", "seed", "seconds", "format"])?;
+    let json = args.json()?;
+    let defaults = Options::with_budget(args.number("budget", Options::default().max_states)?);
+    let opts = Options {
+        playouts: args.number("playouts", defaults.playouts)?,
+        playout_depth: args.number("depth", defaults.playout_depth)?,
+        seed: args.number("seed", defaults.seed)?,
+        ..defaults
+    };
+    let deadline = match args.get("seconds") {
+        None => Deadline::never(),
+        Some(_) => Deadline::after_ms(args.number::<f64>("seconds", 0.0)? * 1000.0),
+    };
+    let path = args.positional(0, "GAME.kif")?.to_string();
+    let (_, m) = load(host, &path)?;
+    let mut job = AnalysisJob::new(m, opts);
+    while !job.step(256).done {
+        if deadline.passed() {
+            job.stop();
+        }
+    }
+    let report = job.report().expect("finished").clone();
+    if json {
+        out.stdout = format!("{}\n", serde_json::to_string_pretty(&report.to_json()).expect("serialisable"));
+    } else {
+        let s = &mut out.stdout;
+        let _ = writeln!(
+            s,
+            "{path}: {} analysis: {} states ({} terminal), max depth {}",
+            report.mode.name(),
+            report.states,
+            report.terminal_states,
+            report.max_depth
+        );
+        if report.mode == Mode::Sampled {
+            let _ =
+                writeln!(s, "  (more than {} states: sampled, nothing is claimed proved)", job.options().max_states);
+        }
+        for (name, p) in report.properties() {
+            let verdict = match p.holds {
+                Some(true) => "yes",
+                Some(false) => "NO",
+                None => "?",
+            };
+            let _ = writeln!(s, "  {name:<18} {verdict:<4} {}", p.detail);
+            if let Some(moves) = &p.counterexample {
+                if moves.is_empty() {
+                    let _ = writeln!(s, "  {:<23} counterexample: the initial state itself", "");
+                } else {
+                    let n = moves.len();
+                    let _ = writeln!(
+                        s,
+                        "  {:<23} counterexample ({n} joint move{} from the initial state):",
+                        "",
+                        if n == 1 { "" } else { "s" }
+                    );
+                    for (i, joint) in moves.iter().enumerate() {
+                        let _ = writeln!(s, "  {:<23} {:>4}. {}", "", i + 1, joint.join("  "));
+                    }
+                }
+            }
+        }
+        let verdict = match report.well_formed() {
+            Some(true) => "yes",
+            Some(false) => "no",
+            None => "not established",
+        };
+        let mono = if report.monotone.refuted_here() { " (not monotone: a warning)" } else { "" };
+        let _ = writeln!(s, "well-formed: {verdict}{mono}");
+    }
+    if let Some(e) = &report.error {
+        let _ = writeln!(out.stderr, "gdlkit analyze: the analysis stopped: {e}");
+        return Ok(EXIT_DIAGNOSTICS);
+    }
+    Ok(if report.ill_formed() { EXIT_DIAGNOSTICS } else { EXIT_OK })
+}

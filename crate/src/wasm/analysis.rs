@@ -1,0 +1,182 @@
+//! `AnalysisJob`: the semantic validator as a resumable job, so a Web Worker
+//! can run it in slices with a progress bar and a cancel button.
+//!
+//! ```js
+//! const job = new AnalysisJob(kif, { budget: 100000, playouts: 200 });
+//! let p;
+//! do { p = job.step(5000); postMessage(p); } while (!p.done);   // or job.stop()
+//! const report = job.report();          // the JSON of `gdlkit analyze --format json`
+//! const diags = job.diagnostics();      // GDL2xx diagnostics placed in the text
+//! job.free();
+//! ```
+
+use super::js::{self, to_js};
+use crate::analysis::{self, Options};
+use crate::diagnostic::resolve;
+use crate::Interpreter;
+use serde::Deserialize;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_ANALYSIS: &'static str = r#"
+/** Options of an analysis; every field is optional. */
+export interface AnalysisOptions {
+  /** Exhaustive only up to this many reachable states (default 2000000). */
+  budget?: number;
+  /** Random playouts when the state space exceeds the budget (default 200). */
+  playouts?: number;
+  /** Joint moves per playout at most (default 1000). */
+  depth?: number;
+  /** Seed of the playouts (default 1). */
+  seed?: number;
+}
+
+/** Where an analysis job is. */
+export interface AnalysisProgress {
+  phase: "exploring" | "checking" | "sampling" | "done";
+  mode: "exhaustive" | "sampled";
+  states: number;
+  expanded: number;
+  terminal_states: number;
+  max_states: number;
+  playouts: number;
+  max_playouts: number;
+  work: number;
+  done: boolean;
+}
+
+/** One property: proved (true), refuted (false, with the joint moves from the initial state that reach the violation) or not established (null). */
+export interface AnalysisProperty {
+  holds: boolean | null;
+  counterexample: string[][] | null;
+  detail: string;
+}
+
+/** The report of `gdlkit analyze --format json`. */
+export interface AnalysisReport {
+  mode: "exhaustive" | "sampled";
+  states: number;
+  terminal_states: number;
+  max_depth: number;
+  properties: {
+    terminates: AnalysisProperty;
+    playable: AnalysisProperty;
+    goals_defined: AnalysisProperty;
+    monotone: AnalysisProperty;
+    weakly_winnable: AnalysisProperty;
+    strongly_winnable: AnalysisProperty;
+  };
+}
+"#;
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct JobOptions {
+    budget: Option<f64>,
+    playouts: Option<f64>,
+    depth: Option<f64>,
+    seed: Option<f64>,
+}
+
+/// A count option: a non-negative whole number.
+fn count(name: &str, v: Option<f64>, default: usize) -> Result<usize, JsValue> {
+    match v {
+        None => Ok(default),
+        Some(x) if x >= 0.0 && x.fract() == 0.0 && x <= 9_007_199_254_740_991.0 => Ok(x as usize),
+        Some(x) => Err(js::type_error(&format!("options.{name} must be a non-negative whole number, got {x}"))),
+    }
+}
+
+/// The semantic validator over a game, run in slices.
+#[wasm_bindgen]
+pub struct AnalysisJob {
+    job: analysis::AnalysisJob<Interpreter>,
+    text: String,
+}
+
+#[wasm_bindgen]
+impl AnalysisJob {
+    /// Loads the game and prepares the analysis (nothing is explored yet).
+    /// Throws a `GdlDiagnosticsError` when the text has errors, a
+    /// `TypeError` for bad options.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        kif: &str,
+        #[wasm_bindgen(unchecked_param_type = "AnalysisOptions | undefined")] options: JsValue,
+    ) -> Result<AnalysisJob, JsValue> {
+        js::init();
+        let o: JobOptions = if options.is_undefined() || options.is_null() {
+            JobOptions::default()
+        } else {
+            // serde-wasm-bindgen reads only the known fields: look for typos.
+            if let Some(obj) = options.dyn_ref::<js_sys::Object>() {
+                for key in js_sys::Object::keys(obj).iter() {
+                    let key = key.as_string().unwrap_or_default();
+                    if !["budget", "playouts", "depth", "seed"].contains(&key.as_str()) {
+                        return Err(js::type_error(&format!(
+                            "unknown analysis option `{key}` (known: budget, playouts, depth, seed)"
+                        )));
+                    }
+                }
+            }
+            serde_wasm_bindgen::from_value(options)
+                .map_err(|e| js::type_error(&format!("bad analysis options: {e}")))?
+        };
+        let defaults = Options::with_budget(count("budget", o.budget, Options::default().max_states)?);
+        let opts = Options {
+            playouts: count("playouts", o.playouts, defaults.playouts)?,
+            playout_depth: count("depth", o.depth, defaults.playout_depth)?,
+            seed: count("seed", o.seed, defaults.seed as usize)? as u64,
+            ..defaults
+        };
+        let machine = crate::load_game(kif).map_err(|diags| js::diagnostics_error(&diags, kif))?;
+        Ok(AnalysisJob { job: analysis::AnalysisJob::new(machine, opts), text: kif.to_string() })
+    }
+
+    /// Does about `budget` units of work (a state expansion costs 1 plus its
+    /// joint moves, a playout step 1) and returns the progress. Returns
+    /// early when the phase changes. Never throws: an evaluation limit ends
+    /// the job with a report.
+    #[wasm_bindgen(unchecked_return_type = "AnalysisProgress")]
+    pub fn step(&mut self, budget: u32) -> Result<JsValue, JsValue> {
+        to_js(&self.job.step(budget.max(1) as u64))
+    }
+
+    /// The progress without doing anything.
+    #[wasm_bindgen(unchecked_return_type = "AnalysisProgress")]
+    pub fn progress(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.job.progress())
+    }
+
+    /// Ends the job now, keeping what it found (the rest is not established).
+    #[wasm_bindgen(unchecked_return_type = "AnalysisProgress")]
+    pub fn stop(&mut self) -> Result<JsValue, JsValue> {
+        to_js(&self.job.stop())
+    }
+
+    /// The report (as `gdlkit analyze --format json`), or `null` until done.
+    #[wasm_bindgen(unchecked_return_type = "AnalysisReport | null")]
+    pub fn report(&self) -> Result<JsValue, JsValue> {
+        match self.job.report() {
+            None => Ok(JsValue::NULL),
+            Some(r) => to_js(&r.to_json()),
+        }
+    }
+
+    /// The refuted properties as diagnostics (codes GDL201–GDL208, placed on
+    /// the `terminal`, `legal` or `goal` rules; the counterexample in
+    /// `related`), to merge with `check(text)`; `null` until done.
+    #[wasm_bindgen(unchecked_return_type = "Diagnostic[] | null")]
+    pub fn diagnostics(&self) -> Result<JsValue, JsValue> {
+        let Some(r) = self.job.report() else { return Ok(JsValue::NULL) };
+        let program = crate::parse_program(&self.text);
+        let diags = analysis::to_diagnostics_located(r, &program);
+        to_js(&resolve(&diags, &self.text))
+    }
+
+    /// The evaluation error that ended the job early, if any.
+    pub fn error(&self) -> Option<String> {
+        self.job.report().and_then(|r| r.error.clone())
+    }
+}
