@@ -11,6 +11,7 @@ use crate::search::report::{match_json, play_match, search_json, ReportError, Se
 use crate::search::{build_player, Player, PlayerSpec, Stats};
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 fn report_error(e: ReportError) -> JsValue {
     match e {
@@ -19,10 +20,25 @@ fn report_error(e: ReportError) -> JsValue {
     }
 }
 
+/// Refuses option names not in `known` (a misspelt option must not be
+/// silently ignored).
+fn check_keys(v: &JsValue, what: &str, known: &[&str]) -> Result<(), JsValue> {
+    if let Some(obj) = v.dyn_ref::<js_sys::Object>() {
+        for k in js_sys::Object::keys(obj).iter() {
+            let k = k.as_string().unwrap_or_default();
+            if !known.contains(&k.as_str()) {
+                return Err(js::type_error(&format!("unknown {what} option `{k}` (options: {})", known.join(", "))));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn search_options(v: JsValue) -> Result<SearchOptions, JsValue> {
     if v.is_undefined() || v.is_null() {
         return Ok(SearchOptions::default());
     }
+    check_keys(&v, "search", &["algorithm", "depth", "budgetMs", "nodes", "role", "heuristic", "trace", "nodeCap", "seed"])?;
     serde_wasm_bindgen::from_value(v).map_err(|e| js::type_error(&format!("search options: {e}")))
 }
 
@@ -68,6 +84,7 @@ pub fn run_match(kif: &str, players: Vec<String>, options: JsValue) -> Result<Js
     let o: MatchOptions = if options.is_undefined() || options.is_null() {
         MatchOptions::default()
     } else {
+        check_keys(&options, "match", &["games", "seed", "maxSteps"])?;
         serde_wasm_bindgen::from_value(options).map_err(|e| js::type_error(&format!("match options: {e}")))?
     };
     let d = MatchConfig::default();
