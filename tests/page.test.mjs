@@ -1,10 +1,12 @@
-// The page test: serves site/ (after `npm run build`), opens it in headless
-// Chromium through Playwright, plays a full game of tic-tac-toe by clicking,
-// checks the final goals and saves a screenshot to test-artifacts/.
+// The page test: serves site/ (after `npm run build`) and drives it in
+// headless Chromium through Playwright: live diagnostics in the editor,
+// a full game of tic-tac-toe against the engine, stepping the lecture's
+// alpha-beta tree, embeds, the custom elements of the example deck,
+// autosave across a reload. Screenshots of each view go to test-artifacts/.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { ARTIFACTS, CHROMIUM_ARGS, SITE } from '../scripts/lib.mjs';
@@ -15,8 +17,15 @@ let server;
 let url;
 let browser;
 
+// Parts of the engine that land separately: the tests of what a build lacks are skipped.
+const exportsOf = existsSync(join(SITE, 'pkg', 'gdlkit.d.ts')) ? readFileSync(join(SITE, 'pkg', 'gdlkit.d.ts'), 'utf8') : '';
+const NO_SEARCH = !/class SearchPlayer/.test(exportsOf) || !/function searchTree/.test(exportsOf) ? 'this build has no search players (crate/src/wasm/search.rs)' : false;
+const NO_ANALYSIS = !/class AnalysisJob/.test(exportsOf) ? 'this build has no semantic analysis (crate/src/wasm/analysis.rs)' : false;
+
 before(async () => {
   assert.ok(existsSync(join(SITE, 'pkg', 'gdlkit_bg.wasm')), 'site/pkg is missing: run `npm run build` first');
+  assert.ok(existsSync(join(SITE, 'build', 'app.js')), 'site/build is missing: run `npm run build` first');
+  mkdirSync(ARTIFACTS, { recursive: true });
   ({ server, url } = await serve({ port: 0, quiet: true }));
   browser = await chromium.launch({ executablePath: browserPaths().chromium, args: CHROMIUM_ARGS });
 });
@@ -26,88 +35,290 @@ after(async () => {
   server?.close();
 });
 
-/** Clicks the move button of `role`. */
-async function click(page, role, move) {
-  await page.locator(`button[data-role="${role}"][data-move="${move}"]`).click();
-}
-
-test('plays tic-tac-toe to the end by clicking', async () => {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+/** A fresh page (own storage) that records errors. */
+async function open(path, { context, viewport = { width: 1280, height: 860 } } = {}) {
+  const ctx = context ?? (await browser.newContext({ viewport }));
+  const page = await ctx.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready="true"]');
+  await page.goto(new URL(path, url).href);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+  return { page, errors, context: ctx };
+}
 
-  assert.equal(await page.locator('#picker').inputValue(), 'ticTacToe.kif');
-  assert.deepEqual(await page.locator('#roles .role h3').allTextContents(), ['x', 'o']);
-  assert.equal(await page.locator('#fluents li').count(), 10);
-  assert.equal(await page.locator('button[data-role="x"]').count(), 9);
-  assert.equal(await page.locator('#goals').isVisible(), false);
+const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
 
-  // x takes the top row; o's `noop` is chosen automatically and vice versa.
-  const moves = [
-    ['x', '(mark 1 1)'],
-    ['o', '(mark 2 1)'],
-    ['x', '(mark 1 2)'],
-    ['o', '(mark 2 2)'],
-    ['x', '(mark 1 3)'],
-  ];
-  for (const [i, [role, move]] of moves.entries()) {
-    await click(page, role, move);
-    await page.waitForFunction((n) => document.querySelectorAll('#history li').length === n, i + 1);
-  }
-
-  await page.locator('#goals').waitFor({ state: 'visible' });
-  assert.deepEqual(await page.locator('#goal-list li').allTextContents(), ['x: 100', 'o: 0']);
-  assert.match(await page.locator('#status').textContent(), /Game over after 5 steps/);
-  assert.ok((await page.locator('#fluents li').allTextContents()).includes('(cell 1 3 x)'));
-  assert.equal(await page.locator('#roles button').count(), 0, 'no moves after the end');
-
-  mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: join(ARTIFACTS, 'page-tictactoe-end.png'), fullPage: true });
-
-  // Undo goes back one step.
-  await page.locator('#undo').click();
-  assert.equal(await page.locator('#history li').count(), 4);
-  assert.equal(await page.locator('#goals').isVisible(), false);
+test('editor: an error is underlined within a second, and goes when fixed', async () => {
+  const { page, errors, context } = await open('?view=editor&game=ticTacToe');
+  await page.waitForSelector('.lint-summary.clean');
+  await shot(page, 'view-editor');
+  // Type an unbalanced `)` at the end: GDL001.
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('\n(role extra)');
+  await page.waitForSelector('.lint-summary.clean');
+  const typed = Date.now();
+  await page.keyboard.type(')');
+  await page.waitForSelector('.lint-summary.has-errors', { timeout: 1000 });
+  await page.waitForSelector('.cm-lintRange-error', { timeout: 1000 });
+  const latency = Date.now() - typed;
+  assert.ok(latency < 1000, `diagnostic after ${latency} ms`);
+  assert.match(await page.locator('.lint-summary').textContent(), /1 error/);
+  assert.ok((await page.locator('.cm-lint-marker-error').count()) >= 1, 'a gutter mark');
+  // The problems panel lists it, with its quick fix.
+  await page.locator('.lint-summary').click();
+  await page.waitForSelector('.cm-panel.cm-panel-lint');
+  assert.match(await page.locator('.cm-panel.cm-panel-lint').textContent(), /GDL001/);
+  await shot(page, 'view-editor-error');
+  await page.locator('.cm-panel.cm-panel-lint button', { hasText: 'Remove )' }).first().click();
+  await page.waitForSelector('.lint-summary.clean', { timeout: 1000 });
+  assert.equal(await page.locator('.cm-lintRange-error').count(), 0);
+  // Typing the error again and deleting it by hand clears it too.
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(')');
+  await page.waitForSelector('.lint-summary.has-errors', { timeout: 1000 });
+  await page.keyboard.press('Backspace');
+  await page.waitForSelector('.lint-summary.clean', { timeout: 1000 });
+  // Auto-indent: a new line inside a rule lines up under its first argument.
+  await page.keyboard.type('\n(<= (goal ?player 75) (role ?player)');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('(line   ?player))');
+  assert.equal(await page.locator('.cm-activeLine').textContent(), '    (line   ?player))');
+  // The formatter rewrites the layout as one change.
+  await page.locator('button', { hasText: 'Format' }).click();
+  await page.waitForFunction(() => [...document.querySelectorAll('.cm-line')].some((l) => l.textContent === '    (line ?player))'));
   assert.deepEqual(errors, []);
-  await page.close();
+  await context.close();
 });
 
-test('a game with a syntax error shows its diagnostics as text', async () => {
-  const page = await browser.newPage();
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready="true"]');
-  await page.locator('#kif').fill('(role x)\n(init (<b>bold</b>)\n');
-  await page.locator('#load').click();
-  const items = page.locator('#diagnostics li');
-  await items.first().waitFor();
-  const text = await items.first().textContent();
-  assert.match(text, /^2:1 error\[GDL\d+\]/);
-  assert.equal(await page.locator('#diagnostics b').count(), 0, 'game text is never parsed as HTML');
-  assert.equal(await page.locator('#play').isVisible(), false);
-  mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: join(ARTIFACTS, 'page-syntax-error.png'), fullPage: true });
-  await page.close();
-});
-
-test('simultaneous moves: both roles choose, then the state advances', async () => {
-  const page = await browser.newPage();
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready="true"]');
-  await page.locator('#picker').selectOption('rockPaperScissors.kif');
-  await page.waitForFunction(() => document.querySelector('#roles .role h3')?.textContent === 'left');
-  for (const [left, right] of [
-    ['rock', 'scissors'],
-    ['paper', 'scissors'],
-    ['rock', 'rock'],
-  ]) {
-    await click(page, 'left', `(throw ${left})`);
-    assert.equal(await page.locator('button[data-role="left"][aria-pressed="true"]').count(), 1);
-    await click(page, 'right', `(throw ${right})`);
+test('play: a full game of tic-tac-toe against the engine', { skip: NO_SEARCH }, async () => {
+  const { page, errors, context } = await open('?view=play&game=ticTacToe&players=human;alphabeta:ms=100');
+  await page.waitForSelector('.board button.cell');
+  assert.equal(await page.locator('.board button.cell').count(), 9, 'a 3x3 board drawn from the rules');
+  await shot(page, 'view-play');
+  // x (human) always takes the first free cell, by clicking the board; o is the engine.
+  for (let turn = 0; turn < 5; turn++) {
+    await page.waitForFunction(() => /x to move|Game over/.test(document.querySelector('.play-status')?.textContent ?? ''), null, { timeout: 10000 });
+    if (await page.locator('.goals:not([hidden])').count()) break;
+    const before = await page.locator('.history li').count();
+    await page.locator('.board button.cell.target').first().click();
+    await page.waitForFunction((n) => document.querySelectorAll('.history li').length > n, before);
   }
-  await page.locator('#goals').waitFor({ state: 'visible' });
-  assert.deepEqual(await page.locator('#goal-list li').allTextContents(), ['left: 50', 'right: 50']);
-  await page.close();
+  await page.locator('.goals').waitFor({ state: 'visible', timeout: 10000 });
+  const goals = Object.fromEntries(
+    await page.locator('.goal-list li').evaluateAll((items) => items.map((li) => [li.dataset.role, Number(li.querySelector('.goal-value').textContent)])),
+  );
+  assert.ok(goals.o >= 50, `the engine does not lose to first-free-cell play: ${JSON.stringify(goals)}`);
+  assert.equal(goals.x + goals.o, 100);
+  assert.match(await page.locator('.play-status').textContent(), /Game over/);
+  await shot(page, 'view-play-end');
+  // Undo goes back to x's last turn; redo returns to the end.
+  await page.locator('button', { hasText: 'Undo' }).click();
+  await page.waitForFunction(() => /Viewing step/.test(document.querySelector('.play-status').textContent));
+  assert.equal(await page.locator('.goals').isVisible(), false);
+  await page.locator('button', { hasText: 'Redo' }).click();
+  await page.locator('.goals').waitFor({ state: 'visible' });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('play: the engine thinks with progress and stops at once', { skip: NO_SEARCH }, async () => {
+  const { page, errors, context } = await open('?view=play&game=connectFour&players=alphabeta:ms=8000;human');
+  await page.locator('.think').waitFor({ state: 'visible' });
+  assert.match(await page.locator('.think-label').textContent(), /red \(alphabeta\) is thinking/);
+  const started = Date.now();
+  await page.locator('.think button', { hasText: 'Stop' }).click();
+  await page.locator('.think').waitFor({ state: 'hidden' });
+  assert.ok(Date.now() - started < 1000, 'stopped at once');
+  assert.match(await page.locator('.play-status').textContent(), /Stopped/);
+  // Paused: the engine's role can be moved by hand, then the engine is asked again.
+  await page.locator('.board button[data-cell="4|6"]').click();
+  await page.waitForFunction(() => document.querySelectorAll('.history li').length === 2);
+  await page.locator('.board [data-cell="4|1"] .disc').waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('tree: stepping the lecture tree prunes 4 and 6, the root is 3', { skip: NO_SEARCH }, async () => {
+  const { page, errors, context } = await open('?view=tree&tree=((3 12 8) (2 4 6) (14 5 2))');
+  await page.waitForSelector('.step-counter[data-total="37"]');
+  const status = (sel) => page.locator(`.tree-outline li[data-status="${sel}"]`).evaluateAll((l) => l.map((li) => li.dataset.value));
+  assert.deepEqual(await status('pruned'), []);
+  // Step with the keyboard until the cut-off in the second MIN node.
+  let step = 0;
+  while ((await status('pruned')).length === 0) {
+    await page.keyboard.press('ArrowRight');
+    step += 1;
+    assert.ok(step < 37, 'a cut-off happens');
+  }
+  assert.deepEqual(await status('pruned'), ['4', '6'], 'the leaves 4 and 6 are pruned');
+  assert.match(await page.locator('.event-line').textContent(), /Cut-off/);
+  assert.match(await page.locator('.window-line').textContent(), /\(α, β\) = \(3, ∞\)|\(α, β\) = \(3, 2\)/);
+  await shot(page, 'view-tree-cutoff');
+  await page.keyboard.press('End');
+  await page.waitForSelector('.root-value[data-value="3"]');
+  assert.equal(await page.locator('.step-counter').getAttribute('data-step'), '37');
+  assert.equal(await page.locator('.pane-counter').getAttribute('data-visited'), '11');
+  assert.equal(await page.locator('.pane-counter').getAttribute('data-pruned'), '2');
+  assert.match(await page.locator('.window-line .best').textContent(), /best move 1/);
+  await shot(page, 'view-tree');
+  // Export: the SVG holds the tree at this step.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('button', { hasText: 'SVG' }).click()]);
+  const svg = readFileSync(await download.path(), 'utf8');
+  assert.match(svg, /^<svg /);
+  assert.match(svg, /✂ ≤2/);
+  // Step back from the end: the root has no final value any more.
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await page.locator('.root-value').count(), 0);
+  await page.keyboard.press('Home');
+  assert.equal(await page.locator('.step-counter').getAttribute('data-step'), '0');
+  // Two orderings side by side: best-first prunes more.
+  await page.locator('.tree-form input[type="checkbox"]').check();
+  await page.waitForFunction(() => document.querySelectorAll('.tree-pane').length === 2);
+  await page.keyboard.press('End');
+  const pruned = await page.locator('.pane-counter').evaluateAll((l) => l.map((c) => Number(c.dataset.pruned)));
+  assert.equal(pruned.length, 2);
+  assert.ok(pruned[1] >= pruned[0], `best-first ordering prunes at least as much: ${pruned}`);
+  await shot(page, 'view-tree-compare');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('tree: a game position, and 10,000+ nodes stay responsive', { skip: NO_SEARCH }, async () => {
+  const { page, errors, context } = await open('?view=tree&tree=((1 2) (3 4))');
+  await page.waitForSelector('.step-counter[data-total]');
+  await page.locator('label.radio', { hasText: 'initial state' }).click();
+  await page.waitForFunction(() => document.querySelector('.tree-status').textContent === '36 nodes searched.', null, { timeout: 20000 });
+  await page.locator('button[aria-label="Jump to the end"]').click();
+  await page.waitForSelector('.root-value');
+  assert.match(await page.locator('.window-line .best').textContent(), /best move \(mark \d \d\)/);
+  await shot(page, 'view-tree-game');
+  // A large abstract tree (11,111 nodes), searched by minimax: every node visited.
+  await page.locator('label.radio', { hasText: 'abstract tree' }).click();
+  await page.locator('.tree-form select[aria-label="algorithm"]').selectOption('minimax');
+  await page.locator('.tree-form select[aria-label="example trees"]').selectOption('huge');
+  await page.waitForFunction(() => Number(document.querySelector('.pane-counter')?.dataset.nodes) > 10000, null, { timeout: 30000 });
+  await page.locator('button[aria-label="Jump to the end"]').click();
+  await page.waitForFunction(() => Number(document.querySelector('.pane-counter')?.dataset.visited) > 10000);
+  const frame = await page.evaluate(async () => {
+    const t0 = performance.now();
+    for (let i = 0; i < 10; i++) await new Promise((r) => requestAnimationFrame(r));
+    return (performance.now() - t0) / 10;
+  });
+  assert.ok(frame < 200, `a frame takes ${frame.toFixed(0)} ms`);
+  await shot(page, 'view-tree-large');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('embed: ?embed=1 shows only the view, restored from the URL', { skip: NO_SEARCH }, async () => {
+  const tree = await open('?embed=1&view=tree&tree=((3 12 8) (2 4 6) (14 5 2))&step=end', { viewport: { width: 800, height: 500 } });
+  await tree.page.waitForSelector('.root-value[data-value="3"]');
+  assert.equal(await tree.page.locator('.app-header').isVisible(), false, 'no chrome');
+  assert.equal(await tree.page.locator('.tree-form').count(), 0, 'no settings form in an embed');
+  await shot(tree.page, 'view-embed-tree');
+  assert.deepEqual(tree.errors, []);
+  await tree.context.close();
+
+  const play = await open('?embed=1&view=play&game=ticTacToe&moves=(mark 2 2),noop&players=human;human', { viewport: { width: 700, height: 450 } });
+  await play.page.waitForSelector('.board [data-cell="2|2"] .symbol');
+  assert.equal(await play.page.locator('.board [data-cell="2|2"] .symbol').textContent(), 'x');
+  assert.equal(await play.page.locator('.history li').count(), 2);
+  await shot(play.page, 'view-embed-play');
+  // An embed never touches the user's autosave.
+  assert.equal(await play.page.evaluate(() => localStorage.getItem('gdlkit.site.v1')), null);
+  await play.context.close();
+});
+
+test('deck: <gdl-tree> and <gdl-play> from one script tag', { skip: NO_SEARCH }, async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(new URL('deck.html#2', url).href);
+  const tree = page.locator('section.present gdl-tree');
+  await tree.locator('.step-counter[data-total="37"]').waitFor({ timeout: 20000 });
+  await tree.locator('.tree-view').focus();
+  await page.keyboard.press('End');
+  await tree.locator('.root-value[data-value="3"]').waitFor();
+  await page.screenshot({ path: join(ARTIFACTS, 'deck-tree.png') });
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('PageDown');
+  await page.keyboard.press('PageDown');
+  await page.keyboard.press('PageDown');
+  const play = page.locator('section.present gdl-play');
+  await play.locator('.board button.cell').first().waitFor({ timeout: 20000 });
+  assert.equal(await play.locator('.board button.cell').count(), 9);
+  await page.screenshot({ path: join(ARTIFACTS, 'deck-play.png') });
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('autosave: the work is restored after a reload', async () => {
+  const { page, errors, context } = await open('?view=editor&game=ticTacToe');
+  await page.waitForSelector('.lint-summary.clean');
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('\n; my own note: keep me');
+  await page.waitForTimeout(100);
+  await page.goto(new URL('./', url).href);
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.equal(await page.evaluate(() => document.body.dataset.view), 'editor', 'the view is restored');
+  await page.waitForSelector('.cm-content');
+  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('gdlkit.site.v1')).text);
+  assert.match(saved, /my own note: keep me/);
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('Control+End');
+  await page.waitForFunction(() => /my own note: keep me/.test(document.querySelector('.cm-content').textContent));
+  assert.equal(await page.locator('#picker').inputValue(), '', 'edited text is no longer the library game');
+  // Play a move, reload: the move list is restored too.
+  await page.locator('#tab-play').click();
+  await page.waitForSelector('.board button.cell.target');
+  await page.locator('.board button.cell.target').first().click();
+  await page.waitForFunction(() => document.querySelectorAll('.history li').length >= 2);
+  const moves = await page.locator('.history li').count();
+  await page.reload();
+  await page.waitForSelector('body[data-play-ready="true"]');
+  await page.waitForFunction((n) => document.querySelectorAll('.history li').length >= n, Math.min(moves, 2));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('semantic check: a counterexample opens in the play view', { skip: NO_ANALYSIS }, async () => {
+  const { page, errors, context } = await open('?view=editor&game=buttonsAndLights');
+  await page.waitForSelector('.lint-summary:not(:empty)');
+  await page.locator('button', { hasText: 'Check semantics' }).click();
+  const terminates = page.locator('.properties li[data-property="terminates"]');
+  await terminates.waitFor({ timeout: 20000 });
+  assert.match(await terminates.getAttribute('class'), /\bno\b/, 'Buttons and Lights does not terminate');
+  await shot(page, 'view-editor-analysis');
+  await terminates.locator('button').click();
+  await page.waitForSelector('body[data-view="play"]');
+  await page.waitForFunction(() => document.querySelectorAll('.history li').length >= 2);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('game symbols are text, never HTML', async () => {
+  const kif = '; html test\n(role <b>bold</b>)\n(init (cell 1 1 <i>x</i>))\n(init (cell 1 2 b))\n(init (cell 2 1 b))\n(init (cell 2 2 b))\n'
+    + '(<= (legal <b>bold</b> (<img>go 1 1)) (true (cell 1 2 b)))\n(<= (next (cell 1 2 done)) (does <b>bold</b> (<img>go 1 1)))\n'
+    + '(<= terminal (true (cell 1 2 done)))\n(goal <b>bold</b> 100)\n';
+  const { page, errors, context } = await open('?view=play');
+  await page.evaluate(async (text) => {
+    const bytes = new TextEncoder().encode(text);
+    const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate'));
+    const buf = new Uint8Array(await new Response(stream).arrayBuffer());
+    const b64 = btoa(String.fromCharCode(...buf)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    location.hash = `view=play&kif=${b64}`;
+    location.reload();
+  }, kif);
+  await page.waitForSelector('body[data-play-ready="true"]');
+  await page.waitForSelector('.role-row');
+  assert.equal(await page.locator('.role-row .role-name').first().textContent(), '<b>bold</b>');
+  assert.equal(await page.locator('main b, main i, main img').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
 });

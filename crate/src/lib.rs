@@ -13,7 +13,9 @@ pub mod cli;
 pub mod clock;
 pub mod deps;
 pub mod diagnostic;
+pub mod engine;
 pub mod format;
+pub mod ground;
 pub mod program;
 pub mod reasoner;
 pub mod replay;
@@ -26,6 +28,7 @@ pub mod trace;
 pub mod wasm;
 
 pub use diagnostic::{Diagnostic, Severity, Span};
+pub use engine::{load_engine, Engine, EngineChoice, EngineState};
 pub use program::{parse_program, Program};
 pub use reasoner::{EvalError, Interpreter, Limits, StateMachine};
 

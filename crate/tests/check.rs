@@ -295,12 +295,7 @@ fn no_panic_on_odd_input() {
 /// Whatever the interpreter refuses to load, the validator reports as an
 /// error (the validator may be stricter, never more lenient).
 fn agrees_with_interpreter(text: &str) -> Result<(), String> {
-    // Known interpreter bug, not the validator's: with overflow checks (the
-    // test profile), `reasoner::compile::choose_demand` overflows a shift
-    // for relations with 32 or more arguments (duplicateStateLarge, hitori,
-    // ...). Such a panic is skipped here; `cargo test --release` loads them.
-    let loaded = std::panic::catch_unwind(|| gdlkit::load_game(text).err().map(|e| e.iter().map(|d| d.code).collect::<Vec<_>>()));
-    let Ok(refused) = loaded else { return Ok(()) };
+    let refused = gdlkit::load_game(text).err().map(|e| e.iter().map(|d| d.code).collect::<Vec<_>>());
     if let Some(codes) = refused {
         if !check_text(text).iter().any(Diagnostic::is_error) {
             return Err(format!("interpreter refuses ({codes:?}) but check finds no error in\n{text}"));

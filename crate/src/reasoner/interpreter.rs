@@ -619,6 +619,12 @@ impl Ctx<'_> {
         Some(vals)
     }
 
+    /// The values of fully bound patterns (any arity), or `None` if one is a
+    /// term that does not exist.
+    fn all_values(&self, pats: &[Pat], env: &[TermId]) -> Option<Args> {
+        pats.iter().map(|p| value(self.store, p, env)).collect()
+    }
+
     /// The bound values of a call to a demand relation. Its answers are not
     /// computed yet, so argument terms are interned rather than looked up.
     fn call_values(&mut self, pats: &[Pat], mask: u32, env: &[TermId]) -> Option<Args> {
@@ -704,7 +710,9 @@ impl Ctx<'_> {
                 }
             }
             Op::Check { rel, class, pats, negated, demand } => {
-                let full = (1u32 << pats.len().min(32)).wrapping_sub(1);
+                // Demand relations have at most MAX_DEMAND_ARITY (< 32)
+                // arguments, so the full mask covers them all.
+                let full = full_mask(pats.len());
                 let present = if *demand && !self.c.graph.is_recursive(*rel) {
                     let Some(row) = self.call_values(pats, full, env) else { return };
                     self.exists(*rel, *class, row)
@@ -716,7 +724,7 @@ impl Ctx<'_> {
                     }
                     self.demand.dbs[ci(*class)].rels[*rel].contains(&row)
                 } else {
-                    match self.key_values(pats, full, env) {
+                    match self.all_values(pats, env) {
                         None => false,
                         Some(row) => self.dbs[ci(*class)].rels[*rel].contains(&row),
                     }
@@ -755,7 +763,7 @@ impl Ctx<'_> {
         if self.demand.dbs[k].rels[rel].contains(&row) {
             return true;
         }
-        let full = (1u32 << row.len().min(32)).wrapping_sub(1);
+        let full = full_mask(row.len());
         let plans = self.demand_plans(rel, full);
         let mut found = false;
         for plan in &plans.plans {
@@ -982,6 +990,15 @@ impl Ctx<'_> {
     }
 }
 
+/// The mask with the first `n` positions set (all 32 when `n >= 32`).
+fn full_mask(n: usize) -> u32 {
+    if n >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << n) - 1
+    }
+}
+
 /// The value of a bound pattern without interning: `None` if the term does
 /// not exist (so it cannot be in any relation).
 fn value(store: &TermStore, p: &Pat, env: &[TermId]) -> Option<TermId> {
@@ -1170,5 +1187,30 @@ impl Interpreter {
             }
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::StateMachine;
+
+    #[test]
+    fn relations_with_more_than_32_arguments() {
+        // 34 arguments: masks only track the first 32, checks must still
+        // compare every argument.
+        let args: Vec<String> = (0..34).map(|i| format!("a{i}")).collect();
+        let vars: Vec<String> = (0..34).map(|i| format!("?v{i}")).collect();
+        let mut other = args.clone();
+        other[33] = "zz".into();
+        let src = format!(
+            "(role r) (init s) (big {a}) (<= (legal r go) (big {v}) (not (big {o}))) (<= (next s) (true s)) (<= terminal (not (true s))) (goal r 100)",
+            a = args.join(" "),
+            v = vars.join(" "),
+            o = other.join(" "),
+        );
+        let mut m = crate::load_game(&src).unwrap();
+        let s = m.initial_state().unwrap();
+        assert_eq!(m.legal_moves(&s, 0).unwrap().len(), 1);
     }
 }

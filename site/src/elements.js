@@ -1,0 +1,81 @@
+// Custom elements for slide decks and other pages, with one script tag:
+//
+//   <script type="module" src="build/elements.js"></script>
+//   <gdl-tree tree="((3 12 8) (2 4 6) (14 5 2))" algorithm="alphabeta"></gdl-tree>
+//   <gdl-tree game="ticTacToe" source="initial" depth="2" compare="best"></gdl-tree>
+//   <gdl-play game="ticTacToe" players="human;alphabeta:ms=500"></gdl-play>
+//
+// A game is a library name (`game="connectFour"`), a URL (`src="my.kif"`)
+// or inline rules: <gdl-play><script type="text/kif">(role robot) …</script></gdl-play>.
+// The engine runs in a Web Worker next to this script (worker.js, ../pkg/).
+// Each element renders into its own shadow root with the page's stylesheet.
+
+import css from './style.css';
+import { h } from './dom.js';
+
+const base = new URL('.', import.meta.url);
+
+async function gameText(el) {
+  const inline = el.querySelector('script[type="text/kif"], script[type="text/gdl"]');
+  if (inline) return inline.textContent;
+  const src = el.getAttribute('src');
+  const name = el.getAttribute('game');
+  const url = src ? new URL(src, document.baseURI) : name ? new URL(`../games/${encodeURIComponent(name)}.kif`, base) : null;
+  if (!url) return null;
+  const r = await fetch(url);
+  if (!r.ok) throw new Error(`cannot fetch ${url.pathname}: ${r.status}`);
+  return r.text();
+}
+
+class GdlElement extends HTMLElement {
+  connectedCallback() {
+    if (this.started) return;
+    this.started = true;
+    const root = this.attachShadow({ mode: 'open' });
+    root.append(h('style', { text: css }));
+    this.container = h('div', { class: 'gdl-root' });
+    root.append(this.container);
+    this.start().catch((e) => {
+      this.container.replaceChildren(h('p', { class: 'error', role: 'alert', text: `gdlkit: ${e.message}` }));
+    });
+  }
+}
+
+class GdlTree extends GdlElement {
+  async start() {
+    const { TreeView } = await import('./tree/tree-view.js');
+    const text = (await gameText(this)) ?? '';
+    const a = (name) => this.getAttribute(name) ?? undefined;
+    const source = a('source') ?? (text && !a('tree') ? 'initial' : 'tree');
+    this.view = new TreeView(this.container, {
+      compact: true,
+      settings: {
+        source,
+        tree: a('tree'),
+        algo: a('algorithm') ?? a('algo'),
+        depth: a('depth'),
+        order: a('order'),
+        compare: a('compare'),
+        role: a('role'),
+        step: a('step'),
+      },
+    });
+    this.view.el.tabIndex = 0;
+    this.view.el.setAttribute('aria-label', this.getAttribute('aria-label') ?? 'search tree: arrow keys step, space plays');
+    this.view.setGame(text, null, []);
+  }
+}
+
+class GdlPlay extends GdlElement {
+  async start() {
+    const { PlayView, movesFromText } = await import('./play/play.js');
+    const text = await gameText(this);
+    if (!text) throw new Error('no game: give game="name", src="file.kif" or a <script type="text/kif"> child');
+    this.view = new PlayView(this.container, { compact: true });
+    const players = this.getAttribute('players')?.split(';');
+    await this.view.load(text, { moves: movesFromText(this.getAttribute('moves') ?? ''), players });
+  }
+}
+
+if (!customElements.get('gdl-tree')) customElements.define('gdl-tree', GdlTree);
+if (!customElements.get('gdl-play')) customElements.define('gdl-play', GdlPlay);

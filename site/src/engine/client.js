@@ -1,0 +1,83 @@
+// The page's side of the engine: GdlWorker (the npm package's
+// `gdlkit/worker`, js/worker.js) running the site's worker script
+// (engine/worker.js: the package's job kinds plus the site's own).
+//
+// The page uses separate workers for separate jobs so that one never waits
+// for another: `lint` (check and format, on every pause in typing), `game`
+// (the play view's states), `think` (engine moves, search trees, semantic
+// analysis: long jobs that the user can stop). A hard cancel restarts a
+// worker; the next call starts a fresh one.
+
+import { GdlWorker } from '../../../js/worker.js';
+
+const WORKER_URL = new URL('./worker.js', import.meta.url);
+const WASM_URL = new URL('../pkg/gdlkit_bg.wasm', import.meta.url);
+
+/** The package's own job kinds; every other operation is a `site.*` kind of engine/worker.js. */
+const PACKAGE_KINDS = new Set(['format', 'replay', 'cli', 'version', 'playouts', 'analyze']);
+
+export class EngineWorker {
+  /** `name` labels the worker in errors. */
+  constructor(name) {
+    this.name = name;
+    this.worker = null;
+  }
+
+  get gdl() {
+    this.worker ??= new GdlWorker({ workerUrl: WORKER_URL, wasm: WASM_URL, sliceMs: 40, cancelGraceMs: 500 });
+    return this.worker;
+  }
+
+  /**
+   * Runs `op` in the worker. Returns a promise with two extra methods:
+   * `cancel()` stops a sliced job between two slices (it rejects with an
+   * error named `Cancelled`, carrying `partial`), `terminate()` stops the
+   * worker at once (every pending call of this worker rejects with
+   * `Cancelled`).
+   */
+  call(op, args = {}, { onProgress } = {}) {
+    const kind = PACKAGE_KINDS.has(op) ? op : `site.${op}`;
+    const task = this.gdl.run(kind, args, { onProgress });
+    const promise = task.catch((e) => {
+      if (e?.name === 'AbortError') {
+        throw Object.assign(new Error('cancelled'), { name: 'Cancelled', partial: e.partial, hard: e.hard });
+      }
+      throw e;
+    });
+    promise.cancel = () => task.cancel();
+    promise.terminate = () => this.terminate();
+    return promise;
+  }
+
+  /** Hard cancel: restarts the worker; pending calls reject with `Cancelled`. */
+  terminate() {
+    this.worker?.restart();
+  }
+
+  /** Whether a call is running. */
+  get busy() {
+    return (this.worker?.pending ?? 0) > 0;
+  }
+}
+
+let shared = null;
+
+/** The page's workers, created on first use. */
+export function engine() {
+  if (!shared) {
+    shared = {
+      lint: new EngineWorker('lint'),
+      game: new EngineWorker('game'),
+      think: new EngineWorker('think'),
+    };
+  }
+  return shared;
+}
+
+let featuresPromise = null;
+
+/** What this build's engine has: {version, check, format, search, searchTree, searchFrom, searchPlayer, analysis}. */
+export function features() {
+  featuresPromise ??= engine().lint.call('features').catch(() => ({}));
+  return featuresPromise;
+}

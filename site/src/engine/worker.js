@@ -1,0 +1,221 @@
+// The page's engine worker: the npm package's worker (`gdlkit/worker`,
+// js/worker-core.js: job protocol with progress and cancellation, driven
+// by GdlWorker on the page) extended with the site's own job kinds. Every
+// call into the WebAssembly engine made by the page runs here, never on the
+// UI thread.
+//
+// Kinds added here (all named `site.*`): the play view's games held by id
+// and their states by handle (`site.load`, `site.next`, `site.replay`, ...),
+// engine players cached between moves so that their transposition tables
+// survive from move to move (`site.selectMove`), traced searches for the
+// tree view (`site.searchTree`, `site.searchGame`), and `site.features`
+// (what this build has).
+
+import * as api from '../../../js/index.js';
+import { KINDS, serve } from '../../../js/worker-core.js';
+// The same module instance as js/api.js (initialised by `api.init` when the page's GdlWorker starts this worker).
+import * as wasm from '../../../pkg/gdlkit.js';
+
+/** An export of the wasm module that older builds may not have (null then). */
+function optional(name) {
+  const f = wasm[name];
+  return typeof f === 'function' ? f : null;
+}
+
+/** Loaded games of the play view: id → Game. */
+const games = new Map();
+let nextGameId = 1;
+/** Players kept between moves: key (text + spec + role) → SearchPlayer. */
+const players = new Map();
+
+function game(id) {
+  const g = games.get(id);
+  if (!g) {
+    throw Object.assign(new Error(`no game ${id} in the worker (reloaded?)`), { name: 'GdlStaleGame' });
+  }
+  return g;
+}
+
+function describe(g, handle) {
+  return { handle, ...g.describe(handle) };
+}
+
+/** A cheap fingerprint of a text (players are cached by it). */
+function hash(text) {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) {
+    h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  }
+  return `${text.length}:${h >>> 0}`;
+}
+
+const ops = {
+  features() {
+    return {
+      version: wasm.version(),
+      check: Boolean(optional('check')),
+      format: Boolean(optional('format')),
+      search: Boolean(optional('search')),
+      searchTree: Boolean(optional('searchTree')),
+      searchFrom: Boolean(optional('searchFrom')),
+      searchPlayer: Boolean(optional('SearchPlayer')),
+      analysis: Boolean(optional('AnalysisJob')),
+    };
+  },
+
+  /** Diagnostics with the time the check took in the worker. */
+  check({ text }) {
+    const t0 = performance.now();
+    let diagnostics;
+    const check = optional('check');
+    if (check) {
+      diagnostics = check(text);
+    } else {
+      // A build without the validator: loading the game reports its errors.
+      diagnostics = [];
+      try {
+        new wasm.Game(text).free();
+      } catch (e) {
+        diagnostics = Array.isArray(e.diagnostics) ? e.diagnostics : [];
+      }
+    }
+    return { diagnostics, ms: performance.now() - t0 };
+  },
+
+
+  // ---- play: games held by id, states by handle ----
+  load({ text }) {
+    const g = new wasm.Game(text);
+    const id = nextGameId++;
+    games.set(id, g);
+    // The page keeps one game at a time (plus one while switching).
+    for (const old of [...games.keys()]) {
+      if (games.size > 2 && old !== id) {
+        games.get(old).free();
+        games.delete(old);
+      }
+    }
+    const initial = g.initialState();
+    return { id, roles: g.roles(), initial: describe(g, initial) };
+  },
+
+  unload({ id }) {
+    games.get(id)?.free();
+    games.delete(id);
+  },
+
+  next({ id, handle, joint }) {
+    const g = game(id);
+    return describe(g, g.next(handle, joint));
+  },
+
+  /** Replays joint moves from the initial state: one description per state reached. */
+  replayMoves({ id, moves }) {
+    const g = game(id);
+    const out = [describe(g, g.initialState())];
+    for (const joint of moves) {
+      const last = out[out.length - 1];
+      try {
+        out.push(describe(g, g.next(last.handle, joint)));
+      } catch (e) {
+        return { states: out, error: { name: e.name, message: e.message } };
+      }
+    }
+    return { states: out };
+  },
+
+  stateFromFluents({ id, fluents }) {
+    const g = game(id);
+    return describe(g, g.stateFromFluents(fluents));
+  },
+
+  // ---- engine players ----
+  selectMove({ text, spec, fluents, role, seed }) {
+    const key = `${hash(text)}|${spec}|${role}`;
+    let p = players.get(key);
+    if (!p) {
+      const SearchPlayer = optional('SearchPlayer');
+      if (!SearchPlayer) throw Object.assign(new Error('this build has no engine players'), { name: 'GdlUnsupported' });
+      p = new SearchPlayer(text, spec, seed ?? 1);
+      players.set(key, p);
+      while (players.size > 8) {
+        const [oldKey, old] = players.entries().next().value;
+        old.free();
+        players.delete(oldKey);
+      }
+    }
+    const move = p.selectMove(fluents, role);
+    return { move, stats: p.lastStats(), name: p.name() };
+  },
+
+  // ---- search traces for the tree view ----
+  searchTree({ tree, options }) {
+    return optional('searchTree')(tree, options);
+  },
+
+  /**
+   * A traced search of a game from its initial state or, with `fluents`,
+   * from that position; `order` (given, reversed, best, worst) needs the
+   * engine's `searchFrom`.
+   */
+  searchGame({ text, options, fluents, order }) {
+    const searchFrom = optional('searchFrom');
+    if (searchFrom) {
+      return searchFrom(text, fluents ?? null, { ...options, ordering: order ?? 'given' });
+    }
+    if (order && order !== 'given') {
+      throw new Error('this build can only search a game in its own move order');
+    }
+    return optional('search')(fluents ? startingAt(text, fluents) : text, options);
+  },
+
+};
+
+/**
+ * The same rules starting in another position: every top-level `init` fact
+ * or rule is dropped and the position's fluents become the `init` facts.
+ * (Text surgery only: the rules are still evaluated by the engine alone.)
+ */
+export function startingAt(text, fluents) {
+  const keep = [];
+  let i = 0;
+  let depth = 0;
+  let start = -1;
+  const n = text.length;
+  while (i < n) {
+    const ch = text[i];
+    if (ch === ';') {
+      while (i < n && text[i] !== '\n') i++;
+      continue;
+    }
+    if (depth === 0 && !/[\s()]/.test(ch)) {
+      // A bare top-level word (a zero-arity fact): keep it.
+      let j = i;
+      while (j < n && !/[\s();]/.test(text[j])) j++;
+      keep.push(text.slice(i, j));
+      i = j;
+      continue;
+    }
+    if (ch === '(') {
+      if (depth === 0) start = i;
+      depth++;
+    } else if (ch === ')' && depth > 0) {
+      depth--;
+      if (depth === 0) {
+        const form = text.slice(start, i + 1);
+        if (!/^\(\s*(init\b|<=\s*\(\s*init\b)/i.test(form)) keep.push(form);
+      }
+    }
+    i++;
+  }
+  return `${keep.join('\n')}\n${fluents.map((f) => `(init ${f})`).join('\n')}\n`;
+}
+
+// Each site operation is a one-shot job. (The semantic check is the
+// package's own sliced `analyze` kind.)
+for (const [name, fn] of Object.entries(ops)) {
+  KINDS[`site.${name}`] = (_api, params) => ({ step: () => ({ done: true, value: fn(params ?? {}) }) });
+}
+
+const onMessage = serve(self, api);
+self.onmessage = (event) => onMessage(event.data);

@@ -1,0 +1,332 @@
+// Boards drawn from the state, for any game: a fluent whose two arguments
+// look like coordinates and whose third is the content of that cell (e.g.
+// `(cell ?x ?y ?mark)`, `(cellholds 3 5 white)`, `(cell a 1 wr)`) is shown
+// as a grid; the fluents that are not part of the board stay a readable
+// list. Coordinates are integers, single letters, or symbols ordered by a
+// successor-like chain of facts in the rules (e.g. `(succ 1 2)`,
+// `(nextfile a b)`). Nothing here is specific to a game: no per-game
+// stylesheet, no per-game code. Every symbol is inserted as text.
+
+import { parseTerm, termArgs, termName, termText, topLevelForms } from '../terms.js';
+
+/** Content symbols shown as an empty cell. */
+const BLANKS = new Set(['b', 'blank', 'empty', 'none', 'free', 'nil', 'space', '_', '-', '.']);
+
+/** Chess pieces by common GDL names. */
+const PIECES = {
+  wk: '♔', wq: '♕', wr: '♖', wb: '♗', wn: '♘', wp: '♙',
+  bk: '♚', bq: '♛', br: '♜', bb: '♝', bn: '♞', bp: '♟',
+  white_king: '♔', white_queen: '♕', white_rook: '♖', white_bishop: '♗', white_knight: '♘', white_pawn: '♙',
+  black_king: '♚', black_queen: '♛', black_rook: '♜', black_bishop: '♝', black_knight: '♞', black_pawn: '♟',
+};
+
+/** Colour names shown as discs (with the name as the label). */
+const DISCS = {
+  red: '#d63a32', yellow: '#f2c200', white: '#ffffff', black: '#1d2330', blue: '#2456c7',
+  green: '#1b8a4a', orange: '#f07d00', purple: '#7a3cc2', brown: '#8a5a2b',
+};
+
+/** Background tints for other symbols, in order of first appearance (light enough for dark text). */
+const TINTS = ['#dbe7ff', '#ffe1d6', '#dff5e3', '#f6e6ff', '#fff3c4', '#d9f3f5', '#f2e3d5', '#e9ecef'];
+
+const isInt = (s) => /^-?\d+$/.test(s);
+const isLetter = (s) => /^[a-z]$/i.test(s);
+
+/**
+ * Successor-like chains from the rules: binary ground facts (r a b) where
+ * every value has at most one successor and one predecessor and there is no
+ * cycle. Returns a list of chains (arrays of atoms in order).
+ */
+export function orderingChains(kifText) {
+  const pairs = new Map(); // relation → [[a, b], ...]
+  for (const form of topLevelForms(kifText)) {
+    if (Array.isArray(form) && form.length === 3 && form[0] !== '<=' && typeof form[1] === 'string' && typeof form[2] === 'string') {
+      if (form[1].startsWith('?') || form[2].startsWith('?')) continue;
+      if (!pairs.has(form[0])) pairs.set(form[0], []);
+      pairs.get(form[0]).push([form[1], form[2]]);
+    }
+  }
+  const chains = [];
+  for (const list of pairs.values()) {
+    if (list.length < 1) continue;
+    const succ = new Map();
+    const pred = new Map();
+    let ok = true;
+    for (const [a, b] of list) {
+      if (a === b || (succ.has(a) && succ.get(a) !== b) || (pred.has(b) && pred.get(b) !== a)) {
+        ok = false;
+        break;
+      }
+      succ.set(a, b);
+      pred.set(b, a);
+    }
+    if (!ok) continue;
+    const starts = [...succ.keys()].filter((a) => !pred.has(a));
+    if (starts.length !== 1) continue;
+    const chain = [starts[0]];
+    const seen = new Set(chain);
+    let cur = starts[0];
+    while (succ.has(cur)) {
+      cur = succ.get(cur);
+      if (seen.has(cur)) {
+        ok = false;
+        break;
+      }
+      seen.add(cur);
+      chain.push(cur);
+    }
+    if (ok && chain.length === succ.size + 1) chains.push(chain);
+  }
+  return chains;
+}
+
+/** Orders the values of one axis; null when they do not look like coordinates. */
+function orderAxis(values, chains) {
+  const list = [...values];
+  if (list.length === 0) return null;
+  if (list.every(isInt)) {
+    const nums = list.map(Number).sort((a, b) => a - b);
+    // Fill gaps so that the grid keeps its shape (at most 64 wide).
+    if (nums[nums.length - 1] - nums[0] < 64) {
+      const out = [];
+      for (let v = nums[0]; v <= nums[nums.length - 1]; v++) out.push(String(v));
+      return out;
+    }
+    return nums.map(String);
+  }
+  for (const chain of chains) {
+    const index = new Map(chain.map((v, i) => [v, i]));
+    if (list.every((v) => index.has(v))) {
+      const idx = list.map((v) => index.get(v));
+      return chain.slice(Math.min(...idx), Math.max(...idx) + 1);
+    }
+  }
+  if (list.every(isLetter)) {
+    const codes = list.map((v) => v.toLowerCase().charCodeAt(0)).sort((a, b) => a - b);
+    const out = [];
+    for (let c = codes[0]; c <= codes[codes.length - 1]; c++) out.push(String.fromCharCode(c));
+    return out;
+  }
+  return null;
+}
+
+const CHOICES = [
+  [0, 1, 2],
+  [1, 2, 0],
+  [0, 2, 1],
+];
+
+/**
+ * Finds a board in a set of fluents (the union of the states seen so far
+ * is best: a board is stable across a game). Returns {relation, xPos, yPos,
+ * contentPos, xs, ys} or null.
+ */
+export function detectBoard(fluentTexts, chains = []) {
+  const byRelation = new Map();
+  for (const text of fluentTexts) {
+    const term = parseTerm(text);
+    const args = termArgs(term);
+    if (args.length !== 3) continue;
+    const name = termName(term);
+    if (!byRelation.has(name)) byRelation.set(name, []);
+    byRelation.get(name).push(args);
+  }
+  let best = null;
+  for (const [relation, rows] of byRelation) {
+    for (const [xPos, yPos, contentPos] of CHOICES) {
+      if (!rows.every((a) => typeof a[xPos] === 'string' && typeof a[yPos] === 'string')) continue;
+      const xs = orderAxis(new Set(rows.map((a) => a[xPos])), chains);
+      const ys = orderAxis(new Set(rows.map((a) => a[yPos])), chains);
+      if (!xs || !ys || xs.length * ys.length < 4 || xs.length > 64 || ys.length > 64) continue;
+      // A board has one content per cell in each state; across states the
+      // same cell may hold different contents, so only check the cells are
+      // at most the grid and used at least a third of it.
+      const cells = new Set(rows.map((a) => `${a[xPos]}|${a[yPos]}`));
+      if (cells.size < (xs.length * ys.length) / 3) continue;
+      const score = cells.size + (xPos === 0 && yPos === 1 ? 0.5 : 0);
+      if (!best || score > best.score) {
+        best = { relation, xPos, yPos, contentPos, xs, ys, score };
+      }
+      break;
+    }
+  }
+  return best;
+}
+
+/** The cells of the board in one state: Map "x|y" → content text; and the other fluents. */
+export function boardCells(board, fluentTexts) {
+  const cells = new Map();
+  const rest = [];
+  for (const text of fluentTexts) {
+    const term = parseTerm(text);
+    const args = termArgs(term);
+    if (board && termName(term) === board.relation && args.length === 3) {
+      const key = `${args[board.xPos]}|${args[board.yPos]}`;
+      const content = termText(args[board.contentPos]);
+      const prev = cells.get(key);
+      cells.set(key, prev === undefined ? content : `${prev} ${content}`);
+    } else {
+      rest.push(text);
+    }
+  }
+  return { cells, rest };
+}
+
+/** How a content symbol is shown: {text, label, disc?, tint?, blank}. */
+export function symbolLook(content, palette) {
+  const key = content.toLowerCase();
+  if (BLANKS.has(key)) {
+    return { text: '', label: 'empty', blank: true };
+  }
+  if (PIECES[key]) {
+    return { text: PIECES[key], label: content, piece: true };
+  }
+  if (DISCS[key]) {
+    return { text: '', label: content, disc: DISCS[key] };
+  }
+  if (!palette.has(key)) palette.set(key, TINTS[palette.size % TINTS.length]);
+  const text = content.length <= 3 ? content : content.slice(0, 3);
+  return { text, label: content, tint: palette.get(key) };
+}
+
+/** The grid's rows and columns after the view's orientation (transpose / flip). */
+export function gridAxes(board, orientation = {}) {
+  let cols = board.xs;
+  let rows = [...board.ys].reverse(); // y grows upwards, as on a chess board
+  let colIsX = true;
+  if (orientation.transpose) {
+    cols = board.ys;
+    rows = [...board.xs];
+    colIsX = false;
+  }
+  if (orientation.flip) rows = [...rows].reverse();
+  return { cols, rows, key: (col, row) => (colIsX ? `${col}|${row}` : `${row}|${col}`) };
+}
+
+/**
+ * The cells a move mentions: pairs of adjacent arguments that are cells of
+ * the board, read from the first such pair on ((move 1 2 1 3) mentions
+ * (1,2) then (1,3)). Atoms inside the move only, in order.
+ */
+export function moveCells(board, moveText) {
+  if (!board) return [];
+  const atoms = termArgs(parseTerm(moveText)).filter((a) => typeof a === 'string');
+  const xs = new Set(board.xs);
+  const ys = new Set(board.ys);
+  for (let i = 0; i + 1 < atoms.length; i++) {
+    if (xs.has(atoms[i]) && ys.has(atoms[i + 1])) {
+      const out = [];
+      for (let j = i; j + 1 < atoms.length; j += 2) {
+        if (xs.has(atoms[j]) && ys.has(atoms[j + 1])) out.push(`${atoms[j]}|${atoms[j + 1]}`);
+        else break;
+      }
+      return out;
+    }
+  }
+  return [];
+}
+
+/** A column a move names alone (e.g. `(drop 3)`), or null. */
+export function moveColumn(board, moveText) {
+  if (!board) return null;
+  const args = termArgs(parseTerm(moveText));
+  if (args.length === 1 && typeof args[0] === 'string' && board.xs.includes(args[0])) return args[0];
+  return null;
+}
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/**
+ * Renders a board. `targets` (optional) maps a cell key to a description
+ * of what clicking it does; `onCell(key)` is called for clicks on targets.
+ * `marked` is a set of keys to outline (a selected piece, the last move).
+ * Returns the element (a grid of buttons when interactive, of divs
+ * otherwise); arrow keys move between the cells of an interactive board.
+ */
+export function renderBoard(board, cells, { orientation, targets, onCell, marked, selected, small = false, palette = new Map() } = {}) {
+  const { cols, rows, key } = gridAxes(board, orientation);
+  const interactive = Boolean(onCell);
+  const checkered = cols.length >= 4 && rows.length >= 4;
+  const grid = el('div', `board${small ? ' board-small' : ''}${checkered ? ' checkered' : ''}`);
+  grid.setAttribute('role', interactive ? 'grid' : 'img');
+  grid.style.setProperty('--cols', cols.length);
+  grid.style.setProperty('--rows', rows.length);
+  const summary = [];
+  const buttons = [];
+  rows.forEach((row, r) => {
+    const line = el('div', 'board-row');
+    if (interactive) line.setAttribute('role', 'row');
+    cols.forEach((col, c) => {
+      const k = key(col, row);
+      const [x, y] = k.split('|');
+      const content = cells.get(k);
+      const look = content === undefined ? { text: '', label: 'empty', blank: true } : symbolLook(content, palette);
+      const cell = el(interactive ? 'button' : 'div', 'cell');
+      if (interactive) {
+        cell.type = 'button';
+        cell.setAttribute('role', 'gridcell');
+        cell.tabIndex = -1;
+        buttons.push(cell);
+      }
+      cell.dataset.cell = k;
+      cell.classList.add((r + c) % 2 === 0 ? 'light' : 'dark');
+      if (look.disc) {
+        const disc = el('span', 'disc');
+        disc.style.background = look.disc;
+        cell.append(disc);
+      } else if (look.text) {
+        cell.append(el('span', look.piece ? 'piece' : 'symbol', look.text));
+        if (look.tint) cell.style.setProperty('--tint', look.tint);
+        if (look.tint) cell.classList.add('tinted');
+      }
+      const target = targets?.get(k);
+      const description = `${board.relation} ${x} ${y}: ${look.label}${target ? `, ${target}` : ''}`;
+      cell.setAttribute('aria-label', description);
+      cell.title = content === undefined ? `${x} ${y}` : `(${board.relation} ${x} ${y} ${content})`;
+      if (!look.blank) summary.push(`${x} ${y} ${content}`);
+      if (target) cell.classList.add('target');
+      if (marked?.has(k)) cell.classList.add('marked');
+      if (selected === k) cell.classList.add('selected');
+      if (interactive) {
+        cell.disabled = false;
+        cell.setAttribute('aria-disabled', String(!target));
+        cell.addEventListener('click', () => target && onCell(k));
+      }
+      line.append(cell);
+    });
+    grid.append(line);
+  });
+  if (!interactive) {
+    grid.setAttribute('aria-label', `board ${board.relation}: ${summary.join(', ') || 'empty'}`);
+  } else if (buttons.length) {
+    // Roving focus: one cell in the tab order, arrow keys move.
+    const first = buttons.find((b) => b.classList.contains('target')) ?? buttons[0];
+    first.tabIndex = 0;
+    grid.addEventListener('keydown', (event) => {
+      const i = buttons.indexOf(document.activeElement ?? event.target);
+      if (i < 0) return;
+      const n = cols.length;
+      const moves = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -n, ArrowDown: n, Home: -(i % n), End: n - 1 - (i % n) };
+      if (!(event.key in moves)) return;
+      const j = i + moves[event.key];
+      if (j < 0 || j >= buttons.length) return;
+      event.preventDefault();
+      buttons[i].tabIndex = -1;
+      buttons[j].tabIndex = 0;
+      buttons[j].focus();
+    });
+  }
+  return grid;
+}
+
+/** The fluents as a readable list (each one text). */
+export function renderFluentList(fluents, className = 'fluents') {
+  const list = el('ul', className);
+  for (const f of fluents) list.append(el('li', undefined, f));
+  return list;
+}

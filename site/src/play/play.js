@@ -1,0 +1,692 @@
+// The play view: any game, each role played by a human (clicks), the
+// engine (a search player in the `think` worker, with a progress bar and a
+// stop button) or random moves. Move list with undo / redo / restart and
+// jumping to any step; the goals at the end. The game's states live in the
+// `game` worker and are addressed by handle; this module only shows them.
+
+import { engine, features } from '../engine/client.js';
+import { movesFromText, movesToText } from '../state.js';
+import { h, formatMs, select } from '../dom.js';
+import { boardCells, detectBoard, moveCells, moveColumn, orderingChains, renderBoard, renderFluentList } from './board.js';
+
+export const ALGORITHMS = [
+  ['alphabeta', 'alpha-beta'],
+  ['mcts', 'MCTS (UCT)'],
+  ['minimax', 'minimax'],
+  ['bestfirst', 'best-first (one player)'],
+];
+export const BUDGETS = [
+  [100, '0.1 s'],
+  [250, '0.25 s'],
+  [500, '0.5 s'],
+  [1000, '1 s'],
+  [2000, '2 s'],
+  [5000, '5 s'],
+];
+
+/** A player: {kind: 'human'|'engine'|'random', algorithm, ms}. Text form: `human`, `random`, `alphabeta:ms=500`. */
+export function parsePlayer(text) {
+  const t = String(text ?? '').trim();
+  if (t === 'human' || t === 'random' || t === '') return { kind: t || 'human', algorithm: 'alphabeta', ms: 500 };
+  const [algorithm, opts = ''] = t.split(':');
+  const ms = Number(/ms=(\d+)/.exec(opts)?.[1] ?? 500);
+  const known = ALGORITHMS.some(([a]) => a === algorithm);
+  return { kind: 'engine', algorithm: known ? algorithm : 'alphabeta', ms: Number.isFinite(ms) ? Math.min(Math.max(ms, 10), 60000) : 500 };
+}
+
+export function playerText(p) {
+  return p.kind === 'engine' ? `${p.algorithm}:ms=${p.ms}` : p.kind;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class PlayView {
+  /**
+   * `root`: the element to render into. `onChange()` is called when the
+   * history, the cursor or the players change (for autosave and the URL).
+   */
+  constructor(root, { onChange, onShowTree, compact = false } = {}) {
+    this.root = root;
+    this.onChange = onChange ?? (() => {});
+    this.onShowTree = onShowTree;
+    this.compact = compact;
+    this.session = null;
+    this.players = [];
+    this.paused = false;
+    this.epoch = 0;
+    this.thinking = null;
+    this.selectedCell = null;
+    this.orientation = { transpose: false, flip: false };
+    this.palette = new Map();
+    this.lastAuto = 0;
+    this.message = '';
+    this.build();
+  }
+
+  // ---------------------------------------------------------------- layout
+
+  build() {
+    this.status = h('p', { class: 'play-status', role: 'status', 'aria-live': 'polite' });
+    this.progress = h('div', { class: 'think', hidden: true },
+      h('progress', { max: 1, value: 0, 'aria-label': 'engine thinking' }),
+      h('span', { class: 'think-label' }),
+      h('button', { type: 'button', class: 'danger', text: 'Stop', on: { click: () => this.stop() } }));
+    this.boardBox = h('div', { class: 'board-box' });
+    this.movesBox = h('div', { class: 'human-moves' });
+    this.fluentsBox = h('div', { class: 'fluents-box' });
+    this.goalsBox = h('div', { class: 'goals', hidden: true });
+    this.historyList = h('ol', { class: 'history', 'aria-label': 'moves played' });
+    this.rolesBox = h('div', { class: 'roles' });
+    const btn = (text, title, onclick, key) =>
+      h('button', { type: 'button', text, title, 'aria-keyshortcuts': key, on: { click: onclick } });
+    this.undoBtn = btn('↶ Undo', 'Undo (back to your last turn) — Ctrl+Z', () => this.undo(), 'Control+Z');
+    this.redoBtn = btn('Redo ↷', 'Redo — Ctrl+Y', () => this.redo(), 'Control+Y');
+    this.restartBtn = btn('⟲ Restart', 'Restart the game', () => this.restart());
+    this.pauseBtn = btn('Pause', 'Pause or continue the engine and random players', () => this.togglePause());
+    this.continueBtn = btn('Continue from here', 'Drop the later moves and go on from this step', () => this.continueHere());
+    this.flipBtn = btn('⇅ Flip', 'Flip the board upside down', () => this.reorient('flip'));
+    this.transposeBtn = btn('⤡ Transpose', 'Swap the board’s rows and columns', () => this.reorient('transpose'));
+    this.treeBtn = this.onShowTree ? btn('Search tree of this position', 'Open the search-tree view at the position shown', () => this.onShowTree()) : null;
+    const controls = h('div', { class: 'row controls' }, this.undoBtn, this.redoBtn, this.restartBtn, this.pauseBtn, this.continueBtn, this.treeBtn);
+    this.orientBox = h('div', { class: 'row orient' }, this.flipBtn, this.transposeBtn);
+    const historyBox = h('section', { class: 'panel history-panel', 'aria-label': 'Move list' },
+      h('h3', { text: 'Moves' }), this.historyList, controls);
+    const main = h('div', { class: 'play-main' },
+      this.status, this.progress, this.boardBox, this.orientBox, this.movesBox, this.goalsBox, this.fluentsBox);
+    const side = h('div', { class: 'play-side' }, h('section', { class: 'panel', 'aria-label': 'Players' }, h('h3', { text: 'Players' }), this.rolesBox), historyBox);
+    this.root.replaceChildren(h('div', { class: `play${this.compact ? ' compact' : ''}` }, main, side));
+    this.root.addEventListener('keydown', (event) => {
+      if (event.target.closest?.('input, select, textarea')) return;
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'z' && !event.shiftKey) {
+        event.preventDefault();
+        this.undo();
+      } else if ((event.ctrlKey || event.metaKey) && (event.key.toLowerCase() === 'y' || (event.key.toLowerCase() === 'z' && event.shiftKey))) {
+        event.preventDefault();
+        this.redo();
+      }
+    });
+  }
+
+  // ------------------------------------------------------------ the game
+
+  /**
+   * Loads a game text and replays `moves` (joint moves) from its initial
+   * state, stopping at the first that is not legal any more. `players`: per
+   * role text (`human`, `random`, `alphabeta:ms=500`). Throws the engine's
+   * error (with `diagnostics`) when the game does not load.
+   */
+  async load(text, { moves = [], cursor, players, paused = false } = {}) {
+    this.stopThinking();
+    const epoch = ++this.epoch;
+    const old = this.session;
+    this.features = await features();
+    const loaded = await engine().game.call('load', { text });
+    if (epoch !== this.epoch) return;
+    if (old) engine().game.call('unload', { id: old.id }).catch(() => {});
+    const session = { text, id: loaded.id, roles: loaded.roles, states: [loaded.initial], moves: [], cursor: 0 };
+    let replayError = null;
+    if (moves.length) {
+      const r = await engine().game.call('replayMoves', { id: loaded.id, moves });
+      if (epoch !== this.epoch) return;
+      session.states = r.states;
+      session.moves = moves.slice(0, r.states.length - 1);
+      if (r.error) replayError = `${moves.length - session.moves.length} of the saved moves no longer apply: ${r.error.message}`;
+    }
+    session.cursor = Math.min(cursor ?? session.states.length - 1, session.states.length - 1);
+    this.session = session;
+    const engineDefault = this.features.searchPlayer ? 'alphabeta:ms=500' : 'random';
+    this.players = session.roles.map((_, r) => parsePlayer(players?.[r] ?? (r === 0 || session.roles.length === 1 ? 'human' : engineDefault)));
+    if (!this.features.searchPlayer) {
+      // A build without the search players: engines play random moves.
+      this.players = this.players.map((p) => (p.kind === 'engine' ? { ...p, kind: 'random' } : p));
+    }
+    this.paused = paused;
+    this.chains = orderingChains(text);
+    this.seen = new Set();
+    this.palette = new Map();
+    this.board = null;
+    for (const s of session.states) this.noteFluents(s.fluents);
+    this.message = replayError ?? '';
+    this.renderRoles();
+    this.enter();
+    return session;
+  }
+
+  noteFluents(fluents) {
+    let added = false;
+    for (const f of fluents) {
+      if (this.seen.size > 20000) break;
+      if (!this.seen.has(f)) {
+        this.seen.add(f);
+        added = true;
+      }
+    }
+    if (added) this.board = detectBoard(this.seen, this.chains);
+  }
+
+  get current() {
+    return this.session?.states[this.session.cursor];
+  }
+
+  /** The fluents of the position shown (for the search tree view). */
+  currentFluents() {
+    return this.current?.fluents ?? null;
+  }
+
+  serialize() {
+    if (!this.session) return null;
+    return {
+      moves: this.session.moves,
+      cursor: this.session.cursor,
+      players: this.players.map(playerText),
+    };
+  }
+
+  restart() {
+    if (!this.session) return;
+    this.stopThinking();
+    this.session.cursor = 0;
+    this.session.states = this.session.states.slice(0, 1);
+    this.session.moves = [];
+    this.paused = false;
+    this.message = '';
+    this.enter();
+  }
+
+  /** Whether a human has a choice in state `i`. */
+  humanTurn(i) {
+    const s = this.session.states[i];
+    return !s.terminal && this.players.some((p, r) => p.kind === 'human' && s.legal[r].length > 1);
+  }
+
+  undo() {
+    if (!this.session || this.session.cursor === 0) return;
+    this.stopThinking();
+    let i = this.session.cursor - 1;
+    if (this.players.some((p) => p.kind === 'human')) {
+      while (i > 0 && !this.humanTurn(i)) i--;
+    }
+    this.session.cursor = i;
+    this.enter();
+  }
+
+  redo() {
+    if (!this.session || this.session.cursor >= this.session.states.length - 1) return;
+    this.stopThinking();
+    let i = this.session.cursor + 1;
+    if (this.players.some((p) => p.kind === 'human')) {
+      while (i < this.session.states.length - 1 && !this.humanTurn(i)) i++;
+    }
+    this.session.cursor = i;
+    this.enter();
+  }
+
+  goto(i) {
+    if (!this.session) return;
+    this.stopThinking();
+    this.session.cursor = Math.max(0, Math.min(i, this.session.states.length - 1));
+    this.enter();
+  }
+
+  continueHere() {
+    if (!this.session) return;
+    const s = this.session;
+    s.states = s.states.slice(0, s.cursor + 1);
+    s.moves = s.moves.slice(0, s.cursor);
+    this.paused = false;
+    this.enter();
+  }
+
+  togglePause() {
+    this.paused = !this.paused;
+    if (this.paused) this.stopThinking();
+    this.enter();
+  }
+
+  setPlayer(role, player) {
+    this.players[role] = player;
+    this.stopThinking();
+    this.onChange();
+    this.enter();
+  }
+
+  reorient(which) {
+    this.orientation = { ...this.orientation, [which]: !this.orientation[which] };
+    this.renderState();
+    this.onChange();
+  }
+
+  /** Stops the engine (hard: the worker is terminated) and pauses automatic moves. */
+  stop() {
+    if (this.thinking) {
+      this.stopThinking();
+      this.paused = true;
+      this.message = 'Stopped. Press Continue to let the engine think again, or make the move yourself.';
+      this.enter();
+    }
+  }
+
+  stopThinking() {
+    if (this.thinking) {
+      const t = this.thinking;
+      this.thinking = null;
+      clearInterval(t.timer);
+      engine().think.terminate();
+    }
+    this.progress.hidden = true;
+  }
+
+  /** A new position is shown: render it and let the non-human players move. */
+  enter() {
+    this.epoch += 1;
+    this.choices = this.session ? this.session.roles.map(() => null) : [];
+    this.selectedCell = null;
+    this.render();
+    this.onChange();
+    this.schedule();
+  }
+
+  atEnd() {
+    return this.session && this.session.cursor === this.session.states.length - 1;
+  }
+
+  async schedule() {
+    const s = this.current;
+    if (!s || s.terminal || !this.atEnd()) return;
+    if (s.legal.some((moves) => moves.length === 0)) return;
+    const epoch = this.epoch;
+    // Forced moves (a single legal move, e.g. `noop`) and random players choose at once.
+    this.players.forEach((p, r) => {
+      if (s.legal[r].length === 1) this.choices[r] = s.legal[r][0];
+      else if (p.kind === 'random' && !this.paused) this.choices[r] = s.legal[r][Math.floor(Math.random() * s.legal[r].length)];
+    });
+    for (let r = 0; r < this.players.length; r++) {
+      if (this.choices[r] !== null || this.players[r].kind !== 'engine' || this.paused) continue;
+      const move = await this.think(r, epoch);
+      if (epoch !== this.epoch) return;
+      if (move === null) return;
+      this.choices[r] = move;
+    }
+    if (epoch !== this.epoch) return;
+    if (this.choices.every((c) => c !== null)) {
+      const humanChose = this.players.some((p, r) => p.kind === 'human' && s.legal[r].length > 1);
+      if (!humanChose) {
+        // Keep automatic play watchable: at least 300 ms between automatic steps.
+        const wait = 300 - (performance.now() - this.lastAuto);
+        if (wait > 0) await sleep(wait);
+        if (epoch !== this.epoch) return;
+        this.lastAuto = performance.now();
+      }
+      await this.advance(epoch);
+    } else {
+      this.renderMoves();
+    }
+  }
+
+  async think(role, epoch) {
+    const s = this.current;
+    const p = this.players[role];
+    const started = performance.now();
+    const bar = this.progress.querySelector('progress');
+    const label = this.progress.querySelector('.think-label');
+    const tick = () => {
+      const t = performance.now() - started;
+      bar.value = Math.min(t / p.ms, 1);
+      label.textContent = `${this.session.roles[role]} (${p.algorithm}) is thinking… ${formatMs(t)} of ${formatMs(p.ms)}`;
+    };
+    const call = engine().think.call('selectMove', {
+      text: this.session.text,
+      spec: `${p.algorithm}:ms=${p.ms}`,
+      fluents: s.fluents,
+      role,
+      seed: 1 + this.session.cursor,
+    });
+    this.thinking = { role, timer: setInterval(tick, 100), call };
+    tick();
+    this.progress.hidden = false;
+    this.renderStatus();
+    try {
+      const result = await call;
+      if (epoch !== this.epoch) return null;
+      this.lastStats = { role, ...result.stats, name: result.name };
+      return result.move;
+    } catch (e) {
+      if (epoch === this.epoch && e.name !== 'Cancelled') {
+        this.paused = true;
+        this.message = `The engine failed for ${this.session.roles[role]}: ${e.message}`;
+        this.render();
+      }
+      return null;
+    } finally {
+      if (this.thinking?.call === call) {
+        clearInterval(this.thinking.timer);
+        this.thinking = null;
+        this.progress.hidden = true;
+      }
+    }
+  }
+
+  async advance(epoch = this.epoch) {
+    const sess = this.session;
+    const joint = [...this.choices];
+    let next;
+    try {
+      next = await engine().game.call('next', { id: sess.id, handle: this.current.handle, joint });
+    } catch (e) {
+      if (epoch === this.epoch) {
+        this.message = `Cannot make the move: ${e.message}`;
+        this.render();
+      }
+      return;
+    }
+    if (epoch !== this.epoch || sess !== this.session) return;
+    sess.states = sess.states.slice(0, sess.cursor + 1);
+    sess.moves = sess.moves.slice(0, sess.cursor);
+    sess.states.push(next);
+    sess.moves.push(joint);
+    sess.cursor += 1;
+    this.message = '';
+    this.noteFluents(next.fluents);
+    this.enter();
+  }
+
+  /** A human chooses `move` for `role`. */
+  choose(role, move) {
+    const s = this.current;
+    if (!s || s.terminal) return;
+    if (!this.atEnd()) {
+      // Playing from an earlier step drops the later moves.
+      this.session.states = this.session.states.slice(0, this.session.cursor + 1);
+      this.session.moves = this.session.moves.slice(0, this.session.cursor);
+    }
+    this.choices[role] = move;
+    this.selectedCell = null;
+    if (this.paused && this.players.some((p, r) => p.kind !== 'human' && this.choices[r] === null)) {
+      this.paused = false;
+    }
+    if (this.choices.every((c) => c !== null)) {
+      this.advance();
+    } else {
+      this.render();
+      this.schedule();
+    }
+  }
+
+  // -------------------------------------------------------------- render
+
+  render() {
+    if (!this.session) return;
+    this.renderStatus();
+    this.renderState();
+    this.renderMoves();
+    this.renderHistory();
+    this.renderGoals();
+    const s = this.session;
+    this.undoBtn.disabled = s.cursor === 0;
+    this.redoBtn.disabled = s.cursor >= s.states.length - 1;
+    this.continueBtn.hidden = this.atEnd();
+    if (this.treeBtn) this.treeBtn.hidden = s.cursor === 0 || this.current.terminal;
+    const automatic = this.players.some((p) => p.kind !== 'human');
+    this.pauseBtn.hidden = !automatic || this.current.terminal;
+    this.pauseBtn.textContent = this.paused ? 'Continue' : 'Pause';
+    this.pauseBtn.setAttribute('aria-pressed', String(this.paused));
+  }
+
+  renderStatus() {
+    const s = this.current;
+    const sess = this.session;
+    let text;
+    if (s.terminal) {
+      const values = s.goals.map((g) => (g.length ? Math.max(...g) : null));
+      const best = Math.max(...values.filter((v) => v !== null));
+      const winners = sess.roles.filter((_, r) => values[r] === best);
+      const outcome = values.every((v) => v === null) ? ''
+        : winners.length === sess.roles.length ? (sess.roles.length > 1 ? ' A draw.' : ` Score ${best}.`)
+          : ` ${winners.join(' and ')} win${winners.length === 1 ? 's' : ''} (${best}).`;
+      text = `Game over after ${sess.cursor} step${sess.cursor === 1 ? '' : 's'}.${outcome}`;
+    } else if (s.legal.some((m) => m.length === 0)) {
+      const stuck = sess.roles.filter((_, r) => s.legal[r].length === 0);
+      text = `Step ${sess.cursor + 1}: ${stuck.join(', ')} has no legal move; the game cannot go on.`;
+    } else if (!this.atEnd()) {
+      text = `Viewing step ${sess.cursor} of ${sess.states.length - 1}. Redo, or make a move to play on from here.`;
+    } else if (this.thinking) {
+      text = `Step ${sess.cursor + 1}: ${sess.roles[this.thinking.role]} is thinking.`;
+    } else {
+      const waiting = sess.roles.filter((_, r) => this.choices[r] === null && s.legal[r].length > 1);
+      const humans = waiting.filter((role) => this.players[sess.roles.indexOf(role)].kind === 'human');
+      if (waiting.length === 0) text = `Step ${sess.cursor + 1}.`;
+      else if (this.paused && humans.length === 0) text = `Step ${sess.cursor + 1}: paused (${waiting.join(', ')} to move).`;
+      else text = `Step ${sess.cursor + 1}: ${waiting.join(' and ')} to move.`;
+    }
+    if (this.message) text = `${text} ${this.message}`;
+    this.status.textContent = text;
+  }
+
+  /** Cells a click can use, per human role still to move: Map cell → [{role, move, cells}]. */
+  clickableMoves() {
+    const s = this.current;
+    const byCell = new Map();
+    if (!this.board || s.terminal) return byCell;
+    this.players.forEach((p, r) => {
+      if (p.kind !== 'human' && !(this.paused && s.legal[r].length > 1)) return;
+      if (this.choices[r] !== null || s.legal[r].length <= 1) return;
+      for (const move of s.legal[r]) {
+        let cells = moveCells(this.board, move);
+        if (cells.length === 0) {
+          const col = moveColumn(this.board, move);
+          if (col !== null) cells = this.board.ys.map((y) => `${col}|${y}`).map((c) => [c]).flat();
+          for (const c of cells) {
+            if (!byCell.has(c)) byCell.set(c, []);
+            byCell.get(c).push({ role: r, move, cells: [c], column: true });
+          }
+          continue;
+        }
+        const first = cells[0];
+        if (!byCell.has(first)) byCell.set(first, []);
+        byCell.get(first).push({ role: r, move, cells });
+      }
+    });
+    return byCell;
+  }
+
+  renderState() {
+    const s = this.current;
+    if (!s) return;
+    const { cells, rest } = boardCells(this.board, s.fluents);
+    this.boardBox.replaceChildren();
+    this.orientBox.hidden = !this.board;
+    if (this.board) {
+      const byCell = this.clickableMoves();
+      const targets = new Map();
+      if (this.selectedCell) {
+        for (const m of byCell.get(this.selectedCell) ?? []) {
+          if (m.cells.length > 1) targets.set(m.cells[m.cells.length - 1], `move ${m.move}`);
+        }
+        targets.set(this.selectedCell, 'selected: click again to cancel');
+      } else {
+        for (const [cell, list] of byCell) {
+          targets.set(cell, list.length === 1 && list[0].cells.length === 1 ? `play ${list[0].move}` : `${list.length} move${list.length === 1 ? '' : 's'} from here`);
+        }
+      }
+      const last = this.session.cursor > 0 ? this.session.moves[this.session.cursor - 1] : [];
+      const marked = new Set(last.flatMap((m) => moveCells(this.board, m)));
+      const board = renderBoard(this.board, cells, {
+        orientation: this.orientation,
+        targets,
+        marked,
+        selected: this.selectedCell,
+        palette: this.palette,
+        onCell: (cell) => this.clickCell(cell, byCell),
+      });
+      board.setAttribute('aria-label', `board (${this.board.relation})`);
+      this.boardBox.append(board);
+    }
+    const list = this.board ? rest : s.fluents;
+    const title = this.board ? 'Other fluents' : 'State';
+    this.fluentsBox.replaceChildren(
+      list.length || !this.board
+        ? h('details', { class: 'fluents-details', open: !this.board || list.length <= 12 },
+            h('summary', { text: `${title} (${list.length})` }),
+            renderFluentList(list))
+        : '',
+    );
+  }
+
+  clickCell(cell, byCell) {
+    if (this.selectedCell) {
+      if (cell === this.selectedCell) {
+        this.selectedCell = null;
+        this.render();
+        return;
+      }
+      const options = (byCell.get(this.selectedCell) ?? []).filter((m) => m.cells[m.cells.length - 1] === cell);
+      this.selectedCell = null;
+      if (options.length === 1) this.choose(options[0].role, options[0].move);
+      else if (options.length > 1) this.offer(options);
+      else this.render();
+      return;
+    }
+    const list = byCell.get(cell) ?? [];
+    if (list.length === 0) return;
+    if (list.every((m) => m.cells.length === 1)) {
+      if (list.length === 1) this.choose(list[0].role, list[0].move);
+      else this.offer(list);
+      return;
+    }
+    this.selectedCell = cell;
+    this.render();
+    this.boardBox.querySelector(`[data-cell="${CSS.escape(cell)}"]`)?.focus();
+  }
+
+  /** Several moves fit a click: show them as buttons above the move list. */
+  offer(options) {
+    this.render();
+    const box = h('div', { class: 'offer', role: 'group', 'aria-label': 'choose a move' },
+      h('span', { text: 'Which move? ' }),
+      options.map((m) => h('button', { type: 'button', text: m.move, data: { role: this.session.roles[m.role], move: m.move }, on: { click: () => this.choose(m.role, m.move) } })));
+    this.movesBox.prepend(box);
+    box.querySelector('button')?.focus();
+  }
+
+  renderMoves() {
+    const s = this.current;
+    const box = this.movesBox;
+    box.replaceChildren();
+    if (!s || s.terminal) return;
+    // When every move a human can make is a click on the board, the list of
+    // moves is folded away (still there for the keyboard and screen readers).
+    const clickable = new Set([...this.clickableMoves().values()].flat().map((m) => `${m.role}|${m.move}`));
+    let folded = Boolean(this.board);
+    let count = 0;
+    this.session.roles.forEach((role, r) => {
+      const manual = this.players[r].kind === 'human' || (this.paused && this.players[r].kind !== 'human');
+      if (!manual || s.legal[r].length <= 1 || this.choices[r] !== null) return;
+      for (const m of s.legal[r]) {
+        count += 1;
+        if (!clickable.has(`${r}|${m}`)) folded = false;
+      }
+    });
+    let target = box;
+    if (folded && count > 0) {
+      target = h('div', { class: 'human-moves' });
+      box.append(h('details', { class: 'moves-details' }, h('summary', { text: `The legal moves as a list (${count})` }), target));
+    }
+    this.session.roles.forEach((role, r) => {
+      const p = this.players[r];
+      const legal = s.legal[r];
+      const manual = p.kind === 'human' || (this.paused && p.kind !== 'human');
+      if (!manual || legal.length <= 1) return;
+      const chosen = this.choices[r];
+      const group = h('div', { class: 'role-moves', role: 'group', 'aria-label': `moves of ${role}` },
+        h('span', { class: 'role-name', text: `${role}${p.kind === 'human' ? '' : ' (paused: move by hand)'}` }));
+      const buttons = h('div', { class: 'move-buttons' });
+      let filter = null;
+      if (legal.length > 24) {
+        filter = h('input', { type: 'search', placeholder: 'filter moves', 'aria-label': `filter the moves of ${role}` });
+        filter.addEventListener('input', () => {
+          const q = filter.value.toLowerCase();
+          for (const b of buttons.children) b.hidden = !b.dataset.move.toLowerCase().includes(q);
+        });
+        group.append(filter);
+      }
+      for (const move of legal) {
+        buttons.append(h('button', {
+          type: 'button',
+          class: 'move',
+          text: move,
+          data: { role, move },
+          'aria-pressed': String(chosen === move),
+          disabled: chosen !== null,
+          on: { click: () => this.choose(r, move) },
+        }));
+      }
+      group.append(buttons);
+      target.append(group);
+    });
+  }
+
+  renderHistory() {
+    const sess = this.session;
+    const list = this.historyList;
+    list.replaceChildren();
+    list.append(h('li', { class: sess.cursor === 0 ? 'current' : '' },
+      h('button', { type: 'button', class: 'link', text: 'start', 'aria-current': sess.cursor === 0 ? 'step' : false, on: { click: () => this.goto(0) } })));
+    sess.moves.forEach((joint, i) => {
+      const text = joint.filter((m, r) => sess.states[i].legal[r].length > 1 || sess.roles.length === 1).join('  ') || joint.join('  ');
+      const current = sess.cursor === i + 1;
+      list.append(h('li', { class: current ? 'current' : i + 1 > sess.cursor ? 'future' : '' },
+        h('button', { type: 'button', class: 'link', text: `${i + 1}. ${text}`, title: joint.map((m, r) => `${sess.roles[r]}: ${m}`).join(', '), 'aria-current': current ? 'step' : false, on: { click: () => this.goto(i + 1) } })));
+    });
+    // Keep the current step in view inside the list only (never scroll the page).
+    const cur = list.querySelector('.current');
+    if (cur) {
+      const top = cur.offsetTop - list.offsetTop;
+      if (top < list.scrollTop) list.scrollTop = top;
+      else if (top + cur.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = top + cur.offsetHeight - list.clientHeight;
+    }
+  }
+
+  renderGoals() {
+    const s = this.current;
+    const box = this.goalsBox;
+    box.hidden = !s.terminal;
+    if (!s.terminal) return;
+    const best = Math.max(...s.goals.map((g) => (g.length ? Math.max(...g) : -1)));
+    box.replaceChildren(h('h3', { text: 'Goals' }),
+      h('ul', { class: 'goal-list' }, this.session.roles.map((role, r) => {
+        const g = s.goals[r];
+        const value = g.length ? g.join(' / ') : 'none';
+        const top = g.length && Math.max(...g) === best;
+        return h('li', { class: top ? 'winner' : '', data: { role } }, h('span', { class: 'role-name', text: role }), h('span', { class: 'goal-value', text: value }));
+      })));
+  }
+
+  renderRoles() {
+    const box = this.rolesBox;
+    box.replaceChildren();
+    this.session.roles.forEach((role, r) => {
+      const p = this.players[r];
+      const kind = select([['human', 'Human'], ['engine', 'Engine'], ['random', 'Random']], p.kind, { 'aria-label': `who plays ${role}`, data: { role } });
+      if (!this.features?.searchPlayer) {
+        kind.options[1].disabled = true;
+        kind.options[1].textContent = 'Engine (not in this build)';
+      }
+      const algorithm = select(ALGORITHMS, p.algorithm, { 'aria-label': `engine for ${role}` });
+      const budget = select(BUDGETS.map(([v, l]) => [String(v), l]), String(p.ms), { 'aria-label': `time per move for ${role}` });
+      const update = () => {
+        const next = { kind: kind.value, algorithm: algorithm.value, ms: Number(budget.value) };
+        algorithm.hidden = budget.hidden = next.kind !== 'engine';
+        this.setPlayer(r, next);
+      };
+      if (!BUDGETS.some(([v]) => v === p.ms)) budget.append(h('option', { value: String(p.ms), text: formatMs(p.ms), selected: true }));
+      budget.value = String(p.ms);
+      algorithm.hidden = budget.hidden = p.kind !== 'engine';
+      kind.addEventListener('change', update);
+      algorithm.addEventListener('change', update);
+      budget.addEventListener('change', update);
+      box.append(h('div', { class: 'role-row' }, h('span', { class: 'role-name', text: role }), kind, algorithm, budget));
+    });
+  }
+}
+
+export { movesFromText, movesToText };

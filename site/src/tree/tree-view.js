@@ -1,0 +1,620 @@
+// The search-tree view for lectures: choose a position of the game (its
+// initial state or the play view's position) or type an abstract tree;
+// minimax or alpha-beta, depth, move ordering (two orderings side by side);
+// then step through the search: play / pause, step, jump, speed, keyboard
+// shortcuts, the (α, β) window, pruned subtrees greyed with their bound,
+// the principal variation at the end; export SVG and PNG.
+
+import { h, icon, isTyping, labelled, select } from '../dom.js';
+import { engine, features } from '../engine/client.js';
+import { parseTerm } from '../terms.js';
+import { boardCells, detectBoard, orderingChains, renderBoard, renderFluentList } from '../play/board.js';
+import { buildModel, countersAt, describeEvent, eventNode, fmt, nodeAt, reorderTree, treeText } from './model.js';
+import { TreePane } from './pane.js';
+import { treeSvg, worldSize } from './render.js';
+
+export const CLASSIC = '((3 12 8) (2 4 6) (14 5 2))';
+
+const PRESETS = [
+  ['classic', 'Lecture: ((3 12 8) (2 4 6) (14 5 2))', CLASSIC],
+  ['deeper', 'Depth 3: ((…)(…)) with cut-offs on both sides', '(((3 17) (2 12)) ((15 25) (0 2)) ((2 5) (3 2)))'],
+  ['wide', 'Depth 4, branching 3 (81 leaves)', null],
+  ['huge', 'Large: branching 10, depth 4 (11,111 nodes)', null],
+];
+
+const ORDERS = [
+  ['given', 'as given'],
+  ['reversed', 'reversed'],
+  ['best', 'best move first'],
+  ['worst', 'worst move first'],
+];
+
+const SPEEDS = [0.5, 1, 2, 4, 8, 16, 32, 64, 128, 512, 2048];
+
+/** A deterministic random abstract tree (for the presets). */
+export function randomTree(branching, depth, seed = 7) {
+  let s = seed >>> 0;
+  const rnd = () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+  const make = (d) => (d === 0 ? Math.floor(rnd() * 100) : Array.from({ length: branching }, () => make(d - 1)));
+  return treeText(make(depth));
+}
+
+function presetText(name) {
+  if (name === 'wide') return randomTree(3, 4, 11);
+  if (name === 'huge') return randomTree(10, 4, 5);
+  return PRESETS.find((p) => p[0] === name)?.[2] ?? CLASSIC;
+}
+
+/** Parses an abstract tree: nested lists of numbers. Throws with a message. */
+export function parseAbstractTree(text) {
+  const trimmed = text.trim();
+  if (!/^\(/.test(trimmed)) throw new Error('an abstract tree starts with “(”, e.g. ((3 12 8) (2 4 6) (14 5 2))');
+  let depth = 0;
+  for (const ch of trimmed) {
+    if (ch === '(') depth++;
+    if (ch === ')') depth--;
+    if (depth < 0) throw new Error('a “)” too many');
+  }
+  if (depth > 0) throw new Error(`${depth} “)” missing`);
+  const convert = (t) => {
+    if (Array.isArray(t)) {
+      if (t.length === 0) throw new Error('an empty list: every inner node needs children');
+      return t.map(convert);
+    }
+    if (!/^-?\d+(\.\d+)?$/.test(t)) throw new Error(`“${t}” is not a number: leaves are numbers`);
+    return Number(t);
+  };
+  return convert(parseTerm(trimmed));
+}
+
+export class TreeView {
+  constructor(root, { onChange, embed = false, settings = {}, compact = false } = {}) {
+    this.root = root;
+    this.onChange = onChange ?? (() => {});
+    this.embed = embed;
+    this.compact = compact || embed;
+    const s = settings;
+    this.settings = {
+      source: s.source ?? (s.tree ? 'tree' : 'tree'),
+      tree: s.tree ?? CLASSIC,
+      algo: s.algo ?? 'alphabeta',
+      depth: Number(s.depth ?? 2),
+      order: s.order ?? 'given',
+      compare: s.compare ?? '',
+      role: s.role ?? '',
+    };
+    this.initialStep = s.step;
+    this.step = 0;
+    this.playing = false;
+    this.speedIndex = 4;
+    this.panes = [];
+    this.text = '';
+    this.fluents = null;
+    this.build();
+    this.ready = Promise.resolve();
+  }
+
+  // ------------------------------------------------------------ layout
+
+  build() {
+    const st = this.settings;
+    const radio = (value, label) =>
+      h('label', { class: 'radio' }, h('input', { type: 'radio', name: `tree-source-${this.uid ??= Math.random().toString(36).slice(2)}`, value, checked: st.source === value, on: { change: () => { this.settings.source = value; this.syncForm(); this.rebuild(); } } }), label);
+    this.treeInput = h('textarea', { class: 'tree-input', rows: 2, spellcheck: 'false', 'aria-label': 'abstract tree (nested lists of numbers)', value: st.tree });
+    this.treeInput.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && (e.ctrlKey || e.metaKey || !e.shiftKey)) {
+        e.preventDefault();
+        this.settings.tree = this.treeInput.value;
+        this.rebuild();
+      }
+    });
+    this.preset = select([['', 'Examples…'], ...PRESETS.map(([v, l]) => [v, l])], '', { 'aria-label': 'example trees' });
+    this.preset.addEventListener('change', () => {
+      if (!this.preset.value) return;
+      this.treeInput.value = presetText(this.preset.value);
+      this.settings.tree = this.treeInput.value;
+      this.preset.value = '';
+      this.rebuild();
+    });
+    this.algo = select([['alphabeta', 'alpha-beta'], ['minimax', 'minimax']], st.algo, { 'aria-label': 'algorithm' });
+    this.depth = h('input', { type: 'number', min: 1, max: 8, value: String(st.depth), class: 'num', 'aria-label': 'search depth (game positions)' });
+    this.order = select(ORDERS, st.order, { 'aria-label': 'move ordering' });
+    this.compareBox = h('input', { type: 'checkbox', checked: Boolean(st.compare), 'aria-label': 'compare with a second ordering' });
+    this.order2 = select(ORDERS, st.compare || 'best', { 'aria-label': 'second move ordering' });
+    this.role = select([['', 'first role']], st.role, { 'aria-label': 'role to maximise' });
+    this.buildBtn = h('button', { type: 'button', class: 'primary', text: 'Build the tree' });
+    this.cancelBtn = h('button', { type: 'button', class: 'danger', text: 'Cancel', hidden: true });
+    this.status = h('span', { class: 'muted tree-status', role: 'status' });
+    for (const c of [this.algo, this.depth, this.order, this.compareBox, this.order2, this.role]) c.addEventListener('change', () => this.rebuild());
+    this.buildBtn.addEventListener('click', () => {
+      this.settings.tree = this.treeInput.value;
+      this.rebuild();
+    });
+    this.cancelBtn.addEventListener('click', () => engine().think.terminate());
+
+    this.sourceGame = h('div', { class: 'row source-game' }, labelled('Depth', this.depth), labelled('MAX is', this.role));
+    this.sourceTree = h('div', { class: 'row source-tree' }, this.treeInput, this.preset);
+    const form = h('div', { class: 'tree-form', role: 'group', 'aria-label': 'Tree settings' },
+      h('div', { class: 'row' },
+        h('span', { class: 'field-label', text: 'Tree of' }),
+        radio('tree', 'an abstract tree'), radio('initial', 'the game’s initial state'), radio('position', 'the position in Play')),
+      this.sourceTree,
+      this.sourceGame,
+      h('div', { class: 'row' },
+        labelled('Algorithm', this.algo),
+        labelled('Ordering', this.order),
+        h('label', { class: 'field' }, this.compareBox, h('span', { class: 'field-label', text: 'Compare with' })),
+        this.order2,
+        this.buildBtn, this.cancelBtn, this.status));
+
+    const btn = (name, label, fn, key) => h('button', { type: 'button', class: 'icon-button', 'aria-label': label, title: `${label} (${key})`, 'aria-keyshortcuts': key, on: { click: fn } }, icon(name));
+    this.startBtn = btn('start', 'Jump to the start', () => this.go(0), 'Home');
+    this.backBtn = btn('back', 'Step back', () => this.go(this.step - 1), 'ArrowLeft');
+    this.playBtn = btn('play', 'Play', () => this.togglePlay(), 'Space');
+    this.fwdBtn = btn('forward', 'Step forward', () => this.go(this.step + 1), 'ArrowRight');
+    this.endBtn = btn('end', 'Jump to the end', () => this.go(this.length), 'End');
+    this.speed = h('input', { type: 'range', min: 0, max: SPEEDS.length - 1, value: String(this.speedIndex), 'aria-label': 'speed (steps per second)' });
+    this.speedLabel = h('span', { class: 'muted speed-label' });
+    this.speed.addEventListener('input', () => {
+      this.speedIndex = Number(this.speed.value);
+      this.updateSpeedLabel();
+    });
+    this.updateSpeedLabel();
+    this.counter = h('span', { class: 'step-counter', 'aria-live': 'off' });
+    this.svgBtn = h('button', { type: 'button', text: 'SVG', title: 'Download the tree at this step as SVG', on: { click: () => this.exportSvg() } });
+    this.pngBtn = h('button', { type: 'button', text: 'PNG', title: 'Download the tree at this step as PNG', on: { click: () => this.exportPng() } });
+    const controls = h('div', { class: 'tree-controls', role: 'toolbar', 'aria-label': 'Step through the search' },
+      this.startBtn, this.backBtn, this.playBtn, this.fwdBtn, this.endBtn,
+      h('label', { class: 'field speed' }, h('span', { class: 'field-label', text: 'Speed' }), this.speed, this.speedLabel),
+      this.counter,
+      h('span', { class: 'spacer' }),
+      h('span', { class: 'muted', text: 'Export' }), this.svgBtn, this.pngBtn);
+    this.windowLine = h('div', { class: 'window-line' });
+    this.eventLine = h('p', { class: 'event-line', 'aria-live': 'polite' });
+    this.panesBox = h('div', { class: 'panes' });
+    this.details = h('div', { class: 'node-details', 'aria-live': 'polite' });
+    this.legend = h('p', { class: 'legend muted', text: '△ MAX (chooses the largest) · ▽ MIN (the smallest) · □ leaf · dashed: not yet searched · grey: pruned, ✂ with the bound that cut it · thick orange: principal variation · (α, β) under the nodes on the search path.' });
+    this.el = h('div', { class: `tree-view${this.compact ? ' compact' : ''}`, tabindex: '-1' },
+      this.compact ? null : form, controls, this.windowLine, this.eventLine, this.panesBox, this.details, this.compact ? null : this.legend);
+    this.root.replaceChildren(this.el);
+    this.el.addEventListener('keydown', (e) => this.key(e));
+    // Keys pressed with nothing focused (a lecturer's clicker) drive the tree when it is on screen.
+    if (this.root.getRootNode() === document) {
+      window.addEventListener('keydown', (e) => {
+        if ((e.target === document.body || e.target === document.documentElement || e.target?.id === 'main') && this.el.offsetParent !== null) this.key(e);
+      });
+    }
+    this.syncForm();
+  }
+
+  syncForm() {
+    const src = this.settings.source;
+    this.sourceTree.hidden = src !== 'tree';
+    this.sourceGame.hidden = src === 'tree';
+    this.order2.disabled = !this.compareBox.checked;
+    const gameOrders = src !== 'tree';
+    // A game's moves come in the engine's order; reordering them needs the engine's help.
+    for (const sel of [this.order, this.order2]) {
+      for (const opt of sel.options) opt.disabled = gameOrders && !this.canOrderGames() && opt.value !== 'given';
+    }
+  }
+
+  /** Switches the tree's source (`tree`, `initial`, `position`) and rebuilds it. */
+  setSource(source) {
+    this.settings.source = source;
+    for (const input of this.el.querySelectorAll('input[type="radio"]')) input.checked = input.value === source;
+    this.syncForm();
+    this.models = null;
+  }
+
+  canOrderGames() {
+    return Boolean(this.features?.searchFrom);
+  }
+
+  updateSpeedLabel() {
+    const v = SPEEDS[this.speedIndex];
+    this.speedLabel.textContent = `${v} / s`;
+  }
+
+  // ----------------------------------------------------------- settings
+
+  /** The game text and the play view's position (fluents, and moves to reach it). */
+  setGame(text, fluents, moves) {
+    const changed = text !== this.text || JSON.stringify(fluents) !== JSON.stringify(this.fluents);
+    this.text = text;
+    this.fluents = fluents;
+    this.moves = moves;
+    this.chains = orderingChains(text);
+    this.updateRoles();
+    if (!this.models || (changed && this.settings.source !== 'tree')) this.rebuild();
+  }
+
+  updateRoles() {
+    const roles = [];
+    for (const m of this.text.matchAll(/\(\s*role\s+([^\s()]+)\s*\)/gi)) roles.push(m[1].toLowerCase());
+    const value = this.settings.role;
+    this.role.replaceChildren(...[['', roles[0] ? `${roles[0]} (first role)` : 'first role'], ...roles.slice(1).map((r) => [r, r])].map(([v, l]) => h('option', { value: v, text: l })));
+    this.role.value = roles.includes(value) ? value : '';
+  }
+
+  readForm() {
+    Object.assign(this.settings, {
+      tree: this.treeInput.value,
+      algo: this.algo.value,
+      depth: Math.max(1, Math.min(8, Number(this.depth.value) || 2)),
+      order: this.order.value,
+      compare: this.compareBox.checked ? this.order2.value : '',
+      role: this.role.value,
+    });
+    this.syncForm();
+  }
+
+  serialize() {
+    return { ...this.settings, step: this.step };
+  }
+
+  /** The tree's state as URL parameters (for shared links and embeds). */
+  urlParams() {
+    const p = { algo: this.settings.algo, order: this.settings.order, step: this.step >= this.length ? 'end' : String(this.step) };
+    if (this.settings.source === 'tree') p.tree = this.settings.tree;
+    else {
+      p.source = this.settings.source;
+      p.depth = String(this.settings.depth);
+      if (this.settings.role) p.role = this.settings.role;
+    }
+    if (this.settings.compare) p.compare = this.settings.compare;
+    return p;
+  }
+
+  get length() {
+    return Math.max(0, ...this.panes.map((p) => p.model?.events.length ?? 0));
+  }
+
+  // ------------------------------------------------------------ search
+
+  async rebuild() {
+    this.readForm();
+    this.pause();
+    const st = this.settings;
+    const orders = [st.order, ...(st.compare ? [st.compare] : [])];
+    const epoch = (this.epoch = (this.epoch ?? 0) + 1);
+    this.status.textContent = 'Searching…';
+    this.status.className = 'muted tree-status';
+    this.buildBtn.disabled = true;
+    const slow = setTimeout(() => { if (epoch === this.epoch) this.cancelBtn.hidden = false; }, 400);
+    try {
+      this.features ??= await features();
+      this.syncForm();
+      if (!this.features.searchTree) throw new Error('This build has no search engine yet: the search trees need it.');
+      const models = [];
+      for (const order of orders) models.push(await this.search(order));
+      if (epoch !== this.epoch) return;
+      this.models = models;
+      this.showModels(models, orders);
+      const c = models.map((m) => m.result.stats?.nodes ?? m.nodes.length);
+      this.status.textContent = models.some((m) => m.truncated) ? `The trace was cut at ${models[0].result.node_cap} nodes.` : `${c.join(' / ')} nodes searched.`;
+    } catch (e) {
+      if (epoch !== this.epoch) return;
+      this.status.textContent = e.name === 'Cancelled' ? 'Cancelled.' : e.diagnostics?.length ? 'The rules have errors: fix them in the Rules view first.' : e.message;
+      this.status.className = 'tree-status error';
+    } finally {
+      clearTimeout(slow);
+      if (epoch === this.epoch) {
+        this.buildBtn.disabled = false;
+        this.cancelBtn.hidden = true;
+      }
+    }
+    this.onChange();
+  }
+
+  async search(order) {
+    const st = this.settings;
+    const options = { algorithm: st.algo, trace: true, nodeCap: 50000 };
+    if (st.source === 'tree') {
+      const tree = parseAbstractTree(st.tree);
+      const { tree: reordered, labels } = reorderTree(tree, order);
+      const result = await engine().think.call('searchTree', { tree: treeText(reordered), options });
+      return buildModel(result, { labels });
+    }
+    if (st.role) options.role = st.role;
+    options.depth = st.depth;
+    const fluents = st.source === 'position' ? this.fluents : null;
+    const result = await engine().think.call('searchGame', { text: this.text, options, fluents, order });
+    return buildModel(result);
+  }
+
+  showModels(models, orders) {
+    this.panes = [];
+    this.panesBox.replaceChildren();
+    this.panesBox.classList.toggle('two', models.length > 1);
+    const names = Object.fromEntries(ORDERS);
+    models.forEach((model, i) => {
+      const label = `${this.settings.algo === 'minimax' ? 'Minimax' : 'Alpha-beta'}, ordering: ${names[orders[i]]}`;
+      const pane = new TreePane(this.panesBox, {
+        label,
+        describeNode: (m, n, s, opts) => this.describeNode(m, n, s, opts),
+        onSelect: (n, p) => this.showDetails(p, n),
+      });
+      pane.setModel(model);
+      this.panes.push(pane);
+    });
+    this.boardInfo = null;
+    const wanted = this.initialStep;
+    this.initialStep = undefined;
+    this.go(wanted === 'end' ? this.length : wanted !== undefined ? Number(wanted) || 0 : 0);
+    this.details.replaceChildren();
+  }
+
+  // ---------------------------------------------------------- stepping
+
+  go(s) {
+    this.step = Math.max(0, Math.min(s, this.length));
+    for (const p of this.panes) p.setStep(this.step);
+    this.updateStatus();
+    this.onChangeSoon();
+  }
+
+  onChangeSoon() {
+    clearTimeout(this.changeTimer);
+    this.changeTimer = setTimeout(() => this.onChange(), 400);
+  }
+
+  togglePlay() {
+    if (this.playing) this.pause();
+    else this.play();
+  }
+
+  play() {
+    if (this.step >= this.length) this.go(0);
+    this.playing = true;
+    this.playBtn.replaceChildren(icon('pause'));
+    this.playBtn.setAttribute('aria-label', 'Pause');
+    let last = performance.now();
+    let carry = 0;
+    const tick = (now) => {
+      if (!this.playing) return;
+      carry += ((now - last) / 1000) * SPEEDS[this.speedIndex];
+      last = now;
+      const n = Math.floor(carry);
+      if (n > 0) {
+        carry -= n;
+        this.go(this.step + n);
+      }
+      if (this.step >= this.length) {
+        this.pause();
+        return;
+      }
+      this.raf = requestAnimationFrame(tick);
+    };
+    this.raf = requestAnimationFrame(tick);
+    this.updateStatus();
+  }
+
+  pause() {
+    this.playing = false;
+    cancelAnimationFrame(this.raf);
+    if (this.playBtn) {
+      this.playBtn.replaceChildren(icon('play'));
+      this.playBtn.setAttribute('aria-label', 'Play');
+    }
+  }
+
+  updateStatus() {
+    const total = this.length;
+    this.counter.textContent = `Step ${this.step} / ${total}`;
+    this.counter.dataset.step = String(this.step);
+    this.counter.dataset.total = String(total);
+    this.startBtn.disabled = this.backBtn.disabled = this.step === 0;
+    this.endBtn.disabled = this.fwdBtn.disabled = this.step >= total;
+    const pane = this.panes[0];
+    if (!pane?.model) {
+      this.windowLine.textContent = '';
+      this.eventLine.textContent = '';
+      return;
+    }
+    const m = pane.model;
+    const current = eventNode(m, this.step);
+    // The window of the innermost active node.
+    let active = current;
+    if (active >= 0 && !nodeAt(m, m.nodes[active], this.step).active) active = m.nodes[active].parent;
+    const line = [];
+    if (active >= 0 && m.nodes[active].windowed) {
+      const st = nodeAt(m, m.nodes[active], this.step);
+      line.push(h('span', { class: 'window', text: `(α, β) = (${fmt(st.alpha)}, ${fmt(st.beta)})` }), ` at ${this.nodeName(m, active)}`);
+    } else if (active >= 0) {
+      line.push(`at ${this.nodeName(m, active)}`);
+    }
+    const root = m.nodes[m.root];
+    const rootState = root ? nodeAt(m, root, this.step) : null;
+    if (rootState?.value !== null && rootState?.value !== undefined) {
+      if (line.length) line.push(' · ');
+      line.push(h('span', { class: 'root-value', data: { value: String(rootState.value) }, text: `root value ${fmt(rootState.value)}` }));
+    }
+    if (this.step >= total && m.bestMove) {
+      const child = root.children.map((c) => m.nodes[c]).find((c) => c.move === m.bestMove.move);
+      if (line.length) line.push(' · ');
+      line.push(h('span', { class: 'best', text: `best move ${child?.label ?? m.bestMove.move}` }));
+    }
+    this.windowLine.replaceChildren(...line);
+    const text = this.panes.map((p, i) => (this.panes.length > 1 ? `${i === 0 ? 'Left' : 'Right'}: ` : '') + describeEvent(p.model, Math.min(this.step, p.model.events.length), (n) => this.nodeName(p.model, n))).join('  ');
+    // Announce single steps only (not while playing fast).
+    this.eventLine.setAttribute('aria-live', this.playing ? 'off' : 'polite');
+    this.eventLine.textContent = text;
+  }
+
+  nodeName(model, i) {
+    const n = model.nodes[i];
+    if (!n) return '';
+    if (n.parent < 0) return 'the root';
+    const path = [];
+    let j = i;
+    while (j >= 0 && model.nodes[j].parent >= 0) {
+      path.unshift(model.nodes[j].label || '?');
+      j = model.nodes[j].parent;
+    }
+    return model.abstract ? `node ${path.join('.')}` : `the node after ${path.join(', ')}`;
+  }
+
+  // ------------------------------------------------------------ details
+
+  boardFor(model) {
+    if (model.abstract) return null;
+    if (!this.boardInfo || this.boardInfo.model !== model) {
+      const seen = new Set();
+      for (const s of model.states) for (const f of s) if (seen.size < 20000) seen.add(f);
+      this.boardInfo = { model, board: detectBoard(seen, this.chains ?? []), palette: new Map() };
+    }
+    return this.boardInfo;
+  }
+
+  describeNode(model, i, s, { small = false } = {}) {
+    const n = model.nodes[i];
+    const st = nodeAt(model, n, s);
+    const kind = { max: 'MAX', min: 'MIN', leaf: 'leaf', forced: 'forced', pruned: 'pruned move' }[n.kind] ?? n.kind;
+    const lines = [h('strong', { text: `${kind}${n.label ? ` · move ${n.label}` : ''}` })];
+    const facts = [];
+    if (st.value !== null) facts.push(`value ${fmt(st.value)}`);
+    else if (st.partial !== null) facts.push(`so far ${n.kind === 'min' ? '≤' : '≥'} ${fmt(st.partial)}`);
+    else if (n.staticValue !== null) facts.push(`leaf value ${fmt(n.staticValue)}`);
+    if (n.windowed && st.visited) facts.push(`(α, β) = (${fmt(st.alpha)}, ${fmt(st.beta)})`);
+    if (st.cut && n.cutoff) facts.push(`cut-off: ${n.kind === 'max' ? '≥' : '≤'} ${fmt(n.cutoff.value)}`);
+    if (st.pruned) facts.push('pruned: never searched');
+    else if (!st.visited) facts.push('not searched yet');
+    if (n.leafAt < Infinity && n.leafAt < s) facts.push(n.terminal ? 'terminal' : 'heuristic estimate');
+    lines.push(h('div', { text: facts.join(' · ') }));
+    const box = h('div', { class: 'node-info' }, ...lines);
+    if (n.state >= 0 && model.states[n.state]) {
+      const fluents = model.states[n.state];
+      const info = this.boardFor(model);
+      if (info?.board) {
+        const { cells } = boardCells(info.board, fluents);
+        box.append(renderBoard(info.board, cells, { small, palette: info.palette }));
+      } else if (!model.abstract) {
+        const list = renderFluentList(fluents.slice(0, small ? 12 : 200), 'fluents small');
+        box.append(list);
+        if (small && fluents.length > 12) box.append(h('div', { class: 'muted', text: `… ${fluents.length - 12} more` }));
+      }
+    }
+    return box;
+  }
+
+  showDetails(pane, i) {
+    if (i < 0) {
+      this.details.replaceChildren();
+      return;
+    }
+    const m = pane.model;
+    const n = m.nodes[i];
+    const toggle = n.children.length
+      ? h('button', { type: 'button', text: pane.collapsed.has(i) ? 'Expand' : 'Collapse', on: { click: () => { pane.toggle(i); this.showDetails(pane, i); } } })
+      : null;
+    this.details.replaceChildren(h('h3', { text: `Selected: ${this.nodeName(m, i)}` }), this.describeNode(m, i, this.step), toggle);
+  }
+
+  // ----------------------------------------------------------- keyboard
+
+  key(e) {
+    if (isTyping(e) || e.altKey || e.ctrlKey || e.metaKey) return;
+    const pane = this.panes[0];
+    const handled = () => e.preventDefault();
+    switch (e.key) {
+      case 'ArrowRight':
+        if (e.shiftKey) pane?.panBy(-60, 0);
+        else this.go(this.step + 1);
+        return handled();
+      case 'ArrowLeft':
+        if (e.shiftKey) pane?.panBy(60, 0);
+        else this.go(this.step - 1);
+        return handled();
+      case 'ArrowUp':
+        if (e.shiftKey) pane?.panBy(0, 60);
+        else pane?.navigate('up');
+        return handled();
+      case 'ArrowDown':
+        if (e.shiftKey) pane?.panBy(0, -60);
+        else pane?.navigate('down');
+        return handled();
+      case '[':
+        pane?.navigate('prev');
+        return handled();
+      case ']':
+        pane?.navigate('next');
+        return handled();
+      case 'Home':
+        this.go(0);
+        return handled();
+      case 'End':
+        this.go(this.length);
+        return handled();
+      case ' ':
+        if (e.target?.tagName === 'BUTTON') return undefined;
+        this.togglePlay();
+        return handled();
+      case '+':
+      case '=':
+        for (const p of this.panes) p.zoomAt(1.25);
+        return handled();
+      case '-':
+        for (const p of this.panes) p.zoomAt(0.8);
+        return handled();
+      case '0':
+        for (const p of this.panes) p.fit();
+        return handled();
+      case 'Enter':
+        if (e.target?.tagName === 'BUTTON') return undefined;
+        if (pane && pane.selected >= 0) {
+          pane.toggle(pane.selected);
+          this.showDetails(pane, pane.selected);
+        }
+        return handled();
+      default:
+        return undefined;
+    }
+  }
+
+  // ------------------------------------------------------------- export
+
+  exportSvg() {
+    const parts = this.panes.map((p) => treeSvg(p.model, p.layout, this.step, { current: eventNode(p.model, this.step), showPv: p.showPv, collapsed: p.collapsed, title: p.label }));
+    parts.forEach((svg, i) => download(new Blob([svg], { type: 'image/svg+xml' }), `search-tree${parts.length > 1 ? `-${i + 1}` : ''}-step-${this.step}.svg`));
+  }
+
+  async exportPng() {
+    for (const [i, p] of this.panes.entries()) {
+      const svg = treeSvg(p.model, p.layout, this.step, { current: eventNode(p.model, this.step), showPv: p.showPv, collapsed: p.collapsed, title: p.label });
+      const { w, h: hh } = worldSize(p.layout);
+      const scale = Math.min(2, 8192 / w, 8192 / hh);
+      const img = new Image();
+      const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
+      try {
+        await new Promise((resolve, reject) => {
+          img.onload = resolve;
+          img.onerror = () => reject(new Error('cannot render the SVG'));
+          img.src = url;
+        });
+        const canvas = document.createElement('canvas');
+        canvas.width = Math.max(1, Math.round(w * scale));
+        canvas.height = Math.max(1, Math.round(hh * scale));
+        const ctx = canvas.getContext('2d');
+        ctx.drawImage(img, 0, 0, canvas.width, canvas.height);
+        const blob = await new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
+        download(blob, `search-tree${this.panes.length > 1 ? `-${i + 1}` : ''}-step-${this.step}.png`);
+      } finally {
+        URL.revokeObjectURL(url);
+      }
+    }
+  }
+}
+
+function download(blob, name) {
+  const a = h('a', { href: URL.createObjectURL(blob), download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 5000);
+}
+
+export { countersAt };
