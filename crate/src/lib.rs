@@ -3,8 +3,9 @@
 //! The pipeline, one module per stage:
 //! [`syntax`] (KIF text → s-expressions) → [`program`] (rules over interned
 //! symbols) → [`deps`] (dependency graph, strata) → [`reasoner`] (the game as
-//! a state machine). [`replay`] and [`cli`] are adapters; `wasm` is the
-//! WebAssembly binding.
+//! a state machine) → [`search`] (players, heuristics, matches) → [`trace`]
+//! (search events for lectures). [`replay`] and [`cli`] are adapters; `wasm`
+//! is the WebAssembly binding.
 
 pub mod analysis;
 pub mod check;
@@ -12,17 +13,22 @@ pub mod cli;
 pub mod clock;
 pub mod deps;
 pub mod diagnostic;
+pub mod engine;
 pub mod format;
+pub mod ground;
 pub mod program;
 pub mod reasoner;
 pub mod replay;
+pub mod search;
 pub mod syntax;
 pub mod terms;
+pub mod trace;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
 pub use diagnostic::{Diagnostic, Severity, Span};
+pub use engine::{load_engine, Engine, EngineChoice, EngineState};
 pub use program::{parse_program, Program};
 pub use reasoner::{EvalError, Interpreter, Limits, StateMachine};
 

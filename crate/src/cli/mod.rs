@@ -6,8 +6,10 @@ mod analyze;
 mod bench;
 mod check;
 mod fmt;
+mod matches;
 mod play;
 mod replay;
+mod search;
 
 use std::fmt::Write as _;
 
@@ -39,13 +41,24 @@ gdlkit: General Game Playing toolkit for GDL (Game Description Language)
 Usage:
   gdlkit check GAME.kif [--format text|json]
   gdlkit fmt GAME.kif [--write | --check]
-  gdlkit replay GAME.kif MOVES.json
-  gdlkit play GAME.kif [--seed N] [--max-steps N] [--format text|json]
-  gdlkit bench GAME.kif [--seconds S] [--seed N]
+  gdlkit replay GAME.kif MOVES.json [--engine auto|interpreter|fast]
+  gdlkit play GAME.kif [--seed N] [--max-steps N] [--format text|json] [--engine auto|interpreter|fast]
+  gdlkit bench GAME.kif [--seconds S | --playouts N] [--seed N] [--engine auto|interpreter|fast]
+  gdlkit search (GAME.kif | --tree '((3 12 8) (2 4 6) (14 5 2))') [--algorithm minimax|alphabeta|best-first|mcts]
+         [--depth N] [--budget-ms N] [--nodes N] [--role ROLE] [--heuristic H] [--trace] [--format text|json]
+  gdlkit match GAME.kif --players SPEC SPEC... [--games N] [--seed S] [--max-steps N] [--format text|json]
+         SPEC: random | legal | minimax | alphabeta | bestfirst | mcts, options after a colon,
+         e.g. alphabeta:heuristic=fuzzy,ms=200  mcts:ms=200  (heuristics: fuzzy, mobility,
+         inverse-mobility, novelty, none; default budget 1000 ms per move)
   gdlkit analyze GAME.kif [--budget N] [--playouts N] [--depth D] [--seed N] [--seconds S] [--format text|json]
       prove (up to --budget states, default 2000000) or sample (--playouts random
       playouts of depth <= --depth) termination, playability, goals, monotonicity
       and winnability; --seconds stops early; exit 1 when the game is not well-formed
+
+--engine: `fast` grounds the game into a propositional network (an error if
+it does not ground within budget), `interpreter` runs the reference
+interpreter, `auto` (default) is fast when the game grounds, else the
+interpreter.
 
 Exit codes: 0 fine, 1 errors in the game (or an illegal move), 2 usage or I/O error.
 ";
@@ -157,6 +170,8 @@ pub fn run(args: &[String], host: &mut dyn Host) -> Output {
         "replay" => replay::run(rest, host, &mut out),
         "play" => play::run(rest, host, &mut out),
         "bench" => bench::run(rest, host, &mut out),
+        "search" => search::run(rest, host, &mut out),
+        "match" => matches::run(rest, host, &mut out),
         "analyze" => analyze::run(rest, host, &mut out),
         "help" | "--help" | "-h" => {
             out.stdout = USAGE.to_string();
@@ -172,6 +187,19 @@ pub fn run(args: &[String], host: &mut dyn Host) -> Output {
         }
     }
     out
+}
+
+/// Reads a game and builds the engine chosen by `--engine` (default auto).
+pub fn load_engine(host: &mut dyn Host, path: &str, args: &Args) -> Result<(String, crate::Engine), Fail> {
+    let choice: crate::EngineChoice = args.get("engine").unwrap_or("auto").parse().map_err(Fail::usage)?;
+    let text = host.read_file(path).map_err(|e| Fail::usage(format!("cannot read {path}: {e}")))?;
+    match crate::engine::load_engine(&text, choice) {
+        Ok(g) => Ok((text, g)),
+        Err(diags) => {
+            let rendered = crate::diagnostic::render(&diags, path, &text, false);
+            Err(Fail::game(format!("{path} has errors:\n{rendered}")))
+        }
+    }
 }
 
 /// Reads and loads a game; on errors, prints the diagnostics.

@@ -1,18 +1,18 @@
 //! `gdlkit play GAME.kif`: one random playout, printed move by move.
 
-use super::{load, Args, Fail, Host, Output, EXIT_OK};
+use super::{load_engine, Args, Fail, Host, Output, EXIT_OK};
 use crate::reasoner::StateMachine;
 use serde_json::json;
 use std::fmt::Write as _;
 
 pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
     let args = Args::parse(raw, &[])?;
-    args.only(&["seed", "max-steps", "format"])?;
+    args.only(&["seed", "max-steps", "format", "engine"])?;
     let json = args.json()?;
     let seed: u64 = args.number("seed", 1)?;
     let max_steps: usize = args.number("max-steps", 1000)?;
     let path = args.positional(0, "GAME.kif")?.to_string();
-    let (_, mut m) = load(host, &path)?;
+    let (_, mut m) = load_engine(host, &path, &args)?;
     let err = |e: crate::EvalError| Fail::game(e.to_string());
     let mut rng = fastrand::Rng::with_seed(seed);
     let roles: Vec<String> = m.roles().iter().map(|&r| m.terms().display(r)).collect();

@@ -68,6 +68,34 @@ pub struct Plan {
     pub num_vars: usize,
     /// The relation read through the delta scan, if any.
     pub delta_rel: Option<RelId>,
+    /// Runs and join steps (including nested subgoals), for profiling.
+    pub cost: Cost,
+}
+
+/// Counters of a plan's evaluations (relaxed atomics: plans are shared
+/// through `Arc`, and this is statistics, not synchronisation).
+#[derive(Debug, Default)]
+pub struct Cost {
+    pub runs: std::sync::atomic::AtomicU64,
+    pub steps: std::sync::atomic::AtomicU64,
+}
+
+impl Clone for Cost {
+    fn clone(&self) -> Cost {
+        Cost::default()
+    }
+}
+
+impl Cost {
+    pub fn add(&self, steps: u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.runs.fetch_add(1, Relaxed);
+        self.steps.fetch_add(steps, Relaxed);
+    }
+    pub fn get(&self) -> (u64, u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        (self.runs.load(Relaxed), self.steps.load(Relaxed))
+    }
 }
 
 /// One rule after `or` expansion: a head and alternative bodies.
@@ -101,6 +129,29 @@ pub struct StratumPlans {
     pub delta_plans: Vec<Plan>,
     /// Index lookups the plans make: (relation, bound-position mask).
     pub indexes: Vec<(RelId, u32)>,
+    /// The relation sizes the plans were ordered with.
+    pub sizes: Vec<(RelId, usize)>,
+}
+
+impl StratumPlans {
+    /// Whether a relation has grown so much since planning that the order
+    /// may be wrong (plans are first made on the initial state, where e.g.
+    /// the board is empty).
+    pub fn stale(&self, size: &dyn Fn(RelId) -> usize) -> bool {
+        self.sizes.iter().any(|&(r, planned)| size(r) > 4 * planned.max(8))
+    }
+}
+
+/// Wraps a size function so that the sizes it reports are recorded.
+fn recording<'a>(size: &'a dyn Fn(RelId) -> usize, seen: &'a std::cell::RefCell<Vec<(RelId, usize)>>) -> impl Fn(RelId) -> usize + 'a {
+    move |r| {
+        let n = size(r);
+        let mut seen = seen.borrow_mut();
+        if !seen.iter().any(|&(x, _)| x == r) {
+            seen.push((r, n));
+        }
+        n
+    }
 }
 
 /// The compiled program.
@@ -164,6 +215,8 @@ impl Compiled {
     pub fn plan(&self, s: usize, size: &dyn Fn(RelId) -> usize) -> StratumPlans {
         let st = &self.strata[s];
         let mut out = StratumPlans::default();
+        let seen = std::cell::RefCell::new(Vec::new());
+        let size = &recording(size, &seen);
         for rule in &st.rules {
             for body in &rule.bodies {
                 let mut make = |delta: Option<usize>| {
@@ -173,7 +226,7 @@ impl Compiled {
                         Lit::Pos { rel, .. } => *rel,
                         _ => unreachable!("delta literals are positive"),
                     });
-                    Plan { head_rel: rule.head_rel, head: rule.head.clone(), ops, num_vars: rule.num_vars, delta_rel }
+                    Plan { head_rel: rule.head_rel, head: rule.head.clone(), ops, num_vars: rule.num_vars, delta_rel, cost: Cost::default() }
                 };
                 let full = make(None);
                 let mut deltas = Vec::new();
@@ -190,6 +243,7 @@ impl Compiled {
         }
         out.indexes.sort_unstable();
         out.indexes.dedup();
+        out.sizes = seen.borrow().clone();
         out
     }
 
@@ -228,6 +282,8 @@ impl Compiled {
     /// variables at those positions bound before the body runs.
     pub fn plan_demand(&self, rel: RelId, mask: u32, size: &dyn Fn(RelId) -> usize) -> StratumPlans {
         let mut out = StratumPlans::default();
+        let seen = std::cell::RefCell::new(Vec::new());
+        let size = &recording(size, &seen);
         for rule in &self.demand_rules[rel] {
             let mut pre = vec![false; rule.num_vars];
             for (i, p) in rule.head.iter().enumerate().take(32) {
@@ -238,11 +294,19 @@ impl Compiled {
             for body in &rule.bodies {
                 let ops = order(body, rule.num_vars, &pre, None, size, self, &mut out.indexes)
                     .expect("bodies were checked for safety at compile time");
-                out.plans.push(Plan { head_rel: rel, head: rule.head.clone(), ops, num_vars: rule.num_vars, delta_rel: None });
+                out.plans.push(Plan {
+                    head_rel: rel,
+                    head: rule.head.clone(),
+                    ops,
+                    num_vars: rule.num_vars,
+                    delta_rel: None,
+                    cost: Cost::default(),
+                });
             }
         }
         out.indexes.sort_unstable();
         out.indexes.dedup();
+        out.sizes = seen.borrow().clone();
         out
     }
 }
@@ -578,18 +642,23 @@ impl Builder<'_> {
 
 /// Estimated rows a scan yields: `size^(unbound/arity)` (uniform spread).
 ///
-/// A demand relation is only called in a safe pattern (see
-/// [`choose_demand`]); its answers are unknown in advance, so each unbound
-/// argument is assumed to multiply them by 100.
+/// A demand relation has no size until it is called, so it is estimated as
+/// a relation of at least [`DEMAND_PRIOR`] rows; it is only ever called in a
+/// safe pattern (see [`choose_demand`]).
 fn estimate(size: usize, bound: usize, arity: usize, demand: bool) -> f64 {
     if arity == 0 || bound == arity {
         return 0.0;
     }
-    if demand {
-        return 100f64.powi((arity - bound) as i32);
-    }
-    (size.max(1) as f64).powf((arity - bound) as f64 / arity as f64)
+    let size = if demand { size.max(DEMAND_PRIOR) } else { size.max(1) };
+    (size as f64).powf((arity - bound) as f64 / arity as f64)
 }
+
+/// Assumed size of a demand relation when planning.
+const DEMAND_PRIOR: usize = 10_000;
+
+/// Relations that change with the state are planned with at least this many
+/// rows: the state the plan is made on may be unusually small.
+const DYNAMIC_FLOOR: usize = 8;
 
 fn bound_mask(pats: &[Pat], bound: &[bool]) -> u32 {
     let mut mask = 0u32;
@@ -666,7 +735,8 @@ fn order(
             .map(|(i, l)| {
                 let Lit::Pos { rel, pats, .. } = l else { unreachable!() };
                 let b = pats.iter().filter(|p| p.is_bound(&bound)).count();
-                let mut cost = estimate(size(*rel), b, pats.len(), demand[*rel]);
+                let n = if class[*rel] == Class::Static { size(*rel) } else { size(*rel).max(DYNAMIC_FLOOR) };
+                let mut cost = estimate(n, b, pats.len(), demand[*rel]);
                 if demand[*rel] && !c.safe.is_empty() && !eligible(&c.safe, *rel, bound_mask(pats, &bound)) {
                     // Not callable yet in this pattern: last resort only.
                     cost = f64::INFINITY;

@@ -115,76 +115,43 @@ impl Relation {
         true
     }
 
-    /// Declares that lookups on `mask` will happen.
-    pub fn register_index(&mut self, mask: u32) {
-        if mask != 0 && !self.indexes.iter().any(|ix| ix.mask == mask) {
-            self.indexes.push(Index { mask, ..Index::default() });
-        }
-    }
-
-    /// Brings the registered indexes up to date (only for relations large
-    /// enough to profit).
-    pub fn refresh_indexes(&mut self) {
-        if self.len < INDEX_THRESHOLD {
+    /// Appends to `out` the rows in `lo..hi` whose positions in `mask` may
+    /// hold the values hashed into `key` (callers still compare values).
+    /// Builds or extends the index for `mask` on first use; small relations
+    /// and `mask == 0` yield the whole range.
+    pub fn lookup(&mut self, mask: u32, key: u64, lo: Row, hi: Row, out: &mut impl Extend<Row>) {
+        if mask == 0 || self.len < INDEX_THRESHOLD {
+            out.extend(lo..hi);
             return;
         }
+        let i = match self.indexes.iter().position(|ix| ix.mask == mask) {
+            Some(i) => i,
+            None => {
+                self.indexes.push(Index { mask, ..Index::default() });
+                self.indexes.len() - 1
+            }
+        };
         let arity = self.arity;
-        for ix in &mut self.indexes {
+        let ix = &mut self.indexes[i];
+        if ix.covered < self.len {
             ix.chain.resize(self.len, NO_ROW);
             for r in ix.covered..self.len {
                 let row = &self.rows[r * arity..(r + 1) * arity];
-                let key = hash_key((0..arity).filter(|i| ix.mask >> i & 1 == 1).map(|i| row[i]));
-                let prev = ix.heads.insert(key, r as Row).unwrap_or(NO_ROW);
-                ix.chain[r] = prev;
+                let k = hash_key((0..arity).filter(|p| *p < 32 && ix.mask >> p & 1 == 1).map(|p| row[p]));
+                ix.chain[r] = ix.heads.insert(k, r as Row).unwrap_or(NO_ROW);
             }
             ix.covered = self.len;
         }
-    }
-
-    /// Rows in `lo..hi` whose masked positions may hash to `key` (callers
-    /// still compare the values). Falls back to all rows in range when no
-    /// up-to-date index exists.
-    pub fn candidates(&self, mask: u32, key: u64, lo: Row, hi: Row) -> Candidates<'_> {
-        if mask != 0 {
-            if let Some(ix) = self.indexes.iter().find(|ix| ix.mask == mask && ix.covered == self.len && self.len > 0) {
-                let head = ix.heads.get(&key).copied().unwrap_or(NO_ROW);
-                return Candidates::Chain { chain: &ix.chain, next: head, lo, hi };
+        // The chain runs newest row first.
+        let mut r = ix.heads.get(&key).copied().unwrap_or(NO_ROW);
+        let mut rows: smallvec::SmallVec<[Row; 16]> = smallvec::SmallVec::new();
+        while r != NO_ROW && r >= lo {
+            if r < hi {
+                rows.push(r);
             }
+            r = ix.chain[r as usize];
         }
-        Candidates::Range { next: lo, hi }
-    }
-}
-
-/// Iterator over candidate rows.
-pub enum Candidates<'a> {
-    Range { next: Row, hi: Row },
-    /// Walks an index chain (newest row first), keeping rows in `lo..hi`.
-    Chain { chain: &'a [Row], next: Row, lo: Row, hi: Row },
-}
-
-impl Iterator for Candidates<'_> {
-    type Item = Row;
-    fn next(&mut self) -> Option<Row> {
-        match self {
-            Candidates::Range { next, hi } => {
-                if *next < *hi {
-                    *next += 1;
-                    Some(*next - 1)
-                } else {
-                    None
-                }
-            }
-            Candidates::Chain { chain, next, lo, hi } => loop {
-                let r = *next;
-                if r == NO_ROW || r < *lo {
-                    return None;
-                }
-                *next = chain[r as usize];
-                if r < *hi {
-                    return Some(r);
-                }
-            },
-        }
+        out.extend(rows.into_iter().rev());
     }
 }
 
@@ -211,26 +178,30 @@ mod tests {
     #[test]
     fn dedups_and_indexes_lazily() {
         let mut r = Relation::new(2);
-        r.register_index(0b01);
         for i in 0..20 {
             assert!(r.insert(&[t(i % 5), t(i)]));
         }
         assert!(!r.insert(&[t(0), t(0)]));
         assert!(r.contains(&[t(3), t(8)]));
-        r.refresh_indexes();
         let key = hash_key([t(2)].into_iter());
-        let mut rows: Vec<_> = r.candidates(0b01, key, 0, 20).map(|x| r.row(x)[1].0).collect();
-        rows.sort();
-        assert_eq!(rows, vec![2, 7, 12, 17]);
-        // A row range restricts the chain walk (semi-naive deltas).
-        let rows: Vec<_> = r.candidates(0b01, key, 5, 15).map(|x| r.row(x)[1].0).collect();
-        assert_eq!(rows, vec![12, 7]);
-        // Rows added after the refresh: no stale index is used.
+        let mut rows = Vec::new();
+        r.lookup(0b01, key, 0, 20, &mut rows);
+        assert_eq!(rows.iter().map(|&x| r.row(x)[1].0).collect::<Vec<_>>(), vec![2, 7, 12, 17]);
+        // A row range restricts the result (semi-naive deltas).
+        rows.clear();
+        r.lookup(0b01, key, 5, 15, &mut rows);
+        assert_eq!(rows.iter().map(|&x| r.row(x)[1].0).collect::<Vec<_>>(), vec![7, 12]);
+        // Rows added later are indexed on the next lookup.
         r.insert(&[t(2), t(99)]);
-        assert_eq!(r.candidates(0b01, key, 0, 21).count(), 21);
+        rows.clear();
+        r.lookup(0b01, key, 0, 21, &mut rows);
+        assert_eq!(rows.len(), 5);
         r.clear();
         assert_eq!(r.len(), 0);
         assert!(!r.contains(&[t(3), t(8)]));
+        rows.clear();
+        r.lookup(0b01, key, 0, 0, &mut rows);
+        assert!(rows.is_empty());
     }
 
     #[test]

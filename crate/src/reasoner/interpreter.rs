@@ -109,9 +109,6 @@ struct Demand {
     epoch: u64,
     /// Answers added so far (a leader iterates until this stops growing).
     answers: u64,
-    /// Index lookups on materialised relations requested by new demand
-    /// plans, registered by the interpreter after the evaluation.
-    pending_indexes: Vec<(RelId, u32)>,
 }
 
 impl Demand {
@@ -304,9 +301,6 @@ impl Interpreter {
                 self.dbs[k].rels[*rel].insert(row);
             }
         }
-        for &r in &self.rels_of_class[k] {
-            self.dbs[k].rels[r].refresh_indexes();
-        }
     }
 
     /// Makes `state` the cached state, filling the `true` tables.
@@ -344,7 +338,6 @@ impl Interpreter {
             for (role, &m) in self.roles.iter().zip(joint) {
                 self.dbs[2].rels[does].insert(&[*role, m]);
             }
-            self.dbs[2].rels[does].refresh_indexes();
         }
     }
 
@@ -419,9 +412,6 @@ impl Interpreter {
             self.run(plan, st.class, (0, 0))?;
         }
         if !st.recursive {
-            for &h in &st.heads {
-                self.dbs[k].rels[h].refresh_indexes();
-            }
             return Ok(());
         }
         // Semi-naive rounds: the delta of a relation is the rows added in the
@@ -430,9 +420,6 @@ impl Interpreter {
         loop {
             let hi: Vec<Row> = st.heads.iter().map(|&r| len(self, r)).collect();
             if hi == lo {
-                for &h in &st.heads {
-                    self.dbs[k].rels[h].refresh_indexes();
-                }
                 return Ok(());
             }
             for plan in &plans.delta_plans {
@@ -457,18 +444,12 @@ impl Interpreter {
     /// first use; registers the indexes they look up.
     fn plans_for(&mut self, s: usize) -> Arc<StratumPlans> {
         if let Some(p) = &self.plans[s] {
-            return Arc::clone(p);
+            if !p.stale(&|r| self.size(r)) {
+                return Arc::clone(p);
+            }
         }
         let c = Arc::clone(&self.c);
         let plans = Arc::new(c.plan(s, &|r| self.size(r)));
-        for &(rel, mask) in &plans.indexes {
-            let k = ci(c.class[rel]);
-            if c.demand[rel] {
-                self.demand.dbs[k].rels[rel].register_index(mask);
-            } else {
-                self.dbs[k].rels[rel].register_index(mask);
-            }
-        }
         self.plans[s] = Some(Arc::clone(&plans));
         plans
     }
@@ -477,7 +458,7 @@ impl Interpreter {
         let budget = if class == Class::Static { self.static_budget } else { self.state_budget };
         Ctx {
             store: &mut self.store,
-            dbs: &self.dbs,
+            dbs: &mut self.dbs,
             c: &self.c,
             demand: &mut self.demand,
             limits: &self.limits,
@@ -492,11 +473,6 @@ impl Interpreter {
 
     /// Accounts for a finished context and turns its error into a reset.
     fn finish_ctx(&mut self, class: Class, error: Option<EvalError>) -> Result<(), EvalError> {
-        for (r, m) in std::mem::take(&mut self.demand.pending_indexes) {
-            let rel = &mut self.dbs[ci(self.c.class[r])].rels[r];
-            rel.register_index(m);
-            rel.refresh_indexes();
-        }
         if let Some(e) = error {
             self.reset_after_error();
             return Err(e);
@@ -512,18 +488,12 @@ impl Interpreter {
     /// Runs one plan and inserts what it derives into its head relation.
     fn run(&mut self, plan: &Plan, class: Class, delta: (Row, Row)) -> Result<(), EvalError> {
         let k = ci(class);
-        for op in &plan.ops {
-            if let Op::Scan { rel, class, mask, demand: false, .. } = op {
-                if *mask != 0 {
-                    self.dbs[ci(*class)].rels[*rel].refresh_indexes();
-                }
-            }
-        }
         let mut out = Vec::new();
         let mut env: Vec<TermId> = vec![TermId::NONE; plan.num_vars];
         let mut trail = Vec::new();
         let mut ctx = self.ctx(class);
         ctx.join(plan, 0, &mut env, &mut trail, &mut out, delta);
+        plan.cost.add(ctx.steps);
         let (error, budget) = (ctx.error.take(), ctx.budget);
         self.set_budget(class, budget);
         self.finish_ctx(class, error)?;
@@ -579,7 +549,9 @@ fn eval_diag(e: &EvalError) -> Diagnostic {
 /// The state of one evaluation: a plan run and the subgoals it calls.
 struct Ctx<'a> {
     store: &'a mut TermStore,
-    dbs: &'a [Db; 3],
+    /// Materialised relations: only read during a join, but indexes are
+    /// built on first lookup.
+    dbs: &'a mut [Db; 3],
     c: &'a Compiled,
     demand: &'a mut Demand,
     limits: &'a Limits,
@@ -652,53 +624,34 @@ impl Ctx<'_> {
             return;
         };
         match op {
-            Op::Scan { rel, class, pats, mask, delta: is_delta, demand: false } => {
-                let relation = &self.dbs[ci(*class)].rels[*rel];
-                let (lo, hi) = if *is_delta { delta } else { (0, relation.len() as Row) };
-                let mut key = KeyHasher::default();
-                if *mask != 0 {
-                    let Some(vals) = self.key_values(pats, *mask, env) else { return };
-                    vals.iter().for_each(|&v| key.add(v));
-                }
-                for r in relation.candidates(*mask, key.finish(), lo, hi) {
-                    if !self.step() {
-                        return;
-                    }
-                    let row = relation.row(r);
-                    let mark = trail.len();
-                    if pats.iter().zip(row).all(|(p, &t)| unify(self.store, p, t, env, trail)) {
-                        self.join(plan, i + 1, env, trail, out, delta);
-                    }
-                    for v in trail.drain(mark..) {
-                        env[v as usize] = TermId::NONE;
-                    }
+            Op::Scan { rel, class, pats, mask, delta: is_delta, demand } => {
+                let (k, rel, mask) = (ci(*class), *rel, *mask);
+                let vals = if *demand {
+                    let Some(vals) = self.call_values(pats, mask, env) else { return };
+                    self.call(rel, *class, mask, &vals);
                     if self.halted() {
                         return;
                     }
-                }
-            }
-            Op::Scan { rel, class, pats, mask, demand: true, .. } => {
-                let Some(vals) = self.call_values(pats, *mask, env) else { return };
-                self.call(*rel, *class, *mask, &vals);
-                if self.error.is_some() {
-                    return;
-                }
-                // Answers may grow while we iterate (recursion): take the
-                // candidate rows now and copy each row before using it.
-                let k = ci(*class);
-                let table = &mut self.demand.dbs[k].rels[*rel];
-                table.refresh_indexes();
+                    vals
+                } else {
+                    let Some(vals) = self.key_values(pats, mask, env) else { return };
+                    vals
+                };
                 let mut key = KeyHasher::default();
                 vals.iter().for_each(|&v| key.add(v));
-                let len = table.len() as Row;
-                let rows: SmallVec<[Row; 32]> = table.candidates(*mask, key.finish(), 0, len).collect();
+                // Row ids are taken first: tables may grow while we iterate
+                // (answers of recursive subgoals) and indexes are built here.
+                let table = if *demand { &mut self.demand.dbs[k].rels[rel] } else { &mut self.dbs[k].rels[rel] };
+                let (lo, hi) = if *is_delta { delta } else { (0, table.len() as Row) };
+                let mut rows: SmallVec<[Row; 32]> = SmallVec::new();
+                table.lookup(mask, key.finish(), lo, hi, &mut rows);
                 for r in rows {
                     if !self.step() {
                         return;
                     }
-                    let row: Args = self.demand.dbs[k].rels[*rel].row(r).into();
                     let mark = trail.len();
-                    if pats.iter().zip(&row).all(|(p, &t)| unify(self.store, p, t, env, trail)) {
+                    let table = if *demand { &self.demand.dbs[k].rels[rel] } else { &self.dbs[k].rels[rel] };
+                    if pats.iter().zip(table.row(r)).all(|(p, &t)| unify(self.store, p, t, env, trail)) {
                         self.join(plan, i + 1, env, trail, out, delta);
                     }
                     for v in trail.drain(mark..) {
@@ -856,10 +809,7 @@ impl Ctx<'_> {
     }
 
     fn demand_plans(&mut self, rel: RelId, mask: u32) -> Arc<StratumPlans> {
-        if let Some((_, p)) = self.demand.plans[rel].iter().find(|(m, _)| *m == mask) {
-            return Arc::clone(p);
-        }
-        let (c, dbs, demand) = (self.c, self.dbs, &*self.demand);
+        let (c, dbs, demand) = (self.c, &*self.dbs, &*self.demand);
         let size = |r: RelId| {
             let k = ci(c.class[r]);
             if c.demand[r] {
@@ -868,15 +818,18 @@ impl Ctx<'_> {
                 dbs[k].rels[r].len()
             }
         };
-        let plans = Arc::new(c.plan_demand(rel, mask, &size));
-        for &(r, m) in &plans.indexes {
-            if c.demand[r] {
-                self.demand.dbs[ci(c.class[r])].rels[r].register_index(m);
-            } else {
-                self.demand.pending_indexes.push((r, m));
+        let found = demand.plans[rel].iter().position(|(m, _)| *m == mask);
+        if let Some(i) = found {
+            let p = &demand.plans[rel][i].1;
+            if !p.stale(&size) {
+                return Arc::clone(p);
             }
         }
-        self.demand.plans[rel].push((mask, Arc::clone(&plans)));
+        let plans = Arc::new(c.plan_demand(rel, mask, &size));
+        match found {
+            Some(i) => self.demand.plans[rel][i].1 = Arc::clone(&plans),
+            None => self.demand.plans[rel].push((mask, Arc::clone(&plans))),
+        }
         plans
     }
 
@@ -902,12 +855,14 @@ impl Ctx<'_> {
         }
         if applies {
             trail.clear();
+            let before = self.steps;
             if test {
                 self.join_test(plan, &mut env, &mut trail);
             } else {
                 self.join(plan, 0, &mut env, &mut trail, &mut out, (0, 0));
                 self.add_answers(plan, class, &out);
             }
+            plan.cost.add(self.steps - before);
         }
         self.demand.buffers.push((env, trail, out));
     }
@@ -1152,10 +1107,12 @@ impl Interpreter {
         }
     }
 
-    /// The evaluation plans built so far, readable (for profiling).
+    /// The evaluation plans built so far with their costs, most expensive
+    /// first (join steps include the subgoals a plan calls): a profile of
+    /// the rules for game authors.
     pub fn describe_plans(&self) -> String {
-        let mut s = String::new();
-        let describe = |s: &mut String, label: String, plan: &Plan| {
+        let mut lines: Vec<(u64, String)> = Vec::new();
+        let mut describe = |label: String, plan: &Plan| {
             let ops: Vec<String> = plan
                 .ops
                 .iter()
@@ -1170,23 +1127,25 @@ impl Interpreter {
                     Op::Distinct(..) => "distinct".to_string(),
                 })
                 .collect();
-            s.push_str(&format!("{label} {} <- {}\n", self.rel_name(plan.head_rel), ops.join(", ")));
+            let (runs, steps) = plan.cost.get();
+            lines.push((steps, format!("{steps:>12} steps {runs:>9} runs  {label} {} <- {}", self.rel_name(plan.head_rel), ops.join(", "))));
         };
         for (i, p) in self.plans.iter().enumerate() {
             if let Some(p) = p {
                 for plan in p.plans.iter().chain(&p.delta_plans) {
-                    describe(&mut s, format!("s{i}"), plan);
+                    describe(format!("s{i}"), plan);
                 }
             }
         }
         for (rel, per_mask) in self.demand.plans.iter().enumerate() {
             for (mask, p) in per_mask {
-            for plan in &p.plans {
-                describe(&mut s, format!("demand {}@{mask:b}", self.rel_name(rel)), plan);
-            }
+                for plan in &p.plans {
+                    describe(format!("demand {}@{mask:b}", self.rel_name(rel)), plan);
+                }
             }
         }
-        s
+        lines.sort_by(|a, b| b.0.cmp(&a.0));
+        lines.into_iter().map(|(_, l)| l + "\n").collect()
     }
 }
 

@@ -1,0 +1,32 @@
+//! Grounds games and prints the figures, one JSON line per game:
+//! `cargo run --release --example ground_stats -- GAME.kif...`
+//! (`GDLKIT_GROUND_MS` sets the time budget).
+
+use gdlkit::ground::{ground, Budget};
+
+fn main() {
+    let mut budget = Budget::default();
+    if let Ok(ms) = std::env::var("GDLKIT_GROUND_MS") {
+        budget.max_ms = ms.parse().expect("milliseconds");
+    }
+    for path in std::env::args().skip(1) {
+        let text = std::fs::read_to_string(&path).expect("readable game");
+        let program = gdlkit::parse_program(&text);
+        let t = std::time::Instant::now();
+        if gdlkit::Interpreter::new(&program).is_err() {
+            println!("{{\"game\":{path:?},\"error\":\"invalid\"}}");
+            continue;
+        }
+        match ground(&program, budget) {
+            Ok(f) => {
+                let g = f.stats();
+                println!(
+                    "{{\"game\":{path:?},\"ms\":{:.1},\"peak_mb\":{:.1},\"net_mb\":{:.2},\"atoms\":{},\"rules\":{},\"aux\":{},\"instances\":{},\"literals\":{},\"base\":{},\"inputs\":{},\"legals\":{},\"nodes\":{},\"edges\":{},\"cyclic\":{},\"rounds\":{}}}",
+                    g.ms, g.peak_bytes as f64 / 1e6, g.network_bytes as f64 / 1e6, g.atoms, g.rules, g.aux_rules, g.instances,
+                    g.literals, g.base, g.inputs, g.legals, g.nodes, g.edges, g.cyclic_components, g.rounds
+                );
+            }
+            Err(e) => println!("{{\"game\":{path:?},\"ms\":{:.1},\"fallback\":{:?}}}", t.elapsed().as_secs_f64() * 1000.0, e.to_string()),
+        }
+    }
+}

@@ -1,0 +1,255 @@
+//! Engine choice: the fast engine (grounded propositional network) when the
+//! game grounds within budget, the reference interpreter otherwise.
+//!
+//! [`load_engine`] is the entry point for players, the validator, the CLI and
+//! the wasm layer: `auto` grounds and falls back to the interpreter (saying
+//! why in [`Engine::fallback`]), `fast` fails if the game does not ground,
+//! `interpreter` never grounds.
+
+use crate::diagnostic::{self, Diagnostic};
+use crate::ground::{self, BitState, Budget, FastEngine, GroundStats};
+use crate::program::{parse_program, Program};
+use crate::reasoner::{random_playout, EvalError, FluentState, Interpreter, Playout, StateMachine};
+use crate::terms::{TermId, TermStore};
+use std::borrow::Cow;
+use std::str::FromStr;
+
+/// Which engine to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum EngineChoice {
+    /// The fast engine if the game grounds within budget, else the interpreter.
+    #[default]
+    Auto,
+    Interpreter,
+    /// The fast engine or an error.
+    Fast,
+}
+
+impl FromStr for EngineChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<EngineChoice, String> {
+        match s {
+            "auto" => Ok(EngineChoice::Auto),
+            "interpreter" => Ok(EngineChoice::Interpreter),
+            "fast" => Ok(EngineChoice::Fast),
+            other => Err(format!("--engine must be `auto`, `interpreter` or `fast`, got `{other}`")),
+        }
+    }
+}
+
+/// A game's state machine: the interpreter or the fast engine.
+pub enum Engine {
+    Interpreter {
+        interpreter: Interpreter,
+        /// Why the fast engine is not used, when it was asked for (`auto`).
+        fallback: Option<String>,
+    },
+    Fast(Box<FastEngine>),
+}
+
+/// A state of either engine.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum EngineState {
+    Fluents(FluentState),
+    Bits(BitState),
+}
+
+/// Parses a game and builds the chosen engine; errors in the game (or, with
+/// [`EngineChoice::Fast`], a game that does not ground) are diagnostics.
+pub fn load_engine(text: &str, choice: EngineChoice) -> Result<Engine, Vec<Diagnostic>> {
+    load_engine_with(text, choice, Budget::default())
+}
+
+/// [`load_engine`] with an explicit grounding budget.
+pub fn load_engine_with(text: &str, choice: EngineChoice, budget: Budget) -> Result<Engine, Vec<Diagnostic>> {
+    let program = parse_program(text);
+    if diagnostic::has_errors(&program.diagnostics) {
+        return Err(program.diagnostics);
+    }
+    Engine::from_program(&program, choice, budget)
+}
+
+impl Engine {
+    /// Builds the chosen engine for a program without syntax errors.
+    pub fn from_program(program: &Program, choice: EngineChoice, budget: Budget) -> Result<Engine, Vec<Diagnostic>> {
+        let interpreter = Interpreter::new(program)?;
+        if choice == EngineChoice::Interpreter {
+            return Ok(Engine::Interpreter { interpreter, fallback: None });
+        }
+        match ground::ground(program, budget) {
+            Ok(f) => Ok(Engine::Fast(Box::new(f))),
+            Err(e) if choice == EngineChoice::Auto => Ok(Engine::Interpreter { interpreter, fallback: Some(e.to_string()) }),
+            Err(e) => Err(vec![Diagnostic::error("GDL091", Default::default(), format!("the fast engine cannot run this game: {e}"))
+                .with_hint("use the interpreter (`--engine auto` or `--engine interpreter`)")]),
+        }
+    }
+
+    /// `"fast"` or `"interpreter"`: the engine that runs.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Engine::Interpreter { .. } => "interpreter",
+            Engine::Fast(_) => "fast",
+        }
+    }
+
+    /// Why the interpreter runs although the fast engine was asked for.
+    pub fn fallback(&self) -> Option<&str> {
+        match self {
+            Engine::Interpreter { fallback, .. } => fallback.as_deref(),
+            Engine::Fast(_) => None,
+        }
+    }
+
+    /// Grounding figures of the fast engine.
+    pub fn ground_stats(&self) -> Option<&GroundStats> {
+        match self {
+            Engine::Fast(f) => Some(f.stats()),
+            Engine::Interpreter { .. } => None,
+        }
+    }
+
+    /// A random playout (as [`random_playout`]); the fast engine runs it
+    /// inside the network without allocating.
+    pub fn random_playout(
+        &mut self,
+        state: &EngineState,
+        rng: &mut fastrand::Rng,
+        max_steps: usize,
+    ) -> Result<Playout<EngineState>, EvalError> {
+        match self {
+            Engine::Fast(f) => {
+                let s = fast_state(f, state)?;
+                let (steps, terminal) = f.playout(&s, rng, max_steps);
+                Ok(Playout { state: EngineState::Bits(f.current_state()), steps, terminal })
+            }
+            Engine::Interpreter { .. } => random_playout(self, state, rng, max_steps),
+        }
+    }
+
+    /// Like [`Engine::random_playout`] without returning the final state.
+    pub fn playout_length(&mut self, state: &EngineState, rng: &mut fastrand::Rng, max_steps: usize) -> Result<(usize, bool), EvalError> {
+        match self {
+            Engine::Fast(f) => {
+                let s = fast_state(f, state)?;
+                Ok(f.playout(&s, rng, max_steps))
+            }
+            Engine::Interpreter { .. } => {
+                let p = random_playout(self, state, rng, max_steps)?;
+                Ok((p.steps, p.terminal))
+            }
+        }
+    }
+}
+
+fn fast_state<'a>(f: &mut FastEngine, s: &'a EngineState) -> Result<Cow<'a, BitState>, EvalError> {
+    match s {
+        EngineState::Bits(b) => Ok(Cow::Borrowed(b)),
+        EngineState::Fluents(fs) => Ok(Cow::Owned(f.state_from_fluents(fs.fluents()))),
+    }
+}
+
+fn interp_state<'a>(s: &'a EngineState) -> Result<&'a FluentState, EvalError> {
+    match s {
+        EngineState::Fluents(f) => Ok(f),
+        EngineState::Bits(_) => Err(EvalError::BadMove("a state of the fast engine given to the interpreter".into())),
+    }
+}
+
+impl StateMachine for Engine {
+    type State = EngineState;
+
+    fn roles(&self) -> &[TermId] {
+        match self {
+            Engine::Interpreter { interpreter, .. } => interpreter.roles(),
+            Engine::Fast(f) => f.roles(),
+        }
+    }
+
+    fn terms(&self) -> &TermStore {
+        match self {
+            Engine::Interpreter { interpreter, .. } => interpreter.terms(),
+            Engine::Fast(f) => f.terms(),
+        }
+    }
+
+    fn terms_mut(&mut self) -> &mut TermStore {
+        match self {
+            Engine::Interpreter { interpreter, .. } => interpreter.terms_mut(),
+            Engine::Fast(f) => f.terms_mut(),
+        }
+    }
+
+    fn initial_state(&mut self) -> Result<EngineState, EvalError> {
+        match self {
+            Engine::Interpreter { interpreter, .. } => interpreter.initial_state().map(EngineState::Fluents),
+            Engine::Fast(f) => f.initial_state().map(EngineState::Bits),
+        }
+    }
+
+    fn legal_moves(&mut self, state: &EngineState, role: usize) -> Result<Vec<TermId>, EvalError> {
+        match self {
+            Engine::Interpreter { interpreter, .. } => interpreter.legal_moves(interp_state(state)?, role),
+            Engine::Fast(f) => {
+                let s = fast_state(f, state)?;
+                f.legal_moves(&s, role)
+            }
+        }
+    }
+
+    fn all_legal_moves(&mut self, state: &EngineState) -> Result<Vec<Vec<TermId>>, EvalError> {
+        match self {
+            Engine::Interpreter { interpreter, .. } => interpreter.all_legal_moves(interp_state(state)?),
+            Engine::Fast(f) => {
+                let s = fast_state(f, state)?;
+                f.all_legal_moves(&s)
+            }
+        }
+    }
+
+    fn next_state(&mut self, state: &EngineState, joint: &[TermId]) -> Result<EngineState, EvalError> {
+        match self {
+            Engine::Interpreter { interpreter, .. } => {
+                interpreter.next_state(interp_state(state)?, joint).map(EngineState::Fluents)
+            }
+            Engine::Fast(f) => {
+                let s = fast_state(f, state)?;
+                f.next_state(&s, joint).map(EngineState::Bits)
+            }
+        }
+    }
+
+    fn is_terminal(&mut self, state: &EngineState) -> Result<bool, EvalError> {
+        match self {
+            Engine::Interpreter { interpreter, .. } => interpreter.is_terminal(interp_state(state)?),
+            Engine::Fast(f) => {
+                let s = fast_state(f, state)?;
+                f.is_terminal(&s)
+            }
+        }
+    }
+
+    fn goal_values(&mut self, state: &EngineState) -> Result<Vec<Vec<i64>>, EvalError> {
+        match self {
+            Engine::Interpreter { interpreter, .. } => interpreter.goal_values(interp_state(state)?),
+            Engine::Fast(f) => {
+                let s = fast_state(f, state)?;
+                f.goal_values(&s)
+            }
+        }
+    }
+
+    fn fluents(&self, state: &EngineState) -> Vec<TermId> {
+        match (self, state) {
+            (Engine::Fast(f), EngineState::Bits(b)) => f.fluents(b),
+            (_, EngineState::Fluents(fs)) => fs.fluents().to_vec(),
+            (Engine::Interpreter { .. }, EngineState::Bits(_)) => Vec::new(),
+        }
+    }
+
+    fn state_from_fluents(&mut self, fluents: &[TermId]) -> EngineState {
+        match self {
+            Engine::Interpreter { interpreter, .. } => EngineState::Fluents(interpreter.state_from_fluents(fluents)),
+            Engine::Fast(f) => EngineState::Bits(f.state_from_fluents(fluents)),
+        }
+    }
+}

@@ -1,0 +1,605 @@
+//! Instantiation: the reachable ground atoms of every relation by a relaxed
+//! fixpoint, then every ground instance of every rule over them.
+//!
+//! The relaxed program ignores negative literals on dynamic relations (a
+//! negation can only remove derivations, so ignoring it over-approximates),
+//! evaluates static relations exactly (rows from the interpreter, negations on
+//! them exact, `distinct` exact), and closes the loop of the game: every
+//! `next` atom is a possible `true` atom, every `legal` atom a possible `does`
+//! atom, starting from `init`. Its least fixpoint contains every atom true in
+//! any reachable state (the thesis' pitfall: it may contain many more, and
+//! can be infinite with growing function terms — the budget catches that).
+//!
+//! Evaluation is semi-naive: after the first round, each rule runs once per
+//! positive literal whose relation grew, with that literal reading only the
+//! new rows. Joins take literals in the order of the fewest estimated rows,
+//! with filters as soon as their variables are bound, like the interpreter.
+
+use super::rules::{GLit, GRule};
+use super::{Budget, GroundError};
+use crate::clock::Deadline;
+use crate::deps::RelId;
+use crate::reasoner::compile::Pat;
+use crate::terms::{TermId, TermStore};
+use hashbrown::HashTable;
+use rustc_hash::{FxHashMap, FxHasher};
+use smallvec::SmallVec;
+use std::hash::{Hash, Hasher};
+
+pub type AtomId = u32;
+const NO_ROW: u32 = u32::MAX;
+
+/// A chained hash index of a relation on the argument positions in `mask`.
+#[derive(Default)]
+struct Index {
+    covered: usize,
+    heads: FxHashMap<u64, u32>,
+    chain: Vec<u32>,
+}
+
+#[derive(Default)]
+pub struct Relation {
+    pub arity: usize,
+    /// Atom ids in order of derivation (row `i` is `rows[i]`).
+    pub rows: Vec<AtomId>,
+    indexes: Vec<(u32, Index)>,
+}
+
+/// All ground atoms: relation and arguments, interned.
+#[derive(Default)]
+pub struct Atoms {
+    pub rel: Vec<u32>,
+    start: Vec<u32>,
+    args: Vec<TermId>,
+    table: HashTable<AtomId>,
+}
+
+fn hash_atom(rel: u32, args: &[TermId]) -> u64 {
+    let mut h = FxHasher::default();
+    rel.hash(&mut h);
+    for a in args {
+        h.write_u32(a.0);
+    }
+    h.finish()
+}
+
+impl Atoms {
+    pub fn len(&self) -> usize {
+        self.rel.len()
+    }
+    pub fn args(&self, a: AtomId) -> &[TermId] {
+        let s = self.start[a as usize] as usize;
+        let e = self.start.get(a as usize + 1).map_or(self.args.len(), |&e| e as usize);
+        &self.args[s..e]
+    }
+    pub fn find(&self, rel: u32, args: &[TermId]) -> Option<AtomId> {
+        let h = hash_atom(rel, args);
+        self.table.find(h, |&a| self.rel[a as usize] == rel && self.args(a) == args).copied()
+    }
+    /// Interns an atom; returns it and whether it is new.
+    fn intern(&mut self, rel: u32, args: &[TermId]) -> (AtomId, bool) {
+        if let Some(a) = self.find(rel, args) {
+            return (a, false);
+        }
+        let id = self.rel.len() as AtomId;
+        self.rel.push(rel);
+        self.start.push(self.args.len() as u32);
+        self.args.extend_from_slice(args);
+        let h = hash_atom(rel, args);
+        let (rels, starts, argv) = (&self.rel, &self.start, &self.args);
+        self.table.insert_unique(h, id, |&a| {
+            let s = starts[a as usize] as usize;
+            let e = starts.get(a as usize + 1).map_or(argv.len(), |&e| e as usize);
+            hash_atom(rels[a as usize], &argv[s..e])
+        });
+        (id, true)
+    }
+    fn bytes(&self) -> usize {
+        self.rel.capacity() * 8 + self.args.capacity() * 4 + self.table.capacity() * 5
+    }
+}
+
+/// One instance of a rule: the head atom and its dynamic body literals
+/// (`atom << 1 | negated`); static literals and `distinct` are resolved.
+pub struct Instances {
+    pub head: Vec<AtomId>,
+    /// `lits[start[i]..start[i + 1]]` are the literals of instance `i`.
+    pub start: Vec<u32>,
+    pub lits: Vec<u32>,
+}
+
+impl Instances {
+    pub fn len(&self) -> usize {
+        self.head.len()
+    }
+    pub fn lits(&self, i: usize) -> &[u32] {
+        &self.lits[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+}
+
+/// The grounder's database.
+pub struct Grounder<'a> {
+    pub store: &'a mut TermStore,
+    pub atoms: Atoms,
+    pub rels: Vec<Relation>,
+    pub is_static: Vec<bool>,
+    budget: Budget,
+    deadline: Deadline,
+    steps: u64,
+    pub error: Option<GroundError>,
+    /// Instances recorded in instantiation mode.
+    pub inst: Instances,
+}
+
+/// Per-literal operation of an ordered body.
+#[derive(Clone, Debug)]
+enum Op {
+    /// Iterate rows of `lit` (positive) with the bound positions in `mask`.
+    Scan { lit: usize, mask: u32, delta: bool },
+    /// Every argument bound: membership (or absence) test.
+    Check { lit: usize },
+    Distinct { lit: usize },
+}
+
+type Args = SmallVec<[TermId; 8]>;
+
+impl<'a> Grounder<'a> {
+    pub fn new(store: &'a mut TermStore, arity: &[usize], is_static: Vec<bool>, budget: Budget) -> Grounder<'a> {
+        Grounder {
+            store,
+            atoms: Atoms::default(),
+            rels: arity.iter().map(|&a| Relation { arity: a, ..Relation::default() }).collect(),
+            is_static,
+            deadline: Deadline::after_ms(budget.max_ms),
+            budget,
+            steps: 0,
+            error: None,
+            inst: Instances { head: Vec::new(), start: vec![0], lits: Vec::new() },
+        }
+    }
+
+    /// Memory held by the grounder's tables (an estimate in bytes).
+    pub fn bytes(&self) -> usize {
+        let rels: usize = self
+            .rels
+            .iter()
+            .map(|r| {
+                r.rows.capacity() * 4
+                    + r.indexes.iter().map(|(_, ix)| ix.chain.capacity() * 4 + ix.heads.capacity() * 13).sum::<usize>()
+            })
+            .sum();
+        self.atoms.bytes()
+            + rels
+            + self.inst.head.capacity() * 4
+            + self.inst.start.capacity() * 4
+            + self.inst.lits.capacity() * 4
+            + self.store.len() * 24
+    }
+
+    /// Adds a row; returns its atom id and whether it is new to the relation.
+    pub fn add(&mut self, rel: RelId, args: &[TermId]) -> (AtomId, bool) {
+        let (a, new) = self.atoms.intern(rel as u32, args);
+        if new {
+            self.rels[rel].rows.push(a);
+            if self.atoms.len() > self.budget.max_atoms {
+                self.fail(GroundError::Budget { what: "ground atoms", limit: self.budget.max_atoms as u64 });
+            }
+        }
+        (a, new)
+    }
+
+    fn fail(&mut self, e: GroundError) {
+        if self.error.is_none() {
+            self.error = Some(e);
+        }
+    }
+
+    /// Counts a join step; checks time and memory every few thousand.
+    fn step(&mut self) -> bool {
+        self.steps += 1;
+        if self.steps & 0xfff == 0 {
+            if self.deadline.passed() {
+                self.fail(GroundError::Budget { what: "milliseconds", limit: self.budget.max_ms as u64 });
+            } else if self.steps & 0xfffff == 0 && self.bytes() > self.budget.max_bytes {
+                self.fail(GroundError::Budget { what: "bytes of memory", limit: self.budget.max_bytes as u64 });
+            }
+        }
+        self.error.is_none()
+    }
+
+    pub fn check_memory(&mut self) {
+        if self.bytes() > self.budget.max_bytes {
+            self.fail(GroundError::Budget { what: "bytes of memory", limit: self.budget.max_bytes as u64 });
+        }
+        if self.deadline.passed() {
+            self.fail(GroundError::Budget { what: "milliseconds", limit: self.budget.max_ms as u64 });
+        }
+    }
+
+    /// Orders a body: `delta` first (as a delta scan), then filters as soon
+    /// as bound and the scan with the fewest estimated rows.
+    fn order(&self, rule: &GRule, delta: Option<usize>, relaxed: bool) -> Vec<Op> {
+        let body = &rule.body;
+        let mut bound = vec![false; rule.num_vars];
+        let mut done = vec![false; body.len()];
+        let mut ops = Vec::with_capacity(body.len());
+        let is_bound = |p: &Pat, bound: &[bool]| {
+            let mut vs = Vec::new();
+            super::rules::pat_vars(p, &mut vs);
+            vs.iter().all(|&v| bound[v as usize])
+        };
+        let bind = |pats: &[Pat], bound: &mut Vec<bool>| {
+            let mut vs = Vec::new();
+            pats.iter().for_each(|p| super::rules::pat_vars(p, &mut vs));
+            vs.iter().for_each(|&v| bound[v as usize] = true);
+        };
+        let mask_of = |pats: &[Pat], bound: &[bool]| {
+            let mut m = 0u32;
+            for (i, p) in pats.iter().enumerate().take(32) {
+                if is_bound(p, bound) {
+                    m |= 1 << i;
+                }
+            }
+            m
+        };
+        if let Some(i) = delta {
+            if let GLit::Pos(_, pats) = &body[i] {
+                ops.push(Op::Scan { lit: i, mask: 0, delta: true });
+                bind(pats, &mut bound);
+                done[i] = true;
+            }
+        }
+        loop {
+            for (i, l) in body.iter().enumerate() {
+                if done[i] {
+                    continue;
+                }
+                let ready = match l {
+                    GLit::Pos(_, ps) | GLit::Neg(_, ps) => ps.iter().all(|p| is_bound(p, &bound)),
+                    GLit::Distinct(a, b) => is_bound(a, &bound) && is_bound(b, &bound),
+                };
+                if ready {
+                    done[i] = true;
+                    match l {
+                        GLit::Distinct(..) => ops.push(Op::Distinct { lit: i }),
+                        GLit::Neg(r, _) if relaxed && !self.is_static[*r] => {}
+                        _ => ops.push(Op::Check { lit: i }),
+                    }
+                }
+            }
+            let mut best: Option<(f64, usize)> = None;
+            for (i, l) in body.iter().enumerate() {
+                if done[i] {
+                    continue;
+                }
+                if let GLit::Pos(r, pats) = l {
+                    let a = pats.len();
+                    let b = pats.iter().filter(|p| is_bound(p, &bound)).count();
+                    let size = self.rels[*r].rows.len().max(1) as f64;
+                    let est = if a == 0 { 0.0 } else { size.powf((a - b) as f64 / a as f64) };
+                    if best.map_or(true, |(e, _)| est < e) {
+                        best = Some((est, i));
+                    }
+                }
+            }
+            let Some((_, i)) = best else { break };
+            let GLit::Pos(_, pats) = &body[i] else { unreachable!() };
+            ops.push(Op::Scan { lit: i, mask: mask_of(pats, &bound), delta: false });
+            bind(pats, &mut bound);
+            done[i] = true;
+        }
+        ops
+    }
+
+    fn ensure_index(&mut self, rel: RelId, mask: u32) -> usize {
+        let r = &mut self.rels[rel];
+        let pos = match r.indexes.iter().position(|(m, _)| *m == mask) {
+            Some(p) => p,
+            None => {
+                r.indexes.push((mask, Index::default()));
+                r.indexes.len() - 1
+            }
+        };
+        let (rows, ix) = (&r.rows, &mut r.indexes[pos].1);
+        while ix.covered < rows.len() {
+            let row = ix.covered as u32;
+            let args = self.atoms.args(rows[ix.covered]);
+            let key = key_hash(args, mask);
+            let prev = ix.heads.insert(key, row).unwrap_or(NO_ROW);
+            ix.chain.push(prev);
+            ix.covered += 1;
+        }
+        pos
+    }
+
+    /// Runs one rule. In relaxed mode, new head atoms are added to their
+    /// relation (returns how many); otherwise instances are recorded.
+    /// `ranges[r]` limits the rows of relation `r` read (a snapshot), and
+    /// `delta` reads literal `i` only in `[lo, hi)`.
+    pub fn run_rule(
+        &mut self,
+        rule: &GRule,
+        delta: Option<(usize, u32, u32)>,
+        limit: &[u32],
+        relaxed: bool,
+    ) -> usize {
+        let ops = self.order(rule, delta.map(|d| d.0), relaxed);
+        for op in &ops {
+            if let Op::Scan { lit, mask, .. } = op {
+                if *mask != 0 {
+                    if let GLit::Pos(r, _) = &rule.body[*lit] {
+                        self.ensure_index(*r, *mask);
+                    }
+                }
+            }
+        }
+        let mut env = vec![TermId::NONE; rule.num_vars];
+        let mut trail: Vec<u16> = Vec::new();
+        let mut lits: Vec<u32> = Vec::new();
+        let mut head: Args = Args::new();
+        let mut ctx = JoinCtx {
+            rule,
+            ops: &ops,
+            delta: delta.map_or((0, 0), |d| (d.1, d.2)),
+            limit,
+            relaxed,
+            head: &mut head,
+            added: 0,
+        };
+        // Derived atoms are added as they are found: scans read row ranges
+        // fixed before the join, so new rows are seen only in a later round.
+        self.join(&mut ctx, 0, &mut env, &mut trail, &mut lits);
+        ctx.added
+    }
+
+    fn join(&mut self, cx: &mut JoinCtx<'_>, i: usize, env: &mut [TermId], trail: &mut Vec<u16>, lits: &mut Vec<u32>) {
+        if self.error.is_some() {
+            return;
+        }
+        let Some(op) = cx.ops.get(i) else {
+            self.emit(cx, env, lits);
+            return;
+        };
+        match *op {
+            Op::Scan { lit, mask, delta } => {
+                let GLit::Pos(rel, pats) = &cx.rule.body[lit] else { unreachable!() };
+                let rel = *rel;
+                let record = !cx.relaxed && !self.is_static[rel];
+                let hi = cx.limit[rel];
+                let lo = if delta { cx.delta.0 } else { 0 };
+                let hi = if delta { cx.delta.1 } else { hi };
+                if mask == 0 {
+                    for row in lo..hi {
+                        if !self.step() {
+                            return;
+                        }
+                        let a = self.rels[rel].rows[row as usize];
+                        self.try_row(cx, i, pats, a, record, env, trail, lits);
+                    }
+                } else {
+                    let mut vals: Args = Args::new();
+                    for (k, p) in pats.iter().enumerate() {
+                        if k < 32 && mask >> k & 1 == 1 {
+                            match value(self.store, p, env) {
+                                Some(v) => vals.push(v),
+                                None => return,
+                            }
+                        }
+                    }
+                    let key = hash_vals(&vals);
+                    let pos = self.rels[rel].indexes.iter().position(|(m, _)| *m == mask).expect("index registered");
+                    let mut row = self.rels[rel].indexes[pos].1.heads.get(&key).copied().unwrap_or(NO_ROW);
+                    while row != NO_ROW {
+                        if !self.step() {
+                            return;
+                        }
+                        let next = self.rels[rel].indexes[pos].1.chain[row as usize];
+                        if row >= lo && row < hi {
+                            let a = self.rels[rel].rows[row as usize];
+                            self.try_row(cx, i, pats, a, record, env, trail, lits);
+                        }
+                        row = next;
+                    }
+                }
+            }
+            Op::Check { lit } => {
+                let (rel, pats, neg) = match &cx.rule.body[lit] {
+                    GLit::Pos(r, p) => (*r, p, false),
+                    GLit::Neg(r, p) => (*r, p, true),
+                    GLit::Distinct(..) => unreachable!(),
+                };
+                let mut vals: Args = Args::new();
+                let mut exists = true;
+                for p in pats.iter() {
+                    match value(self.store, p, env) {
+                        Some(v) => vals.push(v),
+                        None => {
+                            exists = false;
+                            break;
+                        }
+                    }
+                }
+                let atom = if exists { self.atoms.find(rel as u32, &vals) } else { None };
+                // Rows beyond the snapshot are not visible yet.
+                let atom = atom.filter(|&a| self.visible(rel, a, cx.limit[rel]));
+                let stat = self.is_static[rel];
+                match (atom, neg) {
+                    (None, false) => {}
+                    (Some(a), false) => {
+                        if !cx.relaxed && !stat {
+                            lits.push(a << 1);
+                            self.join(cx, i + 1, env, trail, lits);
+                            lits.pop();
+                        } else {
+                            self.join(cx, i + 1, env, trail, lits);
+                        }
+                    }
+                    (None, true) => self.join(cx, i + 1, env, trail, lits),
+                    (Some(a), true) => {
+                        if !stat {
+                            // Only reached when instantiating.
+                            lits.push(a << 1 | 1);
+                            self.join(cx, i + 1, env, trail, lits);
+                            lits.pop();
+                        }
+                    }
+                }
+            }
+            Op::Distinct { lit } => {
+                let GLit::Distinct(a, b) = &cx.rule.body[lit] else { unreachable!() };
+                let x = self.build(a, env);
+                let y = self.build(b, env);
+                if let (Some(x), Some(y)) = (x, y) {
+                    if x != y {
+                        self.join(cx, i + 1, env, trail, lits);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether atom `a` of `rel` is among the first `limit` rows.
+    fn visible(&self, rel: RelId, a: AtomId, limit: u32) -> bool {
+        let rows = &self.rels[rel].rows;
+        if limit as usize >= rows.len() {
+            return true;
+        }
+        // Rows are appended in atom-id order within a relation.
+        rows[..limit as usize].last().is_some_and(|&last| a <= last)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn try_row(
+        &mut self,
+        cx: &mut JoinCtx<'_>,
+        i: usize,
+        pats: &[Pat],
+        a: AtomId,
+        record: bool,
+        env: &mut [TermId],
+        trail: &mut Vec<u16>,
+        lits: &mut Vec<u32>,
+    ) {
+        let mark = trail.len();
+        let ok = {
+            let args = self.atoms.args(a);
+            pats.iter().zip(args).all(|(p, &t)| unify(self.store, p, t, env, trail))
+        };
+        if ok {
+            if record {
+                lits.push(a << 1);
+            }
+            self.join(cx, i + 1, env, trail, lits);
+            if record {
+                lits.pop();
+            }
+        }
+        for v in trail.drain(mark..) {
+            env[v as usize] = TermId::NONE;
+        }
+    }
+
+    fn emit(&mut self, cx: &mut JoinCtx<'_>, env: &[TermId], lits: &[u32]) {
+        cx.head.clear();
+        for p in &cx.rule.head {
+            match self.build(p, env) {
+                Some(t) => cx.head.push(t),
+                None => return,
+            }
+        }
+        let (a, new) = self.add(cx.rule.head_rel, cx.head);
+        cx.added += usize::from(new);
+        if !cx.relaxed {
+            self.inst.head.push(a);
+            self.inst.lits.extend_from_slice(lits);
+            self.inst.start.push(self.inst.lits.len() as u32);
+            if self.inst.lits.len() + self.inst.head.len() > self.budget.max_literals {
+                self.fail(GroundError::Budget { what: "literals in rule instances", limit: self.budget.max_literals as u64 });
+            }
+        }
+    }
+
+    fn build(&mut self, p: &Pat, env: &[TermId]) -> Option<TermId> {
+        match p {
+            Pat::Var(v) => Some(env[*v as usize]),
+            Pat::Const(t) => Some(*t),
+            Pat::App(f, args) => {
+                let mut vals = Args::new();
+                for a in args.iter() {
+                    vals.push(self.build(a, env)?);
+                }
+                let t = self.store.app(*f, &vals);
+                if self.store.depth(t) > self.budget.max_term_depth {
+                    self.fail(GroundError::Budget { what: "levels of term nesting", limit: self.budget.max_term_depth as u64 });
+                    return None;
+                }
+                Some(t)
+            }
+        }
+    }
+}
+
+struct JoinCtx<'r> {
+    rule: &'r GRule,
+    ops: &'r [Op],
+    delta: (u32, u32),
+    limit: &'r [u32],
+    relaxed: bool,
+    head: &'r mut Args,
+    added: usize,
+}
+
+fn hash_vals(vals: &[TermId]) -> u64 {
+    let mut h = FxHasher::default();
+    for v in vals {
+        h.write_u32(v.0);
+    }
+    h.finish()
+}
+
+fn key_hash(args: &[TermId], mask: u32) -> u64 {
+    let mut h = FxHasher::default();
+    for (k, v) in args.iter().enumerate() {
+        if k < 32 && mask >> k & 1 == 1 {
+            h.write_u32(v.0);
+        }
+    }
+    h.finish()
+}
+
+/// The value of a bound pattern without interning (`None`: the term does not
+/// exist, so no atom can contain it).
+fn value(store: &TermStore, p: &Pat, env: &[TermId]) -> Option<TermId> {
+    match p {
+        Pat::Var(v) => Some(env[*v as usize]),
+        Pat::Const(t) => Some(*t),
+        Pat::App(f, args) => {
+            let mut vals = Args::new();
+            for a in args.iter() {
+                vals.push(value(store, a, env)?);
+            }
+            store.find(*f, &vals)
+        }
+    }
+}
+
+fn unify(store: &TermStore, p: &Pat, t: TermId, env: &mut [TermId], trail: &mut Vec<u16>) -> bool {
+    match p {
+        Pat::Var(v) => {
+            let slot = &mut env[*v as usize];
+            if *slot == TermId::NONE {
+                *slot = t;
+                trail.push(*v);
+                true
+            } else {
+                *slot == t
+            }
+        }
+        Pat::Const(c) => *c == t,
+        Pat::App(f, args) => {
+            store.functor(t) == *f
+                && store.arity(t) == args.len()
+                && args.iter().zip(store.args_of(t)).all(|(a, &u)| unify(store, a, u, env, trail))
+        }
+    }
+}

@@ -1,0 +1,414 @@
+//! The fast engine: the game grounded into a propositional network, a state a
+//! bit vector of base propositions. See `docs/fast-engine.md` for the design
+//! and the measurements behind it.
+//!
+//! One file per concern:
+//! - [`rules`]: the rules to ground (from the interpreter's compiled
+//!   program) split so that no instance joins unrelated variables;
+//! - [`instantiate`]: reachable atoms by a relaxed fixpoint, then every rule
+//!   instance, with static relations and `distinct` resolved;
+//! - [`network`]: threshold gates in flat arrays, cycles as components;
+//! - [`engine`]: differential propagation and the [`StateMachine`]
+//!   implementation.
+//!
+//! Grounding has a [`Budget`]; a game over it gets a [`GroundError`] and the
+//! caller (see [`crate::engine`]) runs the interpreter instead.
+
+pub mod engine;
+pub mod instantiate;
+pub mod network;
+pub mod rules;
+
+pub use engine::{BitState, FastEngine};
+
+use crate::clock::now_ms;
+use crate::deps::RelId;
+use crate::program::Program;
+use crate::reasoner::{EvalError, Interpreter, Limits, StateMachine};
+use crate::terms::{kw, TermId};
+use instantiate::{AtomId, Grounder};
+use network::{HOOK_LEGAL, HOOK_NEXT, NONE};
+use rustc_hash::FxHashMap;
+use std::fmt;
+
+/// Limits for grounding; over any of them the game is not grounded.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Budget {
+    pub max_atoms: usize,
+    /// Literals over all rule instances (the size of the network).
+    pub max_literals: usize,
+    /// Estimated memory of the grounder's tables and the network.
+    pub max_bytes: usize,
+    pub max_ms: f64,
+    pub max_term_depth: usize,
+    /// Join steps the interpreter may take computing the static relations.
+    pub max_static_steps: u64,
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget {
+            max_atoms: 4_000_000,
+            max_literals: 30_000_000,
+            max_bytes: 1_500_000_000,
+            max_ms: 20_000.0,
+            max_term_depth: 100,
+            max_static_steps: 100_000_000,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum GroundError {
+    Budget { what: &'static str, limit: u64 },
+    /// Computing a static relation failed in the interpreter.
+    Eval(EvalError),
+    Unsupported(String),
+}
+
+impl fmt::Display for GroundError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GroundError::Budget { what, limit } => write!(f, "grounding needs more than {limit} {what}"),
+            GroundError::Eval(e) => write!(f, "grounding stopped: {e}"),
+            GroundError::Unsupported(s) => write!(f, "cannot ground: {s}"),
+        }
+    }
+}
+
+impl std::error::Error for GroundError {}
+
+/// Sizes and cost of a grounding.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GroundStats {
+    pub ms: f64,
+    /// Peak estimated memory of the grounder's tables (bytes).
+    pub peak_bytes: usize,
+    /// Memory of the network kept for play (bytes).
+    pub network_bytes: usize,
+    pub atoms: usize,
+    pub rules: usize,
+    pub aux_rules: usize,
+    pub instances: usize,
+    pub literals: usize,
+    pub base: usize,
+    pub inputs: usize,
+    pub legals: usize,
+    pub nodes: usize,
+    pub edges: usize,
+    pub cyclic_components: usize,
+    pub rounds: usize,
+}
+
+/// Semi-naive evaluation of `rules` (negations on dynamic relations
+/// ignored) until no rule derives a new atom; `transfer` runs after each
+/// round and may add atoms too. Returns the number of rounds.
+fn fixpoint(gr: &mut Grounder<'_>, rules: &[rules::GRule], mut transfer: impl FnMut(&mut Grounder<'_>)) -> Result<usize, GroundError> {
+    let mut lo = vec![0u32; gr.rels.len()];
+    let mut rounds = 0;
+    loop {
+        let hi: Vec<u32> = gr.rels.iter().map(|r| r.rows.len() as u32).collect();
+        if rounds > 0 && hi == lo {
+            return Ok(rounds);
+        }
+        for rule in rules {
+            if rounds == 0 {
+                gr.run_rule(rule, None, &hi, true);
+            } else {
+                for (i, l) in rule.body.iter().enumerate() {
+                    if let rules::GLit::Pos(r, _) = l {
+                        if lo[*r] < hi[*r] {
+                            gr.run_rule(rule, Some((i, lo[*r], hi[*r])), &hi, true);
+                        }
+                    }
+                }
+            }
+            if let Some(e) = gr.error.take() {
+                return Err(e);
+            }
+        }
+        transfer(gr);
+        gr.check_memory();
+        if let Some(e) = gr.error.take() {
+            return Err(e);
+        }
+        lo = hi;
+        rounds += 1;
+    }
+}
+
+/// Grounds a game (a program without errors) into a fast engine. An
+/// interpreter with limits derived from the budget provides the static
+/// relations, the roles and the compiled rules.
+pub fn ground(program: &Program, budget: Budget) -> Result<FastEngine, GroundError> {
+    let t0 = now_ms();
+    let limits = Limits {
+        max_static_rows: budget.max_atoms,
+        max_steps: budget.max_static_steps,
+        max_term_depth: budget.max_term_depth,
+        ..Limits::default()
+    };
+    let mut it = Interpreter::with_limits(program, limits)
+        .map_err(|d| GroundError::Unsupported(d.first().map_or_else(String::new, |d| d.message.clone())))?;
+    let it = &mut it;
+    let c = it.compiled();
+    let rs = rules::collect(c);
+    let g = &c.graph;
+    let rel = |s, a| g.id_of(s, a);
+    let (rel_init, rel_next, rel_legal, rel_does, rel_goal, rel_terminal) = (
+        rel(kw::INIT, 1),
+        rel(kw::NEXT, 1),
+        rel(kw::LEGAL, 2),
+        rel(kw::DOES, 2),
+        rel(kw::GOAL, 2),
+        rel(kw::TERMINAL, 0),
+    );
+    let dyn_facts: Vec<(RelId, Box<[TermId]>)> =
+        c.facts.iter().filter(|(r, _)| !rs.is_static[*r]).cloned().collect();
+    let static_facts: Vec<(RelId, Box<[TermId]>)> =
+        c.facts.iter().filter(|(r, _)| rs.is_static[*r]).cloned().collect();
+    let true_tables = c.true_tables.clone();
+    let true_all = c.true_all;
+    let roles = it.roles().to_vec();
+    let mut store = it.terms().clone();
+    let mut gr = Grounder::new(&mut store, &rs.arity, rs.is_static.clone(), budget);
+    // Static relations, exactly: stratum by stratum, each to its fixpoint
+    // (negations only read complete lower strata).
+    for (r, row) in &static_facts {
+        gr.add(*r, row);
+    }
+    for stratum in &rs.static_strata {
+        fixpoint(&mut gr, stratum, |_| {})?;
+    }
+    let mut fact_atoms = Vec::new();
+    for (r, row) in &dyn_facts {
+        fact_atoms.push(gr.add(*r, row).0);
+    }
+    // Base propositions: every fluent of `init` and of a reachable `next`.
+    let mut fluents: Vec<TermId> = Vec::new();
+    let mut base_of: FxHashMap<TermId, u32> = FxHashMap::default();
+    let add_fluent = |gr: &mut Grounder<'_>, fluents: &mut Vec<TermId>, base_of: &mut FxHashMap<TermId, u32>, f: TermId| {
+        if base_of.contains_key(&f) {
+            return;
+        }
+        base_of.insert(f, fluents.len() as u32);
+        fluents.push(f);
+        let key = (gr.store.functor(f), gr.store.arity(f) as u32);
+        if let Some(&t) = true_tables.get(&key) {
+            let args: Vec<TermId> = gr.store.args_of(f).to_vec();
+            gr.add(t, &args);
+        }
+        if let Some(t) = true_all {
+            gr.add(t, &[f]);
+        }
+    };
+    let mut init = Vec::new();
+    if let Some(ri) = rel_init {
+        let rows: Vec<AtomId> = gr.rels[ri].rows.clone();
+        for a in rows {
+            let f = gr.atoms.args(a)[0];
+            add_fluent(&mut gr, &mut fluents, &mut base_of, f);
+            init.push(base_of[&f]);
+        }
+    }
+    // The relaxed fixpoint, closing the loop next → true, legal → does.
+    let (mut next_seen, mut legal_seen) = (0usize, 0usize);
+    let rounds = fixpoint(&mut gr, &rs.rules, |gr| {
+        if let Some(rn) = rel_next {
+            while next_seen < gr.rels[rn].rows.len() {
+                let f = gr.atoms.args(gr.rels[rn].rows[next_seen])[0];
+                add_fluent(gr, &mut fluents, &mut base_of, f);
+                next_seen += 1;
+            }
+        }
+        if let (Some(rl), Some(rd)) = (rel_legal, rel_does) {
+            while legal_seen < gr.rels[rl].rows.len() {
+                let args: Vec<TermId> = gr.atoms.args(gr.rels[rl].rows[legal_seen]).to_vec();
+                gr.add(rd, &args);
+                legal_seen += 1;
+            }
+        }
+    })?;
+    // Instantiation over the reachable atoms.
+    let all: Vec<u32> = gr.rels.iter().map(|r| r.rows.len() as u32).collect();
+    // Facts of dynamic relations, and the outputs that are static, are true.
+    for r in [rel_legal, rel_next, rel_goal, rel_terminal].into_iter().flatten() {
+        if rs.is_static[r] {
+            fact_atoms.extend(gr.rels[r].rows.iter().copied());
+        }
+    }
+    for &a in &fact_atoms {
+        gr.inst.head.push(a);
+        gr.inst.start.push(gr.inst.lits.len() as u32);
+    }
+    for rule in &rs.rules {
+        if rs.is_static[rule.head_rel] {
+            continue;
+        }
+        gr.run_rule(rule, None, &all, false);
+        if let Some(e) = gr.error.take() {
+            return Err(e);
+        }
+    }
+    gr.check_memory();
+    if let Some(e) = gr.error.take() {
+        return Err(e);
+    }
+    let peak_bytes = gr.bytes();
+    // Leaves: base propositions read by some rule, and moves.
+    let num_atoms = gr.atoms.len();
+    let mut leaf_of_atom = vec![NONE; num_atoms];
+    let mut num_leaves = 0usize;
+    let mut base_leaf = vec![NONE; fluents.len()];
+    for (i, &f) in fluents.iter().enumerate() {
+        let mut atoms = Vec::new();
+        if let Some(&t) = true_tables.get(&(gr.store.functor(f), gr.store.arity(f) as u32)) {
+            atoms.extend(gr.atoms.find(t as u32, gr.store.args_of(f)));
+        }
+        if let Some(t) = true_all {
+            atoms.extend(gr.atoms.find(t as u32, &[f]));
+        }
+        if atoms.is_empty() {
+            continue;
+        }
+        let leaf = 2 + num_leaves as u32;
+        num_leaves += 1;
+        base_leaf[i] = leaf;
+        for a in atoms {
+            leaf_of_atom[a as usize] = leaf;
+        }
+    }
+    let mut inputs = 0;
+    if let Some(rd) = rel_does {
+        for &a in &gr.rels[rd].rows {
+            leaf_of_atom[a as usize] = 2 + num_leaves as u32;
+            num_leaves += 1;
+            inputs += 1;
+        }
+    }
+    // Legal propositions per role, sorted by the move's text.
+    let mut legal_start = vec![0u32];
+    let mut legal_move = Vec::new();
+    let mut legal_atom = Vec::new();
+    let mut hooked: Vec<(AtomId, u32)> = Vec::new();
+    for &role in &roles {
+        let mut moves: Vec<(String, TermId, AtomId)> = Vec::new();
+        if let Some(rl) = rel_legal {
+            for &a in &gr.rels[rl].rows {
+                let args = gr.atoms.args(a);
+                if args[0] == role {
+                    moves.push((gr.store.display(args[1]), args[1], a));
+                }
+            }
+        }
+        moves.sort();
+        for (_, m, a) in moves {
+            hooked.push((a, HOOK_LEGAL | legal_move.len() as u32));
+            legal_move.push(m);
+            legal_atom.push(a);
+        }
+        legal_start.push(legal_move.len() as u32);
+    }
+    if let Some(rn) = rel_next {
+        for &a in &gr.rels[rn].rows {
+            let f = gr.atoms.args(a)[0];
+            hooked.push((a, HOOK_NEXT | base_of[&f]));
+        }
+    }
+    if legal_move.len() >= network::HOOK_MASK as usize || fluents.len() >= network::HOOK_MASK as usize {
+        return Err(GroundError::Budget { what: "propositions", limit: network::HOOK_MASK as u64 });
+    }
+    let (net, node_of_atom) = network::build(
+        num_atoms,
+        &gr.inst,
+        &network::Leaves { leaf_of_atom: &leaf_of_atom, num_leaves },
+        &hooked,
+    )?;
+    let mut base_node = vec![NONE; fluents.len()];
+    // (Direct mapping: a base leaf's atoms all map to the same node.)
+    for (i, &f) in fluents.iter().enumerate() {
+        if base_leaf[i] == NONE {
+            continue;
+        }
+        let a = true_tables
+            .get(&(gr.store.functor(f), gr.store.arity(f) as u32))
+            .and_then(|&t| gr.atoms.find(t as u32, gr.store.args_of(f)))
+            .or_else(|| true_all.and_then(|t| gr.atoms.find(t as u32, &[f])));
+        if let Some(a) = a {
+            base_node[i] = node_of_atom[a as usize];
+        }
+    }
+    let legal_input: Vec<u32> = (0..legal_move.len())
+        .map(|i| {
+            let args = gr.atoms.args(legal_atom[i]).to_vec();
+            rel_does.and_then(|rd| gr.atoms.find(rd as u32, &args)).map_or(NONE, |a| node_of_atom[a as usize])
+        })
+        .collect();
+    let mut move_index = FxHashMap::default();
+    for r in 0..roles.len() {
+        for i in legal_start[r]..legal_start[r + 1] {
+            move_index.insert((r as u32, legal_move[i as usize]), i);
+        }
+    }
+    let terminal = rel_terminal.and_then(|t| gr.atoms.find(t as u32, &[])).map_or(network::FALSE, |a| node_of_atom[a as usize]);
+    let mut goals = vec![Vec::new(); roles.len()];
+    if let Some(rg) = rel_goal {
+        for &a in &gr.rels[rg].rows {
+            let args = gr.atoms.args(a);
+            if let (Some(r), Some(v)) = (roles.iter().position(|&x| x == args[0]), gr.store.as_int(args[1])) {
+                goals[r].push((v, node_of_atom[a as usize]));
+            }
+        }
+    }
+    // Do legal, goal or terminal depend on a move?
+    let mut reach = vec![false; net.len()];
+    let mut stack: Vec<u32> = legal_input.iter().copied().filter(|&n| n != NONE).collect();
+    while let Some(v) = stack.pop() {
+        let v = v as usize;
+        if std::mem::replace(&mut reach[v], true) {
+            continue;
+        }
+        for k in net.out_start[v]..net.out_start[v + 1] {
+            stack.push(net.out[k as usize] >> 1);
+        }
+    }
+    let queries_use_does = reach[terminal as usize]
+        || legal_atom.iter().any(|&a| reach[node_of_atom[a as usize] as usize])
+        || goals.iter().flatten().any(|&(_, n)| reach[n as usize]);
+    drop(reach);
+    let stats = GroundStats {
+        ms: now_ms() - t0,
+        peak_bytes,
+        network_bytes: net.bytes(),
+        atoms: num_atoms,
+        rules: rs.rules.len(),
+        aux_rules: rs.aux,
+        instances: gr.inst.len(),
+        literals: gr.inst.lits.len(),
+        base: fluents.len(),
+        inputs,
+        legals: legal_move.len(),
+        nodes: net.len(),
+        edges: net.out.len(),
+        cyclic_components: net.scc_start.len() - 1,
+        rounds,
+    };
+    drop(gr);
+    let tables = engine::Tables {
+        roles,
+        base_fluent: fluents,
+        base_node,
+        base_of_fluent: base_of,
+        init,
+        legal_start,
+        legal_move,
+        legal_input,
+        move_index,
+        terminal,
+        goals,
+        queries_use_does,
+    };
+    let mut e = FastEngine::new(store, net, tables, stats);
+    e.finish_stats(t0);
+    Ok(e)
+}
