@@ -20,6 +20,7 @@ let browser;
 // Parts of the engine that land separately: the tests of what a build lacks are skipped.
 const exportsOf = existsSync(join(SITE, 'pkg', 'gdlkit.d.ts')) ? readFileSync(join(SITE, 'pkg', 'gdlkit.d.ts'), 'utf8') : '';
 const NO_SEARCH = !/class SearchPlayer/.test(exportsOf) || !/function searchTree/.test(exportsOf) ? 'this build has no search players (crate/src/wasm/search.rs)' : false;
+const HAS_SEARCH_FROM = /function searchFrom/.test(exportsOf);
 const NO_ANALYSIS = !/class AnalysisJob/.test(exportsOf) ? 'this build has no semantic analysis (crate/src/wasm/analysis.rs)' : false;
 
 before(async () => {
@@ -196,6 +197,21 @@ test('tree: a game position, and 10,000+ nodes stay responsive', { skip: NO_SEAR
   await page.waitForSelector('.root-value');
   assert.match(await page.locator('.window-line .best').textContent(), /best move \(mark \d \d\)/);
   await shot(page, 'view-tree-game');
+  if (HAS_SEARCH_FROM) {
+    // Move orderings on a real game: worst first vs best first, side by side.
+    await page.locator('.tree-form select[aria-label="move ordering"]').selectOption('worst');
+    await page.locator('.tree-form input[type="checkbox"]').check();
+    await page.waitForFunction(() => document.querySelectorAll('.tree-pane').length === 2 && /nodes searched/.test(document.querySelector('.tree-status').textContent), null, { timeout: 20000 });
+    await page.locator('button[aria-label="Jump to the end"]').click();
+    const values = await page.locator('.tree-outline > ul > li').evaluateAll((l) => l.map((li) => li.dataset.value));
+    assert.equal(values.length, 2);
+    assert.equal(values[0], values[1], 'the ordering changes the pruning, not the value');
+    const visited = await page.locator('.pane-counter').evaluateAll((l) => l.map((c) => Number(c.dataset.visited)));
+    assert.ok(visited[1] <= visited[0], `best first visits no more nodes than worst first: ${visited}`);
+    await shot(page, 'view-tree-game-compare');
+    await page.locator('.tree-form input[type="checkbox"]').uncheck();
+    await page.locator('.tree-form select[aria-label="move ordering"]').selectOption('given');
+  }
   // A large abstract tree (11,111 nodes), searched by minimax: every node visited.
   await page.locator('label.radio', { hasText: 'abstract tree' }).click();
   await page.locator('.tree-form select[aria-label="algorithm"]').selectOption('minimax');
@@ -274,6 +290,14 @@ test('autosave: the work is restored after a reload', async () => {
   await page.keyboard.press('Control+End');
   await page.waitForFunction(() => /my own note: keep me/.test(document.querySelector('.cm-content').textContent));
   assert.equal(await page.locator('#picker').inputValue(), '', 'edited text is no longer the library game');
+  // Share puts the (compressed) text into the link; the link opens it elsewhere.
+  await page.locator('#share').click();
+  await page.waitForFunction(() => location.hash.includes('kif='));
+  const link = await page.evaluate(() => location.href);
+  const other = await open(link);
+  await other.page.waitForSelector('.cm-content');
+  await other.page.waitForFunction(() => /my own note: keep me/.test(localStorage.getItem('gdlkit.site.v1') ?? ''), null, { timeout: 5000 });
+  await other.context.close();
   // Play a move, reload: the move list is restored too.
   await page.locator('#tab-play').click();
   await page.waitForSelector('.board button.cell.target');

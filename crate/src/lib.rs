@@ -3,8 +3,9 @@
 //! The pipeline, one module per stage:
 //! [`syntax`] (KIF text → s-expressions) → [`program`] (rules over interned
 //! symbols) → [`deps`] (dependency graph, strata) → [`reasoner`] (the game as
-//! a state machine). [`replay`] and [`cli`] are adapters; `wasm` is the
-//! WebAssembly binding.
+//! a state machine) → [`search`] (players, heuristics, matches) → [`trace`]
+//! (search events for lectures). [`replay`] and [`cli`] are adapters; `wasm`
+//! is the WebAssembly binding.
 
 pub mod analysis;
 pub mod check;
@@ -18,8 +19,10 @@ pub mod ground;
 pub mod program;
 pub mod reasoner;
 pub mod replay;
+pub mod search;
 pub mod syntax;
 pub mod terms;
+pub mod trace;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

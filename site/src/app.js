@@ -53,6 +53,9 @@ function snapshot() {
     play: app.play?.serialize() ?? app.playState,
     orientation: app.play?.orientation,
     tree: app.tree?.serialize() ?? app.treeState,
+    // The link this work came from (or was shared as): reloading that same
+    // link restores the work done since, not the link's older state.
+    url: app.consumedUrl ?? null,
   };
 }
 
@@ -219,8 +222,10 @@ async function refreshPlay() {
     await play.load(text, { moves: saved?.moves ?? [], cursor: saved?.cursor, players: saved?.players, paused: saved?.paused });
     app.loadedText = text;
     app.playError.hidden = true;
+    play.root.hidden = false;
   } catch (e) {
     app.loadedText = text;
+    play.root.hidden = true; // the old game's board would mislead
     showPlayError(e);
   }
   document.body.dataset.playReady = 'true';
@@ -293,6 +298,8 @@ async function copy(text, what) {
 async function share() {
   const url = shareUrl(await linkParams());
   history.replaceState(null, '', url);
+  app.consumedUrl = url;
+  flush();
   await copy(url, 'Link');
 }
 
@@ -341,7 +348,11 @@ async function main() {
   if (embed) document.body.classList.add('embed');
   app.games = await fetchLibrary();
   const saved = embed ? null : loadSaved();
-  const fromUrl = await restoreFromUrl();
+  // A reload of the link the saved work came from restores the saved work.
+  const reload = saved?.url && saved.url === window.location.href;
+  const fromUrl = !reload && (await restoreFromUrl());
+  if (fromUrl) app.consumedUrl = window.location.href;
+  else if (reload) app.consumedUrl = saved.url;
   if (fromUrl) {
     if (saved?.text && saved.text !== app.text && !saved.gameName) {
       stashDraft(saved.text, 'before opening a link');
@@ -351,7 +362,7 @@ async function main() {
   } else if (saved?.text !== undefined) {
     app.text = saved.text;
     app.gameName = saved.gameName ?? null;
-    app.view = params.get('view') ?? saved.view ?? 'play';
+    app.view = (reload ? saved.view : params.get('view')) ?? saved.view ?? 'play';
     app.playState = saved.play ?? null;
     app.treeState = saved.tree ?? null;
     app.orientation = saved.orientation;
@@ -367,7 +378,7 @@ async function main() {
     }
     app.view = params.get('view') ?? 'play';
   }
-  if (params.get('view') === 'tree' && params.get('tree') && !fromUrl) {
+  if (params.get('view') === 'tree' && params.get('tree') && !fromUrl && !reload) {
     app.treeState = Object.fromEntries([...params].filter(([k]) => ['tree', 'algo', 'depth', 'order', 'compare', 'step', 'source'].includes(k)));
   }
 

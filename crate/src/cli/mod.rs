@@ -6,8 +6,10 @@ mod analyze;
 mod bench;
 mod check;
 mod fmt;
+mod matches;
 mod play;
 mod replay;
+mod search;
 
 use std::fmt::Write as _;
 
@@ -42,6 +44,12 @@ Usage:
   gdlkit replay GAME.kif MOVES.json [--engine auto|interpreter|fast]
   gdlkit play GAME.kif [--seed N] [--max-steps N] [--format text|json] [--engine auto|interpreter|fast]
   gdlkit bench GAME.kif [--seconds S | --playouts N] [--seed N] [--engine auto|interpreter|fast]
+  gdlkit search (GAME.kif | --tree '((3 12 8) (2 4 6) (14 5 2))') [--algorithm minimax|alphabeta|best-first|mcts]
+         [--depth N] [--budget-ms N] [--nodes N] [--role ROLE] [--heuristic H] [--trace] [--format text|json]
+  gdlkit match GAME.kif --players SPEC SPEC... [--games N] [--seed S] [--max-steps N] [--format text|json]
+         SPEC: random | legal | minimax | alphabeta | bestfirst | mcts, options after a colon,
+         e.g. alphabeta:heuristic=fuzzy,ms=200  mcts:ms=200  (heuristics: fuzzy, mobility,
+         inverse-mobility, novelty, none; default budget 1000 ms per move)
   gdlkit analyze GAME.kif [--budget N] [--playouts N] [--depth D] [--seed N] [--seconds S] [--format text|json]
       prove (up to --budget states, default 2000000) or sample (--playouts random
       playouts of depth <= --depth) termination, playability, goals, monotonicity
@@ -162,6 +170,8 @@ pub fn run(args: &[String], host: &mut dyn Host) -> Output {
         "replay" => replay::run(rest, host, &mut out),
         "play" => play::run(rest, host, &mut out),
         "bench" => bench::run(rest, host, &mut out),
+        "search" => search::run(rest, host, &mut out),
+        "match" => matches::run(rest, host, &mut out),
         "analyze" => analyze::run(rest, host, &mut out),
         "help" | "--help" | "-h" => {
             out.stdout = USAGE.to_string();

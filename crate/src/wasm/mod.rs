@@ -7,6 +7,7 @@
 //! | `game.rs` | the `Game` class: the state machine with state handles |
 //! | `replay.rs` | `replay(kif, moves)`: the conformance format |
 //! | `cli.rs` | `runCli(args, files)`: the command-line tool over a JS file map |
+//! | `search.rs` | `search`, `searchTree` (with the lecture trace), `runMatch`, the `SearchPlayer` class |
 //! | `check.rs` | `check(text)`: resolved diagnostics; `format(text)`: the canonical layout |
 //! | `analysis.rs` | the `AnalysisJob` class: the semantic validator as a resumable job |
 //! | `js.rs` | shared helpers: JS errors, serde conversions, the panic hook |
@@ -31,12 +32,14 @@ mod cli;
 mod game;
 mod js;
 mod replay;
+mod search;
 
 pub use analysis::AnalysisJob;
 pub use check::{check, format_kif};
 pub use cli::run_cli;
 pub use game::Game;
 pub use replay::replay;
+pub use search::{run_match, search, search_tree, SearchPlayer};
 
 use wasm_bindgen::prelude::*;
 

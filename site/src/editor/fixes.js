@@ -57,6 +57,16 @@ export function quickFixes(d) {
       return [replace('Use <=', '<=')];
     case 'GDL107': // `(terminal)` → `terminal`
       return word && /^[^\s()]+$/.test(word) ? [replace(`Write ${word}`, word)] : [];
+    case 'GDL111': // `(<= head)` is the fact `head`
+      return [
+        {
+          name: 'Write the fact',
+          apply(view, from, to) {
+            const m = /^\(\s*<=\s*([\s\S]*?)\s*\)$/.exec(view.state.sliceDoc(from, to));
+            if (m) view.dispatch({ changes: { from, to, insert: m[1] } });
+          },
+        },
+      ];
     case 'GDL109': // a duplicate
       return [remove('Remove the copy')];
     case 'GDL103': {

@@ -632,7 +632,10 @@ export class PlayView {
     list.append(h('li', { class: sess.cursor === 0 ? 'current' : '' },
       h('button', { type: 'button', class: 'link', text: 'start', 'aria-current': sess.cursor === 0 ? 'step' : false, on: { click: () => this.goto(0) } })));
     sess.moves.forEach((joint, i) => {
-      const text = joint.filter((m, r) => sess.states[i].legal[r].length > 1 || sess.roles.length === 1).join('  ') || joint.join('  ');
+      // The moves that mattered: of the roles that had a choice, else the non-atomic ones (not `noop`).
+      const chosen = joint.filter((m, r) => sess.states[i].legal[r].length > 1 || sess.roles.length === 1);
+      const compound = joint.filter((m) => m.startsWith('('));
+      const text = (chosen.length ? chosen : compound.length ? compound : joint).join('  ');
       const current = sess.cursor === i + 1;
       list.append(h('li', { class: current ? 'current' : i + 1 > sess.cursor ? 'future' : '' },
         h('button', { type: 'button', class: 'link', text: `${i + 1}. ${text}`, title: joint.map((m, r) => `${sess.roles[r]}: ${m}`).join(', '), 'aria-current': current ? 'step' : false, on: { click: () => this.goto(i + 1) } })));

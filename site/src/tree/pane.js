@@ -24,7 +24,8 @@ export class TreePane {
     this.frame = 0;
     this.size = { w: 300, h: 200 };
 
-    this.canvas = h('canvas', { class: 'tree-canvas', role: 'img', 'aria-label': label });
+    // Focusable, so that the keyboard reaches the tree (→/← step, ↑/↓ select, +/− zoom).
+    this.canvas = h('canvas', { class: 'tree-canvas', role: 'img', tabindex: '0', 'aria-label': `${label}. Arrow keys: → and ← step the search, ↑ and ↓ select nodes, [ and ] siblings, Enter collapses; + and − zoom.` });
     this.tooltip = h('div', { class: 'tree-tooltip', hidden: true, role: 'tooltip' });
     this.counter = h('div', { class: 'pane-counter', 'aria-live': 'off' });
     this.zoomIn = h('button', { type: 'button', text: '+', title: 'Zoom in (+)', 'aria-label': 'zoom in', on: { click: () => this.zoomAt(1.25) } });

@@ -14,10 +14,10 @@ export const COLORS = {
   ink: '#1d2330',
   muted: '#5d6677',
   ghost: '#a3abb9',
-  ghostText: '#6b7383',
+  ghostText: '#5d6577',
   prunedFill: '#e6e8ec',
   prunedStroke: '#b3b9c4',
-  prunedText: '#6b7383',
+  prunedText: '#555d6e',
   active: '#2456c7',
   activeFill: '#e9f0fe',
   doneFill: '#ffffff',
@@ -264,7 +264,7 @@ export function drawTree(ctx, model, layout, s, view, { current = -1, selected =
       if (l.windowText) {
         ctx.font = '11px system-ui, sans-serif';
         ctx.fillStyle = COLORS.window;
-        ctx.fillText(l.windowText, x, y + R * 1.65);
+        ctx.fillText(l.windowText, x, y + R * 2.05);
       }
       if (collapsed.has(i) && model.nodes[i].children.length) {
         ctx.font = '600 11px system-ui, sans-serif';
@@ -335,7 +335,7 @@ export function treeSvg(model, layout, s, { current = -1, showPv = false, collap
       out.push(`<text x="${x}" y="${y + (l.kind === 'max' ? 4 : l.kind === 'min' ? -4 : 0)}" font-size="${l.value.length > 4 ? 10 : 13}" font-weight="600" text-anchor="middle" dominant-baseline="middle" fill="${l.text}">${esc(l.value)}</text>`);
     }
     if (l.bound) out.push(`<text x="${x + R * 1.3}" y="${y - R * 0.6}" font-size="12" font-weight="600" dominant-baseline="middle" fill="${COLORS.cut}">✂ ${esc(l.bound)}</text>`);
-    if (l.windowText) out.push(`<text x="${x}" y="${y + R * 1.65}" font-size="11" text-anchor="middle" dominant-baseline="middle" fill="${COLORS.window}">${esc(l.windowText)}</text>`);
+    if (l.windowText) out.push(`<text x="${x}" y="${y + R * 2.05}" font-size="11" text-anchor="middle" dominant-baseline="middle" fill="${COLORS.window}">${esc(l.windowText)}</text>`);
     if (collapsed.has(i) && model.nodes[i].children.length) out.push(`<text x="${x}" y="${y + R * 2.2}" font-size="11" text-anchor="middle" fill="${COLORS.muted}">+${model.nodes[i].hiddenCount ?? ''}</text>`);
   }
   out.push('</svg>');

@@ -1,0 +1,91 @@
+//! `gdlkit search (GAME.kif | --tree '((3 12 8) (2 4 6) (14 5 2))')`: one
+//! search from the initial state (or the tree's root), optionally traced.
+//! The JSON comes from [`crate::search::report`] (shared with wasm).
+
+use super::{load, Args, Fail, Host, Output, EXIT_OK};
+use crate::search::report::{search_json, ReportError, SearchOptions, Source};
+use crate::trace::DEFAULT_NODE_CAP;
+use serde_json::{Map, Value};
+use std::fmt::Write as _;
+
+pub const HELP: &str = "\
+gdlkit search (GAME.kif | --tree '((3 12 8) (2 4 6) (14 5 2))') [options]
+  --algorithm A     alphabeta (default), minimax, best-first, mcts
+  --depth N         depth limit in moves (trees: default the whole tree)
+  --budget-ms N     time budget (games: default 1000 ms unless --depth or --nodes)
+  --nodes N         node budget (MCTS: playouts)
+  --role ROLE       the searching role (default the first)
+  --heuristic H     fuzzy (default), mobility, inverse-mobility, novelty, none
+  --trace           record the search (minimax, alphabeta): one search to --depth
+                    (games: default 2), children in game order, no table, as a lecture shows it
+  --node-cap N      nodes recorded in a trace (default 5000)
+  --seed S          MCTS seed (default 1)
+  --format json     JSON output
+";
+
+pub(crate) fn report_fail(e: ReportError) -> Fail {
+    match e {
+        ReportError::Usage(m) => Fail::usage(m),
+        ReportError::Game(m) => Fail::game(m),
+    }
+}
+
+pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
+    if raw.iter().any(|a| a == "--help" || a == "-h") {
+        out.stdout = HELP.to_string();
+        return Ok(EXIT_OK);
+    }
+    let args = Args::parse(raw, &["trace"])?;
+    args.only(&["tree", "algorithm", "depth", "budget-ms", "nodes", "role", "heuristic", "trace", "node-cap", "seed", "format"])?;
+    let json = args.json()?;
+    let opts = SearchOptions {
+        algorithm: args.get("algorithm").unwrap_or("alphabeta").to_string(),
+        depth: args.get("depth").map(|_| args.number("depth", 0)).transpose()?,
+        budget_ms: args.get("budget-ms").map(|_| args.number("budget-ms", 0.0)).transpose()?,
+        nodes: args.get("nodes").map(|_| args.number("nodes", 0)).transpose()?,
+        role: args.get("role").map(str::to_string),
+        heuristic: args.get("heuristic").map(str::to_string),
+        trace: args.flag("trace"),
+        node_cap: args.number("node-cap", DEFAULT_NODE_CAP)?,
+        seed: args.number("seed", 1)?,
+    };
+    let v = if let Some(text) = args.get("tree") {
+        if !args.positional.is_empty() {
+            return Err(Fail::usage("give either GAME.kif or --tree, not both"));
+        }
+        search_json(Source::Tree(text), &opts).map_err(report_fail)?
+    } else {
+        let path = args.positional(0, "GAME.kif (or --tree)")?.to_string();
+        let (text, mut m) = load(host, &path)?;
+        search_json(Source::Game { label: &path, text: &text, machine: &mut m }, &opts).map_err(report_fail)?
+    };
+    out.stdout = match (json, v) {
+        (true, v) => format!("{v}\n"),
+        (false, Value::Object(obj)) => text_report(&obj),
+        (false, v) => format!("{v}\n"),
+    };
+    Ok(EXIT_OK)
+}
+
+fn text_report(obj: &Map<String, Value>) -> String {
+    let mut s = String::new();
+    let get = |k: &str| obj.get(k).map(|v| v.to_string().trim_matches('"').to_string()).unwrap_or_default();
+    let _ = writeln!(s, "game: {}  algorithm: {}  role: {}  heuristic: {}", get("game"), get("algorithm"), get("role"), get("heuristic"));
+    let _ = writeln!(s, "value: {}{}", get("value"), if get("solved") == "true" { " (solved)" } else { "" });
+    let _ = writeln!(s, "best move: {}", get("best_move"));
+    if let Some(plan) = obj.get("plan").and_then(Value::as_array) {
+        let p: Vec<String> = plan.iter().map(|v| v.as_str().unwrap_or("?").to_string()).collect();
+        let _ = writeln!(s, "plan: {}", p.join(", "));
+    }
+    if let Some(st) = obj.get("stats") {
+        let _ = writeln!(
+            s,
+            "depth {}, {} nodes, {} leaves, {} cut-offs, {} table hits, {} playouts, {} ms ({} nodes/s)",
+            st["depth"], st["nodes"], st["leaves"], st["cutoffs"], st["tt_hits"], st["playouts"], st["elapsed_ms"], st["nodes_per_second"]
+        );
+    }
+    if let Some(ev) = obj.get("events").and_then(Value::as_array) {
+        let _ = writeln!(s, "trace: {} events{} (use --format json to see them)", ev.len(), if get("truncated") == "true" { ", truncated" } else { "" });
+    }
+    s
+}

@@ -1,0 +1,213 @@
+//! Best-first search for one-player games, as the thesis' pseudocode (3.2.1):
+//!
+//! ```text
+//! GGP-Best-First-Search (One-Player-Game) returns BestMoveSoFar
+//!   initialState.determineHeuristicValue
+//!   Queue = [initialState]
+//!   BestTerminalNode = nil (with utility -infinity)
+//!   while (timeLeft AND NOT Queue.empty) do
+//!     node = Queue.removeElementWithBestHeuristicValue
+//!     if node.isTerminal AND node.utility > BestTerminalNode.utility then
+//!       BestTerminalNode = node
+//!     else
+//!       forall successors s of node do
+//!         s.determineHeuristicValue
+//!         Queue.enqueue s
+//!   return moveToReach(max(Queue.elementWithBestHeuristicValue,
+//!                         BestTerminalNode.heuristicValue))
+//! ```
+//!
+//! The heuristic value of a terminal node is its utility (its goal value);
+//! the queue is ordered by heuristic value, highest first. Decisions the
+//! pseudocode leaves open, taken here:
+//! - equal heuristic values leave the queue first-in first-out, and a
+//!   terminal node of the *same* utility but on a shorter path also replaces
+//!   the best terminal node, so with enough time the plan returned is a
+//!   shortest one among the best;
+//! - terminal nodes have no successors (the game is over), so a terminal
+//!   node that does not improve the best one is simply dropped;
+//! - no duplicate detection (the pseudocode has none); the node budget
+//!   bounds memory;
+//! - with a tie between the best queued node and the best terminal node,
+//!   the terminal node (a sure result) wins.
+
+use super::{goal_of, since, Budget, Heuristic, Limit, Player, SearchResult, Stats};
+use crate::clock::now_ms;
+use crate::reasoner::{EvalError, StateMachine};
+use crate::terms::TermId;
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+/// Nodes kept before the search stops (memory bound).
+pub const MAX_NODES: usize = 2_000_000;
+
+struct Node<S> {
+    state: S,
+    parent: Option<u32>,
+    /// Our move from the parent.
+    mv: Option<TermId>,
+    depth: u32,
+    value: f64,
+    terminal: bool,
+}
+
+#[derive(PartialEq)]
+struct Item {
+    value: f64,
+    seq: u64,
+    node: u32,
+}
+
+impl Eq for Item {}
+impl Ord for Item {
+    fn cmp(&self, o: &Self) -> Ordering {
+        // Highest value first; among equals the earliest enqueued.
+        self.value.total_cmp(&o.value).then_with(|| o.seq.cmp(&self.seq))
+    }
+}
+impl PartialOrd for Item {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+/// Result of a best-first search.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub result: SearchResult,
+    /// Our moves from the root to the chosen node.
+    pub moves: Vec<TermId>,
+    /// Whether the chosen node is terminal (a complete plan).
+    pub complete: bool,
+    /// Whether the queue ran empty (the whole tree was searched).
+    pub exhausted: bool,
+}
+
+/// The best-first player.
+pub struct BestFirst<M: StateMachine> {
+    h: Box<dyn Heuristic<M>>,
+    budget: Budget,
+    stats: Stats,
+}
+
+impl<M: StateMachine> BestFirst<M> {
+    pub fn new(h: Box<dyn Heuristic<M>>, budget: Budget) -> Self {
+        BestFirst { h, budget, stats: Stats::default() }
+    }
+
+    fn value(&mut self, m: &mut M, s: &M::State, role: usize) -> Result<(f64, bool), EvalError> {
+        if m.is_terminal(s)? {
+            Ok((goal_of(m, s, role)?, true))
+        } else {
+            Ok((self.h.evaluate(m, s, role)?, false))
+        }
+    }
+
+    /// Searches from `root` and returns the plan to the best node.
+    pub fn search(&mut self, m: &mut M, root: &M::State, role: usize) -> Result<Plan, EvalError> {
+        let t0 = now_ms();
+        self.h.set_root(m, root)?;
+        let mut limit = Limit::new(&self.budget);
+        let mut stats = Stats::default();
+        let (v0, t0term) = self.value(m, root, role)?;
+        let mut nodes = vec![Node { state: root.clone(), parent: None, mv: None, depth: 0, value: v0, terminal: t0term }];
+        let mut queue = BinaryHeap::new();
+        let mut seq = 0u64;
+        queue.push(Item { value: v0, seq, node: 0 });
+        let mut best_terminal: Option<u32> = None;
+        let max_depth = self.budget.depth.unwrap_or(u32::MAX);
+        while !limit.exhausted() {
+            let Some(item) = queue.pop() else { break };
+            let id = item.node;
+            let (terminal, value, depth) = {
+                let n = &nodes[id as usize];
+                (n.terminal, n.value, n.depth)
+            };
+            stats.nodes += 1;
+            limit.tick();
+            if terminal {
+                stats.leaves += 1;
+                let better = match best_terminal {
+                    None => true,
+                    Some(b) => {
+                        let b = &nodes[b as usize];
+                        value > b.value || (value == b.value && depth < b.depth)
+                    }
+                };
+                if better {
+                    best_terminal = Some(id);
+                }
+                continue;
+            }
+            if depth >= max_depth || nodes.len() >= MAX_NODES {
+                continue;
+            }
+            let state = nodes[id as usize].state.clone();
+            let legal = m.all_legal_moves(&state)?;
+            if legal.iter().any(Vec::is_empty) {
+                continue;
+            }
+            for joint in crate::reasoner::cartesian(&legal) {
+                let child = m.next_state(&state, &joint)?;
+                let (v, t) = self.value(m, &child, role)?;
+                seq += 1;
+                let cid = nodes.len() as u32;
+                nodes.push(Node { state: child, parent: Some(id), mv: Some(joint[role]), depth: depth + 1, value: v, terminal: t });
+                queue.push(Item { value: v, seq, node: cid });
+            }
+        }
+        let exhausted = queue.is_empty();
+        // max(best queued node, best terminal node), terminal on ties.
+        let chosen = match (queue.peek().map(|i| i.node), best_terminal) {
+            (Some(q), Some(b)) => {
+                if nodes[q as usize].value > nodes[b as usize].value {
+                    q
+                } else {
+                    b
+                }
+            }
+            (Some(q), None) => q,
+            (None, Some(b)) => b,
+            (None, None) => 0,
+        };
+        let mut moves = Vec::new();
+        let mut cur = chosen;
+        while let Some(p) = nodes[cur as usize].parent {
+            moves.extend(nodes[cur as usize].mv);
+            cur = p;
+        }
+        moves.reverse();
+        let fallback = m.legal_moves(root, role)?.first().copied();
+        stats.depth = moves.len() as u32;
+        stats.elapsed_ms = since(t0);
+        let c = &nodes[chosen as usize];
+        Ok(Plan {
+            result: SearchResult {
+                value: c.value,
+                best_move: moves.first().copied().or(fallback),
+                solved: c.terminal && exhausted,
+                stats,
+            },
+            complete: c.terminal,
+            moves,
+            exhausted,
+        })
+    }
+}
+
+impl<M: StateMachine> Player<M> for BestFirst<M> {
+    fn name(&self) -> String {
+        match self.budget.ms {
+            Some(ms) => format!("bestfirst({}, {ms} ms)", self.h.name()),
+            None => format!("bestfirst({})", self.h.name()),
+        }
+    }
+    fn select_move(&mut self, m: &mut M, state: &M::State, role: usize) -> Result<TermId, EvalError> {
+        let plan = self.search(m, state, role)?;
+        self.stats = plan.result.stats;
+        plan.result.best_move.ok_or_else(|| EvalError::BadMove(format!("role number {role} has no legal move")))
+    }
+    fn last_stats(&self) -> Stats {
+        self.stats.clone()
+    }
+}

@@ -1,0 +1,116 @@
+//! Evaluation functions built from the rules alone (lecture 004): mobility,
+//! inverse mobility, novelty, and goal distance by fuzzy evaluation
+//! ([`super::fuzzy`]). Every heuristic maps a non-terminal state to
+//! `[1, 99]` for a role, so a real win (100) beats and a real loss (0) is
+//! worse than any estimate (Kuhlmann et al.'s scaling); searches score
+//! terminal states with their real goal values and never ask a heuristic.
+
+use super::fuzzy::FuzzyHeuristic;
+use crate::program::Program;
+use crate::reasoner::{EvalError, StateMachine};
+use crate::terms::TermId;
+use rustc_hash::FxHashSet;
+
+/// A state evaluation for one role.
+pub trait Heuristic<M: StateMachine> {
+    fn name(&self) -> String;
+    /// Called once per search with its root (novelty measures change from it).
+    fn set_root(&mut self, _m: &mut M, _root: &M::State) -> Result<(), EvalError> {
+        Ok(())
+    }
+    /// Estimated value of a non-terminal state for `role`, in `[1, 99]`.
+    fn evaluate(&mut self, m: &mut M, s: &M::State, role: usize) -> Result<f64, EvalError>;
+    /// Whether the value depends on the state only (not on the root), so
+    /// transposition-table entries stay valid from one search to the next.
+    fn state_only(&self) -> bool {
+        true
+    }
+}
+
+/// Heuristic names for `heuristic=` options.
+pub const HEURISTICS: &[(&str, &str)] = &[
+    ("fuzzy", "goal distance: fuzzy evaluation of the goal and terminal formulas (Schiffel & Thielscher)"),
+    ("mobility", "more legal moves than the other roles is better"),
+    ("inverse-mobility", "fewer legal moves than the other roles is better"),
+    ("novelty", "states that differ more from the current one are better"),
+    ("none", "every non-terminal state is worth 50"),
+];
+
+/// Maps `x` in `[0, 1]` to `[1, 99]`.
+pub fn scale(x: f64) -> f64 {
+    1.0 + 98.0 * x.clamp(0.0, 1.0)
+}
+
+/// Builds a heuristic by name.
+pub fn build<M: StateMachine + 'static>(name: &str, program: &Program, m: &mut M) -> Result<Box<dyn Heuristic<M>>, String> {
+    match name {
+        "fuzzy" | "goal" | "goal-distance" => Ok(Box::new(FuzzyHeuristic::build(program, m)?)),
+        "mobility" => Ok(Box::new(Mobility { inverse: false })),
+        "inverse-mobility" | "inverse_mobility" | "inversemobility" => Ok(Box::new(Mobility { inverse: true })),
+        "novelty" => Ok(Box::new(Novelty::default())),
+        "none" | "constant" => Ok(Box::new(Constant)),
+        other => {
+            let names: Vec<&str> = HEURISTICS.iter().map(|(n, _)| *n).collect();
+            Err(format!("unknown heuristic `{other}` (heuristics: {})", names.join(", ")))
+        }
+    }
+}
+
+/// Every non-terminal state is worth 50.
+pub struct Constant;
+
+impl<M: StateMachine> Heuristic<M> for Constant {
+    fn name(&self) -> String {
+        "none".into()
+    }
+    fn evaluate(&mut self, _m: &mut M, _s: &M::State, _role: usize) -> Result<f64, EvalError> {
+        Ok(50.0)
+    }
+}
+
+/// Mobility: our legal moves against the most any other role has,
+/// `ours / (ours + theirs)`; one-player games: `ours / (ours + 1)`.
+/// Inverse mobility is `1 -` that.
+pub struct Mobility {
+    pub inverse: bool,
+}
+
+impl<M: StateMachine> Heuristic<M> for Mobility {
+    fn name(&self) -> String {
+        if self.inverse { "inverse-mobility" } else { "mobility" }.into()
+    }
+    fn evaluate(&mut self, m: &mut M, s: &M::State, role: usize) -> Result<f64, EvalError> {
+        let legal = m.all_legal_moves(s)?;
+        let ours = legal.get(role).map_or(0, Vec::len) as f64;
+        let theirs = legal.iter().enumerate().filter(|(r, _)| *r != role).map(|(_, l)| l.len()).max().unwrap_or(1) as f64;
+        let x = if ours + theirs == 0.0 { 0.5 } else { ours / (ours + theirs) };
+        Ok(scale(if self.inverse { 1.0 - x } else { x }))
+    }
+}
+
+/// Novelty: the share of fluents that changed since the search root
+/// (symmetric difference over union).
+#[derive(Default)]
+pub struct Novelty {
+    root: FxHashSet<TermId>,
+}
+
+impl<M: StateMachine> Heuristic<M> for Novelty {
+    fn name(&self) -> String {
+        "novelty".into()
+    }
+    fn set_root(&mut self, m: &mut M, root: &M::State) -> Result<(), EvalError> {
+        self.root = m.fluents(root).into_iter().collect();
+        Ok(())
+    }
+    fn evaluate(&mut self, m: &mut M, s: &M::State, _role: usize) -> Result<f64, EvalError> {
+        let fl = m.fluents(s);
+        let common = fl.iter().filter(|f| self.root.contains(f)).count();
+        let union = fl.len() + self.root.len() - common;
+        let changed = union - common;
+        Ok(scale(if union == 0 { 0.0 } else { changed as f64 / union as f64 }))
+    }
+    fn state_only(&self) -> bool {
+        false
+    }
+}

@@ -1,0 +1,218 @@
+//! Matches: N games between players, roles rotated, with per-player
+//! statistics (mean goal with a 95% interval, wins, draws, losses) and
+//! search counters (nodes and playouts per second).
+//!
+//! Rotation: in game `g` (from 0), player `i` plays role `(i + g) mod n`, so
+//! with two roles each player has each side in half of the games. Outcome
+//! of a game for a player: a *win* if its goal value is strictly higher than
+//! every other role's, a *draw* if it ties for the highest, a *loss*
+//! otherwise; in one-player games a win is a goal of 100, anything else a
+//! loss. The 95% interval of the mean goal is the normal approximation
+//! `mean ± 1.96·s/√n`, clipped to the goal range 0..100.
+
+use super::{build_player, Player, PlayerSpec, Stats};
+use crate::program::Program;
+use crate::reasoner::StateMachine;
+use crate::terms::TermId;
+use serde::Serialize;
+
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub games: usize,
+    pub seed: u64,
+    /// Joint moves before a game is stopped (goals are then read as they are).
+    pub max_steps: usize,
+}
+
+impl Default for MatchConfig {
+    fn default() -> MatchConfig {
+        MatchConfig { games: 10, seed: 1, max_steps: 1000 }
+    }
+}
+
+/// One finished game.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameRecord {
+    pub game: usize,
+    /// Player index for each role.
+    pub seats: Vec<usize>,
+    /// Goal value of each role (0 when none is derivable).
+    pub goals: Vec<i64>,
+    pub steps: usize,
+    pub terminal: bool,
+}
+
+/// Per-player results, in the order the players were given.
+#[derive(Clone, Debug, Serialize)]
+pub struct PlayerSummary {
+    pub name: String,
+    pub spec: String,
+    pub games: usize,
+    pub mean_goal: f64,
+    pub ci95: [f64; 2],
+    pub wins: usize,
+    pub draws: usize,
+    pub losses: usize,
+    /// Moves chosen and search counters summed over them.
+    pub moves: u64,
+    pub nodes: u64,
+    pub playouts: u64,
+    pub search_ms: f64,
+}
+
+impl PlayerSummary {
+    pub fn nodes_per_second(&self) -> f64 {
+        if self.search_ms > 0.0 {
+            self.nodes as f64 * 1000.0 / self.search_ms
+        } else {
+            0.0
+        }
+    }
+    pub fn playouts_per_second(&self) -> f64 {
+        if self.search_ms > 0.0 {
+            self.playouts as f64 * 1000.0 / self.search_ms
+        } else {
+            0.0
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct MatchResult {
+    pub roles: Vec<String>,
+    pub players: Vec<PlayerSummary>,
+    pub games: Vec<GameRecord>,
+}
+
+fn spec_text(s: &PlayerSpec) -> String {
+    if s.options.is_empty() {
+        s.name.clone()
+    } else {
+        let o: Vec<String> = s.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        format!("{}:{}", s.name, o.join(","))
+    }
+}
+
+/// Mean and 95% interval (normal approximation, clipped to 0..100).
+pub fn mean_ci(xs: &[f64]) -> (f64, [f64; 2]) {
+    let n = xs.len();
+    if n == 0 {
+        return (0.0, [0.0, 0.0]);
+    }
+    let mean = xs.iter().sum::<f64>() / n as f64;
+    if n < 2 {
+        return (mean, [mean, mean]);
+    }
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+    let half = 1.96 * (var / n as f64).sqrt();
+    // Goal values lie in 0..100: the interval is clipped to that range.
+    (mean, [(mean - half).max(0.0), (mean + half).min(100.0)])
+}
+
+/// Plays `cfg.games` games between the players (one per role, in role
+/// order for the first game). `progress` sees each finished game.
+pub fn run_match<M: StateMachine + 'static>(
+    program: &Program,
+    m: &mut M,
+    specs: &[PlayerSpec],
+    cfg: &MatchConfig,
+    progress: &mut dyn FnMut(&GameRecord),
+) -> Result<MatchResult, String> {
+    let n = m.roles().len();
+    if specs.len() != n {
+        return Err(format!("the game has {n} role{}; give one player per role, got {}", if n == 1 { "" } else { "s" }, specs.len()));
+    }
+    let mut players: Vec<Box<dyn Player<M>>> = Vec::new();
+    for (i, s) in specs.iter().enumerate() {
+        let seed = cfg.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(i as u64 + 1);
+        players.push(build_player(s, program, m, seed)?);
+    }
+    let names: Vec<String> = players.iter().map(|p| p.name()).collect();
+    let mut totals = vec![Stats::default(); n];
+    let mut moves = vec![0u64; n];
+    let mut records = Vec::new();
+    let err = |e: crate::EvalError| e.to_string();
+    let init = m.initial_state().map_err(err)?;
+    for g in 0..cfg.games {
+        let seats: Vec<usize> = (0..n).map(|r| (r + n - g % n) % n).collect();
+        for p in players.iter_mut() {
+            p.new_game();
+        }
+        let mut s = init.clone();
+        let mut steps = 0;
+        let mut terminal = m.is_terminal(&s).map_err(err)?;
+        while !terminal && steps < cfg.max_steps {
+            let legal = m.all_legal_moves(&s).map_err(err)?;
+            if legal.iter().any(Vec::is_empty) {
+                break;
+            }
+            let mut joint: Vec<TermId> = Vec::with_capacity(n);
+            for (r, moves_r) in legal.iter().enumerate() {
+                let p = seats[r];
+                // A role with one legal move needs no search.
+                let mv = if moves_r.len() == 1 {
+                    moves_r[0]
+                } else {
+                    let mv = players[p].select_move(m, &s, r).map_err(err)?;
+                    totals[p].add(&players[p].last_stats());
+                    moves[p] += 1;
+                    mv
+                };
+                if !moves_r.contains(&mv) {
+                    return Err(format!("player {} chose an illegal move {}", names[p], m.terms().display(mv)));
+                }
+                joint.push(mv);
+            }
+            s = m.next_state(&s, &joint).map_err(err)?;
+            steps += 1;
+            terminal = m.is_terminal(&s).map_err(err)?;
+        }
+        let goals: Vec<i64> = m.goals(&s).map_err(err)?.iter().map(|g| g.unwrap_or(0)).collect();
+        let rec = GameRecord { game: g, seats, goals, steps, terminal };
+        progress(&rec);
+        records.push(rec);
+    }
+    let mut summaries = Vec::new();
+    for (i, spec) in specs.iter().enumerate() {
+        let mut xs = Vec::new();
+        let (mut wins, mut draws, mut losses) = (0, 0, 0);
+        for rec in &records {
+            let Some(role) = rec.seats.iter().position(|&p| p == i) else { continue };
+            let mine = rec.goals[role];
+            xs.push(mine as f64);
+            if n == 1 {
+                if mine >= 100 {
+                    wins += 1;
+                } else {
+                    losses += 1;
+                }
+                continue;
+            }
+            let best_other = rec.goals.iter().enumerate().filter(|(r, _)| *r != role).map(|(_, &v)| v).max().unwrap_or(i64::MIN);
+            if mine > best_other {
+                wins += 1;
+            } else if mine == best_other {
+                draws += 1;
+            } else {
+                losses += 1;
+            }
+        }
+        let (mean, ci) = mean_ci(&xs);
+        summaries.push(PlayerSummary {
+            name: names[i].clone(),
+            spec: spec_text(spec),
+            games: xs.len(),
+            mean_goal: mean,
+            ci95: ci,
+            wins,
+            draws,
+            losses,
+            moves: moves[i],
+            nodes: totals[i].nodes,
+            playouts: totals[i].playouts,
+            search_ms: totals[i].elapsed_ms,
+        });
+    }
+    let roles = m.roles().iter().map(|&r| m.terms().display(r)).collect();
+    Ok(MatchResult { roles, players: summaries, games: records })
+}

@@ -1,0 +1,225 @@
+//! Monte-Carlo tree search with UCT and random playouts.
+//!
+//! Each tree node keeps, for **every role**, statistics of that role's own
+//! moves (visits, summed reward of that role): selection picks one move per
+//! role by UCB1 on its own statistics (decoupled UCT), which handles
+//! turn-taking (the other roles have one move), simultaneous moves and any
+//! number of roles alike. Children are keyed by the joint move. One
+//! iteration: select down to a node with an untried joint move, expand it,
+//! play random moves to the end, and add each role's goal value / 100 to the
+//! statistics along the path. The move played is our role's most visited
+//! move at the root (ties: higher mean). The tree is rebuilt for every move.
+
+use super::{since, Budget, Limit, Player, SearchResult, Stats};
+use crate::clock::now_ms;
+use crate::reasoner::{random_playout, EvalError, StateMachine};
+use crate::terms::TermId;
+use rustc_hash::FxHashMap;
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub budget: Budget,
+    /// UCB1 exploration constant (rewards are in [0, 1]).
+    pub exploration: f64,
+    /// Tree nodes before the tree stops growing (playouts continue).
+    pub max_nodes: usize,
+    /// Step cap of one playout.
+    pub playout_steps: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config { budget: Budget::default(), exploration: 0.7, max_nodes: 500_000, playout_steps: 1000 }
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+struct Arm {
+    visits: u32,
+    total: f64,
+}
+
+struct Node<S> {
+    state: S,
+    terminal: bool,
+    /// Goal values / 100 of a terminal node.
+    rewards: Vec<f64>,
+    legal: Vec<Vec<TermId>>,
+    /// Per role, per legal move.
+    arms: Vec<Vec<Arm>>,
+    visits: u32,
+    children: FxHashMap<Box<[u16]>, u32>,
+}
+
+/// The MCTS player.
+pub struct Mcts {
+    pub cfg: Config,
+    rng: fastrand::Rng,
+    stats: Stats,
+}
+
+impl Mcts {
+    pub fn new(cfg: Config, seed: u64) -> Mcts {
+        Mcts { cfg, rng: fastrand::Rng::with_seed(seed), stats: Stats::default() }
+    }
+
+    fn make_node<M: StateMachine>(m: &mut M, state: M::State) -> Result<Node<M::State>, EvalError> {
+        let n = m.roles().len();
+        let terminal = m.is_terminal(&state)?;
+        let (legal, rewards) = if terminal {
+            (vec![Vec::new(); n], goal_rewards(m, &state)?)
+        } else {
+            let legal = m.all_legal_moves(&state)?;
+            if legal.iter().any(Vec::is_empty) {
+                // Nobody can move: treat as the end of the game.
+                let r = goal_rewards(m, &state)?;
+                return Ok(Node { state, terminal: true, rewards: r, legal, arms: Vec::new(), visits: 0, children: FxHashMap::default() });
+            }
+            (legal, Vec::new())
+        };
+        let arms = legal.iter().map(|l| vec![Arm::default(); l.len()]).collect();
+        Ok(Node { state, terminal, rewards, legal, arms, visits: 0, children: FxHashMap::default() })
+    }
+
+    /// Runs MCTS from `root` for `role`.
+    pub fn search<M: StateMachine>(&mut self, m: &mut M, root: &M::State, role: usize) -> Result<SearchResult, EvalError> {
+        let t0 = now_ms();
+        let mut limit = Limit::new(&self.cfg.budget);
+        let mut stats = Stats::default();
+        let mut tree = vec![Self::make_node(m, root.clone())?];
+        stats.nodes = 1;
+        let n_roles = m.roles().len();
+        let mut path: Vec<(u32, Box<[u16]>)> = Vec::new();
+        let mut max_depth = 0u32;
+        loop {
+            // Playouts are expensive: read the clock every time.
+            if stats.playouts > 0 && limit.exhausted() {
+                break;
+            }
+            limit.tick();
+            if tree[0].terminal {
+                break;
+            }
+            // Selection.
+            path.clear();
+            let mut cur = 0u32;
+            let rewards: Vec<f64> = loop {
+                let node = &tree[cur as usize];
+                if node.terminal {
+                    break node.rewards.clone();
+                }
+                let pick: Box<[u16]> =
+                    (0..n_roles).map(|r| select(&node.arms[r], node.visits, self.cfg.exploration, &mut self.rng)).collect();
+                path.push((cur, pick.clone()));
+                if let Some(&c) = node.children.get(&pick) {
+                    cur = c;
+                    continue;
+                }
+                // Expansion (or a playout from here once the tree is full).
+                let joint: Vec<TermId> = pick.iter().enumerate().map(|(r, &i)| node.legal[r][i as usize]).collect();
+                let child_state = m.next_state(&node.state.clone(), &joint)?;
+                let start = if tree.len() < self.cfg.max_nodes {
+                    let child = Self::make_node(m, child_state)?;
+                    let id = tree.len() as u32;
+                    tree.push(child);
+                    stats.nodes += 1;
+                    tree[cur as usize].children.insert(pick, id);
+                    cur = id;
+                    if tree[id as usize].terminal {
+                        break tree[id as usize].rewards.clone();
+                    }
+                    tree[id as usize].state.clone()
+                } else {
+                    child_state
+                };
+                let p = random_playout(m, &start, &mut self.rng, self.cfg.playout_steps)?;
+                break if p.terminal { goal_rewards(m, &p.state)? } else { vec![0.0; n_roles] };
+            };
+            stats.playouts += 1;
+            max_depth = max_depth.max(path.len() as u32);
+            // Backpropagation (the node the walk ended on, if it is not on
+            // the path, then the path).
+            if path.last().is_none_or(|(last, _)| *last != cur) {
+                tree[cur as usize].visits += 1;
+            }
+            for (id, pick) in &path {
+                let node = &mut tree[*id as usize];
+                node.visits += 1;
+                for (r, &i) in pick.iter().enumerate() {
+                    let arm = &mut node.arms[r][i as usize];
+                    arm.visits += 1;
+                    arm.total += rewards.get(r).copied().unwrap_or(0.0);
+                }
+            }
+        }
+        let root_node = &tree[0];
+        let fallback = m.legal_moves(root, role)?.first().copied();
+        let (best_move, value) = if root_node.terminal || root_node.arms.is_empty() {
+            (fallback, root_node.rewards.get(role).copied().unwrap_or(0.0) * 100.0)
+        } else {
+            let arms = &root_node.arms[role];
+            let best = (0..arms.len()).max_by(|&a, &b| {
+                let (x, y) = (arms[a], arms[b]);
+                x.visits.cmp(&y.visits).then(mean(x).total_cmp(&mean(y))).then(b.cmp(&a))
+            });
+            match best {
+                Some(i) => (Some(root_node.legal[role][i]), mean(arms[i]) * 100.0),
+                None => (fallback, 50.0),
+            }
+        };
+        stats.depth = max_depth;
+        stats.elapsed_ms = since(t0);
+        Ok(SearchResult { value, best_move, solved: false, stats })
+    }
+}
+
+fn mean(a: Arm) -> f64 {
+    if a.visits == 0 {
+        0.0
+    } else {
+        a.total / a.visits as f64
+    }
+}
+
+/// UCB1 on one role's arms; untried arms first (a random one of them).
+fn select(arms: &[Arm], visits: u32, c: f64, rng: &mut fastrand::Rng) -> u16 {
+    if arms.len() == 1 {
+        return 0;
+    }
+    let untried = arms.iter().filter(|a| a.visits == 0).count();
+    if untried > 0 {
+        let k = rng.usize(..untried);
+        return arms.iter().enumerate().filter(|(_, a)| a.visits == 0).nth(k).map_or(0, |(i, _)| i as u16);
+    }
+    let ln = (visits.max(1) as f64).ln();
+    let mut best = (0u16, f64::NEG_INFINITY);
+    for (i, a) in arms.iter().enumerate() {
+        let u = mean(*a) + c * (ln / a.visits as f64).sqrt();
+        if u > best.1 {
+            best = (i as u16, u);
+        }
+    }
+    best.0
+}
+
+fn goal_rewards<M: StateMachine>(m: &mut M, s: &M::State) -> Result<Vec<f64>, EvalError> {
+    Ok(m.goals(s)?.iter().map(|g| g.unwrap_or(0) as f64 / 100.0).collect())
+}
+
+impl<M: StateMachine> Player<M> for Mcts {
+    fn name(&self) -> String {
+        match (self.cfg.budget.ms, self.cfg.budget.nodes) {
+            (Some(ms), _) => format!("mcts({ms} ms)"),
+            (None, Some(n)) => format!("mcts({n} playouts)"),
+            _ => "mcts".into(),
+        }
+    }
+    fn select_move(&mut self, m: &mut M, state: &M::State, role: usize) -> Result<TermId, EvalError> {
+        let r = self.search(m, state, role)?;
+        self.stats = r.stats;
+        r.best_move.ok_or_else(|| EvalError::BadMove(format!("role number {role} has no legal move")))
+    }
+    fn last_stats(&self) -> Stats {
+        self.stats.clone()
+    }
+}

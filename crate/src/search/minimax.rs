@@ -1,0 +1,207 @@
+//! Minimax: the reference search (lecture 001, thesis 3.2.2), depth-limited,
+//! no pruning, no table, children in the order the game lists them.
+//!
+//! Semantics as in [`super`]: our role maximises, the other roles minimise
+//! our value; with simultaneous moves we choose first and the others reply.
+//! Alpha-beta must return the same value (property-tested), so this file
+//! stays deliberately plain.
+
+use super::{goal_of, replies, since, turn_of, Budget, Heuristic, Limit, Player, SearchResult, Stats, Stop, Turn, MAX_DEPTH};
+use crate::clock::now_ms;
+use crate::reasoner::{EvalError, StateMachine};
+use crate::terms::TermId;
+use crate::trace::{joint_label, Event, NodeKind, Trace};
+
+/// One depth-limited minimax search.
+pub struct Minimax<'a, M: StateMachine> {
+    pub m: &'a mut M,
+    pub h: &'a mut dyn Heuristic<M>,
+    pub role: usize,
+    pub limit: Limit,
+    pub stats: Stats,
+    pub trace: Option<&'a mut Trace>,
+    /// A heuristic leaf was evaluated (the value is an estimate).
+    pub estimated: bool,
+}
+
+impl<'a, M: StateMachine> Minimax<'a, M> {
+    pub fn new(m: &'a mut M, h: &'a mut dyn Heuristic<M>, role: usize, budget: &Budget) -> Self {
+        Minimax { m, h, role, limit: Limit::new(budget), stats: Stats::default(), trace: None, estimated: false }
+    }
+
+    /// Searches `root` to `depth` plies; returns the value and our best move.
+    pub fn search(&mut self, root: &M::State, depth: u32) -> Result<(f64, Option<TermId>), Stop> {
+        self.h.set_root(self.m, root)?;
+        let (v, best) = self.node(root, depth, 0, None, None)?;
+        if let (Some(t), Some(b)) = (self.trace.as_deref_mut(), best) {
+            let mv = self.m.terms().display(b);
+            t.push(Event::BestMove { node: 0, mv, value: v });
+        }
+        Ok((v, best))
+    }
+
+    fn enter(&mut self, s: &M::State, parent: Option<u32>, ply: u32, kind: NodeKind, mv: Option<String>, reply: bool) -> Option<u32> {
+        let t = self.trace.as_deref_mut()?;
+        if parent.is_none() && ply > 0 {
+            return None; // the parent was not recorded
+        }
+        let st = t.state(&*self.m, s);
+        t.enter(parent, ply, kind, mv, st, reply, None, None)
+    }
+
+    fn leaf(&mut self, id: Option<u32>, value: f64, terminal: bool) {
+        self.stats.leaves += 1;
+        if let (Some(t), Some(node)) = (self.trace.as_deref_mut(), id) {
+            t.push(Event::Leaf { node, value, terminal });
+            t.push(Event::Return { node, value });
+        }
+    }
+
+    fn ret(&mut self, id: Option<u32>, value: f64) {
+        if let (Some(t), Some(node)) = (self.trace.as_deref_mut(), id) {
+            t.push(Event::Return { node, value });
+        }
+    }
+
+    /// Value of `s` with `depth` plies left, and our best move there.
+    fn node(
+        &mut self,
+        s: &M::State,
+        depth: u32,
+        ply: u32,
+        parent: Option<u32>,
+        mv: Option<String>,
+    ) -> Result<(f64, Option<TermId>), Stop> {
+        self.stats.nodes += 1;
+        if self.limit.tick() {
+            return Err(Stop::Budget);
+        }
+        if self.m.is_terminal(s)? {
+            let id = self.enter(s, parent, ply, NodeKind::Leaf, mv, false);
+            let v = goal_of(self.m, s, self.role)?;
+            self.leaf(id, v, true);
+            return Ok((v, None));
+        }
+        if depth == 0 || ply >= MAX_DEPTH {
+            let id = self.enter(s, parent, ply, NodeKind::Leaf, mv, false);
+            let v = self.h.evaluate(self.m, s, self.role)?;
+            self.estimated = true;
+            self.leaf(id, v, false);
+            return Ok((v, None));
+        }
+        let legal = self.m.all_legal_moves(s)?;
+        if legal.iter().any(Vec::is_empty) {
+            // A role without moves in a non-terminal state: score it like a
+            // terminal state (the game cannot go on).
+            let id = self.enter(s, parent, ply, NodeKind::Leaf, mv, false);
+            let v = goal_of(self.m, s, self.role)?;
+            self.leaf(id, v, true);
+            return Ok((v, None));
+        }
+        let turn = turn_of(&legal, self.role);
+        let kind = match turn {
+            Turn::Forced => NodeKind::Forced,
+            Turn::Ours | Turn::Both => NodeKind::Max,
+            Turn::Theirs => NodeKind::Min,
+        };
+        let id = self.enter(s, parent, ply, kind, mv, false);
+        let (mut best, mut best_move) = (if kind == NodeKind::Min { f64::INFINITY } else { f64::NEG_INFINITY }, None);
+        match turn {
+            Turn::Forced | Turn::Ours | Turn::Theirs => {
+                let joints = crate::reasoner::cartesian(&legal);
+                for joint in &joints {
+                    let label = self.trace.as_ref().map(|_| joint_label(&*self.m, &legal, joint));
+                    let child = self.m.next_state(s, joint)?;
+                    let (v, _) = self.node(&child, depth - 1, ply + 1, id, label)?;
+                    let better = if kind == NodeKind::Min { v < best } else { v > best };
+                    if better {
+                        best = v;
+                        best_move = Some(joint[self.role]);
+                    }
+                }
+            }
+            Turn::Both => {
+                for &ours in &legal[self.role] {
+                    let label = self.trace.as_ref().map(|_| self.m.terms().display(ours));
+                    let rid = self.enter(s, id, ply, NodeKind::Min, label, true);
+                    let mut worst = f64::INFINITY;
+                    for joint in replies(&legal, self.role, ours) {
+                        let label = self.trace.as_ref().map(|_| joint_label(&*self.m, &legal, &joint));
+                        let child = self.m.next_state(s, &joint)?;
+                        let (v, _) = self.node(&child, depth - 1, ply + 1, rid, label)?;
+                        worst = worst.min(v);
+                    }
+                    self.ret(rid, worst);
+                    if worst > best {
+                        best = worst;
+                        best_move = Some(ours);
+                    }
+                }
+            }
+        }
+        self.ret(id, best);
+        Ok((best, best_move))
+    }
+}
+
+/// Minimax with iterative deepening under a budget (the move of the last
+/// completed iteration; stops early once no heuristic value was used).
+pub struct MinimaxPlayer<M: StateMachine> {
+    h: Box<dyn Heuristic<M>>,
+    budget: Budget,
+    stats: Stats,
+}
+
+impl<M: StateMachine> MinimaxPlayer<M> {
+    pub fn new(h: Box<dyn Heuristic<M>>, budget: Budget) -> Self {
+        MinimaxPlayer { h, budget, stats: Stats::default() }
+    }
+
+    /// Iterative deepening from `state`.
+    pub fn search(&mut self, m: &mut M, state: &M::State, role: usize) -> Result<SearchResult, EvalError> {
+        let t0 = now_ms();
+        let max_depth = self.budget.depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
+        let fallback = m.legal_moves(state, role)?.first().copied();
+        let mut result = SearchResult { value: 50.0, best_move: fallback, solved: false, stats: Stats::default() };
+        let mut limit = Limit::new(&self.budget);
+        for d in 1..=max_depth {
+            let mut mm = Minimax { m, h: &mut *self.h, role, limit, stats: Stats::default(), trace: None, estimated: false };
+            let r = mm.search(state, d);
+            limit = mm.limit.clone();
+            let (stats, estimated) = (mm.stats.clone(), mm.estimated);
+            result.stats.add(&stats);
+            match r {
+                Ok((v, mv)) => {
+                    result.value = v;
+                    result.best_move = mv.or(fallback);
+                    result.stats.depth = d;
+                    result.solved = !estimated;
+                    if !estimated {
+                        break;
+                    }
+                }
+                Err(Stop::Budget) => break,
+                Err(Stop::Eval(e)) => return Err(e),
+            }
+            if limit.exhausted() {
+                break;
+            }
+        }
+        result.stats.elapsed_ms = since(t0);
+        Ok(result)
+    }
+}
+
+impl<M: StateMachine> Player<M> for MinimaxPlayer<M> {
+    fn name(&self) -> String {
+        format!("minimax({})", self.h.name())
+    }
+    fn select_move(&mut self, m: &mut M, state: &M::State, role: usize) -> Result<TermId, EvalError> {
+        let r = self.search(m, state, role)?;
+        self.stats = r.stats;
+        r.best_move.ok_or_else(|| EvalError::BadMove(format!("role number {role} has no legal move")))
+    }
+    fn last_stats(&self) -> Stats {
+        self.stats.clone()
+    }
+}

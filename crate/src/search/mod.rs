@@ -1,0 +1,463 @@
+//! Search: players that work on any game through the [`StateMachine`] API
+//! (n roles, simultaneous moves, goals 0..100).
+//!
+//! | player | file | needs a heuristic |
+//! |---|---|---|
+//! | `random`, `legal` | here | no |
+//! | `minimax` (reference, depth-limited, iterative deepening) | `minimax.rs` | at the depth limit |
+//! | `alphabeta` (iterative deepening, transposition table, PV-first ordering) | `alphabeta.rs` | at the depth limit |
+//! | `bestfirst` (one-player games, thesis 3.2.1) | `bestfirst.rs` | yes |
+//! | `mcts` (UCT with per-role joint-move statistics) | `mcts.rs` | no |
+//!
+//! Heuristics (`heuristics.rs`, `fuzzy.rs`) map non-terminal states to
+//! `[1, 99]`, so a real win (100) is better and a real loss (0) worse than
+//! any estimate; terminal states always score their real goal values.
+//!
+//! **Game-tree semantics** (minimax and alpha-beta): values are goal values
+//! of the searching role ("our role"). In a state where only our role has a
+//! choice we maximise; where only other roles choose, they minimise our value
+//! (*paranoid* assumption); where both choose (simultaneous moves) we pick
+//! our move first and the others answer with the joint reply that is worst
+//! for us. For two-player zero-sum turn-taking games this is exactly classic
+//! minimax. For two-player turn-taking games that are *not* zero-sum, the
+//! default is the thesis' adaptation (3.2.3): each mover maximises its own
+//! value (`mode=maxn`); paranoid is the default for more than two roles and
+//! for simultaneous moves. Zero-sum and turn-taking are detected by random
+//! simulation ([`GameInfo::sample`]).
+//!
+//! Budgets ([`Budget`]): wall-clock milliseconds (through [`crate::clock`]),
+//! nodes, and a depth limit. Every player always has a move when its budget
+//! ends.
+
+pub mod alphabeta;
+pub mod bestfirst;
+pub mod fuzzy;
+pub mod heuristics;
+pub mod matches;
+pub mod mcts;
+pub mod minimax;
+pub mod report;
+
+use crate::clock::{now_ms, Deadline};
+use crate::program::Program;
+use crate::reasoner::{EvalError, StateMachine};
+use crate::terms::TermId;
+use serde::Serialize;
+
+pub use heuristics::Heuristic;
+
+/// Search budget: any limit that is set ends the search.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Budget {
+    /// Wall-clock milliseconds.
+    pub ms: Option<f64>,
+    /// Nodes (states entered; for MCTS, playouts).
+    pub nodes: Option<u64>,
+    /// Maximum depth in joint moves (plies).
+    pub depth: Option<u32>,
+}
+
+impl Budget {
+    pub fn ms(ms: f64) -> Budget {
+        Budget { ms: Some(ms), ..Budget::default() }
+    }
+    pub fn depth(d: u32) -> Budget {
+        Budget { depth: Some(d), ..Budget::default() }
+    }
+    pub fn nodes(n: u64) -> Budget {
+        Budget { nodes: Some(n), ..Budget::default() }
+    }
+    pub fn unlimited(&self) -> bool {
+        self.ms.is_none() && self.nodes.is_none()
+    }
+}
+
+/// Hard cap on search depth (recursion stays bounded on any game).
+pub const MAX_DEPTH: u32 = 400;
+
+/// Checks a [`Budget`] cheaply: the clock is read every 64 ticks.
+#[derive(Clone, Debug)]
+pub struct Limit {
+    deadline: Deadline,
+    max_nodes: u64,
+    ticks: u64,
+    stopped: bool,
+}
+
+impl Limit {
+    pub fn new(b: &Budget) -> Limit {
+        Limit {
+            deadline: b.ms.map(Deadline::after_ms).unwrap_or_else(Deadline::never),
+            max_nodes: b.nodes.unwrap_or(u64::MAX),
+            ticks: 0,
+            stopped: false,
+        }
+    }
+    /// Counts one unit of work; true once the budget is exhausted.
+    pub fn tick(&mut self) -> bool {
+        self.ticks += 1;
+        if self.ticks > self.max_nodes || (self.ticks % 64 == 0 && self.deadline.passed()) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+    /// True once the budget is exhausted (reads the clock).
+    pub fn exhausted(&mut self) -> bool {
+        if self.ticks >= self.max_nodes || self.deadline.passed() {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+    pub fn ticks(&self) -> u64 {
+        self.ticks
+    }
+}
+
+/// Why a search stopped early.
+#[derive(Debug)]
+pub enum Stop {
+    Budget,
+    Eval(EvalError),
+}
+
+impl From<EvalError> for Stop {
+    fn from(e: EvalError) -> Stop {
+        Stop::Eval(e)
+    }
+}
+
+/// Counters of one search.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct Stats {
+    /// States entered (for MCTS: tree nodes created).
+    pub nodes: u64,
+    /// Leaves evaluated (terminal or heuristic).
+    pub leaves: u64,
+    /// Alpha-beta cut-offs.
+    pub cutoffs: u64,
+    /// Transposition-table hits that ended a node.
+    pub tt_hits: u64,
+    /// MCTS iterations (simulations): one per descent, whether it ends in
+    /// a random playout or on a terminal node already in the tree.
+    pub playouts: u64,
+    /// Deepest completed iteration (iterative deepening) or tree depth.
+    pub depth: u32,
+    pub elapsed_ms: f64,
+}
+
+impl Stats {
+    pub fn add(&mut self, o: &Stats) {
+        self.nodes += o.nodes;
+        self.leaves += o.leaves;
+        self.cutoffs += o.cutoffs;
+        self.tt_hits += o.tt_hits;
+        self.playouts += o.playouts;
+        self.depth = self.depth.max(o.depth);
+        self.elapsed_ms += o.elapsed_ms;
+    }
+}
+
+/// The outcome of one search from one state for one role.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// Value for the searching role on the 0..100 goal scale.
+    pub value: f64,
+    /// The chosen move of the searching role (`None` only if it has none).
+    pub best_move: Option<TermId>,
+    /// Whether the value is exact: no heuristic estimate influenced it.
+    pub solved: bool,
+    pub stats: Stats,
+}
+
+/// A player: picks a move for one role in a state.
+pub trait Player<M: StateMachine> {
+    /// Short name with options, e.g. `alphabeta(fuzzy, 200 ms)`.
+    fn name(&self) -> String;
+    /// The move for `role`; always a legal move when the role has one.
+    fn select_move(&mut self, m: &mut M, state: &M::State, role: usize) -> Result<TermId, EvalError>;
+    /// Called before each new game.
+    fn new_game(&mut self) {}
+    /// Counters of the last `select_move`.
+    fn last_stats(&self) -> Stats {
+        Stats::default()
+    }
+}
+
+fn no_move(role: usize) -> EvalError {
+    EvalError::BadMove(format!("role number {role} has no legal move"))
+}
+
+/// Plays uniformly random legal moves (seeded).
+pub struct RandomPlayer {
+    rng: fastrand::Rng,
+}
+
+impl RandomPlayer {
+    pub fn new(seed: u64) -> RandomPlayer {
+        RandomPlayer { rng: fastrand::Rng::with_seed(seed) }
+    }
+}
+
+impl<M: StateMachine> Player<M> for RandomPlayer {
+    fn name(&self) -> String {
+        "random".into()
+    }
+    fn select_move(&mut self, m: &mut M, state: &M::State, role: usize) -> Result<TermId, EvalError> {
+        let moves = m.legal_moves(state, role)?;
+        if moves.is_empty() {
+            return Err(no_move(role));
+        }
+        Ok(moves[self.rng.usize(..moves.len())])
+    }
+}
+
+/// Plays the first legal move (deterministic, for tests).
+pub struct LegalPlayer;
+
+impl<M: StateMachine> Player<M> for LegalPlayer {
+    fn name(&self) -> String {
+        "legal".into()
+    }
+    fn select_move(&mut self, m: &mut M, state: &M::State, role: usize) -> Result<TermId, EvalError> {
+        m.legal_moves(state, role)?.first().copied().ok_or_else(|| no_move(role))
+    }
+}
+
+/// The goal value of `role` in a state (the largest derivable; 0 if none).
+pub fn goal_of<M: StateMachine>(m: &mut M, s: &M::State, role: usize) -> Result<f64, EvalError> {
+    Ok(m.goals(s)?.get(role).copied().flatten().unwrap_or(0) as f64)
+}
+
+/// Who chooses in a state, from the legal moves of every role.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// Nobody has a choice (every role has exactly one move).
+    Forced,
+    /// Only our role has a choice.
+    Ours,
+    /// Only other roles have a choice.
+    Theirs,
+    /// Our role and at least one other choose simultaneously.
+    Both,
+}
+
+pub fn turn_of(legal: &[Vec<TermId>], role: usize) -> Turn {
+    let ours = legal.get(role).map_or(0, Vec::len) > 1;
+    let theirs = legal.iter().enumerate().any(|(r, ms)| r != role && ms.len() > 1);
+    match (ours, theirs) {
+        (false, false) => Turn::Forced,
+        (true, false) => Turn::Ours,
+        (false, true) => Turn::Theirs,
+        (true, true) => Turn::Both,
+    }
+}
+
+/// The joint moves where our role plays `ours` and the others range over
+/// their legal moves (first other role slowest).
+pub fn replies(legal: &[Vec<TermId>], role: usize, ours: TermId) -> Vec<Vec<TermId>> {
+    let mut lists: Vec<Vec<TermId>> = legal.to_vec();
+    lists[role] = vec![ours];
+    crate::reasoner::cartesian(&lists)
+}
+
+/// Properties of a game found by random simulation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameInfo {
+    pub roles: usize,
+    /// In every sampled terminal state the goal values summed to the same
+    /// total.
+    pub zero_sum: bool,
+    /// In every sampled state at most one role had more than one legal move.
+    pub turn_taking: bool,
+    /// Sampled playouts that reached a terminal state.
+    pub terminal_samples: usize,
+}
+
+impl GameInfo {
+    /// Plays `playouts` random games from `root` (at most 300 steps each).
+    pub fn sample<M: StateMachine>(m: &mut M, root: &M::State, playouts: usize, seed: u64) -> Result<GameInfo, EvalError> {
+        let n = m.roles().len();
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let (mut zero_sum, mut turn_taking, mut sum, mut terminals) = (true, true, None, 0);
+        for _ in 0..playouts {
+            let mut s = root.clone();
+            for _ in 0..300 {
+                if m.is_terminal(&s)? {
+                    let total: i64 = m.goals(&s)?.iter().map(|g| g.unwrap_or(0)).sum();
+                    if *sum.get_or_insert(total) != total {
+                        zero_sum = false;
+                    }
+                    terminals += 1;
+                    break;
+                }
+                let legal = m.all_legal_moves(&s)?;
+                if legal.iter().any(Vec::is_empty) {
+                    break;
+                }
+                if legal.iter().filter(|l| l.len() > 1).count() > 1 {
+                    turn_taking = false;
+                }
+                let joint: Vec<TermId> = legal.iter().map(|l| l[rng.usize(..l.len())]).collect();
+                s = m.next_state(&s, &joint)?;
+            }
+        }
+        Ok(GameInfo { roles: n, zero_sum: zero_sum && terminals > 0, turn_taking, terminal_samples: terminals })
+    }
+}
+
+/// A player description such as `alphabeta:heuristic=fuzzy,ms=200`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerSpec {
+    pub name: String,
+    pub options: Vec<(String, String)>,
+}
+
+/// Player names and what they do (for `--help` and the page).
+pub const PLAYERS: &[(&str, &str)] = &[
+    ("random", "uniformly random legal moves"),
+    ("legal", "the first legal move (deterministic)"),
+    ("minimax", "depth-limited minimax with iterative deepening (no pruning); options depth, ms, nodes, heuristic"),
+    (
+        "alphabeta",
+        "alpha-beta, iterative deepening, transposition table, PV-first ordering; options depth, ms, nodes, heuristic, mode=auto|paranoid|maxn, tt=on|off, ordering=on|off",
+    ),
+    ("bestfirst", "best-first search for one-player games (thesis 3.2.1); options ms, nodes, heuristic"),
+    ("mcts", "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c"),
+];
+
+/// Default milliseconds per move for players with a time budget.
+pub const DEFAULT_MS: f64 = 1000.0;
+
+impl std::str::FromStr for PlayerSpec {
+    type Err = String;
+    fn from_str(text: &str) -> Result<PlayerSpec, String> {
+        let (name, rest) = match text.split_once(':') {
+            Some((n, r)) => (n, Some(r)),
+            None => (text, None),
+        };
+        let name = name.trim().to_ascii_lowercase();
+        let name = match name.as_str() {
+            "best-first" | "best_first" => "bestfirst".to_string(),
+            "alpha-beta" | "alpha_beta" => "alphabeta".to_string(),
+            "uct" => "mcts".to_string(),
+            _ => name,
+        };
+        if !PLAYERS.iter().any(|(n, _)| *n == name) {
+            let names: Vec<&str> = PLAYERS.iter().map(|(n, _)| *n).collect();
+            return Err(format!("unknown player `{name}` (players: {})", names.join(", ")));
+        }
+        let mut options = Vec::new();
+        for part in rest.unwrap_or("").split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let Some((k, v)) = part.split_once('=') else {
+                return Err(format!("player option `{part}` must be written name=value"));
+            };
+            options.push((k.trim().to_ascii_lowercase(), v.trim().to_string()));
+        }
+        Ok(PlayerSpec { name, options })
+    }
+}
+
+impl PlayerSpec {
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.options.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+    pub fn number<T: std::str::FromStr>(&self, key: &str) -> Result<Option<T>, String> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(v) => v.parse().map(Some).map_err(|_| format!("player option {key} expects a number, got `{v}`")),
+        }
+    }
+    pub fn flag(&self, key: &str, default: bool) -> Result<bool, String> {
+        match self.get(key) {
+            None => Ok(default),
+            Some("on" | "true" | "yes" | "1") => Ok(true),
+            Some("off" | "false" | "no" | "0") => Ok(false),
+            Some(v) => Err(format!("player option {key} expects on or off, got `{v}`")),
+        }
+    }
+    fn check_keys(&self, known: &[&str]) -> Result<(), String> {
+        match self.options.iter().find(|(k, _)| !known.contains(&k.as_str())) {
+            Some((k, _)) => Err(format!("player `{}` has no option `{k}` (options: {})", self.name, known.join(", "))),
+            None => Ok(()),
+        }
+    }
+    /// The budget from `ms`, `nodes`/`playouts` and `depth`; `default_ms`
+    /// applies when neither time nor nodes are given.
+    pub fn budget(&self, default_ms: Option<f64>) -> Result<Budget, String> {
+        let ms: Option<f64> = self.number("ms")?;
+        let nodes: Option<u64> = match self.number("nodes")? {
+            Some(n) => Some(n),
+            None => self.number("playouts")?,
+        };
+        let depth: Option<u32> = self.number("depth")?;
+        let ms = if ms.is_none() && nodes.is_none() && depth.is_none() { default_ms } else { ms };
+        Ok(Budget { ms, nodes, depth })
+    }
+}
+
+/// Builds a player from its spec. `program` is the game's rules (the fuzzy
+/// heuristic reads the goal and terminal formulas from it).
+pub fn build_player<M: StateMachine + 'static>(
+    spec: &PlayerSpec,
+    program: &Program,
+    m: &mut M,
+    seed: u64,
+) -> Result<Box<dyn Player<M>>, String> {
+    let heuristic = |m: &mut M, default: &str| -> Result<Box<dyn Heuristic<M>>, String> {
+        heuristics::build(spec.get("heuristic").unwrap_or(default), program, m)
+    };
+    match spec.name.as_str() {
+        "random" => {
+            spec.check_keys(&[])?;
+            Ok(Box::new(RandomPlayer::new(seed)))
+        }
+        "legal" => {
+            spec.check_keys(&[])?;
+            Ok(Box::new(LegalPlayer))
+        }
+        "minimax" => {
+            spec.check_keys(&["depth", "ms", "nodes", "heuristic"])?;
+            let h = heuristic(m, "fuzzy")?;
+            Ok(Box::new(minimax::MinimaxPlayer::new(h, spec.budget(Some(DEFAULT_MS))?)))
+        }
+        "alphabeta" => {
+            spec.check_keys(&["depth", "ms", "nodes", "heuristic", "mode", "tt", "ordering"])?;
+            let h = heuristic(m, "fuzzy")?;
+            let mut cfg = alphabeta::Config { budget: spec.budget(Some(DEFAULT_MS))?, ..alphabeta::Config::default() };
+            cfg.tt = spec.flag("tt", true)?;
+            cfg.ordering = spec.flag("ordering", true)?;
+            cfg.mode = match spec.get("mode").unwrap_or("auto") {
+                "auto" => alphabeta::Mode::Auto,
+                "paranoid" => alphabeta::Mode::Paranoid,
+                "maxn" => alphabeta::Mode::MaxN,
+                other => return Err(format!("alphabeta mode must be auto, paranoid or maxn, got `{other}`")),
+            };
+            Ok(Box::new(alphabeta::AlphaBeta::new(h, cfg)))
+        }
+        "bestfirst" => {
+            spec.check_keys(&["ms", "nodes", "heuristic"])?;
+            if m.roles().len() != 1 {
+                return Err(format!(
+                    "bestfirst is for one-player games; this game has {} roles (use alphabeta or mcts)",
+                    m.roles().len()
+                ));
+            }
+            let h = heuristic(m, "fuzzy")?;
+            Ok(Box::new(bestfirst::BestFirst::new(h, spec.budget(Some(DEFAULT_MS))?)))
+        }
+        "mcts" => {
+            spec.check_keys(&["ms", "playouts", "nodes", "c"])?;
+            let mut cfg = mcts::Config { budget: spec.budget(Some(DEFAULT_MS))?, ..mcts::Config::default() };
+            if let Some(c) = spec.number("c")? {
+                cfg.exploration = c;
+            }
+            Ok(Box::new(mcts::Mcts::new(cfg, seed)))
+        }
+        other => Err(format!("unknown player `{other}`")),
+    }
+}
+
+/// Milliseconds since `t0` (from [`now_ms`]).
+pub(crate) fn since(t0: f64) -> f64 {
+    now_ms() - t0
+}

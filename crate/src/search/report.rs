@@ -1,0 +1,262 @@
+//! Search and match results as JSON, shared by the CLI (`gdlkit search`,
+//! `gdlkit match`) and the WebAssembly bindings, so both print the same
+//! objects.
+
+use super::alphabeta::{AlphaBeta, Config, Mode};
+use super::bestfirst::BestFirst;
+use super::heuristics::{self, Constant, Heuristic};
+use super::matches::{run_match, MatchConfig, MatchResult};
+use super::mcts::{self, Mcts};
+use super::minimax::{Minimax, MinimaxPlayer};
+use super::{Budget, PlayerSpec, SearchResult, Stats, Stop, DEFAULT_MS, MAX_DEPTH};
+use crate::reasoner::{Interpreter, StateMachine};
+use crate::trace::{value_json, Trace, Tree, TreeGame, DEFAULT_NODE_CAP};
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+
+/// Options of one search (`gdlkit search` flags; camelCase in JS).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct SearchOptions {
+    /// `alphabeta` (default), `minimax`, `best-first`, `mcts`.
+    pub algorithm: String,
+    pub depth: Option<u32>,
+    pub budget_ms: Option<f64>,
+    pub nodes: Option<u64>,
+    /// Role name (default the first role).
+    pub role: Option<String>,
+    /// Heuristic name (default `fuzzy`).
+    pub heuristic: Option<String>,
+    /// Record a lecture trace (minimax, alphabeta).
+    pub trace: bool,
+    pub node_cap: u32,
+    /// MCTS seed.
+    pub seed: u64,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            algorithm: "alphabeta".into(),
+            depth: None,
+            budget_ms: None,
+            nodes: None,
+            role: None,
+            heuristic: None,
+            trace: false,
+            node_cap: DEFAULT_NODE_CAP,
+            seed: 1,
+        }
+    }
+}
+
+/// What went wrong: bad options (usage) or a problem with the game.
+#[derive(Debug)]
+pub enum ReportError {
+    Usage(String),
+    Game(String),
+}
+
+/// What to search.
+pub enum Source<'a> {
+    /// A loaded game; `label` names it in the output (a path).
+    Game { label: &'a str, text: &'a str, machine: &'a mut Interpreter },
+    /// An abstract tree such as `((3 12 8) (2 4 6) (14 5 2))`.
+    Tree(&'a str),
+}
+
+fn canonical_algorithm(a: &str) -> Result<&'static str, ReportError> {
+    Ok(match a {
+        "alphabeta" | "alpha-beta" => "alphabeta",
+        "minimax" => "minimax",
+        "best-first" | "bestfirst" => "best-first",
+        "mcts" | "uct" => "mcts",
+        other => {
+            return Err(ReportError::Usage(format!("algorithm must be minimax, alphabeta, best-first or mcts, got `{other}`")))
+        }
+    })
+}
+
+/// Searches from the initial state (or the tree's root) and returns the
+/// result object: `value`, `best_move`, `solved`, `depth`, `stats` {nodes,
+/// leaves, cutoffs, tt_hits, playouts, depth, elapsed_ms, nodes_per_second},
+/// for best-first `plan`, and with a trace `events`, `states`, `truncated`.
+pub fn search_json(source: Source<'_>, o: &SearchOptions) -> Result<Value, ReportError> {
+    let algorithm = canonical_algorithm(&o.algorithm)?;
+    if o.trace && !matches!(algorithm, "alphabeta" | "minimax") {
+        return Err(ReportError::Usage("a trace records minimax and alphabeta searches".into()));
+    }
+    let mut obj = Map::new();
+    match source {
+        Source::Tree(text) => {
+            let tree = Tree::parse(text).map_err(ReportError::Usage)?;
+            let mut g = TreeGame::new(&tree);
+            obj.insert("game".into(), json!("tree"));
+            obj.insert("tree".into(), tree.to_json());
+            let role = role_index(&g, o.role.as_deref())?;
+            let h: Box<dyn Heuristic<TreeGame>> = Box::new(Constant);
+            let budget = Budget { depth: o.depth.or(Some(tree.height().clamp(1, MAX_DEPTH))), ms: o.budget_ms, nodes: o.nodes };
+            run(&mut g, h, role, budget, algorithm, o, &mut obj)?;
+        }
+        Source::Game { label, text, machine } => {
+            let program = crate::parse_program(text);
+            let role = role_index(machine, o.role.as_deref())?;
+            let h = heuristics::build(o.heuristic.as_deref().unwrap_or("fuzzy"), &program, machine).map_err(ReportError::Usage)?;
+            obj.insert("game".into(), json!(label));
+            obj.insert("engine".into(), json!("interpreter"));
+            let depth = if o.trace { o.depth.or(Some(2)) } else { o.depth };
+            let ms = if o.budget_ms.is_none() && o.nodes.is_none() && depth.is_none() { Some(DEFAULT_MS) } else { o.budget_ms };
+            run(machine, h, role, Budget { depth, ms, nodes: o.nodes }, algorithm, o, &mut obj)?;
+        }
+    }
+    Ok(Value::Object(obj))
+}
+
+fn role_index<M: StateMachine>(m: &M, role: Option<&str>) -> Result<usize, ReportError> {
+    let names: Vec<String> = m.roles().iter().map(|&r| m.terms().display(r)).collect();
+    match role {
+        None if names.is_empty() => Err(ReportError::Game("the game has no roles".into())),
+        None => Ok(0),
+        Some(r) => names
+            .iter()
+            .position(|n| n.eq_ignore_ascii_case(r))
+            .ok_or_else(|| ReportError::Usage(format!("no role `{r}` (roles: {})", names.join(", ")))),
+    }
+}
+
+/// Counters as JSON.
+pub fn stats_json(s: &Stats) -> Value {
+    let nps = if s.elapsed_ms > 0.0 { s.nodes as f64 * 1000.0 / s.elapsed_ms } else { 0.0 };
+    json!({
+        "nodes": s.nodes,
+        "leaves": s.leaves,
+        "cutoffs": s.cutoffs,
+        "tt_hits": s.tt_hits,
+        "playouts": s.playouts,
+        "depth": s.depth,
+        "elapsed_ms": (s.elapsed_ms * 1000.0).round() / 1000.0,
+        "nodes_per_second": nps.round() as u64,
+    })
+}
+
+fn run<M: StateMachine + 'static>(
+    m: &mut M,
+    mut h: Box<dyn Heuristic<M>>,
+    role: usize,
+    budget: Budget,
+    algorithm: &str,
+    o: &SearchOptions,
+    obj: &mut Map<String, Value>,
+) -> Result<(), ReportError> {
+    let err = |e: crate::EvalError| ReportError::Game(e.to_string());
+    let root = m.initial_state().map_err(err)?;
+    let role_name = m.terms().display(m.roles()[role]);
+    obj.insert("algorithm".into(), json!(algorithm));
+    obj.insert("role".into(), json!(role_name));
+    obj.insert("heuristic".into(), json!(h.name()));
+    let mut tr = o.trace.then(|| Trace::new(o.node_cap));
+    let mut extra = Map::new();
+    let result: SearchResult = match algorithm {
+        "minimax" if o.trace => {
+            let d = budget.depth.unwrap_or(MAX_DEPTH);
+            let t0 = crate::clock::now_ms();
+            let mut mm = Minimax::new(m, &mut *h, role, &budget);
+            mm.trace = tr.as_mut();
+            let r = mm.search(&root, d);
+            let (mut stats, estimated) = (mm.stats.clone(), mm.estimated);
+            stats.depth = d;
+            stats.elapsed_ms = crate::clock::now_ms() - t0;
+            match r {
+                Ok((value, best_move)) => SearchResult { value, best_move, solved: !estimated, stats },
+                Err(Stop::Eval(e)) => return Err(err(e)),
+                Err(Stop::Budget) => {
+                    return Err(ReportError::Game(
+                        "the budget ended before the traced search finished; raise the time budget or lower the depth".into(),
+                    ))
+                }
+            }
+        }
+        "minimax" => MinimaxPlayer::new(h, budget).search(m, &root, role).map_err(err)?,
+        "alphabeta" => {
+            // A trace shows one plain alpha-beta search, as a lecture does:
+            // one depth, the game's move order, no table, minimax semantics.
+            let cfg = if o.trace {
+                Config { budget, tt: false, ordering: false, iterative: false, mode: Mode::Paranoid, ..Config::default() }
+            } else {
+                Config { budget, ..Config::default() }
+            };
+            AlphaBeta::new(h, cfg).search(m, &root, role, tr.as_mut()).map_err(err)?
+        }
+        "best-first" => {
+            let plan = BestFirst::new(h, budget).search(m, &root, role).map_err(err)?;
+            let moves: Vec<String> = plan.moves.iter().map(|&t| m.terms().display(t)).collect();
+            extra.insert("plan".into(), json!(moves));
+            extra.insert("complete".into(), json!(plan.complete));
+            extra.insert("exhausted".into(), json!(plan.exhausted));
+            plan.result
+        }
+        _ => {
+            let cfg = mcts::Config { budget, ..mcts::Config::default() };
+            Mcts::new(cfg, o.seed).search(m, &root, role).map_err(err)?
+        }
+    };
+    obj.insert("value".into(), value_json(result.value));
+    obj.insert("best_move".into(), json!(result.best_move.map(|t| m.terms().display(t))));
+    obj.insert("solved".into(), json!(result.solved));
+    obj.insert("depth".into(), json!(result.stats.depth));
+    obj.insert("stats".into(), stats_json(&result.stats));
+    obj.extend(extra);
+    if let Some(t) = tr {
+        obj.insert("truncated".into(), json!(t.truncated));
+        obj.insert("node_cap".into(), json!(t.node_cap));
+        obj.insert("states".into(), json!(t.states));
+        obj.insert("events".into(), serde_json::to_value(&t.events).unwrap_or(Value::Null));
+    }
+    Ok(())
+}
+
+/// Plays a match; `specs` are player descriptions such as
+/// `alphabeta:heuristic=fuzzy,ms=200`.
+pub fn play_match(text: &str, machine: &mut Interpreter, specs: &[String], cfg: &MatchConfig) -> Result<MatchResult, ReportError> {
+    if specs.is_empty() {
+        return Err(ReportError::Usage("no players (e.g. alphabeta:heuristic=fuzzy,ms=200 mcts:ms=200)".into()));
+    }
+    let specs: Vec<PlayerSpec> = specs.iter().map(|s| s.parse()).collect::<Result<_, String>>().map_err(ReportError::Usage)?;
+    let program = crate::parse_program(text);
+    run_match(&program, machine, &specs, cfg, &mut |_| {}).map_err(ReportError::Game)
+}
+
+/// A match result as JSON: `players` in the order given, each {name, spec,
+/// games, mean_goal, ci95, wins, draws, losses, moves, ms_per_move,
+/// nodes_per_second, playouts_per_second}, and `results` per game.
+pub fn match_json(label: &str, cfg: &MatchConfig, result: &MatchResult) -> Value {
+    let players: Vec<_> = result
+        .players
+        .iter()
+        .map(|p| {
+            json!({
+                "name": p.name,
+                "spec": p.spec,
+                "games": p.games,
+                "mean_goal": value_json(p.mean_goal),
+                "ci95": [value_json(p.ci95[0]), value_json(p.ci95[1])],
+                "wins": p.wins,
+                "draws": p.draws,
+                "losses": p.losses,
+                "moves": p.moves,
+                "ms_per_move": if p.moves > 0 { (p.search_ms / p.moves as f64 * 10.0).round() / 10.0 } else { 0.0 },
+                "nodes_per_second": p.nodes_per_second().round() as u64,
+                "playouts_per_second": p.playouts_per_second().round() as u64,
+            })
+        })
+        .collect();
+    json!({
+        "game": label,
+        "engine": "interpreter",
+        "games": cfg.games,
+        "seed": cfg.seed,
+        "roles": result.roles,
+        "players": players,
+        "results": result.games,
+    })
+}

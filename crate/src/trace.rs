@@ -1,0 +1,562 @@
+//! The lecture trace: what a minimax or alpha-beta search did, step by step.
+//!
+//! A [`Trace`] is a list of [`Event`]s (enter a node, leaf value, bound
+//! update, cut-off, return, best move) plus a table of the states seen (each
+//! a sorted list of canonical fluent strings, so a page can draw the board at
+//! any node). It is deterministic (same game, same options, same events),
+//! bounded (after `node_cap` nodes nothing more is recorded and a
+//! [`Event::Truncated`] marker is appended; the search itself goes on), and
+//! serialises to JSON with serde. [`replay`] recomputes the root value from
+//! the events alone, so a page can step forward and back without searching.
+//!
+//! Besides GDL games, searches run on abstract trees written as nested lists
+//! of leaf values, `((3 12 8) (2 4 6) (14 5 2))`, with MAX at the root:
+//! [`TreeGame`] turns such a tree into a two-role [`StateMachine`] (roles
+//! `max` and `min`, moves `1`, `2`, ... numbering the children, states named
+//! by their path `(node 2 1)`), so the same search code runs on both.
+//!
+//! JSON numbers: values are plain numbers (integers print without `.0`);
+//! an unbounded alpha or beta is the string `"-inf"` or `"inf"`.
+
+use crate::reasoner::{EvalError, StateMachine};
+use crate::syntax::{self, Sexp, SexpKind};
+use crate::terms::{SymbolTable, TermId, TermStore};
+use rustc_hash::FxHashMap;
+use serde::{Serialize, Serializer};
+
+/// Who chooses at a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NodeKind {
+    /// The searching role chooses (maximises).
+    Max,
+    /// The other roles choose (minimise the searching role's value).
+    Min,
+    /// Nobody has a choice: one child.
+    Forced,
+    /// A leaf: terminal, at the depth limit, or answered by the table.
+    Leaf,
+}
+
+/// A pruned child of a cut-off.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Pruned {
+    #[serde(rename = "move")]
+    pub mv: String,
+}
+
+/// One step of a search.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// Iterative deepening starts an iteration with this depth limit.
+    Iteration { depth: u32 },
+    /// A node is entered. `move` is the move leading to it from `parent`
+    /// (our move for a reply node, the joint move otherwise); `state`
+    /// indexes [`Trace::states`] (a reply node has its parent's state);
+    /// `reply` marks the inner node of a simultaneous move (our move is
+    /// fixed, the others reply).
+    Enter {
+        node: u32,
+        parent: Option<u32>,
+        ply: u32,
+        kind: NodeKind,
+        #[serde(rename = "move")]
+        mv: Option<String>,
+        state: usize,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        reply: bool,
+        #[serde(serialize_with = "ser_opt_value")]
+        alpha: Option<f64>,
+        #[serde(serialize_with = "ser_opt_value")]
+        beta: Option<f64>,
+    },
+    /// A leaf's value: `terminal` (real goal value) or a heuristic estimate
+    /// at the depth limit.
+    Leaf {
+        node: u32,
+        #[serde(serialize_with = "ser_value")]
+        value: f64,
+        terminal: bool,
+    },
+    /// A node's alpha (at MAX) or beta (at MIN) improved.
+    Bound {
+        node: u32,
+        bound: BoundKind,
+        #[serde(serialize_with = "ser_value")]
+        value: f64,
+    },
+    /// The window closed at `node` (`value` ≥ beta at MAX, ≤ alpha at MIN):
+    /// the remaining children are not searched.
+    Cutoff {
+        node: u32,
+        #[serde(serialize_with = "ser_value")]
+        alpha: f64,
+        #[serde(serialize_with = "ser_value")]
+        beta: f64,
+        #[serde(serialize_with = "ser_value")]
+        value: f64,
+        pruned: Vec<Pruned>,
+    },
+    /// The transposition table answered for this node.
+    TtHit {
+        node: u32,
+        #[serde(serialize_with = "ser_value")]
+        value: f64,
+    },
+    /// A node's value is final.
+    Return {
+        node: u32,
+        #[serde(serialize_with = "ser_value")]
+        value: f64,
+    },
+    /// The chosen move at the root.
+    BestMove {
+        node: u32,
+        #[serde(rename = "move")]
+        mv: String,
+        #[serde(serialize_with = "ser_value")]
+        value: f64,
+    },
+    /// The node cap was reached: later nodes are not recorded.
+    Truncated { nodes: u32 },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BoundKind {
+    Alpha,
+    Beta,
+}
+
+/// A value as JSON: integral values without a fraction, infinities as
+/// strings.
+pub fn value_json(v: f64) -> serde_json::Value {
+    if v.is_infinite() {
+        serde_json::Value::String(if v > 0.0 { "inf" } else { "-inf" }.into())
+    } else if v.fract() == 0.0 && v.abs() < 9.0e15 {
+        serde_json::Value::from(v as i64)
+    } else {
+        serde_json::Value::from((v * 1000.0).round() / 1000.0)
+    }
+}
+
+fn ser_value<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+    value_json(*v).serialize(s)
+}
+
+fn ser_opt_value<S: Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(v) => value_json(*v).serialize(s),
+        None => s.serialize_none(),
+    }
+}
+
+/// Default node cap of a trace.
+pub const DEFAULT_NODE_CAP: u32 = 5000;
+
+/// A recorded search.
+#[derive(Clone, Debug, Serialize)]
+pub struct Trace {
+    pub events: Vec<Event>,
+    /// States by index; each is the sorted canonical fluents.
+    pub states: Vec<Vec<String>>,
+    pub truncated: bool,
+    pub node_cap: u32,
+    #[serde(skip)]
+    nodes: u32,
+    #[serde(skip)]
+    state_index: FxHashMap<Vec<TermId>, usize>,
+}
+
+impl Trace {
+    pub fn new(node_cap: u32) -> Trace {
+        Trace {
+            events: Vec::new(),
+            states: Vec::new(),
+            truncated: false,
+            node_cap,
+            nodes: 0,
+            state_index: FxHashMap::default(),
+        }
+    }
+
+    /// Nodes recorded so far.
+    pub fn nodes(&self) -> u32 {
+        self.nodes
+    }
+
+    /// Interns a state's fluents (sorted by their printed form).
+    pub fn state<M: StateMachine>(&mut self, m: &M, s: &M::State) -> usize {
+        let mut fl = m.fluents(s);
+        fl.sort_unstable();
+        if let Some(&i) = self.state_index.get(&fl) {
+            return i;
+        }
+        let mut text: Vec<String> = fl.iter().map(|&f| m.terms().display(f)).collect();
+        text.sort();
+        self.states.push(text);
+        self.state_index.insert(fl, self.states.len() - 1);
+        self.states.len() - 1
+    }
+
+    /// Records entering a node; `None` once the cap is reached (then the
+    /// caller records nothing for this node and its subtree).
+    #[allow(clippy::too_many_arguments)]
+    pub fn enter(
+        &mut self,
+        parent: Option<u32>,
+        ply: u32,
+        kind: NodeKind,
+        mv: Option<String>,
+        state: usize,
+        reply: bool,
+        alpha: Option<f64>,
+        beta: Option<f64>,
+    ) -> Option<u32> {
+        if self.truncated {
+            return None;
+        }
+        if self.nodes >= self.node_cap {
+            self.truncated = true;
+            self.events.push(Event::Truncated { nodes: self.nodes });
+            return None;
+        }
+        let node = self.nodes;
+        self.nodes += 1;
+        self.events.push(Event::Enter { node, parent, ply, kind, mv, state, reply, alpha, beta });
+        Some(node)
+    }
+
+    pub fn push(&mut self, e: Event) {
+        self.events.push(e);
+    }
+}
+
+/// Display text of a joint move: the moves of the roles that had a choice
+/// (all of them if nobody had), space-separated.
+pub fn joint_label<M: StateMachine>(m: &M, legal: &[Vec<TermId>], joint: &[TermId]) -> String {
+    let choosing: Vec<usize> = (0..joint.len()).filter(|&r| legal.get(r).is_some_and(|l| l.len() > 1)).collect();
+    let shown: Vec<usize> = if choosing.is_empty() { (0..joint.len()).collect() } else { choosing };
+    shown.iter().map(|&r| m.terms().display(joint[r])).collect::<Vec<_>>().join(" ")
+}
+
+/// Recomputes the value of the last complete search in a trace from its
+/// events: leaves and table hits give values, each node is the max (MAX) or
+/// min (MIN, forced: the only child) of the children it returned from, and
+/// every `return` must agree. Returns the root's value.
+pub fn replay(events: &[Event]) -> Result<f64, String> {
+    struct N {
+        kind: NodeKind,
+        children: Vec<f64>,
+        fixed: Option<f64>,
+    }
+    let mut stack: Vec<(u32, N)> = Vec::new();
+    let mut root_value = None;
+    for e in events {
+        match e {
+            Event::Truncated { .. } => return Err("the trace is truncated".into()),
+            Event::Iteration { .. } => {
+                stack.clear();
+                root_value = None;
+            }
+            Event::Enter { node, kind, .. } => stack.push((*node, N { kind: *kind, children: Vec::new(), fixed: None })),
+            Event::Leaf { node, value, .. } | Event::TtHit { node, value } => match stack.last_mut() {
+                Some((n, rec)) if n == node => rec.fixed = Some(*value),
+                _ => return Err(format!("value for node {node} outside that node")),
+            },
+            Event::Return { node, value } => {
+                let Some((n, rec)) = stack.pop() else { return Err(format!("return from node {node} with no node open")) };
+                if n != *node {
+                    return Err(format!("return from node {node} while node {n} is open"));
+                }
+                let computed = match rec.fixed {
+                    Some(v) => v,
+                    None => {
+                        let it = rec.children.iter().copied();
+                        match rec.kind {
+                            NodeKind::Max => it.fold(f64::NEG_INFINITY, f64::max),
+                            NodeKind::Min => it.fold(f64::INFINITY, f64::min),
+                            NodeKind::Forced | NodeKind::Leaf => it.fold(f64::NEG_INFINITY, f64::max),
+                        }
+                    }
+                };
+                if (computed - value).abs() > 1e-9 {
+                    return Err(format!("node {node} returned {value} but its children give {computed}"));
+                }
+                match stack.last_mut() {
+                    Some((_, parent)) => parent.children.push(*value),
+                    None => root_value = Some(*value),
+                }
+            }
+            Event::Bound { .. } | Event::Cutoff { .. } | Event::BestMove { .. } => {}
+        }
+    }
+    if !stack.is_empty() {
+        return Err("the trace ends inside a node".into());
+    }
+    root_value.ok_or_else(|| "the trace has no complete search".into())
+}
+
+/// An abstract game tree: leaves carry values for MAX.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Tree {
+    Leaf(i64),
+    Node(Vec<Tree>),
+}
+
+/// Maximum number of nodes of an abstract tree.
+pub const MAX_TREE_NODES: usize = 100_000;
+
+impl Tree {
+    /// Parses `((3 12 8) (2 4 6) (14 5 2))` with the project's s-expression
+    /// reader. Leaves are integers; a list is a node whose children are its
+    /// elements.
+    pub fn parse(text: &str) -> Result<Tree, String> {
+        let st = syntax::parse(text);
+        if let Some(d) = st.diagnostics.first() {
+            return Err(format!("tree: {}", d.message));
+        }
+        let [form] = st.forms.as_slice() else {
+            return Err("a tree is one nested list such as ((3 12 8) (2 4 6) (14 5 2))".into());
+        };
+        // Post-order walk with an explicit stack (input depth is bounded by
+        // the reader, but stay iterative anyway).
+        let mut count = 0usize;
+        let mut out: Vec<Tree> = Vec::new();
+        let mut stack: Vec<(&Sexp, bool)> = vec![(form, false)];
+        while let Some((s, done)) = stack.pop() {
+            count += 1;
+            if count > 2 * MAX_TREE_NODES {
+                return Err(format!("the tree has more than {MAX_TREE_NODES} nodes"));
+            }
+            match &s.kind {
+                SexpKind::Atom => {
+                    let t = s.text(text);
+                    let v: i64 = t.parse().map_err(|_| format!("tree leaf `{t}` is not an integer"))?;
+                    out.push(Tree::Leaf(v));
+                }
+                SexpKind::Var => return Err(format!("`{}`: a tree has numbers, not variables", s.text(text))),
+                SexpKind::List(items) => {
+                    if done {
+                        let kids = out.split_off(out.len() - items.len());
+                        out.push(Tree::Node(kids));
+                    } else {
+                        if items.is_empty() {
+                            return Err("a tree node `()` needs at least one child".into());
+                        }
+                        stack.push((s, true));
+                        for it in items.iter().rev() {
+                            stack.push((it, false));
+                        }
+                    }
+                }
+            }
+        }
+        out.pop().ok_or_else(|| "empty tree".into())
+    }
+
+    /// Moves on the longest path from the root.
+    pub fn height(&self) -> u32 {
+        let mut best = 0;
+        let mut stack = vec![(self, 0u32)];
+        while let Some((t, d)) = stack.pop() {
+            best = best.max(d);
+            if let Tree::Node(kids) = t {
+                stack.extend(kids.iter().map(|k| (k, d + 1)));
+            }
+        }
+        best
+    }
+
+    /// The tree as JSON: a number for a leaf, an array for a node.
+    pub fn to_json(&self) -> serde_json::Value {
+        match self {
+            Tree::Leaf(v) => serde_json::Value::from(*v),
+            Tree::Node(kids) => serde_json::Value::Array(kids.iter().map(Tree::to_json).collect()),
+        }
+    }
+}
+
+/// An abstract tree as a two-role turn-taking game (MAX at even depths).
+/// Goal of `max` at a leaf is its value, of `min` the negation (zero-sum).
+pub struct TreeGame {
+    store: TermStore,
+    roles: [TermId; 2],
+    noop: TermId,
+    /// Child-number moves `1`, `2`, ...
+    numbers: Vec<TermId>,
+    nodes: Vec<TNode>,
+}
+
+struct TNode {
+    depth: u32,
+    value: Option<i64>,
+    children: Vec<u32>,
+    fluent: TermId,
+}
+
+impl TreeGame {
+    pub fn new(tree: &Tree) -> TreeGame {
+        let mut store = TermStore::new(SymbolTable::new());
+        let max = store.symbols.intern("max");
+        let min = store.symbols.intern("min");
+        let noop = store.symbols.intern("noop");
+        let node_sym = store.symbols.intern("node");
+        let roles = [store.constant(max), store.constant(min)];
+        let noop = store.constant(noop);
+        let mut g = TreeGame { store, roles, noop, numbers: Vec::new(), nodes: Vec::new() };
+        // Breadth-first numbering; paths for fluent names.
+        let mut queue: std::collections::VecDeque<(&Tree, Vec<TermId>, u32)> = std::collections::VecDeque::new();
+        queue.push_back((tree, Vec::new(), 0));
+        let mut pending_children: Vec<(u32, usize)> = Vec::new();
+        while let Some((t, path, depth)) = queue.pop_front() {
+            let fluent = g.store.app(node_sym, &path);
+            let id = g.nodes.len() as u32;
+            let (value, nkids) = match t {
+                Tree::Leaf(v) => (Some(*v), 0),
+                Tree::Node(kids) => (None, kids.len()),
+            };
+            g.nodes.push(TNode { depth, value, children: Vec::new(), fluent });
+            if let Tree::Node(kids) = t {
+                for (i, k) in kids.iter().enumerate() {
+                    let num = g.number(i + 1);
+                    let mut p = path.clone();
+                    p.push(num);
+                    queue.push_back((k, p, depth + 1));
+                }
+            }
+            pending_children.push((id, nkids));
+        }
+        // Children were queued in order, so node ids are consecutive per parent.
+        let mut next = 1u32;
+        for (id, n) in pending_children {
+            g.nodes[id as usize].children = (next..next + n as u32).collect();
+            next += n as u32;
+        }
+        g
+    }
+
+    fn number(&mut self, i: usize) -> TermId {
+        while self.numbers.len() < i {
+            let s = self.store.symbols.intern(&(self.numbers.len() + 1).to_string());
+            let t = self.store.constant(s);
+            self.numbers.push(t);
+        }
+        self.numbers[i - 1]
+    }
+
+    /// The leaf value reached by following child numbers (1-based) from the
+    /// root, if that is a leaf.
+    pub fn leaf_at(&self, path: &[usize]) -> Option<i64> {
+        let mut n = 0usize;
+        for &c in path {
+            n = *self.nodes[n].children.get(c.checked_sub(1)?)? as usize;
+        }
+        self.nodes[n].value
+    }
+
+    pub fn root(&self) -> u32 {
+        0
+    }
+}
+
+impl StateMachine for TreeGame {
+    type State = u32;
+
+    fn roles(&self) -> &[TermId] {
+        &self.roles
+    }
+    fn terms(&self) -> &TermStore {
+        &self.store
+    }
+    fn terms_mut(&mut self) -> &mut TermStore {
+        &mut self.store
+    }
+    fn initial_state(&mut self) -> Result<u32, EvalError> {
+        Ok(0)
+    }
+    fn legal_moves(&mut self, s: &u32, role: usize) -> Result<Vec<TermId>, EvalError> {
+        let Some(n) = self.nodes.get(*s as usize) else { return Ok(Vec::new()) };
+        if n.children.is_empty() {
+            return Ok(Vec::new());
+        }
+        let k = n.children.len();
+        let mover = (n.depth % 2) as usize;
+        if role == mover {
+            Ok((1..=k).map(|i| self.numbers[i - 1]).collect())
+        } else {
+            Ok(vec![self.noop])
+        }
+    }
+    fn next_state(&mut self, s: &u32, joint: &[TermId]) -> Result<u32, EvalError> {
+        let n = self.nodes.get(*s as usize).ok_or_else(|| EvalError::BadMove("no such tree node".into()))?;
+        let mover = (n.depth % 2) as usize;
+        let mv = *joint.get(mover).ok_or_else(|| EvalError::BadMove("joint move too short".into()))?;
+        let i = self.numbers.iter().position(|&t| t == mv).ok_or_else(|| EvalError::BadMove("not a child number".into()))?;
+        n.children.get(i).copied().ok_or_else(|| EvalError::BadMove(format!("node has no child {}", i + 1)))
+    }
+    fn is_terminal(&mut self, s: &u32) -> Result<bool, EvalError> {
+        Ok(self.nodes.get(*s as usize).is_none_or(|n| n.children.is_empty()))
+    }
+    fn goal_values(&mut self, s: &u32) -> Result<Vec<Vec<i64>>, EvalError> {
+        match self.nodes.get(*s as usize).and_then(|n| n.value) {
+            Some(v) => Ok(vec![vec![v], vec![-v]]),
+            None => Ok(vec![Vec::new(), Vec::new()]),
+        }
+    }
+    fn fluents(&self, s: &u32) -> Vec<TermId> {
+        self.nodes.get(*s as usize).map(|n| vec![n.fluent]).unwrap_or_default()
+    }
+    fn state_from_fluents(&mut self, fluents: &[TermId]) -> u32 {
+        fluents.first().and_then(|f| self.nodes.iter().position(|n| n.fluent == *f)).unwrap_or(0) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_classic_tree() {
+        let t = Tree::parse("((3 12 8) (2 4 6) (14 5 2))").unwrap();
+        assert_eq!(
+            t,
+            Tree::Node(vec![
+                Tree::Node(vec![Tree::Leaf(3), Tree::Leaf(12), Tree::Leaf(8)]),
+                Tree::Node(vec![Tree::Leaf(2), Tree::Leaf(4), Tree::Leaf(6)]),
+                Tree::Node(vec![Tree::Leaf(14), Tree::Leaf(5), Tree::Leaf(2)]),
+            ])
+        );
+        let g = TreeGame::new(&t);
+        assert_eq!(g.leaf_at(&[2, 3]), Some(6));
+        assert_eq!(g.leaf_at(&[3, 1]), Some(14));
+        assert!(Tree::parse("((1 x))").is_err());
+        assert!(Tree::parse("(1 ())").is_err());
+        assert!(Tree::parse("(1 2) (3)").is_err());
+        assert_eq!(Tree::parse("-7").unwrap(), Tree::Leaf(-7));
+    }
+
+    #[test]
+    fn tree_game_is_a_turn_taking_state_machine() {
+        let mut g = TreeGame::new(&Tree::parse("((3 12) (2))").unwrap());
+        let root = g.initial_state().unwrap();
+        let legal = g.all_legal_moves(&root).unwrap();
+        assert_eq!(legal[0].len(), 2);
+        assert_eq!(g.terms().display(legal[1][0]), "noop");
+        let c = g.next_state(&root, &[legal[0][0], legal[1][0]]).unwrap();
+        assert_eq!(g.terms().display(g.fluents(&c)[0]), "(node 1)");
+        let legal = g.all_legal_moves(&c).unwrap();
+        assert_eq!(legal[1].len(), 2, "MIN moves at depth 1");
+        let leaf = g.next_state(&c, &[legal[0][0], legal[1][1]]).unwrap();
+        assert!(g.is_terminal(&leaf).unwrap());
+        assert_eq!(g.goals(&leaf).unwrap(), vec![Some(12), Some(-12)]);
+    }
+
+    #[test]
+    fn values_print_as_integers_or_infinities() {
+        assert_eq!(value_json(3.0).to_string(), "3");
+        assert_eq!(value_json(f64::NEG_INFINITY).to_string(), "\"-inf\"");
+        assert_eq!(value_json(2.5).to_string(), "2.5");
+    }
+}

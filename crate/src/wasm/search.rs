@@ -1,0 +1,154 @@
+//! Search bindings: one search (`search`, `searchTree`, with the lecture
+//! trace), a match (`runMatch`), and the `SearchPlayer` class that picks
+//! moves for the play view. The result objects are the same JSON as
+//! `gdlkit search --format json` and `gdlkit match --format json`
+//! (`crate::search::report`).
+
+use super::js::{self, to_js};
+use crate::reasoner::{Interpreter, StateMachine};
+use crate::search::matches::MatchConfig;
+use crate::search::report::{match_json, play_match, search_json, ReportError, SearchOptions, Source};
+use crate::search::{build_player, Player, PlayerSpec, Stats};
+use serde::Deserialize;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+fn report_error(e: ReportError) -> JsValue {
+    match e {
+        ReportError::Usage(m) => js::type_error(&m),
+        ReportError::Game(m) => js::error("GdlSearchError", &m).into(),
+    }
+}
+
+/// Refuses option names not in `known` (a misspelt option must not be
+/// silently ignored).
+fn check_keys(v: &JsValue, what: &str, known: &[&str]) -> Result<(), JsValue> {
+    if let Some(obj) = v.dyn_ref::<js_sys::Object>() {
+        for k in js_sys::Object::keys(obj).iter() {
+            let k = k.as_string().unwrap_or_default();
+            if !known.contains(&k.as_str()) {
+                return Err(js::type_error(&format!("unknown {what} option `{k}` (options: {})", known.join(", "))));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn search_options(v: JsValue) -> Result<SearchOptions, JsValue> {
+    if v.is_undefined() || v.is_null() {
+        return Ok(SearchOptions::default());
+    }
+    check_keys(&v, "search", &["algorithm", "depth", "budgetMs", "nodes", "role", "heuristic", "trace", "nodeCap", "seed"])?;
+    serde_wasm_bindgen::from_value(v).map_err(|e| js::type_error(&format!("search options: {e}")))
+}
+
+/// Searches a game from its initial state. `options`: `{algorithm:
+/// "alphabeta"|"minimax"|"best-first"|"mcts", depth, budgetMs, nodes, role,
+/// heuristic, trace, nodeCap, seed}` (all optional). Returns `{value,
+/// best_move, solved, depth, stats: {nodes, leaves, cutoffs, ...}, events?,
+/// states?, truncated?, plan?}`.
+#[wasm_bindgen(unchecked_return_type = "any")]
+pub fn search(kif: &str, options: JsValue) -> Result<JsValue, JsValue> {
+    js::init();
+    let opts = search_options(options)?;
+    let mut m = crate::load_game(kif).map_err(|d| js::diagnostics_error(&d, kif))?;
+    let v = search_json(Source::Game { label: "game", text: kif, machine: &mut m }, &opts).map_err(report_error)?;
+    to_js(&v)
+}
+
+/// Searches an abstract tree such as `((3 12 8) (2 4 6) (14 5 2))` (MAX at
+/// the root); same options and result as `search`, plus `tree`.
+#[wasm_bindgen(js_name = searchTree, unchecked_return_type = "any")]
+pub fn search_tree(tree: &str, options: JsValue) -> Result<JsValue, JsValue> {
+    js::init();
+    let opts = search_options(options)?;
+    let v = search_json(Source::Tree(tree), &opts).map_err(report_error)?;
+    to_js(&v)
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+struct MatchOptions {
+    games: Option<usize>,
+    seed: Option<u64>,
+    max_steps: Option<usize>,
+}
+
+/// Plays a match between `players` (specs such as
+/// `"alphabeta:heuristic=fuzzy,ms=200"`, one per role), roles rotated.
+/// `options`: `{games, seed, maxSteps}`. Returns `{players: [{name,
+/// mean_goal, ci95, wins, draws, losses, ...}], results: [...]}`.
+#[wasm_bindgen(js_name = runMatch, unchecked_return_type = "any")]
+pub fn run_match(kif: &str, players: Vec<String>, options: JsValue) -> Result<JsValue, JsValue> {
+    js::init();
+    let o: MatchOptions = if options.is_undefined() || options.is_null() {
+        MatchOptions::default()
+    } else {
+        check_keys(&options, "match", &["games", "seed", "maxSteps"])?;
+        serde_wasm_bindgen::from_value(options).map_err(|e| js::type_error(&format!("match options: {e}")))?
+    };
+    let d = MatchConfig::default();
+    let cfg = MatchConfig { games: o.games.unwrap_or(d.games), seed: o.seed.unwrap_or(d.seed), max_steps: o.max_steps.unwrap_or(d.max_steps) };
+    let mut m = crate::load_game(kif).map_err(|d| js::diagnostics_error(&d, kif))?;
+    let result = play_match(kif, &mut m, &players, &cfg).map_err(report_error)?;
+    to_js(&match_json("game", &cfg, &result))
+}
+
+/// A player (`"mcts:ms=200"`, `"alphabeta:heuristic=fuzzy,ms=200"`, ...)
+/// with its own copy of the game: give it the fluents of a state (e.g. from
+/// `Game.fluents`) and a role index, get its move.
+#[wasm_bindgen]
+pub struct SearchPlayer {
+    machine: Interpreter,
+    player: Box<dyn Player<Interpreter>>,
+    stats: Stats,
+}
+
+#[wasm_bindgen]
+impl SearchPlayer {
+    #[wasm_bindgen(constructor)]
+    pub fn new(kif: &str, spec: &str, seed: Option<u32>) -> Result<SearchPlayer, JsValue> {
+        js::init();
+        let mut machine = crate::load_game(kif).map_err(|d| js::diagnostics_error(&d, kif))?;
+        let spec: PlayerSpec = spec.parse().map_err(|e: String| js::type_error(&e))?;
+        let program = crate::parse_program(kif);
+        let player = build_player(&spec, &program, &mut machine, seed.unwrap_or(1) as u64).map_err(|e| js::type_error(&e))?;
+        Ok(SearchPlayer { machine, player, stats: Stats::default() })
+    }
+
+    /// The player's name with its options.
+    pub fn name(&self) -> String {
+        self.player.name()
+    }
+
+    /// The move (term text) of role number `role` in the state made of
+    /// `fluents` (term text).
+    #[wasm_bindgen(js_name = selectMove)]
+    pub fn select_move(&mut self, fluents: Vec<String>, role: u32) -> Result<String, JsValue> {
+        let n = self.machine.roles().len();
+        if role as usize >= n {
+            return Err(js::range_error(&format!("role index {role} out of range: the game has {n} roles")));
+        }
+        let mut fl = Vec::with_capacity(fluents.len());
+        for f in &fluents {
+            fl.push(crate::program::parse_ground_term(self.machine.terms_mut(), f).map_err(|e| js::type_error(&e))?);
+        }
+        let state = self.machine.state_from_fluents(&fl);
+        let mv = self.player.select_move(&mut self.machine, &state, role as usize).map_err(js::eval_error)?;
+        self.stats = self.player.last_stats();
+        Ok(self.machine.terms().display(mv))
+    }
+
+    /// Counters of the last `selectMove`: `{nodes, leaves, cutoffs, tt_hits,
+    /// playouts, depth, elapsed_ms}`.
+    #[wasm_bindgen(js_name = lastStats, unchecked_return_type = "any")]
+    pub fn last_stats(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.stats)
+    }
+
+    /// Starts a new game (players may keep tables between games).
+    #[wasm_bindgen(js_name = newGame)]
+    pub fn new_game(&mut self) {
+        self.player.new_game();
+    }
+}
