@@ -48,6 +48,9 @@ async function open(path, { context, viewport = { width: 1280, height: 860 } } =
   return { page, errors, context: ctx };
 }
 
+/** After the frame already requested (the tree's canvas, outline and counters are drawn in requestAnimationFrame). */
+const frame = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+
 const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
 
 test('editor: an error is underlined within a second, and goes when fixed', async () => {
@@ -152,14 +155,18 @@ test('tree: stepping the lecture tree prunes 4 and 6, the root is 3', { skip: NO
   while ((await status('pruned')).length === 0) {
     await page.keyboard.press('ArrowRight');
     step += 1;
+    await page.waitForSelector(`.step-counter[data-step="${step}"]`);
+    await frame(page);
     assert.ok(step < 37, 'a cut-off happens');
   }
+  assert.equal(step, 20, 'the cut-off is event 19 of the trace (step 20)');
   assert.deepEqual(await status('pruned'), ['4', '6'], 'the leaves 4 and 6 are pruned');
   assert.match(await page.locator('.event-line').textContent(), /Cut-off/);
   assert.match(await page.locator('.window-line').textContent(), /\(α, β\) = \(3, ∞\)|\(α, β\) = \(3, 2\)/);
   await shot(page, 'view-tree-cutoff');
   await page.keyboard.press('End');
   await page.waitForSelector('.root-value[data-value="3"]');
+  await frame(page);
   assert.equal(await page.locator('.step-counter').getAttribute('data-step'), '37');
   assert.equal(await page.locator('.pane-counter').getAttribute('data-visited'), '11');
   assert.equal(await page.locator('.pane-counter').getAttribute('data-pruned'), '2');
