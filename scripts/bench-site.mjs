@@ -1,4 +1,4 @@
-// Site benchmarks (BENCHMARKS.md, "Site"): needs a built site
+// Site benchmarks (BENCHMARKS.md, "Static site"; `npm run bench:site`): needs a built site
 // (`npm run build`) and Chromium (as for `npm test`).
 //
 //   1. time from navigation to an interactive editor on localhost
