@@ -135,7 +135,7 @@ function completeWords(context) {
 
 /**
  * Creates the editor in `parent`. `onChange(text)` runs after each change;
- * `onDiagnostics({diagnostics, ms})` after each check.
+ * `onDiagnostics({diagnostics, latency})` after each check (latency: the round trip to the lint worker).
  */
 export function createEditor(parent, { doc = '', onChange, onDiagnostics, onFormatError } = {}) {
   const checker = new LatestOnly((text) => engine().lint.call('check', { text }));
@@ -153,8 +153,8 @@ export function createEditor(parent, { doc = '', onChange, onDiagnostics, onForm
     if (result === null) {
       return [];
     }
-    onDiagnostics?.({ diagnostics: result.diagnostics, ms: result.ms, latency: performance.now() - started, text });
-    return result.diagnostics.map((d) => toCodeMirror(d, view.state.doc.length));
+    onDiagnostics?.({ diagnostics: result, latency: performance.now() - started, text });
+    return result.map((d) => toCodeMirror(d, view.state.doc.length));
   };
 
   let view;

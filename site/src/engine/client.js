@@ -14,7 +14,7 @@ const WORKER_URL = new URL('./worker.js', import.meta.url);
 const WASM_URL = new URL('../pkg/gdlkit_bg.wasm', import.meta.url);
 
 /** The package's own job kinds; every other operation is a `site.*` kind of engine/worker.js. */
-const PACKAGE_KINDS = new Set(['format', 'replay', 'cli', 'version', 'playouts', 'analyze']);
+const PACKAGE_KINDS = new Set(['check', 'format', 'replay', 'cli', 'version', 'playouts', 'analyze']);
 
 export class EngineWorker {
   /** `name` labels the worker in errors. */
@@ -76,7 +76,7 @@ export function engine() {
 
 let featuresPromise = null;
 
-/** What this build's engine has: {version, check, format, search, searchTree, searchFrom, searchPlayer, analysis}. */
+/** What this build's engine has: {version, format, search, searchTree, searchFrom, searchPlayer, analysis}. */
 export function features() {
   featuresPromise ??= engine().lint.call('features').catch(() => ({}));
   return featuresPromise;

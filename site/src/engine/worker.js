@@ -53,7 +53,6 @@ const ops = {
   features() {
     return {
       version: wasm.version(),
-      check: Boolean(optional('check')),
       format: Boolean(optional('format')),
       search: Boolean(optional('search')),
       searchTree: Boolean(optional('searchTree')),
@@ -62,26 +61,6 @@ const ops = {
       analysis: Boolean(optional('AnalysisJob')),
     };
   },
-
-  /** Diagnostics with the time the check took in the worker. */
-  check({ text }) {
-    const t0 = performance.now();
-    let diagnostics;
-    const check = optional('check');
-    if (check) {
-      diagnostics = check(text);
-    } else {
-      // A build without the validator: loading the game reports its errors.
-      diagnostics = [];
-      try {
-        new wasm.Game(text).free();
-      } catch (e) {
-        diagnostics = Array.isArray(e.diagnostics) ? e.diagnostics : [];
-      }
-    }
-    return { diagnostics, ms: performance.now() - t0 };
-  },
-
 
   // ---- play: games held by id, states by handle ----
   load({ text }) {
