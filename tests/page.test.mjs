@@ -333,6 +333,32 @@ test('semantic check: a counterexample opens in the play view', { skip: NO_ANALY
   await context.close();
 });
 
+test('accessibility: every visible control has a name, in each view', async () => {
+  const { page, errors, context } = await open('?view=editor&game=connectFour&players=human;human');
+  const unnamed = () => page.evaluate(() => {
+    const name = (el) => (el.getAttribute('aria-label') || el.getAttribute('title') || el.labels?.[0]?.textContent
+      || document.getElementById(el.getAttribute('aria-labelledby') ?? '')?.textContent
+      || (['BUTTON', 'A', 'SUMMARY'].includes(el.tagName) ? el.textContent : '') || '').trim();
+    return [...document.querySelectorAll('button, a[href], input, select, textarea, [role="button"], [tabindex="0"]')]
+      .filter((el) => el.offsetParent !== null && !el.classList.contains('cm-content') && !name(el))
+      .map((el) => el.outerHTML.slice(0, 100));
+  });
+  assert.equal(await page.getAttribute('html', 'lang'), 'en');
+  await page.waitForSelector('.lint-summary.clean');
+  assert.deepEqual(await unnamed(), []);
+  await page.locator('#tab-play').click();
+  await page.waitForSelector('.board button.cell');
+  assert.ok((await page.locator('.board button.cell').count()) === 42, 'a 7x6 board');
+  assert.deepEqual(await unnamed(), []);
+  // Board cells are named by their coordinates and contents.
+  assert.match(await page.locator('.board button.cell').first().getAttribute('aria-label'), /^cell 1 6: empty/);
+  await page.locator('#tab-tree').click();
+  await page.waitForSelector('.step-counter[data-total]');
+  assert.deepEqual(await unnamed(), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('game symbols are text, never HTML', async () => {
   const kif = '; html test\n(role <b>bold</b>)\n(init (cell 1 1 <i>x</i>))\n(init (cell 1 2 b))\n(init (cell 2 1 b))\n(init (cell 2 2 b))\n'
     + '(<= (legal <b>bold</b> (<img>go 1 1)) (true (cell 1 2 b)))\n(<= (next (cell 1 2 done)) (does <b>bold</b> (<img>go 1 1)))\n'

@@ -106,6 +106,8 @@ const editorTheme = EditorView.theme({
   '.cm-gdl-code': { fontFamily: 'ui-monospace, monospace', fontWeight: '600', marginRight: '0.3em' },
   '.cm-gdl-hint': { color: '#3d4657', marginTop: '2px' },
   '.cm-gdl-related': { color: '#3d4657', fontSize: '0.9em' },
+  // The focused problems panel marks its selected item in the system's highlight colours.
+  '.cm-panel.cm-panel-lint ul:focus [aria-selected] :is(.cm-gdl-hint, .cm-gdl-related)': { color: 'inherit' },
   '.cm-tooltip-lint': { maxWidth: '40rem' },
   '.cm-diagnosticAction': { backgroundColor: '#2456c7' },
 });
