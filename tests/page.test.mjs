@@ -333,6 +333,25 @@ test('semantic check: a counterexample opens in the play view', { skip: NO_ANALY
   await context.close();
 });
 
+test('semantic check: progress, and Cancel stops it at once', { skip: NO_ANALYSIS }, async () => {
+  const { page, errors, context } = await open('?view=editor&game=connectFour');
+  await page.waitForSelector('.lint-summary.clean');
+  await page.locator('button', { hasText: 'Check semantics' }).click();
+  const label = page.locator('.analysis .row .muted');
+  // Progress reports the states explored so far.
+  await page.waitForFunction(() => /\d+ states/.test(document.querySelector('.analysis .row .muted')?.textContent ?? ''), null, { timeout: 10000 });
+  const started = Date.now();
+  await page.locator('.analysis button', { hasText: 'Cancel' }).click();
+  await page.waitForFunction(() => document.querySelector('.analysis .row .muted').textContent === 'Cancelled.', null, { timeout: 2000 });
+  assert.ok(Date.now() - started < 1500, `cancelled after ${Date.now() - started} ms`);
+  assert.equal(await label.textContent(), 'Cancelled.');
+  // A soft cancel keeps what was found so far.
+  assert.match(await page.locator('.analysis-results p').first().textContent(), /^Stopped early\. So far: .*\d+ states/);
+  assert.equal(await page.locator('button', { hasText: 'Check semantics' }).isEnabled(), true);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('accessibility: every visible control has a name, in each view', async () => {
   const { page, errors, context } = await open('?view=editor&game=connectFour&players=human;human');
   const unnamed = () => page.evaluate(() => {
