@@ -177,12 +177,37 @@ test('tree: stepping the lecture tree prunes 4 and 6, the root is 3', { skip: NO
   const svg = readFileSync(await download.path(), 'utf8');
   assert.match(svg, /^<svg /);
   assert.match(svg, /✂ ≤2/);
+  assert.ok(/>12</.test(svg), 'the leaf 12 is drawn');
+  const [png] = await Promise.all([page.waitForEvent('download'), page.locator('button', { hasText: 'PNG' }).click()]);
+  const bytes = readFileSync(await png.path());
+  assert.equal(bytes.subarray(1, 4).toString(), 'PNG');
+  assert.ok(bytes.readUInt32BE(16) > 200 && bytes.readUInt32BE(20) > 100, 'a PNG of the whole tree');
+  // Collapse the first MIN node with the keyboard (↓ selects the root, ↓ its first child, Enter): its leaves are hidden.
+  await page.locator('.tree-canvas').first().focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  const [collapsed] = await Promise.all([page.waitForEvent('download'), page.locator('button', { hasText: 'SVG' }).click()]);
+  assert.ok(!/>12</.test(readFileSync(await collapsed.path(), 'utf8')), 'collapsed: the leaf 12 is hidden');
+  await page.locator('.tree-canvas').first().focus();
+  await page.keyboard.press('Enter');
+  const [expanded] = await Promise.all([page.waitForEvent('download'), page.locator('button', { hasText: 'SVG' }).click()]);
+  assert.ok(/>12</.test(readFileSync(await expanded.path(), 'utf8')), 'expanded again');
   // Step back from the end: the root has no final value any more.
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowLeft');
   assert.equal(await page.locator('.root-value').count(), 0);
   await page.keyboard.press('Home');
   assert.equal(await page.locator('.step-counter').getAttribute('data-step'), '0');
+  // Space plays and pauses.
+  await page.locator('.tree-canvas').first().focus();
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => Number(document.querySelector('.step-counter').dataset.step) >= 2);
+  await page.keyboard.press(' ');
+  const paused = await page.locator('.step-counter').getAttribute('data-step');
+  await page.waitForTimeout(400);
+  assert.equal(await page.locator('.step-counter').getAttribute('data-step'), paused, 'paused');
+  await page.keyboard.press('Home');
   // Two orderings side by side: best-first prunes more.
   await page.locator('.tree-form input[type="checkbox"]').check();
   await page.waitForFunction(() => document.querySelectorAll('.tree-pane').length === 2);
