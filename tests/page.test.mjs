@@ -124,6 +124,17 @@ test('play: a full game of tic-tac-toe against the engine', { skip: NO_SEARCH },
   assert.equal(await page.locator('.goals').isVisible(), false);
   await page.locator('button', { hasText: 'Redo' }).click();
   await page.locator('.goals').waitFor({ state: 'visible' });
+  // Restart: back to the empty board, x to move.
+  await page.locator('button', { hasText: 'Restart' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('.history li').length === 1);
+  assert.equal(await page.locator('.board .symbol').count(), 0, 'an empty board');
+  assert.equal(await page.locator('.board button.cell.target').count(), 9);
+  assert.match(await page.locator('.play-status').textContent(), /x to move/);
+  // Two random players play a whole game by themselves.
+  await page.locator('select[aria-label="who plays x"]').selectOption('random');
+  await page.locator('select[aria-label="who plays o"]').selectOption('random');
+  await page.locator('.goals').waitFor({ state: 'visible', timeout: 15000 });
+  assert.ok((await page.locator('.history li').count()) >= 6, 'a random game lasts at least five moves');
   assert.deepEqual(errors, []);
   await context.close();
 });
