@@ -290,6 +290,13 @@ test('embed: ?embed=1 shows only the view, restored from the URL', { skip: NO_SE
   // An embed never touches the user's autosave.
   assert.equal(await play.page.evaluate(() => localStorage.getItem('gdlkit.site.v1')), null);
   await play.context.close();
+
+  const editor = await open('?embed=1&view=editor&game=nim', { viewport: { width: 700, height: 450 } });
+  await editor.page.waitForSelector('.lint-summary.clean');
+  assert.equal(await editor.page.locator('.app-header').isVisible(), false, 'no chrome');
+  assert.match(await editor.page.locator('.cm-content').textContent(), /\(role /);
+  assert.deepEqual(editor.errors, []);
+  await editor.context.close();
 });
 
 test('deck: <gdl-tree> and <gdl-play> from one script tag', { skip: NO_SEARCH }, async () => {
