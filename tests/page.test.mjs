@@ -204,6 +204,15 @@ test('tree: stepping the lecture tree prunes 4 and 6, the root is 3', { skip: NO
   await page.keyboard.press('Enter');
   const [expanded] = await Promise.all([page.waitForEvent('download'), page.locator('button', { hasText: 'SVG' }).click()]);
   assert.ok(/>12</.test(readFileSync(await expanded.path(), 'utf8')), 'expanded again');
+  // Zoom (+) and pan (Shift+→) redraw the canvas.
+  const pixels = async () => { await frame(page); return page.locator('.tree-canvas').first().evaluate((c) => c.toDataURL()); };
+  await page.locator('.tree-canvas').first().focus();
+  const before = await pixels();
+  await page.keyboard.press('+');
+  const zoomed = await pixels();
+  assert.notEqual(zoomed, before, 'zoomed');
+  await page.keyboard.press('Shift+ArrowRight');
+  assert.notEqual(await pixels(), zoomed, 'panned');
   // Step back from the end: the root has no final value any more.
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowLeft');
