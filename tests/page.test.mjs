@@ -8,8 +8,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { ARTIFACTS, CHROMIUM_ARGS, SITE } from '../scripts/lib.mjs';
+import { ARTIFACTS, CHROMIUM_ARGS, ROOT, SITE } from '../scripts/lib.mjs';
 import { serve } from '../scripts/serve.mjs';
 import { browserPaths } from '../scripts/setup.mjs';
 
@@ -93,6 +94,27 @@ test('editor: an error is underlined within a second, and goes when fixed', asyn
   // The formatter rewrites the layout as one change.
   await page.locator('button', { hasText: 'Format' }).click();
   await page.waitForFunction(() => [...document.querySelectorAll('.cm-line')].some((l) => l.textContent === '    (line ?player))'));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// The largest game of the shared corpus: read at test time, never shipped with the site.
+const LARGE = join(ROOT, '..', 'shared', 'games', 'repository', 'duplicateStateLarge.kif');
+
+test('editor: diagnostics within a second on the largest corpus game', { skip: !existsSync(LARGE) && `${LARGE} not found` }, async (t) => {
+  const kif = deflateSync(readFileSync(LARGE)).toString('base64url');
+  const { page, errors, context } = await open(`?embed=1#view=editor&kif=${kif}`);
+  await page.waitForSelector('.lint-summary[data-errors="0"]', { timeout: 20000 });
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('Control+End');
+  const typed = Date.now();
+  await page.keyboard.type(')');
+  await page.waitForSelector('.lint-summary[data-errors="1"]', { timeout: 1000 });
+  const latency = Date.now() - typed;
+  await page.waitForSelector('.cm-lintRange-error', { timeout: 1000 });
+  await page.keyboard.press('Backspace');
+  await page.waitForSelector('.lint-summary[data-errors="0"]', { timeout: 1000 });
+  t.diagnostic(`keystroke to diagnostics on duplicateStateLarge.kif: ${latency} ms (150 ms of it the editor's debounce)`);
   assert.deepEqual(errors, []);
   await context.close();
 });
