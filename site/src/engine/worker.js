@@ -53,7 +53,7 @@ function hash(text) {
 const ops = {
   features() {
     return {
-      version: wasm.version(),
+      version: api.version(),
       format: Boolean(optional('format')),
       search: Boolean(optional('search')),
       searchTree: Boolean(optional('searchTree')),
@@ -65,7 +65,7 @@ const ops = {
 
   // ---- play: games held by id, states by handle ----
   load({ text }) {
-    const g = new wasm.Game(text);
+    const g = new api.Game(text);
     const id = nextGameId++;
     games.set(id, g);
     // The page keeps one game at a time (plus one while switching).
