@@ -363,9 +363,7 @@ fn mcts_and_paranoid_alphabeta_play_simultaneous_games() {
     assert!(res.games.iter().all(|g| g.terminal));
 }
 
-#[test]
-fn mcts_takes_an_immediate_win() {
-    let (_, mut m) = game("ticTacToe");
+fn mcts_move_in_won_position<M: StateMachine>(m: &mut M) -> String {
     // x: (1 1) (1 2); o: (2 1) (2 2); x to move wins with (mark 1 3).
     let mut s = m.initial_state().unwrap();
     for (x, o) in [("(mark 1 1)", "noop"), ("noop", "(mark 2 1)"), ("(mark 1 2)", "noop"), ("noop", "(mark 2 2)")] {
@@ -374,8 +372,17 @@ fn mcts_takes_an_immediate_win() {
         s = m.next_state(&s, &[x, o]).unwrap();
     }
     let mut mc = Mcts::new(mcts::Config { budget: Budget::nodes(1000), ..mcts::Config::default() }, 1);
-    let mv = mc.select_move(&mut m, &s, 0).unwrap();
-    assert_eq!(m.terms().display(mv), "(mark 1 3)");
+    let mv = mc.select_move(m, &s, 0).unwrap();
+    m.terms().display(mv)
+}
+
+#[test]
+fn mcts_takes_an_immediate_win() {
+    let (_, mut m) = game("ticTacToe");
+    assert_eq!(mcts_move_in_won_position(&mut m), "(mark 1 3)");
+    // On the fast engine, playouts run inside the network.
+    let (_, mut f) = engine("ticTacToe", EngineChoice::Fast);
+    assert_eq!(mcts_move_in_won_position(&mut f), "(mark 1 3)");
 }
 
 #[test]
