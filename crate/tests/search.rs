@@ -188,6 +188,8 @@ fn table_and_ordering_change_node_counts_not_values() {
     let v0 = results[0].0;
     assert!(results.iter().all(|r| r.0 == v0), "{results:?}");
     assert!(results[1].1 < results[0].1, "the table saves nodes: {results:?}");
+    // Ordering takes the best move from the table, so it acts with the table.
+    assert!(results[3].1 < results[1].1, "ordering saves nodes on top of the table: {results:?}");
     assert!(results[3].1 < results[0].1, "table and ordering save nodes: {results:?}");
 }
 
