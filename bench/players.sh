@@ -5,12 +5,14 @@
 # the wasm speed figures also need `npm run build` (pkg/) and Node.
 # Environment (defaults in brackets):
 #   ENGINE [auto]        engine of the matches: auto, interpreter or fast
-#   RANDOM_GAMES [100]   games against random
-#   VS_GAMES [20]        games of MCTS against alpha-beta, per heuristic
+#   RANDOM_GAMES [100]   games against random, in chunks of 25 (seeds 1, 2, ...)
+#   VS_GAMES [20]        games of MCTS against alpha-beta per heuristic, in
+#                        chunks of 10 (seeds 1, 2, ...); chunks keep partial
+#                        results usable and each is one reproducible command
 #   PARTS [speed random vs]  which tables to measure
-# Long: with the fast engine about an hour on 2 cores (mostly breakthrough
-# against random); every figure is one command, also listed in
-# BENCHMARKS.md next to its number, so single figures can be rerun.
+# With the fast engine about 25 minutes per game (2 cores, loaded); the
+# commands are listed in BENCHMARKS.md next to the figures. Summarise the
+# JSON with `node bench/players-summary.mjs OUT_DIR`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${GDLKIT:-${CARGO_TARGET_DIR:-target}/release/gdlkit}
@@ -47,13 +49,17 @@ for game in connectFour breakthrough; do
   esac
   case " $PARTS " in *" random "*)
     # Against random, 200 ms per move.
-    run "$game-mcts-random" match "$G/$game.kif" --players mcts:ms=200 random --games "$RANDOM_GAMES" --seed 1 --engine "$ENGINE"
-    run "$game-ab-fuzzy-random" match "$G/$game.kif" --players alphabeta:heuristic=fuzzy,ms=200 random --games "$RANDOM_GAMES" --seed 1 --engine "$ENGINE" ;;
+    for seed in $(seq 1 $((RANDOM_GAMES / 25))); do
+      run "$game-mcts-random-s$seed" match "$G/$game.kif" --players mcts:ms=200 random --games 25 --seed "$seed" --engine "$ENGINE"
+      run "$game-ab-fuzzy-random-s$seed" match "$G/$game.kif" --players alphabeta:heuristic=fuzzy,ms=200 random --games 25 --seed "$seed" --engine "$ENGINE"
+    done ;;
   esac
   case " $PARTS " in *" vs "*)
     # MCTS against alpha-beta with each heuristic (half the games per side).
-    for h in fuzzy mobility inverse-mobility novelty; do
-      run "$game-mcts-ab-$h" match "$G/$game.kif" --players mcts:ms=200 "alphabeta:heuristic=$h,ms=200" --games "$VS_GAMES" --seed 1 --engine "$ENGINE"
+    for seed in $(seq 1 $((VS_GAMES / 10))); do
+      for h in fuzzy mobility inverse-mobility novelty; do
+        run "$game-mcts-ab-$h-s$seed" match "$G/$game.kif" --players mcts:ms=200 "alphabeta:heuristic=$h,ms=200" --games 10 --seed "$seed" --engine "$ENGINE"
+      done
     done ;;
   esac
 done
