@@ -10,7 +10,8 @@
 #                        chunks of 10 (seeds 1, 2, ...); chunks keep partial
 #                        results usable and each is one reproducible command
 #   PARTS [speed random vs]  which tables to measure
-# With the fast engine about 25 minutes per game (2 cores, loaded); the
+# About 35 minutes per engine (connectFour 13, breakthrough 21, speed 2;
+# measured 2026-11-22 on 2 loaded cores); the
 # commands are listed in BENCHMARKS.md next to the figures. Summarise the
 # JSON with `node bench/players-summary.mjs OUT_DIR`.
 set -euo pipefail
