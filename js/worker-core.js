@@ -5,8 +5,9 @@
 // documented in docs/js-api.md ("The worker protocol").
 //
 // A job is `{ step(sliceMs) -> {done, progress?, value?}, partial?(), free?() }`.
-// One-shot kinds (check, format, replay, cli) finish in their first step; sliced
-// kinds (playouts, and analysis when the build has it) take many.
+// One-shot kinds (check, format, replay, cli, and the search kinds: search,
+// searchTree, match, selectMove) finish in their first step; sliced kinds
+// (playouts, analyze) take many.
 //
 // serve(scope, api) is independent of the environment: `scope` has
 // postMessage(message) and receives messages through the `onMessage`
@@ -140,6 +141,24 @@ function analyze(api, { kif, options = {} }) {
   };
 }
 
+/**
+ * The player of the last `selectMove` job, kept so that a player keeps its
+ * tables from one move to the next (one at a time: another game, spec or
+ * seed frees it).
+ */
+let cachedPlayer = null;
+
+function selectMove(api, { kif, spec = 'alphabeta', seed, fluents, role = 0 }) {
+  const key = JSON.stringify([kif, api.playerSpec(spec), seed ?? null]);
+  if (cachedPlayer?.key !== key) {
+    cachedPlayer?.player.free();
+    cachedPlayer = null;
+    cachedPlayer = { key, player: new api.Player(kif, spec, { seed }) };
+  }
+  const { player } = cachedPlayer;
+  return oneShot(() => ({ move: player.selectMove(fluents, role), name: player.name, stats: player.lastStats() }));
+}
+
 /** The job kinds: `kind -> (api, params) => job`. */
 export const KINDS = {
   check: (api, { text }) => oneShot(() => api.check(text)),
@@ -149,6 +168,12 @@ export const KINDS = {
   version: (api) => oneShot(() => api.version()),
   playouts,
   analyze,
+  // Search: each is one wasm call, which cannot stop between slices (a
+  // cancel restarts the worker; see ATOMIC_KINDS in worker.js).
+  search: (api, { kif, options }) => oneShot(() => api.search(kif, options)),
+  searchTree: (api, { tree, options }) => oneShot(() => api.searchTree(tree, options)),
+  match: (api, { kif, players, options }) => oneShot(() => api.runMatch(kif, players, options)),
+  selectMove,
 };
 
 /**

@@ -1,7 +1,7 @@
 // TypeScript declarations of `gdlkit/worker` (worker.js in browsers,
 // worker-node.js in Node). Protocol and semantics: docs/js-api.md.
 
-import type { AnalysisOptions, AnalysisProgress, AnalysisResult, CliResult, Diagnostic, ReplayResult, WasmSource } from './index.js';
+import type { AnalysisOptions, AnalysisProgress, AnalysisResult, CliResult, Diagnostic, MatchOptions, MatchResult, PlayerSpec, ReplayResult, RoleRef, SearchOptions, SearchResult, SearchStats, WasmSource } from './index.js';
 
 /** Progress of the `playouts` job. */
 export interface PlayoutsProgress {
@@ -83,6 +83,24 @@ export interface PlayoutsOptions {
   seed?: number;
 }
 
+/** What `GdlWorker.selectMove` asks for: the player, and the state (its fluents) and role to move for. */
+export interface SelectMoveRequest {
+  /** Default `"alphabeta"`. */
+  spec?: PlayerSpec;
+  seed?: number;
+  fluents: readonly string[];
+  /** Index or name; default 0. */
+  role?: RoleRef;
+}
+
+/** A player's move, from `GdlWorker.selectMove`. */
+export interface SelectMoveResult {
+  move: string;
+  /** The player's name with its options. */
+  name: string;
+  stats: SearchStats;
+}
+
 /** Events: `progress` (detail `{id, kind, progress}`), `restart` (detail `{reason, id?}`). */
 export interface GdlWorkerEvent extends Event {
   detail: { id?: number; kind?: string; progress?: unknown; reason?: 'cancel' | 'restart' };
@@ -130,6 +148,15 @@ export class GdlWorker extends EventTarget {
    * AnalysisResult whose unsettled properties are null.
    */
   analyze(kif: string, options?: AnalysisOptions, taskOptions?: TaskOptions<AnalysisProgress>): GdlTask<AnalysisResult>;
+
+  /** A search from the initial state (one wasm call: no progress; cancelling it restarts the worker). */
+  search(kif: string, options?: SearchOptions, taskOptions?: TaskOptions): GdlTask<SearchResult>;
+  /** A search of an abstract tree (with the trace when `options.trace`). */
+  searchTree(tree: string, options?: SearchOptions, taskOptions?: TaskOptions): GdlTask<SearchResult>;
+  /** A match between players (one per role). */
+  match(kif: string, players: readonly PlayerSpec[], options?: MatchOptions, taskOptions?: TaskOptions): GdlTask<MatchResult>;
+  /** A player's move in a state; the worker keeps the last player between calls. */
+  selectMove(kif: string, request: SelectMoveRequest, taskOptions?: TaskOptions): GdlTask<SelectMoveResult>;
 
   addEventListener(type: 'progress' | 'restart', listener: (event: GdlWorkerEvent) => void, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions): void;
