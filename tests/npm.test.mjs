@@ -175,7 +175,7 @@ console.log('played');
   });
 
   test('the entries export the documented names, the same in Node and browsers; deep imports are closed', () => {
-    const names = 'AnalysisJob Game analyze check format hasErrors init initSync isGdlError isReady replay runCli version';
+    const names = 'AnalysisJob Game Player analyze check format hasErrors init initSync isGdlError isReady playerSpec replay runCli runMatch search searchTree version';
     const inNode = node('exports-node.mjs', `console.log(Object.keys(await import('gdlkit')).sort().join(' '));\n`);
     assert.equal(inNode.code, 0, explain(inNode));
     assert.equal(inNode.stdout.trim(), names);
@@ -186,6 +186,90 @@ console.log('played');
     const deep = node('exports-deep.mjs', `await import('gdlkit/js/api.js');\n`);
     assert.equal(deep.code, 1);
     assert.match(deep.stderr, /ERR_PACKAGE_PATH_NOT_EXPORTED/);
+  });
+
+  test('players, search, traces and matches', () => {
+    const r = node(
+      'search.mjs',
+      `import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { Game, Player, playerSpec, runMatch, search, searchTree } from 'gdlkit';
+const kif = readFileSync('ticTacToe.kif', 'utf8');
+
+// the classic tree: root 3, best move the first child, one cut-off in the
+// second MIN node after its leaf 2, pruning its leaves 4 and 6
+const tree = searchTree('((3 12 8) (2 4 6) (14 5 2))', { trace: true });
+assert.equal(tree.value, 3);
+assert.equal(tree.best_move, '1');
+assert.deepEqual(tree.tree, [[3, 12, 8], [2, 4, 6], [14, 5, 2]]);
+const cutoffs = tree.events.filter((e) => e.type === 'cutoff');
+assert.equal(cutoffs.length, 1);
+assert.deepEqual([cutoffs[0].alpha, cutoffs[0].value, cutoffs[0].pruned], [3, 2, [{ move: '2' }, { move: '3' }]]);
+assert.equal(tree.events.filter((e) => e.type === 'leaf').length, 7);
+assert.deepEqual(tree.events.find((e) => e.type === 'return' && e.node === 0), { type: 'return', node: 0, value: 3 });
+assert.equal(tree.events.filter((e) => e.type === 'enter').length, tree.events.filter((e) => e.type === 'return').length);
+assert.equal(searchTree('((3 12 8) (2 4 6) (14 5 2))', { algorithm: 'minimax' }).value, 3);
+
+// a ticTacToe position where x wins with (mark 1 3) (o threatens row 2)
+const game = new Game(kif);
+let state = game.initialState();
+for (const joint of [['(mark 1 1)', 'noop'], ['noop', '(mark 2 1)'], ['(mark 1 2)', 'noop'], ['noop', '(mark 2 2)']]) {
+  state = game.next(state, joint);
+}
+const fluents = game.fluents(state);
+for (const spec of ['alphabeta:depth=3', { name: 'alphabeta', ms: 200 }, { name: 'minimax', depth: 2 }, 'mcts:ms=300']) {
+  using player = new Player(kif, spec, { seed: 5 });
+  const move = player.selectMove(fluents, 'x');
+  assert.equal(move, '(mark 1 3)', \`\${player.name} chose \${move}\`);
+  assert.ok(player.lastStats().nodes > 0);
+  assert.deepEqual(game.goals(game.next(state, [move, 'noop'])), [100, 0]);
+}
+const blocker = new Player(kif, 'alphabeta:depth=3');
+assert.equal(blocker.name, 'alphabeta(fuzzy, depth 3)');
+assert.equal(blocker.selectMove(fluents, 1), 'noop');
+assert.throws(() => blocker.selectMove(fluents, 'z'), RangeError);
+assert.throws(() => blocker.selectMove(fluents, 2), RangeError);
+blocker.free();
+blocker.free();
+assert.throws(() => blocker.selectMove(fluents, 0), { name: 'TypeError', message: /freed/ });
+assert.throws(() => new Player(kif, 'best'), { name: 'TypeError', message: /unknown player/ });
+assert.equal(playerSpec({ name: 'alphabeta', heuristic: 'fuzzy', ms: 200 }), 'alphabeta:heuristic=fuzzy,ms=200');
+game.free();
+
+// a search from the initial state: ticTacToe is a draw, solved
+const solved = search(kif, { depth: 9 });
+assert.deepEqual([solved.value, solved.solved, solved.role, solved.algorithm], [50, true, 'x', 'alphabeta']);
+assert.ok(solved.stats.nodes > 1000);
+const o = search(kif, { depth: 9, role: 'o' });
+assert.deepEqual([o.value, o.best_move], [50, 'noop']);
+const coins = search(readFileSync('coins.kif', 'utf8'), { trace: true, depth: 3 });
+assert.deepEqual([coins.value, coins.best_move, coins.solved], [100, 'take', true]);
+assert.deepEqual(coins.states.map((s) => s.join(' ')), ['(coins 0)', '(coins 1)', '(coins 2)']);
+// options go to the binding as they are: it refuses unknown ones
+assert.throws(() => search(kif, { budgett: 5 }), { name: 'TypeError', message: /unknown search option \`budgett\`/ });
+assert.throws(() => search(kif, { algorithm: 'mcts', trace: true }), TypeError);
+assert.throws(() => search('(role x', {}), { name: 'GdlDiagnosticsError' });
+
+// a match: zero-sum ticTacToe, every game's goals sum to 100; the solving
+// player never loses to the random one
+const match = runMatch(kif, ['random', { name: 'alphabeta', depth: 9 }], { games: 4, seed: 2 });
+assert.equal(match.results.length, 4);
+for (const g of match.results) {
+  assert.equal(g.goals[0] + g.goals[1], 100);
+  assert.equal(g.terminal, true);
+}
+assert.deepEqual(match.results.map((g) => g.seats), [[0, 1], [1, 0], [0, 1], [1, 0]]);
+const [random, solver] = match.players;
+assert.equal(solver.losses, 0);
+assert.equal(solver.wins + solver.draws, 4);
+assert.equal(random.mean_goal + solver.mean_goal, 100);
+assert.throws(() => runMatch(kif, ['random'], {}), { name: 'GdlSearchError', message: /one player per role/ });
+assert.throws(() => runMatch(kif, ['random', 'random'], { game: 3 }), TypeError);
+console.log('search ok');
+`,
+    );
+    assert.equal(r.code, 0, explain(r));
+    assert.match(r.stdout, /search ok/);
   });
 
   test('Symbol.dispose frees a Game', () => {
@@ -266,6 +350,32 @@ const partial = await stopped.then(() => assert.fail('not cancelled'), (e) => e.
 assert.equal(partial.report.mode, 'sampled');
 assert.equal(partial.report.properties.strongly_winnable.holds, null);
 await assert.rejects(worker.analyze(kif, { budgett: 1 }), { name: 'TypeError', message: /budgett/ });
+
+// search in the worker: one wasm call each; cancelling one restarts the worker at once
+assert.ok(['search', 'searchTree', 'match', 'selectMove'].every((k) => info.kinds.includes(k)));
+const traced = await worker.searchTree('((3 12 8) (2 4 6) (14 5 2))', { trace: true });
+assert.deepEqual([traced.value, traced.best_move, traced.events.filter((e) => e.type === 'cutoff').length], [3, '1', 1]);
+const position = ['(cell 1 1 x)', '(cell 1 2 x)', '(cell 1 3 blank)', '(cell 2 1 o)', '(cell 2 2 o)', '(cell 2 3 blank)', '(cell 3 1 blank)', '(cell 3 2 blank)', '(cell 3 3 blank)', '(control x)'];
+const chosen = await worker.selectMove(kif, { spec: { name: 'alphabeta', depth: 3 }, fluents: position, role: 'x' });
+assert.equal(chosen.move, '(mark 1 3)');
+assert.equal(chosen.name, 'alphabeta(fuzzy, depth 3)');
+assert.ok(chosen.stats.nodes > 0);
+const oMove = await worker.selectMove(kif, { spec: { name: 'alphabeta', depth: 3 }, fluents: position, role: 1 });
+assert.equal(oMove.move, 'noop');
+assert.equal((await worker.search(kif, { depth: 9 })).value, 50);
+const played = await worker.match(kif, ['random', 'alphabeta:depth=9'], { games: 2 });
+assert.ok(played.results.every((g) => g.goals[0] + g.goals[1] === 100));
+await assert.rejects(worker.search(kif, { budgett: 1 }), { name: 'TypeError', message: /budgett/ });
+const endless = worker.search(kif, { budgetMs: 60000, depth: 99 });
+const queued = worker.check('(role x');
+await new Promise((r) => setTimeout(r, 100));
+const t1 = Date.now();
+endless.cancel();
+const stopped2 = await endless.then(() => assert.fail('not cancelled'), (e) => e);
+assert.deepEqual([stopped2.name, stopped2.hard], ['AbortError', true]);
+assert.ok(Date.now() - t1 < 250, 'a search is cancelled without waiting for the grace period');
+assert.equal(restarts, 2);
+assert.equal((await queued).length, 1);
 
 // restart(): every task in flight rejects
 const a = worker.playouts(kif, { count: 1e9 });
@@ -389,7 +499,8 @@ describe('the Node CLI (npx gdlkit)', () => {
 
 describe('TypeScript', () => {
   const TS_USE = `import { init, analyze, Game, check, hasErrors, isGdlError, replay, runCli, version, type AnalysisResult, type Diagnostic, type StateHandle } from 'gdlkit';
-import { GdlWorker, type GdlTask, type PlayoutsResult } from 'gdlkit/worker';
+import { GdlWorker, type GdlTask, type PlayoutsResult, type SelectMoveResult } from 'gdlkit/worker';
+import { Player, runMatch, search, searchTree, type MatchResult, type SearchResult, type TraceEvent } from 'gdlkit';
 
 await init();
 const diags: Diagnostic[] = check('(role x)');
@@ -430,6 +541,32 @@ task.cancel();
 const means: (number | null)[] = (await task).meanGoals;
 const diagnostics: Diagnostic[] = await worker.check('(role x)');
 console.log(means, diagnostics, (await worker.ready).version);
+const found: SearchResult = search('(role x)', { depth: 2, algorithm: 'mcts', budgetMs: 5 });
+const bestMove: string | null = found.best_move;
+const events: TraceEvent[] = searchTree('((3 12 8) (2 4 6) (14 5 2))', { trace: true }).events ?? [];
+for (const e of events) {
+  if (e.type === 'cutoff') {
+    console.log(e.pruned.map((p) => p.move), e.alpha);
+  } else if (e.type === 'enter') {
+    console.log(e.kind, e.parent);
+  }
+}
+// @ts-expect-error a depth is a number
+search('(role x)', { depth: '2' });
+search('(role x)', { engine: 'fast' }); // an option the binding may add later type-checks
+const match: MatchResult = runMatch('(role x)', ['random', { name: 'mcts', ms: 100 }], { games: 2, maxSteps: 10 });
+const goalSums: number[] = match.results.map((g) => g.goals.reduce((a, b) => a + b, 0));
+// @ts-expect-error no such match option
+runMatch('(role x)', ['random'], { rounds: 2 });
+{
+  using player = new Player('(role x)', 'alphabeta:ms=10', { seed: 1 });
+  const move: string = player.selectMove(['(cell 1 1 b)'], 'x');
+  console.log(move, player.name, player.lastStats().nodes, bestMove, goalSums);
+}
+const chosen: SelectMoveResult = await worker.selectMove('(role x)', { spec: { name: 'mcts', ms: 50 }, fluents: [], role: 0 });
+const traced: SearchResult = await worker.searchTree('(1 2)', { trace: true });
+const played: MatchResult = await worker.match('(role x)', ['random']);
+console.log(chosen.move, chosen.stats.depth, traced.value, played.players[0]?.ci95[1]);
 worker.terminate();
 `;
 
