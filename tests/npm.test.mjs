@@ -18,7 +18,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ARTIFACTS, CHROMIUM_ARGS, PKG, ROOT } from '../scripts/lib.mjs';
+import { ARTIFACTS, cargoTargetDir, CHROMIUM_ARGS, PKG, ROOT } from '../scripts/lib.mjs';
 import { serve } from '../scripts/serve.mjs';
 import { browserPaths } from '../scripts/setup.mjs';
 
@@ -218,11 +218,13 @@ for (const joint of [['(mark 1 1)', 'noop'], ['noop', '(mark 2 1)'], ['(mark 1 2
 }
 const fluents = game.fluents(state);
 for (const spec of ['alphabeta:depth=3', { name: 'alphabeta', ms: 200 }, { name: 'minimax', depth: 2 }, 'mcts:ms=300']) {
-  using player = new Player(kif, spec, { seed: 5 });
+  const player = new Player(kif, spec, { seed: 5 });
   const move = player.selectMove(fluents, 'x');
   assert.equal(move, '(mark 1 3)', \`\${player.name} chose \${move}\`);
   assert.ok(player.lastStats().nodes > 0);
   assert.deepEqual(game.goals(game.next(state, [move, 'noop'])), [100, 0]);
+  player[Symbol.dispose]();
+  assert.equal(player.freed, true);
 }
 const blocker = new Player(kif, 'alphabeta:depth=3');
 assert.equal(blocker.name, 'alphabeta(fuzzy, depth 3)');
@@ -440,8 +442,67 @@ describe('the Node CLI (npx gdlkit)', () => {
     assert.equal(bench.code, 0, explain(bench));
     const help = gdlkit('help');
     assert.equal(help.code, 0);
-    for (const command of ['check', 'fmt', 'analyze', 'play', 'replay', 'bench']) {
+    for (const command of ['check', 'fmt', 'analyze', 'play', 'replay', 'search', 'match', 'bench']) {
       assert.match(help.stdout, new RegExp(`gdlkit ${command} `));
+    }
+  });
+
+  test('search and match: the trace of the classic tree, a match whose goals sum to 100', () => {
+    const tree = gdlkit('search', '--tree', '((3 12 8) (2 4 6) (14 5 2))', '--trace', '--format', 'json');
+    assert.equal(tree.code, 0, explain(tree));
+    const traced = JSON.parse(tree.stdout);
+    assert.deepEqual([traced.value, traced.best_move], [3, '1']);
+    assert.deepEqual(traced.events.filter((e) => e.type === 'cutoff').map((e) => e.pruned.length), [2]);
+    const text = gdlkit('search', 'ticTacToe.kif', '--depth', '9');
+    assert.equal(text.code, 0, explain(text));
+    assert.match(text.stdout, /^value: 50 \(solved\)$/m);
+    const match = gdlkit('match', 'ticTacToe.kif', '--players', 'random', 'alphabeta:depth=9', '--games', '2', '--format', 'json');
+    assert.equal(match.code, 0, explain(match));
+    const { results, players } = JSON.parse(match.stdout);
+    assert.deepEqual(results.map((g) => g.goals[0] + g.goals[1]), [100, 100]);
+    assert.equal(players[1].losses, 0);
+    const bad = gdlkit('search', 'ticTacToe.kif', '--algorithm', 'nope');
+    assert.equal(bad.code, 2, explain(bad));
+  });
+
+  test('the same output and exit codes as the native binary', () => {
+    // The native CLI, built with the profile `npm test` builds its Rust tests with.
+    const built = spawnSync('cargo', ['build', '--profile', 'ci', '-p', 'gdlkit', '--bin', 'gdlkit'], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(built.status, 0, built.stderr);
+    const native = join(cargoTargetDir(), 'ci', 'gdlkit');
+    writeFileSync(join(scratch, 'bad.kif'), '(role x)\n(init (cell 1 1)\n(<= (legal y a) (true (q ?z)))\n');
+    writeFileSync(join(scratch, 'ttt-moves.json'), JSON.stringify([['(mark 2 2)', 'noop'], ['noop', '(mark 1 1)']]));
+    // Timings differ from run to run: dropped from the JSON before comparing.
+    const timeless = (out) => JSON.stringify(JSON.parse(out), (k, v) => (/elapsed_ms|_per_second|ms_per_move/.test(k) ? undefined : v));
+    const cases = [
+      [['help']],
+      [['check', 'ticTacToe.kif']],
+      [['check', 'bad.kif']],
+      [['check', 'bad.kif', '--format', 'json']],
+      [['fmt', 'ticTacToe.kif']],
+      [['fmt', 'bad.kif']],
+      [['analyze', 'coins.kif', '--format', 'json']],
+      [['play', 'ticTacToe.kif', '--seed', '3']],
+      [['play', 'ticTacToe.kif', '--seed', '3', '--format', 'json']],
+      [['replay', 'ticTacToe.kif', 'ttt-moves.json']],
+      [['search', '--tree', '((3 12 8) (2 4 6) (14 5 2))', '--trace', '--format', 'json'], timeless],
+      [['search', 'ticTacToe.kif', '--depth', '3', '--trace', '--format', 'json'], timeless],
+      [['search', 'ticTacToe.kif', '--depth', '9', '--role', 'o', '--format', 'json'], timeless],
+      // deterministic players: the random player and MCTS draw differently on
+      // wasm32 (fastrand's usize ranges depend on the pointer width)
+      [['match', 'ticTacToe.kif', '--players', 'legal', 'alphabeta:depth=9', '--games', '2', '--format', 'json'], timeless],
+      [['search', 'ticTacToe.kif', '--algorithm', 'nope']],
+      [['match', 'ticTacToe.kif', '--players', 'random']],
+      [['bench', 'missing.kif']],
+      [['frobnicate']],
+    ];
+    for (const [args, normalize = (out) => out] of cases) {
+      const fromNode = gdlkit(...args);
+      const fromNative = sh(native, args);
+      const what = `gdlkit ${args.join(' ')}`;
+      assert.equal(fromNode.code, fromNative.code, `${what}: exit code\n${explain(fromNode)}\n${explain(fromNative)}`);
+      assert.equal(normalize(fromNode.stdout), normalize(fromNative.stdout), `${what}: stdout`);
+      assert.equal(fromNode.stderr, fromNative.stderr, `${what}: stderr`);
     }
   });
 
@@ -612,7 +673,7 @@ export const checks: [
   }
 });
 
-      describe('the browser (headless Chromium)', () => {
+describe('the browser (headless Chromium)', () => {
   let chromium;
   let browser;
   const servers = [];
@@ -629,9 +690,10 @@ export const checks: [
     }
   });
 
-  // The page: plays a move with Game, runs a check and playouts in the
-  // worker (progress, soft cancel), and reports on window.result.
-  const PAGE_JS = `import { init, Game, check } from 'gdlkit';
+  // The page: plays a move with Game, searches a tree, runs a check,
+  // playouts (progress, soft cancel) and a player's move in the worker, and
+  // reports on window.result.
+  const PAGE_JS = `import { init, Game, check, searchTree } from 'gdlkit';
 import { GdlWorker } from 'gdlkit/worker';
 
 const kif = ${JSON.stringify(COINS)};
@@ -647,9 +709,12 @@ const progress = [];
 const playouts = await worker.playouts(kif, { count: 2000 }, { onProgress: (p) => progress.push(p.done) });
 const endless = worker.playouts(kif, { count: 1e9 }, { onProgress: (p) => p.done > 50 && endless.cancel() });
 const cancelled = await endless.then(() => null, (e) => ({ name: e.name, hard: e.hard, partial: e.partial.playouts }));
+const chosen = await worker.selectMove(kif, { spec: 'alphabeta:depth=3', fluents: before, role: 'you' });
 window.result = {
   before,
   after,
+  tree: searchTree('((3 12 8) (2 4 6) (14 5 2))', { trace: true }).value,
+  chosen: chosen.move,
   diagnostics: check('(role x').map((d) => d.code),
   worker: { diagnostics: (await worker.check('(role x')).length, playouts: playouts.playouts, progress: progress.length, cancelled },
 };
@@ -680,6 +745,8 @@ document.body.dataset.done = 'true';
     assert.ok(result, 'the page did not finish');
     assert.deepEqual(result.before, ['(coins 0)']);
     assert.deepEqual(result.after, ['(coins 1)']);
+    assert.equal(result.tree, 3);
+    assert.equal(result.chosen, 'take');
     assert.deepEqual(result.diagnostics, ['GDL002']);
     assert.equal(result.worker.diagnostics, 1);
     assert.equal(result.worker.playouts, 2000);
