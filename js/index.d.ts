@@ -427,6 +427,8 @@ export interface MatchOptions {
   seed?: number;
   /** Joint moves per game at most (default 1000). */
   maxSteps?: number;
+  /** Called after each game (an exception it throws is rethrown when the match is over). */
+  onGame?: (record: MatchGameRecord) => void;
 }
 
 /** A player's results over a match. */

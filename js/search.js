@@ -52,8 +52,9 @@ export function playerSpec(spec) {
 
 /**
  * Plays a match: one player per role (specs or `{name, ...options}`),
- * roles rotated from game to game. Options `{games, seed, maxSteps}`.
- * Returns the JSON of `gdlkit match --format json`.
+ * roles rotated from game to game. Options `{games, seed, maxSteps}`, and
+ * `onGame(record)`, called after each game. Returns the JSON of `gdlkit
+ * match --format json`.
  */
 export function runMatch(kif, players, options) {
   needReady();
@@ -61,7 +62,12 @@ export function runMatch(kif, players, options) {
   if (!Array.isArray(players)) {
     throw new TypeError('runMatch(kif, players, options): players must be an array');
   }
-  return wasm.runMatch(kif, players.map(playerSpec), options);
+  const specs = players.map(playerSpec);
+  if (typeof options?.onGame === 'function') {
+    const { onGame, ...rest } = options;
+    return wasm.runMatchWithProgress(kif, specs, rest, onGame);
+  }
+  return wasm.runMatch(kif, specs, options);
 }
 
 const freed = () => new TypeError('gdlkit: this Player was freed');

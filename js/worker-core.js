@@ -4,7 +4,9 @@
 // `cancel` message is seen between two slices. The message protocol is
 // documented in docs/js-api.md ("The worker protocol").
 //
-// A job is `{ step(sliceMs) -> {done, progress?, value?}, partial?(), free?() }`.
+// A job is `{ step(sliceMs) -> {done, progress?, value?}, partial?(), free?() }`,
+// made by `KINDS[kind](api, params, report)`; `report(progress)` sends
+// progress from inside a step (a match, after each game).
 // One-shot kinds (check, format, replay, cli, and the search kinds: search,
 // searchTree, match, selectMove) finish in their first step; sliced kinds
 // (playouts, analyze) take many.
@@ -169,10 +171,16 @@ export const KINDS = {
   playouts,
   analyze,
   // Search: each is one wasm call, which cannot stop between slices (a
-  // cancel restarts the worker; see ATOMIC_KINDS in worker.js).
+  // cancel restarts the worker; see ATOMIC_KINDS in worker.js). A match
+  // reports each finished game while it runs (`report`).
   search: (api, { kif, options }) => oneShot(() => api.search(kif, options)),
   searchTree: (api, { tree, options }) => oneShot(() => api.searchTree(tree, options)),
-  match: (api, { kif, players, options }) => oneShot(() => api.runMatch(kif, players, options)),
+  match: (api, { kif, players, options = {} }, report) => {
+    const total = options.games ?? 10;
+    let games = 0;
+    const onGame = (record) => report({ games: ++games, total, record });
+    return oneShot(() => api.runMatch(kif, players, { ...options, onGame }));
+  },
   selectMove,
 };
 
@@ -232,7 +240,8 @@ export function serve(scope, api) {
           return;
         }
         try {
-          jobs.set(id, make(api, params ?? {}));
+          // `report(progress)`: progress from inside a long call (no `step` expected).
+          jobs.set(id, make(api, params ?? {}, (progress) => post({ type: 'progress', id, progress, running: true })));
         } catch (e) {
           post({ type: 'error', id, error: serializeError(e) });
           return;

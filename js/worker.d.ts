@@ -1,7 +1,7 @@
 // TypeScript declarations of `gdlkit/worker` (worker.js in browsers,
 // worker-node.js in Node). Protocol and semantics: docs/js-api.md.
 
-import type { AnalysisOptions, AnalysisProgress, AnalysisResult, CliResult, Diagnostic, MatchOptions, MatchResult, PlayerSpec, ReplayResult, RoleRef, SearchOptions, SearchResult, SearchStats, WasmSource } from './index.js';
+import type { AnalysisOptions, AnalysisProgress, AnalysisResult, CliResult, Diagnostic, MatchGameRecord, MatchOptions, MatchResult, PlayerSpec, ReplayResult, RoleRef, SearchOptions, SearchResult, SearchStats, WasmSource } from './index.js';
 
 /** Progress of the `playouts` job. */
 export interface PlayoutsProgress {
@@ -83,6 +83,15 @@ export interface PlayoutsOptions {
   seed?: number;
 }
 
+/** Progress of a match in the worker: after each game. */
+export interface MatchProgress {
+  /** Games finished. */
+  games: number;
+  total: number;
+  /** The game just finished. */
+  record: MatchGameRecord;
+}
+
 /** What `GdlWorker.selectMove` asks for: the player, and the state (its fluents) and role to move for. */
 export interface SelectMoveRequest {
   /** Default `"alphabeta"`. */
@@ -153,8 +162,8 @@ export class GdlWorker extends EventTarget {
   search(kif: string, options?: SearchOptions, taskOptions?: TaskOptions): GdlTask<SearchResult>;
   /** A search of an abstract tree (with the trace when `options.trace`). */
   searchTree(tree: string, options?: SearchOptions, taskOptions?: TaskOptions): GdlTask<SearchResult>;
-  /** A match between players (one per role). */
-  match(kif: string, players: readonly PlayerSpec[], options?: MatchOptions, taskOptions?: TaskOptions): GdlTask<MatchResult>;
+  /** A match between players (one per role); progress after each game. */
+  match(kif: string, players: readonly PlayerSpec[], options?: MatchOptions, taskOptions?: TaskOptions<MatchProgress>): GdlTask<MatchResult>;
   /** A player's move in a state; the worker keeps the last player between calls. */
   selectMove(kif: string, request: SelectMoveRequest, taskOptions?: TaskOptions): GdlTask<SelectMoveResult>;
 

@@ -192,7 +192,7 @@ export class GdlWorker extends EventTarget {
       case 'progress':
         // The worker waits for `step` before the next slice; a task being
         // cancelled gets no step (the cancel message is on its way).
-        if (task.timer === undefined) {
+        if (task.timer === undefined && !message.running) {
           this.#worker.postMessage({ type: 'step', id: task.id });
         }
         if (message.progress !== null && message.progress !== undefined) {
@@ -360,9 +360,20 @@ export class GdlWorker extends EventTarget {
     return this.run('searchTree', { tree, options }, taskOptions);
   }
 
-  /** A match between players (as `runMatch`); players are spec strings or `{name, ...options}`. */
-  match(kif, players, options = {}, taskOptions) {
-    return this.run('match', { kif, players, options }, taskOptions);
+  /**
+   * A match between players (as `runMatch`); players are spec strings or
+   * `{name, ...options}`. Progress after each game: `{games, total, record}`
+   * (`record` as in the result's `results`).
+   */
+  match(kif, players, options = {}, taskOptions = {}) {
+    const { onGame, ...rest } = options; // a function cannot go to the worker: called here
+    const onProgress = onGame
+      ? (p) => {
+          onGame(p.record);
+          taskOptions.onProgress?.(p);
+        }
+      : taskOptions.onProgress;
+    return this.run('match', { kif, players, options: rest }, { ...taskOptions, onProgress });
   }
 
   /**

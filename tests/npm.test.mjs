@@ -265,7 +265,15 @@ const [random, solver] = match.players;
 assert.equal(solver.losses, 0);
 assert.equal(solver.wins + solver.draws, 4);
 assert.equal(random.mean_goal + solver.mean_goal, 100);
+// onGame: called after each game with the records the result holds
+const seen = [];
+const again = runMatch(kif, ['random', { name: 'alphabeta', depth: 9 }], { games: 4, seed: 2, onGame: (g) => seen.push(g) });
+assert.deepEqual(seen, again.results);
+assert.deepEqual(again.results, match.results, 'same seed, same games');
+assert.throws(() => runMatch(kif, ['legal', 'legal'], { games: 2, onGame: () => { throw new RangeError('stop'); } }), { name: 'RangeError', message: 'stop' });
+assert.throws(() => runMatch(kif, ['legal', 'legal'], { gamez: 2, onGame: () => {} }), { name: 'TypeError', message: /gamez/ });
 assert.throws(() => runMatch(kif, ['random'], {}), { name: 'GdlSearchError', message: /one player per role/ });
+assert.throws(() => runMatch(kif, ['random'], { onGame: () => {} }), { name: 'GdlSearchError', message: /one player per role/ });
 assert.throws(() => runMatch(kif, ['random', 'random'], { game: 3 }), TypeError);
 console.log('search ok');
 `,
@@ -365,8 +373,12 @@ assert.ok(chosen.stats.nodes > 0);
 const oMove = await worker.selectMove(kif, { spec: { name: 'alphabeta', depth: 3 }, fluents: position, role: 1 });
 assert.equal(oMove.move, 'noop');
 assert.equal((await worker.search(kif, { depth: 9 })).value, 50);
-const played = await worker.match(kif, ['random', 'alphabeta:depth=9'], { games: 2 });
+const matchProgress = [];
+const records = [];
+const played = await worker.match(kif, ['random', 'alphabeta:depth=9'], { games: 3, onGame: (g) => records.push(g) }, { onProgress: (p) => matchProgress.push([p.games, p.total]) });
 assert.ok(played.results.every((g) => g.goals[0] + g.goals[1] === 100));
+assert.deepEqual(matchProgress, [[1, 3], [2, 3], [3, 3]]);
+assert.deepEqual(records, played.results);
 await assert.rejects(worker.search(kif, { budgett: 1 }), { name: 'TypeError', message: /budgett/ });
 const endless = worker.search(kif, { budgetMs: 60000, depth: 99 });
 const queued = worker.check('(role x');
@@ -626,7 +638,7 @@ runMatch('(role x)', ['random'], { rounds: 2 });
 }
 const chosen: SelectMoveResult = await worker.selectMove('(role x)', { spec: { name: 'mcts', ms: 50 }, fluents: [], role: 0 });
 const traced: SearchResult = await worker.searchTree('(1 2)', { trace: true });
-const played: MatchResult = await worker.match('(role x)', ['random']);
+const played: MatchResult = await worker.match('(role x)', ['random'], { games: 2, onGame: (g) => console.log(g.goals) }, { onProgress: (p) => console.log(p.games / p.total, p.record.steps) });
 console.log(chosen.move, chosen.stats.depth, traced.value, played.players[0]?.ci95[1]);
 worker.terminate();
 `;
