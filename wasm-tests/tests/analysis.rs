@@ -152,3 +152,26 @@ fn analysis_speed_benchmark() {
 fn web_sys_log(s: &str) {
     wasm_bindgen_test::console_log!("{s}");
 }
+
+#[wasm_bindgen_test]
+fn either_engine_gives_the_same_report() {
+    let report = |engine: &str| {
+        let mut job = AnalysisJob::new(TIC_TAC_TOE, options(json!({ "engine": engine }))).unwrap();
+        assert_eq!(job.engine(), engine);
+        run(&mut job, 500);
+        // The engines list legal moves in different orders, so the first
+        // counterexample found may differ (not its length).
+        let mut r: Value = from_js(job.report().unwrap());
+        for (_, p) in r["properties"].as_object_mut().unwrap() {
+            p["counterexample"] = p["counterexample"].as_array().map_or(json!(null), |m| json!(m.len()));
+        }
+        r
+    };
+    let fast = report("fast");
+    assert_eq!((fast["states"].clone(), fast["terminal_states"].clone()), (json!(5478), json!(958)));
+    assert_eq!(fast, report("interpreter"));
+    // auto grounds ticTacToe; an unknown engine is a TypeError.
+    assert_eq!(AnalysisJob::new(TIC_TAC_TOE, JsValue::UNDEFINED).unwrap().engine(), "fast");
+    let e = AnalysisJob::new(TIC_TAC_TOE, options(json!({ "engine": "quick" }))).err().expect("refused");
+    assert_eq!(error_name(&e), "TypeError");
+}

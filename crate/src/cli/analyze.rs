@@ -2,14 +2,14 @@
 //! playability, goals, monotonicity, winnability), proved on the whole
 //! reachable state graph when it fits the budget, sampled otherwise.
 
-use super::{load, Args, Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
+use super::{load_engine, Args, Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
 use crate::analysis::{AnalysisJob, Mode, Options};
 use crate::clock::Deadline;
 use std::fmt::Write as _;
 
 pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
     let args = Args::parse(raw, &[])?;
-    args.only(&["budget", "playouts", "depth", "seed", "seconds", "format"])?;
+    args.only(&["budget", "playouts", "depth", "seed", "seconds", "format", "engine"])?;
     let json = args.json()?;
     let defaults = Options::with_budget(args.number("budget", Options::default().max_states)?);
     let opts = Options {
@@ -23,7 +23,9 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
         Some(_) => Deadline::after_ms(args.number::<f64>("seconds", 0.0)? * 1000.0),
     };
     let path = args.positional(0, "GAME.kif")?.to_string();
-    let (_, m) = load(host, &path)?;
+    let (_, m) = load_engine(host, &path, &args)?;
+    let engine = m.name();
+    let fallback = m.fallback().map(str::to_string);
     let mut job = AnalysisJob::new(m, opts);
     while !job.step(256).done {
         if deadline.passed() {
@@ -32,17 +34,25 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     }
     let report = job.report().expect("finished").clone();
     if json {
-        out.stdout = format!("{}\n", serde_json::to_string_pretty(&report.to_json()).expect("serialisable"));
+        let mut v = report.to_json();
+        v["engine"] = engine.into();
+        if let Some(why) = &fallback {
+            v["fallback"] = why.as_str().into();
+        }
+        out.stdout = format!("{}\n", serde_json::to_string_pretty(&v).expect("serialisable"));
     } else {
         let s = &mut out.stdout;
         let _ = writeln!(
             s,
-            "{path}: {} analysis: {} states ({} terminal), max depth {}",
+            "{path}: {} analysis: {} states ({} terminal), max depth {} ({engine} engine)",
             report.mode.name(),
             report.states,
             report.terminal_states,
             report.max_depth
         );
+        if let Some(why) = &fallback {
+            let _ = writeln!(s, "  (not grounded: {why})");
+        }
         if report.mode == Mode::Sampled {
             let _ =
                 writeln!(s, "  (more than {} states: sampled, nothing is claimed proved)", job.options().max_states);

@@ -50,7 +50,7 @@ Usage:
          SPEC: random | legal | minimax | alphabeta | bestfirst | mcts, options after a colon,
          e.g. alphabeta:heuristic=fuzzy,ms=200  mcts:ms=200  (heuristics: fuzzy, mobility,
          inverse-mobility, novelty, none; default budget 1000 ms per move)
-  gdlkit analyze GAME.kif [--budget N] [--playouts N] [--depth D] [--seed N] [--seconds S] [--format text|json]
+  gdlkit analyze GAME.kif [--budget N] [--playouts N] [--depth D] [--seed N] [--seconds S] [--format text|json] [--engine auto|interpreter|fast]
       prove (up to --budget states, default 2000000) or sample (--playouts random
       playouts of depth <= --depth) termination, playability, goals, monotonicity
       and winnability; --seconds stops early; exit 1 when the game is not well-formed

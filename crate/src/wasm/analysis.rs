@@ -13,7 +13,7 @@
 use super::js::{self, to_js};
 use crate::analysis::{self, Options};
 use crate::diagnostic::resolve;
-use crate::Interpreter;
+use crate::{Engine, EngineChoice};
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -30,6 +30,10 @@ export interface AnalysisOptions {
   depth?: number;
   /** Seed of the playouts (default 1). */
   seed?: number;
+  /** The state machine: "auto" (default: the grounded fast engine, or the
+   * interpreter when the game does not ground in budget), "fast" or
+   * "interpreter". */
+  engine?: "auto" | "fast" | "interpreter";
 }
 
 /** Where an analysis job is. */
@@ -77,6 +81,7 @@ struct JobOptions {
     playouts: Option<f64>,
     depth: Option<f64>,
     seed: Option<f64>,
+    engine: Option<String>,
 }
 
 /// A count option: a non-negative whole number.
@@ -91,8 +96,9 @@ fn count(name: &str, v: Option<f64>, default: usize) -> Result<usize, JsValue> {
 /// The semantic validator over a game, run in slices.
 #[wasm_bindgen]
 pub struct AnalysisJob {
-    job: analysis::AnalysisJob<Interpreter>,
+    job: analysis::AnalysisJob<Engine>,
     text: String,
+    engine: &'static str,
 }
 
 #[wasm_bindgen]
@@ -113,9 +119,9 @@ impl AnalysisJob {
             if let Some(obj) = options.dyn_ref::<js_sys::Object>() {
                 for key in js_sys::Object::keys(obj).iter() {
                     let key = key.as_string().unwrap_or_default();
-                    if !["budget", "playouts", "depth", "seed"].contains(&key.as_str()) {
+                    if !["budget", "playouts", "depth", "seed", "engine"].contains(&key.as_str()) {
                         return Err(js::type_error(&format!(
-                            "unknown analysis option `{key}` (known: budget, playouts, depth, seed)"
+                            "unknown analysis option `{key}` (known: budget, playouts, depth, seed, engine)"
                         )));
                     }
                 }
@@ -130,8 +136,11 @@ impl AnalysisJob {
             seed: count("seed", o.seed, defaults.seed as usize)? as u64,
             ..defaults
         };
-        let machine = crate::load_game(kif).map_err(|diags| js::diagnostics_error(&diags, kif))?;
-        Ok(AnalysisJob { job: analysis::AnalysisJob::new(machine, opts), text: kif.to_string() })
+        let choice: EngineChoice =
+            o.engine.as_deref().unwrap_or("auto").parse().map_err(|e: String| js::type_error(&format!("options.engine: {e}")))?;
+        let machine = crate::load_engine(kif, choice).map_err(|diags| js::diagnostics_error(&diags, kif))?;
+        let engine = machine.name();
+        Ok(AnalysisJob { job: analysis::AnalysisJob::new(machine, opts), text: kif.to_string(), engine })
     }
 
     /// Does about `budget` units of work (a state expansion costs 1 plus its
@@ -173,6 +182,11 @@ impl AnalysisJob {
         let program = crate::parse_program(&self.text);
         let diags = analysis::to_diagnostics_located(r, &program);
         to_js(&resolve(&diags, &self.text))
+    }
+
+    /// The state machine that runs the analysis: "fast" or "interpreter".
+    pub fn engine(&self) -> String {
+        self.engine.to_string()
     }
 
     /// The evaluation error that ended the job early, if any.
