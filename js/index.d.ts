@@ -224,6 +224,12 @@ export interface AnalysisOptions {
   depth?: number;
   /** Seed of the playouts (default 1). */
   seed?: number;
+  /**
+   * The state machine: "auto" (default: the grounded fast engine, or the
+   * interpreter when the game does not ground in budget), "fast" or
+   * "interpreter".
+   */
+  engine?: 'auto' | 'fast' | 'interpreter';
 }
 
 /** Where an analysis job is. */
@@ -292,6 +298,8 @@ export class AnalysisJob {
   diagnostics(): Diagnostic[] | null;
   /** The evaluation error that ended the job early, or null. */
   error(): string | null;
+  /** The state machine running the analysis: "fast" or "interpreter". */
+  engine(): 'fast' | 'interpreter';
   /** `{report, diagnostics, error}` once done, else null. */
   result(): AnalysisResult | null;
   readonly freed: boolean;
