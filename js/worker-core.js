@@ -161,7 +161,7 @@ function selectMove(api, { kif, spec = 'alphabeta', seed, fluents, role = 0 }) {
   return oneShot(() => ({ move: player.selectMove(fluents, role), name: player.name, stats: player.lastStats() }));
 }
 
-/** The job kinds: `kind -> (api, params) => job`. */
+/** The job kinds: `kind -> (api, params, report) => job`. */
 export const KINDS = {
   check: (api, { text }) => oneShot(() => api.check(text)),
   format: (api, { text }) => oneShot(() => api.format(text)),
@@ -176,7 +176,7 @@ export const KINDS = {
   search: (api, { kif, options }) => oneShot(() => api.search(kif, options)),
   searchTree: (api, { tree, options }) => oneShot(() => api.searchTree(tree, options)),
   match: (api, { kif, players, options = {} }, report) => {
-    const total = options.games ?? 10;
+    const total = options.games ?? 10; // runMatch's default
     let games = 0;
     const onGame = (record) => report({ games: ++games, total, record });
     return oneShot(() => api.runMatch(kif, players, { ...options, onGame }));

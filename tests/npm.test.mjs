@@ -75,6 +75,7 @@ before(() => {
   assert.equal(installed.code, 0, explain(installed));
   writeFileSync(join(scratch, 'coins.kif'), COINS);
   cpSync(join(ROOT, 'games', 'ticTacToe.kif'), join(scratch, 'ticTacToe.kif'));
+  cpSync(join(ROOT, 'games', 'connectFour.kif'), join(scratch, 'connectFour.kif'));
 });
 
 after(() => {
@@ -382,7 +383,8 @@ assert.ok(played.results.every((g) => g.goals[0] + g.goals[1] === 100));
 assert.deepEqual(matchProgress, [[1, 3], [2, 3], [3, 3]]);
 assert.deepEqual(records, played.results);
 await assert.rejects(worker.search(kif, { budgett: 1 }), { name: 'TypeError', message: /budgett/ });
-const endless = worker.search(kif, { budgetMs: 60000, depth: 99 });
+// (connectFour: alpha-beta solves ticTacToe early, whatever the budget)
+const endless = worker.search(readFileSync('connectFour.kif', 'utf8'), { budgetMs: 60000 });
 const queued = worker.check('(role x');
 await new Promise((r) => setTimeout(r, 100));
 const t1 = Date.now();
