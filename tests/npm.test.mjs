@@ -219,7 +219,7 @@ for (const joint of [['(mark 1 1)', 'noop'], ['noop', '(mark 2 1)'], ['(mark 1 2
   state = game.next(state, joint);
 }
 const fluents = game.fluents(state);
-for (const spec of ['alphabeta:depth=3', { name: 'alphabeta', ms: 200 }, { name: 'minimax', depth: 2 }, 'mcts:ms=300']) {
+for (const spec of ['alphabeta:depth=3', { name: 'alphabeta', ms: 200 }, { name: 'minimax', depth: 2 }, 'mcts:playouts=300']) {
   const player = new Player(kif, spec, { seed: 5 });
   const move = player.selectMove(fluents, 'x');
   assert.equal(move, '(mark 1 3)', \`\${player.name} chose \${move}\`);
