@@ -1,4 +1,4 @@
-// Site benchmarks (BENCHMARKS.md, "Site"): needs a built site
+// Site benchmarks (BENCHMARKS.md, "Static site"; `npm run bench:site`): needs a built site
 // (`npm run build`) and Chromium (as for `npm test`).
 //
 //   1. time from navigation to an interactive editor on localhost
@@ -104,7 +104,7 @@ async function keystrokeLatency(browser, url) {
     const r = await page.evaluate(() => {
       const marks = performance.getEntriesByName('gdlkit:diagnostics');
       const last = marks[marks.length - 1];
-      return { total: last.startTime - window.__keyAt, check: last.detail.checkMs, count: last.detail.count };
+      return { total: last.startTime - window.__keyAt, check: last.detail.roundTripMs, count: last.detail.count };
     });
     total.push(r.total);
     check.push(r.check);
@@ -127,7 +127,7 @@ try {
     const k = await keystrokeLatency(browser, url);
     console.log(`\n## Keystroke → diagnostics on duplicateStateLarge.kif (${k.bytes} bytes, ${KEYS} keystrokes)`);
     console.log(`keystroke to diagnostics on screen: min ${ms(Math.min(...k.total))}, median ${ms(median(k.total))} (includes the editor's 150 ms debounce)`);
-    console.log(`check in the worker: min ${Math.min(...k.check).toFixed(1)} ms, median ${median(k.check).toFixed(1)} ms`);
+    console.log(`check (round trip to the lint worker): min ${Math.min(...k.check).toFixed(1)} ms, median ${median(k.check).toFixed(1)} ms`);
   } else {
     console.log(`\n(${LARGE} not found: no keystroke latency)`);
   }

@@ -8,8 +8,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { ARTIFACTS, CHROMIUM_ARGS, SITE } from '../scripts/lib.mjs';
+import { ARTIFACTS, CHROMIUM_ARGS, ROOT, SITE } from '../scripts/lib.mjs';
 import { serve } from '../scripts/serve.mjs';
 import { browserPaths } from '../scripts/setup.mjs';
 
@@ -47,6 +48,9 @@ async function open(path, { context, viewport = { width: 1280, height: 860 } } =
   await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
   return { page, errors, context: ctx };
 }
+
+/** After the frame already requested (the tree's canvas, outline and counters are drawn in requestAnimationFrame). */
+const frame = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
 
 const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
 
@@ -94,6 +98,27 @@ test('editor: an error is underlined within a second, and goes when fixed', asyn
   await context.close();
 });
 
+// The largest game of the shared corpus: read at test time, never shipped with the site.
+const LARGE = join(ROOT, '..', 'shared', 'games', 'repository', 'duplicateStateLarge.kif');
+
+test('editor: diagnostics within a second on the largest corpus game', { skip: !existsSync(LARGE) && `${LARGE} not found` }, async (t) => {
+  const kif = deflateSync(readFileSync(LARGE)).toString('base64url');
+  const { page, errors, context } = await open(`?embed=1#view=editor&kif=${kif}`);
+  await page.waitForSelector('.lint-summary[data-errors="0"]', { timeout: 20000 });
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('Control+End');
+  const typed = Date.now();
+  await page.keyboard.type(')');
+  await page.waitForSelector('.lint-summary[data-errors="1"]', { timeout: 1000 });
+  const latency = Date.now() - typed;
+  await page.waitForSelector('.cm-lintRange-error', { timeout: 1000 });
+  await page.keyboard.press('Backspace');
+  await page.waitForSelector('.lint-summary[data-errors="0"]', { timeout: 1000 });
+  t.diagnostic(`keystroke to diagnostics on duplicateStateLarge.kif: ${latency} ms (150 ms of it the editor's debounce)`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('play: a full game of tic-tac-toe against the engine', { skip: NO_SEARCH }, async () => {
   const { page, errors, context } = await open('?view=play&game=ticTacToe&players=human;alphabeta:ms=100');
   await page.waitForSelector('.board button.cell');
@@ -121,6 +146,17 @@ test('play: a full game of tic-tac-toe against the engine', { skip: NO_SEARCH },
   assert.equal(await page.locator('.goals').isVisible(), false);
   await page.locator('button', { hasText: 'Redo' }).click();
   await page.locator('.goals').waitFor({ state: 'visible' });
+  // Restart: back to the empty board, x to move.
+  await page.locator('button', { hasText: 'Restart' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('.history li').length === 1);
+  assert.equal(await page.locator('.board .symbol').count(), 0, 'an empty board');
+  assert.equal(await page.locator('.board button.cell.target').count(), 9);
+  assert.match(await page.locator('.play-status').textContent(), /x to move/);
+  // Two random players play a whole game by themselves.
+  await page.locator('select[aria-label="who plays x"]').selectOption('random');
+  await page.locator('select[aria-label="who plays o"]').selectOption('random');
+  await page.locator('.goals').waitFor({ state: 'visible', timeout: 15000 });
+  assert.ok((await page.locator('.history li').count()) >= 6, 'a random game lasts at least five moves');
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -152,14 +188,18 @@ test('tree: stepping the lecture tree prunes 4 and 6, the root is 3', { skip: NO
   while ((await status('pruned')).length === 0) {
     await page.keyboard.press('ArrowRight');
     step += 1;
+    await page.waitForSelector(`.step-counter[data-step="${step}"]`);
+    await frame(page);
     assert.ok(step < 37, 'a cut-off happens');
   }
+  assert.equal(step, 20, 'the cut-off is event 19 of the trace (step 20)');
   assert.deepEqual(await status('pruned'), ['4', '6'], 'the leaves 4 and 6 are pruned');
   assert.match(await page.locator('.event-line').textContent(), /Cut-off/);
   assert.match(await page.locator('.window-line').textContent(), /\(α, β\) = \(3, ∞\)|\(α, β\) = \(3, 2\)/);
   await shot(page, 'view-tree-cutoff');
   await page.keyboard.press('End');
   await page.waitForSelector('.root-value[data-value="3"]');
+  await frame(page);
   assert.equal(await page.locator('.step-counter').getAttribute('data-step'), '37');
   assert.equal(await page.locator('.pane-counter').getAttribute('data-visited'), '11');
   assert.equal(await page.locator('.pane-counter').getAttribute('data-pruned'), '2');
@@ -170,12 +210,46 @@ test('tree: stepping the lecture tree prunes 4 and 6, the root is 3', { skip: NO
   const svg = readFileSync(await download.path(), 'utf8');
   assert.match(svg, /^<svg /);
   assert.match(svg, /✂ ≤2/);
+  assert.ok(/>12</.test(svg), 'the leaf 12 is drawn');
+  const [png] = await Promise.all([page.waitForEvent('download'), page.locator('button', { hasText: 'PNG' }).click()]);
+  const bytes = readFileSync(await png.path());
+  assert.equal(bytes.subarray(1, 4).toString(), 'PNG');
+  assert.ok(bytes.readUInt32BE(16) > 200 && bytes.readUInt32BE(20) > 100, 'a PNG of the whole tree');
+  // Collapse the first MIN node with the keyboard (↓ selects the root, ↓ its first child, Enter): its leaves are hidden.
+  await page.locator('.tree-canvas').first().focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  const [collapsed] = await Promise.all([page.waitForEvent('download'), page.locator('button', { hasText: 'SVG' }).click()]);
+  assert.ok(!/>12</.test(readFileSync(await collapsed.path(), 'utf8')), 'collapsed: the leaf 12 is hidden');
+  await page.locator('.tree-canvas').first().focus();
+  await page.keyboard.press('Enter');
+  const [expanded] = await Promise.all([page.waitForEvent('download'), page.locator('button', { hasText: 'SVG' }).click()]);
+  assert.ok(/>12</.test(readFileSync(await expanded.path(), 'utf8')), 'expanded again');
+  // Zoom (+) and pan (Shift+→) redraw the canvas.
+  const pixels = async () => { await frame(page); return page.locator('.tree-canvas').first().evaluate((c) => c.toDataURL()); };
+  await page.locator('.tree-canvas').first().focus();
+  const before = await pixels();
+  await page.keyboard.press('+');
+  const zoomed = await pixels();
+  assert.notEqual(zoomed, before, 'zoomed');
+  await page.keyboard.press('Shift+ArrowRight');
+  assert.notEqual(await pixels(), zoomed, 'panned');
   // Step back from the end: the root has no final value any more.
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowLeft');
   assert.equal(await page.locator('.root-value').count(), 0);
   await page.keyboard.press('Home');
   assert.equal(await page.locator('.step-counter').getAttribute('data-step'), '0');
+  // Space plays and pauses.
+  await page.locator('.tree-canvas').first().focus();
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => Number(document.querySelector('.step-counter').dataset.step) >= 2);
+  await page.keyboard.press(' ');
+  const paused = await page.locator('.step-counter').getAttribute('data-step');
+  await page.waitForTimeout(400);
+  assert.equal(await page.locator('.step-counter').getAttribute('data-step'), paused, 'paused');
+  await page.keyboard.press('Home');
   // Two orderings side by side: best-first prunes more.
   await page.locator('.tree-form input[type="checkbox"]').check();
   await page.waitForFunction(() => document.querySelectorAll('.tree-pane').length === 2);
@@ -247,6 +321,13 @@ test('embed: ?embed=1 shows only the view, restored from the URL', { skip: NO_SE
   // An embed never touches the user's autosave.
   assert.equal(await play.page.evaluate(() => localStorage.getItem('gdlkit.site.v1')), null);
   await play.context.close();
+
+  const editor = await open('?embed=1&view=editor&game=nim', { viewport: { width: 700, height: 450 } });
+  await editor.page.waitForSelector('.lint-summary.clean');
+  assert.equal(await editor.page.locator('.app-header').isVisible(), false, 'no chrome');
+  assert.match(await editor.page.locator('.cm-content').textContent(), /\(role /);
+  assert.deepEqual(editor.errors, []);
+  await editor.context.close();
 });
 
 test('deck: <gdl-tree> and <gdl-play> from one script tag', { skip: NO_SEARCH }, async () => {
@@ -322,6 +403,51 @@ test('semantic check: a counterexample opens in the play view', { skip: NO_ANALY
   await terminates.locator('button').click();
   await page.waitForSelector('body[data-view="play"]');
   await page.waitForFunction(() => document.querySelectorAll('.history li').length >= 2);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('semantic check: progress, and Cancel stops it at once', { skip: NO_ANALYSIS }, async () => {
+  const { page, errors, context } = await open('?view=editor&game=connectFour');
+  await page.waitForSelector('.lint-summary.clean');
+  await page.locator('button', { hasText: 'Check semantics' }).click();
+  const label = page.locator('.analysis .row .muted');
+  // Progress reports the states explored so far.
+  await page.waitForFunction(() => /\d+ states/.test(document.querySelector('.analysis .row .muted')?.textContent ?? ''), null, { timeout: 10000 });
+  const started = Date.now();
+  await page.locator('.analysis button', { hasText: 'Cancel' }).click();
+  await page.waitForFunction(() => document.querySelector('.analysis .row .muted').textContent === 'Cancelled.', null, { timeout: 2000 });
+  assert.ok(Date.now() - started < 1500, `cancelled after ${Date.now() - started} ms`);
+  assert.equal(await label.textContent(), 'Cancelled.');
+  // A soft cancel keeps what was found so far.
+  assert.match(await page.locator('.analysis-results p').first().textContent(), /^Stopped early\. So far: .*\d+ states/);
+  assert.equal(await page.locator('button', { hasText: 'Check semantics' }).isEnabled(), true);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('accessibility: every visible control has a name, in each view', async () => {
+  const { page, errors, context } = await open('?view=editor&game=connectFour&players=human;human');
+  const unnamed = () => page.evaluate(() => {
+    const name = (el) => (el.getAttribute('aria-label') || el.getAttribute('title') || el.labels?.[0]?.textContent
+      || document.getElementById(el.getAttribute('aria-labelledby') ?? '')?.textContent
+      || (['BUTTON', 'A', 'SUMMARY'].includes(el.tagName) ? el.textContent : '') || '').trim();
+    return [...document.querySelectorAll('button, a[href], input, select, textarea, [role="button"], [tabindex="0"]')]
+      .filter((el) => el.offsetParent !== null && !el.classList.contains('cm-content') && !name(el))
+      .map((el) => el.outerHTML.slice(0, 100));
+  });
+  assert.equal(await page.getAttribute('html', 'lang'), 'en');
+  await page.waitForSelector('.lint-summary.clean');
+  assert.deepEqual(await unnamed(), []);
+  await page.locator('#tab-play').click();
+  await page.waitForSelector('.board button.cell');
+  assert.ok((await page.locator('.board button.cell').count()) === 42, 'a 7x6 board');
+  assert.deepEqual(await unnamed(), []);
+  // Board cells are named by their coordinates and contents.
+  assert.match(await page.locator('.board button.cell').first().getAttribute('aria-label'), /^cell 1 6: empty/);
+  await page.locator('#tab-tree').click();
+  await page.waitForSelector('.step-counter[data-total]');
+  assert.deepEqual(await unnamed(), []);
   assert.deepEqual(errors, []);
   await context.close();
 });

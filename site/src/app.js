@@ -184,7 +184,7 @@ async function ensureEditor() {
     onDiagnostics: (d) => {
       app.diagnostics = d.diagnostics;
       document.body.dataset.lintMs = String(Math.round(d.latency));
-      performance.mark('gdlkit:diagnostics', { detail: { count: d.diagnostics.length, checkMs: d.ms, roundTripMs: d.latency } });
+      performance.mark('gdlkit:diagnostics', { detail: { count: d.diagnostics.length, roundTripMs: d.latency } });
     },
     onCounterexample: (moves) => openCounterexample(moves),
   });

@@ -106,6 +106,8 @@ const editorTheme = EditorView.theme({
   '.cm-gdl-code': { fontFamily: 'ui-monospace, monospace', fontWeight: '600', marginRight: '0.3em' },
   '.cm-gdl-hint': { color: '#3d4657', marginTop: '2px' },
   '.cm-gdl-related': { color: '#3d4657', fontSize: '0.9em' },
+  // The focused problems panel marks its selected item in the system's highlight colours.
+  '.cm-panel.cm-panel-lint ul:focus [aria-selected] :is(.cm-gdl-hint, .cm-gdl-related)': { color: 'inherit' },
   '.cm-tooltip-lint': { maxWidth: '40rem' },
   '.cm-diagnosticAction': { backgroundColor: '#2456c7' },
 });
@@ -135,7 +137,7 @@ function completeWords(context) {
 
 /**
  * Creates the editor in `parent`. `onChange(text)` runs after each change;
- * `onDiagnostics({diagnostics, ms})` after each check.
+ * `onDiagnostics({diagnostics, latency})` after each check (latency: the round trip to the lint worker).
  */
 export function createEditor(parent, { doc = '', onChange, onDiagnostics, onFormatError } = {}) {
   const checker = new LatestOnly((text) => engine().lint.call('check', { text }));
@@ -153,8 +155,8 @@ export function createEditor(parent, { doc = '', onChange, onDiagnostics, onForm
     if (result === null) {
       return [];
     }
-    onDiagnostics?.({ diagnostics: result.diagnostics, ms: result.ms, latency: performance.now() - started, text });
-    return result.diagnostics.map((d) => toCodeMirror(d, view.state.doc.length));
+    onDiagnostics?.({ diagnostics: result, latency: performance.now() - started, text });
+    return result.map((d) => toCodeMirror(d, view.state.doc.length));
   };
 
   let view;

@@ -13,8 +13,12 @@ import { GdlWorker } from '../../../js/worker.js';
 const WORKER_URL = new URL('./worker.js', import.meta.url);
 const WASM_URL = new URL('../pkg/gdlkit_bg.wasm', import.meta.url);
 
-/** The package's own job kinds; every other operation is a `site.*` kind of engine/worker.js. */
-const PACKAGE_KINDS = new Set(['format', 'replay', 'cli', 'version', 'playouts', 'analyze']);
+/**
+ * The package's job kinds (`searchTree` and `bestMove` are supplied by
+ * engine/worker.js while the package's worker lacks them); every other
+ * operation is a `site.*` kind of engine/worker.js.
+ */
+const PACKAGE_KINDS = new Set(['check', 'format', 'replay', 'cli', 'version', 'playouts', 'analyze', 'searchTree', 'bestMove']);
 
 export class EngineWorker {
   /** `name` labels the worker in errors. */
@@ -76,7 +80,7 @@ export function engine() {
 
 let featuresPromise = null;
 
-/** What this build's engine has: {version, check, format, search, searchTree, searchFrom, searchPlayer, analysis}. */
+/** What this build's engine has: {version, format, search, searchTree, searchFrom, searchPlayer, analysis}. */
 export function features() {
   featuresPromise ??= engine().lint.call('features').catch(() => ({}));
   return featuresPromise;

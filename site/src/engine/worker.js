@@ -4,12 +4,13 @@
 // call into the WebAssembly engine made by the page runs here, never on the
 // UI thread.
 //
-// Kinds added here (all named `site.*`): the play view's games held by id
-// and their states by handle (`site.load`, `site.next`, `site.replay`, ...),
-// engine players cached between moves so that their transposition tables
-// survive from move to move (`site.selectMove`), traced searches for the
-// tree view (`site.searchTree`, `site.searchGame`), and `site.features`
-// (what this build has).
+// Kinds added here (named `site.*`): the play view's games held by id and
+// their states by handle (`site.load`, `site.next`, `site.replayMoves`,
+// ...), traced searches of a game from a given position and move order
+// (`site.searchGame`), and `site.features` (what this build has). Until the
+// package's worker has its search kinds, `searchTree` and `bestMove` (engine
+// players cached between moves, so that their transposition tables survive
+// from move to move) are added here under the package's names.
 
 import * as api from '../../../js/index.js';
 import { KINDS, serve } from '../../../js/worker-core.js';
@@ -25,7 +26,7 @@ function optional(name) {
 /** Loaded games of the play view: id → Game. */
 const games = new Map();
 let nextGameId = 1;
-/** Players kept between moves: key (text + spec + role) → SearchPlayer. */
+/** Players kept between moves (their tables survive): key (text + spec + seed) → SearchPlayer. */
 const players = new Map();
 
 function game(id) {
@@ -52,8 +53,7 @@ function hash(text) {
 const ops = {
   features() {
     return {
-      version: wasm.version(),
-      check: Boolean(optional('check')),
+      version: api.version(),
       format: Boolean(optional('format')),
       search: Boolean(optional('search')),
       searchTree: Boolean(optional('searchTree')),
@@ -63,29 +63,9 @@ const ops = {
     };
   },
 
-  /** Diagnostics with the time the check took in the worker. */
-  check({ text }) {
-    const t0 = performance.now();
-    let diagnostics;
-    const check = optional('check');
-    if (check) {
-      diagnostics = check(text);
-    } else {
-      // A build without the validator: loading the game reports its errors.
-      diagnostics = [];
-      try {
-        new wasm.Game(text).free();
-      } catch (e) {
-        diagnostics = Array.isArray(e.diagnostics) ? e.diagnostics : [];
-      }
-    }
-    return { diagnostics, ms: performance.now() - t0 };
-  },
-
-
   // ---- play: games held by id, states by handle ----
   load({ text }) {
-    const g = new wasm.Game(text);
+    const g = new api.Game(text);
     const id = nextGameId++;
     games.set(id, g);
     // The page keeps one game at a time (plus one while switching).
@@ -129,30 +109,7 @@ const ops = {
     return describe(g, g.stateFromFluents(fluents));
   },
 
-  // ---- engine players ----
-  selectMove({ text, spec, fluents, role, seed }) {
-    const key = `${hash(text)}|${spec}|${role}`;
-    let p = players.get(key);
-    if (!p) {
-      const SearchPlayer = optional('SearchPlayer');
-      if (!SearchPlayer) throw Object.assign(new Error('this build has no engine players'), { name: 'GdlUnsupported' });
-      p = new SearchPlayer(text, spec, seed ?? 1);
-      players.set(key, p);
-      while (players.size > 8) {
-        const [oldKey, old] = players.entries().next().value;
-        old.free();
-        players.delete(oldKey);
-      }
-    }
-    const move = p.selectMove(fluents, role);
-    return { move, stats: p.lastStats(), name: p.name() };
-  },
-
-  // ---- search traces for the tree view ----
-  searchTree({ tree, options }) {
-    return optional('searchTree')(tree, options);
-  },
-
+  // ---- search traces of games for the tree view ----
   /**
    * A traced search of a game from its initial state or, with `fluents`,
    * from that position; `order` (given, reversed, best, worst) needs the
@@ -211,11 +168,37 @@ export function startingAt(text, fluents) {
   return `${keep.join('\n')}\n${fluents.map((f) => `(init ${f})`).join('\n')}\n`;
 }
 
+const oneShot = (f) => ({ step: () => ({ done: true, value: f() }) });
+
 // Each site operation is a one-shot job. (The semantic check is the
 // package's own sliced `analyze` kind.)
 for (const [name, fn] of Object.entries(ops)) {
-  KINDS[`site.${name}`] = (_api, params) => ({ step: () => ({ done: true, value: fn(params ?? {}) }) });
+  KINDS[`site.${name}`] = (_api, params) => oneShot(() => fn(params ?? {}));
 }
+
+// Kinds of the npm package's worker with its search bindings (`searchTree`,
+// `bestMove`: same names, parameters and results). Defined here only while
+// the package's worker-core.js lacks them; once it has them, its own run.
+KINDS.searchTree ??= (_api, { tree, options }) => oneShot(() => wasm.searchTree(tree, options));
+KINDS.bestMove ??= (_api, { kif, spec, seed, fluents, role }) =>
+  oneShot(() => {
+    const key = `${hash(kif)}|${spec}|${seed ?? ''}`;
+    let p = players.get(key);
+    if (p) {
+      players.delete(key); // re-inserted below: most recent last
+    } else {
+      const SearchPlayer = optional('SearchPlayer');
+      if (!SearchPlayer) throw Object.assign(new Error('this build has no engine players'), { name: 'GdlUnsupported' });
+      p = new SearchPlayer(kif, spec, seed);
+    }
+    players.set(key, p);
+    while (players.size > 8) {
+      const [oldKey, old] = players.entries().next().value;
+      old.free();
+      players.delete(oldKey);
+    }
+    return { move: p.selectMove(fluents, role), stats: p.lastStats(), player: p.name() };
+  });
 
 const onMessage = serve(self, api);
 self.onmessage = (event) => onMessage(event.data);

@@ -334,12 +334,12 @@ export class PlayView {
       bar.value = Math.min(t / p.ms, 1);
       label.textContent = `${this.session.roles[role]} (${p.algorithm}) is thinking… ${formatMs(t)} of ${formatMs(p.ms)}`;
     };
-    const call = engine().think.call('selectMove', {
-      text: this.session.text,
+    const call = engine().think.call('bestMove', {
+      kif: this.session.text,
       spec: `${p.algorithm}:ms=${p.ms}`,
       fluents: s.fluents,
       role,
-      seed: 1 + this.session.cursor,
+      seed: 1, // players are cached by text, spec and seed: one seed keeps their tables
     });
     this.thinking = { role, timer: setInterval(tick, 100), call };
     tick();
@@ -348,7 +348,7 @@ export class PlayView {
     try {
       const result = await call;
       if (epoch !== this.epoch) return null;
-      this.lastStats = { role, ...result.stats, name: result.name };
+      this.lastStats = { role, ...result.stats, name: result.player };
       return result.move;
     } catch (e) {
       if (epoch === this.epoch && e.name !== 'Cancelled') {
