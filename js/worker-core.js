@@ -8,7 +8,7 @@
 // made by `KINDS[kind](api, params, report)`; `report(progress)` sends
 // progress from inside a step (a match, after each game).
 // One-shot kinds (check, format, replay, cli, and the search kinds: search,
-// searchTree, match, selectMove) finish in their first step; sliced kinds
+// searchTree, match, bestMove) finish in their first step; sliced kinds
 // (playouts, analyze) take many.
 //
 // serve(scope, api) is independent of the environment: `scope` has
@@ -144,21 +144,26 @@ function analyze(api, { kif, options = {} }) {
 }
 
 /**
- * The player of the last `selectMove` job, kept so that a player keeps its
- * tables from one move to the next (one at a time: another game, spec or
- * seed frees it).
+ * The players of the last `bestMove` jobs by game, spec and seed, kept so
+ * that a player keeps its tables from one move to the next (the 4 most
+ * recently used; older ones are freed).
  */
-let cachedPlayer = null;
+const players = new Map();
 
-function selectMove(api, { kif, spec = 'alphabeta', seed, fluents, role = 0 }) {
+function bestMove(api, { kif, spec = 'alphabeta', seed, fluents, role = 0 }) {
   const key = JSON.stringify([kif, api.playerSpec(spec), seed ?? null]);
-  if (cachedPlayer?.key !== key) {
-    cachedPlayer?.player.free();
-    cachedPlayer = null;
-    cachedPlayer = { key, player: new api.Player(kif, spec, { seed }) };
+  let player = players.get(key);
+  players.delete(key); // re-inserted below: the most recent last
+  player ??= new api.Player(kif, spec, { seed });
+  players.set(key, player);
+  for (const [k, old] of players) {
+    if (players.size <= 4) {
+      break;
+    }
+    old.free();
+    players.delete(k);
   }
-  const { player } = cachedPlayer;
-  return oneShot(() => ({ move: player.selectMove(fluents, role), name: player.name, stats: player.lastStats() }));
+  return oneShot(() => ({ move: player.selectMove(fluents, role), player: player.name, stats: player.lastStats() }));
 }
 
 /** The job kinds: `kind -> (api, params, report) => job`. */
@@ -181,7 +186,7 @@ export const KINDS = {
     const onGame = (record) => report({ games: ++games, total, record });
     return oneShot(() => api.runMatch(kif, players, { ...options, onGame }));
   },
-  selectMove,
+  bestMove,
 };
 
 /**

@@ -92,8 +92,8 @@ export interface MatchProgress {
   record: MatchGameRecord;
 }
 
-/** What `GdlWorker.selectMove` asks for: the player, and the state (its fluents) and role to move for. */
-export interface SelectMoveRequest {
+/** What `GdlWorker.bestMove` asks for: the player, and the state (its fluents) and role to move for. */
+export interface BestMoveRequest {
   /** Default `"alphabeta"`. */
   spec?: PlayerSpec;
   seed?: number;
@@ -102,11 +102,11 @@ export interface SelectMoveRequest {
   role?: RoleRef;
 }
 
-/** A player's move, from `GdlWorker.selectMove`. */
-export interface SelectMoveResult {
+/** A player's move, from `GdlWorker.bestMove`. */
+export interface BestMoveResult {
   move: string;
   /** The player's name with its options. */
-  name: string;
+  player: string;
   stats: SearchStats;
 }
 
@@ -164,8 +164,8 @@ export class GdlWorker extends EventTarget {
   searchTree(tree: string, options?: SearchOptions, taskOptions?: TaskOptions): GdlTask<SearchResult>;
   /** A match between players (one per role); progress after each game. */
   match(kif: string, players: readonly PlayerSpec[], options?: MatchOptions, taskOptions?: TaskOptions<MatchProgress>): GdlTask<MatchResult>;
-  /** A player's move in a state; the worker keeps the last player between calls. */
-  selectMove(kif: string, request: SelectMoveRequest, taskOptions?: TaskOptions): GdlTask<SelectMoveResult>;
+  /** A player's move in a state; the worker keeps the last few players between calls. */
+  bestMove(kif: string, request: BestMoveRequest, taskOptions?: TaskOptions): GdlTask<BestMoveResult>;
 
   addEventListener(type: 'progress' | 'restart', listener: (event: GdlWorkerEvent) => void, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions): void;

@@ -16,7 +16,7 @@
  * Job kinds that are one long wasm call: the worker cannot see a cancel
  * until the call returns, so cancelling one restarts the worker at once.
  */
-const ATOMIC_KINDS = new Set(['search', 'searchTree', 'match', 'selectMove']);
+const ATOMIC_KINDS = new Set(['search', 'searchTree', 'match', 'bestMove']);
 
 function abortError(message, extra = {}) {
   const e = typeof DOMException === 'function' ? new DOMException(message, 'AbortError') : Object.assign(new Error(message), { name: 'AbortError' });
@@ -377,12 +377,13 @@ export class GdlWorker extends EventTarget {
   }
 
   /**
-   * A player's move in a state (as `Player.selectMove`): `{move, name,
-   * stats}`. The worker keeps the last player (same game, spec and seed)
-   * between calls, so its tables carry over from move to move.
+   * A player's move in a state (as `Player.selectMove`): `{move, player,
+   * stats}` (`player`: its name with its options). The worker keeps the
+   * last few players (by game, spec and seed) between calls, so their
+   * tables carry over from move to move.
    */
-  selectMove(kif, { spec = 'alphabeta', seed, fluents, role = 0 } = {}, taskOptions) {
-    return this.run('selectMove', { kif, spec, seed, fluents, role }, taskOptions);
+  bestMove(kif, { spec = 'alphabeta', seed, fluents, role = 0 } = {}, taskOptions) {
+    return this.run('bestMove', { kif, spec, seed, fluents, role }, taskOptions);
   }
 
   /**

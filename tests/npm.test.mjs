@@ -365,16 +365,17 @@ assert.equal(partial.report.properties.strongly_winnable.holds, null);
 await assert.rejects(worker.analyze(kif, { budgett: 1 }), { name: 'TypeError', message: /budgett/ });
 
 // search in the worker: one wasm call each; cancelling one restarts the worker at once
-assert.ok(['search', 'searchTree', 'match', 'selectMove'].every((k) => info.kinds.includes(k)));
+assert.ok(['search', 'searchTree', 'match', 'bestMove'].every((k) => info.kinds.includes(k)));
 const traced = await worker.searchTree('((3 12 8) (2 4 6) (14 5 2))', { trace: true });
 assert.deepEqual([traced.value, traced.best_move, traced.events.filter((e) => e.type === 'cutoff').length], [3, '1', 1]);
 const position = ['(cell 1 1 x)', '(cell 1 2 x)', '(cell 1 3 blank)', '(cell 2 1 o)', '(cell 2 2 o)', '(cell 2 3 blank)', '(cell 3 1 blank)', '(cell 3 2 blank)', '(cell 3 3 blank)', '(control x)'];
-const chosen = await worker.selectMove(kif, { spec: { name: 'alphabeta', depth: 3 }, fluents: position, role: 'x' });
+const chosen = await worker.bestMove(kif, { spec: { name: 'alphabeta', depth: 3 }, fluents: position, role: 'x' });
 assert.equal(chosen.move, '(mark 1 3)');
-assert.equal(chosen.name, 'alphabeta(fuzzy, depth 3)');
+assert.equal(chosen.player, 'alphabeta(fuzzy, depth 3)');
 assert.ok(chosen.stats.nodes > 0);
-const oMove = await worker.selectMove(kif, { spec: { name: 'alphabeta', depth: 3 }, fluents: position, role: 1 });
+const oMove = await worker.bestMove(kif, { spec: { name: 'alphabeta', depth: 3 }, fluents: position, role: 1 });
 assert.equal(oMove.move, 'noop');
+await assert.rejects(worker.bestMove(kif, { spec: 'best', fluents: position }), { name: 'TypeError', message: /unknown player/ });
 assert.equal((await worker.search(kif, { depth: 9 })).value, 50);
 const matchProgress = [];
 const records = [];
@@ -576,7 +577,7 @@ describe('the Node CLI (npx gdlkit)', () => {
 
 describe('TypeScript', () => {
   const TS_USE = `import { init, analyze, Game, check, hasErrors, isGdlError, replay, runCli, version, type AnalysisResult, type Diagnostic, type StateHandle } from 'gdlkit';
-import { GdlWorker, type GdlTask, type PlayoutsResult, type SelectMoveResult } from 'gdlkit/worker';
+import { GdlWorker, type GdlTask, type PlayoutsResult, type BestMoveResult } from 'gdlkit/worker';
 import { Player, runMatch, search, searchTree, type MatchResult, type SearchResult, type TraceEvent } from 'gdlkit';
 
 await init();
@@ -640,7 +641,7 @@ runMatch('(role x)', ['random'], { rounds: 2 });
   const move: string = player.selectMove(['(cell 1 1 b)'], 'x');
   console.log(move, player.name, player.lastStats().nodes, bestMove, goalSums);
 }
-const chosen: SelectMoveResult = await worker.selectMove('(role x)', { spec: { name: 'mcts', ms: 50 }, fluents: [], role: 0 });
+const chosen: BestMoveResult = await worker.bestMove('(role x)', { spec: { name: 'mcts', ms: 50 }, fluents: [], role: 0 });
 const traced: SearchResult = await worker.searchTree('(1 2)', { trace: true });
 const played: MatchResult = await worker.match('(role x)', ['random'], { games: 2, onGame: (g) => console.log(g.goals) }, { onProgress: (p) => console.log(p.games / p.total, p.record.steps) });
 console.log(chosen.move, chosen.stats.depth, traced.value, played.players[0]?.ci95[1]);
@@ -725,7 +726,7 @@ const progress = [];
 const playouts = await worker.playouts(kif, { count: 2000 }, { onProgress: (p) => progress.push(p.done) });
 const endless = worker.playouts(kif, { count: 1e9 }, { onProgress: (p) => p.done > 50 && endless.cancel() });
 const cancelled = await endless.then(() => null, (e) => ({ name: e.name, hard: e.hard, partial: e.partial.playouts }));
-const chosen = await worker.selectMove(kif, { spec: 'alphabeta:depth=3', fluents: before, role: 'you' });
+const chosen = await worker.bestMove(kif, { spec: 'alphabeta:depth=3', fluents: before, role: 'you' });
 window.result = {
   before,
   after,
