@@ -1,6 +1,10 @@
 //! `runMatchWithProgress`: the match of `runMatch` (search.rs), calling a JS
 //! function with each finished game, so that a worker can report a match's
 //! progress while it runs. Same options, result and errors as `runMatch`.
+//!
+//! Its options repeat `runMatch`'s (search.rs was being changed by someone
+//! else): keep them in step, or better, fold this into search.rs as an
+//! optional `onGame` argument of `runMatch`.
 
 use super::js::{self, to_js};
 use crate::search::matches::{run_match, MatchConfig};
