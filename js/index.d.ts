@@ -315,6 +315,9 @@ export function analyze(kif: string, options?: AnalysisOptions): AnalysisResult;
 // Players, search, the lecture trace and matches (docs/search.md). The
 // result objects are the JSON of `gdlkit search|match --format json`.
 
+/** Which state machine runs: "auto" (the grounded fast engine when the game grounds within budget, else the interpreter), "fast" or "interpreter". */
+export type EngineChoice = 'auto' | 'fast' | 'interpreter';
+
 /** A search value: a number on the 0..100 goal scale (trees: the leaf values), or an unbounded alpha/beta. */
 export type SearchValue = number | 'inf' | '-inf';
 
@@ -341,6 +344,8 @@ export interface SearchOptions {
   nodeCap?: number;
   /** MCTS seed. */
   seed?: number;
+  /** The state machine (default "auto"). */
+  engine?: EngineChoice;
   /** Options the binding may add later (passed through unchanged). */
   [option: string]: string | number | boolean | undefined;
 }
@@ -393,7 +398,10 @@ export interface SearchResult {
   game: string;
   /** Trees only: the tree. */
   tree?: AbstractTree;
+  /** The engine that ran: "fast" or "interpreter". */
   engine?: string;
+  /** Why the interpreter ran although "auto" asked for the fast engine. */
+  engine_fallback?: string;
   algorithm: string;
   role: string;
   heuristic: string;
@@ -435,6 +443,8 @@ export interface MatchOptions {
   seed?: number;
   /** Joint moves per game at most (default 1000). */
   maxSteps?: number;
+  /** The state machine (default "auto"). */
+  engine?: EngineChoice;
   /** Called after each game (an exception it throws is rethrown when the match is over). */
   onGame?: (record: MatchGameRecord) => void;
 }
@@ -471,6 +481,7 @@ export interface MatchGameRecord {
 export interface MatchResult {
   game: string;
   engine?: string;
+  engine_fallback?: string;
   games: number;
   seed: number;
   roles: string[];
@@ -500,9 +511,11 @@ export class Player {
    * @param spec the player and its budget, e.g. `"alphabeta:ms=200"` or `{name: 'mcts', ms: 200}` (default `"alphabeta"`: 1000 ms per move).
    * @throws {GdlDiagnosticsError} when the text has errors; {TypeError} for an unknown player or option.
    */
-  constructor(kif: string, spec?: PlayerSpec, options?: { seed?: number });
+  constructor(kif: string, spec?: PlayerSpec, options?: { seed?: number; engine?: EngineChoice });
   /** The player's name with its options. */
   readonly name: string;
+  /** The state machine it runs on: "fast" or "interpreter". */
+  readonly engine: string;
   /** The move of `role` (index or name) in the state made of `fluents` (e.g. `game.fluents(state)`). */
   selectMove(fluents: readonly string[], role?: RoleRef): string;
   /** Counters of the last `selectMove`. */

@@ -81,8 +81,11 @@ export class Player {
   #player;
   #roles;
 
-  /** `spec`: `"alphabeta:ms=200"` or `{name: 'alphabeta', ms: 200}`; `seed` for the random parts. */
-  constructor(kif, spec = 'alphabeta', { seed } = {}) {
+  /**
+   * `spec`: `"alphabeta:ms=200"` or `{name: 'alphabeta', ms: 200}`; `seed`
+   * for the random parts; `engine`: "auto" (default), "fast" or "interpreter".
+   */
+  constructor(kif, spec = 'alphabeta', { seed, engine } = {}) {
     needReady();
     needString(kif, 'new Player(kif, spec): kif');
     const game = new wasm.Game(kif); // only for the role names
@@ -91,7 +94,7 @@ export class Player {
     } finally {
       game.free();
     }
-    this.#player = new wasm.SearchPlayer(kif, playerSpec(spec), seed);
+    this.#player = new wasm.SearchPlayer(kif, playerSpec(spec), seed, engine);
   }
 
   #p() {
@@ -125,6 +128,11 @@ export class Player {
       throw new RangeError(`role index ${role} out of range: the game has ${this.#roles.length} roles`);
     }
     return p.selectMove(fluents, index);
+  }
+
+  /** The state machine the player runs on: "fast" or "interpreter". */
+  get engine() {
+    return this.#p().engine();
   }
 
   /** Counters of the last selectMove: `{nodes, leaves, cutoffs, tt_hits, playouts, depth, elapsed_ms}`. */

@@ -150,11 +150,11 @@ function analyze(api, { kif, options = {} }) {
  */
 const players = new Map();
 
-function bestMove(api, { kif, spec = 'alphabeta', seed, fluents, role = 0 }) {
-  const key = JSON.stringify([kif, api.playerSpec(spec), seed ?? null]);
+function bestMove(api, { kif, spec = 'alphabeta', seed, engine, fluents, role = 0 }) {
+  const key = JSON.stringify([kif, api.playerSpec(spec), seed ?? null, engine ?? null]);
   let player = players.get(key);
   players.delete(key); // re-inserted below: the most recent last
-  player ??= new api.Player(kif, spec, { seed });
+  player ??= new api.Player(kif, spec, { seed, engine });
   players.set(key, player);
   for (const [k, old] of players) {
     if (players.size <= 4) {

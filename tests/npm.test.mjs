@@ -276,6 +276,16 @@ assert.throws(() => runMatch(kif, ['legal', 'legal'], { games: 2, onGame: () => 
 assert.throws(() => runMatch(kif, ['legal', 'legal'], { gamez: 2, onGame: () => {} }), { name: 'TypeError', message: /gamez/ });
 assert.throws(() => runMatch(kif, ['random'], {}), { name: 'GdlSearchError', message: /one player per role/ });
 assert.throws(() => runMatch(kif, ['random'], { onGame: () => {} }), { name: 'GdlSearchError', message: /one player per role/ });
+// the engine option, with and without onGame, and for a player
+for (const engine of ['interpreter', 'fast']) {
+  assert.equal(runMatch(kif, ['legal', 'legal'], { games: 1, engine }).engine, engine);
+  assert.equal(runMatch(kif, ['legal', 'legal'], { games: 1, engine, onGame: () => {} }).engine, engine);
+  const p = new Player(kif, 'legal', { engine });
+  assert.equal(p.engine, engine);
+  p.free();
+  assert.equal(search(kif, { depth: 1, engine }).engine, engine);
+}
+assert.throws(() => runMatch(kif, ['legal', 'legal'], { engine: 'quick', onGame: () => {} }), TypeError);
 assert.throws(() => runMatch(kif, ['random', 'random'], { game: 3 }), TypeError);
 console.log('search ok');
 `,
@@ -631,7 +641,9 @@ for (const e of events) {
 }
 // @ts-expect-error a depth is a number
 search('(role x)', { depth: '2' });
-search('(role x)', { engine: 'fast' }); // an option the binding may add later type-checks
+search('(role x)', { engine: 'fast', futureOption: 1 }); // an option the binding may add later type-checks
+// @ts-expect-error no such engine
+search('(role x)', { engine: 'quick' });
 const match: MatchResult = runMatch('(role x)', ['random', { name: 'mcts', ms: 100 }], { games: 2, maxSteps: 10 });
 const goalSums: number[] = match.results.map((g) => g.goals.reduce((a, b) => a + b, 0));
 // @ts-expect-error no such match option

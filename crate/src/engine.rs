@@ -246,6 +246,11 @@ impl StateMachine for Engine {
         }
     }
 
+    fn random_playout(&mut self, state: &EngineState, rng: &mut fastrand::Rng, max_steps: usize) -> Result<Playout<EngineState>, EvalError> {
+        // The inherent method: in-network playouts on the fast engine.
+        Engine::random_playout(self, state, rng, max_steps)
+    }
+
     fn state_from_fluents(&mut self, fluents: &[TermId]) -> EngineState {
         match self {
             Engine::Interpreter { interpreter, .. } => EngineState::Fluents(interpreter.state_from_fluents(fluents)),

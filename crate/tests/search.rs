@@ -1,7 +1,8 @@
 //! Search invariants and corpus results (issue 5): alpha-beta == minimax on
 //! random trees and ticTacToe positions, the table and ordering change node
 //! counts only, traces replay to their value, the classic lecture tree,
-//! ticTacToe never lost, minichess proved, maze and blocksWorld planned.
+//! ticTacToe never lost, minichess proved, maze and blocksWorld planned;
+//! the fast engine gives the interpreter's values.
 
 use gdlkit::search::alphabeta::{AlphaBeta, Config, Mode};
 use gdlkit::search::bestfirst::BestFirst;
@@ -12,7 +13,7 @@ use gdlkit::search::mcts::{self, Mcts};
 use gdlkit::search::minimax::Minimax;
 use gdlkit::search::{Budget, GameInfo, Player, PlayerSpec};
 use gdlkit::trace::{replay, Event, Trace, Tree, TreeGame};
-use gdlkit::{Interpreter, StateMachine};
+use gdlkit::{Engine, EngineChoice, Interpreter, StateMachine};
 use proptest::prelude::*;
 use std::path::Path;
 
@@ -24,6 +25,11 @@ fn game_text(name: &str) -> String {
 fn game(name: &str) -> (gdlkit::Program, Interpreter) {
     let text = game_text(name);
     (gdlkit::parse_program(&text), gdlkit::load_game(&text).unwrap())
+}
+
+fn engine(name: &str, choice: EngineChoice) -> (gdlkit::Program, Engine) {
+    let text = game_text(name);
+    (gdlkit::parse_program(&text), gdlkit::load_engine(&text, choice).unwrap())
 }
 
 /// Plain minimax value and node count.
@@ -125,7 +131,7 @@ proptest! {
 }
 
 /// A ticTacToe position after `moves` pseudo-random joint moves (not terminal).
-fn ttt_position(m: &mut Interpreter, seed: u64, moves: usize) -> gdlkit::reasoner::FluentState {
+fn ttt_position<M: StateMachine>(m: &mut M, seed: u64, moves: usize) -> M::State {
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut s = m.initial_state().unwrap();
     for _ in 0..moves {
@@ -182,6 +188,8 @@ fn table_and_ordering_change_node_counts_not_values() {
     let v0 = results[0].0;
     assert!(results.iter().all(|r| r.0 == v0), "{results:?}");
     assert!(results[1].1 < results[0].1, "the table saves nodes: {results:?}");
+    // Ordering takes the best move from the table, so it acts with the table.
+    assert!(results[3].1 < results[1].1, "ordering saves nodes on top of the table: {results:?}");
     assert!(results[3].1 < results[0].1, "table and ordering save nodes: {results:?}");
 }
 
@@ -212,8 +220,12 @@ fn tictactoe_trace_replays_and_has_boards() {
 
 #[test]
 fn tictactoe_full_depth_never_loses_and_self_play_draws() {
-    let (program, mut m) = game("ticTacToe");
-    let ab: PlayerSpec = "alphabeta:heuristic=none".parse().unwrap();
+    // The fast engine keeps this quick; it gives the interpreter's values
+    // (fast_engine_gives_the_interpreter_values).
+    let (program, mut m) = engine("ticTacToe", EngineChoice::Fast);
+    // Depth 9 is the whole game, with no time budget: a full-depth search
+    // whatever the machine's load.
+    let ab: PlayerSpec = "alphabeta:heuristic=none,depth=9".parse().unwrap();
     let random: PlayerSpec = "random".parse().unwrap();
     // 400 games, roles rotated: 200 as each role.
     let cfg = MatchConfig { games: 400, seed: 5, max_steps: 20 };
@@ -227,7 +239,66 @@ fn tictactoe_full_depth_never_loses_and_self_play_draws() {
     }
     let cfg = MatchConfig { games: 2, seed: 1, max_steps: 20 };
     let r = run_match(&program, &mut m, &[ab.clone(), ab], &cfg, &mut |_| {}).unwrap();
-    assert!(r.games.iter().all(|g| g.goals == vec![50, 50]), "{:?}", r.games);
+    assert_eq!(r.games.len(), 2);
+    assert!(r.games.iter().all(|g| g.terminal && g.goals == vec![50, 50]), "{:?}", r.games);
+}
+
+/// Full-depth alpha-beta value, solved flag and nodes on one engine.
+fn solve<M: StateMachine>(m: &mut M, s: &M::State, role: usize) -> (f64, bool, u64) {
+    let mut ab = AlphaBeta::new(Box::new(Constant), Config { budget: Budget::depth(9), ..Config::default() });
+    let r = ab.search(m, s, role, None).unwrap();
+    (r.value, r.solved, r.stats.nodes)
+}
+
+#[test]
+fn fast_engine_gives_the_interpreter_values() {
+    let (_, mut interp) = engine("ticTacToe", EngineChoice::Interpreter);
+    let (_, mut fast) = engine("ticTacToe", EngineChoice::Fast);
+    assert_eq!((interp.name(), fast.name()), ("interpreter", "fast"));
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..12u64 {
+        let moves = 1 + seed as usize % 6;
+        let a = ttt_position(&mut interp, seed, moves);
+        let b = ttt_position(&mut fast, seed, moves);
+        for role in 0..2 {
+            let vi = solve(&mut interp, &a, role);
+            let vf = solve(&mut fast, &b, role);
+            assert!(vi.1 && vf.1, "full depth is solved");
+            assert_eq!(vi.0, vf.0, "seed {seed} role {role}: interpreter {vi:?} fast {vf:?}");
+            seen.insert(vi.0 as i64);
+        }
+    }
+    // The positions are not all alike: some are won, some drawn or lost.
+    assert!(seen.len() >= 2, "{seen:?}");
+    // The initial position is a draw on both.
+    let s = fast.initial_state().unwrap();
+    assert_eq!(solve(&mut fast, &s, 1).0, 50.0);
+    // minichess and the maze plan on the fast engine too.
+    let (program, mut m) = engine("minichess", EngineChoice::Fast);
+    let s = m.initial_state().unwrap();
+    let h = heuristics::build("fuzzy", &program, &mut m).unwrap();
+    let r = AlphaBeta::new(h, Config::default()).search(&mut m, &s, 0, None).unwrap();
+    assert_eq!((r.value, r.solved), (100.0, true));
+    let (program, mut m) = engine("maze", EngineChoice::Fast);
+    let spec: PlayerSpec = "bestfirst".parse().unwrap();
+    let r = run_match(&program, &mut m, &[spec], &MatchConfig { games: 1, seed: 1, max_steps: 20 }, &mut |_| {}).unwrap();
+    assert_eq!((r.games[0].goals.clone(), r.games[0].steps), (vec![100], 6));
+}
+
+#[test]
+fn a_match_runs_on_either_engine_and_full_depth_never_loses() {
+    // The engines may order legal moves differently, so the games can
+    // differ; the outcome for the full-depth player cannot.
+    let specs: Vec<PlayerSpec> = vec!["alphabeta:heuristic=none,depth=9".parse().unwrap(), "random".parse().unwrap()];
+    let cfg = MatchConfig { games: 6, seed: 3, max_steps: 20 };
+    let mut outcomes = Vec::new();
+    for choice in [EngineChoice::Interpreter, EngineChoice::Fast] {
+        let (program, mut m) = engine("ticTacToe", choice);
+        let r = run_match(&program, &mut m, &specs, &cfg, &mut |_| {}).unwrap();
+        assert_eq!(r.players[0].losses, 0, "{choice:?}: {:?}", r.players[0]);
+        outcomes.push(r.players[0].wins + r.players[0].draws);
+    }
+    assert_eq!(outcomes, vec![6, 6]);
 }
 
 #[test]
@@ -294,9 +365,7 @@ fn mcts_and_paranoid_alphabeta_play_simultaneous_games() {
     assert!(res.games.iter().all(|g| g.terminal));
 }
 
-#[test]
-fn mcts_takes_an_immediate_win() {
-    let (_, mut m) = game("ticTacToe");
+fn mcts_move_in_won_position<M: StateMachine>(m: &mut M) -> String {
     // x: (1 1) (1 2); o: (2 1) (2 2); x to move wins with (mark 1 3).
     let mut s = m.initial_state().unwrap();
     for (x, o) in [("(mark 1 1)", "noop"), ("noop", "(mark 2 1)"), ("(mark 1 2)", "noop"), ("noop", "(mark 2 2)")] {
@@ -305,8 +374,17 @@ fn mcts_takes_an_immediate_win() {
         s = m.next_state(&s, &[x, o]).unwrap();
     }
     let mut mc = Mcts::new(mcts::Config { budget: Budget::nodes(1000), ..mcts::Config::default() }, 1);
-    let mv = mc.select_move(&mut m, &s, 0).unwrap();
-    assert_eq!(m.terms().display(mv), "(mark 1 3)");
+    let mv = mc.select_move(m, &s, 0).unwrap();
+    m.terms().display(mv)
+}
+
+#[test]
+fn mcts_takes_an_immediate_win() {
+    let (_, mut m) = game("ticTacToe");
+    assert_eq!(mcts_move_in_won_position(&mut m), "(mark 1 3)");
+    // On the fast engine, playouts run inside the network.
+    let (_, mut f) = engine("ticTacToe", EngineChoice::Fast);
+    assert_eq!(mcts_move_in_won_position(&mut f), "(mark 1 3)");
 }
 
 #[test]
@@ -362,8 +440,27 @@ fn cli_search_and_match_print_the_documented_json() {
     let (code, v, err) = cli(&["search", ttt, "--depth", "9", "--role", "oplayer", "--format", "json"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!((v["value"].clone(), v["solved"].clone(), v["role"].clone()), (serde_json::json!(50), serde_json::json!(true), serde_json::json!("oplayer")));
+    assert_eq!(v["engine"], "fast", "auto grounds ticTacToe");
+    assert!(v.get("engine_fallback").is_none());
+    let (code, v, err) = cli(&["search", ttt, "--depth", "9", "--role", "oplayer", "--engine", "interpreter", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!((v["value"].clone(), v["engine"].clone()), (serde_json::json!(50), serde_json::json!("interpreter")));
+    let (code, _, err) = cli(&["search", ttt, "--engine", "quick"]);
+    assert_eq!(code, 2, "an unknown engine is a usage error");
+    assert!(err.contains("`auto`, `interpreter` or `fast`"), "{err}");
+    let (code, out) = {
+        let args: Vec<String> = ["search", ttt, "--depth", "1", "--engine", "fast"].iter().map(|s| s.to_string()).collect();
+        let o = gdlkit::cli::run(&args, &mut Files);
+        (o.code, o.stdout)
+    };
+    assert_eq!(code, 0);
+    assert!(out.contains("engine: fast\n"), "the text output names the engine: {out}");
+    let (code, v, err) = cli(&["match", ttt, "--players", "legal", "random", "--games", "4", "--engine", "interpreter", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["engine"], "interpreter");
     let (code, v, err) = cli(&["match", ttt, "--players", "legal", "random", "--games", "4", "--format", "json"]);
     assert_eq!(code, 0, "{err}");
+    assert_eq!(v["engine"], "fast");
     let players = v["players"].as_array().unwrap();
     assert_eq!(players.len(), 2);
     assert_eq!(players[0]["name"], "legal");
@@ -376,4 +473,24 @@ fn cli_search_and_match_print_the_documented_json() {
     assert_eq!(code, 1, "one player for two roles is refused: {err}");
     let (code, _, _) = cli(&["search", "--tree", "((1 2) x)"]);
     assert_eq!(code, 2);
+}
+
+#[test]
+fn a_fallback_to_the_interpreter_is_reported_with_its_reason() {
+    use gdlkit::search::report::{match_json, play_match, search_json, SearchOptions, Source};
+    let text = game_text("ticTacToe");
+    // A grounding budget of one atom: `auto` must fall back.
+    let tiny = gdlkit::ground::Budget { max_atoms: 1, ..Default::default() };
+    let mut m = gdlkit::engine::load_engine_with(&text, EngineChoice::Auto, tiny).unwrap();
+    let why = m.fallback().expect("a reason").to_string();
+    assert!(!why.is_empty());
+    let o = SearchOptions { depth: Some(9), ..SearchOptions::default() };
+    let v = search_json(Source::Game { label: "ttt", text: &text, machine: &mut m }, &o).unwrap();
+    assert_eq!((v["engine"].as_str(), v["engine_fallback"].as_str(), v["value"].as_i64()), (Some("interpreter"), Some(why.as_str()), Some(50)));
+    let cfg = MatchConfig { games: 2, seed: 1, max_steps: 20 };
+    let r = play_match(&text, &mut m, &["legal".into(), "legal".into()], &cfg).unwrap();
+    let v = match_json("ttt", &m, &cfg, &r);
+    assert_eq!((v["engine"].as_str(), v["engine_fallback"].as_str()), (Some("interpreter"), Some(why.as_str())));
+    // `fast` refuses instead.
+    assert!(gdlkit::engine::load_engine_with(&text, EngineChoice::Fast, tiny).is_err());
 }

@@ -1,7 +1,7 @@
 //! `gdlkit match GAME.kif --players SPEC SPEC... [--games N] [--seed S]`:
 //! a match between players, roles rotated, as text or JSON.
 
-use super::{load, Args, Fail, Host, Output, EXIT_OK};
+use super::{load_engine, Args, Fail, Host, Output, EXIT_OK};
 use crate::search::matches::MatchConfig;
 use crate::search::report::{match_json, play_match};
 use std::fmt::Write as _;
@@ -28,7 +28,7 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
         i += 1;
     }
     let args = Args::parse(&rest, &[])?;
-    args.only(&["games", "seed", "max-steps", "format"])?;
+    args.only(&["games", "seed", "max-steps", "engine", "format"])?;
     let json = args.json()?;
     let cfg = MatchConfig {
         games: args.number("games", 10)?,
@@ -42,16 +42,18 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     if specs_text.is_empty() {
         return Err(Fail::usage("missing --players SPEC SPEC... (e.g. --players alphabeta:heuristic=fuzzy,ms=200 mcts:ms=200)"));
     }
-    let (text, mut m) = load(host, &path)?;
+    let (text, mut m) = load_engine(host, &path, &args)?;
     let result = play_match(&text, &mut m, &specs_text, &cfg).map_err(super::search::report_fail)?;
+    let v = match_json(&path, &m, &cfg, &result);
     if json {
-        out.stdout = format!("{}\n", match_json(&path, &cfg, &result));
+        out.stdout = format!("{v}\n");
         return Ok(EXIT_OK);
     }
+    let engine = v.as_object().map(super::search::engine_text).unwrap_or_default();
     let s = &mut out.stdout;
     let _ = writeln!(
         s,
-        "{path}: {} games, roles {} (rotated), seed {}, engine interpreter",
+        "{path}: {} games, roles {} (rotated), seed {}, engine {engine}",
         cfg.games,
         result.roles.join(" "),
         cfg.seed

@@ -46,7 +46,9 @@ Usage:
   gdlkit bench GAME.kif [--seconds S | --playouts N] [--seed N] [--engine auto|interpreter|fast]
   gdlkit search (GAME.kif | --tree '((3 12 8) (2 4 6) (14 5 2))') [--algorithm minimax|alphabeta|best-first|mcts]
          [--depth N] [--budget-ms N] [--nodes N] [--role ROLE] [--heuristic H] [--trace] [--format text|json]
+         [--engine auto|interpreter|fast]
   gdlkit match GAME.kif --players SPEC SPEC... [--games N] [--seed S] [--max-steps N] [--format text|json]
+         [--engine auto|interpreter|fast]
          SPEC: random | legal | minimax | alphabeta | bestfirst | mcts, options after a colon,
          e.g. alphabeta:heuristic=fuzzy,ms=200  mcts:ms=200  (heuristics: fuzzy, mobility,
          inverse-mobility, novelty, none; default budget 1000 ms per move)

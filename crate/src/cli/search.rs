@@ -2,7 +2,7 @@
 //! search from the initial state (or the tree's root), optionally traced.
 //! The JSON comes from [`crate::search::report`] (shared with wasm).
 
-use super::{load, Args, Fail, Host, Output, EXIT_OK};
+use super::{load_engine, Args, Fail, Host, Output, EXIT_OK};
 use crate::search::report::{search_json, ReportError, SearchOptions, Source};
 use crate::trace::DEFAULT_NODE_CAP;
 use serde_json::{Map, Value};
@@ -20,6 +20,8 @@ gdlkit search (GAME.kif | --tree '((3 12 8) (2 4 6) (14 5 2))') [options]
                     (games: default 2), children in game order, no table, as a lecture shows it
   --node-cap N      nodes recorded in a trace (default 5000)
   --seed S          MCTS seed (default 1)
+  --engine E        auto (default: the fast engine if the game grounds, else the
+                    interpreter), interpreter, fast
   --format json     JSON output
 ";
 
@@ -36,7 +38,7 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
         return Ok(EXIT_OK);
     }
     let args = Args::parse(raw, &["trace"])?;
-    args.only(&["tree", "algorithm", "depth", "budget-ms", "nodes", "role", "heuristic", "trace", "node-cap", "seed", "format"])?;
+    args.only(&["tree", "algorithm", "depth", "budget-ms", "nodes", "role", "heuristic", "trace", "node-cap", "seed", "engine", "format"])?;
     let json = args.json()?;
     let opts = SearchOptions {
         algorithm: args.get("algorithm").unwrap_or("alphabeta").to_string(),
@@ -48,6 +50,7 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
         trace: args.flag("trace"),
         node_cap: args.number("node-cap", DEFAULT_NODE_CAP)?,
         seed: args.number("seed", 1)?,
+        engine: args.get("engine").unwrap_or("auto").to_string(),
     };
     let v = if let Some(text) = args.get("tree") {
         if !args.positional.is_empty() {
@@ -56,7 +59,7 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
         search_json(Source::Tree(text), &opts).map_err(report_fail)?
     } else {
         let path = args.positional(0, "GAME.kif (or --tree)")?.to_string();
-        let (text, mut m) = load(host, &path)?;
+        let (text, mut m) = load_engine(host, &path, &args)?;
         search_json(Source::Game { label: &path, text: &text, machine: &mut m }, &opts).map_err(report_fail)?
     };
     out.stdout = match (json, v) {
@@ -71,6 +74,9 @@ fn text_report(obj: &Map<String, Value>) -> String {
     let mut s = String::new();
     let get = |k: &str| obj.get(k).map(|v| v.to_string().trim_matches('"').to_string()).unwrap_or_default();
     let _ = writeln!(s, "game: {}  algorithm: {}  role: {}  heuristic: {}", get("game"), get("algorithm"), get("role"), get("heuristic"));
+    if obj.contains_key("engine") {
+        let _ = writeln!(s, "engine: {}", engine_text(obj));
+    }
     let _ = writeln!(s, "value: {}{}", get("value"), if get("solved") == "true" { " (solved)" } else { "" });
     let _ = writeln!(s, "best move: {}", get("best_move"));
     if let Some(plan) = obj.get("plan").and_then(Value::as_array) {
@@ -88,4 +94,13 @@ fn text_report(obj: &Map<String, Value>) -> String {
         let _ = writeln!(s, "trace: {} events{} (use --format json to see them)", ev.len(), if get("truncated") == "true" { ", truncated" } else { "" });
     }
     s
+}
+
+/// `fast`, `interpreter`, or `interpreter (fallback: why)`.
+pub(crate) fn engine_text(obj: &Map<String, Value>) -> String {
+    let name = obj.get("engine").and_then(Value::as_str).unwrap_or("?");
+    match obj.get("engine_fallback").and_then(Value::as_str) {
+        Some(why) => format!("{name} (fallback: {why})"),
+        None => name.to_string(),
+    }
 }

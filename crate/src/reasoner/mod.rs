@@ -108,6 +108,16 @@ pub trait StateMachine {
         }
     }
 
+    /// A random playout from `state` (as the free [`random_playout`]);
+    /// machines with a faster way to play one (the fast engine plays it
+    /// inside its network) override this, and MCTS calls it.
+    fn random_playout(&mut self, state: &Self::State, rng: &mut fastrand::Rng, max_steps: usize) -> Result<Playout<Self::State>, EvalError>
+    where
+        Self: Sized,
+    {
+        random_playout(self, state, rng, max_steps)
+    }
+
     /// One goal value per role: the largest derivable one, or `None`.
     fn goals(&mut self, state: &Self::State) -> Result<Vec<Option<i64>>, EvalError> {
         Ok(self.goal_values(state)?.into_iter().map(|v| v.into_iter().max()).collect())

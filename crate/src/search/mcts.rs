@@ -12,7 +12,7 @@
 
 use super::{since, Budget, Limit, Player, SearchResult, Stats};
 use crate::clock::now_ms;
-use crate::reasoner::{random_playout, EvalError, StateMachine};
+use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::FxHashMap;
 
@@ -132,7 +132,7 @@ impl Mcts {
                 } else {
                     child_state
                 };
-                let p = random_playout(m, &start, &mut self.rng, self.cfg.playout_steps)?;
+                let p = m.random_playout(&start, &mut self.rng, self.cfg.playout_steps)?;
                 break if p.terminal { goal_rewards(m, &p.state)? } else { vec![0.0; n_roles] };
             };
             stats.playouts += 1;

@@ -9,7 +9,8 @@ use super::matches::{run_match, MatchConfig, MatchResult};
 use super::mcts::{self, Mcts};
 use super::minimax::{Minimax, MinimaxPlayer};
 use super::{Budget, PlayerSpec, SearchResult, Stats, Stop, DEFAULT_MS, MAX_DEPTH};
-use crate::reasoner::{Interpreter, StateMachine};
+use crate::engine::Engine;
+use crate::reasoner::StateMachine;
 use crate::trace::{value_json, Trace, Tree, TreeGame, DEFAULT_NODE_CAP};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -32,6 +33,9 @@ pub struct SearchOptions {
     pub node_cap: u32,
     /// MCTS seed.
     pub seed: u64,
+    /// `auto` (default), `interpreter` or `fast`: read by whoever loads the
+    /// game (the CLI, the wasm bindings), reported in the result.
+    pub engine: String,
 }
 
 impl Default for SearchOptions {
@@ -46,6 +50,7 @@ impl Default for SearchOptions {
             trace: false,
             node_cap: DEFAULT_NODE_CAP,
             seed: 1,
+            engine: "auto".into(),
         }
     }
 }
@@ -60,7 +65,7 @@ pub enum ReportError {
 /// What to search.
 pub enum Source<'a> {
     /// A loaded game; `label` names it in the output (a path).
-    Game { label: &'a str, text: &'a str, machine: &'a mut Interpreter },
+    Game { label: &'a str, text: &'a str, machine: &'a mut Engine },
     /// An abstract tree such as `((3 12 8) (2 4 6) (14 5 2))`.
     Tree(&'a str),
 }
@@ -103,13 +108,22 @@ pub fn search_json(source: Source<'_>, o: &SearchOptions) -> Result<Value, Repor
             let role = role_index(machine, o.role.as_deref())?;
             let h = heuristics::build(o.heuristic.as_deref().unwrap_or("fuzzy"), &program, machine).map_err(ReportError::Usage)?;
             obj.insert("game".into(), json!(label));
-            obj.insert("engine".into(), json!("interpreter"));
+            insert_engine(&mut obj, machine);
             let depth = if o.trace { o.depth.or(Some(2)) } else { o.depth };
             let ms = if o.budget_ms.is_none() && o.nodes.is_none() && depth.is_none() { Some(DEFAULT_MS) } else { o.budget_ms };
             run(machine, h, role, Budget { depth, ms, nodes: o.nodes }, algorithm, o, &mut obj)?;
         }
     }
     Ok(Value::Object(obj))
+}
+
+/// `engine` (the engine that ran) and, when `auto` fell back to the
+/// interpreter, `engine_fallback` (why).
+fn insert_engine(obj: &mut Map<String, Value>, m: &Engine) {
+    obj.insert("engine".into(), json!(m.name()));
+    if let Some(why) = m.fallback() {
+        obj.insert("engine_fallback".into(), json!(why));
+    }
 }
 
 fn role_index<M: StateMachine>(m: &M, role: Option<&str>) -> Result<usize, ReportError> {
@@ -217,7 +231,7 @@ fn run<M: StateMachine + 'static>(
 
 /// Plays a match; `specs` are player descriptions such as
 /// `alphabeta:heuristic=fuzzy,ms=200`.
-pub fn play_match(text: &str, machine: &mut Interpreter, specs: &[String], cfg: &MatchConfig) -> Result<MatchResult, ReportError> {
+pub fn play_match(text: &str, machine: &mut Engine, specs: &[String], cfg: &MatchConfig) -> Result<MatchResult, ReportError> {
     if specs.is_empty() {
         return Err(ReportError::Usage("no players (e.g. alphabeta:heuristic=fuzzy,ms=200 mcts:ms=200)".into()));
     }
@@ -229,7 +243,7 @@ pub fn play_match(text: &str, machine: &mut Interpreter, specs: &[String], cfg: 
 /// A match result as JSON: `players` in the order given, each {name, spec,
 /// games, mean_goal, ci95, wins, draws, losses, moves, ms_per_move,
 /// nodes_per_second, playouts_per_second}, and `results` per game.
-pub fn match_json(label: &str, cfg: &MatchConfig, result: &MatchResult) -> Value {
+pub fn match_json(label: &str, engine: &Engine, cfg: &MatchConfig, result: &MatchResult) -> Value {
     let players: Vec<_> = result
         .players
         .iter()
@@ -250,13 +264,13 @@ pub fn match_json(label: &str, cfg: &MatchConfig, result: &MatchResult) -> Value
             })
         })
         .collect();
-    json!({
-        "game": label,
-        "engine": "interpreter",
-        "games": cfg.games,
-        "seed": cfg.seed,
-        "roles": result.roles,
-        "players": players,
-        "results": result.games,
-    })
+    let mut obj = Map::new();
+    obj.insert("game".into(), json!(label));
+    insert_engine(&mut obj, engine);
+    obj.insert("games".into(), json!(cfg.games));
+    obj.insert("seed".into(), json!(cfg.seed));
+    obj.insert("roles".into(), json!(result.roles));
+    obj.insert("players".into(), json!(players));
+    obj.insert("results".into(), json!(result.games));
+    Value::Object(obj)
 }

@@ -7,6 +7,7 @@
 //! optional `onGame` argument of `runMatch`.
 
 use super::js::{self, to_js};
+use crate::engine::{load_engine, EngineChoice};
 use crate::search::matches::{run_match, MatchConfig};
 use crate::search::report::match_json;
 use crate::search::PlayerSpec;
@@ -20,9 +21,10 @@ struct MatchOptions {
     games: Option<usize>,
     seed: Option<u64>,
     max_steps: Option<usize>,
+    engine: Option<String>,
 }
 
-const KNOWN: [&str; 3] = ["games", "seed", "maxSteps"];
+const KNOWN: [&str; 4] = ["games", "seed", "maxSteps", "engine"];
 
 /// Refuses option names `runMatch` does not know (serde_wasm_bindgen reads
 /// only the fields it knows, so `deny_unknown_fields` cannot).
@@ -58,7 +60,9 @@ pub fn run_match_with_progress(
     };
     let d = MatchConfig::default();
     let cfg = MatchConfig { games: o.games.unwrap_or(d.games), seed: o.seed.unwrap_or(d.seed), max_steps: o.max_steps.unwrap_or(d.max_steps) };
-    let mut m = crate::load_game(kif).map_err(|d| js::diagnostics_error(&d, kif))?;
+    let choice: EngineChoice =
+        o.engine.as_deref().unwrap_or("auto").parse().map_err(|e: String| js::type_error(&e.replace("--engine", "engine")))?;
+    let mut m = load_engine(kif, choice).map_err(|d| js::diagnostics_error(&d, kif))?;
     if players.is_empty() {
         return Err(js::type_error("no players (e.g. alphabeta:heuristic=fuzzy,ms=200 mcts:ms=200)"));
     }
@@ -75,5 +79,5 @@ pub fn run_match_with_progress(
     if let Some(e) = thrown {
         return Err(e);
     }
-    to_js(&match_json("game", &cfg, &result))
+    to_js(&match_json("game", &m, &cfg, &result))
 }

@@ -5,7 +5,8 @@
 //! (`crate::search::report`).
 
 use super::js::{self, to_js};
-use crate::reasoner::{Interpreter, StateMachine};
+use crate::engine::{Engine, EngineChoice};
+use crate::reasoner::StateMachine;
 use crate::search::matches::MatchConfig;
 use crate::search::report::{match_json, play_match, search_json, ReportError, SearchOptions, Source};
 use crate::search::{build_player, Player, PlayerSpec, Stats};
@@ -38,20 +39,29 @@ fn search_options(v: JsValue) -> Result<SearchOptions, JsValue> {
     if v.is_undefined() || v.is_null() {
         return Ok(SearchOptions::default());
     }
-    check_keys(&v, "search", &["algorithm", "depth", "budgetMs", "nodes", "role", "heuristic", "trace", "nodeCap", "seed"])?;
+    check_keys(&v, "search", &["algorithm", "depth", "budgetMs", "nodes", "role", "heuristic", "trace", "nodeCap", "seed", "engine"])?;
     serde_wasm_bindgen::from_value(v).map_err(|e| js::type_error(&format!("search options: {e}")))
+}
+
+/// Parses an `engine` option (`auto` when absent) and loads the game on
+/// that engine; an unknown engine is a `TypeError`, game errors are
+/// diagnostics.
+fn load_on(kif: &str, engine: Option<&str>) -> Result<Engine, JsValue> {
+    let choice: EngineChoice = engine.unwrap_or("auto").parse().map_err(|e: String| js::type_error(&e.replace("--engine", "engine")))?;
+    crate::engine::load_engine(kif, choice).map_err(|d| js::diagnostics_error(&d, kif))
 }
 
 /// Searches a game from its initial state. `options`: `{algorithm:
 /// "alphabeta"|"minimax"|"best-first"|"mcts", depth, budgetMs, nodes, role,
-/// heuristic, trace, nodeCap, seed}` (all optional). Returns `{value,
-/// best_move, solved, depth, stats: {nodes, leaves, cutoffs, ...}, events?,
-/// states?, truncated?, plan?}`.
+/// heuristic, trace, nodeCap, seed, engine: "auto"|"interpreter"|"fast"}`
+/// (all optional). Returns `{engine, engine_fallback?, value, best_move,
+/// solved, depth, stats: {nodes, leaves, cutoffs, ...}, events?, states?,
+/// truncated?, plan?}`.
 #[wasm_bindgen(unchecked_return_type = "any")]
 pub fn search(kif: &str, options: JsValue) -> Result<JsValue, JsValue> {
     js::init();
     let opts = search_options(options)?;
-    let mut m = crate::load_game(kif).map_err(|d| js::diagnostics_error(&d, kif))?;
+    let mut m = load_on(kif, Some(&opts.engine))?;
     let v = search_json(Source::Game { label: "game", text: kif, machine: &mut m }, &opts).map_err(report_error)?;
     to_js(&v)
 }
@@ -72,11 +82,13 @@ struct MatchOptions {
     games: Option<usize>,
     seed: Option<u64>,
     max_steps: Option<usize>,
+    engine: Option<String>,
 }
 
 /// Plays a match between `players` (specs such as
 /// `"alphabeta:heuristic=fuzzy,ms=200"`, one per role), roles rotated.
-/// `options`: `{games, seed, maxSteps}`. Returns `{players: [{name,
+/// `options`: `{games, seed, maxSteps, engine}`. Returns `{engine,
+/// engine_fallback?, players: [{name,
 /// mean_goal, ci95, wins, draws, losses, ...}], results: [...]}`.
 #[wasm_bindgen(js_name = runMatch, unchecked_return_type = "any")]
 pub fn run_match(kif: &str, players: Vec<String>, options: JsValue) -> Result<JsValue, JsValue> {
@@ -84,36 +96,48 @@ pub fn run_match(kif: &str, players: Vec<String>, options: JsValue) -> Result<Js
     let o: MatchOptions = if options.is_undefined() || options.is_null() {
         MatchOptions::default()
     } else {
-        check_keys(&options, "match", &["games", "seed", "maxSteps"])?;
+        check_keys(&options, "match", &["games", "seed", "maxSteps", "engine"])?;
         serde_wasm_bindgen::from_value(options).map_err(|e| js::type_error(&format!("match options: {e}")))?
     };
     let d = MatchConfig::default();
     let cfg = MatchConfig { games: o.games.unwrap_or(d.games), seed: o.seed.unwrap_or(d.seed), max_steps: o.max_steps.unwrap_or(d.max_steps) };
-    let mut m = crate::load_game(kif).map_err(|d| js::diagnostics_error(&d, kif))?;
+    let mut m = load_on(kif, o.engine.as_deref())?;
     let result = play_match(kif, &mut m, &players, &cfg).map_err(report_error)?;
-    to_js(&match_json("game", &cfg, &result))
+    to_js(&match_json("game", &m, &cfg, &result))
 }
 
 /// A player (`"mcts:ms=200"`, `"alphabeta:heuristic=fuzzy,ms=200"`, ...)
 /// with its own copy of the game: give it the fluents of a state (e.g. from
-/// `Game.fluents`) and a role index, get its move.
+/// `Game.fluents`) and a role index, get its move. `engine`: `"auto"`
+/// (default), `"interpreter"` or `"fast"`.
 #[wasm_bindgen]
 pub struct SearchPlayer {
-    machine: Interpreter,
-    player: Box<dyn Player<Interpreter>>,
+    machine: Engine,
+    player: Box<dyn Player<Engine>>,
     stats: Stats,
 }
 
 #[wasm_bindgen]
 impl SearchPlayer {
     #[wasm_bindgen(constructor)]
-    pub fn new(kif: &str, spec: &str, seed: Option<u32>) -> Result<SearchPlayer, JsValue> {
+    pub fn new(kif: &str, spec: &str, seed: Option<u32>, engine: Option<String>) -> Result<SearchPlayer, JsValue> {
         js::init();
-        let mut machine = crate::load_game(kif).map_err(|d| js::diagnostics_error(&d, kif))?;
+        let mut machine = load_on(kif, engine.as_deref())?;
         let spec: PlayerSpec = spec.parse().map_err(|e: String| js::type_error(&e))?;
         let program = crate::parse_program(kif);
         let player = build_player(&spec, &program, &mut machine, seed.unwrap_or(1) as u64).map_err(|e| js::type_error(&e))?;
         Ok(SearchPlayer { machine, player, stats: Stats::default() })
+    }
+
+    /// The engine that runs: `"fast"` or `"interpreter"`.
+    pub fn engine(&self) -> String {
+        self.machine.name().to_string()
+    }
+
+    /// Why the interpreter runs although `auto` asked for the fast engine.
+    #[wasm_bindgen(js_name = engineFallback)]
+    pub fn engine_fallback(&self) -> Option<String> {
+        self.machine.fallback().map(str::to_string)
     }
 
     /// The player's name with its options.
