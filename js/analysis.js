@@ -16,7 +16,7 @@ const freed = () => new TypeError('gdlkit: this AnalysisJob was freed');
 export class AnalysisJob {
   #job;
 
-  /** Options: `budget` (states), `playouts`, `depth`, `seed`. Throws a GdlDiagnosticsError for a game with errors. */
+  /** Options: `budget` (states), `playouts`, `depth`, `seed`, `engine`. Throws a GdlDiagnosticsError for a game with errors. */
   constructor(kif, options = {}) {
     needReady();
     this.#job = new wasm.AnalysisJob(kif, options);
@@ -57,6 +57,11 @@ export class AnalysisJob {
   /** The evaluation error that ended the job early, if any. */
   error() {
     return this.#j().error() ?? null;
+  }
+
+  /** The state machine running the analysis: "fast" or "interpreter". */
+  engine() {
+    return this.#j().engine();
   }
 
   /** `{report, diagnostics, error}` once done, else null. */

@@ -224,6 +224,12 @@ export interface AnalysisOptions {
   depth?: number;
   /** Seed of the playouts (default 1). */
   seed?: number;
+  /**
+   * The state machine: "auto" (default: the grounded fast engine, or the
+   * interpreter when the game does not ground in budget), "fast" or
+   * "interpreter".
+   */
+  engine?: 'auto' | 'fast' | 'interpreter';
 }
 
 /** Where an analysis job is. */
@@ -292,6 +298,8 @@ export class AnalysisJob {
   diagnostics(): Diagnostic[] | null;
   /** The evaluation error that ended the job early, or null. */
   error(): string | null;
+  /** The state machine running the analysis: "fast" or "interpreter". */
+  engine(): 'fast' | 'interpreter';
   /** `{report, diagnostics, error}` once done, else null. */
   result(): AnalysisResult | null;
   readonly freed: boolean;
@@ -302,3 +310,220 @@ export class AnalysisJob {
 
 /** Runs the semantic validator to the end on the calling thread (prefer GdlWorker.analyze in a page). */
 export function analyze(kif: string, options?: AnalysisOptions): AnalysisResult;
+
+// ------------------------------------------------------------------ search
+// Players, search, the lecture trace and matches (docs/search.md). The
+// result objects are the JSON of `gdlkit search|match --format json`.
+
+/** Which state machine runs: "auto" (the grounded fast engine when the game grounds within budget, else the interpreter), "fast" or "interpreter". */
+export type EngineChoice = 'auto' | 'fast' | 'interpreter';
+
+/** A search value: a number on the 0..100 goal scale (trees: the leaf values), or an unbounded alpha/beta. */
+export type SearchValue = number | 'inf' | '-inf';
+
+/**
+ * Options of `search` and `searchTree` (all optional). They are passed to
+ * the wasm binding as they are: an unknown option is a TypeError there.
+ */
+export interface SearchOptions {
+  /** `alphabeta` (default), `minimax`, `best-first` or `mcts`. */
+  algorithm?: 'alphabeta' | 'minimax' | 'best-first' | 'mcts' | (string & {});
+  /** Depth limit (plies). */
+  depth?: number;
+  /** Time budget in milliseconds (games: 1000 when no budget is given). */
+  budgetMs?: number;
+  /** Node budget. */
+  nodes?: number;
+  /** The searching role's name (default: the first role). */
+  role?: string;
+  /** `fuzzy` (default), `mobility`, `inverse-mobility`, `novelty`, `none`. */
+  heuristic?: string;
+  /** Record the lecture trace (`events`, `states`); minimax and alphabeta only. */
+  trace?: boolean;
+  /** Events recorded at most (nodes entered; default 5000). */
+  nodeCap?: number;
+  /** MCTS seed. */
+  seed?: number;
+  /** The state machine (default "auto"). */
+  engine?: EngineChoice;
+  /** Options the binding may add later (passed through unchanged). */
+  [option: string]: string | number | boolean | undefined;
+}
+
+/** Counters of a search. `nodes` are states entered (MCTS: tree nodes). */
+export interface SearchStats {
+  nodes: number;
+  leaves: number;
+  cutoffs: number;
+  tt_hits: number;
+  playouts: number;
+  depth: number;
+  elapsed_ms: number;
+  nodes_per_second?: number;
+}
+
+/** A node kind in a trace: `max` (we choose), `min` (others choose), `forced` (nobody has a choice), `leaf`. */
+export type TraceNodeKind = 'max' | 'min' | 'forced' | 'leaf';
+
+/** One event of a search trace (docs/search.md, "The trace format"). */
+export type TraceEvent =
+  | { type: 'iteration'; depth: number }
+  | {
+      type: 'enter';
+      node: number;
+      parent: number | null;
+      ply: number;
+      kind: TraceNodeKind;
+      move: string | null;
+      /** Index into `states`. */
+      state: number;
+      reply?: true;
+      alpha: SearchValue | null;
+      beta: SearchValue | null;
+    }
+  | { type: 'leaf'; node: number; value: SearchValue; terminal: boolean }
+  | { type: 'bound'; node: number; bound: 'alpha' | 'beta'; value: SearchValue }
+  | { type: 'cutoff'; node: number; alpha: SearchValue; beta: SearchValue; value: SearchValue; pruned: { move: string }[] }
+  | { type: 'tt_hit'; node: number; value: SearchValue }
+  | { type: 'return'; node: number; value: SearchValue }
+  | { type: 'best_move'; node: number; move: string; value: SearchValue }
+  | { type: 'truncated'; nodes: number };
+
+/** A nested abstract tree: numbers are leaves. */
+export type AbstractTree = number | AbstractTree[];
+
+/** The result of a search (`gdlkit search --format json`). */
+export interface SearchResult {
+  /** `"game"` (a game text) or `"tree"`. */
+  game: string;
+  /** Trees only: the tree. */
+  tree?: AbstractTree;
+  /** The engine that ran: "fast" or "interpreter". */
+  engine?: string;
+  /** Why the interpreter ran although "auto" asked for the fast engine. */
+  engine_fallback?: string;
+  algorithm: string;
+  role: string;
+  heuristic: string;
+  /** The value for the role (trees: the MAX value). */
+  value: SearchValue;
+  /** The chosen move (trees: the child number, `"1"` the first), or null when there is none. */
+  best_move: string | null;
+  /** The value is exact (no heuristic estimate was used). */
+  solved: boolean;
+  /** Deepest completed iteration / plan length. */
+  depth: number;
+  stats: SearchStats;
+  /** best-first: our moves to the chosen node. */
+  plan?: string[];
+  complete?: boolean;
+  exhausted?: boolean;
+  /** With `trace: true`: the events in order, the states they index (sorted fluents), whether the node cap cut the record. */
+  events?: TraceEvent[];
+  states?: string[][];
+  truncated?: boolean;
+  node_cap?: number;
+}
+
+/**
+ * A player: a spec string as the CLI takes it (`"alphabeta:heuristic=fuzzy,ms=200"`,
+ * `"mcts:ms=200"`, `"random"`), or an object `{name, ...options}` written as such
+ * a string (`{name: 'alphabeta', ms: 200}`).
+ */
+export type PlayerSpec = string | { name: 'random' | 'legal' | 'minimax' | 'alphabeta' | 'bestfirst' | 'mcts' | (string & {}); [option: string]: string | number | boolean | undefined };
+
+/** A player spec object as the spec string the CLI takes (strings are returned as they are). */
+export function playerSpec(spec: PlayerSpec): string;
+
+/** Options of a match (all optional). */
+export interface MatchOptions {
+  /** Games to play (default 10). */
+  games?: number;
+  /** Seed of the players (default 1). */
+  seed?: number;
+  /** Joint moves per game at most (default 1000). */
+  maxSteps?: number;
+  /** The state machine (default "auto"). */
+  engine?: EngineChoice;
+  /** Called after each game (an exception it throws is rethrown when the match is over). */
+  onGame?: (record: MatchGameRecord) => void;
+}
+
+/** A player's results over a match. */
+export interface MatchPlayerSummary {
+  name: string;
+  spec: string;
+  games: number;
+  mean_goal: number;
+  /** 95% confidence interval of the mean goal, clipped to 0..100. */
+  ci95: [number, number];
+  wins: number;
+  draws: number;
+  losses: number;
+  moves: number;
+  ms_per_move: number;
+  nodes_per_second: number;
+  playouts_per_second: number;
+}
+
+/** One game of a match. */
+export interface MatchGameRecord {
+  game: number;
+  /** The player index for each role. */
+  seats: number[];
+  /** Each role's goal value (0 when none is derivable). */
+  goals: number[];
+  steps: number;
+  terminal: boolean;
+}
+
+/** The result of a match (`gdlkit match --format json`). */
+export interface MatchResult {
+  game: string;
+  engine?: string;
+  engine_fallback?: string;
+  games: number;
+  seed: number;
+  roles: string[];
+  /** In the order the players were given. */
+  players: MatchPlayerSummary[];
+  results: MatchGameRecord[];
+}
+
+/**
+ * Searches a game from its initial state.
+ * @throws {GdlDiagnosticsError} when the text has errors; {TypeError} for a bad or unknown option; GdlSearchError when the search fails.
+ */
+export function search(kif: string, options?: SearchOptions): SearchResult;
+
+/** Searches an abstract tree such as `((3 12 8) (2 4 6) (14 5 2))` (MAX at the root). */
+export function searchTree(tree: string, options?: SearchOptions): SearchResult & { tree: AbstractTree };
+
+/** Plays a match between `players` (one per role, roles rotated from game to game). */
+export function runMatch(kif: string, players: readonly PlayerSpec[], options?: MatchOptions): MatchResult;
+
+/**
+ * A player with its own copy of the game: `selectMove(fluents, role)` is
+ * its move in a state. Free it with `free()` (or `using`).
+ */
+export class Player {
+  /**
+   * @param spec the player and its budget, e.g. `"alphabeta:ms=200"` or `{name: 'mcts', ms: 200}` (default `"alphabeta"`: 1000 ms per move).
+   * @throws {GdlDiagnosticsError} when the text has errors; {TypeError} for an unknown player or option.
+   */
+  constructor(kif: string, spec?: PlayerSpec, options?: { seed?: number; engine?: EngineChoice });
+  /** The player's name with its options. */
+  readonly name: string;
+  /** The state machine it runs on: "fast" or "interpreter". */
+  readonly engine: string;
+  /** The move of `role` (index or name) in the state made of `fluents` (e.g. `game.fluents(state)`). */
+  selectMove(fluents: readonly string[], role?: RoleRef): string;
+  /** Counters of the last `selectMove`. */
+  lastStats(): SearchStats;
+  /** Starts a new game. */
+  newGame(): void;
+  readonly freed: boolean;
+  /** Releases the player (idempotent). */
+  free(): void;
+  [Symbol.dispose](): void;
+}

@@ -4,9 +4,12 @@
 // `cancel` message is seen between two slices. The message protocol is
 // documented in docs/js-api.md ("The worker protocol").
 //
-// A job is `{ step(sliceMs) -> {done, progress?, value?}, partial?(), free?() }`.
-// One-shot kinds (check, format, replay, cli) finish in their first step; sliced
-// kinds (playouts, and analysis when the build has it) take many.
+// A job is `{ step(sliceMs) -> {done, progress?, value?}, partial?(), free?() }`,
+// made by `KINDS[kind](api, params, report)`; `report(progress)` sends
+// progress from inside a step (a match, after each game).
+// One-shot kinds (check, format, replay, cli, and the search kinds: search,
+// searchTree, match, bestMove) finish in their first step; sliced kinds
+// (playouts, analyze) take many.
 //
 // serve(scope, api) is independent of the environment: `scope` has
 // postMessage(message) and receives messages through the `onMessage`
@@ -140,7 +143,30 @@ function analyze(api, { kif, options = {} }) {
   };
 }
 
-/** The job kinds: `kind -> (api, params) => job`. */
+/**
+ * The players of the last `bestMove` jobs by game, spec and seed, kept so
+ * that a player keeps its tables from one move to the next (the 4 most
+ * recently used; older ones are freed).
+ */
+const players = new Map();
+
+function bestMove(api, { kif, spec = 'alphabeta', seed, engine, fluents, role = 0 }) {
+  const key = JSON.stringify([kif, api.playerSpec(spec), seed ?? null, engine ?? null]);
+  let player = players.get(key);
+  players.delete(key); // re-inserted below: the most recent last
+  player ??= new api.Player(kif, spec, { seed, engine });
+  players.set(key, player);
+  for (const [k, old] of players) {
+    if (players.size <= 4) {
+      break;
+    }
+    old.free();
+    players.delete(k);
+  }
+  return oneShot(() => ({ move: player.selectMove(fluents, role), player: player.name, stats: player.lastStats() }));
+}
+
+/** The job kinds: `kind -> (api, params, report) => job`. */
 export const KINDS = {
   check: (api, { text }) => oneShot(() => api.check(text)),
   format: (api, { text }) => oneShot(() => api.format(text)),
@@ -149,6 +175,18 @@ export const KINDS = {
   version: (api) => oneShot(() => api.version()),
   playouts,
   analyze,
+  // Search: each is one wasm call, which cannot stop between slices (a
+  // cancel restarts the worker; see ATOMIC_KINDS in worker.js). A match
+  // reports each finished game while it runs (`report`).
+  search: (api, { kif, options }) => oneShot(() => api.search(kif, options)),
+  searchTree: (api, { tree, options }) => oneShot(() => api.searchTree(tree, options)),
+  match: (api, { kif, players, options = {} }, report) => {
+    const total = options.games ?? 10; // runMatch's default
+    let games = 0;
+    const onGame = (record) => report({ games: ++games, total, record });
+    return oneShot(() => api.runMatch(kif, players, { ...options, onGame }));
+  },
+  bestMove,
 };
 
 /**
@@ -207,7 +245,8 @@ export function serve(scope, api) {
           return;
         }
         try {
-          jobs.set(id, make(api, params ?? {}));
+          // `report(progress)`: progress from inside a long call (no `step` expected).
+          jobs.set(id, make(api, params ?? {}, (progress) => post({ type: 'progress', id, progress, running: true })));
         } catch (e) {
           post({ type: 'error', id, error: serializeError(e) });
           return;

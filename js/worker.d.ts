@@ -1,7 +1,7 @@
 // TypeScript declarations of `gdlkit/worker` (worker.js in browsers,
 // worker-node.js in Node). Protocol and semantics: docs/js-api.md.
 
-import type { AnalysisOptions, AnalysisProgress, AnalysisResult, CliResult, Diagnostic, ReplayResult, WasmSource } from './index.js';
+import type { AnalysisOptions, AnalysisProgress, AnalysisResult, CliResult, Diagnostic, EngineChoice, MatchGameRecord, MatchOptions, MatchResult, PlayerSpec, ReplayResult, RoleRef, SearchOptions, SearchResult, SearchStats, WasmSource } from './index.js';
 
 /** Progress of the `playouts` job. */
 export interface PlayoutsProgress {
@@ -83,6 +83,35 @@ export interface PlayoutsOptions {
   seed?: number;
 }
 
+/** Progress of a match in the worker: after each game. */
+export interface MatchProgress {
+  /** Games finished. */
+  games: number;
+  total: number;
+  /** The game just finished. */
+  record: MatchGameRecord;
+}
+
+/** What `GdlWorker.bestMove` asks for: the player, and the state (its fluents) and role to move for. */
+export interface BestMoveRequest {
+  /** Default `"alphabeta"`. */
+  spec?: PlayerSpec;
+  seed?: number;
+  /** The state machine: "auto" (default), "fast" or "interpreter". */
+  engine?: EngineChoice;
+  fluents: readonly string[];
+  /** Index or name; default 0. */
+  role?: RoleRef;
+}
+
+/** A player's move, from `GdlWorker.bestMove`. */
+export interface BestMoveResult {
+  move: string;
+  /** The player's name with its options. */
+  player: string;
+  stats: SearchStats;
+}
+
 /** Events: `progress` (detail `{id, kind, progress}`), `restart` (detail `{reason, id?}`). */
 export interface GdlWorkerEvent extends Event {
   detail: { id?: number; kind?: string; progress?: unknown; reason?: 'cancel' | 'restart' };
@@ -130,6 +159,15 @@ export class GdlWorker extends EventTarget {
    * AnalysisResult whose unsettled properties are null.
    */
   analyze(kif: string, options?: AnalysisOptions, taskOptions?: TaskOptions<AnalysisProgress>): GdlTask<AnalysisResult>;
+
+  /** A search from the initial state (one wasm call: no progress; cancelling it restarts the worker). */
+  search(kif: string, options?: SearchOptions, taskOptions?: TaskOptions): GdlTask<SearchResult>;
+  /** A search of an abstract tree (with the trace when `options.trace`). */
+  searchTree(tree: string, options?: SearchOptions, taskOptions?: TaskOptions): GdlTask<SearchResult>;
+  /** A match between players (one per role); progress after each game. */
+  match(kif: string, players: readonly PlayerSpec[], options?: MatchOptions, taskOptions?: TaskOptions<MatchProgress>): GdlTask<MatchResult>;
+  /** A player's move in a state; the worker keeps the last few players between calls. */
+  bestMove(kif: string, request: BestMoveRequest, taskOptions?: TaskOptions): GdlTask<BestMoveResult>;
 
   addEventListener(type: 'progress' | 'restart', listener: (event: GdlWorkerEvent) => void, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions): void;

@@ -1,6 +1,6 @@
 // `gdlkit/worker`: GdlWorker, the main-thread client of a worker that runs
-// gdlkit jobs (validation, replay, the CLI, random playouts; analysis and
-// search when the build has them) off the main thread, with progress
+// gdlkit jobs (validation, replay, the CLI, random playouts, the semantic
+// analysis, search, matches and players' moves) off the main thread, with progress
 // events and cancellation. Protocol: docs/js-api.md ("The worker protocol").
 //
 //   const worker = new GdlWorker();
@@ -11,6 +11,12 @@
 // A soft cancel that is not acknowledged within `cancelGraceMs` (the worker
 // is inside one long call) becomes a hard one: the worker is terminated and
 // restarted, and the other tasks in flight are started again on the new one.
+
+/**
+ * Job kinds that are one long wasm call: the worker cannot see a cancel
+ * until the call returns, so cancelling one restarts the worker at once.
+ */
+const ATOMIC_KINDS = new Set(['search', 'searchTree', 'match', 'bestMove']);
 
 function abortError(message, extra = {}) {
   const e = typeof DOMException === 'function' ? new DOMException(message, 'AbortError') : Object.assign(new Error(message), { name: 'AbortError' });
@@ -186,7 +192,7 @@ export class GdlWorker extends EventTarget {
       case 'progress':
         // The worker waits for `step` before the next slice; a task being
         // cancelled gets no step (the cancel message is on its way).
-        if (task.timer === undefined) {
+        if (task.timer === undefined && !message.running) {
           this.#worker.postMessage({ type: 'step', id: task.id });
         }
         if (message.progress !== null && message.progress !== undefined) {
@@ -245,14 +251,15 @@ export class GdlWorker extends EventTarget {
    * Cancels a task (by id). Soft by default: the worker stops it at the
    * next slice and the task rejects with an AbortError (with `partial`, the
    * result so far, for sliced jobs). If the worker does not answer within
-   * `cancelGraceMs`, or with `{hard: true}`, the worker is restarted.
+   * `cancelGraceMs`, or with `{hard: true}`, or for a search kind (one long
+   * call), the worker is restarted.
    */
   cancel(id, { hard = false } = {}) {
     const task = this.#tasks.get(id);
     if (!task || !this.#worker) {
       return;
     }
-    if (hard) {
+    if (hard || ATOMIC_KINDS.has(task.kind)) {
       this.#hardCancel(task);
       return;
     }
@@ -338,6 +345,45 @@ export class GdlWorker extends EventTarget {
    */
   analyze(kif, options = {}, taskOptions) {
     return this.run('analyze', { kif, options }, taskOptions);
+  }
+
+  /**
+   * A search from the initial state (as `search`): one wasm call, so no
+   * progress reports; cancelling it restarts the worker at once.
+   */
+  search(kif, options = {}, taskOptions) {
+    return this.run('search', { kif, options }, taskOptions);
+  }
+
+  /** A search of an abstract tree (as `searchTree`), with the trace when `options.trace`. */
+  searchTree(tree, options = {}, taskOptions) {
+    return this.run('searchTree', { tree, options }, taskOptions);
+  }
+
+  /**
+   * A match between players (as `runMatch`); players are spec strings or
+   * `{name, ...options}`. Progress after each game: `{games, total, record}`
+   * (`record` as in the result's `results`).
+   */
+  match(kif, players, options = {}, taskOptions = {}) {
+    const { onGame, ...rest } = options; // a function cannot go to the worker: called here
+    const onProgress = onGame
+      ? (p) => {
+          onGame(p.record);
+          taskOptions.onProgress?.(p);
+        }
+      : taskOptions.onProgress;
+    return this.run('match', { kif, players, options: rest }, { ...taskOptions, onProgress });
+  }
+
+  /**
+   * A player's move in a state (as `Player.selectMove`): `{move, player,
+   * stats}` (`player`: its name with its options). The worker keeps the
+   * last few players (by game, spec and seed) between calls, so their
+   * tables carry over from move to move.
+   */
+  bestMove(kif, { spec = 'alphabeta', seed, engine, fluents, role = 0 } = {}, taskOptions) {
+    return this.run('bestMove', { kif, spec, seed, engine, fluents, role }, taskOptions);
   }
 
   /**

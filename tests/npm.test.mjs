@@ -18,7 +18,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ARTIFACTS, CHROMIUM_ARGS, PKG, ROOT } from '../scripts/lib.mjs';
+import { ARTIFACTS, cargoTargetDir, CHROMIUM_ARGS, PKG, ROOT } from '../scripts/lib.mjs';
 import { serve } from '../scripts/serve.mjs';
 import { browserPaths } from '../scripts/setup.mjs';
 
@@ -75,6 +75,7 @@ before(() => {
   assert.equal(installed.code, 0, explain(installed));
   writeFileSync(join(scratch, 'coins.kif'), COINS);
   cpSync(join(ROOT, 'games', 'ticTacToe.kif'), join(scratch, 'ticTacToe.kif'));
+  cpSync(join(ROOT, 'games', 'connectFour.kif'), join(scratch, 'connectFour.kif'));
 });
 
 after(() => {
@@ -154,7 +155,8 @@ assert.throws(() => game.roles(), { name: 'TypeError', message: /freed/ });
 // the semantic analysis, in one call and as a job
 const { report } = analyze(kif);
 assert.equal(report.properties.playable.holds, true);
-const job = new AnalysisJob(kif, { budget: 100 });
+const job = new AnalysisJob(kif, { budget: 100, engine: 'interpreter' });
+assert.equal(job.engine(), 'interpreter');
 let p;
 do {
   p = job.step(1000);
@@ -175,7 +177,7 @@ console.log('played');
   });
 
   test('the entries export the documented names, the same in Node and browsers; deep imports are closed', () => {
-    const names = 'AnalysisJob Game analyze check format hasErrors init initSync isGdlError isReady replay runCli version';
+    const names = 'AnalysisJob Game Player analyze check format hasErrors init initSync isGdlError isReady playerSpec replay runCli runMatch search searchTree version';
     const inNode = node('exports-node.mjs', `console.log(Object.keys(await import('gdlkit')).sort().join(' '));\n`);
     assert.equal(inNode.code, 0, explain(inNode));
     assert.equal(inNode.stdout.trim(), names);
@@ -186,6 +188,110 @@ console.log('played');
     const deep = node('exports-deep.mjs', `await import('gdlkit/js/api.js');\n`);
     assert.equal(deep.code, 1);
     assert.match(deep.stderr, /ERR_PACKAGE_PATH_NOT_EXPORTED/);
+  });
+
+  test('players, search, traces and matches', () => {
+    const r = node(
+      'search.mjs',
+      `import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { Game, Player, playerSpec, runMatch, search, searchTree } from 'gdlkit';
+const kif = readFileSync('ticTacToe.kif', 'utf8');
+
+// the classic tree: root 3, best move the first child, one cut-off in the
+// second MIN node after its leaf 2, pruning its leaves 4 and 6
+const tree = searchTree('((3 12 8) (2 4 6) (14 5 2))', { trace: true });
+assert.equal(tree.value, 3);
+assert.equal(tree.best_move, '1');
+assert.deepEqual(tree.tree, [[3, 12, 8], [2, 4, 6], [14, 5, 2]]);
+const cutoffs = tree.events.filter((e) => e.type === 'cutoff');
+assert.equal(cutoffs.length, 1);
+assert.deepEqual([cutoffs[0].alpha, cutoffs[0].value, cutoffs[0].pruned], [3, 2, [{ move: '2' }, { move: '3' }]]);
+assert.equal(tree.events.filter((e) => e.type === 'leaf').length, 7);
+assert.deepEqual(tree.events.find((e) => e.type === 'return' && e.node === 0), { type: 'return', node: 0, value: 3 });
+assert.equal(tree.events.filter((e) => e.type === 'enter').length, tree.events.filter((e) => e.type === 'return').length);
+assert.equal(searchTree('((3 12 8) (2 4 6) (14 5 2))', { algorithm: 'minimax' }).value, 3);
+
+// a ticTacToe position where x wins with (mark 1 3) (o threatens row 2)
+const game = new Game(kif);
+let state = game.initialState();
+for (const joint of [['(mark 1 1)', 'noop'], ['noop', '(mark 2 1)'], ['(mark 1 2)', 'noop'], ['noop', '(mark 2 2)']]) {
+  state = game.next(state, joint);
+}
+const fluents = game.fluents(state);
+for (const spec of ['alphabeta:depth=3', { name: 'alphabeta', ms: 200 }, { name: 'minimax', depth: 2 }, 'mcts:playouts=300']) {
+  const player = new Player(kif, spec, { seed: 5 });
+  const move = player.selectMove(fluents, 'x');
+  assert.equal(move, '(mark 1 3)', \`\${player.name} chose \${move}\`);
+  assert.ok(player.lastStats().nodes > 0);
+  assert.deepEqual(game.goals(game.next(state, [move, 'noop'])), [100, 0]);
+  player[Symbol.dispose]();
+  assert.equal(player.freed, true);
+}
+const blocker = new Player(kif, 'alphabeta:depth=3');
+assert.equal(blocker.name, 'alphabeta(fuzzy, depth 3)');
+assert.equal(blocker.selectMove(fluents, 1), 'noop');
+assert.throws(() => blocker.selectMove(fluents, 'z'), RangeError);
+assert.throws(() => blocker.selectMove(fluents, 2), RangeError);
+blocker.free();
+blocker.free();
+assert.throws(() => blocker.selectMove(fluents, 0), { name: 'TypeError', message: /freed/ });
+assert.throws(() => new Player(kif, 'best'), { name: 'TypeError', message: /unknown player/ });
+assert.equal(playerSpec({ name: 'alphabeta', heuristic: 'fuzzy', ms: 200 }), 'alphabeta:heuristic=fuzzy,ms=200');
+game.free();
+
+// a search from the initial state: ticTacToe is a draw, solved
+const solved = search(kif, { depth: 9 });
+assert.deepEqual([solved.value, solved.solved, solved.role, solved.algorithm], [50, true, 'x', 'alphabeta']);
+assert.ok(solved.stats.nodes > 1000);
+const o = search(kif, { depth: 9, role: 'o' });
+assert.deepEqual([o.value, o.best_move], [50, 'noop']);
+const coins = search(readFileSync('coins.kif', 'utf8'), { trace: true, depth: 3 });
+assert.deepEqual([coins.value, coins.best_move, coins.solved], [100, 'take', true]);
+assert.deepEqual(coins.states.map((s) => s.join(' ')), ['(coins 0)', '(coins 1)', '(coins 2)']);
+// options go to the binding as they are: it refuses unknown ones
+assert.throws(() => search(kif, { budgett: 5 }), { name: 'TypeError', message: /unknown search option \`budgett\`/ });
+assert.throws(() => search(kif, { algorithm: 'mcts', trace: true }), TypeError);
+assert.throws(() => search('(role x', {}), { name: 'GdlDiagnosticsError' });
+
+// a match: zero-sum ticTacToe, every game's goals sum to 100; the solving
+// player never loses to the random one
+const match = runMatch(kif, ['random', { name: 'alphabeta', depth: 9 }], { games: 4, seed: 2 });
+assert.equal(match.results.length, 4);
+for (const g of match.results) {
+  assert.equal(g.goals[0] + g.goals[1], 100);
+  assert.equal(g.terminal, true);
+}
+assert.deepEqual(match.results.map((g) => g.seats), [[0, 1], [1, 0], [0, 1], [1, 0]]);
+const [random, solver] = match.players;
+assert.equal(solver.losses, 0);
+assert.equal(solver.wins + solver.draws, 4);
+assert.equal(random.mean_goal + solver.mean_goal, 100);
+// onGame: called after each game with the records the result holds
+const seen = [];
+const again = runMatch(kif, ['random', { name: 'alphabeta', depth: 9 }], { games: 4, seed: 2, onGame: (g) => seen.push(g) });
+assert.deepEqual(seen, again.results);
+assert.deepEqual(again.results, match.results, 'same seed, same games');
+assert.throws(() => runMatch(kif, ['legal', 'legal'], { games: 2, onGame: () => { throw new RangeError('stop'); } }), { name: 'RangeError', message: 'stop' });
+assert.throws(() => runMatch(kif, ['legal', 'legal'], { gamez: 2, onGame: () => {} }), { name: 'TypeError', message: /gamez/ });
+assert.throws(() => runMatch(kif, ['random'], {}), { name: 'GdlSearchError', message: /one player per role/ });
+assert.throws(() => runMatch(kif, ['random'], { onGame: () => {} }), { name: 'GdlSearchError', message: /one player per role/ });
+// the engine option, with and without onGame, and for a player
+for (const engine of ['interpreter', 'fast']) {
+  assert.equal(runMatch(kif, ['legal', 'legal'], { games: 1, engine }).engine, engine);
+  assert.equal(runMatch(kif, ['legal', 'legal'], { games: 1, engine, onGame: () => {} }).engine, engine);
+  const p = new Player(kif, 'legal', { engine });
+  assert.equal(p.engine, engine);
+  p.free();
+  assert.equal(search(kif, { depth: 1, engine }).engine, engine);
+}
+assert.throws(() => runMatch(kif, ['legal', 'legal'], { engine: 'quick', onGame: () => {} }), TypeError);
+assert.throws(() => runMatch(kif, ['random', 'random'], { game: 3 }), TypeError);
+console.log('search ok');
+`,
+    );
+    assert.equal(r.code, 0, explain(r));
+    assert.match(r.stdout, /search ok/);
   });
 
   test('Symbol.dispose frees a Game', () => {
@@ -261,11 +367,44 @@ assert.equal(analysis.report.mode, 'exhaustive');
 assert.equal(analysis.report.properties.terminates.holds, true);
 assert.ok(analysis.diagnostics.some((d) => d.code === 'GDL204'));
 assert.ok(progress.includes('exploring'));
-const stopped = worker.analyze(kif, {}, { onProgress: (p) => p.states > 500 && stopped.cancel() });
+// (the interpreter: the fast engine may explore all of ticTacToe within one slice)
+const stopped = worker.analyze(kif, { engine: 'interpreter' }, { onProgress: (p) => p.states > 500 && stopped.cancel() });
 const partial = await stopped.then(() => assert.fail('not cancelled'), (e) => e.partial);
 assert.equal(partial.report.mode, 'sampled');
 assert.equal(partial.report.properties.strongly_winnable.holds, null);
 await assert.rejects(worker.analyze(kif, { budgett: 1 }), { name: 'TypeError', message: /budgett/ });
+
+// search in the worker: one wasm call each; cancelling one restarts the worker at once
+assert.ok(['search', 'searchTree', 'match', 'bestMove'].every((k) => info.kinds.includes(k)));
+const traced = await worker.searchTree('((3 12 8) (2 4 6) (14 5 2))', { trace: true });
+assert.deepEqual([traced.value, traced.best_move, traced.events.filter((e) => e.type === 'cutoff').length], [3, '1', 1]);
+const position = ['(cell 1 1 x)', '(cell 1 2 x)', '(cell 1 3 blank)', '(cell 2 1 o)', '(cell 2 2 o)', '(cell 2 3 blank)', '(cell 3 1 blank)', '(cell 3 2 blank)', '(cell 3 3 blank)', '(control x)'];
+const chosen = await worker.bestMove(kif, { spec: { name: 'alphabeta', depth: 3 }, fluents: position, role: 'x' });
+assert.equal(chosen.move, '(mark 1 3)');
+assert.equal(chosen.player, 'alphabeta(fuzzy, depth 3)');
+assert.ok(chosen.stats.nodes > 0);
+const oMove = await worker.bestMove(kif, { spec: { name: 'alphabeta', depth: 3 }, fluents: position, role: 1 });
+assert.equal(oMove.move, 'noop');
+await assert.rejects(worker.bestMove(kif, { spec: 'best', fluents: position }), { name: 'TypeError', message: /unknown player/ });
+assert.equal((await worker.search(kif, { depth: 9 })).value, 50);
+const matchProgress = [];
+const records = [];
+const played = await worker.match(kif, ['random', 'alphabeta:depth=9'], { games: 3, onGame: (g) => records.push(g) }, { onProgress: (p) => matchProgress.push([p.games, p.total]) });
+assert.ok(played.results.every((g) => g.goals[0] + g.goals[1] === 100));
+assert.deepEqual(matchProgress, [[1, 3], [2, 3], [3, 3]]);
+assert.deepEqual(records, played.results);
+await assert.rejects(worker.search(kif, { budgett: 1 }), { name: 'TypeError', message: /budgett/ });
+// (connectFour: alpha-beta solves ticTacToe early, whatever the budget)
+const endless = worker.search(readFileSync('connectFour.kif', 'utf8'), { budgetMs: 60000 });
+const queued = worker.check('(role x');
+await new Promise((r) => setTimeout(r, 100));
+const t1 = Date.now();
+endless.cancel();
+const stopped2 = await endless.then(() => assert.fail('not cancelled'), (e) => e);
+assert.deepEqual([stopped2.name, stopped2.hard], ['AbortError', true]);
+assert.ok(Date.now() - t1 < 250, 'a search is cancelled without waiting for the grace period');
+assert.equal(restarts, 2);
+assert.equal((await queued).length, 1);
 
 // restart(): every task in flight rejects
 const a = worker.playouts(kif, { count: 1e9 });
@@ -330,8 +469,67 @@ describe('the Node CLI (npx gdlkit)', () => {
     assert.equal(bench.code, 0, explain(bench));
     const help = gdlkit('help');
     assert.equal(help.code, 0);
-    for (const command of ['check', 'fmt', 'analyze', 'play', 'replay', 'bench']) {
+    for (const command of ['check', 'fmt', 'analyze', 'play', 'replay', 'search', 'match', 'bench']) {
       assert.match(help.stdout, new RegExp(`gdlkit ${command} `));
+    }
+  });
+
+  test('search and match: the trace of the classic tree, a match whose goals sum to 100', () => {
+    const tree = gdlkit('search', '--tree', '((3 12 8) (2 4 6) (14 5 2))', '--trace', '--format', 'json');
+    assert.equal(tree.code, 0, explain(tree));
+    const traced = JSON.parse(tree.stdout);
+    assert.deepEqual([traced.value, traced.best_move], [3, '1']);
+    assert.deepEqual(traced.events.filter((e) => e.type === 'cutoff').map((e) => e.pruned.length), [2]);
+    const text = gdlkit('search', 'ticTacToe.kif', '--depth', '9');
+    assert.equal(text.code, 0, explain(text));
+    assert.match(text.stdout, /^value: 50 \(solved\)$/m);
+    const match = gdlkit('match', 'ticTacToe.kif', '--players', 'random', 'alphabeta:depth=9', '--games', '2', '--format', 'json');
+    assert.equal(match.code, 0, explain(match));
+    const { results, players } = JSON.parse(match.stdout);
+    assert.deepEqual(results.map((g) => g.goals[0] + g.goals[1]), [100, 100]);
+    assert.equal(players[1].losses, 0);
+    const bad = gdlkit('search', 'ticTacToe.kif', '--algorithm', 'nope');
+    assert.equal(bad.code, 2, explain(bad));
+  });
+
+  test('the same output and exit codes as the native binary', () => {
+    // The native CLI, built with the profile `npm test` builds its Rust tests with.
+    const built = spawnSync('cargo', ['build', '--profile', 'ci', '-p', 'gdlkit', '--bin', 'gdlkit'], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(built.status, 0, built.stderr);
+    const native = join(cargoTargetDir(), 'ci', 'gdlkit');
+    writeFileSync(join(scratch, 'bad.kif'), '(role x)\n(init (cell 1 1)\n(<= (legal y a) (true (q ?z)))\n');
+    writeFileSync(join(scratch, 'ttt-moves.json'), JSON.stringify([['(mark 2 2)', 'noop'], ['noop', '(mark 1 1)']]));
+    // Timings differ from run to run: dropped from the JSON before comparing.
+    const timeless = (out) => JSON.stringify(JSON.parse(out), (k, v) => (/elapsed_ms|_per_second|ms_per_move/.test(k) ? undefined : v));
+    const cases = [
+      [['help']],
+      [['check', 'ticTacToe.kif']],
+      [['check', 'bad.kif']],
+      [['check', 'bad.kif', '--format', 'json']],
+      [['fmt', 'ticTacToe.kif']],
+      [['fmt', 'bad.kif']],
+      [['analyze', 'coins.kif', '--format', 'json']],
+      [['play', 'ticTacToe.kif', '--seed', '3']],
+      [['play', 'ticTacToe.kif', '--seed', '3', '--format', 'json']],
+      [['replay', 'ticTacToe.kif', 'ttt-moves.json']],
+      [['search', '--tree', '((3 12 8) (2 4 6) (14 5 2))', '--trace', '--format', 'json'], timeless],
+      [['search', 'ticTacToe.kif', '--depth', '3', '--trace', '--format', 'json'], timeless],
+      [['search', 'ticTacToe.kif', '--depth', '9', '--role', 'o', '--format', 'json'], timeless],
+      // deterministic players: the random player and MCTS draw differently on
+      // wasm32 (fastrand's usize ranges depend on the pointer width)
+      [['match', 'ticTacToe.kif', '--players', 'legal', 'alphabeta:depth=9', '--games', '2', '--format', 'json'], timeless],
+      [['search', 'ticTacToe.kif', '--algorithm', 'nope']],
+      [['match', 'ticTacToe.kif', '--players', 'random']],
+      [['bench', 'missing.kif']],
+      [['frobnicate']],
+    ];
+    for (const [args, normalize = (out) => out] of cases) {
+      const fromNode = gdlkit(...args);
+      const fromNative = sh(native, args);
+      const what = `gdlkit ${args.join(' ')}`;
+      assert.equal(fromNode.code, fromNative.code, `${what}: exit code\n${explain(fromNode)}\n${explain(fromNative)}`);
+      assert.equal(normalize(fromNode.stdout), normalize(fromNative.stdout), `${what}: stdout`);
+      assert.equal(fromNode.stderr, fromNative.stderr, `${what}: stderr`);
     }
   });
 
@@ -389,7 +587,8 @@ describe('the Node CLI (npx gdlkit)', () => {
 
 describe('TypeScript', () => {
   const TS_USE = `import { init, analyze, Game, check, hasErrors, isGdlError, replay, runCli, version, type AnalysisResult, type Diagnostic, type StateHandle } from 'gdlkit';
-import { GdlWorker, type GdlTask, type PlayoutsResult } from 'gdlkit/worker';
+import { GdlWorker, type GdlTask, type PlayoutsResult, type BestMoveResult } from 'gdlkit/worker';
+import { Player, runMatch, search, searchTree, type MatchResult, type SearchResult, type TraceEvent } from 'gdlkit';
 
 await init();
 const diags: Diagnostic[] = check('(role x)');
@@ -417,7 +616,7 @@ try {
 }
 const r = replay('(role x)', [['a']]);
 console.log(r.steps[0].legal['x'], runCli(['check', 'g.kif'], { 'g.kif': '(role x)' }).stdout);
-const analysis: AnalysisResult = analyze('(role x)', { budget: 10 });
+const analysis: AnalysisResult = analyze('(role x)', { budget: 10, engine: 'fast' });
 const holds: boolean | null = analysis.report.properties.terminates.holds;
 // @ts-expect-error no such option
 analyze('(role x)', { budgett: 10 });
@@ -430,6 +629,34 @@ task.cancel();
 const means: (number | null)[] = (await task).meanGoals;
 const diagnostics: Diagnostic[] = await worker.check('(role x)');
 console.log(means, diagnostics, (await worker.ready).version);
+const found: SearchResult = search('(role x)', { depth: 2, algorithm: 'mcts', budgetMs: 5 });
+const bestMove: string | null = found.best_move;
+const events: TraceEvent[] = searchTree('((3 12 8) (2 4 6) (14 5 2))', { trace: true }).events ?? [];
+for (const e of events) {
+  if (e.type === 'cutoff') {
+    console.log(e.pruned.map((p) => p.move), e.alpha);
+  } else if (e.type === 'enter') {
+    console.log(e.kind, e.parent);
+  }
+}
+// @ts-expect-error a depth is a number
+search('(role x)', { depth: '2' });
+search('(role x)', { engine: 'fast', futureOption: 1 }); // an option the binding may add later type-checks
+// @ts-expect-error no such engine
+search('(role x)', { engine: 'quick' });
+const match: MatchResult = runMatch('(role x)', ['random', { name: 'mcts', ms: 100 }], { games: 2, maxSteps: 10 });
+const goalSums: number[] = match.results.map((g) => g.goals.reduce((a, b) => a + b, 0));
+// @ts-expect-error no such match option
+runMatch('(role x)', ['random'], { rounds: 2 });
+{
+  using player = new Player('(role x)', 'alphabeta:ms=10', { seed: 1 });
+  const move: string = player.selectMove(['(cell 1 1 b)'], 'x');
+  console.log(move, player.name, player.lastStats().nodes, bestMove, goalSums);
+}
+const chosen: BestMoveResult = await worker.bestMove('(role x)', { spec: { name: 'mcts', ms: 50 }, fluents: [], role: 0 });
+const traced: SearchResult = await worker.searchTree('(1 2)', { trace: true });
+const played: MatchResult = await worker.match('(role x)', ['random'], { games: 2, onGame: (g) => console.log(g.goals) }, { onProgress: (p) => console.log(p.games / p.total, p.record.steps) });
+console.log(chosen.move, chosen.stats.depth, traced.value, played.players[0]?.ci95[1]);
 worker.terminate();
 `;
 
@@ -475,7 +702,7 @@ export const checks: [
   }
 });
 
-      describe('the browser (headless Chromium)', () => {
+describe('the browser (headless Chromium)', () => {
   let chromium;
   let browser;
   const servers = [];
@@ -492,9 +719,10 @@ export const checks: [
     }
   });
 
-  // The page: plays a move with Game, runs a check and playouts in the
-  // worker (progress, soft cancel), and reports on window.result.
-  const PAGE_JS = `import { init, Game, check } from 'gdlkit';
+  // The page: plays a move with Game, searches a tree, runs a check,
+  // playouts (progress, soft cancel) and a player's move in the worker, and
+  // reports on window.result.
+  const PAGE_JS = `import { init, Game, check, searchTree } from 'gdlkit';
 import { GdlWorker } from 'gdlkit/worker';
 
 const kif = ${JSON.stringify(COINS)};
@@ -510,9 +738,12 @@ const progress = [];
 const playouts = await worker.playouts(kif, { count: 2000 }, { onProgress: (p) => progress.push(p.done) });
 const endless = worker.playouts(kif, { count: 1e9 }, { onProgress: (p) => p.done > 50 && endless.cancel() });
 const cancelled = await endless.then(() => null, (e) => ({ name: e.name, hard: e.hard, partial: e.partial.playouts }));
+const chosen = await worker.bestMove(kif, { spec: 'alphabeta:depth=3', fluents: before, role: 'you' });
 window.result = {
   before,
   after,
+  tree: searchTree('((3 12 8) (2 4 6) (14 5 2))', { trace: true }).value,
+  chosen: chosen.move,
   diagnostics: check('(role x').map((d) => d.code),
   worker: { diagnostics: (await worker.check('(role x')).length, playouts: playouts.playouts, progress: progress.length, cancelled },
 };
@@ -543,6 +774,8 @@ document.body.dataset.done = 'true';
     assert.ok(result, 'the page did not finish');
     assert.deepEqual(result.before, ['(coins 0)']);
     assert.deepEqual(result.after, ['(coins 1)']);
+    assert.equal(result.tree, 3);
+    assert.equal(result.chosen, 'take');
     assert.deepEqual(result.diagnostics, ['GDL002']);
     assert.equal(result.worker.diagnostics, 1);
     assert.equal(result.worker.playouts, 2000);

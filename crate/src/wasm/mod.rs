@@ -8,6 +8,7 @@
 //! | `replay.rs` | `replay(kif, moves)`: the conformance format |
 //! | `cli.rs` | `runCli(args, files)`: the command-line tool over a JS file map |
 //! | `search.rs` | `search`, `searchTree` (with the lecture trace), `runMatch`, the `SearchPlayer` class |
+//! | `matches.rs` | `runMatchWithProgress`: `runMatch` calling back after each game (for the worker) |
 //! | `check.rs` | `check(text)`: resolved diagnostics; `format(text)`: the canonical layout |
 //! | `analysis.rs` | the `AnalysisJob` class: the semantic validator as a resumable job |
 //! | `js.rs` | shared helpers: JS errors, serde conversions, the panic hook |
@@ -31,6 +32,7 @@ mod check;
 mod cli;
 mod game;
 mod js;
+mod matches;
 mod replay;
 mod search;
 
@@ -38,6 +40,7 @@ pub use analysis::AnalysisJob;
 pub use check::{check, format_kif};
 pub use cli::run_cli;
 pub use game::Game;
+pub use matches::run_match_with_progress;
 pub use replay::replay;
 pub use search::{run_match, search, search_tree, SearchPlayer};
 

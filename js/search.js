@@ -1,0 +1,164 @@
+// The gdlkit JavaScript API, search area: one search (best move, value,
+// the lecture trace), a match between players, and a player that picks
+// moves. A thin layer over crate/src/wasm/search.rs (docs/search.md):
+// options are passed through as they are, so an option the wasm binding
+// learns works here unchanged (and a misspelt one is a TypeError there).
+
+import * as wasm from '../pkg/gdlkit.js';
+import { needReady } from './wasm.js';
+
+function needString(value, what) {
+  if (typeof value !== 'string') {
+    throw new TypeError(`${what} must be a string`);
+  }
+}
+
+/**
+ * Searches a game from its initial state: the JSON of `gdlkit search
+ * --format json` (`value`, `best_move`, `solved`, `depth`, `stats`, and
+ * with `trace: true` the `events` and `states`).
+ */
+export function search(kif, options) {
+  needReady();
+  needString(kif, 'search(kif, options): kif');
+  return wasm.search(kif, options);
+}
+
+/** Searches an abstract tree such as `((3 12 8) (2 4 6) (14 5 2))`: same options and result as `search`, plus `tree`. */
+export function searchTree(tree, options) {
+  needReady();
+  needString(tree, 'searchTree(tree, options): tree');
+  return wasm.searchTree(tree, options);
+}
+
+/**
+ * A player spec as the CLI writes it: a string such as
+ * `"alphabeta:ms=200,heuristic=fuzzy"` is kept; an object `{name, ...options}`
+ * becomes `name:key=value,...` (the options are not interpreted here).
+ */
+export function playerSpec(spec) {
+  if (typeof spec === 'string') {
+    return spec;
+  }
+  if (spec === null || typeof spec !== 'object' || typeof spec.name !== 'string') {
+    throw new TypeError('a player is a spec string such as "mcts:ms=200" or an object {name, ...options}');
+  }
+  const { name, ...options } = spec;
+  const parts = Object.entries(options)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}=${v}`);
+  return parts.length ? `${name}:${parts.join(',')}` : name;
+}
+
+/**
+ * Plays a match: one player per role (specs or `{name, ...options}`),
+ * roles rotated from game to game. Options `{games, seed, maxSteps}`, and
+ * `onGame(record)`, called after each game. Returns the JSON of `gdlkit
+ * match --format json`.
+ */
+export function runMatch(kif, players, options) {
+  needReady();
+  needString(kif, 'runMatch(kif, players, options): kif');
+  if (!Array.isArray(players)) {
+    throw new TypeError('runMatch(kif, players, options): players must be an array');
+  }
+  const specs = players.map(playerSpec);
+  if (typeof options?.onGame === 'function') {
+    const { onGame, ...rest } = options;
+    return wasm.runMatchWithProgress(kif, specs, rest, onGame);
+  }
+  return wasm.runMatch(kif, specs, options);
+}
+
+const freed = () => new TypeError('gdlkit: this Player was freed');
+
+/**
+ * A player (random, legal, minimax, alphabeta, bestfirst, mcts, with its
+ * budget and options) with its own copy of the game: `selectMove(fluents,
+ * role)` returns its move in that state. Free it with free() (or `using`).
+ */
+export class Player {
+  #player;
+  #roles;
+
+  /**
+   * `spec`: `"alphabeta:ms=200"` or `{name: 'alphabeta', ms: 200}`; `seed`
+   * for the random parts; `engine`: "auto" (default), "fast" or "interpreter".
+   */
+  constructor(kif, spec = 'alphabeta', { seed, engine } = {}) {
+    needReady();
+    needString(kif, 'new Player(kif, spec): kif');
+    const game = new wasm.Game(kif); // only for the role names
+    try {
+      this.#roles = game.roles();
+    } finally {
+      game.free();
+    }
+    this.#player = new wasm.SearchPlayer(kif, playerSpec(spec), seed, engine);
+  }
+
+  #p() {
+    if (!this.#player) {
+      throw freed();
+    }
+    return this.#player;
+  }
+
+  /** The player's name with its options, e.g. `alphabeta(ms=200, heuristic=fuzzy)`. */
+  get name() {
+    return this.#p().name();
+  }
+
+  /**
+   * The move (term text) of `role` (index or name) in the state made of
+   * `fluents` (e.g. `game.fluents(state)`).
+   */
+  selectMove(fluents, role = 0) {
+    const p = this.#p();
+    if (!Array.isArray(fluents)) {
+      throw new TypeError('selectMove(fluents, role): fluents must be an array of strings');
+    }
+    let index = role;
+    if (typeof role !== 'number') {
+      index = this.#roles.indexOf(String(role).toLowerCase());
+      if (index < 0) {
+        throw new RangeError(`unknown role ${role}: the roles are ${this.#roles.join(', ')}`);
+      }
+    } else if (!Number.isInteger(role) || role < 0) {
+      throw new RangeError(`role index ${role} out of range: the game has ${this.#roles.length} roles`);
+    }
+    return p.selectMove(fluents, index);
+  }
+
+  /** The state machine the player runs on: "fast" or "interpreter". */
+  get engine() {
+    return this.#p().engine();
+  }
+
+  /** Counters of the last selectMove: `{nodes, leaves, cutoffs, tt_hits, playouts, depth, elapsed_ms}`. */
+  lastStats() {
+    return this.#p().lastStats();
+  }
+
+  /** Starts a new game (players may keep tables between moves of one game). */
+  newGame() {
+    this.#p().newGame();
+  }
+
+  get freed() {
+    return !this.#player;
+  }
+
+  /** Releases the player (idempotent). */
+  free() {
+    const p = this.#player;
+    this.#player = undefined;
+    p?.free();
+  }
+}
+
+if (typeof Symbol.dispose === 'symbol') {
+  Player.prototype[Symbol.dispose] = function dispose() {
+    this.free();
+  };
+}
