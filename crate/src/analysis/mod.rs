@@ -804,7 +804,7 @@ impl<M: StateMachine> AnalysisJob<M> {
             self.end_walk();
             return Ok(());
         }
-        let joint: Vec<TermId> = legal.iter().map(|l| l[self.rng.usize(..l.len())]).collect();
+        let joint: Vec<TermId> = legal.iter().map(|l| l[crate::reasoner::random_index(&mut self.rng, l.len())]).collect();
         let t = self.m.next_state(&s, &joint)?;
         let walk = self.sampling.walk.as_mut().expect("walk");
         walk.moves.push(joint);

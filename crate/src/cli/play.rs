@@ -25,9 +25,7 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
             stuck = true;
             break;
         }
-        // u64, not usize: fastrand draws differently for 32-bit usize, and
-        // the npm CLI (wasm32) must play the same game for a seed.
-        let joint: Vec<_> = legal.iter().map(|ms| ms[rng.u64(..ms.len() as u64) as usize]).collect();
+        let joint: Vec<_> = legal.iter().map(|ms| ms[crate::reasoner::random_index(&mut rng, ms.len())]).collect();
         moves.push(joint.iter().map(|&t| m.terms().display(t)).collect());
         state = m.next_state(&state, &joint).map_err(err)?;
     }

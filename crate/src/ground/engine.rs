@@ -669,7 +669,7 @@ impl FastEngine {
                 if n == 0 {
                     return (steps, false);
                 }
-                let k = rng.usize(..n);
+                let k = crate::reasoner::random_index(rng, n);
                 let i = self.t.legal_start[r] as usize + select(bits, k);
                 let node = self.t.legal_input[i];
                 if node != NONE {

@@ -128,6 +128,13 @@ pub trait StateMachine {
 pub const MAX_JOINT_MOVES: u64 = 1_000_000;
 
 /// All combinations picking one element of each list (first list slowest).
+/// A uniformly random index below `n`, the same for a seed on every target:
+/// fastrand draws `usize` differently where it is 32 bits (wasm32), so a
+/// seeded game in the page or the npm CLI would differ from the native one.
+pub fn random_index(rng: &mut fastrand::Rng, n: usize) -> usize {
+    rng.u64(..n as u64) as usize
+}
+
 pub fn cartesian(lists: &[Vec<TermId>]) -> Vec<Vec<TermId>> {
     let mut out: Vec<Vec<TermId>> = vec![Vec::with_capacity(lists.len())];
     for list in lists {
@@ -178,7 +185,7 @@ pub fn random_playout<M: StateMachine>(
             if moves.is_empty() {
                 return Ok(Playout { state: s, steps, terminal: false });
             }
-            joint.push(moves[rng.usize(..moves.len())]);
+            joint.push(moves[random_index(rng, moves.len())]);
         }
         s = m.next_state(&s, &joint)?;
     }

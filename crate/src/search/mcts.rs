@@ -188,7 +188,7 @@ fn select(arms: &[Arm], visits: u32, c: f64, rng: &mut fastrand::Rng) -> u16 {
     }
     let untried = arms.iter().filter(|a| a.visits == 0).count();
     if untried > 0 {
-        let k = rng.usize(..untried);
+        let k = crate::reasoner::random_index(rng, untried);
         return arms.iter().enumerate().filter(|(_, a)| a.visits == 0).nth(k).map_or(0, |(i, _)| i as u16);
     }
     let ln = (visits.max(1) as f64).ln();

@@ -207,7 +207,7 @@ impl<M: StateMachine> Player<M> for RandomPlayer {
         if moves.is_empty() {
             return Err(no_move(role));
         }
-        Ok(moves[self.rng.usize(..moves.len())])
+        Ok(moves[crate::reasoner::random_index(&mut self.rng, moves.len())])
     }
 }
 
@@ -297,7 +297,7 @@ impl GameInfo {
                 if legal.iter().filter(|l| l.len() > 1).count() > 1 {
                     turn_taking = false;
                 }
-                let joint: Vec<TermId> = legal.iter().map(|l| l[rng.usize(..l.len())]).collect();
+                let joint: Vec<TermId> = legal.iter().map(|l| l[crate::reasoner::random_index(rng, l.len())]).collect();
                 s = m.next_state(&s, &joint)?;
             }
         }
