@@ -297,7 +297,7 @@ impl GameInfo {
                 if legal.iter().filter(|l| l.len() > 1).count() > 1 {
                     turn_taking = false;
                 }
-                let joint: Vec<TermId> = legal.iter().map(|l| l[crate::reasoner::random_index(rng, l.len())]).collect();
+                let joint: Vec<TermId> = legal.iter().map(|l| l[crate::reasoner::random_index(&mut rng, l.len())]).collect();
                 s = m.next_state(&s, &joint)?;
             }
         }
