@@ -16,8 +16,12 @@ mkdir -p "$OUT"
 echo "# $(date -u +%FT%TZ) commit $(git rev-parse --short HEAD) $S s per figure; uptime:$(uptime)"
 for g in ticTacToe connectFour breakthrough reversi chess_200; do
   for e in fast interpreter; do
-    nice -n 5 "$B" bench "$G/$g.kif" --engine "$e" --seconds "$S" | tee "$OUT/$g-$e-native.json"
-    nice -n 5 node scripts/bench-wasm.mjs "$G/$g.kif" --engine "$e" --seconds "$S" | tee "$OUT/$g-$e-wasm.json"
+    # user+system CPU seconds of the process next to the JSON: on a loaded
+    # machine playouts per CPU second is the one-thread speed.
+    /usr/bin/time -f "cpu %U %S" -o "$OUT/$g-$e-native.cpu" nice -n 5 "$B" bench "$G/$g.kif" --engine "$e" --seconds "$S" | tee "$OUT/$g-$e-native.json"
+    cat "$OUT/$g-$e-native.cpu"
+    /usr/bin/time -f "cpu %U %S" -o "$OUT/$g-$e-wasm.cpu" nice -n 5 node scripts/bench-wasm.mjs "$G/$g.kif" --engine "$e" --seconds "$S" | tee "$OUT/$g-$e-wasm.json"
+    cat "$OUT/$g-$e-wasm.cpu"
   done
   echo "# after $g: uptime:$(uptime)"
 done
