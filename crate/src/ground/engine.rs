@@ -169,21 +169,29 @@ fn legal_gates(net: &Network, legal_word: &[u32]) -> Gates {
             role_of[v] = r;
         }
     }
-    // Each candidate's positive, acyclic input of highest fan-out (once).
+    // How many candidates of a role each positive, acyclic input feeds.
+    let inputs = |v: usize| {
+        net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize]
+            .iter()
+            .filter(|&&e| e & 1 == 0 && role_of[(e >> 1) as usize] != NONE)
+            .map(|&e| (e >> 1) as usize)
+    };
+    let mut shared: FxHashMap<(u32, u32), u32> = FxHashMap::default();
+    for v in (0..n).filter(|&v| net.scc[v] == NONE) {
+        for t in inputs(v) {
+            *shared.entry((role_of[t], v as u32)).or_default() += 1;
+        }
+    }
+    // Each candidate's input shared by most of its role's candidates (the
+    // one of highest fan-out on ties), if it is an input once.
     let mut best = vec![NONE; n];
     let mut times = vec![0u8; n];
-    for v in 0..n {
-        if net.scc[v] != NONE {
-            continue;
-        }
-        for &e in &net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize] {
-            let t = (e >> 1) as usize;
-            if role_of[t] == NONE || e & 1 != 0 {
-                continue;
-            }
+    let rank = |t: usize, v: usize| (shared[&(role_of[t], v as u32)], outdeg(v));
+    for v in (0..n).filter(|&v| net.scc[v] == NONE) {
+        for t in inputs(v) {
             if best[t] == v as u32 {
                 times[t] = times[t].saturating_add(1);
-            } else if best[t] == NONE || outdeg(v) > outdeg(best[t] as usize) {
+            } else if best[t] == NONE || rank(t, v) > rank(t, best[t] as usize) {
                 best[t] = v as u32;
                 times[t] = 1;
             }
