@@ -689,18 +689,23 @@ impl FastEngine {
     /// Makes `s` the current state (the joint move stays as it was).
     fn set_state(&mut self, s: &[u64]) {
         self.lazy_fresh = false;
-        for w in 0..s.len() {
-            let mut d = self.cur.0[w] ^ s[w];
-            while d != 0 {
-                let b = d.trailing_zeros() as usize;
-                d &= d - 1;
-                let node = self.t.base_node[w * 64 + b];
-                if node != NONE {
-                    self.flip(node as usize);
+        // Fluents turning false first, true last: propagation is last in,
+        // first out, so an OR fed by both sees its +1 before its -1 and
+        // does not change and change back (as with the inputs).
+        for turning_on in [false, true] {
+            for w in 0..s.len() {
+                let mut d = (self.cur.0[w] ^ s[w]) & if turning_on { s[w] } else { !s[w] };
+                while d != 0 {
+                    let b = d.trailing_zeros() as usize;
+                    d &= d - 1;
+                    let node = self.t.base_node[w * 64 + b];
+                    if node != NONE {
+                        self.flip(node as usize);
+                    }
                 }
             }
-            self.cur.0[w] = s[w];
         }
+        self.cur.0.copy_from_slice(s);
         self.propagate();
     }
 
