@@ -78,6 +78,9 @@ const QUEUED: u8 = 4;
 /// the simpler order is used; the levels stay for the comparison.
 const LEVELLED: bool = false;
 const SCC_MARK: u32 = 1 << 31;
+/// Take shared inputs out of legal gates (see [`Gates`]); a switch for
+/// measuring.
+const GATE_LEGALS: bool = true;
 
 /// Nodes that only goals need: not an input of terminal, of a legal or
 /// next proposition, or of a cycle (cycles are always propagated).
@@ -115,6 +118,118 @@ fn lazy_nodes(net: &Network, terminal: u32) -> Vec<bool> {
         stack.extend_from_slice(&preds[preds_start[v] as usize..preds_start[v + 1] as usize]);
     }
     needed.iter().map(|&x| !x).collect()
+}
+
+/// Legal gating: a legal proposition that is an AND gate with no successor
+/// often shares one input with every other legal move of its role (in
+/// alternating games, `(true (control ?r))`). Each flip of that input then
+/// updates the counts of all those gates, and every one of them flips. Such
+/// an input is taken out of the gates (threshold one lower) and applied as a
+/// mask when the role's legal bits are read instead: when control passes,
+/// one node flips instead of every legal move of both roles.
+struct Gates {
+    /// Per node: the input removed from it, or `NONE`.
+    removed: Vec<u32>,
+    /// Per role `r`, gates `start[r]..start[r + 1]`: the node, and its mask
+    /// over the role's legal words (from `mask[mask_at[g]]`).
+    start: Vec<u32>,
+    node: Vec<u32>,
+    mask_at: Vec<u32>,
+    mask: Vec<u64>,
+}
+
+/// A gate needs at least this many legal propositions to pay for its mask.
+const MIN_GATED: usize = 4;
+const MAX_GATES_PER_ROLE: usize = 8;
+
+fn legal_gates(net: &Network, legal_word: &[u32]) -> Gates {
+    let n = net.len();
+    let roles = legal_word.len() - 1;
+    let mut indeg = vec![0u32; n];
+    for &e in &net.out {
+        indeg[(e >> 1) as usize] += 1;
+    }
+    let outdeg = |v: usize| net.out_start[v + 1] - net.out_start[v];
+    // Candidates: role of each gatable legal AND gate.
+    let mut role_of = vec![NONE; n];
+    for v in 0..n {
+        let hooks = &net.hooks[net.hook_start[v] as usize..net.hook_start[v + 1] as usize];
+        if hooks.is_empty() || outdeg(v) != 0 || net.scc[v] != NONE || net.thr[v] == LEAF {
+            continue;
+        }
+        if net.thr[v] < 2 || net.thr[v] != indeg[v] {
+            continue;
+        }
+        let role = |h: u32| {
+            let bit = (h & HOOK_MASK) / 64;
+            (0..roles).find(|&r| legal_word[r] <= bit && bit < legal_word[r + 1]).map_or(NONE, |r| r as u32)
+        };
+        let r = role(hooks[0]);
+        if hooks.iter().all(|&h| h & !HOOK_MASK == HOOK_LEGAL && role(h) == r) {
+            role_of[v] = r;
+        }
+    }
+    // How many candidates of a role each positive, acyclic input feeds.
+    let inputs = |v: usize| {
+        net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize]
+            .iter()
+            .filter(|&&e| e & 1 == 0 && role_of[(e >> 1) as usize] != NONE)
+            .map(|&e| (e >> 1) as usize)
+    };
+    let mut shared: FxHashMap<(u32, u32), u32> = FxHashMap::default();
+    for v in (0..n).filter(|&v| net.scc[v] == NONE) {
+        for t in inputs(v) {
+            *shared.entry((role_of[t], v as u32)).or_default() += 1;
+        }
+    }
+    // Each candidate's input shared by most of its role's candidates (the
+    // one of highest fan-out on ties), if it is an input once.
+    let mut best = vec![NONE; n];
+    let mut times = vec![0u8; n];
+    let rank = |t: usize, v: usize| (shared[&(role_of[t], v as u32)], outdeg(v));
+    for v in (0..n).filter(|&v| net.scc[v] == NONE) {
+        for t in inputs(v) {
+            if best[t] == v as u32 {
+                times[t] = times[t].saturating_add(1);
+            } else if best[t] == NONE || rank(t, v) > rank(t, best[t] as usize) {
+                best[t] = v as u32;
+                times[t] = 1;
+            }
+        }
+    }
+    let mut groups: FxHashMap<(u32, u32), Vec<u32>> = FxHashMap::default();
+    for v in 0..n {
+        if best[v] != NONE && times[v] == 1 {
+            groups.entry((role_of[v], best[v])).or_default().push(v as u32);
+        }
+    }
+    let mut per_role: Vec<Vec<(u32, Vec<u32>)>> = vec![Vec::new(); roles];
+    for ((r, c), members) in groups {
+        if members.len() >= MIN_GATED {
+            per_role[r as usize].push((c, members));
+        }
+    }
+    let mut g = Gates { removed: vec![NONE; n], start: vec![0], node: Vec::new(), mask_at: Vec::new(), mask: Vec::new() };
+    for (r, list) in per_role.iter_mut().enumerate() {
+        list.sort_by_key(|(c, m)| (std::cmp::Reverse(m.len()), *c));
+        list.truncate(MAX_GATES_PER_ROLE);
+        let words = (legal_word[r + 1] - legal_word[r]) as usize;
+        for (c, members) in list.iter() {
+            let at = g.mask.len();
+            g.mask.resize(at + words, 0);
+            g.mask_at.push(at as u32);
+            for &v in members {
+                g.removed[v as usize] = *c;
+                for &h in &net.hooks[net.hook_start[v as usize] as usize..net.hook_start[v as usize + 1] as usize] {
+                    let bit = (h & HOOK_MASK) as usize - legal_word[r] as usize * 64;
+                    g.mask[at + bit / 64] |= 1 << (bit % 64);
+                }
+            }
+            g.node.push(*c);
+        }
+        g.start.push(g.node.len() as u32);
+    }
+    g
 }
 
 /// Levels: leaves 0, a node one more than its highest input; a cyclic
@@ -177,6 +292,10 @@ pub struct FastEngine {
     /// `legal_word[r]` (bit `i` is legal proposition `legal_start[r] + i`).
     legal: Vec<u64>,
     legal_word: Vec<u32>,
+    /// Inputs taken out of legal gates (see [`Gates`]), and a buffer for
+    /// a role's legal bits with their masks applied.
+    gates: Gates,
+    masked: Vec<u64>,
     /// Input nodes currently set.
     inputs: SmallVec<[u32; 8]>,
     /// Longest path from a leaf: a node's inputs all have smaller levels.
@@ -211,13 +330,19 @@ impl FastEngine {
             }
         }
         let lazy = lazy_nodes(&net, t.terminal);
+        let gates = if GATE_LEGALS { legal_gates(&net, &legal_word) } else { Gates { removed: vec![NONE; n], start: vec![0; t.roles.len() + 1], node: Vec::new(), mask_at: Vec::new(), mask: Vec::new() } };
+        for v in 0..n {
+            if gates.removed[v] != NONE {
+                net.thr[v] -= 1;
+            }
+        }
         // Edges into lazy nodes are not propagated.
         let mut out_start = vec![0u32; n + 1];
         let mut edges: Vec<u32> = Vec::with_capacity(net.out.len());
         for v in 0..n {
             for &e in &net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize] {
                 let target = e >> 1;
-                if !lazy[target as usize] {
+                if !lazy[target as usize] && gates.removed[target as usize] != v as u32 {
                     edges.push((target << 2) | if net.scc[target as usize] != NONE { E_SCC } else { 0 } | (e & 1));
                 }
             }
@@ -283,7 +408,9 @@ impl FastEngine {
             next: BitState::zero(words),
             spare: BitState::zero(words),
             legal: vec![0; *legal_word.last().expect("one entry") as usize],
+            masked: vec![0; legal_word.windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0)],
             legal_word,
+            gates,
             inputs: SmallVec::new(),
             buckets: vec![Vec::new(); levels.iter().max().map_or(1, |&l| l as usize + 1)],
             level: levels,
@@ -562,18 +689,23 @@ impl FastEngine {
     /// Makes `s` the current state (the joint move stays as it was).
     fn set_state(&mut self, s: &[u64]) {
         self.lazy_fresh = false;
-        for w in 0..s.len() {
-            let mut d = self.cur.0[w] ^ s[w];
-            while d != 0 {
-                let b = d.trailing_zeros() as usize;
-                d &= d - 1;
-                let node = self.t.base_node[w * 64 + b];
-                if node != NONE {
-                    self.flip(node as usize);
+        // Fluents turning false first, true last: propagation is last in,
+        // first out, so an OR fed by both sees its +1 before its -1 and
+        // does not change and change back (as with the inputs).
+        for turning_on in [false, true] {
+            for w in 0..s.len() {
+                let mut d = (self.cur.0[w] ^ s[w]) & if turning_on { s[w] } else { !s[w] };
+                while d != 0 {
+                    let b = d.trailing_zeros() as usize;
+                    d &= d - 1;
+                    let node = self.t.base_node[w * 64 + b];
+                    if node != NONE {
+                        self.flip(node as usize);
+                    }
                 }
             }
-            self.cur.0[w] = s[w];
         }
+        self.cur.0.copy_from_slice(s);
         self.propagate();
     }
 
@@ -643,8 +775,24 @@ impl FastEngine {
         Ok(nodes)
     }
 
-    fn legal_bits(&self, r: usize) -> &[u64] {
-        &self.legal[self.legal_word[r] as usize..self.legal_word[r + 1] as usize]
+    /// Role `r`'s legal bits, with the masks of its gates that are off.
+    fn legal_bits(&mut self, r: usize) -> &[u64] {
+        let raw = &self.legal[self.legal_word[r] as usize..self.legal_word[r + 1] as usize];
+        let (a, b) = (self.gates.start[r] as usize, self.gates.start[r + 1] as usize);
+        if a == b {
+            return raw;
+        }
+        let out = &mut self.masked[..raw.len()];
+        out.copy_from_slice(raw);
+        for g in a..b {
+            if self.flags[self.gates.node[g] as usize] & V == 0 {
+                let mask = &self.gates.mask[self.gates.mask_at[g] as usize..][..raw.len()];
+                for (o, m) in out.iter_mut().zip(mask) {
+                    *o &= !m;
+                }
+            }
+        }
+        out
     }
 
     /// Random playouts without allocation: the same moves as
@@ -669,8 +817,8 @@ impl FastEngine {
                 if n == 0 {
                     return (steps, false);
                 }
-                let k = crate::reasoner::random_index(rng, n);
-                let i = self.t.legal_start[r] as usize + select(bits, k);
+                let pick = select(bits, crate::reasoner::random_index(rng, n));
+                let i = self.t.legal_start[r] as usize + pick;
                 let node = self.t.legal_input[i];
                 if node != NONE {
                     nodes.push(node);
@@ -755,7 +903,7 @@ impl StateMachine for FastEngine {
         if role >= self.t.roles.len() {
             return Ok(Vec::new());
         }
-        let bits = self.legal_bits(role);
+        let bits = self.legal_bits(role).to_vec();
         let base = self.t.legal_start[role] as usize;
         let mut out = Vec::new();
         for (w, &word) in bits.iter().enumerate() {
