@@ -515,9 +515,10 @@ describe('the Node CLI (npx gdlkit)', () => {
       [['search', '--tree', '((3 12 8) (2 4 6) (14 5 2))', '--trace', '--format', 'json'], timeless],
       [['search', 'ticTacToe.kif', '--depth', '3', '--trace', '--format', 'json'], timeless],
       [['search', 'ticTacToe.kif', '--depth', '9', '--role', 'o', '--format', 'json'], timeless],
-      // deterministic players: the random player and MCTS draw differently on
-      // wasm32 (fastrand's usize ranges depend on the pointer width)
       [['match', 'ticTacToe.kif', '--players', 'legal', 'alphabeta:depth=9', '--games', '2', '--format', 'json'], timeless],
+      // seeded randomness draws the same moves on wasm32 as natively
+      [['match', 'ticTacToe.kif', '--players', 'random', 'mcts:playouts=200', '--games', '4', '--seed', '5', '--format', 'json'], timeless],
+      [['analyze', 'ticTacToe.kif', '--budget', '100', '--playouts', '20', '--format', 'json']],
       [['search', 'ticTacToe.kif', '--algorithm', 'nope']],
       [['match', 'ticTacToe.kif', '--players', 'random']],
       [['bench', 'missing.kif']],
