@@ -14,9 +14,8 @@ const WORKER_URL = new URL('./worker.js', import.meta.url);
 const WASM_URL = new URL('../pkg/gdlkit_bg.wasm', import.meta.url);
 
 /**
- * The package's job kinds (`searchTree` and `bestMove` are supplied by
- * engine/worker.js while the package's worker lacks them); every other
- * operation is a `site.*` kind of engine/worker.js.
+ * The package's job kinds (js/worker-core.js); every other operation is a
+ * `site.*` kind of engine/worker.js.
  */
 const PACKAGE_KINDS = new Set(['check', 'format', 'replay', 'cli', 'version', 'playouts', 'analyze', 'searchTree', 'bestMove']);
 

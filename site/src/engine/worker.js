@@ -7,10 +7,9 @@
 // Kinds added here (named `site.*`): the play view's games held by id and
 // their states by handle (`site.load`, `site.next`, `site.replayMoves`,
 // ...), traced searches of a game from a given position and move order
-// (`site.searchGame`), and `site.features` (what this build has). Until the
-// package's worker has its search kinds, `searchTree` and `bestMove` (engine
-// players cached between moves, so that their transposition tables survive
-// from move to move) are added here under the package's names.
+// (`site.searchGame`), and `site.features` (what this build has). Engine
+// moves and abstract trees are the package's own kinds (`bestMove`, which
+// keeps players between moves, and `searchTree`).
 
 import * as api from '../../../js/index.js';
 import { KINDS, serve } from '../../../js/worker-core.js';
@@ -26,8 +25,6 @@ function optional(name) {
 /** Loaded games of the play view: id → Game. */
 const games = new Map();
 let nextGameId = 1;
-/** Players kept between moves (their tables survive): key (text + spec + seed) → SearchPlayer. */
-const players = new Map();
 
 function game(id) {
   const g = games.get(id);
@@ -39,15 +36,6 @@ function game(id) {
 
 function describe(g, handle) {
   return { handle, ...g.describe(handle) };
-}
-
-/** A cheap fingerprint of a text (players are cached by it). */
-function hash(text) {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) {
-    h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  }
-  return `${text.length}:${h >>> 0}`;
 }
 
 const ops = {
@@ -175,30 +163,6 @@ const oneShot = (f) => ({ step: () => ({ done: true, value: f() }) });
 for (const [name, fn] of Object.entries(ops)) {
   KINDS[`site.${name}`] = (_api, params) => oneShot(() => fn(params ?? {}));
 }
-
-// Kinds of the npm package's worker with its search bindings (`searchTree`,
-// `bestMove`: same names, parameters and results). Defined here only while
-// the package's worker-core.js lacks them; once it has them, its own run.
-KINDS.searchTree ??= (_api, { tree, options }) => oneShot(() => wasm.searchTree(tree, options));
-KINDS.bestMove ??= (_api, { kif, spec, seed, fluents, role }) =>
-  oneShot(() => {
-    const key = `${hash(kif)}|${spec}|${seed ?? ''}`;
-    let p = players.get(key);
-    if (p) {
-      players.delete(key); // re-inserted below: most recent last
-    } else {
-      const SearchPlayer = optional('SearchPlayer');
-      if (!SearchPlayer) throw Object.assign(new Error('this build has no engine players'), { name: 'GdlUnsupported' });
-      p = new SearchPlayer(kif, spec, seed);
-    }
-    players.set(key, p);
-    while (players.size > 8) {
-      const [oldKey, old] = players.entries().next().value;
-      old.free();
-      players.delete(oldKey);
-    }
-    return { move: p.selectMove(fluents, role), stats: p.lastStats(), player: p.name() };
-  });
 
 const onMessage = serve(self, api);
 self.onmessage = (event) => onMessage(event.data);
