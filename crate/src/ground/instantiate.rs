@@ -19,7 +19,7 @@ use super::rules::{GLit, GRule};
 use super::{Budget, GroundError};
 use crate::clock::Deadline;
 use crate::deps::RelId;
-use crate::reasoner::compile::Pat;
+use crate::reasoner::compile::{unify, value, Pat};
 use crate::terms::{TermId, TermStore};
 use hashbrown::HashTable;
 use rustc_hash::{FxHashMap, FxHasher};
@@ -567,39 +567,3 @@ fn key_hash(args: &[TermId], mask: u32) -> u64 {
     h.finish()
 }
 
-/// The value of a bound pattern without interning (`None`: the term does not
-/// exist, so no atom can contain it).
-fn value(store: &TermStore, p: &Pat, env: &[TermId]) -> Option<TermId> {
-    match p {
-        Pat::Var(v) => Some(env[*v as usize]),
-        Pat::Const(t) => Some(*t),
-        Pat::App(f, args) => {
-            let mut vals = Args::new();
-            for a in args.iter() {
-                vals.push(value(store, a, env)?);
-            }
-            store.find(*f, &vals)
-        }
-    }
-}
-
-fn unify(store: &TermStore, p: &Pat, t: TermId, env: &mut [TermId], trail: &mut Vec<u16>) -> bool {
-    match p {
-        Pat::Var(v) => {
-            let slot = &mut env[*v as usize];
-            if *slot == TermId::NONE {
-                *slot = t;
-                trail.push(*v);
-                true
-            } else {
-                *slot == t
-            }
-        }
-        Pat::Const(c) => *c == t,
-        Pat::App(f, args) => {
-            store.functor(t) == *f
-                && store.arity(t) == args.len()
-                && args.iter().zip(store.args_of(t)).all(|(a, &u)| unify(store, a, u, env, trail))
-        }
-    }
-}

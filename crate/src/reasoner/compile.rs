@@ -22,6 +22,48 @@ pub enum Pat {
     App(Sym, Box<[Pat]>),
 }
 
+/// The value of a bound pattern without interning: `None` if the term does
+/// not exist (so it cannot be in any relation, nor in any ground atom).
+/// Shared by the interpreter's joins and the grounder's.
+#[inline]
+pub(crate) fn value(store: &TermStore, p: &Pat, env: &[TermId]) -> Option<TermId> {
+    match p {
+        Pat::Var(v) => Some(env[*v as usize]),
+        Pat::Const(t) => Some(*t),
+        Pat::App(f, args) => {
+            let mut vals = smallvec::SmallVec::<[TermId; 8]>::new();
+            for a in args.iter() {
+                vals.push(value(store, a, env)?);
+            }
+            store.find(*f, &vals)
+        }
+    }
+}
+
+/// Matches a pattern against a ground term, binding variables (recorded on
+/// the trail so the caller can undo them).
+#[inline]
+pub(crate) fn unify(store: &TermStore, p: &Pat, t: TermId, env: &mut [TermId], trail: &mut Vec<VarId>) -> bool {
+    match p {
+        Pat::Var(v) => {
+            let slot = &mut env[*v as usize];
+            if *slot == TermId::NONE {
+                *slot = t;
+                trail.push(*v);
+                true
+            } else {
+                *slot == t
+            }
+        }
+        Pat::Const(c) => *c == t,
+        Pat::App(f, args) => {
+            store.functor(t) == *f
+                && store.arity(t) == args.len()
+                && args.iter().zip(store.args_of(t)).all(|(a, &u)| unify(store, a, u, env, trail))
+        }
+    }
+}
+
 impl Pat {
     fn for_each_var(&self, f: &mut impl FnMut(VarId)) {
         match self {

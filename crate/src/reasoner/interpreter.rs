@@ -12,7 +12,7 @@
 //! stratified programs because negated subgoals never depend on subgoals in
 //! progress.
 
-use super::compile::{compile_with, Class, Compiled, Op, Pat, Plan, StratumPlans};
+use super::compile::{compile_with, unify, value, Class, Compiled, Op, Pat, Plan, StratumPlans};
 use super::db::{Db, KeyHasher, Row};
 use super::{EvalError, Limits, StateMachine};
 use crate::deps::RelId;
@@ -954,45 +954,6 @@ fn full_mask(n: usize) -> u32 {
     }
 }
 
-/// The value of a bound pattern without interning: `None` if the term does
-/// not exist (so it cannot be in any relation).
-fn value(store: &TermStore, p: &Pat, env: &[TermId]) -> Option<TermId> {
-    match p {
-        Pat::Var(v) => Some(env[*v as usize]),
-        Pat::Const(t) => Some(*t),
-        Pat::App(f, args) => {
-            let mut vals = Args::new();
-            for a in args.iter() {
-                vals.push(value(store, a, env)?);
-            }
-            store.find(*f, &vals)
-        }
-    }
-}
-
-/// Matches a pattern against a ground term, binding variables (recorded on
-/// the trail so the caller can undo them).
-fn unify(store: &TermStore, p: &Pat, t: TermId, env: &mut [TermId], trail: &mut Vec<u16>) -> bool {
-    match p {
-        Pat::Var(v) => {
-            let slot = &mut env[*v as usize];
-            if *slot == TermId::NONE {
-                *slot = t;
-                trail.push(*v);
-                true
-            } else {
-                *slot == t
-            }
-        }
-        Pat::Const(c) => *c == t,
-        Pat::App(f, args) => {
-            store.functor(t) == *f
-                && store.arity(t) == args.len()
-                && args.iter().zip(store.args_of(t)).all(|(a, &u)| unify(store, a, u, env, trail))
-        }
-    }
-}
-
 impl StateMachine for Interpreter {
     type State = FluentState;
 
@@ -1151,7 +1112,6 @@ impl Interpreter {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::StateMachine;
 
     #[test]
