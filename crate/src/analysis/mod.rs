@@ -530,6 +530,20 @@ impl<M: StateMachine> AnalysisJob<M> {
         }
     }
 
+    /// Records the first reachable non-terminal state where `role` has no
+    /// legal move; `moves` builds the counterexample only when needed.
+    fn note_unplayable(&mut self, role: usize, depth: usize, moves: &mut MovesFn<'_, Self>) -> Result<(), EvalError> {
+        if self.f.unplayable.is_none() {
+            let detail = format!(
+                "role {} has no legal move in a reachable non-terminal state ({})",
+                self.roles[role],
+                Self::where_(depth)
+            );
+            self.f.unplayable = Some(Finding { moves: moves(self)?, detail });
+        }
+        Ok(())
+    }
+
     /// Records what the goal values of a reachable state show; `moves` builds
     /// the counterexample only when needed.
     fn note_goals(
@@ -613,14 +627,7 @@ impl<M: StateMachine> AnalysisJob<M> {
         let legal = sorted_legal(&mut self.m, &s)?;
         let counts: Vec<u32> = legal.iter().map(|l| l.len() as u32).collect();
         if let Some(r) = legal.iter().position(Vec::is_empty) {
-            if self.f.unplayable.is_none() {
-                let detail = format!(
-                    "role {} has no legal move in a reachable non-terminal state ({})",
-                    self.roles[r],
-                    Self::where_(depth)
-                );
-                self.f.unplayable = Some(Finding { moves: moves(self)?, detail });
-            }
+            self.note_unplayable(r, depth, &mut moves)?;
             self.g.begin_expand(false, &cells, &counts);
             self.g.end_expand();
             self.work += 1;
@@ -793,14 +800,7 @@ impl<M: StateMachine> AnalysisJob<M> {
         }
         let legal = sorted_legal(&mut self.m, &s)?;
         if let Some(r) = legal.iter().position(Vec::is_empty) {
-            if self.f.unplayable.is_none() {
-                let detail = format!(
-                    "role {} has no legal move in a reachable non-terminal state ({})",
-                    self.roles[r],
-                    Self::where_(depth)
-                );
-                self.f.unplayable = Some(Finding { moves: moves(self)?, detail });
-            }
+            self.note_unplayable(r, depth, &mut moves)?;
             self.end_walk();
             return Ok(());
         }
