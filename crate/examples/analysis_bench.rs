@@ -18,7 +18,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 fn shared(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/games").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/games")
+        .join(rel)
 }
 
 /// Explores until the budget (or the whole graph); returns (states, seconds
@@ -26,7 +28,13 @@ fn shared(rel: &str) -> PathBuf {
 fn run(path: &Path, budget: usize, engine: EngineChoice) -> (u64, u64, f64, f64, String) {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let m = gdlkit::load_engine(&text, engine).expect("a valid game that grounds");
-    let mut job = AnalysisJob::new(m, Options { playouts: 0, ..Options::with_budget(budget) });
+    let mut job = AnalysisJob::new(
+        m,
+        Options {
+            playouts: 0,
+            ..Options::with_budget(budget)
+        },
+    );
     let t0 = Instant::now();
     let mut p = job.step(1 << 14);
     while p.phase == Phase::Exploring {
@@ -38,7 +46,13 @@ fn run(path: &Path, budget: usize, engine: EngineChoice) -> (u64, u64, f64, f64,
     while !job.step(1 << 14).done {}
     let check = t1.elapsed().as_secs_f64();
     let r = job.report().expect("done");
-    (r.states, expanded, explore, check, r.mode.name().to_string())
+    (
+        r.states,
+        expanded,
+        explore,
+        check,
+        r.mode.name().to_string(),
+    )
 }
 
 fn main() {
@@ -49,12 +63,21 @@ fn main() {
             (shared("ggp-base-test/connectFour.kif"), 200_000, 3),
         ]
     } else {
-        let budget = args.get(1).and_then(|b| b.parse().ok()).unwrap_or(2_000_000);
+        let budget = args
+            .get(1)
+            .and_then(|b| b.parse().ok())
+            .unwrap_or(2_000_000);
         let runs = args.get(2).and_then(|b| b.parse().ok()).unwrap_or(3);
         vec![(PathBuf::from(&args[0]), budget, runs)]
     };
-    let engines = [("fast", EngineChoice::Fast), ("interpreter", EngineChoice::Interpreter)];
-    for ((path, budget, runs), (engine, choice)) in cases.iter().flat_map(|c| engines.iter().map(move |e| (c, e))) {
+    let engines = [
+        ("fast", EngineChoice::Fast),
+        ("interpreter", EngineChoice::Interpreter),
+    ];
+    for ((path, budget, runs), (engine, choice)) in cases
+        .iter()
+        .flat_map(|c| engines.iter().map(move |e| (c, e)))
+    {
         let (budget, runs) = (*budget, *runs);
         let name = path.file_stem().unwrap().to_string_lossy().to_string();
         let mut best = f64::MAX;
@@ -70,6 +93,9 @@ fn main() {
             best = best.min(explore);
             states = s;
         }
-        println!("best {name} ({engine}): {states} states in {best:.3} s exploring = {:.0} states/s", states as f64 / best);
+        println!(
+            "best {name} ({engine}): {states} states in {best:.3} s exploring = {:.0} states/s",
+            states as f64 / best
+        );
     }
 }

@@ -10,7 +10,11 @@ use std::time::Instant;
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let path = args.get(1).cloned().unwrap_or_else(|| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/games/repository/duplicateStateLarge.kif").to_string()
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../shared/games/repository/duplicateStateLarge.kif"
+        )
+        .to_string()
     });
     let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(200);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -55,9 +59,21 @@ fn main() {
         alone.push(t.elapsed());
         drop(d);
     }
-    for (name, v) in [("check_text alone", &mut alone), ("parse", &mut parse), ("lower", &mut lower), ("check", &mut check), ("check_text (all)", &mut total), ("format", &mut format), ("drop tree+program", &mut drops)] {
+    for (name, v) in [
+        ("check_text alone", &mut alone),
+        ("parse", &mut parse),
+        ("lower", &mut lower),
+        ("check", &mut check),
+        ("check_text (all)", &mut total),
+        ("format", &mut format),
+        ("drop tree+program", &mut drops),
+    ] {
         v.sort();
         let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
-        println!("{name:>17}: median {:.3} ms, min {:.3} ms", ms(v[v.len() / 2]), ms(v[0]));
+        println!(
+            "{name:>17}: median {:.3} ms, min {:.3} ms",
+            ms(v[v.len() / 2]),
+            ms(v[0])
+        );
     }
 }

@@ -7,13 +7,22 @@ fn main() {
     let s = m.initial_state().unwrap();
     if args.get(2).map(String::as_str) == Some("legal-first") {
         let l = m.all_legal_moves(&s).unwrap();
-        println!("legal counts {:?}", l.iter().map(Vec::len).collect::<Vec<_>>());
+        println!(
+            "legal counts {:?}",
+            l.iter().map(Vec::len).collect::<Vec<_>>()
+        );
     }
     println!("terminal {}", m.is_terminal(&s).unwrap());
     let l = m.all_legal_moves(&s).unwrap();
-    println!("legal counts {:?}", l.iter().map(Vec::len).collect::<Vec<_>>());
+    println!(
+        "legal counts {:?}",
+        l.iter().map(Vec::len).collect::<Vec<_>>()
+    );
     for (name, class, rows, demand) in m.relation_sizes().iter().take(40) {
-        println!("{rows:>9} {class:?} {name}{}", if *demand { " (demand)" } else { "" });
+        println!(
+            "{rows:>9} {class:?} {name}{}",
+            if *demand { " (demand)" } else { "" }
+        );
     }
     println!("{}", m.describe_plans());
 }

@@ -10,9 +10,16 @@ fn main() {
     let mut rng = fastrand::Rng::with_seed(3);
     let mut s = m.initial_state().unwrap();
     for step in 0..12 {
-        let mut fl = m.fluents(&s); fl.sort();
-        println!("step {step}: abs {:?} rel {:?}", h.absolute(m.terms(), &fl), h.values(m.terms(), &fl));
-        if m.is_terminal(&s).unwrap() { break; }
+        let mut fl = m.fluents(&s);
+        fl.sort();
+        println!(
+            "step {step}: abs {:?} rel {:?}",
+            h.absolute(m.terms(), &fl),
+            h.values(m.terms(), &fl)
+        );
+        if m.is_terminal(&s).unwrap() {
+            break;
+        }
         let legal = m.all_legal_moves(&s).unwrap();
         let joint: Vec<_> = legal.iter().map(|l| l[rng.usize(..l.len())]).collect();
         s = m.next_state(&s, &joint).unwrap();

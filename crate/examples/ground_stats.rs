@@ -26,7 +26,11 @@ fn main() {
                     g.literals, g.base, g.inputs, g.legals, g.nodes, g.edges, g.cyclic_components, g.rounds
                 );
             }
-            Err(e) => println!("{{\"game\":{path:?},\"ms\":{:.1},\"fallback\":{:?}}}", t.elapsed().as_secs_f64() * 1000.0, e.to_string()),
+            Err(e) => println!(
+                "{{\"game\":{path:?},\"ms\":{:.1},\"fallback\":{:?}}}",
+                t.elapsed().as_secs_f64() * 1000.0,
+                e.to_string()
+            ),
         }
     }
 }

@@ -19,7 +19,10 @@ fn main() {
     }
     println!("{n} playouts in {:?}", t.elapsed());
     for (name, class, rows, demand) in m.relation_sizes().iter().take(25) {
-        println!("{rows:>9} {class:?} {name}{}", if *demand { " (demand)" } else { "" });
+        println!(
+            "{rows:>9} {class:?} {name}{}",
+            if *demand { " (demand)" } else { "" }
+        );
     }
     if args.len() > 3 {
         println!("{}", m.describe_plans());

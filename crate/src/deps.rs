@@ -48,7 +48,10 @@ impl DepGraph {
     pub fn build(program: &Program) -> DepGraph {
         let mut g = DepGraph::default();
         for (ri, rule) in program.rules.iter().enumerate() {
-            let head = g.intern(RelKey { sym: rule.head.rel, arity: rule.head.arity() as u32 });
+            let head = g.intern(RelKey {
+                sym: rule.head.rel,
+                arity: rule.head.arity() as u32,
+            });
             g.rules_of[head].push(ri);
             for lit in &rule.body {
                 g.add_literal(head, ri, lit, false);
@@ -64,7 +67,10 @@ impl DepGraph {
     }
 
     pub fn id_of(&self, sym: Sym, arity: usize) -> Option<RelId> {
-        self.id(RelKey { sym, arity: arity as u32 })
+        self.id(RelKey {
+            sym,
+            arity: arity as u32,
+        })
     }
 
     fn intern(&mut self, key: RelKey) -> RelId {
@@ -82,8 +88,17 @@ impl DepGraph {
     fn add_literal(&mut self, head: RelId, rule: usize, lit: &Literal, negative: bool) {
         match lit {
             Literal::Pos(a) => {
-                let body = self.intern(RelKey { sym: a.rel, arity: a.arity() as u32 });
-                self.edges[head].push(Edge { head, body, negative, rule, span: a.span });
+                let body = self.intern(RelKey {
+                    sym: a.rel,
+                    arity: a.arity() as u32,
+                });
+                self.edges[head].push(Edge {
+                    head,
+                    body,
+                    negative,
+                    rule,
+                    span: a.span,
+                });
             }
             Literal::Not(inner, _) => self.add_literal(head, rule, inner, true),
             Literal::Distinct(..) => {}
@@ -96,7 +111,11 @@ impl DepGraph {
     }
 
     fn compute_sccs(&mut self) {
-        let succ: Vec<Vec<usize>> = self.edges.iter().map(|es| es.iter().map(|e| e.body).collect()).collect();
+        let succ: Vec<Vec<usize>> = self
+            .edges
+            .iter()
+            .map(|es| es.iter().map(|e| e.body).collect())
+            .collect();
         let (sccs, scc_of) = tarjan(&succ);
         self.sccs = sccs;
         self.scc_of = scc_of;
@@ -207,7 +226,9 @@ mod tests {
 
     #[test]
     fn components_come_dependencies_first() {
-        let (p, g) = graph("(<= (a ?x) (b ?x)) (<= (b ?x) (c ?x)) (<= (b ?x) (a ?x)) (c 1) (<= d (not (a 1)))");
+        let (p, g) = graph(
+            "(<= (a ?x) (b ?x)) (<= (b ?x) (c ?x)) (<= (b ?x) (a ?x)) (c 1) (<= d (not (a 1)))",
+        );
         let id = |n: &str, k| g.id_of(p.symbols.get(n).unwrap(), k).unwrap();
         let (a, b, c, d) = (id("a", 1), id("b", 1), id("c", 1), id("d", 0));
         assert_eq!(g.scc_of[a], g.scc_of[b]);
@@ -260,7 +281,9 @@ pub struct RuleGraph {
 
 impl RuleGraph {
     pub fn build(program: &Program, graph: &DepGraph) -> RuleGraph {
-        let rules: Vec<usize> = (0..program.rules.len()).filter(|&r| !program.rules[r].body.is_empty()).collect();
+        let rules: Vec<usize> = (0..program.rules.len())
+            .filter(|&r| !program.rules[r].body.is_empty())
+            .collect();
         let mut node_of = vec![usize::MAX; program.rules.len()];
         for (i, &r) in rules.iter().enumerate() {
             node_of[r] = i;
@@ -272,23 +295,43 @@ impl RuleGraph {
                 collect_atoms(l, false, &mut lits);
             }
             for (atom, negative) in lits {
-                let Some(rel) = graph.id_of(atom.rel, atom.arity()) else { continue };
+                let Some(rel) = graph.id_of(atom.rel, atom.arity()) else {
+                    continue;
+                };
                 for &d in &graph.rules_of[rel] {
                     let head = &program.rules[d].head;
                     if node_of[d] != usize::MAX && unifiable(&atom.args, &head.args) {
-                        edges[i].push(RuleEdge { from: i, to: node_of[d], negative, span: atom.span });
+                        edges[i].push(RuleEdge {
+                            from: i,
+                            to: node_of[d],
+                            negative,
+                            span: atom.span,
+                        });
                     }
                 }
             }
         }
-        let succ: Vec<Vec<usize>> = edges.iter().map(|es| es.iter().map(|e| e.to).collect()).collect();
+        let succ: Vec<Vec<usize>> = edges
+            .iter()
+            .map(|es| es.iter().map(|e| e.to).collect())
+            .collect();
         let (sccs, scc_of) = tarjan(&succ);
-        RuleGraph { rules, edges, sccs, scc_of }
+        RuleGraph {
+            rules,
+            edges,
+            sccs,
+            scc_of,
+        }
     }
 
     /// Edges through negation inside one component: each breaks stratification.
     pub fn negative_cycle_edges(&self) -> Vec<RuleEdge> {
-        self.edges.iter().flatten().filter(|e| e.negative && self.scc_of[e.from] == self.scc_of[e.to]).copied().collect()
+        self.edges
+            .iter()
+            .flatten()
+            .filter(|e| e.negative && self.scc_of[e.from] == self.scc_of[e.to])
+            .copied()
+            .collect()
     }
 
     pub fn is_recursive(&self, scc: usize) -> bool {
@@ -297,12 +340,19 @@ impl RuleGraph {
     }
 }
 
-fn collect_atoms<'a>(l: &'a Literal, negative: bool, out: &mut Vec<(&'a crate::program::Atom, bool)>) {
+fn collect_atoms<'a>(
+    l: &'a Literal,
+    negative: bool,
+    out: &mut Vec<(&'a crate::program::Atom, bool)>,
+) {
     match l {
         Literal::Pos(a) => out.push((a, negative)),
         Literal::Not(inner, _) => collect_atoms(inner, true, out),
         Literal::Distinct(..) => {}
-        Literal::Or(ds, _) => ds.iter().flatten().for_each(|x| collect_atoms(x, negative, out)),
+        Literal::Or(ds, _) => ds
+            .iter()
+            .flatten()
+            .for_each(|x| collect_atoms(x, negative, out)),
     }
 }
 
@@ -310,7 +360,10 @@ fn collect_atoms<'a>(l: &'a Literal, negative: bool, out: &mut Vec<(&'a crate::p
 /// apart (no occurs check: a spurious edge is only more conservative).
 pub fn unifiable(a: &[crate::program::Term], b: &[crate::program::Term]) -> bool {
     let mut subst: FxHashMap<(u8, u16), (u8, &crate::program::Term)> = FxHashMap::default();
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| unify((0, x), (1, y), &mut subst, 0))
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| unify((0, x), (1, y), &mut subst, 0))
 }
 
 type Side<'a> = (u8, &'a crate::program::Term);
@@ -326,7 +379,12 @@ fn walk<'a>(mut t: Side<'a>, subst: &FxHashMap<(u8, u16), Side<'a>>) -> Side<'a>
     t
 }
 
-fn unify<'a>(x: Side<'a>, y: Side<'a>, subst: &mut FxHashMap<(u8, u16), Side<'a>>, depth: usize) -> bool {
+fn unify<'a>(
+    x: Side<'a>,
+    y: Side<'a>,
+    subst: &mut FxHashMap<(u8, u16), Side<'a>>,
+    depth: usize,
+) -> bool {
     use crate::program::Term;
     if depth > 256 {
         return true;
@@ -343,11 +401,26 @@ fn unify<'a>(x: Side<'a>, y: Side<'a>, subst: &mut FxHashMap<(u8, u16), Side<'a>
             true
         }
         (Term::Const(a, _), Term::Const(b, _)) => a == b,
-        (Term::Const(a, _), Term::App { functor, args, .. }) | (Term::App { functor, args, .. }, Term::Const(a, _)) => {
-            args.is_empty() && functor == a
-        }
-        (Term::App { functor: f, args: xs, .. }, Term::App { functor: g, args: ys, .. }) => {
-            f == g && xs.len() == ys.len() && xs.iter().zip(ys).all(|(a, b)| unify((x.0, a), (y.0, b), subst, depth + 1))
+        (Term::Const(a, _), Term::App { functor, args, .. })
+        | (Term::App { functor, args, .. }, Term::Const(a, _)) => args.is_empty() && functor == a,
+        (
+            Term::App {
+                functor: f,
+                args: xs,
+                ..
+            },
+            Term::App {
+                functor: g,
+                args: ys,
+                ..
+            },
+        ) => {
+            f == g
+                && xs.len() == ys.len()
+                && xs
+                    .iter()
+                    .zip(ys)
+                    .all(|(a, b)| unify((x.0, a), (y.0, b), subst, depth + 1))
         }
     }
 }
@@ -418,9 +491,15 @@ mod rule_graph_tests {
 
     #[test]
     fn goal_defined_by_negated_other_goal_is_stratified() {
-        let p = parse_program("(role r) (<= (goal r 100) (true win)) (<= (goal ?r 0) (role ?r) (not (goal ?r 100)))");
+        let p = parse_program(
+            "(role r) (<= (goal r 100) (true win)) (<= (goal ?r 0) (role ?r) (not (goal ?r 100)))",
+        );
         let g = DepGraph::build(&p);
-        assert_eq!(g.negative_cycle_edges().len(), 1, "relation level sees a cycle");
+        assert_eq!(
+            g.negative_cycle_edges().len(),
+            1,
+            "relation level sees a cycle"
+        );
         let rg = RuleGraph::build(&p, &g);
         assert!(rg.negative_cycle_edges().is_empty(), "rule level does not");
         // The rule for 0 comes after the rule for 100.
@@ -437,7 +516,8 @@ mod rule_graph_tests {
 
     #[test]
     fn unification_respects_structure() {
-        let p = parse_program("(<= (a (f ?x ?x)) (b ?x)) (<= (c) (a (f 1 2))) (<= (d) (a (f ?y 2)))");
+        let p =
+            parse_program("(<= (a (f ?x ?x)) (b ?x)) (<= (c) (a (f 1 2))) (<= (d) (a (f ?y 2)))");
         let g = DepGraph::build(&p);
         let rg = RuleGraph::build(&p, &g);
         // (a (f 1 2)) does not unify with (a (f ?x ?x)); (a (f ?y 2)) does.

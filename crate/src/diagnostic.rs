@@ -15,11 +15,17 @@ pub struct Span {
 
 impl Span {
     pub fn new(start: usize, end: usize) -> Span {
-        Span { start: start as u32, end: end as u32 }
+        Span {
+            start: start as u32,
+            end: end as u32,
+        }
     }
     /// The smallest span covering both.
     pub fn join(self, other: Span) -> Span {
-        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
     pub fn range(self) -> std::ops::Range<usize> {
         self.start as usize..self.end as usize
@@ -65,14 +71,20 @@ impl Diagnostic {
         }
     }
     pub fn warning(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(code, span, message) }
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, span, message)
+        }
     }
     pub fn with_hint(mut self, hint: impl Into<String>) -> Diagnostic {
         self.hint = hint.into();
         self
     }
     pub fn with_related(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
-        self.related.push(Related { span, message: message.into() });
+        self.related.push(Related {
+            span,
+            message: message.into(),
+        });
         self
     }
     pub fn is_error(&self) -> bool {
@@ -118,7 +130,11 @@ impl<'a> LineIndex<'a> {
                 line_starts_utf16.push(utf16);
             }
         }
-        LineIndex { text, line_starts, line_starts_utf16 }
+        LineIndex {
+            text,
+            line_starts,
+            line_starts_utf16,
+        }
     }
 
     fn clamp(&self, offset: usize) -> usize {
@@ -143,14 +159,23 @@ impl<'a> LineIndex<'a> {
         let line = self.line_of(o);
         let start = self.line_starts[line];
         let column = self.text[start..o].chars().count() + 1;
-        let utf16 = self.line_starts_utf16[line] as usize + self.text[start..o].encode_utf16().count();
-        Position { line: line as u32 + 1, column: column as u32, utf16: utf16 as u32 }
+        let utf16 =
+            self.line_starts_utf16[line] as usize + self.text[start..o].encode_utf16().count();
+        Position {
+            line: line as u32 + 1,
+            column: column as u32,
+            utf16: utf16 as u32,
+        }
     }
 
     /// The text of 0-based line `line` without its line break.
     pub fn line_text(&self, line: usize) -> &'a str {
         let start = self.line_starts[line.min(self.line_starts.len() - 1)];
-        let end = self.line_starts.get(line + 1).copied().unwrap_or(self.text.len());
+        let end = self
+            .line_starts
+            .get(line + 1)
+            .copied()
+            .unwrap_or(self.text.len());
         self.text[start..end].trim_end_matches(['\n', '\r'])
     }
 
@@ -190,9 +215,19 @@ fn render_one(out: &mut String, d: &Diagnostic, file: &str, index: &LineIndex, c
         Severity::Info => "\x1b[1;36m",
     };
     let c = if colour {
-        Palette { sev: sev_colour, bold: "\x1b[1m", blue: "\x1b[1;34m", reset: "\x1b[0m" }
+        Palette {
+            sev: sev_colour,
+            bold: "\x1b[1m",
+            blue: "\x1b[1;34m",
+            reset: "\x1b[0m",
+        }
     } else {
-        Palette { sev: "", bold: "", blue: "", reset: "" }
+        Palette {
+            sev: "",
+            bold: "",
+            blue: "",
+            reset: "",
+        }
     };
     let sev = match d.severity {
         Severity::Error => "error",
@@ -224,7 +259,11 @@ fn render_one(out: &mut String, d: &Diagnostic, file: &str, index: &LineIndex, c
     }
     // In line order, the primary span first on its line.
     rows.sort_by_key(|(span, primary, _)| (index.line_of(span.start as usize), !*primary));
-    let width = rows.iter().map(|(s, _, _)| (index.line_of(s.start as usize) + 1).to_string().len()).max().unwrap_or(1);
+    let width = rows
+        .iter()
+        .map(|(s, _, _)| (index.line_of(s.start as usize) + 1).to_string().len())
+        .max()
+        .unwrap_or(1);
     let pad = " ".repeat(width);
     if !rows.is_empty() {
         let _ = writeln!(out, "{}{pad} |{}", c.blue, c.reset);
@@ -238,7 +277,11 @@ fn render_one(out: &mut String, d: &Diagnostic, file: &str, index: &LineIndex, c
                 let _ = writeln!(out, "{}{:>width$}{}", c.blue, "...", c.reset);
             }
             // Long lines are cut to a window around the spans on them.
-            let text: Vec<char> = index.line_text(line).chars().map(|ch| if ch == '\t' { ' ' } else { ch }).collect();
+            let text: Vec<char> = index
+                .line_text(line)
+                .chars()
+                .map(|ch| if ch == '\t' { ' ' } else { ch })
+                .collect();
             let first = rows[i..]
                 .iter()
                 .take_while(|(s, _, _)| index.line_of(s.start as usize) == line)
@@ -248,7 +291,9 @@ fn render_one(out: &mut String, d: &Diagnostic, file: &str, index: &LineIndex, c
             window = if text.len() <= MAX_SHOWN {
                 (0, text.len())
             } else {
-                let start = (first - 1).saturating_sub(MAX_SHOWN / 4).min(text.len().saturating_sub(MAX_SHOWN));
+                let start = (first - 1)
+                    .saturating_sub(MAX_SHOWN / 4)
+                    .min(text.len().saturating_sub(MAX_SHOWN));
                 (start, (start + MAX_SHOWN).min(text.len()))
             };
             let mut shown: String = text[window.0..window.1].iter().collect();
@@ -265,9 +310,15 @@ fn render_one(out: &mut String, d: &Diagnostic, file: &str, index: &LineIndex, c
         // Clip the underline to the window (columns are 1-based).
         let prefix = if window.0 > 0 { 3 } else { 0 };
         let from = (first_col - 1).clamp(window.0, window.1);
-        let to = (first_col - 1 + len).clamp(window.0, window.1).max(from + 1);
+        let to = (first_col - 1 + len)
+            .clamp(window.0, window.1)
+            .max(from + 1);
         let (mark, colour) = if primary { ("^", c.sev) } else { ("-", c.blue) };
-        let label = if label.is_empty() { String::new() } else { format!(" {label}") };
+        let label = if label.is_empty() {
+            String::new()
+        } else {
+            format!(" {label}")
+        };
         let _ = writeln!(
             out,
             "{}{pad} |{} {}{colour}{}{label}{}",
@@ -283,7 +334,11 @@ fn render_one(out: &mut String, d: &Diagnostic, file: &str, index: &LineIndex, c
     }
     for r in notes {
         let rp = index.position(r.span.start as usize);
-        let _ = writeln!(out, "{pad} {}= note:{} {}:{}:{}: {}", c.blue, c.reset, file, rp.line, rp.column, r.message);
+        let _ = writeln!(
+            out,
+            "{pad} {}= note:{} {}:{}:{}: {}",
+            c.blue, c.reset, file, rp.line, rp.column, r.message
+        );
     }
 }
 
@@ -337,7 +392,10 @@ pub fn resolve(diags: &[Diagnostic], text: &str) -> Vec<ResolvedDiagnostic> {
     diags
         .iter()
         .map(|d| {
-            let (s, e) = (index.position(d.span.start as usize), index.position(d.span.end as usize));
+            let (s, e) = (
+                index.position(d.span.start as usize),
+                index.position(d.span.end as usize),
+            );
             ResolvedDiagnostic {
                 code: d.code,
                 severity: d.severity,
@@ -353,7 +411,10 @@ pub fn resolve(diags: &[Diagnostic], text: &str) -> Vec<ResolvedDiagnostic> {
                     .related
                     .iter()
                     .map(|r| {
-                        let (s, e) = (index.position(r.span.start as usize), index.position(r.span.end as usize));
+                        let (s, e) = (
+                            index.position(r.span.start as usize),
+                            index.position(r.span.end as usize),
+                        );
                         ResolvedRelated {
                             message: r.message.clone(),
                             line: s.line,
@@ -391,7 +452,10 @@ mod tests {
         let text = "(role x)\n(init (foo)\n";
         let d = Diagnostic::error("GDL001", Span::new(9, 10), "unclosed `(`").with_hint("add `)`");
         let out = render(&[d], "g.kif", text, false);
-        assert!(out.starts_with("g.kif:2:1: error[GDL001]: unclosed `(`\n"), "{out}");
+        assert!(
+            out.starts_with("g.kif:2:1: error[GDL001]: unclosed `(`\n"),
+            "{out}"
+        );
         assert!(out.contains("2 | (init (foo)\n  | ^\n"), "{out}");
         assert!(out.contains("= hint: add `)`"), "{out}");
     }

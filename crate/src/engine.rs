@@ -32,7 +32,9 @@ impl FromStr for EngineChoice {
             "auto" => Ok(EngineChoice::Auto),
             "interpreter" => Ok(EngineChoice::Interpreter),
             "fast" => Ok(EngineChoice::Fast),
-            other => Err(format!("--engine must be `auto`, `interpreter` or `fast`, got `{other}`")),
+            other => Err(format!(
+                "--engine must be `auto`, `interpreter` or `fast`, got `{other}`"
+            )),
         }
     }
 }
@@ -61,7 +63,11 @@ pub fn load_engine(text: &str, choice: EngineChoice) -> Result<Engine, Vec<Diagn
 }
 
 /// [`load_engine`] with an explicit grounding budget.
-pub fn load_engine_with(text: &str, choice: EngineChoice, budget: Budget) -> Result<Engine, Vec<Diagnostic>> {
+pub fn load_engine_with(
+    text: &str,
+    choice: EngineChoice,
+    budget: Budget,
+) -> Result<Engine, Vec<Diagnostic>> {
     let program = parse_program(text);
     if diagnostic::has_errors(&program.diagnostics) {
         return Err(program.diagnostics);
@@ -71,16 +77,32 @@ pub fn load_engine_with(text: &str, choice: EngineChoice, budget: Budget) -> Res
 
 impl Engine {
     /// Builds the chosen engine for a program without syntax errors.
-    pub fn from_program(program: &Program, choice: EngineChoice, budget: Budget) -> Result<Engine, Vec<Diagnostic>> {
+    pub fn from_program(
+        program: &Program,
+        choice: EngineChoice,
+        budget: Budget,
+    ) -> Result<Engine, Vec<Diagnostic>> {
         let interpreter = Interpreter::new(program)?;
         if choice == EngineChoice::Interpreter {
-            return Ok(Engine::Interpreter { interpreter, fallback: None });
+            return Ok(Engine::Interpreter {
+                interpreter,
+                fallback: None,
+            });
         }
         match ground::ground(program, budget) {
             Ok(f) => Ok(Engine::Fast(Box::new(f))),
-            Err(e) if choice == EngineChoice::Auto => Ok(Engine::Interpreter { interpreter, fallback: Some(e.to_string()) }),
-            Err(e) => Err(vec![Diagnostic::error("GDL091", Default::default(), format!("the fast engine cannot run this game: {e}"))
-                .with_hint("use the interpreter (`--engine auto` or `--engine interpreter`)")]),
+            Err(e) if choice == EngineChoice::Auto => Ok(Engine::Interpreter {
+                interpreter,
+                fallback: Some(e.to_string()),
+            }),
+            Err(e) => Err(vec![Diagnostic::error(
+                "GDL091",
+                Default::default(),
+                format!("the fast engine cannot run this game: {e}"),
+            )
+            .with_hint(
+                "use the interpreter (`--engine auto` or `--engine interpreter`)",
+            )]),
         }
     }
 
@@ -120,14 +142,23 @@ impl Engine {
             Engine::Fast(f) => {
                 let s = fast_state(f, state)?;
                 let (steps, terminal) = f.playout(&s, rng, max_steps);
-                Ok(Playout { state: EngineState::Bits(f.current_state()), steps, terminal })
+                Ok(Playout {
+                    state: EngineState::Bits(f.current_state()),
+                    steps,
+                    terminal,
+                })
             }
             Engine::Interpreter { .. } => random_playout(self, state, rng, max_steps),
         }
     }
 
     /// Like [`Engine::random_playout`] without returning the final state.
-    pub fn playout_length(&mut self, state: &EngineState, rng: &mut fastrand::Rng, max_steps: usize) -> Result<(usize, bool), EvalError> {
+    pub fn playout_length(
+        &mut self,
+        state: &EngineState,
+        rng: &mut fastrand::Rng,
+        max_steps: usize,
+    ) -> Result<(usize, bool), EvalError> {
         match self {
             Engine::Fast(f) => {
                 let s = fast_state(f, state)?;
@@ -151,7 +182,9 @@ fn fast_state<'a>(f: &mut FastEngine, s: &'a EngineState) -> Result<Cow<'a, BitS
 fn interp_state<'a>(s: &'a EngineState) -> Result<&'a FluentState, EvalError> {
     match s {
         EngineState::Fluents(f) => Ok(f),
-        EngineState::Bits(_) => Err(EvalError::BadMove("a state of the fast engine given to the interpreter".into())),
+        EngineState::Bits(_) => Err(EvalError::BadMove(
+            "a state of the fast engine given to the interpreter".into(),
+        )),
     }
 }
 
@@ -181,14 +214,18 @@ impl StateMachine for Engine {
 
     fn initial_state(&mut self) -> Result<EngineState, EvalError> {
         match self {
-            Engine::Interpreter { interpreter, .. } => interpreter.initial_state().map(EngineState::Fluents),
+            Engine::Interpreter { interpreter, .. } => {
+                interpreter.initial_state().map(EngineState::Fluents)
+            }
             Engine::Fast(f) => f.initial_state().map(EngineState::Bits),
         }
     }
 
     fn legal_moves(&mut self, state: &EngineState, role: usize) -> Result<Vec<TermId>, EvalError> {
         match self {
-            Engine::Interpreter { interpreter, .. } => interpreter.legal_moves(interp_state(state)?, role),
+            Engine::Interpreter { interpreter, .. } => {
+                interpreter.legal_moves(interp_state(state)?, role)
+            }
             Engine::Fast(f) => {
                 let s = fast_state(f, state)?;
                 f.legal_moves(&s, role)
@@ -198,7 +235,9 @@ impl StateMachine for Engine {
 
     fn all_legal_moves(&mut self, state: &EngineState) -> Result<Vec<Vec<TermId>>, EvalError> {
         match self {
-            Engine::Interpreter { interpreter, .. } => interpreter.all_legal_moves(interp_state(state)?),
+            Engine::Interpreter { interpreter, .. } => {
+                interpreter.all_legal_moves(interp_state(state)?)
+            }
             Engine::Fast(f) => {
                 let s = fast_state(f, state)?;
                 f.all_legal_moves(&s)
@@ -206,11 +245,15 @@ impl StateMachine for Engine {
         }
     }
 
-    fn next_state(&mut self, state: &EngineState, joint: &[TermId]) -> Result<EngineState, EvalError> {
+    fn next_state(
+        &mut self,
+        state: &EngineState,
+        joint: &[TermId],
+    ) -> Result<EngineState, EvalError> {
         match self {
-            Engine::Interpreter { interpreter, .. } => {
-                interpreter.next_state(interp_state(state)?, joint).map(EngineState::Fluents)
-            }
+            Engine::Interpreter { interpreter, .. } => interpreter
+                .next_state(interp_state(state)?, joint)
+                .map(EngineState::Fluents),
             Engine::Fast(f) => {
                 let s = fast_state(f, state)?;
                 f.next_state(&s, joint).map(EngineState::Bits)
@@ -220,7 +263,9 @@ impl StateMachine for Engine {
 
     fn is_terminal(&mut self, state: &EngineState) -> Result<bool, EvalError> {
         match self {
-            Engine::Interpreter { interpreter, .. } => interpreter.is_terminal(interp_state(state)?),
+            Engine::Interpreter { interpreter, .. } => {
+                interpreter.is_terminal(interp_state(state)?)
+            }
             Engine::Fast(f) => {
                 let s = fast_state(f, state)?;
                 f.is_terminal(&s)
@@ -230,7 +275,9 @@ impl StateMachine for Engine {
 
     fn goal_values(&mut self, state: &EngineState) -> Result<Vec<Vec<i64>>, EvalError> {
         match self {
-            Engine::Interpreter { interpreter, .. } => interpreter.goal_values(interp_state(state)?),
+            Engine::Interpreter { interpreter, .. } => {
+                interpreter.goal_values(interp_state(state)?)
+            }
             Engine::Fast(f) => {
                 let s = fast_state(f, state)?;
                 f.goal_values(&s)
@@ -246,14 +293,21 @@ impl StateMachine for Engine {
         }
     }
 
-    fn random_playout(&mut self, state: &EngineState, rng: &mut fastrand::Rng, max_steps: usize) -> Result<Playout<EngineState>, EvalError> {
+    fn random_playout(
+        &mut self,
+        state: &EngineState,
+        rng: &mut fastrand::Rng,
+        max_steps: usize,
+    ) -> Result<Playout<EngineState>, EvalError> {
         // The inherent method: in-network playouts on the fast engine.
         Engine::random_playout(self, state, rng, max_steps)
     }
 
     fn state_from_fluents(&mut self, fluents: &[TermId]) -> EngineState {
         match self {
-            Engine::Interpreter { interpreter, .. } => EngineState::Fluents(interpreter.state_from_fluents(fluents)),
+            Engine::Interpreter { interpreter, .. } => {
+                EngineState::Fluents(interpreter.state_from_fluents(fluents))
+            }
             Engine::Fast(f) => EngineState::Bits(f.state_from_fluents(fluents)),
         }
     }

@@ -30,9 +30,19 @@ pub fn format(text: &str) -> Result<String, Vec<Diagnostic>> {
     if !tree.diagnostics.is_empty() {
         return Err(tree.diagnostics);
     }
-    let mut comments: Vec<(usize, usize)> = tree.comments.iter().map(|c| (c.span.start as usize, c.span.end as usize)).collect();
+    let mut comments: Vec<(usize, usize)> = tree
+        .comments
+        .iter()
+        .map(|c| (c.span.start as usize, c.span.end as usize))
+        .collect();
     comments.sort_unstable();
-    let mut f = Formatter { text, comments, next_comment: 0, lines: Vec::new(), pending: Vec::new() };
+    let mut f = Formatter {
+        text,
+        comments,
+        next_comment: 0,
+        lines: Vec::new(),
+        pending: Vec::new(),
+    };
     f.top_level(&tree.forms);
     Ok(f.finish())
 }
@@ -76,12 +86,18 @@ impl<'a> Formatter<'a> {
     }
 
     fn blank_line_between(&self, from: usize, to: usize) -> bool {
-        self.text.get(from..to).is_some_and(|t| t.matches('\n').count() >= 2)
+        self.text
+            .get(from..to)
+            .is_some_and(|t| t.matches('\n').count() >= 2)
     }
 
     /// Comments that start before `before`, each with whether it is on the
     /// same line as `last_end` (the end of the previous token).
-    fn take_comments(&mut self, before: usize, mut last_end: usize) -> Vec<(String, bool, (usize, usize))> {
+    fn take_comments(
+        &mut self,
+        before: usize,
+        mut last_end: usize,
+    ) -> Vec<(String, bool, (usize, usize))> {
         let mut out = Vec::new();
         while let Some(&c) = self.comments.get(self.next_comment) {
             if c.0 >= before {
@@ -118,7 +134,10 @@ impl<'a> Formatter<'a> {
     }
 
     fn new_line(&mut self, indent: usize) {
-        self.lines.push(Line { text: " ".repeat(indent), comments: Vec::new() });
+        self.lines.push(Line {
+            text: " ".repeat(indent),
+            comments: Vec::new(),
+        });
     }
 
     fn push(&mut self, s: &str) {
@@ -146,7 +165,10 @@ impl<'a> Formatter<'a> {
 
     /// A comment alone on its line at `indent`.
     fn own_line(&mut self, c: String, indent: usize) {
-        self.lines.push(Line { text: " ".repeat(indent), comments: vec![c] });
+        self.lines.push(Line {
+            text: " ".repeat(indent),
+            comments: vec![c],
+        });
     }
 
     /// Writes comments alone on their lines at `indent`.
@@ -170,7 +192,11 @@ impl<'a> Formatter<'a> {
             let start = form.span.start as usize;
             // Comments before this form.
             for (c, trailing, span) in self.take_comments(start, prev_end) {
-                let left = if trailing && prev != Item::None { self.trailing(c) } else { Some(c) };
+                let left = if trailing && prev != Item::None {
+                    self.trailing(c)
+                } else {
+                    Some(c)
+                };
                 if let Some(c) = left {
                     let blank = self.blank_line_between(prev_end, span.0);
                     self.top_comment(c, &mut prev, blank);
@@ -187,7 +213,11 @@ impl<'a> Formatter<'a> {
             // Comments after the last token of the form on its line.
             let mut last = end;
             while let Some(&c) = self.comments.get(self.next_comment) {
-                if self.text.get(last..c.0).is_none_or(|gap| !gap.trim().is_empty() || gap.contains('\n')) {
+                if self
+                    .text
+                    .get(last..c.0)
+                    .is_none_or(|gap| !gap.trim().is_empty() || gap.contains('\n'))
+                {
                     break;
                 }
                 self.next_comment += 1;
@@ -212,7 +242,11 @@ impl<'a> Formatter<'a> {
         }
         // Comments after the last form.
         for (c, trailing, span) in self.take_comments(usize::MAX, prev_end) {
-            let left = if trailing && prev != Item::None { self.trailing(c) } else { Some(c) };
+            let left = if trailing && prev != Item::None {
+                self.trailing(c)
+            } else {
+                Some(c)
+            };
             if let Some(c) = left {
                 let blank = self.blank_line_between(prev_end, span.0);
                 self.top_comment(c, &mut prev, blank);
@@ -233,7 +267,10 @@ impl<'a> Formatter<'a> {
         match &s.kind {
             SexpKind::Atom | SexpKind::Var => self.push(s.text(self.text)),
             SexpKind::List(items) => {
-                let head = items.first().filter(|h| h.is_atom()).map(|h| h.text(self.text));
+                let head = items
+                    .first()
+                    .filter(|h| h.is_atom())
+                    .map(|h| h.text(self.text));
                 if top && head.is_some_and(|h| ARROWS.contains(&h)) {
                     self.hanging(s, items, indent, indent + 4, 2, Kind::Rule);
                 } else {
@@ -249,7 +286,10 @@ impl<'a> Formatter<'a> {
             self.push(s.text(self.text));
             return;
         };
-        let head = items.first().filter(|h| h.is_atom()).map(|h| h.text(self.text).to_ascii_lowercase());
+        let head = items
+            .first()
+            .filter(|h| h.is_atom())
+            .map(|h| h.text(self.text).to_ascii_lowercase());
         let connective = matches!(head.as_deref(), Some("or" | "and" | "not"));
         if !connective {
             self.term(s, indent);
@@ -284,7 +324,15 @@ impl<'a> Formatter<'a> {
 
     /// `(a b` with the first `first` items on the opening line, the others
     /// one per line at `align`. Comments are placed as in the source.
-    fn hanging(&mut self, s: &Sexp, items: &[Sexp], indent: usize, align: usize, first: usize, kind: Kind) {
+    fn hanging(
+        &mut self,
+        s: &Sexp,
+        items: &[Sexp],
+        indent: usize,
+        align: usize,
+        first: usize,
+        kind: Kind,
+    ) {
         self.push("(");
         let mut last_end = s.span.start as usize + 1;
         for (i, item) in items.iter().enumerate() {

@@ -19,7 +19,12 @@ pub enum Term {
     Const(Sym, Span),
     /// `(f a b)`. `name_span` covers `f`. `(f)` is kept as `App` with no
     /// arguments; it means the constant `f`.
-    App { functor: Sym, args: Vec<Term>, span: Span, name_span: Span },
+    App {
+        functor: Sym,
+        args: Vec<Term>,
+        span: Span,
+        name_span: Span,
+    },
 }
 
 impl Term {
@@ -131,7 +136,12 @@ pub fn parse_program(src: &str) -> Program {
 
 /// Lowers a syntax tree into a program.
 pub fn lower(src: &str, tree: &SyntaxTree) -> Program {
-    let mut lw = Lowerer { src, symbols: SymbolTable::new(), diags: tree.diagnostics.clone(), vars: Vec::new() };
+    let mut lw = Lowerer {
+        src,
+        symbols: SymbolTable::new(),
+        diags: tree.diagnostics.clone(),
+        vars: Vec::new(),
+    };
     let mut rules = Vec::new();
     let mut dropped = Vec::new();
     for form in &tree.forms {
@@ -141,7 +151,12 @@ pub fn lower(src: &str, tree: &SyntaxTree) -> Program {
         }
     }
     lw.diags.sort_by_key(|d| (d.span.start, d.span.end));
-    Program { symbols: lw.symbols, rules, diagnostics: lw.diags, dropped }
+    Program {
+        symbols: lw.symbols,
+        rules,
+        diagnostics: lw.diags,
+        dropped,
+    }
 }
 
 /// Misspellings of `<=` that students type.
@@ -169,8 +184,12 @@ impl<'a> Lowerer<'a> {
         if let Some(w) = wrong {
             let w = w.to_string();
             self.diags.push(
-                Diagnostic::error("GDL011", items[0].span, format!("`{w}` is not a rule arrow; did you mean `<=`?"))
-                    .with_hint("GDL rules are written `(<= head body...)`"),
+                Diagnostic::error(
+                    "GDL011",
+                    items[0].span,
+                    format!("`{w}` is not a rule arrow; did you mean `<=`?"),
+                )
+                .with_hint("GDL rules are written `(<= head body...)`"),
             );
         }
         if is_arrow || wrong.is_some() {
@@ -187,7 +206,13 @@ impl<'a> Lowerer<'a> {
                     .with_hint("facts must be ground; to state something for all values, write a rule `(<= head body...)`"),
             );
         }
-        Some(Rule { head, body: Vec::new(), span: form.span, vars: std::mem::take(&mut self.vars), is_rule_form: false })
+        Some(Rule {
+            head,
+            body: Vec::new(),
+            span: form.span,
+            vars: std::mem::take(&mut self.vars),
+            is_rule_form: false,
+        })
     }
 
     fn rule(&mut self, form: &Sexp, items: &[Sexp]) -> Option<Rule> {
@@ -203,17 +228,27 @@ impl<'a> Lowerer<'a> {
         for lit in &items[2..] {
             self.literal(lit, &mut body);
         }
-        Some(Rule { head, body, span: form.span, vars: std::mem::take(&mut self.vars), is_rule_form: true })
+        Some(Rule {
+            head,
+            body,
+            span: form.span,
+            vars: std::mem::take(&mut self.vars),
+            is_rule_form: true,
+        })
     }
 
     /// Reads a body literal; `and` is flattened into `out`.
     fn literal(&mut self, s: &Sexp, out: &mut Vec<Literal>) {
         let items = s.as_list().unwrap_or(&[]);
-        let head = items.first().filter(|h| h.is_atom()).map(|h| self.symbols.intern(h.text(self.src)));
+        let head = items
+            .first()
+            .filter(|h| h.is_atom())
+            .map(|h| self.symbols.intern(h.text(self.src)));
         match head {
             Some(kw::NOT) => {
                 if items.len() != 2 {
-                    self.diags.push(arity_error(s.span, "not", 1, items.len() - 1));
+                    self.diags
+                        .push(arity_error(s.span, "not", 1, items.len() - 1));
                     return;
                 }
                 let mut inner = Vec::new();
@@ -223,12 +258,16 @@ impl<'a> Lowerer<'a> {
                 } else if !inner.is_empty() {
                     // `(not (and ...))`: keep the pieces so nothing is lost; the
                     // validator rejects negation of a non-atom.
-                    out.push(Literal::Not(Box::new(Literal::Or(vec![inner], items[1].span)), s.span));
+                    out.push(Literal::Not(
+                        Box::new(Literal::Or(vec![inner], items[1].span)),
+                        s.span,
+                    ));
                 }
             }
             Some(kw::DISTINCT) => {
                 if items.len() != 3 {
-                    self.diags.push(arity_error(s.span, "distinct", 2, items.len() - 1));
+                    self.diags
+                        .push(arity_error(s.span, "distinct", 2, items.len() - 1));
                     return;
                 }
                 let (a, b) = (self.term(&items[1]), self.term(&items[2]));
@@ -264,7 +303,13 @@ impl<'a> Lowerer<'a> {
         match &s.kind {
             SexpKind::Atom => {
                 let rel = self.symbols.intern(self.text(s));
-                Some(Atom { rel, args: Vec::new(), span: s.span, name_span: s.span, parenthesized: false })
+                Some(Atom {
+                    rel,
+                    args: Vec::new(),
+                    span: s.span,
+                    name_span: s.span,
+                    parenthesized: false,
+                })
             }
             SexpKind::Var => {
                 self.diags.push(
@@ -287,15 +332,30 @@ impl<'a> Lowerer<'a> {
                 }
                 if !name.is_atom() {
                     self.diags.push(
-                        Diagnostic::error("GDL012", name.span, format!("a {what} must start with a relation name"))
-                            .with_hint("the first element of a sentence must be a symbol such as `cell`"),
+                        Diagnostic::error(
+                            "GDL012",
+                            name.span,
+                            format!("a {what} must start with a relation name"),
+                        )
+                        .with_hint(
+                            "the first element of a sentence must be a symbol such as `cell`",
+                        ),
                     );
                     return None;
                 }
                 let rel = self.symbols.intern(self.text(name));
-                let args = items[1..].iter().map(|a| self.term(a)).collect::<Option<Vec<_>>>()?;
+                let args = items[1..]
+                    .iter()
+                    .map(|a| self.term(a))
+                    .collect::<Option<Vec<_>>>()?;
                 let parenthesized = args.is_empty();
-                Some(Atom { rel, args, span: s.span, name_span: name.span, parenthesized })
+                Some(Atom {
+                    rel,
+                    args,
+                    span: s.span,
+                    name_span: name.span,
+                    parenthesized,
+                })
             }
         }
     }
@@ -317,15 +377,20 @@ impl<'a> Lowerer<'a> {
             SexpKind::List(items) => {
                 let Some(name) = items.first() else {
                     self.diags.push(
-                        Diagnostic::error("GDL012", s.span, "an empty term `()`")
-                            .with_hint("write a function name inside the parentheses or remove them"),
+                        Diagnostic::error("GDL012", s.span, "an empty term `()`").with_hint(
+                            "write a function name inside the parentheses or remove them",
+                        ),
                     );
                     return None;
                 };
                 if !name.is_atom() {
                     self.diags.push(
-                        Diagnostic::error("GDL012", name.span, "a term must start with a function name")
-                            .with_hint("the first element of a compound term must be a symbol"),
+                        Diagnostic::error(
+                            "GDL012",
+                            name.span,
+                            "a term must start with a function name",
+                        )
+                        .with_hint("the first element of a compound term must be a symbol"),
                     );
                     return None;
                 }
@@ -334,19 +399,34 @@ impl<'a> Lowerer<'a> {
                     return None;
                 }
                 let functor = self.symbols.intern(self.text(name));
-                let args = items[1..].iter().map(|a| self.term(a)).collect::<Option<Vec<_>>>()?;
-                Some(Term::App { functor, args, span: s.span, name_span: name.span })
+                let args = items[1..]
+                    .iter()
+                    .map(|a| self.term(a))
+                    .collect::<Option<Vec<_>>>()?;
+                Some(Term::App {
+                    functor,
+                    args,
+                    span: s.span,
+                    name_span: name.span,
+                })
             }
         }
     }
 }
 
 fn arity_error(span: Span, name: &str, want: usize, got: usize) -> Diagnostic {
-    Diagnostic::error("GDL014", span, format!("`{name}` takes {want} argument{}, found {got}", if want == 1 { "" } else { "s" }))
-        .with_hint(match name {
-            "not" => "write `(not (p ...))` with exactly one sentence",
-            _ => "write `(distinct ?x ?y)` with exactly two terms",
-        })
+    Diagnostic::error(
+        "GDL014",
+        span,
+        format!(
+            "`{name}` takes {want} argument{}, found {got}",
+            if want == 1 { "" } else { "s" }
+        ),
+    )
+    .with_hint(match name {
+        "not" => "write `(not (p ...))` with exactly one sentence",
+        _ => "write `(distinct ?x ?y)` with exactly two terms",
+    })
 }
 
 fn nested_rule(span: Span) -> Diagnostic {
@@ -370,7 +450,9 @@ mod tests {
         assert_eq!(r.body.len(), 3);
         assert!(matches!(&r.body[1], Literal::Not(inner, _) if matches!(**inner, Literal::Pos(_))));
         match &r.body[2] {
-            Literal::Or(ds, _) => assert_eq!(ds.iter().map(Vec::len).collect::<Vec<_>>(), vec![1, 2]),
+            Literal::Or(ds, _) => {
+                assert_eq!(ds.iter().map(Vec::len).collect::<Vec<_>>(), vec![1, 2])
+            }
             other => panic!("{other:?}"),
         }
         assert!(p.rules[2].head.parenthesized);
@@ -382,14 +464,20 @@ mod tests {
         let p = parse_program("(=< (p ?x) (q ?x))\n(cell ?x)\n(?x a)");
         let codes: Vec<_> = p.diagnostics.iter().map(|d| d.code).collect();
         assert_eq!(codes, vec!["GDL011", "GDL010", "GDL012"]);
-        assert_eq!(p.diagnostics[0].message, "`=<` is not a rule arrow; did you mean `<=`?");
+        assert_eq!(
+            p.diagnostics[0].message,
+            "`=<` is not a rule arrow; did you mean `<=`?"
+        );
         assert_eq!(p.rules.len(), 2, "the misspelt rule is still read");
     }
 }
 
 /// Parses one ground term such as `(mark 1 2)` into the store (used for moves
 /// typed by users or read from JSON). Symbols are case-insensitive.
-pub fn parse_ground_term(store: &mut crate::terms::TermStore, text: &str) -> Result<crate::terms::TermId, String> {
+pub fn parse_ground_term(
+    store: &mut crate::terms::TermStore,
+    text: &str,
+) -> Result<crate::terms::TermId, String> {
     let tree = syntax::parse(text);
     if let Some(d) = tree.diagnostics.first() {
         return Err(format!("`{text}`: {}", d.message));
@@ -407,7 +495,11 @@ pub fn parse_ground_term(store: &mut crate::terms::TermStore, text: &str) -> Res
                 let sym = store.symbols.intern(s.text(text));
                 values.push(store.constant(sym));
             }
-            SexpKind::Var => return Err(format!("`{text}` contains a variable; a move must be ground")),
+            SexpKind::Var => {
+                return Err(format!(
+                    "`{text}` contains a variable; a move must be ground"
+                ))
+            }
             SexpKind::List(items) => {
                 if visited {
                     let (f, n) = arities.pop().expect("pushed on first visit");
@@ -416,7 +508,9 @@ pub fn parse_ground_term(store: &mut crate::terms::TermStore, text: &str) -> Res
                     continue;
                 }
                 let Some(head) = items.first().filter(|h| h.is_atom()) else {
-                    return Err(format!("`{text}`: a compound term starts with a function name"));
+                    return Err(format!(
+                        "`{text}`: a compound term starts with a function name"
+                    ));
                 };
                 arities.push((store.symbols.intern(head.text(text)), items.len() - 1));
                 stack.push((s, true));

@@ -26,7 +26,10 @@ pub struct Replay {
 #[derive(Debug)]
 pub enum ReplayError {
     /// Joint move number `index` (0-based) is not legal.
-    Illegal { index: usize, message: String },
+    Illegal {
+        index: usize,
+        message: String,
+    },
     Eval(EvalError),
 }
 
@@ -61,11 +64,19 @@ pub fn describe<M: StateMachine>(m: &mut M, state: &M::State) -> Result<Step, Ev
         .map(|ms| sorted(ms.into_iter().map(|t| m.terms().display(t)).collect()))
         .collect();
     let goals = m.goal_values(state)?;
-    Ok(Step { state: state_text, terminal, legal, goals })
+    Ok(Step {
+        state: state_text,
+        terminal,
+        legal,
+        goals,
+    })
 }
 
 /// Replays joint moves (given as term text) from the initial state.
-pub fn replay<M: StateMachine>(m: &mut M, joint_moves: &[Vec<String>]) -> Result<Replay, ReplayError> {
+pub fn replay<M: StateMachine>(
+    m: &mut M,
+    joint_moves: &[Vec<String>],
+) -> Result<Replay, ReplayError> {
     let roles: Vec<String> = m.roles().iter().map(|&r| m.terms().display(r)).collect();
     let mut state = m.initial_state()?;
     let mut steps = vec![describe(m, &state)?];
@@ -80,18 +91,29 @@ pub fn replay<M: StateMachine>(m: &mut M, joint_moves: &[Vec<String>]) -> Result
         if joint.len() != roles.len() {
             return Err(ReplayError::Illegal {
                 index: i,
-                message: format!("step {}: {} moves given for {} roles", i + 1, joint.len(), roles.len()),
+                message: format!(
+                    "step {}: {} moves given for {} roles",
+                    i + 1,
+                    joint.len(),
+                    roles.len()
+                ),
             });
         }
         let mut ids = Vec::with_capacity(joint.len());
         for (r, text) in joint.iter().enumerate() {
-            let id = parse_ground_term(m.terms_mut(), text)
-                .map_err(|e| ReplayError::Illegal { index: i, message: format!("step {}: {e}", i + 1) })?;
+            let id = parse_ground_term(m.terms_mut(), text).map_err(|e| ReplayError::Illegal {
+                index: i,
+                message: format!("step {}: {e}", i + 1),
+            })?;
             let canonical = m.terms().display(id);
             if here.legal[r].binary_search(&canonical).is_err() {
                 return Err(ReplayError::Illegal {
                     index: i,
-                    message: format!("step {}: move {canonical} of role {} is not legal", i + 1, roles[r]),
+                    message: format!(
+                        "step {}: move {canonical} of role {} is not legal",
+                        i + 1,
+                        roles[r]
+                    ),
                 });
             }
             ids.push(id);
@@ -133,17 +155,25 @@ pub fn parse_moves_json(text: &str) -> Result<Vec<Vec<String>>, String> {
     let v: Value = serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
     let list = match &v {
         Value::Array(_) => &v,
-        Value::Object(o) => o.get("joint_moves").ok_or("expected a list of joint moves or an object with `joint_moves`")?,
+        Value::Object(o) => o
+            .get("joint_moves")
+            .ok_or("expected a list of joint moves or an object with `joint_moves`")?,
         _ => return Err("expected a list of joint moves or an object with `joint_moves`".into()),
     };
-    let Value::Array(items) = list else { return Err("`joint_moves` must be a list".into()) };
+    let Value::Array(items) = list else {
+        return Err("`joint_moves` must be a list".into());
+    };
     items
         .iter()
         .enumerate()
         .map(|(i, jm)| match jm {
             Value::Array(ms) => ms
                 .iter()
-                .map(|m| m.as_str().map(str::to_string).ok_or(format!("joint move {}: moves must be strings", i + 1)))
+                .map(|m| {
+                    m.as_str()
+                        .map(str::to_string)
+                        .ok_or(format!("joint move {}: moves must be strings", i + 1))
+                })
                 .collect(),
             _ => Err(format!("joint move {} must be a list of moves", i + 1)),
         })

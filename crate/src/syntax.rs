@@ -126,7 +126,11 @@ pub fn parse(src: &str) -> SyntaxTree {
                 if tok == Tok::Var && span.end - span.start == 1 {
                     tree.diagnostics.push(empty_var(span));
                 }
-                let kind = if tok == Tok::Atom { SexpKind::Atom } else { SexpKind::Var };
+                let kind = if tok == Tok::Atom {
+                    SexpKind::Atom
+                } else {
+                    SexpKind::Var
+                };
                 tree.forms.push(Sexp { kind, span });
                 i += 1;
             }
@@ -144,7 +148,13 @@ fn empty_var(span: Span) -> Diagnostic {
 
 /// Builds one top-level list starting at token `start` (an `(`); returns the
 /// index of the next token to read.
-fn parse_form(src: &str, tokens: &[(Tok, Span)], start: usize, index: &LineIndex, tree: &mut SyntaxTree) -> usize {
+fn parse_form(
+    src: &str,
+    tokens: &[(Tok, Span)],
+    start: usize,
+    index: &LineIndex,
+    tree: &mut SyntaxTree,
+) -> usize {
     // Stack of open lists: (opening span, children).
     let mut stack: Vec<(Span, Vec<Sexp>)> = Vec::new();
     let mut too_deep: Option<Span> = None;
@@ -164,7 +174,10 @@ fn parse_form(src: &str, tokens: &[(Tok, Span)], start: usize, index: &LineIndex
             Tok::Close if skipped > 0 => skipped -= 1,
             Tok::Close => {
                 let (open, items) = stack.pop().expect("stack non-empty inside a form");
-                let node = Sexp { kind: SexpKind::List(items), span: open.join(span) };
+                let node = Sexp {
+                    kind: SexpKind::List(items),
+                    span: open.join(span),
+                };
                 match stack.last_mut() {
                     Some((_, parent)) => parent.push(node),
                     None => {
@@ -182,8 +195,16 @@ fn parse_form(src: &str, tokens: &[(Tok, Span)], start: usize, index: &LineIndex
                 if tok == Tok::Var && span.end - span.start == 1 {
                     local_diags.push(empty_var(span));
                 }
-                let kind = if tok == Tok::Atom { SexpKind::Atom } else { SexpKind::Var };
-                stack.last_mut().expect("inside a form").1.push(Sexp { kind, span });
+                let kind = if tok == Tok::Atom {
+                    SexpKind::Atom
+                } else {
+                    SexpKind::Var
+                };
+                stack
+                    .last_mut()
+                    .expect("inside a form")
+                    .1
+                    .push(Sexp { kind, span });
             }
             Tok::Comment => tree.comments.push(Comment { span }),
             Tok::Space => {}
@@ -193,12 +214,19 @@ fn parse_form(src: &str, tokens: &[(Tok, Span)], start: usize, index: &LineIndex
     // likely start of the next top-level form.
     let open = tokens[start].1;
     let resume = recovery_point(src, tokens, start);
-    let end = if resume < tokens.len() { tokens[resume].1.start as usize } else { src.len() };
+    let end = if resume < tokens.len() {
+        tokens[resume].1.start as usize
+    } else {
+        src.len()
+    };
     let missing = count_unclosed(&tokens[start..resume]).min(MAX_DEPTH);
     let mut d = Diagnostic::error(
         "GDL002",
         open,
-        format!("unclosed `(` opened at {}", index.line_col(open.start as usize)),
+        format!(
+            "unclosed `(` opened at {}",
+            index.line_col(open.start as usize)
+        ),
     )
     .with_hint(if missing == 1 {
         "add the missing `)` at the end of this form".to_string()
@@ -219,8 +247,12 @@ fn parse_form(src: &str, tokens: &[(Tok, Span)], start: usize, index: &LineIndex
 }
 
 fn nesting_error(span: Span) -> Diagnostic {
-    Diagnostic::error("GDL004", span, format!("forms are nested more than {MAX_DEPTH} levels deep"))
-        .with_hint("GDL terms this deep are almost certainly a typo; check the parentheses")
+    Diagnostic::error(
+        "GDL004",
+        span,
+        format!("forms are nested more than {MAX_DEPTH} levels deep"),
+    )
+    .with_hint("GDL terms this deep are almost certainly a typo; check the parentheses")
 }
 
 fn count_unclosed(tokens: &[(Tok, Span)]) -> usize {
@@ -240,7 +272,9 @@ fn count_unclosed(tokens: &[(Tok, Span)]) -> usize {
 /// is a rule arrow or a GDL keyword, else any `(` at the start of a line, else
 /// the end of input.
 fn recovery_point(src: &str, tokens: &[(Tok, Span)], start: usize) -> usize {
-    const HEADS: [&str; 10] = ["<=", "role", "init", "base", "input", "legal", "next", "goal", "terminal", "=<"];
+    const HEADS: [&str; 10] = [
+        "<=", "role", "init", "base", "input", "legal", "next", "goal", "terminal", "=<",
+    ];
     let at_line_start = |s: Span| s.start == 0 || src.as_bytes()[s.start as usize - 1] == b'\n';
     let mut any_line_start = None;
     for j in start + 1..tokens.len() {
@@ -266,7 +300,14 @@ mod tests {
     fn atoms(src: &str, s: &Sexp) -> String {
         match &s.kind {
             SexpKind::List(items) => {
-                format!("[{}]", items.iter().map(|x| atoms(src, x)).collect::<Vec<_>>().join(" "))
+                format!(
+                    "[{}]",
+                    items
+                        .iter()
+                        .map(|x| atoms(src, x))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                )
             }
             _ => s.text(src).to_string(),
         }
@@ -278,7 +319,10 @@ mod tests {
         let t = parse(src);
         assert!(t.diagnostics.is_empty(), "{:?}", t.diagnostics);
         assert_eq!(t.forms.len(), 2);
-        assert_eq!(atoms(src, &t.forms[0]), "[<= [legal ?p [mark ?x ?y]] [true [cell ?x ?y b]]]");
+        assert_eq!(
+            atoms(src, &t.forms[0]),
+            "[<= [legal ?p [mark ?x ?y]] [true [cell ?x ?y b]]]"
+        );
         assert_eq!(atoms(src, &t.forms[1]), "terminal");
         assert_eq!(t.comments.len(), 2);
         assert_eq!(&src[t.comments[0].span.range()], "; tic");

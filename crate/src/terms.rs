@@ -31,8 +31,8 @@ pub mod kw {
     pub const AND: Sym = Sym(13);
     pub const ARROW: Sym = Sym(14);
     pub const NAMES: [&str; 15] = [
-        "role", "init", "true", "does", "next", "legal", "goal", "terminal", "base", "input", "distinct", "not",
-        "or", "and", "<=",
+        "role", "init", "true", "does", "next", "legal", "goal", "terminal", "base", "input",
+        "distinct", "not", "or", "and", "<=",
     ];
     /// The GDL relation keywords (not the logical connectives).
     pub fn is_gdl_keyword(s: Sym) -> bool {
@@ -52,7 +52,11 @@ pub struct SymbolTable {
 
 impl Default for SymbolTable {
     fn default() -> Self {
-        let mut t = SymbolTable { names: Vec::new(), spellings: Vec::new(), lookup: FxHashMap::default() };
+        let mut t = SymbolTable {
+            names: Vec::new(),
+            spellings: Vec::new(),
+            lookup: FxHashMap::default(),
+        };
         for k in kw::NAMES {
             t.intern(k);
         }
@@ -82,7 +86,10 @@ impl SymbolTable {
 
     /// Looks a symbol up without interning it.
     pub fn get(&self, text: &str) -> Option<Sym> {
-        self.lookup.get(text).or_else(|| self.lookup.get(text.to_lowercase().as_str())).copied()
+        self.lookup
+            .get(text)
+            .or_else(|| self.lookup.get(text.to_lowercase().as_str()))
+            .copied()
     }
 
     /// Canonical lowercase name.
@@ -142,7 +149,10 @@ fn hash_node(functor: Sym, args: &[TermId]) -> u64 {
 
 impl TermStore {
     pub fn new(symbols: SymbolTable) -> TermStore {
-        TermStore { symbols, ..TermStore::default() }
+        TermStore {
+            symbols,
+            ..TermStore::default()
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -175,19 +185,32 @@ impl TermStore {
         let (nodes, store_args) = (&self.nodes, &self.args);
         let eq = |t: &TermId| {
             let n = nodes[t.0 as usize];
-            n.functor == functor && &store_args[n.start as usize..(n.start + n.arity) as usize] == args
+            n.functor == functor
+                && &store_args[n.start as usize..(n.start + n.arity) as usize] == args
         };
         if let Some(&t) = self.table.find(hash, eq) {
             return t;
         }
-        let depth = args.iter().map(|a| self.nodes[a.0 as usize].depth + 1).max().unwrap_or(0);
+        let depth = args
+            .iter()
+            .map(|a| self.nodes[a.0 as usize].depth + 1)
+            .max()
+            .unwrap_or(0);
         let id = TermId(self.nodes.len() as u32);
-        self.nodes.push(Node { functor, start: self.args.len() as u32, arity: args.len() as u32, depth });
+        self.nodes.push(Node {
+            functor,
+            start: self.args.len() as u32,
+            arity: args.len() as u32,
+            depth,
+        });
         self.args.extend_from_slice(args);
         let (nodes, store_args) = (&self.nodes, &self.args);
         self.table.insert_unique(hash, id, |t| {
             let n = nodes[t.0 as usize];
-            hash_node(n.functor, &store_args[n.start as usize..(n.start + n.arity) as usize])
+            hash_node(
+                n.functor,
+                &store_args[n.start as usize..(n.start + n.arity) as usize],
+            )
         });
         id
     }
@@ -284,7 +307,11 @@ mod tests {
     #[test]
     fn terms_are_hash_consed_and_print_canonically() {
         let mut s = TermStore::new(SymbolTable::new());
-        let (cell, one, b) = (s.symbols.intern("Cell"), s.symbols.intern("1"), s.symbols.intern("B"));
+        let (cell, one, b) = (
+            s.symbols.intern("Cell"),
+            s.symbols.intern("1"),
+            s.symbols.intern("B"),
+        );
         let (one, b) = (s.constant(one), s.constant(b));
         let t1 = s.app(cell, &[one, one, b]);
         let t2 = s.app(cell, &[one, one, b]);

@@ -224,7 +224,17 @@ impl Trace {
         }
         let node = self.nodes;
         self.nodes += 1;
-        self.events.push(Event::Enter { node, parent, ply, kind, mv, state, reply, alpha, beta });
+        self.events.push(Event::Enter {
+            node,
+            parent,
+            ply,
+            kind,
+            mv,
+            state,
+            reply,
+            alpha,
+            beta,
+        });
         Some(node)
     }
 
@@ -236,9 +246,19 @@ impl Trace {
 /// Display text of a joint move: the moves of the roles that had a choice
 /// (all of them if nobody had), space-separated.
 pub fn joint_label<M: StateMachine>(m: &M, legal: &[Vec<TermId>], joint: &[TermId]) -> String {
-    let choosing: Vec<usize> = (0..joint.len()).filter(|&r| legal.get(r).is_some_and(|l| l.len() > 1)).collect();
-    let shown: Vec<usize> = if choosing.is_empty() { (0..joint.len()).collect() } else { choosing };
-    shown.iter().map(|&r| m.terms().display(joint[r])).collect::<Vec<_>>().join(" ")
+    let choosing: Vec<usize> = (0..joint.len())
+        .filter(|&r| legal.get(r).is_some_and(|l| l.len() > 1))
+        .collect();
+    let shown: Vec<usize> = if choosing.is_empty() {
+        (0..joint.len()).collect()
+    } else {
+        choosing
+    };
+    shown
+        .iter()
+        .map(|&r| m.terms().display(joint[r]))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Recomputes the value of the last complete search in a trace from its
@@ -260,13 +280,24 @@ pub fn replay(events: &[Event]) -> Result<f64, String> {
                 stack.clear();
                 root_value = None;
             }
-            Event::Enter { node, kind, .. } => stack.push((*node, N { kind: *kind, children: Vec::new(), fixed: None })),
-            Event::Leaf { node, value, .. } | Event::TtHit { node, value } => match stack.last_mut() {
-                Some((n, rec)) if n == node => rec.fixed = Some(*value),
-                _ => return Err(format!("value for node {node} outside that node")),
-            },
+            Event::Enter { node, kind, .. } => stack.push((
+                *node,
+                N {
+                    kind: *kind,
+                    children: Vec::new(),
+                    fixed: None,
+                },
+            )),
+            Event::Leaf { node, value, .. } | Event::TtHit { node, value } => {
+                match stack.last_mut() {
+                    Some((n, rec)) if n == node => rec.fixed = Some(*value),
+                    _ => return Err(format!("value for node {node} outside that node")),
+                }
+            }
             Event::Return { node, value } => {
-                let Some((n, rec)) = stack.pop() else { return Err(format!("return from node {node} with no node open")) };
+                let Some((n, rec)) = stack.pop() else {
+                    return Err(format!("return from node {node} with no node open"));
+                };
                 if n != *node {
                     return Err(format!("return from node {node} while node {n} is open"));
                 }
@@ -277,12 +308,16 @@ pub fn replay(events: &[Event]) -> Result<f64, String> {
                         match rec.kind {
                             NodeKind::Max => it.fold(f64::NEG_INFINITY, f64::max),
                             NodeKind::Min => it.fold(f64::INFINITY, f64::min),
-                            NodeKind::Forced | NodeKind::Leaf => it.fold(f64::NEG_INFINITY, f64::max),
+                            NodeKind::Forced | NodeKind::Leaf => {
+                                it.fold(f64::NEG_INFINITY, f64::max)
+                            }
                         }
                     }
                 };
                 if (computed - value).abs() > 1e-9 {
-                    return Err(format!("node {node} returned {value} but its children give {computed}"));
+                    return Err(format!(
+                        "node {node} returned {value} but its children give {computed}"
+                    ));
                 }
                 match stack.last_mut() {
                     Some((_, parent)) => parent.children.push(*value),
@@ -333,10 +368,17 @@ impl Tree {
             match &s.kind {
                 SexpKind::Atom => {
                     let t = s.text(text);
-                    let v: i64 = t.parse().map_err(|_| format!("tree leaf `{t}` is not an integer"))?;
+                    let v: i64 = t
+                        .parse()
+                        .map_err(|_| format!("tree leaf `{t}` is not an integer"))?;
                     out.push(Tree::Leaf(v));
                 }
-                SexpKind::Var => return Err(format!("`{}`: a tree has numbers, not variables", s.text(text))),
+                SexpKind::Var => {
+                    return Err(format!(
+                        "`{}`: a tree has numbers, not variables",
+                        s.text(text)
+                    ))
+                }
                 SexpKind::List(items) => {
                     if done {
                         let kids = out.split_off(out.len() - items.len());
@@ -405,9 +447,16 @@ impl TreeGame {
         let node_sym = store.symbols.intern("node");
         let roles = [store.constant(max), store.constant(min)];
         let noop = store.constant(noop);
-        let mut g = TreeGame { store, roles, noop, numbers: Vec::new(), nodes: Vec::new() };
+        let mut g = TreeGame {
+            store,
+            roles,
+            noop,
+            numbers: Vec::new(),
+            nodes: Vec::new(),
+        };
         // Breadth-first numbering; paths for fluent names.
-        let mut queue: std::collections::VecDeque<(&Tree, Vec<TermId>, u32)> = std::collections::VecDeque::new();
+        let mut queue: std::collections::VecDeque<(&Tree, Vec<TermId>, u32)> =
+            std::collections::VecDeque::new();
         queue.push_back((tree, Vec::new(), 0));
         let mut pending_children: Vec<(u32, usize)> = Vec::new();
         while let Some((t, path, depth)) = queue.pop_front() {
@@ -417,7 +466,12 @@ impl TreeGame {
                 Tree::Leaf(v) => (Some(*v), 0),
                 Tree::Node(kids) => (None, kids.len()),
             };
-            g.nodes.push(TNode { depth, value, children: Vec::new(), fluent });
+            g.nodes.push(TNode {
+                depth,
+                value,
+                children: Vec::new(),
+                fluent,
+            });
             if let Tree::Node(kids) = t {
                 for (i, k) in kids.iter().enumerate() {
                     let num = g.number(i + 1);
@@ -439,7 +493,10 @@ impl TreeGame {
 
     fn number(&mut self, i: usize) -> TermId {
         while self.numbers.len() < i {
-            let s = self.store.symbols.intern(&(self.numbers.len() + 1).to_string());
+            let s = self
+                .store
+                .symbols
+                .intern(&(self.numbers.len() + 1).to_string());
             let t = self.store.constant(s);
             self.numbers.push(t);
         }
@@ -477,7 +534,9 @@ impl StateMachine for TreeGame {
         Ok(0)
     }
     fn legal_moves(&mut self, s: &u32, role: usize) -> Result<Vec<TermId>, EvalError> {
-        let Some(n) = self.nodes.get(*s as usize) else { return Ok(Vec::new()) };
+        let Some(n) = self.nodes.get(*s as usize) else {
+            return Ok(Vec::new());
+        };
         if n.children.is_empty() {
             return Ok(Vec::new());
         }
@@ -490,14 +549,29 @@ impl StateMachine for TreeGame {
         }
     }
     fn next_state(&mut self, s: &u32, joint: &[TermId]) -> Result<u32, EvalError> {
-        let n = self.nodes.get(*s as usize).ok_or_else(|| EvalError::BadMove("no such tree node".into()))?;
+        let n = self
+            .nodes
+            .get(*s as usize)
+            .ok_or_else(|| EvalError::BadMove("no such tree node".into()))?;
         let mover = (n.depth % 2) as usize;
-        let mv = *joint.get(mover).ok_or_else(|| EvalError::BadMove("joint move too short".into()))?;
-        let i = self.numbers.iter().position(|&t| t == mv).ok_or_else(|| EvalError::BadMove("not a child number".into()))?;
-        n.children.get(i).copied().ok_or_else(|| EvalError::BadMove(format!("node has no child {}", i + 1)))
+        let mv = *joint
+            .get(mover)
+            .ok_or_else(|| EvalError::BadMove("joint move too short".into()))?;
+        let i = self
+            .numbers
+            .iter()
+            .position(|&t| t == mv)
+            .ok_or_else(|| EvalError::BadMove("not a child number".into()))?;
+        n.children
+            .get(i)
+            .copied()
+            .ok_or_else(|| EvalError::BadMove(format!("node has no child {}", i + 1)))
     }
     fn is_terminal(&mut self, s: &u32) -> Result<bool, EvalError> {
-        Ok(self.nodes.get(*s as usize).is_none_or(|n| n.children.is_empty()))
+        Ok(self
+            .nodes
+            .get(*s as usize)
+            .is_none_or(|n| n.children.is_empty()))
     }
     fn goal_values(&mut self, s: &u32) -> Result<Vec<Vec<i64>>, EvalError> {
         match self.nodes.get(*s as usize).and_then(|n| n.value) {
@@ -506,10 +580,16 @@ impl StateMachine for TreeGame {
         }
     }
     fn fluents(&self, s: &u32) -> Vec<TermId> {
-        self.nodes.get(*s as usize).map(|n| vec![n.fluent]).unwrap_or_default()
+        self.nodes
+            .get(*s as usize)
+            .map(|n| vec![n.fluent])
+            .unwrap_or_default()
     }
     fn state_from_fluents(&mut self, fluents: &[TermId]) -> u32 {
-        fluents.first().and_then(|f| self.nodes.iter().position(|n| n.fluent == *f)).unwrap_or(0) as u32
+        fluents
+            .first()
+            .and_then(|f| self.nodes.iter().position(|n| n.fluent == *f))
+            .unwrap_or(0) as u32
     }
 }
 

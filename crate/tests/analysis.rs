@@ -3,7 +3,9 @@
 //! really reaches the violation (replayed with the state machine), sampled
 //! mode, the job API, diagnostics, and the corpus without false errors.
 
-use gdlkit::analysis::{analyze, codes, to_diagnostics, AnalysisJob, Mode, Options, Phase, Property, Report};
+use gdlkit::analysis::{
+    analyze, codes, to_diagnostics, AnalysisJob, Mode, Options, Phase, Property, Report,
+};
 use gdlkit::replay::{replay, Replay};
 use gdlkit::{Interpreter, Limits, Severity, StateMachine};
 use std::collections::{HashSet, VecDeque};
@@ -36,7 +38,9 @@ fn run(path: &Path, opts: Options) -> Report {
 }
 
 fn moves(list: &[&[&str]]) -> Vec<Vec<String>> {
-    list.iter().map(|j| j.iter().map(|m| m.to_string()).collect()).collect()
+    list.iter()
+        .map(|j| j.iter().map(|m| m.to_string()).collect())
+        .collect()
 }
 
 fn proved(p: &Property) -> bool {
@@ -45,7 +49,12 @@ fn proved(p: &Property) -> bool {
 
 /// Replays a counterexample (each move must be legal) from the initial state.
 fn replayed(m: &mut Interpreter, path: &Path, ce: &[Vec<String>]) -> Replay {
-    replay(m, ce).unwrap_or_else(|e| panic!("{}: counterexample {ce:?} does not replay: {e}", path.display()))
+    replay(m, ce).unwrap_or_else(|e| {
+        panic!(
+            "{}: counterexample {ce:?} does not replay: {e}",
+            path.display()
+        )
+    })
 }
 
 /// Checks that the counterexample of each refuted property really reaches
@@ -67,7 +76,13 @@ fn verify_with(m: &mut Interpreter, path: &Path, r: &Report) -> usize {
                 "{}: {name} refuted without counterexample",
                 path.display()
             );
-            assert_eq!(r.mode, Mode::Exhaustive, "{}: {name} refuted by sampling: {}", path.display(), p.detail);
+            assert_eq!(
+                r.mode,
+                Mode::Exhaustive,
+                "{}: {name} refuted by sampling: {}",
+                path.display(),
+                p.detail
+            );
             continue;
         };
         let rp = replayed(m, path, ce);
@@ -75,25 +90,43 @@ fn verify_with(m: &mut Interpreter, path: &Path, r: &Report) -> usize {
         let ctx = format!("{}: {name}: {} ({ce:?})", path.display(), p.detail);
         match name {
             "terminates" => {
-                assert!(rp.steps.iter().all(|s| !s.terminal), "{ctx}: passes a terminal state");
+                assert!(
+                    rp.steps.iter().all(|s| !s.terminal),
+                    "{ctx}: passes a terminal state"
+                );
                 let earlier = &rp.steps[..rp.steps.len() - 1];
-                assert!(earlier.iter().any(|s| s.state == last.state), "{ctx}: the last state does not recur");
+                assert!(
+                    earlier.iter().any(|s| s.state == last.state),
+                    "{ctx}: the last state does not recur"
+                );
             }
             "playable" => {
                 assert!(!last.terminal, "{ctx}: terminal");
-                assert!(last.legal.iter().any(Vec::is_empty), "{ctx}: every role has a move");
+                assert!(
+                    last.legal.iter().any(Vec::is_empty),
+                    "{ctx}: every role has a move"
+                );
             }
             "goals_defined" => {
                 assert!(last.terminal, "{ctx}: not terminal");
-                assert!(last.goals.iter().any(|g| g.len() != 1), "{ctx}: goals are fine");
+                assert!(
+                    last.goals.iter().any(|g| g.len() != 1),
+                    "{ctx}: goals are fine"
+                );
             }
             "monotone" => {
                 let bad_count = last.goals.iter().any(|g| g.len() != 1);
                 let dropped = rp.steps.len() >= 2 && {
                     let prev = &rp.steps[rp.steps.len() - 2];
-                    prev.goals.iter().zip(&last.goals).any(|(a, b)| a.len() == 1 && b.len() == 1 && b[0] < a[0])
+                    prev.goals
+                        .iter()
+                        .zip(&last.goals)
+                        .any(|(a, b)| a.len() == 1 && b.len() == 1 && b[0] < a[0])
                 };
-                assert!(bad_count || dropped, "{ctx}: no monotonicity violation at the end");
+                assert!(
+                    bad_count || dropped,
+                    "{ctx}: no monotonicity violation at the end"
+                );
             }
             other => panic!("{ctx}: {other} has a counterexample"),
         }
@@ -153,7 +186,12 @@ fn tictactoe_is_proved_with_known_counts() {
     assert_eq!(r.mode, Mode::Exhaustive);
     assert_eq!((r.states, r.terminal_states, r.max_depth), (5478, 958, 9));
     assert_eq!(r.longest_play, Some(9));
-    assert!(proved(&r.terminates) && proved(&r.playable) && proved(&r.goals_defined) && proved(&r.weakly_winnable));
+    assert!(
+        proved(&r.terminates)
+            && proved(&r.playable)
+            && proved(&r.goals_defined)
+            && proved(&r.weakly_winnable)
+    );
     // No goal value before the end: not monotone, shown in the initial state.
     assert_eq!(r.monotone.holds, Some(false));
     assert_eq!(r.monotone.counterexample, Some(vec![]));
@@ -165,12 +203,34 @@ fn tictactoe_is_proved_with_known_counts() {
     verify_counterexamples(&path, &r);
     let json = r.to_json();
     let keys: Vec<&String> = json.as_object().unwrap().keys().collect();
-    assert_eq!(keys, ["mode", "states", "terminal_states", "max_depth", "properties"]);
+    assert_eq!(
+        keys,
+        [
+            "mode",
+            "states",
+            "terminal_states",
+            "max_depth",
+            "properties"
+        ]
+    );
     let props: Vec<&String> = json["properties"].as_object().unwrap().keys().collect();
-    assert_eq!(props, ["terminates", "playable", "goals_defined", "monotone", "weakly_winnable", "strongly_winnable"]);
+    assert_eq!(
+        props,
+        [
+            "terminates",
+            "playable",
+            "goals_defined",
+            "monotone",
+            "weakly_winnable",
+            "strongly_winnable"
+        ]
+    );
     assert_eq!(json["mode"], "exhaustive");
     assert_eq!(json["properties"]["strongly_winnable"]["holds"], false);
-    assert_eq!(json["properties"]["terminates"]["counterexample"], serde_json::Value::Null);
+    assert_eq!(
+        json["properties"]["terminates"]["counterexample"],
+        serde_json::Value::Null
+    );
 }
 
 #[test]
@@ -185,7 +245,11 @@ fn buttons_and_lights_of_the_lecture_does_not_terminate() {
     assert!(r.ill_formed());
     assert!(proved(&r.playable) && proved(&r.goals_defined));
     assert_eq!(r.witnesses[0], Some(moves(&[&["a"], &["b"], &["a"]])));
-    assert!(proved(&r.strongly_winnable), "solvable: {}", r.strongly_winnable.detail);
+    assert!(
+        proved(&r.strongly_winnable),
+        "solvable: {}",
+        r.strongly_winnable.detail
+    );
     assert_eq!(verify_counterexamples(&path, &r), 2);
 }
 
@@ -212,7 +276,10 @@ fn buttons_counter_model() -> (usize, usize) {
 fn buttons_and_lights_with_a_step_counter_is_well_formed() {
     let path = game("buttonsAndLightsCounter.kif");
     let r = run(&path, Options::default());
-    assert_eq!((r.states as usize, r.terminal_states as usize), buttons_counter_model());
+    assert_eq!(
+        (r.states as usize, r.terminal_states as usize),
+        buttons_counter_model()
+    );
     assert_eq!(r.max_depth, 5);
     for (name, p) in r.properties() {
         assert!(proved(p), "{name}: {p:?}");
@@ -251,12 +318,22 @@ fn maze_model() -> (usize, usize) {
 fn maze_of_the_thesis_is_solved() {
     let path = game("maze.kif");
     let r = run(&path, Options::default());
-    assert_eq!((r.states as usize, r.terminal_states as usize), maze_model());
+    assert_eq!(
+        (r.states as usize, r.terminal_states as usize),
+        maze_model()
+    );
     for (name, p) in r.properties() {
         assert!(proved(p), "{name}: {p:?}");
     }
     // The thesis' solution (chapter 5.1).
-    let solution = moves(&[&["move"], &["move"], &["grab"], &["move"], &["move"], &["drop"]]);
+    let solution = moves(&[
+        &["move"],
+        &["move"],
+        &["grab"],
+        &["move"],
+        &["move"],
+        &["drop"],
+    ]);
     assert_eq!(r.witnesses[0], Some(solution));
     verify_counterexamples(&path, &r);
 }
@@ -300,7 +377,10 @@ fn blocks_model() -> (usize, usize) {
 fn blocksworld_of_the_thesis_is_solved() {
     let path = game("blocksWorld.kif");
     let r = run(&path, Options::default());
-    assert_eq!((r.states as usize, r.terminal_states as usize), blocks_model());
+    assert_eq!(
+        (r.states as usize, r.terminal_states as usize),
+        blocks_model()
+    );
     for (name, p) in r.properties() {
         assert!(proved(p), "{name}: {p:?}");
     }
@@ -318,21 +398,33 @@ fn refutes(name: &str, refuted: &[&str]) -> Report {
     assert_eq!(r.mode, Mode::Exhaustive, "{name}");
     for (prop, p) in r.properties() {
         if refuted.contains(&prop) {
-            assert_eq!(p.holds, Some(false), "{name}: {prop} should be refuted: {p:?}");
+            assert_eq!(
+                p.holds,
+                Some(false),
+                "{name}: {prop} should be refuted: {p:?}"
+            );
         } else {
             assert!(proved(p), "{name}: {prop} should hold: {p:?}");
         }
     }
     verify_counterexamples(&path, &r);
     let oracle = brute_force(&path, 1000).expect("small");
-    assert_eq!((r.states as usize, r.terminal_states as usize), (oracle.0, oracle.1), "{name}");
+    assert_eq!(
+        (r.states as usize, r.terminal_states as usize),
+        (oracle.0, oracle.1),
+        "{name}"
+    );
     r
 }
 
 #[test]
 fn cycle_refutes_termination() {
     let r = refutes("cycle.kif", &["terminates"]);
-    let ce = moves(&[&["forward", "noop"], &["forward", "noop"], &["back", "noop"]]);
+    let ce = moves(&[
+        &["forward", "noop"],
+        &["forward", "noop"],
+        &["back", "noop"],
+    ]);
     assert_eq!(r.terminates.counterexample, Some(ce));
     assert!(r.ill_formed());
 }
@@ -340,29 +432,56 @@ fn cycle_refutes_termination() {
 #[test]
 fn unplayable_refutes_playability() {
     let r = refutes("unplayable.kif", &["playable"]);
-    assert_eq!(r.playable.counterexample, Some(moves(&[&["left"], &["left"]])));
-    assert!(r.playable.detail.contains("role player has no legal move"), "{}", r.playable.detail);
+    assert_eq!(
+        r.playable.counterexample,
+        Some(moves(&[&["left"], &["left"]]))
+    );
+    assert!(
+        r.playable.detail.contains("role player has no legal move"),
+        "{}",
+        r.playable.detail
+    );
 }
 
 #[test]
 fn goalless_terminal_refutes_goals() {
     let r = refutes("goalless.kif", &["goals_defined", "monotone"]);
-    assert_eq!(r.goals_defined.counterexample, Some(moves(&[&["(pick 2)", "noop"]])));
-    assert!(r.goals_defined.detail.contains("role other has no goal value"), "{}", r.goals_defined.detail);
+    assert_eq!(
+        r.goals_defined.counterexample,
+        Some(moves(&[&["(pick 2)", "noop"]]))
+    );
+    assert!(
+        r.goals_defined
+            .detail
+            .contains("role other has no goal value"),
+        "{}",
+        r.goals_defined.detail
+    );
 }
 
 #[test]
 fn two_goal_values_refute_goals() {
     let r = refutes("twoGoals.kif", &["goals_defined", "monotone"]);
-    assert_eq!(r.goals_defined.counterexample, Some(moves(&[&["a"], &["b"]])));
-    assert!(r.goals_defined.detail.contains("2 goal values (50, 100)"), "{}", r.goals_defined.detail);
+    assert_eq!(
+        r.goals_defined.counterexample,
+        Some(moves(&[&["a"], &["b"]]))
+    );
+    assert!(
+        r.goals_defined.detail.contains("2 goal values (50, 100)"),
+        "{}",
+        r.goals_defined.detail
+    );
 }
 
 #[test]
 fn lowered_goal_refutes_monotonicity_only() {
     let r = refutes("nonMonotone.kif", &["monotone"]);
     assert_eq!(r.monotone.counterexample, Some(moves(&[&["gamble"]])));
-    assert!(r.monotone.detail.contains("drops from 50 to 0"), "{}", r.monotone.detail);
+    assert!(
+        r.monotone.detail.contains("drops from 50 to 0"),
+        "{}",
+        r.monotone.detail
+    );
     // Monotonicity is a warning: the game is still well-formed.
     assert!(!r.ill_formed());
     assert_eq!(r.well_formed(), Some(true));
@@ -372,7 +491,13 @@ fn lowered_goal_refutes_monotonicity_only() {
 fn unreachable_win_refutes_weak_winnability() {
     let r = refutes("unwinnable.kif", &["weakly_winnable"]);
     assert_eq!(r.weakly_winnable.counterexample, None);
-    assert!(r.weakly_winnable.detail.contains("role second reaches goal 100 in none"), "{}", r.weakly_winnable.detail);
+    assert!(
+        r.weakly_winnable
+            .detail
+            .contains("role second reaches goal 100 in none"),
+        "{}",
+        r.weakly_winnable.detail
+    );
     assert_eq!(r.forced_winners, ["first"]);
     assert!(r.ill_formed());
 }
@@ -401,7 +526,13 @@ fn forced_wins_are_strategies() {
 fn sampled_mode_refutes_with_real_counterexamples_only() {
     // The lecture's game with a budget of 1 state: the cycle is still found.
     let path = game("buttonsAndLights.kif");
-    let r = run(&path, Options { playouts: 10, ..Options::with_budget(1) });
+    let r = run(
+        &path,
+        Options {
+            playouts: 10,
+            ..Options::with_budget(1)
+        },
+    );
     assert_eq!(r.mode, Mode::Sampled);
     assert_eq!(r.terminates.holds, Some(false));
     verify_counterexamples(&path, &r);
@@ -410,20 +541,41 @@ fn sampled_mode_refutes_with_real_counterexamples_only() {
     }
     // Goals missing in a terminal state, found by playouts.
     let path = fixture("goalless.kif");
-    let r = run(&path, Options { playouts: 20, ..Options::with_budget(1) });
+    let r = run(
+        &path,
+        Options {
+            playouts: 20,
+            ..Options::with_budget(1)
+        },
+    );
     assert_eq!(r.mode, Mode::Sampled);
-    assert_eq!(r.goals_defined.counterexample, Some(moves(&[&["(pick 2)", "noop"]])));
+    assert_eq!(
+        r.goals_defined.counterexample,
+        Some(moves(&[&["(pick 2)", "noop"]]))
+    );
     verify_counterexamples(&path, &r);
 }
 
 #[test]
 fn sampled_mode_never_claims_universal_properties() {
     let path = shared().join("games/repository/ticTacToe.kif");
-    let r = run(&path, Options { playouts: 20, playout_depth: 50, ..Options::with_budget(100) });
+    let r = run(
+        &path,
+        Options {
+            playouts: 20,
+            playout_depth: 50,
+            ..Options::with_budget(100)
+        },
+    );
     assert_eq!(r.mode, Mode::Sampled);
     for p in [&r.terminates, &r.playable, &r.goals_defined] {
         assert_eq!(p.holds, None, "{p:?}");
-        assert!(p.detail.contains("no counterexample in 20 playouts of depth ≤ 50"), "{}", p.detail);
+        assert!(
+            p.detail
+                .contains("no counterexample in 20 playouts of depth ≤ 50"),
+            "{}",
+            p.detail
+        );
     }
     // Not monotone: refuted in the initial state, a real counterexample.
     assert_eq!(r.monotone.holds, Some(false));
@@ -434,7 +586,9 @@ fn sampled_mode_never_claims_universal_properties() {
     assert!(r.states > 100);
     verify_counterexamples(&path, &r);
     let diags = to_diagnostics(&r);
-    assert!(diags.iter().any(|d| d.code == codes::SAMPLED && d.severity == Severity::Info));
+    assert!(diags
+        .iter()
+        .any(|d| d.code == codes::SAMPLED && d.severity == Severity::Info));
 }
 
 // ---- the job API ------------------------------------------------------------------
@@ -444,7 +598,10 @@ fn job_steps_with_progress_to_the_same_report() {
     let path = shared().join("games/repository/ticTacToe.kif");
     let mut job = AnalysisJob::new(load(&path), Options::default());
     let mut last = job.progress();
-    assert_eq!((last.phase, last.done, last.states), (Phase::Exploring, false, 0));
+    assert_eq!(
+        (last.phase, last.done, last.states),
+        (Phase::Exploring, false, 0)
+    );
     let mut steps = 0;
     let mut phases = vec![last.phase];
     while !last.done {
@@ -465,7 +622,13 @@ fn job_steps_with_progress_to_the_same_report() {
     assert!(job.step(10).done);
 
     // Sampled mode goes through the sampling phase.
-    let mut job = AnalysisJob::new(load(&path), Options { playouts: 5, ..Options::with_budget(50) });
+    let mut job = AnalysisJob::new(
+        load(&path),
+        Options {
+            playouts: 5,
+            ..Options::with_budget(50)
+        },
+    );
     let mut phases = vec![];
     loop {
         let p = job.step(7);
@@ -477,13 +640,24 @@ fn job_steps_with_progress_to_the_same_report() {
             break;
         }
     }
-    assert_eq!(phases, [Phase::Exploring, Phase::Checking, Phase::Sampling, Phase::Done]);
+    assert_eq!(
+        phases,
+        [
+            Phase::Exploring,
+            Phase::Checking,
+            Phase::Sampling,
+            Phase::Done
+        ]
+    );
 }
 
 #[test]
 fn reports_are_reproducible_for_a_seed() {
     let path = shared().join("games/ggp-base-test/connectFour.kif");
-    let opts = Options { playouts: 5, ..Options::with_budget(300) };
+    let opts = Options {
+        playouts: 5,
+        ..Options::with_budget(300)
+    };
     let a = run(&path, opts.clone());
     let b = run(&path, opts);
     assert_eq!(a, b);
@@ -495,19 +669,44 @@ fn reports_are_reproducible_for_a_seed() {
 #[test]
 fn reports_become_diagnostics() {
     let codes_of = |name: &str| -> Vec<(&'static str, Severity)> {
-        let path = if name.starts_with("games/") { root().join(name) } else { fixture(name) };
+        let path = if name.starts_with("games/") {
+            root().join(name)
+        } else {
+            fixture(name)
+        };
         let r = run(&path, Options::default());
-        to_diagnostics(&r).iter().map(|d| (d.code, d.severity)).collect()
+        to_diagnostics(&r)
+            .iter()
+            .map(|d| (d.code, d.severity))
+            .collect()
     };
-    assert_eq!(codes_of("cycle.kif"), [(codes::NOT_TERMINATING, Severity::Error)]);
-    assert_eq!(codes_of("unplayable.kif"), [(codes::NOT_PLAYABLE, Severity::Error)]);
+    assert_eq!(
+        codes_of("cycle.kif"),
+        [(codes::NOT_TERMINATING, Severity::Error)]
+    );
+    assert_eq!(
+        codes_of("unplayable.kif"),
+        [(codes::NOT_PLAYABLE, Severity::Error)]
+    );
     assert_eq!(
         codes_of("goalless.kif"),
-        [(codes::GOALS_UNDEFINED, Severity::Error), (codes::NOT_MONOTONE, Severity::Warning)]
+        [
+            (codes::GOALS_UNDEFINED, Severity::Error),
+            (codes::NOT_MONOTONE, Severity::Warning)
+        ]
     );
-    assert_eq!(codes_of("nonMonotone.kif"), [(codes::NOT_MONOTONE, Severity::Warning)]);
-    assert_eq!(codes_of("unwinnable.kif"), [(codes::NOT_WEAKLY_WINNABLE, Severity::Error)]);
-    assert_eq!(codes_of("matchingPennies.kif"), [(codes::NOT_STRONGLY_WINNABLE, Severity::Info)]);
+    assert_eq!(
+        codes_of("nonMonotone.kif"),
+        [(codes::NOT_MONOTONE, Severity::Warning)]
+    );
+    assert_eq!(
+        codes_of("unwinnable.kif"),
+        [(codes::NOT_WEAKLY_WINNABLE, Severity::Error)]
+    );
+    assert_eq!(
+        codes_of("matchingPennies.kif"),
+        [(codes::NOT_STRONGLY_WINNABLE, Severity::Info)]
+    );
     assert!(codes_of("games/maze.kif").is_empty());
 
     let path = game("buttonsAndLights.kif");
@@ -515,17 +714,25 @@ fn reports_become_diagnostics() {
     let r = run(&path, Options::default());
     let program = gdlkit::parse_program(&text);
     let diags = gdlkit::analysis::to_diagnostics_located(&r, &program);
-    let d = diags.iter().find(|d| d.code == codes::NOT_TERMINATING).unwrap();
+    let d = diags
+        .iter()
+        .find(|d| d.code == codes::NOT_TERMINATING)
+        .unwrap();
     assert!(d.is_error());
     assert_eq!(&text[d.span.range()], "terminal");
     assert_eq!(d.related.len(), 1);
     assert!(
-        d.related[0].message.contains("counterexample (1 joint move from the initial state): b"),
+        d.related[0]
+            .message
+            .contains("counterexample (1 joint move from the initial state): b"),
         "{:?}",
         d.related
     );
     let rendered = gdlkit::diagnostic::render(&diags, "buttonsAndLights.kif", &text, false);
-    assert!(rendered.contains("error[GDL201]: the game does not terminate"), "{rendered}");
+    assert!(
+        rendered.contains("error[GDL201]: the game does not terminate"),
+        "{rendered}"
+    );
 }
 
 // ---- the corpus: no false errors ------------------------------------------------
@@ -558,7 +765,10 @@ fn corpus_has_no_false_errors() {
         }
     }
     files.sort();
-    let limits = Limits { max_steps: 10_000_000, ..Limits::default() };
+    let limits = Limits {
+        max_steps: 10_000_000,
+        ..Limits::default()
+    };
     let (mut summary, mut analysed, mut stopped, mut oracle_checked) = (Vec::new(), 0, 0, 0);
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap();
@@ -566,15 +776,28 @@ fn corpus_has_no_false_errors() {
         if gdlkit::diagnostic::has_errors(&program.diagnostics) {
             continue;
         }
-        let Ok(m) = Interpreter::with_limits(&program, limits) else { continue };
+        let Ok(m) = Interpreter::with_limits(&program, limits) else {
+            continue;
+        };
         let stem = path.file_stem().unwrap().to_str().unwrap();
         let opts = if SLOW.contains(&stem) {
-            Options { playouts: 0, ..Options::with_budget(1) }
+            Options {
+                playouts: 0,
+                ..Options::with_budget(1)
+            }
         } else {
-            Options { playouts: 2, playout_depth: 250, ..Options::with_budget(100) }
+            Options {
+                playouts: 2,
+                playout_depth: 250,
+                ..Options::with_budget(100)
+            }
         };
         let started = Instant::now();
-        let cap = if stem == "chess" { Duration::from_secs(60) } else { Duration::from_millis(500) };
+        let cap = if stem == "chess" {
+            Duration::from_secs(60)
+        } else {
+            Duration::from_millis(500)
+        };
         let mut job = AnalysisJob::new(m, opts);
         while !job.step(32).done {
             if started.elapsed() > cap {
@@ -587,18 +810,39 @@ fn corpus_has_no_false_errors() {
         verify_with(job.machine_mut(), path, &r);
         if r.mode == Mode::Exhaustive && started.elapsed() < Duration::from_millis(300) {
             if let Some((states, terminals, wins)) = brute_force(path, 200) {
-                assert_eq!((r.states as usize, r.terminal_states as usize), (states, terminals), "{stem}");
-                assert_eq!(r.weakly_winnable.holds, Some(wins.iter().all(|&w| w)), "{stem}");
+                assert_eq!(
+                    (r.states as usize, r.terminal_states as usize),
+                    (states, terminals),
+                    "{stem}"
+                );
+                assert_eq!(
+                    r.weakly_winnable.holds,
+                    Some(wins.iter().all(|&w| w)),
+                    "{stem}"
+                );
                 oracle_checked += 1;
             }
         }
         if r.ill_formed() {
-            let refuted: Vec<&str> =
-                r.properties().iter().filter(|(_, p)| p.holds == Some(false)).map(|(n, _)| *n).collect();
-            summary.push(format!("{stem} ({}): {}", r.mode.name(), refuted.join(", ")));
+            let refuted: Vec<&str> = r
+                .properties()
+                .iter()
+                .filter(|(_, p)| p.holds == Some(false))
+                .map(|(n, _)| *n)
+                .collect();
+            summary.push(format!(
+                "{stem} ({}): {}",
+                r.mode.name(),
+                refuted.join(", ")
+            ));
         }
         if stem == "chess" {
-            assert_eq!(r.goals_defined.holds, Some(false), "chess: {:?}", r.goals_defined);
+            assert_eq!(
+                r.goals_defined.holds,
+                Some(false),
+                "chess: {:?}",
+                r.goals_defined
+            );
         }
     }
     assert!(analysed > 300, "{analysed}");
@@ -634,15 +878,37 @@ fn cli_analyze_text_json_and_exit_codes() {
     let buttons = game("buttonsAndLights.kif");
     let out = cli(&["analyze", buttons.to_str().unwrap()]);
     assert_eq!(out.code, 1, "does not terminate: {}", out.stderr);
-    assert!(out.stdout.contains("exhaustive analysis: 4 states (1 terminal), max depth 3"), "{}", out.stdout);
-    assert!(out.stdout.contains("  terminates         NO "), "{}", out.stdout);
-    assert!(out.stdout.contains("counterexample (1 joint move from the initial state):\n"), "{}", out.stdout);
-    assert!(out.stdout.ends_with("well-formed: no (not monotone: a warning)\n"), "{}", out.stdout);
+    assert!(
+        out.stdout
+            .contains("exhaustive analysis: 4 states (1 terminal), max depth 3"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("  terminates         NO "),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("counterexample (1 joint move from the initial state):\n"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .ends_with("well-formed: no (not monotone: a warning)\n"),
+        "{}",
+        out.stdout
+    );
 
     let out = cli(&["analyze", buttons.to_str().unwrap(), "--format", "json"]);
     assert_eq!(out.code, 1);
     let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
-    assert_eq!(v["properties"]["terminates"]["counterexample"], serde_json::json!([["b"]]));
+    assert_eq!(
+        v["properties"]["terminates"]["counterexample"],
+        serde_json::json!([["b"]])
+    );
 
     // Monotonicity alone is a warning: exit 0.
     let out = cli(&["analyze", fixture("nonMonotone.kif").to_str().unwrap()]);
@@ -653,15 +919,33 @@ fn cli_analyze_text_json_and_exit_codes() {
 
     // Sampled with a small budget.
     let ttt = shared().join("games/repository/ticTacToe.kif");
-    let out = cli(&["analyze", ttt.to_str().unwrap(), "--budget", "50", "--playouts", "5", "--format", "json"]);
+    let out = cli(&[
+        "analyze",
+        ttt.to_str().unwrap(),
+        "--budget",
+        "50",
+        "--playouts",
+        "5",
+        "--format",
+        "json",
+    ]);
     assert_eq!(out.code, 0);
     let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(v["mode"], "sampled");
-    assert_eq!(v["properties"]["playable"]["holds"], serde_json::Value::Null);
+    assert_eq!(
+        v["properties"]["playable"]["holds"],
+        serde_json::Value::Null
+    );
 
     // Usage errors.
-    assert_eq!(cli(&["analyze", ttt.to_str().unwrap(), "--budget", "many"]).code, 2);
-    assert_eq!(cli(&["analyze", ttt.to_str().unwrap(), "--bugdet", "5"]).code, 2);
+    assert_eq!(
+        cli(&["analyze", ttt.to_str().unwrap(), "--budget", "many"]).code,
+        2
+    );
+    assert_eq!(
+        cli(&["analyze", ttt.to_str().unwrap(), "--bugdet", "5"]).code,
+        2
+    );
     assert_eq!(cli(&["analyze"]).code, 2);
     assert!(gdlkit::cli::USAGE.contains("gdlkit analyze GAME.kif"));
 }
@@ -686,7 +970,9 @@ fn cli_analyze_gives_the_same_report_on_either_engine() {
             // The engines order legal moves differently, so the first
             // counterexample found may differ, not its length.
             for (_, p) in v["properties"].as_object_mut().unwrap() {
-                p["counterexample"] = p["counterexample"].as_array().map_or(serde_json::json!(null), |m| m.len().into());
+                p["counterexample"] = p["counterexample"]
+                    .as_array()
+                    .map_or(serde_json::json!(null), |m| m.len().into());
             }
             (out.code, v)
         };
@@ -697,6 +983,12 @@ fn cli_analyze_gives_the_same_report_on_either_engine() {
     }
     let out = cli(&["analyze", games[0].to_str().unwrap(), "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
-    assert_eq!((v["engine"].as_str(), v["states"].as_u64()), (Some("fast"), Some(5478)));
-    assert_eq!(cli(&["analyze", games[0].to_str().unwrap(), "--engine", "quick"]).code, 2);
+    assert_eq!(
+        (v["engine"].as_str(), v["states"].as_u64()),
+        (Some("fast"), Some(5478))
+    );
+    assert_eq!(
+        cli(&["analyze", games[0].to_str().unwrap(), "--engine", "quick"]).code,
+        2
+    );
 }

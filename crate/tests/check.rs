@@ -30,7 +30,10 @@ fn base_without(line: &str) -> String {
 /// (code, a game that triggers it, a game that does not).
 fn cases() -> Vec<(&'static str, String, String)> {
     let deep = format!("{}{}", "(".repeat(300), ")".repeat(300));
-    let ors = (0..13).map(|i| format!("(or (true (cell {i})) (true (cell x{i})))")).collect::<Vec<_>>().join(" ");
+    let ors = (0..13)
+        .map(|i| format!("(or (true (cell {i})) (true (cell x{i})))"))
+        .collect::<Vec<_>>()
+        .join(" ");
     vec![
         // Syntax.
         ("GDL001", base_with(")"), BASE.to_string()),
@@ -124,7 +127,9 @@ fn every_code_has_a_trigger_and_a_clean_counterpart() {
             failures.push(format!("{code} not reported for\n{bad}\ngot {b:?}"));
         }
         if g.contains(&code) {
-            failures.push(format!("{code} reported for the corrected game\n{good}\ngot {g:?}"));
+            failures.push(format!(
+                "{code} reported for the corrected game\n{good}\ngot {g:?}"
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
@@ -135,7 +140,11 @@ fn severities_follow_the_code_ranges() {
     // Errors are GDL0xx, warnings GDL1xx.
     for (_, bad, _) in cases() {
         for d in check_text(&bad) {
-            let want = if d.code < "GDL100" { Severity::Error } else { Severity::Warning };
+            let want = if d.code < "GDL100" {
+                Severity::Error
+            } else {
+                Severity::Warning
+            };
             assert_eq!(d.severity, want, "{} {}", d.code, d.message);
         }
     }
@@ -145,8 +154,14 @@ fn severities_follow_the_code_ranges() {
 /// (` ```lisp `: added to the base game, ` ```kif `: a whole game) triggers it.
 #[test]
 fn documented_examples_trigger_their_code() {
-    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/diagnostics.md")).unwrap();
-    assert!(doc.contains(&format!("```kif\n{BASE}```")), "the base game in the docs differs from BASE");
+    let doc = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/diagnostics.md"),
+    )
+    .unwrap();
+    assert!(
+        doc.contains(&format!("```kif\n{BASE}```")),
+        "the base game in the docs differs from BASE"
+    );
     let no_example = ["GDL004", "GDL050", "GDL090", "GDL091"];
     let mut failures = Vec::new();
     let mut sections = 0;
@@ -169,9 +184,16 @@ fn documented_examples_trigger_their_code() {
             None if no_example.contains(&code) => {}
             None => failures.push(format!("{code}: no example")),
             Some((whole, example)) => {
-                let text = if whole { example.to_string() } else { base_with(example) };
+                let text = if whole {
+                    example.to_string()
+                } else {
+                    base_with(example)
+                };
                 if !codes(&text).contains(&code) {
-                    failures.push(format!("{code}: the example does not trigger it: {:?}", codes(&text)));
+                    failures.push(format!(
+                        "{code}: the example does not trigger it: {:?}",
+                        codes(&text)
+                    ));
                 }
             }
         }
@@ -182,11 +204,17 @@ fn documented_examples_trigger_their_code() {
 
 #[test]
 fn every_code_is_documented() {
-    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/diagnostics.md")).unwrap();
+    let doc = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/diagnostics.md"),
+    )
+    .unwrap();
     let mut all: Vec<&str> = cases().iter().map(|c| c.0).collect();
     all.extend(["GDL090", "GDL091"]);
     for code in all {
-        assert!(doc.contains(&format!("## {code}")), "{code} has no section in docs/diagnostics.md");
+        assert!(
+            doc.contains(&format!("## {code}")),
+            "{code} has no section in docs/diagnostics.md"
+        );
     }
 }
 
@@ -198,8 +226,15 @@ fn rendered_text_of_every_kind() {
     for (code, bad, _) in cases() {
         let n = seen.entry(code).or_default();
         *n += 1;
-        let diags: Vec<Diagnostic> = check_text(&bad).into_iter().filter(|d| d.code == code).collect();
-        let name = if *n == 1 { code.to_string() } else { format!("{code}_{n}") };
+        let diags: Vec<Diagnostic> = check_text(&bad)
+            .into_iter()
+            .filter(|d| d.code == code)
+            .collect();
+        let name = if *n == 1 {
+            code.to_string()
+        } else {
+            format!("{code}_{n}")
+        };
         insta::assert_snapshot!(name, render(&diags, "game.kif", &bad, false));
     }
 }
@@ -224,9 +259,16 @@ fn goal_by_negated_other_goal_is_stratified() {
 #[test]
 fn negative_cycle_names_its_path_with_a_span_per_edge() {
     let text = base_with("(<= (p ?x) (succ ?x ?y) (not (q ?y)))\n(<= (q ?y) (r ?y))\n(<= (r ?y) (p ?y))\n(<= terminal (p 1))");
-    let d: Vec<_> = check_text(&text).into_iter().filter(|d| d.code == "GDL030").collect();
+    let d: Vec<_> = check_text(&text)
+        .into_iter()
+        .filter(|d| d.code == "GDL030")
+        .collect();
     assert_eq!(d.len(), 1, "{d:?}");
-    assert!(d[0].message.contains("(p -> not q -> r -> p)"), "{}", d[0].message);
+    assert!(
+        d[0].message.contains("(p -> not q -> r -> p)"),
+        "{}",
+        d[0].message
+    );
     assert_eq!(&text[d[0].span.range()], "(q ?y)");
     let related: Vec<&str> = d[0].related.iter().map(|r| &text[r.span.range()]).collect();
     assert_eq!(related, vec!["(r ?y)", "(p ?y)"]);
@@ -235,7 +277,10 @@ fn negative_cycle_names_its_path_with_a_span_per_edge() {
 #[test]
 fn unsafe_variable_points_at_the_variable_and_suggests_near_names() {
     let text = base_with("(<= (legal robot (hop ?cell)) (true (cell ?cel)))");
-    let d: Vec<_> = check_text(&text).into_iter().filter(|d| d.code == "GDL020").collect();
+    let d: Vec<_> = check_text(&text)
+        .into_iter()
+        .filter(|d| d.code == "GDL020")
+        .collect();
     assert_eq!(d.len(), 1);
     assert_eq!(&text[d[0].span.range()], "?cell");
     assert_eq!(d[0].hint, "did you mean `?cel`?");
@@ -245,22 +290,31 @@ fn unsafe_variable_points_at_the_variable_and_suggests_near_names() {
 #[test]
 fn every_unsafe_variable_is_reported() {
     let text = base_with("(<= (p ?x ?y ?m ?n) (distinct ?y ?n)) (<= terminal (p 1 2 3 4))");
-    let vars: Vec<String> =
-        check_text(&text).into_iter().filter(|d| d.code == "GDL020").map(|d| text[d.span.range()].to_string()).collect();
+    let vars: Vec<String> = check_text(&text)
+        .into_iter()
+        .filter(|d| d.code == "GDL020")
+        .map(|d| text[d.span.range()].to_string())
+        .collect();
     assert_eq!(vars, vec!["?x", "?y", "?m", "?n"]);
 }
 
 #[test]
 fn did_you_mean_for_an_undefined_relation() {
     let text = base_with("(<= terminal (true (cell 1)) (suc 1 2))");
-    let d = check_text(&text).into_iter().find(|d| d.code == "GDL103").unwrap();
+    let d = check_text(&text)
+        .into_iter()
+        .find(|d| d.code == "GDL103")
+        .unwrap();
     assert_eq!(d.hint, "did you mean `succ`?");
 }
 
 #[test]
 fn inconsistent_spelling_like_alexchess() {
     let text = base_with("(nextRank 1 2) (nextRank 2 3) (<= terminal (nextrank 1 2))");
-    let d: Vec<_> = check_text(&text).into_iter().filter(|d| d.code == "GDL105").collect();
+    let d: Vec<_> = check_text(&text)
+        .into_iter()
+        .filter(|d| d.code == "GDL105")
+        .collect();
     assert_eq!(d.len(), 1);
     assert_eq!(&text[d[0].span.range()], "nextrank");
     assert!(d[0].message.contains("`nextRank`"));
@@ -268,9 +322,18 @@ fn inconsistent_spelling_like_alexchess() {
 
 #[test]
 fn dependency_errors_name_the_path() {
-    let text = base_with("(<= (init (cell 2)) (started)) (<= started (helper)) (<= helper (true (cell 1)))");
-    let d = check_text(&text).into_iter().find(|d| d.code == "GDL041").unwrap();
-    assert!(d.message.contains("(init -> started -> helper -> true)"), "{}", d.message);
+    let text = base_with(
+        "(<= (init (cell 2)) (started)) (<= started (helper)) (<= helper (true (cell 1)))",
+    );
+    let d = check_text(&text)
+        .into_iter()
+        .find(|d| d.code == "GDL041")
+        .unwrap();
+    assert!(
+        d.message.contains("(init -> started -> helper -> true)"),
+        "{}",
+        d.message
+    );
     assert_eq!(d.related.len(), 2);
 }
 
@@ -283,7 +346,23 @@ fn whole_program_checks_wait_for_syntax_errors_to_be_fixed() {
 
 #[test]
 fn no_panic_on_odd_input() {
-    for text in ["", "(", ")", "?", "(?)", "(<= ?x)", "(<= (p) (not))", "(<= (p) (or ()))", "(((((", "(not)", "(<= (p ?x) (not (not (q ?x))))", "\u{feff}(role x)", "(role (f))", "(goal r)", "(<= p (distinct))"] {
+    for text in [
+        "",
+        "(",
+        ")",
+        "?",
+        "(?)",
+        "(<= ?x)",
+        "(<= (p) (not))",
+        "(<= (p) (or ()))",
+        "(((((",
+        "(not)",
+        "(<= (p ?x) (not (not (q ?x))))",
+        "\u{feff}(role x)",
+        "(role (f))",
+        "(goal r)",
+        "(<= p (distinct))",
+    ] {
         let _ = check_text(text);
         let _ = gdlkit::format::format(text);
     }
@@ -295,10 +374,14 @@ fn no_panic_on_odd_input() {
 /// Whatever the interpreter refuses to load, the validator reports as an
 /// error (the validator may be stricter, never more lenient).
 fn agrees_with_interpreter(text: &str) -> Result<(), String> {
-    let refused = gdlkit::load_game(text).err().map(|e| e.iter().map(|d| d.code).collect::<Vec<_>>());
+    let refused = gdlkit::load_game(text)
+        .err()
+        .map(|e| e.iter().map(|d| d.code).collect::<Vec<_>>());
     if let Some(codes) = refused {
         if !check_text(text).iter().any(Diagnostic::is_error) {
-            return Err(format!("interpreter refuses ({codes:?}) but check finds no error in\n{text}"));
+            return Err(format!(
+                "interpreter refuses ({codes:?}) but check finds no error in\n{text}"
+            ));
         }
     }
     Ok(())
@@ -330,8 +413,26 @@ mod fuzz {
     }
 
     fn atom() -> impl Strategy<Value = String> {
-        (prop_oneof![Just("p"), Just("q"), Just("r"), Just("true"), Just("does"), Just("init"), Just("legal"), Just("terminal")], prop::collection::vec(term(), 0..3))
-            .prop_map(|(r, args)| if args.is_empty() { r.to_string() } else { format!("({r} {})", args.join(" ")) })
+        (
+            prop_oneof![
+                Just("p"),
+                Just("q"),
+                Just("r"),
+                Just("true"),
+                Just("does"),
+                Just("init"),
+                Just("legal"),
+                Just("terminal")
+            ],
+            prop::collection::vec(term(), 0..3),
+        )
+            .prop_map(|(r, args)| {
+                if args.is_empty() {
+                    r.to_string()
+                } else {
+                    format!("({r} {})", args.join(" "))
+                }
+            })
     }
 
     fn literal() -> impl Strategy<Value = String> {
@@ -375,7 +476,9 @@ mod fuzz {
 // The corpus (`shared/conformance/README.md`).
 
 fn games(folder: &str) -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/games").join(folder);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/games")
+        .join(folder);
     let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().path())
@@ -408,13 +511,26 @@ fn ggp_base_tests_behave_as_the_conformance_readme_states() {
     for game in games("ggp-base-test") {
         let name = stem(&game);
         let diags = check_text(&std::fs::read_to_string(&game).unwrap());
-        let errors: Vec<&str> = diags.iter().filter(|d| d.is_error()).map(|d| d.code).collect();
+        let errors: Vec<&str> = diags
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.code)
+            .collect();
         match invalid.iter().find(|(g, _)| *g == name) {
-            Some((_, code)) => assert!(errors.contains(code), "{name}: expected {code}, got {errors:?}"),
-            None => assert!(errors.is_empty(), "{name} is valid but got errors {errors:?}"),
+            Some((_, code)) => assert!(
+                errors.contains(code),
+                "{name}: expected {code}, got {errors:?}"
+            ),
+            None => assert!(
+                errors.is_empty(),
+                "{name} is valid but got errors {errors:?}"
+            ),
         }
         if let Some((_, code)) = warned.iter().find(|(g, _)| *g == name) {
-            assert!(diags.iter().any(|d| d.code == *code && !d.is_error()), "{name}: expected warning {code}");
+            assert!(
+                diags.iter().any(|d| d.code == *code && !d.is_error()),
+                "{name}: expected warning {code}"
+            );
         }
     }
 }
@@ -429,8 +545,11 @@ fn repository_games_have_no_errors_unless_broken() {
     for game in games("repository") {
         let name = stem(&game);
         let text = std::fs::read_to_string(&game).unwrap();
-        let errors: Vec<String> =
-            check_text(&text).iter().filter(|d| d.is_error()).map(|d| format!("{} {}", d.code, d.message)).collect();
+        let errors: Vec<String> = check_text(&text)
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| format!("{} {}", d.code, d.message))
+            .collect();
         let broken = BROKEN.iter().any(|(g, _)| *g == name);
         if errors.is_empty() == broken {
             unexpected.push(format!("{name}: {errors:?}"));
@@ -480,7 +599,10 @@ struct MemHost {
 
 impl gdlkit::cli::Host for MemHost {
     fn read_file(&mut self, path: &str) -> Result<String, String> {
-        self.files.get(path).cloned().ok_or_else(|| "not found".to_string())
+        self.files
+            .get(path)
+            .cloned()
+            .ok_or_else(|| "not found".to_string())
     }
     fn write_file(&mut self, path: &str, content: &str) -> Result<(), String> {
         self.files.insert(path.to_string(), content.to_string());
@@ -492,7 +614,13 @@ impl gdlkit::cli::Host for MemHost {
 }
 
 fn run(args: &[&str], files: &[(&str, &str)], terminal: bool) -> (gdlkit::cli::Output, MemHost) {
-    let mut host = MemHost { files: files.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(), terminal };
+    let mut host = MemHost {
+        files: files
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        terminal,
+    };
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
     (gdlkit::cli::run(&args, &mut host), host)
 }
@@ -502,26 +630,65 @@ fn cli_check_text_json_and_exit_codes() {
     let bad = base_with("(<= (legal ?p stay) (true (cell 1)))");
     let (out, _) = run(&["check", "g.kif"], &[("g.kif", &bad)], false);
     assert_eq!(out.code, 1);
-    assert!(out.stdout.starts_with("g.kif:8:12: error[GDL020]:"), "{}", out.stdout);
-    assert!(!out.stdout.contains('\x1b'), "no colour when stdout is not a terminal");
-    assert!(out.stdout.ends_with("g.kif: 1 error, 0 warnings\n"), "{}", out.stdout);
+    assert!(
+        out.stdout.starts_with("g.kif:8:12: error[GDL020]:"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        !out.stdout.contains('\x1b'),
+        "no colour when stdout is not a terminal"
+    );
+    assert!(
+        out.stdout.ends_with("g.kif: 1 error, 0 warnings\n"),
+        "{}",
+        out.stdout
+    );
     let (coloured, _) = run(&["check", "g.kif"], &[("g.kif", &bad)], true);
-    assert!(coloured.stdout.contains("\x1b[1;31merror"), "colour on a terminal");
+    assert!(
+        coloured.stdout.contains("\x1b[1;31merror"),
+        "colour on a terminal"
+    );
 
-    let (json, _) = run(&["check", "g.kif", "--format", "json"], &[("g.kif", &bad)], false);
+    let (json, _) = run(
+        &["check", "g.kif", "--format", "json"],
+        &[("g.kif", &bad)],
+        false,
+    );
     assert_eq!(json.code, 1);
     let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
     let d = &v["diagnostics"][0];
-    for key in ["code", "severity", "message", "line", "column", "end_line", "end_column", "hint", "related"] {
+    for key in [
+        "code",
+        "severity",
+        "message",
+        "line",
+        "column",
+        "end_line",
+        "end_column",
+        "hint",
+        "related",
+    ] {
         assert!(d.get(key).is_some(), "missing {key}");
     }
-    assert_eq!((d["line"].as_u64(), d["column"].as_u64(), d["end_column"].as_u64()), (Some(8), Some(12), Some(14)));
+    assert_eq!(
+        (
+            d["line"].as_u64(),
+            d["column"].as_u64(),
+            d["end_column"].as_u64()
+        ),
+        (Some(8), Some(12), Some(14))
+    );
     assert_eq!(d["severity"], "error");
 
     let (ok, _) = run(&["check", "g.kif"], &[("g.kif", BASE)], false);
     assert_eq!(ok.code, 0);
     let warned = base_with("(helper 1)");
-    let (w, _) = run(&["check", "g.kif", "--format", "json"], &[("g.kif", &warned)], false);
+    let (w, _) = run(
+        &["check", "g.kif", "--format", "json"],
+        &[("g.kif", &warned)],
+        false,
+    );
     assert_eq!(w.code, 0, "warnings alone do not fail");
     let (missing, _) = run(&["check", "nope.kif"], &[], false);
     assert_eq!(missing.code, 2);

@@ -15,7 +15,11 @@ fn check_trace(path: &Path) -> Result<usize, String> {
 #[test]
 fn every_conformance_trace_matches() {
     let files = trace_files();
-    assert!(files.len() >= 333, "expected the 333 reference traces, found {}", files.len());
+    assert!(
+        files.len() >= 333,
+        "expected the 333 reference traces, found {}",
+        files.len()
+    );
     let results = run_all(&files, check_trace);
     let mut failures = Vec::new();
     let mut steps = 0;
@@ -25,6 +29,16 @@ fn every_conformance_trace_matches() {
             Err(e) => failures.push(format!("{}: {e}", f.file_name().unwrap().to_string_lossy())),
         }
     }
-    eprintln!("{}/{} traces match ({steps} steps), {} mismatches", results.len() - failures.len(), results.len(), failures.len());
-    assert!(failures.is_empty(), "{} traces differ:\n{}", failures.len(), failures.join("\n"));
+    eprintln!(
+        "{}/{} traces match ({steps} steps), {} mismatches",
+        results.len() - failures.len(),
+        results.len(),
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} traces differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -7,10 +7,15 @@ use gdlkit::terms::TermId;
 use std::path::Path;
 
 /// Everything observable about a state, in canonical text.
-fn observe<M: StateMachine>(m: &mut M, s: &M::State) -> Result<(Vec<Vec<String>>, bool, Vec<Vec<i64>>), EvalError> {
+fn observe<M: StateMachine>(
+    m: &mut M,
+    s: &M::State,
+) -> Result<(Vec<Vec<String>>, bool, Vec<Vec<i64>>), EvalError> {
     let legal = m.all_legal_moves(s)?;
-    let mut legal: Vec<Vec<String>> =
-        legal.iter().map(|ms| ms.iter().map(|&t| m.terms().display(t)).collect()).collect();
+    let mut legal: Vec<Vec<String>> = legal
+        .iter()
+        .map(|ms| ms.iter().map(|&t| m.terms().display(t)).collect())
+        .collect();
     legal.iter_mut().for_each(|l| l.sort());
     Ok((legal, m.is_terminal(s)?, m.goal_values(s)?))
 }
@@ -25,26 +30,41 @@ fn fluent_text<M: StateMachine>(m: &M, s: &M::State) -> Vec<String> {
 fn translate(from: &Interpreter, to: &mut Interpreter, terms: &[TermId]) -> Vec<TermId> {
     terms
         .iter()
-        .map(|&t| gdlkit::program::parse_ground_term(to.terms_mut(), &from.terms().display(t)).unwrap())
+        .map(|&t| {
+            gdlkit::program::parse_ground_term(to.terms_mut(), &from.terms().display(t)).unwrap()
+        })
         .collect()
 }
 
 #[test]
 fn hybrid_equals_materialised_on_random_states() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/games/repository");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     files.sort();
-    let small = Limits { max_rows_per_state: 200_000, max_static_rows: 1_000_000, max_steps: 20_000_000, ..Limits::default() };
+    let small = Limits {
+        max_rows_per_state: 200_000,
+        max_static_rows: 1_000_000,
+        max_steps: 20_000_000,
+        ..Limits::default()
+    };
     let (mut compared, mut skipped) = (0, Vec::new());
     for (gi, path) in files.iter().enumerate().step_by(3) {
         let text = std::fs::read_to_string(path).unwrap();
         let program = gdlkit::parse_program(&text);
-        let (Ok(mut hybrid), Ok(mut plain)) = (Interpreter::new(&program), Interpreter::materialising(&program, small)) else {
+        let (Ok(mut hybrid), Ok(mut plain)) = (
+            Interpreter::new(&program),
+            Interpreter::materialising(&program, small),
+        ) else {
             skipped.push(path.file_name().unwrap().to_string_lossy().to_string());
             continue;
         };
         let mut rng = fastrand::Rng::with_seed(gi as u64);
-        let Ok(init) = hybrid.initial_state() else { continue };
+        let Ok(init) = hybrid.initial_state() else {
+            continue;
+        };
         let mut states = vec![init.clone()];
         for _ in 0..2 {
             // Collect states along a short random playout.
@@ -67,15 +87,27 @@ fn hybrid_equals_materialised_on_random_states() {
                 ok = false;
                 break;
             };
-            assert_eq!(a, b, "{}: state {:?}", path.display(), fluent_text(&hybrid, s));
+            assert_eq!(
+                a,
+                b,
+                "{}: state {:?}",
+                path.display(),
+                fluent_text(&hybrid, s)
+            );
             // The successor under a random legal joint move agrees too.
             if let Ok(per_role) = hybrid.all_legal_moves(s) {
                 if per_role.iter().all(|m| !m.is_empty()) {
                     let j: Vec<TermId> = per_role.iter().map(|m| m[rng.usize(..m.len())]).collect();
                     let j = &j;
                     let pj = translate(&hybrid, &mut plain, j);
-                    if let (Ok(n1), Ok(n2)) = (hybrid.next_state(s, j), plain.next_state(&ps, &pj)) {
-                        assert_eq!(fluent_text(&hybrid, &n1), fluent_text(&plain, &n2), "{}: next", path.display());
+                    if let (Ok(n1), Ok(n2)) = (hybrid.next_state(s, j), plain.next_state(&ps, &pj))
+                    {
+                        assert_eq!(
+                            fluent_text(&hybrid, &n1),
+                            fluent_text(&plain, &n2),
+                            "{}: next",
+                            path.display()
+                        );
                     }
                 }
             }

@@ -15,8 +15,12 @@ enum Outcome {
 
 fn check_trace(path: &Path) -> Result<Outcome, String> {
     let (trace, text) = read_trace(path);
-    let budget = gdlkit::ground::Budget { max_ms: 5_000.0, ..Default::default() };
-    let mut m = gdlkit::engine::load_engine_with(&text, EngineChoice::Auto, budget).map_err(|d| format!("load: {:?}", d.first()))?;
+    let budget = gdlkit::ground::Budget {
+        max_ms: 5_000.0,
+        ..Default::default()
+    };
+    let mut m = gdlkit::engine::load_engine_with(&text, EngineChoice::Auto, budget)
+        .map_err(|d| format!("load: {:?}", d.first()))?;
     if let Some(why) = m.fallback() {
         return Ok(Outcome::Fallback(why.to_string()));
     }
@@ -47,5 +51,10 @@ fn every_conformance_trace_matches_through_the_fast_engine() {
     for f in &fallbacks {
         eprintln!("fallback: {f}");
     }
-    assert!(failures.is_empty(), "{} traces differ:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} traces differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

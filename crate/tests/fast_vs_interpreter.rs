@@ -46,7 +46,9 @@ fn compare(path: &Path, budget: Budget, seed: u64) -> Result<Outcome, String> {
     if gdlkit::diagnostic::has_errors(&program.diagnostics) {
         return Ok(Outcome::Skipped("invalid".into()));
     }
-    let Ok(mut it) = Interpreter::new(&program) else { return Ok(Outcome::Skipped("invalid".into())) };
+    let Ok(mut it) = Interpreter::new(&program) else {
+        return Ok(Outcome::Skipped("invalid".into()));
+    };
     let fast = match Engine::from_program(&program, EngineChoice::Auto, budget) {
         Ok(Engine::Fast(f)) => f,
         Ok(e) => return Ok(Outcome::Skipped(e.fallback().unwrap_or("").to_string())),
@@ -104,8 +106,14 @@ fn compare(path: &Path, budget: Budget, seed: u64) -> Result<Outcome, String> {
             }
             // The same random joint move in both engines (by text).
             let pick: Vec<String> = li.iter().map(|l| l[rng.usize(..l.len())].clone()).collect();
-            let ji: Vec<_> = pick.iter().map(|m| gdlkit::program::parse_ground_term(it.terms_mut(), m).unwrap()).collect();
-            let jf: Vec<_> = pick.iter().map(|m| gdlkit::program::parse_ground_term(fast.terms_mut(), m).unwrap()).collect();
+            let ji: Vec<_> = pick
+                .iter()
+                .map(|m| gdlkit::program::parse_ground_term(it.terms_mut(), m).unwrap())
+                .collect();
+            let jf: Vec<_> = pick
+                .iter()
+                .map(|m| gdlkit::program::parse_ground_term(fast.terms_mut(), m).unwrap())
+                .collect();
             s = match it.next_state(&s, &ji) {
                 Ok(s) => s,
                 Err(_) => return Ok(Outcome::Agree(states)),
@@ -120,14 +128,27 @@ fn compare(path: &Path, budget: Budget, seed: u64) -> Result<Outcome, String> {
 fn fast_engine_agrees_with_interpreter_on_random_states() {
     // A smaller time budget than the default keeps the test quick; the games
     // it leaves out are the ones listed as falling back.
-    let budget = Budget { max_ms: 5_000.0, ..Budget::default() };
+    let budget = Budget {
+        max_ms: 5_000.0,
+        ..Budget::default()
+    };
     let files = games();
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(4);
-    let chunks: Vec<Vec<PathBuf>> = (0..threads).map(|t| files.iter().skip(t).step_by(threads).cloned().collect()).collect();
+    let threads = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .min(4);
+    let chunks: Vec<Vec<PathBuf>> = (0..threads)
+        .map(|t| files.iter().skip(t).step_by(threads).cloned().collect())
+        .collect();
     let results: Vec<(PathBuf, Result<Outcome, String>)> = std::thread::scope(|s| {
         let hs: Vec<_> = chunks
             .iter()
-            .map(|c| s.spawn(move || c.iter().map(|f| (f.clone(), compare(f, budget, 7))).collect::<Vec<_>>()))
+            .map(|c| {
+                s.spawn(move || {
+                    c.iter()
+                        .map(|f| (f.clone(), compare(f, budget, 7)))
+                        .collect::<Vec<_>>()
+                })
+            })
             .collect();
         hs.into_iter().flat_map(|h| h.join().unwrap()).collect()
     });
@@ -143,7 +164,11 @@ fn fast_engine_agrees_with_interpreter_on_random_states() {
             Err(e) => failures.push(format!("{name}: {e}")),
         }
     }
-    eprintln!("{agree} games agree on {states} random states; {} skipped; {} differ", skipped.len(), failures.len());
+    eprintln!(
+        "{agree} games agree on {states} random states; {} skipped; {} differ",
+        skipped.len(),
+        failures.len()
+    );
     for s in &skipped {
         eprintln!("skipped: {s}");
     }

@@ -41,7 +41,13 @@ fn canonical(p: &Program) -> String {
         }
     }
     fn atom(p: &Program, a: &Atom, out: &mut String) {
-        write!(out, "[{}{}", p.symbols.name(a.rel), if a.parenthesized { "()" } else { "" }).unwrap();
+        write!(
+            out,
+            "[{}{}",
+            p.symbols.name(a.rel),
+            if a.parenthesized { "()" } else { "" }
+        )
+        .unwrap();
         for t in &a.args {
             out.push(' ');
             term(p, t, out);
@@ -93,14 +99,22 @@ fn canonical(p: &Program) -> String {
 }
 
 fn comments(text: &str) -> Vec<String> {
-    syntax::parse(text).comments.iter().map(|c| text[c.span.range()].trim_end().to_string()).collect()
+    syntax::parse(text)
+        .comments
+        .iter()
+        .map(|c| text[c.span.range()].trim_end().to_string())
+        .collect()
 }
 
 fn check_one(name: &str, text: &str) -> Result<(), String> {
     let once = format(text).map_err(|d| format!("{name}: refused: {:?}", d.first()))?;
     let twice = format(&once).map_err(|d| format!("{name}: output refused: {:?}", d.first()))?;
     if once != twice {
-        let line = once.lines().zip(twice.lines()).position(|(a, b)| a != b).unwrap_or(0);
+        let line = once
+            .lines()
+            .zip(twice.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or(0);
         return Err(format!(
             "{name}: not idempotent at line {}:\n{:?}\n{:?}",
             line + 1,
@@ -134,12 +148,23 @@ fn corpus_formats_idempotently_to_the_same_program() {
 
 #[test]
 fn rule_bodies_have_one_literal_per_line() {
-    let text = std::fs::read_to_string(corpus().into_iter().find(|p| p.ends_with("ticTacToe.kif")).unwrap()).unwrap();
+    let text = std::fs::read_to_string(
+        corpus()
+            .into_iter()
+            .find(|p| p.ends_with("ticTacToe.kif"))
+            .unwrap(),
+    )
+    .unwrap();
     let out = format(&text).unwrap();
-    for line in out.lines().filter(|l| l.starts_with("    ") && !l.trim_start().starts_with(';')) {
+    for line in out
+        .lines()
+        .filter(|l| l.starts_with("    ") && !l.trim_start().starts_with(';'))
+    {
         // A body line holds one literal: its parentheses balance, or it
         // closes the rule.
-        let depth = line.chars().fold(0i32, |d, c| d + (c == '(') as i32 - (c == ')') as i32);
+        let depth = line
+            .chars()
+            .fold(0i32, |d, c| d + (c == '(') as i32 - (c == ')') as i32);
         assert!(depth <= 0, "{line}");
     }
 }
@@ -147,7 +172,8 @@ fn rule_bodies_have_one_literal_per_line() {
 #[test]
 fn scrambled_layout_formats_like_the_clean_one() {
     let clean = "(role x)\n\n(<= (legal x (mark ?a))\n    (true (cell ?a b)))\n";
-    let scrambled = "  (role\r\n x )   (<=   (legal x\t(mark ?a))\r\n\r\n\r\n        (true (cell ?a b))  )";
+    let scrambled =
+        "  (role\r\n x )   (<=   (legal x\t(mark ?a))\r\n\r\n\r\n        (true (cell ?a b))  )";
     assert_eq!(format(scrambled).unwrap(), clean);
 }
 

@@ -7,18 +7,32 @@ use std::path::Path;
 
 fn corpus() -> Vec<String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/games/repository");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     files.sort();
     // A spread of sizes is enough; all files would make each case slow.
-    files.iter().step_by(17).map(|p| String::from_utf8_lossy(&std::fs::read(p).unwrap()).into_owned()).collect()
+    files
+        .iter()
+        .step_by(17)
+        .map(|p| String::from_utf8_lossy(&std::fs::read(p).unwrap()).into_owned())
+        .collect()
 }
 
 fn check_spans(text: &str) {
     let program = gdlkit::parse_program(text);
     for d in &program.diagnostics {
         let (s, e) = (d.span.start as usize, d.span.end as usize);
-        assert!(s <= e && e <= text.len(), "span {s}..{e} outside text of {} bytes", text.len());
-        assert!(text.is_char_boundary(s) && text.is_char_boundary(e), "span not on char boundary");
+        assert!(
+            s <= e && e <= text.len(),
+            "span {s}..{e} outside text of {} bytes",
+            text.len()
+        );
+        assert!(
+            text.is_char_boundary(s) && text.is_char_boundary(e),
+            "span not on char boundary"
+        );
         assert!(!d.message.is_empty());
     }
     // Rendering and position conversion must cope with every span too.

@@ -18,29 +18,50 @@ use proptest::prelude::*;
 use std::path::Path;
 
 fn game_text(name: &str) -> String {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/games/repository").join(format!("{name}.kif"));
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/games/repository")
+        .join(format!("{name}.kif"));
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
 fn game(name: &str) -> (gdlkit::Program, Interpreter) {
     let text = game_text(name);
-    (gdlkit::parse_program(&text), gdlkit::load_game(&text).unwrap())
+    (
+        gdlkit::parse_program(&text),
+        gdlkit::load_game(&text).unwrap(),
+    )
 }
 
 fn engine(name: &str, choice: EngineChoice) -> (gdlkit::Program, Engine) {
     let text = game_text(name);
-    (gdlkit::parse_program(&text), gdlkit::load_engine(&text, choice).unwrap())
+    (
+        gdlkit::parse_program(&text),
+        gdlkit::load_engine(&text, choice).unwrap(),
+    )
 }
 
 /// Plain minimax value and node count.
-fn minimax<M: StateMachine>(m: &mut M, h: &mut dyn Heuristic<M>, root: &M::State, role: usize, depth: u32) -> (f64, u64) {
+fn minimax<M: StateMachine>(
+    m: &mut M,
+    h: &mut dyn Heuristic<M>,
+    root: &M::State,
+    role: usize,
+    depth: u32,
+) -> (f64, u64) {
     let mut mm = Minimax::new(m, h, role, &Budget::default());
     let (v, _) = mm.search(root, depth).map_err(|_| "stopped").unwrap();
     (v, mm.stats.nodes)
 }
 
 fn ab_config(depth: u32, tt: bool, ordering: bool, iterative: bool) -> Config {
-    Config { budget: Budget::depth(depth), tt, ordering, iterative, mode: Mode::Paranoid, ..Config::default() }
+    Config {
+        budget: Budget::depth(depth),
+        tt,
+        ordering,
+        iterative,
+        mode: Mode::Paranoid,
+        ..Config::default()
+    }
 }
 
 /// Alpha-beta value, node count and (if traced) the trace.
@@ -64,17 +85,44 @@ fn classic_tree_root_3_leaves_4_and_6_pruned_first_move() {
     let tree = Tree::parse(text).unwrap();
     let mut g = TreeGame::new(&tree);
     let root = g.initial_state().unwrap();
-    let (v, _, t) = alphabeta(&mut g, Box::new(Constant), &root, 0, ab_config(2, false, false, false), true);
+    let (v, _, t) = alphabeta(
+        &mut g,
+        Box::new(Constant),
+        &root,
+        0,
+        ab_config(2, false, false, false),
+        true,
+    );
     assert_eq!(v, 3.0);
     let t = t.unwrap();
     assert_eq!(replay(&t.events).unwrap(), 3.0);
-    let best: Vec<&Event> = t.events.iter().filter(|e| matches!(e, Event::BestMove { .. })).collect();
-    assert!(matches!(best.as_slice(), [Event::BestMove { mv, value, .. }] if mv == "1" && *value == 3.0), "{best:?}");
+    let best: Vec<&Event> = t
+        .events
+        .iter()
+        .filter(|e| matches!(e, Event::BestMove { .. }))
+        .collect();
+    assert!(
+        matches!(best.as_slice(), [Event::BestMove { mv, value, .. }] if mv == "1" && *value == 3.0),
+        "{best:?}"
+    );
     // Exactly one cut-off, in the second MIN node after its first leaf (2),
     // pruning the leaves 4 and 6.
-    let cutoffs: Vec<&Event> = t.events.iter().filter(|e| matches!(e, Event::Cutoff { .. })).collect();
+    let cutoffs: Vec<&Event> = t
+        .events
+        .iter()
+        .filter(|e| matches!(e, Event::Cutoff { .. }))
+        .collect();
     assert_eq!(cutoffs.len(), 1, "{cutoffs:?}");
-    let Event::Cutoff { node, alpha, value, pruned, .. } = cutoffs[0] else { unreachable!() };
+    let Event::Cutoff {
+        node,
+        alpha,
+        value,
+        pruned,
+        ..
+    } = cutoffs[0]
+    else {
+        unreachable!()
+    };
     assert_eq!((*alpha, *value), (3.0, 2.0));
     let pruned: Vec<usize> = pruned.iter().map(|p| p.mv.parse().unwrap()).collect();
     assert_eq!(pruned, vec![2, 3]);
@@ -82,8 +130,14 @@ fn classic_tree_root_3_leaves_4_and_6_pruned_first_move() {
         Event::Enter { node: n, state, .. } if n == node => Some(*state),
         _ => None,
     });
-    assert_eq!(t.states[state_of_node.unwrap()], vec!["(node 2)".to_string()]);
-    let leaves: Vec<i64> = pruned.iter().map(|&c| g.leaf_at(&[2, c]).unwrap()).collect();
+    assert_eq!(
+        t.states[state_of_node.unwrap()],
+        vec!["(node 2)".to_string()]
+    );
+    let leaves: Vec<i64> = pruned
+        .iter()
+        .map(|&c| g.leaf_at(&[2, c]).unwrap())
+        .collect();
     assert_eq!(leaves, vec![4, 6]);
     // Minimax agrees and visits every node.
     let (mv, nodes) = minimax(&mut g, &mut Constant, &root, 0, 2);
@@ -187,10 +241,19 @@ fn table_and_ordering_change_node_counts_not_values() {
     }
     let v0 = results[0].0;
     assert!(results.iter().all(|r| r.0 == v0), "{results:?}");
-    assert!(results[1].1 < results[0].1, "the table saves nodes: {results:?}");
+    assert!(
+        results[1].1 < results[0].1,
+        "the table saves nodes: {results:?}"
+    );
     // Ordering takes the best move from the table, so it acts with the table.
-    assert!(results[3].1 < results[1].1, "ordering saves nodes on top of the table: {results:?}");
-    assert!(results[3].1 < results[0].1, "table and ordering save nodes: {results:?}");
+    assert!(
+        results[3].1 < results[1].1,
+        "ordering saves nodes on top of the table: {results:?}"
+    );
+    assert!(
+        results[3].1 < results[0].1,
+        "table and ordering save nodes: {results:?}"
+    );
 }
 
 #[test]
@@ -202,15 +265,25 @@ fn tictactoe_trace_replays_and_has_boards() {
     let t = t.unwrap();
     assert!(!t.truncated);
     assert!((replay(&t.events).unwrap() - v).abs() < 1e-9);
-    assert!(t.states[0].iter().any(|f| f == "(cell 1 1 b)"), "{:?}", t.states[0]);
+    assert!(
+        t.states[0].iter().any(|f| f == "(cell 1 1 b)"),
+        "{:?}",
+        t.states[0]
+    );
     // A small cap truncates with a marker and replay refuses.
     let h = Box::new(FuzzyHeuristic::build(&program, &mut m).unwrap());
     let mut ab = AlphaBeta::new(h, ab_config(3, false, false, false));
     let mut small = Trace::new(10);
     let r = ab.search(&mut m, &s, 0, Some(&mut small)).unwrap();
-    assert!((r.value - v).abs() < 1e-9, "truncation does not change the search");
+    assert!(
+        (r.value - v).abs() < 1e-9,
+        "truncation does not change the search"
+    );
     assert!(small.truncated);
-    assert!(matches!(small.events.last(), Some(Event::Truncated { nodes: 10 }) | Some(Event::BestMove { .. })));
+    assert!(matches!(
+        small.events.last(),
+        Some(Event::Truncated { nodes: 10 }) | Some(Event::BestMove { .. })
+    ));
     assert!(replay(&small.events).is_err());
     // Deterministic: the same search gives the same events.
     let h = Box::new(FuzzyHeuristic::build(&program, &mut m).unwrap());
@@ -228,7 +301,11 @@ fn tictactoe_full_depth_never_loses_and_self_play_draws() {
     let ab: PlayerSpec = "alphabeta:heuristic=none,depth=9".parse().unwrap();
     let random: PlayerSpec = "random".parse().unwrap();
     // 400 games, roles rotated: 200 as each role.
-    let cfg = MatchConfig { games: 400, seed: 5, max_steps: 20 };
+    let cfg = MatchConfig {
+        games: 400,
+        seed: 5,
+        max_steps: 20,
+    };
     let r = run_match(&program, &mut m, &[ab.clone(), random], &cfg, &mut |_| {}).unwrap();
     let p = &r.players[0];
     assert_eq!(p.games, 400);
@@ -237,15 +314,31 @@ fn tictactoe_full_depth_never_loses_and_self_play_draws() {
     for role in 0..2 {
         assert_eq!(r.games.iter().filter(|g| g.seats[role] == 0).count(), 200);
     }
-    let cfg = MatchConfig { games: 2, seed: 1, max_steps: 20 };
+    let cfg = MatchConfig {
+        games: 2,
+        seed: 1,
+        max_steps: 20,
+    };
     let r = run_match(&program, &mut m, &[ab.clone(), ab], &cfg, &mut |_| {}).unwrap();
     assert_eq!(r.games.len(), 2);
-    assert!(r.games.iter().all(|g| g.terminal && g.goals == vec![50, 50]), "{:?}", r.games);
+    assert!(
+        r.games
+            .iter()
+            .all(|g| g.terminal && g.goals == vec![50, 50]),
+        "{:?}",
+        r.games
+    );
 }
 
 /// Full-depth alpha-beta value, solved flag and nodes on one engine.
 fn solve<M: StateMachine>(m: &mut M, s: &M::State, role: usize) -> (f64, bool, u64) {
-    let mut ab = AlphaBeta::new(Box::new(Constant), Config { budget: Budget::depth(9), ..Config::default() });
+    let mut ab = AlphaBeta::new(
+        Box::new(Constant),
+        Config {
+            budget: Budget::depth(9),
+            ..Config::default()
+        },
+    );
     let r = ab.search(m, s, role, None).unwrap();
     (r.value, r.solved, r.stats.nodes)
 }
@@ -264,7 +357,10 @@ fn fast_engine_gives_the_interpreter_values() {
             let vi = solve(&mut interp, &a, role);
             let vf = solve(&mut fast, &b, role);
             assert!(vi.1 && vf.1, "full depth is solved");
-            assert_eq!(vi.0, vf.0, "seed {seed} role {role}: interpreter {vi:?} fast {vf:?}");
+            assert_eq!(
+                vi.0, vf.0,
+                "seed {seed} role {role}: interpreter {vi:?} fast {vf:?}"
+            );
             seen.insert(vi.0 as i64);
         }
     }
@@ -279,12 +375,24 @@ fn fast_engine_gives_the_interpreter_values() {
         let mut hf = FuzzyHeuristic::build(&program, &mut fast).unwrap();
         let vi = Heuristic::<Engine>::evaluate(&mut hi, &mut interp, &a, 0).unwrap();
         let vf = Heuristic::<Engine>::evaluate(&mut hf, &mut fast, &b, 0).unwrap();
-        assert!((vi - vf).abs() < 1e-9, "seed {seed}: interpreter {vi} fast {vf}");
-        let (di, df) = (minimax(&mut interp, &mut hi, &a, 0, 2).0, minimax(&mut fast, &mut hf, &b, 0, 2).0);
-        assert!((di - df).abs() < 1e-9, "seed {seed}, depth 2: interpreter {di} fast {df}");
+        assert!(
+            (vi - vf).abs() < 1e-9,
+            "seed {seed}: interpreter {vi} fast {vf}"
+        );
+        let (di, df) = (
+            minimax(&mut interp, &mut hi, &a, 0, 2).0,
+            minimax(&mut fast, &mut hf, &b, 0, 2).0,
+        );
+        assert!(
+            (di - df).abs() < 1e-9,
+            "seed {seed}, depth 2: interpreter {di} fast {df}"
+        );
         estimates.push(vi);
     }
-    assert!(estimates.iter().any(|&v| (v - estimates[0]).abs() > 1e-6), "the estimates differ between positions: {estimates:?}");
+    assert!(
+        estimates.iter().any(|&v| (v - estimates[0]).abs() > 1e-6),
+        "the estimates differ between positions: {estimates:?}"
+    );
     // The positions are not all alike: some are won, some drawn or lost.
     assert!(seen.len() >= 2, "{seen:?}");
     // The initial position is a draw on both.
@@ -294,11 +402,24 @@ fn fast_engine_gives_the_interpreter_values() {
     let (program, mut m) = engine("minichess", EngineChoice::Fast);
     let s = m.initial_state().unwrap();
     let h = heuristics::build("fuzzy", &program, &mut m).unwrap();
-    let r = AlphaBeta::new(h, Config::default()).search(&mut m, &s, 0, None).unwrap();
+    let r = AlphaBeta::new(h, Config::default())
+        .search(&mut m, &s, 0, None)
+        .unwrap();
     assert_eq!((r.value, r.solved), (100.0, true));
     let (program, mut m) = engine("maze", EngineChoice::Fast);
     let spec: PlayerSpec = "bestfirst".parse().unwrap();
-    let r = run_match(&program, &mut m, &[spec], &MatchConfig { games: 1, seed: 1, max_steps: 20 }, &mut |_| {}).unwrap();
+    let r = run_match(
+        &program,
+        &mut m,
+        &[spec],
+        &MatchConfig {
+            games: 1,
+            seed: 1,
+            max_steps: 20,
+        },
+        &mut |_| {},
+    )
+    .unwrap();
     assert_eq!((r.games[0].goals.clone(), r.games[0].steps), (vec![100], 6));
 }
 
@@ -306,8 +427,15 @@ fn fast_engine_gives_the_interpreter_values() {
 fn a_match_runs_on_either_engine_and_full_depth_never_loses() {
     // The engines may order legal moves differently, so the games can
     // differ; the outcome for the full-depth player cannot.
-    let specs: Vec<PlayerSpec> = vec!["alphabeta:heuristic=none,depth=9".parse().unwrap(), "random".parse().unwrap()];
-    let cfg = MatchConfig { games: 6, seed: 3, max_steps: 20 };
+    let specs: Vec<PlayerSpec> = vec![
+        "alphabeta:heuristic=none,depth=9".parse().unwrap(),
+        "random".parse().unwrap(),
+    ];
+    let cfg = MatchConfig {
+        games: 6,
+        seed: 3,
+        max_steps: 20,
+    };
     let mut outcomes = Vec::new();
     for choice in [EngineChoice::Interpreter, EngineChoice::Fast] {
         let (program, mut m) = engine("ticTacToe", choice);
@@ -323,7 +451,13 @@ fn minichess_white_forced_win_is_proved() {
     let (program, mut m) = game("minichess");
     let s = m.initial_state().unwrap();
     let h = heuristics::build("fuzzy", &program, &mut m).unwrap();
-    let mut ab = AlphaBeta::new(h, Config { budget: Budget::default(), ..Config::default() });
+    let mut ab = AlphaBeta::new(
+        h,
+        Config {
+            budget: Budget::default(),
+            ..Config::default()
+        },
+    );
     let r = ab.search(&mut m, &s, 0, None).unwrap();
     assert_eq!(r.value, 100.0);
     assert!(r.solved);
@@ -334,19 +468,53 @@ fn plan_of(name: &str) -> (Vec<String>, f64) {
     let (program, mut m) = game(name);
     let s = m.initial_state().unwrap();
     let h = heuristics::build("fuzzy", &program, &mut m).unwrap();
-    let plan = BestFirst::new(h, Budget::default()).search(&mut m, &s, 0).unwrap();
+    let plan = BestFirst::new(h, Budget::default())
+        .search(&mut m, &s, 0)
+        .unwrap();
     assert!(plan.exhausted && plan.complete);
-    (plan.moves.iter().map(|&t| m.terms().display(t)).collect(), plan.result.value)
+    (
+        plan.moves.iter().map(|&t| m.terms().display(t)).collect(),
+        plan.result.value,
+    )
 }
 
 #[test]
 fn best_first_finds_the_shortest_plans() {
-    assert_eq!(plan_of("maze"), (vec!["move", "move", "grab", "move", "move", "drop"].into_iter().map(String::from).collect(), 100.0));
-    assert_eq!(plan_of("blocksWorld"), (vec!["(u c a)", "(s b c)", "(s a b)"].into_iter().map(String::from).collect(), 100.0));
+    assert_eq!(
+        plan_of("maze"),
+        (
+            vec!["move", "move", "grab", "move", "move", "drop"]
+                .into_iter()
+                .map(String::from)
+                .collect(),
+            100.0
+        )
+    );
+    assert_eq!(
+        plan_of("blocksWorld"),
+        (
+            vec!["(u c a)", "(s b c)", "(s a b)"]
+                .into_iter()
+                .map(String::from)
+                .collect(),
+            100.0
+        )
+    );
     // Played move by move, the player follows the same plan.
     let (program, mut m) = game("maze");
     let spec: PlayerSpec = "bestfirst".parse().unwrap();
-    let r = run_match(&program, &mut m, &[spec], &MatchConfig { games: 1, seed: 1, max_steps: 20 }, &mut |_| {}).unwrap();
+    let r = run_match(
+        &program,
+        &mut m,
+        &[spec],
+        &MatchConfig {
+            games: 1,
+            seed: 1,
+            max_steps: 20,
+        },
+        &mut |_| {},
+    )
+    .unwrap();
     assert_eq!((r.games[0].goals.clone(), r.games[0].steps), (vec![100], 6));
 }
 
@@ -357,12 +525,23 @@ fn fuzzy_prefers_the_centre_then_corners_in_tictactoe() {
     let s0 = m.initial_state().unwrap();
     let legal = m.all_legal_moves(&s0).unwrap();
     let mut value = |mv: &str| {
-        let t = legal[0].iter().copied().find(|&t| m.terms().display(t) == mv).unwrap();
+        let t = legal[0]
+            .iter()
+            .copied()
+            .find(|&t| m.terms().display(t) == mv)
+            .unwrap();
         let s = m.next_state(&s0, &[t, legal[1][0]]).unwrap();
         Heuristic::<Interpreter>::evaluate(&mut h, &mut m, &s, 0).unwrap()
     };
-    let (centre, corner, edge) = (value("(mark 2 2)"), value("(mark 1 1)"), value("(mark 1 2)"));
-    assert!(centre > corner && corner > edge, "centre {centre} corner {corner} edge {edge}");
+    let (centre, corner, edge) = (
+        value("(mark 2 2)"),
+        value("(mark 1 1)"),
+        value("(mark 1 2)"),
+    );
+    assert!(
+        centre > corner && corner > edge,
+        "centre {centre} corner {corner} edge {edge}"
+    );
     assert!((1.0..=99.0).contains(&edge) && centre > 50.0);
 }
 
@@ -372,12 +551,35 @@ fn mcts_and_paranoid_alphabeta_play_simultaneous_games() {
     let s = m.initial_state().unwrap();
     let info = GameInfo::sample(&mut m, &s, 10, 1).unwrap();
     assert!(!info.turn_taking);
-    let mut mc = Mcts::new(mcts::Config { budget: Budget::nodes(200), ..mcts::Config::default() }, 3);
+    let mut mc = Mcts::new(
+        mcts::Config {
+            budget: Budget::nodes(200),
+            ..mcts::Config::default()
+        },
+        3,
+    );
     let r = mc.search(&mut m, &s, 0).unwrap();
-    assert!(m.legal_moves(&s, 0).unwrap().contains(&r.best_move.unwrap()));
+    assert!(m
+        .legal_moves(&s, 0)
+        .unwrap()
+        .contains(&r.best_move.unwrap()));
     assert_eq!(r.stats.playouts, 200);
-    let specs: Vec<PlayerSpec> = vec!["alphabeta:depth=2".parse().unwrap(), "mcts:playouts=50".parse().unwrap()];
-    let res = run_match(&program, &mut m, &specs, &MatchConfig { games: 2, seed: 1, max_steps: 50 }, &mut |_| {}).unwrap();
+    let specs: Vec<PlayerSpec> = vec![
+        "alphabeta:depth=2".parse().unwrap(),
+        "mcts:playouts=50".parse().unwrap(),
+    ];
+    let res = run_match(
+        &program,
+        &mut m,
+        &specs,
+        &MatchConfig {
+            games: 2,
+            seed: 1,
+            max_steps: 50,
+        },
+        &mut |_| {},
+    )
+    .unwrap();
     assert_eq!(res.players.len(), 2);
     assert!(res.games.iter().all(|g| g.terminal));
 }
@@ -385,12 +587,23 @@ fn mcts_and_paranoid_alphabeta_play_simultaneous_games() {
 fn mcts_move_in_won_position<M: StateMachine>(m: &mut M) -> String {
     // x: (1 1) (1 2); o: (2 1) (2 2); x to move wins with (mark 1 3).
     let mut s = m.initial_state().unwrap();
-    for (x, o) in [("(mark 1 1)", "noop"), ("noop", "(mark 2 1)"), ("(mark 1 2)", "noop"), ("noop", "(mark 2 2)")] {
+    for (x, o) in [
+        ("(mark 1 1)", "noop"),
+        ("noop", "(mark 2 1)"),
+        ("(mark 1 2)", "noop"),
+        ("noop", "(mark 2 2)"),
+    ] {
         let x = gdlkit::program::parse_ground_term(m.terms_mut(), x).unwrap();
         let o = gdlkit::program::parse_ground_term(m.terms_mut(), o).unwrap();
         s = m.next_state(&s, &[x, o]).unwrap();
     }
-    let mut mc = Mcts::new(mcts::Config { budget: Budget::nodes(1000), ..mcts::Config::default() }, 1);
+    let mut mc = Mcts::new(
+        mcts::Config {
+            budget: Budget::nodes(1000),
+            ..mcts::Config::default()
+        },
+        1,
+    );
     let mv = mc.select_move(m, &s, 0).unwrap();
     m.terms().display(mv)
 }
@@ -409,14 +622,24 @@ fn player_specs_parse_and_reject_mistakes() {
     let s: PlayerSpec = "alphabeta:heuristic=fuzzy,ms=200".parse().unwrap();
     assert_eq!(s.name, "alphabeta");
     assert_eq!(s.get("ms"), Some("200"));
-    assert_eq!(s.budget(Some(1000.0)).unwrap(), Budget { ms: Some(200.0), nodes: None, depth: None });
+    assert_eq!(
+        s.budget(Some(1000.0)).unwrap(),
+        Budget {
+            ms: Some(200.0),
+            nodes: None,
+            depth: None
+        }
+    );
     assert!("bogus".parse::<PlayerSpec>().is_err());
     assert!("mcts:ms".parse::<PlayerSpec>().is_err());
     let (program, mut m) = game("ticTacToe");
     let bad: PlayerSpec = "mcts:depth=3".parse().unwrap();
     assert!(gdlkit::search::build_player(&bad, &program, &mut m, 1).is_err());
     let bf: PlayerSpec = "bestfirst".parse().unwrap();
-    assert!(gdlkit::search::build_player(&bf, &program, &mut m, 1).is_err(), "best-first is for one-player games");
+    assert!(
+        gdlkit::search::build_player(&bf, &program, &mut m, 1).is_err(),
+        "best-first is for one-player games"
+    );
     let h: PlayerSpec = "alphabeta:heuristic=nope".parse().unwrap();
     assert!(gdlkit::search::build_player(&h, &program, &mut m, 1).is_err());
 }
@@ -443,39 +666,108 @@ fn cli(args: &[&str]) -> (i32, serde_json::Value, String) {
 
 #[test]
 fn cli_search_and_match_print_the_documented_json() {
-    let (code, v, err) = cli(&["search", "--tree", "((3 12 8) (2 4 6) (14 5 2))", "--trace", "--format", "json"]);
+    let (code, v, err) = cli(&[
+        "search",
+        "--tree",
+        "((3 12 8) (2 4 6) (14 5 2))",
+        "--trace",
+        "--format",
+        "json",
+    ]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(v["value"], 3);
     assert_eq!(v["best_move"], "1");
     assert_eq!(v["stats"]["cutoffs"], 1);
-    assert!(v["stats"]["nodes"].as_u64().unwrap() > 0 && v["stats"]["leaves"].as_u64().unwrap() == 7);
+    assert!(
+        v["stats"]["nodes"].as_u64().unwrap() > 0 && v["stats"]["leaves"].as_u64().unwrap() == 7
+    );
     assert!(v["events"].as_array().unwrap().len() > 10);
-    let (code, v, _) = cli(&["search", "--tree", "((3 12 8) (2 4 6) (14 5 2))", "--algorithm", "minimax", "--format", "json"]);
+    let (code, v, _) = cli(&[
+        "search",
+        "--tree",
+        "((3 12 8) (2 4 6) (14 5 2))",
+        "--algorithm",
+        "minimax",
+        "--format",
+        "json",
+    ]);
     assert_eq!((code, v["value"].clone()), (0, serde_json::json!(3)));
-    let ttt = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/games/repository/ticTacToe.kif");
+    let ttt =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/games/repository/ticTacToe.kif");
     let ttt = ttt.to_str().unwrap();
-    let (code, v, err) = cli(&["search", ttt, "--depth", "9", "--role", "oplayer", "--format", "json"]);
+    let (code, v, err) = cli(&[
+        "search", ttt, "--depth", "9", "--role", "oplayer", "--format", "json",
+    ]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!((v["value"].clone(), v["solved"].clone(), v["role"].clone()), (serde_json::json!(50), serde_json::json!(true), serde_json::json!("oplayer")));
+    assert_eq!(
+        (v["value"].clone(), v["solved"].clone(), v["role"].clone()),
+        (
+            serde_json::json!(50),
+            serde_json::json!(true),
+            serde_json::json!("oplayer")
+        )
+    );
     assert_eq!(v["engine"], "fast", "auto grounds ticTacToe");
     assert!(v.get("engine_fallback").is_none());
-    let (code, v, err) = cli(&["search", ttt, "--depth", "9", "--role", "oplayer", "--engine", "interpreter", "--format", "json"]);
+    let (code, v, err) = cli(&[
+        "search",
+        ttt,
+        "--depth",
+        "9",
+        "--role",
+        "oplayer",
+        "--engine",
+        "interpreter",
+        "--format",
+        "json",
+    ]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!((v["value"].clone(), v["engine"].clone()), (serde_json::json!(50), serde_json::json!("interpreter")));
+    assert_eq!(
+        (v["value"].clone(), v["engine"].clone()),
+        (serde_json::json!(50), serde_json::json!("interpreter"))
+    );
     let (code, _, err) = cli(&["search", ttt, "--engine", "quick"]);
     assert_eq!(code, 2, "an unknown engine is a usage error");
     assert!(err.contains("`auto`, `interpreter` or `fast`"), "{err}");
     let (code, out) = {
-        let args: Vec<String> = ["search", ttt, "--depth", "1", "--engine", "fast"].iter().map(|s| s.to_string()).collect();
+        let args: Vec<String> = ["search", ttt, "--depth", "1", "--engine", "fast"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         let o = gdlkit::cli::run(&args, &mut Files);
         (o.code, o.stdout)
     };
     assert_eq!(code, 0);
-    assert!(out.contains("engine: fast\n"), "the text output names the engine: {out}");
-    let (code, v, err) = cli(&["match", ttt, "--players", "legal", "random", "--games", "4", "--engine", "interpreter", "--format", "json"]);
+    assert!(
+        out.contains("engine: fast\n"),
+        "the text output names the engine: {out}"
+    );
+    let (code, v, err) = cli(&[
+        "match",
+        ttt,
+        "--players",
+        "legal",
+        "random",
+        "--games",
+        "4",
+        "--engine",
+        "interpreter",
+        "--format",
+        "json",
+    ]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(v["engine"], "interpreter");
-    let (code, v, err) = cli(&["match", ttt, "--players", "legal", "random", "--games", "4", "--format", "json"]);
+    let (code, v, err) = cli(&[
+        "match",
+        ttt,
+        "--players",
+        "legal",
+        "random",
+        "--games",
+        "4",
+        "--format",
+        "json",
+    ]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(v["engine"], "fast");
     let players = v["players"].as_array().unwrap();
@@ -497,17 +789,45 @@ fn a_fallback_to_the_interpreter_is_reported_with_its_reason() {
     use gdlkit::search::report::{match_json, play_match, search_json, SearchOptions, Source};
     let text = game_text("ticTacToe");
     // A grounding budget of one atom: `auto` must fall back.
-    let tiny = gdlkit::ground::Budget { max_atoms: 1, ..Default::default() };
+    let tiny = gdlkit::ground::Budget {
+        max_atoms: 1,
+        ..Default::default()
+    };
     let mut m = gdlkit::engine::load_engine_with(&text, EngineChoice::Auto, tiny).unwrap();
     let why = m.fallback().expect("a reason").to_string();
     assert!(!why.is_empty());
-    let o = SearchOptions { depth: Some(9), ..SearchOptions::default() };
-    let v = search_json(Source::Game { label: "ttt", text: &text, machine: &mut m }, &o).unwrap();
-    assert_eq!((v["engine"].as_str(), v["engine_fallback"].as_str(), v["value"].as_i64()), (Some("interpreter"), Some(why.as_str()), Some(50)));
-    let cfg = MatchConfig { games: 2, seed: 1, max_steps: 20 };
+    let o = SearchOptions {
+        depth: Some(9),
+        ..SearchOptions::default()
+    };
+    let v = search_json(
+        Source::Game {
+            label: "ttt",
+            text: &text,
+            machine: &mut m,
+        },
+        &o,
+    )
+    .unwrap();
+    assert_eq!(
+        (
+            v["engine"].as_str(),
+            v["engine_fallback"].as_str(),
+            v["value"].as_i64()
+        ),
+        (Some("interpreter"), Some(why.as_str()), Some(50))
+    );
+    let cfg = MatchConfig {
+        games: 2,
+        seed: 1,
+        max_steps: 20,
+    };
     let r = play_match(&text, &mut m, &["legal".into(), "legal".into()], &cfg).unwrap();
     let v = match_json("ttt", &m, &cfg, &r);
-    assert_eq!((v["engine"].as_str(), v["engine_fallback"].as_str()), (Some("interpreter"), Some(why.as_str())));
+    assert_eq!(
+        (v["engine"].as_str(), v["engine_fallback"].as_str()),
+        (Some("interpreter"), Some(why.as_str()))
+    );
     // `fast` refuses instead.
     assert!(gdlkit::engine::load_engine_with(&text, EngineChoice::Fast, tiny).is_err());
 }

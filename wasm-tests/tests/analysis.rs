@@ -14,13 +14,16 @@ use wasm_bindgen_test::wasm_bindgen_test;
 const BUTTONS: &str = include_str!("../../games/buttonsAndLights.kif");
 
 fn error_name(e: &JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.name())).unwrap_or_else(|| format!("not an Error: {e:?}"))
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.name()))
+        .unwrap_or_else(|| format!("not an Error: {e:?}"))
 }
 
 /// A plain JS object (not a `Map`) from JSON.
 fn options(v: Value) -> JsValue {
     use serde::Serialize;
-    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).expect("options")
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .expect("options")
 }
 
 /// Steps to the end; returns the phases seen and the last progress.
@@ -50,10 +53,17 @@ fn buttons_and_lights_does_not_terminate() {
     // The report is a plain object, as `gdlkit analyze --format json`.
     let report = job.report().unwrap();
     assert!(report.is_object());
-    assert!(js_sys::Array::is_array(&get(&get(&get(&report, "properties"), "terminates"), "counterexample")));
+    assert!(js_sys::Array::is_array(&get(
+        &get(&get(&report, "properties"), "terminates"),
+        "counterexample"
+    )));
     let r: Value = from_js(report);
     assert_eq!(
-        (r["mode"].clone(), r["states"].clone(), r["terminal_states"].clone()),
+        (
+            r["mode"].clone(),
+            r["states"].clone(),
+            r["terminal_states"].clone()
+        ),
         (json!("exhaustive"), json!(4), json!(1))
     );
     assert_eq!(r["max_depth"], 3);
@@ -64,12 +74,26 @@ fn buttons_and_lights_does_not_terminate() {
     assert_eq!(r["properties"]["playable"]["counterexample"], Value::Null);
     // Diagnostics in the text: GDL201 on the terminal rule, the counterexample related.
     let diags: Vec<Value> = from_js(job.diagnostics().unwrap());
-    let d = diags.iter().find(|d| d["code"] == "GDL201").expect("GDL201");
+    let d = diags
+        .iter()
+        .find(|d| d["code"] == "GDL201")
+        .expect("GDL201");
     assert_eq!(d["severity"], "error");
-    let line = BUTTONS.lines().nth(d["line"].as_u64().unwrap() as usize - 1).unwrap();
+    let line = BUTTONS
+        .lines()
+        .nth(d["line"].as_u64().unwrap() as usize - 1)
+        .unwrap();
     assert!(line.contains("terminal"), "{line}");
-    assert!(d["related"][0]["message"].as_str().unwrap().ends_with(": b"), "{d}");
-    assert!(diags.iter().any(|d| d["code"] == "GDL204" && d["severity"] == "warning"));
+    assert!(
+        d["related"][0]["message"]
+            .as_str()
+            .unwrap()
+            .ends_with(": b"),
+        "{d}"
+    );
+    assert!(diags
+        .iter()
+        .any(|d| d["code"] == "GDL204" && d["severity"] == "warning"));
     assert_eq!(job.error(), None);
 }
 
@@ -77,7 +101,10 @@ fn buttons_and_lights_does_not_terminate() {
 fn tic_tac_toe_counts_and_progress() {
     let mut job = AnalysisJob::new(TIC_TAC_TOE, JsValue::UNDEFINED).unwrap();
     let first: Value = from_js(job.progress().unwrap());
-    assert_eq!((first["phase"].clone(), first["done"].clone()), (json!("exploring"), json!(false)));
+    assert_eq!(
+        (first["phase"].clone(), first["done"].clone()),
+        (json!("exploring"), json!(false))
+    );
     let mut steps = 0;
     let mut last_states = 0;
     loop {
@@ -92,20 +119,33 @@ fn tic_tac_toe_counts_and_progress() {
     }
     assert!(steps > 20, "{steps} slices");
     let r: Value = from_js(job.report().unwrap());
-    assert_eq!((r["states"].clone(), r["terminal_states"].clone()), (json!(5478), json!(958)));
+    assert_eq!(
+        (r["states"].clone(), r["terminal_states"].clone()),
+        (json!(5478), json!(958))
+    );
     assert_eq!(r["properties"]["strongly_winnable"]["holds"], false);
 }
 
 #[wasm_bindgen_test]
 fn sampled_mode_and_stop() {
-    let mut job = AnalysisJob::new(TIC_TAC_TOE, options(json!({"budget": 10, "playouts": 3, "depth": 20}))).unwrap();
+    let mut job = AnalysisJob::new(
+        TIC_TAC_TOE,
+        options(json!({"budget": 10, "playouts": 3, "depth": 20})),
+    )
+    .unwrap();
     let (phases, last) = run(&mut job, 5);
     assert_eq!(phases, ["exploring", "checking", "sampling", "done"]);
-    assert_eq!((last["mode"].clone(), last["playouts"].clone()), (json!("sampled"), json!(3)));
+    assert_eq!(
+        (last["mode"].clone(), last["playouts"].clone()),
+        (json!("sampled"), json!(3))
+    );
     let r: Value = from_js(job.report().unwrap());
     assert_eq!(r["properties"]["terminates"]["holds"], Value::Null);
     let detail = r["properties"]["terminates"]["detail"].as_str().unwrap();
-    assert!(detail.contains("no counterexample in 3 playouts of depth ≤ 20"), "{detail}");
+    assert!(
+        detail.contains("no counterexample in 3 playouts of depth ≤ 20"),
+        "{detail}"
+    );
 
     // Cancelling keeps what was found.
     let mut job = AnalysisJob::new(BUTTONS, JsValue::UNDEFINED).unwrap();
@@ -121,10 +161,19 @@ fn sampled_mode_and_stop() {
 
 #[wasm_bindgen_test]
 fn bad_input_throws() {
-    let err = AnalysisJob::new("(role x", JsValue::UNDEFINED).err().expect("syntax error");
+    let err = AnalysisJob::new("(role x", JsValue::UNDEFINED)
+        .err()
+        .expect("syntax error");
     assert_eq!(error_name(&err), "GdlDiagnosticsError");
-    for bad in [json!({"budget": -1}), json!({"playouts": 1.5}), json!({"budgett": 10}), json!({"seed": "x"})] {
-        let err = AnalysisJob::new(BUTTONS, options(bad.clone())).err().unwrap_or_else(|| panic!("{bad} accepted"));
+    for bad in [
+        json!({"budget": -1}),
+        json!({"playouts": 1.5}),
+        json!({"budgett": 10}),
+        json!({"seed": "x"}),
+    ] {
+        let err = AnalysisJob::new(BUTTONS, options(bad.clone()))
+            .err()
+            .unwrap_or_else(|| panic!("{bad} accepted"));
         assert_eq!(error_name(&err), "TypeError", "{bad}");
     }
     assert!(AnalysisJob::new(BUTTONS, JsValue::NULL).is_ok());
@@ -163,15 +212,27 @@ fn either_engine_gives_the_same_report() {
         // counterexample found may differ (not its length).
         let mut r: Value = from_js(job.report().unwrap());
         for (_, p) in r["properties"].as_object_mut().unwrap() {
-            p["counterexample"] = p["counterexample"].as_array().map_or(json!(null), |m| json!(m.len()));
+            p["counterexample"] = p["counterexample"]
+                .as_array()
+                .map_or(json!(null), |m| json!(m.len()));
         }
         r
     };
     let fast = report("fast");
-    assert_eq!((fast["states"].clone(), fast["terminal_states"].clone()), (json!(5478), json!(958)));
+    assert_eq!(
+        (fast["states"].clone(), fast["terminal_states"].clone()),
+        (json!(5478), json!(958))
+    );
     assert_eq!(fast, report("interpreter"));
     // auto grounds ticTacToe; an unknown engine is a TypeError.
-    assert_eq!(AnalysisJob::new(TIC_TAC_TOE, JsValue::UNDEFINED).unwrap().engine(), "fast");
-    let e = AnalysisJob::new(TIC_TAC_TOE, options(json!({ "engine": "quick" }))).err().expect("refused");
+    assert_eq!(
+        AnalysisJob::new(TIC_TAC_TOE, JsValue::UNDEFINED)
+            .unwrap()
+            .engine(),
+        "fast"
+    );
+    let e = AnalysisJob::new(TIC_TAC_TOE, options(json!({ "engine": "quick" })))
+        .err()
+        .expect("refused");
     assert_eq!(error_name(&e), "TypeError");
 }

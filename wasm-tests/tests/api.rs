@@ -15,7 +15,9 @@ fn s(v: &[&str]) -> Vec<String> {
 }
 
 fn error_name(e: &JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.name())).unwrap_or_else(|| format!("not an Error: {e:?}"))
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.name()))
+        .unwrap_or_else(|| format!("not an Error: {e:?}"))
 }
 
 /// Plays `x` moves (as "row col") with `o` moves interleaved, from the
@@ -24,7 +26,11 @@ fn play_ttt(game: &mut Game, cells: &[(u32, u32)]) -> u32 {
     let mut state = game.initial_state().unwrap();
     for (i, (r, c)) in cells.iter().enumerate() {
         let mark = format!("(mark {r} {c})");
-        let joint = if i % 2 == 0 { vec![mark, "noop".into()] } else { vec!["noop".into(), mark] };
+        let joint = if i % 2 == 0 {
+            vec![mark, "noop".into()]
+        } else {
+            vec!["noop".into(), mark]
+        };
         state = game.next(state, joint).unwrap();
     }
     state
@@ -56,10 +62,26 @@ fn tic_tac_toe_through_the_api() {
     assert!(game.is_terminal(end).unwrap());
     let goals: Vec<Option<i64>> = from_js(game.goals(end).unwrap());
     assert_eq!(goals, vec![Some(100), Some(0)]);
-    assert!(game.fluents(end).unwrap().contains(&"(cell 1 3 x)".to_string()));
+    assert!(game
+        .fluents(end)
+        .unwrap()
+        .contains(&"(cell 1 3 x)".to_string()));
 
     // A full board without a line is a draw.
-    let draw = play_ttt(&mut game, &[(1, 1), (1, 2), (1, 3), (2, 2), (2, 1), (2, 3), (3, 2), (3, 1), (3, 3)]);
+    let draw = play_ttt(
+        &mut game,
+        &[
+            (1, 1),
+            (1, 2),
+            (1, 3),
+            (2, 2),
+            (2, 1),
+            (2, 3),
+            (3, 2),
+            (3, 1),
+            (3, 3),
+        ],
+    );
     assert!(game.is_terminal(draw).unwrap());
     let values: Vec<Vec<i64>> = from_js(game.goal_values(draw).unwrap());
     assert_eq!(values, vec![vec![50], vec![50]]);
@@ -72,17 +94,32 @@ fn simultaneous_moves() {
     let init = game.initial_state().unwrap();
     let joint: Vec<Vec<String>> = from_js(game.legal_joint_moves(init).unwrap());
     assert_eq!(joint.len(), 9, "3 x 3 joint moves");
-    assert_eq!(joint[0], s(&["(throw paper)", "(throw paper)"]), "sorted, first role slowest");
+    assert_eq!(
+        joint[0],
+        s(&["(throw paper)", "(throw paper)"]),
+        "sorted, first role slowest"
+    );
     assert_eq!(joint[1], s(&["(throw paper)", "(throw rock)"]));
     let mut state = init;
-    for (l, r) in [("rock", "scissors"), ("paper", "paper"), ("scissors", "rock")] {
-        state = game.next(state, vec![format!("(throw {l})"), format!("(throw {r})")]).unwrap();
+    for (l, r) in [
+        ("rock", "scissors"),
+        ("paper", "paper"),
+        ("scissors", "rock"),
+    ] {
+        state = game
+            .next(state, vec![format!("(throw {l})"), format!("(throw {r})")])
+            .unwrap();
     }
     assert!(game.is_terminal(state).unwrap());
     let goals: Vec<Option<i64>> = from_js(game.goals(state).unwrap());
     assert_eq!(goals, vec![Some(50), Some(50)]);
-    let won = game.next(init, s(&["(throw rock)", "(throw scissors)"])).unwrap();
-    assert!(game.fluents(won).unwrap().contains(&"(score left 1)".to_string()));
+    let won = game
+        .next(init, s(&["(throw rock)", "(throw scissors)"]))
+        .unwrap();
+    assert!(game
+        .fluents(won)
+        .unwrap()
+        .contains(&"(score left 1)".to_string()));
 }
 
 #[wasm_bindgen_test]
@@ -103,7 +140,10 @@ fn a_syntax_error_throws_an_error_with_diagnostics() {
     assert_eq!(d["code"], "GDL002");
     assert_eq!(d["severity"], "error");
     assert!(d["message"].as_str().unwrap().contains("unclosed"), "{d}");
-    assert_eq!((d["line"].as_u64(), d["column"].as_u64()), (Some(3), Some(1)));
+    assert_eq!(
+        (d["line"].as_u64(), d["column"].as_u64()),
+        (Some(3), Some(1))
+    );
     // "; café 😀\n" is 10 UTF-16 units (the emoji is 2), "(role x)\n" 9.
     assert_eq!(d["from"].as_u64(), Some(19));
     for key in ["end_line", "end_column", "to", "hint", "related"] {
@@ -117,7 +157,9 @@ fn a_syntax_error_throws_an_error_with_diagnostics() {
 
 #[wasm_bindgen_test]
 fn several_errors_are_all_reported() {
-    let err = Game::new("(role x))\n(init (a)\n(legal x =< y)\n").err().expect("errors");
+    let err = Game::new("(role x))\n(init (a)\n(legal x =< y)\n")
+        .err()
+        .expect("errors");
     let list: Vec<Value> = from_js(get(&err, "diagnostics"));
     assert!(list.len() >= 2, "{list:?}");
 }
@@ -128,17 +170,35 @@ fn bad_moves_and_handles_throw() {
     let init = game.initial_state().unwrap();
     let illegal = game.next(init, s(&["noop", "noop"])).unwrap_err();
     assert_eq!(error_name(&illegal), "GdlMoveError");
-    assert!(String::from(illegal.unchecked_ref::<js_sys::Error>().message()).contains("noop of role x is not legal"));
-    assert_eq!(error_name(&game.next(init, s(&["(mark 1 1)"])).unwrap_err()), "GdlMoveError");
-    assert_eq!(error_name(&game.next(init, s(&["(mark 1", "noop"])).unwrap_err()), "GdlMoveError");
-    assert_eq!(error_name(&game.legal_moves(init, 2).unwrap_err()), "RangeError");
+    assert!(
+        String::from(illegal.unchecked_ref::<js_sys::Error>().message())
+            .contains("noop of role x is not legal")
+    );
+    assert_eq!(
+        error_name(&game.next(init, s(&["(mark 1 1)"])).unwrap_err()),
+        "GdlMoveError"
+    );
+    assert_eq!(
+        error_name(&game.next(init, s(&["(mark 1", "noop"])).unwrap_err()),
+        "GdlMoveError"
+    );
+    assert_eq!(
+        error_name(&game.legal_moves(init, 2).unwrap_err()),
+        "RangeError"
+    );
     assert_eq!(error_name(&game.fluents(12345).unwrap_err()), "RangeError");
     // Case and spacing do not matter: moves are terms, not strings.
     let after = game.next(init, s(&["( MARK 2  2 )", "NoOp"])).unwrap();
-    assert!(game.fluents(after).unwrap().contains(&"(cell 2 2 x)".to_string()));
+    assert!(game
+        .fluents(after)
+        .unwrap()
+        .contains(&"(cell 2 2 x)".to_string()));
     // A terminal state has no next state.
     let end = play_ttt(&mut game, &[(1, 1), (2, 1), (1, 2), (2, 2), (1, 3)]);
-    assert_eq!(error_name(&game.next(end, s(&["noop", "(mark 3 3)"])).unwrap_err()), "GdlMoveError");
+    assert_eq!(
+        error_name(&game.next(end, s(&["noop", "(mark 3 3)"])).unwrap_err()),
+        "GdlMoveError"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -153,7 +213,11 @@ fn state_handles_are_released() {
     assert_eq!(game.state_count(), 3);
     game.drop_state(b);
     assert_eq!(game.state_count(), 2);
-    assert_eq!(error_name(&game.is_terminal(b).unwrap_err()), "RangeError", "a dropped handle is not reused");
+    assert_eq!(
+        error_name(&game.is_terminal(b).unwrap_err()),
+        "RangeError",
+        "a dropped handle is not reused"
+    );
     game.drop_state(b); // dropping twice is harmless
     let fluents = game.fluents(c).unwrap();
     let d = game.state_from_fluents(fluents.clone()).unwrap();
@@ -177,16 +241,42 @@ fn files(entries: &[(&str, &str)]) -> JsValue {
 #[wasm_bindgen_test]
 fn run_cli_runs_the_native_commands() {
     // check: an error gives exit code 1 and a rendered diagnostic.
-    let out: Value = from_js(run_cli(s(&["check", "bad.kif"]), files(&[("bad.kif", "(role x)\n(init (a)\n")]), None).unwrap());
+    let out: Value = from_js(
+        run_cli(
+            s(&["check", "bad.kif"]),
+            files(&[("bad.kif", "(role x)\n(init (a)\n")]),
+            None,
+        )
+        .unwrap(),
+    );
     assert_eq!(out["code"], 1);
-    assert!(out["stdout"].as_str().unwrap().contains("bad.kif:2:1: error[GDL002]"), "{out}");
-    let ok: Value = from_js(run_cli(s(&["check", "t.kif"]), files(&[("t.kif", TIC_TAC_TOE)]), None).unwrap());
+    assert!(
+        out["stdout"]
+            .as_str()
+            .unwrap()
+            .contains("bad.kif:2:1: error[GDL002]"),
+        "{out}"
+    );
+    let ok: Value = from_js(
+        run_cli(
+            s(&["check", "t.kif"]),
+            files(&[("t.kif", TIC_TAC_TOE)]),
+            None,
+        )
+        .unwrap(),
+    );
     assert_eq!(ok["code"], 0, "{ok}");
 
     // replay: the same JSON as `replay()`.
     let moves = r#"[["(mark 2 2)", "noop"], ["noop", "(mark 1 1)"]]"#;
-    let out: Value =
-        from_js(run_cli(s(&["replay", "t.kif", "m.json"]), files(&[("t.kif", TIC_TAC_TOE), ("m.json", moves)]), None).unwrap());
+    let out: Value = from_js(
+        run_cli(
+            s(&["replay", "t.kif", "m.json"]),
+            files(&[("t.kif", TIC_TAC_TOE), ("m.json", moves)]),
+            None,
+        )
+        .unwrap(),
+    );
     assert_eq!(out["code"], 0, "{out}");
     let printed: Value = serde_json::from_str(out["stdout"].as_str().unwrap()).unwrap();
     let direct: Value = from_js(replay(TIC_TAC_TOE, JsValue::from_str(moves)).unwrap());
@@ -195,17 +285,43 @@ fn run_cli_runs_the_native_commands() {
 
     // An illegal move in replay: exit 1, the step named on stderr.
     let bad = r#"[["noop", "noop"]]"#;
-    let out: Value =
-        from_js(run_cli(s(&["replay", "t.kif", "m.json"]), files(&[("t.kif", TIC_TAC_TOE), ("m.json", bad)]), None).unwrap());
+    let out: Value = from_js(
+        run_cli(
+            s(&["replay", "t.kif", "m.json"]),
+            files(&[("t.kif", TIC_TAC_TOE), ("m.json", bad)]),
+            None,
+        )
+        .unwrap(),
+    );
     assert_eq!(out["code"], 1);
     assert!(out["stderr"].as_str().unwrap().contains("step 1"), "{out}");
 
     // play with a seed is reproducible; files may come from a Map or a function.
     let map = js_sys::Map::new();
     map.set(&"t.kif".into(), &TIC_TAC_TOE.into());
-    let a: Value = from_js(run_cli(s(&["play", "t.kif", "--seed", "7", "--format", "json"]), map.into(), None).unwrap());
-    let reader = js_sys::Function::new_with_args("path", &format!("return path === 't.kif' ? {} : undefined", json!(TIC_TAC_TOE)));
-    let b: Value = from_js(run_cli(s(&["play", "t.kif", "--seed", "7", "--format", "json"]), reader.into(), None).unwrap());
+    let a: Value = from_js(
+        run_cli(
+            s(&["play", "t.kif", "--seed", "7", "--format", "json"]),
+            map.into(),
+            None,
+        )
+        .unwrap(),
+    );
+    let reader = js_sys::Function::new_with_args(
+        "path",
+        &format!(
+            "return path === 't.kif' ? {} : undefined",
+            json!(TIC_TAC_TOE)
+        ),
+    );
+    let b: Value = from_js(
+        run_cli(
+            s(&["play", "t.kif", "--seed", "7", "--format", "json"]),
+            reader.into(),
+            None,
+        )
+        .unwrap(),
+    );
     assert_eq!(a["code"], 0, "{a}");
     assert_eq!(a["stdout"], b["stdout"]);
     let played: Value = serde_json::from_str(a["stdout"].as_str().unwrap()).unwrap();
@@ -214,15 +330,21 @@ fn run_cli_runs_the_native_commands() {
     // Usage and I/O errors: exit code 2.
     let missing: Value = from_js(run_cli(s(&["check", "nope.kif"]), files(&[]), None).unwrap());
     assert_eq!(missing["code"], 2);
-    assert!(missing["stderr"].as_str().unwrap().contains("cannot read nope.kif"));
+    assert!(missing["stderr"]
+        .as_str()
+        .unwrap()
+        .contains("cannot read nope.kif"));
     let usage: Value = from_js(run_cli(vec![], files(&[]), None).unwrap());
     assert_eq!(usage["code"], 2);
 }
 
 #[wasm_bindgen_test]
 fn replay_reports_the_illegal_step() {
-    let err = replay(TIC_TAC_TOE, JsValue::from_str(r#"{"joint_moves": [["(mark 1 1)", "noop"], ["(mark 2 2)", "noop"]]}"#))
-        .unwrap_err();
+    let err = replay(
+        TIC_TAC_TOE,
+        JsValue::from_str(r#"{"joint_moves": [["(mark 1 1)", "noop"], ["(mark 2 2)", "noop"]]}"#),
+    )
+    .unwrap_err();
     assert_eq!(error_name(&err), "GdlMoveError");
     assert_eq!(get(&err, "step").as_f64(), Some(2.0));
     let err = replay(TIC_TAC_TOE, JsValue::from_str("{not json")).unwrap_err();
@@ -252,7 +374,9 @@ fn version_is_the_crate_version() {
 #[wasm_bindgen_test]
 fn too_many_joint_moves_is_a_range_error() {
     // 3 roles with 50 moves each: 125 000 joint moves, over the cap.
-    let mut kif = String::from("(role a) (role b) (role c) (<= (legal ?r (pick ?n)) (role ?r) (num ?n)) (init s)\n");
+    let mut kif = String::from(
+        "(role a) (role b) (role c) (<= (legal ?r (pick ?n)) (role ?r) (num ?n)) (init s)\n",
+    );
     for i in 0..50 {
         kif.push_str(&format!("(num {i}) "));
     }

@@ -16,19 +16,31 @@ const LARGE: &str = include_str!("../fixtures/repository/duplicateStateLarge.kif
 
 #[wasm_bindgen_test]
 fn check_returns_resolved_diagnostics() {
-    assert_eq!(from_js::<Vec<Value>>(check(TIC_TAC_TOE).unwrap()), Vec::<Value>::new());
+    assert_eq!(
+        from_js::<Vec<Value>>(check(TIC_TAC_TOE).unwrap()),
+        Vec::<Value>::new()
+    );
     // Non-ASCII before the error: `from`/`to` count UTF-16 code units
     // (the emoji is two), columns count characters.
     let text = "; \u{1F600}\n(role x)\n(<= (legal ?p stay) (true on))";
     let diags: Vec<Value> = from_js(check(text).unwrap());
-    let unsafe_var = diags.iter().find(|d| d["code"] == "GDL020").expect("GDL020");
+    let unsafe_var = diags
+        .iter()
+        .find(|d| d["code"] == "GDL020")
+        .expect("GDL020");
     assert_eq!(unsafe_var["severity"], "error");
-    assert_eq!((unsafe_var["line"].as_u64(), unsafe_var["column"].as_u64()), (Some(3), Some(12)));
+    assert_eq!(
+        (unsafe_var["line"].as_u64(), unsafe_var["column"].as_u64()),
+        (Some(3), Some(12))
+    );
     let from = unsafe_var["from"].as_u64().unwrap() as usize;
     let utf16: Vec<u16> = text.encode_utf16().collect();
     assert_eq!(String::from_utf16(&utf16[from..from + 2]).unwrap(), "?p");
     assert_eq!(unsafe_var["to"].as_u64(), Some(from as u64 + 2));
-    assert_eq!(unsafe_var["hint"], "add `(role ?p)` to the body to range over the roles");
+    assert_eq!(
+        unsafe_var["hint"],
+        "add `(role ?p)` to the body to range over the roles"
+    );
     // Missing essentials are there too, sorted by position.
     assert!(diags.iter().any(|d| d["code"] == "GDL061"));
 }
@@ -36,7 +48,10 @@ fn check_returns_resolved_diagnostics() {
 #[wasm_bindgen_test]
 fn format_formats_or_throws() {
     let out = format_kif("(role x)  (<= terminal (true a) (true b))").unwrap();
-    assert_eq!(out, "(role x)\n\n(<= terminal\n    (true a)\n    (true b))\n");
+    assert_eq!(
+        out,
+        "(role x)\n\n(<= terminal\n    (true a)\n    (true b))\n"
+    );
     let err = format_kif("(role x").unwrap_err();
     let e = err.dyn_ref::<js_sys::Error>().expect("an Error");
     assert_eq!(String::from(e.name()), "GdlDiagnosticsError");
@@ -47,11 +62,19 @@ fn format_formats_or_throws() {
 #[wasm_bindgen_test]
 fn cli_check_and_fmt_run_the_same_code() {
     let files = js_sys::Object::new();
-    js_sys::Reflect::set(&files, &JsValue::from_str("g.kif"), &JsValue::from_str("(role x)")).unwrap();
+    js_sys::Reflect::set(
+        &files,
+        &JsValue::from_str("g.kif"),
+        &JsValue::from_str("(role x)"),
+    )
+    .unwrap();
     let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     let r = run_cli(args(&["check", "g.kif"]), files.clone().into(), None).unwrap();
     assert_eq!(get(&r, "code").as_f64(), Some(1.0));
-    assert!(get(&r, "stdout").as_string().unwrap().contains("error[GDL061]"));
+    assert!(get(&r, "stdout")
+        .as_string()
+        .unwrap()
+        .contains("error[GDL061]"));
     let r = run_cli(args(&["fmt", "g.kif"]), files.into(), None).unwrap();
     assert_eq!(get(&r, "stdout").as_string().unwrap(), "(role x)\n");
 }
@@ -68,9 +91,15 @@ fn check_speed_benchmark() {
     let _ = check(LARGE).unwrap();
     let stats = |mut v: Vec<f64>| {
         v.sort_by(f64::total_cmp);
-        format!("min {:.2} ms, p25 {:.2} ms, median {:.2} ms", v[0], v[v.len() / 4], v[v.len() / 2])
+        format!(
+            "min {:.2} ms, p25 {:.2} ms, median {:.2} ms",
+            v[0],
+            v[v.len() / 4],
+            v[v.len() / 2]
+        )
     };
-    let (mut all, mut parse, mut lower, mut checks, mut format) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut all, mut parse, mut lower, mut checks, mut format) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for _ in 0..50 {
         let t = now();
         let d = check(LARGE).unwrap();
@@ -92,8 +121,16 @@ fn check_speed_benchmark() {
         format.push(now() - t);
         assert!(!f.is_empty());
     }
-    console_log!("check(duplicateStateLarge.kif, {} bytes): {}", LARGE.len(), stats(all));
-    console_log!("  phases: parse {}; lower {}; check {}", stats(parse), stats(lower), stats(checks));
+    console_log!(
+        "check(duplicateStateLarge.kif, {} bytes): {}",
+        LARGE.len(),
+        stats(all)
+    );
+    console_log!(
+        "  phases: parse {}; lower {}; check {}",
+        stats(parse),
+        stats(lower),
+        stats(checks)
+    );
     console_log!("format(duplicateStateLarge.kif): {}", stats(format));
 }
-

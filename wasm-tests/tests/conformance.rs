@@ -38,23 +38,49 @@ const TRACES: &[(&str, &str, &str)] = &[
 /// Returns the number of steps compared.
 fn check_with_game(name: &str, game: &mut Game, roles: &[String], playout: &Value) -> usize {
     let steps = playout["steps"].as_array().expect("steps");
-    let moves: Vec<Vec<String>> = playout["joint_moves"].as_array().expect("joint_moves").iter().map(strings).collect();
+    let moves: Vec<Vec<String>> = playout["joint_moves"]
+        .as_array()
+        .expect("joint_moves")
+        .iter()
+        .map(strings)
+        .collect();
     assert_eq!(steps.len(), moves.len() + 1, "{name}: trace shape");
     let mut state = game.initial_state().expect("initial state");
     for (i, expected) in steps.iter().enumerate() {
         let at = format!("{name} step {i}");
-        assert_eq!(game.fluents(state).expect("fluents"), strings(&expected["state"]), "{at}: state");
-        assert_eq!(game.is_terminal(state).expect("terminal"), expected["terminal"].as_bool().unwrap(), "{at}: terminal");
+        assert_eq!(
+            game.fluents(state).expect("fluents"),
+            strings(&expected["state"]),
+            "{at}: state"
+        );
+        assert_eq!(
+            game.is_terminal(state).expect("terminal"),
+            expected["terminal"].as_bool().unwrap(),
+            "{at}: terminal"
+        );
         let goal_values: Vec<Vec<i64>> = from_js(game.goal_values(state).expect("goal values"));
         for (r, role) in roles.iter().enumerate() {
             let legal = game.legal_moves(state, r as u32).expect("legal moves");
-            assert_eq!(legal, strings(&expected["legal"][role]), "{at}: legal moves of {role}");
-            let goals: Vec<i64> = expected["goals"][role].as_array().unwrap().iter().map(|g| g.as_i64().unwrap()).collect();
+            assert_eq!(
+                legal,
+                strings(&expected["legal"][role]),
+                "{at}: legal moves of {role}"
+            );
+            let goals: Vec<i64> = expected["goals"][role]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|g| g.as_i64().unwrap())
+                .collect();
             assert_eq!(goal_values[r], goals, "{at}: goals of {role}");
         }
         // The one-call description agrees with the single queries.
         let d: Value = from_js(game.describe(state).expect("describe"));
-        assert_eq!(strings(&d["fluents"]), strings(&expected["state"]), "{at}: describe");
+        assert_eq!(
+            strings(&d["fluents"]),
+            strings(&expected["state"]),
+            "{at}: describe"
+        );
         if let Some(joint) = moves.get(i) {
             let next = game.next(state, joint.clone()).expect("a legal joint move");
             game.drop_state(state);
@@ -87,7 +113,8 @@ fn traces_match_through_replay() {
         let trace: Value = serde_json::from_str(trace_text).expect("trace JSON");
         for playout in trace["playouts"].as_array().unwrap() {
             // Moves given as JSON text ...
-            let got: Value = from_js(replay(kif, JsValue::from_str(&playout.to_string())).expect("replay"));
+            let got: Value =
+                from_js(replay(kif, JsValue::from_str(&playout.to_string())).expect("replay"));
             assert_eq!(got["roles"], trace["roles"], "{name}: roles");
             assert_eq!(got["steps"], playout["steps"], "{name}: steps");
             // ... and as a JS value (a bare list of joint moves).

@@ -18,21 +18,43 @@ use wasm_bindgen::JsValue;
 use wasm_bindgen_test::{console_log, wasm_bindgen_test};
 
 const GAMES: [(&str, &str); 5] = [
-    ("ticTacToe", include_str!("../fixtures/repository/ticTacToe.kif")),
-    ("connectFour", include_str!("../fixtures/repository/connectFour.kif")),
-    ("breakthrough", include_str!("../fixtures/repository/breakthrough.kif")),
-    ("reversi", include_str!("../fixtures/repository/reversi.kif")),
-    ("chess_200", include_str!("../fixtures/repository/chess_200.kif")),
+    (
+        "ticTacToe",
+        include_str!("../fixtures/repository/ticTacToe.kif"),
+    ),
+    (
+        "connectFour",
+        include_str!("../fixtures/repository/connectFour.kif"),
+    ),
+    (
+        "breakthrough",
+        include_str!("../fixtures/repository/breakthrough.kif"),
+    ),
+    (
+        "reversi",
+        include_str!("../fixtures/repository/reversi.kif"),
+    ),
+    (
+        "chess_200",
+        include_str!("../fixtures/repository/chess_200.kif"),
+    ),
 ];
 
 fn bench(name: &str, text: &str, engine: &str, seconds: &str) -> serde_json::Value {
     let files = js_sys::Object::new();
     let path = format!("{name}.kif");
     js_sys::Reflect::set(&files, &JsValue::from_str(&path), &JsValue::from_str(text)).unwrap();
-    let args: Vec<String> =
-        ["bench", &path, "--engine", engine, "--seconds", seconds].iter().map(|s| s.to_string()).collect();
+    let args: Vec<String> = ["bench", &path, "--engine", engine, "--seconds", seconds]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
     let r = run_cli(args, files.into(), None).unwrap();
-    assert_eq!(get(&r, "code").as_f64(), Some(0.0), "{}", get(&r, "stderr").as_string().unwrap_or_default());
+    assert_eq!(
+        get(&r, "code").as_f64(),
+        Some(0.0),
+        "{}",
+        get(&r, "stderr").as_string().unwrap_or_default()
+    );
     serde_json::from_str(&get(&r, "stdout").as_string().unwrap()).unwrap()
 }
 
@@ -49,8 +71,12 @@ fn bench_runs_the_fast_engine_in_wasm() {
 async fn pause() {
     let p = js_sys::Promise::new(&mut |resolve, _| {
         let set_timeout: js_sys::Function =
-            js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("setTimeout")).unwrap().into();
-        set_timeout.call2(&JsValue::NULL, &resolve, &JsValue::from(0)).unwrap();
+            js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("setTimeout"))
+                .unwrap()
+                .into();
+        set_timeout
+            .call2(&JsValue::NULL, &resolve, &JsValue::from(0))
+            .unwrap();
     });
     wasm_bindgen_futures::JsFuture::from(p).await.unwrap();
 }

@@ -12,16 +12,25 @@ use wasm_bindgen_test::wasm_bindgen_test;
 
 fn opts(v: Value) -> JsValue {
     use serde::Serialize;
-    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).unwrap()
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap()
 }
 
 fn error_name(e: &JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.name())).unwrap_or_else(|| format!("not an Error: {e:?}"))
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.name()))
+        .unwrap_or_else(|| format!("not an Error: {e:?}"))
 }
 
 #[wasm_bindgen_test]
 fn classic_tree_with_trace() {
-    let r: Value = from_js(search_tree("((3 12 8) (2 4 6) (14 5 2))", opts(json!({ "trace": true }))).unwrap());
+    let r: Value = from_js(
+        search_tree(
+            "((3 12 8) (2 4 6) (14 5 2))",
+            opts(json!({ "trace": true })),
+        )
+        .unwrap(),
+    );
     assert_eq!(r["value"], 3);
     assert_eq!(r["best_move"], "1");
     assert_eq!(r["stats"]["cutoffs"], 1);
@@ -35,7 +44,10 @@ fn classic_tree_with_trace() {
 #[wasm_bindgen_test]
 fn tic_tac_toe_is_solved_as_a_draw() {
     let r: Value = from_js(search(TIC_TAC_TOE, opts(json!({ "depth": 9, "role": "o" }))).unwrap());
-    assert_eq!((r["value"].clone(), r["solved"].clone(), r["role"].clone()), (json!(50), json!(true), json!("o")));
+    assert_eq!(
+        (r["value"].clone(), r["solved"].clone(), r["role"].clone()),
+        (json!(50), json!(true), json!("o"))
+    );
     let e = search(TIC_TAC_TOE, opts(json!({ "algorithm": "nope" }))).unwrap_err();
     assert_eq!(error_name(&e), "TypeError");
     let e = search(TIC_TAC_TOE, opts(json!({ "depht": 2 }))).unwrap_err();
@@ -44,7 +56,14 @@ fn tic_tac_toe_is_solved_as_a_draw() {
 
 #[wasm_bindgen_test]
 fn a_match_and_a_player() {
-    let r: Value = from_js(run_match(TIC_TAC_TOE, vec!["legal".into(), "random".into()], opts(json!({ "games": 2 }))).unwrap());
+    let r: Value = from_js(
+        run_match(
+            TIC_TAC_TOE,
+            vec!["legal".into(), "random".into()],
+            opts(json!({ "games": 2 })),
+        )
+        .unwrap(),
+    );
     let players = r["players"].as_array().unwrap();
     assert_eq!(players.len(), 2);
     assert_eq!(players[0]["name"], "legal");
@@ -61,7 +80,10 @@ fn a_match_and_a_player() {
     assert!(legal.contains(&mv), "{mv} not in {legal:?}");
     let stats: Value = from_js(p.last_stats().unwrap());
     assert_eq!(stats["playouts"], 50);
-    assert!(SearchPlayer::new(TIC_TAC_TOE, "bestfirst", None, None).is_err(), "best-first needs a one-player game");
+    assert!(
+        SearchPlayer::new(TIC_TAC_TOE, "bestfirst", None, None).is_err(),
+        "best-first needs a one-player game"
+    );
     let mut ab = SearchPlayer::new(TIC_TAC_TOE, "alphabeta:depth=9", None, None).unwrap();
     let mut t = Game::new(TIC_TAC_TOE).unwrap();
     let s0 = t.initial_state().unwrap();
@@ -73,32 +95,86 @@ fn a_match_and_a_player() {
 fn the_engine_option_chooses_the_engine_and_keeps_values() {
     // Default auto: ticTacToe grounds, so the fast engine runs.
     let r: Value = from_js(search(TIC_TAC_TOE, opts(json!({ "depth": 9 }))).unwrap());
-    assert_eq!((r["engine"].clone(), r["value"].clone()), (json!("fast"), json!(50)));
+    assert_eq!(
+        (r["engine"].clone(), r["value"].clone()),
+        (json!("fast"), json!(50))
+    );
     assert!(r.get("engine_fallback").is_none());
     for engine in ["interpreter", "fast", "auto"] {
-        let r: Value = from_js(search(TIC_TAC_TOE, opts(json!({ "depth": 9, "role": "o", "engine": engine }))).unwrap());
-        assert_eq!((r["value"].clone(), r["solved"].clone()), (json!(50), json!(true)), "{engine}");
-        assert_eq!(r["engine"], if engine == "interpreter" { "interpreter" } else { "fast" });
+        let r: Value = from_js(
+            search(
+                TIC_TAC_TOE,
+                opts(json!({ "depth": 9, "role": "o", "engine": engine })),
+            )
+            .unwrap(),
+        );
+        assert_eq!(
+            (r["value"].clone(), r["solved"].clone()),
+            (json!(50), json!(true)),
+            "{engine}"
+        );
+        assert_eq!(
+            r["engine"],
+            if engine == "interpreter" {
+                "interpreter"
+            } else {
+                "fast"
+            }
+        );
     }
     let e = search(TIC_TAC_TOE, opts(json!({ "engine": "turbo" }))).unwrap_err();
     assert_eq!(error_name(&e), "TypeError", "unknown engines are refused");
-    let msg = e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_default();
-    assert!(msg.contains("engine must be `auto`, `interpreter` or `fast`"), "{msg}");
+    let msg = e
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .unwrap_or_default();
+    assert!(
+        msg.contains("engine must be `auto`, `interpreter` or `fast`"),
+        "{msg}"
+    );
 
     let r: Value = from_js(
-        run_match(TIC_TAC_TOE, vec!["legal".into(), "random".into()], opts(json!({ "games": 2, "engine": "interpreter" }))).unwrap(),
+        run_match(
+            TIC_TAC_TOE,
+            vec!["legal".into(), "random".into()],
+            opts(json!({ "games": 2, "engine": "interpreter" })),
+        )
+        .unwrap(),
     );
-    assert_eq!((r["engine"].clone(), r["players"][0]["games"].clone()), (json!("interpreter"), json!(2)));
-    let r: Value = from_js(run_match(TIC_TAC_TOE, vec!["legal".into(), "random".into()], opts(json!({ "games": 2 }))).unwrap());
+    assert_eq!(
+        (r["engine"].clone(), r["players"][0]["games"].clone()),
+        (json!("interpreter"), json!(2))
+    );
+    let r: Value = from_js(
+        run_match(
+            TIC_TAC_TOE,
+            vec!["legal".into(), "random".into()],
+            opts(json!({ "games": 2 })),
+        )
+        .unwrap(),
+    );
     assert_eq!(r["engine"], "fast");
-    let e = run_match(TIC_TAC_TOE, vec!["legal".into(), "random".into()], opts(json!({ "engine": 3 }))).unwrap_err();
+    let e = run_match(
+        TIC_TAC_TOE,
+        vec!["legal".into(), "random".into()],
+        opts(json!({ "engine": 3 })),
+    )
+    .unwrap_err();
     assert_eq!(error_name(&e), "TypeError");
 
     let mut t = Game::new(TIC_TAC_TOE).unwrap();
     let s0 = t.initial_state().unwrap();
     for engine in [None, Some("interpreter".to_string())] {
-        let mut p = SearchPlayer::new(TIC_TAC_TOE, "alphabeta:depth=9", None, engine.clone()).unwrap();
-        assert_eq!(p.engine(), if engine.is_none() { "fast" } else { "interpreter" });
+        let mut p =
+            SearchPlayer::new(TIC_TAC_TOE, "alphabeta:depth=9", None, engine.clone()).unwrap();
+        assert_eq!(
+            p.engine(),
+            if engine.is_none() {
+                "fast"
+            } else {
+                "interpreter"
+            }
+        );
         assert_eq!(p.engine_fallback(), None);
         let mv = p.select_move(t.fluents(s0).unwrap(), 0).unwrap();
         assert!(t.legal_moves(s0, 0).unwrap().contains(&mv));

@@ -34,22 +34,23 @@ pub mod codes {
 pub fn to_diagnostics(report: &Report) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let nroles = report.roles.len();
-    let mut push = |code: &'static str, severity: Severity, p: &Property, message: String, hint: &str| {
-        let mut d = Diagnostic::error(code, Span::default(), message).with_hint(hint);
-        d.severity = severity;
-        if let Some(moves) = &p.counterexample {
-            d = d.with_related(
-                Span::default(),
-                format!(
-                    "counterexample ({} joint move{} from the initial state): {}",
-                    moves.len(),
-                    if moves.len() == 1 { "" } else { "s" },
-                    format_moves(moves)
-                ),
-            );
-        }
-        out.push(d);
-    };
+    let mut push =
+        |code: &'static str, severity: Severity, p: &Property, message: String, hint: &str| {
+            let mut d = Diagnostic::error(code, Span::default(), message).with_hint(hint);
+            d.severity = severity;
+            if let Some(moves) = &p.counterexample {
+                d = d.with_related(
+                    Span::default(),
+                    format!(
+                        "counterexample ({} joint move{} from the initial state): {}",
+                        moves.len(),
+                        if moves.len() == 1 { "" } else { "s" },
+                        format_moves(moves)
+                    ),
+                );
+            }
+            out.push(d);
+        };
     let p = &report.terminates;
     if p.refuted_here() {
         push(
@@ -76,7 +77,10 @@ pub fn to_diagnostics(report: &Report) -> Vec<Diagnostic> {
             codes::GOALS_UNDEFINED,
             Severity::Error,
             p,
-            format!("goal values are not defined in every terminal state: {}", p.detail),
+            format!(
+                "goal values are not defined in every terminal state: {}",
+                p.detail
+            ),
             "every role needs exactly one `goal` value in every terminal state",
         );
     }
@@ -149,7 +153,11 @@ pub fn to_diagnostics_located(report: &Report, program: &Program) -> Vec<Diagnos
         .into_iter()
         .map(|mut d| {
             let rel = anchor_of(d.code);
-            let span = program.rules.iter().find(|r| r.head.rel == rel).map_or(first_rule, |r| r.head.span);
+            let span = program
+                .rules
+                .iter()
+                .find(|r| r.head.rel == rel)
+                .map_or(first_rule, |r| r.head.span);
             d.span = span;
             for r in &mut d.related {
                 r.span = span;

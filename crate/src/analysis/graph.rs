@@ -83,7 +83,9 @@ impl<S: Clone + Eq + Hash> Graph<S> {
 
     pub fn find(&self, s: &S) -> Option<u32> {
         let h = hash_of(s);
-        self.index.find(h, |&i| self.states[i as usize] == *s).copied()
+        self.index
+            .find(h, |&i| self.states[i as usize] == *s)
+            .copied()
     }
 
     /// The id of `s`, adding it (discovered from `parent` by joint move
@@ -101,7 +103,11 @@ impl<S: Clone + Eq + Hash> Graph<S> {
         self.states.push(s);
         self.parent.push(parent);
         self.parent_move.push(mv);
-        let d = if parent == NONE { 0 } else { self.depth[parent as usize] + 1 };
+        let d = if parent == NONE {
+            0
+        } else {
+            self.depth[parent as usize] + 1
+        };
         self.depth.push(d);
         (id, true)
     }
@@ -255,11 +261,18 @@ impl<S: Clone + Eq + Hash> Graph<S> {
     /// graph given its components in reverse topological order.
     pub fn longest_play(&self, comp: &[u32]) -> u64 {
         // Order states by component number (successors first).
-        let mut order: Vec<u32> = (0..self.len() as u32).filter(|&v| comp[v as usize] != NONE).collect();
+        let mut order: Vec<u32> = (0..self.len() as u32)
+            .filter(|&v| comp[v as usize] != NONE)
+            .collect();
         order.sort_unstable_by_key(|&v| comp[v as usize]);
         let mut longest = vec![0u64; self.len()];
         for &v in &order {
-            let best = self.succ(v).iter().map(|&w| longest[w as usize] + 1).max().unwrap_or(0);
+            let best = self
+                .succ(v)
+                .iter()
+                .map(|&w| longest[w as usize] + 1)
+                .max()
+                .unwrap_or(0);
             longest[v as usize] = best;
         }
         longest.first().copied().unwrap_or(0)
@@ -356,7 +369,11 @@ impl Reverse {
             edge_ids[fill[t as usize] as usize] = e as u32;
             fill[t as usize] += 1;
         }
-        Reverse { start, edge_ids, source }
+        Reverse {
+            start,
+            edge_ids,
+            source,
+        }
     }
 
     pub fn into(&self, t: u32) -> &[u32] {
@@ -406,7 +423,11 @@ mod tests {
     #[test]
     fn forced_wins_one_role_is_reachability() {
         // 0 -> 1 (terminal, 0), 0 -> 2 -> 3 (terminal, 100), 4 unreachable-ish frontier.
-        let g = graph(&[&[1, 2], &[], &[3], &[]], &[false, true, false, true], &[0, 0, 0, 100]);
+        let g = graph(
+            &[&[1, 2], &[], &[3], &[]],
+            &[false, true, false, true],
+            &[0, 0, 0, 100],
+        );
         let rev = Reverse::build(&g);
         assert_eq!(g.forced_wins(0, &rev), vec![true, false, true, true]);
     }

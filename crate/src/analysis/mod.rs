@@ -67,8 +67,16 @@ impl Options {
     /// Default options for a budget of `max_states` states, with room for
     /// 20 joint moves per state on average (at least 10,000 in all).
     pub fn with_budget(max_states: usize) -> Options {
-        let max_edges = max_states.saturating_mul(20).clamp(10_000, u32::MAX as usize - 1);
-        Options { max_states, max_edges, playouts: 200, playout_depth: 1000, seed: 1 }
+        let max_edges = max_states
+            .saturating_mul(20)
+            .clamp(10_000, u32::MAX as usize - 1);
+        Options {
+            max_states,
+            max_edges,
+            playouts: 200,
+            playout_depth: 1000,
+            seed: 1,
+        }
     }
 }
 
@@ -135,13 +143,25 @@ pub struct Property {
 
 impl Property {
     fn proved(detail: impl Into<String>) -> Property {
-        Property { holds: Some(true), counterexample: None, detail: detail.into() }
+        Property {
+            holds: Some(true),
+            counterexample: None,
+            detail: detail.into(),
+        }
     }
     fn refuted(counterexample: Option<Vec<Vec<String>>>, detail: impl Into<String>) -> Property {
-        Property { holds: Some(false), counterexample, detail: detail.into() }
+        Property {
+            holds: Some(false),
+            counterexample,
+            detail: detail.into(),
+        }
     }
     fn open(detail: impl Into<String>) -> Property {
-        Property { holds: None, counterexample: None, detail: detail.into() }
+        Property {
+            holds: None,
+            counterexample: None,
+            detail: detail.into(),
+        }
     }
     pub fn refuted_here(&self) -> bool {
         self.holds == Some(false)
@@ -199,7 +219,14 @@ impl Report {
     /// A well-formedness property (terminates, playable, goals defined,
     /// weakly winnable) is refuted. Monotonicity is only a warning.
     pub fn ill_formed(&self) -> bool {
-        [&self.terminates, &self.playable, &self.goals_defined, &self.weakly_winnable].iter().any(|p| p.refuted_here())
+        [
+            &self.terminates,
+            &self.playable,
+            &self.goals_defined,
+            &self.weakly_winnable,
+        ]
+        .iter()
+        .any(|p| p.refuted_here())
     }
 
     /// `Some(true)` when terminates, playable, goals defined and weakly
@@ -208,7 +235,12 @@ impl Report {
         if self.ill_formed() {
             return Some(false);
         }
-        let all = [&self.terminates, &self.playable, &self.goals_defined, &self.weakly_winnable];
+        let all = [
+            &self.terminates,
+            &self.playable,
+            &self.goals_defined,
+            &self.weakly_winnable,
+        ];
         all.iter().all(|p| p.holds == Some(true)).then_some(true)
     }
 
@@ -235,9 +267,17 @@ pub fn format_moves(moves: &[Vec<String>]) -> String {
         return "(none: the initial state itself)".to_string();
     }
     if moves.iter().all(|j| j.len() == 1) {
-        return moves.iter().map(|j| j[0].as_str()).collect::<Vec<_>>().join(", ");
+        return moves
+            .iter()
+            .map(|j| j[0].as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
     }
-    moves.iter().map(|j| format!("[{}]", j.join(", "))).collect::<Vec<_>>().join(" ")
+    moves
+        .iter()
+        .map(|j| format!("[{}]", j.join(", ")))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Runs an analysis to completion.
@@ -260,7 +300,9 @@ fn sorted_legal<M: StateMachine>(m: &mut M, s: &M::State) -> Result<Vec<Vec<Term
 
 /// Number of joint moves (saturating).
 fn joint_count(legal: &[Vec<TermId>]) -> u64 {
-    legal.iter().fold(1u64, |acc, l| acc.saturating_mul(l.len() as u64))
+    legal
+        .iter()
+        .fold(1u64, |acc, l| acc.saturating_mul(l.len() as u64))
 }
 
 /// Joint move number `j` of the cartesian product (first role slowest).
@@ -293,8 +335,11 @@ fn each(n: u64, what: &str) -> String {
 
 /// Detail of a cycle found after `prefix` joint moves, `len` moves long.
 fn cycle_text(prefix: usize, len: usize) -> String {
-    let start =
-        if prefix == 0 { "the initial state".to_string() } else { format!("the state after joint move {prefix}") };
+    let start = if prefix == 0 {
+        "the initial state".to_string()
+    } else {
+        format!("the state after joint move {prefix}")
+    };
     format!(
         "{start} is reached again after joint move {}: a cycle of {} through non-terminal states, so a play can go on forever",
         prefix + len,
@@ -384,7 +429,11 @@ impl<M: StateMachine> AnalysisJob<M> {
             mode: Mode::Exhaustive,
             g: Graph::new(n),
             terminal_count: 0,
-            f: Findings { witness: vec![None; n], best_terminal_goal: vec![None; n], ..Findings::default() },
+            f: Findings {
+                witness: vec![None; n],
+                best_terminal_goal: vec![None; n],
+                ..Findings::default()
+            },
             sampling: Sampling {
                 playouts: 0,
                 terminal_ends: 0,
@@ -429,7 +478,11 @@ impl<M: StateMachine> AnalysisJob<M> {
             terminal_states: self.terminals_found(),
             max_states: self.opts.max_states as u64,
             playouts: self.sampling.playouts,
-            max_playouts: if self.mode == Mode::Sampled { self.opts.playouts as u64 } else { 0 },
+            max_playouts: if self.mode == Mode::Sampled {
+                self.opts.playouts as u64
+            } else {
+                0
+            },
             work: self.work,
             done: self.phase == Phase::Done,
         }
@@ -450,7 +503,10 @@ impl<M: StateMachine> AnalysisJob<M> {
     pub fn step(&mut self, budget: u64) -> Progress {
         let start = self.work;
         let phase = self.phase;
-        while self.phase == phase && self.phase != Phase::Done && (self.work == start || self.work - start < budget) {
+        while self.phase == phase
+            && self.phase != Phase::Done
+            && (self.work == start || self.work - start < budget)
+        {
             let r = match self.phase {
                 Phase::Exploring => self.explore_one(),
                 Phase::Checking => self.check_graph(),
@@ -532,14 +588,22 @@ impl<M: StateMachine> AnalysisJob<M> {
 
     /// Records the first reachable non-terminal state where `role` has no
     /// legal move; `moves` builds the counterexample only when needed.
-    fn note_unplayable(&mut self, role: usize, depth: usize, moves: &mut MovesFn<'_, Self>) -> Result<(), EvalError> {
+    fn note_unplayable(
+        &mut self,
+        role: usize,
+        depth: usize,
+        moves: &mut MovesFn<'_, Self>,
+    ) -> Result<(), EvalError> {
         if self.f.unplayable.is_none() {
             let detail = format!(
                 "role {} has no legal move in a reachable non-terminal state ({})",
                 self.roles[role],
                 Self::where_(depth)
             );
-            self.f.unplayable = Some(Finding { moves: moves(self)?, detail });
+            self.f.unplayable = Some(Finding {
+                moves: moves(self)?,
+                detail,
+            });
         }
         Ok(())
     }
@@ -560,7 +624,12 @@ impl<M: StateMachine> AnalysisJob<M> {
                 format!("role {} has no goal value", roles[r])
             } else {
                 let vals: Vec<String> = v.iter().map(i64::to_string).collect();
-                format!("role {} has {} goal values ({})", roles[r], v.len(), vals.join(", "))
+                format!(
+                    "role {} has {} goal values ({})",
+                    roles[r],
+                    v.len(),
+                    vals.join(", ")
+                )
             }
         };
         if let Some(r) = bad {
@@ -572,13 +641,22 @@ impl<M: StateMachine> AnalysisJob<M> {
                         describe(&self.roles, r, &values[r]),
                         Self::where_(depth)
                     );
-                    self.f.goals = Some(Finding { moves: moves(self)?, detail });
+                    self.f.goals = Some(Finding {
+                        moves: moves(self)?,
+                        detail,
+                    });
                 }
             }
             if self.f.monotone.is_none() {
-                let detail =
-                    format!("{} in a reachable state ({})", describe(&self.roles, r, &values[r]), Self::where_(depth));
-                self.f.monotone = Some(Finding { moves: moves(self)?, detail });
+                let detail = format!(
+                    "{} in a reachable state ({})",
+                    describe(&self.roles, r, &values[r]),
+                    Self::where_(depth)
+                );
+                self.f.monotone = Some(Finding {
+                    moves: moves(self)?,
+                    detail,
+                });
             }
         }
         if terminal {
@@ -618,7 +696,8 @@ impl<M: StateMachine> AnalysisJob<M> {
         };
         self.note_goals(terminal, true, &values, depth, &mut moves)?;
         if terminal {
-            self.g.begin_expand(true, &cells, &vec![0; self.roles.len()]);
+            self.g
+                .begin_expand(true, &cells, &vec![0; self.roles.len()]);
             self.g.end_expand();
             self.terminal_count += 1;
             self.work += 1;
@@ -693,8 +772,8 @@ impl<M: StateMachine> AnalysisJob<M> {
         self.work += 1;
         // Termination: a cycle among explored states is a real one.
         let (comp, cyclic) = self.g.sccs();
-        if let Some(v) =
-            (0..self.g.len() as u32).find(|&v| comp[v as usize] != NONE && cyclic[comp[v as usize] as usize])
+        if let Some(v) = (0..self.g.len() as u32)
+            .find(|&v| comp[v as usize] != NONE && cyclic[comp[v as usize] as usize])
         {
             if let Some(cycle) = self.g.shortest_cycle(v, &comp) {
                 let mut path = self.g.path_to(v);
@@ -740,8 +819,12 @@ impl<M: StateMachine> AnalysisJob<M> {
             let s0 = self.m.initial_state()?;
             let mut on_path = FxHashMap::default();
             on_path.insert(s0.clone(), 0);
-            self.sampling.walk =
-                Some(Walk { state: s0, on_path, moves: Vec::new(), prev_goals: vec![NO_GOAL; self.roles.len()] });
+            self.sampling.walk = Some(Walk {
+                state: s0,
+                on_path,
+                moves: Vec::new(),
+                prev_goals: vec![NO_GOAL; self.roles.len()],
+            });
         }
         self.work += 1;
         let walk = self.sampling.walk.as_ref().expect("walk");
@@ -804,7 +887,10 @@ impl<M: StateMachine> AnalysisJob<M> {
             self.end_walk();
             return Ok(());
         }
-        let joint: Vec<TermId> = legal.iter().map(|l| l[crate::reasoner::random_index(&mut self.rng, l.len())]).collect();
+        let joint: Vec<TermId> = legal
+            .iter()
+            .map(|l| l[crate::reasoner::random_index(&mut self.rng, l.len())])
+            .collect();
         let t = self.m.next_state(&s, &joint)?;
         let walk = self.sampling.walk.as_mut().expect("walk");
         walk.moves.push(joint);
@@ -836,7 +922,8 @@ impl<M: StateMachine> AnalysisJob<M> {
         let states = self.states_found();
         let terminals = self.terminals_found();
         let non_terminal = self.g.expanded() as u64 - self.terminal_count;
-        let max_depth = (self.g.depth.last().copied().unwrap_or(0) as u64).max(self.sampling.max_len);
+        let max_depth =
+            (self.g.depth.last().copied().unwrap_or(0) as u64).max(self.sampling.max_len);
         // Why a universal property is not established.
         let open = |what: &str, job: &Self| -> String {
             if let Some(e) = &job.error {
@@ -856,7 +943,10 @@ impl<M: StateMachine> AnalysisJob<M> {
                 job.sampling.terminal_ends
             )
         };
-        let from = |f: &Option<Finding>| f.as_ref().map(|f| Property::refuted(Some(f.moves.clone()), f.detail.clone()));
+        let from = |f: &Option<Finding>| {
+            f.as_ref()
+                .map(|f| Property::refuted(Some(f.moves.clone()), f.detail.clone()))
+        };
 
         let terminates = from(&self.f.cycle).unwrap_or_else(|| match (exhaustive, self.f.longest_play) {
             (true, Some(l)) => Property::proved(format!(
@@ -867,7 +957,10 @@ impl<M: StateMachine> AnalysisJob<M> {
         });
         let playable = from(&self.f.unplayable).unwrap_or_else(|| {
             if exhaustive {
-                Property::proved(format!("every role has a legal move {}", each(non_terminal, "non-terminal")))
+                Property::proved(format!(
+                    "every role has a legal move {}",
+                    each(non_terminal, "non-terminal")
+                ))
             } else {
                 Property::open(open("", self))
             }
@@ -881,12 +974,17 @@ impl<M: StateMachine> AnalysisJob<M> {
                     self.f.bad_terminals,
                     terminals,
                     if exhaustive { "reachable" } else { "found" },
-                    if self.f.bad_terminals == 1 { "has" } else { "have" }
+                    if self.f.bad_terminals == 1 {
+                        "has"
+                    } else {
+                        "have"
+                    }
                 ),
             ),
-            None if exhaustive => {
-                Property::proved(format!("every role has exactly one goal value {}", each(terminals, "terminal")))
-            }
+            None if exhaustive => Property::proved(format!(
+                "every role has exactly one goal value {}",
+                each(terminals, "terminal")
+            )),
             None => Property::open(open("", self)),
         };
         let monotone = from(&self.f.monotone).unwrap_or_else(|| {
@@ -898,11 +996,17 @@ impl<M: StateMachine> AnalysisJob<M> {
                 Property::open(open("", self))
             }
         });
-        let missing: Vec<usize> = (0..nroles).filter(|&r| self.f.witness[r].is_none()).collect();
+        let missing: Vec<usize> = (0..nroles)
+            .filter(|&r| self.f.witness[r].is_none())
+            .collect();
         let witness_text = |job: &Self| -> String {
             if nroles == 1 {
                 let w = job.f.witness[0].as_ref().expect("witness");
-                let shown = if w.len() <= 30 { format!(": {}", format_moves(w)) } else { String::new() };
+                let shown = if w.len() <= 30 {
+                    format!(": {}", format_moves(w))
+                } else {
+                    String::new()
+                };
                 format!(
                     "role {} reaches goal 100 after {} move{}{shown}",
                     job.roles[0],
@@ -911,9 +1015,18 @@ impl<M: StateMachine> AnalysisJob<M> {
                 )
             } else {
                 let parts: Vec<String> = (0..nroles)
-                    .map(|r| format!("{} after {}", job.roles[r], job.f.witness[r].as_ref().map_or(0, Vec::len)))
+                    .map(|r| {
+                        format!(
+                            "{} after {}",
+                            job.roles[r],
+                            job.f.witness[r].as_ref().map_or(0, Vec::len)
+                        )
+                    })
                     .collect();
-                format!("every role can reach goal 100 (joint moves needed: {})", parts.join(", "))
+                format!(
+                    "every role can reach goal 100 (joint moves needed: {})",
+                    parts.join(", ")
+                )
             }
         };
         let weakly_winnable = if missing.is_empty() {
@@ -935,7 +1048,13 @@ impl<M: StateMachine> AnalysisJob<M> {
             Property::refuted(None, detail)
         } else {
             let names: Vec<&str> = missing.iter().map(|&r| self.roles[r].as_str()).collect();
-            Property::open(open(&format!("no play reaching goal 100 found yet for {}; ", names.join(", ")), self))
+            Property::open(open(
+                &format!(
+                    "no play reaching goal 100 found yet for {}; ",
+                    names.join(", ")
+                ),
+                self,
+            ))
         };
         let mut winners = self.f.winners.clone();
         if nroles == 1 && self.f.witness[0].is_some() && winners.is_empty() {
@@ -944,24 +1063,39 @@ impl<M: StateMachine> AnalysisJob<M> {
         let strongly_winnable = if !winners.is_empty() {
             if nroles == 1 {
                 let len = self.f.witness[0].as_ref().map_or(0, Vec::len);
-                Property::proved(format!("solvable: role {} can reach goal 100 (in {len} moves)", self.roles[0]))
+                Property::proved(format!(
+                    "solvable: role {} can reach goal 100 (in {len} moves)",
+                    self.roles[0]
+                ))
             } else {
                 let names: Vec<&str> = winners.iter().map(|&r| self.roles[r].as_str()).collect();
-                Property::proved(format!("{} can force goal 100 whatever the other roles do", names.join(" and ")))
+                Property::proved(format!(
+                    "{} can force goal 100 whatever the other roles do",
+                    names.join(" and ")
+                ))
             }
         } else if exhaustive {
             if nroles == 1 {
                 Property::refuted(
                     None,
-                    format!("not solvable: no reachable terminal state gives role {} goal 100", self.roles[0]),
+                    format!(
+                        "not solvable: no reachable terminal state gives role {} goal 100",
+                        self.roles[0]
+                    ),
                 )
             } else if nroles == 0 {
                 Property::refuted(None, "the game has no roles")
             } else {
-                Property::refuted(None, "no role can force goal 100: the other roles can always prevent it")
+                Property::refuted(
+                    None,
+                    "no role can force goal 100: the other roles can always prevent it",
+                )
             }
         } else {
-            Property::open(open("no forced win found among the explored states; ", self))
+            Property::open(open(
+                "no forced win found among the explored states; ",
+                self,
+            ))
         };
         Report {
             mode: self.mode,

@@ -18,7 +18,10 @@ const COIN: &str = "
 
 #[test]
 fn joint_moves_are_enumerated_first_role_slowest() {
-    let legal = vec![vec![TermId(1), TermId(2)], vec![TermId(3), TermId(4), TermId(5)]];
+    let legal = vec![
+        vec![TermId(1), TermId(2)],
+        vec![TermId(3), TermId(4), TermId(5)],
+    ];
     assert_eq!(joint_count(&legal), 6);
     let mut out = Vec::new();
     let all: Vec<Vec<TermId>> = (0..6)
@@ -47,11 +50,20 @@ fn a_flipping_coin_cycles_but_is_solvable() {
     // heads, tails, and the two stopped states.
     assert_eq!((r.states, r.terminal_states), (4, 2));
     assert_eq!(r.terminates.holds, Some(false));
-    assert_eq!(r.terminates.counterexample, Some(vec![vec!["flip".to_string()], vec!["flip".to_string()]]));
-    assert_eq!(r.witnesses[0], Some(vec![vec!["flip".to_string()], vec!["stop".to_string()]]));
+    assert_eq!(
+        r.terminates.counterexample,
+        Some(vec![vec!["flip".to_string()], vec!["flip".to_string()]])
+    );
+    assert_eq!(
+        r.witnesses[0],
+        Some(vec![vec!["flip".to_string()], vec!["stop".to_string()]])
+    );
     assert_eq!(r.strongly_winnable.holds, Some(true));
     let d = to_diagnostics(&r);
-    assert_eq!(d.iter().map(|d| d.code).collect::<Vec<_>>(), [codes::NOT_TERMINATING, codes::NOT_MONOTONE]);
+    assert_eq!(
+        d.iter().map(|d| d.code).collect::<Vec<_>>(),
+        [codes::NOT_TERMINATING, codes::NOT_MONOTONE]
+    );
 }
 
 #[test]
@@ -64,7 +76,11 @@ fn stopping_keeps_what_was_found() {
     let r = job.report().unwrap();
     assert_eq!(r.mode, Mode::Sampled);
     assert_eq!(r.terminates.holds, None);
-    assert!(r.terminates.detail.starts_with("stopped early: "), "{}", r.terminates.detail);
+    assert!(
+        r.terminates.detail.starts_with("stopped early: "),
+        "{}",
+        r.terminates.detail
+    );
 }
 
 #[test]
@@ -81,10 +97,15 @@ fn evaluation_errors_end_the_job_with_a_report() {
 (<= (goal p 100) (true (n 0)))
 ";
     let program = crate::parse_program(text);
-    let limits = crate::Limits { max_term_depth: 50, ..crate::Limits::default() };
+    let limits = crate::Limits {
+        max_term_depth: 50,
+        ..crate::Limits::default()
+    };
     let m = crate::Interpreter::with_limits(&program, limits).expect("loads");
     let r = analyze(m, Options::with_budget(1000));
     assert!(r.error.is_some(), "{r:?}");
     assert_eq!(r.mode, Mode::Sampled);
-    assert!(to_diagnostics(&r).iter().any(|d| d.code == codes::ANALYSIS_STOPPED));
+    assert!(to_diagnostics(&r)
+        .iter()
+        .any(|d| d.code == codes::ANALYSIS_STOPPED));
 }

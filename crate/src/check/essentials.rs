@@ -14,9 +14,17 @@ pub(super) fn check(cx: &mut Ctx) {
         return;
     }
     let p = cx.p;
-    let defined = |rel: Sym, arity: usize| p.rules.iter().any(|r| r.head.rel == rel && r.head.arity() == arity);
+    let defined = |rel: Sym, arity: usize| {
+        p.rules
+            .iter()
+            .any(|r| r.head.rel == rel && r.head.arity() == arity)
+    };
     let start = Span::new(0, 0);
-    let roles: Vec<&Rule> = p.rules.iter().filter(|r| r.head.rel == kw::ROLE && r.head.arity() == 1).collect();
+    let roles: Vec<&Rule> = p
+        .rules
+        .iter()
+        .filter(|r| r.head.rel == kw::ROLE && r.head.arity() == 1)
+        .collect();
     if roles.is_empty() {
         cx.push(
             Diagnostic::error("GDL060", start, "the game has no roles")
@@ -36,22 +44,42 @@ pub(super) fn check(cx: &mut Ctx) {
         );
     }
     for (rel, code, what, example) in [
-        (kw::LEGAL, "GDL062", "legal moves", "(<= (legal white noop) (true (control black)))"),
-        (kw::GOAL, "GDL063", "goal values", "(<= (goal white 100) (true (won white)))"),
+        (
+            kw::LEGAL,
+            "GDL062",
+            "legal moves",
+            "(<= (legal white noop) (true (control black)))",
+        ),
+        (
+            kw::GOAL,
+            "GDL063",
+            "goal values",
+            "(<= (goal white 100) (true (won white)))",
+        ),
     ] {
         let name = cx.name(rel).to_string();
-        let rules: Vec<&Rule> = p.rules.iter().filter(|r| r.head.rel == rel && r.head.arity() == 2).collect();
+        let rules: Vec<&Rule> = p
+            .rules
+            .iter()
+            .filter(|r| r.head.rel == rel && r.head.arity() == 2)
+            .collect();
         if rules.is_empty() {
             cx.push(
-                Diagnostic::error(code, start, format!("the game has no {what}: no `{name}` rule"))
-                    .with_hint(format!("define `{name}` for every role, e.g. `{example}`")),
+                Diagnostic::error(
+                    code,
+                    start,
+                    format!("the game has no {what}: no `{name}` rule"),
+                )
+                .with_hint(format!("define `{name}` for every role, e.g. `{example}`")),
             );
             continue;
         }
         // A role no rule head can match: it never has moves (or a goal).
         for role in &roles {
             let r = &role.head.args[0];
-            let covered = rules.iter().any(|rule| unifiable(std::slice::from_ref(r), &rule.head.args[..1]));
+            let covered = rules
+                .iter()
+                .any(|rule| unifiable(std::slice::from_ref(r), &rule.head.args[..1]));
             if !covered {
                 let role_name = term_text(cx, r);
                 cx.push(
@@ -94,15 +122,20 @@ fn goal_values(cx: &mut Ctx) {
             Term::Var(..) => false,
             Term::Const(s, _) => {
                 let name = cx.name(*s);
-                !(name.bytes().all(|b| b.is_ascii_digit()) && name.parse::<u32>().is_ok_and(|n| n <= 100))
+                !(name.bytes().all(|b| b.is_ascii_digit())
+                    && name.parse::<u32>().is_ok_and(|n| n <= 100))
             }
             Term::App { .. } => true,
         };
         if bad {
             let text = term_text(cx, v);
             cx.push(
-                Diagnostic::error("GDL070", v.span(), format!("goal value `{text}` is not an integer from 0 to 100"))
-                    .with_hint("GDL goal values are the integers 0..100, e.g. `(goal white 100)`"),
+                Diagnostic::error(
+                    "GDL070",
+                    v.span(),
+                    format!("goal value `{text}` is not an integer from 0 to 100"),
+                )
+                .with_hint("GDL goal values are the integers 0..100, e.g. `(goal white 100)`"),
             );
         }
     }

@@ -48,7 +48,11 @@ fn head(cx: &mut Ctx, rule: &Rule) {
     let h = &rule.head;
     match h.rel {
         kw::TRUE | kw::DOES => {
-            let what = if rule.body.is_empty() { "a fact" } else { "the head of a rule" };
+            let what = if rule.body.is_empty() {
+                "a fact"
+            } else {
+                "the head of a rule"
+            };
             cx.push(
                 Diagnostic::error("GDL040", h.name_span, format!("`{}` cannot be {what}", cx.name(h.rel)))
                     .with_hint("`true` and `does` are given by the current state and the moves; use them only in rule bodies"),
@@ -56,8 +60,9 @@ fn head(cx: &mut Ctx, rule: &Rule) {
         }
         kw::ROLE if !rule.body.is_empty() => {
             cx.push(
-                Diagnostic::error("GDL042", h.name_span, "`role` defined by a rule")
-                    .with_hint("the roles are fixed: state each one as a ground fact such as `(role white)`"),
+                Diagnostic::error("GDL042", h.name_span, "`role` defined by a rule").with_hint(
+                    "the roles are fixed: state each one as a ground fact such as `(role white)`",
+                ),
             );
         }
         _ => {}
@@ -78,8 +83,12 @@ fn atom(cx: &mut Ctx, a: &Atom, is_head: bool) {
         );
     } else if looks_numeric(&name) {
         cx.push(
-            Diagnostic::error("GDL012", a.name_span, format!("a relation name must be a symbol, not the number `{name}`"))
-                .with_hint("start the sentence with a relation name, e.g. `(cell 1 2)`"),
+            Diagnostic::error(
+                "GDL012",
+                a.name_span,
+                format!("a relation name must be a symbol, not the number `{name}`"),
+            )
+            .with_hint("start the sentence with a relation name, e.g. `(cell 1 2)`"),
         );
     }
     if let Some(want) = keyword_arity(a.rel) {
@@ -121,7 +130,12 @@ fn terms(cx: &mut Ctx, t: &Term) {
     let mut found: Vec<(Sym, Span, bool, Span)> = Vec::new();
     for_each_subterm(t, &mut |t| match t {
         Term::Const(s, span) if s.0 <= kw::ARROW.0 => found.push((*s, *span, false, *span)),
-        Term::App { functor, args, span, name_span } => {
+        Term::App {
+            functor,
+            args,
+            span,
+            name_span,
+        } => {
             if functor.0 <= kw::ARROW.0 {
                 found.push((*functor, *name_span, false, *span));
             }
@@ -139,10 +153,20 @@ fn terms(cx: &mut Ctx, t: &Term) {
                     .with_hint(format!("write `{name}` without parentheses; readers that keep `({name})` apart from `{name}` (ggp-base) disagree otherwise")),
             );
         } else {
-            let what = if kw::is_gdl_keyword(s) { "a GDL keyword" } else { "logical syntax" };
+            let what = if kw::is_gdl_keyword(s) {
+                "a GDL keyword"
+            } else {
+                "logical syntax"
+            };
             cx.push(
-                Diagnostic::error("GDL048", span, format!("`{name}` is {what} and cannot be used as a function name or constant"))
-                    .with_hint(format!("rename it, e.g. `{name}_`; keywords and connectives have a fixed meaning")),
+                Diagnostic::error(
+                    "GDL048",
+                    span,
+                    format!("`{name}` is {what} and cannot be used as a function name or constant"),
+                )
+                .with_hint(format!(
+                    "rename it, e.g. `{name}_`; keywords and connectives have a fixed meaning"
+                )),
             );
         }
     }
@@ -159,8 +183,14 @@ fn literal(cx: &mut Ctx, l: &Literal, in_or: bool) {
                     "`next` describes the following state; in a body, read the current state with `true`"
                 };
                 cx.push(
-                    Diagnostic::error("GDL043", a.name_span, format!("`{name}` can only be the head of a rule or a fact, not used in a body"))
-                        .with_hint(hint),
+                    Diagnostic::error(
+                        "GDL043",
+                        a.name_span,
+                        format!(
+                            "`{name}` can only be the head of a rule or a fact, not used in a body"
+                        ),
+                    )
+                    .with_hint(hint),
                 );
             }
             atom(cx, a, false);
@@ -179,7 +209,14 @@ fn literal(cx: &mut Ctx, l: &Literal, in_or: bool) {
                 Literal::Not(..) => ("another `not`", "remove both `not`s"),
             };
             if !what.is_empty() {
-                cx.push(Diagnostic::error("GDL031", *span, format!("`not` must wrap a single sentence, not {what}")).with_hint(hint));
+                cx.push(
+                    Diagnostic::error(
+                        "GDL031",
+                        *span,
+                        format!("`not` must wrap a single sentence, not {what}"),
+                    )
+                    .with_hint(hint),
+                );
             }
             literal(cx, inner, false);
         }
@@ -190,8 +227,12 @@ fn literal(cx: &mut Ctx, l: &Literal, in_or: bool) {
         Literal::Or(ds, span) => {
             if ds.is_empty() {
                 cx.push(
-                    Diagnostic::warning("GDL108", *span, "an empty `(or)` is always false: this rule can never apply")
-                        .with_hint("remove the `(or)` or give it alternatives"),
+                    Diagnostic::warning(
+                        "GDL108",
+                        *span,
+                        "an empty `(or)` is always false: this rule can never apply",
+                    )
+                    .with_hint("remove the `(or)` or give it alternatives"),
                 );
             } else if in_or {
                 cx.push(

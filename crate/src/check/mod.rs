@@ -63,7 +63,13 @@ impl<'a> Ctx<'a> {
     fn new(p: &'a Program) -> Ctx<'a> {
         let g = DepGraph::build(p);
         let rg = RuleGraph::build(p, &g);
-        Ctx { p, g, rg, out: Vec::new(), complete: !has_errors(&p.diagnostics) }
+        Ctx {
+            p,
+            g,
+            rg,
+            out: Vec::new(),
+            complete: !has_errors(&p.diagnostics),
+        }
     }
 
     fn run(&mut self) {
@@ -91,7 +97,9 @@ impl<'a> Ctx<'a> {
 
 /// Sorts diagnostics by position (then code), the order every consumer shows.
 pub fn sort(diags: &mut [Diagnostic]) {
-    diags.sort_by(|a, b| (a.span.start, a.span.end, a.code).cmp(&(b.span.start, b.span.end, b.code)));
+    diags.sort_by(|a, b| {
+        (a.span.start, a.span.end, a.code).cmp(&(b.span.start, b.span.end, b.code))
+    });
 }
 
 /// Calls `f` on every atom of a body, with whether it is negated, through
@@ -129,7 +137,10 @@ pub(crate) fn for_each_literal_term<'a>(l: &'a Literal, f: &mut impl FnMut(&'a T
             for_each_subterm(a, f);
             for_each_subterm(b, f);
         }
-        Literal::Or(ds, _) => ds.iter().flatten().for_each(|x| for_each_literal_term(x, f)),
+        Literal::Or(ds, _) => ds
+            .iter()
+            .flatten()
+            .for_each(|x| for_each_literal_term(x, f)),
     }
 }
 
@@ -151,7 +162,9 @@ pub(crate) fn edit_distance(a: &str, b: &str, max: usize) -> usize {
         let mut row_min = usize::MAX;
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[(i - 1) * w + j] + 1).min(d[i * w + j - 1] + 1).min(d[(i - 1) * w + j - 1] + cost);
+            let mut v = (d[(i - 1) * w + j] + 1)
+                .min(d[i * w + j - 1] + 1)
+                .min(d[(i - 1) * w + j - 1] + cost);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
                 v = v.min(d[(i - 2) * w + j - 2] + 1);
             }

@@ -3,7 +3,9 @@
 //! mean"), defined but never used (GDL104), inconsistent spelling of one
 //! symbol (GDL105), unusual characters (GDL106) and duplicate rules (GDL109).
 
-use super::{args, edit_distance, for_each_atom, for_each_literal_term, for_each_subterm, near_limit, Ctx};
+use super::{
+    args, edit_distance, for_each_atom, for_each_literal_term, for_each_subterm, near_limit, Ctx,
+};
 use crate::diagnostic::{Diagnostic, Span};
 use crate::program::{Atom, Literal, Rule, Term};
 use crate::terms::{kw, Sym};
@@ -29,21 +31,34 @@ fn collect(cx: &Ctx) -> Occurrences {
             o.functions.entry((*s, 0)).or_insert(*span);
             o.first.entry(*s).or_insert(*span);
         }
-        Term::App { functor, args, name_span, .. } => {
-            o.functions.entry((*functor, args.len())).or_insert(*name_span);
+        Term::App {
+            functor,
+            args,
+            name_span,
+            ..
+        } => {
+            o.functions
+                .entry((*functor, args.len()))
+                .or_insert(*name_span);
             o.first.entry(*functor).or_insert(*name_span);
         }
         Term::Var(..) => {}
     };
     for rule in &cx.p.rules {
         let h = &rule.head;
-        o.defs.entry((h.rel, h.arity())).or_default().push(h.name_span);
+        o.defs
+            .entry((h.rel, h.arity()))
+            .or_default()
+            .push(h.name_span);
         o.first.entry(h.rel).or_insert(h.name_span);
         for t in &h.args {
             for_each_subterm(t, &mut |t| term(&mut o, t));
         }
         for_each_atom(&rule.body, &mut |a: &Atom, _| {
-            o.uses.entry((a.rel, a.arity())).or_default().push(a.name_span);
+            o.uses
+                .entry((a.rel, a.arity()))
+                .or_default()
+                .push(a.name_span);
             o.first.entry(a.rel).or_insert(a.name_span);
         });
         for l in &rule.body {
@@ -158,7 +173,9 @@ fn relation_and_function(cx: &mut Ctx, o: &Occurrences) {
         if s.0 <= kw::ARROW.0 {
             continue;
         }
-        let e = rel_first.entry(s).or_insert(Span::new(u32::MAX as usize, u32::MAX as usize));
+        let e = rel_first
+            .entry(s)
+            .or_insert(Span::new(u32::MAX as usize, u32::MAX as usize));
         *e = (*e).min(min_span(spans));
     }
     let mut fun_first: FxHashMap<Sym, Span> = FxHashMap::default();
@@ -189,16 +206,31 @@ fn undefined(cx: &mut Ctx, o: &Occurrences) {
         found.push((min_span(spans), s, n, spans.len()));
     }
     found.sort();
-    let mut defined: Vec<(Sym, usize)> = o.defs.keys().copied().filter(|(s, _)| s.0 > kw::ARROW.0).collect();
+    let mut defined: Vec<(Sym, usize)> = o
+        .defs
+        .keys()
+        .copied()
+        .filter(|(s, _)| s.0 > kw::ARROW.0)
+        .collect();
     defined.sort();
     for (span, s, n, count) in found {
         let name = cx.name(s).to_string();
-        let message = format!("relation `{name}` with {} is never defined, so it is always false", args(n));
+        let message = format!(
+            "relation `{name}` with {} is never defined, so it is always false",
+            args(n)
+        );
         let mut d = Diagnostic::warning("GDL103", span, message);
         // Same name, other arity.
-        let other: Vec<usize> = defined.iter().filter(|(t, _)| *t == s).map(|(_, m)| *m).collect();
+        let other: Vec<usize> = defined
+            .iter()
+            .filter(|(t, _)| *t == s)
+            .map(|(_, m)| *m)
+            .collect();
         let hint = if let Some(&m) = other.first() {
-            d = d.with_related(min_span(&o.defs[&(s, m)]), format!("`{name}` is defined with {} here", args(m)));
+            d = d.with_related(
+                min_span(&o.defs[&(s, m)]),
+                format!("`{name}` is defined with {} here", args(m)),
+            );
             format!("`{name}` is defined with {}: check the arguments", args(m))
         } else {
             // Near names: defined relations (any arity), best first.
@@ -206,13 +238,23 @@ fn undefined(cx: &mut Ctx, o: &Occurrences) {
             let best = defined
                 .iter()
                 .filter(|(t, _)| *t != s)
-                .map(|&(t, m)| (edit_distance(cx.p.symbols.name(s), cx.p.symbols.name(t), limit), m != n, t, m))
+                .map(|&(t, m)| {
+                    (
+                        edit_distance(cx.p.symbols.name(s), cx.p.symbols.name(t), limit),
+                        m != n,
+                        t,
+                        m,
+                    )
+                })
                 .filter(|x| x.0 <= limit)
                 .min();
             match best {
                 Some((_, _, t, m)) => {
                     let near = cx.name(t).to_string();
-                    d = d.with_related(min_span(&o.defs[&(t, m)]), format!("`{near}` is defined here"));
+                    d = d.with_related(
+                        min_span(&o.defs[&(t, m)]),
+                        format!("`{near}` is defined here"),
+                    );
                     format!("did you mean `{near}`?")
                 }
                 None => format!("define `{name}` with a fact or a rule, or remove the literal"),
@@ -237,12 +279,27 @@ fn unused(cx: &mut Ctx, o: &Occurrences) {
     found.sort();
     for (span, s, n) in found {
         let name = cx.name(s).to_string();
-        let used_other: Vec<usize> = o.uses.keys().filter(|(t, _)| *t == s).map(|(_, m)| *m).collect();
+        let used_other: Vec<usize> = o
+            .uses
+            .keys()
+            .filter(|(t, _)| *t == s)
+            .map(|(_, m)| *m)
+            .collect();
         let hint = match used_other.first() {
             Some(&m) => format!("`{name}` is used with {}: check the arguments", args(m)),
             None => "remove it, or use it in a rule: only relations that `legal`, `next`, `goal` or `terminal` use affect the game".to_string(),
         };
-        cx.push(Diagnostic::warning("GDL104", span, format!("relation `{name}` with {} is defined but never used", args(n))).with_hint(hint));
+        cx.push(
+            Diagnostic::warning(
+                "GDL104",
+                span,
+                format!(
+                    "relation `{name}` with {} is defined but never used",
+                    args(n)
+                ),
+            )
+            .with_hint(hint),
+        );
     }
 }
 
@@ -276,7 +333,13 @@ fn characters(cx: &mut Ctx, o: &Occurrences) {
         }
     }
     found.sort();
-    let shown = |c: char| if c.is_control() || c.is_whitespace() { format!("U+{:04X}", c as u32) } else { format!("`{c}` (U+{:04X})", c as u32) };
+    let shown = |c: char| {
+        if c.is_control() || c.is_whitespace() {
+            format!("U+{:04X}", c as u32)
+        } else {
+            format!("`{c}` (U+{:04X})", c as u32)
+        }
+    };
     for (span, name, c) in vars {
         cx.push(
             Diagnostic::warning("GDL106", span, format!("unusual character {} in the variable `{name}`", shown(c)))
@@ -302,9 +365,15 @@ fn duplicates(cx: &mut Ctx) {
             Some(&j) => {
                 let what = if rule.body.is_empty() { "fact" } else { "rule" };
                 out.push(
-                    Diagnostic::warning("GDL109", rule.span, format!("duplicate {what}: the same {what} appears earlier"))
-                        .with_related(cx.p.rules[j].span, "the first occurrence")
-                        .with_hint(format!("remove this copy; a repeated {what} changes nothing")),
+                    Diagnostic::warning(
+                        "GDL109",
+                        rule.span,
+                        format!("duplicate {what}: the same {what} appears earlier"),
+                    )
+                    .with_related(cx.p.rules[j].span, "the first occurrence")
+                    .with_hint(format!(
+                        "remove this copy; a repeated {what} changes nothing"
+                    )),
                 );
             }
             None => {
@@ -384,7 +453,9 @@ pub(super) fn spelling(cx: &mut Ctx, text: &str) {
     // Per symbol: spellings in first-occurrence order, with count and first span.
     let mut spellings: FxHashMap<Sym, Vec<(&str, usize, Span)>> = FxHashMap::default();
     let mut note = |s: Sym, span: Span| {
-        let Some(word) = text.get(span.range()) else { return };
+        let Some(word) = text.get(span.range()) else {
+            return;
+        };
         let v = spellings.entry(s).or_default();
         match v.iter_mut().find(|(w, _, _)| *w == word) {
             Some(e) => e.1 += 1,
@@ -394,7 +465,9 @@ pub(super) fn spelling(cx: &mut Ctx, text: &str) {
     let term = |t: &Term, note: &mut dyn FnMut(Sym, Span)| {
         for_each_subterm(t, &mut |t| match t {
             Term::Const(s, span) => note(*s, *span),
-            Term::App { functor, name_span, .. } => note(*functor, *name_span),
+            Term::App {
+                functor, name_span, ..
+            } => note(*functor, *name_span),
             Term::Var(..) => {}
         })
     };
@@ -431,7 +504,9 @@ pub(super) fn spelling(cx: &mut Ctx, text: &str) {
         }
         // The most frequent spelling is the reference (ties: the first).
         v.sort_by_key(|e| e.2);
-        let main = (0..v.len()).max_by_key(|&i| (v[i].1, std::cmp::Reverse(i))).unwrap_or(0);
+        let main = (0..v.len())
+            .max_by_key(|&i| (v[i].1, std::cmp::Reverse(i)))
+            .unwrap_or(0);
         let (main_word, main_count, main_span) = v[main];
         for (i, &(word, count, span)) in v.iter().enumerate() {
             if i == main {
@@ -456,9 +531,15 @@ pub(super) fn spelling(cx: &mut Ctx, text: &str) {
         let (main_word, main_span) = v[0];
         for &(word, span) in &v[1..] {
             out.push(
-                Diagnostic::warning("GDL105", span, format!("variable `?{word}` is written `?{main_word}` elsewhere in this rule"))
-                    .with_related(main_span, format!("written `?{main_word}` here"))
-                    .with_hint("variables are case-insensitive, so both are one variable: use one spelling"),
+                Diagnostic::warning(
+                    "GDL105",
+                    span,
+                    format!("variable `?{word}` is written `?{main_word}` elsewhere in this rule"),
+                )
+                .with_related(main_span, format!("written `?{main_word}` here"))
+                .with_hint(
+                    "variables are case-insensitive, so both are one variable: use one spelling",
+                ),
             );
         }
     }

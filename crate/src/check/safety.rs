@@ -74,10 +74,18 @@ fn unsafe_vars(cx: &mut Ctx, rule: &Rule) {
     let mut bad: Vec<Vec<Occurrence>> = (0..n).map(|_| Vec::new()).collect();
     rule.head.for_each_var(&mut |v, s| {
         if !top[v as usize] {
-            bad[v as usize].push(Occurrence { span: s, how: Use::Head });
+            bad[v as usize].push(Occurrence {
+                span: s,
+                how: Use::Head,
+            });
         }
     });
-    fn walk(conj: &[Literal], outer: &[bool], bad: &mut [Vec<Occurrence>], any: &dyn Fn(&Atom) -> bool) {
+    fn walk(
+        conj: &[Literal],
+        outer: &[bool],
+        bad: &mut [Vec<Occurrence>],
+        any: &dyn Fn(&Atom) -> bool,
+    ) {
         let mut b = outer.to_vec();
         binds(conj, b.len(), any, &mut b);
         for l in conj {
@@ -86,7 +94,10 @@ fn unsafe_vars(cx: &mut Ctx, rule: &Rule) {
                     if let Literal::Pos(a) = &**inner {
                         a.for_each_var(&mut |v, s| {
                             if !b[v as usize] {
-                                bad[v as usize].push(Occurrence { span: s, how: Use::Not });
+                                bad[v as usize].push(Occurrence {
+                                    span: s,
+                                    how: Use::Not,
+                                });
                             }
                         });
                     }
@@ -94,7 +105,10 @@ fn unsafe_vars(cx: &mut Ctx, rule: &Rule) {
                 Literal::Distinct(x, y, _) => {
                     let mut f = |v: VarId, s: Span| {
                         if !b[v as usize] {
-                            bad[v as usize].push(Occurrence { span: s, how: Use::Distinct });
+                            bad[v as usize].push(Occurrence {
+                                span: s,
+                                how: Use::Distinct,
+                            });
                         }
                     };
                     x.for_each_var(&mut f);
@@ -128,22 +142,35 @@ fn unsafe_vars(cx: &mut Ctx, rule: &Rule) {
         let name = format!("?{}", rule.vars[v]);
         let first = &occ[0];
         let message = match first.how {
-            Use::Head if rule.body.is_empty() => format!("unsafe rule: variable `{name}` in the head of a rule without a body"),
-            Use::Head => format!("unsafe rule: variable `{name}` in the head is not bound by a positive literal"),
-            Use::Not => format!("unsafe rule: variable `{name}` inside `not` is not bound by a positive literal"),
-            Use::Distinct => format!("unsafe rule: variable `{name}` in `distinct` is not bound by a positive literal"),
+            Use::Head if rule.body.is_empty() => {
+                format!("unsafe rule: variable `{name}` in the head of a rule without a body")
+            }
+            Use::Head => format!(
+                "unsafe rule: variable `{name}` in the head is not bound by a positive literal"
+            ),
+            Use::Not => format!(
+                "unsafe rule: variable `{name}` inside `not` is not bound by a positive literal"
+            ),
+            Use::Distinct => format!(
+                "unsafe rule: variable `{name}` in `distinct` is not bound by a positive literal"
+            ),
         };
         let mut d = Diagnostic::error("GDL020", first.span, message);
         let label = |how: Use| match how {
             Use::Head => format!("`{name}` is also used in the head, which needs a value for it"),
             Use::Not => format!("`{name}` is also used inside `not`, which cannot give it a value"),
-            Use::Distinct => format!("`{name}` is also used in `distinct`, which cannot give it a value"),
+            Use::Distinct => {
+                format!("`{name}` is also used in `distinct`, which cannot give it a value")
+            }
         };
         for o in &occ[1..] {
             d = d.with_related(o.span, label(o.how));
         }
         for &(s, _) in positive[v].iter().filter(|(_, in_or)| *in_or) {
-            d = d.with_related(s, format!("`{name}` is bound here, but only in one alternative of an `or`"));
+            d = d.with_related(
+                s,
+                format!("`{name}` is bound here, but only in one alternative of an `or`"),
+            );
         }
         // A near variable name bound by a positive literal: likely a typo.
         let limit = near_limit(&rule.vars[v]);
@@ -152,7 +179,11 @@ fn unsafe_vars(cx: &mut Ctx, rule: &Rule) {
             .map(|w| (edit_distance(&rule.vars[v], &rule.vars[w], limit), w))
             .filter(|&(dist, _)| dist <= limit)
             .min();
-        let in_role_position = rule.head.args.first().is_some_and(|t| matches!(t, Term::Var(w, _) if *w as usize == v))
+        let in_role_position = rule
+            .head
+            .args
+            .first()
+            .is_some_and(|t| matches!(t, Term::Var(w, _) if *w as usize == v))
             && matches!(rule.head.rel, kw::LEGAL | kw::GOAL);
         let hint = if let Some((_, w)) = near {
             let s = positive[w][0].0;
@@ -206,8 +237,16 @@ fn expansion(cx: &mut Ctx, rule: &Rule) {
     }
     if too_many {
         cx.push(
-            Diagnostic::error("GDL050", rule.span, format!("this rule's `or`s expand into more than {MAX_EXPANSION} alternative rules"))
-                .with_hint("split the rule into several rules or define helper relations for the alternatives"),
+            Diagnostic::error(
+                "GDL050",
+                rule.span,
+                format!(
+                    "this rule's `or`s expand into more than {MAX_EXPANSION} alternative rules"
+                ),
+            )
+            .with_hint(
+                "split the rule into several rules or define helper relations for the alternatives",
+            ),
         );
     }
 }
@@ -220,13 +259,18 @@ fn expansion(cx: &mut Ctx, rule: &Rule) {
 /// only walks finite domains.)
 fn recursion(cx: &mut Ctx, rule: &Rule) {
     let g = &cx.g;
-    let Some(h) = g.id_of(rule.head.rel, rule.head.arity()) else { return };
+    let Some(h) = g.id_of(rule.head.rel, rule.head.arity()) else {
+        return;
+    };
     if !g.is_recursive(h) {
         return;
     }
     let n = rule.vars.len();
     let scc = g.scc_of[h];
-    let in_cycle = |a: &Atom| g.id_of(a.rel, a.arity()).is_some_and(|r: RelId| g.scc_of[r] == scc);
+    let in_cycle = |a: &Atom| {
+        g.id_of(a.rel, a.arity())
+            .is_some_and(|r: RelId| g.scc_of[r] == scc)
+    };
     let outside = |a: &Atom| !in_cycle(a);
     let mut head_arg = vec![false; n];
     for t in &rule.head.args {
@@ -256,12 +300,21 @@ fn recursion(cx: &mut Ctx, rule: &Rule) {
                         });
                     }
                 }
-                Literal::Or(ds, _) => ds.iter().for_each(|d| walk(d, &b, head_arg, in_cycle, outside, found)),
+                Literal::Or(ds, _) => ds
+                    .iter()
+                    .for_each(|d| walk(d, &b, head_arg, in_cycle, outside, found)),
                 _ => {}
             }
         }
     }
-    walk(&rule.body, &vec![false; n], &head_arg, &in_cycle, &outside, &mut found);
+    walk(
+        &rule.body,
+        &vec![false; n],
+        &head_arg,
+        &in_cycle,
+        &outside,
+        &mut found,
+    );
     found.sort_by_key(|x| x.1);
     let mut reported = vec![false; n];
     for (v, span, lit) in found {

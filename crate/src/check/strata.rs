@@ -112,7 +112,12 @@ fn reaching(cx: &Ctx, targets: &[Sym]) -> Vec<bool> {
     let mut reach = vec![false; g.rels.len()];
     // Components come dependencies first.
     for comp in &g.sccs {
-        let any = comp.iter().any(|&m| is_target(m) || g.edges[m].iter().any(|e| reach[e.body] || is_target(e.body)));
+        let any = comp.iter().any(|&m| {
+            is_target(m)
+                || g.edges[m]
+                    .iter()
+                    .any(|e| reach[e.body] || is_target(e.body))
+        });
         for &m in comp {
             reach[m] = any;
         }
@@ -164,7 +169,9 @@ fn forbidden(cx: &mut Ctx, heads: &[Sym], targets: &[Sym], code: &'static str, h
         if !heads.contains(&rule.head.rel) || rule.body.is_empty() {
             continue;
         }
-        let Some(h) = g.id_of(rule.head.rel, rule.head.arity()) else { continue };
+        let Some(h) = g.id_of(rule.head.rel, rule.head.arity()) else {
+            continue;
+        };
         // This rule's own edges, in source order.
         let mut first: Option<Edge> = None;
         for e in g.edges[h].iter().filter(|e| e.rule == ri && reach[e.body]) {
@@ -176,13 +183,21 @@ fn forbidden(cx: &mut Ctx, heads: &[Sym], targets: &[Sym], code: &'static str, h
         let path = path_to_target(cx, e.body, targets);
         let target = path.last().map(|x| x.body).unwrap_or(e.body);
         let (hname, tname) = (cx.name(rule.head.rel), cx.name(g.rels[target].sym));
-        let mut chain = format!("{hname} -> {}{}", if e.negative { "not " } else { "" }, cx.name(g.rels[e.body].sym));
+        let mut chain = format!(
+            "{hname} -> {}{}",
+            if e.negative { "not " } else { "" },
+            cx.name(g.rels[e.body].sym)
+        );
         for x in &path {
             chain.push_str(if x.negative { " -> not " } else { " -> " });
             chain.push_str(cx.name(g.rels[x.body].sym));
         }
-        let mut d = Diagnostic::error(code, e.span, format!("`{hname}` must not depend on `{tname}` ({chain})"))
-            .with_hint(hint);
+        let mut d = Diagnostic::error(
+            code,
+            e.span,
+            format!("`{hname}` must not depend on `{tname}` ({chain})"),
+        )
+        .with_hint(hint);
         for x in &path {
             let (a, b) = (cx.name(g.rels[x.head].sym), cx.name(g.rels[x.body].sym));
             d = d.with_related(x.span, format!("`{a}` uses `{b}` here"));

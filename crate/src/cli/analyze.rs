@@ -9,7 +9,9 @@ use std::fmt::Write as _;
 
 pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
     let args = Args::parse(raw, &[])?;
-    args.only(&["budget", "playouts", "depth", "seed", "seconds", "format", "engine"])?;
+    args.only(&[
+        "budget", "playouts", "depth", "seed", "seconds", "format", "engine",
+    ])?;
     let json = args.json()?;
     let defaults = Options::with_budget(args.number("budget", Options::default().max_states)?);
     let opts = Options {
@@ -39,7 +41,10 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
         if let Some(why) = &fallback {
             v["fallback"] = why.as_str().into();
         }
-        out.stdout = format!("{}\n", serde_json::to_string_pretty(&v).expect("serialisable"));
+        out.stdout = format!(
+            "{}\n",
+            serde_json::to_string_pretty(&v).expect("serialisable")
+        );
     } else {
         let s = &mut out.stdout;
         let _ = writeln!(
@@ -54,8 +59,11 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
             let _ = writeln!(s, "  (not grounded: {why})");
         }
         if report.mode == Mode::Sampled {
-            let _ =
-                writeln!(s, "  (more than {} states: sampled, nothing is claimed proved)", job.options().max_states);
+            let _ = writeln!(
+                s,
+                "  (more than {} states: sampled, nothing is claimed proved)",
+                job.options().max_states
+            );
         }
         for (name, p) in report.properties() {
             let verdict = match p.holds {
@@ -86,12 +94,20 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
             Some(false) => "no",
             None => "not established",
         };
-        let mono = if report.monotone.refuted_here() { " (not monotone: a warning)" } else { "" };
+        let mono = if report.monotone.refuted_here() {
+            " (not monotone: a warning)"
+        } else {
+            ""
+        };
         let _ = writeln!(s, "well-formed: {verdict}{mono}");
     }
     if let Some(e) = &report.error {
         let _ = writeln!(out.stderr, "gdlkit analyze: the analysis stopped: {e}");
         return Ok(EXIT_DIAGNOSTICS);
     }
-    Ok(if report.ill_formed() { EXIT_DIAGNOSTICS } else { EXIT_OK })
+    Ok(if report.ill_formed() {
+        EXIT_DIAGNOSTICS
+    } else {
+        EXIT_OK
+    })
 }

@@ -23,7 +23,11 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     let start = now_ms();
     let budget = seconds * 1000.0;
     let mut elapsed = 0.0;
-    while if fixed > 0 { playouts < fixed } else { elapsed < budget || playouts == 0 } {
+    while if fixed > 0 {
+        playouts < fixed
+    } else {
+        elapsed < budget || playouts == 0
+    } {
         let (steps, _) = m.playout_length(&init, &mut rng, 10_000).map_err(err)?;
         playouts += 1;
         states += steps as u64 + 1;

@@ -12,12 +12,16 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     if args.flag("write") && args.flag("check") {
         return Err(Fail::usage("--write and --check exclude each other"));
     }
-    let text = host.read_file(path).map_err(|e| Fail::usage(format!("cannot read {path}: {e}")))?;
+    let text = host
+        .read_file(path)
+        .map_err(|e| Fail::usage(format!("cannot read {path}: {e}")))?;
     let formatted = match crate::format::format(&text) {
         Ok(f) => f,
         Err(diags) => {
             let rendered = render(&diags, path, &text, false);
-            return Err(Fail::game(format!("{path} has syntax errors; not formatted\n{rendered}")));
+            return Err(Fail::game(format!(
+                "{path} has syntax errors; not formatted\n{rendered}"
+            )));
         }
     };
     if args.flag("check") {
@@ -29,7 +33,8 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     }
     if args.flag("write") {
         if formatted != text {
-            host.write_file(path, &formatted).map_err(|e| Fail::usage(format!("cannot write {path}: {e}")))?;
+            host.write_file(path, &formatted)
+                .map_err(|e| Fail::usage(format!("cannot write {path}: {e}")))?;
         }
         return Ok(EXIT_OK);
     }

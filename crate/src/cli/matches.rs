@@ -37,19 +37,26 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     };
     let path = args.positional(0, "GAME.kif")?.to_string();
     if args.positional.len() > 1 {
-        return Err(Fail::usage(format!("unexpected argument `{}` (players go after --players)", args.positional[1])));
+        return Err(Fail::usage(format!(
+            "unexpected argument `{}` (players go after --players)",
+            args.positional[1]
+        )));
     }
     if specs_text.is_empty() {
         return Err(Fail::usage("missing --players SPEC SPEC... (e.g. --players alphabeta:heuristic=fuzzy,ms=200 mcts:ms=200)"));
     }
     let (text, mut m) = load_engine(host, &path, &args)?;
-    let result = play_match(&text, &mut m, &specs_text, &cfg).map_err(super::search::report_fail)?;
+    let result =
+        play_match(&text, &mut m, &specs_text, &cfg).map_err(super::search::report_fail)?;
     let v = match_json(&path, &m, &cfg, &result);
     if json {
         out.stdout = format!("{v}\n");
         return Ok(EXIT_OK);
     }
-    let engine = v.as_object().map(super::search::engine_text).unwrap_or_default();
+    let engine = v
+        .as_object()
+        .map(super::search::engine_text)
+        .unwrap_or_default();
     let s = &mut out.stdout;
     let _ = writeln!(
         s,

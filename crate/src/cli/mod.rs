@@ -73,10 +73,16 @@ pub struct Fail {
 
 impl Fail {
     pub fn usage(message: impl Into<String>) -> Fail {
-        Fail { code: EXIT_USAGE, message: message.into() }
+        Fail {
+            code: EXIT_USAGE,
+            message: message.into(),
+        }
     }
     pub fn game(message: impl Into<String>) -> Fail {
-        Fail { code: EXIT_DIAGNOSTICS, message: message.into() }
+        Fail {
+            code: EXIT_DIAGNOSTICS,
+            message: message.into(),
+        }
     }
 }
 
@@ -96,7 +102,10 @@ impl Args {
     /// Parses with `flags` naming options that take no value.
     pub fn parse(raw: &[String], flags: &[&str]) -> Result<Args, Fail> {
         let mut parser = lexopt::Parser::from_args(raw.iter().cloned());
-        let mut args = Args { positional: Vec::new(), options: Vec::new() };
+        let mut args = Args {
+            positional: Vec::new(),
+            options: Vec::new(),
+        };
         loop {
             let arg = match parser.next().map_err(|e| Fail::usage(e.to_string()))? {
                 None => break,
@@ -109,8 +118,11 @@ impl Args {
                     if flags.contains(&name.as_str()) {
                         args.options.push((name, None));
                     } else {
-                        let v = parser.value().map_err(|e| Fail::usage(format!("--{name}: {e}")))?;
-                        args.options.push((name, Some(v.to_string_lossy().into_owned())));
+                        let v = parser
+                            .value()
+                            .map_err(|e| Fail::usage(format!("--{name}: {e}")))?;
+                        args.options
+                            .push((name, Some(v.to_string_lossy().into_owned())));
                     }
                 }
                 Tok::Short(c) => return Err(Fail::usage(format!("unknown option -{c}"))),
@@ -125,26 +137,39 @@ impl Args {
     }
 
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.options.iter().rev().find(|(n, _)| n == name).and_then(|(_, v)| v.as_deref())
+        self.options
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .and_then(|(_, v)| v.as_deref())
     }
 
     pub fn number<T: std::str::FromStr>(&self, name: &str, default: T) -> Result<T, Fail> {
         match self.get(name) {
             None => Ok(default),
-            Some(v) => v.parse().map_err(|_| Fail::usage(format!("--{name} expects a number, got `{v}`"))),
+            Some(v) => v
+                .parse()
+                .map_err(|_| Fail::usage(format!("--{name} expects a number, got `{v}`"))),
         }
     }
 
     /// Rejects options not in `known`.
     pub fn only(&self, known: &[&str]) -> Result<(), Fail> {
-        match self.options.iter().find(|(n, _)| !known.contains(&n.as_str())) {
+        match self
+            .options
+            .iter()
+            .find(|(n, _)| !known.contains(&n.as_str()))
+        {
             Some((n, _)) => Err(Fail::usage(format!("unknown option --{n}"))),
             None => Ok(()),
         }
     }
 
     pub fn positional(&self, i: usize, what: &str) -> Result<&str, Fail> {
-        self.positional.get(i).map(String::as_str).ok_or_else(|| Fail::usage(format!("missing {what}")))
+        self.positional
+            .get(i)
+            .map(String::as_str)
+            .ok_or_else(|| Fail::usage(format!("missing {what}")))
     }
 
     /// `--format text|json`.
@@ -152,7 +177,9 @@ impl Args {
         match self.get("format").unwrap_or("text") {
             "text" => Ok(false),
             "json" => Ok(true),
-            other => Err(Fail::usage(format!("--format must be `text` or `json`, got `{other}`"))),
+            other => Err(Fail::usage(format!(
+                "--format must be `text` or `json`, got `{other}`"
+            ))),
         }
     }
 }
@@ -192,9 +219,19 @@ pub fn run(args: &[String], host: &mut dyn Host) -> Output {
 }
 
 /// Reads a game and builds the engine chosen by `--engine` (default auto).
-pub fn load_engine(host: &mut dyn Host, path: &str, args: &Args) -> Result<(String, crate::Engine), Fail> {
-    let choice: crate::EngineChoice = args.get("engine").unwrap_or("auto").parse().map_err(Fail::usage)?;
-    let text = host.read_file(path).map_err(|e| Fail::usage(format!("cannot read {path}: {e}")))?;
+pub fn load_engine(
+    host: &mut dyn Host,
+    path: &str,
+    args: &Args,
+) -> Result<(String, crate::Engine), Fail> {
+    let choice: crate::EngineChoice = args
+        .get("engine")
+        .unwrap_or("auto")
+        .parse()
+        .map_err(Fail::usage)?;
+    let text = host
+        .read_file(path)
+        .map_err(|e| Fail::usage(format!("cannot read {path}: {e}")))?;
     match crate::engine::load_engine(&text, choice) {
         Ok(g) => Ok((text, g)),
         Err(diags) => {
@@ -206,7 +243,9 @@ pub fn load_engine(host: &mut dyn Host, path: &str, args: &Args) -> Result<(Stri
 
 /// Reads and loads a game; on errors, prints the diagnostics.
 pub fn load(host: &mut dyn Host, path: &str) -> Result<(String, crate::Interpreter), Fail> {
-    let text = host.read_file(path).map_err(|e| Fail::usage(format!("cannot read {path}: {e}")))?;
+    let text = host
+        .read_file(path)
+        .map_err(|e| Fail::usage(format!("cannot read {path}: {e}")))?;
     match crate::load_game(&text) {
         Ok(g) => Ok((text, g)),
         Err(diags) => {

@@ -25,14 +25,21 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
             stuck = true;
             break;
         }
-        let joint: Vec<_> = legal.iter().map(|ms| ms[crate::reasoner::random_index(&mut rng, ms.len())]).collect();
+        let joint: Vec<_> = legal
+            .iter()
+            .map(|ms| ms[crate::reasoner::random_index(&mut rng, ms.len())])
+            .collect();
         moves.push(joint.iter().map(|&t| m.terms().display(t)).collect());
         state = m.next_state(&state, &joint).map_err(err)?;
     }
     let terminal = m.is_terminal(&state).map_err(err)?;
     let goals = m.goal_values(&state).map_err(err)?;
     if json {
-        let goals_obj: serde_json::Map<_, _> = roles.iter().cloned().zip(goals.iter().map(|g| json!(g))).collect();
+        let goals_obj: serde_json::Map<_, _> = roles
+            .iter()
+            .cloned()
+            .zip(goals.iter().map(|g| json!(g)))
+            .collect();
         out.stdout = format!(
             "{}\n",
             json!({ "roles": roles, "joint_moves": moves, "terminal": terminal, "goals": goals_obj })
@@ -55,7 +62,12 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     let goal_text: Vec<String> = roles
         .iter()
         .zip(&goals)
-        .map(|(r, g)| format!("{r}={}", g.iter().map(i64::to_string).collect::<Vec<_>>().join("/")))
+        .map(|(r, g)| {
+            format!(
+                "{r}={}",
+                g.iter().map(i64::to_string).collect::<Vec<_>>().join("/")
+            )
+        })
         .collect();
     let _ = writeln!(s, "goals: {}", goal_text.join(" "));
     Ok(EXIT_OK)

@@ -8,8 +8,11 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     args.only(&["engine"])?;
     let game = args.positional(0, "GAME.kif")?.to_string();
     let moves_path = args.positional(1, "MOVES.json")?.to_string();
-    let moves_text = host.read_file(&moves_path).map_err(|e| Fail::usage(format!("cannot read {moves_path}: {e}")))?;
-    let moves = parse_moves_json(&moves_text).map_err(|e| Fail::usage(format!("{moves_path}: {e}")))?;
+    let moves_text = host
+        .read_file(&moves_path)
+        .map_err(|e| Fail::usage(format!("cannot read {moves_path}: {e}")))?;
+    let moves =
+        parse_moves_json(&moves_text).map_err(|e| Fail::usage(format!("{moves_path}: {e}")))?;
     let (_, mut m) = load_engine(host, &game, &args)?;
     let r = replay(&mut m, &moves).map_err(|e| Fail::game(e.to_string()))?;
     out.stdout = format!("{}\n", r.to_json());

@@ -38,13 +38,35 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
         return Ok(EXIT_OK);
     }
     let args = Args::parse(raw, &["trace"])?;
-    args.only(&["tree", "algorithm", "depth", "budget-ms", "nodes", "role", "heuristic", "trace", "node-cap", "seed", "engine", "format"])?;
+    args.only(&[
+        "tree",
+        "algorithm",
+        "depth",
+        "budget-ms",
+        "nodes",
+        "role",
+        "heuristic",
+        "trace",
+        "node-cap",
+        "seed",
+        "engine",
+        "format",
+    ])?;
     let json = args.json()?;
     let opts = SearchOptions {
         algorithm: args.get("algorithm").unwrap_or("alphabeta").to_string(),
-        depth: args.get("depth").map(|_| args.number("depth", 0)).transpose()?,
-        budget_ms: args.get("budget-ms").map(|_| args.number("budget-ms", 0.0)).transpose()?,
-        nodes: args.get("nodes").map(|_| args.number("nodes", 0)).transpose()?,
+        depth: args
+            .get("depth")
+            .map(|_| args.number("depth", 0))
+            .transpose()?,
+        budget_ms: args
+            .get("budget-ms")
+            .map(|_| args.number("budget-ms", 0.0))
+            .transpose()?,
+        nodes: args
+            .get("nodes")
+            .map(|_| args.number("nodes", 0))
+            .transpose()?,
         role: args.get("role").map(str::to_string),
         heuristic: args.get("heuristic").map(str::to_string),
         trace: args.flag("trace"),
@@ -60,7 +82,15 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     } else {
         let path = args.positional(0, "GAME.kif (or --tree)")?.to_string();
         let (text, mut m) = load_engine(host, &path, &args)?;
-        search_json(Source::Game { label: &path, text: &text, machine: &mut m }, &opts).map_err(report_fail)?
+        search_json(
+            Source::Game {
+                label: &path,
+                text: &text,
+                machine: &mut m,
+            },
+            &opts,
+        )
+        .map_err(report_fail)?
     };
     out.stdout = match (json, v) {
         (true, v) => format!("{v}\n"),
@@ -72,15 +102,38 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
 
 fn text_report(obj: &Map<String, Value>) -> String {
     let mut s = String::new();
-    let get = |k: &str| obj.get(k).map(|v| v.to_string().trim_matches('"').to_string()).unwrap_or_default();
-    let _ = writeln!(s, "game: {}  algorithm: {}  role: {}  heuristic: {}", get("game"), get("algorithm"), get("role"), get("heuristic"));
+    let get = |k: &str| {
+        obj.get(k)
+            .map(|v| v.to_string().trim_matches('"').to_string())
+            .unwrap_or_default()
+    };
+    let _ = writeln!(
+        s,
+        "game: {}  algorithm: {}  role: {}  heuristic: {}",
+        get("game"),
+        get("algorithm"),
+        get("role"),
+        get("heuristic")
+    );
     if obj.contains_key("engine") {
         let _ = writeln!(s, "engine: {}", engine_text(obj));
     }
-    let _ = writeln!(s, "value: {}{}", get("value"), if get("solved") == "true" { " (solved)" } else { "" });
+    let _ = writeln!(
+        s,
+        "value: {}{}",
+        get("value"),
+        if get("solved") == "true" {
+            " (solved)"
+        } else {
+            ""
+        }
+    );
     let _ = writeln!(s, "best move: {}", get("best_move"));
     if let Some(plan) = obj.get("plan").and_then(Value::as_array) {
-        let p: Vec<String> = plan.iter().map(|v| v.as_str().unwrap_or("?").to_string()).collect();
+        let p: Vec<String> = plan
+            .iter()
+            .map(|v| v.as_str().unwrap_or("?").to_string())
+            .collect();
         let _ = writeln!(s, "plan: {}", p.join(", "));
     }
     if let Some(st) = obj.get("stats") {
@@ -91,7 +144,16 @@ fn text_report(obj: &Map<String, Value>) -> String {
         );
     }
     if let Some(ev) = obj.get("events").and_then(Value::as_array) {
-        let _ = writeln!(s, "trace: {} events{} (use --format json to see them)", ev.len(), if get("truncated") == "true" { ", truncated" } else { "" });
+        let _ = writeln!(
+            s,
+            "trace: {} events{} (use --format json to see them)",
+            ev.len(),
+            if get("truncated") == "true" {
+                ", truncated"
+            } else {
+                ""
+            }
+        );
     }
     s
 }

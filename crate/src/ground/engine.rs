@@ -287,10 +287,15 @@ fn legal_gates(net: &Network, legal_word: &[u32]) -> Gates {
         }
         let role = |h: u32| {
             let bit = (h & HOOK_MASK) / 64;
-            (0..roles).find(|&r| legal_word[r] <= bit && bit < legal_word[r + 1]).map_or(NONE, |r| r as u32)
+            (0..roles)
+                .find(|&r| legal_word[r] <= bit && bit < legal_word[r + 1])
+                .map_or(NONE, |r| r as u32)
         };
         let r = role(hooks[0]);
-        if hooks.iter().all(|&h| h & !HOOK_MASK == HOOK_LEGAL && role(h) == r) {
+        if hooks
+            .iter()
+            .all(|&h| h & !HOOK_MASK == HOOK_LEGAL && role(h) == r)
+        {
             role_of[v] = r;
         }
     }
@@ -325,7 +330,10 @@ fn legal_gates(net: &Network, legal_word: &[u32]) -> Gates {
     let mut groups: FxHashMap<(u32, u32), Vec<u32>> = FxHashMap::default();
     for v in 0..n {
         if best[v] != NONE && times[v] == 1 {
-            groups.entry((role_of[v], best[v])).or_default().push(v as u32);
+            groups
+                .entry((role_of[v], best[v]))
+                .or_default()
+                .push(v as u32);
         }
     }
     let mut per_role: Vec<Vec<(u32, Vec<u32>)>> = vec![Vec::new(); roles];
@@ -334,7 +342,13 @@ fn legal_gates(net: &Network, legal_word: &[u32]) -> Gates {
             per_role[r as usize].push((c, members));
         }
     }
-    let mut g = Gates { removed: vec![NONE; n], start: vec![0], node: Vec::new(), mask_at: Vec::new(), mask: Vec::new() };
+    let mut g = Gates {
+        removed: vec![NONE; n],
+        start: vec![0],
+        node: Vec::new(),
+        mask_at: Vec::new(),
+        mask: Vec::new(),
+    };
     for (r, list) in per_role.iter_mut().enumerate() {
         list.sort_by_key(|(c, m)| (std::cmp::Reverse(m.len()), *c));
         list.truncate(MAX_GATES_PER_ROLE);
@@ -345,7 +359,9 @@ fn legal_gates(net: &Network, legal_word: &[u32]) -> Gates {
             g.mask_at.push(at as u32);
             for &v in members {
                 g.removed[v as usize] = *c;
-                for &h in &net.hooks[net.hook_start[v as usize] as usize..net.hook_start[v as usize + 1] as usize] {
+                for &h in &net.hooks
+                    [net.hook_start[v as usize] as usize..net.hook_start[v as usize + 1] as usize]
+                {
                     let bit = (h & HOOK_MASK) as usize - legal_word[r] as usize * 64;
                     g.mask[at + bit / 64] |= 1 << (bit % 64);
                 }
@@ -369,9 +385,14 @@ fn levels(net: &Network, edges: &[u32]) -> Vec<u32> {
         let members: &[u32] = if c == NONE {
             &net.topo[i..i + 1]
         } else {
-            &net.scc_members[net.scc_start[c as usize] as usize..net.scc_start[c as usize + 1] as usize]
+            &net.scc_members
+                [net.scc_start[c as usize] as usize..net.scc_start[c as usize + 1] as usize]
         };
-        let l = members.iter().map(|&m| level[m as usize]).max().unwrap_or(0);
+        let l = members
+            .iter()
+            .map(|&m| level[m as usize])
+            .max()
+            .unwrap_or(0);
         for &m in members {
             level[m as usize] = l;
         }
@@ -440,7 +461,12 @@ pub struct FastEngine {
 }
 
 impl FastEngine {
-    pub(super) fn new(store: TermStore, mut net: Network, t: Tables, stats: GroundStats) -> FastEngine {
+    pub(super) fn new(
+        store: TermStore,
+        mut net: Network,
+        t: Tables,
+        stats: GroundStats,
+    ) -> FastEngine {
         let n = net.len();
         let words = t.base_fluent.len().div_ceil(64).max(1);
         let mut legal_word = vec![0u32];
@@ -462,7 +488,17 @@ impl FastEngine {
         }
         let new_first = NEW_FIRST && frame_inputs(&net, &t);
         let lazy = lazy_nodes(&net, t.terminal);
-        let gates = if GATE_LEGALS { legal_gates(&net, &legal_word) } else { Gates { removed: vec![NONE; n], start: vec![0; t.roles.len() + 1], node: Vec::new(), mask_at: Vec::new(), mask: Vec::new() } };
+        let gates = if GATE_LEGALS {
+            legal_gates(&net, &legal_word)
+        } else {
+            Gates {
+                removed: vec![NONE; n],
+                start: vec![0; t.roles.len() + 1],
+                node: Vec::new(),
+                mask_at: Vec::new(),
+                mask: Vec::new(),
+            }
+        };
         for v in 0..n {
             if gates.removed[v] != NONE {
                 net.thr[v] -= 1;
@@ -475,13 +511,26 @@ impl FastEngine {
             for &e in &net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize] {
                 let target = e >> 1;
                 if !lazy[target as usize] && gates.removed[target as usize] != v as u32 {
-                    edges.push((target << 2) | if net.scc[target as usize] != NONE { E_SCC } else { 0 } | (e & 1));
+                    edges.push(
+                        (target << 2)
+                            | if net.scc[target as usize] != NONE {
+                                E_SCC
+                            } else {
+                                0
+                            }
+                            | (e & 1),
+                    );
                 }
             }
             out_start[v + 1] = edges.len() as u32;
         }
         // Inputs of lazy nodes, in topological order.
-        let lazy_order: Vec<u32> = net.topo.iter().copied().filter(|&v| lazy[v as usize]).collect();
+        let lazy_order: Vec<u32> = net
+            .topo
+            .iter()
+            .copied()
+            .filter(|&v| lazy[v as usize])
+            .collect();
         let mut pos = vec![NONE; n];
         for (i, &v) in lazy_order.iter().enumerate() {
             pos[v as usize] = i as u32;
@@ -522,8 +571,26 @@ impl FastEngine {
                 }
             })
             .collect();
-        let flags = (0..n).map(|v| if net.hook_start[v] != net.hook_start[v + 1] { HOOKED } else { 0 }).collect();
-        let count = net.thr.iter().map(|&thr| if thr == LEAF { 0 } else { OFFSET.wrapping_sub(thr) }).collect();
+        let flags = (0..n)
+            .map(|v| {
+                if net.hook_start[v] != net.hook_start[v + 1] {
+                    HOOKED
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let count = net
+            .thr
+            .iter()
+            .map(|&thr| {
+                if thr == LEAF {
+                    0
+                } else {
+                    OFFSET.wrapping_sub(thr)
+                }
+            })
+            .collect();
         let nscc = net.scc_start.len() - 1;
         let levels = levels(&net, &edges);
         let mut e = FastEngine {
@@ -540,7 +607,14 @@ impl FastEngine {
             next: BitState::zero(words),
             spare: BitState::zero(words),
             legal: vec![0; *legal_word.last().expect("one entry") as usize],
-            masked: vec![0; legal_word.windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0)],
+            masked: vec![
+                0;
+                legal_word
+                    .windows(2)
+                    .map(|w| (w[1] - w[0]) as usize)
+                    .max()
+                    .unwrap_or(0)
+            ],
             legal_word,
             gates,
             inputs: SmallVec::new(),
@@ -594,7 +668,8 @@ impl FastEngine {
                 }
                 i += 1;
             } else {
-                let len = (self.net.scc_start[c as usize + 1] - self.net.scc_start[c as usize]) as usize;
+                let len =
+                    (self.net.scc_start[c as usize + 1] - self.net.scc_start[c as usize]) as usize;
                 self.recompute(c, true);
                 i += len;
             }
@@ -610,7 +685,10 @@ impl FastEngine {
     /// Applies the hooks of node `v` after its value changed.
     #[inline(never)]
     fn run_hooks(&mut self, v: usize) {
-        let (s, e) = (self.net.hook_start[v] as usize, self.net.hook_start[v + 1] as usize);
+        let (s, e) = (
+            self.net.hook_start[v] as usize,
+            self.net.hook_start[v + 1] as usize,
+        );
         for &h in &self.net.hooks[s..e] {
             let i = (h & HOOK_MASK) as usize;
             match h & !HOOK_MASK {
@@ -630,18 +708,29 @@ impl FastEngine {
             let h = self.hook[v];
             if h != NONE {
                 let i = (h & HOOK_MASK) as usize;
-                let bits: &mut [u64] = if h & !HOOK_MASK == HOOK_LEGAL { &mut self.legal } else { &mut self.next.0 };
+                let bits: &mut [u64] = if h & !HOOK_MASK == HOOK_LEGAL {
+                    &mut self.legal
+                } else {
+                    &mut self.next.0
+                };
                 bits[i / 64] ^= 1 << (i % 64);
             } else {
                 self.run_hooks(v);
             }
         }
         let val = f & V != 0;
-        let (s, e) = (self.net.out_start[v] as usize, self.net.out_start[v + 1] as usize);
+        let (s, e) = (
+            self.net.out_start[v] as usize,
+            self.net.out_start[v + 1] as usize,
+        );
         for k in s..e {
             let edge = self.edges[k];
             let t = (edge >> 2) as usize;
-            let c = if val != (edge & E_NEG != 0) { self.count[t].wrapping_add(1) } else { self.count[t].wrapping_sub(1) };
+            let c = if val != (edge & E_NEG != 0) {
+                self.count[t].wrapping_add(1)
+            } else {
+                self.count[t].wrapping_sub(1)
+            };
             self.count[t] = c;
             if edge & E_SCC != 0 {
                 self.mark_dirty(t);
@@ -705,7 +794,10 @@ impl FastEngine {
     /// Least fixpoint of cyclic component `c` given its external inputs;
     /// changed members update their successors outside the component.
     fn recompute(&mut self, c: u32, init: bool) {
-        let (s, e) = (self.net.scc_start[c as usize] as usize, self.net.scc_start[c as usize + 1] as usize);
+        let (s, e) = (
+            self.net.scc_start[c as usize] as usize,
+            self.net.scc_start[c as usize + 1] as usize,
+        );
         self.scratch.clear();
         for k in s..e {
             let m = self.net.scc_members[k] as usize;
@@ -804,7 +896,9 @@ impl FastEngine {
         for (i, &v) in self.lazy_order.iter().enumerate() {
             let v = v as usize;
             let mut c = OFFSET.wrapping_sub(self.net.thr[v]);
-            for &e in &self.lazy_in[self.lazy_in_start[i] as usize..self.lazy_in_start[i + 1] as usize] {
+            for &e in
+                &self.lazy_in[self.lazy_in_start[i] as usize..self.lazy_in_start[i + 1] as usize]
+            {
                 if (self.flags[(e >> 1) as usize] & V != 0) != (e & 1 == 1) {
                     c = c.wrapping_add(1);
                 }
@@ -933,7 +1027,10 @@ impl FastEngine {
     /// Role `r`'s legal bits, with the masks of its gates that are off.
     fn legal_bits(&mut self, r: usize) -> &[u64] {
         let raw = &self.legal[self.legal_word[r] as usize..self.legal_word[r + 1] as usize];
-        let (a, b) = (self.gates.start[r] as usize, self.gates.start[r + 1] as usize);
+        let (a, b) = (
+            self.gates.start[r] as usize,
+            self.gates.start[r + 1] as usize,
+        );
         if a == b {
             return raw;
         }
@@ -954,7 +1051,12 @@ impl FastEngine {
     /// [`crate::reasoner::random_playout`] would pick with the same `rng`
     /// (legal moves in the order [`StateMachine::legal_moves`] returns them).
     /// Returns the number of joint moves made and whether the end is terminal.
-    pub fn playout(&mut self, state: &BitState, rng: &mut fastrand::Rng, max_steps: usize) -> (usize, bool) {
+    pub fn playout(
+        &mut self,
+        state: &BitState,
+        rng: &mut fastrand::Rng,
+        max_steps: usize,
+    ) -> (usize, bool) {
         self.at(state);
         let mut nodes: SmallVec<[u32; 8]> = SmallVec::new();
         let terminal = self.t.terminal as usize;
@@ -1097,7 +1199,11 @@ impl StateMachine for FastEngine {
             .goals
             .iter()
             .map(|gs| {
-                let mut v: Vec<i64> = gs.iter().filter(|(_, n)| self.on(*n as usize)).map(|(v, _)| *v).collect();
+                let mut v: Vec<i64> = gs
+                    .iter()
+                    .filter(|(_, n)| self.on(*n as usize))
+                    .map(|(v, _)| *v)
+                    .collect();
                 v.sort_unstable();
                 v.dedup();
                 v
@@ -1106,7 +1212,10 @@ impl StateMachine for FastEngine {
     }
 
     fn fluents(&self, state: &BitState) -> Vec<TermId> {
-        (0..self.t.base_fluent.len()).filter(|&i| state.get(i)).map(|i| self.t.base_fluent[i]).collect()
+        (0..self.t.base_fluent.len())
+            .filter(|&i| state.get(i))
+            .map(|i| self.t.base_fluent[i])
+            .collect()
     }
 
     /// Fluents that are in no reachable state (outside the grounded base

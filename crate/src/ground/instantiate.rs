@@ -69,12 +69,17 @@ impl Atoms {
     }
     pub fn args(&self, a: AtomId) -> &[TermId] {
         let s = self.start[a as usize] as usize;
-        let e = self.start.get(a as usize + 1).map_or(self.args.len(), |&e| e as usize);
+        let e = self
+            .start
+            .get(a as usize + 1)
+            .map_or(self.args.len(), |&e| e as usize);
         &self.args[s..e]
     }
     pub fn find(&self, rel: u32, args: &[TermId]) -> Option<AtomId> {
         let h = hash_atom(rel, args);
-        self.table.find(h, |&a| self.rel[a as usize] == rel && self.args(a) == args).copied()
+        self.table
+            .find(h, |&a| self.rel[a as usize] == rel && self.args(a) == args)
+            .copied()
     }
     /// Interns an atom; returns it and whether it is new.
     fn intern(&mut self, rel: u32, args: &[TermId]) -> (AtomId, bool) {
@@ -89,7 +94,9 @@ impl Atoms {
         let (rels, starts, argv) = (&self.rel, &self.start, &self.args);
         self.table.insert_unique(h, id, |&a| {
             let s = starts[a as usize] as usize;
-            let e = starts.get(a as usize + 1).map_or(argv.len(), |&e| e as usize);
+            let e = starts
+                .get(a as usize + 1)
+                .map_or(argv.len(), |&e| e as usize);
             hash_atom(rels[a as usize], &argv[s..e])
         });
         (id, true)
@@ -135,26 +142,49 @@ pub struct Grounder<'a> {
 #[derive(Clone, Debug)]
 enum Op {
     /// Iterate rows of `lit` (positive) with the bound positions in `mask`.
-    Scan { lit: usize, mask: u32, delta: bool },
+    Scan {
+        lit: usize,
+        mask: u32,
+        delta: bool,
+    },
     /// Every argument bound: membership (or absence) test.
-    Check { lit: usize },
-    Distinct { lit: usize },
+    Check {
+        lit: usize,
+    },
+    Distinct {
+        lit: usize,
+    },
 }
 
 type Args = SmallVec<[TermId; 8]>;
 
 impl<'a> Grounder<'a> {
-    pub fn new(store: &'a mut TermStore, arity: &[usize], is_static: Vec<bool>, budget: Budget) -> Grounder<'a> {
+    pub fn new(
+        store: &'a mut TermStore,
+        arity: &[usize],
+        is_static: Vec<bool>,
+        budget: Budget,
+    ) -> Grounder<'a> {
         Grounder {
             store,
             atoms: Atoms::default(),
-            rels: arity.iter().map(|&a| Relation { arity: a, ..Relation::default() }).collect(),
+            rels: arity
+                .iter()
+                .map(|&a| Relation {
+                    arity: a,
+                    ..Relation::default()
+                })
+                .collect(),
             is_static,
             deadline: Deadline::after_ms(budget.max_ms),
             budget,
             steps: 0,
             error: None,
-            inst: Instances { head: Vec::new(), start: vec![0], lits: Vec::new() },
+            inst: Instances {
+                head: Vec::new(),
+                start: vec![0],
+                lits: Vec::new(),
+            },
         }
     }
 
@@ -165,7 +195,10 @@ impl<'a> Grounder<'a> {
             .iter()
             .map(|r| {
                 r.rows.capacity() * 4
-                    + r.indexes.iter().map(|(_, ix)| ix.chain.capacity() * 4 + ix.heads.capacity() * 13).sum::<usize>()
+                    + r.indexes
+                        .iter()
+                        .map(|(_, ix)| ix.chain.capacity() * 4 + ix.heads.capacity() * 13)
+                        .sum::<usize>()
             })
             .sum();
         self.atoms.bytes()
@@ -182,7 +215,10 @@ impl<'a> Grounder<'a> {
         if new {
             self.rels[rel].rows.push(a);
             if self.atoms.len() > self.budget.max_atoms {
-                self.fail(GroundError::Budget { what: "ground atoms", limit: self.budget.max_atoms as u64 });
+                self.fail(GroundError::Budget {
+                    what: "ground atoms",
+                    limit: self.budget.max_atoms as u64,
+                });
             }
         }
         (a, new)
@@ -199,9 +235,15 @@ impl<'a> Grounder<'a> {
         self.steps += 1;
         if self.steps & 0xfff == 0 {
             if self.deadline.passed() {
-                self.fail(GroundError::Budget { what: "milliseconds", limit: self.budget.max_ms as u64 });
+                self.fail(GroundError::Budget {
+                    what: "milliseconds",
+                    limit: self.budget.max_ms as u64,
+                });
             } else if self.steps & 0xfffff == 0 && self.bytes() > self.budget.max_bytes {
-                self.fail(GroundError::Budget { what: "bytes of memory", limit: self.budget.max_bytes as u64 });
+                self.fail(GroundError::Budget {
+                    what: "bytes of memory",
+                    limit: self.budget.max_bytes as u64,
+                });
             }
         }
         self.error.is_none()
@@ -209,10 +251,16 @@ impl<'a> Grounder<'a> {
 
     pub fn check_memory(&mut self) {
         if self.bytes() > self.budget.max_bytes {
-            self.fail(GroundError::Budget { what: "bytes of memory", limit: self.budget.max_bytes as u64 });
+            self.fail(GroundError::Budget {
+                what: "bytes of memory",
+                limit: self.budget.max_bytes as u64,
+            });
         }
         if self.deadline.passed() {
-            self.fail(GroundError::Budget { what: "milliseconds", limit: self.budget.max_ms as u64 });
+            self.fail(GroundError::Budget {
+                what: "milliseconds",
+                limit: self.budget.max_ms as u64,
+            });
         }
     }
 
@@ -244,7 +292,11 @@ impl<'a> Grounder<'a> {
         };
         if let Some(i) = delta {
             if let GLit::Pos(_, pats) = &body[i] {
-                ops.push(Op::Scan { lit: i, mask: 0, delta: true });
+                ops.push(Op::Scan {
+                    lit: i,
+                    mask: 0,
+                    delta: true,
+                });
                 bind(pats, &mut bound);
                 done[i] = true;
             }
@@ -276,15 +328,25 @@ impl<'a> Grounder<'a> {
                     let a = pats.len();
                     let b = pats.iter().filter(|p| is_bound(p, &bound)).count();
                     let size = self.rels[*r].rows.len().max(1) as f64;
-                    let est = if a == 0 { 0.0 } else { size.powf((a - b) as f64 / a as f64) };
+                    let est = if a == 0 {
+                        0.0
+                    } else {
+                        size.powf((a - b) as f64 / a as f64)
+                    };
                     if best.map_or(true, |(e, _)| est < e) {
                         best = Some((est, i));
                     }
                 }
             }
             let Some((_, i)) = best else { break };
-            let GLit::Pos(_, pats) = &body[i] else { unreachable!() };
-            ops.push(Op::Scan { lit: i, mask: mask_of(pats, &bound), delta: false });
+            let GLit::Pos(_, pats) = &body[i] else {
+                unreachable!()
+            };
+            ops.push(Op::Scan {
+                lit: i,
+                mask: mask_of(pats, &bound),
+                delta: false,
+            });
             bind(pats, &mut bound);
             done[i] = true;
         }
@@ -352,7 +414,14 @@ impl<'a> Grounder<'a> {
         ctx.added
     }
 
-    fn join(&mut self, cx: &mut JoinCtx<'_>, i: usize, env: &mut [TermId], trail: &mut Vec<u16>, lits: &mut Vec<u32>) {
+    fn join(
+        &mut self,
+        cx: &mut JoinCtx<'_>,
+        i: usize,
+        env: &mut [TermId],
+        trail: &mut Vec<u16>,
+        lits: &mut Vec<u32>,
+    ) {
         if self.error.is_some() {
             return;
         }
@@ -362,7 +431,9 @@ impl<'a> Grounder<'a> {
         };
         match *op {
             Op::Scan { lit, mask, delta } => {
-                let GLit::Pos(rel, pats) = &cx.rule.body[lit] else { unreachable!() };
+                let GLit::Pos(rel, pats) = &cx.rule.body[lit] else {
+                    unreachable!()
+                };
                 let rel = *rel;
                 let record = !cx.relaxed && !self.is_static[rel];
                 let hi = cx.limit[rel];
@@ -387,8 +458,17 @@ impl<'a> Grounder<'a> {
                         }
                     }
                     let key = hash_vals(&vals);
-                    let pos = self.rels[rel].indexes.iter().position(|(m, _)| *m == mask).expect("index registered");
-                    let mut row = self.rels[rel].indexes[pos].1.heads.get(&key).copied().unwrap_or(NO_ROW);
+                    let pos = self.rels[rel]
+                        .indexes
+                        .iter()
+                        .position(|(m, _)| *m == mask)
+                        .expect("index registered");
+                    let mut row = self.rels[rel].indexes[pos]
+                        .1
+                        .heads
+                        .get(&key)
+                        .copied()
+                        .unwrap_or(NO_ROW);
                     while row != NO_ROW {
                         if !self.step() {
                             return;
@@ -419,7 +499,11 @@ impl<'a> Grounder<'a> {
                         }
                     }
                 }
-                let atom = if exists { self.atoms.find(rel as u32, &vals) } else { None };
+                let atom = if exists {
+                    self.atoms.find(rel as u32, &vals)
+                } else {
+                    None
+                };
                 // Rows beyond the snapshot are not visible yet.
                 let atom = atom.filter(|&a| self.visible(rel, a, cx.limit[rel]));
                 let stat = self.is_static[rel];
@@ -446,7 +530,9 @@ impl<'a> Grounder<'a> {
                 }
             }
             Op::Distinct { lit } => {
-                let GLit::Distinct(a, b) = &cx.rule.body[lit] else { unreachable!() };
+                let GLit::Distinct(a, b) = &cx.rule.body[lit] else {
+                    unreachable!()
+                };
                 let x = self.build(a, env);
                 let y = self.build(b, env);
                 if let (Some(x), Some(y)) = (x, y) {
@@ -483,7 +569,9 @@ impl<'a> Grounder<'a> {
         let mark = trail.len();
         let ok = {
             let args = self.atoms.args(a);
-            pats.iter().zip(args).all(|(p, &t)| unify(self.store, p, t, env, trail))
+            pats.iter()
+                .zip(args)
+                .all(|(p, &t)| unify(self.store, p, t, env, trail))
         };
         if ok {
             if record {
@@ -514,7 +602,10 @@ impl<'a> Grounder<'a> {
             self.inst.lits.extend_from_slice(lits);
             self.inst.start.push(self.inst.lits.len() as u32);
             if self.inst.lits.len() + self.inst.head.len() > self.budget.max_literals {
-                self.fail(GroundError::Budget { what: "literals in rule instances", limit: self.budget.max_literals as u64 });
+                self.fail(GroundError::Budget {
+                    what: "literals in rule instances",
+                    limit: self.budget.max_literals as u64,
+                });
             }
         }
     }
@@ -530,7 +621,10 @@ impl<'a> Grounder<'a> {
                 }
                 let t = self.store.app(*f, &vals);
                 if self.store.depth(t) > self.budget.max_term_depth {
-                    self.fail(GroundError::Budget { what: "levels of term nesting", limit: self.budget.max_term_depth as u64 });
+                    self.fail(GroundError::Budget {
+                        what: "levels of term nesting",
+                        limit: self.budget.max_term_depth as u64,
+                    });
                     return None;
                 }
                 Some(t)
@@ -566,4 +660,3 @@ fn key_hash(args: &[TermId], mask: u32) -> u64 {
     }
     h.finish()
 }
-

@@ -60,7 +60,10 @@ impl Default for Budget {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum GroundError {
-    Budget { what: &'static str, limit: u64 },
+    Budget {
+        what: &'static str,
+        limit: u64,
+    },
     /// Computing a static relation failed in the interpreter.
     Eval(EvalError),
     Unsupported(String),
@@ -69,7 +72,9 @@ pub enum GroundError {
 impl fmt::Display for GroundError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GroundError::Budget { what, limit } => write!(f, "grounding needs more than {limit} {what}"),
+            GroundError::Budget { what, limit } => {
+                write!(f, "grounding needs more than {limit} {what}")
+            }
             GroundError::Eval(e) => write!(f, "grounding stopped: {e}"),
             GroundError::Unsupported(s) => write!(f, "cannot ground: {s}"),
         }
@@ -103,7 +108,11 @@ pub struct GroundStats {
 /// Semi-naive evaluation of `rules` (negations on dynamic relations
 /// ignored) until no rule derives a new atom; `transfer` runs after each
 /// round and may add atoms too. Returns the number of rounds.
-fn fixpoint(gr: &mut Grounder<'_>, rules: &[rules::GRule], mut transfer: impl FnMut(&mut Grounder<'_>)) -> Result<usize, GroundError> {
+fn fixpoint(
+    gr: &mut Grounder<'_>,
+    rules: &[rules::GRule],
+    mut transfer: impl FnMut(&mut Grounder<'_>),
+) -> Result<usize, GroundError> {
     let mut lo = vec![0u32; gr.rels.len()];
     let mut rounds = 0;
     loop {
@@ -148,8 +157,9 @@ pub fn ground(program: &Program, budget: Budget) -> Result<FastEngine, GroundErr
         max_term_depth: budget.max_term_depth,
         ..Limits::default()
     };
-    let mut it = Interpreter::with_limits(program, limits)
-        .map_err(|d| GroundError::Unsupported(d.first().map_or_else(String::new, |d| d.message.clone())))?;
+    let mut it = Interpreter::with_limits(program, limits).map_err(|d| {
+        GroundError::Unsupported(d.first().map_or_else(String::new, |d| d.message.clone()))
+    })?;
     let it = &mut it;
     let c = it.compiled();
     let rs = rules::collect(c);
@@ -163,10 +173,18 @@ pub fn ground(program: &Program, budget: Budget) -> Result<FastEngine, GroundErr
         rel(kw::GOAL, 2),
         rel(kw::TERMINAL, 0),
     );
-    let dyn_facts: Vec<(RelId, Box<[TermId]>)> =
-        c.facts.iter().filter(|(r, _)| !rs.is_static[*r]).cloned().collect();
-    let static_facts: Vec<(RelId, Box<[TermId]>)> =
-        c.facts.iter().filter(|(r, _)| rs.is_static[*r]).cloned().collect();
+    let dyn_facts: Vec<(RelId, Box<[TermId]>)> = c
+        .facts
+        .iter()
+        .filter(|(r, _)| !rs.is_static[*r])
+        .cloned()
+        .collect();
+    let static_facts: Vec<(RelId, Box<[TermId]>)> = c
+        .facts
+        .iter()
+        .filter(|(r, _)| rs.is_static[*r])
+        .cloned()
+        .collect();
     let true_tables = c.true_tables.clone();
     let true_all = c.true_all;
     let roles = it.roles().to_vec();
@@ -187,7 +205,10 @@ pub fn ground(program: &Program, budget: Budget) -> Result<FastEngine, GroundErr
     // Base propositions: every fluent of `init` and of a reachable `next`.
     let mut fluents: Vec<TermId> = Vec::new();
     let mut base_of: FxHashMap<TermId, u32> = FxHashMap::default();
-    let add_fluent = |gr: &mut Grounder<'_>, fluents: &mut Vec<TermId>, base_of: &mut FxHashMap<TermId, u32>, f: TermId| {
+    let add_fluent = |gr: &mut Grounder<'_>,
+                      fluents: &mut Vec<TermId>,
+                      base_of: &mut FxHashMap<TermId, u32>,
+                      f: TermId| {
         if base_of.contains_key(&f) {
             return;
         }
@@ -232,7 +253,10 @@ pub fn ground(program: &Program, budget: Budget) -> Result<FastEngine, GroundErr
     // Instantiation over the reachable atoms.
     let all: Vec<u32> = gr.rels.iter().map(|r| r.rows.len() as u32).collect();
     // Facts of dynamic relations, and the outputs that are static, are true.
-    for r in [rel_legal, rel_next, rel_goal, rel_terminal].into_iter().flatten() {
+    for r in [rel_legal, rel_next, rel_goal, rel_terminal]
+        .into_iter()
+        .flatten()
+    {
         if rs.is_static[r] {
             fact_atoms.extend(gr.rels[r].rows.iter().copied());
         }
@@ -315,13 +339,21 @@ pub fn ground(program: &Program, budget: Budget) -> Result<FastEngine, GroundErr
             hooked.push((a, HOOK_NEXT | base_of[&f]));
         }
     }
-    if legal_move.len() >= network::HOOK_MASK as usize || fluents.len() >= network::HOOK_MASK as usize {
-        return Err(GroundError::Budget { what: "propositions", limit: network::HOOK_MASK as u64 });
+    if legal_move.len() >= network::HOOK_MASK as usize
+        || fluents.len() >= network::HOOK_MASK as usize
+    {
+        return Err(GroundError::Budget {
+            what: "propositions",
+            limit: network::HOOK_MASK as u64,
+        });
     }
     let (net, node_of_atom) = network::build(
         num_atoms,
         &gr.inst,
-        &network::Leaves { leaf_of_atom: &leaf_of_atom, num_leaves },
+        &network::Leaves {
+            leaf_of_atom: &leaf_of_atom,
+            num_leaves,
+        },
         &hooked,
     )?;
     let mut base_node = vec![NONE; fluents.len()];
@@ -341,7 +373,9 @@ pub fn ground(program: &Program, budget: Budget) -> Result<FastEngine, GroundErr
     let legal_input: Vec<u32> = (0..legal_move.len())
         .map(|i| {
             let args = gr.atoms.args(legal_atom[i]).to_vec();
-            rel_does.and_then(|rd| gr.atoms.find(rd as u32, &args)).map_or(NONE, |a| node_of_atom[a as usize])
+            rel_does
+                .and_then(|rd| gr.atoms.find(rd as u32, &args))
+                .map_or(NONE, |a| node_of_atom[a as usize])
         })
         .collect();
     let mut move_index = FxHashMap::default();
@@ -350,12 +384,17 @@ pub fn ground(program: &Program, budget: Budget) -> Result<FastEngine, GroundErr
             move_index.insert((r as u32, legal_move[i as usize]), i);
         }
     }
-    let terminal = rel_terminal.and_then(|t| gr.atoms.find(t as u32, &[])).map_or(network::FALSE, |a| node_of_atom[a as usize]);
+    let terminal = rel_terminal
+        .and_then(|t| gr.atoms.find(t as u32, &[]))
+        .map_or(network::FALSE, |a| node_of_atom[a as usize]);
     let mut goals = vec![Vec::new(); roles.len()];
     if let Some(rg) = rel_goal {
         for &a in &gr.rels[rg].rows {
             let args = gr.atoms.args(a);
-            if let (Some(r), Some(v)) = (roles.iter().position(|&x| x == args[0]), gr.store.as_int(args[1])) {
+            if let (Some(r), Some(v)) = (
+                roles.iter().position(|&x| x == args[0]),
+                gr.store.as_int(args[1]),
+            ) {
                 goals[r].push((v, node_of_atom[a as usize]));
             }
         }
@@ -373,7 +412,9 @@ pub fn ground(program: &Program, budget: Budget) -> Result<FastEngine, GroundErr
         }
     }
     let queries_use_does = reach[terminal as usize]
-        || legal_atom.iter().any(|&a| reach[node_of_atom[a as usize] as usize])
+        || legal_atom
+            .iter()
+            .any(|&a| reach[node_of_atom[a as usize] as usize])
         || goals.iter().flatten().any(|&(_, n)| reach[n as usize]);
     drop(reach);
     let stats = GroundStats {

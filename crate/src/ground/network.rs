@@ -128,7 +128,11 @@ pub fn build(
                 _ => {
                     let and = thr.len() as u32;
                     thr.push(lits.len() as u32);
-                    inputs.push(lits.iter().map(|&l| (node_of_atom[(l >> 1) as usize], l & 1 == 1)).collect());
+                    inputs.push(
+                        lits.iter()
+                            .map(|&l| (node_of_atom[(l >> 1) as usize], l & 1 == 1))
+                            .collect(),
+                    );
                     ins.push((and, false));
                 }
             }
@@ -221,7 +225,14 @@ pub fn build(
         hooks[fill[n] as usize] = h;
         fill[n] += 1;
     }
-    let mut net = Network { thr: nthr, out_start: out_deg, out, hook_start: hook_deg, hooks, ..Network::default() };
+    let mut net = Network {
+        thr: nthr,
+        out_start: out_deg,
+        out,
+        hook_start: hook_deg,
+        hooks,
+        ..Network::default()
+    };
     components(&mut net)?;
     Ok((net, node_of_atom))
 }
@@ -292,7 +303,9 @@ fn components(net: &mut Network) -> Result<(), GroundError> {
         let ms = &members[s as usize..(s + len) as usize];
         let cyclic = len > 1 || {
             let v = ms[0] as usize;
-            net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize].iter().any(|&e| e >> 1 == ms[0])
+            net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize]
+                .iter()
+                .any(|&e| e >> 1 == ms[0])
         };
         if cyclic {
             let id = net.scc_start.len() as u32 - 1;
@@ -312,11 +325,15 @@ fn components(net: &mut Network) -> Result<(), GroundError> {
         }
         for &e in &net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize] {
             if e & 1 == 1 && net.scc[(e >> 1) as usize] == c {
-                return Err(GroundError::Unsupported("a ground atom depends on its own negation".into()));
+                return Err(GroundError::Unsupported(
+                    "a ground atom depends on its own negation".into(),
+                ));
             }
         }
         if net.thr[v] == LEAF {
-            return Err(GroundError::Unsupported("a state or move proposition in a cycle".into()));
+            return Err(GroundError::Unsupported(
+                "a state or move proposition in a cycle".into(),
+            ));
         }
     }
     Ok(())

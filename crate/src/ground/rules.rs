@@ -81,10 +81,15 @@ pub struct RuleSet {
 /// out) and splits them.
 pub fn collect(c: &Compiled) -> RuleSet {
     let g = &c.graph;
-    let roots: Vec<RelId> = [(kw::LEGAL, 2), (kw::NEXT, 1), (kw::TERMINAL, 0), (kw::GOAL, 2)]
-        .iter()
-        .filter_map(|&(s, a)| g.id_of(s, a))
-        .collect();
+    let roots: Vec<RelId> = [
+        (kw::LEGAL, 2),
+        (kw::NEXT, 1),
+        (kw::TERMINAL, 0),
+        (kw::GOAL, 2),
+    ]
+    .iter()
+    .filter_map(|&(s, a)| g.id_of(s, a))
+    .collect();
     let needed = g.closure(&roots);
     let n = c.num_rels();
     let mut is_static: Vec<bool> = (0..n).map(|r| c.class[r] == Class::Static).collect();
@@ -106,7 +111,12 @@ pub fn collect(c: &Compiled) -> RuleSet {
                         }
                     }
                 }
-                let rule = GRule { head_rel: h, head: rb.head.to_vec(), body: lits, num_vars: rb.num_vars };
+                let rule = GRule {
+                    head_rel: h,
+                    head: rb.head.to_vec(),
+                    body: lits,
+                    num_vars: rb.num_vars,
+                };
                 split(rule, &mut rules, &mut arity, &mut is_static);
             }
         }
@@ -134,7 +144,12 @@ pub fn collect(c: &Compiled) -> RuleSet {
                 continue;
             }
             for body in &rb.bodies {
-                let rule = GRule { head_rel: h, head: rb.head.to_vec(), body: lits_of(body), num_vars: rb.num_vars };
+                let rule = GRule {
+                    head_rel: h,
+                    head: rb.head.to_vec(),
+                    body: lits_of(body),
+                    num_vars: rb.num_vars,
+                };
                 split(rule, &mut stratum, &mut arity, &mut is_static);
             }
         }
@@ -143,7 +158,13 @@ pub fn collect(c: &Compiled) -> RuleSet {
         }
     }
     let aux = arity.len() - n;
-    RuleSet { rules, arity, is_static, static_strata, aux }
+    RuleSet {
+        rules,
+        arity,
+        is_static,
+        static_strata,
+        aux,
+    }
 }
 
 fn lits_of(body: &[Lit]) -> Vec<GLit> {
@@ -174,13 +195,20 @@ fn split(rule: GRule, out: &mut Vec<GRule>, arity: &mut Vec<usize>, is_static: &
                 v
             })
             .collect();
-        let mut candidates: Vec<VarId> = lit_vars.iter().flatten().copied().filter(|v| !head_vars.contains(v)).collect();
+        let mut candidates: Vec<VarId> = lit_vars
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|v| !head_vars.contains(v))
+            .collect();
         candidates.sort_unstable();
         candidates.dedup();
         // (neighbours, -eliminated, literals, var) — smaller is better.
         let mut best: Option<((usize, isize, usize), Vec<usize>, Vec<VarId>)> = None;
         for &v in &candidates {
-            let bucket: Vec<usize> = (0..body.len()).filter(|&i| lit_vars[i].contains(&v)).collect();
+            let bucket: Vec<usize> = (0..body.len())
+                .filter(|&i| lit_vars[i].contains(&v))
+                .collect();
             let bpos = bucket.iter().filter(|&&i| body[i].is_pos()).count();
             if bpos == 0 || bpos == npos {
                 continue;
@@ -205,15 +233,20 @@ fn split(rule: GRule, out: &mut Vec<GRule>, arity: &mut Vec<usize>, is_static: &
                 .filter(|i| !bucket.contains(i))
                 .flat_map(|i| lit_vars[i].iter().copied())
                 .collect();
-            let keep: Vec<VarId> =
-                all_vars.iter().copied().filter(|w| head_vars.contains(w) || outside.contains(w)).collect();
+            let keep: Vec<VarId> = all_vars
+                .iter()
+                .copied()
+                .filter(|w| head_vars.contains(w) || outside.contains(w))
+                .collect();
             let elim = all_vars.len() - keep.len();
             let score = (keep.len(), -(elim as isize), bucket.len());
             if best.as_ref().map_or(true, |(s, _, _)| score < *s) {
                 best = Some((score, bucket, keep));
             }
         }
-        let Some((_, bucket, mut keep)) = best else { break };
+        let Some((_, bucket, mut keep)) = best else {
+            break;
+        };
         keep.sort_unstable();
         let aux_rel = arity.len();
         arity.push(keep.len());
@@ -232,9 +265,19 @@ fn split(rule: GRule, out: &mut Vec<GRule>, arity: &mut Vec<usize>, is_static: &
         });
         is_static.push(stat);
         let head: Vec<Pat> = keep.iter().map(|&v| Pat::Var(v)).collect();
-        out.push(GRule { head_rel: aux_rel, head: head.clone(), body: aux_body, num_vars: rule.num_vars });
+        out.push(GRule {
+            head_rel: aux_rel,
+            head: head.clone(),
+            body: aux_body,
+            num_vars: rule.num_vars,
+        });
         rest.push(GLit::Pos(aux_rel, head));
         body = rest;
     }
-    out.push(GRule { head_rel: rule.head_rel, head: rule.head, body, num_vars: rule.num_vars });
+    out.push(GRule {
+        head_rel: rule.head_rel,
+        head: rule.head,
+        body,
+        num_vars: rule.num_vars,
+    });
 }

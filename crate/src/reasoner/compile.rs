@@ -43,7 +43,13 @@ pub(crate) fn value(store: &TermStore, p: &Pat, env: &[TermId]) -> Option<TermId
 /// Matches a pattern against a ground term, binding variables (recorded on
 /// the trail so the caller can undo them).
 #[inline]
-pub(crate) fn unify(store: &TermStore, p: &Pat, t: TermId, env: &mut [TermId], trail: &mut Vec<VarId>) -> bool {
+pub(crate) fn unify(
+    store: &TermStore,
+    p: &Pat,
+    t: TermId,
+    env: &mut [TermId],
+    trail: &mut Vec<VarId>,
+) -> bool {
     match p {
         Pat::Var(v) => {
             let slot = &mut env[*v as usize];
@@ -59,7 +65,10 @@ pub(crate) fn unify(store: &TermStore, p: &Pat, t: TermId, env: &mut [TermId], t
         Pat::App(f, args) => {
             store.functor(t) == *f
                 && store.arity(t) == args.len()
-                && args.iter().zip(store.args_of(t)).all(|(a, &u)| unify(store, a, u, env, trail))
+                && args
+                    .iter()
+                    .zip(store.args_of(t))
+                    .all(|(a, &u)| unify(store, a, u, env, trail))
         }
     }
 }
@@ -96,9 +105,22 @@ pub enum Op {
     /// positions already bound (used for an index lookup). With `delta`, only
     /// the rows new in the last semi-naive round.
     /// `demand`: the relation is evaluated top-down for this call pattern.
-    Scan { rel: RelId, class: Class, pats: Box<[Pat]>, mask: u32, delta: bool, demand: bool },
+    Scan {
+        rel: RelId,
+        class: Class,
+        pats: Box<[Pat]>,
+        mask: u32,
+        delta: bool,
+        demand: bool,
+    },
     /// All arguments bound: test membership (or absence when `negated`).
-    Check { rel: RelId, class: Class, pats: Box<[Pat]>, negated: bool, demand: bool },
+    Check {
+        rel: RelId,
+        class: Class,
+        pats: Box<[Pat]>,
+        negated: bool,
+        demand: bool,
+    },
     Distinct(Pat, Pat),
 }
 
@@ -180,12 +202,17 @@ impl StratumPlans {
     /// may be wrong (plans are first made on the initial state, where e.g.
     /// the board is empty).
     pub fn stale(&self, size: &dyn Fn(RelId) -> usize) -> bool {
-        self.sizes.iter().any(|&(r, planned)| size(r) > 4 * planned.max(8))
+        self.sizes
+            .iter()
+            .any(|&(r, planned)| size(r) > 4 * planned.max(8))
     }
 }
 
 /// Wraps a size function so that the sizes it reports are recorded.
-fn recording<'a>(size: &'a dyn Fn(RelId) -> usize, seen: &'a std::cell::RefCell<Vec<(RelId, usize)>>) -> impl Fn(RelId) -> usize + 'a {
+fn recording<'a>(
+    size: &'a dyn Fn(RelId) -> usize,
+    seen: &'a std::cell::RefCell<Vec<(RelId, usize)>>,
+) -> impl Fn(RelId) -> usize + 'a {
     move |r| {
         let n = size(r);
         let mut seen = seen.borrow_mut();
@@ -246,7 +273,10 @@ impl Compiled {
                 stack.extend(rg.edges[n].iter().map(|e| e.to));
             }
         }
-        let mut out: Vec<usize> = (0..seen.len()).filter(|&n| seen[n]).map(|n| self.stratum_of_node[n]).collect();
+        let mut out: Vec<usize> = (0..seen.len())
+            .filter(|&n| seen[n])
+            .map(|n| self.stratum_of_node[n])
+            .collect();
         out.sort_unstable();
         out.dedup();
         out
@@ -262,13 +292,28 @@ impl Compiled {
         for rule in &st.rules {
             for body in &rule.bodies {
                 let mut make = |delta: Option<usize>| {
-                    let ops = order(body, rule.num_vars, &[], delta, size, self, &mut out.indexes)
-                        .expect("bodies were checked for safety at compile time");
+                    let ops = order(
+                        body,
+                        rule.num_vars,
+                        &[],
+                        delta,
+                        size,
+                        self,
+                        &mut out.indexes,
+                    )
+                    .expect("bodies were checked for safety at compile time");
                     let delta_rel = delta.map(|i| match &body[i] {
                         Lit::Pos { rel, .. } => *rel,
                         _ => unreachable!("delta literals are positive"),
                     });
-                    Plan { head_rel: rule.head_rel, head: rule.head.clone(), ops, num_vars: rule.num_vars, delta_rel, cost: Cost::default() }
+                    Plan {
+                        head_rel: rule.head_rel,
+                        head: rule.head.clone(),
+                        ops,
+                        num_vars: rule.num_vars,
+                        delta_rel,
+                        cost: Cost::default(),
+                    }
                 };
                 let full = make(None);
                 let mut deltas = Vec::new();
@@ -322,7 +367,12 @@ impl Compiled {
     /// Plans to answer a call of demand relation `rel` with the argument
     /// positions in `mask` bound: one plan per rule body, with the head
     /// variables at those positions bound before the body runs.
-    pub fn plan_demand(&self, rel: RelId, mask: u32, size: &dyn Fn(RelId) -> usize) -> StratumPlans {
+    pub fn plan_demand(
+        &self,
+        rel: RelId,
+        mask: u32,
+        size: &dyn Fn(RelId) -> usize,
+    ) -> StratumPlans {
         let mut out = StratumPlans::default();
         let seen = std::cell::RefCell::new(Vec::new());
         let size = &recording(size, &seen);
@@ -334,8 +384,16 @@ impl Compiled {
                 }
             }
             for body in &rule.bodies {
-                let ops = order(body, rule.num_vars, &pre, None, size, self, &mut out.indexes)
-                    .expect("bodies were checked for safety at compile time");
+                let ops = order(
+                    body,
+                    rule.num_vars,
+                    &pre,
+                    None,
+                    size,
+                    self,
+                    &mut out.indexes,
+                )
+                .expect("bodies were checked for safety at compile time");
                 out.plans.push(Plan {
                     head_rel: rel,
                     head: rule.head.clone(),
@@ -362,13 +420,23 @@ pub fn compile(program: &Program, store: &mut TermStore) -> Result<Compiled, Vec
 
 /// [`compile`], optionally without demand relations (everything
 /// materialised bottom-up: the simpler reference the tests compare with).
-pub fn compile_with(program: &Program, store: &mut TermStore, use_demand: bool) -> Result<Compiled, Vec<Diagnostic>> {
+pub fn compile_with(
+    program: &Program,
+    store: &mut TermStore,
+    use_demand: bool,
+) -> Result<Compiled, Vec<Diagnostic>> {
     let graph = DepGraph::build(program);
     let rule_graph = RuleGraph::build(program, &graph);
     let mut errors = Vec::new();
     for e in rule_graph.negative_cycle_edges() {
-        let head = store.symbols.name(program.rules[rule_graph.rules[e.from]].head.rel).to_string();
-        let neg = store.symbols.name(program.rules[rule_graph.rules[e.to]].head.rel).to_string();
+        let head = store
+            .symbols
+            .name(program.rules[rule_graph.rules[e.from]].head.rel)
+            .to_string();
+        let neg = store
+            .symbols
+            .name(program.rules[rule_graph.rules[e.to]].head.rel)
+            .to_string();
         errors.push(
             Diagnostic::error(
                 "GDL030",
@@ -405,7 +473,12 @@ pub fn compile_with(program: &Program, store: &mut TermStore, use_demand: bool) 
         graph,
         rule_graph,
     };
-    Builder { store, c: &mut c, errors: &mut errors }.build(program);
+    Builder {
+        store,
+        c: &mut c,
+        errors: &mut errors,
+    }
+    .build(program);
     if errors.is_empty() {
         if use_demand {
             choose_demand(&mut c, program);
@@ -430,8 +503,16 @@ struct Builder<'a> {
 /// A body literal after `or` expansion, with patterns compiled.
 #[derive(Clone, Debug)]
 pub enum Lit {
-    Pos { rel: RelId, pats: Vec<Pat>, span: Span },
-    Neg { rel: RelId, pats: Vec<Pat>, span: Span },
+    Pos {
+        rel: RelId,
+        pats: Vec<Pat>,
+        span: Span,
+    },
+    Neg {
+        rel: RelId,
+        pats: Vec<Pat>,
+        span: Span,
+    },
     Distinct(Pat, Pat, Span),
 }
 
@@ -442,12 +523,25 @@ impl Builder<'_> {
         }
         for comp in self.c.rule_graph.sccs.clone() {
             let idx = self.c.strata.len();
-            let recursive = self.c.rule_graph.is_recursive(self.c.rule_graph.scc_of[comp[0]]);
-            let mut st = Stratum { rules: Vec::new(), heads: Vec::new(), class: Class::Static, recursive, demand: false };
+            let recursive = self
+                .c
+                .rule_graph
+                .is_recursive(self.c.rule_graph.scc_of[comp[0]]);
+            let mut st = Stratum {
+                rules: Vec::new(),
+                heads: Vec::new(),
+                class: Class::Static,
+                recursive,
+                demand: false,
+            };
             for &node in &comp {
                 self.c.stratum_of_node[node] = idx;
                 let rule = &program.rules[self.c.rule_graph.rules[node]];
-                let rel = self.c.graph.id_of(rule.head.rel, rule.head.arity()).expect("head relation in graph");
+                let rel = self
+                    .c
+                    .graph
+                    .id_of(rule.head.rel, rule.head.arity())
+                    .expect("head relation in graph");
                 st.class = st.class.max(self.c.class[rel]);
                 if !st.heads.contains(&rel) {
                     st.heads.push(rel);
@@ -462,7 +556,11 @@ impl Builder<'_> {
     }
 
     fn fact(&mut self, rule: &Rule) {
-        let rel = self.c.graph.id_of(rule.head.rel, rule.head.arity()).expect("head relation in graph");
+        let rel = self
+            .c
+            .graph
+            .id_of(rule.head.rel, rule.head.arity())
+            .expect("head relation in graph");
         let head: Vec<Pat> = rule.head.args.iter().map(|t| self.pat(t)).collect();
         if let Some(v) = first_var(&head) {
             self.unsafe_var(rule, v, rule.head.span);
@@ -492,12 +590,19 @@ impl Builder<'_> {
             let mut bound = vec![false; num_vars];
             for lit in body {
                 if let Lit::Pos { pats, .. } = lit {
-                    pats.iter().for_each(|p| p.for_each_var(&mut |v| bound[v as usize] = true));
+                    pats.iter()
+                        .for_each(|p| p.for_each_var(&mut |v| bound[v as usize] = true));
                 }
             }
             let unbound = first_var(&head).and_then(|_| {
                 let mut u = None;
-                head.iter().for_each(|p| p.for_each_var(&mut |v| if !bound[v as usize] { u.get_or_insert(v); }));
+                head.iter().for_each(|p| {
+                    p.for_each_var(&mut |v| {
+                        if !bound[v as usize] {
+                            u.get_or_insert(v);
+                        }
+                    })
+                });
                 u
             });
             if let Some(v) = unbound {
@@ -505,7 +610,12 @@ impl Builder<'_> {
                 return None;
             }
         }
-        Some(RuleBodies { head_rel, head: head.into(), bodies, num_vars })
+        Some(RuleBodies {
+            head_rel,
+            head: head.into(),
+            bodies,
+            num_vars,
+        })
     }
 
     fn check_keywords(&mut self, program: &Program) {
@@ -516,7 +626,10 @@ impl Builder<'_> {
                     Diagnostic::error(
                         "GDL040",
                         rule.head.name_span,
-                        format!("`{}` cannot be defined by a fact or rule", self.store.symbols.name(head)),
+                        format!(
+                            "`{}` cannot be defined by a fact or rule",
+                            self.store.symbols.name(head)
+                        ),
                     )
                     .with_hint("`true` and `does` are given by the game state and the moves"),
                 );
@@ -524,7 +637,10 @@ impl Builder<'_> {
         }
         if let Some(init) = self.c.graph.id_of(kw::INIT, 1) {
             if !self.c.graph.is_static(init) {
-                let span = self.c.graph.rules_of[init].first().map(|&r| program.rules[r].span).unwrap_or_default();
+                let span = self.c.graph.rules_of[init]
+                    .first()
+                    .map(|&r| program.rules[r].span)
+                    .unwrap_or_default();
                 self.errors.push(
                     Diagnostic::error("GDL041", span, "`init` depends on `true` or `does`")
                         .with_hint("the initial state must not depend on a state or on moves"),
@@ -549,8 +665,14 @@ impl Builder<'_> {
             });
         }
         self.errors.push(
-            Diagnostic::error("GDL020", at, format!("unsafe rule: variable `?{name}` is not bound by a positive literal"))
-                .with_hint(format!("add a positive literal to the body that mentions `?{name}`")),
+            Diagnostic::error(
+                "GDL020",
+                at,
+                format!("unsafe rule: variable `?{name}` is not bound by a positive literal"),
+            )
+            .with_hint(format!(
+                "add a positive literal to the body that mentions `?{name}`"
+            )),
         );
     }
 
@@ -572,7 +694,16 @@ impl Builder<'_> {
             Term::App { functor, args, .. } => {
                 let args: Vec<Pat> = args.iter().map(|a| self.pat(a)).collect();
                 if args.iter().all(|a| matches!(a, Pat::Const(_))) {
-                    let ids: Vec<TermId> = args.iter().map(|a| if let Pat::Const(t) = a { *t } else { unreachable!() }).collect();
+                    let ids: Vec<TermId> = args
+                        .iter()
+                        .map(|a| {
+                            if let Pat::Const(t) = a {
+                                *t
+                            } else {
+                                unreachable!()
+                            }
+                        })
+                        .collect();
                     Pat::Const(self.store.app(*functor, &ids))
                 } else {
                     Pat::App(*functor, args.into())
@@ -592,12 +723,19 @@ impl Builder<'_> {
                 continue;
             }
             if bodies.len() * alts.len() > MAX_EXPANSION {
-                return Err(Diagnostic::error("GDL050", rule.span, "this rule's `or`s expand into too many alternatives")
-                    .with_hint("split the rule into several rules or define helper relations"));
+                return Err(Diagnostic::error(
+                    "GDL050",
+                    rule.span,
+                    "this rule's `or`s expand into too many alternatives",
+                )
+                .with_hint("split the rule into several rules or define helper relations"));
             }
             bodies = bodies
                 .iter()
-                .flat_map(|b| alts.iter().map(move |a| b.iter().chain(a.iter()).cloned().collect()))
+                .flat_map(|b| {
+                    alts.iter()
+                        .map(move |a| b.iter().chain(a.iter()).cloned().collect())
+                })
                 .collect();
         }
         Ok(bodies)
@@ -637,20 +775,35 @@ impl Builder<'_> {
         let (rel, pats) = if a.rel == kw::TRUE && a.args.len() == 1 {
             self.true_access(&a.args[0])
         } else {
-            let rel = self.c.graph.id_of(a.rel, a.args.len()).expect("every literal relation is in the graph");
+            let rel = self
+                .c
+                .graph
+                .id_of(a.rel, a.args.len())
+                .expect("every literal relation is in the graph");
             (rel, a.args.iter().map(|t| self.pat(t)).collect())
         };
         if negated {
-            Lit::Neg { rel, pats, span: a.span }
+            Lit::Neg {
+                rel,
+                pats,
+                span: a.span,
+            }
         } else {
-            Lit::Pos { rel, pats, span: a.span }
+            Lit::Pos {
+                rel,
+                pats,
+                span: a.span,
+            }
         }
     }
 
     fn true_access(&mut self, t: &Term) -> (RelId, Vec<Pat>) {
         let (key, pats) = match t {
             Term::Const(s, _) => ((*s, 0), Vec::new()),
-            Term::App { functor, args, .. } => ((*functor, args.len() as u32), args.iter().map(|a| self.pat(a)).collect()),
+            Term::App { functor, args, .. } => (
+                (*functor, args.len() as u32),
+                args.iter().map(|a| self.pat(a)).collect(),
+            ),
             Term::Var(..) => {
                 let rel = match self.c.true_all {
                     Some(r) => r,
@@ -691,7 +844,11 @@ fn estimate(size: usize, bound: usize, arity: usize, demand: bool) -> f64 {
     if arity == 0 || bound == arity {
         return 0.0;
     }
-    let size = if demand { size.max(DEMAND_PRIOR) } else { size.max(1) };
+    let size = if demand {
+        size.max(DEMAND_PRIOR)
+    } else {
+        size.max(1)
+    };
     (size as f64).powf((arity - bound) as f64 / arity as f64)
 }
 
@@ -735,14 +892,24 @@ fn order(
     let mut done = vec![false; body.len()];
     let mut ops = Vec::new();
     let mut scan = |i: usize, bound: &mut Vec<bool>, ops: &mut Vec<Op>, is_delta: bool| {
-        let Lit::Pos { rel, pats, .. } = &body[i] else { unreachable!("only positive literals are scanned") };
+        let Lit::Pos { rel, pats, .. } = &body[i] else {
+            unreachable!("only positive literals are scanned")
+        };
         let mask = bound_mask(pats, bound);
         if mask != 0 {
             indexes.push((*rel, mask));
         }
-        pats.iter().for_each(|p| p.for_each_var(&mut |v| bound[v as usize] = true));
+        pats.iter()
+            .for_each(|p| p.for_each_var(&mut |v| bound[v as usize] = true));
         let demand = demand[*rel];
-        ops.push(Op::Scan { rel: *rel, class: class[*rel], pats: pats.clone().into(), mask, delta: is_delta, demand });
+        ops.push(Op::Scan {
+            rel: *rel,
+            class: class[*rel],
+            pats: pats.clone().into(),
+            mask,
+            delta: is_delta,
+            demand,
+        });
     };
     if let Some(i) = delta {
         scan(i, &mut bound, &mut ops, true);
@@ -755,10 +922,22 @@ fn order(
             }
             let op = match lit {
                 Lit::Pos { rel, pats, .. } if pats.iter().all(|p| p.is_bound(&bound)) => {
-                    Some(Op::Check { rel: *rel, class: class[*rel], pats: pats.clone().into(), negated: false, demand: demand[*rel] })
+                    Some(Op::Check {
+                        rel: *rel,
+                        class: class[*rel],
+                        pats: pats.clone().into(),
+                        negated: false,
+                        demand: demand[*rel],
+                    })
                 }
                 Lit::Neg { rel, pats, .. } if pats.iter().all(|p| p.is_bound(&bound)) => {
-                    Some(Op::Check { rel: *rel, class: class[*rel], pats: pats.clone().into(), negated: true, demand: demand[*rel] })
+                    Some(Op::Check {
+                        rel: *rel,
+                        class: class[*rel],
+                        pats: pats.clone().into(),
+                        negated: true,
+                        demand: demand[*rel],
+                    })
                 }
                 Lit::Distinct(a, b, _) if a.is_bound(&bound) && b.is_bound(&bound) => {
                     Some(Op::Distinct(a.clone(), b.clone()))
@@ -775,11 +954,20 @@ fn order(
             .enumerate()
             .filter(|(i, l)| !done[*i] && matches!(l, Lit::Pos { .. }))
             .map(|(i, l)| {
-                let Lit::Pos { rel, pats, .. } = l else { unreachable!() };
+                let Lit::Pos { rel, pats, .. } = l else {
+                    unreachable!()
+                };
                 let b = pats.iter().filter(|p| p.is_bound(&bound)).count();
-                let n = if class[*rel] == Class::Static { size(*rel) } else { size(*rel).max(DYNAMIC_FLOOR) };
+                let n = if class[*rel] == Class::Static {
+                    size(*rel)
+                } else {
+                    size(*rel).max(DYNAMIC_FLOOR)
+                };
                 let mut cost = estimate(n, b, pats.len(), demand[*rel]);
-                if demand[*rel] && !c.safe.is_empty() && !eligible(&c.safe, *rel, bound_mask(pats, &bound)) {
+                if demand[*rel]
+                    && !c.safe.is_empty()
+                    && !eligible(&c.safe, *rel, bound_mask(pats, &bound))
+                {
                     // Not callable yet in this pattern: last resort only.
                     cost = f64::INFINITY;
                 }
@@ -802,7 +990,9 @@ fn order(
             continue;
         }
         let (pats, span): (Vec<&Pat>, Span) = match lit {
-            Lit::Neg { pats, span, .. } | Lit::Pos { pats, span, .. } => (pats.iter().collect(), *span),
+            Lit::Neg { pats, span, .. } | Lit::Pos { pats, span, .. } => {
+                (pats.iter().collect(), *span)
+            }
             Lit::Distinct(a, b, span) => (vec![a, b], *span),
         };
         for p in pats {
@@ -854,7 +1044,9 @@ fn choose_demand(c: &mut Compiled, program: &Program) {
         !kw::is_gdl_keyword(k.sym)
             && k.arity > 0
             && k.arity <= MAX_DEMAND_ARITY
-            && c.graph.rules_of[r].iter().any(|&i| !program.rules[i].body.is_empty())
+            && c.graph.rules_of[r]
+                .iter()
+                .any(|&i| !program.rules[i].body.is_empty())
     };
     let mut demand: Vec<bool> = (0..c.class.len()).map(|r| r < n && candidate(r)).collect();
     let mut rules: Vec<Vec<RuleBodies>> = vec![Vec::new(); c.class.len()];
@@ -869,7 +1061,12 @@ fn choose_demand(c: &mut Compiled, program: &Program) {
         for r in (0..n).filter(|&r| !demand[r]) {
             for rule in &rules[r] {
                 for body in &rule.bodies {
-                    stuck.extend(unplaceable(body, &vec![false; rule.num_vars], &demand, &safe));
+                    stuck.extend(unplaceable(
+                        body,
+                        &vec![false; rule.num_vars],
+                        &demand,
+                        &safe,
+                    ));
                 }
             }
         }
@@ -898,7 +1095,13 @@ fn choose_demand(c: &mut Compiled, program: &Program) {
 /// The greatest fixpoint of safe call patterns: `safe[rel][mask]`.
 fn safe_patterns(rules: &[Vec<RuleBodies>], demand: &[bool], arity: &[usize]) -> Vec<Vec<bool>> {
     let mut safe: Vec<Vec<bool>> = (0..demand.len())
-        .map(|r| if demand[r] { (0..1usize << arity[r]).map(|m| m != 0).collect() } else { Vec::new() })
+        .map(|r| {
+            if demand[r] {
+                (0..1usize << arity[r]).map(|m| m != 0).collect()
+            } else {
+                Vec::new()
+            }
+        })
         .collect();
     loop {
         let mut changed = false;
@@ -914,7 +1117,9 @@ fn safe_patterns(rules: &[Vec<RuleBodies>], demand: &[bool], arity: &[usize]) ->
                             p.for_each_var(&mut |v| pre[v as usize] = true);
                         }
                     }
-                    rule.bodies.iter().all(|b| unplaceable(b, &pre, demand, &safe).is_empty())
+                    rule.bodies
+                        .iter()
+                        .all(|b| unplaceable(b, &pre, demand, &safe).is_empty())
                 });
                 if !ok {
                     safe[r][mask] = false;
@@ -942,13 +1147,16 @@ fn unplaceable(body: &[Lit], pre: &[bool], demand: &[bool], safe: &[Vec<bool>]) 
     loop {
         let mut progress = false;
         for (i, lit) in body.iter().enumerate() {
-            let Lit::Pos { rel, pats, .. } = lit else { continue };
+            let Lit::Pos { rel, pats, .. } = lit else {
+                continue;
+            };
             if placed[i] || (demand[*rel] && !eligible(safe, *rel, bound_mask(pats, &bound))) {
                 continue;
             }
             placed[i] = true;
             progress = true;
-            pats.iter().for_each(|p| p.for_each_var(&mut |v| bound[v as usize] = true));
+            pats.iter()
+                .for_each(|p| p.for_each_var(&mut |v| bound[v as usize] = true));
         }
         if !progress {
             break;

@@ -65,7 +65,10 @@ pub struct Relation {
 
 impl Relation {
     pub fn new(arity: usize) -> Relation {
-        Relation { arity, ..Relation::default() }
+        Relation {
+            arity,
+            ..Relation::default()
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -111,7 +114,9 @@ impl Relation {
         self.rows.extend_from_slice(row);
         self.len += 1;
         let (rows, arity) = (&self.rows, self.arity);
-        self.set.insert_unique(h, id, |&r| hash_row(&rows[r as usize * arity..(r as usize + 1) * arity]));
+        self.set.insert_unique(h, id, |&r| {
+            hash_row(&rows[r as usize * arity..(r as usize + 1) * arity])
+        });
         true
     }
 
@@ -127,7 +132,10 @@ impl Relation {
         let i = match self.indexes.iter().position(|ix| ix.mask == mask) {
             Some(i) => i,
             None => {
-                self.indexes.push(Index { mask, ..Index::default() });
+                self.indexes.push(Index {
+                    mask,
+                    ..Index::default()
+                });
                 self.indexes.len() - 1
             }
         };
@@ -137,7 +145,11 @@ impl Relation {
             ix.chain.resize(self.len, NO_ROW);
             for r in ix.covered..self.len {
                 let row = &self.rows[r * arity..(r + 1) * arity];
-                let k = hash_key((0..arity).filter(|p| *p < 32 && ix.mask >> p & 1 == 1).map(|p| row[p]));
+                let k = hash_key(
+                    (0..arity)
+                        .filter(|p| *p < 32 && ix.mask >> p & 1 == 1)
+                        .map(|p| row[p]),
+                );
                 ix.chain[r] = ix.heads.insert(k, r as Row).unwrap_or(NO_ROW);
             }
             ix.covered = self.len;
@@ -163,7 +175,9 @@ pub struct Db {
 
 impl Db {
     pub fn new(arities: &[usize]) -> Db {
-        Db { rels: arities.iter().map(|&a| Relation::new(a)).collect() }
+        Db {
+            rels: arities.iter().map(|&a| Relation::new(a)).collect(),
+        }
     }
 }
 
@@ -186,11 +200,17 @@ mod tests {
         let key = hash_key([t(2)].into_iter());
         let mut rows = Vec::new();
         r.lookup(0b01, key, 0, 20, &mut rows);
-        assert_eq!(rows.iter().map(|&x| r.row(x)[1].0).collect::<Vec<_>>(), vec![2, 7, 12, 17]);
+        assert_eq!(
+            rows.iter().map(|&x| r.row(x)[1].0).collect::<Vec<_>>(),
+            vec![2, 7, 12, 17]
+        );
         // A row range restricts the result (semi-naive deltas).
         rows.clear();
         r.lookup(0b01, key, 5, 15, &mut rows);
-        assert_eq!(rows.iter().map(|&x| r.row(x)[1].0).collect::<Vec<_>>(), vec![7, 12]);
+        assert_eq!(
+            rows.iter().map(|&x| r.row(x)[1].0).collect::<Vec<_>>(),
+            vec![7, 12]
+        );
         // Rows added later are indexed on the next lookup.
         r.insert(&[t(2), t(99)]);
         rows.clear();

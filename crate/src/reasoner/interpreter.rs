@@ -37,7 +37,10 @@ impl FluentState {
         fluents.dedup();
         let mut h = FxHasher::default();
         fluents.hash(&mut h);
-        FluentState { hash: h.finish(), fluents: fluents.into() }
+        FluentState {
+            hash: h.finish(),
+            fluents: fluents.into(),
+        }
     }
     pub fn fluents(&self) -> &[TermId] {
         &self.fluents
@@ -49,7 +52,8 @@ impl FluentState {
 
 impl PartialEq for FluentState {
     fn eq(&self, other: &Self) -> bool {
-        self.hash == other.hash && (Arc::ptr_eq(&self.fluents, &other.fluents) || self.fluents == other.fluents)
+        self.hash == other.hash
+            && (Arc::ptr_eq(&self.fluents, &other.fluents) || self.fluents == other.fluents)
     }
 }
 impl Eq for FluentState {}
@@ -78,7 +82,10 @@ enum Status {
     Evaluating(u32),
     /// Evaluated in `epoch` as part of the component led by depth `low`,
     /// which is still in progress.
-    Done { epoch: u64, low: u32 },
+    Done {
+        epoch: u64,
+        low: u32,
+    },
 }
 
 /// Subgoals of one class: call patterns and their status.
@@ -163,11 +170,18 @@ impl Interpreter {
     /// An interpreter that materialises every relation bottom-up (no
     /// top-down demand evaluation). Simpler and often much slower; tests
     /// compare it with the hybrid one.
-    pub fn materialising(program: &Program, limits: Limits) -> Result<Interpreter, Vec<Diagnostic>> {
+    pub fn materialising(
+        program: &Program,
+        limits: Limits,
+    ) -> Result<Interpreter, Vec<Diagnostic>> {
         Interpreter::build(program, limits, false)
     }
 
-    fn build(program: &Program, limits: Limits, use_demand: bool) -> Result<Interpreter, Vec<Diagnostic>> {
+    fn build(
+        program: &Program,
+        limits: Limits,
+        use_demand: bool,
+    ) -> Result<Interpreter, Vec<Diagnostic>> {
         let mut store = TermStore::new(program.symbols.clone());
         let c = compile_with(program, &mut store, use_demand)?;
         let g = &c.graph;
@@ -179,8 +193,11 @@ impl Interpreter {
             g.id_of(kw::ROLE, 1),
             g.id_of(kw::DOES, 2),
         );
-        let strata = |r: Option<RelId>| -> Arc<[usize]> { r.map(|r| c.strata_for(&[r])).unwrap_or_default().into() };
-        let of_class = |k: Class| -> Vec<RelId> { (0..c.num_rels()).filter(|&r| c.class[r] == k).collect() };
+        let strata = |r: Option<RelId>| -> Arc<[usize]> {
+            r.map(|r| c.strata_for(&[r])).unwrap_or_default().into()
+        };
+        let of_class =
+            |k: Class| -> Vec<RelId> { (0..c.num_rels()).filter(|&r| c.class[r] == k).collect() };
         let ns = c.strata.len();
         let db = || Db::new(&c.arity);
         let mut it = Interpreter {
@@ -193,9 +210,17 @@ impl Interpreter {
             cached: None,
             static_budget: limits.max_static_rows,
             state_budget: limits.max_rows_per_state,
-            demand: Demand { dbs: [db(), db(), db()], plans: vec![SmallVec::new(); c.num_rels()], ..Demand::default() },
+            demand: Demand {
+                dbs: [db(), db(), db()],
+                plans: vec![SmallVec::new(); c.num_rels()],
+                ..Demand::default()
+            },
             plans: vec![None; ns],
-            rels_of_class: [of_class(Class::Static), of_class(Class::State), of_class(Class::Move)],
+            rels_of_class: [
+                of_class(Class::Static),
+                of_class(Class::State),
+                of_class(Class::Move),
+            ],
             rel_legal,
             rel_next,
             rel_goal,
@@ -232,17 +257,30 @@ impl Interpreter {
         let sccs = self.c.graph.sccs.clone();
         for comp in sccs {
             let c = &self.c;
-            if !comp.iter().all(|&r| c.demand[r] && c.class[r] == Class::Static) {
+            if !comp
+                .iter()
+                .all(|&r| c.demand[r] && c.class[r] == Class::Static)
+            {
                 continue;
             }
             let uses_demand = comp.iter().any(|&r| {
-                c.graph.edges[r].iter().any(|e| !comp.contains(&e.body) && c.demand[e.body])
+                c.graph.edges[r]
+                    .iter()
+                    .any(|e| !comp.contains(&e.body) && c.demand[e.body])
             });
             if uses_demand {
                 continue;
             }
-            Arc::get_mut(&mut self.c).expect("no plans share the program yet").materialise(&comp);
-            let facts: Vec<_> = self.c.facts.iter().filter(|(r, _)| comp.contains(r)).cloned().collect();
+            Arc::get_mut(&mut self.c)
+                .expect("no plans share the program yet")
+                .materialise(&comp);
+            let facts: Vec<_> = self
+                .c
+                .facts
+                .iter()
+                .filter(|(r, _)| comp.contains(r))
+                .cloned()
+                .collect();
             for (r, row) in &facts {
                 self.dbs[0].rels[*r].insert(row);
             }
@@ -268,7 +306,9 @@ impl Interpreter {
                     self.plans[s] = None;
                 }
             }
-            Arc::get_mut(&mut self.c).expect("no plans share the program yet").dematerialise(&comp);
+            Arc::get_mut(&mut self.c)
+                .expect("no plans share the program yet")
+                .dematerialise(&comp);
         }
     }
 
@@ -288,13 +328,22 @@ impl Interpreter {
             let need = self.c.strata_for(&[rel]);
             self.ensure(&need, None)?;
         }
-        Ok(self.rows_of(Some(rel)).into_iter().map(<[TermId]>::to_vec).collect())
+        Ok(self
+            .rows_of(Some(rel))
+            .into_iter()
+            .map(<[TermId]>::to_vec)
+            .collect())
     }
 
     /// Inserts the facts of relations of one class (materialised or demand).
     fn insert_facts(&mut self, class: Class) {
         let k = ci(class);
-        for (rel, row) in self.c.facts.iter().filter(|(r, _)| self.c.class[*r] == class) {
+        for (rel, row) in self
+            .c
+            .facts
+            .iter()
+            .filter(|(r, _)| self.c.class[*r] == class)
+        {
             if self.c.demand[*rel] {
                 self.demand.dbs[k].rels[*rel].insert(row);
             } else {
@@ -352,7 +401,10 @@ impl Interpreter {
                     self.dbs[k].rels[r].clear();
                 }
             }
-            let incomplete = self.demand.subgoals[k].status.iter().any(|s| *s != Status::Complete);
+            let incomplete = self.demand.subgoals[k]
+                .status
+                .iter()
+                .any(|s| *s != Status::Complete);
             if k > 0 || incomplete {
                 self.demand.clear_class(k, &rels);
                 if k == 0 {
@@ -423,7 +475,11 @@ impl Interpreter {
                 return Ok(());
             }
             for plan in &plans.delta_plans {
-                let i = st.heads.iter().position(|&r| Some(r) == plan.delta_rel).expect("delta rel in stratum");
+                let i = st
+                    .heads
+                    .iter()
+                    .position(|&r| Some(r) == plan.delta_rel)
+                    .expect("delta rel in stratum");
                 self.run(plan, st.class, (lo[i], hi[i]))?;
             }
             lo = hi;
@@ -455,7 +511,11 @@ impl Interpreter {
     }
 
     fn ctx(&mut self, class: Class) -> Ctx<'_> {
-        let budget = if class == Class::Static { self.static_budget } else { self.state_budget };
+        let budget = if class == Class::Static {
+            self.static_budget
+        } else {
+            self.state_budget
+        };
         Ctx {
             store: &mut self.store,
             dbs: &mut self.dbs,
@@ -479,7 +539,10 @@ impl Interpreter {
         }
         if self.store.len() > self.limits.max_terms {
             self.reset_after_error();
-            return Err(EvalError::Limit { what: "terms", limit: self.limits.max_terms as u64 });
+            return Err(EvalError::Limit {
+                what: "terms",
+                limit: self.limits.max_terms as u64,
+            });
         }
         let _ = class;
         Ok(())
@@ -507,11 +570,22 @@ impl Interpreter {
                 added += usize::from(rel.insert(row));
             }
         }
-        let budget = if class == Class::Static { &mut self.static_budget } else { &mut self.state_budget };
+        let budget = if class == Class::Static {
+            &mut self.static_budget
+        } else {
+            &mut self.state_budget
+        };
         if added > *budget {
-            let limit = if class == Class::Static { self.limits.max_static_rows } else { self.limits.max_rows_per_state };
+            let limit = if class == Class::Static {
+                self.limits.max_static_rows
+            } else {
+                self.limits.max_rows_per_state
+            };
             self.reset_after_error();
-            return Err(EvalError::Limit { what: "derived facts", limit: limit as u64 });
+            return Err(EvalError::Limit {
+                what: "derived facts",
+                limit: limit as u64,
+            });
         }
         *budget -= added;
         Ok(())
@@ -530,7 +604,11 @@ impl Interpreter {
     fn rows_of(&self, rel: Option<RelId>) -> Vec<&[TermId]> {
         let Some(rel) = rel else { return Vec::new() };
         let k = ci(self.c.class[rel]);
-        let r = if self.c.demand[rel] { &self.demand.dbs[k].rels[rel] } else { &self.dbs[k].rels[rel] };
+        let r = if self.c.demand[rel] {
+            &self.demand.dbs[k].rels[rel]
+        } else {
+            &self.dbs[k].rels[rel]
+        };
         (0..r.len() as Row).map(|i| r.row(i)).collect()
     }
 
@@ -542,8 +620,9 @@ impl Interpreter {
 }
 
 fn eval_diag(e: &EvalError) -> Diagnostic {
-    Diagnostic::error("GDL090", Default::default(), e.to_string())
-        .with_hint("check recursive rules over function terms: each recursion must shrink or be bounded")
+    Diagnostic::error("GDL090", Default::default(), e.to_string()).with_hint(
+        "check recursive rules over function terms: each recursion must shrink or be bounded",
+    )
 }
 
 /// The state of one evaluation: a plan run and the subgoals it calls.
@@ -572,7 +651,10 @@ impl Ctx<'_> {
     fn step(&mut self) -> bool {
         self.steps += 1;
         if self.steps > self.limits.max_steps {
-            self.error = Some(EvalError::Limit { what: "join steps", limit: self.limits.max_steps });
+            self.error = Some(EvalError::Limit {
+                what: "join steps",
+                limit: self.limits.max_steps,
+            });
             return false;
         }
         true
@@ -615,7 +697,15 @@ impl Ctx<'_> {
         self.stop || self.error.is_some()
     }
 
-    fn join(&mut self, plan: &Plan, i: usize, env: &mut [TermId], trail: &mut Vec<u16>, out: &mut Vec<TermId>, delta: (Row, Row)) {
+    fn join(
+        &mut self,
+        plan: &Plan,
+        i: usize,
+        env: &mut [TermId],
+        trail: &mut Vec<u16>,
+        out: &mut Vec<TermId>,
+        delta: (Row, Row),
+    ) {
         if self.halted() {
             return;
         }
@@ -624,25 +714,44 @@ impl Ctx<'_> {
             return;
         };
         match op {
-            Op::Scan { rel, class, pats, mask, delta: is_delta, demand } => {
+            Op::Scan {
+                rel,
+                class,
+                pats,
+                mask,
+                delta: is_delta,
+                demand,
+            } => {
                 let (k, rel, mask) = (ci(*class), *rel, *mask);
                 let vals = if *demand {
-                    let Some(vals) = self.call_values(pats, mask, env) else { return };
+                    let Some(vals) = self.call_values(pats, mask, env) else {
+                        return;
+                    };
                     self.call(rel, *class, mask, &vals);
                     if self.halted() {
                         return;
                     }
                     vals
                 } else {
-                    let Some(vals) = self.key_values(pats, mask, env) else { return };
+                    let Some(vals) = self.key_values(pats, mask, env) else {
+                        return;
+                    };
                     vals
                 };
                 let mut key = KeyHasher::default();
                 vals.iter().for_each(|&v| key.add(v));
                 // Row ids are taken first: tables may grow while we iterate
                 // (answers of recursive subgoals) and indexes are built here.
-                let table = if *demand { &mut self.demand.dbs[k].rels[rel] } else { &mut self.dbs[k].rels[rel] };
-                let (lo, hi) = if *is_delta { delta } else { (0, table.len() as Row) };
+                let table = if *demand {
+                    &mut self.demand.dbs[k].rels[rel]
+                } else {
+                    &mut self.dbs[k].rels[rel]
+                };
+                let (lo, hi) = if *is_delta {
+                    delta
+                } else {
+                    (0, table.len() as Row)
+                };
                 let mut rows: SmallVec<[Row; 32]> = SmallVec::new();
                 table.lookup(mask, key.finish(), lo, hi, &mut rows);
                 for r in rows {
@@ -650,8 +759,16 @@ impl Ctx<'_> {
                         return;
                     }
                     let mark = trail.len();
-                    let table = if *demand { &self.demand.dbs[k].rels[rel] } else { &self.dbs[k].rels[rel] };
-                    if pats.iter().zip(table.row(r)).all(|(p, &t)| unify(self.store, p, t, env, trail)) {
+                    let table = if *demand {
+                        &self.demand.dbs[k].rels[rel]
+                    } else {
+                        &self.dbs[k].rels[rel]
+                    };
+                    if pats
+                        .iter()
+                        .zip(table.row(r))
+                        .all(|(p, &t)| unify(self.store, p, t, env, trail))
+                    {
                         self.join(plan, i + 1, env, trail, out, delta);
                     }
                     for v in trail.drain(mark..) {
@@ -662,15 +779,25 @@ impl Ctx<'_> {
                     }
                 }
             }
-            Op::Check { rel, class, pats, negated, demand } => {
+            Op::Check {
+                rel,
+                class,
+                pats,
+                negated,
+                demand,
+            } => {
                 // Demand relations have at most MAX_DEMAND_ARITY (< 32)
                 // arguments, so the full mask covers them all.
                 let full = full_mask(pats.len());
                 let present = if *demand && !self.c.graph.is_recursive(*rel) {
-                    let Some(row) = self.call_values(pats, full, env) else { return };
+                    let Some(row) = self.call_values(pats, full, env) else {
+                        return;
+                    };
                     self.exists(*rel, *class, row)
                 } else if *demand {
-                    let Some(row) = self.call_values(pats, full, env) else { return };
+                    let Some(row) = self.call_values(pats, full, env) else {
+                        return;
+                    };
                     self.call(*rel, *class, full, &row);
                     if self.halted() {
                         return;
@@ -751,7 +878,9 @@ impl Ctx<'_> {
         match table.status[id as usize] {
             Status::Complete => {}
             Status::Evaluating(d) => self.low = self.low.min(d),
-            Status::Done { epoch, low } if epoch == self.demand.epoch => self.low = self.low.min(low),
+            Status::Done { epoch, low } if epoch == self.demand.epoch => {
+                self.low = self.low.min(low)
+            }
             Status::Done { .. } | Status::New => self.solve(rel, class, mask, vals, id),
         }
     }
@@ -790,12 +919,20 @@ impl Ctx<'_> {
                 break u32::MAX;
             }
             if low < depth {
-                self.demand.subgoals[k].status[id as usize] = Status::Done { epoch: self.demand.epoch, low };
+                self.demand.subgoals[k].status[id as usize] = Status::Done {
+                    epoch: self.demand.epoch,
+                    low,
+                };
                 break low;
             }
             if self.demand.answers == before {
                 // Leader of a finished component: complete all its members.
-                let pos = self.demand.completion.iter().rposition(|&e| e == (k, id)).expect("on completion stack");
+                let pos = self
+                    .demand
+                    .completion
+                    .iter()
+                    .rposition(|&e| e == (k, id))
+                    .expect("on completion stack");
                 for (ck, cid) in self.demand.completion.drain(pos..) {
                     self.demand.subgoals[ck].status[cid as usize] = Status::Complete;
                 }
@@ -836,7 +973,14 @@ impl Ctx<'_> {
     /// Runs one rule body for a subgoal: binds the head at the called
     /// positions, joins, and adds the answers to the relation's table. With
     /// `test`, only records in `found` whether there is a derivation.
-    fn run_demand_plan(&mut self, plan: &Plan, class: Class, mask: u32, vals: &[TermId], test: bool) {
+    fn run_demand_plan(
+        &mut self,
+        plan: &Plan,
+        class: Class,
+        mask: u32,
+        vals: &[TermId],
+        test: bool,
+    ) {
         let (mut env, mut trail, mut out) = self.demand.buffers.pop().unwrap_or_default();
         env.clear();
         env.resize(plan.num_vars, TermId::NONE);
@@ -887,7 +1031,10 @@ impl Ctx<'_> {
             if table.insert(row) {
                 self.demand.answers += 1;
                 if self.budget == 0 {
-                    self.error = Some(EvalError::Limit { what: "derived facts", limit: self.limits.max_rows_per_state as u64 });
+                    self.error = Some(EvalError::Limit {
+                        what: "derived facts",
+                        limit: self.limits.max_rows_per_state as u64,
+                    });
                     return;
                 }
                 self.budget -= 1;
@@ -907,8 +1054,10 @@ impl Ctx<'_> {
                 }
                 let t = self.store.app(*f, &vals);
                 if self.store.depth(t) > self.limits.max_term_depth {
-                    self.error =
-                        Some(EvalError::Limit { what: "levels of term nesting", limit: self.limits.max_term_depth as u64 });
+                    self.error = Some(EvalError::Limit {
+                        what: "levels of term nesting",
+                        limit: self.limits.max_term_depth as u64,
+                    });
                     return None;
                 }
                 Some(t)
@@ -925,7 +1074,10 @@ impl Ctx<'_> {
         // Rows are counted as they are derived, so an exploding rule stops
         // before it creates millions of terms.
         if out.len() / plan.head.len().max(1) >= self.budget {
-            self.error = Some(EvalError::Limit { what: "derived facts", limit: self.limits.max_rows_per_state as u64 });
+            self.error = Some(EvalError::Limit {
+                what: "derived facts",
+                limit: self.limits.max_rows_per_state as u64,
+            });
             return;
         }
         let start = out.len();
@@ -981,8 +1133,15 @@ impl StateMachine for Interpreter {
 
     fn legal_moves(&mut self, state: &FluentState, role: usize) -> Result<Vec<TermId>, EvalError> {
         self.prepare(state, Arc::clone(&self.strata_legal))?;
-        let Some(&r) = self.roles.get(role) else { return Ok(Vec::new()) };
-        Ok(self.rows_of(self.rel_legal).into_iter().filter(|row| row[0] == r).map(|row| row[1]).collect())
+        let Some(&r) = self.roles.get(role) else {
+            return Ok(Vec::new());
+        };
+        Ok(self
+            .rows_of(self.rel_legal)
+            .into_iter()
+            .filter(|row| row[0] == r)
+            .map(|row| row[1])
+            .collect())
     }
 
     fn all_legal_moves(&mut self, state: &FluentState) -> Result<Vec<Vec<TermId>>, EvalError> {
@@ -996,7 +1155,11 @@ impl StateMachine for Interpreter {
         Ok(out)
     }
 
-    fn next_state(&mut self, state: &FluentState, joint: &[TermId]) -> Result<FluentState, EvalError> {
+    fn next_state(
+        &mut self,
+        state: &FluentState,
+        joint: &[TermId],
+    ) -> Result<FluentState, EvalError> {
         if joint.len() != self.roles.len() {
             return Err(EvalError::BadMove(format!(
                 "a joint move needs one move per role ({}), got {}",
@@ -1007,7 +1170,11 @@ impl StateMachine for Interpreter {
         self.load_state(state);
         let budget = self.state_budget;
         self.ensure(&Arc::clone(&self.strata_next), Some(joint))?;
-        let fluents = self.rows_of(self.rel_next).into_iter().map(|r| r[0]).collect();
+        let fluents = self
+            .rows_of(self.rel_next)
+            .into_iter()
+            .map(|r| r[0])
+            .collect();
         // Move rows do not count against the state's budget for later queries.
         self.state_budget = budget;
         Ok(FluentState::new(fluents))
@@ -1022,7 +1189,10 @@ impl StateMachine for Interpreter {
         self.prepare(state, Arc::clone(&self.strata_goal))?;
         let mut out = vec![Vec::new(); self.roles.len()];
         for row in self.rows_of(self.rel_goal) {
-            if let (Some(i), Some(v)) = (self.roles.iter().position(|&r| r == row[0]), self.store.as_int(row[1])) {
+            if let (Some(i), Some(v)) = (
+                self.roles.iter().position(|&r| r == row[0]),
+                self.store.as_int(row[1]),
+            ) {
                 out[i].push(v);
             }
         }
@@ -1078,18 +1248,35 @@ impl Interpreter {
                 .ops
                 .iter()
                 .map(|op| match op {
-                    Op::Scan { rel, mask, delta, demand, .. } => format!(
+                    Op::Scan {
+                        rel,
+                        mask,
+                        delta,
+                        demand,
+                        ..
+                    } => format!(
                         "{}{}{} m{mask:b}",
                         if *demand { "call " } else { "scan " },
                         if *delta { "Δ" } else { "" },
                         self.rel_name(*rel)
                     ),
-                    Op::Check { rel, negated, .. } => format!("{}check {}", if *negated { "!" } else { "" }, self.rel_name(*rel)),
+                    Op::Check { rel, negated, .. } => format!(
+                        "{}check {}",
+                        if *negated { "!" } else { "" },
+                        self.rel_name(*rel)
+                    ),
                     Op::Distinct(..) => "distinct".to_string(),
                 })
                 .collect();
             let (runs, steps) = plan.cost.get();
-            lines.push((steps, format!("{steps:>12} steps {runs:>9} runs  {label} {} <- {}", self.rel_name(plan.head_rel), ops.join(", "))));
+            lines.push((
+                steps,
+                format!(
+                    "{steps:>12} steps {runs:>9} runs  {label} {} <- {}",
+                    self.rel_name(plan.head_rel),
+                    ops.join(", ")
+                ),
+            ));
         };
         for (i, p) in self.plans.iter().enumerate() {
             if let Some(p) = p {

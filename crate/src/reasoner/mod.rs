@@ -81,7 +81,11 @@ pub trait StateMachine {
     fn initial_state(&mut self) -> Result<Self::State, EvalError>;
     /// Every legal move of role number `role`.
     fn legal_moves(&mut self, state: &Self::State, role: usize) -> Result<Vec<TermId>, EvalError>;
-    fn next_state(&mut self, state: &Self::State, joint: &[TermId]) -> Result<Self::State, EvalError>;
+    fn next_state(
+        &mut self,
+        state: &Self::State,
+        joint: &[TermId],
+    ) -> Result<Self::State, EvalError>;
     fn is_terminal(&mut self, state: &Self::State) -> Result<bool, EvalError>;
     /// Every goal value derivable for each role (a well-formed game has
     /// exactly one per role in terminal states).
@@ -93,7 +97,9 @@ pub trait StateMachine {
 
     /// Legal moves of every role.
     fn all_legal_moves(&mut self, state: &Self::State) -> Result<Vec<Vec<TermId>>, EvalError> {
-        (0..self.roles().len()).map(|r| self.legal_moves(state, r)).collect()
+        (0..self.roles().len())
+            .map(|r| self.legal_moves(state, r))
+            .collect()
     }
 
     /// Every legal joint move (the cartesian product, first role slowest).
@@ -101,17 +107,27 @@ pub trait StateMachine {
     /// 100 moves each have 10^12 joint moves): enumerate per role instead.
     fn legal_joint_moves(&mut self, state: &Self::State) -> Result<Vec<Vec<TermId>>, EvalError> {
         let per_role = self.all_legal_moves(state)?;
-        let count = per_role.iter().try_fold(1u64, |acc, m| acc.checked_mul(m.len() as u64));
+        let count = per_role
+            .iter()
+            .try_fold(1u64, |acc, m| acc.checked_mul(m.len() as u64));
         match count {
             Some(n) if n <= MAX_JOINT_MOVES => Ok(cartesian(&per_role)),
-            _ => Err(EvalError::Limit { what: "joint moves in one state", limit: MAX_JOINT_MOVES }),
+            _ => Err(EvalError::Limit {
+                what: "joint moves in one state",
+                limit: MAX_JOINT_MOVES,
+            }),
         }
     }
 
     /// A random playout from `state` (as the free [`random_playout`]);
     /// machines with a faster way to play one (the fast engine plays it
     /// inside its network) override this, and MCTS calls it.
-    fn random_playout(&mut self, state: &Self::State, rng: &mut fastrand::Rng, max_steps: usize) -> Result<Playout<Self::State>, EvalError>
+    fn random_playout(
+        &mut self,
+        state: &Self::State,
+        rng: &mut fastrand::Rng,
+        max_steps: usize,
+    ) -> Result<Playout<Self::State>, EvalError>
     where
         Self: Sized,
     {
@@ -120,7 +136,11 @@ pub trait StateMachine {
 
     /// One goal value per role: the largest derivable one, or `None`.
     fn goals(&mut self, state: &Self::State) -> Result<Vec<Option<i64>>, EvalError> {
-        Ok(self.goal_values(state)?.into_iter().map(|v| v.into_iter().max()).collect())
+        Ok(self
+            .goal_values(state)?
+            .into_iter()
+            .map(|v| v.into_iter().max())
+            .collect())
     }
 }
 
@@ -174,7 +194,11 @@ pub fn random_playout<M: StateMachine>(
     let mut joint = Vec::with_capacity(m.roles().len());
     for steps in 0..=max_steps {
         if m.is_terminal(&s)? {
-            return Ok(Playout { state: s, steps, terminal: true });
+            return Ok(Playout {
+                state: s,
+                steps,
+                terminal: true,
+            });
         }
         if steps == max_steps {
             break;
@@ -183,11 +207,19 @@ pub fn random_playout<M: StateMachine>(
         for r in 0..m.roles().len() {
             let moves = m.legal_moves(&s, r)?;
             if moves.is_empty() {
-                return Ok(Playout { state: s, steps, terminal: false });
+                return Ok(Playout {
+                    state: s,
+                    steps,
+                    terminal: false,
+                });
             }
             joint.push(moves[random_index(rng, moves.len())]);
         }
         s = m.next_state(&s, &joint)?;
     }
-    Ok(Playout { state: s, steps: max_steps, terminal: false })
+    Ok(Playout {
+        state: s,
+        steps: max_steps,
+        terminal: false,
+    })
 }

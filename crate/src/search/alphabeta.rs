@@ -31,7 +31,10 @@
 //! two-player turn-taking games that are not zero-sum; it prunes nothing and
 //! is not traced).
 
-use super::{goal_of, replies, since, turn_of, Budget, GameInfo, Heuristic, Limit, Player, SearchResult, Stats, Stop, Turn, MAX_DEPTH};
+use super::{
+    goal_of, replies, since, turn_of, Budget, GameInfo, Heuristic, Limit, Player, SearchResult,
+    Stats, Stop, Turn, MAX_DEPTH,
+};
 use crate::clock::now_ms;
 use crate::reasoner::{cartesian, EvalError, StateMachine};
 use crate::terms::TermId;
@@ -61,7 +64,14 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Config {
-        Config { budget: Budget::default(), tt: true, ordering: true, mode: Mode::Auto, iterative: true, tt_capacity: 200_000 }
+        Config {
+            budget: Budget::default(),
+            tt: true,
+            ordering: true,
+            mode: Mode::Auto,
+            iterative: true,
+            tt_capacity: 200_000,
+        }
     }
 }
 
@@ -99,7 +109,14 @@ pub struct AlphaBeta<M: StateMachine> {
 
 impl<M: StateMachine> AlphaBeta<M> {
     pub fn new(h: Box<dyn Heuristic<M>>, cfg: Config) -> Self {
-        AlphaBeta { h, cfg, tt: FxHashMap::default(), tt_role: None, info: None, stats: Stats::default() }
+        AlphaBeta {
+            h,
+            cfg,
+            tt: FxHashMap::default(),
+            tt_role: None,
+            info: None,
+            stats: Stats::default(),
+        }
     }
 
     /// Forgets the transposition table and the game analysis.
@@ -121,7 +138,11 @@ impl<M: StateMachine> AlphaBeta<M> {
                     self.info = Some(GameInfo::sample(m, root, 10, 1)?);
                 }
                 let info = self.info.as_ref().expect("just set");
-                if info.roles == 2 && info.turn_taking && !info.zero_sum && info.terminal_samples > 0 {
+                if info.roles == 2
+                    && info.turn_taking
+                    && !info.zero_sum
+                    && info.terminal_samples > 0
+                {
                     Mode::MaxN
                 } else {
                     Mode::Paranoid
@@ -133,17 +154,29 @@ impl<M: StateMachine> AlphaBeta<M> {
 
     /// Searches `root` for `role` under the configured budget. With a trace,
     /// every iteration is recorded (an [`Event::Iteration`] starts each).
-    pub fn search(&mut self, m: &mut M, root: &M::State, role: usize, mut trace: Option<&mut Trace>) -> Result<SearchResult, EvalError> {
+    pub fn search(
+        &mut self,
+        m: &mut M,
+        root: &M::State,
+        role: usize,
+        mut trace: Option<&mut Trace>,
+    ) -> Result<SearchResult, EvalError> {
         let t0 = now_ms();
         let mode = self.resolve_mode(m, root)?;
-        if !self.cfg.tt || !self.h.state_only() || self.tt_role != Some(role) || mode == Mode::MaxN {
+        if !self.cfg.tt || !self.h.state_only() || self.tt_role != Some(role) || mode == Mode::MaxN
+        {
             self.tt.clear();
         }
         self.tt_role = Some(role);
         let mut limit = Limit::new(&self.cfg.budget);
         let max_depth = self.cfg.budget.depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
         let fallback = m.legal_moves(root, role)?.first().copied();
-        let mut result = SearchResult { value: 50.0, best_move: fallback, solved: false, stats: Stats::default() };
+        let mut result = SearchResult {
+            value: 50.0,
+            best_move: fallback,
+            solved: false,
+            stats: Stats::default(),
+        };
         let first = if self.cfg.iterative { 1 } else { max_depth };
         let mut completed = false;
         self.h.set_root(m, root)?;
@@ -161,14 +194,22 @@ impl<M: StateMachine> AlphaBeta<M> {
                 role,
                 limit: &mut limit,
                 stats: Stats::default(),
-                tt: if self.cfg.tt && mode == Mode::Paranoid { Some(&mut self.tt) } else { None },
+                tt: if self.cfg.tt && mode == Mode::Paranoid {
+                    Some(&mut self.tt)
+                } else {
+                    None
+                },
                 tt_capacity: self.cfg.tt_capacity,
                 ordering: self.cfg.ordering,
                 trace: trace.as_deref_mut(),
                 root_best: None,
             };
             let r = match mode {
-                Mode::MaxN => cx.maxn(root, depth, 0).map(|(v, solved, best)| Out { value: v[role], solved, best }),
+                Mode::MaxN => cx.maxn(root, depth, 0).map(|(v, solved, best)| Out {
+                    value: v[role],
+                    solved,
+                    best,
+                }),
                 _ => cx.ab(root, depth, 0, f64::NEG_INFINITY, f64::INFINITY, None, None),
             };
             let (stats, root_best) = (cx.stats.clone(), cx.root_best);
@@ -182,7 +223,11 @@ impl<M: StateMachine> AlphaBeta<M> {
                     completed = true;
                     if let (Some(t), Some(mv)) = (trace.as_deref_mut(), result.best_move) {
                         let mv = m.terms().display(mv);
-                        t.push(Event::BestMove { node: root_id, mv, value: out.value });
+                        t.push(Event::BestMove {
+                            node: root_id,
+                            mv,
+                            value: out.value,
+                        });
                     }
                     if out.solved {
                         break;
@@ -255,12 +300,18 @@ impl<M: StateMachine> Cx<'_, M> {
     }
 
     fn label(&self, legal: &[Vec<TermId>], joint: &[TermId]) -> Option<String> {
-        self.trace.as_ref().map(|_| joint_label(&*self.m, legal, joint))
+        self.trace
+            .as_ref()
+            .map(|_| joint_label(&*self.m, legal, joint))
     }
 
     fn leaf(&mut self, id: Option<u32>, value: f64, terminal: bool) {
         self.stats.leaves += 1;
-        self.event(id, |node| Event::Leaf { node, value, terminal });
+        self.event(id, |node| Event::Leaf {
+            node,
+            value,
+            terminal,
+        });
         self.event(id, |node| Event::Return { node, value });
     }
 
@@ -294,7 +345,11 @@ impl<M: StateMachine> Cx<'_, M> {
             let id = self.enter(s, parent, ply, NodeKind::Leaf, mv, false, alpha0, beta0);
             let v = goal_of(self.m, s, self.role)?;
             self.leaf(id, v, true);
-            return Ok(Out { value: v, solved: true, best: None });
+            return Ok(Out {
+                value: v,
+                solved: true,
+                best: None,
+            });
         }
         let mut tt_best: Option<Box<[TermId]>> = None;
         if let Some(e) = self.tt.as_deref().and_then(|tt| tt.get(s)) {
@@ -305,12 +360,17 @@ impl<M: StateMachine> Cx<'_, M> {
                     Flag::Upper => e.value <= alpha0,
                 };
                 if usable {
-                    let (value, solved, best) = (e.value, e.solved, e.best.as_ref().map(|b| b.to_vec()));
+                    let (value, solved, best) =
+                        (e.value, e.solved, e.best.as_ref().map(|b| b.to_vec()));
                     self.stats.tt_hits += 1;
                     let id = self.enter(s, parent, ply, NodeKind::Leaf, mv, false, alpha0, beta0);
                     self.event(id, |node| Event::TtHit { node, value });
                     self.event(id, |node| Event::Return { node, value });
-                    return Ok(Out { value, solved, best });
+                    return Ok(Out {
+                        value,
+                        solved,
+                        best,
+                    });
                 }
             }
             if self.ordering {
@@ -321,26 +381,42 @@ impl<M: StateMachine> Cx<'_, M> {
             let id = self.enter(s, parent, ply, NodeKind::Leaf, mv, false, alpha0, beta0);
             let v = self.h.evaluate(self.m, s, self.role)?;
             self.leaf(id, v, false);
-            return Ok(Out { value: v, solved: false, best: None });
+            return Ok(Out {
+                value: v,
+                solved: false,
+                best: None,
+            });
         }
         let legal = self.m.all_legal_moves(s)?;
         if legal.iter().any(Vec::is_empty) {
             let id = self.enter(s, parent, ply, NodeKind::Leaf, mv, false, alpha0, beta0);
             let v = goal_of(self.m, s, self.role)?;
             self.leaf(id, v, true);
-            return Ok(Out { value: v, solved: true, best: None });
+            return Ok(Out {
+                value: v,
+                solved: true,
+                best: None,
+            });
         }
         let turn = turn_of(&legal, self.role);
         let kind = match turn {
             Turn::Forced | Turn::Ours | Turn::Both => NodeKind::Max,
             Turn::Theirs => NodeKind::Min,
         };
-        let kind = if turn == Turn::Forced { NodeKind::Forced } else { kind };
+        let kind = if turn == Turn::Forced {
+            NodeKind::Forced
+        } else {
+            kind
+        };
         let id = self.enter(s, parent, ply, kind, mv, false, alpha0, beta0);
         let (mut alpha, mut beta) = (alpha0, beta0);
         let mut solved = true;
         let mut best_joint: Option<Vec<TermId>> = None;
-        let mut best = if kind == NodeKind::Min { f64::INFINITY } else { f64::NEG_INFINITY };
+        let mut best = if kind == NodeKind::Min {
+            f64::INFINITY
+        } else {
+            f64::NEG_INFINITY
+        };
         if turn == Turn::Both {
             let mut ours = legal[self.role].clone();
             if let Some(b) = &tt_best {
@@ -366,12 +442,22 @@ impl<M: StateMachine> Cx<'_, M> {
                     }
                     if worst < rbeta {
                         rbeta = worst;
-                        self.event(rid, |node| Event::Bound { node, bound: BoundKind::Beta, value: worst });
+                        self.event(rid, |node| Event::Bound {
+                            node,
+                            bound: BoundKind::Beta,
+                            value: worst,
+                        });
                     }
                     if worst <= alpha && j + 1 < reps.len() {
                         self.stats.cutoffs += 1;
                         let pruned = self.pruned(&legal, &reps[j + 1..]);
-                        self.event(rid, |node| Event::Cutoff { node, alpha, beta: rbeta, value: worst, pruned });
+                        self.event(rid, |node| Event::Cutoff {
+                            node,
+                            alpha,
+                            beta: rbeta,
+                            value: worst,
+                            pruned,
+                        });
                         break;
                     }
                 }
@@ -385,15 +471,30 @@ impl<M: StateMachine> Cx<'_, M> {
                 }
                 if best > alpha {
                     alpha = best;
-                    self.event(id, |node| Event::Bound { node, bound: BoundKind::Alpha, value: best });
+                    self.event(id, |node| Event::Bound {
+                        node,
+                        bound: BoundKind::Alpha,
+                        value: best,
+                    });
                 }
                 if alpha >= beta && i + 1 < ours.len() {
                     self.stats.cutoffs += 1;
                     let pruned: Vec<Pruned> = match self.trace {
-                        Some(_) => ours[i + 1..].iter().map(|&o| Pruned { mv: self.m.terms().display(o) }).collect(),
+                        Some(_) => ours[i + 1..]
+                            .iter()
+                            .map(|&o| Pruned {
+                                mv: self.m.terms().display(o),
+                            })
+                            .collect(),
                         None => Vec::new(),
                     };
-                    self.event(id, |node| Event::Cutoff { node, alpha, beta, value: best, pruned });
+                    self.event(id, |node| Event::Cutoff {
+                        node,
+                        alpha,
+                        beta,
+                        value: best,
+                        pruned,
+                    });
                     break;
                 }
             }
@@ -420,15 +521,29 @@ impl<M: StateMachine> Cx<'_, M> {
                 }
                 if maximise && best > alpha {
                     alpha = best;
-                    self.event(id, |node| Event::Bound { node, bound: BoundKind::Alpha, value: best });
+                    self.event(id, |node| Event::Bound {
+                        node,
+                        bound: BoundKind::Alpha,
+                        value: best,
+                    });
                 } else if !maximise && best < beta {
                     beta = best;
-                    self.event(id, |node| Event::Bound { node, bound: BoundKind::Beta, value: best });
+                    self.event(id, |node| Event::Bound {
+                        node,
+                        bound: BoundKind::Beta,
+                        value: best,
+                    });
                 }
                 if alpha >= beta && i + 1 < joints.len() {
                     self.stats.cutoffs += 1;
                     let pruned = self.pruned(&legal, &joints[i + 1..]);
-                    self.event(id, |node| Event::Cutoff { node, alpha, beta, value: best, pruned });
+                    self.event(id, |node| Event::Cutoff {
+                        node,
+                        alpha,
+                        beta,
+                        value: best,
+                        pruned,
+                    });
                     break;
                 }
             }
@@ -441,21 +556,41 @@ impl<M: StateMachine> Cx<'_, M> {
         } else {
             Flag::Exact
         };
-        let entry = Entry { value: best, depth, flag, solved, best: best_joint.clone().map(Vec::into_boxed_slice) };
+        let entry = Entry {
+            value: best,
+            depth,
+            flag,
+            solved,
+            best: best_joint.clone().map(Vec::into_boxed_slice),
+        };
         self.store(s, entry);
-        Ok(Out { value: best, solved, best: best_joint })
+        Ok(Out {
+            value: best,
+            solved,
+            best: best_joint,
+        })
     }
 
     fn pruned(&self, legal: &[Vec<TermId>], rest: &[Vec<TermId>]) -> Vec<Pruned> {
         match self.trace {
-            Some(_) => rest.iter().map(|j| Pruned { mv: joint_label(&*self.m, legal, j) }).collect(),
+            Some(_) => rest
+                .iter()
+                .map(|j| Pruned {
+                    mv: joint_label(&*self.m, legal, j),
+                })
+                .collect(),
             None => Vec::new(),
         }
     }
 
     /// MaxN (thesis 3.2.3): values for every role; the role with a choice
     /// maximises its own; with several choosing, paranoid on our value.
-    fn maxn(&mut self, s: &M::State, depth: u32, ply: u32) -> Result<(Vec<f64>, bool, Option<Vec<TermId>>), Stop> {
+    fn maxn(
+        &mut self,
+        s: &M::State,
+        depth: u32,
+        ply: u32,
+    ) -> Result<(Vec<f64>, bool, Option<Vec<TermId>>), Stop> {
         self.stats.nodes += 1;
         if self.limit.tick() {
             return Err(Stop::Budget);
@@ -464,7 +599,11 @@ impl<M: StateMachine> Cx<'_, M> {
         if self.m.is_terminal(s)? {
             self.stats.leaves += 1;
             let g = self.m.goals(s)?;
-            return Ok((g.iter().map(|v| v.unwrap_or(0) as f64).collect(), true, None));
+            return Ok((
+                g.iter().map(|v| v.unwrap_or(0) as f64).collect(),
+                true,
+                None,
+            ));
         }
         if depth == 0 || ply >= MAX_DEPTH {
             self.stats.leaves += 1;
@@ -478,7 +617,11 @@ impl<M: StateMachine> Cx<'_, M> {
         if legal.iter().any(Vec::is_empty) {
             self.stats.leaves += 1;
             let g = self.m.goals(s)?;
-            return Ok((g.iter().map(|v| v.unwrap_or(0) as f64).collect(), true, None));
+            return Ok((
+                g.iter().map(|v| v.unwrap_or(0) as f64).collect(),
+                true,
+                None,
+            ));
         }
         let choosing: Vec<usize> = (0..n).filter(|&r| legal[r].len() > 1).collect();
         let mut solved = true;
@@ -506,12 +649,18 @@ impl<M: StateMachine> Cx<'_, M> {
                 let child = self.m.next_state(s, &joint)?;
                 let (v, sv, _) = self.maxn(&child, depth - 1, ply + 1)?;
                 solved &= sv;
-                if worst.as_ref().is_none_or(|(b, _)| v[self.role] < b[self.role]) {
+                if worst
+                    .as_ref()
+                    .is_none_or(|(b, _)| v[self.role] < b[self.role])
+                {
                     worst = Some((v, joint));
                 }
             }
             let worst = worst.expect("at least one reply");
-            if best.as_ref().is_none_or(|(b, _)| worst.0[self.role] > b[self.role]) {
+            if best
+                .as_ref()
+                .is_none_or(|(b, _)| worst.0[self.role] > b[self.role])
+            {
                 if ply == 0 {
                     self.root_best = Some((our, worst.0[self.role]));
                 }
@@ -537,10 +686,16 @@ impl<M: StateMachine> Player<M> for AlphaBeta<M> {
         }
         format!("alphabeta({})", parts.join(", "))
     }
-    fn select_move(&mut self, m: &mut M, state: &M::State, role: usize) -> Result<TermId, EvalError> {
+    fn select_move(
+        &mut self,
+        m: &mut M,
+        state: &M::State,
+        role: usize,
+    ) -> Result<TermId, EvalError> {
         let r = self.search(m, state, role, None)?;
         self.stats = r.stats;
-        r.best_move.ok_or_else(|| EvalError::BadMove(format!("role number {role} has no legal move")))
+        r.best_move
+            .ok_or_else(|| EvalError::BadMove(format!("role number {role} has no legal move")))
     }
     fn new_game(&mut self) {
         // The table stays valid across games of the same game (state-only

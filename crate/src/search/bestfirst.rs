@@ -62,7 +62,9 @@ impl Eq for Item {}
 impl Ord for Item {
     fn cmp(&self, o: &Self) -> Ordering {
         // Highest value first; among equals the earliest enqueued.
-        self.value.total_cmp(&o.value).then_with(|| o.seq.cmp(&self.seq))
+        self.value
+            .total_cmp(&o.value)
+            .then_with(|| o.seq.cmp(&self.seq))
     }
 }
 impl PartialOrd for Item {
@@ -92,7 +94,11 @@ pub struct BestFirst<M: StateMachine> {
 
 impl<M: StateMachine> BestFirst<M> {
     pub fn new(h: Box<dyn Heuristic<M>>, budget: Budget) -> Self {
-        BestFirst { h, budget, stats: Stats::default() }
+        BestFirst {
+            h,
+            budget,
+            stats: Stats::default(),
+        }
     }
 
     fn value(&mut self, m: &mut M, s: &M::State, role: usize) -> Result<(f64, bool), EvalError> {
@@ -110,10 +116,21 @@ impl<M: StateMachine> BestFirst<M> {
         let mut limit = Limit::new(&self.budget);
         let mut stats = Stats::default();
         let (v0, t0term) = self.value(m, root, role)?;
-        let mut nodes = vec![Node { state: root.clone(), parent: None, mv: None, depth: 0, value: v0, terminal: t0term }];
+        let mut nodes = vec![Node {
+            state: root.clone(),
+            parent: None,
+            mv: None,
+            depth: 0,
+            value: v0,
+            terminal: t0term,
+        }];
         let mut queue = BinaryHeap::new();
         let mut seq = 0u64;
-        queue.push(Item { value: v0, seq, node: 0 });
+        queue.push(Item {
+            value: v0,
+            seq,
+            node: 0,
+        });
         let mut best_terminal: Option<u32> = None;
         let max_depth = self.budget.depth.unwrap_or(u32::MAX);
         while !limit.exhausted() {
@@ -152,8 +169,19 @@ impl<M: StateMachine> BestFirst<M> {
                 let (v, t) = self.value(m, &child, role)?;
                 seq += 1;
                 let cid = nodes.len() as u32;
-                nodes.push(Node { state: child, parent: Some(id), mv: Some(joint[role]), depth: depth + 1, value: v, terminal: t });
-                queue.push(Item { value: v, seq, node: cid });
+                nodes.push(Node {
+                    state: child,
+                    parent: Some(id),
+                    mv: Some(joint[role]),
+                    depth: depth + 1,
+                    value: v,
+                    terminal: t,
+                });
+                queue.push(Item {
+                    value: v,
+                    seq,
+                    node: cid,
+                });
             }
         }
         let exhausted = queue.is_empty();
@@ -202,10 +230,17 @@ impl<M: StateMachine> Player<M> for BestFirst<M> {
             None => format!("bestfirst({})", self.h.name()),
         }
     }
-    fn select_move(&mut self, m: &mut M, state: &M::State, role: usize) -> Result<TermId, EvalError> {
+    fn select_move(
+        &mut self,
+        m: &mut M,
+        state: &M::State,
+        role: usize,
+    ) -> Result<TermId, EvalError> {
         let plan = self.search(m, state, role)?;
         self.stats = plan.result.stats;
-        plan.result.best_move.ok_or_else(|| EvalError::BadMove(format!("role number {role} has no legal move")))
+        plan.result
+            .best_move
+            .ok_or_else(|| EvalError::BadMove(format!("role number {role} has no legal move")))
     }
     fn last_stats(&self) -> Stats {
         self.stats.clone()

@@ -92,9 +92,16 @@ impl FuzzyHeuristic {
     /// interned into `m`'s term store).
     pub fn build<M: StateMachine>(program: &Program, m: &mut M) -> Result<FuzzyHeuristic, String> {
         let relaxed = relax(program);
-        let limits = Limits { max_static_rows: 2_000_000, max_terms: 5_000_000, ..Limits::default() };
+        let limits = Limits {
+            max_static_rows: 2_000_000,
+            max_terms: 5_000_000,
+            ..Limits::default()
+        };
         let mut ri = Interpreter::with_limits(&relaxed.program, limits).map_err(|d| {
-            format!("fuzzy heuristic: the relaxed game does not load: {}", d.first().map(|d| d.message.as_str()).unwrap_or("?"))
+            format!(
+                "fuzzy heuristic: the relaxed game does not load: {}",
+                d.first().map(|d| d.message.as_str()).unwrap_or("?")
+            )
         })?;
         let mut g = Grounder::new(program, &mut ri, relaxed.rtrue);
         // Goal values per role, from the relaxed goal relation.
@@ -174,7 +181,8 @@ impl FuzzyHeuristic {
                 self.truth[l as usize] = true;
             }
         }
-        self.geo.leaf_values(store, fluents, &self.truth, &mut self.leaf_val);
+        self.geo
+            .leaf_values(store, fluents, &self.truth, &mut self.leaf_val);
         for i in 0..self.nodes.len() {
             let (fz, crisp) = match &self.nodes[i] {
                 Node::Leaf(l) => (self.leaf_val[*l as usize], self.truth[*l as usize]),
@@ -182,11 +190,20 @@ impl FuzzyHeuristic {
                 Node::Not(c) => (1.0 - self.fz[*c as usize], !self.crisp[*c as usize]),
                 Node::And(cs) => {
                     let b = cs.iter().all(|&c| self.crisp[c as usize]);
-                    (Self::band(Self::product(cs.iter().map(|&c| self.fz[c as usize])), b), b)
+                    (
+                        Self::band(Self::product(cs.iter().map(|&c| self.fz[c as usize])), b),
+                        b,
+                    )
                 }
                 Node::Or(cs) => {
                     let b = cs.iter().any(|&c| self.crisp[c as usize]);
-                    (Self::band(1.0 - Self::product(cs.iter().map(|&c| 1.0 - self.fz[c as usize])), b), b)
+                    (
+                        Self::band(
+                            1.0 - Self::product(cs.iter().map(|&c| 1.0 - self.fz[c as usize])),
+                            b,
+                        ),
+                        b,
+                    )
                 }
             };
             self.fz[i] = fz;
@@ -230,7 +247,10 @@ impl FuzzyHeuristic {
         }
         (0..h.len())
             .map(|r| {
-                let other = (0..h.len()).filter(|&o| o != r).map(|o| h[o]).fold(0.0, f64::max);
+                let other = (0..h.len())
+                    .filter(|&o| o != r)
+                    .map(|o| h[o])
+                    .fold(0.0, f64::max);
                 scale((1.0 + h[r] - other) / 2.0)
             })
             .collect()
@@ -327,7 +347,11 @@ fn relax(p: &Program) -> Relaxed {
         };
         a
     };
-    let is_static = |a: &Atom| graph.id_of(a.rel, a.arity()).is_none_or(|r| graph.is_static(r));
+    let is_static = |a: &Atom| {
+        graph
+            .id_of(a.rel, a.arity())
+            .is_none_or(|r| graph.is_static(r))
+    };
     let mut rules = Vec::new();
     for rule in &p.rules {
         if matches!(rule.head.rel, kw::BASE | kw::INPUT) {
@@ -349,10 +373,24 @@ fn relax(p: &Program) -> Relaxed {
                     Literal::Or(..) => {}
                 }
             }
-            rules.push(Rule { head: rename(&rule.head), body: nb, span: rule.span, vars: rule.vars.clone(), is_rule_form: rule.is_rule_form });
+            rules.push(Rule {
+                head: rename(&rule.head),
+                body: nb,
+                span: rule.span,
+                vars: rule.vars.clone(),
+                is_rule_form: rule.is_rule_form,
+            });
         }
     }
-    Relaxed { program: Program { symbols, rules, diagnostics: Vec::new(), dropped: Vec::new() }, rtrue }
+    Relaxed {
+        program: Program {
+            symbols,
+            rules,
+            diagnostics: Vec::new(),
+            dropped: Vec::new(),
+        },
+        rtrue,
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -410,11 +448,11 @@ impl<'a> Grounder<'a> {
         let mut by_head: FxHashMap<(Sym, u32), RelRules> = FxHashMap::default();
         for rule in &p.rules {
             let key = (rule.head.rel, rule.head.arity() as u32);
-            by_head.entry(key).or_insert_with(|| RelRules { rules: Vec::new() }).rules.push((
-                rule.head.args.clone(),
-                expand(&rule.body),
-                rule.vars.len(),
-            ));
+            by_head
+                .entry(key)
+                .or_insert_with(|| RelRules { rules: Vec::new() })
+                .rules
+                .push((rule.head.args.clone(), expand(&rule.body), rule.vars.len()));
         }
         Grounder {
             ri,
@@ -441,7 +479,9 @@ impl<'a> Grounder<'a> {
 
     fn push(&mut self, n: Node) -> Result<u32, String> {
         if self.nodes.len() >= MAX_NODES {
-            return Err(format!("fuzzy heuristic: the goal and terminal formulas exceed {MAX_NODES} nodes"));
+            return Err(format!(
+                "fuzzy heuristic: the goal and terminal formulas exceed {MAX_NODES} nodes"
+            ));
         }
         self.nodes.push(n);
         Ok(self.nodes.len() as u32 - 1)
@@ -450,7 +490,9 @@ impl<'a> Grounder<'a> {
     fn tick(&mut self) -> Result<(), String> {
         self.work += 1;
         if self.work > MAX_WORK {
-            return Err("fuzzy heuristic: grounding the goal and terminal formulas takes too long".into());
+            return Err(
+                "fuzzy heuristic: grounding the goal and terminal formulas takes too long".into(),
+            );
         }
         Ok(())
     }
@@ -466,14 +508,19 @@ impl<'a> Grounder<'a> {
         if let Some(r) = self.rowsets.get(&key) {
             return Ok(Rc::clone(r));
         }
-        let fetch = |ri: &mut Interpreter, sym: Sym, arity: usize| -> Result<Vec<Vec<TermId>>, String> {
-            match ri.compiled().graph.id_of(sym, arity) {
-                Some(rel) => ri.static_rows(rel).map_err(|e| format!("fuzzy heuristic: {e}")),
-                None => Ok(Vec::new()),
-            }
-        };
+        let fetch =
+            |ri: &mut Interpreter, sym: Sym, arity: usize| -> Result<Vec<Vec<TermId>>, String> {
+                match ri.compiled().graph.id_of(sym, arity) {
+                    Some(rel) => ri
+                        .static_rows(rel)
+                        .map_err(|e| format!("fuzzy heuristic: {e}")),
+                    None => Ok(Vec::new()),
+                }
+            };
         let set = match key {
-            Key::Rel(sym, arity) => RowSet::new(fetch(self.ri, sym, arity as usize)?, arity as usize),
+            Key::Rel(sym, arity) => {
+                RowSet::new(fetch(self.ri, sym, arity as usize)?, arity as usize)
+            }
             Key::TrueAll => RowSet::new(fetch(self.ri, self.rtrue, 1)?, 1),
             Key::True(f, arity) => {
                 let all = self.rows(Key::TrueAll)?;
@@ -509,7 +556,9 @@ impl<'a> Grounder<'a> {
     }
 
     fn static_rel(&self, sym: Sym, arity: usize) -> bool {
-        self.graph.id_of(sym, arity).is_none_or(|r| self.graph.is_static(r))
+        self.graph
+            .id_of(sym, arity)
+            .is_none_or(|r| self.graph.is_static(r))
     }
 
     /// The formula of a ground atom.
@@ -549,13 +598,24 @@ impl<'a> Grounder<'a> {
                 let mut env: Vec<Option<TermId>> = vec![None; *nvars];
                 let mut trail = Vec::new();
                 let store = self.ri.terms();
-                if !head.iter().zip(args).all(|(p, &t)| unify(store, p, t, &mut env, &mut trail)) {
+                if !head
+                    .iter()
+                    .zip(args)
+                    .all(|(p, &t)| unify(store, p, t, &mut env, &mut trail))
+                {
                     continue;
                 }
                 for body in bodies {
                     let mut done = vec![false; body.len()];
                     let mut acc = Vec::new();
-                    self.join(body, &mut done, &mut env.clone(), &mut acc, &mut disjuncts, nesting)?;
+                    self.join(
+                        body,
+                        &mut done,
+                        &mut env.clone(),
+                        &mut acc,
+                        &mut disjuncts,
+                        nesting,
+                    )?;
                     if disjuncts.iter().any(|&d| self.is_const(d) == Some(true)) {
                         break;
                     }
@@ -639,7 +699,8 @@ impl<'a> Grounder<'a> {
                         return Err("fuzzy heuristic: `not` around a non-atom in the goal or terminal rules".into());
                     };
                     let store = self.ri.terms_mut();
-                    let ground: Option<Vec<TermId>> = a.args.iter().map(|t| inst(store, t, env)).collect();
+                    let ground: Option<Vec<TermId>> =
+                        a.args.iter().map(|t| inst(store, t, env)).collect();
                     if let Some(ground) = ground {
                         done[i] = true;
                         filtered.push(i);
@@ -662,7 +723,13 @@ impl<'a> Grounder<'a> {
             }
             if let Literal::Pos(a) = lit {
                 let bound = a.args.iter().filter(|t| is_bound(t, env)).count() as i64;
-                let score = bound * 4 + if self.static_rel(a.rel, a.arity()) { 2 } else { 0 } - a.arity() as i64;
+                let score = bound * 4
+                    + if self.static_rel(a.rel, a.arity()) {
+                        2
+                    } else {
+                        0
+                    }
+                    - a.arity() as i64;
                 if pick.is_none_or(|(_, s)| score > s) {
                     pick = Some((i, score));
                 }
@@ -680,11 +747,15 @@ impl<'a> Grounder<'a> {
             }
             return self.undo(done, &filtered, acc, acc_len);
         };
-        let Literal::Pos(a) = &body[i] else { unreachable!("picked a positive literal") };
+        let Literal::Pos(a) = &body[i] else {
+            unreachable!("picked a positive literal")
+        };
         // Candidate rows.
         let (key, pats): (Key, Vec<Term>) = if a.rel == kw::TRUE {
             match a.args.first() {
-                Some(Term::App { functor, args, .. }) => (Key::True(*functor, args.len() as u32), args.clone()),
+                Some(Term::App { functor, args, .. }) => {
+                    (Key::True(*functor, args.len() as u32), args.clone())
+                }
                 Some(t @ Term::Const(s, _)) => (Key::True(*s, 0), {
                     let _ = t;
                     Vec::new()
@@ -701,7 +772,13 @@ impl<'a> Grounder<'a> {
             let mut by_index = None;
             for (k, p) in pats.iter().enumerate() {
                 if let Some(t) = inst(store, p, env) {
-                    by_index = Some(rows.index.get(k).and_then(|ix| ix.get(&t)).cloned().unwrap_or_default());
+                    by_index = Some(
+                        rows.index
+                            .get(k)
+                            .and_then(|ix| ix.get(&t))
+                            .cloned()
+                            .unwrap_or_default(),
+                    );
                     break;
                 }
             }
@@ -714,7 +791,12 @@ impl<'a> Grounder<'a> {
             let row = &rows.rows[c as usize];
             let mut trail = Vec::new();
             let store = self.ri.terms();
-            if row.len() != pats.len() || !pats.iter().zip(row).all(|(p, &t)| unify(store, p, t, env, &mut trail)) {
+            if row.len() != pats.len()
+                || !pats
+                    .iter()
+                    .zip(row)
+                    .all(|(p, &t)| unify(store, p, t, env, &mut trail))
+            {
                 for v in trail {
                     env[v as usize] = None;
                 }
@@ -750,7 +832,13 @@ impl<'a> Grounder<'a> {
         self.undo(done, &filtered, acc, acc_len)
     }
 
-    fn undo(&mut self, done: &mut [bool], filtered: &[usize], acc: &mut Vec<u32>, len: usize) -> Result<(), String> {
+    fn undo(
+        &mut self,
+        done: &mut [bool],
+        filtered: &[usize],
+        acc: &mut Vec<u32>,
+        len: usize,
+    ) -> Result<(), String> {
         for &i in filtered {
             done[i] = false;
         }
@@ -769,7 +857,13 @@ fn is_bound(t: &Term, env: &[Option<TermId>]) -> bool {
 
 /// Matches a rule term against a ground term, binding variables (recorded
 /// on `trail`). Rule terms are shallow (bounded by the reader's depth).
-fn unify(store: &TermStore, p: &Term, t: TermId, env: &mut [Option<TermId>], trail: &mut Vec<VarId>) -> bool {
+fn unify(
+    store: &TermStore,
+    p: &Term,
+    t: TermId,
+    env: &mut [Option<TermId>],
+    trail: &mut Vec<VarId>,
+) -> bool {
     match p {
         Term::Var(v, _) => match env.get(*v as usize).copied().flatten() {
             Some(b) => b == t,
@@ -790,7 +884,10 @@ fn unify(store: &TermStore, p: &Term, t: TermId, env: &mut [Option<TermId>], tra
             }
             store.functor(t) == *functor
                 && store.arity(t) == args.len()
-                && args.iter().zip(store.args_of(t).to_vec()).all(|(a, u)| unify(store, a, u, env, trail))
+                && args
+                    .iter()
+                    .zip(store.args_of(t).to_vec())
+                    .all(|(a, u)| unify(store, a, u, env, trail))
         }
     }
 }
@@ -840,14 +937,29 @@ impl Geometry {
         let chains = l
             .chains
             .iter()
-            .map(|c| (c.iter().enumerate().map(|(i, &t)| (copy_term(from, t, to), i as u16)).collect(), c.len() as u16))
+            .map(|c| {
+                (
+                    c.iter()
+                        .enumerate()
+                        .map(|(i, &t)| (copy_term(from, t, to), i as u16))
+                        .collect(),
+                    c.len() as u16,
+                )
+            })
             .collect();
         let layouts = l
             .fluents
             .iter()
             .map(|(f, a, ch)| ((to.symbols.intern(from.symbols.name(*f)), *a), ch.clone()))
             .collect();
-        Geometry { layouts, chains, groups: FxHashMap::default(), cache: FxHashMap::default(), leaf_geo: Vec::new(), members: Vec::new() }
+        Geometry {
+            layouts,
+            chains,
+            groups: FxHashMap::default(),
+            cache: FxHashMap::default(),
+            leaf_geo: Vec::new(),
+            members: Vec::new(),
+        }
     }
 
     fn info(&mut self, store: &TermStore, f: TermId) -> Option<Geo> {
@@ -875,7 +987,13 @@ impl Geometry {
     }
 
     /// Fuzzy values of the leaves for a state.
-    fn leaf_values(&mut self, store: &TermStore, fluents: &[TermId], truth: &[bool], out: &mut Vec<f64>) {
+    fn leaf_values(
+        &mut self,
+        store: &TermStore,
+        fluents: &[TermId],
+        truth: &[bool],
+        out: &mut Vec<f64>,
+    ) {
         out.clear();
         out.extend(truth.iter().map(|&b| if b { P } else { 1.0 - P }));
         if self.layouts.is_empty() {
@@ -895,7 +1013,9 @@ impl Geometry {
             if truth[l] || coords.is_empty() {
                 continue;
             }
-            let Some(ms) = self.members.get(*g as usize).filter(|m| !m.is_empty()) else { continue };
+            let Some(ms) = self.members.get(*g as usize).filter(|m| !m.is_empty()) else {
+                continue;
+            };
             let mut dmin = f64::INFINITY;
             for m in ms {
                 let mut d = 0.0;
@@ -939,12 +1059,15 @@ impl Grounder<'_> {
             for row in &all.rows {
                 let f = row[0];
                 let args = store.args_of(f);
-                let e = values.entry((store.functor(f), args.len() as u32)).or_insert_with(|| vec![FxHashSet::default(); args.len()]);
+                let e = values
+                    .entry((store.functor(f), args.len() as u32))
+                    .or_insert_with(|| vec![FxHashSet::default(); args.len()]);
                 for (k, &a) in args.iter().enumerate() {
                     e[k].insert(a);
                 }
             }
-            let sets: Vec<FxHashSet<TermId>> = chains.iter().map(|c| c.iter().copied().collect()).collect();
+            let sets: Vec<FxHashSet<TermId>> =
+                chains.iter().map(|c| c.iter().copied().collect()).collect();
             for ((f, arity), vals) in values {
                 let per_arg: Vec<Option<u16>> = vals
                     .iter()
@@ -952,7 +1075,9 @@ impl Grounder<'_> {
                         if vs.len() < 2 {
                             return None;
                         }
-                        sets.iter().position(|set| vs.iter().all(|v| set.contains(v))).map(|c| c as u16)
+                        sets.iter()
+                            .position(|set| vs.iter().all(|v| set.contains(v)))
+                            .map(|c| c as u16)
                     })
                     .collect();
                 if per_arg.iter().any(Option::is_some) {
@@ -979,8 +1104,14 @@ fn chain(rows: &[Vec<TermId>]) -> Option<Vec<TermId>> {
             return None;
         }
     }
-    let starts: Vec<TermId> = next.keys().copied().filter(|a| !has_pred.contains(a)).collect();
-    let [start] = starts.as_slice() else { return None };
+    let starts: Vec<TermId> = next
+        .keys()
+        .copied()
+        .filter(|a| !has_pred.contains(a))
+        .collect();
+    let [start] = starts.as_slice() else {
+        return None;
+    };
     let mut out = vec![*start];
     let mut cur = *start;
     while let Some(&n) = next.get(&cur) {

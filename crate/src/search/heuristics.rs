@@ -29,10 +29,22 @@ pub trait Heuristic<M: StateMachine> {
 
 /// Heuristic names for `heuristic=` options.
 pub const HEURISTICS: &[(&str, &str)] = &[
-    ("fuzzy", "goal distance: fuzzy evaluation of the goal and terminal formulas (Schiffel & Thielscher)"),
-    ("mobility", "more legal moves than the other roles is better"),
-    ("inverse-mobility", "fewer legal moves than the other roles is better"),
-    ("novelty", "states that differ more from the current one are better"),
+    (
+        "fuzzy",
+        "goal distance: fuzzy evaluation of the goal and terminal formulas (Schiffel & Thielscher)",
+    ),
+    (
+        "mobility",
+        "more legal moves than the other roles is better",
+    ),
+    (
+        "inverse-mobility",
+        "fewer legal moves than the other roles is better",
+    ),
+    (
+        "novelty",
+        "states that differ more from the current one are better",
+    ),
     ("none", "every non-terminal state is worth 50"),
 ];
 
@@ -42,16 +54,25 @@ pub fn scale(x: f64) -> f64 {
 }
 
 /// Builds a heuristic by name.
-pub fn build<M: StateMachine + 'static>(name: &str, program: &Program, m: &mut M) -> Result<Box<dyn Heuristic<M>>, String> {
+pub fn build<M: StateMachine + 'static>(
+    name: &str,
+    program: &Program,
+    m: &mut M,
+) -> Result<Box<dyn Heuristic<M>>, String> {
     match name {
         "fuzzy" | "goal" | "goal-distance" => Ok(Box::new(FuzzyHeuristic::build(program, m)?)),
         "mobility" => Ok(Box::new(Mobility { inverse: false })),
-        "inverse-mobility" | "inverse_mobility" | "inversemobility" => Ok(Box::new(Mobility { inverse: true })),
+        "inverse-mobility" | "inverse_mobility" | "inversemobility" => {
+            Ok(Box::new(Mobility { inverse: true }))
+        }
         "novelty" => Ok(Box::new(Novelty::default())),
         "none" | "constant" => Ok(Box::new(Constant)),
         other => {
             let names: Vec<&str> = HEURISTICS.iter().map(|(n, _)| *n).collect();
-            Err(format!("unknown heuristic `{other}` (heuristics: {})", names.join(", ")))
+            Err(format!(
+                "unknown heuristic `{other}` (heuristics: {})",
+                names.join(", ")
+            ))
         }
     }
 }
@@ -77,13 +98,28 @@ pub struct Mobility {
 
 impl<M: StateMachine> Heuristic<M> for Mobility {
     fn name(&self) -> String {
-        if self.inverse { "inverse-mobility" } else { "mobility" }.into()
+        if self.inverse {
+            "inverse-mobility"
+        } else {
+            "mobility"
+        }
+        .into()
     }
     fn evaluate(&mut self, m: &mut M, s: &M::State, role: usize) -> Result<f64, EvalError> {
         let legal = m.all_legal_moves(s)?;
         let ours = legal.get(role).map_or(0, Vec::len) as f64;
-        let theirs = legal.iter().enumerate().filter(|(r, _)| *r != role).map(|(_, l)| l.len()).max().unwrap_or(1) as f64;
-        let x = if ours + theirs == 0.0 { 0.5 } else { ours / (ours + theirs) };
+        let theirs = legal
+            .iter()
+            .enumerate()
+            .filter(|(r, _)| *r != role)
+            .map(|(_, l)| l.len())
+            .max()
+            .unwrap_or(1) as f64;
+        let x = if ours + theirs == 0.0 {
+            0.5
+        } else {
+            ours / (ours + theirs)
+        };
         Ok(scale(if self.inverse { 1.0 - x } else { x }))
     }
 }
@@ -108,7 +144,11 @@ impl<M: StateMachine> Heuristic<M> for Novelty {
         let common = fl.iter().filter(|f| self.root.contains(f)).count();
         let union = fl.len() + self.root.len() - common;
         let changed = union - common;
-        Ok(scale(if union == 0 { 0.0 } else { changed as f64 / union as f64 }))
+        Ok(scale(if union == 0 {
+            0.0
+        } else {
+            changed as f64 / union as f64
+        }))
     }
     fn state_only(&self) -> bool {
         false

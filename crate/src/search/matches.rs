@@ -26,7 +26,11 @@ pub struct MatchConfig {
 
 impl Default for MatchConfig {
     fn default() -> MatchConfig {
-        MatchConfig { games: 10, seed: 1, max_steps: 1000 }
+        MatchConfig {
+            games: 10,
+            seed: 1,
+            max_steps: 1000,
+        }
     }
 }
 
@@ -120,11 +124,18 @@ pub fn run_match<M: StateMachine + 'static>(
 ) -> Result<MatchResult, String> {
     let n = m.roles().len();
     if specs.len() != n {
-        return Err(format!("the game has {n} role{}; give one player per role, got {}", if n == 1 { "" } else { "s" }, specs.len()));
+        return Err(format!(
+            "the game has {n} role{}; give one player per role, got {}",
+            if n == 1 { "" } else { "s" },
+            specs.len()
+        ));
     }
     let mut players: Vec<Box<dyn Player<M>>> = Vec::new();
     for (i, s) in specs.iter().enumerate() {
-        let seed = cfg.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(i as u64 + 1);
+        let seed = cfg
+            .seed
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(i as u64 + 1);
         players.push(build_player(s, program, m, seed)?);
     }
     let names: Vec<String> = players.iter().map(|p| p.name()).collect();
@@ -159,7 +170,11 @@ pub fn run_match<M: StateMachine + 'static>(
                     mv
                 };
                 if !moves_r.contains(&mv) {
-                    return Err(format!("player {} chose an illegal move {}", names[p], m.terms().display(mv)));
+                    return Err(format!(
+                        "player {} chose an illegal move {}",
+                        names[p],
+                        m.terms().display(mv)
+                    ));
                 }
                 joint.push(mv);
             }
@@ -167,8 +182,19 @@ pub fn run_match<M: StateMachine + 'static>(
             steps += 1;
             terminal = m.is_terminal(&s).map_err(err)?;
         }
-        let goals: Vec<i64> = m.goals(&s).map_err(err)?.iter().map(|g| g.unwrap_or(0)).collect();
-        let rec = GameRecord { game: g, seats, goals, steps, terminal };
+        let goals: Vec<i64> = m
+            .goals(&s)
+            .map_err(err)?
+            .iter()
+            .map(|g| g.unwrap_or(0))
+            .collect();
+        let rec = GameRecord {
+            game: g,
+            seats,
+            goals,
+            steps,
+            terminal,
+        };
         progress(&rec);
         records.push(rec);
     }
@@ -177,7 +203,9 @@ pub fn run_match<M: StateMachine + 'static>(
         let mut xs = Vec::new();
         let (mut wins, mut draws, mut losses) = (0, 0, 0);
         for rec in &records {
-            let Some(role) = rec.seats.iter().position(|&p| p == i) else { continue };
+            let Some(role) = rec.seats.iter().position(|&p| p == i) else {
+                continue;
+            };
             let mine = rec.goals[role];
             xs.push(mine as f64);
             if n == 1 {
@@ -188,7 +216,14 @@ pub fn run_match<M: StateMachine + 'static>(
                 }
                 continue;
             }
-            let best_other = rec.goals.iter().enumerate().filter(|(r, _)| *r != role).map(|(_, &v)| v).max().unwrap_or(i64::MIN);
+            let best_other = rec
+                .goals
+                .iter()
+                .enumerate()
+                .filter(|(r, _)| *r != role)
+                .map(|(_, &v)| v)
+                .max()
+                .unwrap_or(i64::MIN);
             if mine > best_other {
                 wins += 1;
             } else if mine == best_other {
@@ -214,5 +249,9 @@ pub fn run_match<M: StateMachine + 'static>(
         });
     }
     let roles = m.roles().iter().map(|&r| m.terms().display(r)).collect();
-    Ok(MatchResult { roles, players: summaries, games: records })
+    Ok(MatchResult {
+        roles,
+        players: summaries,
+        games: records,
+    })
 }

@@ -29,7 +29,12 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Config {
-        Config { budget: Budget::default(), exploration: 0.7, max_nodes: 500_000, playout_steps: 1000 }
+        Config {
+            budget: Budget::default(),
+            exploration: 0.7,
+            max_nodes: 500_000,
+            playout_steps: 1000,
+        }
     }
 }
 
@@ -60,7 +65,11 @@ pub struct Mcts {
 
 impl Mcts {
     pub fn new(cfg: Config, seed: u64) -> Mcts {
-        Mcts { cfg, rng: fastrand::Rng::with_seed(seed), stats: Stats::default() }
+        Mcts {
+            cfg,
+            rng: fastrand::Rng::with_seed(seed),
+            stats: Stats::default(),
+        }
     }
 
     fn make_node<M: StateMachine>(m: &mut M, state: M::State) -> Result<Node<M::State>, EvalError> {
@@ -73,16 +82,40 @@ impl Mcts {
             if legal.iter().any(Vec::is_empty) {
                 // Nobody can move: treat as the end of the game.
                 let r = goal_rewards(m, &state)?;
-                return Ok(Node { state, terminal: true, rewards: r, legal, arms: Vec::new(), visits: 0, children: FxHashMap::default() });
+                return Ok(Node {
+                    state,
+                    terminal: true,
+                    rewards: r,
+                    legal,
+                    arms: Vec::new(),
+                    visits: 0,
+                    children: FxHashMap::default(),
+                });
             }
             (legal, Vec::new())
         };
-        let arms = legal.iter().map(|l| vec![Arm::default(); l.len()]).collect();
-        Ok(Node { state, terminal, rewards, legal, arms, visits: 0, children: FxHashMap::default() })
+        let arms = legal
+            .iter()
+            .map(|l| vec![Arm::default(); l.len()])
+            .collect();
+        Ok(Node {
+            state,
+            terminal,
+            rewards,
+            legal,
+            arms,
+            visits: 0,
+            children: FxHashMap::default(),
+        })
     }
 
     /// Runs MCTS from `root` for `role`.
-    pub fn search<M: StateMachine>(&mut self, m: &mut M, root: &M::State, role: usize) -> Result<SearchResult, EvalError> {
+    pub fn search<M: StateMachine>(
+        &mut self,
+        m: &mut M,
+        root: &M::State,
+        role: usize,
+    ) -> Result<SearchResult, EvalError> {
         let t0 = now_ms();
         let mut limit = Limit::new(&self.cfg.budget);
         let mut stats = Stats::default();
@@ -108,15 +141,27 @@ impl Mcts {
                 if node.terminal {
                     break node.rewards.clone();
                 }
-                let pick: Box<[u16]> =
-                    (0..n_roles).map(|r| select(&node.arms[r], node.visits, self.cfg.exploration, &mut self.rng)).collect();
+                let pick: Box<[u16]> = (0..n_roles)
+                    .map(|r| {
+                        select(
+                            &node.arms[r],
+                            node.visits,
+                            self.cfg.exploration,
+                            &mut self.rng,
+                        )
+                    })
+                    .collect();
                 path.push((cur, pick.clone()));
                 if let Some(&c) = node.children.get(&pick) {
                     cur = c;
                     continue;
                 }
                 // Expansion (or a playout from here once the tree is full).
-                let joint: Vec<TermId> = pick.iter().enumerate().map(|(r, &i)| node.legal[r][i as usize]).collect();
+                let joint: Vec<TermId> = pick
+                    .iter()
+                    .enumerate()
+                    .map(|(r, &i)| node.legal[r][i as usize])
+                    .collect();
                 let child_state = m.next_state(&node.state.clone(), &joint)?;
                 let start = if tree.len() < self.cfg.max_nodes {
                     let child = Self::make_node(m, child_state)?;
@@ -133,7 +178,11 @@ impl Mcts {
                     child_state
                 };
                 let p = m.random_playout(&start, &mut self.rng, self.cfg.playout_steps)?;
-                break if p.terminal { goal_rewards(m, &p.state)? } else { vec![0.0; n_roles] };
+                break if p.terminal {
+                    goal_rewards(m, &p.state)?
+                } else {
+                    vec![0.0; n_roles]
+                };
             };
             stats.playouts += 1;
             max_depth = max_depth.max(path.len() as u32);
@@ -155,12 +204,18 @@ impl Mcts {
         let root_node = &tree[0];
         let fallback = m.legal_moves(root, role)?.first().copied();
         let (best_move, value) = if root_node.terminal || root_node.arms.is_empty() {
-            (fallback, root_node.rewards.get(role).copied().unwrap_or(0.0) * 100.0)
+            (
+                fallback,
+                root_node.rewards.get(role).copied().unwrap_or(0.0) * 100.0,
+            )
         } else {
             let arms = &root_node.arms[role];
             let best = (0..arms.len()).max_by(|&a, &b| {
                 let (x, y) = (arms[a], arms[b]);
-                x.visits.cmp(&y.visits).then(mean(x).total_cmp(&mean(y))).then(b.cmp(&a))
+                x.visits
+                    .cmp(&y.visits)
+                    .then(mean(x).total_cmp(&mean(y)))
+                    .then(b.cmp(&a))
             });
             match best {
                 Some(i) => (Some(root_node.legal[role][i]), mean(arms[i]) * 100.0),
@@ -169,7 +224,12 @@ impl Mcts {
         };
         stats.depth = max_depth;
         stats.elapsed_ms = since(t0);
-        Ok(SearchResult { value, best_move, solved: false, stats })
+        Ok(SearchResult {
+            value,
+            best_move,
+            solved: false,
+            stats,
+        })
     }
 }
 
@@ -189,7 +249,12 @@ fn select(arms: &[Arm], visits: u32, c: f64, rng: &mut fastrand::Rng) -> u16 {
     let untried = arms.iter().filter(|a| a.visits == 0).count();
     if untried > 0 {
         let k = crate::reasoner::random_index(rng, untried);
-        return arms.iter().enumerate().filter(|(_, a)| a.visits == 0).nth(k).map_or(0, |(i, _)| i as u16);
+        return arms
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.visits == 0)
+            .nth(k)
+            .map_or(0, |(i, _)| i as u16);
     }
     let ln = (visits.max(1) as f64).ln();
     let mut best = (0u16, f64::NEG_INFINITY);
@@ -203,7 +268,10 @@ fn select(arms: &[Arm], visits: u32, c: f64, rng: &mut fastrand::Rng) -> u16 {
 }
 
 fn goal_rewards<M: StateMachine>(m: &mut M, s: &M::State) -> Result<Vec<f64>, EvalError> {
-    Ok(m.goals(s)?.iter().map(|g| g.unwrap_or(0) as f64 / 100.0).collect())
+    Ok(m.goals(s)?
+        .iter()
+        .map(|g| g.unwrap_or(0) as f64 / 100.0)
+        .collect())
 }
 
 impl<M: StateMachine> Player<M> for Mcts {
@@ -214,10 +282,16 @@ impl<M: StateMachine> Player<M> for Mcts {
             _ => "mcts".into(),
         }
     }
-    fn select_move(&mut self, m: &mut M, state: &M::State, role: usize) -> Result<TermId, EvalError> {
+    fn select_move(
+        &mut self,
+        m: &mut M,
+        state: &M::State,
+        role: usize,
+    ) -> Result<TermId, EvalError> {
         let r = self.search(m, state, role)?;
         self.stats = r.stats;
-        r.best_move.ok_or_else(|| EvalError::BadMove(format!("role number {role} has no legal move")))
+        r.best_move
+            .ok_or_else(|| EvalError::BadMove(format!("role number {role} has no legal move")))
     }
     fn last_stats(&self) -> Stats {
         self.stats.clone()

@@ -6,7 +6,10 @@
 //! Alpha-beta must return the same value (property-tested), so this file
 //! stays deliberately plain.
 
-use super::{goal_of, replies, since, turn_of, Budget, Heuristic, Limit, Player, SearchResult, Stats, Stop, Turn, MAX_DEPTH};
+use super::{
+    goal_of, replies, since, turn_of, Budget, Heuristic, Limit, Player, SearchResult, Stats, Stop,
+    Turn, MAX_DEPTH,
+};
 use crate::clock::now_ms;
 use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::TermId;
@@ -26,7 +29,15 @@ pub struct Minimax<'a, M: StateMachine> {
 
 impl<'a, M: StateMachine> Minimax<'a, M> {
     pub fn new(m: &'a mut M, h: &'a mut dyn Heuristic<M>, role: usize, budget: &Budget) -> Self {
-        Minimax { m, h, role, limit: Limit::new(budget), stats: Stats::default(), trace: None, estimated: false }
+        Minimax {
+            m,
+            h,
+            role,
+            limit: Limit::new(budget),
+            stats: Stats::default(),
+            trace: None,
+            estimated: false,
+        }
     }
 
     /// Searches `root` to `depth` plies; returns the value and our best move.
@@ -35,12 +46,24 @@ impl<'a, M: StateMachine> Minimax<'a, M> {
         let (v, best) = self.node(root, depth, 0, None, None)?;
         if let (Some(t), Some(b)) = (self.trace.as_deref_mut(), best) {
             let mv = self.m.terms().display(b);
-            t.push(Event::BestMove { node: 0, mv, value: v });
+            t.push(Event::BestMove {
+                node: 0,
+                mv,
+                value: v,
+            });
         }
         Ok((v, best))
     }
 
-    fn enter(&mut self, s: &M::State, parent: Option<u32>, ply: u32, kind: NodeKind, mv: Option<String>, reply: bool) -> Option<u32> {
+    fn enter(
+        &mut self,
+        s: &M::State,
+        parent: Option<u32>,
+        ply: u32,
+        kind: NodeKind,
+        mv: Option<String>,
+        reply: bool,
+    ) -> Option<u32> {
         let t = self.trace.as_deref_mut()?;
         if parent.is_none() && ply > 0 {
             return None; // the parent was not recorded
@@ -52,7 +75,11 @@ impl<'a, M: StateMachine> Minimax<'a, M> {
     fn leaf(&mut self, id: Option<u32>, value: f64, terminal: bool) {
         self.stats.leaves += 1;
         if let (Some(t), Some(node)) = (self.trace.as_deref_mut(), id) {
-            t.push(Event::Leaf { node, value, terminal });
+            t.push(Event::Leaf {
+                node,
+                value,
+                terminal,
+            });
             t.push(Event::Return { node, value });
         }
     }
@@ -105,15 +132,29 @@ impl<'a, M: StateMachine> Minimax<'a, M> {
             Turn::Theirs => NodeKind::Min,
         };
         let id = self.enter(s, parent, ply, kind, mv, false);
-        let (mut best, mut best_move) = (if kind == NodeKind::Min { f64::INFINITY } else { f64::NEG_INFINITY }, None);
+        let (mut best, mut best_move) = (
+            if kind == NodeKind::Min {
+                f64::INFINITY
+            } else {
+                f64::NEG_INFINITY
+            },
+            None,
+        );
         match turn {
             Turn::Forced | Turn::Ours | Turn::Theirs => {
                 let joints = crate::reasoner::cartesian(&legal);
                 for joint in &joints {
-                    let label = self.trace.as_ref().map(|_| joint_label(&*self.m, &legal, joint));
+                    let label = self
+                        .trace
+                        .as_ref()
+                        .map(|_| joint_label(&*self.m, &legal, joint));
                     let child = self.m.next_state(s, joint)?;
                     let (v, _) = self.node(&child, depth - 1, ply + 1, id, label)?;
-                    let better = if kind == NodeKind::Min { v < best } else { v > best };
+                    let better = if kind == NodeKind::Min {
+                        v < best
+                    } else {
+                        v > best
+                    };
                     if better {
                         best = v;
                         best_move = Some(joint[self.role]);
@@ -126,7 +167,10 @@ impl<'a, M: StateMachine> Minimax<'a, M> {
                     let rid = self.enter(s, id, ply, NodeKind::Min, label, true);
                     let mut worst = f64::INFINITY;
                     for joint in replies(&legal, self.role, ours) {
-                        let label = self.trace.as_ref().map(|_| joint_label(&*self.m, &legal, &joint));
+                        let label = self
+                            .trace
+                            .as_ref()
+                            .map(|_| joint_label(&*self.m, &legal, &joint));
                         let child = self.m.next_state(s, &joint)?;
                         let (v, _) = self.node(&child, depth - 1, ply + 1, rid, label)?;
                         worst = worst.min(v);
@@ -154,18 +198,40 @@ pub struct MinimaxPlayer<M: StateMachine> {
 
 impl<M: StateMachine> MinimaxPlayer<M> {
     pub fn new(h: Box<dyn Heuristic<M>>, budget: Budget) -> Self {
-        MinimaxPlayer { h, budget, stats: Stats::default() }
+        MinimaxPlayer {
+            h,
+            budget,
+            stats: Stats::default(),
+        }
     }
 
     /// Iterative deepening from `state`.
-    pub fn search(&mut self, m: &mut M, state: &M::State, role: usize) -> Result<SearchResult, EvalError> {
+    pub fn search(
+        &mut self,
+        m: &mut M,
+        state: &M::State,
+        role: usize,
+    ) -> Result<SearchResult, EvalError> {
         let t0 = now_ms();
         let max_depth = self.budget.depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
         let fallback = m.legal_moves(state, role)?.first().copied();
-        let mut result = SearchResult { value: 50.0, best_move: fallback, solved: false, stats: Stats::default() };
+        let mut result = SearchResult {
+            value: 50.0,
+            best_move: fallback,
+            solved: false,
+            stats: Stats::default(),
+        };
         let mut limit = Limit::new(&self.budget);
         for d in 1..=max_depth {
-            let mut mm = Minimax { m, h: &mut *self.h, role, limit, stats: Stats::default(), trace: None, estimated: false };
+            let mut mm = Minimax {
+                m,
+                h: &mut *self.h,
+                role,
+                limit,
+                stats: Stats::default(),
+                trace: None,
+                estimated: false,
+            };
             let r = mm.search(state, d);
             limit = mm.limit.clone();
             let (stats, estimated) = (mm.stats.clone(), mm.estimated);
@@ -196,10 +262,16 @@ impl<M: StateMachine> Player<M> for MinimaxPlayer<M> {
     fn name(&self) -> String {
         format!("minimax({})", self.h.name())
     }
-    fn select_move(&mut self, m: &mut M, state: &M::State, role: usize) -> Result<TermId, EvalError> {
+    fn select_move(
+        &mut self,
+        m: &mut M,
+        state: &M::State,
+        role: usize,
+    ) -> Result<TermId, EvalError> {
         let r = self.search(m, state, role)?;
         self.stats = r.stats;
-        r.best_move.ok_or_else(|| EvalError::BadMove(format!("role number {role} has no legal move")))
+        r.best_move
+            .ok_or_else(|| EvalError::BadMove(format!("role number {role} has no legal move")))
     }
     fn last_stats(&self) -> Stats {
         self.stats.clone()

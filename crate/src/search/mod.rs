@@ -59,13 +59,22 @@ pub struct Budget {
 
 impl Budget {
     pub fn ms(ms: f64) -> Budget {
-        Budget { ms: Some(ms), ..Budget::default() }
+        Budget {
+            ms: Some(ms),
+            ..Budget::default()
+        }
     }
     pub fn depth(d: u32) -> Budget {
-        Budget { depth: Some(d), ..Budget::default() }
+        Budget {
+            depth: Some(d),
+            ..Budget::default()
+        }
     }
     pub fn nodes(n: u64) -> Budget {
-        Budget { nodes: Some(n), ..Budget::default() }
+        Budget {
+            nodes: Some(n),
+            ..Budget::default()
+        }
     }
     pub fn unlimited(&self) -> bool {
         self.ms.is_none() && self.nodes.is_none()
@@ -174,7 +183,12 @@ pub trait Player<M: StateMachine> {
     /// Short name with options, e.g. `alphabeta(fuzzy, 200 ms)`.
     fn name(&self) -> String;
     /// The move for `role`; always a legal move when the role has one.
-    fn select_move(&mut self, m: &mut M, state: &M::State, role: usize) -> Result<TermId, EvalError>;
+    fn select_move(
+        &mut self,
+        m: &mut M,
+        state: &M::State,
+        role: usize,
+    ) -> Result<TermId, EvalError>;
     /// Called before each new game.
     fn new_game(&mut self) {}
     /// Counters of the last `select_move`.
@@ -194,7 +208,9 @@ pub struct RandomPlayer {
 
 impl RandomPlayer {
     pub fn new(seed: u64) -> RandomPlayer {
-        RandomPlayer { rng: fastrand::Rng::with_seed(seed) }
+        RandomPlayer {
+            rng: fastrand::Rng::with_seed(seed),
+        }
     }
 }
 
@@ -202,7 +218,12 @@ impl<M: StateMachine> Player<M> for RandomPlayer {
     fn name(&self) -> String {
         "random".into()
     }
-    fn select_move(&mut self, m: &mut M, state: &M::State, role: usize) -> Result<TermId, EvalError> {
+    fn select_move(
+        &mut self,
+        m: &mut M,
+        state: &M::State,
+        role: usize,
+    ) -> Result<TermId, EvalError> {
         let moves = m.legal_moves(state, role)?;
         if moves.is_empty() {
             return Err(no_move(role));
@@ -218,8 +239,16 @@ impl<M: StateMachine> Player<M> for LegalPlayer {
     fn name(&self) -> String {
         "legal".into()
     }
-    fn select_move(&mut self, m: &mut M, state: &M::State, role: usize) -> Result<TermId, EvalError> {
-        m.legal_moves(state, role)?.first().copied().ok_or_else(|| no_move(role))
+    fn select_move(
+        &mut self,
+        m: &mut M,
+        state: &M::State,
+        role: usize,
+    ) -> Result<TermId, EvalError> {
+        m.legal_moves(state, role)?
+            .first()
+            .copied()
+            .ok_or_else(|| no_move(role))
     }
 }
 
@@ -243,7 +272,10 @@ pub enum Turn {
 
 pub fn turn_of(legal: &[Vec<TermId>], role: usize) -> Turn {
     let ours = legal.get(role).map_or(0, Vec::len) > 1;
-    let theirs = legal.iter().enumerate().any(|(r, ms)| r != role && ms.len() > 1);
+    let theirs = legal
+        .iter()
+        .enumerate()
+        .any(|(r, ms)| r != role && ms.len() > 1);
     match (ours, theirs) {
         (false, false) => Turn::Forced,
         (true, false) => Turn::Ours,
@@ -275,7 +307,12 @@ pub struct GameInfo {
 
 impl GameInfo {
     /// Plays `playouts` random games from `root` (at most 300 steps each).
-    pub fn sample<M: StateMachine>(m: &mut M, root: &M::State, playouts: usize, seed: u64) -> Result<GameInfo, EvalError> {
+    pub fn sample<M: StateMachine>(
+        m: &mut M,
+        root: &M::State,
+        playouts: usize,
+        seed: u64,
+    ) -> Result<GameInfo, EvalError> {
         let n = m.roles().len();
         let mut rng = fastrand::Rng::with_seed(seed);
         let (mut zero_sum, mut turn_taking, mut sum, mut terminals) = (true, true, None, 0);
@@ -297,11 +334,19 @@ impl GameInfo {
                 if legal.iter().filter(|l| l.len() > 1).count() > 1 {
                     turn_taking = false;
                 }
-                let joint: Vec<TermId> = legal.iter().map(|l| l[crate::reasoner::random_index(&mut rng, l.len())]).collect();
+                let joint: Vec<TermId> = legal
+                    .iter()
+                    .map(|l| l[crate::reasoner::random_index(&mut rng, l.len())])
+                    .collect();
                 s = m.next_state(&s, &joint)?;
             }
         }
-        Ok(GameInfo { roles: n, zero_sum: zero_sum && terminals > 0, turn_taking, terminal_samples: terminals })
+        Ok(GameInfo {
+            roles: n,
+            zero_sum: zero_sum && terminals > 0,
+            turn_taking,
+            terminal_samples: terminals,
+        })
     }
 }
 
@@ -344,10 +389,18 @@ impl std::str::FromStr for PlayerSpec {
         };
         if !PLAYERS.iter().any(|(n, _)| *n == name) {
             let names: Vec<&str> = PLAYERS.iter().map(|(n, _)| *n).collect();
-            return Err(format!("unknown player `{name}` (players: {})", names.join(", ")));
+            return Err(format!(
+                "unknown player `{name}` (players: {})",
+                names.join(", ")
+            ));
         }
         let mut options = Vec::new();
-        for part in rest.unwrap_or("").split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        for part in rest
+            .unwrap_or("")
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+        {
             let Some((k, v)) = part.split_once('=') else {
                 return Err(format!("player option `{part}` must be written name=value"));
             };
@@ -359,12 +412,19 @@ impl std::str::FromStr for PlayerSpec {
 
 impl PlayerSpec {
     pub fn get(&self, key: &str) -> Option<&str> {
-        self.options.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+        self.options
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
     }
     pub fn number<T: std::str::FromStr>(&self, key: &str) -> Result<Option<T>, String> {
         match self.get(key) {
             None => Ok(None),
-            Some(v) => v.parse().map(Some).map_err(|_| format!("player option {key} expects a number, got `{v}`")),
+            Some(v) => v
+                .parse()
+                .map(Some)
+                .map_err(|_| format!("player option {key} expects a number, got `{v}`")),
         }
     }
     pub fn flag(&self, key: &str, default: bool) -> Result<bool, String> {
@@ -376,8 +436,16 @@ impl PlayerSpec {
         }
     }
     fn check_keys(&self, known: &[&str]) -> Result<(), String> {
-        match self.options.iter().find(|(k, _)| !known.contains(&k.as_str())) {
-            Some((k, _)) => Err(format!("player `{}` has no option `{k}` (options: {})", self.name, known.join(", "))),
+        match self
+            .options
+            .iter()
+            .find(|(k, _)| !known.contains(&k.as_str()))
+        {
+            Some((k, _)) => Err(format!(
+                "player `{}` has no option `{k}` (options: {})",
+                self.name,
+                known.join(", ")
+            )),
             None => Ok(()),
         }
     }
@@ -390,7 +458,11 @@ impl PlayerSpec {
             None => self.number("playouts")?,
         };
         let depth: Option<u32> = self.number("depth")?;
-        let ms = if ms.is_none() && nodes.is_none() && depth.is_none() { default_ms } else { ms };
+        let ms = if ms.is_none() && nodes.is_none() && depth.is_none() {
+            default_ms
+        } else {
+            ms
+        };
         Ok(Budget { ms, nodes, depth })
     }
 }
@@ -418,19 +490,37 @@ pub fn build_player<M: StateMachine + 'static>(
         "minimax" => {
             spec.check_keys(&["depth", "ms", "nodes", "heuristic"])?;
             let h = heuristic(m, "fuzzy")?;
-            Ok(Box::new(minimax::MinimaxPlayer::new(h, spec.budget(Some(DEFAULT_MS))?)))
+            Ok(Box::new(minimax::MinimaxPlayer::new(
+                h,
+                spec.budget(Some(DEFAULT_MS))?,
+            )))
         }
         "alphabeta" => {
-            spec.check_keys(&["depth", "ms", "nodes", "heuristic", "mode", "tt", "ordering"])?;
+            spec.check_keys(&[
+                "depth",
+                "ms",
+                "nodes",
+                "heuristic",
+                "mode",
+                "tt",
+                "ordering",
+            ])?;
             let h = heuristic(m, "fuzzy")?;
-            let mut cfg = alphabeta::Config { budget: spec.budget(Some(DEFAULT_MS))?, ..alphabeta::Config::default() };
+            let mut cfg = alphabeta::Config {
+                budget: spec.budget(Some(DEFAULT_MS))?,
+                ..alphabeta::Config::default()
+            };
             cfg.tt = spec.flag("tt", true)?;
             cfg.ordering = spec.flag("ordering", true)?;
             cfg.mode = match spec.get("mode").unwrap_or("auto") {
                 "auto" => alphabeta::Mode::Auto,
                 "paranoid" => alphabeta::Mode::Paranoid,
                 "maxn" => alphabeta::Mode::MaxN,
-                other => return Err(format!("alphabeta mode must be auto, paranoid or maxn, got `{other}`")),
+                other => {
+                    return Err(format!(
+                        "alphabeta mode must be auto, paranoid or maxn, got `{other}`"
+                    ))
+                }
             };
             Ok(Box::new(alphabeta::AlphaBeta::new(h, cfg)))
         }
@@ -443,11 +533,17 @@ pub fn build_player<M: StateMachine + 'static>(
                 ));
             }
             let h = heuristic(m, "fuzzy")?;
-            Ok(Box::new(bestfirst::BestFirst::new(h, spec.budget(Some(DEFAULT_MS))?)))
+            Ok(Box::new(bestfirst::BestFirst::new(
+                h,
+                spec.budget(Some(DEFAULT_MS))?,
+            )))
         }
         "mcts" => {
             spec.check_keys(&["ms", "playouts", "nodes", "c"])?;
-            let mut cfg = mcts::Config { budget: spec.budget(Some(DEFAULT_MS))?, ..mcts::Config::default() };
+            let mut cfg = mcts::Config {
+                budget: spec.budget(Some(DEFAULT_MS))?,
+                ..mcts::Config::default()
+            };
             if let Some(c) = spec.number("c")? {
                 cfg.exploration = c;
             }

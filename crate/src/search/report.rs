@@ -65,7 +65,11 @@ pub enum ReportError {
 /// What to search.
 pub enum Source<'a> {
     /// A loaded game; `label` names it in the output (a path).
-    Game { label: &'a str, text: &'a str, machine: &'a mut Engine },
+    Game {
+        label: &'a str,
+        text: &'a str,
+        machine: &'a mut Engine,
+    },
     /// An abstract tree such as `((3 12 8) (2 4 6) (14 5 2))`.
     Tree(&'a str),
 }
@@ -77,7 +81,9 @@ fn canonical_algorithm(a: &str) -> Result<&'static str, ReportError> {
         "best-first" | "bestfirst" => "best-first",
         "mcts" | "uct" => "mcts",
         other => {
-            return Err(ReportError::Usage(format!("algorithm must be minimax, alphabeta, best-first or mcts, got `{other}`")))
+            return Err(ReportError::Usage(format!(
+                "algorithm must be minimax, alphabeta, best-first or mcts, got `{other}`"
+            )))
         }
     })
 }
@@ -89,7 +95,9 @@ fn canonical_algorithm(a: &str) -> Result<&'static str, ReportError> {
 pub fn search_json(source: Source<'_>, o: &SearchOptions) -> Result<Value, ReportError> {
     let algorithm = canonical_algorithm(&o.algorithm)?;
     if o.trace && !matches!(algorithm, "alphabeta" | "minimax") {
-        return Err(ReportError::Usage("a trace records minimax and alphabeta searches".into()));
+        return Err(ReportError::Usage(
+            "a trace records minimax and alphabeta searches".into(),
+        ));
     }
     let mut obj = Map::new();
     match source {
@@ -100,18 +108,47 @@ pub fn search_json(source: Source<'_>, o: &SearchOptions) -> Result<Value, Repor
             obj.insert("tree".into(), tree.to_json());
             let role = role_index(&g, o.role.as_deref())?;
             let h: Box<dyn Heuristic<TreeGame>> = Box::new(Constant);
-            let budget = Budget { depth: o.depth.or(Some(tree.height().clamp(1, MAX_DEPTH))), ms: o.budget_ms, nodes: o.nodes };
+            let budget = Budget {
+                depth: o.depth.or(Some(tree.height().clamp(1, MAX_DEPTH))),
+                ms: o.budget_ms,
+                nodes: o.nodes,
+            };
             run(&mut g, h, role, budget, algorithm, o, &mut obj)?;
         }
-        Source::Game { label, text, machine } => {
+        Source::Game {
+            label,
+            text,
+            machine,
+        } => {
             let program = crate::parse_program(text);
             let role = role_index(machine, o.role.as_deref())?;
-            let h = heuristics::build(o.heuristic.as_deref().unwrap_or("fuzzy"), &program, machine).map_err(ReportError::Usage)?;
+            let h = heuristics::build(o.heuristic.as_deref().unwrap_or("fuzzy"), &program, machine)
+                .map_err(ReportError::Usage)?;
             obj.insert("game".into(), json!(label));
             insert_engine(&mut obj, machine);
-            let depth = if o.trace { o.depth.or(Some(2)) } else { o.depth };
-            let ms = if o.budget_ms.is_none() && o.nodes.is_none() && depth.is_none() { Some(DEFAULT_MS) } else { o.budget_ms };
-            run(machine, h, role, Budget { depth, ms, nodes: o.nodes }, algorithm, o, &mut obj)?;
+            let depth = if o.trace {
+                o.depth.or(Some(2))
+            } else {
+                o.depth
+            };
+            let ms = if o.budget_ms.is_none() && o.nodes.is_none() && depth.is_none() {
+                Some(DEFAULT_MS)
+            } else {
+                o.budget_ms
+            };
+            run(
+                machine,
+                h,
+                role,
+                Budget {
+                    depth,
+                    ms,
+                    nodes: o.nodes,
+                },
+                algorithm,
+                o,
+                &mut obj,
+            )?;
         }
     }
     Ok(Value::Object(obj))
@@ -134,13 +171,19 @@ fn role_index<M: StateMachine>(m: &M, role: Option<&str>) -> Result<usize, Repor
         Some(r) => names
             .iter()
             .position(|n| n.eq_ignore_ascii_case(r))
-            .ok_or_else(|| ReportError::Usage(format!("no role `{r}` (roles: {})", names.join(", ")))),
+            .ok_or_else(|| {
+                ReportError::Usage(format!("no role `{r}` (roles: {})", names.join(", ")))
+            }),
     }
 }
 
 /// Counters as JSON.
 pub fn stats_json(s: &Stats) -> Value {
-    let nps = if s.elapsed_ms > 0.0 { s.nodes as f64 * 1000.0 / s.elapsed_ms } else { 0.0 };
+    let nps = if s.elapsed_ms > 0.0 {
+        s.nodes as f64 * 1000.0 / s.elapsed_ms
+    } else {
+        0.0
+    };
     json!({
         "nodes": s.nodes,
         "leaves": s.leaves,
@@ -190,19 +233,35 @@ fn run<M: StateMachine + 'static>(
                 }
             }
         }
-        "minimax" => MinimaxPlayer::new(h, budget).search(m, &root, role).map_err(err)?,
+        "minimax" => MinimaxPlayer::new(h, budget)
+            .search(m, &root, role)
+            .map_err(err)?,
         "alphabeta" => {
             // A trace shows one plain alpha-beta search, as a lecture does:
             // one depth, the game's move order, no table, minimax semantics.
             let cfg = if o.trace {
-                Config { budget, tt: false, ordering: false, iterative: false, mode: Mode::Paranoid, ..Config::default() }
+                Config {
+                    budget,
+                    tt: false,
+                    ordering: false,
+                    iterative: false,
+                    mode: Mode::Paranoid,
+                    ..Config::default()
+                }
             } else {
-                Config { budget, ..Config::default() }
+                Config {
+                    budget,
+                    ..Config::default()
+                }
             };
-            AlphaBeta::new(h, cfg).search(m, &root, role, tr.as_mut()).map_err(err)?
+            AlphaBeta::new(h, cfg)
+                .search(m, &root, role, tr.as_mut())
+                .map_err(err)?
         }
         "best-first" => {
-            let plan = BestFirst::new(h, budget).search(m, &root, role).map_err(err)?;
+            let plan = BestFirst::new(h, budget)
+                .search(m, &root, role)
+                .map_err(err)?;
             let moves: Vec<String> = plan.moves.iter().map(|&t| m.terms().display(t)).collect();
             extra.insert("plan".into(), json!(moves));
             extra.insert("complete".into(), json!(plan.complete));
@@ -210,12 +269,18 @@ fn run<M: StateMachine + 'static>(
             plan.result
         }
         _ => {
-            let cfg = mcts::Config { budget, ..mcts::Config::default() };
+            let cfg = mcts::Config {
+                budget,
+                ..mcts::Config::default()
+            };
             Mcts::new(cfg, o.seed).search(m, &root, role).map_err(err)?
         }
     };
     obj.insert("value".into(), value_json(result.value));
-    obj.insert("best_move".into(), json!(result.best_move.map(|t| m.terms().display(t))));
+    obj.insert(
+        "best_move".into(),
+        json!(result.best_move.map(|t| m.terms().display(t))),
+    );
     obj.insert("solved".into(), json!(result.solved));
     obj.insert("depth".into(), json!(result.stats.depth));
     obj.insert("stats".into(), stats_json(&result.stats));
@@ -224,18 +289,32 @@ fn run<M: StateMachine + 'static>(
         obj.insert("truncated".into(), json!(t.truncated));
         obj.insert("node_cap".into(), json!(t.node_cap));
         obj.insert("states".into(), json!(t.states));
-        obj.insert("events".into(), serde_json::to_value(&t.events).unwrap_or(Value::Null));
+        obj.insert(
+            "events".into(),
+            serde_json::to_value(&t.events).unwrap_or(Value::Null),
+        );
     }
     Ok(())
 }
 
 /// Plays a match; `specs` are player descriptions such as
 /// `alphabeta:heuristic=fuzzy,ms=200`.
-pub fn play_match(text: &str, machine: &mut Engine, specs: &[String], cfg: &MatchConfig) -> Result<MatchResult, ReportError> {
+pub fn play_match(
+    text: &str,
+    machine: &mut Engine,
+    specs: &[String],
+    cfg: &MatchConfig,
+) -> Result<MatchResult, ReportError> {
     if specs.is_empty() {
-        return Err(ReportError::Usage("no players (e.g. alphabeta:heuristic=fuzzy,ms=200 mcts:ms=200)".into()));
+        return Err(ReportError::Usage(
+            "no players (e.g. alphabeta:heuristic=fuzzy,ms=200 mcts:ms=200)".into(),
+        ));
     }
-    let specs: Vec<PlayerSpec> = specs.iter().map(|s| s.parse()).collect::<Result<_, String>>().map_err(ReportError::Usage)?;
+    let specs: Vec<PlayerSpec> = specs
+        .iter()
+        .map(|s| s.parse())
+        .collect::<Result<_, String>>()
+        .map_err(ReportError::Usage)?;
     let program = crate::parse_program(text);
     run_match(&program, machine, &specs, cfg, &mut |_| {}).map_err(ReportError::Game)
 }

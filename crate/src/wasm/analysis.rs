@@ -89,7 +89,9 @@ fn count(name: &str, v: Option<f64>, default: usize) -> Result<usize, JsValue> {
     match v {
         None => Ok(default),
         Some(x) if x >= 0.0 && x.fract() == 0.0 && x <= 9_007_199_254_740_991.0 => Ok(x as usize),
-        Some(x) => Err(js::type_error(&format!("options.{name} must be a non-negative whole number, got {x}"))),
+        Some(x) => Err(js::type_error(&format!(
+            "options.{name} must be a non-negative whole number, got {x}"
+        ))),
     }
 }
 
@@ -129,18 +131,28 @@ impl AnalysisJob {
             serde_wasm_bindgen::from_value(options)
                 .map_err(|e| js::type_error(&format!("bad analysis options: {e}")))?
         };
-        let defaults = Options::with_budget(count("budget", o.budget, Options::default().max_states)?);
+        let defaults =
+            Options::with_budget(count("budget", o.budget, Options::default().max_states)?);
         let opts = Options {
             playouts: count("playouts", o.playouts, defaults.playouts)?,
             playout_depth: count("depth", o.depth, defaults.playout_depth)?,
             seed: count("seed", o.seed, defaults.seed as usize)? as u64,
             ..defaults
         };
-        let choice: EngineChoice =
-            o.engine.as_deref().unwrap_or("auto").parse().map_err(|e: String| js::type_error(&format!("options.engine: {e}")))?;
-        let machine = crate::load_engine(kif, choice).map_err(|diags| js::diagnostics_error(&diags, kif))?;
+        let choice: EngineChoice = o
+            .engine
+            .as_deref()
+            .unwrap_or("auto")
+            .parse()
+            .map_err(|e: String| js::type_error(&format!("options.engine: {e}")))?;
+        let machine =
+            crate::load_engine(kif, choice).map_err(|diags| js::diagnostics_error(&diags, kif))?;
         let engine = machine.name();
-        Ok(AnalysisJob { job: analysis::AnalysisJob::new(machine, opts), text: kif.to_string(), engine })
+        Ok(AnalysisJob {
+            job: analysis::AnalysisJob::new(machine, opts),
+            text: kif.to_string(),
+            engine,
+        })
     }
 
     /// Does about `budget` units of work (a state expansion costs 1 plus its
@@ -178,7 +190,9 @@ impl AnalysisJob {
     /// `related`), to merge with `check(text)`; `null` until done.
     #[wasm_bindgen(unchecked_return_type = "Diagnostic[] | null")]
     pub fn diagnostics(&self) -> Result<JsValue, JsValue> {
-        let Some(r) = self.job.report() else { return Ok(JsValue::NULL) };
+        let Some(r) = self.job.report() else {
+            return Ok(JsValue::NULL);
+        };
         let program = crate::parse_program(&self.text);
         let diags = analysis::to_diagnostics_located(r, &program);
         to_js(&resolve(&diags, &self.text))

@@ -21,14 +21,17 @@ impl JsHost {
         let key = JsValue::from_str(path);
         if let Some(f) = self.files.dyn_ref::<js_sys::Function>() {
             return f.call1(&JsValue::NULL, &key).map_err(|e| {
-                e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_else(|| format!("{e:?}"))
+                e.dyn_ref::<js_sys::Error>()
+                    .map(|e| String::from(e.message()))
+                    .unwrap_or_else(|| format!("{e:?}"))
             });
         }
         if let Some(m) = self.files.dyn_ref::<js_sys::Map>() {
             return Ok(m.get(&key));
         }
         if self.files.is_object() && js_sys::Reflect::has(&self.files, &key).unwrap_or(false) {
-            return js_sys::Reflect::get(&self.files, &key).map_err(|_| "cannot read the property".to_string());
+            return js_sys::Reflect::get(&self.files, &key)
+                .map_err(|_| "cannot read the property".to_string());
         }
         Ok(JsValue::UNDEFINED)
     }
@@ -44,7 +47,8 @@ impl Host for JsHost {
     }
 
     fn write_file(&mut self, path: &str, content: &str) -> Result<(), String> {
-        self.written.insert(path.to_string(), Value::String(content.to_string()));
+        self.written
+            .insert(path.to_string(), Value::String(content.to_string()));
         Ok(())
     }
 
@@ -65,7 +69,11 @@ pub fn run_cli(
     isTerminal: Option<bool>,
 ) -> Result<JsValue, JsValue> {
     js::init();
-    let mut host = JsHost { files, written: Map::new(), terminal: isTerminal.unwrap_or(false) };
+    let mut host = JsHost {
+        files,
+        written: Map::new(),
+        terminal: isTerminal.unwrap_or(false),
+    };
     let out = run(&args, &mut host);
     to_js(&json!({
         "stdout": out.stdout,

@@ -46,9 +46,11 @@ impl Game {
     }
 
     fn state(&self, handle: u32) -> Result<&FluentState, JsValue> {
-        self.states
-            .get(&handle)
-            .ok_or_else(|| js::range_error(&format!("unknown state handle {handle} (never created, or dropped)")))
+        self.states.get(&handle).ok_or_else(|| {
+            js::range_error(&format!(
+                "unknown state handle {handle} (never created, or dropped)"
+            ))
+        })
     }
 
     fn add_state(&mut self, state: FluentState) -> u32 {
@@ -68,19 +70,28 @@ impl Game {
         if r < self.roles.len() {
             Ok(r)
         } else {
-            Err(js::range_error(&format!("role index {role} out of range: the game has {} roles", self.roles.len())))
+            Err(js::range_error(&format!(
+                "role index {role} out of range: the game has {} roles",
+                self.roles.len()
+            )))
         }
     }
 
     fn texts(&self, terms: &[TermId]) -> Vec<String> {
-        let mut v: Vec<String> = terms.iter().map(|&t| self.machine.terms().display(t)).collect();
+        let mut v: Vec<String> = terms
+            .iter()
+            .map(|&t| self.machine.terms().display(t))
+            .collect();
         v.sort_unstable();
         v
     }
 
     /// Legal moves of every role, each list sorted by its text.
     fn sorted_legal(&mut self, state: &FluentState) -> Result<Vec<Vec<TermId>>, JsValue> {
-        let mut all = self.machine.all_legal_moves(state).map_err(js::eval_error)?;
+        let mut all = self
+            .machine
+            .all_legal_moves(state)
+            .map_err(js::eval_error)?;
         let terms = self.machine.terms();
         for moves in &mut all {
             moves.sort_by_cached_key(|&t| terms.display(t));
@@ -97,8 +108,17 @@ impl Game {
     pub fn new(kif: &str) -> Result<Game, JsValue> {
         js::init();
         let machine = crate::load_game(kif).map_err(|diags| js::diagnostics_error(&diags, kif))?;
-        let roles = machine.roles().iter().map(|&r| machine.terms().display(r)).collect();
-        Ok(Game { machine, roles, states: FxHashMap::default(), next_handle: 1 })
+        let roles = machine
+            .roles()
+            .iter()
+            .map(|&r| machine.terms().display(r))
+            .collect();
+        Ok(Game {
+            machine,
+            roles,
+            states: FxHashMap::default(),
+            next_handle: 1,
+        })
     }
 
     /// The roles, in the order of the game's `role` facts.
@@ -129,7 +149,9 @@ impl Game {
     pub fn legal_joint_moves(&mut self, state: u32) -> Result<JsValue, JsValue> {
         let s = self.state(state)?.clone();
         let all = self.sorted_legal(&s)?;
-        let count = all.iter().try_fold(1usize, |n, moves| n.checked_mul(moves.len()));
+        let count = all
+            .iter()
+            .try_fold(1usize, |n, moves| n.checked_mul(moves.len()));
         match count {
             Some(n) if n <= MAX_JOINT_MOVES => {}
             _ => {
@@ -142,7 +164,11 @@ impl Game {
         }
         let joint: Vec<Vec<String>> = cartesian(&all)
             .into_iter()
-            .map(|jm| jm.into_iter().map(|t| self.machine.terms().display(t)).collect())
+            .map(|jm| {
+                jm.into_iter()
+                    .map(|t| self.machine.terms().display(t))
+                    .collect()
+            })
             .collect();
         to_js(&joint)
     }
@@ -165,14 +191,21 @@ impl Game {
         let legal = self.machine.all_legal_moves(&s).map_err(js::eval_error)?;
         let mut joint = Vec::with_capacity(moves.len());
         for (r, text) in moves.iter().enumerate() {
-            let id = parse_ground_term(self.machine.terms_mut(), text).map_err(|e| js::move_error(&e))?;
+            let id = parse_ground_term(self.machine.terms_mut(), text)
+                .map_err(|e| js::move_error(&e))?;
             if !legal[r].contains(&id) {
                 let canonical = self.machine.terms().display(id);
-                return Err(js::move_error(&format!("move {canonical} of role {} is not legal", self.roles[r])));
+                return Err(js::move_error(&format!(
+                    "move {canonical} of role {} is not legal",
+                    self.roles[r]
+                )));
             }
             joint.push(id);
         }
-        let n = self.machine.next_state(&s, &joint).map_err(js::eval_error)?;
+        let n = self
+            .machine
+            .next_state(&s, &joint)
+            .map_err(js::eval_error)?;
         Ok(self.add_state(n))
     }
 
@@ -211,7 +244,12 @@ impl Game {
     pub fn describe(&mut self, state: u32) -> Result<JsValue, JsValue> {
         let s = self.state(state)?.clone();
         let step = crate::replay::describe(&mut self.machine, &s).map_err(js::eval_error)?;
-        to_js(&StateDescription { fluents: step.state, terminal: step.terminal, legal: step.legal, goals: step.goals })
+        to_js(&StateDescription {
+            fluents: step.state,
+            terminal: step.terminal,
+            legal: step.legal,
+            goals: step.goals,
+        })
     }
 
     /// A handle to the state made of exactly these fluents (term text).
@@ -219,7 +257,9 @@ impl Game {
     pub fn state_from_fluents(&mut self, fluents: Vec<String>) -> Result<u32, JsValue> {
         let mut ids = Vec::with_capacity(fluents.len());
         for f in &fluents {
-            ids.push(parse_ground_term(self.machine.terms_mut(), f).map_err(|e| js::type_error(&e))?);
+            ids.push(
+                parse_ground_term(self.machine.terms_mut(), f).map_err(|e| js::type_error(&e))?,
+            );
         }
         let s = self.machine.state_from_fluents(&ids);
         Ok(self.add_state(s))

@@ -48,7 +48,8 @@ pub fn diagnostics_error(diags: &[Diagnostic], text: &str) -> JsValue {
     };
     let rendered = diagnostic::render(diags, "game.kif", text, false);
     let err = error("GdlDiagnosticsError", &format!("{summary}\n{rendered}"));
-    let list = to_js(&diagnostic::resolve(diags, text)).unwrap_or_else(|_| js_sys::Array::new().into());
+    let list =
+        to_js(&diagnostic::resolve(diags, text)).unwrap_or_else(|_| js_sys::Array::new().into());
     set(&err, "diagnostics", &list);
     err.into()
 }

@@ -33,7 +33,10 @@ fn check_keys(v: &JsValue) -> Result<(), JsValue> {
         for k in js_sys::Object::keys(obj).iter() {
             let k = k.as_string().unwrap_or_default();
             if !KNOWN.contains(&k.as_str()) {
-                return Err(js::type_error(&format!("unknown match option `{k}` (options: {})", KNOWN.join(", "))));
+                return Err(js::type_error(&format!(
+                    "unknown match option `{k}` (options: {})",
+                    KNOWN.join(", ")
+                )));
             }
         }
     }
@@ -56,17 +59,32 @@ pub fn run_match_with_progress(
         MatchOptions::default()
     } else {
         check_keys(&options)?;
-        serde_wasm_bindgen::from_value(options).map_err(|e| js::type_error(&format!("match options: {e}")))?
+        serde_wasm_bindgen::from_value(options)
+            .map_err(|e| js::type_error(&format!("match options: {e}")))?
     };
     let d = MatchConfig::default();
-    let cfg = MatchConfig { games: o.games.unwrap_or(d.games), seed: o.seed.unwrap_or(d.seed), max_steps: o.max_steps.unwrap_or(d.max_steps) };
-    let choice: EngineChoice =
-        o.engine.as_deref().unwrap_or("auto").parse().map_err(|e: String| js::type_error(&e.replace("--engine", "engine")))?;
+    let cfg = MatchConfig {
+        games: o.games.unwrap_or(d.games),
+        seed: o.seed.unwrap_or(d.seed),
+        max_steps: o.max_steps.unwrap_or(d.max_steps),
+    };
+    let choice: EngineChoice = o
+        .engine
+        .as_deref()
+        .unwrap_or("auto")
+        .parse()
+        .map_err(|e: String| js::type_error(&e.replace("--engine", "engine")))?;
     let mut m = load_engine(kif, choice).map_err(|d| js::diagnostics_error(&d, kif))?;
     if players.is_empty() {
-        return Err(js::type_error("no players (e.g. alphabeta:heuristic=fuzzy,ms=200 mcts:ms=200)"));
+        return Err(js::type_error(
+            "no players (e.g. alphabeta:heuristic=fuzzy,ms=200 mcts:ms=200)",
+        ));
     }
-    let specs: Vec<PlayerSpec> = players.iter().map(|s| s.parse()).collect::<Result<_, String>>().map_err(|e| js::type_error(&e))?;
+    let specs: Vec<PlayerSpec> = players
+        .iter()
+        .map(|s| s.parse())
+        .collect::<Result<_, String>>()
+        .map_err(|e| js::type_error(&e))?;
     let program = crate::parse_program(kif);
     let mut thrown: Option<JsValue> = None;
     let result = run_match(&program, &mut m, &specs, &cfg, &mut |record| {

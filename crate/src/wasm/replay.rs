@@ -13,7 +13,8 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(unchecked_return_type = "ReplayResult")]
 pub fn replay(
     kif: &str,
-    #[wasm_bindgen(unchecked_param_type = "string | string[][] | { joint_moves: string[][] }")] moves: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string | string[][] | { joint_moves: string[][] }")]
+    moves: JsValue,
 ) -> Result<JsValue, JsValue> {
     js::init();
     let text = match moves.as_string() {
@@ -24,7 +25,8 @@ pub fn replay(
             v.to_string()
         }
     };
-    let joint_moves = parse_moves_json(&text).map_err(|e| js::type_error(&format!("moves: {e}")))?;
+    let joint_moves =
+        parse_moves_json(&text).map_err(|e| js::type_error(&format!("moves: {e}")))?;
     let mut m = crate::load_game(kif).map_err(|diags| js::diagnostics_error(&diags, kif))?;
     match run_replay(&mut m, &joint_moves) {
         Ok(r) => to_js(&r.to_json()),

@@ -8,7 +8,9 @@ use super::js::{self, to_js};
 use crate::engine::{Engine, EngineChoice};
 use crate::reasoner::StateMachine;
 use crate::search::matches::MatchConfig;
-use crate::search::report::{match_json, play_match, search_json, ReportError, SearchOptions, Source};
+use crate::search::report::{
+    match_json, play_match, search_json, ReportError, SearchOptions, Source,
+};
 use crate::search::{build_player, Player, PlayerSpec, Stats};
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
@@ -28,7 +30,10 @@ fn check_keys(v: &JsValue, what: &str, known: &[&str]) -> Result<(), JsValue> {
         for k in js_sys::Object::keys(obj).iter() {
             let k = k.as_string().unwrap_or_default();
             if !known.contains(&k.as_str()) {
-                return Err(js::type_error(&format!("unknown {what} option `{k}` (options: {})", known.join(", "))));
+                return Err(js::type_error(&format!(
+                    "unknown {what} option `{k}` (options: {})",
+                    known.join(", ")
+                )));
             }
         }
     }
@@ -39,7 +44,22 @@ fn search_options(v: JsValue) -> Result<SearchOptions, JsValue> {
     if v.is_undefined() || v.is_null() {
         return Ok(SearchOptions::default());
     }
-    check_keys(&v, "search", &["algorithm", "depth", "budgetMs", "nodes", "role", "heuristic", "trace", "nodeCap", "seed", "engine"])?;
+    check_keys(
+        &v,
+        "search",
+        &[
+            "algorithm",
+            "depth",
+            "budgetMs",
+            "nodes",
+            "role",
+            "heuristic",
+            "trace",
+            "nodeCap",
+            "seed",
+            "engine",
+        ],
+    )?;
     serde_wasm_bindgen::from_value(v).map_err(|e| js::type_error(&format!("search options: {e}")))
 }
 
@@ -47,7 +67,10 @@ fn search_options(v: JsValue) -> Result<SearchOptions, JsValue> {
 /// that engine; an unknown engine is a `TypeError`, game errors are
 /// diagnostics.
 fn load_on(kif: &str, engine: Option<&str>) -> Result<Engine, JsValue> {
-    let choice: EngineChoice = engine.unwrap_or("auto").parse().map_err(|e: String| js::type_error(&e.replace("--engine", "engine")))?;
+    let choice: EngineChoice = engine
+        .unwrap_or("auto")
+        .parse()
+        .map_err(|e: String| js::type_error(&e.replace("--engine", "engine")))?;
     crate::engine::load_engine(kif, choice).map_err(|d| js::diagnostics_error(&d, kif))
 }
 
@@ -62,7 +85,15 @@ pub fn search(kif: &str, options: JsValue) -> Result<JsValue, JsValue> {
     js::init();
     let opts = search_options(options)?;
     let mut m = load_on(kif, Some(&opts.engine))?;
-    let v = search_json(Source::Game { label: "game", text: kif, machine: &mut m }, &opts).map_err(report_error)?;
+    let v = search_json(
+        Source::Game {
+            label: "game",
+            text: kif,
+            machine: &mut m,
+        },
+        &opts,
+    )
+    .map_err(report_error)?;
     to_js(&v)
 }
 
@@ -97,10 +128,15 @@ pub fn run_match(kif: &str, players: Vec<String>, options: JsValue) -> Result<Js
         MatchOptions::default()
     } else {
         check_keys(&options, "match", &["games", "seed", "maxSteps", "engine"])?;
-        serde_wasm_bindgen::from_value(options).map_err(|e| js::type_error(&format!("match options: {e}")))?
+        serde_wasm_bindgen::from_value(options)
+            .map_err(|e| js::type_error(&format!("match options: {e}")))?
     };
     let d = MatchConfig::default();
-    let cfg = MatchConfig { games: o.games.unwrap_or(d.games), seed: o.seed.unwrap_or(d.seed), max_steps: o.max_steps.unwrap_or(d.max_steps) };
+    let cfg = MatchConfig {
+        games: o.games.unwrap_or(d.games),
+        seed: o.seed.unwrap_or(d.seed),
+        max_steps: o.max_steps.unwrap_or(d.max_steps),
+    };
     let mut m = load_on(kif, o.engine.as_deref())?;
     let result = play_match(kif, &mut m, &players, &cfg).map_err(report_error)?;
     to_js(&match_json("game", &m, &cfg, &result))
@@ -120,13 +156,23 @@ pub struct SearchPlayer {
 #[wasm_bindgen]
 impl SearchPlayer {
     #[wasm_bindgen(constructor)]
-    pub fn new(kif: &str, spec: &str, seed: Option<u32>, engine: Option<String>) -> Result<SearchPlayer, JsValue> {
+    pub fn new(
+        kif: &str,
+        spec: &str,
+        seed: Option<u32>,
+        engine: Option<String>,
+    ) -> Result<SearchPlayer, JsValue> {
         js::init();
         let mut machine = load_on(kif, engine.as_deref())?;
         let spec: PlayerSpec = spec.parse().map_err(|e: String| js::type_error(&e))?;
         let program = crate::parse_program(kif);
-        let player = build_player(&spec, &program, &mut machine, seed.unwrap_or(1) as u64).map_err(|e| js::type_error(&e))?;
-        Ok(SearchPlayer { machine, player, stats: Stats::default() })
+        let player = build_player(&spec, &program, &mut machine, seed.unwrap_or(1) as u64)
+            .map_err(|e| js::type_error(&e))?;
+        Ok(SearchPlayer {
+            machine,
+            player,
+            stats: Stats::default(),
+        })
     }
 
     /// The engine that runs: `"fast"` or `"interpreter"`.
@@ -151,14 +197,22 @@ impl SearchPlayer {
     pub fn select_move(&mut self, fluents: Vec<String>, role: u32) -> Result<String, JsValue> {
         let n = self.machine.roles().len();
         if role as usize >= n {
-            return Err(js::range_error(&format!("role index {role} out of range: the game has {n} roles")));
+            return Err(js::range_error(&format!(
+                "role index {role} out of range: the game has {n} roles"
+            )));
         }
         let mut fl = Vec::with_capacity(fluents.len());
         for f in &fluents {
-            fl.push(crate::program::parse_ground_term(self.machine.terms_mut(), f).map_err(|e| js::type_error(&e))?);
+            fl.push(
+                crate::program::parse_ground_term(self.machine.terms_mut(), f)
+                    .map_err(|e| js::type_error(&e))?,
+            );
         }
         let state = self.machine.state_from_fluents(&fl);
-        let mv = self.player.select_move(&mut self.machine, &state, role as usize).map_err(js::eval_error)?;
+        let mv = self
+            .player
+            .select_move(&mut self.machine, &state, role as usize)
+            .map_err(js::eval_error)?;
         self.stats = self.player.last_stats();
         Ok(self.machine.terms().display(mv))
     }

@@ -26,7 +26,11 @@ pub fn trace_files() -> Vec<PathBuf> {
 }
 
 pub fn strings(v: &Value) -> Vec<String> {
-    v.as_array().unwrap().iter().map(|x| x.as_str().unwrap().to_string()).collect()
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap().to_string())
+        .collect()
 }
 
 /// A trace file and the text of its game.
@@ -40,11 +44,19 @@ pub fn read_trace(path: &Path) -> (Value, String) {
 fn compare(got: &Replay, expected: &Value, roles: &[String]) -> Result<usize, String> {
     let steps = expected["steps"].as_array().unwrap();
     if got.steps.len() != steps.len() {
-        return Err(format!("{} steps, expected {}", got.steps.len(), steps.len()));
+        return Err(format!(
+            "{} steps, expected {}",
+            got.steps.len(),
+            steps.len()
+        ));
     }
     for (i, (g, e)) in got.steps.iter().zip(steps).enumerate() {
         if g.state != strings(&e["state"]) {
-            return Err(format!("step {i}: state {:?}\nexpected {:?}", g.state, strings(&e["state"])));
+            return Err(format!(
+                "step {i}: state {:?}\nexpected {:?}",
+                g.state,
+                strings(&e["state"])
+            ));
         }
         if g.terminal != e["terminal"].as_bool().unwrap() {
             return Err(format!("step {i}: terminal {}", g.terminal));
@@ -52,11 +64,22 @@ fn compare(got: &Replay, expected: &Value, roles: &[String]) -> Result<usize, St
         for (r, role) in roles.iter().enumerate() {
             let legal = strings(&e["legal"][role]);
             if g.legal[r] != legal {
-                return Err(format!("step {i}: legal of {role} {:?}\nexpected {legal:?}", g.legal[r]));
+                return Err(format!(
+                    "step {i}: legal of {role} {:?}\nexpected {legal:?}",
+                    g.legal[r]
+                ));
             }
-            let goals: Vec<i64> = e["goals"][role].as_array().unwrap().iter().map(|x| x.as_i64().unwrap()).collect();
+            let goals: Vec<i64> = e["goals"][role]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_i64().unwrap())
+                .collect();
             if g.goals[r] != goals {
-                return Err(format!("step {i}: goals of {role} {:?}, expected {goals:?}", g.goals[r]));
+                return Err(format!(
+                    "step {i}: goals of {role} {:?}, expected {goals:?}",
+                    g.goals[r]
+                ));
             }
         }
     }
@@ -73,7 +96,12 @@ pub fn replay_trace<M: StateMachine>(m: &mut M, trace: &Value) -> Result<usize, 
     }
     let mut steps = 0;
     for (p, playout) in trace["playouts"].as_array().unwrap().iter().enumerate() {
-        let moves: Vec<Vec<String>> = playout["joint_moves"].as_array().unwrap().iter().map(strings).collect();
+        let moves: Vec<Vec<String>> = playout["joint_moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(strings)
+            .collect();
         let got = replay(m, &moves).map_err(|e| format!("playout {p}: {e}"))?;
         steps += compare(&got, playout, &roles).map_err(|e| format!("playout {p}: {e}"))?;
     }
@@ -82,8 +110,13 @@ pub fn replay_trace<M: StateMachine>(m: &mut M, trace: &Value) -> Result<usize, 
 
 /// Runs `check` on every file on up to 8 threads; returns each result with
 /// its time in seconds, and prints the five slowest.
-pub fn run_all<R: Send>(files: &[PathBuf], check: impl Fn(&Path) -> R + Sync) -> Vec<(PathBuf, R, f64)> {
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(8);
+pub fn run_all<R: Send>(
+    files: &[PathBuf],
+    check: impl Fn(&Path) -> R + Sync,
+) -> Vec<(PathBuf, R, f64)> {
+    let threads = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .min(8);
     let check = &check;
     let results: Vec<(PathBuf, R, f64)> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
@@ -102,12 +135,19 @@ pub fn run_all<R: Send>(files: &[PathBuf], check: impl Fn(&Path) -> R + Sync) ->
                 })
             })
             .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap()).collect()
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
     });
     let mut slow: Vec<_> = results.iter().map(|(f, _, t)| (t, f)).collect();
     slow.sort_by(|a, b| b.0.partial_cmp(a.0).unwrap());
     for (t, f) in slow.iter().take(5) {
-        eprintln!("slowest: {:.2}s {}", t, f.file_name().unwrap().to_string_lossy());
+        eprintln!(
+            "slowest: {:.2}s {}",
+            t,
+            f.file_name().unwrap().to_string_lossy()
+        );
     }
     results
 }

@@ -15,7 +15,11 @@ pub fn from_js<T: serde::de::DeserializeOwned>(v: JsValue) -> T {
 
 /// A string list from a JSON array.
 pub fn strings(v: &serde_json::Value) -> Vec<String> {
-    v.as_array().expect("an array").iter().map(|x| x.as_str().expect("a string").to_string()).collect()
+    v.as_array()
+        .expect("an array")
+        .iter()
+        .map(|x| x.as_str().expect("a string").to_string())
+        .collect()
 }
 
 /// The project's own games (`games/` at the repository root).
