@@ -15,6 +15,7 @@ pub mod deps;
 pub mod diagnostic;
 pub mod engine;
 pub mod format;
+pub mod ggp;
 pub mod ground;
 pub mod program;
 pub mod reasoner;

@@ -8,25 +8,7 @@ use std::fmt::Write as _;
 
 pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
     // `--players` takes every following word up to the next option.
-    let mut rest = Vec::new();
-    let mut specs_text = Vec::new();
-    let mut i = 0;
-    while i < raw.len() {
-        if raw[i] == "--players" {
-            i += 1;
-            while i < raw.len() && !raw[i].starts_with("--") {
-                specs_text.push(raw[i].clone());
-                i += 1;
-            }
-            continue;
-        }
-        if let Some(v) = raw[i].strip_prefix("--players=") {
-            specs_text.push(v.to_string());
-        } else {
-            rest.push(raw[i].clone());
-        }
-        i += 1;
-    }
+    let (rest, specs_text) = super::host::take_list(raw, "players");
     let args = Args::parse(&rest, &[])?;
     args.only(&["games", "seed", "max-steps", "engine", "format"])?;
     let json = args.json()?;

@@ -10,6 +10,9 @@ mod matches;
 mod play;
 mod replay;
 mod search;
+// GGP protocol: player server and game manager.
+pub mod host;
+pub mod serve;
 
 use std::fmt::Write as _;
 
@@ -56,6 +59,13 @@ Usage:
       prove (up to --budget states, default 2000000) or sample (--playouts random
       playouts of depth <= --depth) termination, playability, goals, monotonicity
       and winnability; --seconds stops early; exit 1 when the game is not well-formed
+  gdlkit serve [--port 9147] [--host 127.0.0.1] [--player SPEC] [--engine E] [--margin-ms 500] [--log FILE]
+      a GGP player server (the Stanford/ggp-base HTTP protocol); SPEC as for match
+      (default mcts), its time per move capped at the play clock minus the margin
+  gdlkit host GAME.kif --players URL URL... [--startclock 10] [--playclock 5] [--matches N] [--rotate]
+         [--out DIR] [--format text|json] [--seed N] [--engine E]
+      a GGP game manager: matches between player servers, ggp.org match JSON in DIR,
+      a summary table (wins, draws, losses, mean goal, errors per player)
 
 --engine: `fast` grounds the game into a propositional network (an error if
 it does not ground within budget), `interpreter` runs the reference
@@ -202,6 +212,8 @@ pub fn run(args: &[String], host: &mut dyn Host) -> Output {
         "search" => search::run(rest, host, &mut out),
         "match" => matches::run(rest, host, &mut out),
         "analyze" => analyze::run(rest, host, &mut out),
+        "serve" => serve::run(rest, host, &mut out),
+        "host" => host::run(rest, host, &mut out),
         "help" | "--help" | "-h" => {
             out.stdout = USAGE.to_string();
             Ok(EXIT_OK)

@@ -1,0 +1,328 @@
+//! GGP messages: the KIF bodies a game manager sends (`(start …)`, `(play …)`,
+//! …), parsed case-insensitively, and printed the way ggp-base prints them
+//! (spaces inside parentheses, upper-case keywords).
+
+use crate::syntax::{self, Sexp, SexpKind};
+
+/// One manager → player message. Texts (rules, moves) are kept as KIF text.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Message {
+    Info,
+    Start {
+        id: String,
+        role: String,
+        /// The rules, as the text inside the rules list.
+        rules: String,
+        start_clock: u64,
+        play_clock: u64,
+    },
+    /// `moves` is `None` for `nil` (the first move), else the previous joint
+    /// move in role order.
+    Play {
+        id: String,
+        moves: Option<Vec<String>>,
+    },
+    Stop {
+        id: String,
+        moves: Option<Vec<String>>,
+    },
+    Abort {
+        id: String,
+    },
+    Preview {
+        rules: String,
+        clock: u64,
+    },
+}
+
+impl Message {
+    /// The keyword, upper case (for logs).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Message::Info => "INFO",
+            Message::Start { .. } => "START",
+            Message::Play { .. } => "PLAY",
+            Message::Stop { .. } => "STOP",
+            Message::Abort { .. } => "ABORT",
+            Message::Preview { .. } => "PREVIEW",
+        }
+    }
+
+    /// The match id, if the message names one.
+    pub fn match_id(&self) -> Option<&str> {
+        match self {
+            Message::Start { id, .. }
+            | Message::Play { id, .. }
+            | Message::Stop { id, .. }
+            | Message::Abort { id } => Some(id),
+            _ => None,
+        }
+    }
+}
+
+/// Parses a message body; the error says what is wrong.
+pub fn parse(text: &str) -> Result<Message, String> {
+    let tree = syntax::parse(text);
+    if let Some(d) = tree.diagnostics.first() {
+        return Err(format!("not KIF: {}", d.message));
+    }
+    let [form] = tree.forms.as_slice() else {
+        return Err(format!(
+            "expected one message, found {} forms",
+            tree.forms.len()
+        ));
+    };
+    let items: &[Sexp] = match &form.kind {
+        SexpKind::List(items) => items,
+        // `info` without parentheses is accepted as ggp-base does not send it,
+        // but a human with curl may.
+        SexpKind::Atom => std::slice::from_ref(form),
+        SexpKind::Var => return Err("a message is a list such as (info)".into()),
+    };
+    let Some(head) = items.first().filter(|h| h.is_atom()) else {
+        return Err("a message starts with its keyword, e.g. (info)".into());
+    };
+    let keyword = head.text(text).to_ascii_lowercase();
+    let args = &items[1..];
+    let arity = |n: usize| -> Result<(), String> {
+        if args.len() == n {
+            Ok(())
+        } else {
+            Err(format!(
+                "({keyword} …) takes {n} argument{}, got {}",
+                if n == 1 { "" } else { "s" },
+                args.len()
+            ))
+        }
+    };
+    match keyword.as_str() {
+        "info" => {
+            arity(0)?;
+            Ok(Message::Info)
+        }
+        "start" => {
+            arity(5)?;
+            Ok(Message::Start {
+                id: atom(text, &args[0], "match id")?,
+                role: atom(text, &args[1], "role")?,
+                rules: rules(text, &args[2])?,
+                start_clock: clock(text, &args[3], "start clock")?,
+                play_clock: clock(text, &args[4], "play clock")?,
+            })
+        }
+        "play" | "stop" => {
+            arity(2)?;
+            let id = atom(text, &args[0], "match id")?;
+            let moves = joint_move(text, &args[1])?;
+            Ok(if keyword == "play" {
+                Message::Play { id, moves }
+            } else {
+                Message::Stop { id, moves }
+            })
+        }
+        "abort" => {
+            arity(1)?;
+            Ok(Message::Abort {
+                id: atom(text, &args[0], "match id")?,
+            })
+        }
+        "preview" => {
+            arity(2)?;
+            Ok(Message::Preview {
+                rules: rules(text, &args[0])?,
+                clock: clock(text, &args[1], "preview clock")?,
+            })
+        }
+        other => Err(format!(
+            "unknown message `{other}` (info, start, play, stop, abort, preview)"
+        )),
+    }
+}
+
+fn atom(text: &str, s: &Sexp, what: &str) -> Result<String, String> {
+    if s.is_atom() {
+        Ok(s.text(text).to_string())
+    } else {
+        Err(format!(
+            "the {what} must be a symbol, got `{}`",
+            s.text(text)
+        ))
+    }
+}
+
+fn clock(text: &str, s: &Sexp, what: &str) -> Result<u64, String> {
+    s.text(text)
+        .parse()
+        .ok()
+        .filter(|_| s.is_atom())
+        .ok_or_else(|| format!("the {what} must be whole seconds, got `{}`", s.text(text)))
+}
+
+fn rules(text: &str, s: &Sexp) -> Result<String, String> {
+    match s.as_list() {
+        Some(items) => Ok(items
+            .iter()
+            .map(|r| r.text(text))
+            .collect::<Vec<_>>()
+            .join("\n")),
+        None => Err("the rules must be a list of rules".into()),
+    }
+}
+
+fn joint_move(text: &str, s: &Sexp) -> Result<Option<Vec<String>>, String> {
+    match &s.kind {
+        SexpKind::Atom if s.text(text).eq_ignore_ascii_case("nil") => Ok(None),
+        SexpKind::List(items) => Ok(Some(
+            items.iter().map(|m| m.text(text).to_string()).collect(),
+        )),
+        _ => Err(format!(
+            "moves must be nil or a list of moves, got `{}`",
+            s.text(text)
+        )),
+    }
+}
+
+/// KIF text with ggp-base's spacing: `(mark 1 2)` → `( mark 1 2 )`.
+pub fn spaced(kif: &str) -> String {
+    let mut out = String::with_capacity(kif.len() + 8);
+    for c in kif.chars() {
+        match c {
+            '(' => out.push_str("( "),
+            ')' => {
+                if !out.ends_with(' ') {
+                    out.push(' ');
+                }
+                out.push(')');
+            }
+            c if c.is_whitespace() => {
+                if !out.ends_with(' ') && !out.is_empty() {
+                    out.push(' ');
+                }
+            }
+            c => {
+                if out.ends_with(')') {
+                    out.push(' ');
+                }
+                out.push(c);
+            }
+        }
+    }
+    out.trim_end().to_string()
+}
+
+/// The message printed as ggp-base's manager sends it.
+pub fn print(m: &Message) -> String {
+    let moves = |ms: &Option<Vec<String>>| match ms {
+        None => "NIL".to_string(),
+        Some(ms) => format!(
+            "({} )",
+            ms.iter().map(|m| spaced(m)).collect::<Vec<_>>().join(" ")
+        ),
+    };
+    match m {
+        Message::Info => "( INFO )".into(),
+        Message::Start {
+            id,
+            role,
+            rules,
+            start_clock,
+            play_clock,
+        } => format!(
+            "( START {id} {role} ({} ) {start_clock} {play_clock})",
+            rules_text(rules)
+        ),
+        Message::Play { id, moves: ms } => format!("( PLAY {id} {} )", moves(ms)),
+        Message::Stop { id, moves: ms } => format!("( STOP {id} {} )", moves(ms)),
+        Message::Abort { id } => format!("( ABORT {id} )"),
+        Message::Preview { rules, clock } => {
+            format!("( PREVIEW ({} ) {clock} )", rules_text(rules))
+        }
+    }
+}
+
+/// The rules' top-level forms, spaced, comments dropped.
+fn rules_text(rules: &str) -> String {
+    let tree = syntax::parse(rules);
+    tree.forms
+        .iter()
+        .map(|f| spaced(f.text(rules)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_kind_case_insensitively() {
+        assert_eq!(parse("( INFO )"), Ok(Message::Info));
+        let m = parse("(start m1 XPLAYER ((role xplayer) (init (cell 1))) 5 2)").unwrap();
+        assert_eq!(
+            m,
+            Message::Start {
+                id: "m1".into(),
+                role: "XPLAYER".into(),
+                rules: "(role xplayer)\n(init (cell 1))".into(),
+                start_clock: 5,
+                play_clock: 2
+            }
+        );
+        assert_eq!(
+            parse("( PLAY m1 NIL )"),
+            Ok(Message::Play {
+                id: "m1".into(),
+                moves: None
+            })
+        );
+        assert_eq!(
+            parse("(Play m1 ((mark 1 2) noop))"),
+            Ok(Message::Play {
+                id: "m1".into(),
+                moves: Some(vec!["(mark 1 2)".into(), "noop".into()])
+            })
+        );
+        assert_eq!(parse("(abort m1)"), Ok(Message::Abort { id: "m1".into() }));
+        assert!(matches!(
+            parse("(preview ((role r)) 3)"),
+            Ok(Message::Preview { clock: 3, .. })
+        ));
+    }
+
+    #[test]
+    fn rejects_malformed_messages_with_a_reason() {
+        for (bad, why) in [
+            ("", "expected one message"),
+            ("(start m1 r ((role r)) 5)", "takes 5 arguments"),
+            ("(start m1 r ((role r)) five 2)", "whole seconds"),
+            ("(hello)", "unknown message"),
+            ("(play m1 (a b)", "not KIF"),
+            ("(play m1 x)", "nil or a list"),
+        ] {
+            let e = parse(bad).unwrap_err();
+            assert!(e.contains(why), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn prints_as_ggp_base_and_parses_back() {
+        let m = Message::Play {
+            id: "match.1".into(),
+            moves: Some(vec!["( mark 2 2 )".into(), "noop".into()]),
+        };
+        assert_eq!(print(&m), "( PLAY match.1 (( mark 2 2 ) noop ) )");
+        assert_eq!(parse(&print(&m)), Ok(m));
+        let s = Message::Start {
+            id: "m".into(),
+            role: "oplayer".into(),
+            rules: "(role xplayer) ; c\n(role oplayer)".into(),
+            start_clock: 5,
+            play_clock: 2,
+        };
+        assert_eq!(
+            print(&s),
+            "( START m oplayer (( role xplayer ) ( role oplayer ) ) 5 2)"
+        );
+        assert_eq!(spaced("((a b) c)"), "( ( a b ) c )");
+    }
+}

@@ -1,0 +1,379 @@
+//! The player side: a session is fed GGP messages and returns replies, as
+//! ggp-base's `GamePlayer` answers them. One match at a time; messages for
+//! another match get `busy`. START does the meta-gaming (parse, ground,
+//! build the player and its heuristic) under the start clock; PLAY searches
+//! for the play clock minus a safety margin.
+
+use super::http::{self, Parsed, Request};
+use super::message::{self, spaced, Message};
+use crate::engine::{Engine, EngineChoice, EngineState};
+use crate::reasoner::StateMachine;
+use crate::search::{build_player, Player, PlayerSpec, RandomPlayer};
+use crate::terms::TermId;
+
+/// How the player plays.
+#[derive(Clone, Debug)]
+pub struct PlayerConfig {
+    /// The name in INFO replies.
+    pub name: String,
+    pub spec: PlayerSpec,
+    pub engine: EngineChoice,
+    /// Milliseconds kept free of each clock for parsing and the network.
+    pub margin_ms: f64,
+    pub seed: u64,
+}
+
+impl Default for PlayerConfig {
+    fn default() -> PlayerConfig {
+        PlayerConfig {
+            name: "gdlkit".into(),
+            spec: "mcts".parse().expect("mcts is a player"),
+            engine: EngineChoice::Auto,
+            margin_ms: 500.0,
+            seed: 1,
+        }
+    }
+}
+
+/// A reply to one message: HTTP status, body, and one log line (followed
+/// by diagnostics when a rules text is refused).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reply {
+    pub status: u16,
+    pub body: String,
+    pub log: String,
+}
+
+struct Current {
+    id: String,
+    role: usize,
+    engine: Engine,
+    player: Box<dyn Player<Engine>>,
+    state: EngineState,
+}
+
+/// A player server's protocol state.
+pub struct Session {
+    cfg: PlayerConfig,
+    current: Option<Current>,
+}
+
+/// Players whose budget has a time option (`ms`).
+const TIMED: &[&str] = &["minimax", "alphabeta", "bestfirst", "mcts"];
+
+impl Session {
+    pub fn new(cfg: PlayerConfig) -> Session {
+        Session { cfg, current: None }
+    }
+
+    /// Whether a match is running.
+    pub fn busy(&self) -> bool {
+        self.current.is_some()
+    }
+
+    /// Answers one HTTP request (already parsed); returns the response bytes
+    /// and the log line.
+    pub fn respond(&mut self, parsed: Parsed) -> (Vec<u8>, String) {
+        match parsed {
+            Parsed::Done(Request { method, .. }) if method == "OPTIONS" => (
+                http::response(200, ""),
+                "OPTIONS -> (CORS preflight)".into(),
+            ),
+            Parsed::Done(Request { method, message }) => {
+                let r = self.handle(&message);
+                let log = if method == "GET" {
+                    format!("GET {}", r.log)
+                } else {
+                    r.log
+                };
+                (http::response(r.status, &r.body), log)
+            }
+            Parsed::Bad(why) => (
+                http::response(400, &error_body(&why)),
+                format!("bad request: {why}"),
+            ),
+            Parsed::Incomplete => (
+                http::response(400, &error_body("incomplete request")),
+                "bad request: incomplete".into(),
+            ),
+        }
+    }
+
+    /// Answers one message text.
+    pub fn handle(&mut self, text: &str) -> Reply {
+        let t0 = crate::clock::now_ms();
+        let mut r = match message::parse(text) {
+            Err(why) => Reply {
+                status: 400,
+                body: error_body(&why),
+                log: format!("malformed message: {why}: {}", excerpt(text)),
+            },
+            Ok(m) => self.dispatch(m),
+        };
+        r.log = format!("{} ({:.0} ms)", r.log, crate::clock::now_ms() - t0);
+        r
+    }
+
+    fn dispatch(&mut self, m: Message) -> Reply {
+        let kind = m.kind();
+        let ok = |body: String, note: String| Reply {
+            status: 200,
+            log: format!("{kind} {note}-> {body}"),
+            body,
+        };
+        // A message for another match than the running one: busy.
+        if let (Some(cur), Some(id)) = (&self.current, m.match_id()) {
+            if cur.id != id || matches!(m, Message::Start { .. }) {
+                return ok("busy".into(), format!("{id} (playing {}) ", cur.id));
+            }
+        }
+        match m {
+            Message::Info => {
+                let status = if self.busy() { "busy" } else { "available" };
+                ok(
+                    format!("( ( name {} ) ( status {status} ) )", self.cfg.name),
+                    String::new(),
+                )
+            }
+            Message::Preview { rules, .. } => {
+                if self.busy() {
+                    return ok("busy".into(), String::new());
+                }
+                match crate::engine::load_engine(&rules, EngineChoice::Interpreter) {
+                    Ok(_) => ok("done".into(), String::new()),
+                    Err(d) => refused("PREVIEW", &rules, &d),
+                }
+            }
+            Message::Start {
+                id,
+                role,
+                rules,
+                start_clock,
+                play_clock,
+            } => self.start(id, role, rules, start_clock, play_clock),
+            Message::Play { id, moves } => match self.play(moves) {
+                Ok((mv, note)) => ok(mv, format!("{id} {note}")),
+                Err(e) => Reply {
+                    status: 400,
+                    body: error_body(&e),
+                    log: format!("PLAY {id} error: {e}"),
+                },
+            },
+            Message::Stop { id, moves } => {
+                if self.current.is_none() {
+                    return ok("busy".into(), format!("{id} (no match) "));
+                }
+                let goals = self.finish(moves);
+                self.current = None;
+                ok("done".into(), format!("{id} {goals}"))
+            }
+            Message::Abort { id } => {
+                if self.current.is_none() {
+                    return ok("busy".into(), format!("{id} (no match) "));
+                }
+                self.current = None;
+                ok("aborted".into(), format!("{id} "))
+            }
+        }
+    }
+
+    fn start(&mut self, id: String, role: String, rules: String, sc: u64, pc: u64) -> Reply {
+        let mut budget = crate::ground::Budget::default();
+        // Grounding gets part of the start clock; past it, the interpreter runs.
+        budget.max_ms = budget
+            .max_ms
+            .min((sc as f64 * 1000.0 * 0.6 - self.cfg.margin_ms).max(100.0));
+        let program = crate::parse_program(&rules);
+        let loaded = if crate::diagnostic::has_errors(&program.diagnostics) {
+            Err(program.diagnostics.clone())
+        } else {
+            Engine::from_program(&program, self.cfg.engine, budget)
+        };
+        let mut engine = match loaded {
+            Ok(e) => e,
+            Err(d) => return refused("START", &rules, &d),
+        };
+        let err = |e: crate::EvalError| Reply {
+            status: 400,
+            body: error_body(&e.to_string()),
+            log: format!("START {id} error: {e}"),
+        };
+        let Some(r) = engine
+            .roles()
+            .iter()
+            .position(|&t| engine.terms().display(t).eq_ignore_ascii_case(&role))
+        else {
+            let why = format!("the rules have no role `{role}`");
+            return Reply {
+                status: 400,
+                body: error_body(&why),
+                log: format!("START {id} refused: {why}"),
+            };
+        };
+        let state = match engine.initial_state() {
+            Ok(s) => s,
+            Err(e) => return err(e),
+        };
+        let think = (pc as f64 * 1000.0 - self.cfg.margin_ms)
+            .max(pc as f64 * 250.0)
+            .max(10.0);
+        let spec = timed_spec(&self.cfg.spec, think);
+        let (player, note) = match build_player(&spec, &program, &mut engine, self.cfg.seed) {
+            Ok(p) => (p, String::new()),
+            Err(e) => (
+                Box::new(RandomPlayer::new(self.cfg.seed)) as Box<dyn Player<Engine>>,
+                format!(" ({e}; playing random moves)"),
+            ),
+        };
+        let log = format!(
+            "START {id} as {role}, {} engine, {} {think:.0} ms/move{note} -> ready",
+            engine.name(),
+            player.name()
+        );
+        self.current = Some(Current {
+            id,
+            role: r,
+            engine,
+            player,
+            state,
+        });
+        Reply {
+            status: 200,
+            body: "ready".into(),
+            log,
+        }
+    }
+
+    /// Applies the previous joint move and chooses our move.
+    fn play(&mut self, moves: Option<Vec<String>>) -> Result<(String, String), String> {
+        let Some(cur) = self.current.as_mut() else {
+            return Ok(("busy".into(), "(no match) ".into()));
+        };
+        if let Some(ms) = moves {
+            cur.state = advance(cur, &ms)?;
+        }
+        let legal = cur
+            .engine
+            .legal_moves(&cur.state, cur.role)
+            .map_err(|e| e.to_string())?;
+        if legal.is_empty() {
+            return Err("our role has no legal move in this state".into());
+        }
+        let mv: TermId = if legal.len() == 1 {
+            legal[0]
+        } else {
+            match cur
+                .player
+                .select_move(&mut cur.engine, &cur.state, cur.role)
+            {
+                Ok(m) if legal.contains(&m) => m,
+                // Never leave the manager without a legal move.
+                _ => legal[0],
+            }
+        };
+        let stats = cur.player.last_stats();
+        let note = if legal.len() > 1 {
+            format!("({} nodes, {} playouts) ", stats.nodes, stats.playouts)
+        } else {
+            "(forced) ".into()
+        };
+        Ok((spaced(&cur.engine.terms().display(mv)), note))
+    }
+
+    /// Applies the last joint move (if any) and describes the goals.
+    fn finish(&mut self, moves: Option<Vec<String>>) -> String {
+        let Some(cur) = self.current.as_mut() else {
+            return String::new();
+        };
+        if let Some(ms) = moves {
+            match advance(cur, &ms) {
+                Ok(s) => cur.state = s,
+                Err(e) => return format!("({e}) "),
+            }
+        }
+        match cur.engine.goals(&cur.state) {
+            Ok(g) => format!(
+                "(our goal {}) ",
+                g.get(cur.role)
+                    .copied()
+                    .flatten()
+                    .map_or("none".into(), |v| v.to_string())
+            ),
+            Err(e) => format!("({e}) "),
+        }
+    }
+}
+
+/// The state after a joint move given as KIF texts in role order.
+fn advance(cur: &mut Current, moves: &[String]) -> Result<EngineState, String> {
+    let n = cur.engine.roles().len();
+    if moves.len() != n {
+        return Err(format!(
+            "a joint move has {n} moves (one per role), got {}",
+            moves.len()
+        ));
+    }
+    let joint = moves
+        .iter()
+        .map(|m| crate::program::parse_ground_term(cur.engine.terms_mut(), m))
+        .collect::<Result<Vec<_>, _>>()?;
+    cur.engine
+        .next_state(&cur.state, &joint)
+        .map_err(|e| e.to_string())
+}
+
+/// The spec with its time budget capped at `think_ms` (players with a
+/// time option only; random and legal answer at once).
+fn timed_spec(spec: &PlayerSpec, think_ms: f64) -> PlayerSpec {
+    let mut s = spec.clone();
+    if TIMED.contains(&s.name.as_str()) {
+        let ms = s
+            .get("ms")
+            .and_then(|v| v.parse::<f64>().ok())
+            .map_or(think_ms, |v| v.min(think_ms));
+        s.options.retain(|(k, _)| k != "ms");
+        s.options.push(("ms".into(), format!("{ms:.0}")));
+    }
+    s
+}
+
+fn refused(kind: &str, rules: &str, diags: &[crate::Diagnostic]) -> Reply {
+    let errors: Vec<_> = diags
+        .iter()
+        .filter(|d| d.severity == crate::Severity::Error)
+        .cloned()
+        .collect();
+    let first = errors
+        .first()
+        .map_or("the rules have errors".to_string(), |d| {
+            format!("{}: {}", d.code, d.message)
+        });
+    let rendered = crate::diagnostic::render(&errors, "rules", rules, false);
+    Reply {
+        status: 400,
+        body: error_body(&format!("the rules have errors: {first}")),
+        log: format!(
+            "{kind} refused: the rules have {} error(s)\n{}",
+            errors.len(),
+            rendered.trim_end()
+        ),
+    }
+}
+
+/// An error reply: `( error "…" )` (quotes in the reason dropped).
+pub fn error_body(why: &str) -> String {
+    let clean: String = why
+        .chars()
+        .map(|c| if c == '"' || c.is_control() { ' ' } else { c })
+        .collect();
+    format!("( error \"{clean}\" )")
+}
+
+fn excerpt(text: &str) -> String {
+    let one: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one.chars().count() > 80 {
+        format!("{}…", one.chars().take(80).collect::<String>())
+    } else {
+        one
+    }
+}
