@@ -1,0 +1,429 @@
+//! The GGP protocol end to end on 127.0.0.1: raw messages to `gdlkit serve`,
+//! `gdlkit host` against two `serve` processes, and scripted misbehaving
+//! players. Every server binds port 0 and reports its port in its first log
+//! line; every wait is bounded.
+
+use gdlkit::StateMachine;
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+const BIN: &str = env!("CARGO_BIN_EXE_gdlkit");
+
+fn game(name: &str) -> String {
+    format!("{}/../games/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A running `gdlkit serve`, its port and its log so far.
+struct Server {
+    child: Child,
+    port: u16,
+    log: Arc<Mutex<String>>,
+}
+
+impl Server {
+    fn start(extra: &[&str]) -> Server {
+        let mut child = Command::new(BIN)
+            .args(["serve", "--port", "0"])
+            .args(extra)
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("gdlkit serve starts");
+        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+        let first = lines.next().expect("a first log line").unwrap();
+        let port = first
+            .rsplit_once("127.0.0.1:")
+            .and_then(|(_, rest)| rest.split('/').next()?.parse().ok())
+            .unwrap_or_else(|| panic!("no port in `{first}`"));
+        let log = Arc::new(Mutex::new(String::new()));
+        let sink = log.clone();
+        std::thread::spawn(move || {
+            for l in lines.map_while(Result::ok) {
+                let mut s = sink.lock().unwrap();
+                s.push_str(&l);
+                s.push('\n');
+            }
+        });
+        Server { child, port, log }
+    }
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+    /// Sends raw bytes, returns the whole raw reply.
+    fn raw(&self, bytes: &[u8]) -> String {
+        let mut s = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        s.write_all(bytes).unwrap();
+        let mut out = String::new();
+        s.read_to_string(&mut out).unwrap();
+        out
+    }
+    /// POSTs a message as ggp-base's manager does; returns the body.
+    fn post(&self, body: &str) -> String {
+        let reply = self.raw(&gdlkit::ggp::http::request("localhost", "test", body));
+        reply.split_once("\r\n\r\n").unwrap().1.to_string()
+    }
+    /// The log once it contains every one of `needles` (the server writes
+    /// a line after replying), or after 10 s.
+    fn log_with(&self, needles: &[&str]) -> String {
+        for _ in 0..200 {
+            let text = self.log.lock().unwrap().clone();
+            if needles.iter().all(|n| text.contains(n)) {
+                return text;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        self.log.lock().unwrap().clone()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start_message(id: &str, role: &str, rules: &str, sc: u64, pc: u64) -> String {
+    gdlkit::ggp::message::print(&gdlkit::ggp::Message::Start {
+        id: id.into(),
+        role: role.into(),
+        rules: rules.into(),
+        start_clock: sc,
+        play_clock: pc,
+    })
+}
+
+#[test]
+fn every_message_kind_gets_its_reply() {
+    let s = Server::start(&["--player", "random"]);
+    let rules = std::fs::read_to_string(game("ticTacToe.kif")).unwrap();
+
+    // INFO, exactly as ggp-base frames it.
+    let reply = s.raw(&gdlkit::ggp::http::request("localhost", "p", "( INFO )"));
+    assert!(
+        reply.starts_with("HTTP/1.0 200 OK\r\nContent-type: text/acl\r\nContent-length: 40\r\n"),
+        "{reply}"
+    );
+    assert!(reply.contains("\r\nAccess-Control-Allow-Origin: *\r\n"));
+    assert!(reply.contains("\r\nAccess-Control-Allow-Methods: POST, GET, OPTIONS\r\n"));
+    assert!(
+        reply.ends_with("\r\n\r\n( ( name gdlkit ) ( status available ) )"),
+        "{reply}"
+    );
+    // ggp-base's GET form and the CORS preflight.
+    let get = s.raw(b"GET /?(info) HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert!(
+        get.ends_with("( ( name gdlkit ) ( status available ) )"),
+        "{get}"
+    );
+    let pre = s.raw(b"OPTIONS / HTTP/1.1\r\nOrigin: http://example.org\r\n\r\n");
+    assert!(
+        pre.contains("Access-Control-Allow-Headers: Content-Type\r\n") && pre.ends_with("\r\n\r\n"),
+        "{pre}"
+    );
+
+    // PREVIEW, then a match: START, PLAY nil, PLAY with moves, STOP.
+    assert_eq!(s.post(&format!("( PREVIEW ({rules}) 5 )")), "done");
+    assert_eq!(s.post(&start_message("m.1", "x", &rules, 5, 2)), "ready");
+    assert_eq!(s.post("( info )"), "( ( name gdlkit ) ( status busy ) )");
+    assert_eq!(s.post(&start_message("m.2", "o", &rules, 5, 2)), "busy");
+    assert_eq!(s.post("( PLAY m.2 NIL )"), "busy");
+    let mut game = gdlkit::load_game(&rules).unwrap();
+    let state = game.initial_state().unwrap();
+    let first = s.post("( PLAY m.1 NIL )");
+    let legal: Vec<String> = game
+        .legal_moves(&state, 0)
+        .unwrap()
+        .iter()
+        .map(|&t| gdlkit::ggp::message::spaced(&game.terms().display(t)))
+        .collect();
+    assert!(legal.contains(&first), "{first} not in {legal:?}");
+    assert_eq!(
+        s.post(&format!("(play m.1 ({first} noop))")),
+        "noop",
+        "o's turn: x has only noop"
+    );
+    assert_eq!(s.post(&format!("( STOP m.1 ({first} noop) )")), "done");
+    assert_eq!(
+        s.post("( info )"),
+        "( ( name gdlkit ) ( status available ) )"
+    );
+
+    // ABORT ends a match; then the player is free again.
+    assert_eq!(s.post(&start_message("m.3", "o", &rules, 5, 2)), "ready");
+    assert_eq!(s.post("( ABORT m.3 )"), "aborted");
+    assert_eq!(s.post("( ABORT m.3 )"), "busy", "no match is running");
+    assert_eq!(
+        s.post("( info )"),
+        "( ( name gdlkit ) ( status available ) )"
+    );
+
+    let kinds = [
+        "INFO",
+        "PREVIEW",
+        "START m.1",
+        "PLAY m.1",
+        "STOP m.1",
+        "ABORT m.3",
+        "OPTIONS",
+        "GET INFO",
+    ];
+    let log = s.log_with(&kinds);
+    for kind in kinds {
+        assert!(log.contains(kind), "no `{kind}` line in the log:\n{log}");
+    }
+}
+
+#[test]
+fn bad_messages_and_bad_rules_get_errors_and_the_server_goes_on() {
+    let s = Server::start(&["--player", "legal"]);
+    for bad in ["(bogus", "( hello )", "( START m r )", "( PLAY m.9 x )", ""] {
+        let body = s.post(bad);
+        assert!(body.starts_with("( error \""), "`{bad}` -> {body}");
+    }
+    let raw = s.raw(b"BREW / HTTP/1.1\r\n\r\n");
+    assert!(raw.starts_with("HTTP/1.0 400 "), "{raw}");
+    // Rules with errors: refused, with the diagnostics in the log.
+    let bad_rules = "(role a) (init (p)) (<= (legal a go) (true (q ?x)) (distinct ?y 1))";
+    let body = s.post(&start_message("m.bad", "a", bad_rules, 5, 2));
+    assert!(
+        body.starts_with("( error \"the rules have errors"),
+        "{body}"
+    );
+    let log = s.log_with(&["START refused"]);
+    assert!(
+        log.contains("START refused") && log.contains("GDL"),
+        "{log}"
+    );
+    // Still serving, and not in a match.
+    assert_eq!(
+        s.post("( INFO )"),
+        "( ( name gdlkit ) ( status available ) )"
+    );
+}
+
+/// Reads a match record and checks it against the documented fields and
+/// the rules: every joint move legal, the goals those of the last state.
+fn check_record(rules: &str, j: &Value) -> usize {
+    for field in [
+        "matchId",
+        "startTime",
+        "startClock",
+        "playClock",
+        "gameRoleNames",
+        "playerNamesFromHost",
+        "states",
+        "moves",
+        "errors",
+        "stateTimes",
+        "goalValues",
+        "isCompleted",
+        "isAborted",
+    ] {
+        assert!(j.get(field).is_some(), "no {field} in {j}");
+    }
+    let mut m = gdlkit::load_game(rules).unwrap();
+    let roles: Vec<String> = m.roles().iter().map(|&r| m.terms().display(r)).collect();
+    assert_eq!(j["gameRoleNames"], serde_json::json!(roles));
+    let moves = j["moves"].as_array().unwrap();
+    assert_eq!(j["states"].as_array().unwrap().len(), moves.len() + 1);
+    assert_eq!(j["stateTimes"].as_array().unwrap().len(), moves.len() + 1);
+    assert_eq!(j["errors"].as_array().unwrap().len(), moves.len());
+    let mut s = m.initial_state().unwrap();
+    for jm in moves {
+        let legal = m.all_legal_moves(&s).unwrap();
+        let joint: Vec<_> = jm
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| {
+                gdlkit::program::parse_ground_term(m.terms_mut(), t.as_str().unwrap()).unwrap()
+            })
+            .collect();
+        for (r, mv) in joint.iter().enumerate() {
+            assert!(legal[r].contains(mv), "illegal move {jm} recorded");
+        }
+        s = m.next_state(&s, &joint).unwrap();
+    }
+    assert!(m.is_terminal(&s).unwrap());
+    assert_eq!(j["isCompleted"], true);
+    let goals: Vec<i64> = m.goals(&s).unwrap().iter().map(|g| g.unwrap()).collect();
+    assert_eq!(j["goalValues"], serde_json::json!(goals));
+    moves.len()
+}
+
+fn host(args: &[&str]) -> (Value, String) {
+    let out = Command::new(BIN).arg("host").args(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    (
+        serde_json::from_slice(&out.stdout).expect("JSON on stdout"),
+        stderr,
+    )
+}
+
+#[test]
+fn host_runs_matches_between_two_servers() {
+    // A slow player setting: mcts asks for a minute per move, the play clock
+    // is 1 s; the server must cut its search to the clock (no TO errors).
+    let a = Server::start(&["--player", "mcts:ms=60000", "--margin-ms", "600"]);
+    let b = Server::start(&["--player", "random"]);
+    let dir = std::env::temp_dir().join(format!("gdlkit-ggp-{}", std::process::id()));
+    for (name, matches) in [("ticTacToe.kif", "2"), ("connectFour.kif", "1")] {
+        let path = game(name);
+        let rules = std::fs::read_to_string(&path).unwrap();
+        let (report, _) = host(&[
+            &path,
+            "--players",
+            &a.url(),
+            &b.url(),
+            "--playclock",
+            "1",
+            "--startclock",
+            "3",
+            "--matches",
+            matches,
+            "--rotate",
+            "--format",
+            "json",
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+        let ms = report["matches"].as_array().unwrap();
+        assert_eq!(ms.len(), matches.parse::<usize>().unwrap());
+        for (g, j) in ms.iter().enumerate() {
+            assert!(check_record(&rules, j) >= 5, "a real game was played");
+            // The slow setting never cost a timeout; nobody erred.
+            assert!(
+                j["errors"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .flat_map(|e| e.as_array().unwrap())
+                    .all(|e| e == ""),
+                "{}",
+                j["errors"]
+            );
+            // --rotate: the first player has the first role in even matches.
+            let first = if g % 2 == 0 { a.url() } else { b.url() };
+            assert_eq!(j["playerNamesFromHost"][0], first.as_str());
+            let file = dir.join(format!("{}.json", j["matchId"].as_str().unwrap()));
+            let saved: Value =
+                serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+            assert_eq!(&saved, j);
+        }
+        let st = report["standings"].as_array().unwrap();
+        assert_eq!(st.len(), 2);
+        for p in st {
+            let sum = p["wins"].as_u64().unwrap()
+                + p["draws"].as_u64().unwrap()
+                + p["losses"].as_u64().unwrap();
+            assert_eq!(sum, ms.len() as u64);
+        }
+    }
+    let log = a.log_with(&["STOP gdlkit.connectFour"]);
+    assert!(
+        log.contains("START gdlkit.connectFour") && log.contains("STOP gdlkit.connectFour"),
+        "{log}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A one-step simultaneous game: both choose heads or tails.
+const COIN: &str = "(role a) (role b) (init (open)) (side heads) (side tails)
+    (<= (legal ?r (pick ?s)) (role ?r) (side ?s) (true (open)))
+    (<= (next (picked ?r ?s)) (does ?r (pick ?s)))
+    (<= terminal (not (true (open))))
+    (<= (goal a 100) (true (picked a ?s)) (true (picked b ?s)))
+    (<= (goal a 0) (true (picked a ?s)) (true (picked b ?t)) (distinct ?s ?t))
+    (<= (goal b 100) (goal a 0)) (<= (goal b 0) (goal a 100))";
+
+/// A scripted player on 127.0.0.1: `ready` to START, `done` to the rest,
+/// and to PLAY whatever `play` does with the connection.
+fn fake_player(play: fn(TcpStream)) -> String {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", l.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in l.incoming().map_while(Result::ok) {
+            let mut stream = stream;
+            stream
+                .set_read_timeout(Some(Duration::from_secs(10)))
+                .unwrap();
+            let mut buf = Vec::new();
+            let mut chunk = [0u8; 4096];
+            let message = loop {
+                if let gdlkit::ggp::http::Parsed::Done(r) =
+                    gdlkit::ggp::http::parse_request(&buf, false)
+                {
+                    break r.message;
+                }
+                match stream.read(&mut chunk) {
+                    Ok(0) | Err(_) => break String::new(),
+                    Ok(n) => buf.extend_from_slice(&chunk[..n]),
+                }
+            };
+            if message.to_ascii_uppercase().contains("PLAY") {
+                play(stream);
+            } else {
+                let body = if message.to_ascii_uppercase().contains("START") {
+                    "ready"
+                } else {
+                    "done"
+                };
+                let _ = stream.write_all(&gdlkit::ggp::http::response(200, body));
+            }
+        }
+    });
+    url
+}
+
+#[test]
+fn misbehaving_players_get_random_moves_and_errors_recorded() {
+    let dir = std::env::temp_dir().join(format!("gdlkit-ggp-coin-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("coin.kif");
+    std::fs::write(&path, COIN).unwrap();
+    let illegal = fake_player(|mut s| {
+        let _ = s.write_all(&gdlkit::ggp::http::response(200, "( pick edge )"));
+    });
+    let garbage = fake_player(|mut s| {
+        let _ = s.write_all(&gdlkit::ggp::http::response(200, "((("));
+    });
+    let closes = fake_player(drop);
+    let sleeps = fake_player(|s| {
+        // Holds the connection past the manager's PLAY timeout (1 s + 1 s).
+        std::thread::sleep(Duration::from_secs(4));
+        drop(s);
+    });
+    let p = path.to_str().unwrap();
+    for (x, y, ex, ey) in [
+        (&illegal, &closes, "IL ( pick edge )", "CE"),
+        (&garbage, &sleeps, "IL (((", "TO"),
+    ] {
+        let (report, stderr) = host(&[
+            p,
+            "--players",
+            x,
+            y,
+            "--playclock",
+            "1",
+            "--startclock",
+            "1",
+            "--format",
+            "json",
+        ]);
+        let j = &report["matches"][0];
+        check_record(COIN, j);
+        assert_eq!(j["errors"], serde_json::json!([[ex, ey]]), "{stderr}");
+        assert_eq!(report["standings"][0]["errors"], 1);
+        assert!(
+            stderr.contains("instead"),
+            "the substitution is reported: {stderr}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
