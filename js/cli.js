@@ -44,16 +44,33 @@ function readFile(path) {
 }
 
 const args = process.argv.slice(2);
-const out = runCli(args, readFile, { isTerminal: Boolean(process.stdout.isTTY) });
-let code = out.code;
-for (const [path, content] of Object.entries(out.written)) {
+
+// The GGP commands need sockets: the protocol runs in wasm, the sockets here.
+if (args[0] === 'serve' || args[0] === 'host') {
+  const ggp = await import('./ggp-node.js');
   try {
-    writeFileSync(path, content);
+    if (args[0] === 'serve') ggp.serve(args.slice(1));
+    else process.exitCode = await ggp.host(args.slice(1), readFile);
   } catch (e) {
-    out.stderr += `gdlkit ${args[0]}: cannot write ${path}: ${osMessage(e)}\n`;
-    code = 2;
+    process.stderr.write(`gdlkit ${args[0]}: ${e.message ?? e}\n`);
+    process.exitCode = e.name === 'GdlUsageError' ? 2 : 1;
   }
+} else {
+  runNormal();
 }
-process.stdout.write(out.stdout);
-process.stderr.write(out.stderr);
-process.exitCode = code;
+
+function runNormal() {
+  const out = runCli(args, readFile, { isTerminal: Boolean(process.stdout.isTTY) });
+  let code = out.code;
+  for (const [path, content] of Object.entries(out.written)) {
+    try {
+      writeFileSync(path, content);
+    } catch (e) {
+      out.stderr += `gdlkit ${args[0]}: cannot write ${path}: ${osMessage(e)}\n`;
+      code = 2;
+    }
+  }
+  process.stdout.write(out.stdout);
+  process.stderr.write(out.stderr);
+  process.exitCode = code;
+}

@@ -3,7 +3,7 @@
 //! manager like ggp-base's `GameServer` (the match rules are
 //! `ggp::manager`; here the sockets, the files and the summary table).
 
-use super::{Args, Fail, Host, Output, EXIT_OK};
+use super::{Args, Fail, Host, Output};
 use crate::ggp::manager::{standings, GameMatch, MatchSetup, Standing};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
@@ -153,6 +153,44 @@ fn summary(n: usize, table: &[Standing]) -> String {
     s
 }
 
+/// The stderr line that opens match `g`.
+pub fn header(m: &GameMatch, g: usize, total: usize) -> String {
+    let seats: Vec<String> = m
+        .roles
+        .iter()
+        .zip(&m.setup.players)
+        .map(|(r, p)| format!("{r}={p}"))
+        .collect();
+    format!(
+        "match {} of {total}: {} ({})\n",
+        g + 1,
+        m.setup.match_id,
+        seats.join(" ")
+    )
+}
+
+/// The stderr lines after a phase: new events, the last joint move.
+pub fn progress(m: &GameMatch, seen: &mut usize) -> String {
+    let mut s = String::new();
+    for e in &m.events[(*seen).min(m.events.len())..] {
+        let _ = writeln!(s, "  {e}");
+    }
+    *seen = m.events.len();
+    if let Some(jm) = m.moves.last().filter(|_| m.phase() != "done") {
+        let _ = writeln!(s, "  {:>3}. {}", m.moves.len(), jm.join("  "));
+    }
+    s
+}
+
+/// The stderr line that closes a match.
+pub fn footer(m: &GameMatch) -> String {
+    format!(
+        "  goals: {:?}{}\n",
+        m.goal_values,
+        if m.aborted { " (aborted)" } else { "" }
+    )
+}
+
 #[cfg(target_arch = "wasm32")]
 pub fn run(raw: &[String], _host: &mut dyn Host, _out: &mut Output) -> Result<i32, Fail> {
     options(raw)?;
@@ -179,45 +217,17 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
         let mut m = GameMatch::new(&rules, o.engine, setup(&o, g, epoch_ms()))
             .map_err(|e| Fail::game(format!("{}: {e}", o.game)))?;
         let mut err = std::io::stderr();
-        let _ = writeln!(
-            err,
-            "match {} of {}: {} ({})",
-            g + 1,
-            o.matches,
-            m.setup.match_id,
-            m.roles
-                .iter()
-                .zip(&m.setup.players)
-                .map(|(r, p)| format!("{r}={p}"))
-                .collect::<Vec<_>>()
-                .join(" ")
-        );
+        let _ = err.write_all(header(&m, g, o.matches).as_bytes());
         let mut seen = 0;
         crate::ggp::net::run_match(
             &mut m,
             &mut |m| {
-                for e in &m.events[seen..] {
-                    let _ = writeln!(std::io::stderr(), "  {e}");
-                }
-                seen = m.events.len();
-                if let Some(jm) = m.moves.last().filter(|_| m.phase() != "done") {
-                    let _ = writeln!(
-                        std::io::stderr(),
-                        "  {:>3}. {}",
-                        m.moves.len(),
-                        jm.join("  ")
-                    );
-                }
+                let _ = std::io::stderr().write_all(progress(m, &mut seen).as_bytes());
             },
             interrupted,
         )
         .map_err(Fail::game)?;
-        let _ = writeln!(
-            err,
-            "  goals: {:?}{}",
-            m.goal_values,
-            if m.aborted { " (aborted)" } else { "" }
-        );
+        let _ = err.write_all(footer(&m).as_bytes());
         if let Some(dir) = &o.out {
             let path = format!("{dir}/{}.json", m.setup.match_id);
             host.write_file(&path, &format!("{:#}\n", m.to_json()))
@@ -231,7 +241,7 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     }
     let refs: Vec<&GameMatch> = done.iter().collect();
     out.stdout = report(&refs, o.json);
-    Ok(EXIT_OK)
+    Ok(super::EXIT_OK)
 }
 
 /// A flag set on Ctrl-C (SIGINT), so the players get ABORT.

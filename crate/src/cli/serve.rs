@@ -88,7 +88,7 @@ pub fn run(raw: &[String], _host: &mut dyn Host, _out: &mut Output) -> Result<i3
         None => None,
     };
     let mut log = |line: &str| {
-        let line = format!("[{}] {line}\n", timestamp());
+        let line = format!("{}\n", log_line(line));
         match file.as_mut() {
             Some(f) => {
                 let _ = f.write_all(line.as_bytes());
@@ -112,8 +112,19 @@ pub fn run(raw: &[String], _host: &mut dyn Host, _out: &mut Output) -> Result<i3
     Ok(super::EXIT_OK)
 }
 
-/// UTC time of day `HH:MM:SS.mmm` for log lines.
-#[cfg(not(target_arch = "wasm32"))]
+/// The first log line (tests read the port from it).
+pub fn banner(o: &ServeOptions, addr: &str) -> String {
+    format!(
+        "gdlkit serve: {} player on http://{addr}/ (margin {} ms)",
+        o.player.spec.name, o.player.margin_ms
+    )
+}
+
+/// A log line with the UTC time of day, `[HH:MM:SS.mmm] line`.
+pub fn log_line(line: &str) -> String {
+    format!("[{}] {line}", timestamp())
+}
+
 fn timestamp() -> String {
     let ms = crate::ggp::manager::epoch_ms() as u64;
     let day = ms % 86_400_000;

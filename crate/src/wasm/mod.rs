@@ -11,6 +11,7 @@
 //! | `matches.rs` | `runMatchWithProgress`: `runMatch` calling back after each game (for the worker) |
 //! | `check.rs` | `check(text)`: resolved diagnostics; `format(text)`: the canonical layout |
 //! | `analysis.rs` | the `AnalysisJob` class: the semantic validator as a resumable job |
+//! | `ggp.rs` | the GGP protocol for JS sockets: `GgpServer` (player), `GgpPlayer` (player without HTTP), `GgpMatch` (one managed match), `GgpHost` (`gdlkit host`) |
 //! | `js.rs` | shared helpers: JS errors, serde conversions, the panic hook |
 //!
 //! (Validation, search and analysis bindings get their own files:
@@ -31,6 +32,7 @@ mod analysis;
 mod check;
 mod cli;
 mod game;
+mod ggp;
 mod js;
 mod matches;
 mod replay;
@@ -40,6 +42,7 @@ pub use analysis::AnalysisJob;
 pub use check::{check, format_kif};
 pub use cli::run_cli;
 pub use game::Game;
+pub use ggp::{GgpHost, GgpMatch, GgpPlayer, GgpServer};
 pub use matches::run_match_with_progress;
 pub use replay::replay;
 pub use search::{run_match, search, search_tree, SearchPlayer};

@@ -1,0 +1,328 @@
+//! The GGP protocol for JavaScript hosts, which own only the sockets (Node's
+//! `net`, the page's `fetch`): `GgpServer` turns request bytes into reply
+//! bytes (the player, as `gdlkit serve`), `GgpMatch` is one match of the
+//! manager, `GgpHost` the `gdlkit host` command around it.
+
+use super::js::{range_error, to_js, type_error};
+use crate::cli::host::{self, HostOptions};
+use crate::cli::serve::{self, ServeOptions};
+use crate::ggp::http;
+use crate::ggp::manager::{Answer, Failure, GameMatch, MatchSetup};
+use crate::ggp::session::{PlayerConfig, Session};
+use serde::Deserialize;
+use serde_json::json;
+use wasm_bindgen::prelude::*;
+
+fn usage(f: crate::cli::Fail) -> JsValue {
+    super::js::error("GdlUsageError", &f.message).into()
+}
+
+/// A player server's protocol (the socket is the caller's).
+#[wasm_bindgen]
+pub struct GgpServer {
+    options: ServeOptions,
+    session: Session,
+}
+
+#[wasm_bindgen]
+impl GgpServer {
+    /// `args` as for `gdlkit serve` (without `serve`); a `GdlUsageError`
+    /// for bad options.
+    #[wasm_bindgen(constructor)]
+    pub fn new(args: Vec<String>) -> Result<GgpServer, JsValue> {
+        let options = serve::options(&args).map_err(usage)?;
+        let session = serve::session(&options);
+        Ok(GgpServer { options, session })
+    }
+    #[wasm_bindgen(getter)]
+    pub fn host(&self) -> String {
+        self.options.host.clone()
+    }
+    #[wasm_bindgen(getter)]
+    pub fn port(&self) -> u16 {
+        self.options.port
+    }
+    /// `--log FILE`, if given.
+    #[wasm_bindgen(getter)]
+    pub fn log(&self) -> Option<String> {
+        self.options.log.clone()
+    }
+    /// The first log line, once listening on `addr` (`host:port`).
+    pub fn banner(&self, addr: &str) -> String {
+        serve::banner(&self.options, addr)
+    }
+    /// A log line with its time stamp.
+    #[wasm_bindgen(js_name = logLine)]
+    pub fn log_line(line: &str) -> String {
+        serve::log_line(line)
+    }
+    /// The reply to the bytes read so far, or `undefined` while the request
+    /// is incomplete (`closed`: the peer has finished sending):
+    /// `{response: Uint8Array, log: string}`.
+    pub fn respond(&mut self, bytes: &[u8], closed: bool) -> JsValue {
+        let parsed = http::parse_request(bytes, closed);
+        if parsed == http::Parsed::Incomplete {
+            return JsValue::UNDEFINED;
+        }
+        let (response, log) = self.session.respond(parsed);
+        let out = js_sys::Object::new();
+        super::js::set(&out, "response", &js_sys::Uint8Array::from(&response[..]));
+        super::js::set(&out, "log", &JsValue::from_str(&log));
+        out.into()
+    }
+}
+
+/// A GGP player inside the page: the same session as `gdlkit serve`, fed
+/// message texts directly (no HTTP).
+#[wasm_bindgen]
+pub struct GgpPlayer {
+    session: Session,
+}
+
+#[wasm_bindgen]
+impl GgpPlayer {
+    /// `spec` as for `--player` (e.g. `mcts`), `margin_ms` as `--margin-ms`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(spec: &str, margin_ms: f64) -> Result<GgpPlayer, JsValue> {
+        let spec = spec.parse().map_err(|e: String| type_error(&e))?;
+        Ok(GgpPlayer {
+            session: Session::new(PlayerConfig {
+                spec,
+                margin_ms,
+                ..PlayerConfig::default()
+            }),
+        })
+    }
+    /// The reply to one message: `{status, body, log}`.
+    pub fn handle(&mut self, message: &str) -> Result<JsValue, JsValue> {
+        let r = self.session.handle(message);
+        to_js(&json!({ "status": r.status, "body": r.body, "log": r.log }))
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SetupJs {
+    match_id: String,
+    start_clock: u64,
+    play_clock: u64,
+    players: Vec<String>,
+    #[serde(default)]
+    seed: u64,
+    #[serde(default = "default_steps")]
+    max_steps: usize,
+    #[serde(default)]
+    start_time: Option<f64>,
+}
+
+fn default_steps() -> usize {
+    1000
+}
+
+/// One answer from JS: `{body}` or `{error: "timeout" | "connection", detail}`.
+#[derive(Deserialize)]
+struct AnswerJs {
+    body: Option<String>,
+    error: Option<String>,
+    detail: Option<String>,
+}
+
+/// One match as ggp-base's `GameServer` runs it; the caller sends the
+/// messages of `requests()` and passes the answers to `deliver`.
+#[wasm_bindgen]
+pub struct GgpMatch {
+    m: GameMatch,
+    seen: usize,
+}
+
+#[wasm_bindgen]
+impl GgpMatch {
+    /// `setup`: `{matchId, startClock, playClock, players, seed?, maxSteps?,
+    /// startTime?}`; rules with errors throw an `Error` with the diagnostics.
+    #[wasm_bindgen(constructor)]
+    pub fn new(rules: &str, setup: JsValue) -> Result<GgpMatch, JsValue> {
+        let s: SetupJs = serde_wasm_bindgen::from_value(setup)
+            .map_err(|e| type_error(&format!("match setup: {e}")))?;
+        let setup = MatchSetup {
+            match_id: s.match_id,
+            start_clock: s.start_clock.max(1),
+            play_clock: s.play_clock.max(1),
+            players: s.players,
+            seed: s.seed,
+            max_steps: s.max_steps,
+            start_time: s.start_time.unwrap_or_else(crate::ggp::manager::epoch_ms),
+        };
+        let m = GameMatch::new(rules, crate::EngineChoice::Auto, setup)
+            .map_err(|e| JsValue::from(js_sys::Error::new(&e)))?;
+        Ok(GgpMatch { m, seen: 0 })
+    }
+    /// The messages to send now: `[{role, body, timeoutMs}]`.
+    pub fn requests(&self) -> Result<JsValue, JsValue> {
+        outgoing(&self.m.requests())
+    }
+    /// The answers to `requests()`, one per role in role order.
+    pub fn deliver(&mut self, answers: JsValue, now: f64) -> Result<(), JsValue> {
+        let now = if now.is_finite() {
+            now
+        } else {
+            crate::ggp::manager::epoch_ms()
+        };
+        let list: Vec<AnswerJs> = serde_wasm_bindgen::from_value(answers)
+            .map_err(|e| type_error(&format!("answers: {e}")))?;
+        let answers: Vec<Answer> = list
+            .into_iter()
+            .map(|a| match (a.body, a.error.as_deref()) {
+                (Some(b), _) => Ok(b),
+                (None, Some("timeout")) => Err(Failure::Timeout),
+                _ => Err(Failure::Connection(a.detail.unwrap_or_default())),
+            })
+            .collect();
+        self.m
+            .deliver(answers, now)
+            .map_err(|e| JsValue::from(js_sys::Error::new(&e)))?;
+        Ok(())
+    }
+    /// Marks the match aborted; returns the ABORT messages to send.
+    pub fn abort(&mut self) -> Result<JsValue, JsValue> {
+        outgoing(&self.m.abort())
+    }
+    #[wasm_bindgen(getter, js_name = isDone)]
+    pub fn is_done(&self) -> bool {
+        self.m.is_done()
+    }
+    /// `start`, `play`, `stop` or `done`.
+    #[wasm_bindgen(getter)]
+    pub fn phase(&self) -> String {
+        self.m.phase().into()
+    }
+    /// The player of each role, in role order.
+    #[wasm_bindgen(getter)]
+    pub fn players(&self) -> Vec<String> {
+        self.m.setup.players.clone()
+    }
+    /// Errors per step and role so far (`""` or the code).
+    #[wasm_bindgen(getter)]
+    pub fn errors(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.m.errors)
+    }
+    /// The progress lines of `gdlkit host` since the last call.
+    pub fn progress(&mut self) -> String {
+        host::progress(&self.m, &mut self.seen)
+    }
+    #[wasm_bindgen(getter)]
+    pub fn roles(&self) -> Vec<String> {
+        self.m.roles.clone()
+    }
+    /// The legal moves of a role in the current state (KIF, ggp-base spacing).
+    #[wasm_bindgen(js_name = legalMoves)]
+    pub fn legal_moves(&mut self, role: usize) -> Result<Vec<String>, JsValue> {
+        if role >= self.m.roles.len() {
+            return Err(range_error(&format!("no role number {role}")));
+        }
+        self.m
+            .legal_moves(role)
+            .map_err(|e| JsValue::from(js_sys::Error::new(&e)))
+    }
+    /// The current state's fluents (canonical KIF, sorted), for drawing.
+    #[wasm_bindgen(getter)]
+    pub fn fluents(&self) -> Vec<String> {
+        self.m.state_fluents.last().cloned().unwrap_or_default()
+    }
+    /// Events so far (each substitution with its detail).
+    #[wasm_bindgen(getter)]
+    pub fn events(&self) -> Vec<String> {
+        self.m.events.clone()
+    }
+    /// The ggp.org match record.
+    pub fn record(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.m.to_json())
+    }
+}
+
+fn outgoing(out: &[crate::ggp::Outgoing]) -> Result<JsValue, JsValue> {
+    let v: Vec<_> = out
+        .iter()
+        .map(|o| json!({ "role": o.role, "body": o.body, "timeoutMs": o.timeout_ms }))
+        .collect();
+    to_js(&v)
+}
+
+/// `gdlkit host` for the Node CLI: the options, each match's setup, and the
+/// summary of the finished matches.
+#[wasm_bindgen]
+pub struct GgpHost {
+    options: HostOptions,
+    done: Vec<GameMatch>,
+}
+
+#[wasm_bindgen]
+impl GgpHost {
+    #[wasm_bindgen(constructor)]
+    pub fn new(args: Vec<String>) -> Result<GgpHost, JsValue> {
+        Ok(GgpHost {
+            options: host::options(&args).map_err(usage)?,
+            done: Vec::new(),
+        })
+    }
+    #[wasm_bindgen(getter)]
+    pub fn game(&self) -> String {
+        self.options.game.clone()
+    }
+    #[wasm_bindgen(getter)]
+    pub fn matches(&self) -> usize {
+        self.options.matches
+    }
+    #[wasm_bindgen(getter)]
+    pub fn out(&self) -> Option<String> {
+        self.options.out.clone()
+    }
+    /// Match `g` (from 0) over `rules`, seats rotated with `--rotate`.
+    #[wasm_bindgen(js_name = newMatch)]
+    pub fn new_match(&self, rules: &str, g: usize) -> Result<GgpMatch, JsValue> {
+        let setup = host::setup(&self.options, g, crate::ggp::manager::epoch_ms());
+        let m = GameMatch::new(rules, self.options.engine, setup).map_err(|e| {
+            JsValue::from(js_sys::Error::new(&format!("{}: {e}", self.options.game)))
+        })?;
+        Ok(GgpMatch { m, seen: 0 })
+    }
+    /// The line that opens match `g`, and the one that closes it.
+    pub fn header(&self, m: &GgpMatch, g: usize) -> String {
+        host::header(&m.m, g, self.options.matches)
+    }
+    pub fn footer(&self, m: &GgpMatch) -> String {
+        host::footer(&m.m)
+    }
+    /// The file name of a match record in `--out` (`<matchId>.json`) and
+    /// its text.
+    #[wasm_bindgen(js_name = recordText)]
+    pub fn record_text(&self, m: &GgpMatch) -> String {
+        format!("{:#}\n", m.m.to_json())
+    }
+    /// Keeps a finished match for the summary.
+    pub fn finish(&mut self, m: GgpMatch) {
+        self.done.push(m.m);
+    }
+    /// The summary table, or the JSON with `--format json`.
+    pub fn report(&self) -> String {
+        let refs: Vec<&GameMatch> = self.done.iter().collect();
+        host::report(&refs, self.options.json)
+    }
+}
+
+/// The bytes of a manager's request to `url`, as ggp-base frames it.
+#[wasm_bindgen(js_name = ggpRequest)]
+pub fn ggp_request(url: &str, body: &str) -> Result<Vec<u8>, JsValue> {
+    let (host, _, _) = http::split_url(url).map_err(|e| type_error(&e))?;
+    Ok(http::request(&host, "gdlkit", body))
+}
+
+/// A player's reply read so far: `undefined` while incomplete, else
+/// `{body}` or `{error: "connection", detail}`.
+#[wasm_bindgen(js_name = ggpParseReply)]
+pub fn ggp_parse_reply(bytes: &[u8], closed: bool) -> Result<JsValue, JsValue> {
+    match http::parse_response(bytes, closed) {
+        None => Ok(JsValue::UNDEFINED),
+        Some(Ok(body)) => to_js(&json!({ "body": body })),
+        Some(Err(detail)) => to_js(&json!({ "error": "connection", "detail": detail })),
+    }
+}
