@@ -1,8 +1,9 @@
 // The GGP protocol through Node (`npx gdlkit serve` / `host`: the protocol
 // in wasm, the sockets in js/ggp-node.js), on 127.0.0.1 only: raw messages
 // to a Node player server (byte-exact framing as ggp-base), and a hosted
-// match between two Node servers recorded as ggp.org match JSON.
-// Needs `npm run build` (pkg/).
+// match between two Node servers recorded as ggp.org match JSON, and the
+// page's Match view hosting a match against a local `serve` (Playwright,
+// headless Chromium). Needs `npm run build` (pkg/, site/).
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +11,11 @@ import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { ROOT } from '../scripts/lib.mjs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import { ARTIFACTS, CHROMIUM_ARGS, ROOT, SITE } from '../scripts/lib.mjs';
+import { serve as serveSite } from '../scripts/serve.mjs';
+import { browserPaths } from '../scripts/setup.mjs';
 
 const CLI = join(ROOT, 'js', 'cli.js');
 
@@ -111,5 +116,59 @@ describe('gdlkit serve and host in Node', { timeout: 120_000 }, () => {
     const r = await run(['serve', '--port', String(a.port)]);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /cannot listen on 127\.0\.0\.1/);
+  });
+});
+
+describe('the page hosts a match (Match view)', { timeout: 180_000 }, () => {
+  let player;
+  let site;
+  let browser;
+  const built = existsSync(join(SITE, 'pkg', 'gdlkit.d.ts')) && /class GgpMatch/.test(readFileSync(join(SITE, 'pkg', 'gdlkit.d.ts'), 'utf8'));
+  before(async () => {
+    if (!built) return;
+    mkdirSync(ARTIFACTS, { recursive: true });
+    player = await startServer(['--player', 'random']);
+    site = await serveSite({ port: 0, quiet: true });
+    browser = await chromium.launch({ executablePath: browserPaths().chromium, args: CHROMIUM_ARGS });
+  });
+  after(async () => {
+    await browser?.close();
+    site?.server.close();
+    player?.child.kill();
+  });
+
+  test('a local gdlkit serve against the page\'s engine, board drawn, JSON downloadable', { skip: !built && 'site/pkg has no GgpMatch: run `npm run build`' }, async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    const page = await ctx.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(new URL('?view=match&game=ticTacToe', site.url).href);
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
+    await page.waitForSelector('.match-seat select[data-role="x"]');
+    // x: the local player server; o: the page's engine (random moves).
+    await page.selectOption('.match-seat select[data-role="x"]', 'remote');
+    await page.fill('.match-seat:nth-child(1) input.match-url', `${player.url}/`);
+    await page.selectOption('.match-seat select[data-role="o"]', 'engine');
+    await page.selectOption('.match-seat:nth-child(2) select[aria-label^="Engine"]', 'random');
+    await page.fill('input[aria-label="Start clock (s)"]', '3');
+    await page.fill('input[aria-label="Play clock (s)"]', '1');
+    await page.click('text=Start match');
+    await page.waitForFunction(() => /Match over/.test(document.querySelector('.match-status')?.textContent ?? ''), null, { timeout: 90_000 });
+    const rows = await page.locator('.match-moves tbody tr').count();
+    assert.ok(rows >= 5, `at least five steps, got ${rows}`);
+    assert.equal(await page.locator('.match-moves .match-error').count(), 0, 'no player erred');
+    assert.ok(await page.locator('.board-box [data-cell]').count() >= 9, 'the board is drawn');
+    await page.screenshot({ path: join(ARTIFACTS, 'view-match.png') });
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('text=Download match JSON')]);
+    const record = JSON.parse(readFileSync(await download.path(), 'utf8'));
+    assert.deepEqual(record.gameRoleNames, ['x', 'o']);
+    assert.equal(record.moves.length, rows);
+    assert.equal(record.isCompleted, true);
+    assert.equal(record.playerNamesFromHost[0], `${player.url}/`);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.match(player.log(), /START page\.\d+ as x/, 'the local server played x');
+    assert.match(player.log(), /OPTIONS/, 'the browser sent the CORS preflight');
+    assert.deepEqual(errors, []);
+    await ctx.close();
   });
 });

@@ -12,7 +12,7 @@ import { engine } from './engine/client.js';
 import { compressText, decompressText, loadDrafts, loadSaved, movesFromText, movesToText, saveNow, shareUrl, stashDraft, urlParams } from './state.js';
 
 const $ = (id) => document.getElementById(id);
-const VIEWS = ['editor', 'play', 'tree'];
+const VIEWS = ['editor', 'play', 'tree', 'match'];
 
 const params = urlParams();
 const embed = params.get('embed') === '1';
@@ -138,6 +138,7 @@ function setText(text, gameName, { play = undefined, tree = undefined } = {}) {
   app.loadedText = null;
   if (app.view === 'play') refreshPlay();
   if (app.view === 'tree') app.tree?.setGame(text, app.play?.currentFluents());
+  if (app.view === 'match') app.match?.refresh();
   save();
 }
 
@@ -169,6 +170,7 @@ async function showView(view, { focus = false } = {}) {
   if (view === 'editor') await ensureEditor();
   if (view === 'play') await refreshPlay();
   if (view === 'tree') await ensureTree();
+  if (view === 'match') await ensureMatch();
   if (focus) $(`view-${view}`)?.querySelector('button, select, input, [tabindex="0"], .cm-content')?.focus();
   save();
 }
@@ -241,6 +243,15 @@ function showPlayError(e) {
     embed ? '' : h('button', { type: 'button', text: 'Show the rules', on: { click: () => showView('editor', { focus: true }) } }),
   );
   box.hidden = false;
+}
+
+/** The Match view (hosting a GGP match), loaded on first use. */
+async function ensureMatch() {
+  if (!app.match) {
+    const { MatchView } = await import('./match/match.js');
+    app.match = new MatchView($('view-match'), { getText: () => app.text });
+  }
+  await app.match.refresh();
 }
 
 async function ensureTree() {
@@ -393,7 +404,8 @@ async function main() {
       tab.addEventListener('click', () => showView(tab.dataset.view));
       tab.addEventListener('keydown', (e) => {
         const i = VIEWS.indexOf(tab.dataset.view);
-        const j = e.key === 'ArrowRight' ? (i + 1) % 3 : e.key === 'ArrowLeft' ? (i + 2) % 3 : -1;
+        const n = VIEWS.length;
+        const j = e.key === 'ArrowRight' ? (i + 1) % n : e.key === 'ArrowLeft' ? (i + n - 1) % n : -1;
         if (j >= 0) {
           e.preventDefault();
           showView(VIEWS[j]).then(() => $(`tab-${VIEWS[j]}`).focus());
@@ -404,7 +416,7 @@ async function main() {
     $('embed-link').addEventListener('click', embedLink);
     $('shortcuts-open').addEventListener('click', () => $('shortcuts').showModal());
     addEventListener('keydown', (e) => {
-      const digit = /^Digit([123])$/.exec(e.code ?? '')?.[1];
+      const digit = /^Digit([1234])$/.exec(e.code ?? '')?.[1];
       if (e.altKey && !e.ctrlKey && !e.metaKey && digit) {
         e.preventDefault();
         showView(VIEWS[Number(digit) - 1], { focus: true });

@@ -22,6 +22,22 @@ function optional(name) {
   return typeof f === 'function' ? f : null;
 }
 
+/** GGP matches of the Match view by id, and the page's engine players by key. */
+const ggpMatches = new Map();
+const ggpPlayers = new Map();
+
+function ggpMatch(id) {
+  const m = ggpMatches.get(id);
+  if (!m) throw Object.assign(new Error(`no match ${id} in the worker (reloaded?)`), { name: 'GdlStaleGame' });
+  return m;
+}
+
+/** What the Match view draws after each phase. */
+function ggpSnapshot(m) {
+  const legal = m.phase === 'play' ? m.roles.map((_, r) => m.legalMoves(r)) : m.roles.map(() => []);
+  return { phase: m.phase, isDone: m.isDone, fluents: m.fluents, events: m.events, record: m.record(), legal };
+}
+
 /** Loaded games of the play view: id → Game. */
 const games = new Map();
 let nextGameId = 1;
@@ -114,6 +130,43 @@ const ops = {
     return optional('search')(fluents ? startingAt(text, fluents) : text, options);
   },
 
+
+  // ---- GGP matches (the Match view): the manager and the page's engine
+  // players are the protocol's Rust code (GgpMatch, GgpPlayer); the page
+  // only sends the messages. ----
+  ggpNew({ text, setup }) {
+    const m = new wasm.GgpMatch(text, setup);
+    const id = nextGameId++;
+    ggpMatches.set(id, m);
+    return { id, roles: m.roles, requests: m.requests(), ...ggpSnapshot(m) };
+  },
+
+  ggpDeliver({ id, answers }) {
+    const m = ggpMatch(id);
+    m.deliver(answers, Date.now());
+    return { requests: m.requests(), ...ggpSnapshot(m) };
+  },
+
+  ggpAbort({ id }) {
+    const m = ggpMatch(id);
+    return { requests: m.abort(), ...ggpSnapshot(m) };
+  },
+
+  ggpDrop({ id }) {
+    ggpMatches.get(id)?.free();
+    ggpMatches.delete(id);
+  },
+
+  /** One message to the page's engine player `key` (created with `spec`, `marginMs`). */
+  ggpPlayer({ key, spec, marginMs, message }) {
+    if (!ggpPlayers.has(key)) ggpPlayers.set(key, new wasm.GgpPlayer(spec, marginMs));
+    const reply = ggpPlayers.get(key).handle(message);
+    if (/^\(\s*(stop|abort)\b/i.test(message)) {
+      ggpPlayers.get(key).free();
+      ggpPlayers.delete(key);
+    }
+    return reply;
+  },
 };
 
 /**

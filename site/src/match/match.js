@@ -1,0 +1,228 @@
+// The Match view: the page hosts a GGP match as ggp-base's GameServer does.
+// Each role is played by the page's engine (a GGP player session in its own
+// worker), a human, or a remote player server (a URL, e.g. a local
+// `gdlkit serve`). The match itself (messages, clocks, substitutions,
+// errors, the ggp.org record) is the protocol's Rust code in the `game`
+// worker; this file only sends messages (fetch or the engine's worker),
+// asks humans for moves and draws.
+
+import { engine, EngineWorker } from '../engine/client.js';
+import { h, labelled, select } from '../dom.js';
+import { boardCells, detectBoard, orderingChains, renderBoard, renderFluentList } from '../play/board.js';
+
+const KINDS = [['engine', 'Engine (this page)'], ['human', 'Human'], ['remote', 'Player URL']];
+
+/** Sends one message to a remote player; resolves to a GgpMatch answer. */
+async function fetchAnswer(url, body, timeoutMs) {
+  try {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/acl' },
+      body,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    return { body: await res.text() };
+  } catch (e) {
+    return e?.name === 'TimeoutError' ? { error: 'timeout' } : { error: 'connection', detail: String(e?.message ?? e) };
+  }
+}
+
+/** A promise that resolves to a timeout answer after `ms`, with a cancel. */
+function timeout(ms) {
+  let timer;
+  const promise = new Promise((resolve) => { timer = setTimeout(() => resolve({ error: 'timeout' }), ms); });
+  promise.cancel = () => clearTimeout(timer);
+  return promise;
+}
+
+export class MatchView {
+  constructor(root, { getText }) {
+    this.root = root;
+    this.getText = getText;
+    this.roles = [];
+    this.seats = []; // per role: {kind, url, spec}
+    this.workers = [];
+    this.running = false;
+    this.match = null; // {id, roles, record, ...} from the worker
+    this.humanWait = null;
+    this.seen = new Set();
+    this.palette = new Map();
+    this.build();
+  }
+
+  build() {
+    this.seatBox = h('div', { class: 'match-seats' });
+    this.startClock = h('input', { type: 'number', min: '1', value: '5', class: 'match-clock', 'aria-label': 'Start clock (s)' });
+    this.playClock = h('input', { type: 'number', min: '1', value: '2', class: 'match-clock', 'aria-label': 'Play clock (s)' });
+    this.startBtn = h('button', { type: 'button', class: 'primary', text: 'Start match', on: { click: () => this.start() } });
+    this.abortBtn = h('button', { type: 'button', text: 'Abort', disabled: true, on: { click: () => { this.aborting = true; this.humanWait?.resolve({ error: 'connection', detail: 'aborted' }); } } });
+    this.downloadBtn = h('button', { type: 'button', text: 'Download match JSON', disabled: true, on: { click: () => this.download() } });
+    this.status = h('p', { class: 'match-status', role: 'status' });
+    this.humanBox = h('div', { class: 'match-human' });
+    this.boardBox = h('div', { class: 'board-box' });
+    this.stepsBox = h('div', { class: 'match-steps' });
+    this.eventsBox = h('ul', { class: 'match-events' });
+    this.root.replaceChildren(
+      h('div', { class: 'match-setup' }, this.seatBox,
+        h('div', { class: 'match-clocks' }, labelled('Start clock (s)', this.startClock), labelled('Play clock (s)', this.playClock),
+          this.startBtn, this.abortBtn, this.downloadBtn)),
+      this.status, this.humanBox,
+      h('div', { class: 'match-main' }, this.boardBox, this.stepsBox),
+      this.eventsBox);
+  }
+
+  /** Shows the seats for the current rules (roles from the engine). */
+  async refresh() {
+    if (this.running) return;
+    const text = this.getText();
+    let roles = [];
+    try {
+      const loaded = await engine().game.call('load', { text });
+      roles = loaded.roles;
+      engine().game.call('unload', { id: loaded.id }).catch(() => {});
+    } catch (e) {
+      this.status.textContent = `The rules have errors: ${e.message.split('\n')[0]}`;
+      this.startBtn.disabled = true;
+      return;
+    }
+    this.startBtn.disabled = false;
+    this.status.textContent = 'Choose who plays each role, then start the match.';
+    this.roles = roles;
+    this.seats = roles.map((_, r) => this.seats[r] ?? { kind: r === 0 ? 'human' : 'engine', url: 'http://127.0.0.1:9147/', spec: 'mcts' });
+    this.seatBox.replaceChildren(...roles.map((role, r) => this.seatRow(role, r)));
+  }
+
+  seatRow(role, r) {
+    const seat = this.seats[r];
+    const kind = select(KINDS, seat.kind, { 'aria-label': `Player of ${role}`, class: 'match-kind', data: { role } });
+    const url = h('input', { type: 'url', value: seat.url, class: 'match-url', 'aria-label': `URL of the player of ${role}`, hidden: seat.kind !== 'remote' });
+    const spec = select([['mcts', 'MCTS'], ['alphabeta', 'Alpha-beta'], ['random', 'Random']], seat.spec, { 'aria-label': `Engine of ${role}`, hidden: seat.kind !== 'engine' });
+    kind.addEventListener('change', () => {
+      seat.kind = kind.value;
+      url.hidden = seat.kind !== 'remote';
+      spec.hidden = seat.kind !== 'engine';
+    });
+    url.addEventListener('input', () => { seat.url = url.value.trim(); });
+    spec.addEventListener('change', () => { seat.spec = spec.value; });
+    return h('div', { class: 'match-seat' }, h('strong', { text: role }), kind, url, spec);
+  }
+
+  playerName(r) {
+    const s = this.seats[r];
+    return s.kind === 'remote' ? s.url : s.kind === 'engine' ? `page:${s.spec}` : 'human';
+  }
+
+  async start() {
+    if (this.running) return;
+    const text = this.getText();
+    this.running = true;
+    this.aborting = false;
+    this.startBtn.disabled = true;
+    this.abortBtn.disabled = false;
+    this.downloadBtn.disabled = true;
+    this.seen = new Set();
+    this.chains = orderingChains(text);
+    this.workers = this.seats.map((s, r) => (s.kind === 'engine' ? (this.workers[r] ?? new EngineWorker(`ggp-${r}`)) : null));
+    const setup = {
+      matchId: `page.${Date.now()}`,
+      startClock: Math.max(1, Number(this.startClock.value) || 5),
+      playClock: Math.max(1, Number(this.playClock.value) || 2),
+      players: this.seats.map((_, r) => this.playerName(r)),
+    };
+    try {
+      let snap = await engine().game.call('ggpNew', { text, setup });
+      this.match = snap;
+      this.draw(snap);
+      while (!snap.isDone) {
+        if (this.aborting) {
+          snap = await engine().game.call('ggpAbort', { id: this.match.id });
+          await Promise.all(snap.requests.map((q) => this.send(q, snap)));
+          break;
+        }
+        this.status.textContent = snap.phase === 'start' ? 'Starting the players…' : snap.phase === 'stop' ? 'Stopping the players…' : `Step ${snap.record.moves.length + 1}: waiting for the players…`;
+        const answers = await Promise.all(snap.requests.map((q) => this.send(q, snap)));
+        snap = await engine().game.call('ggpDeliver', { id: this.match.id, answers });
+        this.draw(snap);
+      }
+      this.match.record = snap.record;
+      const goals = snap.record.goalValues.map((g, r) => `${snap.record.gameRoleNames[r]} ${g}`).join(', ');
+      this.status.textContent = snap.record.isAborted ? 'Match aborted.' : `Match over: ${goals}.`;
+    } catch (e) {
+      this.status.textContent = `The match stopped: ${e.message}`;
+    } finally {
+      this.running = false;
+      this.startBtn.disabled = false;
+      this.abortBtn.disabled = true;
+      this.downloadBtn.disabled = !this.match?.record;
+      this.humanBox.replaceChildren();
+    }
+  }
+
+  /** One message to the player of a role; resolves to its answer. */
+  async send(q, snap) {
+    const seat = this.seats[q.role];
+    if (seat.kind === 'remote') return fetchAnswer(seat.url, q.body, q.timeoutMs);
+    if (seat.kind === 'engine') {
+      const clock = timeout(q.timeoutMs);
+      const reply = this.workers[q.role].call('ggpPlayer', { key: `${this.match.id}`, spec: seat.spec, marginMs: 500, message: q.body })
+        .then((r) => ({ body: r.body }), (e) => ({ error: 'connection', detail: String(e.message) }));
+      const answer = await Promise.race([reply, clock]);
+      clock.cancel();
+      if (answer.error === 'timeout') this.workers[q.role].terminate();
+      return answer;
+    }
+    // A human: START/STOP/ABORT are answered for them; PLAY asks.
+    if (!/^\(\s*PLAY\b/i.test(q.body)) return { body: /^\(\s*START\b/i.test(q.body) ? 'ready' : 'done' };
+    const legal = snap.legal[q.role] ?? [];
+    if (legal.length === 1) return { body: legal[0] };
+    return this.askHuman(q.role, legal, q.timeoutMs);
+  }
+
+  askHuman(r, legal, ms) {
+    return new Promise((resolve) => {
+      const clock = timeout(ms);
+      const done = (answer) => {
+        clock.cancel();
+        this.humanWait = null;
+        box.remove();
+        resolve(answer);
+      };
+      clock.then(done);
+      this.humanWait = { resolve: done };
+      const box = h('div', { class: 'match-human-role' },
+        h('span', { text: `${this.roles[r]} to move (${Math.round(ms / 1000)} s): ` }),
+        ...legal.map((m) => h('button', { type: 'button', class: 'move-btn', text: m, on: { click: () => done({ body: m }) } })));
+      this.humanBox.append(box);
+    });
+  }
+
+  draw(snap) {
+    for (const f of snap.fluents) this.seen.add(f);
+    const board = detectBoard(this.seen, this.chains);
+    const { cells, rest } = boardCells(board, snap.fluents);
+    this.boardBox.replaceChildren(board ? renderBoard(board, cells, { palette: this.palette }) : renderFluentList(snap.fluents));
+    if (board && rest.length) this.boardBox.append(renderFluentList(rest));
+    const rec = snap.record;
+    const rows = rec.moves.map((jm, i) => h('tr', {},
+      h('td', { text: String(i + 1) }),
+      ...jm.map((m, r) => {
+        const err = rec.errors[i][r];
+        return h('td', { class: err ? 'match-error' : '', title: err ? `error ${err}: a random legal move was played` : null, text: err ? `${m} (${err})` : m });
+      })));
+    this.stepsBox.replaceChildren(h('table', { class: 'match-moves' },
+      h('thead', {}, h('tr', {}, h('th', { text: '#' }), ...rec.gameRoleNames.map((r, i) => h('th', { text: `${r} (${rec.playerNamesFromHost[i]})` })))),
+      h('tbody', {}, ...rows)));
+    this.eventsBox.replaceChildren(...snap.events.map((e) => h('li', { text: e })));
+  }
+
+  download() {
+    const rec = this.match?.record;
+    if (!rec) return;
+    const blob = new Blob([`${JSON.stringify(rec, null, 2)}\n`], { type: 'application/json' });
+    const a = h('a', { href: URL.createObjectURL(blob), download: `${rec.matchId}.json` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  }
+}
