@@ -377,3 +377,70 @@ fn excerpt(text: &str) -> String {
         one
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GAME: &str = "(role a) (role b) (init (s 0)) (<= (legal a (go ?x)) (true (s 0)) (n ?x))
+        (<= (legal b wait) (true (s 0))) (n 1) (n 2) (<= (next (s ?x)) (does a (go ?x)))
+        (<= terminal (not (true (s 0)))) (<= (goal a 100) (true (s 2))) (<= (goal a 0) (true (s 1)))
+        (<= (goal b 0) (true (s 2))) (<= (goal b 100) (true (s 1)))";
+
+    fn start(id: &str, role: &str) -> String {
+        format!("(start {id} {role} ({GAME}) 5 1)")
+    }
+
+    #[test]
+    fn a_match_from_start_to_stop() {
+        let mut s = Session::new(PlayerConfig {
+            spec: "alphabeta".parse().unwrap(),
+            ..PlayerConfig::default()
+        });
+        assert_eq!(
+            s.handle(&start("m", "A")).body,
+            "ready",
+            "roles match case-insensitively"
+        );
+        assert!(s.busy());
+        assert_eq!(s.handle(&start("other", "b")).body, "busy");
+        assert_eq!(s.handle("(play other nil)").body, "busy");
+        // Alpha-beta finds the win: (go 2).
+        assert_eq!(s.handle("(play m nil)").body, "( go 2 )");
+        let r = s.handle("(stop m ((go 2) wait))");
+        assert_eq!(r.body, "done");
+        assert!(r.log.contains("our goal 100"), "{}", r.log);
+        assert!(!s.busy());
+    }
+
+    #[test]
+    fn bad_moves_and_bad_rules_are_errors_not_panics() {
+        let mut s = Session::new(PlayerConfig::default());
+        assert_eq!(s.handle(&start("m", "b")).body, "ready");
+        let r = s.handle("(play m ((go 3) wait))");
+        assert_eq!(r.status, 400, "{r:?}");
+        let r = s.handle("(play m ((go 1)))");
+        assert!(r.body.contains("one per role"), "{r:?}");
+        assert_eq!(s.handle("(abort m)").body, "aborted");
+        let r = s.handle("(start m2 a ((role a) (<= (p ?x) (q))) 5 1)");
+        assert_eq!(r.status, 400);
+        assert!(
+            r.log.contains("START refused") && r.log.contains("GDL"),
+            "{}",
+            r.log
+        );
+        assert!(!s.busy());
+        let r = s.handle("(start m3 nobody ((role a)) 5 1)");
+        assert!(r.body.contains("no role"), "{r:?}");
+    }
+
+    #[test]
+    fn the_time_budget_is_cut_to_the_play_clock() {
+        let spec: PlayerSpec = "mcts:ms=60000".parse().unwrap();
+        assert_eq!(timed_spec(&spec, 1500.0).get("ms"), Some("1500"));
+        let spec: PlayerSpec = "alphabeta:ms=200".parse().unwrap();
+        assert_eq!(timed_spec(&spec, 1500.0).get("ms"), Some("200"));
+        let spec: PlayerSpec = "random".parse().unwrap();
+        assert_eq!(timed_spec(&spec, 1500.0), spec, "random takes no ms option");
+    }
+}
