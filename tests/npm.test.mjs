@@ -469,7 +469,7 @@ describe('the Node CLI (npx gdlkit)', () => {
     assert.equal(bench.code, 0, explain(bench));
     const help = gdlkit('help');
     assert.equal(help.code, 0);
-    for (const command of ['check', 'fmt', 'analyze', 'play', 'replay', 'search', 'match', 'bench']) {
+    for (const command of ['check', 'fmt', 'analyze', 'play', 'replay', 'search', 'match', 'bench', 'serve', 'host']) {
       assert.match(help.stdout, new RegExp(`gdlkit ${command} `));
     }
   });

@@ -345,8 +345,15 @@ const COIN: &str = "(role a) (role b) (init (open)) (side heads) (side tails)
 /// A scripted player on 127.0.0.1: `ready` to START, `done` to the rest,
 /// and to PLAY whatever `play` does with the connection.
 fn fake_player(play: fn(TcpStream)) -> String {
+    fake_player_seeing(play).0
+}
+
+/// [`fake_player`] and the messages it received.
+fn fake_player_seeing(play: fn(TcpStream)) -> (String, Arc<Mutex<Vec<String>>>) {
     let l = TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}", l.local_addr().unwrap());
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let record = seen.clone();
     std::thread::spawn(move || {
         for stream in l.incoming().map_while(Result::ok) {
             let mut stream = stream;
@@ -366,6 +373,7 @@ fn fake_player(play: fn(TcpStream)) -> String {
                     Ok(n) => buf.extend_from_slice(&chunk[..n]),
                 }
             };
+            record.lock().unwrap().push(message.clone());
             if message.to_ascii_uppercase().contains("PLAY") {
                 play(stream);
             } else {
@@ -378,7 +386,7 @@ fn fake_player(play: fn(TcpStream)) -> String {
             }
         }
     });
-    url
+    (url, seen)
 }
 
 #[test]
@@ -426,4 +434,54 @@ fn misbehaving_players_get_random_moves_and_errors_recorded() {
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ctrl_c_sends_abort_and_records_an_aborted_match() {
+    // Slow but legal-looking answers keep the match going for seconds.
+    let slow = |mut s: TcpStream| {
+        std::thread::sleep(Duration::from_millis(500));
+        let _ = s.write_all(&gdlkit::ggp::http::response(200, "noop"));
+    };
+    let (x, seen) = fake_player_seeing(slow);
+    let (o, _) = fake_player_seeing(slow);
+    let mut child = Command::new(BIN)
+        .args([
+            "host",
+            &game("ticTacToe.kif"),
+            "--players",
+            &x,
+            &o,
+            "--playclock",
+            "2",
+        ])
+        .args(["--startclock", "2", "--format", "json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    assert!(first.starts_with("match 1 of 1"), "{first}");
+    std::thread::sleep(Duration::from_millis(700));
+    // SAFETY: sends SIGINT to our own child process.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert!(status.success());
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let m = &report["matches"][0];
+    assert_eq!(m["isAborted"], true);
+    assert_eq!(m["isCompleted"], false);
+    let seen = seen.lock().unwrap();
+    assert!(seen.iter().any(|s| s.contains("ABORT")), "{seen:?}");
+    assert!(!seen.iter().any(|s| s.contains("STOP")), "{seen:?}");
 }
