@@ -107,8 +107,7 @@ pub fn run(raw: &[String], _host: &mut dyn Host, _out: &mut Output) -> Result<i3
         o.player.spec.name, o.player.margin_ms
     ));
     let mut session = session(&o);
-    let stop = std::sync::atomic::AtomicBool::new(false);
-    crate::ggp::net::serve(&listener, &mut session, &mut log, &stop);
+    crate::ggp::net::serve(&listener, &mut session, &mut log);
     Ok(super::EXIT_OK)
 }
 

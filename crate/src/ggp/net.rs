@@ -16,26 +16,24 @@ const READ_REQUEST: Duration = Duration::from_secs(10);
 /// ggp-base's manager gives up connecting after 5 s.
 const CONNECT: Duration = Duration::from_secs(5);
 
-/// Serves GGP requests one connection at a time (as ggp-base's player does)
-/// until `stop` is set; one log line per message.
-pub fn serve(
-    listener: &TcpListener,
-    session: &mut Session,
-    log: &mut dyn FnMut(&str),
-    stop: &AtomicBool,
-) {
-    let _ = listener.set_nonblocking(true);
-    while !stop.load(Ordering::Relaxed) {
-        match listener.accept() {
-            Ok((stream, peer)) => {
-                let _ = stream.set_nonblocking(false);
+/// Serves GGP requests one connection at a time (as ggp-base's player
+/// does), forever; one log line per message.
+pub fn serve(listener: &TcpListener, session: &mut Session, log: &mut dyn FnMut(&str)) {
+    for stream in listener.incoming() {
+        match stream {
+            Ok(stream) => {
+                let peer = stream
+                    .peer_addr()
+                    .map(|a| a.to_string())
+                    .unwrap_or_else(|_| "?".into());
                 let line = answer(stream, session);
                 log(&format!("{peer} {line}"));
             }
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                std::thread::sleep(Duration::from_millis(10));
+            Err(e) => {
+                log(&format!("accept failed: {e}"));
+                // E.g. out of file descriptors: do not spin.
+                std::thread::sleep(Duration::from_millis(100));
             }
-            Err(e) => log(&format!("accept failed: {e}")),
         }
     }
 }
