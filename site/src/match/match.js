@@ -166,9 +166,10 @@ export class MatchView {
       const clock = timeout(q.timeoutMs);
       const reply = this.workers[q.role].call('ggpPlayer', { key: `${this.match.id}`, spec: seat.spec, marginMs: 500, message: q.body })
         .then((r) => ({ body: r.body }), (e) => ({ error: 'connection', detail: String(e.message) }));
+      // A late reply is dropped, but the worker is left to finish: its
+      // session must see every message of the match to stay in step.
       const answer = await Promise.race([reply, clock]);
       clock.cancel();
-      if (answer.error === 'timeout') this.workers[q.role].terminate();
       return answer;
     }
     // A human: START/STOP/ABORT are answered for them; PLAY asks.
