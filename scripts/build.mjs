@@ -6,7 +6,8 @@
 //   4. bundles the page's sources (site/src/) with esbuild into site/build/:
 //      app.js (the page), worker.js (the engine's Web Worker), elements.js
 //      (the custom elements <gdl-tree> / <gdl-play> for slide decks),
-//      shared chunks and app.css.
+//      shared chunks and app.css,
+//   5. the standalone template (scripts/standalone.mjs) for `gdlkit export`.
 // All outputs are gitignored. Run as a script (`npm run build`), it first
 // installs what is missing (scripts/setup.mjs).
 //
@@ -18,6 +19,7 @@ import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
 import { cargoTargetDir, hasFlag, heading, info, isMain, PKG, ROOT, runOrThrow, SITE } from './lib.mjs';
 import { setup } from './setup.mjs';
+import { buildStandalone } from './standalone.mjs';
 
 /** Files wasm-bindgen writes for `--out-name gdlkit`. */
 export const PKG_FILES = ['gdlkit.js', 'gdlkit.d.ts', 'gdlkit_bg.wasm', 'gdlkit_bg.wasm.d.ts'];
@@ -116,6 +118,7 @@ export function build({ siteOnly = false } = {}) {
   }
   buildSite();
   bundleSite();
+  buildStandalone();
 }
 
 if (isMain(import.meta.url)) {

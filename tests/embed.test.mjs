@@ -1,0 +1,172 @@
+// Embeds wherever the slides live (docs/site.md, "Embedding"): the custom
+// elements loaded from another origin, in a reveal.js deck, and the
+// standalone export opened from disk with no network. Two local origins:
+// the site (site/, after `npm run build`) on one port with CORS headers,
+// and a lecturer's pages on another. Headless Chromium through Playwright.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import { ARTIFACTS, CHROMIUM_ARGS, PKG, ROOT, SITE } from '../scripts/lib.mjs';
+import { CORS, serve } from '../scripts/serve.mjs';
+import { browserPaths } from '../scripts/setup.mjs';
+
+const LECTURE = '((3 12 8) (2 4 6) (14 5 2))';
+const exportsOf = existsSync(join(SITE, 'pkg', 'gdlkit.d.ts')) ? readFileSync(join(SITE, 'pkg', 'gdlkit.d.ts'), 'utf8') : '';
+const NO_SEARCH = !/function searchTree/.test(exportsOf) ? 'this build has no search (crate/src/wasm/search.rs)' : false;
+
+let browser;
+const servers = [];
+let scratch;
+
+before(async () => {
+  assert.ok(existsSync(join(SITE, 'build', 'elements.js')), 'site/build is missing: run `npm run build` first');
+  mkdirSync(ARTIFACTS, { recursive: true });
+  scratch = mkdtempSync(join(tmpdir(), 'gdlkit-embed-'));
+  browser = await chromium.launch({ executablePath: browserPaths().chromium, args: CHROMIUM_ARGS });
+});
+
+after(async () => {
+  await browser?.close();
+  for (const s of servers) s.close();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+/** Serves `root`; `host` picks the origin's host name (localhost or 127.0.0.1: two origins). */
+async function origin(root, headers, host = 'localhost') {
+  const { server, url } = await serve({ root, port: 0, quiet: true, headers });
+  servers.push(server);
+  return url.replace('localhost', host);
+}
+
+/** A page that records errors (uncaught exceptions and console errors). */
+async function newPage(options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 760 }, ...options });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  return { context, page, errors };
+}
+
+/** A lecturer's page on the second origin: the elements from `site` with one script tag. */
+function slidesPage(site, body) {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>slides</title><link rel="icon" href="data:,">
+<script type="module" src="${site}build/elements.js"></script>
+<style>gdl-tree, gdl-play { display: block; height: 340px; }</style></head>
+<body>${body}</body></html>`;
+}
+
+/** Steps a <gdl-tree> to its end with the keyboard and returns its root value. */
+async function rootValue(page, tree) {
+  await tree.locator('.step-counter[data-total="37"]').waitFor({ timeout: 20000 });
+  await tree.locator('.tree-view').focus();
+  await page.keyboard.press('End');
+  await tree.locator('.root-value').waitFor({ timeout: 5000 });
+  return tree.locator('.root-value').getAttribute('data-value');
+}
+
+/** Waits for a <gdl-play> of random players to end; its goals by role. */
+async function finalGoals(play) {
+  await play.locator('.goals').waitFor({ state: 'visible', timeout: 30000 });
+  return Object.fromEntries(
+    await play.locator('.goal-list li').evaluateAll((items) => items.map((li) => [li.dataset.role, Number(li.querySelector('.goal-value').textContent)])),
+  );
+}
+
+test('elements from another origin (CORS): the lecture tree reaches 3, a random game its goals', { skip: NO_SEARCH }, async () => {
+  const site = await origin(SITE, CORS, 'localhost');
+  const dir = join(scratch, 'slides');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'index.html'),
+    slidesPage(site, `<gdl-tree tree="${LECTURE}" algorithm="alphabeta"></gdl-tree>
+<gdl-play game="ticTacToe" players="random;random"></gdl-play>`),
+  );
+  const slides = await origin(dir, undefined, '127.0.0.1');
+  assert.notEqual(new URL(site).origin, new URL(slides).origin);
+  const { context, page, errors } = await newPage();
+  const requests = [];
+  page.on('request', (r) => requests.push(r.url()));
+  await page.goto(slides);
+  assert.equal(await rootValue(page, page.locator('gdl-tree')), '3');
+  const goals = await finalGoals(page.locator('gdl-play'));
+  const values = Object.values(goals);
+  assert.equal(values.length, 2, `two roles: ${JSON.stringify(goals)}`);
+  assert.equal(values[0] + values[1], 100, `tic-tac-toe's goals add up to 100: ${JSON.stringify(goals)}`);
+  assert.ok(requests.some((u) => u.startsWith(site) && u.endsWith('gdlkit_bg.wasm')), 'the wasm came from the site');
+  await page.screenshot({ path: join(ARTIFACTS, 'embed-cross-origin.png') });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('elements from another origin: a blocked wasm is named in the element, with the missing header', async () => {
+  // CORS on everything but the wasm: the worker starts, the wasm cannot be fetched.
+  const site = await origin(SITE, (file) => (file.endsWith('.wasm') ? {} : CORS), 'localhost');
+  const dir = join(scratch, 'blocked');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'index.html'), slidesPage(site, `<gdl-tree tree="${LECTURE}"></gdl-tree>`));
+  const slides = await origin(dir, undefined, '127.0.0.1');
+  const { context, page } = await newPage();
+  await page.goto(slides);
+  const alert = page.locator('gdl-tree [role="alert"]');
+  await alert.waitFor({ timeout: 20000 });
+  const text = await alert.textContent();
+  assert.match(text, /gdlkit_bg\.wasm/, text);
+  assert.match(text, /Access-Control-Allow-Origin/, text);
+  assert.match(text, new RegExp(new URL(slides).origin.replace(/[.:/]/g, '\\$&')), `names the page's origin: ${text}`);
+  await page.screenshot({ path: join(ARTIFACTS, 'embed-blocked.png') });
+  await context.close();
+});
+
+test('workers forbidden by the page (CSP worker-src none): the tree runs on the main thread', { skip: NO_SEARCH }, async () => {
+  const site = await origin(SITE, CORS, 'localhost');
+  const dir = join(scratch, 'csp');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'index.html'), slidesPage(site, `<gdl-tree tree="${LECTURE}"></gdl-tree>`));
+  const slides = await origin(dir, { 'Content-Security-Policy': "worker-src 'none'" }, '127.0.0.1');
+  const { context, page } = await newPage();
+  const workers = [];
+  page.on('worker', (w) => workers.push(w.url()));
+  await page.goto(slides);
+  assert.equal(await rootValue(page, page.locator('gdl-tree')), '3');
+  assert.deepEqual(workers, [], 'no worker ran');
+  await context.close();
+});
+
+test('gdlkit/worker without a bundler from another origin (as from a CDN): a search tree in a worker', { skip: NO_SEARCH }, async () => {
+  // The repository root stands for the package on a CDN: js/ and pkg/.
+  const cdn = await origin(ROOT, CORS, 'localhost');
+  const dir = join(scratch, 'cdn');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'index.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>cdn</title><link rel="icon" href="data:,"></head><body>
+<script type="module">
+import { GdlWorker } from '${cdn}js/worker.js';
+const worker = new GdlWorker();
+try {
+  const r = await worker.searchTree('${LECTURE}', { algorithm: 'alphabeta' });
+  document.body.dataset.value = String(r.value ?? r.root?.value);
+} catch (e) {
+  document.body.dataset.error = e.message;
+}
+</script></body></html>`,
+  );
+  const page = await origin(dir, undefined, '127.0.0.1');
+  const { context, page: p, errors } = await newPage();
+  const workers = [];
+  p.on('worker', (w) => workers.push(w.url()));
+  await p.goto(page);
+  await p.waitForFunction(() => document.body.dataset.value || document.body.dataset.error, null, { timeout: 20000 });
+  assert.equal(await p.evaluate(() => document.body.dataset.error), undefined);
+  assert.equal(await p.evaluate(() => document.body.dataset.value), '3');
+  assert.ok(workers.length >= 1 && workers.every((u) => u.startsWith('blob:')), `a same-origin blob worker: ${workers}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
