@@ -170,3 +170,87 @@ try {
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+/** Runs the npm package's CLI (js/cli.js: the wasm build of crate/src/cli). */
+function cli(args) {
+  const r = spawnSync(process.execPath, [join(ROOT, 'js', 'cli.js'), ...args], { cwd: scratch, encoding: 'utf8' });
+  assert.equal(r.status, 0, `gdlkit ${args.join(' ')}: ${r.stderr}`);
+  return r;
+}
+
+/** Opens an HTML file from disk with the network disabled; every non-file request is recorded (and fails). */
+async function openOffline(file) {
+  const opened = await newPage({ offline: true });
+  const network = [];
+  await opened.context.route(/^(?!file:|data:|blob:)/, (route) => {
+    network.push(route.request().url());
+    return route.abort();
+  });
+  await opened.page.goto(pathToFileURL(file).href);
+  await opened.page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+  return { ...opened, network };
+}
+
+test('standalone export (CLI): the tree file works from file:// offline and steps like the page', { skip: NO_SEARCH }, async (t) => {
+  const file = join(scratch, 'tree.html');
+  cli(['export', '--tree', LECTURE, '--out', file]);
+  const size = statSync(file).size;
+  t.diagnostic(`standalone tree file: ${(size / 1024).toFixed(0)} KiB`);
+  const wasm = statSync(join(PKG, 'gdlkit_bg.wasm')).size;
+  assert.ok(size > wasm * 1.3, `the wasm is inlined (base64): ${size} bytes`);
+  const { context, page, errors, network } = await openOffline(file);
+  const tree = page.locator('gdl-tree');
+  await tree.locator('.step-counter[data-total="37"]').waitFor({ timeout: 20000 });
+  // The same steps as the hosted page (tests/page.test.mjs): the cut-off at step 20 prunes 4 and 6.
+  await tree.locator('.tree-view').focus();
+  for (let i = 0; i < 20; i++) await page.keyboard.press('ArrowRight');
+  await tree.locator('.step-counter[data-step="20"]').waitFor();
+  const pruned = await tree.locator('.tree-outline li[data-status="pruned"]').evaluateAll((l) => l.map((li) => li.dataset.value));
+  assert.deepEqual(pruned, ['4', '6']);
+  assert.equal(await rootValue(page, tree), '3');
+  await page.screenshot({ path: join(ARTIFACTS, 'standalone-tree.png') });
+  assert.deepEqual(network, [], 'no network request');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('standalone export (CLI): a game file plays a random game to its goals offline', { skip: NO_SEARCH }, async () => {
+  const file = join(scratch, 'game.html');
+  cli(['export', join(ROOT, 'games', 'ticTacToe.kif'), '--view', 'play', '--players', 'random;random', '--out', file]);
+  const { context, page, errors, network } = await openOffline(file);
+  const goals = await finalGoals(page.locator('gdl-play'));
+  assert.equal(Object.values(goals).reduce((a, b) => a + b, 0), 100, JSON.stringify(goals));
+  await page.screenshot({ path: join(ARTIFACTS, 'standalone-play.png') });
+  assert.deepEqual(network, []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('standalone export: bad input is refused with a clear message, nothing written', () => {
+  const r = spawnSync(process.execPath, [join(ROOT, 'js', 'cli.js'), 'export', '--tree', '((3 12', '--out', 'bad.html'], { cwd: scratch, encoding: 'utf8' });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--tree: .*unclosed `\(` opened at 1:1/);
+  assert.equal(existsSync(join(scratch, 'bad.html')), false);
+  const none = spawnSync(process.execPath, [join(ROOT, 'js', 'cli.js'), 'export', '--tree', '(1 2)', '--template', 'missing.html'], { cwd: scratch, encoding: 'utf8' });
+  assert.equal(none.status, 2);
+  assert.match(none.stderr, /cannot read the standalone template missing\.html/);
+});
+
+test('standalone export from the page: "Standalone HTML" downloads the current tree, which works offline', { skip: NO_SEARCH }, async () => {
+  const site = await origin(SITE, undefined, 'localhost');
+  const { context, page, errors } = await newPage();
+  await page.goto(`${site}?view=tree&tree=${encodeURIComponent(LECTURE)}&step=end`);
+  await page.waitForSelector('.root-value[data-value="3"]', { timeout: 20000 });
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30000 }), page.locator('#download-standalone').click()]);
+  assert.equal(download.suggestedFilename(), 'gdlkit-tree.html');
+  const file = join(scratch, basename(download.suggestedFilename()));
+  await download.saveAs(file);
+  assert.deepEqual(errors, []);
+  await context.close();
+  const offline = await openOffline(file);
+  // Saved at the end of the search: the file opens there.
+  await offline.page.locator('gdl-tree .root-value[data-value="3"]').waitFor({ timeout: 20000 });
+  assert.deepEqual(offline.network, []);
+  assert.deepEqual(offline.errors, []);
+  await offline.context.close();
+});

@@ -311,6 +311,18 @@ async function embedLink() {
   await copy(`<iframe src="${url.href}" width="800" height="500" style="border:0" title="gdlkit ${p.view}"></iframe>`, 'Embed code');
 }
 
+async function standaloneDownload() {
+  const p = await linkParams();
+  if (p.view === 'editor') p.view = 'play';
+  try {
+    const { downloadStandalone } = await import('./export.js');
+    const { name, size } = await downloadStandalone(p, app.text);
+    notify(`${name} (${(size / 1024 / 1024).toFixed(1)} MB): works offline, opened from disk.`);
+  } catch (e) {
+    notify(`Download as standalone HTML failed: ${e.message}`);
+  }
+}
+
 // ------------------------------------------------------------------- boot
 
 async function restoreFromUrl() {
@@ -402,6 +414,7 @@ async function main() {
     }
     $('share').addEventListener('click', share);
     $('embed-link').addEventListener('click', embedLink);
+    $('download-standalone').addEventListener('click', standaloneDownload);
     $('shortcuts-open').addEventListener('click', () => $('shortcuts').showModal());
     addEventListener('keydown', (e) => {
       const digit = /^Digit([123])$/.exec(e.code ?? '')?.[1];
