@@ -254,3 +254,60 @@ test('standalone export from the page: "Standalone HTML" downloads the current t
   assert.deepEqual(offline.errors, []);
   await offline.context.close();
 });
+
+test('reveal.js: the deck\'s keys step a tree through fragments; a focused tree takes the keys', { skip: NO_SEARCH }, async () => {
+  assert.ok(existsSync(join(SITE, 'vendor', 'reveal', 'reveal.js')), 'site/vendor/reveal is missing: run `npm run build`');
+  const site = await origin(SITE, CORS, 'localhost');
+  const { context, page, errors } = await newPage();
+  await page.goto(`${site}reveal.html#/1`);
+  const tree = page.locator('section.present gdl-tree');
+  await tree.locator('.step-counter[data-total="37"]').waitFor({ timeout: 20000 });
+  const step = () => tree.locator('.step-counter').getAttribute('data-step');
+  const slide = () => page.evaluate(() => Reveal.getIndices().h);
+  const pruned = () => tree.locator('.tree-outline li[data-status="pruned"]').evaluateAll((l) => l.map((li) => li.dataset.value));
+  assert.equal(await step(), '0');
+  // The deck's → shows the fragments, each stepping the tree.
+  await page.keyboard.press('ArrowRight');
+  await tree.locator('.step-counter[data-step="4"]').waitFor();
+  await page.keyboard.press('ArrowRight');
+  await tree.locator('.step-counter[data-step="20"]').waitFor();
+  assert.deepEqual(await pruned(), ['4', '6']);
+  await page.keyboard.press('ArrowRight');
+  await tree.locator('.root-value[data-value="3"]').waitFor();
+  // ← hides the last fragment: back to its predecessor's step.
+  await page.keyboard.press('ArrowLeft');
+  await tree.locator('.step-counter[data-step="20"]').waitFor();
+  assert.equal(await slide(), 1, 'still on the tree slide');
+  // A focused tree takes the arrow keys: the deck stays put.
+  await tree.locator('.tree-view').focus();
+  await page.keyboard.press('ArrowRight');
+  await tree.locator('.step-counter[data-step="21"]').waitFor();
+  await page.keyboard.press('ArrowRight');
+  await tree.locator('.step-counter[data-step="22"]').waitFor();
+  assert.equal(await page.evaluate(() => Reveal.getIndices().f), 1, 'no fragment shown by the tree\'s keys');
+  // Esc gives the keys back to the deck (and does not open the overview).
+  await page.keyboard.press('Escape');
+  assert.equal(await page.evaluate(() => Reveal.isOverview()), false);
+  await page.keyboard.press('ArrowRight');
+  await tree.locator('.root-value[data-value="3"]').waitFor();
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => Reveal.getIndices().h === 2);
+  await page.locator('section.present gdl-play .board button.cell').first().waitFor({ timeout: 20000 });
+  await page.screenshot({ path: join(ARTIFACTS, 'reveal-play.png') });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('reveal.js PDF export (?print-pdf): each page prints the tree at its fragment\'s step', { skip: NO_SEARCH }, async () => {
+  const site = await origin(SITE, CORS, 'localhost');
+  const { context, page, errors } = await newPage();
+  await page.goto(`${site}reveal.html?print-pdf`);
+  await page.waitForSelector('.pdf-page');
+  const trees = page.locator('.pdf-page gdl-tree');
+  await page.waitForFunction(() => [...document.querySelectorAll('.pdf-page gdl-tree')].every((t) => t.shadowRoot?.querySelector('.step-counter[data-total="37"]')), null, { timeout: 30000 });
+  const steps = await trees.evaluateAll((l) => l.map((t) => t.shadowRoot.querySelector('.step-counter').dataset.step));
+  assert.deepEqual(steps, ['0', '4', '20', '37'], 'one page per fragment, the tree at its step');
+  await page.pdf?.({ path: join(ARTIFACTS, 'reveal.pdf') }).catch(() => {});
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -305,10 +305,9 @@ async function share() {
 
 async function embedLink() {
   const p = await linkParams({ forEmbed: true });
-  const url = new URL(window.location.href);
-  url.hash = '';
-  url.search = new URLSearchParams(p).toString();
-  await copy(`<iframe src="${url.href}" width="800" height="500" style="border:0" title="gdlkit ${p.view}"></iframe>`, 'Embed code');
+  // Everything in the hash: course pages (LMS) that allow only an <iframe> keep it as it is, and it never reaches a server.
+  const url = shareUrl(p).replace(/"/g, '%22');
+  await copy(`<iframe src="${url}" width="800" height="500" style="border:0" title="gdlkit ${p.view}"></iframe>`, 'Embed code');
 }
 
 async function standaloneDownload() {

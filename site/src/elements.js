@@ -69,6 +69,30 @@ class GdlElement extends HTMLElement {
 }
 
 class GdlTree extends GdlElement {
+  static get observedAttributes() {
+    return ['step'];
+  }
+
+  /** `step` set after the start (a deck's fragments, a script): the tree goes there. */
+  attributeChangedCallback(name, _old, value) {
+    if (name === 'step' && this.view) this.goTo(value);
+  }
+
+  /** Shows step `value` (a number or `end`), now or once the search has run. */
+  goTo(value) {
+    const view = this.view;
+    if (!view.panes?.length) {
+      view.initialStep = value ?? undefined;
+      return;
+    }
+    view.go(value === 'end' ? view.length : Number(value) || 0);
+  }
+
+  /** The step shown. */
+  get step() {
+    return this.view?.step ?? 0;
+  }
+
   async start() {
     const { TreeView } = await import('./tree/tree-view.js');
     const text = (await gameText(this)) ?? '';
