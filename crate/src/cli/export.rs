@@ -252,6 +252,95 @@ mod tests {
         assert!(body.is_some_and(|b| !b.contains('<')), "{tricky}");
     }
 
+    /// Files in memory.
+    struct Files(std::collections::HashMap<String, String>);
+
+    impl Host for Files {
+        fn read_file(&mut self, path: &str) -> Result<String, String> {
+            self.0
+                .get(path)
+                .cloned()
+                .ok_or_else(|| "No such file".into())
+        }
+        fn write_file(&mut self, path: &str, content: &str) -> Result<(), String> {
+            self.0.insert(path.into(), content.into());
+            Ok(())
+        }
+        fn stdout_is_terminal(&self) -> bool {
+            false
+        }
+    }
+
+    fn export(args: &[&str], files: &[(&str, &str)]) -> (Output, Files) {
+        let template =
+            "<title><!--gdlkit:title--></title>\n<!--gdlkit:content-->\n<script>engine</script>";
+        let mut host = Files(
+            [("t.html", template)]
+                .iter()
+                .chain(files)
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        );
+        let mut raw: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        raw.extend(["--template".into(), "t.html".into()]);
+        let out = crate::cli::run(&[vec!["export".to_string()], raw].concat(), &mut host);
+        (out, host)
+    }
+
+    #[test]
+    fn the_tree_and_the_game_become_the_element() {
+        let (out, host) = export(
+            &[
+                "--tree",
+                "((3 12 8) (2 4 6) (14 5 2))",
+                "--step",
+                "end",
+                "--out",
+                "o.html",
+            ],
+            &[],
+        );
+        assert_eq!(out.code, EXIT_OK, "{}", out.stderr);
+        let html = &host.0["o.html"];
+        assert!(
+            html.contains(r#"<gdl-tree tree="((3 12 8) (2 4 6) (14 5 2))" step="end"></gdl-tree>"#),
+            "{html}"
+        );
+        assert!(html.ends_with("<script>engine</script>"));
+
+        let game = "(role <b>x</b>)\n(init (c 1))\n(<= (legal <b>x</b> go) (true (c 1)))\n(<= (next (c 2)) (does <b>x</b> go))\n(<= terminal (true (c 2)))\n(goal <b>x</b> 100)\n";
+        let (out, host) = export(
+            &["g.kif", "--players", "random", "--out", "p.html"],
+            &[("g.kif", game)],
+        );
+        assert_eq!(out.code, EXIT_OK, "{}", out.stderr);
+        let html = &host.0["p.html"];
+        assert!(
+            html.contains("<title>gdlkit: g.kif (play)</title>"),
+            "{html}"
+        );
+        assert!(html.contains(&format!("<gdl-play players=\"random\">\n<script type=\"text/kif\">\n{game}</script>\n</gdl-play>")), "{html}");
+    }
+
+    #[test]
+    fn bad_input_is_refused_and_nothing_written() {
+        let (out, host) = export(&["--tree", "((3 12", "--out", "o.html"], &[]);
+        assert_eq!(out.code, super::super::EXIT_USAGE);
+        assert!(out.stderr.contains("unclosed"), "{}", out.stderr);
+        assert!(!host.0.contains_key("o.html"));
+        let (out, host) = export(&["g.kif", "--out", "o.html"], &[("g.kif", "(role x")]);
+        assert_eq!(out.code, super::super::EXIT_DIAGNOSTICS, "{}", out.stderr);
+        assert!(out.stderr.contains("g.kif has errors"), "{}", out.stderr);
+        assert!(!host.0.contains_key("o.html"));
+        let (out, _) = export(&["--tree", "(1 2)", "--view", "play"], &[]);
+        assert_eq!(out.code, super::super::EXIT_USAGE);
+        assert!(
+            out.stderr.contains("--view play needs a game"),
+            "{}",
+            out.stderr
+        );
+    }
+
     #[test]
     fn a_template_without_markers_is_refused() {
         assert!(fill("<html></html>", "t", "e").is_err());
