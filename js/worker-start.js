@@ -77,6 +77,28 @@ export async function diagnose(url, what = 'script') {
 }
 
 /**
+ * What the wrappers below share with a Worker: `onmessage`, `onerror`,
+ * `onmessageerror` and addEventListener for the same events.
+ */
+class WorkerLike extends EventTarget {
+  onmessage = null;
+  onerror = null;
+  onmessageerror = null;
+
+  /** Sends an event of `type` ('message' with `data`, 'error' with `message`) to both kinds of listener. */
+  emit(type, { data, message } = {}) {
+    let event;
+    if (type === 'error') {
+      event = typeof ErrorEvent === 'function' ? new ErrorEvent('error', { message, cancelable: true }) : Object.assign(new Event('error', { cancelable: true }), { message });
+    } else {
+      event = typeof MessageEvent === 'function' ? new MessageEvent(type, { data }) : Object.assign(new Event(type), { data });
+    }
+    this[`on${type}`]?.(event);
+    this.dispatchEvent(event);
+  }
+}
+
+/**
  * A Worker-like object running `serve` on the main thread: `load()` resolves
  * to `{ serve, api }` (worker-core.js's serve and the gdlkit module). Each
  * message is handled in its own task, and sliced jobs run in short slices,
@@ -84,10 +106,7 @@ export async function diagnose(url, what = 'script') {
  */
 export function mainThreadWorker(load, { sliceMs = 8 } = {}) {
   let closed = false;
-  const worker = {
-    onmessage: null,
-    onerror: null,
-    onmessageerror: null,
+  const worker = Object.assign(new WorkerLike(), {
     mainThread: true,
     postMessage(message) {
       setTimeout(() => handle.then((onMessage) => !closed && onMessage(message)).catch(() => {}));
@@ -95,17 +114,17 @@ export function mainThreadWorker(load, { sliceMs = 8 } = {}) {
     terminate() {
       closed = true;
     },
-  };
+  });
   const scope = {
     postMessage(message) {
-      setTimeout(() => !closed && worker.onmessage?.({ data: message }));
+      setTimeout(() => !closed && worker.emit('message', { data: message }));
     },
   };
   const handle = load().then(({ serve, api }) => {
     const onMessage = serve(scope, api);
     return (message) => onMessage(message?.type === 'init' ? { ...message, sliceMs: Math.min(message.sliceMs ?? sliceMs, sliceMs) } : message);
   });
-  handle.catch((e) => !closed && worker.onerror?.({ message: `cannot run the engine on the main thread: ${e?.message ?? e}` }));
+  handle.catch((e) => !closed && worker.emit('error', { message: `cannot run the engine on the main thread: ${e?.message ?? e}` }));
   return worker;
 }
 
@@ -124,13 +143,7 @@ export function resilientWorker({ create, urls = {}, fallback }) {
   let answered = false;
   let closed = false;
   let inner = null;
-  const outer = {
-    onmessage: null,
-    onerror: null,
-    onmessageerror: null,
-    get mainThread() {
-      return Boolean(inner?.mainThread);
-    },
+  const outer = Object.assign(new WorkerLike(), {
     postMessage(message) {
       if (!answered) sent.push(message);
       inner?.postMessage(message);
@@ -139,8 +152,9 @@ export function resilientWorker({ create, urls = {}, fallback }) {
       closed = true;
       inner?.terminate();
     },
-  };
-  const fail = (message) => !closed && outer.onerror?.({ message, preventDefault() {} });
+  });
+  Object.defineProperty(outer, 'mainThread', { get: () => Boolean(inner?.mainThread) });
+  const fail = (message) => !closed && outer.emit('error', { message });
   const attach = (worker) => {
     inner = worker;
     worker.onmessage = (event) => {
@@ -149,13 +163,13 @@ export function resilientWorker({ create, urls = {}, fallback }) {
         answered = true;
         sent.length = 0;
         if (event.data?.type === 'init-error' && urls.wasm) {
-          explainInitError(event.data, urls.wasm).then((data) => !closed && outer.onmessage?.({ data }));
+          explainInitError(event.data, urls.wasm).then((data) => !closed && outer.emit('message', { data }));
           return;
         }
       }
-      outer.onmessage?.(event);
+      outer.emit('message', { data: event.data });
     };
-    worker.onmessageerror = (event) => !closed && outer.onmessageerror?.(event);
+    worker.onmessageerror = () => !closed && outer.emit('messageerror');
     worker.onerror = (event) => {
       event?.preventDefault?.();
       if (closed || inner !== worker) return;

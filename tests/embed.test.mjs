@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { ARTIFACTS, CHROMIUM_ARGS, PKG, ROOT, SITE } from '../scripts/lib.mjs';
@@ -105,24 +105,29 @@ test('elements from another origin (CORS): the lecture tree reaches 3, a random 
   await context.close();
 });
 
-test('elements from another origin: a blocked wasm is named in the element, with the missing header', async () => {
-  // CORS on everything but the wasm: the worker starts, the wasm cannot be fetched.
-  const site = await origin(SITE, (file) => (file.endsWith('.wasm') ? {} : CORS), 'localhost');
-  const dir = join(scratch, 'blocked');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'index.html'), slidesPage(site, `<gdl-tree tree="${LECTURE}"></gdl-tree>`));
-  const slides = await origin(dir, undefined, '127.0.0.1');
-  const { context, page } = await newPage();
-  await page.goto(slides);
-  const alert = page.locator('gdl-tree [role="alert"]');
-  await alert.waitFor({ timeout: 20000 });
-  const text = await alert.textContent();
-  assert.match(text, /gdlkit_bg\.wasm/, text);
-  assert.match(text, /Access-Control-Allow-Origin/, text);
-  assert.match(text, new RegExp(new URL(slides).origin.replace(/[.:/]/g, '\\$&')), `names the page's origin: ${text}`);
-  await page.screenshot({ path: join(ARTIFACTS, 'embed-blocked.png') });
-  await context.close();
-});
+for (const [what, blocked, pattern] of [
+  ['the wasm', (file) => file.endsWith('.wasm'), /gdlkit_bg\.wasm/],
+  ['the worker script', (file) => file.endsWith(`${sep}build${sep}worker.js`), /build\/worker\.js/],
+]) {
+  test(`elements from another origin: blocked ${what} is named in the element, with the missing header`, async () => {
+    // CORS on everything else: the element's script runs, then that file cannot be fetched.
+    const site = await origin(SITE, (file) => (blocked(file) ? {} : CORS), 'localhost');
+    const dir = join(scratch, `blocked-${what.replace(/\W/g, '-')}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'index.html'), slidesPage(site, `<gdl-tree tree="${LECTURE}"></gdl-tree>`));
+    const slides = await origin(dir, undefined, '127.0.0.1');
+    const { context, page } = await newPage();
+    await page.goto(slides);
+    const alert = page.locator('gdl-tree [role="alert"]');
+    await alert.waitFor({ timeout: 20000 });
+    const text = await alert.textContent();
+    assert.match(text, pattern, text);
+    assert.match(text, /Access-Control-Allow-Origin/, text);
+    assert.ok(text.includes(new URL(slides).origin), `names the page's origin: ${text}`);
+    await page.screenshot({ path: join(ARTIFACTS, `embed-blocked-${what.replace(/\W/g, '-')}.png`) });
+    await context.close();
+  });
+}
 
 test('workers forbidden by the page (CSP worker-src none): the tree runs on the main thread', { skip: NO_SEARCH }, async () => {
   const site = await origin(SITE, CORS, 'localhost');
