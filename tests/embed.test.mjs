@@ -71,6 +71,14 @@ async function rootValue(page, tree) {
   return tree.locator('.root-value').getAttribute('data-value');
 }
 
+/** The root value of a <gdl-tree> after End. */
+async function rootValueAtEnd(page, tree) {
+  await tree.locator('.tree-view').focus();
+  await page.keyboard.press('End');
+  await tree.locator('.root-value').waitFor({ timeout: 5000 });
+  return tree.locator('.root-value').getAttribute('data-value');
+}
+
 /** Waits for a <gdl-play> of random players to end; its goals by role. */
 async function finalGoals(play) {
   await play.locator('.goals').waitFor({ state: 'visible', timeout: 30000 });
@@ -315,4 +323,38 @@ test('reveal.js PDF export (?print-pdf): each page prints the tree at its fragme
   await page.pdf?.({ path: join(ARTIFACTS, 'reveal.pdf') }).catch(() => {});
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('standalone export from the page: a tree of the position in Play keeps that position offline', { skip: NO_SEARCH }, async () => {
+  const site = await origin(SITE, undefined, 'localhost');
+  const { context, page, errors } = await newPage();
+  await page.goto(`${site}?view=play&game=ticTacToe&moves=${encodeURIComponent('(mark 2 2),noop;noop,(mark 1 1)')}&players=human;human`);
+  await page.waitForFunction(() => document.querySelectorAll('.history li').length >= 2, null, { timeout: 20000 });
+  await page.locator('#tab-tree').click();
+  await page.locator('label.radio', { hasText: 'the position in Play' }).click();
+  await page.locator('.tree-form select[aria-label="algorithm"]').selectOption('minimax');
+  await page.waitForFunction(() => /nodes searched/.test(document.querySelector('.tree-status')?.textContent ?? ''), null, { timeout: 20000 });
+  await page.locator('button[aria-label="Jump to the end"]').click();
+  await page.waitForSelector('.root-value');
+  const hosted = {
+    total: await page.locator('.step-counter').getAttribute('data-total'),
+    nodes: await page.locator('.pane-counter').getAttribute('data-nodes'),
+    value: await page.locator('.root-value').getAttribute('data-value'),
+  };
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30000 }), page.locator('#download-standalone').click()]);
+  assert.equal(download.suggestedFilename(), 'gdlkit-ticTacToe-tree.html');
+  const file = join(scratch, 'position-tree.html');
+  await download.saveAs(file);
+  assert.deepEqual(errors, []);
+  await context.close();
+  const html = readFileSync(file, 'utf8');
+  assert.match(html, /<gdl-tree [^>]*position="[^"]*\(cell 2 2 x\)/, 'the position is in the file');
+  const offline = await openOffline(file);
+  const tree = offline.page.locator('gdl-tree');
+  await tree.locator(`.step-counter[data-total="${hosted.total}"]`).waitFor({ timeout: 20000 });
+  assert.equal(await tree.locator('.pane-counter').getAttribute('data-nodes'), hosted.nodes, 'the same search as on the page');
+  assert.equal(await rootValueAtEnd(offline.page, tree), hosted.value);
+  assert.deepEqual(offline.network, []);
+  assert.deepEqual(offline.errors, []);
+  await offline.context.close();
 });

@@ -313,6 +313,7 @@ async function embedLink() {
 async function standaloneDownload() {
   const p = await linkParams();
   if (p.view === 'editor') p.view = 'play';
+  if (p.source === 'position') p.position = app.tree?.fluents ?? app.play?.currentFluents();
   try {
     const { downloadStandalone } = await import('./export.js');
     const { name, size } = await downloadStandalone(p, app.text);

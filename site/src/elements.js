@@ -5,6 +5,8 @@
 //   <gdl-tree game="ticTacToe" source="initial" depth="2" compare="best"></gdl-tree>
 //   <gdl-play game="ticTacToe" players="human;alphabeta:ms=500"></gdl-play>
 //
+//   <gdl-tree game="ticTacToe" position="(cell 1 1 x);(cell 1 2 b);…;(control oplayer)"></gdl-tree>
+//
 // A game is a library name (`game="connectFour"`), a URL (`src="my.kif"`)
 // or inline rules: <gdl-play><script type="text/kif">(role robot) …</script></gdl-play>.
 // The engine runs in a Web Worker next to this script (worker.js, ../pkg/),
@@ -97,7 +99,9 @@ class GdlTree extends GdlElement {
     const { TreeView } = await import('./tree/tree-view.js');
     const text = (await gameText(this)) ?? '';
     const a = (name) => this.getAttribute(name) ?? undefined;
-    const source = a('source') ?? (text && !a('tree') ? 'initial' : 'tree');
+    // `position`: a game position's fluents separated by `;` (what the play view exports), searched from there.
+    const position = a('position')?.split(';').map((f) => f.trim()).filter(Boolean) ?? null;
+    const source = a('source') ?? (text && !a('tree') ? (position ? 'position' : 'initial') : 'tree');
     this.view = new TreeView(this.container, {
       compact: true,
       settings: {
@@ -113,7 +117,7 @@ class GdlTree extends GdlElement {
     });
     this.view.el.tabIndex = 0;
     this.view.el.setAttribute('aria-label', this.getAttribute('aria-label') ?? 'search tree: arrow keys step, space plays');
-    this.view.setGame(text, null, []);
+    this.view.setGame(text, position, []);
   }
 }
 

@@ -15,8 +15,12 @@ export function exportArgs(p) {
   const opt = (name, value) => value !== undefined && value !== null && value !== '' && args.push(`--${name}`, String(value));
   if (p.view === 'tree') {
     if (p.tree) opt('tree', p.tree);
-    // A position of the play view is exported as the game's initial state (the file has no play history).
-    else args.push('game.kif', '--view', 'tree', '--source', 'initial', '--depth', String(p.depth ?? 2));
+    else {
+      args.push('game.kif', '--view', 'tree', '--depth', String(p.depth ?? 2));
+      // A position of the play view goes into the file as its fluents.
+      if (p.source === 'position' && p.position?.length) opt('position', p.position.join(';'));
+      else opt('source', 'initial');
+    }
     opt('algorithm', p.algo);
     opt('order', p.order);
     opt('compare', p.compare);

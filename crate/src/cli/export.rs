@@ -22,7 +22,8 @@ gdlkit export (GAME.kif | --tree '((3 12 8) (2 4 6) (14 5 2))') [--view tree|pla
   --template FILE    the standalone template (default: found by the gdlkit you run)
   --title TEXT       the page's title
   tree view: --algorithm minimax|alphabeta  --depth N  --order O  --compare O  --role ROLE
-             --source initial  --step N|end   (O: given, reversed, best, worst)
+             --source initial  --position '(fluent …);(fluent …)'  --step N|end
+             (O: given, reversed, best, worst; --position: search from that position of the game)
   play view: --players 'human;alphabeta:ms=300'  --moves '(mark 2 2),noop;noop,(mark 1 1)'
 ";
 
@@ -38,6 +39,7 @@ const TREE_ATTRS: &[&str] = &[
     "compare",
     "role",
     "source",
+    "position",
     "step",
 ];
 const PLAY_ATTRS: &[&str] = &["players", "moves"];
@@ -116,8 +118,18 @@ fn tree_element(args: &Args, tree: Option<&str>, game: Option<&str>) -> Result<S
     if let Some(t) = tree {
         crate::trace::Tree::parse(t).map_err(|e| Fail::usage(format!("--tree: {e}")))?;
         fixed.push(("tree", t.to_string()));
-    } else if args.get("source").is_none() {
+    } else if args.get("source").is_none() && args.get("position").is_none() {
         fixed.push(("source", "initial".to_string()));
+    }
+    if tree.is_some() && args.get("position").is_some() {
+        return Err(Fail::usage(
+            "--position is a position of a game, not of --tree",
+        ));
+    }
+    if args.get("source") == Some("position") && args.get("position").is_none() {
+        return Err(Fail::usage(
+            "--source position needs --position '(fluent …);(fluent …)'",
+        ));
     }
     Ok(element("gdl-tree", args, TREE_ATTRS, &fixed, game))
 }
