@@ -30,7 +30,7 @@ export function workerFrom({ url, source, type = 'module' }) {
     throw Object.assign(new Error('Web Workers are not available here'), { name: 'NotSupportedError' });
   }
   if (source !== undefined) {
-    return new Worker(blobUrl(source), { type });
+    return blobWorker(source, type);
   }
   const href = new URL(String(url), globalThis.location?.href).href;
   const { protocol, origin } = new URL(href);
@@ -38,7 +38,17 @@ export function workerFrom({ url, source, type = 'module' }) {
     return new Worker(href, { type });
   }
   const code = type === 'module' ? `import ${JSON.stringify(href)};\n` : `importScripts(${JSON.stringify(href)});\n`;
-  return new Worker(blobUrl(code), { type });
+  return blobWorker(code, type);
+}
+
+/** A Worker running `code` from a blob URL, revoked once the worker has answered or failed. */
+function blobWorker(code, type) {
+  const url = blobUrl(code);
+  const worker = new Worker(url, { type });
+  const revoke = () => URL.revokeObjectURL(url);
+  worker.addEventListener('message', revoke, { once: true });
+  worker.addEventListener('error', revoke, { once: true });
+  return worker;
 }
 
 /**
