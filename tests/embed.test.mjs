@@ -44,6 +44,14 @@ async function origin(root, headers, host = 'localhost') {
   return url.replace('localhost', host);
 }
 
+/** A lecturer's origin (127.0.0.1, another port): serves `html` as its index page. */
+async function lecturerOrigin(name, html, headers) {
+  const dir = join(scratch, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'index.html'), html);
+  return origin(dir, headers, '127.0.0.1');
+}
+
 /** A page that records errors (uncaught exceptions and console errors). */
 async function newPage(options = {}) {
   const context = await browser.newContext({ viewport: { width: 1100, height: 760 }, ...options });
@@ -65,10 +73,7 @@ function slidesPage(site, body) {
 /** Steps a <gdl-tree> to its end with the keyboard and returns its root value. */
 async function rootValue(page, tree) {
   await tree.locator('.step-counter[data-total="37"]').waitFor({ timeout: 20000 });
-  await tree.locator('.tree-view').focus();
-  await page.keyboard.press('End');
-  await tree.locator('.root-value').waitFor({ timeout: 5000 });
-  return tree.locator('.root-value').getAttribute('data-value');
+  return rootValueAtEnd(page, tree);
 }
 
 /** The root value of a <gdl-tree> after End. */
@@ -89,14 +94,11 @@ async function finalGoals(play) {
 
 test('elements from another origin (CORS): the lecture tree reaches 3, a random game its goals', { skip: NO_SEARCH }, async () => {
   const site = await origin(SITE, CORS, 'localhost');
-  const dir = join(scratch, 'slides');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    join(dir, 'index.html'),
+  const slides = await lecturerOrigin(
+    'slides',
     slidesPage(site, `<gdl-tree tree="${LECTURE}" algorithm="alphabeta"></gdl-tree>
 <gdl-play game="ticTacToe" players="random;random"></gdl-play>`),
   );
-  const slides = await origin(dir, undefined, '127.0.0.1');
   assert.notEqual(new URL(site).origin, new URL(slides).origin);
   const { context, page, errors } = await newPage();
   const requests = [];
@@ -120,10 +122,7 @@ for (const [what, blocked, pattern] of [
   test(`elements from another origin: blocked ${what} is named in the element, with the missing header`, async () => {
     // CORS on everything else: the element's script runs, then that file cannot be fetched.
     const site = await origin(SITE, (file) => (blocked(file) ? {} : CORS), 'localhost');
-    const dir = join(scratch, `blocked-${what.replace(/\W/g, '-')}`);
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'index.html'), slidesPage(site, `<gdl-tree tree="${LECTURE}"></gdl-tree>`));
-    const slides = await origin(dir, undefined, '127.0.0.1');
+    const slides = await lecturerOrigin(`blocked-${what.replace(/\W/g, '-')}`, slidesPage(site, `<gdl-tree tree="${LECTURE}"></gdl-tree>`));
     const { context, page } = await newPage();
     await page.goto(slides);
     const alert = page.locator('gdl-tree [role="alert"]');
@@ -139,10 +138,7 @@ for (const [what, blocked, pattern] of [
 
 test('workers forbidden by the page (CSP worker-src none): the tree runs on the main thread', { skip: NO_SEARCH }, async () => {
   const site = await origin(SITE, CORS, 'localhost');
-  const dir = join(scratch, 'csp');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'index.html'), slidesPage(site, `<gdl-tree tree="${LECTURE}"></gdl-tree>`));
-  const slides = await origin(dir, { 'Content-Security-Policy': "worker-src 'none'" }, '127.0.0.1');
+  const slides = await lecturerOrigin('csp', slidesPage(site, `<gdl-tree tree="${LECTURE}"></gdl-tree>`), { 'Content-Security-Policy': "worker-src 'none'" });
   const { context, page } = await newPage();
   const workers = [];
   page.on('worker', (w) => workers.push(w.url()));
@@ -155,10 +151,8 @@ test('workers forbidden by the page (CSP worker-src none): the tree runs on the 
 test('gdlkit/worker without a bundler from another origin (as from a CDN): a search tree in a worker', { skip: NO_SEARCH }, async () => {
   // The repository root stands for the package on a CDN: js/ and pkg/.
   const cdn = await origin(ROOT, CORS, 'localhost');
-  const dir = join(scratch, 'cdn');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    join(dir, 'index.html'),
+  const page = await lecturerOrigin(
+    'cdn',
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>cdn</title><link rel="icon" href="data:,"></head><body>
 <script type="module">
 import { GdlWorker } from '${cdn}js/worker.js';
@@ -171,7 +165,6 @@ try {
 }
 </script></body></html>`,
   );
-  const page = await origin(dir, undefined, '127.0.0.1');
   const { context, page: p, errors } = await newPage();
   const workers = [];
   p.on('worker', (w) => workers.push(w.url()));

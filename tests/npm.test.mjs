@@ -461,6 +461,14 @@ describe('the Node CLI (npx gdlkit)', () => {
     assert.equal(gdlkit('frobnicate').code, 2);
   });
 
+  test('export: a standalone file from the template the package ships', () => {
+    const r = gdlkit('export', '--tree', '((3 12 8) (2 4 6) (14 5 2))', '--out', 'tree.html');
+    assert.equal(r.code, 0, explain(r));
+    const html = readFileSync(join(scratch, 'tree.html'), 'utf8');
+    assert.match(html, /<gdl-tree tree="\(\(3 12 8\) \(2 4 6\) \(14 5 2\)\)"><\/gdl-tree>/);
+    assert.match(html, /<script type="text\/plain" id="gdlkit-wasm">\s*AGFzbQ/, 'the wasm is inlined (base64 of "\\0asm")');
+  });
+
   test('play and bench run; help lists the commands', () => {
     const play = gdlkit('play', 'coins.kif', '--format', 'json');
     assert.equal(play.code, 0, explain(play));
