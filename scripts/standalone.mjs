@@ -46,6 +46,7 @@ export function buildStandalone() {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="gdlkit standalone export">
+<link rel="icon" href="data:,">
 <title><!--gdlkit:title--></title>
 <style>
 html, body { margin: 0; height: 100%; font-family: system-ui, sans-serif; }

@@ -76,6 +76,16 @@ async function rootValue(page, tree) {
   return rootValueAtEnd(page, tree);
 }
 
+/**
+ * The values of the pruned nodes in a <gdl-tree>'s text outline, once it
+ * shows two (the outline is redrawn in the frame after a step).
+ */
+async function prunedLeaves(tree) {
+  const items = tree.locator('.tree-outline li[data-status="pruned"]');
+  await items.nth(1).waitFor({ state: 'attached', timeout: 5000 });
+  return items.evaluateAll((l) => l.map((li) => li.dataset.value));
+}
+
 /** The root value of a <gdl-tree> after End. */
 async function rootValueAtEnd(page, tree) {
   await tree.locator('.tree-view').focus();
@@ -211,7 +221,7 @@ test('standalone export (CLI): the tree file works from file:// offline and step
   await tree.locator('.tree-view').focus();
   for (let i = 0; i < 20; i++) await page.keyboard.press('ArrowRight');
   await tree.locator('.step-counter[data-step="20"]').waitFor();
-  const pruned = await tree.locator('.tree-outline li[data-status="pruned"]').evaluateAll((l) => l.map((li) => li.dataset.value));
+  const pruned = await prunedLeaves(tree);
   assert.deepEqual(pruned, ['4', '6']);
   assert.equal(await rootValue(page, tree), '3');
   await page.screenshot({ path: join(ARTIFACTS, 'standalone-tree.png') });
@@ -270,14 +280,13 @@ test('reveal.js: the deck\'s keys step a tree through fragments; a focused tree 
   await tree.locator('.step-counter[data-total="37"]').waitFor({ timeout: 20000 });
   const step = () => tree.locator('.step-counter').getAttribute('data-step');
   const slide = () => page.evaluate(() => Reveal.getIndices().h);
-  const pruned = () => tree.locator('.tree-outline li[data-status="pruned"]').evaluateAll((l) => l.map((li) => li.dataset.value));
   assert.equal(await step(), '0');
   // The deck's → shows the fragments, each stepping the tree.
   await page.keyboard.press('ArrowRight');
   await tree.locator('.step-counter[data-step="4"]').waitFor();
   await page.keyboard.press('ArrowRight');
   await tree.locator('.step-counter[data-step="20"]').waitFor();
-  assert.deepEqual(await pruned(), ['4', '6']);
+  assert.deepEqual(await prunedLeaves(tree), ['4', '6']);
   await page.keyboard.press('ArrowRight');
   await tree.locator('.root-value[data-value="3"]').waitFor();
   // ← hides the last fragment: back to its predecessor's step.
