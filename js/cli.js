@@ -6,6 +6,7 @@
 // --write`) are written once the command has finished.
 
 import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { runCli } from './node.js';
 
 // What Rust's io::Error prints for the usual errors (strerror and the code).
@@ -44,6 +45,10 @@ function readFile(path) {
 }
 
 const args = process.argv.slice(2);
+// `gdlkit export` reads the standalone template of the package (pkg/, made by the build).
+if (args[0] === 'export' && !args.some((a) => a === '--template' || a.startsWith('--template='))) {
+  args.push('--template', fileURLToPath(new URL('../pkg/gdlkit-standalone.html', import.meta.url)));
+}
 
 // The GGP commands need sockets: the protocol runs in wasm, the sockets here.
 if (args[0] === 'serve' || args[0] === 'host') {

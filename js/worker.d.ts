@@ -50,6 +50,12 @@ export interface GdlWorkerOptions {
   workerUrl?: string | URL;
   /** Creates the worker (a Web Worker, or a Node worker_threads Worker); overrides `workerUrl`. */
   createWorker?: () => Worker | NodeWorkerLike;
+  /**
+   * With `workerUrl`: loads `{ api, serve }` (the gdlkit module and
+   * worker-core.js's `serve`) to run the jobs on the main thread, in slices,
+   * when workers are blocked here (the default worker has this built in).
+   */
+  mainThread?: () => Promise<{ api: unknown; serve: unknown }>;
   /** Milliseconds of work per slice (default 16). */
   sliceMs?: number;
   /** How long a soft cancel may take before the worker is restarted (default 1000 ms). */

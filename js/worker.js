@@ -12,6 +12,8 @@
 // is inside one long call) becomes a hard one: the worker is terminated and
 // restarted, and the other tasks in flight are started again on the new one.
 
+import { mainThreadWorker, resilientWorker, workerFrom } from './worker-start.js';
+
 /**
  * Job kinds that are one long wasm call: the worker cannot see a cancel
  * until the call returns, so cancelling one restarts the worker at once.
@@ -48,12 +50,27 @@ function absolute(input) {
   return input; // bytes or a WebAssembly.Module: cloned as they are
 }
 
-/** The default worker: the module worker script next to this file. */
+/**
+ * The default worker: the module worker script next to this file, from any
+ * origin (worker-start.js: a same-origin blob imports a cross-origin script;
+ * a blocked URL is named in the error; without workers the jobs run on the
+ * main thread in slices). The same-origin case keeps the literal
+ * `new Worker(new URL(…, import.meta.url))` that bundlers recognise.
+ */
 function defaultWorker() {
-  if (typeof Worker !== 'function') {
-    throw new Error('gdlkit/worker: Web Workers are not available here (pass `createWorker`)');
-  }
-  return new Worker(new URL('./worker-script.js', import.meta.url), { type: 'module' });
+  const here = import.meta.url;
+  const script = new URL('./worker-script.js', here);
+  const sameOrigin = script.origin === globalThis.location?.origin;
+  return webWorker(
+    () => (sameOrigin ? new Worker(new URL('./worker-script.js', import.meta.url), { type: 'module' }) : workerFrom({ url: script })),
+    { script: script.href, wasm: new URL('../pkg/gdlkit_bg.wasm', here).href },
+    async () => ({ api: await import('./index.js'), serve: (await import('./worker-core.js')).serve }),
+  );
+}
+
+/** A worker started by `create` through worker-start.js; `urls` are checked when it fails to start. */
+function webWorker(create, urls, loadMainThread) {
+  return resilientWorker({ create, urls, fallback: loadMainThread ? () => mainThreadWorker(loadMainThread) : undefined });
 }
 
 /** Connects a Web Worker or a Node worker_threads Worker. */
@@ -113,7 +130,8 @@ export class GdlWorker extends EventTarget {
     if (o.createWorker) {
       worker = o.createWorker();
     } else if (o.workerUrl) {
-      worker = new Worker(o.workerUrl, { type: 'module' });
+      const wasm = typeof o.wasm === 'string' || o.wasm instanceof URL ? absolute(o.wasm) : undefined;
+      worker = webWorker(() => workerFrom({ url: o.workerUrl }), { script: absolute(o.workerUrl), wasm }, o.mainThread);
     } else {
       worker = defaultWorker();
     }

@@ -6,7 +6,10 @@
 //   4. bundles the page's sources (site/src/) with esbuild into site/build/:
 //      app.js (the page), worker.js (the engine's Web Worker), elements.js
 //      (the custom elements <gdl-tree> / <gdl-play> for slide decks),
-//      shared chunks and app.css.
+//      gdl-reveal.js (the reveal.js plugin; reveal.js itself is copied to
+//      site/vendor/reveal/ for the example deck site/reveal.html),
+//      shared chunks and app.css,
+//   5. the standalone template (scripts/standalone.mjs) for `gdlkit export`.
 // All outputs are gitignored. Run as a script (`npm run build`), it first
 // installs what is missing (scripts/setup.mjs).
 //
@@ -18,6 +21,7 @@ import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
 import { cargoTargetDir, hasFlag, heading, info, isMain, PKG, ROOT, runOrThrow, SITE } from './lib.mjs';
 import { setup } from './setup.mjs';
+import { buildStandalone } from './standalone.mjs';
 
 /** Files wasm-bindgen writes for `--out-name gdlkit`. */
 export const PKG_FILES = ['gdlkit.js', 'gdlkit.d.ts', 'gdlkit_bg.wasm', 'gdlkit_bg.wasm.d.ts'];
@@ -62,11 +66,27 @@ function buildSite() {
     games.push({ file, name: basename(file, '.kif'), title: gameTitle(text, basename(file, '.kif')) });
   }
   writeFileSync(join(siteGames, 'index.json'), `${JSON.stringify(games, null, 2)}\n`);
+  copyReveal();
   info(`site/: pkg/ and ${games.length} games`);
 }
 
+/**
+ * reveal.js (an npm devDependency) for the example deck site/reveal.html:
+ * copied to site/vendor/reveal/ with its licence, so the deck loads
+ * nothing from elsewhere.
+ */
+function copyReveal() {
+  const from = join(ROOT, 'node_modules', 'reveal.js');
+  const to = join(SITE, 'vendor', 'reveal');
+  rmSync(to, { recursive: true, force: true });
+  mkdirSync(join(to, 'theme'), { recursive: true });
+  for (const [src, dest] of [['dist/reveal.js', 'reveal.js'], ['dist/reveal.css', 'reveal.css'], ['dist/theme/white.css', 'theme/white.css'], ['LICENSE', 'LICENSE']]) {
+    copyFileSync(join(from, src), join(to, dest));
+  }
+}
+
 /** The page's entry points (site/src/) → site/build/. */
-export const SITE_ENTRIES = { app: 'src/app.js', worker: 'src/engine/worker.js', elements: 'src/elements.js' };
+export const SITE_ENTRIES = { app: 'src/app.js', worker: 'src/engine/worker.js', elements: 'src/elements.js', 'gdl-reveal': 'src/reveal-plugin.js' };
 
 /**
  * Bundles site/src/ into site/build/ with esbuild (ES modules, code
@@ -116,6 +136,7 @@ export function build({ siteOnly = false } = {}) {
   }
   buildSite();
   bundleSite();
+  buildStandalone();
 }
 
 if (isMain(import.meta.url)) {

@@ -2,7 +2,8 @@
 // GET/HEAD only, files under one root, correct MIME types (application/wasm
 // for streaming compilation), no caching.
 //
-// Usage: node scripts/serve.mjs [--port N]   (serves site/ on 127.0.0.1)
+// Usage: node scripts/serve.mjs [--port N] [--cors]   (serves site/ on 127.0.0.1;
+//   --cors adds Access-Control-Allow-Origin: * for pages on other origins)
 
 import { createReadStream, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -50,10 +51,22 @@ function resolveFile(root, urlPath) {
 }
 
 /**
- * Serves `root` on 127.0.0.1. `port` 0 picks a free port; a busy port tries
+ * Extra response headers: an object, or a function of (file, request)
+ * returning one (tests: CORS on some files only, a Content Security Policy).
+ */
+function extraHeaders(headers, file, req) {
+  return (typeof headers === 'function' ? headers(file, req) : headers) ?? {};
+}
+
+/** `--cors`: what a CDN or GitHub Pages sends, so that pages on other origins can load the elements. */
+export const CORS = { 'Access-Control-Allow-Origin': '*' };
+
+/**
+ * Serves `root` on 127.0.0.1 (`headers`: extra response headers, see
+ * extraHeaders). `port` 0 picks a free port; a busy port tries
  * the next ones. Resolves to { server, url }.
  */
-export function serve({ root = SITE, port = 8080, quiet = false } = {}) {
+export function serve({ root = SITE, port = 8080, quiet = false, headers } = {}) {
   const base = resolve(root);
   const server = createServer((req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -70,6 +83,7 @@ export function serve({ root = SITE, port = 8080, quiet = false } = {}) {
       'Content-Type': MIME[extname(file).toLowerCase()] ?? 'application/octet-stream',
       'Cache-Control': 'no-store',
       'X-Content-Type-Options': 'nosniff',
+      ...extraHeaders(headers, file, req),
     });
     if (req.method === 'HEAD') {
       res.end();
@@ -108,6 +122,7 @@ export function portFromArgs() {
 }
 
 if (isMain(import.meta.url)) {
-  const { url } = await serve({ port: portFromArgs() });
-  console.log(`Serving site/ at ${url}  (Ctrl-C to stop)`);
+  const cors = process.argv.includes('--cors');
+  const { url } = await serve({ port: portFromArgs(), headers: cors ? CORS : undefined });
+  console.log(`Serving site/ at ${url}${cors ? ' with CORS headers' : ''}  (Ctrl-C to stop)`);
 }

@@ -92,7 +92,7 @@ describe('the tarball', () => {
     for (const f of ['package.json', 'README.md', 'js/index.js', 'js/node.js', 'js/index.d.ts', 'js/worker.js', 'js/worker.d.ts', 'js/cli.js', 'pkg/gdlkit.js', 'pkg/gdlkit_bg.wasm']) {
       assert.ok(files.includes(f), `${f} is not in the tarball`);
     }
-    const stray = files.filter((f) => !/^(js\/|pkg\/gdlkit(\.js|\.d\.ts|_bg\.wasm|_bg\.wasm\.d\.ts)$|package\.json$|README\.md$|LICENSE)/.test(f));
+    const stray = files.filter((f) => !/^(js\/|pkg\/gdlkit(\.js|\.d\.ts|_bg\.wasm|_bg\.wasm\.d\.ts|-standalone\.html)$|package\.json$|README\.md$|LICENSE)/.test(f));
     assert.deepEqual(stray, []);
   });
 
@@ -459,6 +459,14 @@ describe('the Node CLI (npx gdlkit)', () => {
     assert.equal(none.code, 2);
     assert.match(none.stderr, /Usage:/);
     assert.equal(gdlkit('frobnicate').code, 2);
+  });
+
+  test('export: a standalone file from the template the package ships', () => {
+    const r = gdlkit('export', '--tree', '((3 12 8) (2 4 6) (14 5 2))', '--out', 'tree.html');
+    assert.equal(r.code, 0, explain(r));
+    const html = readFileSync(join(scratch, 'tree.html'), 'utf8');
+    assert.match(html, /<gdl-tree tree="\(\(3 12 8\) \(2 4 6\) \(14 5 2\)\)"><\/gdl-tree>/);
+    assert.match(html, /<script type="text\/plain" id="gdlkit-wasm">\s*AGFzbQ/, 'the wasm is inlined (base64 of "\\0asm")');
   });
 
   test('play and bench run; help lists the commands', () => {

@@ -17,8 +17,36 @@ impl gdlkit::cli::Host for NativeHost {
     }
 }
 
+/// `gdlkit export` without `--template`: the standalone template beside the
+/// binary (`gdlkit-standalone.html`, for a binary handed out with it), else
+/// the one `npm run build` wrote into this source tree's `pkg/`. When neither
+/// exists the command says so (it never writes a file without the engine).
+fn with_standalone_template(mut args: Vec<String>) -> Vec<String> {
+    if args.first().map(String::as_str) != Some("export")
+        || args
+            .iter()
+            .any(|a| a == "--template" || a.starts_with("--template="))
+    {
+        return args;
+    }
+    let beside = std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.join("gdlkit-standalone.html")));
+    let source_tree =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../pkg/gdlkit-standalone.html");
+    if let Some(found) = beside
+        .into_iter()
+        .chain([source_tree])
+        .find(|p| p.is_file())
+    {
+        args.push("--template".into());
+        args.push(found.to_string_lossy().into_owned());
+    }
+    args
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<String> = with_standalone_template(std::env::args().skip(1).collect());
     let out = gdlkit::cli::run(&args, &mut NativeHost);
     let _ = std::io::stdout().write_all(out.stdout.as_bytes());
     let _ = std::io::stderr().write_all(out.stderr.as_bytes());

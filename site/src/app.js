@@ -316,10 +316,22 @@ async function share() {
 
 async function embedLink() {
   const p = await linkParams({ forEmbed: true });
-  const url = new URL(window.location.href);
-  url.hash = '';
-  url.search = new URLSearchParams(p).toString();
-  await copy(`<iframe src="${url.href}" width="800" height="500" style="border:0" title="gdlkit ${p.view}"></iframe>`, 'Embed code');
+  // Everything in the hash: course pages (LMS) that allow only an <iframe> keep it as it is, and it never reaches a server.
+  const url = shareUrl(p).replace(/"/g, '%22');
+  await copy(`<iframe src="${url}" width="800" height="500" style="border:0" title="gdlkit ${p.view}"></iframe>`, 'Embed code');
+}
+
+async function standaloneDownload() {
+  const p = await linkParams();
+  if (p.view === 'editor') p.view = 'play';
+  if (p.source === 'position') p.position = app.tree?.fluents ?? app.play?.currentFluents();
+  try {
+    const { downloadStandalone } = await import('./export.js');
+    const { name, size } = await downloadStandalone(p, app.text);
+    notify(`${name} (${(size / 1024 / 1024).toFixed(1)} MB): works offline, opened from disk.`);
+  } catch (e) {
+    notify(`Download as standalone HTML failed: ${e.message}`);
+  }
 }
 
 // ------------------------------------------------------------------- boot
@@ -414,6 +426,7 @@ async function main() {
     }
     $('share').addEventListener('click', share);
     $('embed-link').addEventListener('click', embedLink);
+    $('download-standalone').addEventListener('click', standaloneDownload);
     $('shortcuts-open').addEventListener('click', () => $('shortcuts').showModal());
     addEventListener('keydown', (e) => {
       const digit = /^Digit([1234])$/.exec(e.code ?? '')?.[1];

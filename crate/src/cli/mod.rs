@@ -5,6 +5,7 @@
 mod analyze;
 mod bench;
 mod check;
+mod export;
 mod fmt;
 mod matches;
 mod play;
@@ -66,6 +67,9 @@ Usage:
          [--out DIR] [--format text|json] [--seed N] [--engine E]
       a GGP game manager: matches between player servers, ggp.org match JSON in DIR,
       a summary table (wins, draws, losses, mean goal, errors per player)
+  gdlkit export (GAME.kif | --tree '((3 12 8) (2 4 6) (14 5 2))') [--view tree|play] [--out FILE]
+      one self-contained .html (engine, wasm and game inlined) that works offline
+      from disk; `gdlkit export --help` lists the view's options
 
 --engine: `fast` grounds the game into a propositional network (an error if
 it does not ground within budget), `interpreter` runs the reference
@@ -214,6 +218,7 @@ pub fn run(args: &[String], host: &mut dyn Host) -> Output {
         "analyze" => analyze::run(rest, host, &mut out),
         "serve" => serve::run(rest, host, &mut out),
         "host" => host::run(rest, host, &mut out),
+        "export" => export::run(rest, host, &mut out),
         "help" | "--help" | "-h" => {
             out.stdout = USAGE.to_string();
             Ok(EXIT_OK)

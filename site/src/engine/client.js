@@ -1,6 +1,7 @@
 // The page's side of the engine: GdlWorker (the npm package's
 // `gdlkit/worker`, js/worker.js) running the site's worker script
-// (engine/worker.js: the package's job kinds plus the site's own).
+// (engine/worker.js: the package's job kinds plus the site's own), started
+// from any origin by engine/start.js.
 //
 // The page uses separate workers for separate jobs so that one never waits
 // for another: `lint` (check and format, on every pause in typing), `game`
@@ -8,10 +9,7 @@
 // analysis: long jobs that the user can stop). A hard cancel restarts a
 // worker; the next call starts a fresh one.
 
-import { GdlWorker } from '../../../js/worker.js';
-
-const WORKER_URL = new URL('./worker.js', import.meta.url);
-const WASM_URL = new URL('../pkg/gdlkit_bg.wasm', import.meta.url);
+import { newEngineWorker } from './start.js';
 
 /**
  * The package's job kinds (js/worker-core.js); every other operation is a
@@ -27,7 +25,7 @@ export class EngineWorker {
   }
 
   get gdl() {
-    this.worker ??= new GdlWorker({ workerUrl: WORKER_URL, wasm: WASM_URL, sliceMs: 40, cancelGraceMs: 500 });
+    this.worker ??= newEngineWorker({ sliceMs: 40, cancelGraceMs: 500 });
     return this.worker;
   }
 

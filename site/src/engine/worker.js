@@ -217,5 +217,10 @@ for (const [name, fn] of Object.entries(ops)) {
   KINDS[`site.${name}`] = (_api, params) => oneShot(() => fn(params ?? {}));
 }
 
-const onMessage = serve(self, api);
-self.onmessage = (event) => onMessage(event.data);
+// In a worker: serve the page. On the main thread (workers blocked),
+// engine/start.js serves the same kinds with these exports.
+if (typeof WorkerGlobalScope === 'function' && self instanceof WorkerGlobalScope) {
+  const onMessage = serve(self, api);
+  self.onmessage = (event) => onMessage(event.data);
+}
+export { api, serve };

@@ -1,0 +1,71 @@
+// The standalone template: one HTML file with the engine's worker script,
+// the wasm (base64) and the custom elements inlined, and two markers that
+// `gdlkit export` (crate/src/cli/export.rs) replaces with the title and the
+// element (<gdl-tree> or <gdl-play> with the game inlined). Written to
+// site/build/standalone.html (the page's "Download as standalone HTML"
+// fetches it) and pkg/gdlkit-standalone.html (the npm package's CLI reads
+// it; the native binary finds it beside itself or in the source tree).
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { info, PKG, SITE } from './lib.mjs';
+
+export const TEMPLATE_NAME = 'gdlkit-standalone.html';
+
+/** One self-contained ES module bundle of `entry` (no chunks: nothing to fetch). */
+function bundle(entry) {
+  const esbuild = createRequire(import.meta.url)('esbuild');
+  const out = esbuild.buildSync({
+    entryPoints: [join(SITE, entry)],
+    bundle: true,
+    format: 'esm',
+    splitting: false,
+    minify: true,
+    target: 'es2022',
+    loader: { '.css': 'text' },
+    write: false,
+    logLevel: 'warning',
+    legalComments: 'none',
+  });
+  return out.outputFiles[0].text;
+}
+
+/** JavaScript that can sit inside <script>…</script> (no end tag, no comment opener). */
+function scriptSafe(js) {
+  return js.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
+}
+
+export function buildStandalone() {
+  const worker = scriptSafe(bundle('src/engine/worker.js'));
+  const page = scriptSafe(bundle('src/standalone.js'));
+  const wasm = readFileSync(join(PKG, 'gdlkit_bg.wasm')).toString('base64').replace(/.{1,120}/g, '$&\n');
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="gdlkit standalone export">
+<link rel="icon" href="data:,">
+<title><!--gdlkit:title--></title>
+<style>
+html, body { margin: 0; height: 100%; font-family: system-ui, sans-serif; }
+body { display: flex; flex-direction: column; }
+gdl-tree, gdl-play { flex: 1; min-height: 0; display: block; }
+p[role="alert"] { color: #a31515; margin: 1rem; }
+@media print { gdl-tree, gdl-play { height: 95vh; flex: none; } }
+</style>
+</head>
+<body>
+<!--gdlkit:content-->
+<script type="text/plain" id="gdlkit-worker">${worker}</script>
+<script type="text/plain" id="gdlkit-wasm">
+${wasm}</script>
+<script type="module">${page}</script>
+</body>
+</html>
+`;
+  writeFileSync(join(SITE, 'build', 'standalone.html'), html);
+  writeFileSync(join(PKG, TEMPLATE_NAME), html);
+  info(`standalone template: ${(html.length / 1024).toFixed(0)} KiB (pkg/${TEMPLATE_NAME}, site/build/standalone.html)`);
+}

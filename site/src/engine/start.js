@@ -1,0 +1,51 @@
+// Starting the site's engine worker from wherever the page's scripts live:
+// the hosted page, another origin that loads build/elements.js (a slide deck
+// on a university server: the worker is started through a same-origin blob
+// and the wasm fetched with CORS, js/worker-start.js), or a standalone file
+// opened from disk (worker and wasm inlined, `useInlineEngine`). When
+// workers are impossible the same jobs run on the main thread in slices.
+//
+// `newEngineWorker(options)` is the one way to get such a worker: every view
+// (and every custom element) uses it through engine/client.js.
+
+import { GdlWorker } from '../../../js/worker.js';
+import { mainThreadWorker, resilientWorker, workerFrom } from '../../../js/worker-start.js';
+
+// Next to the bundled scripts: site/build/worker.js and site/pkg/.
+const here = import.meta.url;
+const WORKER_URL = new URL('./worker.js', here);
+const WASM_URL = new URL('../pkg/gdlkit_bg.wasm', here);
+
+/** Set by the standalone file: the worker's source text and the compiled wasm. */
+let inline = null;
+
+/** Runs every engine worker from `workerSource` (text) with `wasm` (a WebAssembly.Module or bytes). */
+export function useInlineEngine({ workerSource, wasm }) {
+  inline = { workerSource, wasm };
+}
+
+/** Whether the engine is the inline one of a standalone file. */
+export function isStandalone() {
+  return inline !== null;
+}
+
+/** The same worker script on the main thread (workers blocked): its job kinds and serve(). */
+async function loadMainThread() {
+  const m = await import('./worker.js');
+  return { api: m.api, serve: m.serve };
+}
+
+/**
+ * A GdlWorker running the site's worker script (engine/worker.js) from any
+ * origin; `options` as GdlWorker's (sliceMs, cancelGraceMs, …).
+ */
+export function newEngineWorker(options = {}) {
+  const fallback = () => mainThreadWorker(loadMainThread);
+  if (inline) {
+    const { workerSource, wasm } = inline;
+    return new GdlWorker({ ...options, wasm, createWorker: () => resilientWorker({ create: () => workerFrom({ source: workerSource }), fallback }) });
+  }
+  const create = () => workerFrom({ url: WORKER_URL });
+  const urls = { script: WORKER_URL.href, wasm: WASM_URL.href };
+  return new GdlWorker({ ...options, wasm: WASM_URL, createWorker: () => resilientWorker({ create, urls, fallback }) });
+}
