@@ -16,6 +16,7 @@ pub mod diagnostic;
 pub mod engine;
 pub mod format;
 pub mod ground;
+pub mod plan;
 pub mod program;
 pub mod reasoner;
 pub mod replay;

@@ -5,6 +5,7 @@
 mod analyze;
 mod bench;
 mod check;
+mod explain;
 mod fmt;
 mod matches;
 mod play;
@@ -56,6 +57,9 @@ Usage:
       prove (up to --budget states, default 2000000) or sample (--playouts random
       playouts of depth <= --depth) termination, playability, goals, monotonicity
       and winnability; --seconds stops early; exit 1 when the game is not well-formed
+  gdlkit explain GAME.kif [--moves MOVES.json] [--role R] [--heuristic fjo|hff|hadd|hmax|fuzzy|...] [--format text|json]
+      every legal move's value in a position; for the planning heuristics (thesis f_JO)
+      the relaxed-plan distances and plans to each goal value
 
 --engine: `fast` grounds the game into a propositional network (an error if
 it does not ground within budget), `interpreter` runs the reference
@@ -202,6 +206,7 @@ pub fn run(args: &[String], host: &mut dyn Host) -> Output {
         "search" => search::run(rest, host, &mut out),
         "match" => matches::run(rest, host, &mut out),
         "analyze" => analyze::run(rest, host, &mut out),
+        "explain" => explain::run(rest, host, &mut out),
         "help" | "--help" | "-h" => {
             out.stdout = USAGE.to_string();
             Ok(EXIT_OK)

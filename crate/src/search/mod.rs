@@ -31,6 +31,8 @@
 
 pub mod alphabeta;
 pub mod bestfirst;
+pub mod explain;
+pub mod fjo;
 pub mod fuzzy;
 pub mod heuristics;
 pub mod matches;
