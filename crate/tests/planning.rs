@@ -279,3 +279,36 @@ fn lecture_planning_example_2() {
     assert_eq!(e.moves[0].mv, "op2");
     assert_eq!(e.moves[0].value, Some(2.0));
 }
+
+/// Where CoolerJo ran out of memory (thesis 5.4): gdlkit grounds minichess
+/// and CoolerJo with f_JO plays the mate 1. Kb2 Kb4 2. Rd4#.
+#[test]
+fn coolerjo_mates_in_minichess() {
+    use gdlkit::search::{build_player, PlayerSpec};
+    let text = include_str!("../../games/minichess.kif");
+    let program = parse_program(text);
+    let mut m = Engine::from_program(&program, EngineChoice::Auto, Default::default()).unwrap();
+    let spec: PlayerSpec = "coolerjo:depth=3".parse().unwrap();
+    let mut white = build_player(&spec, &program, &mut m, 1).unwrap();
+    let s0 = m.initial_state().unwrap();
+    let mv = white.select_move(&mut m, &s0, 0).unwrap();
+    assert_eq!(m.terms().display(mv), "(move wk c 1 b 2)");
+    let s1 = position(
+        &mut m,
+        &moves(&[
+            &["(move wk c 1 b 2)", "noop"],
+            &["noop", "(move bk a 4 b 4)"],
+        ]),
+    )
+    .unwrap();
+    let mv = white.select_move(&mut m, &s1, 0).unwrap();
+    assert_eq!(m.terms().display(mv), "(move wr d 1 d 4)");
+    let black = m.legal_moves(&s1, 1).unwrap()[0];
+    let end = m.next_state(&s1, &[mv, black]).unwrap();
+    assert!(m.is_terminal(&end).unwrap());
+    assert_eq!(m.goals(&end).unwrap()[0], Some(100));
+    // The f_JO values of the first position are finite and explainable.
+    let e = explain(&mut m, &program, &[], Some("white"), "fjo").unwrap();
+    assert!(e.moves.len() >= 5, "{} moves", e.moves.len());
+    assert!(e.moves.iter().all(|m| m.value.is_some_and(f64::is_finite)));
+}

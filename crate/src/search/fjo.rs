@@ -275,3 +275,25 @@ impl<M: StateMachine> Heuristic<M> for PlanHeuristic {
         Ok(Some(PlanHeuristic::details(self, m, s, role)))
     }
 }
+
+/// The thesis's player CoolerJo (4.6) with f_JO: best-first search
+/// (3.2.1) for one role; alpha-beta with iterative deepening for more, in
+/// the `auto` mode (two-player zero-sum: minimax; two-player turn-taking
+/// otherwise: each mover maximises its own f_JO, the thesis's 3.2.3;
+/// more roles or simultaneous moves: paranoid, where the thesis refused).
+pub fn coolerjo<M: StateMachine + 'static>(
+    program: &Program,
+    m: &mut M,
+    budget: super::Budget,
+) -> Result<Box<dyn super::Player<M>>, String> {
+    let h = Box::new(PlanHeuristic::build(program, Measure::Fjo, m)?);
+    if m.roles().len() == 1 {
+        return Ok(Box::new(super::bestfirst::BestFirst::new(h, budget)));
+    }
+    let cfg = super::alphabeta::Config {
+        budget,
+        mode: super::alphabeta::Mode::Auto,
+        ..super::alphabeta::Config::default()
+    };
+    Ok(Box::new(super::alphabeta::AlphaBeta::new(h, cfg)))
+}
