@@ -50,9 +50,9 @@ Usage:
          [--engine auto|interpreter|fast]
   gdlkit match GAME.kif --players SPEC SPEC... [--games N] [--seed S] [--max-steps N] [--format text|json]
          [--engine auto|interpreter|fast]
-         SPEC: random | legal | minimax | alphabeta | bestfirst | mcts, options after a colon,
+         SPEC: random | legal | minimax | alphabeta | bestfirst | mcts | coolerjo, options after a colon,
          e.g. alphabeta:heuristic=fuzzy,ms=200  mcts:ms=200  (heuristics: fuzzy, mobility,
-         inverse-mobility, novelty, none; default budget 1000 ms per move)
+         inverse-mobility, novelty, none, fjo, hff, hadd, hmax; default budget 1000 ms per move)
   gdlkit analyze GAME.kif [--budget N] [--playouts N] [--depth D] [--seed N] [--seconds S] [--format text|json] [--engine auto|interpreter|fast]
       prove (up to --budget states, default 2000000) or sample (--playouts random
       playouts of depth <= --depth) termination, playability, goals, monotonicity

@@ -77,6 +77,11 @@ pub struct Graph {
     finished_var: Vec<u32>,
     mark: u32,
     state: Vec<u32>,
+    /// Truth of each variable in the state (derived rules evaluated), and
+    /// whether each operator's negative preconditions hold there.
+    truth: Vec<bool>,
+    truth_prev: Vec<bool>,
+    enabled: Vec<bool>,
     /// Whether h_add belongs to the current state.
     hadd_fresh: bool,
     /// Evaluations so far (for figures).
@@ -141,6 +146,9 @@ impl Graph {
             mark: 0,
             state: Vec::new(),
             hadd_fresh: false,
+            truth: vec![false; p.num_vars],
+            truth_prev: vec![false; p.num_vars],
+            enabled: vec![true; p.num_ops()],
             evaluations: 0,
         }
     }
@@ -160,14 +168,74 @@ impl Graph {
 
     fn reset_ops(&mut self, p: &Problem) {
         for o in 0..p.num_ops() {
-            self.unsat[o] = p.pre_start[o + 1] - p.pre_start[o];
+            // A disabled operator never reaches 0 unsatisfied preconditions.
+            self.unsat[o] = if self.enabled[o] {
+                p.pre_start[o + 1] - p.pre_start[o]
+            } else {
+                u32::MAX
+            };
             self.acc[o] = 0;
+        }
+    }
+
+    /// Which variables hold in the state: the derived rules evaluated by an
+    /// alternating fixpoint (a negation reads the previous pass; the passes
+    /// alternate over- and under-approximations and meet at the stratified
+    /// model), then which operators' negative preconditions hold.
+    fn evaluate_negations(&mut self, p: &Problem) {
+        if p.neg.is_empty() {
+            return;
+        }
+        let mut queue: Vec<u32> = Vec::new();
+        for pass in 0..8 {
+            std::mem::swap(&mut self.truth, &mut self.truth_prev);
+            self.truth.fill(false);
+            for o in 0..p.num_ops() {
+                self.unsat[o] = p.pre_start[o + 1] - p.pre_start[o];
+            }
+            queue.clear();
+            for &v in &self.state {
+                self.truth[v as usize] = true;
+                queue.push(v);
+            }
+            let fires = |g: &Graph, o: usize| {
+                p.op_kind[o] == OpKind::Derived
+                    && (pass == 0 || p.neg(o).iter().all(|&x| !g.truth_prev[x as usize]))
+            };
+            for i in 0..self.roots.len() {
+                let o = self.roots[i] as usize;
+                let e = p.op_eff[o] as usize;
+                if fires(self, o) && !self.truth[e] {
+                    self.truth[e] = true;
+                    queue.push(e as u32);
+                }
+            }
+            while let Some(v) = queue.pop() {
+                for k in self.by_pre_start[v as usize] as usize
+                    ..self.by_pre_start[v as usize + 1] as usize
+                {
+                    let o = self.by_pre[k] as usize;
+                    self.unsat[o] -= 1;
+                    let e = p.op_eff[o] as usize;
+                    if self.unsat[o] == 0 && !self.truth[e] && fires(self, o) {
+                        self.truth[e] = true;
+                        queue.push(e as u32);
+                    }
+                }
+            }
+            if pass > 0 && self.truth == self.truth_prev {
+                break;
+            }
+        }
+        for o in 0..p.num_ops() {
+            self.enabled[o] = p.neg(o).iter().all(|&x| !self.truth[x as usize]);
         }
     }
 
     /// h_max of every variable, with supporters (0-1 BFS by layers).
     pub fn run_hmax(&mut self, p: &Problem) {
         self.evaluations += 1;
+        self.evaluate_negations(p);
         self.reset_ops(p);
         self.hmax.fill(INF);
         self.supporter.fill(NONE);
@@ -182,7 +250,9 @@ impl Graph {
         }
         for i in 0..self.roots.len() {
             let o = self.roots[i] as usize;
-            self.offer(p, o, 0, &mut queue);
+            if self.enabled[o] {
+                self.offer(p, o, 0, &mut queue);
+            }
         }
         while let Some(v) = queue.pop_front() {
             if std::mem::replace(&mut self.done[v as usize], true) {
@@ -247,7 +317,7 @@ impl Graph {
         for i in 0..self.roots.len() {
             let o = self.roots[i] as usize;
             let eff = p.op_eff[o] as usize;
-            if p.op_cost[o] < self.hadd[eff] {
+            if self.enabled[o] && p.op_cost[o] < self.hadd[eff] {
                 self.hadd[eff] = p.op_cost[o];
                 heap.push(Reverse((p.op_cost[o], eff as u32)));
             }
@@ -357,6 +427,9 @@ impl Graph {
         let mut best = (true, u32::MAX, u64::MAX, usize::MAX, NONE as usize);
         for k in self.by_eff_start[v] as usize..self.by_eff_start[v + 1] as usize {
             let o = self.by_eff[k] as usize;
+            if !self.enabled[o] {
+                continue;
+            }
             let pre = p.pre(o);
             let (mut max, mut sum) = (0u32, 0u64);
             let (mut free, mut ordered, mut ordered_add) = (true, true, true);

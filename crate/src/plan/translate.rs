@@ -9,9 +9,11 @@
 //! terminal` (3.5.4) are one extra variable per role and goal value, made
 //! true by a cost-0 operator with those two preconditions.
 //!
-//! **Negative preconditions** are dropped (a documented approximation of the
-//! positive normal form of 3.3.2): `(not x)` always counts as satisfiable.
-//! This is the usual delete relaxation; it never overestimates a distance.
+//! **Negative preconditions** (an approximation of the positive normal form
+//! of 3.3.2, see `docs/planning.md`): `(not x)` keeps the truth value it has
+//! in the evaluated state (the relaxed plan never deletes anything, so it
+//! never makes `x` false); where `x` depends on a move (`(not (touched
+//! ...))` in a frame rule) it is dropped.
 
 use crate::deps::RelId;
 use crate::ground::instantiate::AtomId;
@@ -81,6 +83,9 @@ pub struct Problem {
     pub op_kind: Vec<OpKind>,
     pub pre_start: Vec<u32>,
     pub pre: Vec<u32>,
+    /// Negated state variables of each operator: `neg[neg_start[o]..]`.
+    pub neg_start: Vec<u32>,
+    pub neg: Vec<u32>,
     /// The variable of each fluent that some rule reads or a rule makes
     /// true (fluents in `store`).
     pub fluent_var: FxHashMap<TermId, u32>,
@@ -99,6 +104,10 @@ impl Problem {
 
     pub fn num_ops(&self) -> usize {
         self.op_eff.len()
+    }
+
+    pub fn neg(&self, op: usize) -> &[u32] {
+        &self.neg[self.neg_start[op] as usize..self.neg_start[op + 1] as usize]
     }
 
     pub fn pre(&self, op: usize) -> &[u32] {
@@ -174,12 +183,15 @@ impl Problem {
             op_kind: Vec::new(),
             pre_start: vec![0],
             pre: Vec::new(),
+            neg_start: vec![0],
+            neg: Vec::new(),
             fluent_var,
             goals: vec![Vec::new(); gp.roles.len()],
             goal_atoms: vec![Vec::new(); gp.roles.len()],
             store: TermStore::default(),
         };
         let mut pre: Vec<u32> = Vec::new();
+        let mut neg: Vec<u32> = Vec::new();
         for i in 0..gp.inst.len() {
             let h = gp.inst.head[i];
             if is(h, gp.rel_init) {
@@ -195,6 +207,15 @@ impl Problem {
             );
             pre.sort_unstable();
             pre.dedup();
+            neg.clear();
+            neg.extend(
+                gp.inst
+                    .lits(i)
+                    .iter()
+                    .filter(|&&l| l & 1 == 1)
+                    .map(|&l| var[(l >> 1) as usize])
+                    .filter(|&v| !on_does[v as usize]),
+            );
             let (kind, cost) = if is(h, gp.rel_legal) {
                 let args = gp.atoms.args(h);
                 let role = gp.roles.iter().position(|&r| r == args[0]);
@@ -217,7 +238,7 @@ impl Problem {
             } else {
                 (OpKind::Derived, costs.derived)
             };
-            p.push_op(var[h as usize], cost, kind, &pre);
+            p.push_op(var[h as usize], cost, kind, &pre, &neg);
         }
         // Goal formulas T_q = goal(role, q) ∧ terminal.
         let terminal = gp
@@ -236,7 +257,7 @@ impl Problem {
                 let t = p.num_vars as u32;
                 p.num_vars += 1;
                 if let Some(term) = terminal {
-                    p.push_op(t, 0, OpKind::Goal, &[var[a as usize], term]);
+                    p.push_op(t, 0, OpKind::Goal, &[var[a as usize], term], &[]);
                 }
                 p.goals[r].push((q, t));
                 p.goal_atoms[r].push((q, var[a as usize]));
@@ -249,7 +270,9 @@ impl Problem {
         p
     }
 
-    fn push_op(&mut self, eff: u32, cost: u32, kind: OpKind, pre: &[u32]) {
+    fn push_op(&mut self, eff: u32, cost: u32, kind: OpKind, pre: &[u32], neg: &[u32]) {
+        self.neg.extend_from_slice(neg);
+        self.neg_start.push(self.neg.len() as u32);
         self.op_eff.push(eff);
         self.op_cost.push(cost);
         self.op_kind.push(kind);
