@@ -328,6 +328,22 @@ test('tree: a game position, and 10,000+ nodes stay responsive', { skip: NO_SEAR
   await context.close();
 });
 
+test('tree: f_JO at the cut-off leaves of a depth-1 tic-tac-toe tree', { skip: NO_EXPLAIN || NO_SEARCH }, async () => {
+  // The settings from the URL, as a lecture's link or embed gives them.
+  const { page, errors, context } = await open('?view=tree&game=ticTacToe&source=initial&depth=1&heuristic=fjo&step=end');
+  await page.waitForFunction(() => document.querySelector('.tree-status')?.textContent === '10 nodes searched.', null, { timeout: 20000 });
+  assert.equal(await page.locator('.tree-form select[aria-label="evaluation at the cut-off leaves"]').inputValue(), 'fjo');
+  await page.waitForSelector('.root-value');
+  const leaves = await page.locator('.tree-outline li li').evaluateAll((l) => l.map((li) => li.dataset.value));
+  assert.equal(leaves.length, 9, JSON.stringify(leaves));
+  // Every first move has the same f_JO (the thesis's table: all equal), scaled into [1, 99].
+  assert.equal(new Set(leaves).size, 1, JSON.stringify(leaves));
+  assert.ok(Number(leaves[0]) >= 1 && Number(leaves[0]) <= 99);
+  await shot(page, 'view-tree-fjo');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('embed: ?embed=1 shows only the view, restored from the URL', { skip: NO_SEARCH }, async () => {
   const tree = await open('?embed=1&view=tree&tree=((3 12 8) (2 4 6) (14 5 2))&step=end', { viewport: { width: 800, height: 500 } });
   await tree.page.waitForSelector('.root-value[data-value="3"]');
