@@ -674,7 +674,9 @@ export const checks: [
   Same<api.AnalysisOptions, pkg.AnalysisOptions>,
   Same<api.AnalysisProgress, pkg.AnalysisProgress>,
   Same<api.AnalysisReport, pkg.AnalysisReport>,
-] = [true, true, true, true, true, true, true, true];
+  Same<api.Explanation, pkg.Explanation>,
+  Same<api.ExplainOptions, pkg.ExplainOptions>,
+] = [true, true, true, true, true, true, true, true, true, true];
 `;
 
   for (const [name, options, agree] of [
