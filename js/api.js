@@ -243,3 +243,19 @@ export function runCli(args, files = {}, options = {}) {
   needReady();
   return wasm.runCli(args.map(String), files, Boolean(options.isTerminal));
 }
+
+// ----------------------------------------------------------------- explain
+
+/**
+ * Every legal move's value in a position under a heuristic, with the
+ * planning heuristics' goal distances and relaxed plans (thesis f_JO):
+ * the object of `gdlkit explain --format json` (docs/planning.md).
+ * `options`: `{moves, role, heuristic, engine}` (all optional).
+ */
+export function explain(kif, options) {
+  needReady();
+  if (typeof kif !== 'string') {
+    throw new TypeError('explain(kif, options): kif must be a string');
+  }
+  return wasm.explain(kif, options);
+}

@@ -527,3 +527,59 @@ export class Player {
   free(): void;
   [Symbol.dispose](): void;
 }
+
+// ----------------------------------------------------------------- explain
+// `explain(kif, options)`: the JSON of `gdlkit explain --format json`
+// (docs/planning.md).
+
+/** Options of `explain` (all optional). */
+export interface ExplainOptions {
+  /** Joint moves from the initial state, one move per role in role order. */
+  moves?: string[][];
+  /** The role whose moves are explained (default: the one with a choice). */
+  role?: string;
+  /** `fjo` (default), `hff`, `hadd`, `hmax`, or any other heuristic name. */
+  heuristic?: string;
+  engine?: "auto" | "interpreter" | "fast";
+}
+
+/** Distances of one goal formula T_q = goal(role, q) ∧ terminal (null: unreachable). */
+export interface GoalDistance {
+  goal: number;
+  /** goal − 50, its weight in f_JO. */
+  q: number;
+  h_max: number | null;
+  h_add: number | null;
+  h_ff: number | null;
+  /** The relaxed plan's actions by layer (other roles' written `role: move`). */
+  plan: string[];
+}
+
+/** One legal move and the value of the state after it. */
+export interface ExplainedMove {
+  move: string;
+  /** Raw f_JO (fjo), distance to the best goal (hff/hadd/hmax), else [1, 99]; terminal: the goal value (fjo: − 50). With simultaneous replies: the minimum. */
+  value: number | null;
+  terminal: boolean;
+  goals: GoalDistance[];
+  /** With several joint replies of the other roles: each one's value. */
+  replies?: { moves: string[]; value: number | null }[];
+}
+
+/** The result of `explain` (`gdlkit explain --format json`). */
+export interface Explanation {
+  role: string;
+  heuristic: string;
+  terminal: boolean;
+  value: number | null;
+  goals?: GoalDistance[];
+  moves: ExplainedMove[];
+}
+
+/**
+ * Every legal move's value in a position (after `options.moves`) for a role
+ * under a heuristic; for fjo/hff/hadd/hmax with the relaxed-plan distances
+ * and plans to each goal value.
+ * @throws {GdlDiagnosticsError} when the text has errors; {TypeError} for a bad or unknown option; GdlExplainError for an illegal move, an unknown role or heuristic.
+ */
+export function explain(kif: string, options?: ExplainOptions): Explanation;

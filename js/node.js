@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { initFrom, initSync, isReady, wasmSource } from './wasm.js';
 
-export { check, format, Game, hasErrors, isGdlError, replay, runCli, version } from './api.js';
+export { check, explain, format, Game, hasErrors, isGdlError, replay, runCli, version } from './api.js';
 export { analyze, AnalysisJob } from './analysis.js';
 export { Player, playerSpec, runMatch, search, searchTree } from './search.js';
 export { initSync, isReady } from './wasm.js';

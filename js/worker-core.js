@@ -187,6 +187,8 @@ export const KINDS = {
     return oneShot(() => api.runMatch(kif, players, { ...options, onGame }));
   },
   bestMove,
+  // The values of a position's moves (docs/planning.md): one wasm call.
+  explain: (api, { kif, options }) => oneShot(() => api.explain(kif, options)),
 };
 
 /**

@@ -1,7 +1,7 @@
 // TypeScript declarations of `gdlkit/worker` (worker.js in browsers,
 // worker-node.js in Node). Protocol and semantics: docs/js-api.md.
 
-import type { AnalysisOptions, AnalysisProgress, AnalysisResult, CliResult, Diagnostic, EngineChoice, MatchGameRecord, MatchOptions, MatchResult, PlayerSpec, ReplayResult, RoleRef, SearchOptions, SearchResult, SearchStats, WasmSource } from './index.js';
+import type { AnalysisOptions, AnalysisProgress, AnalysisResult, CliResult, Diagnostic, EngineChoice, ExplainOptions, Explanation, MatchGameRecord, MatchOptions, MatchResult, PlayerSpec, ReplayResult, RoleRef, SearchOptions, SearchResult, SearchStats, WasmSource } from './index.js';
 
 /** Progress of the `playouts` job. */
 export interface PlayoutsProgress {
@@ -168,6 +168,8 @@ export class GdlWorker extends EventTarget {
 
   /** A search from the initial state (one wasm call: no progress; cancelling it restarts the worker). */
   search(kif: string, options?: SearchOptions, taskOptions?: TaskOptions): GdlTask<SearchResult>;
+  /** The values of a position's moves (as `explain`). */
+  explain(kif: string, options?: ExplainOptions, taskOptions?: TaskOptions): GdlTask<Explanation>;
   /** A search of an abstract tree (with the trace when `options.trace`). */
   searchTree(tree: string, options?: SearchOptions, taskOptions?: TaskOptions): GdlTask<SearchResult>;
   /** A match between players (one per role); progress after each game. */

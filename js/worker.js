@@ -18,7 +18,7 @@ import { mainThreadWorker, resilientWorker, workerFrom } from './worker-start.js
  * Job kinds that are one long wasm call: the worker cannot see a cancel
  * until the call returns, so cancelling one restarts the worker at once.
  */
-const ATOMIC_KINDS = new Set(['search', 'searchTree', 'match', 'bestMove']);
+const ATOMIC_KINDS = new Set(['search', 'searchTree', 'match', 'bestMove', 'explain']);
 
 function abortError(message, extra = {}) {
   const e = typeof DOMException === 'function' ? new DOMException(message, 'AbortError') : Object.assign(new Error(message), { name: 'AbortError' });
@@ -371,6 +371,11 @@ export class GdlWorker extends EventTarget {
    */
   search(kif, options = {}, taskOptions) {
     return this.run('search', { kif, options }, taskOptions);
+  }
+
+  /** The values of a position's moves (as `explain`): one wasm call. */
+  explain(kif, options = {}, taskOptions) {
+    return this.run('explain', { kif, options }, taskOptions);
   }
 
   /** A search of an abstract tree (as `searchTree`), with the trace when `options.trace`. */

@@ -177,7 +177,7 @@ console.log('played');
   });
 
   test('the entries export the documented names, the same in Node and browsers; deep imports are closed', () => {
-    const names = 'AnalysisJob Game Player analyze check format hasErrors init initSync isGdlError isReady playerSpec replay runCli runMatch search searchTree version';
+    const names = 'AnalysisJob Game Player analyze check explain format hasErrors init initSync isGdlError isReady playerSpec replay runCli runMatch search searchTree version';
     const inNode = node('exports-node.mjs', `console.log(Object.keys(await import('gdlkit')).sort().join(' '));\n`);
     assert.equal(inNode.code, 0, explain(inNode));
     assert.equal(inNode.stdout.trim(), names);
@@ -477,7 +477,7 @@ describe('the Node CLI (npx gdlkit)', () => {
     assert.equal(bench.code, 0, explain(bench));
     const help = gdlkit('help');
     assert.equal(help.code, 0);
-    for (const command of ['check', 'fmt', 'analyze', 'play', 'replay', 'search', 'match', 'bench', 'serve', 'host']) {
+    for (const command of ['check', 'fmt', 'analyze', 'play', 'replay', 'search', 'match', 'bench', 'serve', 'host', 'explain']) {
       assert.match(help.stdout, new RegExp(`gdlkit ${command} `));
     }
   });
@@ -682,7 +682,9 @@ export const checks: [
   Same<api.AnalysisOptions, pkg.AnalysisOptions>,
   Same<api.AnalysisProgress, pkg.AnalysisProgress>,
   Same<api.AnalysisReport, pkg.AnalysisReport>,
-] = [true, true, true, true, true, true, true, true];
+  Same<api.Explanation, pkg.Explanation>,
+  Same<api.ExplainOptions, pkg.ExplainOptions>,
+] = [true, true, true, true, true, true, true, true, true, true];
 `;
 
   for (const [name, options, agree] of [

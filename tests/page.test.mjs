@@ -22,6 +22,7 @@ let browser;
 const exportsOf = existsSync(join(SITE, 'pkg', 'gdlkit.d.ts')) ? readFileSync(join(SITE, 'pkg', 'gdlkit.d.ts'), 'utf8') : '';
 const NO_SEARCH = !/class SearchPlayer/.test(exportsOf) || !/function searchTree/.test(exportsOf) ? 'this build has no search players (crate/src/wasm/search.rs)' : false;
 const HAS_SEARCH_FROM = /function searchFrom/.test(exportsOf);
+const NO_EXPLAIN = !/function explain/.test(exportsOf) ? 'this build has no explain (crate/src/wasm/explain.rs)' : false;
 const NO_ANALYSIS = !/class AnalysisJob/.test(exportsOf) ? 'this build has no semantic analysis (crate/src/wasm/analysis.rs)' : false;
 
 before(async () => {
@@ -178,6 +179,29 @@ test('play: the engine thinks with progress and stops at once', { skip: NO_SEARC
   await context.close();
 });
 
+test('play: the Why? panel gives each move\'s f_JO with relaxed plans', { skip: NO_EXPLAIN }, async () => {
+  // After x (1 1) and o (2 2) in the project's tic-tac-toe.
+  const { page, errors, context } = await open('?view=play&game=ticTacToe&moves=(mark 1 1),noop;noop,(mark 2 2)&players=human;human');
+  await page.waitForSelector('.board [data-cell="2|2"] .symbol');
+  await page.locator('.why-panel button', { hasText: 'Why?' }).click();
+  await page.waitForSelector('.why-table tbody tr', { timeout: 20000 });
+  const rows = await page.locator('.why-table tbody tr').evaluateAll((l) => l.map((tr) => [tr.dataset.move, Number(tr.dataset.value)]));
+  assert.equal(rows.length, 7, JSON.stringify(rows));
+  // The same numbers as the native `gdlkit explain` (crate/tests/planning.rs pins the thesis's).
+  const byMove = Object.fromEntries(rows);
+  assert.ok(Object.values(byMove).every(Number.isFinite));
+  assert.ok(byMove['(mark 1 2)'] > byMove['(mark 2 3)'], 'extending x\'s row beats a square off x\'s lines');
+  assert.match(await page.locator('.why-table').textContent(), /goal 100: h_FF \d/);
+  assert.match(await page.locator('.why-summary').textContent(), /x, fjo/);
+  // Another heuristic by name: distances, the best is the smallest.
+  await page.locator('.why-panel select').selectOption('hff');
+  await page.locator('.why-panel button', { hasText: 'Why?' }).click();
+  await page.waitForFunction(() => /hff/.test(document.querySelector('.why-summary')?.textContent ?? ''), null, { timeout: 20000 });
+  await shot(page, 'view-play-why');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('tree: stepping the lecture tree prunes 4 and 6, the root is 3', { skip: NO_SEARCH }, async () => {
   const { page, errors, context } = await open('?view=tree&tree=((3 12 8) (2 4 6) (14 5 2))');
   await page.waitForSelector('.step-counter[data-total="37"]');
@@ -300,6 +324,22 @@ test('tree: a game position, and 10,000+ nodes stay responsive', { skip: NO_SEAR
   });
   assert.ok(frame < 200, `a frame takes ${frame.toFixed(0)} ms`);
   await shot(page, 'view-tree-large');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('tree: f_JO at the cut-off leaves of a depth-1 tic-tac-toe tree', { skip: NO_EXPLAIN || NO_SEARCH }, async () => {
+  // The settings from the URL, as a lecture's link or embed gives them.
+  const { page, errors, context } = await open('?view=tree&game=ticTacToe&source=initial&depth=1&heuristic=fjo&step=end');
+  await page.waitForFunction(() => document.querySelector('.tree-status')?.textContent === '10 nodes searched.', null, { timeout: 20000 });
+  assert.equal(await page.locator('.tree-form select[aria-label="evaluation at the cut-off leaves"]').inputValue(), 'fjo');
+  await page.waitForSelector('.root-value');
+  const leaves = await page.locator('.tree-outline li li').evaluateAll((l) => l.map((li) => li.dataset.value));
+  assert.equal(leaves.length, 9, JSON.stringify(leaves));
+  // Every first move has the same f_JO (the thesis's table: all equal), scaled into [1, 99].
+  assert.equal(new Set(leaves).size, 1, JSON.stringify(leaves));
+  assert.ok(Number(leaves[0]) >= 1 && Number(leaves[0]) <= 99);
+  await shot(page, 'view-tree-fjo');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -17,6 +17,7 @@ pub mod engine;
 pub mod format;
 pub mod ggp;
 pub mod ground;
+pub mod plan;
 pub mod program;
 pub mod reasoner;
 pub mod replay;

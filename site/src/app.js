@@ -363,7 +363,7 @@ async function restoreFromUrl() {
   const moves = movesFromText(params.get('moves'));
   const players = params.get('players')?.split(';');
   app.playState = { moves, cursor: moves.length, players };
-  app.treeState = Object.fromEntries([...params].filter(([k]) => ['tree', 'algo', 'depth', 'order', 'compare', 'step', 'source', 'role'].includes(k)));
+  app.treeState = Object.fromEntries([...params].filter(([k]) => ['tree', 'algo', 'depth', 'order', 'compare', 'step', 'source', 'role', 'heuristic'].includes(k)));
   return true;
 }
 
@@ -402,7 +402,7 @@ async function main() {
     app.view = params.get('view') ?? 'play';
   }
   if (params.get('view') === 'tree' && params.get('tree') && !fromUrl && !reload) {
-    app.treeState = Object.fromEntries([...params].filter(([k]) => ['tree', 'algo', 'depth', 'order', 'compare', 'step', 'source'].includes(k)));
+    app.treeState = Object.fromEntries([...params].filter(([k]) => ['tree', 'algo', 'depth', 'order', 'compare', 'step', 'source', 'heuristic'].includes(k)));
   }
 
   $('boot')?.remove();

@@ -7,15 +7,20 @@ use serde_json::json;
 
 pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
     let args = Args::parse(raw, &[])?;
-    args.only(&["seconds", "seed", "engine", "playouts"])?;
+    args.only(&["seconds", "seed", "engine", "playouts", "heuristic"])?;
     let seconds: f64 = args.number("seconds", 5.0)?;
     let seed: u64 = args.number("seed", 1)?;
     // A fixed number of playouts instead of a time (for profiling).
     let fixed: u64 = args.number("playouts", 0)?;
     let path = args.positional(0, "GAME.kif")?.to_string();
     let t0 = now_ms();
-    let (_, mut m) = load_engine(host, &path, &args)?;
+    let (text, mut m) = load_engine(host, &path, &args)?;
     let load_ms = now_ms() - t0;
+    if let Some(h) = args.get("heuristic") {
+        let report = heuristic_bench(&text, &mut m, h, seconds, seed)?;
+        out.stdout = format!("{report}\n");
+        return Ok(EXIT_OK);
+    }
     let err = |e: crate::EvalError| Fail::game(e.to_string());
     let mut rng = fastrand::Rng::with_seed(seed);
     let init = m.initial_state().map_err(err)?;
@@ -72,6 +77,69 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     }
     out.stdout = format!("{report}\n");
     Ok(EXIT_OK)
+}
+
+/// `--heuristic H`: evaluations per second of a heuristic on the
+/// non-terminal states of random playouts (up to 2,000 states, evaluated
+/// round-robin for `seconds`; building the heuristic is timed apart).
+fn heuristic_bench(
+    text: &str,
+    m: &mut crate::Engine,
+    name: &str,
+    seconds: f64,
+    seed: u64,
+) -> Result<serde_json::Value, Fail> {
+    let err = |e: crate::EvalError| Fail::game(e.to_string());
+    let program = crate::parse_program(text);
+    let t0 = now_ms();
+    let mut h = crate::search::heuristics::build(name, &program, m).map_err(Fail::game)?;
+    let build_ms = now_ms() - t0;
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut states = Vec::new();
+    let init = m.initial_state().map_err(err)?;
+    'outer: for _ in 0..1000 {
+        let mut s = init.clone();
+        for _ in 0..1000 {
+            if m.is_terminal(&s).map_err(err)? {
+                break;
+            }
+            states.push(s.clone());
+            if states.len() >= 2000 {
+                break 'outer;
+            }
+            let legal = m.all_legal_moves(&s).map_err(err)?;
+            let joint: Vec<_> = legal
+                .iter()
+                .map(|l| l[crate::reasoner::random_index(&mut rng, l.len())])
+                .collect();
+            s = m.next_state(&s, &joint).map_err(err)?;
+        }
+    }
+    if states.is_empty() {
+        return Err(Fail::game("no non-terminal state to evaluate"));
+    }
+    h.set_root(m, &init).map_err(err)?;
+    let (mut evals, mut sum) = (0u64, 0.0);
+    let start = now_ms();
+    let mut elapsed = 0.0;
+    while elapsed < seconds * 1000.0 || evals == 0 {
+        let s = &states[evals as usize % states.len()];
+        sum += h
+            .evaluate(m, s, (evals as usize) % m.roles().len())
+            .map_err(err)?;
+        evals += 1;
+        elapsed = now_ms() - start;
+    }
+    Ok(json!({
+        "engine": m.name(),
+        "heuristic": h.name(),
+        "build_ms": build_ms,
+        "states": states.len(),
+        "evaluations": evals,
+        "seconds": elapsed / 1000.0,
+        "evaluations_per_second": evals as f64 / (elapsed / 1000.0),
+        "mean_value": sum / evals as f64,
+    }))
 }
 
 /// The process's peak resident memory, where the platform tells it (Linux).

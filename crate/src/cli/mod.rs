@@ -6,6 +6,7 @@ mod analyze;
 mod bench;
 mod check;
 mod export;
+mod explain;
 mod fmt;
 mod matches;
 mod play;
@@ -53,9 +54,9 @@ Usage:
          [--engine auto|interpreter|fast]
   gdlkit match GAME.kif --players SPEC SPEC... [--games N] [--seed S] [--max-steps N] [--format text|json]
          [--engine auto|interpreter|fast]
-         SPEC: random | legal | minimax | alphabeta | bestfirst | mcts, options after a colon,
+         SPEC: random | legal | minimax | alphabeta | bestfirst | mcts | coolerjo, options after a colon,
          e.g. alphabeta:heuristic=fuzzy,ms=200  mcts:ms=200  (heuristics: fuzzy, mobility,
-         inverse-mobility, novelty, none; default budget 1000 ms per move)
+         inverse-mobility, novelty, none, fjo, hff, hadd, hmax; default budget 1000 ms per move)
   gdlkit analyze GAME.kif [--budget N] [--playouts N] [--depth D] [--seed N] [--seconds S] [--format text|json] [--engine auto|interpreter|fast]
       prove (up to --budget states, default 2000000) or sample (--playouts random
       playouts of depth <= --depth) termination, playability, goals, monotonicity
@@ -70,6 +71,9 @@ Usage:
   gdlkit export (GAME.kif | --tree '((3 12 8) (2 4 6) (14 5 2))') [--view tree|play] [--out FILE]
       one self-contained .html (engine, wasm and game inlined) that works offline
       from disk; `gdlkit export --help` lists the view's options
+  gdlkit explain GAME.kif [--moves MOVES.json] [--role R] [--heuristic fjo|hff|hadd|hmax|fuzzy|...] [--format text|json]
+      every legal move's value in a position; for the planning heuristics (thesis f_JO)
+      the relaxed-plan distances and plans to each goal value
 
 --engine: `fast` grounds the game into a propositional network (an error if
 it does not ground within budget), `interpreter` runs the reference
@@ -219,6 +223,7 @@ pub fn run(args: &[String], host: &mut dyn Host) -> Output {
         "serve" => serve::run(rest, host, &mut out),
         "host" => host::run(rest, host, &mut out),
         "export" => export::run(rest, host, &mut out),
+        "explain" => explain::run(rest, host, &mut out),
         "help" | "--help" | "-h" => {
             out.stdout = USAGE.to_string();
             Ok(EXIT_OK)

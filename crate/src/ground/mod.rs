@@ -25,7 +25,7 @@ use crate::clock::now_ms;
 use crate::deps::RelId;
 use crate::program::Program;
 use crate::reasoner::{EvalError, Interpreter, Limits, StateMachine};
-use crate::terms::{kw, TermId};
+use crate::terms::{kw, Sym, TermId, TermStore};
 use instantiate::{AtomId, Grounder};
 use network::{HOOK_LEGAL, HOOK_NEXT, NONE};
 use rustc_hash::FxHashMap;
@@ -146,11 +146,55 @@ fn fixpoint(
     }
 }
 
-/// Grounds a game (a program without errors) into a fast engine. An
+/// A game grounded over its reachable atoms: every atom that can hold in
+/// some reachable state (a relaxed over-approximation) and every rule
+/// instance over them (static literals and `distinct` resolved). The fast
+/// engine's network and the relaxed planning problem (`crate::plan`) are
+/// both built from it.
+pub struct GroundProgram {
+    pub store: TermStore,
+    pub roles: Vec<TermId>,
+    pub atoms: instantiate::Atoms,
+    pub rels: Vec<instantiate::Relation>,
+    pub inst: instantiate::Instances,
+    pub rel_init: Option<RelId>,
+    pub rel_next: Option<RelId>,
+    pub rel_legal: Option<RelId>,
+    pub rel_does: Option<RelId>,
+    pub rel_goal: Option<RelId>,
+    pub rel_terminal: Option<RelId>,
+    /// `(true (f a b))` is the atom `(true_tables[(f, 2)] a b)`.
+    pub true_tables: FxHashMap<(Sym, u32), RelId>,
+    /// Or, for fluents read by a variable, `(true_all f)`.
+    pub true_all: Option<RelId>,
+    /// Base fluents: every `init` fluent and every reachable `next` fluent.
+    pub fluents: Vec<TermId>,
+    pub base_of: FxHashMap<TermId, u32>,
+    /// Indices into `fluents` of the initial state.
+    pub init: Vec<u32>,
+    /// Instances `0..facts` are facts (no body).
+    pub facts: usize,
+    pub rules: usize,
+    pub aux_rules: usize,
+    pub rounds: usize,
+    pub peak_bytes: usize,
+}
+
+impl GroundProgram {
+    /// The atom `(true f)` reads, if some rule reads it.
+    pub fn true_atom(&self, f: TermId) -> Option<AtomId> {
+        let key = (self.store.functor(f), self.store.arity(f) as u32);
+        self.true_tables
+            .get(&key)
+            .and_then(|&t| self.atoms.find(t as u32, self.store.args_of(f)))
+            .or_else(|| self.true_all.and_then(|t| self.atoms.find(t as u32, &[f])))
+    }
+}
+
+/// Grounds a game (a program without errors) over its reachable atoms. An
 /// interpreter with limits derived from the budget provides the static
 /// relations, the roles and the compiled rules.
-pub fn ground(program: &Program, budget: Budget) -> Result<FastEngine, GroundError> {
-    let t0 = now_ms();
+pub fn ground_program(program: &Program, budget: Budget) -> Result<GroundProgram, GroundError> {
     let limits = Limits {
         max_static_rows: budget.max_atoms,
         max_steps: budget.max_static_steps,
@@ -265,6 +309,7 @@ pub fn ground(program: &Program, budget: Budget) -> Result<FastEngine, GroundErr
         gr.inst.head.push(a);
         gr.inst.start.push(gr.inst.lits.len() as u32);
     }
+    let facts = fact_atoms.len();
     for rule in &rs.rules {
         if rs.is_static[rule.head_rel] {
             continue;
@@ -279,32 +324,96 @@ pub fn ground(program: &Program, budget: Budget) -> Result<FastEngine, GroundErr
         return Err(e);
     }
     let peak_bytes = gr.bytes();
+    let (atoms, rels, inst) = (
+        std::mem::take(&mut gr.atoms),
+        std::mem::take(&mut gr.rels),
+        std::mem::replace(
+            &mut gr.inst,
+            instantiate::Instances {
+                head: Vec::new(),
+                start: vec![0],
+                lits: Vec::new(),
+            },
+        ),
+    );
+    drop(gr);
+    Ok(GroundProgram {
+        store,
+        roles,
+        atoms,
+        rels,
+        inst,
+        rel_init,
+        rel_next,
+        rel_legal,
+        rel_does,
+        rel_goal,
+        rel_terminal,
+        true_tables,
+        true_all,
+        fluents,
+        base_of,
+        init,
+        facts,
+        rules: rs.rules.len(),
+        aux_rules: rs.aux,
+        rounds,
+        peak_bytes,
+    })
+}
+
+/// Grounds a game (a program without errors) into a fast engine.
+pub fn ground(program: &Program, budget: Budget) -> Result<FastEngine, GroundError> {
+    let t0 = now_ms();
+    let gp = ground_program(program, budget)?;
+    let GroundProgram {
+        store,
+        roles,
+        atoms,
+        rels,
+        inst,
+        rel_next,
+        rel_legal,
+        rel_does,
+        rel_goal,
+        rel_terminal,
+        true_tables,
+        true_all,
+        fluents,
+        base_of,
+        init,
+        rules,
+        aux_rules,
+        rounds,
+        peak_bytes,
+        ..
+    } = gp;
     // Leaves: base propositions read by some rule, and moves.
-    let num_atoms = gr.atoms.len();
+    let num_atoms = atoms.len();
     let mut leaf_of_atom = vec![NONE; num_atoms];
     let mut num_leaves = 0usize;
     let mut base_leaf = vec![NONE; fluents.len()];
     for (i, &f) in fluents.iter().enumerate() {
-        let mut atoms = Vec::new();
-        if let Some(&t) = true_tables.get(&(gr.store.functor(f), gr.store.arity(f) as u32)) {
-            atoms.extend(gr.atoms.find(t as u32, gr.store.args_of(f)));
+        let mut reads = Vec::new();
+        if let Some(&t) = true_tables.get(&(store.functor(f), store.arity(f) as u32)) {
+            reads.extend(atoms.find(t as u32, store.args_of(f)));
         }
         if let Some(t) = true_all {
-            atoms.extend(gr.atoms.find(t as u32, &[f]));
+            reads.extend(atoms.find(t as u32, &[f]));
         }
-        if atoms.is_empty() {
+        if reads.is_empty() {
             continue;
         }
         let leaf = 2 + num_leaves as u32;
         num_leaves += 1;
         base_leaf[i] = leaf;
-        for a in atoms {
+        for a in reads {
             leaf_of_atom[a as usize] = leaf;
         }
     }
     let mut inputs = 0;
     if let Some(rd) = rel_does {
-        for &a in &gr.rels[rd].rows {
+        for &a in &rels[rd].rows {
             leaf_of_atom[a as usize] = 2 + num_leaves as u32;
             num_leaves += 1;
             inputs += 1;
@@ -318,10 +427,10 @@ pub fn ground(program: &Program, budget: Budget) -> Result<FastEngine, GroundErr
     for &role in &roles {
         let mut moves: Vec<(String, TermId, AtomId)> = Vec::new();
         if let Some(rl) = rel_legal {
-            for &a in &gr.rels[rl].rows {
-                let args = gr.atoms.args(a);
+            for &a in &rels[rl].rows {
+                let args = atoms.args(a);
                 if args[0] == role {
-                    moves.push((gr.store.display(args[1]), args[1], a));
+                    moves.push((store.display(args[1]), args[1], a));
                 }
             }
         }
@@ -334,8 +443,8 @@ pub fn ground(program: &Program, budget: Budget) -> Result<FastEngine, GroundErr
         legal_start.push(legal_move.len() as u32);
     }
     if let Some(rn) = rel_next {
-        for &a in &gr.rels[rn].rows {
-            let f = gr.atoms.args(a)[0];
+        for &a in &rels[rn].rows {
+            let f = atoms.args(a)[0];
             hooked.push((a, HOOK_NEXT | base_of[&f]));
         }
     }
@@ -349,7 +458,7 @@ pub fn ground(program: &Program, budget: Budget) -> Result<FastEngine, GroundErr
     }
     let (net, node_of_atom) = network::build(
         num_atoms,
-        &gr.inst,
+        &inst,
         &network::Leaves {
             leaf_of_atom: &leaf_of_atom,
             num_leaves,
@@ -363,18 +472,18 @@ pub fn ground(program: &Program, budget: Budget) -> Result<FastEngine, GroundErr
             continue;
         }
         let a = true_tables
-            .get(&(gr.store.functor(f), gr.store.arity(f) as u32))
-            .and_then(|&t| gr.atoms.find(t as u32, gr.store.args_of(f)))
-            .or_else(|| true_all.and_then(|t| gr.atoms.find(t as u32, &[f])));
+            .get(&(store.functor(f), store.arity(f) as u32))
+            .and_then(|&t| atoms.find(t as u32, store.args_of(f)))
+            .or_else(|| true_all.and_then(|t| atoms.find(t as u32, &[f])));
         if let Some(a) = a {
             base_node[i] = node_of_atom[a as usize];
         }
     }
     let legal_input: Vec<u32> = (0..legal_move.len())
         .map(|i| {
-            let args = gr.atoms.args(legal_atom[i]).to_vec();
+            let args = atoms.args(legal_atom[i]).to_vec();
             rel_does
-                .and_then(|rd| gr.atoms.find(rd as u32, &args))
+                .and_then(|rd| atoms.find(rd as u32, &args))
                 .map_or(NONE, |a| node_of_atom[a as usize])
         })
         .collect();
@@ -385,15 +494,15 @@ pub fn ground(program: &Program, budget: Budget) -> Result<FastEngine, GroundErr
         }
     }
     let terminal = rel_terminal
-        .and_then(|t| gr.atoms.find(t as u32, &[]))
+        .and_then(|t| atoms.find(t as u32, &[]))
         .map_or(network::FALSE, |a| node_of_atom[a as usize]);
     let mut goals = vec![Vec::new(); roles.len()];
     if let Some(rg) = rel_goal {
-        for &a in &gr.rels[rg].rows {
-            let args = gr.atoms.args(a);
+        for &a in &rels[rg].rows {
+            let args = atoms.args(a);
             if let (Some(r), Some(v)) = (
                 roles.iter().position(|&x| x == args[0]),
-                gr.store.as_int(args[1]),
+                store.as_int(args[1]),
             ) {
                 goals[r].push((v, node_of_atom[a as usize]));
             }
@@ -422,10 +531,10 @@ pub fn ground(program: &Program, budget: Budget) -> Result<FastEngine, GroundErr
         peak_bytes,
         network_bytes: net.bytes(),
         atoms: num_atoms,
-        rules: rs.rules.len(),
-        aux_rules: rs.aux,
-        instances: gr.inst.len(),
-        literals: gr.inst.lits.len(),
+        rules,
+        aux_rules,
+        instances: inst.len(),
+        literals: inst.lits.len(),
         base: fluents.len(),
         inputs,
         legals: legal_move.len(),
@@ -434,7 +543,6 @@ pub fn ground(program: &Program, budget: Budget) -> Result<FastEngine, GroundErr
         cyclic_components: net.scc_start.len() - 1,
         rounds,
     };
-    drop(gr);
     let tables = engine::Tables {
         roles,
         base_fluent: fluents,

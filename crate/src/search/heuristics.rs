@@ -20,6 +20,16 @@ pub trait Heuristic<M: StateMachine> {
     }
     /// Estimated value of a non-terminal state for `role`, in `[1, 99]`.
     fn evaluate(&mut self, m: &mut M, s: &M::State, role: usize) -> Result<f64, EvalError>;
+    /// Explanation of a non-terminal state's value, for heuristics that
+    /// have one (the planning heuristics: raw value and goal distances).
+    fn details(
+        &mut self,
+        _m: &mut M,
+        _s: &M::State,
+        _role: usize,
+    ) -> Result<Option<super::fjo::Details>, EvalError> {
+        Ok(None)
+    }
     /// Whether the value depends on the state only (not on the root), so
     /// transposition-table entries stay valid from one search to the next.
     fn state_only(&self) -> bool {
@@ -46,6 +56,17 @@ pub const HEURISTICS: &[(&str, &str)] = &[
         "states that differ more from the current one are better",
     ),
     ("none", "every non-terminal state is worth 50"),
+    // Relaxed planning (thesis 3.3–3.5, `super::fjo`).
+    (
+        "fjo",
+        "the thesis's f_JO: goal values weighted by 1 / h_FF distance to each goal",
+    ),
+    ("hff", "relaxed-plan length (h_FF) to the role's best goal"),
+    (
+        "hadd",
+        "additive relaxed distance (h_add) to the role's best goal",
+    ),
+    ("hmax", "relaxed plan depth (h_max) to the role's best goal"),
 ];
 
 /// Maps `x` in `[0, 1]` to `[1, 99]`.
@@ -67,6 +88,12 @@ pub fn build<M: StateMachine + 'static>(
         }
         "novelty" => Ok(Box::new(Novelty::default())),
         "none" | "constant" => Ok(Box::new(Constant)),
+        name if super::fjo::Measure::parse(name).is_some() => {
+            let measure = super::fjo::Measure::parse(name).expect("checked");
+            Ok(Box::new(super::fjo::PlanHeuristic::build(
+                program, measure, m,
+            )?))
+        }
         other => {
             let names: Vec<&str> = HEURISTICS.iter().map(|(n, _)| *n).collect();
             Err(format!(

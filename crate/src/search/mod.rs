@@ -31,6 +31,8 @@
 
 pub mod alphabeta;
 pub mod bestfirst;
+pub mod explain;
+pub mod fjo;
 pub mod fuzzy;
 pub mod heuristics;
 pub mod matches;
@@ -368,6 +370,10 @@ pub const PLAYERS: &[(&str, &str)] = &[
     ),
     ("bestfirst", "best-first search for one-player games (thesis 3.2.1); options ms, nodes, heuristic"),
     ("mcts", "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c"),
+    (
+        "coolerjo",
+        "the thesis's player: f_JO (relaxed plans) with best-first for one role, alpha-beta for more; options depth, ms, nodes",
+    ),
 ];
 
 /// Default milliseconds per move for players with a time budget.
@@ -548,6 +554,10 @@ pub fn build_player<M: StateMachine + 'static>(
                 cfg.exploration = c;
             }
             Ok(Box::new(mcts::Mcts::new(cfg, seed)))
+        }
+        "coolerjo" => {
+            spec.check_keys(&["depth", "ms", "nodes"])?;
+            fjo::coolerjo(program, m, spec.budget(Some(DEFAULT_MS))?)
         }
         other => Err(format!("unknown player `{other}`")),
     }

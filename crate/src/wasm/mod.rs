@@ -31,6 +31,7 @@
 mod analysis;
 mod check;
 mod cli;
+mod explain;
 mod game;
 mod ggp;
 mod js;
@@ -41,6 +42,7 @@ mod search;
 pub use analysis::AnalysisJob;
 pub use check::{check, format_kif};
 pub use cli::run_cli;
+pub use explain::explain;
 pub use game::Game;
 pub use ggp::{GgpHost, GgpMatch, GgpPlayer, GgpServer};
 pub use matches::run_match_with_progress;
@@ -109,4 +111,52 @@ export interface CliResult {
 
 /** Where the CLI reads files: an object or Map of path to contents, or a function returning the contents (or undefined). */
 export type CliFiles = Record<string, string> | Map<string, string> | ((path: string) => string | undefined | null);
+
+// ----------------------------------------------------------------- explain
+// `explain(kif, options)`: the JSON of `gdlkit explain --format json`
+// (docs/planning.md).
+
+/** Options of `explain` (all optional). */
+export interface ExplainOptions {
+  /** Joint moves from the initial state, one move per role in role order. */
+  moves?: string[][];
+  /** The role whose moves are explained (default: the one with a choice). */
+  role?: string;
+  /** `fjo` (default), `hff`, `hadd`, `hmax`, or any other heuristic name. */
+  heuristic?: string;
+  engine?: "auto" | "interpreter" | "fast";
+}
+
+/** Distances of one goal formula T_q = goal(role, q) ∧ terminal (null: unreachable). */
+export interface GoalDistance {
+  goal: number;
+  /** goal − 50, its weight in f_JO. */
+  q: number;
+  h_max: number | null;
+  h_add: number | null;
+  h_ff: number | null;
+  /** The relaxed plan's actions by layer (other roles' written `role: move`). */
+  plan: string[];
+}
+
+/** One legal move and the value of the state after it. */
+export interface ExplainedMove {
+  move: string;
+  /** Raw f_JO (fjo), distance to the best goal (hff/hadd/hmax), else [1, 99]; terminal: the goal value (fjo: − 50). With simultaneous replies: the minimum. */
+  value: number | null;
+  terminal: boolean;
+  goals: GoalDistance[];
+  /** With several joint replies of the other roles: each one's value. */
+  replies?: { moves: string[]; value: number | null }[];
+}
+
+/** The result of `explain` (`gdlkit explain --format json`). */
+export interface Explanation {
+  role: string;
+  heuristic: string;
+  terminal: boolean;
+  value: number | null;
+  goals?: GoalDistance[];
+  moves: ExplainedMove[];
+}
 "#;

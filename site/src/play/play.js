@@ -7,6 +7,7 @@
 import { engine, features } from '../engine/client.js';
 import { movesFromText, movesToText } from '../state.js';
 import { h, formatMs, select } from '../dom.js';
+import { WhyPanel } from './why.js';
 import { boardCells, detectBoard, moveCells, moveColumn, orderingChains, renderBoard, renderFluentList } from './board.js';
 
 export const ALGORITHMS = [
@@ -93,7 +94,8 @@ export class PlayView {
       h('h3', { text: 'Moves' }), this.historyList, controls);
     const main = h('div', { class: 'play-main' },
       this.status, this.progress, this.boardBox, this.orientBox, this.movesBox, this.goalsBox, this.fluentsBox);
-    const side = h('div', { class: 'play-side' }, h('section', { class: 'panel', 'aria-label': 'Players' }, h('h3', { text: 'Players' }), this.rolesBox), historyBox);
+    this.why = new WhyPanel(() => this.explainHere());
+    const side = h('div', { class: 'play-side' }, h('section', { class: 'panel', 'aria-label': 'Players' }, h('h3', { text: 'Players' }), this.rolesBox), historyBox, this.why.root);
     this.root.replaceChildren(h('div', { class: `play${this.compact ? ' compact' : ''}` }, main, side));
     this.root.addEventListener('keydown', (event) => {
       if (event.target.closest?.('input, select, textarea')) return;
@@ -277,8 +279,15 @@ export class PlayView {
   }
 
   /** A new position is shown: render it and let the non-human players move. */
+  /** The "Why?" panel: each legal move's value in the position shown. */
+  explainHere() {
+    if (!this.session) return;
+    this.why.explain(this.session.text, this.session.moves.slice(0, this.session.cursor));
+  }
+
   enter() {
     this.epoch += 1;
+    this.why?.clear();
     this.choices = this.session ? this.session.roles.map(() => null) : [];
     this.selectedCell = null;
     this.render();

@@ -32,6 +32,16 @@ const ORDERS = [
 const SPEEDS = [0.5, 1, 2, 4, 8, 16, 32, 64, 128, 512, 2048];
 
 /** A deterministic random abstract tree (for the presets). */
+/** Evaluations for the cut-off leaves of game trees (crate/src/search/heuristics.rs). */
+export const LEAF_HEURISTICS = [
+  ['fuzzy', 'fuzzy goal distance'],
+  ['fjo', 'f_JO (thesis)'],
+  ['hff', 'h_FF distance'],
+  ['mobility', 'mobility'],
+  ['novelty', 'novelty'],
+  ['none', 'none (50)'],
+];
+
 export function randomTree(branching, depth, seed = 7) {
   let s = seed >>> 0;
   const rnd = () => {
@@ -85,6 +95,7 @@ export class TreeView {
       order: s.order ?? 'given',
       compare: s.compare ?? '',
       role: s.role ?? '',
+      heuristic: s.heuristic ?? 'fuzzy',
     };
     this.initialStep = s.step;
     this.step = 0;
@@ -125,17 +136,20 @@ export class TreeView {
     this.compareBox = h('input', { type: 'checkbox', checked: Boolean(st.compare), 'aria-label': 'compare with a second ordering' });
     this.order2 = select(ORDERS, st.compare || 'best', { 'aria-label': 'second move ordering' });
     this.role = select([['', 'first role']], st.role, { 'aria-label': 'role to maximise' });
+    // The evaluation at the cut-off leaves of a depth-limited game tree
+    // (fjo: the thesis's f_JO, docs/planning.md), scaled into [1, 99].
+    this.heuristic = select(LEAF_HEURISTICS, st.heuristic, { 'aria-label': 'evaluation at the cut-off leaves' });
     this.buildBtn = h('button', { type: 'button', class: 'primary', text: 'Build the tree' });
     this.cancelBtn = h('button', { type: 'button', class: 'danger', text: 'Cancel', hidden: true });
     this.status = h('span', { class: 'muted tree-status', role: 'status' });
-    for (const c of [this.algo, this.depth, this.order, this.compareBox, this.order2, this.role]) c.addEventListener('change', () => this.rebuild());
+    for (const c of [this.algo, this.depth, this.order, this.compareBox, this.order2, this.role, this.heuristic]) c.addEventListener('change', () => this.rebuild());
     this.buildBtn.addEventListener('click', () => {
       this.settings.tree = this.treeInput.value;
       this.rebuild();
     });
     this.cancelBtn.addEventListener('click', () => engine().think.terminate());
 
-    this.sourceGame = h('div', { class: 'row source-game' }, labelled('Depth', this.depth), labelled('MAX is', this.role));
+    this.sourceGame = h('div', { class: 'row source-game' }, labelled('Depth', this.depth), labelled('MAX is', this.role), labelled('Leaves', this.heuristic));
     this.sourceTree = h('div', { class: 'row source-tree' }, this.treeInput, this.preset);
     const form = h('div', { class: 'tree-form', role: 'group', 'aria-label': 'Tree settings' },
       h('div', { class: 'row' },
@@ -248,6 +262,7 @@ export class TreeView {
       order: this.order.value,
       compare: this.compareBox.checked ? this.order2.value : '',
       role: this.role.value,
+      heuristic: this.heuristic.value,
     });
     this.syncForm();
   }
@@ -264,6 +279,7 @@ export class TreeView {
       p.source = this.settings.source;
       p.depth = String(this.settings.depth);
       if (this.settings.role) p.role = this.settings.role;
+      if (this.settings.heuristic !== 'fuzzy') p.heuristic = this.settings.heuristic;
     }
     if (this.settings.compare) p.compare = this.settings.compare;
     return p;
@@ -321,6 +337,7 @@ export class TreeView {
     }
     if (st.role) options.role = st.role;
     options.depth = st.depth;
+    options.heuristic = st.heuristic;
     const fluents = st.source === 'position' ? this.fluents : null;
     const result = await engine().think.call('searchGame', { text: this.text, options, fluents, order });
     return buildModel(result);

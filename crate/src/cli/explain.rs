@@ -1,0 +1,54 @@
+//! `gdlkit explain GAME.kif [--moves MOVES.json] [--role R] [--heuristic H]`:
+//! every legal move's value in a position (see [`crate::search::explain`]).
+
+use super::{Args, Fail, Host, Output, EXIT_OK};
+use crate::replay::parse_moves_json;
+use crate::search::explain::{explain_text, to_text, ExplainOptions};
+
+pub const HELP: &str = "\
+gdlkit explain GAME.kif [options]
+  --moves MOVES.json  joint moves from the initial state (conformance format)
+  --role ROLE         the role whose moves are explained (default: the one to move)
+  --heuristic H       fjo (default), hff, hadd, hmax, fuzzy, mobility, ...
+  --engine E          auto (default), interpreter, fast
+  --format json       JSON output
+";
+
+pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
+    if raw.iter().any(|a| a == "--help" || a == "-h") {
+        out.stdout = HELP.to_string();
+        return Ok(EXIT_OK);
+    }
+    let args = Args::parse(raw, &[])?;
+    args.only(&["moves", "role", "heuristic", "engine", "format"])?;
+    let json = args.json()?;
+    let game = args.positional(0, "GAME.kif")?.to_string();
+    let text = host
+        .read_file(&game)
+        .map_err(|e| Fail::usage(format!("cannot read {game}: {e}")))?;
+    let mut o = ExplainOptions::default();
+    if let Some(path) = args.get("moves") {
+        let t = host
+            .read_file(path)
+            .map_err(|e| Fail::usage(format!("cannot read {path}: {e}")))?;
+        o.moves = parse_moves_json(&t).map_err(|e| Fail::usage(format!("{path}: {e}")))?;
+    }
+    o.role = args.get("role").map(str::to_string);
+    if let Some(h) = args.get("heuristic") {
+        o.heuristic = h.to_string();
+    }
+    if let Some(e) = args.get("engine") {
+        o.engine = e.to_string();
+    }
+    let e =
+        explain_text(&text, &o).map_err(|m| Fail::game(m.replace("game:", &format!("{game}:"))))?;
+    out.stdout = if json {
+        format!(
+            "{}\n",
+            serde_json::to_string(&e).map_err(|e| Fail::game(e.to_string()))?
+        )
+    } else {
+        to_text(&e)
+    };
+    Ok(EXIT_OK)
+}

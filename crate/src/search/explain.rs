@@ -1,0 +1,289 @@
+//! `explain`: a position and, for every legal move of a role, the value of
+//! the state after it under a heuristic, with the planning heuristics' goal
+//! distances and relaxed plans (thesis chapter 5's way of explaining its
+//! numbers). Shared by `gdlkit explain`, the wasm `explain` and the page.
+//!
+//! Generic over the heuristic name: any heuristic of
+//! [`super::heuristics::build`] works; those with
+//! [`Heuristic::details`] (fjo, hff, hadd, hmax) report their raw value
+//! (f_JO, or the distance to the role's best goal) and goal distances,
+//! the others their value in `[1, 99]`. A terminal state is worth its goal
+//! value (for `fjo`: `g − 50`, as in the thesis).
+
+use super::heuristics::{self, Heuristic};
+use super::Stop;
+use crate::program::{parse_ground_term, Program};
+use crate::reasoner::{cartesian, StateMachine};
+use serde::Serialize;
+
+pub use super::fjo::GoalDistance;
+
+/// The explanation of one position.
+#[derive(Clone, Debug, Serialize)]
+pub struct Explanation {
+    pub role: String,
+    pub heuristic: String,
+    pub terminal: bool,
+    /// The position's own value (None: an unreachable distance).
+    pub value: Option<f64>,
+    /// The position's goal distances (planning heuristics, non-terminal).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub goals: Vec<GoalDistance>,
+    pub moves: Vec<MoveValue>,
+}
+
+/// One legal move of the role and the value after it.
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveValue {
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// With simultaneous replies: the minimum over them.
+    pub value: Option<f64>,
+    pub terminal: bool,
+    pub goals: Vec<GoalDistance>,
+    /// With several joint replies of the other roles: each one's value.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub replies: Vec<Reply>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Reply {
+    /// The other roles' moves, in role order.
+    pub moves: Vec<String>,
+    pub value: Option<f64>,
+}
+
+/// Upper bound on joint replies evaluated per move.
+const MAX_REPLIES: usize = 256;
+
+/// Plays `moves` (joint moves, one per role in role order, as text) from
+/// the initial state.
+pub fn position<M: StateMachine>(m: &mut M, moves: &[Vec<String>]) -> Result<M::State, String> {
+    let mut s = m.initial_state().map_err(|e| e.to_string())?;
+    let n = m.roles().len();
+    for (i, joint) in moves.iter().enumerate() {
+        if m.is_terminal(&s).map_err(|e| e.to_string())? {
+            return Err(format!("step {}: the state is terminal", i + 1));
+        }
+        if joint.len() != n {
+            return Err(format!(
+                "step {}: {} moves given for {n} roles",
+                i + 1,
+                joint.len()
+            ));
+        }
+        let legal = m.all_legal_moves(&s).map_err(|e| e.to_string())?;
+        let mut ids = Vec::with_capacity(n);
+        for (r, text) in joint.iter().enumerate() {
+            let id = parse_ground_term(m.terms_mut(), text)
+                .map_err(|e| format!("step {}: {e}", i + 1))?;
+            if !legal[r].contains(&id) {
+                let role = m.terms().display(m.roles()[r]);
+                return Err(format!(
+                    "step {}: move {} of role {role} is not legal",
+                    i + 1,
+                    m.terms().display(id)
+                ));
+            }
+            ids.push(id);
+        }
+        s = m.next_state(&s, &ids).map_err(|e| e.to_string())?;
+    }
+    Ok(s)
+}
+
+/// Value and goal distances of a state for `role`.
+fn value_of<M: StateMachine>(
+    m: &mut M,
+    h: &mut dyn Heuristic<M>,
+    fjo: bool,
+    s: &M::State,
+    role: usize,
+) -> Result<(bool, Option<f64>, Vec<GoalDistance>), Stop> {
+    if m.is_terminal(s)? {
+        let g = m.goals(s)?[role].unwrap_or(0) as f64;
+        return Ok((true, Some(if fjo { g - 50.0 } else { g }), Vec::new()));
+    }
+    match h.details(m, s, role)? {
+        Some(d) => Ok((false, d.value, d.goals)),
+        None => Ok((false, Some(h.evaluate(m, s, role)?), Vec::new())),
+    }
+}
+
+/// Explains the position after `moves` for `role` (default: the first role
+/// with more than one legal move, else the first) under `heuristic`.
+pub fn explain<M: StateMachine + 'static>(
+    m: &mut M,
+    program: &Program,
+    moves: &[Vec<String>],
+    role: Option<&str>,
+    heuristic: &str,
+) -> Result<Explanation, String> {
+    let s = position(m, moves)?;
+    let legal = m.all_legal_moves(&s).map_err(|e| e.to_string())?;
+    let names: Vec<String> = m.roles().iter().map(|&r| m.terms().display(r)).collect();
+    let role = match role {
+        Some(r) => names
+            .iter()
+            .position(|n| n.eq_ignore_ascii_case(r))
+            .ok_or_else(|| format!("unknown role `{r}` (roles: {})", names.join(", ")))?,
+        None => legal.iter().position(|l| l.len() > 1).unwrap_or(0),
+    };
+    let mut h = heuristics::build(heuristic, program, m)?;
+    h.set_root(m, &s).map_err(|e| e.to_string())?;
+    let fjo = heuristic == "fjo";
+    let err = |e: Stop| match e {
+        Stop::Eval(e) => e.to_string(),
+        Stop::Budget => "budget exhausted".to_string(),
+    };
+    let (terminal, value, goals) = value_of(m, h.as_mut(), fjo, &s, role).map_err(err)?;
+    let mut out = Explanation {
+        role: names[role].clone(),
+        heuristic: h.name(),
+        terminal,
+        value,
+        goals,
+        moves: Vec::new(),
+    };
+    if terminal {
+        return Ok(out);
+    }
+    let mut others = legal.clone();
+    others[role] = vec![crate::terms::TermId::NONE];
+    let replies = cartesian(&others);
+    let mut ours = legal[role].clone();
+    ours.sort_by_key(|&mv| m.terms().display(mv));
+    for mv in ours {
+        let mut mvv = MoveValue {
+            mv: m.terms().display(mv),
+            value: None,
+            terminal: false,
+            goals: Vec::new(),
+            replies: Vec::new(),
+        };
+        let mut min: Option<f64> = None;
+        let mut all_unknown = true;
+        for joint in replies.iter().take(MAX_REPLIES) {
+            let mut joint = joint.clone();
+            joint[role] = mv;
+            let next = m.next_state(&s, &joint).map_err(|e| e.to_string())?;
+            let (t, v, g) = value_of(m, h.as_mut(), fjo, &next, role).map_err(err)?;
+            if replies.len() > 1 {
+                mvv.replies.push(Reply {
+                    moves: joint
+                        .iter()
+                        .enumerate()
+                        .filter(|&(r, _)| r != role)
+                        .map(|(_, &x)| m.terms().display(x))
+                        .collect(),
+                    value: v,
+                });
+            } else {
+                mvv.terminal = t;
+                mvv.goals = g;
+            }
+            if let Some(v) = v {
+                all_unknown = false;
+                min = Some(min.map_or(v, |x: f64| x.min(v)));
+            }
+        }
+        mvv.value = if all_unknown { None } else { min };
+        out.moves.push(mvv);
+    }
+    Ok(out)
+}
+
+/// Plain-text rendering of an explanation (`--format text`).
+pub fn to_text(e: &Explanation) -> String {
+    use std::fmt::Write as _;
+    let num = |v: Option<f64>| {
+        v.map_or("∞".to_string(), |v| {
+            format!("{}", (v * 1000.0).round() / 1000.0)
+        })
+    };
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "role {}, heuristic {}: {}{}",
+        e.role,
+        e.heuristic,
+        num(e.value),
+        if e.terminal { " (terminal)" } else { "" }
+    );
+    let goal_lines = |s: &mut String, goals: &[GoalDistance], indent: &str| {
+        for g in goals {
+            let d = |x: Option<u32>| x.map_or("∞".to_string(), |x| x.to_string());
+            let _ = writeln!(
+                s,
+                "{indent}goal {}: h_max {} h_add {} h_ff {}  [{}]",
+                g.goal,
+                d(g.h_max),
+                d(g.h_add),
+                d(g.h_ff),
+                g.plan.join(", ")
+            );
+        }
+    };
+    goal_lines(&mut s, &e.goals, "  ");
+    for m in &e.moves {
+        let _ = writeln!(
+            s,
+            "{:>8}  {}{}",
+            num(m.value),
+            m.mv,
+            if m.terminal { " (terminal)" } else { "" }
+        );
+        goal_lines(&mut s, &m.goals, "            ");
+        for r in &m.replies {
+            let _ = writeln!(
+                s,
+                "            reply {}: {}",
+                r.moves.join(" "),
+                num(r.value)
+            );
+        }
+    }
+    s
+}
+
+/// Options of `explain` (CLI flags; camelCase in JS).
+#[derive(Clone, Debug, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct ExplainOptions {
+    /// Joint moves from the initial state (the conformance format).
+    pub moves: Vec<Vec<String>>,
+    pub role: Option<String>,
+    /// Heuristic name (default `fjo`).
+    pub heuristic: String,
+    /// `auto` (default), `interpreter` or `fast`.
+    pub engine: String,
+}
+
+impl Default for ExplainOptions {
+    fn default() -> Self {
+        ExplainOptions {
+            moves: Vec::new(),
+            role: None,
+            heuristic: "fjo".into(),
+            engine: "auto".into(),
+        }
+    }
+}
+
+/// Loads a game from its text and explains a position (what the wasm
+/// binding and the page call). Errors are messages (the game's first
+/// error diagnostic with its line, a bad option, an illegal move).
+pub fn explain_text(text: &str, o: &ExplainOptions) -> Result<Explanation, String> {
+    let choice: crate::EngineChoice = o.engine.parse()?;
+    let program = crate::parse_program(text);
+    let fail = |d: Vec<crate::Diagnostic>| {
+        let resolved = crate::diagnostic::render(&d, "game", text, false);
+        format!("the game has errors:\n{resolved}")
+    };
+    if crate::diagnostic::has_errors(&program.diagnostics) {
+        return Err(fail(program.diagnostics));
+    }
+    let mut m = crate::Engine::from_program(&program, choice, crate::ground::Budget::default())
+        .map_err(fail)?;
+    explain(&mut m, &program, &o.moves, o.role.as_deref(), &o.heuristic)
+}
