@@ -10,6 +10,7 @@ mod matches;
 mod play;
 mod replay;
 mod search;
+mod structure;
 
 use std::fmt::Write as _;
 
@@ -56,6 +57,10 @@ Usage:
       prove (up to --budget states, default 2000000) or sample (--playouts random
       playouts of depth <= --depth) termination, playability, goals, monotonicity
       and winnability; --seconds stops early; exit 1 when the game is not well-formed
+  gdlkit structure GAME.kif [--seed N] [--states N] [--ms T] [--format text|json] [--engine auto|interpreter|fast]
+      boards, pieces, markers, counters, quantities, successors, orders, turn-taking,
+      teams and the feature names (heuristics feature:NAME:max|min), from the rules
+      and --states sampled states (default 1000, at most --ms ms, default 5000)
 
 --engine: `fast` grounds the game into a propositional network (an error if
 it does not ground within budget), `interpreter` runs the reference
@@ -202,6 +207,7 @@ pub fn run(args: &[String], host: &mut dyn Host) -> Output {
         "search" => search::run(rest, host, &mut out),
         "match" => matches::run(rest, host, &mut out),
         "analyze" => analyze::run(rest, host, &mut out),
+        "structure" => structure::run(rest, host, &mut out),
         "help" | "--help" | "-h" => {
             out.stdout = USAGE.to_string();
             Ok(EXIT_OK)

@@ -46,6 +46,10 @@ pub const HEURISTICS: &[(&str, &str)] = &[
         "states that differ more from the current one are better",
     ),
     ("none", "every non-terminal state is worth 50"),
+    (
+        "feature:NAME:max|min",
+        "maximise or minimise one feature of the game's structure (`gdlkit structure` lists them)",
+    ),
 ];
 
 /// Maps `x` in `[0, 1]` to `[1, 99]`.
@@ -67,6 +71,11 @@ pub fn build<M: StateMachine + 'static>(
         }
         "novelty" => Ok(Box::new(Novelty::default())),
         "none" | "constant" => Ok(Box::new(Constant)),
+        // Features of the game's structure (lecture 004), e.g.
+        // `feature:count.cell.red:max`.
+        other if other.starts_with("feature:") => Ok(Box::new(
+            crate::structure::features::FeatureHeuristic::build(&other[8..], program, m)?,
+        )),
         other => {
             let names: Vec<&str> = HEURISTICS.iter().map(|(n, _)| *n).collect();
             Err(format!(
