@@ -187,6 +187,9 @@ export const KINDS = {
     return oneShot(() => api.runMatch(kif, players, { ...options, onGame }));
   },
   bestMove,
+  // The structure of a game (one wasm call) and a board's SVG.
+  structure: (api, { kif, options }) => oneShot(() => api.structure(kif, options)),
+  renderBoard: (api, { game, state, options }) => oneShot(() => api.renderBoard(game, state, options)),
 };
 
 /**

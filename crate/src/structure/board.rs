@@ -82,7 +82,7 @@ fn split_fluent(f: &str, name: &str, arity: usize) -> Option<Vec<String>> {
 /// Chess symbols for the usual GDL piece names (display only: the
 /// structure never depends on names).
 fn glyph(content: &str) -> Option<&'static str> {
-    let g = match content {
+    let g = match content.replace(' ', "_").as_str() {
         "wk" | "white_king" => "♔",
         "wq" | "white_queen" => "♕",
         "wr" | "white_rook" => "♖",
@@ -122,7 +122,7 @@ pub fn text(g: &Grid) -> String {
         .chain(g.cols.iter().map(|c| c.chars().count()))
         .max()
         .unwrap_or(1)
-        .min(5);
+        .min(3);
     let rw = g.rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
     let mut s = String::new();
     for (r, row) in g.rows.iter().enumerate() {
@@ -146,9 +146,14 @@ pub fn text(g: &Grid) -> String {
 /// game has no drawable board.
 pub fn text_all(boards: &[Board], store: &TermStore, fluents: &[TermId]) -> String {
     let texts: Vec<String> = fluents.iter().map(|&f| store.display(f)).collect();
+    text_of(boards, &texts)
+}
+
+/// [`text_all`] of fluents given as text.
+pub fn text_of(boards: &[Board], texts: &[String]) -> String {
     let mut out = String::new();
     for b in boards {
-        if let Some(g) = grid(b, &texts) {
+        if let Some(g) = grid(b, texts) {
             if boards.len() > 1 {
                 let _ = writeln!(out, "{}:", b.fluent);
             }
@@ -228,4 +233,15 @@ pub fn svg(b: &Board, g: &Grid, cell: f64, labels: bool) -> String {
     }
     s.push_str("</svg>");
     s
+}
+
+/// The SVG of the largest drawable board of a state (fluents as text), or
+/// `None` when the game has none.
+pub fn svg_of(boards: &[Board], texts: &[String], cell: f64, labels: bool) -> Option<String> {
+    let b = boards
+        .iter()
+        .filter(|b| (1..=2).contains(&b.coordinates.len()))
+        .max_by_key(|b| b.size.iter().product::<usize>())?;
+    let g = grid(b, texts)?;
+    Some(svg(b, &g, cell, labels))
 }

@@ -33,7 +33,7 @@ use crate::program::{Program, Term};
 use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::{kw, TermId, TermStore};
 use rustc_hash::FxHashMap;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use simulate::{Kind, Sample};
 use statics::{Domains, Position, Space, Successor};
 
@@ -56,7 +56,7 @@ impl Default for Options {
 }
 
 /// The structure of a game. Terms are canonical text.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Structure {
     pub roles: Vec<String>,
     pub turn_taking: bool,
@@ -77,13 +77,13 @@ pub struct Structure {
     pub terminal_states_sampled: usize,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SuccessorInfo {
     pub relation: String,
     pub chain: Vec<String>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct OrderInfo {
     pub relation: String,
     pub successor: String,
@@ -92,7 +92,7 @@ pub struct OrderInfo {
     pub reflexive: bool,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Board {
     pub fluent: String,
     pub arity: usize,
@@ -111,7 +111,7 @@ pub struct Board {
     pub markers: Vec<String>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Counter {
     pub fluent: String,
     pub argument: usize,
@@ -120,7 +120,7 @@ pub struct Counter {
     pub limit: Option<String>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Quantity {
     pub fluent: String,
     pub argument: usize,
@@ -132,7 +132,7 @@ pub struct Quantity {
     pub values: Vec<String>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct FluentDomain {
     pub fluent: String,
     pub arity: usize,
@@ -220,6 +220,14 @@ pub fn find<M: StateMachine>(
     st.features = features::FeatureSet::new(&st).names;
     Ok(st)
 }
+
+/// A shorter simulation, for drawing boards (`gdlkit play`, `match
+/// --verbose`, npm `renderBoard`).
+pub const DISPLAY_OPTIONS: Options = Options {
+    seed: 1,
+    max_states: 300,
+    max_ms: 1500.0,
+};
 
 /// What the dynamic analysis reads.
 struct Found<'a> {
