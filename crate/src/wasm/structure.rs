@@ -7,6 +7,7 @@ use crate::engine::{load_engine, EngineChoice};
 use crate::structure::{self, board, Options, Structure};
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 #[derive(Deserialize, Default)]
 #[serde(default, deny_unknown_fields)]
@@ -14,6 +15,23 @@ struct StructureOptions {
     seed: Option<u64>,
     states: Option<usize>,
     ms: Option<f64>,
+}
+
+/// Refuses option names not in `known` (a misspelt option must not be
+/// silently ignored).
+fn known_keys(v: &JsValue, what: &str, known: &[&str]) -> Result<(), JsValue> {
+    if let Some(obj) = v.dyn_ref::<js_sys::Object>() {
+        for k in js_sys::Object::keys(obj).iter() {
+            let k = k.as_string().unwrap_or_default();
+            if !known.contains(&k.as_str()) {
+                return Err(js::type_error(&format!(
+                    "unknown {what} option `{k}` (options: {})",
+                    known.join(", ")
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn find(kif: &str, options: Options) -> Result<Structure, JsValue> {
@@ -29,6 +47,7 @@ pub fn structure(kif: &str, options: JsValue) -> Result<JsValue, JsValue> {
     let o: StructureOptions = if options.is_undefined() || options.is_null() {
         StructureOptions::default()
     } else {
+        known_keys(&options, "structure", &["seed", "states", "ms"])?;
         serde_wasm_bindgen::from_value(options)
             .map_err(|e| js::type_error(&format!("structure options: {e}")))?
     };
@@ -67,6 +86,7 @@ pub fn render_board(
     let o: BoardOptions = if options.is_undefined() || options.is_null() {
         BoardOptions::default()
     } else {
+        known_keys(&options, "renderBoard", &["cell", "labels"])?;
         serde_wasm_bindgen::from_value(options)
             .map_err(|e| js::type_error(&format!("renderBoard options: {e}")))?
     };

@@ -6,7 +6,7 @@
 //
 // Kinds added here (named `site.*`): the play view's games held by id and
 // their states by handle (`site.load`, `site.next`, `site.replayMoves`,
-// ...), traced searches of a game from a given position and move order
+// ...), the structure that boards are drawn from (`site.structure`), traced searches of a game from a given position and move order
 // (`site.searchGame`), and `site.features` (what this build has). Engine
 // moves and abstract trees are the package's own kinds (`bestMove`, which
 // keeps players between moves, and `searchTree`).
@@ -20,6 +20,15 @@ import * as wasm from '../../../pkg/gdlkit.js';
 function optional(name) {
   const f = wasm[name];
   return typeof f === 'function' ? f : null;
+}
+
+/** The structure for drawing boards: a short simulation (crate/src/structure). */
+function structureOf(text) {
+  try {
+    return api.structure(text, { states: 300, ms: 1500 });
+  } catch {
+    return null;
+  }
 }
 
 /** Loaded games of the play view: id → Game. */
@@ -64,7 +73,12 @@ const ops = {
       }
     }
     const initial = g.initialState();
-    return { id, roles: g.roles(), initial: describe(g, initial) };
+    return { id, roles: g.roles(), initial: describe(g, initial), structure: structureOf(text) };
+  },
+
+  /** The game's structure (boards, pieces, ...), found in Rust; null when it cannot be found. */
+  structure({ text }) {
+    return structureOf(text);
   },
 
   unload({ id }) {

@@ -7,7 +7,7 @@
 import { engine, features } from '../engine/client.js';
 import { movesFromText, movesToText } from '../state.js';
 import { h, formatMs, select } from '../dom.js';
-import { boardCells, detectBoard, moveCells, moveColumn, orderingChains, renderBoard, renderFluentList } from './board.js';
+import { boardCells, boardFromStructure, moveCells, moveColumn, renderBoard, renderFluentList } from './board.js';
 
 export const ALGORITHMS = [
   ['alphabeta', 'alpha-beta'],
@@ -141,27 +141,12 @@ export class PlayView {
       this.players = this.players.map((p) => (p.kind === 'engine' ? { ...p, kind: 'random' } : p));
     }
     this.paused = paused;
-    this.chains = orderingChains(text);
-    this.seen = new Set();
     this.palette = new Map();
-    this.board = null;
-    for (const s of session.states) this.noteFluents(s.fluents);
+    this.board = boardFromStructure(loaded.structure);
     this.message = replayError ?? '';
     this.renderRoles();
     this.enter();
     return session;
-  }
-
-  noteFluents(fluents) {
-    let added = false;
-    for (const f of fluents) {
-      if (this.seen.size > 20000) break;
-      if (!this.seen.has(f)) {
-        this.seen.add(f);
-        added = true;
-      }
-    }
-    if (added) this.board = detectBoard(this.seen, this.chains);
   }
 
   get current() {
@@ -386,7 +371,6 @@ export class PlayView {
     sess.moves.push(joint);
     sess.cursor += 1;
     this.message = '';
-    this.noteFluents(next.fluents);
     this.enter();
   }
 
