@@ -245,3 +245,120 @@ pub fn svg_of(boards: &[Board], texts: &[String], cell: f64, labels: bool) -> Op
     let g = grid(b, texts)?;
     Some(svg(b, &g, cell, labels))
 }
+
+/// The cells of a 2-D board that a move names, for clicking moves on a
+/// drawn board: the first run of adjacent (column, row) argument pairs
+/// (`(move 1 2 1 3)` names (1,2) then (1,3)); a move whose only argument is
+/// a column (`(drop 3)`) names that whole column (`column` is then true).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct MoveCells {
+    pub cells: Vec<[String; 2]>,
+    pub column: bool,
+}
+
+pub fn move_cells(b: &Board, mv: &str) -> MoveCells {
+    let (Some(cols), Some(rows)) = (b.values.first(), b.values.get(1)) else {
+        return MoveCells::default();
+    };
+    if b.coordinates.len() != 2 {
+        return MoveCells::default();
+    }
+    let args = move_args(mv);
+    let atoms: Vec<&String> = args.iter().filter(|a| !a.starts_with('(')).collect();
+    let is_cell =
+        |j: usize| j + 1 < atoms.len() && cols.contains(atoms[j]) && rows.contains(atoms[j + 1]);
+    if let Some(i) = (0..atoms.len()).find(|&i| is_cell(i)) {
+        let mut cells = Vec::new();
+        let mut j = i;
+        while is_cell(j) {
+            cells.push([atoms[j].clone(), atoms[j + 1].clone()]);
+            j += 2;
+        }
+        return MoveCells {
+            cells,
+            column: false,
+        };
+    }
+    if args.len() == 1 && cols.contains(&args[0]) {
+        return MoveCells {
+            cells: rows.iter().map(|r| [args[0].clone(), r.clone()]).collect(),
+            column: true,
+        };
+    }
+    MoveCells::default()
+}
+
+/// The top-level arguments of a move's text (none for a constant).
+fn move_args(mv: &str) -> Vec<String> {
+    let Some(inner) = mv.strip_prefix('(').and_then(|m| m.strip_suffix(')')) else {
+        return Vec::new();
+    };
+    let Some((_, rest)) = inner.split_once(' ') else {
+        return Vec::new();
+    };
+    let mut args = Vec::new();
+    let (mut depth, mut cur) = (0usize, String::new());
+    for ch in rest.chars() {
+        match ch {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            ' ' if depth == 0 => {
+                if !cur.is_empty() {
+                    args.push(std::mem::take(&mut cur));
+                }
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(ch);
+    }
+    if !cur.is_empty() {
+        args.push(cur);
+    }
+    args
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board() -> Board {
+        let v = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        Board {
+            fluent: "cell".into(),
+            arity: 3,
+            coordinates: vec![0, 1],
+            contents: vec![2],
+            size: vec![3, 2],
+            ordered: vec![true, true],
+            order: vec![None, None],
+            values: vec![v(&["1", "2", "3"]), v(&["a", "b"])],
+            pieces: vec![],
+            markers: v(&["x"]),
+        }
+    }
+
+    #[test]
+    fn moves_name_cells_or_columns() {
+        let b = board();
+        let mc = move_cells(&b, "(move wp 1 a 2 b)");
+        assert_eq!(mc.cells, [["1", "a"], ["2", "b"]]);
+        assert!(!mc.column);
+        let mc = move_cells(&b, "(drop 3)");
+        assert_eq!(mc.cells, [["3", "a"], ["3", "b"]]);
+        assert!(mc.column);
+        assert_eq!(move_cells(&b, "noop"), MoveCells::default());
+        assert_eq!(move_cells(&b, "(mark 4 a)"), MoveCells::default());
+    }
+
+    #[test]
+    fn text_board_puts_the_last_row_on_top() {
+        let b = board();
+        let texts = vec!["(cell 1 a x)".to_string(), "(cell 3 b x)".to_string()];
+        let g = grid(&b, &texts).unwrap();
+        assert_eq!(text(&g), "b | . . x\na | x . .\n    1 2 3\n");
+        let svg = svg(&b, &g, 10.0, true);
+        assert_eq!(svg.matches("<rect ").count(), 6);
+        assert_eq!(svg.matches(">x<").count(), 2);
+    }
+}

@@ -45,7 +45,7 @@ pub use game::Game;
 pub use matches::run_match_with_progress;
 pub use replay::replay;
 pub use search::{run_match, search, search_tree, SearchPlayer};
-pub use structure::{render_board, structure};
+pub use structure::{move_cells, render_board, structure};
 
 use wasm_bindgen::prelude::*;
 

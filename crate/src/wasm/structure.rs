@@ -93,3 +93,25 @@ pub fn render_board(
     let cell = o.cell.unwrap_or(40.0).clamp(4.0, 400.0);
     Ok(board::svg_of(&st.boards, &fluents, cell, o.labels.unwrap_or(true)).unwrap_or_default())
 }
+
+/// For each move, the board cells it names (`{cells: [[col, row], ...],
+/// column}`), so that the page can play moves by clicking the board.
+#[wasm_bindgen(js_name = moveCells)]
+pub fn move_cells(structure: JsValue, moves: Vec<String>) -> Result<JsValue, JsValue> {
+    js::init();
+    let st: Structure = serde_wasm_bindgen::from_value(structure)
+        .map_err(|e| js::type_error(&format!("moveCells: not a structure: {e}")))?;
+    let b = st
+        .boards
+        .iter()
+        .filter(|b| b.coordinates.len() == 2)
+        .max_by_key(|b| b.size.iter().product::<usize>());
+    let out: serde_json::Map<String, serde_json::Value> = moves
+        .iter()
+        .map(|m| {
+            let mc = b.map(|b| board::move_cells(b, m)).unwrap_or_default();
+            (m.clone(), serde_json::json!(mc))
+        })
+        .collect();
+    to_js(&out)
+}

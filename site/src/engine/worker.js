@@ -43,8 +43,20 @@ function game(id) {
   return g;
 }
 
-function describe(g, handle) {
-  return { handle, ...g.describe(handle) };
+/** Structures of the loaded games (for the board cells that moves name): Game → structure. */
+const structures = new WeakMap();
+
+/**
+ * A state for the play view; with the game's board, `cells` maps each
+ * legal move (and the joint move `joint` that led here) to the board cells
+ * it names, computed in Rust (`moveCells`).
+ */
+function describe(g, handle, joint = []) {
+  const d = { handle, ...g.describe(handle) };
+  const st = structures.get(g);
+  const moveCells = optional('moveCells');
+  if (st?.boards?.length && moveCells) d.cells = moveCells(st, [...new Set([...d.legal.flat(), ...joint])]);
+  return d;
 }
 
 const ops = {
@@ -73,7 +85,9 @@ const ops = {
       }
     }
     const initial = g.initialState();
-    return { id, roles: g.roles(), initial: describe(g, initial), structure: structureOf(text) };
+    const structure = structureOf(text);
+    if (structure) structures.set(g, structure);
+    return { id, roles: g.roles(), initial: describe(g, initial), structure };
   },
 
   /** The game's structure (boards, pieces, ...), found in Rust; null when it cannot be found. */
@@ -88,7 +102,7 @@ const ops = {
 
   next({ id, handle, joint }) {
     const g = game(id);
-    return describe(g, g.next(handle, joint));
+    return describe(g, g.next(handle, joint), joint);
   },
 
   /** Replays joint moves from the initial state: one description per state reached. */
@@ -98,7 +112,7 @@ const ops = {
     for (const joint of moves) {
       const last = out[out.length - 1];
       try {
-        out.push(describe(g, g.next(last.handle, joint)));
+        out.push(describe(g, g.next(last.handle, joint), joint));
       } catch (e) {
         return { states: out, error: { name: e.name, message: e.message } };
       }

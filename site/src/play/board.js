@@ -90,37 +90,6 @@ export function gridAxes(board, orientation = {}) {
   return { cols, rows, key: (col, row) => (colIsX ? `${col}|${row}` : `${row}|${col}`) };
 }
 
-/**
- * The cells a move mentions: pairs of adjacent arguments that are cells of
- * the board, read from the first such pair on ((move 1 2 1 3) mentions
- * (1,2) then (1,3)). Atoms inside the move only, in order.
- */
-export function moveCells(board, moveText) {
-  if (!board) return [];
-  const atoms = termArgs(parseTerm(moveText)).filter((a) => typeof a === 'string');
-  const xs = new Set(board.xs);
-  const ys = new Set(board.ys);
-  for (let i = 0; i + 1 < atoms.length; i++) {
-    if (xs.has(atoms[i]) && ys.has(atoms[i + 1])) {
-      const out = [];
-      for (let j = i; j + 1 < atoms.length; j += 2) {
-        if (xs.has(atoms[j]) && ys.has(atoms[j + 1])) out.push(`${atoms[j]}|${atoms[j + 1]}`);
-        else break;
-      }
-      return out;
-    }
-  }
-  return [];
-}
-
-/** A column a move names alone (e.g. `(drop 3)`), or null. */
-export function moveColumn(board, moveText) {
-  if (!board) return null;
-  const args = termArgs(parseTerm(moveText));
-  if (args.length === 1 && typeof args[0] === 'string' && board.xs.includes(args[0])) return args[0];
-  return null;
-}
-
 function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
