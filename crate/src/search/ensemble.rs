@@ -7,9 +7,12 @@
 //! 1. a *proven* result (a search whose root value no estimate influenced,
 //!    normally the exhaustive one) is followed; among several, the highest
 //!    proven value;
-//! 2. otherwise the move of the *deepest* completed search; among equally
-//!    deep searches, the move most of them chose, then the first in the
-//!    members' order.
+//! 2. otherwise the searches *with* an evaluation function vote, each
+//!    with the depth it completed, so moves from deeper searches are
+//!    preferred and agreement counts; the move with the most weight wins,
+//!    ties going to the first member. The unfinished exhaustive search
+//!    votes only when no other member exists: its values are all equal
+//!    (no evaluation), so its move says nothing.
 //!
 //! This is the one core every platform shares: the members run one after
 //! the other, each for its share of the time (`ms / workers`). The parallel
@@ -88,11 +91,15 @@ impl<M: StateMachine + 'static> Ensemble<M> {
 }
 
 /// The lecture's choice among the members' results (see the module docs);
-/// returns the index of the result followed.
-pub fn choose(results: &[SearchResult]) -> Option<usize> {
-    let with_move = |i: &usize| results[*i].best_move.is_some();
-    let proven = (0..results.len())
-        .filter(with_move)
+/// `evaluated[i]`: member `i` has an evaluation function. Returns the index
+/// of the result followed.
+pub fn choose(results: &[SearchResult], evaluated: &[bool]) -> Option<usize> {
+    let with_move: Vec<usize> = (0..results.len())
+        .filter(|&i| results[i].best_move.is_some())
+        .collect();
+    let proven = with_move
+        .iter()
+        .copied()
         .filter(|&i| results[i].solved)
         .max_by(|&a, &b| {
             results[a]
@@ -103,23 +110,25 @@ pub fn choose(results: &[SearchResult]) -> Option<usize> {
     if proven.is_some() {
         return proven;
     }
-    let deepest = (0..results.len())
-        .filter(with_move)
-        .map(|i| results[i].stats.depth)
-        .max()?;
-    let deep: Vec<usize> = (0..results.len())
-        .filter(with_move)
-        .filter(|&i| results[i].stats.depth == deepest)
-        .collect();
-    let votes = |i: usize| {
-        deep.iter()
-            .filter(|&&j| results[j].best_move == results[i].best_move)
-            .count()
-    };
-    // Most votes, then the first member.
-    deep.iter()
+    let mut voters: Vec<usize> = with_move
+        .iter()
         .copied()
-        .max_by(|&a, &b| votes(a).cmp(&votes(b)).then(b.cmp(&a)))
+        .filter(|&i| evaluated.get(i).copied().unwrap_or(true))
+        .collect();
+    if voters.is_empty() {
+        voters = with_move;
+    }
+    let weight = |i: usize| -> u64 {
+        voters
+            .iter()
+            .filter(|&&j| results[j].best_move == results[i].best_move)
+            .map(|&j| 1 + results[j].stats.depth as u64)
+            .sum()
+    };
+    voters
+        .iter()
+        .copied()
+        .max_by(|&a, &b| weight(a).cmp(&weight(b)).then(b.cmp(&a)))
 }
 
 impl<M: StateMachine + 'static> Player<M> for Ensemble<M> {
@@ -149,7 +158,8 @@ impl<M: StateMachine + 'static> Player<M> for Ensemble<M> {
             results.push(r);
         }
         self.stats = stats;
-        let i = choose(&results)
+        let evaluated: Vec<bool> = self.members.iter().map(|m| m.heuristic != "none").collect();
+        let i = choose(&results, &evaluated)
             .ok_or_else(|| EvalError::BadMove(format!("role number {role} has no legal move")))?;
         self.last_choice = Some(self.members[i].heuristic.clone());
         results[i]
@@ -179,33 +189,42 @@ mod tests {
 
     #[test]
     fn a_proven_result_is_followed_even_when_shallower() {
+        let all = [true; 3];
         let rs = [
             r(60.0, 1, false, 9),
             r(50.0, 2, true, 3),
             r(99.0, 3, false, 9),
         ];
-        assert_eq!(choose(&rs), Some(1));
+        assert_eq!(choose(&rs, &all), Some(1));
         // Among proven results, the highest value.
         let rs = [r(0.0, 1, true, 3), r(100.0, 2, true, 2)];
-        assert_eq!(choose(&rs), Some(1));
+        assert_eq!(choose(&rs, &all), Some(1));
     }
 
     #[test]
-    fn otherwise_the_deepest_search_then_votes_then_order() {
+    fn otherwise_deeper_searches_weigh_more() {
+        let all = [true; 3];
         let rs = [
             r(60.0, 1, false, 3),
             r(40.0, 2, false, 5),
             r(70.0, 3, false, 4),
         ];
-        assert_eq!(choose(&rs), Some(1));
+        assert_eq!(choose(&rs, &all), Some(1));
         let rs = [
-            r(60.0, 1, false, 5),
-            r(40.0, 2, false, 5),
-            r(70.0, 2, false, 5),
+            r(60.0, 1, false, 7),
+            r(40.0, 2, false, 4),
+            r(70.0, 2, false, 4),
         ];
-        assert_eq!(choose(&rs), Some(1), "move 2 has two votes");
+        assert_eq!(choose(&rs, &all), Some(1), "move 2: weight 10 against 8");
         let rs = [r(60.0, 1, false, 5), r(40.0, 2, false, 5)];
-        assert_eq!(choose(&rs), Some(0), "a tie goes to the first member");
-        assert_eq!(choose(&[]), None);
+        assert_eq!(choose(&rs, &all), Some(0), "a tie goes to the first member");
+        assert_eq!(choose(&[], &all), None);
+    }
+
+    #[test]
+    fn the_unfinished_exhaustive_search_does_not_vote() {
+        let rs = [r(50.0, 1, false, 12), r(60.0, 2, false, 3)];
+        assert_eq!(choose(&rs, &[false, true]), Some(1));
+        assert_eq!(choose(&rs[..1], &[false]), Some(0), "alone, it still moves");
     }
 }
