@@ -583,3 +583,66 @@ export interface Explanation {
  * @throws {GdlDiagnosticsError} when the text has errors; {TypeError} for a bad or unknown option; GdlExplainError for an illegal move, an unknown role or heuristic.
  */
 export function explain(kif: string, options?: ExplainOptions): Explanation;
+// --------------------------------------------------------------- structure
+// The structure of a game (lecture 004): boards, pieces and markers,
+// counters, quantities, turn-taking, teams (docs/structure.md).
+
+/** A board found in the rules: coordinates and contents are argument positions (0-based). */
+export interface StructureBoard {
+  fluent: string;
+  arity: number;
+  coordinates: number[];
+  contents: number[];
+  /** Number of values of each coordinate. */
+  size: number[];
+  ordered: boolean[];
+  /** The successor relation ordering each coordinate (null: unordered). */
+  order: (string | null)[];
+  /** Each coordinate's values, in order. */
+  values: string[][];
+  pieces: string[];
+  markers: string[];
+}
+
+/** The result of `structure()` (`gdlkit structure --format json`). */
+export interface Structure {
+  roles: string[];
+  turn_taking: boolean;
+  noop_moves: string[];
+  teams: string[][];
+  /** The sum of the goals in every sampled terminal state, or null. */
+  constant_sum: number | null;
+  goal_values: Record<string, number[]>;
+  successors: { relation: string; chain: string[] }[];
+  orders: { relation: string; successor: string; ascending: boolean; reflexive: boolean }[];
+  boards: StructureBoard[];
+  counters: { fluent: string; argument: number; successor: string; limit: string | null }[];
+  quantities: { fluent: string; argument: number; inputs: number[]; successor: string; values: string[] }[];
+  domains: { fluent: string; arity: number; sizes: (number | null)[] }[];
+  /** Feature names: heuristics `feature:NAME:max` / `feature:NAME:min`. */
+  features: string[];
+  states_sampled: number;
+  terminal_states_sampled: number;
+}
+
+export interface StructureOptions {
+  /** Simulation seed (default 1). */
+  seed?: number;
+  /** States to sample (default 1000). */
+  states?: number;
+  /** Time limit of the simulation in ms (default 5000). */
+  ms?: number;
+}
+
+/** The structure of a game. @throws {GdlDiagnosticsError} when the text has errors. */
+export function structure(kif: string, options?: StructureOptions): Structure;
+
+export interface RenderBoardOptions {
+  /** Pixels per square (default 40). */
+  cell?: number;
+  /** Coordinates along the edges (default true). */
+  labels?: boolean;
+}
+
+/** The SVG of a state's board (`""` when the game has none), drawn in Rust from the structure. */
+export function renderBoard(game: string | Structure, state: readonly string[] | { fluents: readonly string[] }, options?: RenderBoardOptions): string;

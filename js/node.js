@@ -9,6 +9,7 @@ import { initFrom, initSync, isReady, wasmSource } from './wasm.js';
 export { check, explain, format, Game, hasErrors, isGdlError, replay, runCli, version } from './api.js';
 export { analyze, AnalysisJob } from './analysis.js';
 export { Player, playerSpec, runMatch, search, searchTree } from './search.js';
+export { renderBoard, structure } from './structure.js';
 export { initSync, isReady } from './wasm.js';
 
 // The .wasm file in the package.

@@ -189,6 +189,9 @@ export const KINDS = {
   bestMove,
   // The values of a position's moves (docs/planning.md): one wasm call.
   explain: (api, { kif, options }) => oneShot(() => api.explain(kif, options)),
+  // The structure of a game (one wasm call) and a board's SVG.
+  structure: (api, { kif, options }) => oneShot(() => api.structure(kif, options)),
+  renderBoard: (api, { game, state, options }) => oneShot(() => api.renderBoard(game, state, options)),
 };
 
 /**

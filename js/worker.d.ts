@@ -2,6 +2,7 @@
 // worker-node.js in Node). Protocol and semantics: docs/js-api.md.
 
 import type { AnalysisOptions, AnalysisProgress, AnalysisResult, CliResult, Diagnostic, EngineChoice, ExplainOptions, Explanation, MatchGameRecord, MatchOptions, MatchResult, PlayerSpec, ReplayResult, RoleRef, SearchOptions, SearchResult, SearchStats, WasmSource } from './index.js';
+import type { RenderBoardOptions, Structure, StructureOptions } from './index.js';
 
 /** Progress of the `playouts` job. */
 export interface PlayoutsProgress {
@@ -176,6 +177,10 @@ export class GdlWorker extends EventTarget {
   match(kif: string, players: readonly PlayerSpec[], options?: MatchOptions, taskOptions?: TaskOptions<MatchProgress>): GdlTask<MatchResult>;
   /** A player's move in a state; the worker keeps the last few players between calls. */
   bestMove(kif: string, request: BestMoveRequest, taskOptions?: TaskOptions): GdlTask<BestMoveResult>;
+  /** The structure of a game (one wasm call, bounded by `options.ms`). */
+  structure(kif: string, options?: StructureOptions, taskOptions?: TaskOptions): GdlTask<Structure>;
+  /** The SVG of a state's board (`""` when the game has none); `game`: KIF text or a structure. */
+  renderBoard(game: string | Structure, state: readonly string[] | { fluents: readonly string[] }, options?: RenderBoardOptions, taskOptions?: TaskOptions): GdlTask<string>;
 
   addEventListener(type: 'progress' | 'restart', listener: (event: GdlWorkerEvent) => void, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions): void;

@@ -18,7 +18,7 @@ import { mainThreadWorker, resilientWorker, workerFrom } from './worker-start.js
  * Job kinds that are one long wasm call: the worker cannot see a cancel
  * until the call returns, so cancelling one restarts the worker at once.
  */
-const ATOMIC_KINDS = new Set(['search', 'searchTree', 'match', 'bestMove', 'explain']);
+const ATOMIC_KINDS = new Set(['search', 'searchTree', 'match', 'bestMove', 'explain', 'structure']);
 
 function abortError(message, extra = {}) {
   const e = typeof DOMException === 'function' ? new DOMException(message, 'AbortError') : Object.assign(new Error(message), { name: 'AbortError' });
@@ -415,6 +415,16 @@ export class GdlWorker extends EventTarget {
    */
   playouts(kif, { count = 100, maxSteps = 1000, seed = 1 } = {}, options) {
     return this.run('playouts', { kif, count, maxSteps, seed }, options);
+  }
+
+  /** The structure of a game (as `structure`): one wasm call, bounded by `options.ms`. */
+  structure(kif, options = {}, taskOptions) {
+    return this.run('structure', { kif, options }, taskOptions);
+  }
+
+  /** The SVG of a state's board (as `renderBoard`); `game`: KIF text or a structure. */
+  renderBoard(game, state, options = {}, taskOptions) {
+    return this.run('renderBoard', { game, state, options }, taskOptions);
   }
 }
 

@@ -512,3 +512,31 @@ test('game symbols are text, never HTML', async () => {
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('structure: boards inside the nodes of a tic-tac-toe tree, and the Structure panel', { skip: NO_SEARCH }, async () => {
+  const { page, errors, context } = await open('?view=tree&game=ticTacToe&tree=((1 2) (3 4))');
+  await page.waitForSelector('.step-counter[data-total]');
+  await page.locator('label.radio', { hasText: 'initial state' }).click();
+  await page.waitForFunction(() => / nodes searched\./.test(document.querySelector('.tree-status').textContent), null, { timeout: 20000 });
+  await page.locator('button[aria-label="Jump to the end"]').click();
+  // Zoomed in to depth 2, every node in view shows its position as a board (from the Rust structure).
+  const canvas = page.locator('.tree-canvas').first();
+  await canvas.focus();
+  for (let i = 0; i < 4; i++) await page.keyboard.press('+');
+  await frame(page);
+  await page.waitForFunction(() => Number(document.querySelector('.tree-canvas').dataset.boards) > 0, null, { timeout: 5000 });
+  await shot(page, 'tree-tictactoe-boards');
+  // The Rules view lists the structure found in the rules.
+  const rules = await open('?view=editor&game=ticTacToe', { context });
+  await rules.page.locator('button', { hasText: 'Structure' }).click();
+  await rules.page.waitForSelector('.structure-list', { timeout: 20000 });
+  const text = await rules.page.locator('.structure-panel').textContent();
+  assert.match(text, /turn-taking/);
+  assert.match(text, /\(cell …\) 3 × 3/);
+  assert.match(text, /Markers: blank, o, x/);
+  await rules.page.locator('.structure-panel').scrollIntoViewIfNeeded();
+  await shot(rules.page, 'rules-structure');
+  assert.deepEqual(errors, []);
+  assert.deepEqual(rules.errors, []);
+  await context.close();
+});

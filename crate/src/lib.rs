@@ -22,6 +22,7 @@ pub mod program;
 pub mod reasoner;
 pub mod replay;
 pub mod search;
+pub mod structure;
 pub mod syntax;
 pub mod terms;
 pub mod trace;

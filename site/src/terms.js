@@ -40,29 +40,3 @@ export function termName(term) {
 export function termArgs(term) {
   return Array.isArray(term) ? term.slice(1) : [];
 }
-
-/**
- * Top-level forms of a KIF text as parsed terms (comments dropped), used to
- * find static ordering facts such as `(succ 1 2)` for board axes.
- */
-export function topLevelForms(text, limit = 20000) {
-  const forms = [];
-  const clean = text.replace(/;[^\n]*/g, ' ');
-  const tokens = clean.match(/\(|\)|[^\s()]+/g) ?? [];
-  const stack = [];
-  for (const tok of tokens) {
-    if (tok === '(') {
-      stack.push([]);
-    } else if (tok === ')') {
-      const done = stack.pop();
-      if (!done) continue;
-      if (stack.length) stack[stack.length - 1].push(done);
-      else if (forms.push(done) >= limit) break;
-    } else if (stack.length) {
-      stack[stack.length - 1].push(tok.toLowerCase());
-    } else {
-      forms.push(tok.toLowerCase());
-    }
-  }
-  return forms;
-}

@@ -9,8 +9,8 @@ use std::fmt::Write as _;
 pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
     // `--players` takes every following word up to the next option.
     let (rest, specs_text) = super::host::take_list(raw, "players");
-    let args = Args::parse(&rest, &[])?;
-    args.only(&["games", "seed", "max-steps", "engine", "format"])?;
+    let args = Args::parse(&rest, &["verbose"])?;
+    args.only(&["games", "seed", "max-steps", "engine", "format", "verbose"])?;
     let json = args.json()?;
     let cfg = MatchConfig {
         games: args.number("games", 10)?,
@@ -31,6 +31,14 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     let result =
         play_match(&text, &mut m, &specs_text, &cfg).map_err(super::search::report_fail)?;
     let v = match_json(&path, &m, &cfg, &result);
+    let verbose = if args.flag("verbose") && !json {
+        let program = crate::parse_program(&text);
+        let st = crate::structure::find(&program, &mut m, crate::structure::DISPLAY_OPTIONS)
+            .map_err(|e| Fail::game(e.to_string()))?;
+        Some(st.boards)
+    } else {
+        None
+    };
     if json {
         out.stdout = format!("{v}\n");
         return Ok(EXIT_OK);
@@ -65,6 +73,24 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
             p.nodes_per_second(),
             p.playouts_per_second()
         );
+    }
+    if let Some(boards) = verbose {
+        for g in &result.games {
+            let players: Vec<&str> = g
+                .seats
+                .iter()
+                .map(|&p| result.players[p].name.as_str())
+                .collect();
+            let _ = writeln!(
+                s,
+                "game {}: {} goals {:?} after {} steps",
+                g.game + 1,
+                players.join(" vs "),
+                g.goals,
+                g.steps
+            );
+            s.push_str(&crate::structure::board::text_of(&boards, &g.final_fluents));
+        }
     }
     Ok(EXIT_OK)
 }

@@ -15,6 +15,7 @@ mod search;
 // GGP protocol: player server and game manager.
 pub mod host;
 pub mod serve;
+mod structure;
 
 use std::fmt::Write as _;
 
@@ -74,6 +75,10 @@ Usage:
   gdlkit explain GAME.kif [--moves MOVES.json] [--role R] [--heuristic fjo|hff|hadd|hmax|fuzzy|...] [--format text|json]
       every legal move's value in a position; for the planning heuristics (thesis f_JO)
       the relaxed-plan distances and plans to each goal value
+  gdlkit structure GAME.kif [--seed N] [--states N] [--ms T] [--format text|json] [--engine auto|interpreter|fast]
+      boards, pieces, markers, counters, quantities, successors, orders, turn-taking,
+      teams and the feature names (heuristics feature:NAME:max|min), from the rules
+      and --states sampled states (default 1000, at most --ms ms, default 5000)
 
 --engine: `fast` grounds the game into a propositional network (an error if
 it does not ground within budget), `interpreter` runs the reference
@@ -224,6 +229,7 @@ pub fn run(args: &[String], host: &mut dyn Host) -> Output {
         "host" => host::run(rest, host, &mut out),
         "export" => export::run(rest, host, &mut out),
         "explain" => explain::run(rest, host, &mut out),
+        "structure" => structure::run(rest, host, &mut out),
         "help" | "--help" | "-h" => {
             out.stdout = USAGE.to_string();
             Ok(EXIT_OK)

@@ -1,23 +1,36 @@
-//! `gdlkit play GAME.kif`: one random playout, printed move by move.
+//! `gdlkit play GAME.kif`: one random playout, printed move by move, and
+//! the final board (every board with `--verbose`) drawn from the game's
+//! structure.
 
 use super::{load_engine, Args, Fail, Host, Output, EXIT_OK};
 use crate::reasoner::StateMachine;
+use crate::structure::board;
 use serde_json::json;
 use std::fmt::Write as _;
 
 pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
-    let args = Args::parse(raw, &[])?;
-    args.only(&["seed", "max-steps", "format", "engine"])?;
+    let args = Args::parse(raw, &["verbose"])?;
+    args.only(&["seed", "max-steps", "format", "engine", "verbose"])?;
     let json = args.json()?;
     let seed: u64 = args.number("seed", 1)?;
     let max_steps: usize = args.number("max-steps", 1000)?;
     let path = args.positional(0, "GAME.kif")?.to_string();
-    let (_, mut m) = load_engine(host, &path, &args)?;
+    let (text, mut m) = load_engine(host, &path, &args)?;
     let err = |e: crate::EvalError| Fail::game(e.to_string());
     let mut rng = fastrand::Rng::with_seed(seed);
     let roles: Vec<String> = m.roles().iter().map(|&r| m.terms().display(r)).collect();
     let mut state = m.initial_state().map_err(err)?;
     let mut moves: Vec<Vec<String>> = Vec::new();
+    let mut boards_after: Vec<String> = Vec::new();
+    let verbose = args.flag("verbose");
+    let boards = if json {
+        Vec::new()
+    } else {
+        let program = crate::parse_program(&text);
+        crate::structure::find(&program, &mut m, crate::structure::DISPLAY_OPTIONS)
+            .map_err(err)?
+            .boards
+    };
     let mut stuck = false;
     while !m.is_terminal(&state).map_err(err)? && moves.len() < max_steps {
         let legal = m.all_legal_moves(&state).map_err(err)?;
@@ -31,6 +44,10 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
             .collect();
         moves.push(joint.iter().map(|&t| m.terms().display(t)).collect());
         state = m.next_state(&state, &joint).map_err(err)?;
+        if verbose {
+            let f = m.fluents(&state);
+            boards_after.push(board::text_all(&boards, m.terms(), &f));
+        }
     }
     let terminal = m.is_terminal(&state).map_err(err)?;
     let goals = m.goal_values(&state).map_err(err)?;
@@ -50,6 +67,13 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     let _ = writeln!(s, "roles: {}", roles.join(" "));
     for (i, jm) in moves.iter().enumerate() {
         let _ = writeln!(s, "{:>4}. {}", i + 1, jm.join("  "));
+        if let Some(b) = boards_after.get(i) {
+            s.push_str(b);
+        }
+    }
+    if !verbose {
+        let f = m.fluents(&state);
+        s.push_str(&board::text_all(&boards, m.terms(), &f));
     }
     let end = if terminal {
         "terminal"

@@ -1090,36 +1090,8 @@ impl Grounder<'_> {
 }
 
 /// The elements of a successor chain in order, if `rows` (pairs) form one
-/// path of at least three elements: functional, injective, acyclic,
-/// connected.
+/// (the structure module's test: functional, injective, acyclic, one path).
 fn chain(rows: &[Vec<TermId>]) -> Option<Vec<TermId>> {
-    if rows.len() < 2 {
-        return None;
-    }
-    let mut next: FxHashMap<TermId, TermId> = FxHashMap::default();
-    let mut has_pred: FxHashSet<TermId> = FxHashSet::default();
-    for r in rows {
-        let (a, b) = (r[0], r[1]);
-        if a == b || next.insert(a, b).is_some() || !has_pred.insert(b) {
-            return None;
-        }
-    }
-    let starts: Vec<TermId> = next
-        .keys()
-        .copied()
-        .filter(|a| !has_pred.contains(a))
-        .collect();
-    let [start] = starts.as_slice() else {
-        return None;
-    };
-    let mut out = vec![*start];
-    let mut cur = *start;
-    while let Some(&n) = next.get(&cur) {
-        if out.len() > rows.len() {
-            return None;
-        }
-        out.push(n);
-        cur = n;
-    }
-    (out.len() == rows.len() + 1).then_some(out)
+    let pairs: Vec<(TermId, TermId)> = rows.iter().map(|r| (r[0], r[1])).collect();
+    crate::structure::statics::successor_chain(&pairs)
 }

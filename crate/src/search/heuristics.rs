@@ -67,6 +67,10 @@ pub const HEURISTICS: &[(&str, &str)] = &[
         "additive relaxed distance (h_add) to the role's best goal",
     ),
     ("hmax", "relaxed plan depth (h_max) to the role's best goal"),
+    (
+        "feature:NAME:max|min",
+        "maximise or minimise one feature of the game's structure (`gdlkit structure` lists them)",
+    ),
 ];
 
 /// Maps `x` in `[0, 1]` to `[1, 99]`.
@@ -94,6 +98,11 @@ pub fn build<M: StateMachine + 'static>(
                 program, measure, m,
             )?))
         }
+        // Features of the game's structure (lecture 004), e.g.
+        // `feature:count.cell.red:max`.
+        other if other.starts_with("feature:") => Ok(Box::new(
+            crate::structure::features::FeatureHeuristic::build(&other[8..], program, m)?,
+        )),
         other => {
             let names: Vec<&str> = HEURISTICS.iter().map(|(n, _)| *n).collect();
             Err(format!(

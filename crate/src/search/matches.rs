@@ -44,6 +44,9 @@ pub struct GameRecord {
     pub goals: Vec<i64>,
     pub steps: usize,
     pub terminal: bool,
+    /// The final state's fluents (for `match --verbose` boards).
+    #[serde(skip)]
+    pub final_fluents: Vec<String>,
 }
 
 /// Per-player results, in the order the players were given.
@@ -194,6 +197,11 @@ pub fn run_match<M: StateMachine + 'static>(
             goals,
             steps,
             terminal,
+            final_fluents: m
+                .fluents(&s)
+                .iter()
+                .map(|&f| m.terms().display(f))
+                .collect(),
         };
         progress(&rec);
         records.push(rec);

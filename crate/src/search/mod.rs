@@ -8,6 +8,7 @@
 //! | `alphabeta` (iterative deepening, transposition table, PV-first ordering) | `alphabeta.rs` | at the depth limit |
 //! | `bestfirst` (one-player games, thesis 3.2.1) | `bestfirst.rs` | yes |
 //! | `mcts` (UCT with per-role joint-move statistics) | `mcts.rs` | no |
+//! | `ensemble` (one alpha-beta per evaluation function plus an exhaustive one, lecture 004) | `ensemble.rs` | one each |
 //!
 //! Heuristics (`heuristics.rs`, `fuzzy.rs`) map non-terminal states to
 //! `[1, 99]`, so a real win (100) is better and a real loss (0) worse than
@@ -33,6 +34,7 @@ pub mod alphabeta;
 pub mod bestfirst;
 pub mod explain;
 pub mod fjo;
+pub mod ensemble;
 pub mod fuzzy;
 pub mod heuristics;
 pub mod matches;
@@ -374,6 +376,10 @@ pub const PLAYERS: &[(&str, &str)] = &[
         "coolerjo",
         "the thesis's player: f_JO (relaxed plans) with best-first for one role, alpha-beta for more; options depth, ms, nodes",
     ),
+    (
+        "ensemble",
+        "several alpha-beta searches, one per evaluation function plus an exhaustive one; follows a proven result, else the deepest (lecture 004); options workers, ms, heuristics=a+b+...",
+    ),
 ];
 
 /// Default milliseconds per move for players with a time budget.
@@ -558,6 +564,18 @@ pub fn build_player<M: StateMachine + 'static>(
         "coolerjo" => {
             spec.check_keys(&["depth", "ms", "nodes"])?;
             fjo::coolerjo(program, m, spec.budget(Some(DEFAULT_MS))?)
+        }
+        "ensemble" => {
+            spec.check_keys(&["workers", "ms", "heuristics"])?;
+            let workers: usize = spec.number("workers")?.unwrap_or(4);
+            let ms: f64 = spec.number("ms")?.unwrap_or(DEFAULT_MS);
+            let names: Vec<String> = match spec.get("heuristics") {
+                Some(list) => list.split('+').map(|s| s.trim().to_string()).collect(),
+                None => ensemble::default_heuristics(program, m),
+            };
+            Ok(Box::new(ensemble::Ensemble::new(
+                program, m, &names, workers, ms,
+            )?))
         }
         other => Err(format!("unknown player `{other}`")),
     }

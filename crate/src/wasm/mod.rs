@@ -12,6 +12,7 @@
 //! | `check.rs` | `check(text)`: resolved diagnostics; `format(text)`: the canonical layout |
 //! | `analysis.rs` | the `AnalysisJob` class: the semantic validator as a resumable job |
 //! | `ggp.rs` | the GGP protocol for JS sockets: `GgpServer` (player), `GgpPlayer` (player without HTTP), `GgpMatch` (one managed match), `GgpHost` (`gdlkit host`) |
+//! | `structure.rs` | `structure(kif, options)`: boards, pieces, roles, ... (`crate::structure`); `renderBoard`: a state's board as SVG |
 //! | `js.rs` | shared helpers: JS errors, serde conversions, the panic hook |
 //!
 //! (Validation, search and analysis bindings get their own files:
@@ -38,6 +39,7 @@ mod js;
 mod matches;
 mod replay;
 mod search;
+mod structure;
 
 pub use analysis::AnalysisJob;
 pub use check::{check, format_kif};
@@ -48,6 +50,7 @@ pub use ggp::{GgpHost, GgpMatch, GgpPlayer, GgpServer};
 pub use matches::run_match_with_progress;
 pub use replay::replay;
 pub use search::{run_match, search, search_tree, SearchPlayer};
+pub use structure::{move_cells, render_board, structure};
 
 use wasm_bindgen::prelude::*;
 
@@ -107,6 +110,39 @@ export interface CliResult {
   stderr: string;
   code: number;
   written: Record<string, string>;
+}
+
+/** A board found in the rules (`gdlkit structure`): coordinates and contents are argument positions (0-based). */
+export interface StructureBoard {
+  fluent: string;
+  arity: number;
+  coordinates: number[];
+  contents: number[];
+  size: number[];
+  ordered: boolean[];
+  order: (string | null)[];
+  values: string[][];
+  pieces: string[];
+  markers: string[];
+}
+
+/** The structure of a game (lecture 004), as `gdlkit structure --format json`. */
+export interface Structure {
+  roles: string[];
+  turn_taking: boolean;
+  noop_moves: string[];
+  teams: string[][];
+  constant_sum: number | null;
+  goal_values: Record<string, number[]>;
+  successors: { relation: string; chain: string[] }[];
+  orders: { relation: string; successor: string; ascending: boolean; reflexive: boolean }[];
+  boards: StructureBoard[];
+  counters: { fluent: string; argument: number; successor: string; limit: string | null }[];
+  quantities: { fluent: string; argument: number; inputs: number[]; successor: string; values: string[] }[];
+  domains: { fluent: string; arity: number; sizes: (number | null)[] }[];
+  features: string[];
+  states_sampled: number;
+  terminal_states_sampled: number;
 }
 
 /** Where the CLI reads files: an object or Map of path to contents, or a function returning the contents (or undefined). */

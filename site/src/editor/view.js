@@ -5,6 +5,7 @@
 import { h, formatMs } from '../dom.js';
 import { engine, features } from '../engine/client.js';
 import { createEditor } from './editor.js';
+import { mountStructurePanel } from './structure-panel.js';
 
 const PROPERTY_LABELS = {
   terminates: 'Terminates',
@@ -19,10 +20,11 @@ export function mountEditorView(panel, { text, onChange, onDiagnostics, onCounte
   const summary = h('button', { type: 'button', class: 'lint-summary', 'aria-live': 'polite', title: 'Open the problems panel (Ctrl+Shift+M)' });
   const formatBtn = h('button', { type: 'button', text: 'Format', title: 'Format the rules (Shift+Alt+F)', 'aria-keyshortcuts': 'Shift+Alt+F' });
   const checkBtn = h('button', { type: 'button', text: 'Check semantics', title: 'Explore the game: termination, playability, goals, winnability' });
-  const toolbar = h('div', { class: 'editor-toolbar', role: 'toolbar', 'aria-label': 'Rules tools' }, formatBtn, checkBtn, summary);
+  const structure = mountStructurePanel(() => editor.getText());
+  const toolbar = h('div', { class: 'editor-toolbar', role: 'toolbar', 'aria-label': 'Rules tools' }, formatBtn, checkBtn, structure.button, summary);
   const host = h('div', { class: 'editor-host' });
   const analysis = h('section', { class: 'analysis', hidden: true, 'aria-label': 'Semantic check' });
-  panel.replaceChildren(toolbar, host, analysis);
+  panel.replaceChildren(toolbar, host, analysis, structure.panel);
 
   const editor = createEditor(host, {
     doc: text,

@@ -6,7 +6,7 @@
 //
 // Kinds added here (named `site.*`): the play view's games held by id and
 // their states by handle (`site.load`, `site.next`, `site.replayMoves`,
-// ...), traced searches of a game from a given position and move order
+// ...), the structure that boards are drawn from (`site.structure`), traced searches of a game from a given position and move order
 // (`site.searchGame`), and `site.features` (what this build has). Engine
 // moves and abstract trees are the package's own kinds (`bestMove`, which
 // keeps players between moves, and `searchTree`).
@@ -38,6 +38,15 @@ function ggpSnapshot(m) {
   return { phase: m.phase, isDone: m.isDone, fluents: m.fluents, events: m.events, record: m.record(), legal };
 }
 
+/** The structure for drawing boards: a short simulation (crate/src/structure). */
+function structureOf(text) {
+  try {
+    return api.structure(text, { states: 300, ms: 1500 });
+  } catch {
+    return null;
+  }
+}
+
 /** Loaded games of the play view: id → Game. */
 const games = new Map();
 let nextGameId = 1;
@@ -50,8 +59,20 @@ function game(id) {
   return g;
 }
 
-function describe(g, handle) {
-  return { handle, ...g.describe(handle) };
+/** Structures of the loaded games (for the board cells that moves name): Game → structure. */
+const structures = new WeakMap();
+
+/**
+ * A state for the play view; with the game's board, `cells` maps each
+ * legal move (and the joint move `joint` that led here) to the board cells
+ * it names, computed in Rust (`moveCells`).
+ */
+function describe(g, handle, joint = []) {
+  const d = { handle, ...g.describe(handle) };
+  const st = structures.get(g);
+  const moveCells = optional('moveCells');
+  if (st?.boards?.length && moveCells) d.cells = moveCells(st, [...new Set([...d.legal.flat(), ...joint])]);
+  return d;
 }
 
 const ops = {
@@ -80,7 +101,14 @@ const ops = {
       }
     }
     const initial = g.initialState();
-    return { id, roles: g.roles(), initial: describe(g, initial) };
+    const structure = structureOf(text);
+    if (structure) structures.set(g, structure);
+    return { id, roles: g.roles(), initial: describe(g, initial), structure };
+  },
+
+  /** The game's structure (boards, pieces, ...), found in Rust; null when it cannot be found. */
+  structure({ text }) {
+    return structureOf(text);
   },
 
   unload({ id }) {
@@ -90,7 +118,7 @@ const ops = {
 
   next({ id, handle, joint }) {
     const g = game(id);
-    return describe(g, g.next(handle, joint));
+    return describe(g, g.next(handle, joint), joint);
   },
 
   /** Replays joint moves from the initial state: one description per state reached. */
@@ -100,7 +128,7 @@ const ops = {
     for (const joint of moves) {
       const last = out[out.length - 1];
       try {
-        out.push(describe(g, g.next(last.handle, joint)));
+        out.push(describe(g, g.next(last.handle, joint), joint));
       } catch (e) {
         return { states: out, error: { name: e.name, message: e.message } };
       }

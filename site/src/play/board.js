@@ -1,13 +1,11 @@
-// Boards drawn from the state, for any game: a fluent whose two arguments
-// look like coordinates and whose third is the content of that cell (e.g.
-// `(cell ?x ?y ?mark)`, `(cellholds 3 5 white)`, `(cell a 1 wr)`) is shown
-// as a grid; the fluents that are not part of the board stay a readable
-// list. Coordinates are integers, single letters, or symbols ordered by a
-// successor-like chain of facts in the rules (e.g. `(succ 1 2)`,
-// `(nextfile a b)`). Nothing here is specific to a game: no per-game
-// stylesheet, no per-game code. Every symbol is inserted as text.
+// Boards drawn from the state, for any game. Which fluent is a board, which
+// arguments are its coordinates and their order come from the game's
+// structure, found in Rust (crate/src/structure, `gdlkit structure`); this
+// module only draws the grid, and the fluents that are not part of the
+// board stay a readable list. Nothing here is specific to a game: no
+// per-game stylesheet, no per-game code. Every symbol is inserted as text.
 
-import { parseTerm, termArgs, termName, termText, topLevelForms } from '../terms.js';
+import { parseTerm, termArgs, termName, termText } from '../terms.js';
 
 /** Content symbols shown as an empty cell. */
 const BLANKS = new Set(['b', 'blank', 'empty', 'none', 'free', 'nil', 'space', '_', '-', '.']);
@@ -29,128 +27,17 @@ const DISCS = {
 /** Background tints for other symbols, in order of first appearance (light enough for dark text). */
 const TINTS = ['#dbe7ff', '#ffe1d6', '#dff5e3', '#f6e6ff', '#fff3c4', '#d9f3f5', '#f2e3d5', '#e9ecef'];
 
-const isInt = (s) => /^-?\d+$/.test(s);
-const isLetter = (s) => /^[a-z]$/i.test(s);
-
 /**
- * Successor-like chains from the rules: binary ground facts (r a b) where
- * every value has at most one successor and one predecessor and there is no
- * cycle. Returns a list of chains (arrays of atoms in order).
+ * The board to draw, from the game's structure (found in Rust,
+ * crate/src/structure: which fluent is a board, its coordinates in order):
+ * the largest board with two coordinates, as {relation, coords, contents,
+ * xs, ys}; null when the game has none.
  */
-export function orderingChains(kifText) {
-  const pairs = new Map(); // relation → [[a, b], ...]
-  for (const form of topLevelForms(kifText)) {
-    if (Array.isArray(form) && form.length === 3 && form[0] !== '<=' && typeof form[1] === 'string' && typeof form[2] === 'string') {
-      if (form[1].startsWith('?') || form[2].startsWith('?')) continue;
-      if (!pairs.has(form[0])) pairs.set(form[0], []);
-      pairs.get(form[0]).push([form[1], form[2]]);
-    }
-  }
-  const chains = [];
-  for (const list of pairs.values()) {
-    if (list.length < 1) continue;
-    const succ = new Map();
-    const pred = new Map();
-    let ok = true;
-    for (const [a, b] of list) {
-      if (a === b || (succ.has(a) && succ.get(a) !== b) || (pred.has(b) && pred.get(b) !== a)) {
-        ok = false;
-        break;
-      }
-      succ.set(a, b);
-      pred.set(b, a);
-    }
-    if (!ok) continue;
-    const starts = [...succ.keys()].filter((a) => !pred.has(a));
-    if (starts.length !== 1) continue;
-    const chain = [starts[0]];
-    const seen = new Set(chain);
-    let cur = starts[0];
-    while (succ.has(cur)) {
-      cur = succ.get(cur);
-      if (seen.has(cur)) {
-        ok = false;
-        break;
-      }
-      seen.add(cur);
-      chain.push(cur);
-    }
-    if (ok && chain.length === succ.size + 1) chains.push(chain);
-  }
-  return chains;
-}
-
-/** Orders the values of one axis; null when they do not look like coordinates. */
-function orderAxis(values, chains) {
-  const list = [...values];
-  if (list.length === 0) return null;
-  if (list.every(isInt)) {
-    const nums = list.map(Number).sort((a, b) => a - b);
-    // Fill gaps so that the grid keeps its shape (at most 64 wide).
-    if (nums[nums.length - 1] - nums[0] < 64) {
-      const out = [];
-      for (let v = nums[0]; v <= nums[nums.length - 1]; v++) out.push(String(v));
-      return out;
-    }
-    return nums.map(String);
-  }
-  for (const chain of chains) {
-    const index = new Map(chain.map((v, i) => [v, i]));
-    if (list.every((v) => index.has(v))) {
-      const idx = list.map((v) => index.get(v));
-      return chain.slice(Math.min(...idx), Math.max(...idx) + 1);
-    }
-  }
-  if (list.every(isLetter)) {
-    const codes = list.map((v) => v.toLowerCase().charCodeAt(0)).sort((a, b) => a - b);
-    const out = [];
-    for (let c = codes[0]; c <= codes[codes.length - 1]; c++) out.push(String.fromCharCode(c));
-    return out;
-  }
-  return null;
-}
-
-const CHOICES = [
-  [0, 1, 2],
-  [1, 2, 0],
-  [0, 2, 1],
-];
-
-/**
- * Finds a board in a set of fluents (the union of the states seen so far
- * is best: a board is stable across a game). Returns {relation, xPos, yPos,
- * contentPos, xs, ys} or null.
- */
-export function detectBoard(fluentTexts, chains = []) {
-  const byRelation = new Map();
-  for (const text of fluentTexts) {
-    const term = parseTerm(text);
-    const args = termArgs(term);
-    if (args.length !== 3) continue;
-    const name = termName(term);
-    if (!byRelation.has(name)) byRelation.set(name, []);
-    byRelation.get(name).push(args);
-  }
-  let best = null;
-  for (const [relation, rows] of byRelation) {
-    for (const [xPos, yPos, contentPos] of CHOICES) {
-      if (!rows.every((a) => typeof a[xPos] === 'string' && typeof a[yPos] === 'string')) continue;
-      const xs = orderAxis(new Set(rows.map((a) => a[xPos])), chains);
-      const ys = orderAxis(new Set(rows.map((a) => a[yPos])), chains);
-      if (!xs || !ys || xs.length * ys.length < 4 || xs.length > 64 || ys.length > 64) continue;
-      // A board has one content per cell in each state; across states the
-      // same cell may hold different contents, so only check the cells are
-      // at most the grid and used at least a third of it.
-      const cells = new Set(rows.map((a) => `${a[xPos]}|${a[yPos]}`));
-      if (cells.size < (xs.length * ys.length) / 3) continue;
-      const score = cells.size + (xPos === 0 && yPos === 1 ? 0.5 : 0);
-      if (!best || score > best.score) {
-        best = { relation, xPos, yPos, contentPos, xs, ys, score };
-      }
-      break;
-    }
-  }
-  return best;
+export function boardFromStructure(structure) {
+  const boards = (structure?.boards ?? []).filter((b) => b.coordinates.length === 2);
+  if (!boards.length) return null;
+  const b = boards.reduce((best, x) => (x.size[0] * x.size[1] > best.size[0] * best.size[1] ? x : best));
+  return { relation: b.fluent, coords: b.coordinates, contents: b.contents, xs: b.values[0], ys: b.values[1] };
 }
 
 /** The cells of the board in one state: Map "x|y" → content text; and the other fluents. */
@@ -160,9 +47,9 @@ export function boardCells(board, fluentTexts) {
   for (const text of fluentTexts) {
     const term = parseTerm(text);
     const args = termArgs(term);
-    if (board && termName(term) === board.relation && args.length === 3) {
-      const key = `${args[board.xPos]}|${args[board.yPos]}`;
-      const content = termText(args[board.contentPos]);
+    if (board && termName(term) === board.relation && args.length === board.coords.length + board.contents.length) {
+      const key = `${termText(args[board.coords[0]])}|${termText(args[board.coords[1]])}`;
+      const content = board.contents.map((i) => termText(args[i])).join(' ');
       const prev = cells.get(key);
       cells.set(key, prev === undefined ? content : `${prev} ${content}`);
     } else {
@@ -201,37 +88,6 @@ export function gridAxes(board, orientation = {}) {
   }
   if (orientation.flip) rows = [...rows].reverse();
   return { cols, rows, key: (col, row) => (colIsX ? `${col}|${row}` : `${row}|${col}`) };
-}
-
-/**
- * The cells a move mentions: pairs of adjacent arguments that are cells of
- * the board, read from the first such pair on ((move 1 2 1 3) mentions
- * (1,2) then (1,3)). Atoms inside the move only, in order.
- */
-export function moveCells(board, moveText) {
-  if (!board) return [];
-  const atoms = termArgs(parseTerm(moveText)).filter((a) => typeof a === 'string');
-  const xs = new Set(board.xs);
-  const ys = new Set(board.ys);
-  for (let i = 0; i + 1 < atoms.length; i++) {
-    if (xs.has(atoms[i]) && ys.has(atoms[i + 1])) {
-      const out = [];
-      for (let j = i; j + 1 < atoms.length; j += 2) {
-        if (xs.has(atoms[j]) && ys.has(atoms[j + 1])) out.push(`${atoms[j]}|${atoms[j + 1]}`);
-        else break;
-      }
-      return out;
-    }
-  }
-  return [];
-}
-
-/** A column a move names alone (e.g. `(drop 3)`), or null. */
-export function moveColumn(board, moveText) {
-  if (!board) return null;
-  const args = termArgs(parseTerm(moveText));
-  if (args.length === 1 && typeof args[0] === 'string' && board.xs.includes(args[0])) return args[0];
-  return null;
 }
 
 function el(tag, className, text) {

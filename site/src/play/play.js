@@ -8,7 +8,7 @@ import { engine, features } from '../engine/client.js';
 import { movesFromText, movesToText } from '../state.js';
 import { h, formatMs, select } from '../dom.js';
 import { WhyPanel } from './why.js';
-import { boardCells, detectBoard, moveCells, moveColumn, orderingChains, renderBoard, renderFluentList } from './board.js';
+import { boardCells, boardFromStructure, renderBoard, renderFluentList } from './board.js';
 
 export const ALGORITHMS = [
   ['alphabeta', 'alpha-beta'],
@@ -143,27 +143,12 @@ export class PlayView {
       this.players = this.players.map((p) => (p.kind === 'engine' ? { ...p, kind: 'random' } : p));
     }
     this.paused = paused;
-    this.chains = orderingChains(text);
-    this.seen = new Set();
     this.palette = new Map();
-    this.board = null;
-    for (const s of session.states) this.noteFluents(s.fluents);
+    this.board = boardFromStructure(loaded.structure);
     this.message = replayError ?? '';
     this.renderRoles();
     this.enter();
     return session;
-  }
-
-  noteFluents(fluents) {
-    let added = false;
-    for (const f of fluents) {
-      if (this.seen.size > 20000) break;
-      if (!this.seen.has(f)) {
-        this.seen.add(f);
-        added = true;
-      }
-    }
-    if (added) this.board = detectBoard(this.seen, this.chains);
   }
 
   get current() {
@@ -395,7 +380,6 @@ export class PlayView {
     sess.moves.push(joint);
     sess.cursor += 1;
     this.message = '';
-    this.noteFluents(next.fluents);
     this.enter();
   }
 
@@ -480,16 +464,17 @@ export class PlayView {
       if (p.kind !== 'human' && !(this.paused && s.legal[r].length > 1)) return;
       if (this.choices[r] !== null || s.legal[r].length <= 1) return;
       for (const move of s.legal[r]) {
-        let cells = moveCells(this.board, move);
-        if (cells.length === 0) {
-          const col = moveColumn(this.board, move);
-          if (col !== null) cells = this.board.ys.map((y) => `${col}|${y}`).map((c) => [c]).flat();
+        // The cells a move names come from the engine (describe: `cells`).
+        const named = s.cells?.[move] ?? { cells: [], column: false };
+        const cells = named.cells.map(([x, y]) => `${x}|${y}`);
+        if (named.column) {
           for (const c of cells) {
             if (!byCell.has(c)) byCell.set(c, []);
             byCell.get(c).push({ role: r, move, cells: [c], column: true });
           }
           continue;
         }
+        if (cells.length === 0) continue;
         const first = cells[0];
         if (!byCell.has(first)) byCell.set(first, []);
         byCell.get(first).push({ role: r, move, cells });
@@ -518,7 +503,7 @@ export class PlayView {
         }
       }
       const last = this.session.cursor > 0 ? this.session.moves[this.session.cursor - 1] : [];
-      const marked = new Set(last.flatMap((m) => moveCells(this.board, m)));
+      const marked = new Set(last.flatMap((m) => (s.cells?.[m]?.column ? [] : (s.cells?.[m]?.cells ?? []).map(([x, y]) => `${x}|${y}`))));
       const board = renderBoard(this.board, cells, {
         orientation: this.orientation,
         targets,

@@ -10,9 +10,10 @@ import { countersAt, eventNode, fmt, nodeAt } from './model.js';
 const OUTLINE_MAX = 400;
 
 export class TreePane {
-  constructor(host, { label = 'search tree', describeNode, onSelect } = {}) {
+  constructor(host, { label = 'search tree', describeNode, boardOf, onSelect } = {}) {
     this.label = label;
     this.describeNode = describeNode;
+    this.boardOf = boardOf;
     this.onSelect = onSelect;
     this.model = null;
     this.layout = null;
@@ -166,14 +167,16 @@ export class TreePane {
     const dpr = window.devicePixelRatio || 1;
     this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     const current = eventNode(this.model, this.step);
-    drawTree(this.ctx, this.model, this.layout, this.step, this.view, {
+    const boards = drawTree(this.ctx, this.model, this.layout, this.step, this.view, {
       current,
       selected: this.selected,
       showPv: this.showPv,
       collapsed: this.collapsed,
+      boardOf: this.boardOf ? (i) => this.boardOf(this.model, i) : null,
       w: this.size.w,
       h: this.size.h,
     });
+    this.canvas.dataset.boards = String(boards);
     this.updateOutline();
     const c = countersAt(this.model, this.step);
     this.counter.textContent = `visited ${c.visited} · pruned ${c.pruned}`;

@@ -129,7 +129,36 @@ function fit(ctx, text, max) {
  * Draws the nodes of `layout` in view. `view`: {k, tx, ty} (screen =
  * world·k + t), `w`, `h` the canvas size in CSS pixels.
  */
-export function drawTree(ctx, model, layout, s, view, { current = -1, selected = -1, showPv = false, collapsed = new Set(), w, h }) {
+/**
+ * A small board inside node (x, y): `board` is {cols, rows, cells} (cells:
+ * Map "col|row" → content text, from the structure found in Rust); the
+ * contents are drawn as their first letters.
+ */
+function drawMiniBoard(ctx, board, x, y) {
+  const n = Math.max(board.cols.length, board.rows.length);
+  const side = R * 1.45;
+  const cell = side / n;
+  const left = x - (cell * board.cols.length) / 2;
+  const top = y - (cell * board.rows.length) / 2;
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(left, top, cell * board.cols.length, cell * board.rows.length);
+  ctx.strokeStyle = COLORS.edge;
+  ctx.lineWidth = 0.4;
+  ctx.font = `600 ${Math.max(2, cell * 0.8)}px system-ui, sans-serif`;
+  ctx.fillStyle = COLORS.ink;
+  board.rows.forEach((row, r) => {
+    board.cols.forEach((col, c) => {
+      ctx.strokeRect(left + c * cell, top + r * cell, cell, cell);
+      const content = board.cells.get(`${col}|${row}`);
+      if (content && !board.blank?.(content)) {
+        ctx.fillText(content.slice(0, 1), left + (c + 0.5) * cell, top + (r + 0.5) * cell + cell * 0.3);
+      }
+    });
+  });
+}
+
+/** Draws the tree at step s; returns how many nodes show a board. */
+export function drawTree(ctx, model, layout, s, view, { current = -1, selected = -1, showPv = false, collapsed = new Set(), boardOf = null, w, h }) {
   const { k, tx, ty } = view;
   ctx.save();
   ctx.clearRect(0, 0, w, h);
@@ -140,6 +169,7 @@ export function drawTree(ctx, model, layout, s, view, { current = -1, selected =
   const y0 = -ty / k - LEVEL;
   const y1 = (h - ty) / k + LEVEL;
   const detail = k * R; // node radius on screen
+  let boards = 0;
   const rows = layout.rows;
   const firstRow = Math.max(0, Math.floor((y0 - PAD) / LEVEL));
   const lastRow = Math.min(rows.length - 1, Math.ceil((y1 - PAD) / LEVEL));
@@ -248,8 +278,18 @@ export function drawTree(ctx, model, layout, s, view, { current = -1, selected =
       ctx.stroke();
       ctx.setLineDash([]);
     }
+    // Game trees: the node's position as a small board, its value below.
+    const board = detail >= 10 && boardOf ? boardOf(i) : null;
+    if (board) {
+      drawMiniBoard(ctx, board, x, y);
+      boards++;
+    }
     if (detail >= 6) {
-      if (l.value) {
+      if (l.value && board) {
+        ctx.font = '600 12px system-ui, sans-serif';
+        ctx.fillStyle = l.text === COLORS.ghostText ? l.text : COLORS.ink;
+        ctx.fillText(l.value, x, y + R + 12);
+      } else if (l.value) {
         ctx.font = `600 ${l.value.length > 4 ? 10 : 13}px system-ui, sans-serif`;
         ctx.fillStyle = l.text;
         ctx.fillText(l.value, x, y + (l.kind === 'max' ? 4 : l.kind === 'min' ? -4 : 0));
@@ -274,6 +314,7 @@ export function drawTree(ctx, model, layout, s, view, { current = -1, selected =
     }
   }
   ctx.restore();
+  return boards;
 }
 
 /** The node under world point (wx, wy), or -1. */

@@ -8,7 +8,7 @@
 import { h, icon, isTyping, labelled, select } from '../dom.js';
 import { engine, features } from '../engine/client.js';
 import { parseTerm } from '../terms.js';
-import { boardCells, detectBoard, orderingChains, renderBoard, renderFluentList } from '../play/board.js';
+import { boardCells, boardFromStructure, renderBoard, renderFluentList, symbolLook } from '../play/board.js';
 import { buildModel, countersAt, describeEvent, eventNode, fmt, nodeAt, reorderTree, treeText } from './model.js';
 import { TreePane } from './pane.js';
 import { treeSvg, worldSize } from './render.js';
@@ -241,7 +241,6 @@ export class TreeView {
     this.text = text;
     this.fluents = fluents;
     this.moves = moves;
-    this.chains = orderingChains(text);
     this.updateRoles();
     if (!this.models || (changed && this.settings.source !== 'tree')) this.rebuild();
   }
@@ -339,8 +338,13 @@ export class TreeView {
     options.depth = st.depth;
     options.heuristic = st.heuristic;
     const fluents = st.source === 'position' ? this.fluents : null;
-    const result = await engine().think.call('searchGame', { text: this.text, options, fluents, order });
-    return buildModel(result);
+    const [result, structure] = await Promise.all([
+      engine().think.call('searchGame', { text: this.text, options, fluents, order }),
+      engine().game.call('structure', { text: this.text }).catch(() => null),
+    ]);
+    const model = buildModel(result);
+    model.structure = structure;
+    return model;
   }
 
   showModels(models, orders) {
@@ -353,6 +357,7 @@ export class TreeView {
       const pane = new TreePane(this.panesBox, {
         label,
         describeNode: (m, n, s, opts) => this.describeNode(m, n, s, opts),
+        boardOf: (m, n) => this.nodeBoard(m, n),
         onSelect: (n, p) => this.showDetails(p, n),
       });
       pane.setModel(model);
@@ -477,12 +482,24 @@ export class TreeView {
 
   // ------------------------------------------------------------ details
 
+  /** The board of node i for drawing inside it ({cols, rows, cells}), or null. */
+  nodeBoard(model, i) {
+    const info = this.boardFor(model);
+    const n = model.nodes[i];
+    if (!info?.board || !(n.state >= 0) || !model.states[n.state]) return null;
+    info.cells ??= new Map();
+    if (!info.cells.has(i)) {
+      const { cells } = boardCells(info.board, model.states[n.state]);
+      const rows = [...info.board.ys].reverse(); // as the play view: y grows upwards
+      info.cells.set(i, { cols: info.board.xs, rows, cells, blank: (c) => symbolLook(c, info.palette).blank });
+    }
+    return info.cells.get(i);
+  }
+
   boardFor(model) {
     if (model.abstract) return null;
     if (!this.boardInfo || this.boardInfo.model !== model) {
-      const seen = new Set();
-      for (const s of model.states) for (const f of s) if (seen.size < 20000) seen.add(f);
-      this.boardInfo = { model, board: detectBoard(seen, this.chains ?? []), palette: new Map() };
+      this.boardInfo = { model, board: boardFromStructure(model.structure), palette: new Map() };
     }
     return this.boardInfo;
   }

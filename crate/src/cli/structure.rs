@@ -1,0 +1,117 @@
+//! `gdlkit structure GAME.kif`: the structure of a game (boards, pieces,
+//! counters, roles, ...; [`crate::structure`]) as text or JSON.
+
+use super::{load_engine, Args, Fail, Host, Output, EXIT_OK};
+use crate::structure::{self, Options, Structure};
+use std::fmt::Write as _;
+
+pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
+    let args = Args::parse(raw, &[])?;
+    args.only(&["seed", "states", "ms", "format", "engine"])?;
+    let json = args.json()?;
+    let defaults = Options::default();
+    let options = Options {
+        seed: args.number("seed", defaults.seed)?,
+        max_states: args.number("states", defaults.max_states)?,
+        max_ms: args.number("ms", defaults.max_ms)?,
+    };
+    let path = args.positional(0, "GAME.kif")?.to_string();
+    let (text, mut m) = load_engine(host, &path, &args)?;
+    let program = crate::parse_program(&text);
+    let st = structure::find(&program, &mut m, options).map_err(|e| Fail::game(e.to_string()))?;
+    out.stdout = if json {
+        format!(
+            "{}\n",
+            serde_json::to_string_pretty(&st).expect("plain data")
+        )
+    } else {
+        describe(&st)
+    };
+    Ok(EXIT_OK)
+}
+
+/// The structure as readable text.
+pub fn describe(st: &Structure) -> String {
+    let mut s = String::new();
+    let join = |v: &[String]| {
+        if v.is_empty() {
+            "-".to_string()
+        } else {
+            v.join(" ")
+        }
+    };
+    let _ = writeln!(
+        s,
+        "roles: {} ({})",
+        st.roles.join(" "),
+        if st.turn_taking {
+            "turn-taking"
+        } else {
+            "simultaneous"
+        }
+    );
+    if !st.noop_moves.is_empty() {
+        let _ = writeln!(s, "no-op moves: {}", st.noop_moves.join(" "));
+    }
+    let teams: Vec<String> = st
+        .teams
+        .iter()
+        .map(|t| format!("[{}]", t.join(" ")))
+        .collect();
+    let _ = writeln!(s, "teams: {}", teams.join(" "));
+    let sum = st.constant_sum.map_or("no".to_string(), |v| v.to_string());
+    let _ = writeln!(s, "constant sum: {sum}");
+    for (r, v) in &st.goal_values {
+        let _ = writeln!(s, "goal values of {r}: {v}");
+    }
+    for x in &st.successors {
+        let _ = writeln!(s, "successor {}: {}", x.relation, x.chain.join(" "));
+    }
+    for o in &st.orders {
+        let _ = writeln!(s, "order {} (along {})", o.relation, o.successor);
+    }
+    for b in &st.boards {
+        let size: Vec<String> = b.size.iter().map(usize::to_string).collect();
+        let ordered: Vec<&str> = b
+            .ordered
+            .iter()
+            .map(|&o| if o { "ordered" } else { "unordered" })
+            .collect();
+        let _ = writeln!(
+            s,
+            "board {}/{}: coordinates {:?} contents {:?}, size {}, {}; pieces: {}; markers: {}",
+            b.fluent,
+            b.arity,
+            b.coordinates,
+            b.contents,
+            size.join("x"),
+            ordered.join(" "),
+            join(&b.pieces),
+            join(&b.markers)
+        );
+    }
+    for c in &st.counters {
+        let _ = writeln!(
+            s,
+            "counter {} argument {} along {}, limit {}",
+            c.fluent,
+            c.argument,
+            c.successor,
+            c.limit.as_deref().unwrap_or("?")
+        );
+    }
+    for q in &st.quantities {
+        let _ = writeln!(
+            s,
+            "quantity {} argument {} (inputs {:?}) along {}",
+            q.fluent, q.argument, q.inputs, q.successor
+        );
+    }
+    let _ = writeln!(s, "features: {}", join(&st.features));
+    let _ = writeln!(
+        s,
+        "states sampled: {} ({} terminal)",
+        st.states_sampled, st.terminal_states_sampled
+    );
+    s
+}

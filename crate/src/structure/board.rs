@@ -1,0 +1,364 @@
+//! Boards of a state drawn from the structure: as text for the terminal and
+//! as SVG for npm and the page. Columns are the first coordinate, rows the
+//! second, the last value on top (as a chess board); a 1-D board is one
+//! row. Only the drawing lives here: which fluent is a board, its size and
+//! order come from [`super::Structure`].
+
+use super::Board;
+use crate::terms::{TermId, TermStore};
+use std::fmt::Write as _;
+
+/// The cells of one board in a state: `grid[row][col]` content text, rows
+/// from the top, and the column and row labels.
+pub struct Grid {
+    pub fluent: String,
+    pub cols: Vec<String>,
+    pub rows: Vec<String>,
+    pub cells: Vec<Vec<Option<String>>>,
+}
+
+/// The board's cells in the state with these fluents (`fluents` as text:
+/// canonical `(cell 1 2 x)`).
+pub fn grid(b: &Board, fluents: &[String]) -> Option<Grid> {
+    if b.coordinates.is_empty() || b.coordinates.len() > 2 {
+        return None;
+    }
+    let cols = b.values[0].clone();
+    let rows: Vec<String> = match b.values.get(1) {
+        Some(v) => v.iter().rev().cloned().collect(),
+        None => vec![String::new()],
+    };
+    if cols.len() > 64 || rows.len() > 64 {
+        return None;
+    }
+    let mut cells = vec![vec![None; cols.len()]; rows.len()];
+    for f in fluents {
+        let Some(args) = split_fluent(f, &b.fluent, b.arity) else {
+            continue;
+        };
+        let c = cols.iter().position(|v| *v == args[b.coordinates[0]]);
+        let r = match b.coordinates.get(1) {
+            Some(&k) => rows.iter().position(|v| *v == args[k]),
+            None => Some(0),
+        };
+        if let (Some(c), Some(r)) = (c, r) {
+            let content: Vec<&str> = b.contents.iter().map(|&k| args[k].as_str()).collect();
+            cells[r][c] = Some(content.join(" "));
+        }
+    }
+    Some(Grid {
+        fluent: b.fluent.clone(),
+        cols,
+        rows,
+        cells,
+    })
+}
+
+/// The arguments of `(name a b c)` as text when it has `arity` arguments.
+fn split_fluent(f: &str, name: &str, arity: usize) -> Option<Vec<String>> {
+    let inner = f.strip_prefix('(')?.strip_suffix(')')?;
+    let (head, rest) = inner.split_once(' ')?;
+    if head != name {
+        return None;
+    }
+    let mut args = Vec::new();
+    let (mut depth, mut cur) = (0usize, String::new());
+    for ch in rest.chars() {
+        match ch {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            ' ' if depth == 0 => {
+                args.push(std::mem::take(&mut cur));
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(ch);
+    }
+    args.push(cur);
+    (args.len() == arity).then_some(args)
+}
+
+/// Chess symbols for the usual GDL piece names (display only: the
+/// structure never depends on names).
+fn glyph(content: &str) -> Option<&'static str> {
+    let g = match content.replace(' ', "_").as_str() {
+        "wk" | "white_king" => "♔",
+        "wq" | "white_queen" => "♕",
+        "wr" | "white_rook" => "♖",
+        "wb" | "white_bishop" => "♗",
+        "wn" | "white_knight" => "♘",
+        "wp" | "white_pawn" => "♙",
+        "bk" | "black_king" => "♚",
+        "bq" | "black_queen" => "♛",
+        "br" | "black_rook" => "♜",
+        "bb" | "black_bishop" => "♝",
+        "bn" | "black_knight" => "♞",
+        "bp" | "black_pawn" => "♟",
+        _ => return None,
+    };
+    Some(g)
+}
+
+/// A cell's label of at most `width` characters.
+fn label(content: &str, width: usize) -> String {
+    glyph(content).map_or_else(|| content.chars().take(width).collect(), str::to_string)
+}
+
+/// The board as text, coordinates along the edges.
+pub fn text(g: &Grid) -> String {
+    let width = g
+        .cells
+        .iter()
+        .flatten()
+        .flatten()
+        .map(|c| {
+            if glyph(c).is_some() {
+                1
+            } else {
+                c.chars().count()
+            }
+        })
+        .chain(g.cols.iter().map(|c| c.chars().count()))
+        .max()
+        .unwrap_or(1)
+        .min(3);
+    let rw = g.rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
+    let mut s = String::new();
+    for (r, row) in g.rows.iter().enumerate() {
+        let _ = write!(s, "{row:>rw$} |");
+        for cell in &g.cells[r] {
+            let l = cell.as_deref().map_or(".".to_string(), |c| label(c, width));
+            let _ = write!(s, " {l:<width$}");
+        }
+        s.push('\n');
+    }
+    let _ = write!(s, "{:>rw$}  ", "");
+    for c in &g.cols {
+        let c: String = c.chars().take(width).collect();
+        let _ = write!(s, " {c:<width$}");
+    }
+    s.push('\n');
+    s
+}
+
+/// The boards of a state as text (each titled by its fluent), empty when the
+/// game has no drawable board.
+pub fn text_all(boards: &[Board], store: &TermStore, fluents: &[TermId]) -> String {
+    let texts: Vec<String> = fluents.iter().map(|&f| store.display(f)).collect();
+    text_of(boards, &texts)
+}
+
+/// [`text_all`] of fluents given as text.
+pub fn text_of(boards: &[Board], texts: &[String]) -> String {
+    let mut out = String::new();
+    for b in boards {
+        if let Some(g) = grid(b, texts) {
+            if boards.len() > 1 {
+                let _ = writeln!(out, "{}:", b.fluent);
+            }
+            out.push_str(&text(&g));
+        }
+    }
+    out
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Fill colours for contents, by order of the board's markers and pieces.
+const FILLS: [&str; 8] = [
+    "#dbe7ff", "#ffe1d6", "#dff5e3", "#f6e6ff", "#fff3c4", "#d9f3f5", "#f2e3d5", "#e9ecef",
+];
+
+/// The board as a standalone SVG, `cell` pixels per square, coordinates
+/// along the edges (`labels`), contents as text on a tint.
+pub fn svg(b: &Board, g: &Grid, cell: f64, labels: bool) -> String {
+    let margin = if labels { cell * 0.6 } else { 0.0 };
+    let w = margin + cell * g.cols.len() as f64;
+    let h = margin + cell * g.rows.len() as f64;
+    let kinds: Vec<&String> = b.markers.iter().chain(&b.pieces).collect();
+    let font = cell * 0.45;
+    let mut s = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="gdl-board" viewBox="0 0 {w} {h}" width="{w}" height="{h}" font-family="sans-serif" role="img" aria-label="board {}">"#,
+        escape(&g.fluent)
+    );
+    for (r, row) in g.cells.iter().enumerate() {
+        for (c, content) in row.iter().enumerate() {
+            let x = margin + c as f64 * cell;
+            let y = r as f64 * cell;
+            let fill = content
+                .as_ref()
+                .and_then(|t| kinds.iter().position(|k| *k == t))
+                .map_or("#ffffff", |i| FILLS[i % FILLS.len()]);
+            let _ = write!(
+                s,
+                r##"<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" stroke="#5a6270" stroke-width="1"/>"##
+            );
+            if let Some(t) = content {
+                let _ = write!(
+                    s,
+                    r##"<text x="{}" y="{}" font-size="{font}" text-anchor="middle" dominant-baseline="central" fill="#1d2330">{}</text>"##,
+                    x + cell / 2.0,
+                    y + cell / 2.0,
+                    escape(&label(t, 4))
+                );
+            }
+        }
+    }
+    if labels {
+        let lf = cell * 0.3;
+        for (c, l) in g.cols.iter().enumerate() {
+            let _ = write!(
+                s,
+                r##"<text x="{}" y="{}" font-size="{lf}" text-anchor="middle" fill="#5a6270">{}</text>"##,
+                margin + (c as f64 + 0.5) * cell,
+                h - margin * 0.25,
+                escape(l)
+            );
+        }
+        for (r, l) in g.rows.iter().enumerate() {
+            let _ = write!(
+                s,
+                r##"<text x="{}" y="{}" font-size="{lf}" text-anchor="middle" dominant-baseline="central" fill="#5a6270">{}</text>"##,
+                margin / 2.0,
+                (r as f64 + 0.5) * cell,
+                escape(l)
+            );
+        }
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// The SVG of the largest drawable board of a state (fluents as text), or
+/// `None` when the game has none.
+pub fn svg_of(boards: &[Board], texts: &[String], cell: f64, labels: bool) -> Option<String> {
+    let b = boards
+        .iter()
+        .filter(|b| (1..=2).contains(&b.coordinates.len()))
+        .max_by_key(|b| b.size.iter().product::<usize>())?;
+    let g = grid(b, texts)?;
+    Some(svg(b, &g, cell, labels))
+}
+
+/// The cells of a 2-D board that a move names, for clicking moves on a
+/// drawn board: the first run of adjacent (column, row) argument pairs
+/// (`(move 1 2 1 3)` names (1,2) then (1,3)); a move whose only argument is
+/// a column (`(drop 3)`) names that whole column (`column` is then true).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct MoveCells {
+    pub cells: Vec<[String; 2]>,
+    pub column: bool,
+}
+
+pub fn move_cells(b: &Board, mv: &str) -> MoveCells {
+    let (Some(cols), Some(rows)) = (b.values.first(), b.values.get(1)) else {
+        return MoveCells::default();
+    };
+    if b.coordinates.len() != 2 {
+        return MoveCells::default();
+    }
+    let args = move_args(mv);
+    let atoms: Vec<&String> = args.iter().filter(|a| !a.starts_with('(')).collect();
+    let is_cell =
+        |j: usize| j + 1 < atoms.len() && cols.contains(atoms[j]) && rows.contains(atoms[j + 1]);
+    if let Some(i) = (0..atoms.len()).find(|&i| is_cell(i)) {
+        let mut cells = Vec::new();
+        let mut j = i;
+        while is_cell(j) {
+            cells.push([atoms[j].clone(), atoms[j + 1].clone()]);
+            j += 2;
+        }
+        return MoveCells {
+            cells,
+            column: false,
+        };
+    }
+    if args.len() == 1 && cols.contains(&args[0]) {
+        return MoveCells {
+            cells: rows.iter().map(|r| [args[0].clone(), r.clone()]).collect(),
+            column: true,
+        };
+    }
+    MoveCells::default()
+}
+
+/// The top-level arguments of a move's text (none for a constant).
+fn move_args(mv: &str) -> Vec<String> {
+    let Some(inner) = mv.strip_prefix('(').and_then(|m| m.strip_suffix(')')) else {
+        return Vec::new();
+    };
+    let Some((_, rest)) = inner.split_once(' ') else {
+        return Vec::new();
+    };
+    let mut args = Vec::new();
+    let (mut depth, mut cur) = (0usize, String::new());
+    for ch in rest.chars() {
+        match ch {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            ' ' if depth == 0 => {
+                if !cur.is_empty() {
+                    args.push(std::mem::take(&mut cur));
+                }
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(ch);
+    }
+    if !cur.is_empty() {
+        args.push(cur);
+    }
+    args
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board() -> Board {
+        let v = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        Board {
+            fluent: "cell".into(),
+            arity: 3,
+            coordinates: vec![0, 1],
+            contents: vec![2],
+            size: vec![3, 2],
+            ordered: vec![true, true],
+            order: vec![None, None],
+            values: vec![v(&["1", "2", "3"]), v(&["a", "b"])],
+            pieces: vec![],
+            markers: v(&["x"]),
+        }
+    }
+
+    #[test]
+    fn moves_name_cells_or_columns() {
+        let b = board();
+        let mc = move_cells(&b, "(move wp 1 a 2 b)");
+        assert_eq!(mc.cells, [["1", "a"], ["2", "b"]]);
+        assert!(!mc.column);
+        let mc = move_cells(&b, "(drop 3)");
+        assert_eq!(mc.cells, [["3", "a"], ["3", "b"]]);
+        assert!(mc.column);
+        assert_eq!(move_cells(&b, "noop"), MoveCells::default());
+        assert_eq!(move_cells(&b, "(mark 4 a)"), MoveCells::default());
+    }
+
+    #[test]
+    fn text_board_puts_the_last_row_on_top() {
+        let b = board();
+        let texts = vec!["(cell 1 a x)".to_string(), "(cell 3 b x)".to_string()];
+        let g = grid(&b, &texts).unwrap();
+        assert_eq!(text(&g), "b | . . x\na | x . .\n    1 2 3\n");
+        let svg = svg(&b, &g, 10.0, true);
+        assert_eq!(svg.matches("<rect ").count(), 6);
+        assert_eq!(svg.matches(">x<").count(), 2);
+    }
+}

@@ -1,0 +1,63 @@
+// The structure of a game and its board as SVG through the npm API
+// (js/structure.js over crate/src/wasm/structure.rs) and the Node worker.
+// Runs on the wasm build in pkg/ (`npm run build`).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../scripts/lib.mjs';
+import { Game, renderBoard, structure } from '../js/node.js';
+import { GdlWorker } from '../js/worker-node.js';
+
+const game = (name) => readFileSync(join(ROOT, 'games', name), 'utf8');
+
+test('structure() finds the tic-tac-toe board, roles and features', () => {
+  const st = structure(game('ticTacToe.kif'));
+  assert.deepEqual(st.roles, ['x', 'o']);
+  assert.equal(st.turn_taking, true);
+  assert.deepEqual(st.noop_moves, ['noop']);
+  assert.equal(st.constant_sum, 100);
+  assert.equal(st.boards.length, 1);
+  const b = st.boards[0];
+  assert.equal(b.fluent, 'cell');
+  assert.deepEqual(b.coordinates, [0, 1]);
+  assert.deepEqual(b.size, [3, 3]);
+  assert.deepEqual(b.markers, ['blank', 'o', 'x']);
+  assert.ok(st.features.includes('count.cell.x'));
+  assert.ok(st.states_sampled >= 100);
+  assert.throws(() => structure(game('ticTacToe.kif'), { bogus: 1 }), TypeError);
+  assert.throws(() => structure('(role'), (e) => e.name === 'GdlDiagnosticsError');
+});
+
+test('renderBoard() draws the state of a game as SVG, from KIF or a structure', () => {
+  const kif = game('ticTacToe.kif');
+  const g = new Game(kif);
+  const s0 = g.initialState();
+  const x = g.legalMoves(s0, 'x')[0];
+  const s1 = g.next(s0, [x, 'noop']);
+  const fluents = g.fluents(s1);
+  const svg = renderBoard(kif, fluents);
+  assert.match(svg, /^<svg /);
+  assert.equal((svg.match(/<rect /g) ?? []).length, 9, 'one square per cell');
+  // The marked cell shows x; the others show blank.
+  assert.equal((svg.match(/>x</g) ?? []).length, 1);
+  assert.equal(renderBoard(structure(kif), { fluents }), svg);
+  g.free();
+  // A game without a board draws nothing.
+  assert.equal(renderBoard(game('buttonsAndLights.kif'), []), '');
+});
+
+test('the worker finds the same structure', async () => {
+  const worker = new GdlWorker();
+  try {
+    const kif = game('connectFour.kif');
+    const st = await worker.structure(kif);
+    assert.deepEqual(st, structure(kif));
+    assert.deepEqual(st.boards[0].ordered, [true, true]);
+    const svg = await worker.renderBoard(st, []);
+    assert.match(svg, /^<svg /);
+  } finally {
+    worker.terminate();
+  }
+});
