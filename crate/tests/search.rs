@@ -831,3 +831,71 @@ fn a_fallback_to_the_interpreter_is_reported_with_its_reason() {
     // `fast` refuses instead.
     assert!(gdlkit::engine::load_engine_with(&text, EngineChoice::Fast, tiny).is_err());
 }
+
+/// Lecture 001: the classic tree has 13 nodes and 9 leaves; alpha-beta
+/// visits 11 nodes and 7 leaves (the 4 and 6 under the second MIN node are
+/// pruned). An abstract tree is searched in one full-depth pass, traced or
+/// not, so these are the counts reported.
+#[test]
+fn abstract_trees_report_the_lecture_counts() {
+    let tree = "((3 12 8) (2 4 6) (14 5 2))";
+    for (algorithm, nodes, leaves, cutoffs) in [("minimax", 13, 9, 0), ("alphabeta", 11, 7, 1)] {
+        for trace in [false, true] {
+            let mut args = vec!["search", "--tree", tree, "--algorithm", algorithm];
+            if trace {
+                args.push("--trace");
+            }
+            args.extend(["--format", "json"]);
+            let (code, v, err) = cli(&args);
+            assert_eq!(code, 0, "{err}");
+            let st = &v["stats"];
+            assert_eq!(
+                (
+                    st["nodes"].clone(),
+                    st["leaves"].clone(),
+                    st["cutoffs"].clone()
+                ),
+                (
+                    serde_json::json!(nodes),
+                    serde_json::json!(leaves),
+                    serde_json::json!(cutoffs)
+                ),
+                "{algorithm}, trace {trace}: {v}"
+            );
+            let its = v["iterations"].as_array().unwrap();
+            assert_eq!(its.len(), 1, "one pass: {v}");
+            assert_eq!(
+                (its[0]["depth"].clone(), its[0]["nodes"].clone()),
+                (serde_json::json!(2), serde_json::json!(nodes))
+            );
+        }
+    }
+}
+
+/// A game search with iterative deepening reports each pass and the totals
+/// (their sums).
+#[test]
+fn game_searches_report_each_iteration_and_the_totals() {
+    let ttt = Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/ticTacToe.kif");
+    let (code, v, err) = cli(&[
+        "search",
+        ttt.to_str().unwrap(),
+        "--depth",
+        "3",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let its = v["iterations"].as_array().unwrap();
+    let depths: Vec<u64> = its.iter().map(|i| i["depth"].as_u64().unwrap()).collect();
+    assert_eq!(depths, vec![1, 2, 3]);
+    for key in ["nodes", "leaves", "cutoffs", "tt_hits"] {
+        let sum: u64 = its.iter().map(|i| i[key].as_u64().unwrap()).sum();
+        assert_eq!(sum, v["stats"][key].as_u64().unwrap(), "{key}: {v}");
+    }
+    // The first pass of tic-tac-toe: the root and its 9 children.
+    assert_eq!(
+        (its[0]["nodes"].clone(), its[0]["leaves"].clone()),
+        (serde_json::json!(10), serde_json::json!(9))
+    );
+}

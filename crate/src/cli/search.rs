@@ -11,7 +11,8 @@ use std::fmt::Write as _;
 pub const HELP: &str = "\
 gdlkit search (GAME.kif | --tree '((3 12 8) (2 4 6) (14 5 2))') [options]
   --algorithm A     alphabeta (default), minimax, best-first, mcts
-  --depth N         depth limit in moves (trees: default the whole tree)
+  --depth N         depth limit in moves (trees: default the whole tree, searched
+                    in one pass; games: iterative deepening, each pass reported)
   --budget-ms N     time budget (games: default 1000 ms unless --depth or --nodes)
   --nodes N         node budget (MCTS: playouts)
   --role ROLE       the searching role (default the first)
@@ -142,6 +143,25 @@ fn text_report(obj: &Map<String, Value>) -> String {
             "depth {}, {} nodes, {} leaves, {} cut-offs, {} table hits, {} playouts, {} ms ({} nodes/s)",
             st["depth"], st["nodes"], st["leaves"], st["cutoffs"], st["tt_hits"], st["playouts"], st["elapsed_ms"], st["nodes_per_second"]
         );
+    }
+    // Iterative deepening: the totals above, each pass here.
+    if let Some(its) = obj.get("iterations").and_then(Value::as_array) {
+        for it in its.iter().filter(|_| its.len() > 1) {
+            let _ = writeln!(
+                s,
+                "  depth {}{}: {} nodes, {} leaves, {} cut-offs, {} table hits",
+                it["depth"],
+                if it["complete"] == true {
+                    ""
+                } else {
+                    " (stopped by the budget)"
+                },
+                it["nodes"],
+                it["leaves"],
+                it["cutoffs"],
+                it["tt_hits"]
+            );
+        }
     }
     if let Some(ev) = obj.get("events").and_then(Value::as_array) {
         let _ = writeln!(

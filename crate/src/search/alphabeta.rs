@@ -32,8 +32,8 @@
 //! is not traced).
 
 use super::{
-    goal_of, replies, since, turn_of, Budget, GameInfo, Heuristic, Limit, Player, SearchResult,
-    Stats, Stop, Turn, MAX_DEPTH,
+    goal_of, replies, since, turn_of, Budget, GameInfo, Heuristic, Iteration, Limit, Player,
+    SearchResult, Stats, Stop, Turn, MAX_DEPTH,
 };
 use crate::clock::now_ms;
 use crate::reasoner::{cartesian, EvalError, StateMachine};
@@ -176,6 +176,7 @@ impl<M: StateMachine> AlphaBeta<M> {
             best_move: fallback,
             solved: false,
             stats: Stats::default(),
+            iterations: Vec::new(),
         };
         let first = if self.cfg.iterative { 1 } else { max_depth };
         let mut completed = false;
@@ -214,6 +215,9 @@ impl<M: StateMachine> AlphaBeta<M> {
             };
             let (stats, root_best) = (cx.stats.clone(), cx.root_best);
             result.stats.add(&stats);
+            result
+                .iterations
+                .push(Iteration::of(depth, r.is_ok(), &stats));
             match r {
                 Ok(out) => {
                     result.value = out.value;

@@ -7,8 +7,8 @@
 //! stays deliberately plain.
 
 use super::{
-    goal_of, replies, since, turn_of, Budget, Heuristic, Limit, Player, SearchResult, Stats, Stop,
-    Turn, MAX_DEPTH,
+    goal_of, replies, since, turn_of, Budget, Heuristic, Iteration, Limit, Player, SearchResult,
+    Stats, Stop, Turn, MAX_DEPTH,
 };
 use crate::clock::now_ms;
 use crate::reasoner::{EvalError, StateMachine};
@@ -220,6 +220,7 @@ impl<M: StateMachine> MinimaxPlayer<M> {
             best_move: fallback,
             solved: false,
             stats: Stats::default(),
+            iterations: Vec::new(),
         };
         let mut limit = Limit::new(&self.budget);
         for d in 1..=max_depth {
@@ -236,6 +237,7 @@ impl<M: StateMachine> MinimaxPlayer<M> {
             limit = mm.limit.clone();
             let (stats, estimated) = (mm.stats.clone(), mm.estimated);
             result.stats.add(&stats);
+            result.iterations.push(Iteration::of(d, r.is_ok(), &stats));
             match r {
                 Ok((v, mv)) => {
                     result.value = v;

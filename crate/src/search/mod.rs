@@ -175,7 +175,37 @@ pub struct SearchResult {
     pub best_move: Option<TermId>,
     /// Whether the value is exact: no heuristic estimate influenced it.
     pub solved: bool,
+    /// Totals over every iteration.
     pub stats: Stats,
+    /// The counts of each iterative-deepening pass (one entry for a
+    /// single full-depth pass; empty for best-first and MCTS).
+    pub iterations: Vec<Iteration>,
+}
+
+/// The counts of one iterative-deepening pass.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Iteration {
+    /// The depth limit of the pass.
+    pub depth: u32,
+    /// The pass finished (false: the budget ended it).
+    pub complete: bool,
+    pub nodes: u64,
+    pub leaves: u64,
+    pub cutoffs: u64,
+    pub tt_hits: u64,
+}
+
+impl Iteration {
+    pub fn of(depth: u32, complete: bool, s: &Stats) -> Iteration {
+        Iteration {
+            depth,
+            complete,
+            nodes: s.nodes,
+            leaves: s.leaves,
+            cutoffs: s.cutoffs,
+            tt_hits: s.tt_hits,
+        }
+    }
 }
 
 /// A player: picks a move for one role in a state.

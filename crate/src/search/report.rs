@@ -8,7 +8,7 @@ use super::heuristics::{self, Constant, Heuristic};
 use super::matches::{run_match, MatchConfig, MatchResult};
 use super::mcts::{self, Mcts};
 use super::minimax::{Minimax, MinimaxPlayer};
-use super::{Budget, PlayerSpec, SearchResult, Stats, Stop, DEFAULT_MS, MAX_DEPTH};
+use super::{Budget, Iteration, PlayerSpec, SearchResult, Stats, Stop, DEFAULT_MS, MAX_DEPTH};
 use crate::engine::Engine;
 use crate::reasoner::StateMachine;
 use crate::trace::{value_json, Trace, Tree, TreeGame, DEFAULT_NODE_CAP};
@@ -113,7 +113,10 @@ pub fn search_json(source: Source<'_>, o: &SearchOptions) -> Result<Value, Repor
                 ms: o.budget_ms,
                 nodes: o.nodes,
             };
-            run(&mut g, h, role, budget, algorithm, o, &mut obj)?;
+            // An abstract tree is searched in one full-depth pass, so the
+            // counts are the lecture's (13 nodes, 9 leaves for minimax on
+            // the classic tree), not a sum over deepening iterations.
+            run(&mut g, h, role, budget, algorithm, o, true, &mut obj)?;
         }
         Source::Game {
             label,
@@ -147,6 +150,7 @@ pub fn search_json(source: Source<'_>, o: &SearchOptions) -> Result<Value, Repor
                 },
                 algorithm,
                 o,
+                o.trace,
                 &mut obj,
             )?;
         }
@@ -196,6 +200,10 @@ pub fn stats_json(s: &Stats) -> Value {
     })
 }
 
+/// One search. `single_pass`: minimax and alpha-beta search once to the
+/// depth limit, children in the game's order, no table (a trace, an
+/// abstract tree), instead of deepening iteratively.
+#[allow(clippy::too_many_arguments)]
 fn run<M: StateMachine + 'static>(
     m: &mut M,
     mut h: Box<dyn Heuristic<M>>,
@@ -203,6 +211,7 @@ fn run<M: StateMachine + 'static>(
     budget: Budget,
     algorithm: &str,
     o: &SearchOptions,
+    single_pass: bool,
     obj: &mut Map<String, Value>,
 ) -> Result<(), ReportError> {
     let err = |e: crate::EvalError| ReportError::Game(e.to_string());
@@ -214,7 +223,7 @@ fn run<M: StateMachine + 'static>(
     let mut tr = o.trace.then(|| Trace::new(o.node_cap));
     let mut extra = Map::new();
     let result: SearchResult = match algorithm {
-        "minimax" if o.trace => {
+        "minimax" if single_pass => {
             let d = budget.depth.unwrap_or(MAX_DEPTH);
             let t0 = crate::clock::now_ms();
             let mut mm = Minimax::new(m, &mut *h, role, &budget);
@@ -224,7 +233,13 @@ fn run<M: StateMachine + 'static>(
             stats.depth = d;
             stats.elapsed_ms = crate::clock::now_ms() - t0;
             match r {
-                Ok((value, best_move)) => SearchResult { value, best_move, solved: !estimated, stats },
+                Ok((value, best_move)) => SearchResult {
+                    value,
+                    best_move,
+                    solved: !estimated,
+                    iterations: vec![Iteration::of(d, true, &stats)],
+                    stats,
+                },
                 Err(Stop::Eval(e)) => return Err(err(e)),
                 Err(Stop::Budget) => {
                     return Err(ReportError::Game(
@@ -239,7 +254,7 @@ fn run<M: StateMachine + 'static>(
         "alphabeta" => {
             // A trace shows one plain alpha-beta search, as a lecture does:
             // one depth, the game's move order, no table, minimax semantics.
-            let cfg = if o.trace {
+            let cfg = if single_pass {
                 Config {
                     budget,
                     tt: false,
@@ -284,6 +299,9 @@ fn run<M: StateMachine + 'static>(
     obj.insert("solved".into(), json!(result.solved));
     obj.insert("depth".into(), json!(result.stats.depth));
     obj.insert("stats".into(), stats_json(&result.stats));
+    if !result.iterations.is_empty() {
+        obj.insert("iterations".into(), json!(result.iterations));
+    }
     obj.extend(extra);
     if let Some(t) = tr {
         obj.insert("truncated".into(), json!(t.truncated));
