@@ -14,6 +14,7 @@ pub mod clock;
 pub mod deps;
 pub mod diagnostic;
 pub mod engine;
+pub mod fix;
 pub mod format;
 pub mod ground;
 pub mod program;
@@ -49,5 +50,6 @@ pub fn check_text(text: &str) -> Vec<Diagnostic> {
     let mut diags = program.diagnostics.clone();
     diags.extend(check::check_source(text, &program));
     check::sort(&mut diags);
+    fix::tidy_deletions(text, &mut diags);
     diags
 }
