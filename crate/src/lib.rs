@@ -17,6 +17,7 @@ pub mod engine;
 pub mod fix;
 pub mod format;
 pub mod ground;
+pub mod playouts;
 pub mod program;
 pub mod reasoner;
 pub mod replay;

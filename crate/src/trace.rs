@@ -411,6 +411,82 @@ impl Tree {
         best
     }
 
+    /// The minimax value with MAX to move at the root (recursion depth is
+    /// the tree's height, which the reader bounds).
+    pub fn value(&self, max: bool) -> i64 {
+        match self {
+            Tree::Leaf(v) => *v,
+            Tree::Node(kids) => {
+                let vs = kids.iter().map(|k| k.value(!max));
+                if max {
+                    vs.max().unwrap_or(0)
+                } else {
+                    vs.min().unwrap_or(0)
+                }
+            }
+        }
+    }
+
+    /// The tree with each node's children in `order` (best: the best child
+    /// for the player to move first, perfect ordering; worst: the reverse;
+    /// ties keep the given order), and for each node its children's
+    /// original numbers ([`Label`]), so moves can be shown as in the
+    /// original tree.
+    pub fn reorder(&self, order: crate::search::ordering::Order) -> (Tree, Vec<Label>) {
+        use crate::search::ordering::Order;
+        fn walk(t: &Tree, max: bool, order: Order) -> (Tree, Option<Vec<Label>>) {
+            let Tree::Node(kids) = t else {
+                return (t.clone(), None);
+            };
+            let mut items: Vec<(i64, usize, Tree, Option<Vec<Label>>)> = kids
+                .iter()
+                .enumerate()
+                .map(|(i, k)| {
+                    let (tree, sub) = walk(k, !max, order);
+                    (k.value(!max), i + 1, tree, sub)
+                })
+                .collect();
+            match order {
+                Order::Given => {}
+                Order::Reversed => items.reverse(),
+                Order::Best | Order::Worst => {
+                    // Better for the mover first (MAX: larger values).
+                    items.sort_by(|a, b| {
+                        let c = if max { b.0.cmp(&a.0) } else { a.0.cmp(&b.0) };
+                        let c = if order == Order::Worst {
+                            c.reverse()
+                        } else {
+                            c
+                        };
+                        c.then(a.1.cmp(&b.1))
+                    });
+                }
+            }
+            let labels = items
+                .iter()
+                .map(|(_, label, _, sub)| Label {
+                    label: *label,
+                    sub: sub.clone(),
+                })
+                .collect();
+            let kids = items.into_iter().map(|(_, _, t, _)| t).collect();
+            (Tree::Node(kids), Some(labels))
+        }
+        let (tree, labels) = walk(self, true, order);
+        (tree, labels.unwrap_or_default())
+    }
+
+    /// The tree as text: `((3 12 8) (2 4 6) (14 5 2))`.
+    pub fn text(&self) -> String {
+        match self {
+            Tree::Leaf(v) => v.to_string(),
+            Tree::Node(kids) => {
+                let parts: Vec<String> = kids.iter().map(Tree::text).collect();
+                format!("({})", parts.join(" "))
+            }
+        }
+    }
+
     /// The tree as JSON: a number for a leaf, an array for a node.
     pub fn to_json(&self) -> serde_json::Value {
         match self {
@@ -418,6 +494,14 @@ impl Tree {
             Tree::Node(kids) => serde_json::Value::Array(kids.iter().map(Tree::to_json).collect()),
         }
     }
+}
+
+/// A child's number in the original tree, and its own children's labels
+/// (`null` for a leaf).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Label {
+    pub label: usize,
+    pub sub: Option<Vec<Label>>,
 }
 
 /// An abstract tree as a two-role turn-taking game (MAX at even depths).
@@ -631,6 +715,36 @@ mod tests {
         let leaf = g.next_state(&c, &[legal[0][0], legal[1][1]]).unwrap();
         assert!(g.is_terminal(&leaf).unwrap());
         assert_eq!(g.goals(&leaf).unwrap(), vec![Some(12), Some(-12)]);
+    }
+
+    #[test]
+    fn trees_reorder_by_value_and_keep_their_labels() {
+        use crate::search::ordering::Order;
+        let t = Tree::parse("((3 12 8) (2 4 6) (14 5 2))").unwrap();
+        assert_eq!(t.value(true), 3);
+        let (best, labels) = t.reorder(Order::Best);
+        // MAX first takes the child worth 3; MIN nodes put their smallest first.
+        assert_eq!(best.text(), "((3 8 12) (2 4 6) (2 5 14))");
+        assert_eq!(
+            labels.iter().map(|l| l.label).collect::<Vec<_>>(),
+            [1, 2, 3]
+        );
+        let third: Vec<usize> = labels[2]
+            .sub
+            .as_ref()
+            .unwrap()
+            .iter()
+            .map(|l| l.label)
+            .collect();
+        assert_eq!(third, [3, 2, 1]);
+        let (worst, _) = t.reorder(Order::Worst);
+        assert_eq!(worst.text(), "((6 4 2) (14 5 2) (12 8 3))");
+        assert_eq!(
+            t.reorder(Order::Reversed).0.text(),
+            "((2 5 14) (6 4 2) (8 12 3))"
+        );
+        assert_eq!(t.reorder(Order::Given).0, t);
+        assert_eq!(best.value(true), 3);
     }
 
     #[test]

@@ -20,6 +20,10 @@ gdlkit search (GAME.kif | --tree '((3 12 8) (2 4 6) (14 5 2))') [options]
   --trace           record the search (minimax, alphabeta): one search to --depth
                     (games: default 2), children in game order, no table, as a lecture shows it
   --node-cap N      nodes recorded in a trace (default 5000)
+  --ordering O      the order moves are searched in (minimax, alphabeta): given
+                    (default), reversed, best (first), worst (first)
+  --from 'FLUENTS'  search from this state instead of the initial one, e.g.
+                    --from '(cell 1 1 x) (cell 1 2 b) ... (control oplayer)'
   --seed S          MCTS seed (default 1)
   --engine E        auto (default: the fast engine if the game grounds, else the
                     interpreter), interpreter, fast
@@ -52,6 +56,8 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
         "seed",
         "engine",
         "format",
+        "ordering",
+        "from",
     ])?;
     let json = args.json()?;
     let opts = SearchOptions {
@@ -74,6 +80,8 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
         node_cap: args.number("node-cap", DEFAULT_NODE_CAP)?,
         seed: args.number("seed", 1)?,
         engine: args.get("engine").unwrap_or("auto").to_string(),
+        ordering: args.get("ordering").map(str::to_string),
+        from: args.get("from").map(terms_of).transpose()?,
     };
     let v = if let Some(text) = args.get("tree") {
         if !args.positional.is_empty() {
@@ -176,6 +184,20 @@ fn text_report(obj: &Map<String, Value>) -> String {
         );
     }
     s
+}
+
+/// The top-level terms of `--from` as text (each checked when the state is
+/// built).
+fn terms_of(text: &str) -> Result<Vec<String>, Fail> {
+    let tree = crate::syntax::parse(text);
+    if let Some(d) = tree.diagnostics.first() {
+        return Err(Fail::usage(format!("--from: {}", d.message)));
+    }
+    Ok(tree
+        .forms
+        .iter()
+        .map(|f| f.text(text).to_string())
+        .collect())
 }
 
 /// `fast`, `interpreter`, or `interpreter (fallback: why)`.

@@ -31,6 +31,7 @@
 //! two-player turn-taking games that are not zero-sum; it prunes nothing and
 //! is not traced).
 
+use super::ordering::{order_moves, Order};
 use super::{
     goal_of, replies, since, turn_of, Budget, GameInfo, Heuristic, Iteration, Limit, Player,
     SearchResult, Stats, Stop, Turn, MAX_DEPTH,
@@ -60,6 +61,9 @@ pub struct Config {
     pub iterative: bool,
     /// Entries before the table is cleared.
     pub tt_capacity: usize,
+    /// The order of each node's moves before PV-first ordering (teaching:
+    /// `given` by default).
+    pub order: Order,
 }
 
 impl Default for Config {
@@ -71,6 +75,7 @@ impl Default for Config {
             mode: Mode::Auto,
             iterative: true,
             tt_capacity: 200_000,
+            order: Order::Given,
         }
     }
 }
@@ -202,6 +207,8 @@ impl<M: StateMachine> AlphaBeta<M> {
                 },
                 tt_capacity: self.cfg.tt_capacity,
                 ordering: self.cfg.ordering,
+                order: self.cfg.order,
+                budget: self.cfg.budget,
                 trace: trace.as_deref_mut(),
                 root_best: None,
             };
@@ -266,6 +273,8 @@ struct Cx<'a, M: StateMachine> {
     tt: Option<&'a mut FxHashMap<M::State, Entry>>,
     tt_capacity: usize,
     ordering: bool,
+    order: Order,
+    budget: Budget,
     trace: Option<&'a mut Trace>,
     /// Best root move so far in this iteration (for a cut-short first
     /// iteration).
@@ -391,7 +400,7 @@ impl<M: StateMachine> Cx<'_, M> {
                 best: None,
             });
         }
-        let legal = self.m.all_legal_moves(s)?;
+        let mut legal = self.m.all_legal_moves(s)?;
         if legal.iter().any(Vec::is_empty) {
             let id = self.enter(s, parent, ply, NodeKind::Leaf, mv, false, alpha0, beta0);
             let v = goal_of(self.m, s, self.role)?;
@@ -402,6 +411,16 @@ impl<M: StateMachine> Cx<'_, M> {
                 best: None,
             });
         }
+        order_moves(
+            &mut *self.m,
+            &mut *self.h,
+            self.role,
+            s,
+            &mut legal,
+            depth,
+            self.order,
+            &self.budget,
+        )?;
         let turn = turn_of(&legal, self.role);
         let kind = match turn {
             Turn::Forced | Turn::Ours | Turn::Both => NodeKind::Max,

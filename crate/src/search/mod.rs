@@ -36,6 +36,7 @@ pub mod heuristics;
 pub mod matches;
 pub mod mcts;
 pub mod minimax;
+pub mod ordering;
 pub mod report;
 
 use crate::clock::{now_ms, Deadline};

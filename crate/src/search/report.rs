@@ -8,6 +8,7 @@ use super::heuristics::{self, Constant, Heuristic};
 use super::matches::{run_match, MatchConfig, MatchResult};
 use super::mcts::{self, Mcts};
 use super::minimax::{Minimax, MinimaxPlayer};
+use super::ordering::Order;
 use super::{Budget, Iteration, PlayerSpec, SearchResult, Stats, Stop, DEFAULT_MS, MAX_DEPTH};
 use crate::engine::Engine;
 use crate::reasoner::StateMachine;
@@ -36,6 +37,13 @@ pub struct SearchOptions {
     /// `auto` (default), `interpreter` or `fast`: read by whoever loads the
     /// game (the CLI, the wasm bindings), reported in the result.
     pub engine: String,
+    /// The order each node's moves are searched in: `given` (default),
+    /// `reversed`, `best` (first), `worst` (first). Trees are reordered
+    /// (the result's `tree` and `labels`); games reorder at each node.
+    pub ordering: Option<String>,
+    /// Search from the state made of these fluents (term text) instead of
+    /// the initial state (games only).
+    pub from: Option<Vec<String>>,
 }
 
 impl Default for SearchOptions {
@@ -51,6 +59,8 @@ impl Default for SearchOptions {
             node_cap: DEFAULT_NODE_CAP,
             seed: 1,
             engine: "auto".into(),
+            ordering: None,
+            from: None,
         }
     }
 }
@@ -94,6 +104,10 @@ fn canonical_algorithm(a: &str) -> Result<&'static str, ReportError> {
 /// for best-first `plan`, and with a trace `events`, `states`, `truncated`.
 pub fn search_json(source: Source<'_>, o: &SearchOptions) -> Result<Value, ReportError> {
     let algorithm = canonical_algorithm(&o.algorithm)?;
+    let order: Order = match &o.ordering {
+        Some(x) => x.parse().map_err(ReportError::Usage)?,
+        None => Order::Given,
+    };
     if o.trace && !matches!(algorithm, "alphabeta" | "minimax") {
         return Err(ReportError::Usage(
             "a trace records minimax and alphabeta searches".into(),
@@ -102,10 +116,20 @@ pub fn search_json(source: Source<'_>, o: &SearchOptions) -> Result<Value, Repor
     let mut obj = Map::new();
     match source {
         Source::Tree(text) => {
+            if o.from.is_some() {
+                return Err(ReportError::Usage(
+                    "`from` is for games; a tree is searched from its root".into(),
+                ));
+            }
             let tree = Tree::parse(text).map_err(ReportError::Usage)?;
+            let (tree, labels) = tree.reorder(order);
             let mut g = TreeGame::new(&tree);
             obj.insert("game".into(), json!("tree"));
             obj.insert("tree".into(), tree.to_json());
+            if order != Order::Given {
+                obj.insert("ordering".into(), json!(order.name()));
+                obj.insert("labels".into(), json!(labels));
+            }
             let role = role_index(&g, o.role.as_deref())?;
             let h: Box<dyn Heuristic<TreeGame>> = Box::new(Constant);
             let budget = Budget {
@@ -116,7 +140,18 @@ pub fn search_json(source: Source<'_>, o: &SearchOptions) -> Result<Value, Repor
             // An abstract tree is searched in one full-depth pass, so the
             // counts are the lecture's (13 nodes, 9 leaves for minimax on
             // the classic tree), not a sum over deepening iterations.
-            run(&mut g, h, role, budget, algorithm, o, true, &mut obj)?;
+            run(
+                &mut g,
+                h,
+                role,
+                budget,
+                algorithm,
+                o,
+                true,
+                Order::Given,
+                None,
+                &mut obj,
+            )?;
         }
         Source::Game {
             label,
@@ -129,6 +164,14 @@ pub fn search_json(source: Source<'_>, o: &SearchOptions) -> Result<Value, Repor
                 .map_err(ReportError::Usage)?;
             obj.insert("game".into(), json!(label));
             insert_engine(&mut obj, machine);
+            if order != Order::Given {
+                if !matches!(algorithm, "alphabeta" | "minimax") {
+                    return Err(ReportError::Usage(
+                        "a move ordering is for minimax and alphabeta".into(),
+                    ));
+                }
+                obj.insert("ordering".into(), json!(order.name()));
+            }
             let depth = if o.trace {
                 o.depth.or(Some(2))
             } else {
@@ -151,6 +194,8 @@ pub fn search_json(source: Source<'_>, o: &SearchOptions) -> Result<Value, Repor
                 algorithm,
                 o,
                 o.trace,
+                order,
+                o.from.as_deref(),
                 &mut obj,
             )?;
         }
@@ -212,10 +257,15 @@ fn run<M: StateMachine + 'static>(
     algorithm: &str,
     o: &SearchOptions,
     single_pass: bool,
+    order: Order,
+    from: Option<&[String]>,
     obj: &mut Map<String, Value>,
 ) -> Result<(), ReportError> {
     let err = |e: crate::EvalError| ReportError::Game(e.to_string());
-    let root = m.initial_state().map_err(err)?;
+    let root = match from {
+        Some(fluents) => state_of(m, fluents)?,
+        None => m.initial_state().map_err(err)?,
+    };
     let role_name = m.terms().display(m.roles()[role]);
     obj.insert("algorithm".into(), json!(algorithm));
     obj.insert("role".into(), json!(role_name));
@@ -228,6 +278,7 @@ fn run<M: StateMachine + 'static>(
             let t0 = crate::clock::now_ms();
             let mut mm = Minimax::new(m, &mut *h, role, &budget);
             mm.trace = tr.as_mut();
+            mm.order = order;
             let r = mm.search(&root, d);
             let (mut stats, estimated) = (mm.stats.clone(), mm.estimated);
             stats.depth = d;
@@ -248,6 +299,11 @@ fn run<M: StateMachine + 'static>(
                 }
             }
         }
+        "minimax" if order != Order::Given => {
+            return Err(ReportError::Usage(
+                "minimax with a move ordering searches one pass: give a depth or a trace".into(),
+            ))
+        }
         "minimax" => MinimaxPlayer::new(h, budget)
             .search(m, &root, role)
             .map_err(err)?,
@@ -261,11 +317,13 @@ fn run<M: StateMachine + 'static>(
                     ordering: false,
                     iterative: false,
                     mode: Mode::Paranoid,
+                    order,
                     ..Config::default()
                 }
             } else {
                 Config {
                     budget,
+                    order,
                     ..Config::default()
                 }
             };
@@ -313,6 +371,17 @@ fn run<M: StateMachine + 'static>(
         );
     }
     Ok(())
+}
+
+/// The state made of `fluents` (term text): a position to search from.
+pub fn state_of<M: StateMachine>(m: &mut M, fluents: &[String]) -> Result<M::State, ReportError> {
+    let mut terms = Vec::with_capacity(fluents.len());
+    for f in fluents {
+        let t = crate::program::parse_ground_term(m.terms_mut(), f)
+            .map_err(|e| ReportError::Usage(format!("from: {e}")))?;
+        terms.push(t);
+    }
+    Ok(m.state_from_fluents(&terms))
 }
 
 /// Plays a match; `specs` are player descriptions such as
