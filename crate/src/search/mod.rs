@@ -401,6 +401,27 @@ pub const PLAYERS: &[(&str, &str)] = &[
     ("mcts", "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c"),
 ];
 
+/// The canonical name of a player or search algorithm, from the one
+/// registry [`PLAYERS`]: case is ignored and the usual spellings
+/// (`best-first`, `alpha-beta`, `uct`) are aliases.
+pub fn player_name(text: &str) -> Result<&'static str, String> {
+    let name = text.trim().to_ascii_lowercase();
+    let name = match name.as_str() {
+        "best-first" | "best_first" => "bestfirst",
+        "alpha-beta" | "alpha_beta" => "alphabeta",
+        "uct" => "mcts",
+        other => other,
+    };
+    PLAYERS
+        .iter()
+        .map(|(n, _)| *n)
+        .find(|n| *n == name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = PLAYERS.iter().map(|(n, _)| *n).collect();
+            format!("unknown player `{name}` (players: {})", names.join(", "))
+        })
+}
+
 /// Default milliseconds per move for players with a time budget.
 pub const DEFAULT_MS: f64 = 1000.0;
 
@@ -411,20 +432,7 @@ impl std::str::FromStr for PlayerSpec {
             Some((n, r)) => (n, Some(r)),
             None => (text, None),
         };
-        let name = name.trim().to_ascii_lowercase();
-        let name = match name.as_str() {
-            "best-first" | "best_first" => "bestfirst".to_string(),
-            "alpha-beta" | "alpha_beta" => "alphabeta".to_string(),
-            "uct" => "mcts".to_string(),
-            _ => name,
-        };
-        if !PLAYERS.iter().any(|(n, _)| *n == name) {
-            let names: Vec<&str> = PLAYERS.iter().map(|(n, _)| *n).collect();
-            return Err(format!(
-                "unknown player `{name}` (players: {})",
-                names.join(", ")
-            ));
-        }
+        let name = player_name(name)?.to_string();
         let mut options = Vec::new();
         for part in rest
             .unwrap_or("")

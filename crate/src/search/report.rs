@@ -84,18 +84,15 @@ pub enum Source<'a> {
     Tree(&'a str),
 }
 
+/// The search algorithm's canonical name, from the players' registry
+/// ([`super::player_name`]): `best-first` and `bestfirst` are one name.
 fn canonical_algorithm(a: &str) -> Result<&'static str, ReportError> {
-    Ok(match a {
-        "alphabeta" | "alpha-beta" => "alphabeta",
-        "minimax" => "minimax",
-        "best-first" | "bestfirst" => "best-first",
-        "mcts" | "uct" => "mcts",
-        other => {
-            return Err(ReportError::Usage(format!(
-                "algorithm must be minimax, alphabeta, best-first or mcts, got `{other}`"
-            )))
-        }
-    })
+    match super::player_name(a) {
+        Ok(n @ ("alphabeta" | "minimax" | "bestfirst" | "mcts")) => Ok(n),
+        _ => Err(ReportError::Usage(format!(
+            "algorithm must be minimax, alphabeta, bestfirst (best-first) or mcts, got `{a}`"
+        ))),
+    }
 }
 
 /// Searches from the initial state (or the tree's root) and returns the
@@ -331,7 +328,7 @@ fn run<M: StateMachine + 'static>(
                 .search(m, &root, role, tr.as_mut())
                 .map_err(err)?
         }
-        "best-first" => {
+        "bestfirst" => {
             let plan = BestFirst::new(h, budget)
                 .search(m, &root, role)
                 .map_err(err)?;
