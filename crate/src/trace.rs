@@ -476,6 +476,40 @@ impl Tree {
         (tree, labels.unwrap_or_default())
     }
 
+    /// A random tree with `branching` children per node to `depth`, leaves
+    /// 0..100, reproducible for a seed (the page's example trees). At most
+    /// [`MAX_TREE_NODES`] nodes.
+    pub fn random(branching: u32, depth: u32, seed: u64) -> Result<Tree, String> {
+        let (b, d) = (branching.max(1) as usize, depth as usize);
+        let mut nodes = 1usize;
+        let mut level = 1usize;
+        for _ in 0..d {
+            level = level.saturating_mul(b);
+            nodes = nodes.saturating_add(level);
+        }
+        if nodes > MAX_TREE_NODES {
+            return Err(format!(
+                "a tree of branching {b} and depth {d} has more than {MAX_TREE_NODES} nodes"
+            ));
+        }
+        let mut rng = fastrand::Rng::with_seed(seed);
+        // Leaves in depth-first order, then nodes built bottom-up.
+        let mut layer: Vec<Tree> = (0..level).map(|_| Tree::Leaf(rng.i64(0..100))).collect();
+        for _ in 0..d {
+            let mut up = Vec::with_capacity(layer.len() / b);
+            let mut it = layer.into_iter();
+            loop {
+                let kids: Vec<Tree> = it.by_ref().take(b).collect();
+                if kids.is_empty() {
+                    break;
+                }
+                up.push(Tree::Node(kids));
+            }
+            layer = up;
+        }
+        Ok(layer.pop().unwrap_or(Tree::Leaf(0)))
+    }
+
     /// The tree as text: `((3 12 8) (2 4 6) (14 5 2))`.
     pub fn text(&self) -> String {
         match self {
@@ -745,6 +779,13 @@ mod tests {
         );
         assert_eq!(t.reorder(Order::Given).0, t);
         assert_eq!(best.value(true), 3);
+        let r = Tree::random(3, 4, 11).unwrap();
+        assert_eq!(
+            (r.height(), r.text().matches('(').count()),
+            (4, 1 + 3 + 9 + 27)
+        );
+        assert_eq!(r, Tree::random(3, 4, 11).unwrap());
+        assert!(Tree::random(10, 6, 1).is_err());
     }
 
     #[test]

@@ -15,10 +15,9 @@ enum Outcome {
 
 fn check_trace(path: &Path) -> Result<Outcome, String> {
     let (trace, text) = read_trace(path);
-    let budget = gdlkit::ground::Budget {
-        max_ms: 5_000.0,
-        ..Default::default()
-    };
+    // The default budget (what `auto` uses): the floor below counts the
+    // traces it grounds.
+    let budget = gdlkit::ground::Budget::default();
     let mut m = gdlkit::engine::load_engine_with(&text, EngineChoice::Auto, budget)
         .map_err(|d| format!("load: {:?}", d.first()))?;
     if let Some(why) = m.fallback() {
@@ -29,10 +28,15 @@ fn check_trace(path: &Path) -> Result<Outcome, String> {
 
 #[test]
 fn every_conformance_trace_matches_through_the_fast_engine() {
+    if !common::shared().join("conformance").exists() {
+        eprintln!("skipped: ../shared/conformance is missing");
+        return;
+    }
     let mut files = trace_files();
     // GDLKIT_TRACE=name replays only the traces whose path contains it.
-    if let Ok(only) = std::env::var("GDLKIT_TRACE") {
-        files.retain(|f| f.to_string_lossy().contains(&only));
+    let filtered = std::env::var("GDLKIT_TRACE").ok();
+    if let Some(only) = &filtered {
+        files.retain(|f| f.to_string_lossy().contains(only));
     }
     let results = run_all(&files, check_trace);
     let (mut failures, mut fallbacks, mut matched, mut steps) = (Vec::new(), Vec::new(), 0, 0);
@@ -57,4 +61,13 @@ fn every_conformance_trace_matches_through_the_fast_engine() {
         failures.len(),
         failures.join("\n")
     );
+    // The floor: the fast engine really ran the corpus (not everything
+    // fell back to the interpreter).
+    assert!(
+        filtered.is_some() || matched >= MIN_TRACES,
+        "only {matched} traces ran through the fast engine (at least {MIN_TRACES} expected)"
+    );
 }
+
+/// Traces that must run through the fast engine (of 333).
+const MIN_TRACES: usize = 320;

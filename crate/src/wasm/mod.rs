@@ -45,8 +45,8 @@ pub use matches::run_match_with_progress;
 pub use playouts::PlayoutJob;
 pub use replay::replay;
 pub use search::{
-    parse_player_spec, parse_tree, players, reorder_tree, run_match, search, search_tree,
-    SearchPlayer,
+    parse_player_spec, parse_tree, players, random_tree, reorder_tree, run_match, search,
+    search_tree, SearchPlayer,
 };
 
 use wasm_bindgen::prelude::*;

@@ -121,6 +121,16 @@ pub fn reorder_tree(tree: &str, ordering: &str) -> Result<JsValue, JsValue> {
     to_js(&serde_json::json!({ "tree": t.to_json(), "text": t.text(), "labels": labels }))
 }
 
+/// A random abstract tree as text (`branching` children per node to
+/// `depth`, leaves 0..100, the same tree for a seed).
+#[wasm_bindgen(js_name = randomTree)]
+pub fn random_tree(branching: u32, depth: u32, seed: u32) -> Result<String, JsValue> {
+    js::init();
+    crate::trace::Tree::random(branching, depth, seed as u64)
+        .map(|t| t.text())
+        .map_err(|e| js::range_error(&e))
+}
+
 /// Parses an abstract tree such as `((3 12 8) (2 4 6) (14 5 2))`: nested
 /// arrays of numbers. Throws a `TypeError` saying what is wrong.
 #[wasm_bindgen(js_name = parseTree, unchecked_return_type = "Tree")]
