@@ -554,6 +554,8 @@ struct TNode {
     value: Option<i64>,
     children: Vec<u32>,
     fluent: TermId,
+    /// Child numbers (1-based) from the root.
+    path: Vec<u32>,
 }
 
 impl TreeGame {
@@ -576,28 +578,35 @@ impl TreeGame {
         let mut queue: std::collections::VecDeque<(&Tree, Vec<TermId>, u32)> =
             std::collections::VecDeque::new();
         queue.push_back((tree, Vec::new(), 0));
+        let mut paths: std::collections::VecDeque<Vec<u32>> = std::collections::VecDeque::new();
+        paths.push_back(Vec::new());
         let mut pending_children: Vec<(u32, usize)> = Vec::new();
         while let Some((t, path, depth)) = queue.pop_front() {
+            let numbers = paths.pop_front().unwrap_or_default();
             let fluent = g.store.app(node_sym, &path);
             let id = g.nodes.len() as u32;
             let (value, nkids) = match t {
                 Tree::Leaf(v) => (Some(*v), 0),
                 Tree::Node(kids) => (None, kids.len()),
             };
-            g.nodes.push(TNode {
-                depth,
-                value,
-                children: Vec::new(),
-                fluent,
-            });
             if let Tree::Node(kids) = t {
                 for (i, k) in kids.iter().enumerate() {
                     let num = g.number(i + 1);
                     let mut p = path.clone();
                     p.push(num);
                     queue.push_back((k, p, depth + 1));
+                    let mut n = numbers.clone();
+                    n.push(i as u32 + 1);
+                    paths.push_back(n);
                 }
             }
+            g.nodes.push(TNode {
+                depth,
+                value,
+                children: Vec::new(),
+                fluent,
+                path: numbers,
+            });
             pending_children.push((id, nkids));
         }
         // Children were queued in order, so node ids are consecutive per parent.
@@ -633,6 +642,15 @@ impl TreeGame {
 
     pub fn root(&self) -> u32 {
         0
+    }
+
+    /// The child numbers from the root of the node whose state prints as
+    /// `fluent` (`(node 2 1)` → `[2, 1]`), for pages that draw the tree.
+    pub fn path_of(&self, fluent: &str) -> Option<Vec<u32>> {
+        self.nodes
+            .iter()
+            .find(|n| self.store.display(n.fluent) == fluent)
+            .map(|n| n.path.clone())
     }
 }
 

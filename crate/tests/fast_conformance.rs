@@ -15,9 +15,13 @@ enum Outcome {
 
 fn check_trace(path: &Path) -> Result<Outcome, String> {
     let (trace, text) = read_trace(path);
-    // The default budget (what `auto` uses): the floor below counts the
-    // traces it grounds.
-    let budget = gdlkit::ground::Budget::default();
+    // The default size limits, and three times the default time (a loaded
+    // machine grounds slowly): the floor below counts the traces that
+    // ground.
+    let budget = gdlkit::ground::Budget {
+        max_ms: 60_000.0,
+        ..Default::default()
+    };
     let mut m = gdlkit::engine::load_engine_with(&text, EngineChoice::Auto, budget)
         .map_err(|d| format!("load: {:?}", d.first()))?;
     if let Some(why) = m.fallback() {

@@ -21,14 +21,6 @@ export function fmt(v) {
   return String(r).replace('-', '−');
 }
 
-/** Parses "(node 1 2)" (an abstract tree's state) into [1, 2]. */
-function pathOf(stateFluents) {
-  const f = stateFluents?.[0] ?? '';
-  const m = /^\(node((?: \d+)*)\)$|^node$/.exec(f);
-  if (!m) return null;
-  return (m[1] ?? '').trim() ? m[1].trim().split(' ').map(Number) : [];
-}
-
 /**
  * Builds the model from a search result with a trace. `labels` (the
  * engine's `labels` of a reordered tree) names abstract-tree moves by their
@@ -146,7 +138,7 @@ function completeAbstract(model, tree, labels) {
   const { nodes } = model;
   for (const n of nodes) {
     if (n.placeholder) continue;
-    n.path = pathOf(model.states[n.state]) ?? null;
+    n.path = model.result.paths?.[n.state] ?? null; // the engine's path of the node's state
   }
   const subtreeAt = (path) => path.reduce((t, i) => (Array.isArray(t) ? t[i - 1] : undefined), tree);
   const add = (parentIndex, sub, move, prunedAt, path) => {
