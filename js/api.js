@@ -56,6 +56,20 @@ export function format(text) {
   return wasm.format(text);
 }
 
+/**
+ * What `gdlkit check --fix` does, on text: applies the quick fixes the
+ * diagnostics carry until none is left. `{unsafe: true}` also applies
+ * guesses ("did you mean"). Returns `{text, applied: [{code, title, line,
+ * column}]}`.
+ */
+export function fix(text, options) {
+  needReady();
+  if (typeof text !== 'string') {
+    throw new TypeError('fix(text, options): text must be a string');
+  }
+  return wasm.fix(text, options);
+}
+
 /** Whether a list of diagnostics has an error (warnings do not count). */
 export function hasErrors(diagnostics) {
   return diagnostics.some((d) => d.severity === 'error');
@@ -75,14 +89,48 @@ export class Game {
   #game;
   #roles;
 
-  /** Throws a GdlDiagnosticsError (with `diagnostics`) when the text has errors. */
-  constructor(kif) {
+  /**
+   * Throws a GdlDiagnosticsError (with `diagnostics`) when the text has
+   * errors. `engine`: "auto" (default: the fast engine when the game
+   * grounds, else the interpreter), "fast" or "interpreter".
+   */
+  constructor(kif, options = {}) {
     needReady();
     if (typeof kif !== 'string') {
       throw new TypeError('new Game(kif): kif must be a string');
     }
-    this.#game = new wasm.Game(kif);
+    const { engine, ...rest } = options ?? {};
+    const unknown = Object.keys(rest);
+    if (unknown.length) {
+      throw new TypeError(`unknown Game option \`${unknown[0]}\` (options: engine)`);
+    }
+    this.#game = wasm.Game.onEngine(kif, engine);
     this.#roles = this.#game.roles();
+  }
+
+  /** Which engine runs and why: `{name: "fast"|"interpreter", requested, reason}`. */
+  get engine() {
+    return this.#g().engine();
+  }
+
+  /**
+   * Random playouts (seeded: playout i is the game `gdlkit play --seed
+   * seed+i` plays) from `from` (a state handle; default the initial state).
+   * Options `{count = 100, seed = 1, maxSteps = 1000, record = false}`.
+   * Returns `{roles, playouts, terminal, meanSteps, meanGoals, games?}`.
+   */
+  playouts(options = {}) {
+    const { from, ...rest } = options ?? {};
+    return this.#g().playouts(from, rest);
+  }
+
+  /**
+   * One search from a state of this game, on its engine: the options and
+   * result of `search(kif, options)` (`algorithm`, `depth`, `trace`,
+   * `ordering`, ...).
+   */
+  search(state, options) {
+    return this.#g().search(state, options);
   }
 
   #g() {
@@ -218,6 +266,53 @@ if (typeof Symbol.dispose === 'symbol') {
   Game.prototype[Symbol.dispose] = function dispose() {
     this.free();
   };
+}
+
+// --------------------------------------------------------------- playouts
+
+/**
+ * Random playouts of a game played a few at a time (so a worker can report
+ * progress and stop between steps): `step(n)` plays up to n more and
+ * returns true when all `count` are played; `result()` is what
+ * `game.playouts()` returns. Options `{count, seed, maxSteps, record}`;
+ * `engine` as for Game. Free it with free().
+ */
+export class PlayoutJob {
+  #job;
+
+  constructor(kif, options = {}, { engine } = {}) {
+    needReady();
+    if (typeof kif !== 'string') {
+      throw new TypeError('new PlayoutJob(kif, options): kif must be a string');
+    }
+    this.#job = new wasm.PlayoutJob(kif, options, engine);
+  }
+
+  #j() {
+    if (!this.#job) {
+      throw new TypeError('gdlkit: this PlayoutJob was freed');
+    }
+    return this.#job;
+  }
+
+  step(n = 1) {
+    return this.#j().step(n);
+  }
+
+  /** Playouts played so far. */
+  get done() {
+    return this.#j().done();
+  }
+
+  result() {
+    return this.#j().result();
+  }
+
+  free() {
+    const j = this.#job;
+    this.#job = undefined;
+    j?.free();
+  }
 }
 
 // ----------------------------------------------------------------- replay

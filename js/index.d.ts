@@ -39,7 +39,119 @@ export interface Diagnostic {
   /** How to fix it ('' when there is no hint). */
   hint: string;
   related: RelatedSpan[];
+  /** Quick fixes made by the engine where the diagnostic is made (docs/diagnostics.md). */
+  fixes: QuickFix[];
 }
+
+/** A quick fix: apply all its edits (UTF-16 offsets into the checked text) at once. */
+export interface QuickFix {
+  title: string;
+  edits: { from: number; to: number; insert: string }[];
+  /** False for a guess ("did you mean"): `fix()` applies it only with `unsafe: true`. */
+  safe: boolean;
+}
+
+/** What `fix(text)` did. */
+export interface FixResult {
+  /** The fixed text. */
+  text: string;
+  /** The fixes applied (positions in the text of their pass). */
+  applied: { code: string; title: string; line: number; column: number }[];
+}
+
+/** Who won a terminal state. */
+export interface Outcome {
+  /** The highest goal value. */
+  score: number;
+  /** The role indices with the highest value. */
+  winners: number[];
+  /** More than one role and all tie. */
+  draw: boolean;
+  /** Per role: a win (strictly above every other role; alone: 100), a draw (tied for the top) or a loss. */
+  results: ('win' | 'draw' | 'loss')[];
+}
+
+/** Which engine runs a Game, and why. */
+export interface EngineInfo {
+  name: 'fast' | 'interpreter';
+  requested: 'auto' | 'fast' | 'interpreter';
+  /** Why this engine runs (for `auto` falling back: why the game does not ground). */
+  reason: string;
+}
+
+/** Options of `new Game`. */
+export interface GameOptions {
+  /** "auto" (default: the fast engine when the game grounds), "fast" or "interpreter". */
+  engine?: 'auto' | 'fast' | 'interpreter';
+}
+
+/** Options of `game.playouts`. */
+export interface GamePlayoutsOptions {
+  /** Playouts (default 100). */
+  count?: number;
+  /** Playout i is the game `gdlkit play --seed seed+i` plays (default 1). */
+  seed?: number;
+  /** Joint moves per playout at most (default 1000). */
+  maxSteps?: number;
+  /** Keep the games (`games`). */
+  record?: boolean;
+  /** A state handle to start from (default the initial state). */
+  from?: StateHandle;
+}
+
+/** One recorded random game. */
+export interface PlayedGame {
+  jointMoves: string[][];
+  terminal: boolean;
+  /** A role had no legal move. */
+  stuck: boolean;
+  goals: number[][];
+}
+
+/** What random playouts found. */
+export interface PlayoutSummary {
+  roles: string[];
+  playouts: number;
+  terminal: number;
+  meanSteps: number;
+  /** Per role, the mean goal value over the terminal states reached (null if none). */
+  meanGoals: (number | null)[];
+  games?: PlayedGame[];
+}
+
+/** Random playouts played a few at a time (the worker's `playouts` job). */
+export class PlayoutJob {
+  constructor(kif: string, options?: Omit<GamePlayoutsOptions, 'from'>, engine?: { engine?: 'auto' | 'fast' | 'interpreter' });
+  /** Plays up to n more playouts; true when all are played. */
+  step(n?: number): boolean;
+  readonly done: number;
+  result(): PlayoutSummary;
+  free(): void;
+}
+
+/** What `gdlkit check --fix` does, on text. */
+export function fix(text: string, options?: { unsafe?: boolean }): FixResult;
+
+/** A child's original number, and its own children's labels (null for a leaf). */
+export interface TreeLabel {
+  label: number;
+  sub: TreeLabel[] | null;
+}
+
+/** A move ordering: the game's, reversed, best first, worst first. */
+export type Ordering = 'given' | 'reversed' | 'best' | 'worst';
+
+/** An abstract tree in another order. */
+export function reorderTree(tree: string, ordering: Ordering): { tree: AbstractTree; text: string; labels: TreeLabel[] };
+
+/** Parses an abstract tree (a TypeError says what is wrong). */
+export function parseTree(tree: string): AbstractTree;
+
+/** A player spec parsed by the engine: the canonical name and the options. */
+export function parsePlayerSpec(spec: PlayerSpec): { name: string; options: Record<string, string> };
+
+/** The players and search algorithms of the engine's one registry. */
+export function players(): { name: string; description: string }[];
 
 /** A description of one state; lists sorted by code point, `legal` and `goals` per role in role order. */
 export interface StateDescription {
@@ -47,6 +159,8 @@ export interface StateDescription {
   terminal: boolean;
   legal: string[][];
   goals: number[][];
+  /** Terminal states with goal values: who won; otherwise null. */
+  outcome: Outcome | null;
 }
 
 /** One step of a replay (conformance format): `legal` and `goals` keyed by role. */
@@ -148,8 +262,14 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean;
  * is not reclaimed promptly by the garbage collector.
  */
 export class Game {
-  /** @throws {GdlDiagnosticsError} when the text has errors. */
-  constructor(kif: string);
+  /** @throws {GdlDiagnosticsError} when the text has errors; {TypeError} for an unknown option. */
+  constructor(kif: string, options?: GameOptions);
+  /** Which engine runs and why. */
+  readonly engine: EngineInfo;
+  /** Seeded random playouts (the same games as `gdlkit play --seed`). */
+  playouts(options?: GamePlayoutsOptions): PlayoutSummary;
+  /** One search from a state of this game (options and result as `search`). */
+  search(state: StateHandle, options?: SearchOptions): SearchResult;
   /** The index of a role given by index or name; throws a RangeError for an unknown role. */
   roleIndex(role: RoleRef): number;
   /** The roles, in the order of the game's `role` facts. */
@@ -346,6 +466,10 @@ export interface SearchOptions {
   seed?: number;
   /** The state machine (default "auto"). */
   engine?: EngineChoice;
+  /** The order each node's moves are searched in (minimax, alphabeta; default "given"); trees come back reordered with `labels`. */
+  ordering?: Ordering;
+  /** Games: search from the state made of these fluents instead of the initial state. */
+  from?: readonly string[];
   /** Options the binding may add later (passed through unchanged). */
   [option: string]: string | number | boolean | undefined;
 }
@@ -396,8 +520,14 @@ export type AbstractTree = number | AbstractTree[];
 export interface SearchResult {
   /** `"game"` (a game text) or `"tree"`. */
   game: string;
-  /** Trees only: the tree. */
+  /** Trees only: the tree (reordered when `ordering` is given). */
   tree?: AbstractTree;
+  /** Reordered trees: each node's children's original numbers. */
+  labels?: TreeLabel[];
+  /** The move ordering, when not the game's own. */
+  ordering?: Ordering;
+  /** Minimax and alpha-beta: the counts of each pass (`stats` are their totals). */
+  iterations?: { depth: number; complete: boolean; nodes: number; leaves: number; cutoffs: number; tt_hits: number }[];
   /** The engine that ran: "fast" or "interpreter". */
   engine?: string;
   /** Why the interpreter ran although "auto" asked for the fast engine. */

@@ -5,9 +5,9 @@
 
 import { initFrom, wasmSource } from './wasm.js';
 
-export { check, explain, format, Game, hasErrors, isGdlError, replay, runCli, version } from './api.js';
+export { check, explain, fix, format, Game, hasErrors, isGdlError, PlayoutJob, replay, runCli, version } from './api.js';
 export { analyze, AnalysisJob } from './analysis.js';
-export { Player, playerSpec, runMatch, search, searchTree } from './search.js';
+export { parsePlayerSpec, parseTree, Player, players, playerSpec, reorderTree, runMatch, search, searchTree } from './search.js';
 export { renderBoard, structure } from './structure.js';
 export { initSync, isReady } from './wasm.js';
 

@@ -32,6 +32,36 @@ export function searchTree(tree, options) {
 }
 
 /**
+ * An abstract tree with each node's children in `ordering` ("given",
+ * "reversed", "best", "worst"): `{tree, text, labels}` (`labels`: the
+ * original child numbers per node).
+ */
+export function reorderTree(tree, ordering) {
+  needReady();
+  needString(tree, 'reorderTree(tree, ordering): tree');
+  return wasm.reorderTree(tree, String(ordering));
+}
+
+/** An abstract tree such as `((3 12 8) (2 4 6) (14 5 2))` as nested arrays; a TypeError says what is wrong. */
+export function parseTree(tree) {
+  needReady();
+  needString(tree, 'parseTree(tree): tree');
+  return wasm.parseTree(tree);
+}
+
+/** A player spec parsed by the engine: `{name, options}` (`"best-first"` is `bestfirst`). */
+export function parsePlayerSpec(spec) {
+  needReady();
+  return wasm.parsePlayerSpec(playerSpec(spec));
+}
+
+/** The players and search algorithms: `[{name, description}]`. */
+export function players() {
+  needReady();
+  return wasm.players();
+}
+
+/**
  * A player spec as the CLI writes it: a string such as
  * `"alphabeta:ms=200,heuristic=fuzzy"` is kept; an object `{name, ...options}`
  * becomes `name:key=value,...` (the options are not interpreted here).

@@ -34,18 +34,6 @@ export function serializeError(e) {
   return out;
 }
 
-/** A small seeded PRNG (mulberry32): reproducible playouts for a seed. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const now = () => (globalThis.performance?.now ? globalThis.performance.now() : Date.now());
 
 /** A job that is done after one call of `f`. */
@@ -54,60 +42,29 @@ function oneShot(f) {
 }
 
 /**
- * Random playouts from the initial state (each role picks a uniformly
- * random legal move), in slices. Result: per role the mean goal value of
- * the terminal states reached, and how many playouts reached one.
+ * Random playouts from the initial state, in slices, played by the engine
+ * (`PlayoutJob`: playout i is the game `gdlkit play --seed seed+i` plays).
+ * Result: `{roles, playouts, terminal, meanSteps, meanGoals}`.
  */
-function playouts(api, { kif, count = 100, maxSteps = 1000, seed = 1 }) {
-  const game = new api.Game(kif);
-  const roles = game.roles();
-  const random = rng(seed);
-  const sums = roles.map(() => 0);
-  let done = 0;
-  let terminal = 0;
-  let steps = 0;
-  const result = () => ({
-    roles,
-    playouts: done,
-    terminal,
-    meanSteps: done ? steps / done : 0,
-    meanGoals: sums.map((s) => (terminal ? s / terminal : null)),
-  });
-  const one = () => {
-    let state = game.initialState();
-    for (let n = 0; n < maxSteps; n += 1) {
-      if (game.isTerminal(state)) {
-        terminal += 1;
-        game.goals(state).forEach((g, r) => {
-          sums[r] += g ?? 0;
-        });
-        break;
-      }
-      const joint = roles.map((_, r) => {
-        const moves = game.legalMoves(state, r);
-        return moves[Math.floor(random() * moves.length)];
-      });
-      if (joint.some((m) => m === undefined)) {
-        break; // a role without a legal move: the playout ends here
-      }
-      const next = game.next(state, joint);
-      game.dropState(state);
-      state = next;
-      steps += 1;
-    }
-    game.clearStates();
-    done += 1;
-  };
+function playouts(api, { kif, count = 100, maxSteps = 1000, seed = 1, engine }) {
+  const job = new api.PlayoutJob(kif, { count, maxSteps, seed }, { engine });
+  let chunk = 1;
   return {
     step(sliceMs) {
       const end = now() + sliceMs;
+      let done = false;
       do {
-        one();
-      } while (done < count && now() < end);
-      return done < count ? { done: false, progress: { done, total: count } } : { done: true, progress: { done, total: count }, value: result() };
+        const t = now();
+        done = job.step(chunk);
+        // About a quarter of a slice per call.
+        const dt = now() - t;
+        chunk = dt > 0 ? Math.max(1, Math.min(10_000, Math.round((chunk * sliceMs) / 4 / dt))) : chunk * 2;
+      } while (!done && now() < end);
+      const progress = { done: job.done, total: count };
+      return done ? { done: true, progress, value: job.result() } : { done: false, progress };
     },
-    partial: result,
-    free: () => game.free(),
+    partial: () => job.result(),
+    free: () => job.free(),
   };
 }
 

@@ -87,7 +87,9 @@ export interface PlayoutsResult {
 export interface PlayoutsOptions {
   count?: number;
   maxSteps?: number;
+  /** Playout i is the game `gdlkit play --seed seed+i` plays. */
   seed?: number;
+  engine?: 'auto' | 'fast' | 'interpreter';
 }
 
 /** Progress of a match in the worker: after each game. */

@@ -410,11 +410,12 @@ export class GdlWorker extends EventTarget {
   }
 
   /**
-   * Random playouts from the initial state, in slices: progress
-   * `{done, total}`; result `{roles, playouts, terminal, meanSteps, meanGoals}`.
+   * Random playouts from the initial state, in slices, played by the
+   * engine (playout i is `gdlkit play --seed seed+i`): progress `{done,
+   * total}`; result `{roles, playouts, terminal, meanSteps, meanGoals}`.
    */
-  playouts(kif, { count = 100, maxSteps = 1000, seed = 1 } = {}, options) {
-    return this.run('playouts', { kif, count, maxSteps, seed }, options);
+  playouts(kif, { count = 100, maxSteps = 1000, seed = 1, engine } = {}, options) {
+    return this.run('playouts', { kif, count, maxSteps, seed, engine }, options);
   }
 
   /** The structure of a game (as `structure`): one wasm call, bounded by `options.ms`. */

@@ -17,8 +17,6 @@ import { CORS, serve } from '../scripts/serve.mjs';
 import { browserPaths } from '../scripts/setup.mjs';
 
 const LECTURE = '((3 12 8) (2 4 6) (14 5 2))';
-const exportsOf = existsSync(join(SITE, 'pkg', 'gdlkit.d.ts')) ? readFileSync(join(SITE, 'pkg', 'gdlkit.d.ts'), 'utf8') : '';
-const NO_SEARCH = !/function searchTree/.test(exportsOf) ? 'this build has no search (crate/src/wasm/search.rs)' : false;
 
 let browser;
 const servers = [];
@@ -102,7 +100,7 @@ async function finalGoals(play) {
   );
 }
 
-test('elements from another origin (CORS): the lecture tree reaches 3, a random game its goals', { skip: NO_SEARCH }, async () => {
+test('elements from another origin (CORS): the lecture tree reaches 3, a random game its goals', async () => {
   const site = await origin(SITE, CORS, 'localhost');
   const slides = await lecturerOrigin(
     'slides',
@@ -146,7 +144,7 @@ for (const [what, blocked, pattern] of [
   });
 }
 
-test('workers forbidden by the page (CSP worker-src none): the tree runs on the main thread', { skip: NO_SEARCH }, async () => {
+test('workers forbidden by the page (CSP worker-src none): the tree runs on the main thread', async () => {
   const site = await origin(SITE, CORS, 'localhost');
   const slides = await lecturerOrigin('csp', slidesPage(site, `<gdl-tree tree="${LECTURE}"></gdl-tree>`), { 'Content-Security-Policy': "worker-src 'none'" });
   const { context, page } = await newPage();
@@ -158,7 +156,7 @@ test('workers forbidden by the page (CSP worker-src none): the tree runs on the 
   await context.close();
 });
 
-test('gdlkit/worker without a bundler from another origin (as from a CDN): a search tree in a worker', { skip: NO_SEARCH }, async () => {
+test('gdlkit/worker without a bundler from another origin (as from a CDN): a search tree in a worker', async () => {
   // The repository root stands for the package on a CDN: js/ and pkg/.
   const cdn = await origin(ROOT, CORS, 'localhost');
   const page = await lecturerOrigin(
@@ -207,7 +205,7 @@ async function openOffline(file) {
   return { ...opened, network };
 }
 
-test('standalone export (CLI): the tree file works from file:// offline and steps like the page', { skip: NO_SEARCH }, async (t) => {
+test('standalone export (CLI): the tree file works from file:// offline and steps like the page', async (t) => {
   const file = join(scratch, 'tree.html');
   cli(['export', '--tree', LECTURE, '--out', file]);
   const size = statSync(file).size;
@@ -230,7 +228,7 @@ test('standalone export (CLI): the tree file works from file:// offline and step
   await context.close();
 });
 
-test('standalone export (CLI): a game file plays a random game to its goals offline', { skip: NO_SEARCH }, async () => {
+test('standalone export (CLI): a game file plays a random game to its goals offline', async () => {
   const file = join(scratch, 'game.html');
   cli(['export', join(ROOT, 'games', 'ticTacToe.kif'), '--view', 'play', '--players', 'random;random', '--out', file]);
   const { context, page, errors, network } = await openOffline(file);
@@ -252,7 +250,7 @@ test('standalone export: bad input is refused with a clear message, nothing writ
   assert.match(none.stderr, /cannot read the standalone template missing\.html/);
 });
 
-test('standalone export from the page: "Standalone HTML" downloads the current tree, which works offline', { skip: NO_SEARCH }, async () => {
+test('standalone export from the page: "Standalone HTML" downloads the current tree, which works offline', async () => {
   const site = await origin(SITE, undefined, 'localhost');
   const { context, page, errors } = await newPage();
   await page.goto(`${site}?view=tree&tree=${encodeURIComponent(LECTURE)}&step=end`);
@@ -271,7 +269,7 @@ test('standalone export from the page: "Standalone HTML" downloads the current t
   await offline.context.close();
 });
 
-test('reveal.js: the deck\'s keys step a tree through fragments; a focused tree takes the keys', { skip: NO_SEARCH }, async () => {
+test('reveal.js: the deck\'s keys step a tree through fragments; a focused tree takes the keys', async () => {
   assert.ok(existsSync(join(SITE, 'vendor', 'reveal', 'reveal.js')), 'site/vendor/reveal is missing: run `npm run build`');
   const site = await origin(SITE, CORS, 'localhost');
   const { context, page, errors } = await newPage();
@@ -313,7 +311,7 @@ test('reveal.js: the deck\'s keys step a tree through fragments; a focused tree 
   await context.close();
 });
 
-test('reveal.js PDF export (?print-pdf): each page prints the tree at its fragment\'s step', { skip: NO_SEARCH }, async () => {
+test('reveal.js PDF export (?print-pdf): each page prints the tree at its fragment\'s step', async () => {
   const site = await origin(SITE, CORS, 'localhost');
   const { context, page, errors } = await newPage();
   await page.goto(`${site}reveal.html?print-pdf`);
@@ -327,7 +325,7 @@ test('reveal.js PDF export (?print-pdf): each page prints the tree at its fragme
   await context.close();
 });
 
-test('standalone export from the page: a tree of the position in Play keeps that position offline', { skip: NO_SEARCH }, async () => {
+test('standalone export from the page: a tree of the position in Play keeps that position offline', async () => {
   const site = await origin(SITE, undefined, 'localhost');
   const { context, page, errors } = await newPage();
   await page.goto(`${site}?view=play&game=ticTacToe&moves=${encodeURIComponent('(mark 2 2),noop;noop,(mark 1 1)')}&players=human;human`);

@@ -57,6 +57,41 @@ pub struct Diagnostic {
     /// A one-line suggestion how to fix it (may be empty).
     pub hint: String,
     pub related: Vec<Related>,
+    /// Quick fixes, best first (may be empty): exact edits made where the
+    /// diagnostic is made, applied by `gdlkit check --fix` and by editors.
+    pub fixes: Vec<Fix>,
+}
+
+/// One text replacement: `span` (bytes) becomes `insert`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Edit {
+    pub span: Span,
+    pub insert: String,
+}
+
+impl Edit {
+    pub fn replace(span: Span, insert: impl Into<String>) -> Edit {
+        Edit {
+            span,
+            insert: insert.into(),
+        }
+    }
+    pub fn delete(span: Span) -> Edit {
+        Edit::replace(span, "")
+    }
+    pub fn insert(at: u32, text: impl Into<String>) -> Edit {
+        Edit::replace(Span { start: at, end: at }, text)
+    }
+}
+
+/// A quick fix: a title for menus and the edits (non-overlapping) that
+/// remove the problem. `safe`: `gdlkit check --fix` applies it without
+/// `--unsafe-fixes` (false for guesses such as "did you mean").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Fix {
+    pub title: String,
+    pub edits: Vec<Edit>,
+    pub safe: bool,
 }
 
 impl Diagnostic {
@@ -68,6 +103,7 @@ impl Diagnostic {
             message: message.into(),
             hint: String::new(),
             related: Vec::new(),
+            fixes: Vec::new(),
         }
     }
     pub fn warning(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
@@ -84,6 +120,24 @@ impl Diagnostic {
         self.related.push(Related {
             span,
             message: message.into(),
+        });
+        self
+    }
+    /// Adds a safe quick fix.
+    pub fn with_fix(mut self, title: impl Into<String>, edits: Vec<Edit>) -> Diagnostic {
+        self.fixes.push(Fix {
+            title: title.into(),
+            edits,
+            safe: true,
+        });
+        self
+    }
+    /// Adds a quick fix that is a guess (applied only on request).
+    pub fn with_suggestion(mut self, title: impl Into<String>, edits: Vec<Edit>) -> Diagnostic {
+        self.fixes.push(Fix {
+            title: title.into(),
+            edits,
+            safe: false,
         });
         self
     }
@@ -374,6 +428,23 @@ pub struct ResolvedDiagnostic {
     pub to: u32,
     pub hint: String,
     pub related: Vec<ResolvedRelated>,
+    /// Quick fixes with edits in UTF-16 offsets (`from`, `to`, `insert`).
+    pub fixes: Vec<ResolvedFix>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ResolvedFix {
+    pub title: String,
+    pub edits: Vec<ResolvedEdit>,
+    pub safe: bool,
+}
+
+/// Replace UTF-16 offsets `[from, to)` by `insert`.
+#[derive(Clone, Debug, Serialize)]
+pub struct ResolvedEdit {
+    pub from: u32,
+    pub to: u32,
+    pub insert: String,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -424,6 +495,23 @@ pub fn resolve(diags: &[Diagnostic], text: &str) -> Vec<ResolvedDiagnostic> {
                             from: s.utf16,
                             to: e.utf16,
                         }
+                    })
+                    .collect(),
+                fixes: d
+                    .fixes
+                    .iter()
+                    .map(|f| ResolvedFix {
+                        title: f.title.clone(),
+                        safe: f.safe,
+                        edits: f
+                            .edits
+                            .iter()
+                            .map(|e| ResolvedEdit {
+                                from: index.position(e.span.start as usize).utf16,
+                                to: index.position(e.span.end as usize).utf16,
+                                insert: e.insert.clone(),
+                            })
+                            .collect(),
                     })
                     .collect(),
             }

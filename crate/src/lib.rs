@@ -14,10 +14,12 @@ pub mod clock;
 pub mod deps;
 pub mod diagnostic;
 pub mod engine;
+pub mod fix;
 pub mod format;
 pub mod ggp;
 pub mod ground;
 pub mod plan;
+pub mod playouts;
 pub mod program;
 pub mod reasoner;
 pub mod replay;
@@ -52,5 +54,6 @@ pub fn check_text(text: &str) -> Vec<Diagnostic> {
     let mut diags = program.diagnostics.clone();
     diags.extend(check::check_source(text, &program));
     check::sort(&mut diags);
+    fix::tidy_deletions(text, &mut diags);
     diags
 }

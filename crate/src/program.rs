@@ -5,7 +5,7 @@
 //! misspelt rule arrow, ...). The GDL restrictions (safety, stratification,
 //! keyword use) are the validator's job (`check`).
 
-use crate::diagnostic::{Diagnostic, Span};
+use crate::diagnostic::{Diagnostic, Edit, Span};
 use crate::syntax::{self, Sexp, SexpKind, SyntaxTree};
 use crate::terms::{kw, Sym, SymbolTable};
 
@@ -189,7 +189,8 @@ impl<'a> Lowerer<'a> {
                     items[0].span,
                     format!("`{w}` is not a rule arrow; did you mean `<=`?"),
                 )
-                .with_hint("GDL rules are written `(<= head body...)`"),
+                .with_hint("GDL rules are written `(<= head body...)`")
+                .with_fix("Use `<=`", vec![Edit::replace(items[0].span, "<=")]),
             );
         }
         if is_arrow || wrong.is_some() {

@@ -4,7 +4,7 @@
 //! recursion, so deeply nested input cannot overflow the call stack). Every
 //! error is reported and parsing resumes at the next top-level form.
 
-use crate::diagnostic::{Diagnostic, LineIndex, Span};
+use crate::diagnostic::{Diagnostic, Edit, LineIndex, Span};
 use winnow::combinator::alt;
 use winnow::prelude::*;
 use winnow::stream::LocatingSlice;
@@ -118,7 +118,8 @@ pub fn parse(src: &str) -> SyntaxTree {
             Tok::Close => {
                 tree.diagnostics.push(
                     Diagnostic::error("GDL001", span, "unexpected `)`: no `(` is open here")
-                        .with_hint("remove this `)` or add the `(` it should close"),
+                        .with_hint("remove this `)` or add the `(` it should close")
+                        .with_fix("Remove `)`", vec![Edit::delete(span)]),
                 );
                 i += 1;
             }
@@ -144,6 +145,7 @@ pub fn parse(src: &str) -> SyntaxTree {
 fn empty_var(span: Span) -> Diagnostic {
     Diagnostic::error("GDL003", span, "`?` must be followed by a variable name")
         .with_hint("write a name right after the `?`, e.g. `?x`")
+        .with_fix("Name it `?x`", vec![Edit::replace(span, "?x")])
 }
 
 /// Builds one top-level list starting at token `start` (an `(`); returns the
@@ -235,6 +237,23 @@ fn parse_form(
     });
     if resume < tokens.len() {
         d = d.with_related(Span::new(end, end), "the next form seems to start here");
+    }
+    // Close the form right after its last token (not after a comment or
+    // the blank lines before the next form).
+    let close_at = tokens[start..resume]
+        .iter()
+        .rev()
+        .find(|(t, _)| !matches!(t, Tok::Space | Tok::Comment))
+        .map_or(open.end, |(_, sp)| sp.end);
+    if missing > 0 {
+        d = d.with_fix(
+            if missing == 1 {
+                "Insert `)`".to_string()
+            } else {
+                format!("Insert {missing} `)`")
+            },
+            vec![Edit::insert(close_at, ")".repeat(missing))],
+        );
     }
     // Diagnostics after the resume point will be found again.
     local_diags.retain(|x| (x.span.start as usize) < end);

@@ -411,6 +411,116 @@ impl Tree {
         best
     }
 
+    /// The minimax value with MAX to move at the root (recursion depth is
+    /// the tree's height, which the reader bounds).
+    pub fn value(&self, max: bool) -> i64 {
+        match self {
+            Tree::Leaf(v) => *v,
+            Tree::Node(kids) => {
+                let vs = kids.iter().map(|k| k.value(!max));
+                if max {
+                    vs.max().unwrap_or(0)
+                } else {
+                    vs.min().unwrap_or(0)
+                }
+            }
+        }
+    }
+
+    /// The tree with each node's children in `order` (best: the best child
+    /// for the player to move first, perfect ordering; worst: the reverse;
+    /// ties keep the given order), and for each node its children's
+    /// original numbers ([`Label`]), so moves can be shown as in the
+    /// original tree.
+    pub fn reorder(&self, order: crate::search::ordering::Order) -> (Tree, Vec<Label>) {
+        use crate::search::ordering::Order;
+        fn walk(t: &Tree, max: bool, order: Order) -> (Tree, Option<Vec<Label>>) {
+            let Tree::Node(kids) = t else {
+                return (t.clone(), None);
+            };
+            let mut items: Vec<(i64, usize, Tree, Option<Vec<Label>>)> = kids
+                .iter()
+                .enumerate()
+                .map(|(i, k)| {
+                    let (tree, sub) = walk(k, !max, order);
+                    (k.value(!max), i + 1, tree, sub)
+                })
+                .collect();
+            match order {
+                Order::Given => {}
+                Order::Reversed => items.reverse(),
+                Order::Best | Order::Worst => {
+                    // Better for the mover first (MAX: larger values).
+                    items.sort_by(|a, b| {
+                        let c = if max { b.0.cmp(&a.0) } else { a.0.cmp(&b.0) };
+                        let c = if order == Order::Worst {
+                            c.reverse()
+                        } else {
+                            c
+                        };
+                        c.then(a.1.cmp(&b.1))
+                    });
+                }
+            }
+            let labels = items
+                .iter()
+                .map(|(_, label, _, sub)| Label {
+                    label: *label,
+                    sub: sub.clone(),
+                })
+                .collect();
+            let kids = items.into_iter().map(|(_, _, t, _)| t).collect();
+            (Tree::Node(kids), Some(labels))
+        }
+        let (tree, labels) = walk(self, true, order);
+        (tree, labels.unwrap_or_default())
+    }
+
+    /// A random tree with `branching` children per node to `depth`, leaves
+    /// 0..100, reproducible for a seed (the page's example trees). At most
+    /// [`MAX_TREE_NODES`] nodes.
+    pub fn random(branching: u32, depth: u32, seed: u64) -> Result<Tree, String> {
+        let (b, d) = (branching.max(1) as usize, depth as usize);
+        let mut nodes = 1usize;
+        let mut level = 1usize;
+        for _ in 0..d {
+            level = level.saturating_mul(b);
+            nodes = nodes.saturating_add(level);
+        }
+        if nodes > MAX_TREE_NODES {
+            return Err(format!(
+                "a tree of branching {b} and depth {d} has more than {MAX_TREE_NODES} nodes"
+            ));
+        }
+        let mut rng = fastrand::Rng::with_seed(seed);
+        // Leaves in depth-first order, then nodes built bottom-up.
+        let mut layer: Vec<Tree> = (0..level).map(|_| Tree::Leaf(rng.i64(0..100))).collect();
+        for _ in 0..d {
+            let mut up = Vec::with_capacity(layer.len() / b);
+            let mut it = layer.into_iter();
+            loop {
+                let kids: Vec<Tree> = it.by_ref().take(b).collect();
+                if kids.is_empty() {
+                    break;
+                }
+                up.push(Tree::Node(kids));
+            }
+            layer = up;
+        }
+        Ok(layer.pop().unwrap_or(Tree::Leaf(0)))
+    }
+
+    /// The tree as text: `((3 12 8) (2 4 6) (14 5 2))`.
+    pub fn text(&self) -> String {
+        match self {
+            Tree::Leaf(v) => v.to_string(),
+            Tree::Node(kids) => {
+                let parts: Vec<String> = kids.iter().map(Tree::text).collect();
+                format!("({})", parts.join(" "))
+            }
+        }
+    }
+
     /// The tree as JSON: a number for a leaf, an array for a node.
     pub fn to_json(&self) -> serde_json::Value {
         match self {
@@ -418,6 +528,14 @@ impl Tree {
             Tree::Node(kids) => serde_json::Value::Array(kids.iter().map(Tree::to_json).collect()),
         }
     }
+}
+
+/// A child's number in the original tree, and its own children's labels
+/// (`null` for a leaf).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Label {
+    pub label: usize,
+    pub sub: Option<Vec<Label>>,
 }
 
 /// An abstract tree as a two-role turn-taking game (MAX at even depths).
@@ -436,6 +554,8 @@ struct TNode {
     value: Option<i64>,
     children: Vec<u32>,
     fluent: TermId,
+    /// Child numbers (1-based) from the root.
+    path: Vec<u32>,
 }
 
 impl TreeGame {
@@ -458,28 +578,35 @@ impl TreeGame {
         let mut queue: std::collections::VecDeque<(&Tree, Vec<TermId>, u32)> =
             std::collections::VecDeque::new();
         queue.push_back((tree, Vec::new(), 0));
+        let mut paths: std::collections::VecDeque<Vec<u32>> = std::collections::VecDeque::new();
+        paths.push_back(Vec::new());
         let mut pending_children: Vec<(u32, usize)> = Vec::new();
         while let Some((t, path, depth)) = queue.pop_front() {
+            let numbers = paths.pop_front().unwrap_or_default();
             let fluent = g.store.app(node_sym, &path);
             let id = g.nodes.len() as u32;
             let (value, nkids) = match t {
                 Tree::Leaf(v) => (Some(*v), 0),
                 Tree::Node(kids) => (None, kids.len()),
             };
-            g.nodes.push(TNode {
-                depth,
-                value,
-                children: Vec::new(),
-                fluent,
-            });
             if let Tree::Node(kids) = t {
                 for (i, k) in kids.iter().enumerate() {
                     let num = g.number(i + 1);
                     let mut p = path.clone();
                     p.push(num);
                     queue.push_back((k, p, depth + 1));
+                    let mut n = numbers.clone();
+                    n.push(i as u32 + 1);
+                    paths.push_back(n);
                 }
             }
+            g.nodes.push(TNode {
+                depth,
+                value,
+                children: Vec::new(),
+                fluent,
+                path: numbers,
+            });
             pending_children.push((id, nkids));
         }
         // Children were queued in order, so node ids are consecutive per parent.
@@ -515,6 +642,15 @@ impl TreeGame {
 
     pub fn root(&self) -> u32 {
         0
+    }
+
+    /// The child numbers from the root of the node whose state prints as
+    /// `fluent` (`(node 2 1)` → `[2, 1]`), for pages that draw the tree.
+    pub fn path_of(&self, fluent: &str) -> Option<Vec<u32>> {
+        self.nodes
+            .iter()
+            .find(|n| self.store.display(n.fluent) == fluent)
+            .map(|n| n.path.clone())
     }
 }
 
@@ -631,6 +767,43 @@ mod tests {
         let leaf = g.next_state(&c, &[legal[0][0], legal[1][1]]).unwrap();
         assert!(g.is_terminal(&leaf).unwrap());
         assert_eq!(g.goals(&leaf).unwrap(), vec![Some(12), Some(-12)]);
+    }
+
+    #[test]
+    fn trees_reorder_by_value_and_keep_their_labels() {
+        use crate::search::ordering::Order;
+        let t = Tree::parse("((3 12 8) (2 4 6) (14 5 2))").unwrap();
+        assert_eq!(t.value(true), 3);
+        let (best, labels) = t.reorder(Order::Best);
+        // MAX first takes the child worth 3; MIN nodes put their smallest first.
+        assert_eq!(best.text(), "((3 8 12) (2 4 6) (2 5 14))");
+        assert_eq!(
+            labels.iter().map(|l| l.label).collect::<Vec<_>>(),
+            [1, 2, 3]
+        );
+        let third: Vec<usize> = labels[2]
+            .sub
+            .as_ref()
+            .unwrap()
+            .iter()
+            .map(|l| l.label)
+            .collect();
+        assert_eq!(third, [3, 2, 1]);
+        let (worst, _) = t.reorder(Order::Worst);
+        assert_eq!(worst.text(), "((6 4 2) (14 5 2) (12 8 3))");
+        assert_eq!(
+            t.reorder(Order::Reversed).0.text(),
+            "((2 5 14) (6 4 2) (8 12 3))"
+        );
+        assert_eq!(t.reorder(Order::Given).0, t);
+        assert_eq!(best.value(true), 3);
+        let r = Tree::random(3, 4, 11).unwrap();
+        assert_eq!(
+            (r.height(), r.text().matches('(').count()),
+            (4, 1 + 3 + 9 + 27)
+        );
+        assert_eq!(r, Tree::random(3, 4, 11).unwrap());
+        assert!(Tree::random(10, 6, 1).is_err());
     }
 
     #[test]

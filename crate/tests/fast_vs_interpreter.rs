@@ -126,6 +126,13 @@ fn compare(path: &Path, budget: Budget, seed: u64) -> Result<Outcome, String> {
 
 #[test]
 fn fast_engine_agrees_with_interpreter_on_random_states() {
+    if !Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/games")
+        .exists()
+    {
+        eprintln!("skipped: ../shared/games is missing");
+        return;
+    }
     // A smaller time budget than the default keeps the test quick; the games
     // it leaves out are the ones listed as falling back.
     let budget = Budget {
@@ -173,4 +180,11 @@ fn fast_engine_agrees_with_interpreter_on_random_states() {
         eprintln!("skipped: {s}");
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        agree >= MIN_GAMES,
+        "only {agree} games ran through both engines (at least {MIN_GAMES} expected)"
+    );
 }
+
+/// Games that must ground and agree (the floor against a vacuous pass).
+const MIN_GAMES: usize = 300;

@@ -831,3 +831,217 @@ fn a_fallback_to_the_interpreter_is_reported_with_its_reason() {
     // `fast` refuses instead.
     assert!(gdlkit::engine::load_engine_with(&text, EngineChoice::Fast, tiny).is_err());
 }
+
+/// Lecture 001: the classic tree has 13 nodes and 9 leaves; alpha-beta
+/// visits 11 nodes and 7 leaves (the 4 and 6 under the second MIN node are
+/// pruned). An abstract tree is searched in one full-depth pass, traced or
+/// not, so these are the counts reported.
+#[test]
+fn abstract_trees_report_the_lecture_counts() {
+    let tree = "((3 12 8) (2 4 6) (14 5 2))";
+    for (algorithm, nodes, leaves, cutoffs) in [("minimax", 13, 9, 0), ("alphabeta", 11, 7, 1)] {
+        for trace in [false, true] {
+            let mut args = vec!["search", "--tree", tree, "--algorithm", algorithm];
+            if trace {
+                args.push("--trace");
+            }
+            args.extend(["--format", "json"]);
+            let (code, v, err) = cli(&args);
+            assert_eq!(code, 0, "{err}");
+            let st = &v["stats"];
+            assert_eq!(
+                (
+                    st["nodes"].clone(),
+                    st["leaves"].clone(),
+                    st["cutoffs"].clone()
+                ),
+                (
+                    serde_json::json!(nodes),
+                    serde_json::json!(leaves),
+                    serde_json::json!(cutoffs)
+                ),
+                "{algorithm}, trace {trace}: {v}"
+            );
+            let its = v["iterations"].as_array().unwrap();
+            assert_eq!(its.len(), 1, "one pass: {v}");
+            assert_eq!(
+                (its[0]["depth"].clone(), its[0]["nodes"].clone()),
+                (serde_json::json!(2), serde_json::json!(nodes))
+            );
+        }
+    }
+}
+
+/// A game search with iterative deepening reports each pass and the totals
+/// (their sums).
+#[test]
+fn game_searches_report_each_iteration_and_the_totals() {
+    let ttt = Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/ticTacToe.kif");
+    let (code, v, err) = cli(&[
+        "search",
+        ttt.to_str().unwrap(),
+        "--depth",
+        "3",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let its = v["iterations"].as_array().unwrap();
+    let depths: Vec<u64> = its.iter().map(|i| i["depth"].as_u64().unwrap()).collect();
+    assert_eq!(depths, vec![1, 2, 3]);
+    for key in ["nodes", "leaves", "cutoffs", "tt_hits"] {
+        let sum: u64 = its.iter().map(|i| i[key].as_u64().unwrap()).sum();
+        assert_eq!(sum, v["stats"][key].as_u64().unwrap(), "{key}: {v}");
+    }
+    // The first pass of tic-tac-toe: the root and its 9 children.
+    assert_eq!(
+        (its[0]["nodes"].clone(), its[0]["leaves"].clone()),
+        (serde_json::json!(10), serde_json::json!(9))
+    );
+}
+
+/// Move orderings change which nodes are searched, never the value: on the
+/// lecture tree best-first alpha-beta is perfect (9 nodes, 5 leaves), worst
+/// first prunes nothing; on tic-tac-toe best first searches fewest nodes.
+#[test]
+fn orderings_change_counts_not_values() {
+    let tree = "((3 12 8) (2 4 6) (14 5 2))";
+    let mut seen = Vec::new();
+    for (ordering, nodes, leaves) in [
+        ("given", 11, 7),
+        ("reversed", 13, 9),
+        ("best", 9, 5),
+        ("worst", 13, 9),
+    ] {
+        let (code, v, err) = cli(&[
+            "search",
+            "--tree",
+            tree,
+            "--ordering",
+            ordering,
+            "--trace",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(v["value"], 3, "{ordering}");
+        assert_eq!(
+            (v["stats"]["nodes"].as_u64(), v["stats"]["leaves"].as_u64()),
+            (Some(nodes), Some(leaves)),
+            "{ordering}"
+        );
+        if ordering != "given" {
+            assert!(v["labels"].is_array(), "{v}");
+        }
+        seen.push(v["tree"].clone());
+    }
+    assert_eq!(
+        seen[2],
+        serde_json::json!([[3, 8, 12], [2, 4, 6], [2, 5, 14]])
+    );
+    let ttt = Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/ticTacToe.kif");
+    let ttt = ttt.to_str().unwrap();
+    let mut nodes = Vec::new();
+    for ordering in ["given", "reversed", "best", "worst"] {
+        for algorithm in ["alphabeta", "minimax"] {
+            let (code, v, err) = cli(&[
+                "search",
+                ttt,
+                "--algorithm",
+                algorithm,
+                "--trace",
+                "--depth",
+                "3",
+                "--ordering",
+                ordering,
+                "--format",
+                "json",
+            ]);
+            assert_eq!(code, 0, "{err}");
+            assert_eq!(
+                v["value"],
+                serde_json::json!(50.294),
+                "{ordering} {algorithm}"
+            );
+            let expected = if ordering == "given" {
+                serde_json::Value::Null
+            } else {
+                serde_json::json!(ordering)
+            };
+            assert_eq!(v["ordering"], expected, "{v}");
+            if algorithm == "alphabeta" {
+                nodes.push(v["stats"]["nodes"].as_u64().unwrap());
+            } else {
+                assert_eq!(
+                    v["stats"]["nodes"], 586,
+                    "minimax visits every node: 1 + 9 + 72 + 504"
+                );
+            }
+        }
+    }
+    assert!(
+        nodes[2] < nodes[0] && nodes[0] < nodes[3],
+        "best < given < worst: {nodes:?}"
+    );
+}
+
+/// A search from a position: the initial state's fluents give the initial
+/// search; a position where x wins at once is solved with that move.
+#[test]
+fn searches_start_from_any_position() {
+    let ttt = Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/ticTacToe.kif");
+    let ttt = ttt.to_str().unwrap();
+    let board = |marks: &[(u8, u8, &str)], control: &str| {
+        let mut f = Vec::new();
+        for r in 1..=3 {
+            for c in 1..=3 {
+                let m = marks
+                    .iter()
+                    .find(|(a, b, _)| (*a, *b) == (r, c))
+                    .map_or("blank", |x| x.2);
+                f.push(format!("(cell {r} {c} {m})"));
+            }
+        }
+        f.push(format!("(control {control})"));
+        f.join(" ")
+    };
+    let (_, plain, _) = cli(&["search", ttt, "--depth", "2", "--format", "json"]);
+    let (code, from, err) = cli(&[
+        "search",
+        ttt,
+        "--depth",
+        "2",
+        "--from",
+        &board(&[], "x"),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        (from["value"].clone(), from["stats"]["nodes"].clone()),
+        (plain["value"].clone(), plain["stats"]["nodes"].clone())
+    );
+    let win = board(&[(1, 1, "x"), (1, 2, "x"), (2, 1, "o"), (2, 2, "o")], "x");
+    for algorithm in ["alphabeta", "minimax"] {
+        let (code, v, err) = cli(&[
+            "search",
+            ttt,
+            "--algorithm",
+            algorithm,
+            "--depth",
+            "3",
+            "--from",
+            &win,
+            "--format",
+            "json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(
+            (v["value"].clone(), v["best_move"].clone()),
+            (serde_json::json!(100), serde_json::json!("(mark 1 3)")),
+            "{algorithm}: {v}"
+        );
+    }
+    let (code, _, err) = cli(&["search", ttt, "--from", "(cell 1 1", "--format", "json"]);
+    assert_eq!(code, 2, "a bad fluent is a usage error: {err}");
+}

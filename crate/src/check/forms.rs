@@ -3,7 +3,7 @@
 //! GDL108, GDL111.
 
 use super::{args, for_each_subterm, Ctx};
-use crate::diagnostic::{Diagnostic, Span};
+use crate::diagnostic::{Diagnostic, Edit, Span};
 use crate::program::{Atom, Literal, Rule, Term};
 use crate::terms::{kw, Sym};
 
@@ -38,10 +38,26 @@ pub(super) fn check(cx: &mut Ctx) {
         if rule.is_rule_form && rule.body.is_empty() && rule.vars.is_empty() {
             cx.push(
                 Diagnostic::warning("GDL111", rule.span, "a rule without a body")
-                    .with_hint("`(<= head)` is the fact `head`: write it without `<=`"),
+                    .with_hint("`(<= head)` is the fact `head`: write it without `<=`")
+                    .with_fix("Write the fact", unwrap(rule.span, rule.head.span)),
             );
         }
     }
+}
+
+/// The edits that keep only `inner` of `outer`: `(terminal)` → `terminal`,
+/// `(<= (p a))` → `(p a)`.
+fn unwrap(outer: Span, inner: Span) -> Vec<Edit> {
+    vec![
+        Edit::delete(Span {
+            start: outer.start,
+            end: inner.start,
+        }),
+        Edit::delete(Span {
+            start: inner.end,
+            end: outer.end,
+        }),
+    ]
 }
 
 fn head(cx: &mut Ctx, rule: &Rule) {
@@ -118,7 +134,8 @@ fn atom(cx: &mut Ctx, a: &Atom, is_head: bool) {
     if a.parenthesized {
         cx.push(
             Diagnostic::warning("GDL107", a.span, format!("`({name})`: a zero-arity relation in parentheses"))
-                .with_hint(format!("write `{name}`: it means the same, and readers that keep `({name})` apart from `{name}` (ggp-base) disagree otherwise")),
+                .with_hint(format!("write `{name}`: it means the same, and readers that keep `({name})` apart from `{name}` (ggp-base) disagree otherwise"))
+                .with_fix(format!("Write `{name}`"), unwrap(a.span, a.name_span)),
         );
     }
     for t in &a.args {
@@ -140,17 +157,18 @@ fn terms(cx: &mut Ctx, t: &Term) {
                 found.push((*functor, *name_span, false, *span));
             }
             if args.is_empty() {
-                found.push((*functor, *span, true, *span));
+                found.push((*functor, *span, true, *name_span));
             }
         }
         _ => {}
     });
-    for (s, span, empty_app, _) in found {
+    for (s, span, empty_app, name_span) in found {
         let name = cx.name(s).to_string();
         if empty_app {
             cx.push(
                 Diagnostic::warning("GDL107", span, format!("`({name})` is the constant `{name}`"))
-                    .with_hint(format!("write `{name}` without parentheses; readers that keep `({name})` apart from `{name}` (ggp-base) disagree otherwise")),
+                    .with_hint(format!("write `{name}` without parentheses; readers that keep `({name})` apart from `{name}` (ggp-base) disagree otherwise"))
+                    .with_fix(format!("Write `{name}`"), unwrap(span, name_span)),
             );
         } else {
             let what = if kw::is_gdl_keyword(s) {

@@ -6,7 +6,7 @@
 use super::{
     args, edit_distance, for_each_atom, for_each_literal_term, for_each_subterm, near_limit, Ctx,
 };
-use crate::diagnostic::{Diagnostic, Span};
+use crate::diagnostic::{Diagnostic, Edit, Span};
 use crate::program::{Atom, Literal, Rule, Term};
 use crate::terms::{kw, Sym};
 use rustc_hash::FxHashMap;
@@ -255,6 +255,14 @@ fn undefined(cx: &mut Ctx, o: &Occurrences) {
                         min_span(&o.defs[&(t, m)]),
                         format!("`{near}` is defined here"),
                     );
+                    if m == n {
+                        // A guess: renaming every use to the near name.
+                        let edits = o.uses[&(s, n)]
+                            .iter()
+                            .map(|&sp| Edit::replace(sp, near.clone()))
+                            .collect();
+                        d = d.with_suggestion(format!("Use `{near}`"), edits);
+                    }
                     format!("did you mean `{near}`?")
                 }
                 None => format!("define `{name}` with a fact or a rule, or remove the literal"),
@@ -373,7 +381,8 @@ fn duplicates(cx: &mut Ctx) {
                     .with_related(cx.p.rules[j].span, "the first occurrence")
                     .with_hint(format!(
                         "remove this copy; a repeated {what} changes nothing"
-                    )),
+                    ))
+                    .with_fix("Remove the copy", vec![Edit::delete(rule.span)]),
                 );
             }
             None => {

@@ -1,33 +1,74 @@
-//! `gdlkit check GAME.kif`: diagnostics like a compiler, or JSON.
+//! `gdlkit check GAME.kif [--fix [--unsafe-fixes]]`: diagnostics like a
+//! compiler, or JSON. `--fix` applies the quick fixes the diagnostics carry
+//! (`crate::fix`), rewrites the file, says what it did, and reports what is
+//! left.
 
 use super::{Args, Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
 use crate::diagnostic::{has_errors, render, resolve};
+use std::fmt::Write as _;
 
 pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
-    let args = Args::parse(raw, &[])?;
-    args.only(&["format"])?;
+    let args = Args::parse(raw, &["fix", "unsafe-fixes"])?;
+    args.only(&["format", "fix", "unsafe-fixes"])?;
     let json = args.json()?;
     let path = args.positional(0, "GAME.kif")?;
-    let text = host
+    let mut text = host
         .read_file(path)
         .map_err(|e| Fail::usage(format!("cannot read {path}: {e}")))?;
+    if args.flag("unsafe-fixes") && !args.flag("fix") {
+        return Err(Fail::usage("--unsafe-fixes goes with --fix"));
+    }
+    let mut applied = None;
+    if args.flag("fix") {
+        let fixed = crate::fix::fix_text(&text, args.flag("unsafe-fixes"));
+        if fixed.text != text {
+            host.write_file(path, &fixed.text)
+                .map_err(|e| Fail::usage(format!("cannot write {path}: {e}")))?;
+        }
+        text = fixed.text;
+        applied = Some(fixed.applied);
+    }
     let diags = crate::check_text(&text);
     if json {
-        let v = serde_json::json!({ "diagnostics": resolve(&diags, &text) });
+        let mut v = serde_json::json!({ "diagnostics": resolve(&diags, &text) });
+        if let Some(a) = &applied {
+            v["fixed"] = serde_json::json!(a);
+        }
         out.stdout = format!(
             "{}\n",
             serde_json::to_string_pretty(&v).expect("serialisable")
         );
     } else {
-        out.stdout = render(&diags, path, &text, host.stdout_is_terminal());
+        if let Some(a) = &applied {
+            // Positions are those of the text each fix was applied to.
+            for f in a {
+                let _ = writeln!(
+                    out.stdout,
+                    "{path}:{}:{}: fixed {}: {}",
+                    f.line, f.column, f.code, f.title
+                );
+            }
+            let n = a.len();
+            let _ = writeln!(out.stdout, "{path}: {n} fix{} applied", plural_es(n));
+        }
+        out.stdout
+            .push_str(&render(&diags, path, &text, host.stdout_is_terminal()));
         let (e, w) = (
             diags.iter().filter(|d| d.is_error()).count(),
             diags.iter().filter(|d| !d.is_error()).count(),
         );
+        let fixable = diags.iter().filter(|d| !d.fixes.is_empty()).count();
         out.stdout.push_str(&format!(
-            "{path}: {e} error{}, {w} warning{}\n",
+            "{path}: {e} error{}, {w} warning{}{}\n",
             plural(e),
-            plural(w)
+            plural(w),
+            match (fixable, applied.is_some()) {
+                (0, _) => String::new(),
+                (n, false) => format!(" ({n} fixable with --fix)"),
+                (n, true) => format!(
+                    " ({n} with a fix that --fix did not apply: a guess needs --unsafe-fixes)"
+                ),
+            }
         ));
     }
     Ok(if has_errors(&diags) {
@@ -42,5 +83,13 @@ fn plural(n: usize) -> &'static str {
         ""
     } else {
         "s"
+    }
+}
+
+fn plural_es(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "es"
     }
 }

@@ -45,7 +45,7 @@ pub const USAGE: &str = "\
 gdlkit: General Game Playing toolkit for GDL (Game Description Language)
 
 Usage:
-  gdlkit check GAME.kif [--format text|json]
+  gdlkit check GAME.kif [--fix [--unsafe-fixes]] [--format text|json]
   gdlkit fmt GAME.kif [--write | --check]
   gdlkit replay GAME.kif MOVES.json [--engine auto|interpreter|fast]
   gdlkit play GAME.kif [--seed N] [--max-steps N] [--format text|json] [--engine auto|interpreter|fast]

@@ -1,6 +1,6 @@
-//! `gdlkit play GAME.kif`: one random playout, printed move by move, and
-//! the final board (every board with `--verbose`) drawn from the game's
-//! structure.
+//! `gdlkit play GAME.kif`: one random playout ([`crate::playouts::play`]),
+//! printed move by move, and the final board (every board with
+//! `--verbose`) drawn from the game's structure.
 
 use super::{load_engine, Args, Fail, Host, Output, EXIT_OK};
 use crate::reasoner::StateMachine;
@@ -13,15 +13,14 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     args.only(&["seed", "max-steps", "format", "engine", "verbose"])?;
     let json = args.json()?;
     let seed: u64 = args.number("seed", 1)?;
-    let max_steps: usize = args.number("max-steps", 1000)?;
+    let max_steps: usize = args.number("max-steps", crate::playouts::DEFAULT_MAX_STEPS)?;
     let path = args.positional(0, "GAME.kif")?.to_string();
     let (text, mut m) = load_engine(host, &path, &args)?;
     let err = |e: crate::EvalError| Fail::game(e.to_string());
-    let mut rng = fastrand::Rng::with_seed(seed);
     let roles: Vec<String> = m.roles().iter().map(|&r| m.terms().display(r)).collect();
-    let mut state = m.initial_state().map_err(err)?;
-    let mut moves: Vec<Vec<String>> = Vec::new();
-    let mut boards_after: Vec<String> = Vec::new();
+    let root = m.initial_state().map_err(err)?;
+    // The same function as JS `game.playouts({seed})`'s first game.
+    let played = crate::playouts::play(&mut m, &root, seed, max_steps).map_err(err)?;
     let verbose = args.flag("verbose");
     let boards = if json {
         Vec::new()
@@ -31,26 +30,27 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
             .map_err(err)?
             .boards
     };
-    let mut stuck = false;
-    while !m.is_terminal(&state).map_err(err)? && moves.len() < max_steps {
-        let legal = m.all_legal_moves(&state).map_err(err)?;
-        if legal.iter().any(Vec::is_empty) {
-            stuck = true;
-            break;
-        }
-        let joint: Vec<_> = legal
-            .iter()
-            .map(|ms| ms[crate::reasoner::random_index(&mut rng, ms.len())])
-            .collect();
-        moves.push(joint.iter().map(|&t| m.terms().display(t)).collect());
-        state = m.next_state(&state, &joint).map_err(err)?;
-        if verbose {
-            let f = m.fluents(&state);
-            boards_after.push(board::text_all(&boards, m.terms(), &f));
+    // With --verbose, the board after each joint move: the playout replayed.
+    let mut boards_after: Vec<String> = Vec::new();
+    if verbose && !boards.is_empty() {
+        let mut state = root.clone();
+        for jm in &played.joint_moves {
+            let joint = jm
+                .iter()
+                .map(|t| crate::program::parse_ground_term(m.terms_mut(), t))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(Fail::game)?;
+            state = m.next_state(&state, &joint).map_err(err)?;
+            boards_after.push(board::text_all(&boards, m.terms(), &m.fluents(&state)));
         }
     }
-    let terminal = m.is_terminal(&state).map_err(err)?;
-    let goals = m.goal_values(&state).map_err(err)?;
+    let last = played.last;
+    let (moves, terminal, stuck, goals) = (
+        played.joint_moves,
+        played.terminal,
+        played.stuck,
+        played.goals,
+    );
     if json {
         let goals_obj: serde_json::Map<_, _> = roles
             .iter()
@@ -72,8 +72,7 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
         }
     }
     if !verbose {
-        let f = m.fluents(&state);
-        s.push_str(&board::text_all(&boards, m.terms(), &f));
+        s.push_str(&board::text_all(&boards, m.terms(), &last));
     }
     let end = if terminal {
         "terminal"

@@ -11,7 +11,8 @@ use std::fmt::Write as _;
 pub const HELP: &str = "\
 gdlkit search (GAME.kif | --tree '((3 12 8) (2 4 6) (14 5 2))') [options]
   --algorithm A     alphabeta (default), minimax, best-first, mcts
-  --depth N         depth limit in moves (trees: default the whole tree)
+  --depth N         depth limit in moves (trees: default the whole tree, searched
+                    in one pass; games: iterative deepening, each pass reported)
   --budget-ms N     time budget (games: default 1000 ms unless --depth or --nodes)
   --nodes N         node budget (MCTS: playouts)
   --role ROLE       the searching role (default the first)
@@ -20,6 +21,10 @@ gdlkit search (GAME.kif | --tree '((3 12 8) (2 4 6) (14 5 2))') [options]
   --trace           record the search (minimax, alphabeta): one search to --depth
                     (games: default 2), children in game order, no table, as a lecture shows it
   --node-cap N      nodes recorded in a trace (default 5000)
+  --ordering O      the order moves are searched in (minimax, alphabeta): given
+                    (default), reversed, best (first), worst (first)
+  --from 'FLUENTS'  search from this state instead of the initial one, e.g.
+                    --from '(cell 1 1 x) (cell 1 2 b) ... (control oplayer)'
   --seed S          MCTS seed (default 1)
   --engine E        auto (default: the fast engine if the game grounds, else the
                     interpreter), interpreter, fast
@@ -52,6 +57,8 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
         "seed",
         "engine",
         "format",
+        "ordering",
+        "from",
     ])?;
     let json = args.json()?;
     let opts = SearchOptions {
@@ -74,6 +81,8 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
         node_cap: args.number("node-cap", DEFAULT_NODE_CAP)?,
         seed: args.number("seed", 1)?,
         engine: args.get("engine").unwrap_or("auto").to_string(),
+        ordering: args.get("ordering").map(str::to_string),
+        from: args.get("from").map(terms_of).transpose()?,
     };
     let v = if let Some(text) = args.get("tree") {
         if !args.positional.is_empty() {
@@ -144,6 +153,25 @@ fn text_report(obj: &Map<String, Value>) -> String {
             st["depth"], st["nodes"], st["leaves"], st["cutoffs"], st["tt_hits"], st["playouts"], st["elapsed_ms"], st["nodes_per_second"]
         );
     }
+    // Iterative deepening: the totals above, each pass here.
+    if let Some(its) = obj.get("iterations").and_then(Value::as_array) {
+        for it in its.iter().filter(|_| its.len() > 1) {
+            let _ = writeln!(
+                s,
+                "  depth {}{}: {} nodes, {} leaves, {} cut-offs, {} table hits",
+                it["depth"],
+                if it["complete"] == true {
+                    ""
+                } else {
+                    " (stopped by the budget)"
+                },
+                it["nodes"],
+                it["leaves"],
+                it["cutoffs"],
+                it["tt_hits"]
+            );
+        }
+    }
     if let Some(ev) = obj.get("events").and_then(Value::as_array) {
         let _ = writeln!(
             s,
@@ -157,6 +185,20 @@ fn text_report(obj: &Map<String, Value>) -> String {
         );
     }
     s
+}
+
+/// The top-level terms of `--from` as text (each checked when the state is
+/// built).
+fn terms_of(text: &str) -> Result<Vec<String>, Fail> {
+    let tree = crate::syntax::parse(text);
+    if let Some(d) = tree.diagnostics.first() {
+        return Err(Fail::usage(format!("--from: {}", d.message)));
+    }
+    Ok(tree
+        .forms
+        .iter()
+        .map(|f| f.text(text).to_string())
+        .collect())
 }
 
 /// `fast`, `interpreter`, or `interpreter (fallback: why)`.

@@ -31,9 +31,10 @@
 //! two-player turn-taking games that are not zero-sum; it prunes nothing and
 //! is not traced).
 
+use super::ordering::{order_moves, Order};
 use super::{
-    goal_of, replies, since, turn_of, Budget, GameInfo, Heuristic, Limit, Player, SearchResult,
-    Stats, Stop, Turn, MAX_DEPTH,
+    goal_of, replies, since, turn_of, Budget, GameInfo, Heuristic, Iteration, Limit, Player,
+    SearchResult, Stats, Stop, Turn, MAX_DEPTH,
 };
 use crate::clock::now_ms;
 use crate::reasoner::{cartesian, EvalError, StateMachine};
@@ -60,6 +61,9 @@ pub struct Config {
     pub iterative: bool,
     /// Entries before the table is cleared.
     pub tt_capacity: usize,
+    /// The order of each node's moves before PV-first ordering (teaching:
+    /// `given` by default).
+    pub order: Order,
 }
 
 impl Default for Config {
@@ -71,6 +75,7 @@ impl Default for Config {
             mode: Mode::Auto,
             iterative: true,
             tt_capacity: 200_000,
+            order: Order::Given,
         }
     }
 }
@@ -176,6 +181,7 @@ impl<M: StateMachine> AlphaBeta<M> {
             best_move: fallback,
             solved: false,
             stats: Stats::default(),
+            iterations: Vec::new(),
         };
         let first = if self.cfg.iterative { 1 } else { max_depth };
         let mut completed = false;
@@ -201,6 +207,8 @@ impl<M: StateMachine> AlphaBeta<M> {
                 },
                 tt_capacity: self.cfg.tt_capacity,
                 ordering: self.cfg.ordering,
+                order: self.cfg.order,
+                budget: self.cfg.budget,
                 trace: trace.as_deref_mut(),
                 root_best: None,
             };
@@ -214,6 +222,9 @@ impl<M: StateMachine> AlphaBeta<M> {
             };
             let (stats, root_best) = (cx.stats.clone(), cx.root_best);
             result.stats.add(&stats);
+            result
+                .iterations
+                .push(Iteration::of(depth, r.is_ok(), &stats));
             match r {
                 Ok(out) => {
                     result.value = out.value;
@@ -262,6 +273,8 @@ struct Cx<'a, M: StateMachine> {
     tt: Option<&'a mut FxHashMap<M::State, Entry>>,
     tt_capacity: usize,
     ordering: bool,
+    order: Order,
+    budget: Budget,
     trace: Option<&'a mut Trace>,
     /// Best root move so far in this iteration (for a cut-short first
     /// iteration).
@@ -387,7 +400,7 @@ impl<M: StateMachine> Cx<'_, M> {
                 best: None,
             });
         }
-        let legal = self.m.all_legal_moves(s)?;
+        let mut legal = self.m.all_legal_moves(s)?;
         if legal.iter().any(Vec::is_empty) {
             let id = self.enter(s, parent, ply, NodeKind::Leaf, mv, false, alpha0, beta0);
             let v = goal_of(self.m, s, self.role)?;
@@ -398,6 +411,16 @@ impl<M: StateMachine> Cx<'_, M> {
                 best: None,
             });
         }
+        order_moves(
+            &mut *self.m,
+            &mut *self.h,
+            self.role,
+            s,
+            &mut legal,
+            depth,
+            self.order,
+            &self.budget,
+        )?;
         let turn = turn_of(&legal, self.role);
         let kind = match turn {
             Turn::Forced | Turn::Ours | Turn::Both => NodeKind::Max,

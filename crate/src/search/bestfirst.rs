@@ -211,6 +211,7 @@ impl<M: StateMachine> BestFirst<M> {
         let c = &nodes[chosen as usize];
         Ok(Plan {
             result: SearchResult {
+                iterations: Vec::new(),
                 value: c.value,
                 best_move: moves.first().copied().or(fallback),
                 solved: c.terminal && exhausted,

@@ -184,6 +184,7 @@ mod tests {
                 depth,
                 ..Stats::default()
             },
+            iterations: Vec::new(),
         }
     }
 

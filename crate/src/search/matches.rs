@@ -116,6 +116,75 @@ pub fn mean_ci(xs: &[f64]) -> (f64, [f64; 2]) {
     (mean, [(mean - half).max(0.0), (mean + half).min(100.0)])
 }
 
+/// How one role did in a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RoleResult {
+    Win,
+    Draw,
+    Loss,
+}
+
+/// A role's result from the goal values of every role: a win if its value
+/// is strictly higher than every other role's, a draw if it ties for the
+/// highest, a loss otherwise; alone, a win is a goal of 100.
+pub fn role_result(goals: &[i64], role: usize) -> RoleResult {
+    let mine = goals[role];
+    if goals.len() == 1 {
+        return if mine >= 100 {
+            RoleResult::Win
+        } else {
+            RoleResult::Loss
+        };
+    }
+    let best_other = goals
+        .iter()
+        .enumerate()
+        .filter(|(r, _)| *r != role)
+        .map(|(_, &v)| v)
+        .max()
+        .unwrap_or(i64::MIN);
+    match mine.cmp(&best_other) {
+        std::cmp::Ordering::Greater => RoleResult::Win,
+        std::cmp::Ordering::Equal => RoleResult::Draw,
+        std::cmp::Ordering::Less => RoleResult::Loss,
+    }
+}
+
+/// The outcome of a terminal state (JS: `describe(state).outcome`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Outcome {
+    /// The highest goal value (each role's largest derivable; a role
+    /// without one counts 0).
+    pub score: i64,
+    /// The roles (indices) with the highest value.
+    pub winners: Vec<usize>,
+    /// More than one role and all of them tie.
+    pub draw: bool,
+    /// Per role: `win`, `draw` or `loss` ([`role_result`]).
+    pub results: Vec<RoleResult>,
+}
+
+/// The outcome from every derivable goal value per role; `None` when no
+/// role has a goal value.
+pub fn outcome(goal_values: &[Vec<i64>]) -> Option<Outcome> {
+    if goal_values.iter().all(Vec::is_empty) {
+        return None;
+    }
+    let goals: Vec<i64> = goal_values
+        .iter()
+        .map(|g| g.iter().copied().max().unwrap_or(0))
+        .collect();
+    let score = goals.iter().copied().max()?;
+    let winners: Vec<usize> = (0..goals.len()).filter(|&r| goals[r] == score).collect();
+    Some(Outcome {
+        score,
+        draw: goals.len() > 1 && winners.len() == goals.len(),
+        winners,
+        results: (0..goals.len()).map(|r| role_result(&goals, r)).collect(),
+    })
+}
+
 /// Plays `cfg.games` games between the players (one per role, in role
 /// order for the first game). `progress` sees each finished game.
 pub fn run_match<M: StateMachine + 'static>(
@@ -216,28 +285,10 @@ pub fn run_match<M: StateMachine + 'static>(
             };
             let mine = rec.goals[role];
             xs.push(mine as f64);
-            if n == 1 {
-                if mine >= 100 {
-                    wins += 1;
-                } else {
-                    losses += 1;
-                }
-                continue;
-            }
-            let best_other = rec
-                .goals
-                .iter()
-                .enumerate()
-                .filter(|(r, _)| *r != role)
-                .map(|(_, &v)| v)
-                .max()
-                .unwrap_or(i64::MIN);
-            if mine > best_other {
-                wins += 1;
-            } else if mine == best_other {
-                draws += 1;
-            } else {
-                losses += 1;
+            match role_result(&rec.goals, role) {
+                RoleResult::Win => wins += 1,
+                RoleResult::Draw => draws += 1,
+                RoleResult::Loss => losses += 1,
             }
         }
         let (mean, ci) = mean_ci(&xs);

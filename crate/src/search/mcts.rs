@@ -225,6 +225,7 @@ impl Mcts {
         stats.depth = max_depth;
         stats.elapsed_ms = since(t0);
         Ok(SearchResult {
+            iterations: Vec::new(),
             value,
             best_move,
             solved: false,

@@ -6,9 +6,10 @@
 //! Alpha-beta must return the same value (property-tested), so this file
 //! stays deliberately plain.
 
+use super::ordering::{order_moves, Order};
 use super::{
-    goal_of, replies, since, turn_of, Budget, Heuristic, Limit, Player, SearchResult, Stats, Stop,
-    Turn, MAX_DEPTH,
+    goal_of, replies, since, turn_of, Budget, Heuristic, Iteration, Limit, Player, SearchResult,
+    Stats, Stop, Turn, MAX_DEPTH,
 };
 use crate::clock::now_ms;
 use crate::reasoner::{EvalError, StateMachine};
@@ -25,6 +26,9 @@ pub struct Minimax<'a, M: StateMachine> {
     pub trace: Option<&'a mut Trace>,
     /// A heuristic leaf was evaluated (the value is an estimate).
     pub estimated: bool,
+    /// The order of each node's moves (teaching; values do not change).
+    pub order: Order,
+    budget: Budget,
 }
 
 impl<'a, M: StateMachine> Minimax<'a, M> {
@@ -37,7 +41,15 @@ impl<'a, M: StateMachine> Minimax<'a, M> {
             stats: Stats::default(),
             trace: None,
             estimated: false,
+            order: Order::Given,
+            budget: *budget,
         }
+    }
+
+    /// The minimax value of `s` to `depth` plies (no trace, the heuristic's
+    /// root unchanged).
+    pub fn value(&mut self, s: &M::State, depth: u32) -> Result<f64, Stop> {
+        Ok(self.node(s, depth, 0, None, None)?.0)
     }
 
     /// Searches `root` to `depth` plies; returns the value and our best move.
@@ -116,7 +128,7 @@ impl<'a, M: StateMachine> Minimax<'a, M> {
             self.leaf(id, v, false);
             return Ok((v, None));
         }
-        let legal = self.m.all_legal_moves(s)?;
+        let mut legal = self.m.all_legal_moves(s)?;
         if legal.iter().any(Vec::is_empty) {
             // A role without moves in a non-terminal state: score it like a
             // terminal state (the game cannot go on).
@@ -125,6 +137,16 @@ impl<'a, M: StateMachine> Minimax<'a, M> {
             self.leaf(id, v, true);
             return Ok((v, None));
         }
+        order_moves(
+            &mut *self.m,
+            &mut *self.h,
+            self.role,
+            s,
+            &mut legal,
+            depth,
+            self.order,
+            &self.budget,
+        )?;
         let turn = turn_of(&legal, self.role);
         let kind = match turn {
             Turn::Forced => NodeKind::Forced,
@@ -220,6 +242,7 @@ impl<M: StateMachine> MinimaxPlayer<M> {
             best_move: fallback,
             solved: false,
             stats: Stats::default(),
+            iterations: Vec::new(),
         };
         let mut limit = Limit::new(&self.budget);
         for d in 1..=max_depth {
@@ -231,11 +254,14 @@ impl<M: StateMachine> MinimaxPlayer<M> {
                 stats: Stats::default(),
                 trace: None,
                 estimated: false,
+                order: Order::Given,
+                budget: self.budget,
             };
             let r = mm.search(state, d);
             limit = mm.limit.clone();
             let (stats, estimated) = (mm.stats.clone(), mm.estimated);
             result.stats.add(&stats);
+            result.iterations.push(Iteration::of(d, r.is_ok(), &stats));
             match r {
                 Ok((v, mv)) => {
                     result.value = v;

@@ -40,6 +40,7 @@ pub mod heuristics;
 pub mod matches;
 pub mod mcts;
 pub mod minimax;
+pub mod ordering;
 pub mod report;
 
 use crate::clock::{now_ms, Deadline};
@@ -179,7 +180,37 @@ pub struct SearchResult {
     pub best_move: Option<TermId>,
     /// Whether the value is exact: no heuristic estimate influenced it.
     pub solved: bool,
+    /// Totals over every iteration.
     pub stats: Stats,
+    /// The counts of each iterative-deepening pass (one entry for a
+    /// single full-depth pass; empty for best-first and MCTS).
+    pub iterations: Vec<Iteration>,
+}
+
+/// The counts of one iterative-deepening pass.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Iteration {
+    /// The depth limit of the pass.
+    pub depth: u32,
+    /// The pass finished (false: the budget ended it).
+    pub complete: bool,
+    pub nodes: u64,
+    pub leaves: u64,
+    pub cutoffs: u64,
+    pub tt_hits: u64,
+}
+
+impl Iteration {
+    pub fn of(depth: u32, complete: bool, s: &Stats) -> Iteration {
+        Iteration {
+            depth,
+            complete,
+            nodes: s.nodes,
+            leaves: s.leaves,
+            cutoffs: s.cutoffs,
+            tt_hits: s.tt_hits,
+        }
+    }
 }
 
 /// A player: picks a move for one role in a state.
@@ -382,6 +413,27 @@ pub const PLAYERS: &[(&str, &str)] = &[
     ),
 ];
 
+/// The canonical name of a player or search algorithm, from the one
+/// registry [`PLAYERS`]: case is ignored and the usual spellings
+/// (`best-first`, `alpha-beta`, `uct`) are aliases.
+pub fn player_name(text: &str) -> Result<&'static str, String> {
+    let name = text.trim().to_ascii_lowercase();
+    let name = match name.as_str() {
+        "best-first" | "best_first" => "bestfirst",
+        "alpha-beta" | "alpha_beta" => "alphabeta",
+        "uct" => "mcts",
+        other => other,
+    };
+    PLAYERS
+        .iter()
+        .map(|(n, _)| *n)
+        .find(|n| *n == name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = PLAYERS.iter().map(|(n, _)| *n).collect();
+            format!("unknown player `{name}` (players: {})", names.join(", "))
+        })
+}
+
 /// Default milliseconds per move for players with a time budget.
 pub const DEFAULT_MS: f64 = 1000.0;
 
@@ -392,20 +444,7 @@ impl std::str::FromStr for PlayerSpec {
             Some((n, r)) => (n, Some(r)),
             None => (text, None),
         };
-        let name = name.trim().to_ascii_lowercase();
-        let name = match name.as_str() {
-            "best-first" | "best_first" => "bestfirst".to_string(),
-            "alpha-beta" | "alpha_beta" => "alphabeta".to_string(),
-            "uct" => "mcts".to_string(),
-            _ => name,
-        };
-        if !PLAYERS.iter().any(|(n, _)| *n == name) {
-            let names: Vec<&str> = PLAYERS.iter().map(|(n, _)| *n).collect();
-            return Err(format!(
-                "unknown player `{name}` (players: {})",
-                names.join(", ")
-            ));
-        }
+        let name = player_name(name)?.to_string();
         let mut options = Vec::new();
         for part in rest
             .unwrap_or("")

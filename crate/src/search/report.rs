@@ -8,7 +8,8 @@ use super::heuristics::{self, Constant, Heuristic};
 use super::matches::{run_match, MatchConfig, MatchResult};
 use super::mcts::{self, Mcts};
 use super::minimax::{Minimax, MinimaxPlayer};
-use super::{Budget, PlayerSpec, SearchResult, Stats, Stop, DEFAULT_MS, MAX_DEPTH};
+use super::ordering::Order;
+use super::{Budget, Iteration, PlayerSpec, SearchResult, Stats, Stop, DEFAULT_MS, MAX_DEPTH};
 use crate::engine::Engine;
 use crate::reasoner::StateMachine;
 use crate::trace::{value_json, Trace, Tree, TreeGame, DEFAULT_NODE_CAP};
@@ -36,6 +37,13 @@ pub struct SearchOptions {
     /// `auto` (default), `interpreter` or `fast`: read by whoever loads the
     /// game (the CLI, the wasm bindings), reported in the result.
     pub engine: String,
+    /// The order each node's moves are searched in: `given` (default),
+    /// `reversed`, `best` (first), `worst` (first). Trees are reordered
+    /// (the result's `tree` and `labels`); games reorder at each node.
+    pub ordering: Option<String>,
+    /// Search from the state made of these fluents (term text) instead of
+    /// the initial state (games only).
+    pub from: Option<Vec<String>>,
 }
 
 impl Default for SearchOptions {
@@ -51,6 +59,8 @@ impl Default for SearchOptions {
             node_cap: DEFAULT_NODE_CAP,
             seed: 1,
             engine: "auto".into(),
+            ordering: None,
+            from: None,
         }
     }
 }
@@ -74,18 +84,15 @@ pub enum Source<'a> {
     Tree(&'a str),
 }
 
+/// The search algorithm's canonical name, from the players' registry
+/// ([`super::player_name`]): `best-first` and `bestfirst` are one name.
 fn canonical_algorithm(a: &str) -> Result<&'static str, ReportError> {
-    Ok(match a {
-        "alphabeta" | "alpha-beta" => "alphabeta",
-        "minimax" => "minimax",
-        "best-first" | "bestfirst" => "best-first",
-        "mcts" | "uct" => "mcts",
-        other => {
-            return Err(ReportError::Usage(format!(
-                "algorithm must be minimax, alphabeta, best-first or mcts, got `{other}`"
-            )))
-        }
-    })
+    match super::player_name(a) {
+        Ok(n @ ("alphabeta" | "minimax" | "bestfirst" | "mcts")) => Ok(n),
+        _ => Err(ReportError::Usage(format!(
+            "algorithm must be minimax, alphabeta, bestfirst (best-first) or mcts, got `{a}`"
+        ))),
+    }
 }
 
 /// Searches from the initial state (or the tree's root) and returns the
@@ -94,6 +101,10 @@ fn canonical_algorithm(a: &str) -> Result<&'static str, ReportError> {
 /// for best-first `plan`, and with a trace `events`, `states`, `truncated`.
 pub fn search_json(source: Source<'_>, o: &SearchOptions) -> Result<Value, ReportError> {
     let algorithm = canonical_algorithm(&o.algorithm)?;
+    let order: Order = match &o.ordering {
+        Some(x) => x.parse().map_err(ReportError::Usage)?,
+        None => Order::Given,
+    };
     if o.trace && !matches!(algorithm, "alphabeta" | "minimax") {
         return Err(ReportError::Usage(
             "a trace records minimax and alphabeta searches".into(),
@@ -102,10 +113,20 @@ pub fn search_json(source: Source<'_>, o: &SearchOptions) -> Result<Value, Repor
     let mut obj = Map::new();
     match source {
         Source::Tree(text) => {
+            if o.from.is_some() {
+                return Err(ReportError::Usage(
+                    "`from` is for games; a tree is searched from its root".into(),
+                ));
+            }
             let tree = Tree::parse(text).map_err(ReportError::Usage)?;
+            let (tree, labels) = tree.reorder(order);
             let mut g = TreeGame::new(&tree);
             obj.insert("game".into(), json!("tree"));
             obj.insert("tree".into(), tree.to_json());
+            if order != Order::Given {
+                obj.insert("ordering".into(), json!(order.name()));
+                obj.insert("labels".into(), json!(labels));
+            }
             let role = role_index(&g, o.role.as_deref())?;
             let h: Box<dyn Heuristic<TreeGame>> = Box::new(Constant);
             let budget = Budget {
@@ -113,7 +134,29 @@ pub fn search_json(source: Source<'_>, o: &SearchOptions) -> Result<Value, Repor
                 ms: o.budget_ms,
                 nodes: o.nodes,
             };
-            run(&mut g, h, role, budget, algorithm, o, &mut obj)?;
+            // An abstract tree is searched in one full-depth pass, so the
+            // counts are the lecture's (13 nodes, 9 leaves for minimax on
+            // the classic tree), not a sum over deepening iterations.
+            run(
+                &mut g,
+                h,
+                role,
+                budget,
+                algorithm,
+                o,
+                true,
+                Order::Given,
+                None,
+                &mut obj,
+            )?;
+            // Each trace state's path in the (reordered) tree.
+            if let Some(states) = obj.get("states").and_then(Value::as_array) {
+                let paths: Vec<Option<Vec<u32>>> = states
+                    .iter()
+                    .map(|s| s.get(0).and_then(Value::as_str).and_then(|f| g.path_of(f)))
+                    .collect();
+                obj.insert("paths".into(), json!(paths));
+            }
         }
         Source::Game {
             label,
@@ -126,6 +169,14 @@ pub fn search_json(source: Source<'_>, o: &SearchOptions) -> Result<Value, Repor
                 .map_err(ReportError::Usage)?;
             obj.insert("game".into(), json!(label));
             insert_engine(&mut obj, machine);
+            if order != Order::Given {
+                if !matches!(algorithm, "alphabeta" | "minimax") {
+                    return Err(ReportError::Usage(
+                        "a move ordering is for minimax and alphabeta".into(),
+                    ));
+                }
+                obj.insert("ordering".into(), json!(order.name()));
+            }
             let depth = if o.trace {
                 o.depth.or(Some(2))
             } else {
@@ -147,6 +198,9 @@ pub fn search_json(source: Source<'_>, o: &SearchOptions) -> Result<Value, Repor
                 },
                 algorithm,
                 o,
+                o.trace,
+                order,
+                o.from.as_deref(),
                 &mut obj,
             )?;
         }
@@ -196,6 +250,10 @@ pub fn stats_json(s: &Stats) -> Value {
     })
 }
 
+/// One search. `single_pass`: minimax and alpha-beta search once to the
+/// depth limit, children in the game's order, no table (a trace, an
+/// abstract tree), instead of deepening iteratively.
+#[allow(clippy::too_many_arguments)]
 fn run<M: StateMachine + 'static>(
     m: &mut M,
     mut h: Box<dyn Heuristic<M>>,
@@ -203,10 +261,16 @@ fn run<M: StateMachine + 'static>(
     budget: Budget,
     algorithm: &str,
     o: &SearchOptions,
+    single_pass: bool,
+    order: Order,
+    from: Option<&[String]>,
     obj: &mut Map<String, Value>,
 ) -> Result<(), ReportError> {
     let err = |e: crate::EvalError| ReportError::Game(e.to_string());
-    let root = m.initial_state().map_err(err)?;
+    let root = match from {
+        Some(fluents) => state_of(m, fluents)?,
+        None => m.initial_state().map_err(err)?,
+    };
     let role_name = m.terms().display(m.roles()[role]);
     obj.insert("algorithm".into(), json!(algorithm));
     obj.insert("role".into(), json!(role_name));
@@ -214,17 +278,24 @@ fn run<M: StateMachine + 'static>(
     let mut tr = o.trace.then(|| Trace::new(o.node_cap));
     let mut extra = Map::new();
     let result: SearchResult = match algorithm {
-        "minimax" if o.trace => {
+        "minimax" if single_pass => {
             let d = budget.depth.unwrap_or(MAX_DEPTH);
             let t0 = crate::clock::now_ms();
             let mut mm = Minimax::new(m, &mut *h, role, &budget);
             mm.trace = tr.as_mut();
+            mm.order = order;
             let r = mm.search(&root, d);
             let (mut stats, estimated) = (mm.stats.clone(), mm.estimated);
             stats.depth = d;
             stats.elapsed_ms = crate::clock::now_ms() - t0;
             match r {
-                Ok((value, best_move)) => SearchResult { value, best_move, solved: !estimated, stats },
+                Ok((value, best_move)) => SearchResult {
+                    value,
+                    best_move,
+                    solved: !estimated,
+                    iterations: vec![Iteration::of(d, true, &stats)],
+                    stats,
+                },
                 Err(Stop::Eval(e)) => return Err(err(e)),
                 Err(Stop::Budget) => {
                     return Err(ReportError::Game(
@@ -233,24 +304,31 @@ fn run<M: StateMachine + 'static>(
                 }
             }
         }
+        "minimax" if order != Order::Given => {
+            return Err(ReportError::Usage(
+                "minimax with a move ordering searches one pass: give a depth or a trace".into(),
+            ))
+        }
         "minimax" => MinimaxPlayer::new(h, budget)
             .search(m, &root, role)
             .map_err(err)?,
         "alphabeta" => {
             // A trace shows one plain alpha-beta search, as a lecture does:
             // one depth, the game's move order, no table, minimax semantics.
-            let cfg = if o.trace {
+            let cfg = if single_pass {
                 Config {
                     budget,
                     tt: false,
                     ordering: false,
                     iterative: false,
                     mode: Mode::Paranoid,
+                    order,
                     ..Config::default()
                 }
             } else {
                 Config {
                     budget,
+                    order,
                     ..Config::default()
                 }
             };
@@ -258,7 +336,7 @@ fn run<M: StateMachine + 'static>(
                 .search(m, &root, role, tr.as_mut())
                 .map_err(err)?
         }
-        "best-first" => {
+        "bestfirst" => {
             let plan = BestFirst::new(h, budget)
                 .search(m, &root, role)
                 .map_err(err)?;
@@ -284,6 +362,9 @@ fn run<M: StateMachine + 'static>(
     obj.insert("solved".into(), json!(result.solved));
     obj.insert("depth".into(), json!(result.stats.depth));
     obj.insert("stats".into(), stats_json(&result.stats));
+    if !result.iterations.is_empty() {
+        obj.insert("iterations".into(), json!(result.iterations));
+    }
     obj.extend(extra);
     if let Some(t) = tr {
         obj.insert("truncated".into(), json!(t.truncated));
@@ -295,6 +376,17 @@ fn run<M: StateMachine + 'static>(
         );
     }
     Ok(())
+}
+
+/// The state made of `fluents` (term text): a position to search from.
+pub fn state_of<M: StateMachine>(m: &mut M, fluents: &[String]) -> Result<M::State, ReportError> {
+    let mut terms = Vec::with_capacity(fluents.len());
+    for f in fluents {
+        let t = crate::program::parse_ground_term(m.terms_mut(), f)
+            .map_err(|e| ReportError::Usage(format!("from: {e}")))?;
+        terms.push(t);
+    }
+    Ok(m.state_from_fluents(&terms))
 }
 
 /// Plays a match; `specs` are player descriptions such as

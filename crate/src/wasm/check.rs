@@ -23,3 +23,18 @@ pub fn format_kif(text: &str) -> Result<String, JsValue> {
     js::init();
     crate::format::format(text).map_err(|diags| js::diagnostics_error(&diags, text))
 }
+
+/// What `gdlkit check --fix` does, on text: applies the diagnostics' quick
+/// fixes until none is left. `options`: `{unsafe: true}` also applies
+/// guesses. Returns `{text, applied: [{code, title, line, column}]}`.
+#[wasm_bindgen(unchecked_return_type = "FixResult")]
+pub fn fix(text: &str, options: JsValue) -> Result<JsValue, JsValue> {
+    js::init();
+    let mut unsafe_fixes = false;
+    if !options.is_undefined() && !options.is_null() {
+        super::search::check_keys(&options, "fix", &["unsafe"])?;
+        let v = js_sys::Reflect::get(&options, &JsValue::from_str("unsafe"))?;
+        unsafe_fixes = v.as_bool().unwrap_or(false);
+    }
+    to_js(&crate::fix::fix_text(text, unsafe_fixes))
+}

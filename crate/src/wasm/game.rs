@@ -10,8 +10,9 @@
 //! are sorted by code point.
 
 use super::js::{self, to_js};
+use crate::engine::{Engine, EngineState};
 use crate::program::parse_ground_term;
-use crate::reasoner::{cartesian, FluentState, Interpreter, StateMachine};
+use crate::reasoner::{cartesian, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
@@ -23,9 +24,13 @@ pub const MAX_JOINT_MOVES: usize = 100_000;
 
 #[wasm_bindgen]
 pub struct Game {
-    machine: Interpreter,
+    machine: Engine,
+    /// The engine that was asked for (`auto`, `fast`, `interpreter`).
+    requested: String,
+    /// The game text (searches read the heuristics' formulas from it).
+    text: String,
     roles: Vec<String>,
-    states: FxHashMap<u32, FluentState>,
+    states: FxHashMap<u32, EngineState>,
     /// The next handle to give out (handles start at 1; 0 is never valid).
     next_handle: u32,
 }
@@ -36,16 +41,30 @@ struct StateDescription {
     terminal: bool,
     legal: Vec<Vec<String>>,
     goals: Vec<Vec<i64>>,
+    /// Terminal states: who won (`crate::search::matches::outcome`).
+    outcome: Option<crate::search::matches::Outcome>,
+}
+
+/// Which engine runs a `Game`, and why.
+#[derive(Serialize)]
+struct EngineInfo {
+    /// `fast` or `interpreter`.
+    name: &'static str,
+    /// What was asked for: `auto`, `fast` or `interpreter`.
+    requested: String,
+    /// Why this engine runs.
+    reason: String,
 }
 
 impl Game {
-    /// The game's interpreter (for other binding files in this module).
+    /// The game's state machine (for other binding files in this module).
     #[allow(dead_code)]
-    pub(crate) fn machine_mut(&mut self) -> &mut Interpreter {
+    pub(crate) fn machine_mut(&mut self) -> &mut Engine {
         &mut self.machine
     }
 
-    fn state(&self, handle: u32) -> Result<&FluentState, JsValue> {
+    /// The state of a handle (for other binding files in this module).
+    pub(crate) fn state(&self, handle: u32) -> Result<&EngineState, JsValue> {
         self.states.get(&handle).ok_or_else(|| {
             js::range_error(&format!(
                 "unknown state handle {handle} (never created, or dropped)"
@@ -53,7 +72,7 @@ impl Game {
         })
     }
 
-    fn add_state(&mut self, state: FluentState) -> u32 {
+    fn add_state(&mut self, state: EngineState) -> u32 {
         loop {
             let h = self.next_handle;
             self.next_handle = self.next_handle.wrapping_add(1).max(1);
@@ -87,7 +106,7 @@ impl Game {
     }
 
     /// Legal moves of every role, each list sorted by its text.
-    fn sorted_legal(&mut self, state: &FluentState) -> Result<Vec<Vec<TermId>>, JsValue> {
+    fn sorted_legal(&mut self, state: &EngineState) -> Result<Vec<Vec<TermId>>, JsValue> {
         let mut all = self
             .machine
             .all_legal_moves(state)
@@ -102,12 +121,21 @@ impl Game {
 
 #[wasm_bindgen]
 impl Game {
-    /// Loads a game from KIF text. Throws a `GdlDiagnosticsError` (with
-    /// `diagnostics`) when the text has errors.
+    /// Loads a game from KIF text on the `auto` engine (the fast engine
+    /// when the game grounds, else the interpreter; [`Game::on_engine`]
+    /// chooses: `"auto"`, `"fast"` or `"interpreter"`). Throws a `GdlDiagnosticsError` (with `diagnostics`)
+    /// when the text has errors, a `TypeError` for an unknown engine.
     #[wasm_bindgen(constructor)]
     pub fn new(kif: &str) -> Result<Game, JsValue> {
+        Game::on_engine(kif, None)
+    }
+
+    /// `new Game(kif)` on the engine `engine` (`auto` when absent).
+    #[wasm_bindgen(js_name = onEngine)]
+    pub fn on_engine(kif: &str, engine: Option<String>) -> Result<Game, JsValue> {
         js::init();
-        let machine = crate::load_game(kif).map_err(|diags| js::diagnostics_error(&diags, kif))?;
+        let requested = engine.unwrap_or_else(|| "auto".into());
+        let machine = super::search::load_on(kif, Some(&requested))?;
         let roles = machine
             .roles()
             .iter()
@@ -115,10 +143,61 @@ impl Game {
             .collect();
         Ok(Game {
             machine,
+            requested,
+            text: kif.to_string(),
             roles,
             states: FxHashMap::default(),
             next_handle: 1,
         })
+    }
+
+    /// Which engine runs and why: `{name, requested, reason}`.
+    #[wasm_bindgen(unchecked_return_type = "EngineInfo")]
+    pub fn engine(&self) -> Result<JsValue, JsValue> {
+        let reason = match (self.machine.fallback(), self.machine.name()) {
+            (Some(why), _) => format!("the game does not ground: {why}"),
+            (None, _) if self.requested != "auto" => "requested".to_string(),
+            (None, "fast") => "the game grounds into a propositional network".to_string(),
+            (None, _) => "requested".to_string(),
+        };
+        to_js(&EngineInfo {
+            name: self.machine.name(),
+            requested: self.requested.clone(),
+            reason,
+        })
+    }
+
+    /// Random playouts from a state (default the initial state): playout
+    /// `i` is the game `gdlkit play --seed seed+i` plays. `options`:
+    /// `{count = 100, seed = 1, maxSteps = 1000, record = false}`.
+    #[wasm_bindgen(unchecked_return_type = "PlayoutSummary")]
+    pub fn playouts(&mut self, state: Option<u32>, options: JsValue) -> Result<JsValue, JsValue> {
+        let o = super::playouts::options(options)?;
+        let from = match state {
+            Some(h) => self.state(h)?.clone(),
+            None => self.machine.initial_state().map_err(js::eval_error)?,
+        };
+        let mut run =
+            crate::playouts::Run::new(&self.machine, o.count, o.seed, o.max_steps, o.record);
+        run.step(&mut self.machine, &from, o.count)
+            .map_err(js::eval_error)?;
+        to_js(&run.summary)
+    }
+
+    /// One search (the options and result of `search(kif, options)`) from
+    /// a state of this game, on this game's engine.
+    #[wasm_bindgen(unchecked_return_type = "any")]
+    pub fn search(&mut self, state: u32, options: JsValue) -> Result<JsValue, JsValue> {
+        let mut opts = super::search::search_options(options)?;
+        if opts.from.is_some() {
+            return Err(js::type_error(
+                "search(state, options): the state is given, not `from`",
+            ));
+        }
+        let s = self.state(state)?.clone();
+        opts.from = Some(self.texts(&self.machine.fluents(&s)));
+        let text = self.text.clone();
+        super::search::search_on(&mut self.machine, &text, &opts)
     }
 
     /// The roles, in the order of the game's `role` facts.
@@ -244,11 +323,16 @@ impl Game {
     pub fn describe(&mut self, state: u32) -> Result<JsValue, JsValue> {
         let s = self.state(state)?.clone();
         let step = crate::replay::describe(&mut self.machine, &s).map_err(js::eval_error)?;
+        let outcome = step
+            .terminal
+            .then(|| crate::search::matches::outcome(&step.goals))
+            .flatten();
         to_js(&StateDescription {
             fluents: step.state,
             terminal: step.terminal,
             legal: step.legal,
             goals: step.goals,
+            outcome,
         })
     }
 

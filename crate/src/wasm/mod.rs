@@ -37,19 +37,24 @@ mod game;
 mod ggp;
 mod js;
 mod matches;
+mod playouts;
 mod replay;
 mod search;
 mod structure;
 
 pub use analysis::AnalysisJob;
-pub use check::{check, format_kif};
+pub use check::{check, fix, format_kif};
 pub use cli::run_cli;
 pub use explain::explain;
 pub use game::Game;
 pub use ggp::{GgpHost, GgpMatch, GgpPlayer, GgpServer};
 pub use matches::run_match_with_progress;
+pub use playouts::PlayoutJob;
 pub use replay::replay;
-pub use search::{run_match, search, search_tree, SearchPlayer};
+pub use search::{
+    parse_player_spec, parse_tree, players, random_tree, reorder_tree, run_match, search,
+    search_tree, SearchPlayer,
+};
 pub use structure::{move_cells, render_board, structure};
 
 use wasm_bindgen::prelude::*;
@@ -75,6 +80,59 @@ export interface Diagnostic {
   to: number;
   hint: string;
   related: { message: string; line: number; column: number; end_line: number; end_column: number; from: number; to: number }[];
+  /** Quick fixes: replace UTF-16 offsets [from, to) by `insert` (docs/diagnostics.md). */
+  fixes: { title: string; edits: { from: number; to: number; insert: string }[]; safe: boolean }[];
+}
+
+/** What `fix(text)` did. */
+export interface FixResult {
+  text: string;
+  applied: { code: string; title: string; line: number; column: number }[];
+}
+
+/** Which engine runs a Game, and why. */
+export interface EngineInfo {
+  name: "fast" | "interpreter";
+  requested: "auto" | "fast" | "interpreter";
+  reason: string;
+}
+
+/** Random playouts: playout i is `gdlkit play --seed seed+i`. */
+export interface PlayoutSummary {
+  roles: string[];
+  playouts: number;
+  terminal: number;
+  meanSteps: number;
+  meanGoals: (number | null)[];
+  games?: { jointMoves: string[][]; terminal: boolean; stuck: boolean; goals: number[][] }[];
+}
+
+/** The outcome of a terminal state. */
+export interface Outcome {
+  score: number;
+  winners: number[];
+  draw: boolean;
+  results: ("win" | "draw" | "loss")[];
+}
+
+/** An abstract tree: a number for a leaf, an array for a node. */
+export type Tree = number | Tree[];
+
+/** A child's original number, and its children's. */
+export interface TreeLabel {
+  label: number;
+  sub: TreeLabel[] | null;
+}
+
+export interface ReorderedTree {
+  tree: Tree;
+  text: string;
+  labels: TreeLabel[];
+}
+
+export interface ParsedPlayerSpec {
+  name: string;
+  options: Record<string, string>;
 }
 
 /** The error thrown when game text has errors. */
@@ -89,6 +147,8 @@ export interface StateDescription {
   terminal: boolean;
   legal: string[][];
   goals: number[][];
+  /** Terminal states with goal values: who won. */
+  outcome: Outcome | null;
 }
 
 /** One step of a replay (conformance format); `legal` and `goals` are keyed by role. */

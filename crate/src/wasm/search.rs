@@ -25,7 +25,7 @@ fn report_error(e: ReportError) -> JsValue {
 
 /// Refuses option names not in `known` (a misspelt option must not be
 /// silently ignored).
-fn check_keys(v: &JsValue, what: &str, known: &[&str]) -> Result<(), JsValue> {
+pub(super) fn check_keys(v: &JsValue, what: &str, known: &[&str]) -> Result<(), JsValue> {
     if let Some(obj) = v.dyn_ref::<js_sys::Object>() {
         for k in js_sys::Object::keys(obj).iter() {
             let k = k.as_string().unwrap_or_default();
@@ -40,7 +40,7 @@ fn check_keys(v: &JsValue, what: &str, known: &[&str]) -> Result<(), JsValue> {
     Ok(())
 }
 
-fn search_options(v: JsValue) -> Result<SearchOptions, JsValue> {
+pub(super) fn search_options(v: JsValue) -> Result<SearchOptions, JsValue> {
     if v.is_undefined() || v.is_null() {
         return Ok(SearchOptions::default());
     }
@@ -58,6 +58,8 @@ fn search_options(v: JsValue) -> Result<SearchOptions, JsValue> {
             "nodeCap",
             "seed",
             "engine",
+            "ordering",
+            "from",
         ],
     )?;
     serde_wasm_bindgen::from_value(v).map_err(|e| js::type_error(&format!("search options: {e}")))
@@ -66,7 +68,7 @@ fn search_options(v: JsValue) -> Result<SearchOptions, JsValue> {
 /// Parses an `engine` option (`auto` when absent) and loads the game on
 /// that engine; an unknown engine is a `TypeError`, game errors are
 /// diagnostics.
-fn load_on(kif: &str, engine: Option<&str>) -> Result<Engine, JsValue> {
+pub(super) fn load_on(kif: &str, engine: Option<&str>) -> Result<Engine, JsValue> {
     let choice: EngineChoice = engine
         .unwrap_or("auto")
         .parse()
@@ -85,16 +87,81 @@ pub fn search(kif: &str, options: JsValue) -> Result<JsValue, JsValue> {
     js::init();
     let opts = search_options(options)?;
     let mut m = load_on(kif, Some(&opts.engine))?;
+    search_on(&mut m, kif, &opts)
+}
+
+/// One search on a loaded engine (`search` and `Game.search`).
+pub(super) fn search_on(
+    m: &mut Engine,
+    kif: &str,
+    opts: &SearchOptions,
+) -> Result<JsValue, JsValue> {
     let v = search_json(
         Source::Game {
             label: "game",
             text: kif,
-            machine: &mut m,
+            machine: m,
         },
-        &opts,
+        opts,
     )
     .map_err(report_error)?;
     to_js(&v)
+}
+
+/// An abstract tree with its children reordered (`given`, `reversed`,
+/// `best`, `worst`): `{tree, text, labels}`, `tree` as nested arrays,
+/// `labels` the original child numbers per node.
+#[wasm_bindgen(js_name = reorderTree, unchecked_return_type = "ReorderedTree")]
+pub fn reorder_tree(tree: &str, ordering: &str) -> Result<JsValue, JsValue> {
+    js::init();
+    let order: crate::search::ordering::Order =
+        ordering.parse().map_err(|e: String| js::type_error(&e))?;
+    let t = crate::trace::Tree::parse(tree).map_err(|e| js::type_error(&e))?;
+    let (t, labels) = t.reorder(order);
+    to_js(&serde_json::json!({ "tree": t.to_json(), "text": t.text(), "labels": labels }))
+}
+
+/// A random abstract tree as text (`branching` children per node to
+/// `depth`, leaves 0..100, the same tree for a seed).
+#[wasm_bindgen(js_name = randomTree)]
+pub fn random_tree(branching: u32, depth: u32, seed: u32) -> Result<String, JsValue> {
+    js::init();
+    crate::trace::Tree::random(branching, depth, seed as u64)
+        .map(|t| t.text())
+        .map_err(|e| js::range_error(&e))
+}
+
+/// Parses an abstract tree such as `((3 12 8) (2 4 6) (14 5 2))`: nested
+/// arrays of numbers. Throws a `TypeError` saying what is wrong.
+#[wasm_bindgen(js_name = parseTree, unchecked_return_type = "Tree")]
+pub fn parse_tree(tree: &str) -> Result<JsValue, JsValue> {
+    js::init();
+    let t = crate::trace::Tree::parse(tree).map_err(|e| js::type_error(&e))?;
+    to_js(&t.to_json())
+}
+
+/// Parses a player spec (`"alphabeta:ms=200"`, `"best-first"`): `{name,
+/// options}` with the canonical name from the one registry of players.
+#[wasm_bindgen(js_name = parsePlayerSpec, unchecked_return_type = "ParsedPlayerSpec")]
+pub fn parse_player_spec(spec: &str) -> Result<JsValue, JsValue> {
+    js::init();
+    let p: PlayerSpec = spec.parse().map_err(|e: String| js::type_error(&e))?;
+    let options: serde_json::Map<String, serde_json::Value> = p
+        .options
+        .iter()
+        .map(|(k, v)| (k.clone(), serde_json::json!(v)))
+        .collect();
+    to_js(&serde_json::json!({ "name": p.name, "options": options }))
+}
+
+/// The players (and search algorithms): `[{name, description}]`.
+#[wasm_bindgen(unchecked_return_type = "{ name: string; description: string }[]")]
+pub fn players() -> Result<JsValue, JsValue> {
+    let list: Vec<_> = crate::search::PLAYERS
+        .iter()
+        .map(|(n, d)| serde_json::json!({ "name": n, "description": d }))
+        .collect();
+    to_js(&list)
 }
 
 /// Searches an abstract tree such as `((3 12 8) (2 4 6) (14 5 2))` (MAX at

@@ -6,8 +6,10 @@
 //
 // Kinds added here (named `site.*`): the play view's games held by id and
 // their states by handle (`site.load`, `site.next`, `site.replayMoves`,
-// ...), the structure that boards are drawn from (`site.structure`), traced searches of a game from a given position and move order
-// (`site.searchGame`), and `site.features` (what this build has). Engine
+// ...), the structure that boards are drawn from (`site.structure`), traced
+// searches of a game from a given position and move order
+// (`site.searchGame`, through the engine's `from` and `ordering`), and
+// `site.features` (what this build has). Engine
 // moves and abstract trees are the package's own kinds (`bestMove`, which
 // keeps players between moves, and `searchTree`).
 
@@ -82,7 +84,7 @@ const ops = {
       format: Boolean(optional('format')),
       search: Boolean(optional('search')),
       searchTree: Boolean(optional('searchTree')),
-      searchFrom: Boolean(optional('searchFrom')),
+      searchFrom: Boolean(optional('search')),
       searchPlayer: Boolean(optional('SearchPlayer')),
       analysis: Boolean(optional('AnalysisJob')),
     };
@@ -141,21 +143,19 @@ const ops = {
     return describe(g, g.stateFromFluents(fluents));
   },
 
+  /** An example abstract tree: random leaves, the same for a seed (the engine's generator). */
+  randomTree({ branching, depth, seed }) {
+    return wasm.randomTree(branching, depth, seed);
+  },
+
   // ---- search traces of games for the tree view ----
   /**
    * A traced search of a game from its initial state or, with `fluents`,
-   * from that position; `order` (given, reversed, best, worst) needs the
-   * engine's `searchFrom`.
+   * from that position, in the move order `order` (given, reversed, best,
+   * worst): the engine's own `search` options `from` and `ordering`.
    */
   searchGame({ text, options, fluents, order }) {
-    const searchFrom = optional('searchFrom');
-    if (searchFrom) {
-      return searchFrom(text, fluents ?? null, { ...options, ordering: order ?? 'given' });
-    }
-    if (order && order !== 'given') {
-      throw new Error('this build can only search a game in its own move order');
-    }
-    return optional('search')(fluents ? startingAt(text, fluents) : text, options);
+    return api.search(text, { ...options, ...(fluents ? { from: fluents } : {}), ordering: order ?? 'given' });
   },
 
 
@@ -196,46 +196,6 @@ const ops = {
     return reply;
   },
 };
-
-/**
- * The same rules starting in another position: every top-level `init` fact
- * or rule is dropped and the position's fluents become the `init` facts.
- * (Text surgery only: the rules are still evaluated by the engine alone.)
- */
-export function startingAt(text, fluents) {
-  const keep = [];
-  let i = 0;
-  let depth = 0;
-  let start = -1;
-  const n = text.length;
-  while (i < n) {
-    const ch = text[i];
-    if (ch === ';') {
-      while (i < n && text[i] !== '\n') i++;
-      continue;
-    }
-    if (depth === 0 && !/[\s()]/.test(ch)) {
-      // A bare top-level word (a zero-arity fact): keep it.
-      let j = i;
-      while (j < n && !/[\s();]/.test(text[j])) j++;
-      keep.push(text.slice(i, j));
-      i = j;
-      continue;
-    }
-    if (ch === '(') {
-      if (depth === 0) start = i;
-      depth++;
-    } else if (ch === ')' && depth > 0) {
-      depth--;
-      if (depth === 0) {
-        const form = text.slice(start, i + 1);
-        if (!/^\(\s*(init\b|<=\s*\(\s*init\b)/i.test(form)) keep.push(form);
-      }
-    }
-    i++;
-  }
-  return `${keep.join('\n')}\n${fluents.map((f) => `(init ${f})`).join('\n')}\n`;
-}
 
 const oneShot = (f) => ({ step: () => ({ done: true, value: f() }) });
 

@@ -430,12 +430,13 @@ export class PlayView {
     const sess = this.session;
     let text;
     if (s.terminal) {
-      const values = s.goals.map((g) => (g.length ? Math.max(...g) : null));
-      const best = Math.max(...values.filter((v) => v !== null));
-      const winners = sess.roles.filter((_, r) => values[r] === best);
-      const outcome = values.every((v) => v === null) ? ''
-        : winners.length === sess.roles.length ? (sess.roles.length > 1 ? ' A draw.' : ` Score ${best}.`)
-          : ` ${winners.join(' and ')} win${winners.length === 1 ? 's' : ''} (${best}).`;
+      // Who won is the engine's (describe(state).outcome).
+      const o = s.outcome;
+      const winners = (o?.winners ?? []).map((r) => sess.roles[r]);
+      const outcome = !o ? ''
+        : sess.roles.length === 1 ? ` Score ${o.score}.`
+          : o.draw ? ' A draw.'
+            : ` ${winners.join(' and ')} win${winners.length === 1 ? 's' : ''} (${o.score}).`;
       text = `Game over after ${sess.cursor} step${sess.cursor === 1 ? '' : 's'}.${outcome}`;
     } else if (s.legal.some((m) => m.length === 0)) {
       const stuck = sess.roles.filter((_, r) => s.legal[r].length === 0);
@@ -648,12 +649,12 @@ export class PlayView {
     const box = this.goalsBox;
     box.hidden = !s.terminal;
     if (!s.terminal) return;
-    const best = Math.max(...s.goals.map((g) => (g.length ? Math.max(...g) : -1)));
+    const winners = s.outcome?.winners ?? [];
     box.replaceChildren(h('h3', { text: 'Goals' }),
       h('ul', { class: 'goal-list' }, this.session.roles.map((role, r) => {
         const g = s.goals[r];
         const value = g.length ? g.join(' / ') : 'none';
-        const top = g.length && Math.max(...g) === best;
+        const top = g.length > 0 && winners.includes(r);
         return h('li', { class: top ? 'winner' : '', data: { role } }, h('span', { class: 'role-name', text: role }), h('span', { class: 'goal-value', text: value }));
       })));
   }

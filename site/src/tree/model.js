@@ -22,43 +22,9 @@ export function fmt(v) {
 }
 
 /**
- * Reorders an abstract tree's children (a nested array of numbers).
- * `order`: `given`, `reversed`, `best` (the best move first for the player
- * to move: perfect ordering), `worst`. Returns {tree, perm} where perm maps
- * each node path in the new tree to its original child numbers.
- */
-export function reorderTree(tree, order) {
-  const value = (t, max) => (Array.isArray(t) ? (max ? Math.max(...t.map((c) => value(c, false))) : Math.min(...t.map((c) => value(c, true)))) : t);
-  const walk = (t, max) => {
-    if (!Array.isArray(t)) return { tree: t, labels: null };
-    const items = t.map((c, i) => ({ ...walk(c, !max), label: i + 1, v: value(c, !max) }));
-    if (order === 'reversed') items.reverse();
-    else if (order === 'best' || order === 'worst') {
-      const better = (a, b) => (max ? b.v - a.v : a.v - b.v);
-      items.sort((a, b) => (order === 'best' ? better(a, b) : -better(a, b)) || a.label - b.label);
-    }
-    return { tree: items.map((x) => x.tree), labels: items.map((x) => ({ label: x.label, sub: x.labels })) };
-  };
-  const out = walk(tree, true);
-  return { tree: out.tree, labels: out.labels };
-}
-
-/** Abstract tree → KIF-like text: ((3 12 8) (2 4 6) (14 5 2)). */
-export function treeText(tree) {
-  return Array.isArray(tree) ? `(${tree.map(treeText).join(' ')})` : String(tree);
-}
-
-/** Parses "(node 1 2)" (an abstract tree's state) into [1, 2]. */
-function pathOf(stateFluents) {
-  const f = stateFluents?.[0] ?? '';
-  const m = /^\(node((?: \d+)*)\)$|^node$/.exec(f);
-  if (!m) return null;
-  return (m[1] ?? '').trim() ? m[1].trim().split(' ').map(Number) : [];
-}
-
-/**
- * Builds the model from a search result with a trace. `labels` (from
- * reorderTree) names abstract-tree moves by their original child numbers.
+ * Builds the model from a search result with a trace. `labels` (the
+ * engine's `labels` of a reordered tree) names abstract-tree moves by their
+ * original child numbers.
  */
 export function buildModel(result, { labels = null } = {}) {
   const events = result.events ?? [];
@@ -172,7 +138,7 @@ function completeAbstract(model, tree, labels) {
   const { nodes } = model;
   for (const n of nodes) {
     if (n.placeholder) continue;
-    n.path = pathOf(model.states[n.state]) ?? null;
+    n.path = model.result.paths?.[n.state] ?? null; // the engine's path of the node's state
   }
   const subtreeAt = (path) => path.reduce((t, i) => (Array.isArray(t) ? t[i - 1] : undefined), tree);
   const add = (parentIndex, sub, move, prunedAt, path) => {

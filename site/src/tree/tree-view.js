@@ -7,9 +7,8 @@
 
 import { h, icon, isTyping, labelled, select } from '../dom.js';
 import { engine, features } from '../engine/client.js';
-import { parseTerm } from '../terms.js';
 import { boardCells, boardFromStructure, renderBoard, renderFluentList, symbolLook } from '../play/board.js';
-import { buildModel, countersAt, describeEvent, eventNode, fmt, nodeAt, reorderTree, treeText } from './model.js';
+import { buildModel, countersAt, describeEvent, eventNode, fmt, nodeAt } from './model.js';
 import { TreePane } from './pane.js';
 import { treeSvg, worldSize } from './render.js';
 
@@ -31,7 +30,6 @@ const ORDERS = [
 
 const SPEEDS = [0.5, 1, 2, 4, 8, 16, 32, 64, 128, 512, 2048];
 
-/** A deterministic random abstract tree (for the presets). */
 /** Evaluations for the cut-off leaves of game trees (crate/src/search/heuristics.rs). */
 export const LEAF_HEURISTICS = [
   ['fuzzy', 'fuzzy goal distance'],
@@ -42,42 +40,11 @@ export const LEAF_HEURISTICS = [
   ['none', 'none (50)'],
 ];
 
-export function randomTree(branching, depth, seed = 7) {
-  let s = seed >>> 0;
-  const rnd = () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-  const make = (d) => (d === 0 ? Math.floor(rnd() * 100) : Array.from({ length: branching }, () => make(d - 1)));
-  return treeText(make(depth));
-}
-
-function presetText(name) {
-  if (name === 'wide') return randomTree(3, 4, 11);
-  if (name === 'huge') return randomTree(10, 4, 5);
+/** The text of an example tree; the large ones are random trees made by the engine. */
+async function presetText(name) {
+  if (name === 'wide') return engine().think.call('randomTree', { branching: 3, depth: 4, seed: 11 });
+  if (name === 'huge') return engine().think.call('randomTree', { branching: 10, depth: 4, seed: 5 });
   return PRESETS.find((p) => p[0] === name)?.[2] ?? CLASSIC;
-}
-
-/** Parses an abstract tree: nested lists of numbers. Throws with a message. */
-export function parseAbstractTree(text) {
-  const trimmed = text.trim();
-  if (!/^\(/.test(trimmed)) throw new Error('an abstract tree starts with “(”, e.g. ((3 12 8) (2 4 6) (14 5 2))');
-  let depth = 0;
-  for (const ch of trimmed) {
-    if (ch === '(') depth++;
-    if (ch === ')') depth--;
-    if (depth < 0) throw new Error('a “)” too many');
-  }
-  if (depth > 0) throw new Error(`${depth} “)” missing`);
-  const convert = (t) => {
-    if (Array.isArray(t)) {
-      if (t.length === 0) throw new Error('an empty list: every inner node needs children');
-      return t.map(convert);
-    }
-    if (!/^-?\d+(\.\d+)?$/.test(t)) throw new Error(`“${t}” is not a number: leaves are numbers`);
-    return Number(t);
-  };
-  return convert(parseTerm(trimmed));
 }
 
 export class TreeView {
@@ -123,9 +90,9 @@ export class TreeView {
       }
     });
     this.preset = select([['', 'Examples…'], ...PRESETS.map(([v, l]) => [v, l])], '', { 'aria-label': 'example trees' });
-    this.preset.addEventListener('change', () => {
+    this.preset.addEventListener('change', async () => {
       if (!this.preset.value) return;
-      this.treeInput.value = presetText(this.preset.value);
+      this.treeInput.value = await presetText(this.preset.value);
       this.settings.tree = this.treeInput.value;
       this.preset.value = '';
       this.rebuild();
@@ -329,10 +296,9 @@ export class TreeView {
     const st = this.settings;
     const options = { algorithm: st.algo, trace: true, nodeCap: 50000 };
     if (st.source === 'tree') {
-      const tree = parseAbstractTree(st.tree);
-      const { tree: reordered, labels } = reorderTree(tree, order);
-      const result = await engine().think.call('searchTree', { tree: treeText(reordered), options });
-      return buildModel(result, { labels });
+      // The engine parses, reorders (result.tree, result.labels) and searches.
+      const result = await engine().think.call('searchTree', { tree: st.tree, options: { ...options, ordering: order } });
+      return buildModel(result, { labels: result.labels ?? null });
     }
     if (st.role) options.role = st.role;
     options.depth = st.depth;
