@@ -396,3 +396,24 @@ fn cli_explain_json_text_and_errors() {
     let out = cli(&files, &["explain", "missing.kif"]);
     assert_eq!(out.code, 2);
 }
+
+/// CoolerJo on one role is best-first with f_JO: it plays the maze to the
+/// gold and back (the thesis's [move, move, grab, move, move, drop]).
+#[test]
+fn coolerjo_solves_the_maze() {
+    use gdlkit::search::{build_player, PlayerSpec};
+    let text = include_str!("../../games/maze.kif");
+    let program = parse_program(text);
+    let mut m = Engine::from_program(&program, EngineChoice::Auto, Default::default()).unwrap();
+    let spec: PlayerSpec = "coolerjo:nodes=5000".parse().unwrap();
+    let mut p = build_player(&spec, &program, &mut m, 1).unwrap();
+    let mut st = m.initial_state().unwrap();
+    let mut played = Vec::new();
+    while !m.is_terminal(&st).unwrap() && played.len() < 20 {
+        let mv = p.select_move(&mut m, &st, 0).unwrap();
+        played.push(m.terms().display(mv));
+        st = m.next_state(&st, &[mv]).unwrap();
+    }
+    assert_eq!(played, s(&["move", "move", "grab", "move", "move", "drop"]));
+    assert_eq!(m.goals(&st).unwrap()[0], Some(100));
+}

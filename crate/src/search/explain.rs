@@ -131,7 +131,7 @@ pub fn explain<M: StateMachine + 'static>(
     };
     let mut h = heuristics::build(heuristic, program, m)?;
     h.set_root(m, &s).map_err(|e| e.to_string())?;
-    let fjo = heuristic == "fjo";
+    let fjo = h.name() == "fjo";
     let err = |e: Stop| match e {
         Stop::Eval(e) => e.to_string(),
         Stop::Budget => "budget exhausted".to_string(),
