@@ -15,7 +15,8 @@ gdlkit search (GAME.kif | --tree '((3 12 8) (2 4 6) (14 5 2))') [options]
   --budget-ms N     time budget (games: default 1000 ms unless --depth or --nodes)
   --nodes N         node budget (MCTS: playouts)
   --role ROLE       the searching role (default the first)
-  --heuristic H     fuzzy (default), mobility, inverse-mobility, novelty, none
+  --heuristic H     fuzzy (default), mobility, inverse-mobility, novelty, none,
+                    feature:NAME:max|min (`gdlkit structure` lists the names)
   --trace           record the search (minimax, alphabeta): one search to --depth
                     (games: default 2), children in game order, no table, as a lecture shows it
   --node-cap N      nodes recorded in a trace (default 5000)
