@@ -48,16 +48,18 @@ Usage:
   gdlkit check GAME.kif [--fix [--unsafe-fixes]] [--format text|json]
   gdlkit fmt GAME.kif [--write | --check]
   gdlkit replay GAME.kif MOVES.json [--engine auto|interpreter|fast]
-  gdlkit play GAME.kif [--seed N] [--max-steps N] [--format text|json] [--engine auto|interpreter|fast]
+  gdlkit play GAME.kif [--seed N] [--max-steps N] [--verbose] [--format text|json] [--engine auto|interpreter|fast]
   gdlkit bench GAME.kif [--seconds S | --playouts N] [--seed N] [--engine auto|interpreter|fast]
   gdlkit search (GAME.kif | --tree '((3 12 8) (2 4 6) (14 5 2))') [--algorithm minimax|alphabeta|best-first|mcts]
          [--depth N] [--budget-ms N] [--nodes N] [--role ROLE] [--heuristic H] [--trace] [--format text|json]
          [--engine auto|interpreter|fast]
-  gdlkit match GAME.kif --players SPEC SPEC... [--games N] [--seed S] [--max-steps N] [--format text|json]
+  gdlkit match GAME.kif --players SPEC SPEC... [--games N] [--seed S] [--max-steps N] [--verbose] [--format text|json]
          [--engine auto|interpreter|fast]
-         SPEC: random | legal | minimax | alphabeta | bestfirst | mcts | coolerjo, options after a colon,
-         e.g. alphabeta:heuristic=fuzzy,ms=200  mcts:ms=200  (heuristics: fuzzy, mobility,
-         inverse-mobility, novelty, none, fjo, hff, hadd, hmax; default budget 1000 ms per move)
+         SPEC: random | legal | minimax | alphabeta | bestfirst | mcts | coolerjo | ensemble, options after a colon,
+         e.g. alphabeta:heuristic=fuzzy,ms=200  mcts:ms=200  ensemble:workers=4,ms=200 (heuristics: fuzzy,
+         mobility, inverse-mobility, novelty, none, fjo, hff, hadd, hmax, feature:NAME:max|min;
+         default budget 1000 ms per move)
+         --verbose draws the final board of each game
   gdlkit analyze GAME.kif [--budget N] [--playouts N] [--depth D] [--seed N] [--seconds S] [--format text|json] [--engine auto|interpreter|fast]
       prove (up to --budget states, default 2000000) or sample (--playouts random
       playouts of depth <= --depth) termination, playability, goals, monotonicity

@@ -18,6 +18,7 @@ gdlkit search (GAME.kif | --tree '((3 12 8) (2 4 6) (14 5 2))') [options]
   --role ROLE       the searching role (default the first)
   --heuristic H     fuzzy (default), mobility, inverse-mobility, novelty, none,
                     fjo, hff, hadd, hmax (relaxed planning, docs/planning.md)
+                    feature:NAME:max|min (`gdlkit structure` lists the names)
   --trace           record the search (minimax, alphabeta): one search to --depth
                     (games: default 2), children in game order, no table, as a lecture shows it
   --node-cap N      nodes recorded in a trace (default 5000)
