@@ -524,6 +524,8 @@ test('structure: boards inside the nodes of a tic-tac-toe tree, and the Structur
   assert.match(text, /turn-taking/);
   assert.match(text, /\(cell …\) 3 × 3/);
   assert.match(text, /Markers: blank, o, x/);
+  // The board links to the first rule that defines it (line 17: its `init`).
+  await rules.page.locator('.structure-panel button.link', { hasText: 'line 17' }).click();
   await rules.page.locator('.structure-panel').scrollIntoViewIfNeeded();
   await shot(rules.page, 'rules-structure');
   assert.deepEqual(errors, []);

@@ -26,6 +26,8 @@ test('structure() finds the tic-tac-toe board, roles and features', () => {
   assert.deepEqual(b.markers, ['blank', 'o', 'x']);
   assert.ok(st.features.includes('count.cell.x'));
   assert.ok(st.states_sampled >= 100);
+  // The board's fluent is first defined by the `init` rule on line 17.
+  assert.equal(st.defined_at.cell.line, 17);
   assert.throws(() => structure(game('ticTacToe.kif'), { bogus: 1 }), TypeError);
   assert.throws(() => structure('(role'), (e) => e.name === 'GdlDiagnosticsError');
 });

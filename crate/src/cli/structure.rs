@@ -18,7 +18,9 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     let path = args.positional(0, "GAME.kif")?.to_string();
     let (text, mut m) = load_engine(host, &path, &args)?;
     let program = crate::parse_program(&text);
-    let st = structure::find(&program, &mut m, options).map_err(|e| Fail::game(e.to_string()))?;
+    let mut st =
+        structure::find(&program, &mut m, options).map_err(|e| Fail::game(e.to_string()))?;
+    structure::locate(&mut st, &program, &text);
     out.stdout = if json {
         format!(
             "{}\n",

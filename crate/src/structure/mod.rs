@@ -75,6 +75,10 @@ pub struct Structure {
     pub features: Vec<String>,
     pub states_sampled: usize,
     pub terminal_states_sampled: usize,
+    /// Where each named relation or fluent is first defined in the text
+    /// (filled by [`locate`]: the CLI's JSON, npm, the page's links).
+    #[serde(default)]
+    pub defined_at: serde_json::Map<String, serde_json::Value>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -213,6 +217,7 @@ pub fn find<M: StateMachine>(
         quantities,
         domains: fluent_domains(&store, &domains),
         features: Vec::new(),
+        defined_at: serde_json::Map::new(),
         states_sampled: sample.states.len(),
         terminal_states_sampled: sample.goals.len(),
         roles,
@@ -509,4 +514,45 @@ fn fluent_domains(store: &TermStore, domains: &Domains) -> Vec<FluentDomain> {
         .collect();
     out.sort_by(|a, b| (&a.fluent, a.arity).cmp(&(&b.fluent, b.arity)));
     out
+}
+
+/// Fills `defined_at`: for every board, counter and quantity fluent its
+/// first `init` or `next` rule, for every successor and order relation its
+/// first fact or rule, as `{line, column, utf16}` in `text`.
+pub fn locate(st: &mut Structure, program: &Program, text: &str) {
+    let index = crate::diagnostic::LineIndex::new(text);
+    let fluents: Vec<&str> = st
+        .boards
+        .iter()
+        .map(|b| b.fluent.as_str())
+        .chain(st.counters.iter().map(|c| c.fluent.as_str()))
+        .chain(st.quantities.iter().map(|q| q.fluent.as_str()))
+        .collect();
+    let relations: Vec<&str> = st
+        .successors
+        .iter()
+        .map(|s| s.relation.as_str())
+        .chain(st.orders.iter().map(|o| o.relation.as_str()))
+        .collect();
+    let mut out = serde_json::Map::new();
+    for rule in &program.rules {
+        let head = &rule.head;
+        let name = match (head.rel, head.args.first()) {
+            (kw::INIT | kw::NEXT, Some(Term::App { functor, .. })) => {
+                let n = program.symbols.name(*functor);
+                fluents.contains(&n).then_some(n)
+            }
+            (rel, _) => {
+                let n = program.symbols.name(rel);
+                relations.contains(&n).then_some(n)
+            }
+        };
+        if let Some(n) = name {
+            if !out.contains_key(n) {
+                let p = index.position(rule.span.start as usize);
+                out.insert(n.to_string(), serde_json::json!(p));
+            }
+        }
+    }
+    st.defined_at = out;
 }

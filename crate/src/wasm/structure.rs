@@ -57,7 +57,9 @@ pub fn structure(kif: &str, options: JsValue) -> Result<JsValue, JsValue> {
         max_states: o.states.unwrap_or(d.max_states),
         max_ms: o.ms.unwrap_or(d.max_ms),
     };
-    to_js(&find(kif, options)?)
+    let mut st = find(kif, options)?;
+    structure::locate(&mut st, &crate::parse_program(kif), kif);
+    to_js(&st)
 }
 
 #[derive(Deserialize, Default)]

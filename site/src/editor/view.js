@@ -20,7 +20,7 @@ export function mountEditorView(panel, { text, onChange, onDiagnostics, onCounte
   const summary = h('button', { type: 'button', class: 'lint-summary', 'aria-live': 'polite', title: 'Open the problems panel (Ctrl+Shift+M)' });
   const formatBtn = h('button', { type: 'button', text: 'Format', title: 'Format the rules (Shift+Alt+F)', 'aria-keyshortcuts': 'Shift+Alt+F' });
   const checkBtn = h('button', { type: 'button', text: 'Check semantics', title: 'Explore the game: termination, playability, goals, winnability' });
-  const structure = mountStructurePanel(() => editor.getText());
+  const structure = mountStructurePanel(() => editor.getText(), (offset) => editor.goto(offset));
   const toolbar = h('div', { class: 'editor-toolbar', role: 'toolbar', 'aria-label': 'Rules tools' }, formatBtn, checkBtn, structure.button, summary);
   const host = h('div', { class: 'editor-host' });
   const analysis = h('section', { class: 'analysis', hidden: true, 'aria-label': 'Semantic check' });
