@@ -443,7 +443,8 @@ export type SearchValue = number | 'inf' | '-inf';
 
 /**
  * Options of `search` and `searchTree` (all optional). They are passed to
- * the wasm binding as they are: an unknown option is a TypeError there.
+ * the wasm binding as they are: an unknown option is a type error here and
+ * a TypeError there.
  */
 export interface SearchOptions {
   /** `alphabeta` (default), `minimax`, `best-first` or `mcts`. */
@@ -470,8 +471,6 @@ export interface SearchOptions {
   ordering?: Ordering;
   /** Games: search from the state made of these fluents instead of the initial state. */
   from?: readonly string[];
-  /** Options the binding may add later (passed through unchanged). */
-  [option: string]: string | number | boolean | undefined;
 }
 
 /** Counters of a search. `nodes` are states entered (MCTS: tree nodes). */

@@ -49,16 +49,19 @@ function oneShot(f) {
 function playouts(api, { kif, count = 100, maxSteps = 1000, seed = 1, engine }) {
   const job = new api.PlayoutJob(kif, { count, maxSteps, seed }, { engine });
   let chunk = 1;
+  let first = true;
   return {
     step(sliceMs) {
-      const end = now() + sliceMs;
+      // The first slice plays one playout and reports, so progress shows at once.
+      const end = first ? 0 : now() + sliceMs;
+      first = false;
       let done = false;
       do {
         const t = now();
         done = job.step(chunk);
         // About a quarter of a slice per call.
         const dt = now() - t;
-        chunk = dt > 0 ? Math.max(1, Math.min(10_000, Math.round((chunk * sliceMs) / 4 / dt))) : chunk * 2;
+        chunk = dt > 0 ? Math.max(1, Math.min(10_000, Math.round((chunk * sliceMs) / 4 / dt))) : Math.min(10_000, chunk * 2);
       } while (!done && now() < end);
       const progress = { done: job.done, total: count };
       return done ? { done: true, progress, value: job.result() } : { done: false, progress };

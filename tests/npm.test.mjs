@@ -723,7 +723,11 @@ for (const e of events) {
 }
 // @ts-expect-error a depth is a number
 search('(role x)', { depth: '2' });
-search('(role x)', { engine: 'fast', futureOption: 1 }); // an option the binding may add later type-checks
+// @ts-expect-error an unknown option is a type error (and a TypeError at run time)
+search('(role x)', { engine: 'fast', futureOption: 1 });
+search('(role x)', { engine: 'fast', ordering: 'best', from: ['(cell 1 1 x)'] });
+// @ts-expect-error no such ordering
+search('(role x)', { ordering: 'random' });
 // @ts-expect-error no such engine
 search('(role x)', { engine: 'quick' });
 const match: MatchResult = runMatch('(role x)', ['random', { name: 'mcts', ms: 100 }], { games: 2, maxSteps: 10 });

@@ -1045,3 +1045,24 @@ fn searches_start_from_any_position() {
     let (code, _, err) = cli(&["search", ttt, "--from", "(cell 1 1", "--format", "json"]);
     assert_eq!(code, 2, "a bad fluent is a usage error: {err}");
 }
+
+/// Outcomes: one function for the play view and the match statistics.
+#[test]
+fn outcomes_name_winners_and_draws() {
+    use gdlkit::search::matches::{outcome, RoleResult};
+    let o = outcome(&[vec![100], vec![0]]).unwrap();
+    assert_eq!((o.score, o.winners.clone(), o.draw), (100, vec![0], false));
+    assert_eq!(o.results, [RoleResult::Win, RoleResult::Loss]);
+    let d = outcome(&[vec![50], vec![50]]).unwrap();
+    assert!(d.draw && d.results == [RoleResult::Draw, RoleResult::Draw]);
+    let three = outcome(&[vec![50], vec![50], vec![0]]).unwrap();
+    assert_eq!((three.winners.clone(), three.draw), (vec![0, 1], false));
+    let alone = outcome(&[vec![70, 40]]).unwrap();
+    assert_eq!(
+        (alone.score, alone.results.clone()),
+        (70, vec![RoleResult::Loss])
+    );
+    assert_eq!(outcome(&[vec![], vec![]]), None);
+    // A role without a goal counts 0.
+    assert_eq!(outcome(&[vec![], vec![10]]).unwrap().winners, vec![1]);
+}
