@@ -39,6 +39,7 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     }
     let args = Args::parse(raw, &["trace"])?;
     args.only(&[
+        "seconds",
         "tree",
         "algorithm",
         "depth",

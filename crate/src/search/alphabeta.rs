@@ -36,7 +36,7 @@ use super::{
     Stats, Stop, Turn, MAX_DEPTH,
 };
 use crate::clock::now_ms;
-use crate::reasoner::{cartesian, EvalError, StateMachine};
+use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::TermId;
 use crate::trace::{joint_label, BoundKind, Event, NodeKind, Pruned, Trace};
 use rustc_hash::FxHashMap;
@@ -430,7 +430,7 @@ impl<M: StateMachine> Cx<'_, M> {
                 let mut rbeta = beta;
                 let mut worst = f64::INFINITY;
                 let mut worst_joint = None;
-                let reps = replies(&legal, self.role, our);
+                let reps = replies(&legal, self.role, our)?;
                 for (j, joint) in reps.iter().enumerate() {
                     let label = self.label(&legal, joint);
                     let child = self.m.next_state(s, joint)?;
@@ -499,7 +499,7 @@ impl<M: StateMachine> Cx<'_, M> {
                 }
             }
         } else {
-            let mut joints = cartesian(&legal);
+            let mut joints = crate::reasoner::joint_moves(&legal)?;
             if let Some(b) = &tt_best {
                 if let Some(i) = joints.iter().position(|j| j[..] == b[..]) {
                     joints[..=i].rotate_right(1);
@@ -628,7 +628,7 @@ impl<M: StateMachine> Cx<'_, M> {
         if choosing.len() <= 1 {
             let mover = choosing.first().copied().unwrap_or(self.role);
             let mut best: Option<(Vec<f64>, Vec<TermId>)> = None;
-            for joint in cartesian(&legal) {
+            for joint in crate::reasoner::joint_moves(&legal)? {
                 let child = self.m.next_state(s, &joint)?;
                 let (v, sv, _) = self.maxn(&child, depth - 1, ply + 1)?;
                 solved &= sv;
@@ -645,7 +645,7 @@ impl<M: StateMachine> Cx<'_, M> {
         let mut best: Option<(Vec<f64>, Vec<TermId>)> = None;
         for &our in &legal[self.role] {
             let mut worst: Option<(Vec<f64>, Vec<TermId>)> = None;
-            for joint in replies(&legal, self.role, our) {
+            for joint in replies(&legal, self.role, our)? {
                 let child = self.m.next_state(s, &joint)?;
                 let (v, sv, _) = self.maxn(&child, depth - 1, ply + 1)?;
                 solved &= sv;

@@ -286,10 +286,14 @@ pub fn turn_of(legal: &[Vec<TermId>], role: usize) -> Turn {
 
 /// The joint moves where our role plays `ours` and the others range over
 /// their legal moves (first other role slowest).
-pub fn replies(legal: &[Vec<TermId>], role: usize, ours: TermId) -> Vec<Vec<TermId>> {
+pub fn replies(
+    legal: &[Vec<TermId>],
+    role: usize,
+    ours: TermId,
+) -> Result<Vec<Vec<TermId>>, EvalError> {
     let mut lists: Vec<Vec<TermId>> = legal.to_vec();
     lists[role] = vec![ours];
-    crate::reasoner::cartesian(&lists)
+    crate::reasoner::joint_moves(&lists)
 }
 
 /// Properties of a game found by random simulation.
