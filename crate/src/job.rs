@@ -23,7 +23,7 @@ thread_local! {
     /// End of the current job in `clock::now_ms` milliseconds (infinite:
     /// none) and the limit it came from, for the error message.
     static LIMIT: Cell<(f64, f64)> = const { Cell::new((f64::INFINITY, 0.0)) };
-    static SINK: RefCell<Option<Box<dyn FnMut(&Progress)>>> = const { RefCell::new(None) };
+    static SINK: RefCell<Option<Sink>> = const { RefCell::new(None) };
     /// (start of the job, last report) in milliseconds.
     static PROGRESS: Cell<(f64, f64)> = const { Cell::new((0.0, f64::NEG_INFINITY)) };
 }
@@ -88,8 +88,11 @@ pub struct Progress {
     pub elapsed_ms: f64,
 }
 
+/// Where progress reports go.
+pub type Sink = Box<dyn FnMut(&Progress)>;
+
 /// Installs (or with `None` removes) where progress goes on this thread.
-pub fn set_progress_sink(sink: Option<Box<dyn FnMut(&Progress)>>) {
+pub fn set_progress_sink(sink: Option<Sink>) {
     SINK.with(|s| *s.borrow_mut() = sink);
 }
 

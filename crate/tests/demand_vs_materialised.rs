@@ -7,10 +7,7 @@ use gdlkit::terms::TermId;
 use std::path::Path;
 
 /// Everything observable about a state, in canonical text.
-fn observe<M: StateMachine>(
-    m: &mut M,
-    s: &M::State,
-) -> Result<(Vec<Vec<String>>, bool, Vec<Vec<i64>>), EvalError> {
+fn observe<M: StateMachine>(m: &mut M, s: &M::State) -> Result<Observation, EvalError> {
     let legal = m.all_legal_moves(s)?;
     let mut legal: Vec<Vec<String>> = legal
         .iter()
@@ -121,3 +118,6 @@ fn hybrid_equals_materialised_on_random_states() {
     eprintln!("compared {compared} games; skipped (too large to materialise): {skipped:?}");
     assert!(compared >= 80, "only {compared} games compared");
 }
+
+/// Legal moves per role, terminal, goal values per role.
+type Observation = (Vec<Vec<String>>, bool, Vec<Vec<i64>>);

@@ -72,6 +72,8 @@ fn ci(c: Class) -> usize {
 }
 
 type Args = SmallVec<[TermId; 8]>;
+/// A relation's demand plans, one per call mask.
+type MaskPlans = SmallVec<[(u32, Arc<StratumPlans>); 2]>;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Status {
@@ -102,7 +104,7 @@ struct Demand {
     dbs: [Db; 3],
     subgoals: [Subgoals; 3],
     /// Plans per relation and call mask.
-    plans: Vec<SmallVec<[(u32, Arc<StratumPlans>); 2]>>,
+    plans: Vec<MaskPlans>,
     /// Results of existence tests (fully bound calls of non-recursive
     /// demand relations), per class.
     exists: [FxHashMap<(RelId, Args), bool>; 3],
@@ -653,7 +655,7 @@ struct Ctx<'a> {
 impl Ctx<'_> {
     fn step(&mut self) -> bool {
         self.steps += 1;
-        if self.steps % 4096 == 0 {
+        if self.steps.is_multiple_of(4096) {
             if let Err(e) = crate::job::check() {
                 self.error = Some(e);
                 return false;
@@ -1323,7 +1325,7 @@ impl Interpreter {
                 }
             }
         }
-        lines.sort_by(|a, b| b.0.cmp(&a.0));
+        lines.sort_by_key(|l| std::cmp::Reverse(l.0));
         lines.into_iter().map(|(_, l)| l + "\n").collect()
     }
 }

@@ -585,12 +585,7 @@ impl<M: StateMachine> Cx<'_, M> {
 
     /// MaxN (thesis 3.2.3): values for every role; the role with a choice
     /// maximises its own; with several choosing, paranoid on our value.
-    fn maxn(
-        &mut self,
-        s: &M::State,
-        depth: u32,
-        ply: u32,
-    ) -> Result<(Vec<f64>, bool, Option<Vec<TermId>>), Stop> {
+    fn maxn(&mut self, s: &M::State, depth: u32, ply: u32) -> Result<MaxnValue, Stop> {
         self.stats.nodes += 1;
         if self.limit.tick() {
             return Err(Stop::Budget);
@@ -705,3 +700,6 @@ impl<M: StateMachine> Player<M> for AlphaBeta<M> {
         self.stats.clone()
     }
 }
+
+/// A MaxN result: values per role, whether they are exact, the best joint move.
+type MaxnValue = (Vec<f64>, bool, Option<Vec<TermId>>);

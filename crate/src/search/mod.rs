@@ -105,7 +105,8 @@ impl Limit {
     /// Counts one unit of work; true once the budget is exhausted.
     pub fn tick(&mut self) -> bool {
         self.ticks += 1;
-        if self.ticks > self.max_nodes || (self.ticks % 64 == 0 && self.deadline.passed()) {
+        if self.ticks > self.max_nodes || (self.ticks.is_multiple_of(64) && self.deadline.passed())
+        {
             self.stopped = true;
         }
         self.stopped
