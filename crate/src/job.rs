@@ -23,6 +23,9 @@ thread_local! {
     /// End of the current job in `clock::now_ms` milliseconds (infinite:
     /// none) and the limit it came from, for the error message.
     static LIMIT: Cell<(f64, f64)> = const { Cell::new((f64::INFINITY, 0.0)) };
+    /// The soft end: when loops that can stop between units of work should
+    /// (see [`scope_with_grace`]).
+    static SOFT_END: Cell<f64> = const { Cell::new(f64::INFINITY) };
     static SINK: RefCell<Option<Sink>> = const { RefCell::new(None) };
     /// (start of the job, last report) in milliseconds.
     static PROGRESS: Cell<(f64, f64)> = const { Cell::new((0.0, f64::NEG_INFINITY)) };
@@ -47,12 +50,23 @@ pub fn reset_cancel() {
 /// limit): [`check`] fails once they have passed. Scopes nest; the inner
 /// limit applies until it returns.
 pub fn scope<R>(ms: f64, f: impl FnOnce() -> R) -> R {
+    scope_with_grace(ms, 0.0, f)
+}
+
+/// [`scope`] where loops that can stop between units of work (games of a
+/// match, playouts) stop at `ms` ([`soft_passed`]) and the evaluators only
+/// `grace_ms` later ([`check`]), so a job ends with what it has.
+pub fn scope_with_grace<R>(soft_ms: f64, grace_ms: f64, f: impl FnOnce() -> R) -> R {
+    let outer_soft = SOFT_END.with(|s| s.get());
+    SOFT_END.with(|s| s.set(outer_soft.min(now_ms() + soft_ms)));
+    let ms = soft_ms + grace_ms;
     let outer = LIMIT.with(|l| l.get());
     let end = (now_ms() + ms).min(outer.0);
     let limit = if end < outer.0 { ms } else { outer.1 };
     LIMIT.with(|l| l.set((end, limit)));
     let started = PROGRESS.with(|p| p.replace((now_ms(), f64::NEG_INFINITY)));
     let r = f();
+    SOFT_END.with(|s| s.set(outer_soft));
     LIMIT.with(|l| l.set(outer));
     PROGRESS.with(|p| p.set(started));
     r
@@ -75,6 +89,12 @@ pub fn check() -> Result<(), EvalError> {
         });
     }
     Ok(())
+}
+
+/// Whether work that can stop between units should stop now: the soft end
+/// of the job passed, or it was cancelled.
+pub fn soft_passed() -> bool {
+    cancelled() || now_ms() >= SOFT_END.with(|s| s.get())
 }
 
 /// One progress report.

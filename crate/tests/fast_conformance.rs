@@ -29,6 +29,13 @@ fn check_trace(path: &Path) -> Result<Outcome, String> {
 
 #[test]
 fn every_conformance_trace_matches_through_the_fast_engine() {
+    if common::corpus::shared_or_skip(
+        "fast_conformance: every_conformance_trace_matches_through_the_fast_engine",
+    )
+    .is_none()
+    {
+        return;
+    }
     let mut files = trace_files();
     // GDLKIT_TRACE=name replays only the traces whose path contains it.
     if let Ok(only) = std::env::var("GDLKIT_TRACE") {

@@ -24,7 +24,10 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     let budget = seconds * 1000.0;
     let mut elapsed = 0.0;
     // `--playouts N` plays N playouts, still within the time limit.
-    while (elapsed < budget || playouts == 0) && (fixed == 0 || playouts < fixed) {
+    while (elapsed < budget || playouts == 0)
+        && (fixed == 0 || playouts < fixed)
+        && (playouts == 0 || !crate::job::soft_passed())
+    {
         crate::job::progress("bench: playouts", || format!("{playouts} playouts"));
         let (steps, _) = m.playout_length(&init, &mut rng, 10_000).map_err(err)?;
         playouts += 1;

@@ -204,7 +204,7 @@ pub fn run(args: &[String], host: &mut dyn Host) -> Output {
     // Every command that runs a game is one job with a time limit
     // (`docs/limits.md`): the evaluators stop inside a state that takes too
     // long, after the command's own deadline had its chance.
-    let limit_ms = match job_limit_ms(command, rest) {
+    let (limit_ms, grace_ms) = match job_limit_ms(command, rest) {
         Ok(ms) => ms,
         Err(f) => {
             let _ = writeln!(out.stderr, "gdlkit {command}: {}", f.message.trim_end());
@@ -212,7 +212,9 @@ pub fn run(args: &[String], host: &mut dyn Host) -> Output {
             return out;
         }
     };
-    let result = crate::job::scope(limit_ms, || run_command(command, rest, host, &mut out));
+    let result = crate::job::scope_with_grace(limit_ms, grace_ms, || {
+        run_command(command, rest, host, &mut out)
+    });
     match result {
         Ok(code) => out.code = code,
         Err(f) => {
@@ -242,12 +244,12 @@ pub fn default_seconds(command: &str) -> f64 {
         .map_or(f64::INFINITY, |(_, s)| *s)
 }
 
-/// The job's hard time limit: `--seconds` (or the command's default) plus a
-/// grace period in which commands with a deadline of their own finish
-/// cleanly with what they have.
-fn job_limit_ms(command: &str, rest: &[String]) -> Result<f64, Fail> {
+/// The job's time limit, `--seconds` (or the command's default), and a
+/// grace period after it in which commands with a deadline of their own
+/// finish cleanly with what they have, in milliseconds.
+fn job_limit_ms(command: &str, rest: &[String]) -> Result<(f64, f64), Fail> {
     let Some(&(_, default)) = DEFAULT_SECONDS.iter().find(|(c, _)| *c == command) else {
-        return Ok(f64::INFINITY);
+        return Ok((f64::INFINITY, 0.0));
     };
     let flags = ["trace", "write", "check"];
     let seconds = match Args::parse(rest, &flags) {
@@ -255,7 +257,7 @@ fn job_limit_ms(command: &str, rest: &[String]) -> Result<f64, Fail> {
         Ok(a) => a.seconds(default)?,
         Err(_) => default, // the command reports its own usage error
     };
-    Ok(seconds * 1000.0 + (seconds * 100.0).clamp(1000.0, 10_000.0))
+    Ok((seconds * 1000.0, (seconds * 100.0).clamp(1000.0, 10_000.0)))
 }
 
 fn run_command(

@@ -49,10 +49,15 @@ impl Default for Limits {
     }
 }
 
-/// Default of [`Limits::max_nesting`]. The stack it needs (about 2 KB per
-/// level) is reserved by the native CLI (`main.rs` runs on a large-stack
-/// thread) and by the wasm build (`.cargo/config.toml` sets the stack size).
+/// Default of [`Limits::max_nesting`]. Natively the stack grows on the heap
+/// as needed (`stack::guarded`). In wasm the engine's own call stack bounds
+/// recursion (V8 throws "Maximum call stack size exceeded" at about 900
+/// levels of a two-literal recursive rule) and an overflow can corrupt the
+/// instance, so the wasm limit keeps a wide margin.
+#[cfg(not(target_arch = "wasm32"))]
 pub const MAX_NESTING: usize = 10_000;
+#[cfg(target_arch = "wasm32")]
+pub const MAX_NESTING: usize = 200;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EvalError {
