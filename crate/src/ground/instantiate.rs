@@ -245,6 +245,8 @@ impl<'a> Grounder<'a> {
                     what: "milliseconds",
                     limit: self.budget.max_ms as u64,
                 });
+            } else if let Err(e) = crate::job::check() {
+                self.fail(GroundError::Eval(e));
             } else if self.steps & 0xfffff == 0 && self.bytes() > self.budget.max_bytes {
                 self.fail(GroundError::Budget {
                     what: "bytes of memory",

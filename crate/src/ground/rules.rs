@@ -184,7 +184,9 @@ fn split(rule: GRule, out: &mut Vec<GRule>, arity: &mut Vec<usize>, is_static: &
     let mut body = rule.body;
     loop {
         let npos = body.iter().filter(|l| l.is_pos()).count();
-        if npos < 2 {
+        // Out of time (wide rules make this cubic): leave the rest unsplit;
+        // the grounder stops at its first time check.
+        if npos < 2 || crate::job::check().is_err() {
             break;
         }
         let lit_vars: Vec<Vec<VarId>> = body
