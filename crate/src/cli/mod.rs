@@ -62,6 +62,10 @@ it does not ground within budget), `interpreter` runs the reference
 interpreter, `auto` (default) is fast when the game grounds, else the
 interpreter.
 
+--seconds S: the time limit of play, replay, bench, search, match and analyze
+(defaults 60, 60, 5, 60, 600, 60; every limit: docs/limits.md). Progress goes
+to stderr when it is a terminal; Ctrl-C stops with what was found.
+
 Exit codes: 0 fine, 1 errors in the game (or an illegal move), 2 usage or I/O error.
 ";
 
