@@ -51,7 +51,9 @@ for (const f of files.filter((f) => !f.includes('-speed-'))) {
     acc.moves += p.moves;
   });
   for (const g of j.results) {
-    g.seats.forEach((player, role) => fig.players[player].goals.push(g.goals[role]));
+    g.seats.forEach((player, role) => {
+      fig.players[player].goals.push(g.goals[role]);
+    });
   }
 }
 for (const [key, fig] of figures) {

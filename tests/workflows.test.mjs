@@ -77,3 +77,13 @@ test('publish.yml publishes with provenance from a version tag, after the packag
     assert.ok(i >= 0 && i < publish, `\`${before}\` must run before npm publish`);
   }
 });
+
+test('pages.yml deploys only a commit whose CI passed', () => {
+  const workflow = parse(readFileSync(join(WORKFLOWS, 'pages.yml'), 'utf8'));
+  const on = workflow.on ?? workflow[true];
+  assert.equal(on.push, undefined, 'a push must not deploy before CI has passed');
+  assert.deepEqual(on.workflow_run.workflows, ['CI']);
+  assert.match(workflow.jobs.build.if, /workflow_run\.conclusion == 'success'/);
+  const checkout = workflow.jobs.build.steps.find((s) => String(s.uses).startsWith('actions/checkout'));
+  assert.match(checkout.with.ref, /workflow_run\.head_sha/, 'deploy the commit CI tested');
+});

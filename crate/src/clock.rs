@@ -59,8 +59,11 @@ impl Deadline {
     pub fn never() -> Deadline {
         Deadline(f64::INFINITY)
     }
+    /// Whether the time is up, or the job was cancelled (Ctrl-C,
+    /// [`crate::job::cancel`]): every loop that stops at its deadline then
+    /// stops with what it has.
     pub fn passed(&self) -> bool {
-        self.0.is_finite() && now_ms() >= self.0
+        (self.0.is_finite() && now_ms() >= self.0) || crate::job::cancelled()
     }
     pub fn remaining_ms(&self) -> f64 {
         (self.0 - now_ms()).max(0.0)

@@ -177,9 +177,11 @@ impl<'a> LineIndex<'a> {
         let mut line_starts = vec![0];
         let mut line_starts_utf16 = vec![0];
         let mut utf16 = 0u32;
+        let bytes = text.as_bytes();
         for (i, c) in text.char_indices() {
             utf16 += c.len_utf16() as u32;
-            if c == '\n' {
+            // `\n`, `\r\n` and a lone `\r` (old Mac files) end a line.
+            if c == '\n' || (c == '\r' && bytes.get(i + 1) != Some(&b'\n')) {
                 line_starts.push(i + 1);
                 line_starts_utf16.push(utf16);
             }

@@ -40,6 +40,9 @@ impl FromStr for EngineChoice {
 }
 
 /// A game's state machine: the interpreter or the fast engine.
+// One per game, matched on every call: boxing the larger variant would add
+// an indirection to the hot path for no saving.
+#[allow(clippy::large_enum_variant)]
 pub enum Engine {
     Interpreter {
         interpreter: Interpreter,
@@ -179,7 +182,7 @@ fn fast_state<'a>(f: &mut FastEngine, s: &'a EngineState) -> Result<Cow<'a, BitS
     }
 }
 
-fn interp_state<'a>(s: &'a EngineState) -> Result<&'a FluentState, EvalError> {
+fn interp_state(s: &EngineState) -> Result<&FluentState, EvalError> {
     match s {
         EngineState::Fluents(f) => Ok(f),
         EngineState::Bits(_) => Err(EvalError::BadMove(

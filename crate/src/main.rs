@@ -47,7 +47,33 @@ fn with_standalone_template(mut args: Vec<String>) -> Vec<String> {
 
 fn main() {
     let args: Vec<String> = with_standalone_template(std::env::args().skip(1).collect());
+    // Ctrl-C: the running job stops with what it has (a second one quits).
+    // A player server has no job to finish: Ctrl-C ends it at once.
+    if args.first().map(String::as_str) != Some("serve") {
+        let _ = ctrlc::set_handler(|| {
+            if gdlkit::job::cancelled() {
+                std::process::exit(130);
+            }
+            gdlkit::job::cancel();
+        });
+    }
+    let status_line = std::io::stderr().is_terminal();
+    if status_line {
+        gdlkit::job::set_progress_sink(Some(Box::new(|p: &gdlkit::job::Progress| {
+            let line = format!("{}  {:.1} s  {}", p.phase, p.elapsed_ms / 1000.0, p.detail);
+            let _ = write!(std::io::stderr(), "\r\x1b[2K{line}");
+        })));
+    }
     let out = gdlkit::cli::run(&args, &mut NativeHost);
+    if status_line {
+        let _ = write!(std::io::stderr(), "\r\x1b[2K");
+    }
+    if gdlkit::job::cancelled() {
+        let _ = writeln!(
+            std::io::stderr(),
+            "gdlkit: interrupted (Ctrl-C); the results above are partial"
+        );
+    }
     let _ = std::io::stdout().write_all(out.stdout.as_bytes());
     let _ = std::io::stderr().write_all(out.stderr.as_bytes());
     std::process::exit(out.code);

@@ -435,44 +435,6 @@ fn nested_rule(span: Span) -> Diagnostic {
         .with_hint("rules are top-level forms; is a `)` missing before this one?")
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn lowers_rules_facts_and_connectives() {
-        let src = "(role x) (<= (legal ?P (mark ?x)) (true (cell ?x b)) (not (true (done ?p))) (or (p ?x) (and (q) (distinct ?x 1)))) (<= (terminal))";
-        let p = parse_program(src);
-        assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
-        assert_eq!(p.rules.len(), 3);
-        let r = &p.rules[1];
-        assert_eq!(r.vars, vec!["p", "x"], "variables are case-insensitive");
-        assert_eq!(r.head.rel, kw::LEGAL);
-        assert_eq!(r.body.len(), 3);
-        assert!(matches!(&r.body[1], Literal::Not(inner, _) if matches!(**inner, Literal::Pos(_))));
-        match &r.body[2] {
-            Literal::Or(ds, _) => {
-                assert_eq!(ds.iter().map(Vec::len).collect::<Vec<_>>(), vec![1, 2])
-            }
-            other => panic!("{other:?}"),
-        }
-        assert!(p.rules[2].head.parenthesized);
-        assert_eq!(p.rules[2].head.rel, kw::TERMINAL);
-    }
-
-    #[test]
-    fn reports_wrong_arrow_and_variable_in_fact() {
-        let p = parse_program("(=< (p ?x) (q ?x))\n(cell ?x)\n(?x a)");
-        let codes: Vec<_> = p.diagnostics.iter().map(|d| d.code).collect();
-        assert_eq!(codes, vec!["GDL011", "GDL010", "GDL012"]);
-        assert_eq!(
-            p.diagnostics[0].message,
-            "`=<` is not a rule arrow; did you mean `<=`?"
-        );
-        assert_eq!(p.rules.len(), 2, "the misspelt rule is still read");
-    }
-}
-
 /// Parses one ground term such as `(mark 1 2)` into the store (used for moves
 /// typed by users or read from JSON). Symbols are case-insensitive.
 pub fn parse_ground_term(
@@ -522,4 +484,42 @@ pub fn parse_ground_term(
         }
     }
     values.pop().ok_or_else(|| format!("`{text}` is empty"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lowers_rules_facts_and_connectives() {
+        let src = "(role x) (<= (legal ?P (mark ?x)) (true (cell ?x b)) (not (true (done ?p))) (or (p ?x) (and (q) (distinct ?x 1)))) (<= (terminal))";
+        let p = parse_program(src);
+        assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
+        assert_eq!(p.rules.len(), 3);
+        let r = &p.rules[1];
+        assert_eq!(r.vars, vec!["p", "x"], "variables are case-insensitive");
+        assert_eq!(r.head.rel, kw::LEGAL);
+        assert_eq!(r.body.len(), 3);
+        assert!(matches!(&r.body[1], Literal::Not(inner, _) if matches!(**inner, Literal::Pos(_))));
+        match &r.body[2] {
+            Literal::Or(ds, _) => {
+                assert_eq!(ds.iter().map(Vec::len).collect::<Vec<_>>(), vec![1, 2])
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(p.rules[2].head.parenthesized);
+        assert_eq!(p.rules[2].head.rel, kw::TERMINAL);
+    }
+
+    #[test]
+    fn reports_wrong_arrow_and_variable_in_fact() {
+        let p = parse_program("(=< (p ?x) (q ?x))\n(cell ?x)\n(?x a)");
+        let codes: Vec<_> = p.diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(codes, vec!["GDL011", "GDL010", "GDL012"]);
+        assert_eq!(
+            p.diagnostics[0].message,
+            "`=<` is not a rule arrow; did you mean `<=`?"
+        );
+        assert_eq!(p.rules.len(), 2, "the misspelt rule is still read");
+    }
 }

@@ -65,12 +65,20 @@ enum Tok {
     Var,
     Comment,
     Space,
+    /// A NUL byte (or another C0 control character other than whitespace):
+    /// never part of a name.
+    Control,
 }
 
 type Input<'a> = LocatingSlice<&'a str>;
 
 fn is_delim(c: char) -> bool {
-    c.is_whitespace() || c == '(' || c == ')' || c == ';'
+    c.is_whitespace() || c == '(' || c == ')' || c == ';' || is_control(c)
+}
+
+/// C0 control characters that are not whitespace (NUL, escape, ...).
+fn is_control(c: char) -> bool {
+    c.is_ascii_control() && !c.is_ascii_whitespace() && c != '\x0B'
 }
 
 fn token(input: &mut Input<'_>) -> ModalResult<(Tok, std::ops::Range<usize>)> {
@@ -79,6 +87,9 @@ fn token(input: &mut Input<'_>) -> ModalResult<(Tok, std::ops::Range<usize>)> {
         ')'.value(Tok::Close),
         (';', take_till(0.., ['\n', '\r'])).value(Tok::Comment),
         take_while(1.., char::is_whitespace).value(Tok::Space),
+        // A byte-order mark (at the start of files saved by some editors).
+        '\u{FEFF}'.value(Tok::Space),
+        take_while(1.., is_control).value(Tok::Control),
         ('?', take_while(0.., |c| !is_delim(c))).value(Tok::Var),
         take_while(1.., |c| !is_delim(c)).value(Tok::Atom),
         any.value(Tok::Atom),
@@ -136,6 +147,10 @@ pub fn parse(src: &str) -> SyntaxTree {
                 i += 1;
             }
             Tok::Open => i = parse_form(src, &tokens, i, &index, &mut tree),
+            Tok::Control => {
+                tree.diagnostics.push(control_error(src, span));
+                i += 1;
+            }
             Tok::Space => i += 1,
         }
     }
@@ -209,6 +224,7 @@ fn parse_form(
                     .push(Sexp { kind, span });
             }
             Tok::Comment => tree.comments.push(Comment { span }),
+            Tok::Control => local_diags.push(control_error(src, span)),
             Tok::Space => {}
         }
     }
@@ -221,7 +237,7 @@ fn parse_form(
     } else {
         src.len()
     };
-    let missing = count_unclosed(&tokens[start..resume]).min(MAX_DEPTH);
+    let missing = count_unclosed(&tokens[start..resume]);
     let mut d = Diagnostic::error(
         "GDL002",
         open,
@@ -265,6 +281,16 @@ fn parse_form(
     resume
 }
 
+fn control_error(src: &str, span: Span) -> Diagnostic {
+    let c = src[span.range()].chars().next().unwrap_or('\0');
+    Diagnostic::error(
+        "GDL005",
+        span,
+        format!("control character U+{:04X} in the text", c as u32),
+    )
+    .with_hint("remove it: KIF text is printable characters, spaces, tabs and line breaks (was the file saved as text?)")
+}
+
 fn nesting_error(span: Span) -> Diagnostic {
     Diagnostic::error(
         "GDL004",
@@ -294,7 +320,8 @@ fn recovery_point(src: &str, tokens: &[(Tok, Span)], start: usize) -> usize {
     const HEADS: [&str; 10] = [
         "<=", "role", "init", "base", "input", "legal", "next", "goal", "terminal", "=<",
     ];
-    let at_line_start = |s: Span| s.start == 0 || src.as_bytes()[s.start as usize - 1] == b'\n';
+    let at_line_start =
+        |s: Span| s.start == 0 || matches!(src.as_bytes()[s.start as usize - 1], b'\n' | b'\r');
     let mut any_line_start = None;
     for j in start + 1..tokens.len() {
         let (tok, span) = tokens[j];

@@ -32,8 +32,11 @@ fn check_trace(path: &Path) -> Result<Outcome, String> {
 
 #[test]
 fn every_conformance_trace_matches_through_the_fast_engine() {
-    if !common::shared().join("conformance").exists() {
-        eprintln!("skipped: ../shared/conformance is missing");
+    if common::corpus::shared_or_skip(
+        "fast_conformance: every_conformance_trace_matches_through_the_fast_engine",
+    )
+    .is_none()
+    {
         return;
     }
     let mut files = trace_files();

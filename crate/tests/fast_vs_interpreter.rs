@@ -10,11 +10,18 @@ use gdlkit::ground::Budget;
 use gdlkit::{Interpreter, StateMachine};
 use std::path::{Path, PathBuf};
 
+#[path = "common/corpus.rs"]
+mod corpus;
+
+/// The corpus games, or the project's own games on a plain clone.
 fn games() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/games");
+    let folders: &[&str] = match corpus::shared_dir() {
+        Some(_) => &["games/ggp-base-test", "games/repository"],
+        None => &["games"],
+    };
     let mut files = Vec::new();
-    for folder in ["ggp-base-test", "repository"] {
-        for e in std::fs::read_dir(root.join(folder)).unwrap() {
+    for folder in folders {
+        for e in std::fs::read_dir(corpus::games_dir(folder, "fast_vs_interpreter")).unwrap() {
             let p = e.unwrap().path();
             if p.extension().is_some_and(|x| x == "kif") {
                 files.push(p);

@@ -6,13 +6,20 @@ use gdlkit::format::format;
 use gdlkit::program::{parse_program, Atom, Literal, Program, Term};
 use gdlkit::syntax;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
+#[path = "common/corpus.rs"]
+mod corpus;
+
+/// The corpus games, or the project's own games on a plain clone.
 fn corpus() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/games");
+    let folders: &[&str] = match corpus::shared_dir() {
+        Some(_) => &["games/ggp-base-test", "games/repository"],
+        None => &["games"],
+    };
     let mut v = Vec::new();
-    for folder in ["ggp-base-test", "repository"] {
-        for e in std::fs::read_dir(root.join(folder)).unwrap() {
+    for folder in folders {
+        for e in std::fs::read_dir(corpus::games_dir(folder, "format corpus tests")).unwrap() {
             let p = e.unwrap().path();
             if p.extension().is_some_and(|x| x == "kif") {
                 v.push(p);

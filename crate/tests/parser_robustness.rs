@@ -3,10 +3,12 @@
 //! every diagnostic span must lie inside the text on character boundaries.
 
 use proptest::prelude::*;
-use std::path::Path;
+
+#[path = "common/corpus.rs"]
+mod corpus;
 
 fn corpus() -> Vec<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/games/repository");
+    let dir = corpus::games_dir("games/repository", "parser_robustness");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())

@@ -520,6 +520,16 @@ impl<M: StateMachine> AnalysisJob<M> {
         self.progress()
     }
 
+    /// Ends the breadth-first exploration early (its share of the time is
+    /// used up): the states found so far are checked and random playouts
+    /// follow, as when the state budget is exceeded.
+    pub fn end_exploration(&mut self) {
+        if self.phase == Phase::Exploring {
+            self.mode = Mode::Sampled;
+            self.phase = Phase::Checking;
+        }
+    }
+
     /// Cancels the job but keeps what it found: checks the states explored
     /// so far (linear time) and finishes with a report in which every
     /// property not refuted or witnessed yet is not established.

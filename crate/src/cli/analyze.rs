@@ -20,18 +20,30 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
         seed: args.number("seed", defaults.seed)?,
         ..defaults
     };
-    let deadline = match args.get("seconds") {
-        None => Deadline::never(),
-        Some(_) => Deadline::after_ms(args.number::<f64>("seconds", 0.0)? * 1000.0),
-    };
+    // Half the time for the breadth-first exploration, the rest (at least)
+    // for checking and random playouts, so both run within the limit.
+    let ms = args.seconds(super::default_seconds("analyze"))? * 1000.0;
+    let (explore_until, deadline) = (Deadline::after_ms(ms / 2.0), Deadline::after_ms(ms));
     let path = args.positional(0, "GAME.kif")?.to_string();
     let (_, m) = load_engine(host, &path, &args)?;
     let engine = m.name();
     let fallback = m.fallback().map(str::to_string);
     let mut job = AnalysisJob::new(m, opts);
-    while !job.step(256).done {
+    loop {
+        let p = job.step(256);
+        if p.done {
+            break;
+        }
+        crate::job::progress(phase_name(p.phase), || {
+            format!(
+                "{} states, {} playouts of {}",
+                p.states, p.playouts, p.max_playouts
+            )
+        });
         if deadline.passed() {
             job.stop();
+        } else if explore_until.passed() {
+            job.end_exploration();
         }
     }
     let report = job.report().expect("finished").clone();
@@ -110,4 +122,14 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     } else {
         EXIT_OK
     })
+}
+
+fn phase_name(p: crate::analysis::Phase) -> &'static str {
+    use crate::analysis::Phase;
+    match p {
+        Phase::Exploring => "analyze: breadth-first",
+        Phase::Checking => "analyze: checking the graph",
+        Phase::Sampling => "analyze: random playouts",
+        Phase::Done => "analyze: done",
+    }
 }

@@ -8,7 +8,7 @@ use serde_json::json;
 pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
     let args = Args::parse(raw, &[])?;
     args.only(&["seconds", "seed", "engine", "playouts", "heuristic"])?;
-    let seconds: f64 = args.number("seconds", 5.0)?;
+    let seconds = args.seconds(default_seconds(&args))?;
     let seed: u64 = args.number("seed", 1)?;
     // A fixed number of playouts instead of a time (for profiling).
     let fixed: u64 = args.number("playouts", 0)?;
@@ -28,11 +28,12 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     let start = now_ms();
     let budget = seconds * 1000.0;
     let mut elapsed = 0.0;
-    while if fixed > 0 {
-        playouts < fixed
-    } else {
-        elapsed < budget || playouts == 0
-    } {
+    // `--playouts N` plays N playouts, still within the time limit.
+    while (elapsed < budget || playouts == 0)
+        && (fixed == 0 || playouts < fixed)
+        && (playouts == 0 || !crate::job::soft_passed())
+    {
+        crate::job::progress("bench: playouts", || format!("{playouts} playouts"));
         let (steps, _) = m.playout_length(&init, &mut rng, 10_000).map_err(err)?;
         playouts += 1;
         states += steps as u64 + 1;
@@ -154,5 +155,13 @@ fn peak_rss_bytes() -> Option<u64> {
     #[cfg(not(all(target_os = "linux", not(target_arch = "wasm32"))))]
     {
         None
+    }
+}
+
+/// 5 seconds of playouts, or 10 minutes for `--playouts N`.
+pub(super) fn default_seconds(args: &Args) -> f64 {
+    match args.get("playouts") {
+        Some(_) => 600.0,
+        None => super::default_seconds("bench"),
     }
 }

@@ -5,8 +5,8 @@
 mod analyze;
 mod bench;
 mod check;
-mod export;
 mod explain;
+mod export;
 mod fmt;
 mod matches;
 mod play;
@@ -86,6 +86,10 @@ Usage:
 it does not ground within budget), `interpreter` runs the reference
 interpreter, `auto` (default) is fast when the game grounds, else the
 interpreter.
+
+--seconds S: the time limit of play, replay, bench, search, match and analyze
+(defaults 60, 60, 5, 60, 600, 60; every limit: docs/limits.md). Progress goes
+to stderr when it is a terminal; Ctrl-C stops with what was found.
 
 Exit codes: 0 fine, 1 errors in the game (or an illegal move), 2 usage or I/O error.
 ";
@@ -197,6 +201,14 @@ impl Args {
             .ok_or_else(|| Fail::usage(format!("missing {what}")))
     }
 
+    /// `--seconds S` (a finite number > 0; `inf`, `-1`, `NaN` are refused).
+    pub fn seconds(&self, default: f64) -> Result<f64, Fail> {
+        match self.get("seconds") {
+            None => Ok(default),
+            Some(v) => crate::job::parse_seconds(v).map_err(Fail::usage),
+        }
+    }
+
     /// `--format text|json`.
     pub fn json(&self) -> Result<bool, Fail> {
         match self.get("format").unwrap_or("text") {
@@ -218,26 +230,20 @@ pub fn run(args: &[String], host: &mut dyn Host) -> Output {
         return out;
     };
     let rest = &args[1..];
-    let result = match command.as_str() {
-        "check" => check::run(rest, host, &mut out),
-        "fmt" => fmt::run(rest, host, &mut out),
-        "replay" => replay::run(rest, host, &mut out),
-        "play" => play::run(rest, host, &mut out),
-        "bench" => bench::run(rest, host, &mut out),
-        "search" => search::run(rest, host, &mut out),
-        "match" => matches::run(rest, host, &mut out),
-        "analyze" => analyze::run(rest, host, &mut out),
-        "serve" => serve::run(rest, host, &mut out),
-        "host" => host::run(rest, host, &mut out),
-        "export" => export::run(rest, host, &mut out),
-        "explain" => explain::run(rest, host, &mut out),
-        "structure" => structure::run(rest, host, &mut out),
-        "help" | "--help" | "-h" => {
-            out.stdout = USAGE.to_string();
-            Ok(EXIT_OK)
+    // Every command that runs a game is one job with a time limit
+    // (`docs/limits.md`): the evaluators stop inside a state that takes too
+    // long, after the command's own deadline had its chance.
+    let (limit_ms, grace_ms) = match job_limit_ms(command, rest) {
+        Ok(ms) => ms,
+        Err(f) => {
+            let _ = writeln!(out.stderr, "gdlkit {command}: {}", f.message.trim_end());
+            out.code = f.code;
+            return out;
         }
-        other => Err(Fail::usage(format!("unknown command `{other}`\n\n{USAGE}"))),
     };
+    let result = crate::job::scope_with_grace(limit_ms, grace_ms, || {
+        run_command(command, rest, host, &mut out)
+    });
     match result {
         Ok(code) => out.code = code,
         Err(f) => {
@@ -246,6 +252,69 @@ pub fn run(args: &[String], host: &mut dyn Host) -> Output {
         }
     }
     out
+}
+
+/// Default time limits in seconds of the commands that run games (their
+/// `--seconds` overrides them).
+pub const DEFAULT_SECONDS: [(&str, f64); 6] = [
+    ("play", 60.0),
+    ("replay", 60.0),
+    ("bench", 5.0),
+    ("search", 60.0),
+    ("match", 600.0),
+    ("analyze", 60.0),
+];
+
+/// The default of `--seconds` for `command`.
+pub fn default_seconds(command: &str) -> f64 {
+    DEFAULT_SECONDS
+        .iter()
+        .find(|(c, _)| *c == command)
+        .map_or(f64::INFINITY, |(_, s)| *s)
+}
+
+/// The job's time limit, `--seconds` (or the command's default), and a
+/// grace period after it in which commands with a deadline of their own
+/// finish cleanly with what they have, in milliseconds.
+fn job_limit_ms(command: &str, rest: &[String]) -> Result<(f64, f64), Fail> {
+    let Some(&(_, default)) = DEFAULT_SECONDS.iter().find(|(c, _)| *c == command) else {
+        return Ok((f64::INFINITY, 0.0));
+    };
+    let flags = ["trace", "write", "check", "verbose"];
+    let seconds = match Args::parse(rest, &flags) {
+        Ok(a) if command == "bench" => a.seconds(bench::default_seconds(&a))?,
+        Ok(a) => a.seconds(default)?,
+        Err(_) => default, // the command reports its own usage error
+    };
+    Ok((seconds * 1000.0, (seconds * 100.0).clamp(1000.0, 10_000.0)))
+}
+
+fn run_command(
+    command: &str,
+    rest: &[String],
+    host: &mut dyn Host,
+    out: &mut Output,
+) -> Result<i32, Fail> {
+    match command {
+        "check" => check::run(rest, host, out),
+        "fmt" => fmt::run(rest, host, out),
+        "replay" => replay::run(rest, host, out),
+        "play" => play::run(rest, host, out),
+        "bench" => bench::run(rest, host, out),
+        "search" => search::run(rest, host, out),
+        "match" => matches::run(rest, host, out),
+        "analyze" => analyze::run(rest, host, out),
+        "serve" => serve::run(rest, host, out),
+        "host" => host::run(rest, host, out),
+        "export" => export::run(rest, host, out),
+        "explain" => explain::run(rest, host, out),
+        "structure" => structure::run(rest, host, out),
+        "help" | "--help" | "-h" => {
+            out.stdout = USAGE.to_string();
+            Ok(EXIT_OK)
+        }
+        other => Err(Fail::usage(format!("unknown command `{other}`\n\n{USAGE}"))),
+    }
 }
 
 /// Reads a game and builds the engine chosen by `--engine` (default auto).
@@ -262,6 +331,16 @@ pub fn load_engine(
     let text = host
         .read_file(path)
         .map_err(|e| Fail::usage(format!("cannot read {path}: {e}")))?;
+    // What `check` rejects, no command runs (the exit codes agree).
+    let diags = crate::check_text(&text);
+    if crate::diagnostic::has_errors(&diags) {
+        let errors: Vec<_> = diags
+            .into_iter()
+            .filter(|d| d.severity == crate::Severity::Error)
+            .collect();
+        let rendered = crate::diagnostic::render(&errors, path, &text, false);
+        return Err(Fail::game(format!("{path} has errors:\n{rendered}")));
+    }
     match crate::engine::load_engine(&text, choice) {
         Ok(g) => Ok((text, g)),
         Err(diags) => {

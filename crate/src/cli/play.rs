@@ -10,7 +10,14 @@ use std::fmt::Write as _;
 
 pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
     let args = Args::parse(raw, &["verbose"])?;
-    args.only(&["seed", "max-steps", "format", "engine", "verbose"])?;
+    args.only(&[
+        "seed",
+        "max-steps",
+        "format",
+        "engine",
+        "seconds",
+        "verbose",
+    ])?;
     let json = args.json()?;
     let seed: u64 = args.number("seed", 1)?;
     let max_steps: usize = args.number("max-steps", crate::playouts::DEFAULT_MAX_STEPS)?;

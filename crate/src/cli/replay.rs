@@ -5,7 +5,7 @@ use crate::replay::{parse_moves_json, replay};
 
 pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
     let args = Args::parse(raw, &[])?;
-    args.only(&["engine"])?;
+    args.only(&["engine", "seconds"])?;
     let game = args.positional(0, "GAME.kif")?.to_string();
     let moves_path = args.positional(1, "MOVES.json")?.to_string();
     let moves_text = host

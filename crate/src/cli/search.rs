@@ -46,6 +46,7 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     }
     let args = Args::parse(raw, &["trace"])?;
     args.only(&[
+        "seconds",
         "tree",
         "algorithm",
         "depth",

@@ -147,8 +147,8 @@ fn flatten(net: &mut Network, t: &Tables) -> usize {
         .map(|v| net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize].to_vec())
         .collect();
     let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for v in 0..n {
-        for &e in &out[v] {
+    for (v, outs) in out.iter().enumerate() {
+        for &e in outs {
             preds[(e >> 1) as usize].push(v as u32);
         }
     }
@@ -202,9 +202,9 @@ fn flatten(net: &mut Network, t: &Tables) -> usize {
     }
     let mut k = 0;
     net.out.clear();
-    for v in 0..n {
-        net.out.extend_from_slice(&out[v]);
-        k += out[v].len();
+    for (v, outs) in out.iter().enumerate() {
+        net.out.extend_from_slice(outs);
+        k += outs.len();
         net.out_start[v + 1] = k as u32;
     }
     merged
@@ -920,8 +920,8 @@ impl FastEngine {
         // first out, so an OR fed by both sees its +1 before its -1 and
         // does not change and change back (as with the inputs).
         for turning_on in [false, true] {
-            for w in 0..s.len() {
-                let mut d = (self.cur.0[w] ^ s[w]) & if turning_on { s[w] } else { !s[w] };
+            for (w, &sw) in s.iter().enumerate() {
+                let mut d = (self.cur.0[w] ^ sw) & if turning_on { sw } else { !sw };
                 while d != 0 {
                     let b = d.trailing_zeros() as usize;
                     d &= d - 1;

@@ -67,6 +67,9 @@ impl Atoms {
     pub fn len(&self) -> usize {
         self.rel.len()
     }
+    pub fn is_empty(&self) -> bool {
+        self.rel.is_empty()
+    }
     pub fn args(&self, a: AtomId) -> &[TermId] {
         let s = self.start[a as usize] as usize;
         let e = self
@@ -118,6 +121,9 @@ pub struct Instances {
 impl Instances {
     pub fn len(&self) -> usize {
         self.head.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.head.is_empty()
     }
     pub fn lits(&self, i: usize) -> &[u32] {
         &self.lits[self.start[i] as usize..self.start[i + 1] as usize]
@@ -239,6 +245,8 @@ impl<'a> Grounder<'a> {
                     what: "milliseconds",
                     limit: self.budget.max_ms as u64,
                 });
+            } else if let Err(e) = crate::job::check() {
+                self.fail(GroundError::Eval(e));
             } else if self.steps & 0xfffff == 0 && self.bytes() > self.budget.max_bytes {
                 self.fail(GroundError::Budget {
                     what: "bytes of memory",
@@ -333,7 +341,7 @@ impl<'a> Grounder<'a> {
                     } else {
                         size.powf((a - b) as f64 / a as f64)
                     };
-                    if best.map_or(true, |(e, _)| est < e) {
+                    if best.is_none_or(|(e, _)| est < e) {
                         best = Some((est, i));
                     }
                 }

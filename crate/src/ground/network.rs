@@ -53,6 +53,9 @@ impl Network {
     pub fn len(&self) -> usize {
         self.thr.len()
     }
+    pub fn is_empty(&self) -> bool {
+        self.thr.is_empty()
+    }
     pub fn bytes(&self) -> usize {
         (self.thr.len() * 4 + self.out_start.len() * 4 + self.out.len() * 4 + self.scc.len() * 4)
             + self.scc_members.len() * 4
@@ -97,7 +100,7 @@ pub fn build(
     // Raw nodes: FALSE, TRUE, leaves, one per derived atom, one per
     // instance with several literals (or one negated literal).
     let mut thr: Vec<u32> = vec![1, 0];
-    thr.extend(std::iter::repeat(LEAF).take(leaves.num_leaves));
+    thr.extend(std::iter::repeat_n(LEAF, leaves.num_leaves));
     let mut node_of_atom: Vec<u32> = leaves.leaf_of_atom.to_vec();
     node_of_atom.resize(num_atoms, NONE);
     for a in 0..num_atoms {

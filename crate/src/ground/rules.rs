@@ -184,7 +184,9 @@ fn split(rule: GRule, out: &mut Vec<GRule>, arity: &mut Vec<usize>, is_static: &
     let mut body = rule.body;
     loop {
         let npos = body.iter().filter(|l| l.is_pos()).count();
-        if npos < 2 {
+        // Out of time (wide rules make this cubic): leave the rest unsplit;
+        // the grounder stops at its first time check.
+        if npos < 2 || crate::job::check().is_err() {
             break;
         }
         let lit_vars: Vec<Vec<VarId>> = body
@@ -204,7 +206,7 @@ fn split(rule: GRule, out: &mut Vec<GRule>, arity: &mut Vec<usize>, is_static: &
         candidates.sort_unstable();
         candidates.dedup();
         // (neighbours, -eliminated, literals, var) — smaller is better.
-        let mut best: Option<((usize, isize, usize), Vec<usize>, Vec<VarId>)> = None;
+        let mut best: Option<(Score, Vec<usize>, Vec<VarId>)> = None;
         for &v in &candidates {
             let bucket: Vec<usize> = (0..body.len())
                 .filter(|&i| lit_vars[i].contains(&v))
@@ -240,7 +242,7 @@ fn split(rule: GRule, out: &mut Vec<GRule>, arity: &mut Vec<usize>, is_static: &
                 .collect();
             let elim = all_vars.len() - keep.len();
             let score = (keep.len(), -(elim as isize), bucket.len());
-            if best.as_ref().map_or(true, |(s, _, _)| score < *s) {
+            if best.as_ref().is_none_or(|(s, _, _)| score < *s) {
                 best = Some((score, bucket, keep));
             }
         }
@@ -281,3 +283,6 @@ fn split(rule: GRule, out: &mut Vec<GRule>, arity: &mut Vec<usize>, is_static: &
         num_vars: rule.num_vars,
     });
 }
+
+/// (neighbours, -eliminated, literals) of a variable elimination: smaller is better.
+type Score = (usize, isize, usize);

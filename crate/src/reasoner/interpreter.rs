@@ -72,6 +72,8 @@ fn ci(c: Class) -> usize {
 }
 
 type Args = SmallVec<[TermId; 8]>;
+/// A relation's demand plans, one per call mask.
+type MaskPlans = SmallVec<[(u32, Arc<StratumPlans>); 2]>;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Status {
@@ -102,7 +104,7 @@ struct Demand {
     dbs: [Db; 3],
     subgoals: [Subgoals; 3],
     /// Plans per relation and call mask.
-    plans: Vec<SmallVec<[(u32, Arc<StratumPlans>); 2]>>,
+    plans: Vec<MaskPlans>,
     /// Results of existence tests (fully bound calls of non-recursive
     /// demand relations), per class.
     exists: [FxHashMap<(RelId, Args), bool>; 3],
@@ -526,6 +528,7 @@ impl Interpreter {
             budget,
             low: u32::MAX,
             testing: 0,
+            nesting: 0,
             stop: false,
             error: None,
         }
@@ -643,6 +646,8 @@ struct Ctx<'a> {
     /// Inside an existence test's own join (reset while a nested subgoal is
     /// solved): the first derived row stops the join.
     testing: u32,
+    /// Subgoals (demand calls and existence tests) nested on the stack.
+    nesting: usize,
     stop: bool,
     error: Option<EvalError>,
 }
@@ -650,6 +655,12 @@ struct Ctx<'a> {
 impl Ctx<'_> {
     fn step(&mut self) -> bool {
         self.steps += 1;
+        if self.steps.is_multiple_of(4096) {
+            if let Err(e) = crate::job::check() {
+                self.error = Some(e);
+                return false;
+            }
+        }
         if self.steps > self.limits.max_steps {
             self.error = Some(EvalError::Limit {
                 what: "join steps",
@@ -829,7 +840,7 @@ impl Ctx<'_> {
     /// the first derivation (memoised per state).
     fn exists(&mut self, rel: RelId, class: Class, row: Args) -> bool {
         let testing = std::mem::replace(&mut self.testing, 0);
-        let r = self.exists_inner(rel, class, row);
+        let r = crate::stack::guarded(|| self.exists_inner(rel, class, row));
         self.testing = testing;
         r
     }
@@ -843,6 +854,9 @@ impl Ctx<'_> {
         if self.demand.dbs[k].rels[rel].contains(&row) {
             return true;
         }
+        if !self.enter() {
+            return false;
+        }
         let full = full_mask(row.len());
         let plans = self.demand_plans(rel, full);
         let mut found = false;
@@ -854,6 +868,7 @@ impl Ctx<'_> {
                 break;
             }
         }
+        self.nesting -= 1;
         if self.error.is_none() {
             self.demand.exists[k].insert((rel, row), found);
         }
@@ -888,9 +903,27 @@ impl Ctx<'_> {
     /// Evaluates a subgoal's rules; a leader repeats until its component
     /// adds no answers, then completes it.
     fn solve(&mut self, rel: RelId, class: Class, mask: u32, vals: &[TermId], id: u32) {
+        if !self.enter() {
+            return;
+        }
         let testing = std::mem::replace(&mut self.testing, 0);
-        self.solve_inner(rel, class, mask, vals, id);
+        crate::stack::guarded(|| self.solve_inner(rel, class, mask, vals, id));
         self.testing = testing;
+        self.nesting -= 1;
+    }
+
+    /// Counts one more nested subgoal; false (with an error) beyond
+    /// [`Limits::max_nesting`], before the stack could overflow.
+    fn enter(&mut self) -> bool {
+        if self.nesting >= self.limits.max_nesting {
+            self.error = Some(EvalError::Limit {
+                what: "nested subgoals of derived relations (Limits::max_nesting)",
+                limit: self.limits.max_nesting as u64,
+            });
+            return false;
+        }
+        self.nesting += 1;
+        true
     }
 
     fn solve_inner(&mut self, rel: RelId, class: Class, mask: u32, vals: &[TermId], id: u32) {
@@ -1292,7 +1325,7 @@ impl Interpreter {
                 }
             }
         }
-        lines.sort_by(|a, b| b.0.cmp(&a.0));
+        lines.sort_by_key(|l| std::cmp::Reverse(l.0));
         lines.into_iter().map(|(_, l)| l + "\n").collect()
     }
 }

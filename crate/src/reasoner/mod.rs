@@ -30,6 +30,10 @@ pub struct Limits {
     /// Nesting depth of a created term (catches unbounded recursion through
     /// function terms).
     pub max_term_depth: usize,
+    /// Subgoals of derived relations nested inside each other while one
+    /// query is answered (a recursive relation over a chain of N facts nests
+    /// N deep). Bounds the evaluator's stack, natively and in wasm.
+    pub max_nesting: usize,
 }
 
 impl Default for Limits {
@@ -40,9 +44,20 @@ impl Default for Limits {
             max_steps: 2_000_000_000,
             max_terms: 50_000_000,
             max_term_depth: 1_000,
+            max_nesting: MAX_NESTING,
         }
     }
 }
+
+/// Default of [`Limits::max_nesting`]. Natively the stack grows on the heap
+/// as needed (`stack::guarded`). In wasm the engine's own call stack bounds
+/// recursion (V8 throws "Maximum call stack size exceeded" at about 900
+/// levels of a two-literal recursive rule) and an overflow can corrupt the
+/// instance, so the wasm limit keeps a wide margin.
+#[cfg(not(target_arch = "wasm32"))]
+pub const MAX_NESTING: usize = 10_000;
+#[cfg(target_arch = "wasm32")]
+pub const MAX_NESTING: usize = 200;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EvalError {
@@ -107,16 +122,7 @@ pub trait StateMachine {
     /// 100 moves each have 10^12 joint moves): enumerate per role instead.
     fn legal_joint_moves(&mut self, state: &Self::State) -> Result<Vec<Vec<TermId>>, EvalError> {
         let per_role = self.all_legal_moves(state)?;
-        let count = per_role
-            .iter()
-            .try_fold(1u64, |acc, m| acc.checked_mul(m.len() as u64));
-        match count {
-            Some(n) if n <= MAX_JOINT_MOVES => Ok(cartesian(&per_role)),
-            _ => Err(EvalError::Limit {
-                what: "joint moves in one state",
-                limit: MAX_JOINT_MOVES,
-            }),
-        }
+        joint_moves(&per_role)
     }
 
     /// A random playout from `state` (as the free [`random_playout`]);
@@ -153,6 +159,22 @@ pub const MAX_JOINT_MOVES: u64 = 1_000_000;
 /// seeded game in the page or the npm CLI would differ from the native one.
 pub fn random_index(rng: &mut fastrand::Rng, n: usize) -> usize {
     rng.u64(..n as u64) as usize
+}
+
+/// [`cartesian`], or a limit error beyond [`MAX_JOINT_MOVES`] combinations
+/// (what every search uses: twelve roles with ten moves each would
+/// otherwise allocate 10^12 joint moves).
+pub fn joint_moves(lists: &[Vec<TermId>]) -> Result<Vec<Vec<TermId>>, EvalError> {
+    let count = lists
+        .iter()
+        .try_fold(1u64, |acc, m| acc.checked_mul(m.len() as u64));
+    match count {
+        Some(n) if n <= MAX_JOINT_MOVES => Ok(cartesian(lists)),
+        _ => Err(EvalError::Limit {
+            what: "joint moves in one state (reasoner::MAX_JOINT_MOVES)",
+            limit: MAX_JOINT_MOVES,
+        }),
+    }
 }
 
 pub fn cartesian(lists: &[Vec<TermId>]) -> Vec<Vec<TermId>> {

@@ -37,7 +37,7 @@ use super::{
     SearchResult, Stats, Stop, Turn, MAX_DEPTH,
 };
 use crate::clock::now_ms;
-use crate::reasoner::{cartesian, EvalError, StateMachine};
+use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::TermId;
 use crate::trace::{joint_label, BoundKind, Event, NodeKind, Pruned, Trace};
 use rustc_hash::FxHashMap;
@@ -453,7 +453,7 @@ impl<M: StateMachine> Cx<'_, M> {
                 let mut rbeta = beta;
                 let mut worst = f64::INFINITY;
                 let mut worst_joint = None;
-                let reps = replies(&legal, self.role, our);
+                let reps = replies(&legal, self.role, our)?;
                 for (j, joint) in reps.iter().enumerate() {
                     let label = self.label(&legal, joint);
                     let child = self.m.next_state(s, joint)?;
@@ -522,7 +522,7 @@ impl<M: StateMachine> Cx<'_, M> {
                 }
             }
         } else {
-            let mut joints = cartesian(&legal);
+            let mut joints = crate::reasoner::joint_moves(&legal)?;
             if let Some(b) = &tt_best {
                 if let Some(i) = joints.iter().position(|j| j[..] == b[..]) {
                     joints[..=i].rotate_right(1);
@@ -608,12 +608,7 @@ impl<M: StateMachine> Cx<'_, M> {
 
     /// MaxN (thesis 3.2.3): values for every role; the role with a choice
     /// maximises its own; with several choosing, paranoid on our value.
-    fn maxn(
-        &mut self,
-        s: &M::State,
-        depth: u32,
-        ply: u32,
-    ) -> Result<(Vec<f64>, bool, Option<Vec<TermId>>), Stop> {
+    fn maxn(&mut self, s: &M::State, depth: u32, ply: u32) -> Result<MaxnValue, Stop> {
         self.stats.nodes += 1;
         if self.limit.tick() {
             return Err(Stop::Budget);
@@ -651,7 +646,7 @@ impl<M: StateMachine> Cx<'_, M> {
         if choosing.len() <= 1 {
             let mover = choosing.first().copied().unwrap_or(self.role);
             let mut best: Option<(Vec<f64>, Vec<TermId>)> = None;
-            for joint in cartesian(&legal) {
+            for joint in crate::reasoner::joint_moves(&legal)? {
                 let child = self.m.next_state(s, &joint)?;
                 let (v, sv, _) = self.maxn(&child, depth - 1, ply + 1)?;
                 solved &= sv;
@@ -668,7 +663,7 @@ impl<M: StateMachine> Cx<'_, M> {
         let mut best: Option<(Vec<f64>, Vec<TermId>)> = None;
         for &our in &legal[self.role] {
             let mut worst: Option<(Vec<f64>, Vec<TermId>)> = None;
-            for joint in replies(&legal, self.role, our) {
+            for joint in replies(&legal, self.role, our)? {
                 let child = self.m.next_state(s, &joint)?;
                 let (v, sv, _) = self.maxn(&child, depth - 1, ply + 1)?;
                 solved &= sv;
@@ -728,3 +723,6 @@ impl<M: StateMachine> Player<M> for AlphaBeta<M> {
         self.stats.clone()
     }
 }
+
+/// A MaxN result: values per role, whether they are exact, the best joint move.
+type MaxnValue = (Vec<f64>, bool, Option<Vec<TermId>>);

@@ -164,7 +164,7 @@ impl<M: StateMachine> BestFirst<M> {
             if legal.iter().any(Vec::is_empty) {
                 continue;
             }
-            for joint in crate::reasoner::cartesian(&legal) {
+            for joint in crate::reasoner::joint_moves(&legal)? {
                 let child = m.next_state(&state, &joint)?;
                 let (v, t) = self.value(m, &child, role)?;
                 seq += 1;

@@ -217,6 +217,11 @@ pub fn run_match<M: StateMachine + 'static>(
     let err = |e: crate::EvalError| e.to_string();
     let init = m.initial_state().map_err(err)?;
     for g in 0..cfg.games {
+        // Out of time or Ctrl-C: the games played so far are the result.
+        if g > 0 && crate::job::soft_passed() {
+            break;
+        }
+        crate::job::progress("match: games", || format!("{g} of {} games", cfg.games));
         let seats: Vec<usize> = (0..n).map(|r| (r + n - g % n) % n).collect();
         for p in players.iter_mut() {
             p.new_game();

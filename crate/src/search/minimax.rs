@@ -164,7 +164,7 @@ impl<'a, M: StateMachine> Minimax<'a, M> {
         );
         match turn {
             Turn::Forced | Turn::Ours | Turn::Theirs => {
-                let joints = crate::reasoner::cartesian(&legal);
+                let joints = crate::reasoner::joint_moves(&legal)?;
                 for joint in &joints {
                     let label = self
                         .trace
@@ -188,7 +188,7 @@ impl<'a, M: StateMachine> Minimax<'a, M> {
                     let label = self.trace.as_ref().map(|_| self.m.terms().display(ours));
                     let rid = self.enter(s, id, ply, NodeKind::Min, label, true);
                     let mut worst = f64::INFINITY;
-                    for joint in replies(&legal, self.role, ours) {
+                    for joint in replies(&legal, self.role, ours)? {
                         let label = self
                             .trace
                             .as_ref()

@@ -32,9 +32,9 @@
 
 pub mod alphabeta;
 pub mod bestfirst;
+pub mod ensemble;
 pub mod explain;
 pub mod fjo;
-pub mod ensemble;
 pub mod fuzzy;
 pub mod heuristics;
 pub mod matches;
@@ -110,7 +110,8 @@ impl Limit {
     /// Counts one unit of work; true once the budget is exhausted.
     pub fn tick(&mut self) -> bool {
         self.ticks += 1;
-        if self.ticks > self.max_nodes || (self.ticks % 64 == 0 && self.deadline.passed()) {
+        if self.ticks > self.max_nodes || (self.ticks.is_multiple_of(64) && self.deadline.passed())
+        {
             self.stopped = true;
         }
         self.stopped
@@ -321,10 +322,14 @@ pub fn turn_of(legal: &[Vec<TermId>], role: usize) -> Turn {
 
 /// The joint moves where our role plays `ours` and the others range over
 /// their legal moves (first other role slowest).
-pub fn replies(legal: &[Vec<TermId>], role: usize, ours: TermId) -> Vec<Vec<TermId>> {
+pub fn replies(
+    legal: &[Vec<TermId>],
+    role: usize,
+    ours: TermId,
+) -> Result<Vec<Vec<TermId>>, EvalError> {
     let mut lists: Vec<Vec<TermId>> = legal.to_vec();
     lists[role] = vec![ours];
-    crate::reasoner::cartesian(&lists)
+    crate::reasoner::joint_moves(&lists)
 }
 
 /// Properties of a game found by random simulation.

@@ -166,7 +166,10 @@ pub fn search_json(source: Source<'_>, o: &SearchOptions) -> Result<Value, Repor
             let program = crate::parse_program(text);
             let role = role_index(machine, o.role.as_deref())?;
             let h = heuristics::build(o.heuristic.as_deref().unwrap_or("fuzzy"), &program, machine)
-                .map_err(ReportError::Usage)?;
+                .map_err(|m| match m.starts_with("unknown heuristic") {
+                    true => ReportError::Usage(m),
+                    false => ReportError::Game(m),
+                })?;
             obj.insert("game".into(), json!(label));
             insert_engine(&mut obj, machine);
             if order != Order::Given {

@@ -8,8 +8,11 @@ use gdlkit::StateMachine;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
+pub mod corpus;
+
 pub fn shared() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared")
+    corpus::shared_dir()
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"))
 }
 
 /// Every reference trace, sorted.

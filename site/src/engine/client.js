@@ -43,6 +43,15 @@ export class EngineWorker {
       if (e?.name === 'AbortError') {
         throw Object.assign(new Error('cancelled'), { name: 'Cancelled', partial: e.partial, hard: e.hard });
       }
+      if (isFault(e)) {
+        // A trap can leave the wasm instance corrupt: start a fresh worker
+        // for the next call (the page's text and history live outside it).
+        this.terminate();
+        throw Object.assign(new Error(`the engine failed (${e.message}) and was restarted; your rules and moves are kept`), {
+          name: 'EngineRestarted',
+          cause: e,
+        });
+      }
       throw e;
     });
     promise.cancel = () => task.cancel();
@@ -59,6 +68,11 @@ export class EngineWorker {
   get busy() {
     return (this.worker?.pending ?? 0) > 0;
   }
+}
+
+/** A wasm trap or stack overflow in the worker (not a GDL error). */
+function isFault(e) {
+  return e?.name === 'RuntimeError' || /Maximum call stack|memory access out of bounds|unreachable/i.test(String(e?.message ?? ''));
 }
 
 let shared = null;

@@ -153,7 +153,11 @@ function completeAbstract(model, tree, labels) {
     };
     nodes.push(n);
     p.children.push(n.index);
-    if (!leaf) sub.forEach((c, i) => add(n.index, c, i + 1, prunedAt, [...path, i + 1]));
+    if (!leaf) {
+      sub.forEach((c, i) => {
+        add(n.index, c, i + 1, prunedAt, [...path, i + 1]);
+      });
+    }
   };
   // Every entered node: give leaves their static value and add missing children.
   const entered = nodes.filter((n) => !n.placeholder && n.path);

@@ -77,10 +77,16 @@ export class TreeView {
 
   // ------------------------------------------------------------ layout
 
+  /** A name for this view's radio group, unique on the page. */
+  radioGroup() {
+    if (!this.uid) this.uid = Math.random().toString(36).slice(2);
+    return this.uid;
+  }
+
   build() {
     const st = this.settings;
     const radio = (value, label) =>
-      h('label', { class: 'radio' }, h('input', { type: 'radio', name: `tree-source-${this.uid ??= Math.random().toString(36).slice(2)}`, value, checked: st.source === value, on: { change: () => { this.settings.source = value; this.syncForm(); this.rebuild(); } } }), label);
+      h('label', { class: 'radio' }, h('input', { type: 'radio', name: `tree-source-${this.radioGroup()}`, value, checked: st.source === value, on: { change: () => { this.settings.source = value; this.syncForm(); this.rebuild(); } } }), label);
     this.treeInput = h('textarea', { class: 'tree-input', rows: 2, spellcheck: 'false', 'aria-label': 'abstract tree (nested lists of numbers)', value: st.tree });
     this.treeInput.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' && (e.ctrlKey || e.metaKey || !e.shiftKey)) {
@@ -262,7 +268,8 @@ export class TreeView {
     this.pause();
     const st = this.settings;
     const orders = [st.order, ...(st.compare ? [st.compare] : [])];
-    const epoch = (this.epoch = (this.epoch ?? 0) + 1);
+    this.epoch = (this.epoch ?? 0) + 1;
+    const epoch = this.epoch;
     this.status.textContent = 'Searching…';
     this.status.className = 'muted tree-status';
     this.buildBtn.disabled = true;
@@ -579,7 +586,9 @@ export class TreeView {
 
   exportSvg() {
     const parts = this.panes.map((p) => treeSvg(p.model, p.layout, this.step, { current: eventNode(p.model, this.step), showPv: p.showPv, collapsed: p.collapsed, title: p.label }));
-    parts.forEach((svg, i) => download(new Blob([svg], { type: 'image/svg+xml' }), `search-tree${parts.length > 1 ? `-${i + 1}` : ''}-step-${this.step}.svg`));
+    parts.forEach((svg, i) => {
+      download(new Blob([svg], { type: 'image/svg+xml' }), `search-tree${parts.length > 1 ? `-${i + 1}` : ''}-step-${this.step}.svg`);
+    });
   }
 
   async exportPng() {
