@@ -39,7 +39,9 @@ impl FromStr for EngineChoice {
     }
 }
 
-/// A game's state machine: the interpreter or the fast engine.
+/// A game's state machine: the interpreter or the fast engine (cloned
+/// for each worker of a parallel search).
+#[derive(Clone)]
 pub enum Engine {
     Interpreter {
         interpreter: Interpreter,

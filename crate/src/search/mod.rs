@@ -35,7 +35,9 @@ pub mod fuzzy;
 pub mod heuristics;
 pub mod matches;
 pub mod mcts;
+pub mod mcts_parallel;
 pub mod minimax;
+pub mod parallel;
 pub mod report;
 
 use crate::clock::{now_ms, Deadline};
@@ -367,7 +369,7 @@ pub const PLAYERS: &[(&str, &str)] = &[
         "alpha-beta, iterative deepening, transposition table, PV-first ordering; options depth, ms, nodes, heuristic, mode=auto|paranoid|maxn, tt=on|off, ordering=on|off",
     ),
     ("bestfirst", "best-first search for one-player games (thesis 3.2.1); options ms, nodes, heuristic"),
-    ("mcts", "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c"),
+    ("mcts", "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c, threads=N|cores=auto (root-parallel on N threads, budget per thread)"),
 ];
 
 /// Default milliseconds per move for players with a time budget.
@@ -469,12 +471,15 @@ impl PlayerSpec {
 
 /// Builds a player from its spec. `program` is the game's rules (the fuzzy
 /// heuristic reads the goal and terminal formulas from it).
-pub fn build_player<M: StateMachine + 'static>(
+pub fn build_player<M: StateMachine + Clone + Send + 'static>(
     spec: &PlayerSpec,
     program: &Program,
     m: &mut M,
     seed: u64,
-) -> Result<Box<dyn Player<M>>, String> {
+) -> Result<Box<dyn Player<M>>, String>
+where
+    M::State: Sync,
+{
     let heuristic = |m: &mut M, default: &str| -> Result<Box<dyn Heuristic<M>>, String> {
         heuristics::build(spec.get("heuristic").unwrap_or(default), program, m)
     };
@@ -539,13 +544,24 @@ pub fn build_player<M: StateMachine + 'static>(
             )))
         }
         "mcts" => {
-            spec.check_keys(&["ms", "playouts", "nodes", "c"])?;
+            spec.check_keys(&["ms", "playouts", "nodes", "c", "threads", "cores"])?;
             let mut cfg = mcts::Config {
                 budget: spec.budget(Some(DEFAULT_MS))?,
                 ..mcts::Config::default()
             };
             if let Some(c) = spec.number("c")? {
                 cfg.exploration = c;
+            }
+            // `threads=N` or `cores=auto|N` (same meaning): root-parallel
+            // MCTS; one thread is the one-core player itself.
+            let threads = match spec.get("threads").or(spec.get("cores")) {
+                Some(t) => parallel::parse_threads(t)?,
+                None => 1,
+            };
+            if threads > 1 {
+                return Ok(Box::new(mcts_parallel::ParallelMcts::new(
+                    cfg, seed, threads,
+                )));
             }
             Ok(Box::new(mcts::Mcts::new(cfg, seed)))
         }
