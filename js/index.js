@@ -9,6 +9,8 @@ export { check, format, Game, hasErrors, isGdlError, replay, runCli, version } f
 export { analyze, AnalysisJob } from './analysis.js';
 export { Player, playerSpec, runMatch, search, searchTree } from './search.js';
 export { initSync, isReady } from './wasm.js';
+export { MctsWorker, mctsChoose } from './mcts-worker.js';
+export { autoCores, parallelBestMove } from './parallel.js';
 
 /**
  * Loads the WebAssembly module (once; later calls return the same promise).

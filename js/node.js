@@ -4,12 +4,15 @@
 // is accepted (and does nothing) so code runs unchanged in browsers.
 
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { initFrom, initSync, isReady, wasmSource } from './wasm.js';
 
 export { check, format, Game, hasErrors, isGdlError, replay, runCli, version } from './api.js';
 export { analyze, AnalysisJob } from './analysis.js';
 export { Player, playerSpec, runMatch, search, searchTree } from './search.js';
 export { initSync, isReady } from './wasm.js';
+export { MctsWorker, mctsChoose } from './mcts-worker.js';
+export { parallelBestMove } from './parallel.js';
 
 // The .wasm file in the package.
 const wasmPath = new URL('../pkg/gdlkit_bg.wasm', import.meta.url);
@@ -19,4 +22,9 @@ initSync(readFileSync(wasmPath));
 /** Resolves at once (the module is loaded on import); see index.js. */
 export function init(input) {
   return isReady() ? Promise.resolve() : initFrom(wasmSource(input) ?? readFileSync(wasmPath));
+}
+
+/** The cores `cores: auto` uses: os.availableParallelism() (Node's count). */
+export function autoCores() {
+  return Math.max(1, availableParallelism());
 }

@@ -166,6 +166,29 @@ function bestMove(api, { kif, spec = 'alphabeta', seed, engine, fluents, role = 
   return oneShot(() => ({ move: player.selectMove(fluents, role), player: player.name, stats: player.lastStats() }));
 }
 
+/**
+ * Root-parallel MCTS (js/parallel.js): this worker's root statistics, with
+ * its MctsWorker kept (by game, spec, seed, worker number and engine) so
+ * its random generator runs on from move to move, as natively.
+ */
+const mctsWorkers = new Map();
+
+function mctsRoot(api, { kif, spec = 'mcts', seed, worker = 0, engine, fluents, role = 0 }) {
+  const key = JSON.stringify([kif, spec, seed ?? null, worker, engine ?? null]);
+  let w = mctsWorkers.get(key);
+  mctsWorkers.delete(key);
+  w ??= new api.MctsWorker(kif, spec, { seed, worker, engine });
+  mctsWorkers.set(key, w);
+  for (const [k, old] of mctsWorkers) {
+    if (mctsWorkers.size <= 4) {
+      break;
+    }
+    old.free();
+    mctsWorkers.delete(k);
+  }
+  return oneShot(() => w.rootStats(fluents, role));
+}
+
 /** The job kinds: `kind -> (api, params, report) => job`. */
 export const KINDS = {
   check: (api, { text }) => oneShot(() => api.check(text)),
@@ -187,6 +210,9 @@ export const KINDS = {
     return oneShot(() => api.runMatch(kif, players, { ...options, onGame }));
   },
   bestMove,
+  // Root-parallel MCTS (issue 17).
+  mctsRoot,
+  mctsChoose: (api, { parts }) => oneShot(() => api.mctsChoose(parts)),
 };
 
 /**

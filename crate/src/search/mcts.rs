@@ -235,19 +235,34 @@ impl Mcts {
 /// The statistics of one role's moves at the root of a search: per legal
 /// move (in the machine's order) its visits and summed reward in [0, 1].
 /// Empty `moves` means the root is terminal (or nobody can move).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct RootStats {
-    pub moves: Vec<TermId>,
+/// `Mv` is the move: a term id natively, the move's text when statistics
+/// travel between Web Workers or Node worker threads.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RootStats<Mv = TermId> {
+    pub moves: Vec<Mv>,
     pub visits: Vec<u64>,
     pub totals: Vec<f64>,
     /// Iterations that produced these statistics.
     pub playouts: u64,
 }
 
+impl<Mv> Default for RootStats<Mv> {
+    fn default() -> Self {
+        RootStats {
+            moves: Vec::new(),
+            visits: Vec::new(),
+            totals: Vec::new(),
+            playouts: 0,
+        }
+    }
+}
+
 /// Merges the root statistics of searches from the same root (root
 /// parallelisation): visits, rewards and playouts are summed per move.
 /// Parts must list the same moves in the same order.
-pub fn merge_roots(parts: &[RootStats]) -> Result<RootStats, String> {
+pub fn merge_roots<Mv: Clone + PartialEq>(
+    parts: &[RootStats<Mv>],
+) -> Result<RootStats<Mv>, String> {
     let mut out = RootStats::default();
     for (k, p) in parts.iter().enumerate() {
         if p.visits.len() != p.moves.len() || p.totals.len() != p.moves.len() {
@@ -271,7 +286,7 @@ pub fn merge_roots(parts: &[RootStats]) -> Result<RootStats, String> {
 
 /// The move to play from root statistics: the most visited (ties: higher
 /// mean, then the first), with its mean reward; `None` when there is none.
-pub fn choose(rs: &RootStats) -> Option<(usize, f64)> {
+pub fn choose<Mv>(rs: &RootStats<Mv>) -> Option<(usize, f64)> {
     let mean = |i: usize| {
         if rs.visits[i] == 0 {
             0.0

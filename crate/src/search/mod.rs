@@ -544,14 +544,7 @@ where
             )))
         }
         "mcts" => {
-            spec.check_keys(&["ms", "playouts", "nodes", "c", "threads", "cores"])?;
-            let mut cfg = mcts::Config {
-                budget: spec.budget(Some(DEFAULT_MS))?,
-                ..mcts::Config::default()
-            };
-            if let Some(c) = spec.number("c")? {
-                cfg.exploration = c;
-            }
+            let cfg = mcts_config(spec)?;
             // `threads=N` or `cores=auto|N` (same meaning): root-parallel
             // MCTS; one thread is the one-core player itself.
             let threads = match spec.get("threads").or(spec.get("cores")) {
@@ -567,6 +560,20 @@ where
         }
         other => Err(format!("unknown player `{other}`")),
     }
+}
+
+/// The MCTS configuration of an `mcts` spec (options ms, playouts/nodes, c;
+/// threads and cores are accepted and read by the caller).
+pub fn mcts_config(spec: &PlayerSpec) -> Result<mcts::Config, String> {
+    spec.check_keys(&["ms", "playouts", "nodes", "c", "threads", "cores"])?;
+    let mut cfg = mcts::Config {
+        budget: spec.budget(Some(DEFAULT_MS))?,
+        ..mcts::Config::default()
+    };
+    if let Some(c) = spec.number("c")? {
+        cfg.exploration = c;
+    }
+    Ok(cfg)
 }
 
 /// Milliseconds since `t0` (from [`now_ms`]).

@@ -35,6 +35,7 @@ mod game;
 mod ggp;
 mod js;
 mod matches;
+mod parallel;
 mod replay;
 mod search;
 
@@ -44,6 +45,7 @@ pub use cli::run_cli;
 pub use game::Game;
 pub use ggp::{GgpHost, GgpMatch, GgpPlayer, GgpServer};
 pub use matches::run_match_with_progress;
+pub use parallel::{mcts_choose, MctsWorker};
 pub use replay::replay;
 pub use search::{run_match, search, search_tree, SearchPlayer};
 

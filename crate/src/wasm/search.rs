@@ -66,7 +66,7 @@ fn search_options(v: JsValue) -> Result<SearchOptions, JsValue> {
 /// Parses an `engine` option (`auto` when absent) and loads the game on
 /// that engine; an unknown engine is a `TypeError`, game errors are
 /// diagnostics.
-fn load_on(kif: &str, engine: Option<&str>) -> Result<Engine, JsValue> {
+pub(super) fn load_on(kif: &str, engine: Option<&str>) -> Result<Engine, JsValue> {
     let choice: EngineChoice = engine
         .unwrap_or("auto")
         .parse()
