@@ -472,3 +472,15 @@ test('game symbols are text, never HTML', async () => {
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('play: MCTS on several Web Workers (cores), a whole game', { skip: NO_SEARCH || (!/class MctsWorker/.test(exportsOf) && 'this build has no MctsWorker (crate/src/wasm/parallel.rs)') }, async () => {
+  const { page, errors, context } = await open('?view=play&game=ticTacToe&players=mcts:ms=100,cores=2;mcts:ms=100');
+  // The engine setting: cores for MCTS, `cores: auto` by default.
+  assert.equal(await page.locator('select[aria-label="cores for x"]').inputValue(), '2');
+  assert.equal(await page.locator('select[aria-label="cores for o"]').inputValue(), 'auto');
+  assert.ok(await page.locator('select[aria-label="cores for o"] option', { hasText: 'cores: auto' }).count());
+  await page.locator('.goals').waitFor({ state: 'visible', timeout: 30000 });
+  assert.ok((await page.locator('.history li').count()) >= 6, 'a game of at least five moves');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
