@@ -177,7 +177,7 @@ console.log('played');
   });
 
   test('the entries export the documented names, the same in Node and browsers; deep imports are closed', () => {
-    const names = 'AnalysisJob Game Player analyze check format hasErrors init initSync isGdlError isReady playerSpec replay runCli runMatch search searchTree version';
+    const names = 'AnalysisJob Game MctsWorker Player analyze autoCores check format hasErrors init initSync isGdlError isReady mctsChoose parallelBestMove playerSpec replay runCli runMatch search searchTree version';
     const inNode = node('exports-node.mjs', `console.log(Object.keys(await import('gdlkit')).sort().join(' '));\n`);
     assert.equal(inNode.code, 0, explain(inNode));
     assert.equal(inNode.stdout.trim(), names);
