@@ -775,3 +775,32 @@ export interface RenderBoardOptions {
 
 /** The SVG of a state's board (`""` when the game has none), drawn in Rust from the structure. */
 export function renderBoard(game: string | Structure, state: readonly string[] | { fluents: readonly string[] }, options?: RenderBoardOptions): string;
+// Root-parallel MCTS over workers (issue 17; js/parallel.js, js/mcts-worker.js).
+
+/** Statistics of one role's moves at the root of an MCTS search. */
+export interface RootStats {
+  moves: string[];
+  visits: number[];
+  /** Summed rewards in [0, 1] per move. */
+  totals: number[];
+  playouts: number;
+}
+
+/** One worker of a root-parallel MCTS (worker `worker` gets a seed derived from `seed`, as natively). */
+export class MctsWorker {
+  constructor(kif: string, spec?: string, options?: { seed?: number; worker?: number; engine?: EngineChoice });
+  rootStats(fluents: readonly string[], role?: number): RootStats & { stats: SearchStats };
+  free(): void;
+}
+
+/** Merges root statistics and picks the move (Rust, like `mcts:threads=N` natively). */
+export function mctsChoose(parts: readonly RootStats[]): { move: string | null; value: number | null; merged: RootStats };
+
+/** The cores `cores: auto` uses. */
+export function autoCores(): number;
+
+/** One move of root-parallel MCTS over GdlWorkers (one per core). */
+export function parallelBestMove(
+  workers: readonly { run(kind: string, params?: object): Promise<any> }[],
+  params: { kif: string; spec?: string; seed?: number; engine?: EngineChoice; fluents: readonly string[]; role?: number },
+): Promise<{ move: string | null; value: number | null; merged: RootStats; stats: SearchStats[] }>;

@@ -10,6 +10,8 @@ export { analyze, AnalysisJob } from './analysis.js';
 export { parsePlayerSpec, parseTree, Player, players, playerSpec, reorderTree, runMatch, search, searchTree } from './search.js';
 export { renderBoard, structure } from './structure.js';
 export { initSync, isReady } from './wasm.js';
+export { MctsWorker, mctsChoose } from './mcts-worker.js';
+export { autoCores, parallelBestMove } from './parallel.js';
 
 /**
  * Loads the WebAssembly module (once; later calls return the same promise).

@@ -4,6 +4,7 @@
 // is accepted (and does nothing) so code runs unchanged in browsers.
 
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { initFrom, initSync, isReady, wasmSource } from './wasm.js';
 
 export { check, explain, fix, format, Game, hasErrors, isGdlError, PlayoutJob, replay, runCli, version } from './api.js';
@@ -11,6 +12,8 @@ export { analyze, AnalysisJob } from './analysis.js';
 export { parsePlayerSpec, parseTree, Player, players, playerSpec, reorderTree, runMatch, search, searchTree } from './search.js';
 export { renderBoard, structure } from './structure.js';
 export { initSync, isReady } from './wasm.js';
+export { MctsWorker, mctsChoose } from './mcts-worker.js';
+export { parallelBestMove } from './parallel.js';
 
 // The .wasm file in the package.
 const wasmPath = new URL('../pkg/gdlkit_bg.wasm', import.meta.url);
@@ -20,4 +23,9 @@ initSync(readFileSync(wasmPath));
 /** Resolves at once (the module is loaded on import); see index.js. */
 export function init(input) {
   return isReady() ? Promise.resolve() : initFrom(wasmSource(input) ?? readFileSync(wasmPath));
+}
+
+/** The cores `cores: auto` uses: os.availableParallelism() (Node's count). */
+export function autoCores() {
+  return Math.max(1, availableParallelism());
 }

@@ -126,6 +126,29 @@ function bestMove(api, { kif, spec = 'alphabeta', seed, engine, fluents, role = 
   return oneShot(() => ({ move: player.selectMove(fluents, role), player: player.name, stats: player.lastStats() }));
 }
 
+/**
+ * Root-parallel MCTS (js/parallel.js): this worker's root statistics, with
+ * its MctsWorker kept (by game, spec, seed, worker number and engine) so
+ * its random generator runs on from move to move, as natively.
+ */
+const mctsWorkers = new Map();
+
+function mctsRoot(api, { kif, spec = 'mcts', seed, worker = 0, engine, fluents, role = 0 }) {
+  const key = JSON.stringify([kif, spec, seed ?? null, worker, engine ?? null]);
+  let w = mctsWorkers.get(key);
+  mctsWorkers.delete(key);
+  w ??= new api.MctsWorker(kif, spec, { seed, worker, engine });
+  mctsWorkers.set(key, w);
+  for (const [k, old] of mctsWorkers) {
+    if (mctsWorkers.size <= 4) {
+      break;
+    }
+    old.free();
+    mctsWorkers.delete(k);
+  }
+  return oneShot(() => w.rootStats(fluents, role));
+}
+
 /** The job kinds: `kind -> (api, params, report) => job`. */
 export const KINDS = {
   check: (api, { text }) => oneShot(() => api.check(text)),
@@ -152,6 +175,9 @@ export const KINDS = {
   // The structure of a game (one wasm call) and a board's SVG.
   structure: (api, { kif, options }) => oneShot(() => api.structure(kif, options)),
   renderBoard: (api, { game, state, options }) => oneShot(() => api.renderBoard(game, state, options)),
+  // Root-parallel MCTS (issue 17).
+  mctsRoot,
+  mctsChoose: (api, { parts }) => oneShot(() => api.mctsChoose(parts)),
 };
 
 /**

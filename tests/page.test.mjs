@@ -503,7 +503,7 @@ test('game symbols are text, never HTML', async () => {
   await context.close();
 });
 
-test('structure: boards inside the nodes of a tic-tac-toe tree, and the Structure panel', { skip: NO_SEARCH }, async () => {
+test('structure: boards inside the nodes of a tic-tac-toe tree, and the Structure panel', async () => {
   const { page, errors, context } = await open('?view=tree&game=ticTacToe&tree=((1 2) (3 4))');
   await page.waitForSelector('.step-counter[data-total]');
   await page.locator('label.radio', { hasText: 'initial state' }).click();
@@ -530,5 +530,17 @@ test('structure: boards inside the nodes of a tic-tac-toe tree, and the Structur
   await shot(rules.page, 'rules-structure');
   assert.deepEqual(errors, []);
   assert.deepEqual(rules.errors, []);
+  await context.close();
+});
+
+test('play: MCTS on several Web Workers (cores), a whole game', async () => {
+  const { page, errors, context } = await open('?view=play&game=ticTacToe&players=mcts:ms=100,cores=2;mcts:ms=100');
+  // The engine setting: cores for MCTS, `cores: auto` by default.
+  assert.equal(await page.locator('select[aria-label="cores for x"]').inputValue(), '2');
+  assert.equal(await page.locator('select[aria-label="cores for o"]').inputValue(), 'auto');
+  assert.ok(await page.locator('select[aria-label="cores for o"] option', { hasText: 'cores: auto' }).count());
+  await page.locator('.goals').waitFor({ state: 'visible', timeout: 30000 });
+  assert.ok((await page.locator('.history li').count()) >= 6, 'a game of at least five moves');
+  assert.deepEqual(errors, []);
   await context.close();
 });

@@ -39,10 +39,12 @@ impl FromStr for EngineChoice {
     }
 }
 
-/// A game's state machine: the interpreter or the fast engine.
+/// A game's state machine: the interpreter or the fast engine (cloned
+/// for each worker of a parallel search).
 // One per game, matched on every call: boxing the larger variant would add
 // an indirection to the hot path for no saving.
 #[allow(clippy::large_enum_variant)]
+#[derive(Clone)]
 pub enum Engine {
     Interpreter {
         interpreter: Interpreter,

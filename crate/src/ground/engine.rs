@@ -40,6 +40,7 @@ impl BitState {
 }
 
 /// Everything the engine knows about the game, besides the network.
+#[derive(Clone)]
 pub struct Tables {
     pub roles: Vec<TermId>,
     /// Fluent of each base proposition, and its node.
@@ -252,6 +253,7 @@ fn frame_inputs(net: &Network, t: &Tables) -> bool {
 /// an input is taken out of the gates (threshold one lower) and applied as a
 /// mask when the role's legal bits are read instead: when control passes,
 /// one node flips instead of every legal move of both roles.
+#[derive(Clone)]
 struct Gates {
     /// Per node: the input removed from it, or `NONE`.
     removed: Vec<u32>,
@@ -411,6 +413,7 @@ fn levels(net: &Network, edges: &[u32]) -> Vec<u32> {
 }
 
 /// The fast engine: a grounded game evaluated as a propositional network.
+#[derive(Clone)]
 pub struct FastEngine {
     store: TermStore,
     net: Network,

@@ -91,14 +91,14 @@ enum Status {
 }
 
 /// Subgoals of one class: call patterns and their status.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Subgoals {
     map: FxHashMap<(RelId, u32, Args), u32>,
     status: Vec<Status>,
 }
 
 /// State of the top-down evaluation of demand relations.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Demand {
     /// Answer tables per class.
     dbs: [Db; 3],
@@ -131,6 +131,7 @@ impl Demand {
     }
 }
 
+#[derive(Clone)]
 pub struct Interpreter {
     store: TermStore,
     c: Arc<Compiled>,

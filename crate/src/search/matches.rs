@@ -187,13 +187,16 @@ pub fn outcome(goal_values: &[Vec<i64>]) -> Option<Outcome> {
 
 /// Plays `cfg.games` games between the players (one per role, in role
 /// order for the first game). `progress` sees each finished game.
-pub fn run_match<M: StateMachine + 'static>(
+pub fn run_match<M: StateMachine + Clone + Send + 'static>(
     program: &Program,
     m: &mut M,
     specs: &[PlayerSpec],
     cfg: &MatchConfig,
     progress: &mut dyn FnMut(&GameRecord),
-) -> Result<MatchResult, String> {
+) -> Result<MatchResult, String>
+where
+    M::State: Sync,
+{
     let n = m.roles().len();
     if specs.len() != n {
         return Err(format!(

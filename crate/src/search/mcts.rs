@@ -116,6 +116,18 @@ impl Mcts {
         root: &M::State,
         role: usize,
     ) -> Result<SearchResult, EvalError> {
+        let (rs, stats) = self.search_root(m, root, role)?;
+        decide(m, root, role, &rs, stats)
+    }
+
+    /// Runs MCTS from `root` and returns the statistics of `role`'s moves
+    /// at the root (what root-parallel search merges) and the counters.
+    pub fn search_root<M: StateMachine>(
+        &mut self,
+        m: &mut M,
+        root: &M::State,
+        role: usize,
+    ) -> Result<(RootStats, Stats), EvalError> {
         let t0 = now_ms();
         let mut limit = Limit::new(&self.cfg.budget);
         let mut stats = Stats::default();
@@ -202,36 +214,120 @@ impl Mcts {
             }
         }
         let root_node = &tree[0];
-        let fallback = m.legal_moves(root, role)?.first().copied();
-        let (best_move, value) = if root_node.terminal || root_node.arms.is_empty() {
-            (
-                fallback,
-                root_node.rewards.get(role).copied().unwrap_or(0.0) * 100.0,
-            )
-        } else {
-            let arms = &root_node.arms[role];
-            let best = (0..arms.len()).max_by(|&a, &b| {
-                let (x, y) = (arms[a], arms[b]);
-                x.visits
-                    .cmp(&y.visits)
-                    .then(mean(x).total_cmp(&mean(y)))
-                    .then(b.cmp(&a))
-            });
-            match best {
-                Some(i) => (Some(root_node.legal[role][i]), mean(arms[i]) * 100.0),
-                None => (fallback, 50.0),
-            }
+        let mut rs = RootStats {
+            playouts: stats.playouts,
+            ..RootStats::default()
         };
+        if !root_node.terminal && !root_node.arms.is_empty() {
+            rs.moves = root_node.legal[role].clone();
+            rs.visits = root_node.arms[role]
+                .iter()
+                .map(|a| a.visits as u64)
+                .collect();
+            rs.totals = root_node.arms[role].iter().map(|a| a.total).collect();
+        }
         stats.depth = max_depth;
         stats.elapsed_ms = since(t0);
-        Ok(SearchResult {
-            iterations: Vec::new(),
-            value,
-            best_move,
-            solved: false,
-            stats,
-        })
+        Ok((rs, stats))
     }
+}
+
+/// The statistics of one role's moves at the root of a search: per legal
+/// move (in the machine's order) its visits and summed reward in [0, 1].
+/// Empty `moves` means the root is terminal (or nobody can move).
+/// `Mv` is the move: a term id natively, the move's text when statistics
+/// travel between Web Workers or Node worker threads.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RootStats<Mv = TermId> {
+    pub moves: Vec<Mv>,
+    pub visits: Vec<u64>,
+    pub totals: Vec<f64>,
+    /// Iterations that produced these statistics.
+    pub playouts: u64,
+}
+
+impl<Mv> Default for RootStats<Mv> {
+    fn default() -> Self {
+        RootStats {
+            moves: Vec::new(),
+            visits: Vec::new(),
+            totals: Vec::new(),
+            playouts: 0,
+        }
+    }
+}
+
+/// Merges the root statistics of searches from the same root (root
+/// parallelisation): visits, rewards and playouts are summed per move.
+/// Parts must list the same moves in the same order.
+pub fn merge_roots<Mv: Clone + PartialEq>(
+    parts: &[RootStats<Mv>],
+) -> Result<RootStats<Mv>, String> {
+    let mut out = RootStats::default();
+    for (k, p) in parts.iter().enumerate() {
+        if p.visits.len() != p.moves.len() || p.totals.len() != p.moves.len() {
+            return Err("root statistics: moves, visits and totals differ in length".into());
+        }
+        if k == 0 {
+            out.moves = p.moves.clone();
+            out.visits = vec![0; p.moves.len()];
+            out.totals = vec![0.0; p.moves.len()];
+        } else if p.moves != out.moves {
+            return Err("root statistics of different roots or roles cannot be merged".into());
+        }
+        for i in 0..p.moves.len() {
+            out.visits[i] += p.visits[i];
+            out.totals[i] += p.totals[i];
+        }
+        out.playouts += p.playouts;
+    }
+    Ok(out)
+}
+
+/// The move to play from root statistics: the most visited (ties: higher
+/// mean, then the first), with its mean reward; `None` when there is none.
+pub fn choose<Mv>(rs: &RootStats<Mv>) -> Option<(usize, f64)> {
+    let mean = |i: usize| {
+        if rs.visits[i] == 0 {
+            0.0
+        } else {
+            rs.totals[i] / rs.visits[i] as f64
+        }
+    };
+    (0..rs.moves.len().min(rs.visits.len()).min(rs.totals.len()))
+        .max_by(|&a, &b| {
+            rs.visits[a]
+                .cmp(&rs.visits[b])
+                .then(mean(a).total_cmp(&mean(b)))
+                .then(b.cmp(&a))
+        })
+        .map(|i| (i, mean(i)))
+}
+
+/// The search result from (merged) root statistics: the chosen move and its
+/// value on the 0..100 scale; at a terminal root, the first legal move (if
+/// any) and the role's goal.
+pub fn decide<M: StateMachine>(
+    m: &mut M,
+    root: &M::State,
+    role: usize,
+    rs: &RootStats,
+    stats: Stats,
+) -> Result<SearchResult, EvalError> {
+    let (best_move, value) = match choose(rs) {
+        Some((i, v)) => (Some(rs.moves[i]), v * 100.0),
+        None => (
+            m.legal_moves(root, role)?.first().copied(),
+            goal_rewards(m, root)?.get(role).copied().unwrap_or(0.0) * 100.0,
+        ),
+    };
+    Ok(SearchResult {
+        iterations: Vec::new(),
+        value,
+        best_move,
+        solved: false,
+        stats,
+    })
 }
 
 fn mean(a: Arm) -> f64 {

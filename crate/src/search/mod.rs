@@ -39,8 +39,10 @@ pub mod fuzzy;
 pub mod heuristics;
 pub mod matches;
 pub mod mcts;
+pub mod mcts_parallel;
 pub mod minimax;
 pub mod ordering;
+pub mod parallel;
 pub mod report;
 
 use crate::clock::{now_ms, Deadline};
@@ -407,7 +409,7 @@ pub const PLAYERS: &[(&str, &str)] = &[
         "alpha-beta, iterative deepening, transposition table, PV-first ordering; options depth, ms, nodes, heuristic, mode=auto|paranoid|maxn, tt=on|off, ordering=on|off",
     ),
     ("bestfirst", "best-first search for one-player games (thesis 3.2.1); options ms, nodes, heuristic"),
-    ("mcts", "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c"),
+    ("mcts", "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c, threads=N|cores=auto (root-parallel on N threads, budget per thread)"),
     (
         "coolerjo",
         "the thesis's player: f_JO (relaxed plans) with best-first for one role, alpha-beta for more; options depth, ms, nodes",
@@ -525,12 +527,15 @@ impl PlayerSpec {
 
 /// Builds a player from its spec. `program` is the game's rules (the fuzzy
 /// heuristic reads the goal and terminal formulas from it).
-pub fn build_player<M: StateMachine + 'static>(
+pub fn build_player<M: StateMachine + Clone + Send + 'static>(
     spec: &PlayerSpec,
     program: &Program,
     m: &mut M,
     seed: u64,
-) -> Result<Box<dyn Player<M>>, String> {
+) -> Result<Box<dyn Player<M>>, String>
+where
+    M::State: Sync,
+{
     let heuristic = |m: &mut M, default: &str| -> Result<Box<dyn Heuristic<M>>, String> {
         heuristics::build(spec.get("heuristic").unwrap_or(default), program, m)
     };
@@ -595,13 +600,17 @@ pub fn build_player<M: StateMachine + 'static>(
             )))
         }
         "mcts" => {
-            spec.check_keys(&["ms", "playouts", "nodes", "c"])?;
-            let mut cfg = mcts::Config {
-                budget: spec.budget(Some(DEFAULT_MS))?,
-                ..mcts::Config::default()
+            let cfg = mcts_config(spec)?;
+            // `threads=N` or `cores=auto|N` (same meaning): root-parallel
+            // MCTS; one thread is the one-core player itself.
+            let threads = match spec.get("threads").or(spec.get("cores")) {
+                Some(t) => parallel::parse_threads(t)?,
+                None => 1,
             };
-            if let Some(c) = spec.number("c")? {
-                cfg.exploration = c;
+            if threads > 1 {
+                return Ok(Box::new(mcts_parallel::ParallelMcts::new(
+                    cfg, seed, threads,
+                )));
             }
             Ok(Box::new(mcts::Mcts::new(cfg, seed)))
         }
@@ -623,6 +632,20 @@ pub fn build_player<M: StateMachine + 'static>(
         }
         other => Err(format!("unknown player `{other}`")),
     }
+}
+
+/// The MCTS configuration of an `mcts` spec (options ms, playouts/nodes, c;
+/// threads and cores are accepted and read by the caller).
+pub fn mcts_config(spec: &PlayerSpec) -> Result<mcts::Config, String> {
+    spec.check_keys(&["ms", "playouts", "nodes", "c", "threads", "cores"])?;
+    let mut cfg = mcts::Config {
+        budget: spec.budget(Some(DEFAULT_MS))?,
+        ..mcts::Config::default()
+    };
+    if let Some(c) = spec.number("c")? {
+        cfg.exploration = c;
+    }
+    Ok(cfg)
 }
 
 /// Milliseconds since `t0` (from [`now_ms`]).

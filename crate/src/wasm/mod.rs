@@ -37,6 +37,7 @@ mod game;
 mod ggp;
 mod js;
 mod matches;
+mod parallel;
 mod playouts;
 mod replay;
 mod search;
@@ -49,6 +50,7 @@ pub use explain::explain;
 pub use game::Game;
 pub use ggp::{GgpHost, GgpMatch, GgpPlayer, GgpServer};
 pub use matches::run_match_with_progress;
+pub use parallel::{mcts_choose, MctsWorker};
 pub use playouts::PlayoutJob;
 pub use replay::replay;
 pub use search::{

@@ -15,7 +15,7 @@ import { newEngineWorker } from './start.js';
  * The package's job kinds (js/worker-core.js); every other operation is a
  * `site.*` kind of engine/worker.js.
  */
-const PACKAGE_KINDS = new Set(['check', 'format', 'replay', 'cli', 'version', 'playouts', 'analyze', 'searchTree', 'bestMove', 'explain']);
+const PACKAGE_KINDS = new Set(['check', 'format', 'replay', 'cli', 'version', 'playouts', 'analyze', 'searchTree', 'bestMove', 'explain', 'mctsRoot', 'mctsChoose']);
 
 export class EngineWorker {
   /** `name` labels the worker in errors. */
@@ -87,6 +87,28 @@ export function engine() {
     };
   }
   return shared;
+}
+
+/**
+ * `n` workers for root-parallel MCTS (`think` and `think-1`...): each
+ * searches with its own seed, messages only (js/parallel.js).
+ */
+export function thinkers(n) {
+  const e = engine();
+  e.pool ??= [];
+  while (e.pool.length < n - 1) e.pool.push(new EngineWorker(`think-${e.pool.length + 1}`));
+  return [e.think, ...e.pool.slice(0, n - 1)];
+}
+
+/** Hard cancel of every thinking worker. */
+export function terminateThinkers() {
+  engine().think.terminate();
+  for (const w of engine().pool ?? []) w.terminate();
+}
+
+/** The cores `cores: auto` uses on this machine (at most 8: each worker holds its own copy of the game). */
+export function autoCores() {
+  return Math.min(Math.max(1, globalThis.navigator?.hardwareConcurrency ?? 1), 8);
 }
 
 let featuresPromise = null;

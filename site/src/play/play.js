@@ -4,7 +4,8 @@
 // jumping to any step; the goals at the end. The game's states live in the
 // `game` worker and are addressed by handle; this module only shows them.
 
-import { engine, features } from '../engine/client.js';
+import { autoCores, engine, features, terminateThinkers, thinkers } from '../engine/client.js';
+import { parallelBestMove } from '../../../js/parallel.js';
 import { movesFromText, movesToText } from '../state.js';
 import { h, formatMs, select } from '../dom.js';
 import { WhyPanel } from './why.js';
@@ -15,6 +16,14 @@ export const ALGORITHMS = [
   ['mcts', 'MCTS (UCT)'],
   ['minimax', 'minimax'],
   ['bestfirst', 'best-first (one player)'],
+];
+/** Cores for MCTS: `auto` (all of this machine's, at most 8) or a number. */
+export const CORES = [
+  ['auto', 'cores: auto'],
+  ['1', '1 core'],
+  ['2', '2 cores'],
+  ['4', '4 cores'],
+  ['8', '8 cores'],
 ];
 export const BUDGETS = [
   [100, '0.1 s'],
@@ -32,11 +41,21 @@ export function parsePlayer(text) {
   const [algorithm, opts = ''] = t.split(':');
   const ms = Number(/ms=(\d+)/.exec(opts)?.[1] ?? 500);
   const known = ALGORITHMS.some(([a]) => a === algorithm);
-  return { kind: 'engine', algorithm: known ? algorithm : 'alphabeta', ms: Number.isFinite(ms) ? Math.min(Math.max(ms, 10), 60000) : 500 };
+  const cores = /cores=(auto|\d+)/.exec(opts)?.[1] ?? 'auto';
+  return { kind: 'engine', algorithm: known ? algorithm : 'alphabeta', ms: Number.isFinite(ms) ? Math.min(Math.max(ms, 10), 60000) : 500, cores };
 }
 
 export function playerText(p) {
-  return p.kind === 'engine' ? `${p.algorithm}:ms=${p.ms}` : p.kind;
+  // `cores=auto` is the default and not written.
+  const cores = p.algorithm === 'mcts' && p.cores && p.cores !== 'auto' ? `,cores=${p.cores}` : '';
+  return p.kind === 'engine' ? `${p.algorithm}:ms=${p.ms}${cores}` : p.kind;
+}
+
+/** How many workers an engine player thinks on (only MCTS runs on several). */
+function coresOf(p) {
+  if (p.algorithm !== 'mcts') return 1;
+  const n = p.cores === 'auto' || !p.cores ? autoCores() : Number(p.cores);
+  return Number.isFinite(n) ? Math.min(Math.max(n, 1), 16) : 1;
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -258,7 +277,7 @@ export class PlayView {
       const t = this.thinking;
       this.thinking = null;
       clearInterval(t.timer);
-      engine().think.terminate();
+      terminateThinkers();
     }
     this.progress.hidden = true;
   }
@@ -328,13 +347,26 @@ export class PlayView {
       bar.value = Math.min(t / p.ms, 1);
       label.textContent = `${this.session.roles[role]} (${p.algorithm}) is thinking… ${formatMs(t)} of ${formatMs(p.ms)}`;
     };
-    const call = engine().think.call('bestMove', {
+    const cores = coresOf(p);
+    const params = {
       kif: this.session.text,
       spec: `${p.algorithm}:ms=${p.ms}`,
       fluents: s.fluents,
       role,
       seed: 1, // players are cached by text, spec and seed: one seed keeps their tables
-    });
+    };
+    // Root-parallel MCTS on several Web Workers: they search, Rust merges.
+    const call =
+      cores > 1
+        ? parallelBestMove(
+            thinkers(cores).map((w) => ({ run: (kind, args) => w.call(kind, args) })),
+            params,
+          ).then((r) => ({
+            move: r.move,
+            player: `mcts(${p.ms} ms, ${cores} workers)`,
+            stats: { ...r.stats[0], playouts: r.merged.playouts, nodes: r.stats.reduce((a, x) => a + x.nodes, 0) },
+          }))
+        : engine().think.call('bestMove', params);
     this.thinking = { role, timer: setInterval(tick, 100), call };
     tick();
     this.progress.hidden = false;
@@ -671,18 +703,22 @@ export class PlayView {
       }
       const algorithm = select(ALGORITHMS, p.algorithm, { 'aria-label': `engine for ${role}` });
       const budget = select(BUDGETS.map(([v, l]) => [String(v), l]), String(p.ms), { 'aria-label': `time per move for ${role}` });
+      const cores = select(CORES, String(p.cores ?? 'auto'), { 'aria-label': `cores for ${role}` });
       const update = () => {
-        const next = { kind: kind.value, algorithm: algorithm.value, ms: Number(budget.value) };
+        const next = { kind: kind.value, algorithm: algorithm.value, ms: Number(budget.value), cores: cores.value };
         algorithm.hidden = budget.hidden = next.kind !== 'engine';
+        cores.hidden = next.kind !== 'engine' || next.algorithm !== 'mcts';
         this.setPlayer(r, next);
       };
       if (!BUDGETS.some(([v]) => v === p.ms)) budget.append(h('option', { value: String(p.ms), text: formatMs(p.ms), selected: true }));
       budget.value = String(p.ms);
       algorithm.hidden = budget.hidden = p.kind !== 'engine';
+      cores.hidden = p.kind !== 'engine' || p.algorithm !== 'mcts';
+      cores.addEventListener('change', update);
       kind.addEventListener('change', update);
       algorithm.addEventListener('change', update);
       budget.addEventListener('change', update);
-      box.append(h('div', { class: 'role-row' }, h('span', { class: 'role-name', text: role }), kind, algorithm, budget));
+      box.append(h('div', { class: 'role-row' }, h('span', { class: 'role-name', text: role }), kind, algorithm, budget, cores));
     });
   }
 }

@@ -1,0 +1,121 @@
+//! Root-parallel MCTS across workers (Web Workers in the page, worker
+//! threads in Node): each worker holds an `MctsWorker` that searches from a
+//! state and returns its root statistics; the main thread passes them to
+//! `mctsChoose`, which merges them and picks the move with the same Rust
+//! functions as the native threads (`crate::search::mcts`). JavaScript only
+//! carries the messages.
+
+use super::js::{self, to_js};
+use super::search::load_on;
+use crate::engine::Engine;
+use crate::reasoner::StateMachine;
+use crate::search::mcts::{choose, merge_roots, Mcts, RootStats};
+use crate::search::parallel::worker_seed;
+use crate::search::{mcts_config, PlayerSpec, Stats};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+/// One worker of a root-parallel MCTS: its own copy of the game and its own
+/// random generator (seed `seed` for worker 0, derived for the others, as
+/// natively), kept across searches.
+#[wasm_bindgen]
+pub struct MctsWorker {
+    machine: Engine,
+    mcts: Mcts,
+}
+
+#[derive(Serialize)]
+struct RootReport {
+    #[serde(flatten)]
+    root: RootStats<String>,
+    stats: Stats,
+}
+
+#[wasm_bindgen]
+impl MctsWorker {
+    /// `spec`: an `mcts` player spec (`"mcts:ms=200"`; `threads`/`cores`
+    /// are the caller's business); `worker`: this worker's number.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        kif: &str,
+        spec: &str,
+        seed: Option<u32>,
+        worker: Option<u32>,
+        engine: Option<String>,
+    ) -> Result<MctsWorker, JsValue> {
+        js::init();
+        let machine = load_on(kif, engine.as_deref())?;
+        let spec: PlayerSpec = spec.parse().map_err(|e: String| js::type_error(&e))?;
+        if spec.name != "mcts" {
+            return Err(js::type_error(&format!(
+                "MctsWorker runs mcts, got player `{}`",
+                spec.name
+            )));
+        }
+        let cfg = mcts_config(&spec).map_err(|e| js::type_error(&e))?;
+        let seed = worker_seed(seed.unwrap_or(1) as u64, worker.unwrap_or(0) as usize);
+        Ok(MctsWorker {
+            machine,
+            mcts: Mcts::new(cfg, seed),
+        })
+    }
+
+    /// Searches the state made of `fluents` (term text) for role number
+    /// `role`; returns `{moves: [text], visits, totals, playouts, stats}`.
+    #[wasm_bindgen(js_name = rootStats, unchecked_return_type = "any")]
+    pub fn root_stats(&mut self, fluents: Vec<String>, role: u32) -> Result<JsValue, JsValue> {
+        let n = self.machine.roles().len();
+        if role as usize >= n {
+            return Err(js::range_error(&format!(
+                "role index {role} out of range: the game has {n} roles"
+            )));
+        }
+        let mut fl = Vec::with_capacity(fluents.len());
+        for f in &fluents {
+            fl.push(
+                crate::program::parse_ground_term(self.machine.terms_mut(), f)
+                    .map_err(|e| js::type_error(&e))?,
+            );
+        }
+        let state = self.machine.state_from_fluents(&fl);
+        let (rs, stats) = self
+            .mcts
+            .search_root(&mut self.machine, &state, role as usize)
+            .map_err(js::eval_error)?;
+        let terms = self.machine.terms();
+        let root = RootStats {
+            moves: rs.moves.iter().map(|&m| terms.display(m)).collect(),
+            visits: rs.visits,
+            totals: rs.totals,
+            playouts: rs.playouts,
+        };
+        to_js(&RootReport { root, stats })
+    }
+}
+
+#[derive(Serialize)]
+struct Choice {
+    /// The chosen move's text (`null` at a terminal root).
+    #[serde(rename = "move")]
+    mv: Option<String>,
+    /// Its mean reward on the 0..100 scale.
+    value: Option<f64>,
+    merged: RootStats<String>,
+}
+
+/// Merges the root statistics of several `MctsWorker`s (searched from the
+/// same state for the same role) and picks the move: `{move, value,
+/// merged: {moves, visits, totals, playouts}}`.
+#[wasm_bindgen(js_name = mctsChoose, unchecked_return_type = "any")]
+pub fn mcts_choose(parts: JsValue) -> Result<JsValue, JsValue> {
+    js::init();
+    let parts: Vec<RootStats<String>> = serde_wasm_bindgen::from_value(parts)
+        .map_err(|e| js::type_error(&format!("mctsChoose expects root statistics: {e}")))?;
+    let merged = merge_roots(&parts).map_err(|e| js::type_error(&e))?;
+    let pick = choose(&merged);
+    to_js(&Choice {
+        mv: pick.map(|(i, _)| merged.moves[i].clone()),
+        value: pick.map(|(_, v)| v * 100.0),
+        merged,
+    })
+}

@@ -1,0 +1,167 @@
+//! Root-parallel MCTS (issue 17): the merged root statistics are the sum of
+//! the workers' (each equal to a one-core search with the worker's seed),
+//! the parallel player only plays legal moves (turn-taking and simultaneous
+//! games), and with one thread it plays exactly like the one-core player.
+
+mod common;
+
+use gdlkit::search::mcts::{self, merge_roots, Mcts};
+use gdlkit::search::mcts_parallel::ParallelMcts;
+use gdlkit::search::parallel::worker_seed;
+use gdlkit::search::{build_player, Budget, Player, PlayerSpec};
+use gdlkit::{Engine, EngineChoice, StateMachine};
+
+/// The game's text and engine, or `None` (with a notice) without `../shared`.
+fn load(name: &str) -> Option<(String, Engine)> {
+    let p = common::shared()
+        .join("games/repository")
+        .join(format!("{name}.kif"));
+    let Ok(text) = std::fs::read_to_string(&p) else {
+        eprintln!("skipped: {} is missing", p.display());
+        return None;
+    };
+    let m = gdlkit::load_engine(&text, EngineChoice::Auto).unwrap();
+    Some((text, m))
+}
+
+fn cfg(playouts: u64) -> mcts::Config {
+    mcts::Config {
+        budget: Budget::nodes(playouts),
+        ..mcts::Config::default()
+    }
+}
+
+#[test]
+fn merged_statistics_are_the_sum_of_the_workers() {
+    let Some((_, mut m)) = load("ticTacToe") else {
+        return;
+    };
+    let root = m.initial_state().unwrap();
+    let mut p = ParallelMcts::new(cfg(300), 7, 3);
+    let parts = p.search_roots(&mut m, &root, 0).unwrap();
+    assert_eq!(parts.len(), 3);
+    let roots: Vec<_> = parts.iter().map(|(r, _)| r.clone()).collect();
+    let merged = merge_roots(&roots).unwrap();
+    assert_eq!(merged.moves.len(), 9);
+    for i in 0..merged.moves.len() {
+        assert_eq!(
+            merged.visits[i],
+            roots.iter().map(|r| r.visits[i]).sum::<u64>()
+        );
+        let total: f64 = roots.iter().map(|r| r.totals[i]).sum();
+        assert!((merged.totals[i] - total).abs() < 1e-9);
+    }
+    assert_eq!(merged.playouts, 900);
+    // Every iteration passes through exactly one of our root moves.
+    assert_eq!(merged.visits.iter().sum::<u64>(), merged.playouts);
+    // Each worker is the one-core search with its seed (threads share nothing).
+    for (i, (r, _)) in parts.iter().enumerate() {
+        let mut one = Mcts::new(cfg(300), worker_seed(7, i));
+        let (alone, _) = one.search_root(&mut m, &root, 0).unwrap();
+        assert_eq!(&alone, r, "worker {i}");
+    }
+    // The workers differ (different seeds), so merging adds information.
+    assert_ne!(roots[0].visits, roots[1].visits);
+    // Parts of different roots cannot be merged.
+    let mut other = roots[1].clone();
+    other.moves.swap(0, 1);
+    assert!(merge_roots(&[roots[0].clone(), other]).is_err());
+}
+
+/// Plays whole games with the parallel player in every role against random
+/// moves and checks each of its moves against the legal moves.
+fn parallel_moves_are_legal(name: &str) {
+    let Some((text, mut m)) = load(name) else {
+        return;
+    };
+    let program = gdlkit::parse_program(&text);
+    let n = m.roles().len();
+    let mut checked = 0;
+    for game in 0..2u64 {
+        let mut players: Vec<Box<dyn Player<Engine>>> = (0..n)
+            .map(|r| {
+                let spec: PlayerSpec = if r as u64 == game % n as u64 {
+                    "mcts:playouts=60,threads=2".parse().unwrap()
+                } else {
+                    "random".parse().unwrap()
+                };
+                build_player(&spec, &program, &mut m, game * 10 + r as u64).unwrap()
+            })
+            .collect();
+        let mut s = m.initial_state().unwrap();
+        for _ in 0..200 {
+            if m.is_terminal(&s).unwrap() {
+                break;
+            }
+            let mut joint = Vec::new();
+            for (r, p) in players.iter_mut().enumerate() {
+                let mv = p.select_move(&mut m, &s, r).unwrap();
+                if r as u64 == game % n as u64 {
+                    assert!(m.legal_moves(&s, r).unwrap().contains(&mv));
+                    checked += 1;
+                }
+                joint.push(mv);
+            }
+            s = m.next_state(&s, &joint).unwrap();
+        }
+    }
+    assert!(checked >= 4, "only {checked} moves checked");
+}
+
+#[test]
+fn parallel_moves_are_legal_turn_taking() {
+    parallel_moves_are_legal("connectFour");
+}
+
+#[test]
+fn parallel_moves_are_legal_simultaneous() {
+    parallel_moves_are_legal("ticTacToeParallel");
+}
+
+#[test]
+fn one_thread_plays_like_the_one_core_player() {
+    let Some((_, mut m)) = load("ticTacToe") else {
+        return;
+    };
+    let mut one = Mcts::new(cfg(150), 11);
+    let mut par = ParallelMcts::new(cfg(150), 11, 1);
+    let mut s = m.initial_state().unwrap();
+    let mut moves = 0;
+    while !m.is_terminal(&s).unwrap() {
+        let mut joint = Vec::new();
+        for r in 0..m.roles().len() {
+            let a = Player::<Engine>::select_move(&mut one, &mut m, &s, r).unwrap();
+            let b = Player::<Engine>::select_move(&mut par, &mut m, &s, r).unwrap();
+            assert_eq!(a, b, "move {moves}, role {r}");
+            joint.push(a);
+        }
+        s = m.next_state(&s, &joint).unwrap();
+        moves += 1;
+    }
+    assert!(moves >= 5);
+}
+
+#[test]
+fn thread_options() {
+    let Some((text, mut m)) = load("ticTacToe") else {
+        return;
+    };
+    let program = gdlkit::parse_program(&text);
+    for ok in ["mcts:cores=auto", "mcts:threads=2,ms=10", "mcts:cores=1"] {
+        let spec: PlayerSpec = ok.parse().unwrap();
+        assert!(build_player(&spec, &program, &mut m, 1).is_ok(), "{ok}");
+    }
+    let p = build_player(
+        &"mcts:threads=2,ms=10".parse().unwrap(),
+        &program,
+        &mut m,
+        1,
+    )
+    .unwrap();
+    assert_eq!(p.name(), "mcts(10 ms, 2 threads)");
+    for bad in ["mcts:threads=0", "mcts:cores=many", "mcts:threads=-1"] {
+        let spec: PlayerSpec = bad.parse().unwrap();
+        let e = build_player(&spec, &program, &mut m, 1).err().unwrap();
+        assert!(e.contains("threads/cores"), "{bad}: {e}");
+    }
+}

@@ -1,0 +1,40 @@
+// Root-parallel MCTS, the worker side (issue 17): `MctsWorker` searches
+// from a state and returns its root statistics; `mctsChoose` merges the
+// statistics of several workers and picks the move. Both are thin wrappers
+// over crate/src/wasm/parallel.rs: the merge and the move choice are the
+// same Rust functions as the native threads (`mcts:threads=N`).
+
+import * as wasm from '../pkg/gdlkit.js';
+import { needReady } from './wasm.js';
+
+export class MctsWorker {
+  #w;
+
+  /**
+   * `spec`: an `mcts` spec (`"mcts:ms=200"`); `worker`: this worker's
+   * number (its seed is derived from `seed` as natively).
+   */
+  constructor(kif, spec = 'mcts', { seed, worker = 0, engine } = {}) {
+    needReady();
+    this.#w = new wasm.MctsWorker(kif, spec, seed, worker, engine);
+  }
+
+  /** `{moves, visits, totals, playouts, stats}` of a search from `fluents` for role number `role`. */
+  rootStats(fluents, role = 0) {
+    if (!this.#w) {
+      throw new Error('gdlkit: this MctsWorker was freed');
+    }
+    return this.#w.rootStats(fluents, role);
+  }
+
+  free() {
+    this.#w?.free();
+    this.#w = null;
+  }
+}
+
+/** Merges root statistics (`rootStats` results) and picks the move: `{move, value, merged}`. */
+export function mctsChoose(parts) {
+  needReady();
+  return wasm.mctsChoose(parts);
+}

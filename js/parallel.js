@@ -1,0 +1,28 @@
+// Root-parallel MCTS over several workers (issue 17), transport only: each
+// worker (a `gdlkit/worker` GdlWorker: a Web Worker in the page, a
+// worker_threads thread in Node) runs `mctsRoot` (an MCTS search from the
+// state, its own seed), then one of them runs `mctsChoose` (the merge and
+// the move choice, in Rust). Messages only: no SharedArrayBuffer, so static
+// hosts without isolation headers work.
+
+/** The cores to use for `cores: auto`: `navigator.hardwareConcurrency` (browsers, Node 21+), else 1. */
+export function autoCores() {
+  return Math.max(1, globalThis.navigator?.hardwareConcurrency ?? 1);
+}
+
+/**
+ * One move of root-parallel MCTS. `workers`: GdlWorker instances (one per
+ * core); params: `{kif, spec ("mcts:ms=500"), seed, engine, fluents, role}`.
+ * Resolves to `{move, value, merged: {moves, visits, totals, playouts},
+ * stats: [per worker]}`.
+ */
+export async function parallelBestMove(workers, { kif, spec = 'mcts', seed = 1, engine, fluents, role = 0 }) {
+  if (!workers.length) {
+    throw new TypeError('parallelBestMove: give at least one worker');
+  }
+  const parts = await Promise.all(
+    workers.map((w, worker) => w.run('mctsRoot', { kif, spec, seed, worker, engine, fluents, role })),
+  );
+  const choice = await workers[0].run('mctsChoose', { parts: parts.map(({ stats, ...root }) => root) });
+  return { ...choice, stats: parts.map((p) => p.stats) };
+}
