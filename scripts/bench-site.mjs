@@ -10,7 +10,7 @@
 //
 // Usage: node scripts/bench-site.mjs [--runs N] [--keys N]
 
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync, gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';

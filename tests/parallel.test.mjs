@@ -35,7 +35,7 @@ test('parallelBestMove on worker threads = mcts:threads=2 in wasm, move after mo
       assert.equal(got.merged.playouts, 600);
       assert.equal(got.merged.visits.reduce((a, b) => a + b, 0), 600);
       assert.equal(got.stats.length, 2);
-      const joint = game.roles().map((r, i) => (i === role ? got.move : game.legalMoves(state, i)[0]));
+      const joint = game.roles().map((_r, i) => (i === role ? got.move : game.legalMoves(state, i)[0]));
       state = game.next(state, joint);
     }
     assert.ok(plies >= 4, `only ${plies} plies compared`);

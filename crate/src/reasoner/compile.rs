@@ -712,6 +712,9 @@ impl Builder<'_> {
         }
     }
 
+    // Diagnostic (with its fixes) is the load-time error type; these run
+    // once per rule while compiling, not on a hot path.
+    #[allow(clippy::result_large_err)]
     fn expand(&mut self, rule: &Rule) -> Result<Vec<Vec<Lit>>, Diagnostic> {
         let mut bodies: Vec<Vec<Lit>> = vec![Vec::new()];
         for lit in &rule.body {
@@ -741,6 +744,9 @@ impl Builder<'_> {
         Ok(bodies)
     }
 
+    // Diagnostic (with its fixes) is the load-time error type; these run
+    // once per rule while compiling, not on a hot path.
+    #[allow(clippy::result_large_err)]
     fn alternatives(&mut self, lit: &Literal) -> Result<Vec<Vec<Lit>>, Diagnostic> {
         match lit {
             Literal::Pos(a) => Ok(vec![vec![self.atom_lit(a, false)]]),

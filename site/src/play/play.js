@@ -605,7 +605,7 @@ export class PlayView {
     const clickable = new Set([...this.clickableMoves().values()].flat().map((m) => `${m.role}|${m.move}`));
     let folded = Boolean(this.board);
     let count = 0;
-    this.session.roles.forEach((role, r) => {
+    this.session.roles.forEach((_role, r) => {
       const manual = this.players[r].kind === 'human' || (this.paused && this.players[r].kind !== 'human');
       if (!manual || s.legal[r].length <= 1 || this.choices[r] !== null) return;
       for (const m of s.legal[r]) {
@@ -660,7 +660,7 @@ export class PlayView {
       h('button', { type: 'button', class: 'link', text: 'start', 'aria-current': sess.cursor === 0 ? 'step' : false, on: { click: () => this.goto(0) } })));
     sess.moves.forEach((joint, i) => {
       // The moves that mattered: of the roles that had a choice, else the non-atomic ones (not `noop`).
-      const chosen = joint.filter((m, r) => sess.states[i].legal[r].length > 1 || sess.roles.length === 1);
+      const chosen = joint.filter((_m, r) => sess.states[i].legal[r].length > 1 || sess.roles.length === 1);
       const compound = joint.filter((m) => m.startsWith('('));
       const text = (chosen.length ? chosen : compound.length ? compound : joint).join('  ');
       const current = sess.cursor === i + 1;

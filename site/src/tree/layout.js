@@ -34,8 +34,8 @@ export function layoutTree(nodes, root, { collapsed = new Set(), separation = 1,
       continue;
     }
     const offsets = new Array(kids.length);
-    let cl = left[kids[0]].slice();
-    let cr = right[kids[0]].slice();
+    const cl = left[kids[0]].slice();
+    const cr = right[kids[0]].slice();
     offsets[0] = 0;
     for (let i = 1; i < kids.length; i++) {
       const c = kids[i];

@@ -134,7 +134,7 @@ export function buildModel(result, { labels = null } = {}) {
 }
 
 /** Adds the nodes of an abstract tree that the search never entered (its shape is known). */
-function completeAbstract(model, tree, labels) {
+function completeAbstract(model, tree, _labels) {
   const { nodes } = model;
   for (const n of nodes) {
     if (n.placeholder) continue;
