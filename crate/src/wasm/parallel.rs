@@ -6,7 +6,7 @@
 //! carries the messages.
 
 use super::js::{self, to_js};
-use super::search::load_on;
+use super::search::{load_on, state_of};
 use crate::engine::Engine;
 use crate::reasoner::StateMachine;
 use crate::search::mcts::{choose, merge_roots, Mcts, RootStats};
@@ -64,20 +64,7 @@ impl MctsWorker {
     /// `role`; returns `{moves: [text], visits, totals, playouts, stats}`.
     #[wasm_bindgen(js_name = rootStats, unchecked_return_type = "any")]
     pub fn root_stats(&mut self, fluents: Vec<String>, role: u32) -> Result<JsValue, JsValue> {
-        let n = self.machine.roles().len();
-        if role as usize >= n {
-            return Err(js::range_error(&format!(
-                "role index {role} out of range: the game has {n} roles"
-            )));
-        }
-        let mut fl = Vec::with_capacity(fluents.len());
-        for f in &fluents {
-            fl.push(
-                crate::program::parse_ground_term(self.machine.terms_mut(), f)
-                    .map_err(|e| js::type_error(&e))?,
-            );
-        }
-        let state = self.machine.state_from_fluents(&fl);
+        let state = state_of(&mut self.machine, &fluents, role)?;
         let (rs, stats) = self
             .mcts
             .search_root(&mut self.machine, &state, role as usize)

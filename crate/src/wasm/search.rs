@@ -67,6 +67,30 @@ pub(super) fn search_options(v: JsValue) -> Result<SearchOptions, JsValue> {
 
 /// Parses an `engine` option (`auto` when absent) and loads the game on
 /// that engine; an unknown engine is a `TypeError`, game errors are
+/// The state made of `fluents` (term text) for a search by role number
+/// `role`: a `RangeError` for a role out of range, a `TypeError` for a
+/// fluent that does not parse.
+pub(super) fn state_of(
+    machine: &mut Engine,
+    fluents: &[String],
+    role: u32,
+) -> Result<crate::engine::EngineState, JsValue> {
+    let n = machine.roles().len();
+    if role as usize >= n {
+        return Err(js::range_error(&format!(
+            "role index {role} out of range: the game has {n} roles"
+        )));
+    }
+    let mut fl = Vec::with_capacity(fluents.len());
+    for f in fluents {
+        fl.push(
+            crate::program::parse_ground_term(machine.terms_mut(), f)
+                .map_err(|e| js::type_error(&e))?,
+        );
+    }
+    Ok(machine.state_from_fluents(&fl))
+}
+
 /// diagnostics.
 pub(super) fn load_on(kif: &str, engine: Option<&str>) -> Result<Engine, JsValue> {
     let choice: EngineChoice = engine
@@ -262,20 +286,7 @@ impl SearchPlayer {
     /// `fluents` (term text).
     #[wasm_bindgen(js_name = selectMove)]
     pub fn select_move(&mut self, fluents: Vec<String>, role: u32) -> Result<String, JsValue> {
-        let n = self.machine.roles().len();
-        if role as usize >= n {
-            return Err(js::range_error(&format!(
-                "role index {role} out of range: the game has {n} roles"
-            )));
-        }
-        let mut fl = Vec::with_capacity(fluents.len());
-        for f in &fluents {
-            fl.push(
-                crate::program::parse_ground_term(self.machine.terms_mut(), f)
-                    .map_err(|e| js::type_error(&e))?,
-            );
-        }
-        let state = self.machine.state_from_fluents(&fl);
+        let state = state_of(&mut self.machine, &fluents, role)?;
         let mv = self
             .player
             .select_move(&mut self.machine, &state, role as usize)
