@@ -17,6 +17,7 @@
 pub mod engine;
 pub mod instantiate;
 pub mod network;
+mod passes;
 pub mod rules;
 
 pub use engine::{BitState, FastEngine};
