@@ -807,7 +807,7 @@ fn a_fallback_to_the_interpreter_is_reported_with_its_reason() {
     use gdlkit::search::report::{match_json, play_match, search_json, SearchOptions, Source};
     let text = game_text("ticTacToe");
     // A grounding budget of one atom: `auto` must fall back.
-    let tiny = gdlkit::ground::Budget {
+    let tiny = gdlkit::engine::GroundBudget {
         max_atoms: 1,
         ..Default::default()
     };

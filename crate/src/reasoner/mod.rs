@@ -5,8 +5,8 @@
 //! the bindings use; [`Interpreter`] is the reference implementation, a
 //! bottom-up Datalog evaluator with stratified negation.
 
-pub mod compile;
-pub mod db;
+pub(crate) mod compile;
+pub(crate) mod db;
 pub mod interpreter;
 
 pub use interpreter::{FluentState, Interpreter};

@@ -26,7 +26,7 @@
 //! for simultaneous moves. Zero-sum and turn-taking are detected by random
 //! simulation ([`GameInfo::sample`]).
 //!
-//! Budgets ([`Budget`]): wall-clock milliseconds (through [`crate::clock`]),
+//! Budgets ([`Budget`]): wall-clock milliseconds (natively and in wasm),
 //! nodes, and a depth limit. Every player always has a move when its budget
 //! ends.
 
