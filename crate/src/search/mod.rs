@@ -239,6 +239,18 @@ fn no_move(role: usize) -> EvalError {
     EvalError::BadMove(format!("role number {role} has no legal move"))
 }
 
+/// The move a finished search chose for `role`, its counters kept in
+/// `stats` (what [`Player::last_stats`] returns): the `select_move` of every
+/// player that searches.
+pub fn searched_move(
+    result: SearchResult,
+    stats: &mut Stats,
+    role: usize,
+) -> Result<TermId, EvalError> {
+    *stats = result.stats;
+    result.best_move.ok_or_else(|| no_move(role))
+}
+
 /// Plays uniformly random legal moves (seeded).
 pub struct RandomPlayer {
     rng: fastrand::Rng,
