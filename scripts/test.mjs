@@ -86,6 +86,15 @@ STEPS.unshift(
   },
 );
 
+// API docs gate (issue 15): the crate's documentation builds without warnings
+// (no broken links, none to private items); its example runs as a doctest
+// with the native tests. After fmt and clippy, with the quick gates.
+STEPS.splice(2, 0, {
+  name: 'cargo doc --no-deps -p gdlkit (RUSTDOCFLAGS=-D warnings)',
+  run: () =>
+    run('cargo', ['doc', '--no-deps', '-p', 'gdlkit'], { env: { ...process.env, RUSTDOCFLAGS: '-D warnings' } }),
+});
+
 // Node test files not listed above still run, so a new one cannot be forgotten.
 const listed = new Set(['workflows.test.mjs', 'page.test.mjs', 'npm.test.mjs']);
 for (const file of readdirSync(join(ROOT, 'tests')).filter((f) => f.endsWith('.test.mjs')).sort()) {

@@ -47,6 +47,9 @@ async function open(path, { context, viewport = { width: 1280, height: 860 } } =
 const frame = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
 
 const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+// How fast the page reacts (keystroke to diagnostic, cancel) is printed with
+// t.diagnostic, never asserted: those waits keep Playwright's default timeout,
+// as a loaded machine is no failure (issue 15: no timing assertions in tests).
 
 test('editor: an error is underlined, and goes when fixed (the latency is printed, not asserted)', async (t) => {
   const { page, errors, context } = await open('?view=editor&game=ticTacToe');
@@ -59,8 +62,8 @@ test('editor: an error is underlined, and goes when fixed (the latency is printe
   await page.waitForSelector('.lint-summary.clean');
   const typed = Date.now();
   await page.keyboard.type(')');
-  await page.waitForSelector('.lint-summary.has-errors', { timeout: 1000 });
-  await page.waitForSelector('.cm-lintRange-error', { timeout: 1000 });
+  await page.waitForSelector('.lint-summary.has-errors');
+  await page.waitForSelector('.cm-lintRange-error');
   t.diagnostic(`keystroke to diagnostic: ${Date.now() - typed} ms`);
   assert.match(await page.locator('.lint-summary').textContent(), /1 error/);
   assert.ok((await page.locator('.cm-lint-marker-error').count()) >= 1, 'a gutter mark');
@@ -70,15 +73,15 @@ test('editor: an error is underlined, and goes when fixed (the latency is printe
   assert.match(await page.locator('.cm-panel.cm-panel-lint').textContent(), /GDL001/);
   await shot(page, 'view-editor-error');
   await page.locator('.cm-panel.cm-panel-lint button', { hasText: 'Remove )' }).first().click();
-  await page.waitForSelector('.lint-summary.clean', { timeout: 1000 });
+  await page.waitForSelector('.lint-summary.clean');
   assert.equal(await page.locator('.cm-lintRange-error').count(), 0);
   // Typing the error again and deleting it by hand clears it too.
   await page.locator('.cm-content').click();
   await page.keyboard.press('Control+End');
   await page.keyboard.type(')');
-  await page.waitForSelector('.lint-summary.has-errors', { timeout: 1000 });
+  await page.waitForSelector('.lint-summary.has-errors');
   await page.keyboard.press('Backspace');
-  await page.waitForSelector('.lint-summary.clean', { timeout: 1000 });
+  await page.waitForSelector('.lint-summary.clean');
   // Auto-indent: a new line inside a rule lines up under its first argument.
   await page.keyboard.type('\n(<= (goal ?player 75) (role ?player)');
   await page.keyboard.press('Enter');
@@ -102,11 +105,11 @@ test('editor: diagnostics within a second on the largest corpus game', { skip: !
   await page.keyboard.press('Control+End');
   const typed = Date.now();
   await page.keyboard.type(')');
-  await page.waitForSelector('.lint-summary[data-errors="1"]', { timeout: 1000 });
+  await page.waitForSelector('.lint-summary[data-errors="1"]');
   const latency = Date.now() - typed;
-  await page.waitForSelector('.cm-lintRange-error', { timeout: 1000 });
+  await page.waitForSelector('.cm-lintRange-error');
   await page.keyboard.press('Backspace');
-  await page.waitForSelector('.lint-summary[data-errors="0"]', { timeout: 1000 });
+  await page.waitForSelector('.lint-summary[data-errors="0"]');
   t.diagnostic(`keystroke to diagnostics on duplicateStateLarge.kif: ${latency} ms (150 ms of it the editor's debounce)`);
   assert.deepEqual(errors, []);
   await context.close();
@@ -446,7 +449,7 @@ test('semantic check: progress, and Cancel stops it', async (t) => {
   await page.waitForFunction(() => /\d+ states/.test(document.querySelector('.analysis .row .muted')?.textContent ?? ''), null, { timeout: 10000 });
   const started = Date.now();
   await page.locator('.analysis button', { hasText: 'Cancel' }).click();
-  await page.waitForFunction(() => document.querySelector('.analysis .row .muted').textContent === 'Cancelled.', null, { timeout: 2000 });
+  await page.waitForFunction(() => document.querySelector('.analysis .row .muted').textContent === 'Cancelled.');
   t.diagnostic(`cancelled after ${Date.now() - started} ms`);
   assert.equal(await label.textContent(), 'Cancelled.');
   // A soft cancel keeps what was found so far.

@@ -2,7 +2,7 @@
 //! `cargo run --release --example ground_stats -- GAME.kif...`
 //! (`GDLKIT_GROUND_MS` sets the time budget).
 
-use gdlkit::ground::{ground, Budget};
+use gdlkit::engine::{Engine, EngineChoice, GroundBudget as Budget};
 
 fn main() {
     let mut budget = Budget::default();
@@ -17,9 +17,9 @@ fn main() {
             println!("{{\"game\":{path:?},\"error\":\"invalid\"}}");
             continue;
         }
-        match ground(&program, budget) {
+        match Engine::from_program(&program, EngineChoice::Fast, budget) {
             Ok(f) => {
-                let g = f.stats();
+                let g = f.ground_stats().expect("the fast engine");
                 println!(
                     "{{\"game\":{path:?},\"ms\":{:.1},\"peak_mb\":{:.1},\"net_mb\":{:.2},\"atoms\":{},\"rules\":{},\"aux\":{},\"instances\":{},\"literals\":{},\"base\":{},\"inputs\":{},\"legals\":{},\"nodes\":{},\"edges\":{},\"cyclic\":{},\"rounds\":{}}}",
                     g.ms, g.peak_bytes as f64 / 1e6, g.network_bytes as f64 / 1e6, g.atoms, g.rules, g.aux_rules, g.instances,
@@ -29,7 +29,7 @@ fn main() {
             Err(e) => println!(
                 "{{\"game\":{path:?},\"ms\":{:.1},\"fallback\":{:?}}}",
                 t.elapsed().as_secs_f64() * 1000.0,
-                e.to_string()
+                e[0].message
             ),
         }
     }

@@ -7,7 +7,9 @@
 //! `interpreter` never grounds.
 
 use crate::diagnostic::{self, Diagnostic};
-use crate::ground::{self, BitState, Budget, FastEngine, GroundStats};
+use crate::ground::{self, BitState, Budget, FastEngine};
+/// The fast engine's grounding budget ([`load_engine_with`]) and figures.
+pub use crate::ground::{Budget as GroundBudget, GroundStats};
 use crate::program::{parse_program, Program};
 use crate::reasoner::{random_playout, EvalError, FluentState, Interpreter, Playout, StateMachine};
 use crate::terms::{TermId, TermStore};

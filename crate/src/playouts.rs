@@ -1,9 +1,10 @@
 //! Seeded random playouts: `gdlkit play --seed S` plays one, JS
 //! `game.playouts({count, seed, maxSteps})` plays many. Playout `i` of a
 //! run with seed `S` is the game `gdlkit play --seed S+i` prints: one
-//! function ([`play`]) plays both, with the reasoner's random generator.
+//! function ([`play`]) plays both, with the reasoner's random playout
+//! ([`crate::reasoner::random_playout_observed`]).
 
-use crate::reasoner::{random_index, EvalError, StateMachine};
+use crate::reasoner::{random_playout_observed, EvalError, StateMachine};
 use crate::terms::TermId;
 use serde::Serialize;
 
@@ -37,28 +38,17 @@ pub fn play<M: StateMachine>(
     max_steps: usize,
 ) -> Result<Played, EvalError> {
     let mut rng = fastrand::Rng::with_seed(seed);
-    let mut state = from.clone();
     let mut joint_moves = Vec::new();
-    let mut stuck = false;
-    while !m.is_terminal(&state)? && joint_moves.len() < max_steps {
-        let legal = m.all_legal_moves(&state)?;
-        if legal.iter().any(Vec::is_empty) {
-            stuck = true;
-            break;
-        }
-        let joint: Vec<TermId> = legal
-            .iter()
-            .map(|ms| ms[random_index(&mut rng, ms.len())])
-            .collect();
-        joint_moves.push(joint.iter().map(|&t| m.terms().display(t)).collect());
-        state = m.next_state(&state, &joint)?;
-    }
+    let end = random_playout_observed(m, from, &mut rng, max_steps, |m, joint| {
+        joint_moves.push(joint.iter().map(|&t| m.terms().display(t)).collect())
+    })?;
     Ok(Played {
         joint_moves,
-        terminal: m.is_terminal(&state)?,
-        stuck,
-        goals: m.goal_values(&state)?,
-        last: m.fluents(&state),
+        terminal: end.terminal,
+        // The playout stops short of the cap, not terminal: a role had no move.
+        stuck: !end.terminal && end.steps < max_steps,
+        goals: m.goal_values(&end.state)?,
+        last: m.fluents(&end.state),
     })
 }
 

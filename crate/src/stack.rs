@@ -6,8 +6,10 @@
 //! there the callers' depth limits (e.g. `Limits::max_nesting`) are what
 //! keeps recursion inside it.
 
+#[cfg(not(target_arch = "wasm32"))]
 /// Stack that must remain before a guarded call runs on the current stack.
 pub const RED_ZONE: usize = 128 * 1024;
+#[cfg(not(target_arch = "wasm32"))]
 /// Size of each stack segment allocated when the red zone is reached.
 pub const SEGMENT: usize = 4 * 1024 * 1024;
 

@@ -823,7 +823,9 @@ fn corpus_has_no_false_errors() {
         let r = job.report().unwrap().clone();
         analysed += 1;
         verify_with(job.machine_mut(), path, &r);
-        if r.mode == Mode::Exhaustive && started.elapsed() < Duration::from_millis(300) {
+        // Small games only (brute force gives up beyond 200 states), chosen
+        // by size, not by how fast this run was: the same games every time.
+        if r.mode == Mode::Exhaustive && r.states <= 200 {
             if let Some((states, terminals, wins)) = brute_force(path, 200) {
                 assert_eq!(
                     (r.states as usize, r.terminal_states as usize),

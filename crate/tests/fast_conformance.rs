@@ -18,7 +18,7 @@ fn check_trace(path: &Path) -> Result<Outcome, String> {
     // The default size limits, and three times the default time (a loaded
     // machine grounds slowly): the floor below counts the traces that
     // ground.
-    let budget = gdlkit::ground::Budget {
+    let budget = gdlkit::engine::GroundBudget {
         max_ms: 60_000.0,
         ..Default::default()
     };

@@ -5,8 +5,8 @@
 //!
 //! `GDLKIT_GAME=name` restricts the run to games whose path contains `name`.
 
+use gdlkit::engine::GroundBudget as Budget;
 use gdlkit::engine::{Engine, EngineChoice};
-use gdlkit::ground::Budget;
 use gdlkit::{Interpreter, StateMachine};
 use std::path::{Path, PathBuf};
 

@@ -464,10 +464,12 @@ fn ctrl_c_sends_abort_and_records_an_aborted_match() {
     let first = lines.next().unwrap().unwrap();
     assert!(first.starts_with("match 1 of 1"), "{first}");
     std::thread::sleep(Duration::from_millis(700));
-    // SAFETY: sends SIGINT to our own child process.
-    unsafe {
-        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
-    }
+    // Ctrl-C: SIGINT to our own child process.
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
     let mut stdout = String::new();
     child
         .stdout

@@ -7,9 +7,8 @@
 //! Deviations from the thesis are pinned and explained in
 //! `docs/planning.md`.
 
-use gdlkit::plan::Costs;
 use gdlkit::search::explain::{explain, position, Explanation};
-use gdlkit::search::fjo::{Measure, PlanHeuristic};
+use gdlkit::search::fjo::{Costs, Measure, PlanHeuristic};
 use gdlkit::{parse_program, Engine, EngineChoice, StateMachine};
 use std::path::Path;
 

@@ -31,6 +31,12 @@ fn game_text(name: &str) -> String {
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
+/// The path of the project's own game (`games/NAME.kif`, shipped with the tree).
+fn project_game(name: &str) -> String {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../games/{name}.kif"));
+    p.to_string_lossy().into_owned()
+}
+
 fn game(name: &str) -> (gdlkit::Program, Interpreter) {
     let text = game_text(name);
     (
@@ -418,20 +424,25 @@ fn fast_engine_gives_the_interpreter_values() {
         .unwrap();
     assert_eq!((r.value, r.solved), (100.0, true));
     let (program, mut m) = engine("maze", EngineChoice::Fast);
+    assert_eq!(best_first_game(&program, &mut m), (vec![100], 6));
+}
+
+/// Goals and length of one game of the best-first player.
+fn best_first_game<M: StateMachine + Clone + Send + 'static>(
+    program: &gdlkit::Program,
+    m: &mut M,
+) -> (Vec<i64>, usize)
+where
+    M::State: Sync,
+{
     let spec: PlayerSpec = "bestfirst".parse().unwrap();
-    let r = run_match(
-        &program,
-        &mut m,
-        &[spec],
-        &MatchConfig {
-            games: 1,
-            seed: 1,
-            max_steps: 20,
-        },
-        &mut |_| {},
-    )
-    .unwrap();
-    assert_eq!((r.games[0].goals.clone(), r.games[0].steps), (vec![100], 6));
+    let cfg = MatchConfig {
+        games: 1,
+        seed: 1,
+        max_steps: 20,
+    };
+    let r = run_match(program, m, &[spec], &cfg, &mut |_| {}).unwrap();
+    (r.games[0].goals.clone(), r.games[0].steps)
 }
 
 #[test]
@@ -517,20 +528,7 @@ fn best_first_finds_the_shortest_plans() {
     );
     // Played move by move, the player follows the same plan.
     let (program, mut m) = game("maze");
-    let spec: PlayerSpec = "bestfirst".parse().unwrap();
-    let r = run_match(
-        &program,
-        &mut m,
-        &[spec],
-        &MatchConfig {
-            games: 1,
-            seed: 1,
-            max_steps: 20,
-        },
-        &mut |_| {},
-    )
-    .unwrap();
-    assert_eq!((r.games[0].goals.clone(), r.games[0].steps), (vec![100], 6));
+    assert_eq!(best_first_game(&program, &mut m), (vec![100], 6));
 }
 
 #[test]
@@ -807,7 +805,7 @@ fn a_fallback_to_the_interpreter_is_reported_with_its_reason() {
     use gdlkit::search::report::{match_json, play_match, search_json, SearchOptions, Source};
     let text = game_text("ticTacToe");
     // A grounding budget of one atom: `auto` must fall back.
-    let tiny = gdlkit::ground::Budget {
+    let tiny = gdlkit::engine::GroundBudget {
         max_atoms: 1,
         ..Default::default()
     };
@@ -894,15 +892,8 @@ fn abstract_trees_report_the_lecture_counts() {
 /// (their sums).
 #[test]
 fn game_searches_report_each_iteration_and_the_totals() {
-    let ttt = Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/ticTacToe.kif");
-    let (code, v, err) = cli(&[
-        "search",
-        ttt.to_str().unwrap(),
-        "--depth",
-        "3",
-        "--format",
-        "json",
-    ]);
+    let ttt = project_game("ticTacToe");
+    let (code, v, err) = cli(&["search", &ttt, "--depth", "3", "--format", "json"]);
     assert_eq!(code, 0, "{err}");
     let its = v["iterations"].as_array().unwrap();
     let depths: Vec<u64> = its.iter().map(|i| i["depth"].as_u64().unwrap()).collect();
@@ -957,8 +948,7 @@ fn orderings_change_counts_not_values() {
         seen[2],
         serde_json::json!([[3, 8, 12], [2, 4, 6], [2, 5, 14]])
     );
-    let ttt = Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/ticTacToe.kif");
-    let ttt = ttt.to_str().unwrap();
+    let ttt = &project_game("ticTacToe");
     let mut nodes = Vec::new();
     for ordering in ["given", "reversed", "best", "worst"] {
         for algorithm in ["alphabeta", "minimax"] {
@@ -1007,8 +997,7 @@ fn orderings_change_counts_not_values() {
 /// search; a position where x wins at once is solved with that move.
 #[test]
 fn searches_start_from_any_position() {
-    let ttt = Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/ticTacToe.kif");
-    let ttt = ttt.to_str().unwrap();
+    let ttt = &project_game("ticTacToe");
     let board = |marks: &[(u8, u8, &str)], control: &str| {
         let mut f = Vec::new();
         for r in 1..=3 {

@@ -5,11 +5,11 @@
 //!
 //! | module | codes | what |
 //! |---|---|---|
-//! | [`forms`] | GDL012, GDL031, GDL040, GDL042–GDL048, GDL107, GDL108, GDL111 | keyword placement and arity, connectives, `(f)`, `or` shape |
-//! | [`safety`] | GDL020, GDL021, GDL050 | safety, the recursion restriction, `or` expansion size |
-//! | [`strata`] | GDL030, GDL041, GDL045, GDL046 | negative cycles (rule graph) and forbidden dependencies (relation graph) |
-//! | [`essentials`] | GDL060–GDL063, GDL070, GDL110, GDL112 | roles, `init`, `terminal`, `legal`, `goal`, goal values |
-//! | [`names`] | GDL100–GDL106, GDL109 | arities, undefined/unused relations (with "did you mean"), spelling, characters, duplicates |
+//! | `forms` | GDL012, GDL031, GDL040, GDL042–GDL048, GDL107, GDL108, GDL111 | keyword placement and arity, connectives, `(f)`, `or` shape |
+//! | `safety` | GDL020, GDL021, GDL050 | safety, the recursion restriction, `or` expansion size |
+//! | `strata` | GDL030, GDL041, GDL045, GDL046 | negative cycles (rule graph) and forbidden dependencies (relation graph) |
+//! | `essentials` | GDL060–GDL063, GDL070, GDL110, GDL112 | roles, `init`, `terminal`, `legal`, `goal`, goal values |
+//! | `names` | GDL100–GDL106, GDL109 | arities, undefined/unused relations (with "did you mean"), spelling, characters, duplicates |
 //!
 //! Errors have codes `GDL0xx`, warnings `GDL1xx`; every code is documented
 //! with an example in `docs/diagnostics.md`. [`check_source`] adds the

@@ -211,7 +211,6 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
         std::fs::create_dir_all(dir)
             .map_err(|e| Fail::usage(format!("cannot create {dir}: {e}")))?;
     }
-    let interrupted = interrupt_flag();
     let mut done: Vec<GameMatch> = Vec::new();
     for g in 0..o.matches {
         let mut m = GameMatch::new(&rules, o.engine, setup(&o, g, epoch_ms()))
@@ -219,13 +218,9 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
         let mut err = std::io::stderr();
         let _ = err.write_all(header(&m, g, o.matches).as_bytes());
         let mut seen = 0;
-        crate::ggp::net::run_match(
-            &mut m,
-            &mut |m| {
-                let _ = std::io::stderr().write_all(progress(m, &mut seen).as_bytes());
-            },
-            interrupted,
-        )
+        crate::ggp::net::run_match(&mut m, &mut |m| {
+            let _ = std::io::stderr().write_all(progress(m, &mut seen).as_bytes());
+        })
         .map_err(Fail::game)?;
         let _ = err.write_all(footer(&m).as_bytes());
         if let Some(dir) = &o.out {
@@ -233,7 +228,8 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
             host.write_file(&path, &format!("{:#}\n", m.to_json()))
                 .map_err(|e| Fail::usage(format!("cannot write {path}: {e}")))?;
         }
-        let stop = m.aborted && interrupted.load(std::sync::atomic::Ordering::Relaxed);
+        // Ctrl-C (the binary's one handler cancels the job) aborted it.
+        let stop = m.aborted && crate::job::cancelled();
         done.push(m);
         if stop {
             break;
@@ -242,19 +238,4 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     let refs: Vec<&GameMatch> = done.iter().collect();
     out.stdout = report(&refs, o.json);
     Ok(super::EXIT_OK)
-}
-
-/// A flag set on Ctrl-C (SIGINT), so the players get ABORT.
-#[cfg(not(target_arch = "wasm32"))]
-fn interrupt_flag() -> &'static std::sync::atomic::AtomicBool {
-    use std::sync::atomic::{AtomicBool, Ordering};
-    static FLAG: AtomicBool = AtomicBool::new(false);
-    extern "C" fn on_sigint(_: libc::c_int) {
-        FLAG.store(true, Ordering::Relaxed);
-    }
-    // SAFETY: the handler only stores to an atomic (async-signal-safe).
-    unsafe {
-        libc::signal(libc::SIGINT, on_sigint as *const () as libc::sighandler_t);
-    }
-    &FLAG
 }

@@ -8,7 +8,6 @@ use super::manager::{epoch_ms, Answer, Failure, GameMatch, Outgoing};
 use super::session::Session;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream, ToSocketAddrs};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// How long a client may take to send one request.
@@ -134,22 +133,24 @@ pub fn send_all(urls: &[String], out: &[Outgoing]) -> Vec<Answer> {
 }
 
 /// Runs a match to its end over HTTP; `progress` sees each phase's summary;
-/// when `interrupted` is set, the players get ABORT and the match stops.
-pub fn run_match(
-    m: &mut GameMatch,
-    progress: &mut dyn FnMut(&GameMatch),
-    interrupted: &AtomicBool,
-) -> Result<(), String> {
+/// once the job is cancelled ([`crate::job::cancel`], Ctrl-C natively), the
+/// players get ABORT and the match stops.
+pub fn run_match(m: &mut GameMatch, progress: &mut dyn FnMut(&GameMatch)) -> Result<(), String> {
     let urls = m.setup.players.clone();
     while !m.is_done() {
-        if interrupted.load(Ordering::Relaxed) {
+        if crate::job::cancelled() {
             let aborts = m.abort();
             send_all(&urls, &aborts);
             break;
         }
         let out = m.requests();
         let answers = send_all(&urls, &out);
-        m.deliver(answers, epoch_ms())?;
+        match m.deliver(answers, epoch_ms()) {
+            // Cancelling also stops the manager's own reasoning (`job::check`):
+            // the match is aborted at the top of the loop, not failed.
+            Err(_) if crate::job::cancelled() => continue,
+            r => r?,
+        }
         progress(m);
     }
     Ok(())

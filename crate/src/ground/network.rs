@@ -53,9 +53,6 @@ impl Network {
     pub fn len(&self) -> usize {
         self.thr.len()
     }
-    pub fn is_empty(&self) -> bool {
-        self.thr.is_empty()
-    }
     pub fn bytes(&self) -> usize {
         (self.thr.len() * 4 + self.out_start.len() * 4 + self.out.len() * 4 + self.scc.len() * 4)
             + self.scc_members.len() * 4

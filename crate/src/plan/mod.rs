@@ -6,5 +6,5 @@
 pub mod graph;
 pub mod translate;
 
-pub use graph::{Distances, Graph, PlanStep, INF};
-pub use translate::{Costs, OpKind, Problem};
+pub use graph::{Graph, INF};
+pub use translate::{Costs, Problem};

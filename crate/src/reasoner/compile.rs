@@ -411,15 +411,11 @@ impl Compiled {
     }
 }
 
-/// Compiles a program. Errors are the restrictions the interpreter relies on
-/// (safety, stratified negation, `not` only around sentences); the validator
-/// reports the same problems with more context.
-pub fn compile(program: &Program, store: &mut TermStore) -> Result<Compiled, Vec<Diagnostic>> {
-    compile_with(program, store, true)
-}
-
-/// [`compile`], optionally without demand relations (everything
+/// Compiles a program, optionally without demand relations (everything
 /// materialised bottom-up: the simpler reference the tests compare with).
+/// Errors are the restrictions the interpreter relies on (safety, stratified
+/// negation, `not` only around sentences); the validator reports the same
+/// problems with more context.
 pub fn compile_with(
     program: &Program,
     store: &mut TermStore,

@@ -75,10 +75,6 @@ impl Relation {
         self.len
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     pub fn row(&self, r: Row) -> &[TermId] {
         let a = self.arity;
         &self.rows[r as usize * a..(r as usize + 1) * a]

@@ -5,7 +5,7 @@
 //! part once per state (kept until another state is asked about), the move
 //! part per joint move — and only the strata a query needs.
 //!
-//! Demand relations (see [`Compiled::demand`]) are computed top-down with
+//! Demand relations (see `Compiled::demand`) are computed top-down with
 //! tabling: each call pattern is a subgoal whose answers go into the
 //! relation's table. Mutually recursive subgoals are iterated to a fixpoint
 //! and completed together (Tarjan-style leaders), which is sound for

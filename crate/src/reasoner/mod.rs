@@ -5,8 +5,8 @@
 //! the bindings use; [`Interpreter`] is the reference implementation, a
 //! bottom-up Datalog evaluator with stratified negation.
 
-pub mod compile;
-pub mod db;
+pub(crate) mod compile;
+pub(crate) mod db;
 pub mod interpreter;
 
 pub use interpreter::{FluentState, Interpreter};
@@ -212,6 +212,19 @@ pub fn random_playout<M: StateMachine>(
     rng: &mut fastrand::Rng,
     max_steps: usize,
 ) -> Result<Playout<M::State>, EvalError> {
+    random_playout_observed(m, state, rng, max_steps, |_, _| {})
+}
+
+/// [`random_playout`], showing each joint move to `observe` before it is
+/// made: the one random playout, which `playouts::play` records (the fast
+/// engine's in-network playout draws the same moves).
+pub fn random_playout_observed<M: StateMachine>(
+    m: &mut M,
+    state: &M::State,
+    rng: &mut fastrand::Rng,
+    max_steps: usize,
+    mut observe: impl FnMut(&M, &[TermId]),
+) -> Result<Playout<M::State>, EvalError> {
     let mut s = state.clone();
     let mut joint = Vec::with_capacity(m.roles().len());
     for steps in 0..=max_steps {
@@ -237,6 +250,7 @@ pub fn random_playout<M: StateMachine>(
             }
             joint.push(moves[random_index(rng, moves.len())]);
         }
+        observe(m, &joint);
         s = m.next_state(&s, &joint)?;
     }
     Ok(Playout {

@@ -33,8 +33,8 @@
 
 use super::ordering::{order_moves, Order};
 use super::{
-    goal_of, replies, since, turn_of, Budget, GameInfo, Heuristic, Iteration, Limit, Player,
-    SearchResult, Stats, Stop, Turn, MAX_DEPTH,
+    goal_of, replies, searched_move, since, turn_of, Budget, GameInfo, Heuristic, Iteration, Limit,
+    Player, SearchResult, Stats, Stop, Turn, MAX_DEPTH,
 };
 use crate::clock::now_ms;
 use crate::reasoner::{EvalError, StateMachine};
@@ -710,10 +710,7 @@ impl<M: StateMachine> Player<M> for AlphaBeta<M> {
         state: &M::State,
         role: usize,
     ) -> Result<TermId, EvalError> {
-        let r = self.search(m, state, role, None)?;
-        self.stats = r.stats;
-        r.best_move
-            .ok_or_else(|| EvalError::BadMove(format!("role number {role} has no legal move")))
+        searched_move(self.search(m, state, role, None)?, &mut self.stats, role)
     }
     fn new_game(&mut self) {
         // The table stays valid across games of the same game (state-only

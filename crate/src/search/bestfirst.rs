@@ -31,7 +31,7 @@
 //! - with a tie between the best queued node and the best terminal node,
 //!   the terminal node (a sure result) wins.
 
-use super::{goal_of, since, Budget, Heuristic, Limit, Player, SearchResult, Stats};
+use super::{goal_of, searched_move, since, Budget, Heuristic, Limit, Player, SearchResult, Stats};
 use crate::clock::now_ms;
 use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::TermId;
@@ -238,10 +238,7 @@ impl<M: StateMachine> Player<M> for BestFirst<M> {
         role: usize,
     ) -> Result<TermId, EvalError> {
         let plan = self.search(m, state, role)?;
-        self.stats = plan.result.stats;
-        plan.result
-            .best_move
-            .ok_or_else(|| EvalError::BadMove(format!("role number {role} has no legal move")))
+        searched_move(plan.result, &mut self.stats, role)
     }
     fn last_stats(&self) -> Stats {
         self.stats.clone()

@@ -22,7 +22,7 @@
 
 use super::alphabeta::{AlphaBeta, Config};
 use super::heuristics;
-use super::{Budget, Player, SearchResult, Stats};
+use super::{no_move, Budget, Player, SearchResult, Stats};
 use crate::program::Program;
 use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::TermId;
@@ -159,12 +159,9 @@ impl<M: StateMachine + 'static> Player<M> for Ensemble<M> {
         }
         self.stats = stats;
         let evaluated: Vec<bool> = self.members.iter().map(|m| m.heuristic != "none").collect();
-        let i = choose(&results, &evaluated)
-            .ok_or_else(|| EvalError::BadMove(format!("role number {role} has no legal move")))?;
+        let i = choose(&results, &evaluated).ok_or_else(|| no_move(role))?;
         self.last_choice = Some(self.members[i].heuristic.clone());
-        results[i]
-            .best_move
-            .ok_or_else(|| EvalError::BadMove(format!("role number {role} has no legal move")))
+        results[i].best_move.ok_or_else(|| no_move(role))
     }
     fn last_stats(&self) -> Stats {
         self.stats.clone()

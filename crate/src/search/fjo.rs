@@ -1,6 +1,6 @@
 //! The thesis's evaluation function f_JO (3.4) and the planning distances
 //! h_FF, h_add, h_max (3.3) as search heuristics, on the relaxed planning
-//! problem of [`crate::plan`] (built once per game; each state only resets
+//! problem of `crate::plan` (built once per game; each state only resets
 //! the graph's counters).
 //!
 //! `f_JO(s) = Σ_q (q − 50) / dist(s, T_q)` over the goal values `q` of the
@@ -17,7 +17,9 @@
 
 use super::heuristics::{scale, Heuristic};
 use crate::ground::Budget as GroundBudget;
-use crate::plan::{Costs, Graph, Problem, INF};
+/// The action costs of the relaxed planning problem ([`PlanHeuristic::build_with`]).
+pub use crate::plan::Costs;
+use crate::plan::{Graph, Problem, INF};
 use crate::program::Program;
 use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::TermId;

@@ -10,7 +10,7 @@
 //! statistics along the path. The move played is our role's most visited
 //! move at the root (ties: higher mean). The tree is rebuilt for every move.
 
-use super::{since, Budget, Limit, Player, SearchResult, Stats};
+use super::{searched_move, since, Budget, Limit, Player, SearchResult, Stats};
 use crate::clock::now_ms;
 use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::TermId;
@@ -385,10 +385,7 @@ impl<M: StateMachine> Player<M> for Mcts {
         state: &M::State,
         role: usize,
     ) -> Result<TermId, EvalError> {
-        let r = self.search(m, state, role)?;
-        self.stats = r.stats;
-        r.best_move
-            .ok_or_else(|| EvalError::BadMove(format!("role number {role} has no legal move")))
+        searched_move(self.search(m, state, role)?, &mut self.stats, role)
     }
     fn last_stats(&self) -> Stats {
         self.stats.clone()

@@ -8,7 +8,7 @@
 
 use super::mcts::{decide, merge_roots, Config, Mcts, RootStats};
 use super::parallel::{run_all, worker_seed, Job};
-use super::{Player, SearchResult, Stats};
+use super::{searched_move, Player, SearchResult, Stats};
 use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::TermId;
 
@@ -98,10 +98,7 @@ where
         state: &M::State,
         role: usize,
     ) -> Result<TermId, EvalError> {
-        let r = self.search(m, state, role)?;
-        self.stats = r.stats;
-        r.best_move
-            .ok_or_else(|| EvalError::BadMove(format!("role number {role} has no legal move")))
+        searched_move(self.search(m, state, role)?, &mut self.stats, role)
     }
     fn last_stats(&self) -> Stats {
         self.stats.clone()

@@ -26,7 +26,7 @@
 //! for simultaneous moves. Zero-sum and turn-taking are detected by random
 //! simulation ([`GameInfo::sample`]).
 //!
-//! Budgets ([`Budget`]): wall-clock milliseconds (through [`crate::clock`]),
+//! Budgets ([`Budget`]): wall-clock milliseconds (natively and in wasm),
 //! nodes, and a depth limit. Every player always has a move when its budget
 //! ends.
 
@@ -237,6 +237,18 @@ pub trait Player<M: StateMachine> {
 
 fn no_move(role: usize) -> EvalError {
     EvalError::BadMove(format!("role number {role} has no legal move"))
+}
+
+/// The move a finished search chose for `role`, its counters kept in
+/// `stats` (what [`Player::last_stats`] returns): the `select_move` of every
+/// player that searches.
+pub fn searched_move(
+    result: SearchResult,
+    stats: &mut Stats,
+    role: usize,
+) -> Result<TermId, EvalError> {
+    *stats = result.stats;
+    result.best_move.ok_or_else(|| no_move(role))
 }
 
 /// Plays uniformly random legal moves (seeded).
