@@ -19,6 +19,7 @@ pub mod format;
 pub mod ggp;
 pub mod ground;
 pub mod job;
+pub mod memory;
 pub mod plan;
 pub mod playouts;
 pub mod program;

@@ -87,8 +87,10 @@ it does not ground within budget), `interpreter` runs the reference
 interpreter, `auto` (default) is fast when the game grounds, else the
 interpreter.
 
---seconds S: the time limit of play, replay, bench, search, match and analyze
-(defaults 60, 60, 5, 60, 600, 60; every limit: docs/limits.md). Progress goes
+--seconds S: the time limit of play, replay, bench, search, match, analyze,
+explain and structure (defaults 60, 60, 5, 60, 600, 60, 60, 60; every limit:
+docs/limits.md). --memory MB: the memory budget of any command (default
+4096 or 3/4 of the machine's memory). Progress goes
 to stderr when it is a terminal; Ctrl-C stops with what was found.
 
 Exit codes: 0 fine, 1 errors in the game (or an illegal move), 2 usage or I/O error.
@@ -229,7 +231,21 @@ pub fn run(args: &[String], host: &mut dyn Host) -> Output {
         out.code = EXIT_USAGE;
         return out;
     };
-    let rest = &args[1..];
+    // `--memory MB`: the memory budget of every command (crate::memory).
+    let rest = match crate::memory::take_option(&args[1..]) {
+        Ok((rest, mb)) => {
+            if let Some(mb) = mb {
+                crate::memory::set_budget_mb(mb);
+            }
+            rest
+        }
+        Err(e) => {
+            let _ = writeln!(out.stderr, "gdlkit {command}: {e}");
+            out.code = EXIT_USAGE;
+            return out;
+        }
+    };
+    let rest = &rest[..];
     // Every command that runs a game is one job with a time limit
     // (`docs/limits.md`): the evaluators stop inside a state that takes too
     // long, after the command's own deadline had its chance.
@@ -256,13 +272,15 @@ pub fn run(args: &[String], host: &mut dyn Host) -> Output {
 
 /// Default time limits in seconds of the commands that run games (their
 /// `--seconds` overrides them).
-pub const DEFAULT_SECONDS: [(&str, f64); 6] = [
+pub const DEFAULT_SECONDS: [(&str, f64); 8] = [
     ("play", 60.0),
     ("replay", 60.0),
     ("bench", 5.0),
     ("search", 60.0),
     ("match", 600.0),
     ("analyze", 60.0),
+    ("explain", 60.0),
+    ("structure", 60.0),
 ];
 
 /// The default of `--seconds` for `command`.
@@ -341,7 +359,11 @@ pub fn load_engine(
         let rendered = crate::diagnostic::render(&errors, path, &text, false);
         return Err(Fail::game(format!("{path} has errors:\n{rendered}")));
     }
-    match crate::engine::load_engine(&text, choice) {
+    // Grounding may take a third of the job's time limit (its own default
+    // otherwise): the command needs the rest, e.g. `analyze` its playouts.
+    let mut budget = crate::ground::Budget::default();
+    budget.max_ms = budget.max_ms.min(crate::job::remaining_ms() / 3.0);
+    match crate::engine::load_engine_with(&text, choice, budget) {
         Ok(g) => Ok((text, g)),
         Err(diags) => {
             let rendered = crate::diagnostic::render(&diags, path, &text, false);

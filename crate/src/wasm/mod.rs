@@ -42,6 +42,9 @@ mod playouts;
 mod replay;
 mod search;
 mod structure;
+// Memory budget and the page test's trap (issue 13).
+mod limits;
+pub use limits::{memory_budget, set_memory_budget, test_trap};
 
 pub use analysis::AnalysisJob;
 pub use check::{check, fix, format_kif};

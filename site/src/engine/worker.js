@@ -205,9 +205,17 @@ for (const [name, fn] of Object.entries(ops)) {
   KINDS[`site.${name}`] = (_api, params) => oneShot(() => fn(params ?? {}));
 }
 
+// Test mode only (a worker started with `?test-faults=1` by the page test,
+// engine/start.js): `site.testTrap` traps the wasm instance as a bug would,
+// so the page's recovery can be tested. Never registered otherwise.
+const inWorker = typeof WorkerGlobalScope === 'function' && self instanceof WorkerGlobalScope;
+if (inWorker && /[?&]test-faults=1\b/.test(globalThis.location?.href ?? '')) {
+  KINDS['site.testTrap'] = () => oneShot(() => wasm.testTrap());
+}
+
 // In a worker: serve the page. On the main thread (workers blocked),
 // engine/start.js serves the same kinds with these exports.
-if (typeof WorkerGlobalScope === 'function' && self instanceof WorkerGlobalScope) {
+if (inWorker) {
   const onMessage = serve(self, api);
   self.onmessage = (event) => onMessage(event.data);
 }
