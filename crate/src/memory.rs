@@ -61,6 +61,18 @@ pub fn set_budget_mb(mb: u64) {
     BUDGET_MB.store(mb, Ordering::Relaxed);
 }
 
+/// Runs `f` with the budget `mb` (none: the current one), then restores
+/// the budget before (a long-lived wasm instance runs many commands).
+pub fn with_budget_mb<R>(mb: Option<u64>, f: impl FnOnce() -> R) -> R {
+    let before = BUDGET_MB.load(Ordering::Relaxed);
+    if let Some(mb) = mb {
+        set_budget_mb(mb);
+    }
+    let r = f();
+    BUDGET_MB.store(before, Ordering::Relaxed);
+    r
+}
+
 /// `--memory MB` from the command line: a whole number of megabytes ≥ 16.
 pub fn parse_mb(text: &str) -> Result<u64, String> {
     match text.trim().parse::<u64>() {

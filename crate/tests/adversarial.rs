@@ -346,3 +346,47 @@ fn analyze_reports_missing_goals_of_a_game_too_large_to_explore_within_its_time(
     assert!(line.is_some_and(|l| l.contains(" NO ")), "{}", out.stdout);
     assert!(out.stdout.contains("playouts"), "{}", out.stdout);
 }
+
+/// A relation of 40^4 = 2,560,000 rows that `terminal` reads.
+fn wide_product() -> String {
+    let d: Vec<String> = (0..40).map(|i| format!("(d {i})")).collect();
+    one_step(&format!(
+        "{}\n(<= (quad ?a ?b ?c ?e) (d ?a) (d ?b) (d ?c) (d ?e))\n\
+         (<= terminal (quad ?a ?b ?c ?e) (true (step 1)))\n(goal you 50)",
+        d.join(" ")
+    ))
+}
+
+#[test]
+fn over_the_memory_budget_is_a_clear_error_naming_the_option() {
+    // In a process of its own: the budget and the resident memory are the
+    // process's, and other tests run beside this one.
+    if !cfg!(target_os = "linux") {
+        eprintln!("no native memory measure on this system: skipped");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("gdlkit-memory-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let game = dir.join("wide.kif");
+    std::fs::write(&game, wide_product()).unwrap();
+    let run = |extra: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_gdlkit"))
+            .args(["play", game.to_str().unwrap(), "--engine", "interpreter"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--memory", "40"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("40 MB of memory") && stderr.contains("--memory MB"),
+        "{stderr}"
+    );
+    // Within the default budget the same game is answered (or stops at a
+    // row limit, not the memory).
+    let out = run(&[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("MB of memory"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

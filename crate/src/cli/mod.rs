@@ -232,13 +232,8 @@ pub fn run(args: &[String], host: &mut dyn Host) -> Output {
         return out;
     };
     // `--memory MB`: the memory budget of every command (crate::memory).
-    let rest = match crate::memory::take_option(&args[1..]) {
-        Ok((rest, mb)) => {
-            if let Some(mb) = mb {
-                crate::memory::set_budget_mb(mb);
-            }
-            rest
-        }
+    let (rest, memory_mb) = match crate::memory::take_option(&args[1..]) {
+        Ok(taken) => taken,
         Err(e) => {
             let _ = writeln!(out.stderr, "gdlkit {command}: {e}");
             out.code = EXIT_USAGE;
@@ -257,8 +252,10 @@ pub fn run(args: &[String], host: &mut dyn Host) -> Output {
             return out;
         }
     };
-    let result = crate::job::scope_with_grace(limit_ms, grace_ms, || {
-        run_command(command, rest, host, &mut out)
+    let result = crate::memory::with_budget_mb(memory_mb, || {
+        crate::job::scope_with_grace(limit_ms, grace_ms, || {
+            run_command(command, rest, host, &mut out)
+        })
     });
     match result {
         Ok(code) => out.code = code,

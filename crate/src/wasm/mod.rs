@@ -226,6 +226,8 @@ export interface ExplainOptions {
   /** `fjo` (default), `hff`, `hadd`, `hmax`, or any other heuristic name. */
   heuristic?: string;
   engine?: "auto" | "interpreter" | "fast";
+  /** Time limit in milliseconds (default 60,000). */
+  ms?: number;
 }
 
 /** Distances of one goal formula T_q = goal(role, q) ∧ terminal (null: unreachable). */

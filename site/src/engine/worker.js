@@ -51,7 +51,9 @@ function structureOf(text) {
 
 /** Loaded games of the play view: id → Game. */
 const games = new Map();
-let nextGameId = 1;
+// Ids start at random, so an id from a worker that died is unknown to its
+// successor (GdlStaleGame) rather than naming another game.
+let nextGameId = 1 + Math.floor(Math.random() * 1e6) * 1000;
 
 function game(id) {
   const g = games.get(id);

@@ -117,6 +117,7 @@ export class PlayView {
 
   /** A call into the `game` worker that, when the worker died, reloads the game and tries once more (`args()` is read again). */
   async gameCall(op, args) {
+    if (this.recovering) await this.recovering.catch(() => {});
     try {
       return await engine().game.call(op, args());
     } catch (e) {
