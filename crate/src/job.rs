@@ -93,12 +93,6 @@ pub fn check() -> Result<(), EvalError> {
     crate::memory::check(now)
 }
 
-/// Milliseconds left until the soft end of the current job (infinite:
-/// no limit).
-pub fn remaining_ms() -> f64 {
-    (SOFT_END.with(|s| s.get()) - now_ms()).max(0.0)
-}
-
 /// Whether work that can stop between units should stop now: the soft end
 /// of the job passed, or it was cancelled.
 pub fn soft_passed() -> bool {

@@ -169,7 +169,10 @@ mod counting {
 
     struct Counting;
 
+    // Not inlined: every allocation site would otherwise carry a copy of
+    // the allocator's fast path (a larger module).
     unsafe impl GlobalAlloc for Counting {
+        #[inline(never)]
         unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
             let p = unsafe { System.alloc(layout) };
             if !p.is_null() {
@@ -177,6 +180,7 @@ mod counting {
             }
             p
         }
+        #[inline(never)]
         unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
             let p = unsafe { System.alloc_zeroed(layout) };
             if !p.is_null() {
@@ -184,10 +188,12 @@ mod counting {
             }
             p
         }
+        #[inline(never)]
         unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
             unsafe { System.dealloc(ptr, layout) };
             IN_USE.fetch_sub(layout.size() as u64, Ordering::Relaxed);
         }
+        #[inline(never)]
         unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
             let p = unsafe { System.realloc(ptr, layout, new_size) };
             if !p.is_null() {

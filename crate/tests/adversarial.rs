@@ -237,8 +237,8 @@ fn a_5000_role_one_step_game_is_analyzed() {
 
 #[test]
 fn a_2000_variable_rule_under_bench_seconds_stops_loading_in_time() {
-    // The fast engine gives up after a third of the job's limit with a
-    // clear error; auto falls back to the interpreter and benches it.
+    // The fast engine gives up at the job's limit with a clear error; auto
+    // falls back to the interpreter and benches it.
     let out = cli(
         &["bench", "g.kif", "--seconds", "1", "--engine", "fast"],
         &wide_rule(2000),

@@ -2,7 +2,7 @@
 //! playability, goals, monotonicity, winnability), proved on the whole
 //! reachable state graph when it fits the budget, sampled otherwise.
 
-use super::{load_engine, Args, Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
+use super::{load_engine_within, Args, Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
 use crate::analysis::{AnalysisJob, Mode, Options};
 use crate::clock::Deadline;
 use std::fmt::Write as _;
@@ -25,7 +25,8 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     let ms = args.seconds(super::default_seconds("analyze"))? * 1000.0;
     let path = args.positional(0, "GAME.kif")?.to_string();
     let started = crate::clock::now_ms();
-    let (_, m) = load_engine(host, &path, &args)?;
+    // Grounding may take a third of the time; the analysis needs the rest.
+    let (_, m) = load_engine_within(host, &path, &args, ms / 3.0)?;
     let ms = (ms - (crate::clock::now_ms() - started)).max(0.0);
     let (explore_until, deadline) = (Deadline::after_ms(ms / 2.0), Deadline::after_ms(ms));
     let engine = m.name();

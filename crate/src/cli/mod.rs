@@ -338,6 +338,18 @@ pub fn load_engine(
     path: &str,
     args: &Args,
 ) -> Result<(String, crate::Engine), Fail> {
+    load_engine_within(host, path, args, f64::INFINITY)
+}
+
+/// [`load_engine`] where grounding may take at most `grounding_ms` (then
+/// `--engine auto` runs the interpreter): `analyze` keeps most of its time
+/// limit for exploring and playouts.
+pub fn load_engine_within(
+    host: &mut dyn Host,
+    path: &str,
+    args: &Args,
+    grounding_ms: f64,
+) -> Result<(String, crate::Engine), Fail> {
     let choice: crate::EngineChoice = args
         .get("engine")
         .unwrap_or("auto")
@@ -356,10 +368,8 @@ pub fn load_engine(
         let rendered = crate::diagnostic::render(&errors, path, &text, false);
         return Err(Fail::game(format!("{path} has errors:\n{rendered}")));
     }
-    // Grounding may take a third of the job's time limit (its own default
-    // otherwise): the command needs the rest, e.g. `analyze` its playouts.
     let mut budget = crate::ground::Budget::default();
-    budget.max_ms = budget.max_ms.min(crate::job::remaining_ms() / 3.0);
+    budget.max_ms = budget.max_ms.min(grounding_ms);
     match crate::engine::load_engine_with(&text, choice, budget) {
         Ok(g) => Ok((text, g)),
         Err(diags) => {
