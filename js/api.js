@@ -345,7 +345,8 @@ export function runCli(args, files = {}, options = {}) {
  * Every legal move's value in a position under a heuristic, with the
  * planning heuristics' goal distances and relaxed plans (thesis f_JO):
  * the object of `gdlkit explain --format json` (docs/planning.md).
- * `options`: `{moves, role, heuristic, engine}` (all optional).
+ * `options`: `{moves, role, heuristic, engine, ms}` (all optional; `ms`
+ * the time limit, default 60,000).
  */
 export function explain(kif, options) {
   needReady();

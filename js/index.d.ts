@@ -670,6 +670,8 @@ export interface ExplainOptions {
   /** `fjo` (default), `hff`, `hadd`, `hmax`, or any other heuristic name. */
   heuristic?: string;
   engine?: "auto" | "interpreter" | "fast";
+  /** Time limit in milliseconds (default 60,000). */
+  ms?: number;
 }
 
 /** Distances of one goal formula T_q = goal(role, q) ∧ terminal (null: unreachable). */
@@ -804,3 +806,10 @@ export function parallelBestMove(
   workers: readonly { run(kind: string, params?: object): Promise<any> }[],
   params: { kif: string; spec?: string; seed?: number; engine?: EngineChoice; fluents: readonly string[]; role?: number },
 ): Promise<{ move: string | null; value: number | null; merged: RootStats; stats: SearchStats[] }>;
+
+// Limits (issue 13; js/limits.js): the memory budget of the wasm instance.
+
+/** Sets the memory budget in MB (at least 16, at most 1,920): evaluation then stops with a GdlEvalError naming it. */
+export function setMemoryBudget(mb: number): void;
+/** The memory budget and the memory the engine holds now, in MB. */
+export function memoryBudget(): { budgetMb: number; usedMb: number };

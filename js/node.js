@@ -11,6 +11,7 @@ export { check, explain, fix, format, Game, hasErrors, isGdlError, PlayoutJob, r
 export { analyze, AnalysisJob } from './analysis.js';
 export { parsePlayerSpec, parseTree, Player, players, playerSpec, reorderTree, runMatch, search, searchTree } from './search.js';
 export { renderBoard, structure } from './structure.js';
+export { memoryBudget, setMemoryBudget } from './limits.js';
 export { initSync, isReady } from './wasm.js';
 export { MctsWorker, mctsChoose } from './mcts-worker.js';
 export { parallelBestMove } from './parallel.js';

@@ -11,7 +11,7 @@ import { PKG, ROOT } from '../scripts/lib.mjs';
 import { chain, families, oddTexts } from './adversarial.mjs';
 
 assert.ok(existsSync(join(PKG, 'gdlkit_bg.wasm')), 'pkg/ is missing: run `npm run build` first');
-const { Game, runCli, isGdlError } = await import(join(ROOT, 'js', 'node.js'));
+const { Game, runCli, isGdlError, explain, memoryBudget, setMemoryBudget } = await import(join(ROOT, 'js', 'node.js'));
 const TICTACTOE = readFileSync(join(ROOT, 'games', 'ticTacToe.kif'), 'utf8');
 
 /** The instance still plays: tic-tac-toe's initial state has 9 moves for x. */
@@ -91,4 +91,55 @@ test('byte oddities: a BOM is ignored, a NUL is an error', () => {
     if (name === 'nul') assert.match(out.stdout, /GDL005/);
     if (name === 'unclosed') assert.match(out.stdout, /100000 `\)`/);
   }
+});
+
+// ---- issue 13: memory and time limits in wasm ----
+
+/** A relation of 40^4 = 2,560,000 rows, read by `terminal` (materialised by the interpreter). */
+function wideProduct() {
+  const d = Array.from({ length: 40 }, (_, i) => `(d ${i})`).join(' ');
+  return `(role you)\n${d}\n(init (step 0))\n(<= (quad ?a ?b ?c ?e) (d ?a) (d ?b) (d ?c) (d ?e))\n(<= (legal you go) (true (step 0)))\n(<= (next (step 1)) (true (step 0)))\n(<= terminal (quad ?a ?b ?c ?e) (true (step 1)))\n(goal you 50)\n`;
+}
+
+test('memory: over the budget is a GdlEvalError naming it, not a trap; the instance lives on', () => {
+  const before = memoryBudget();
+  assert.ok(before.budgetMb >= 1024 && before.budgetMb < 2048, `default budget ${before.budgetMb} MB below the 2 GiB maximum`);
+  setMemoryBudget(24);
+  try {
+    assert.equal(memoryBudget().budgetMb, 24);
+    const e = answerOrGdlError('wideProduct', () => {
+      const g = new Game(wideProduct(), { engine: 'interpreter' });
+      let s = g.initialState();
+      s = g.next(s, ['go']);
+      return g.isTerminal(s);
+    });
+    assert.ok(isGdlError(e), `an error, not ${e}`);
+    assert.match(e.message, /24 MB of memory.*setMemoryBudget/);
+  } finally {
+    setMemoryBudget(before.budgetMb);
+  }
+  assert.equal(memoryBudget().budgetMb, before.budgetMb);
+  assert.throws(() => setMemoryBudget(-1), TypeError);
+  // Through the CLI: --memory applies to that command only.
+  const out = answerOrGdlError('cli --memory', () => runCli(['play', 'g.kif', '--engine', 'interpreter', '--memory', '24'], { 'g.kif': wideProduct() }));
+  assert.equal(out.code, 1, out.stderr);
+  assert.match(out.stderr, /24 MB of memory/);
+  assert.equal(memoryBudget().budgetMb, before.budgetMb);
+});
+
+test('explain and structure: time limits in wasm (ms), the CLI accepts --seconds', () => {
+  const e = explain(TICTACTOE, { ms: 30000 });
+  assert.equal(e.moves.length, 9);
+  assert.throws(() => explain(TICTACTOE, { ms: 'soon' }), TypeError);
+  for (const command of ['explain', 'structure']) {
+    const out = runCli([command, 'g.kif', '--seconds', '20'], { 'g.kif': TICTACTOE });
+    assert.equal(out.code, 0, `${command}: ${out.stderr}`);
+    assert.equal(runCli([command, 'g.kif', '--seconds', 'inf'], { 'g.kif': TICTACTOE }).code, 2);
+  }
+});
+
+test('a 100,000-long closure in wasm: a clear error at the time limit, then tic-tac-toe plays', () => {
+  const out = answerOrGdlError('chain(100000)', () => runCli(['play', 'g.kif', '--engine', 'interpreter', '--seconds', '1'], { 'g.kif': chain(100000) }));
+  assert.ok(out.code === 0 || out.code === 1, out.stderr);
+  if (out.code === 1) assert.match(out.stderr, /--seconds|max_nesting/);
 });

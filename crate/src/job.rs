@@ -74,8 +74,8 @@ pub fn scope_with_grace<R>(soft_ms: f64, grace_ms: f64, f: impl FnOnce() -> R) -
     r
 }
 
-/// Whether the current job must stop: its time limit passed or it was
-/// cancelled. Cheap enough for every few thousand steps of an inner loop.
+/// Whether the current job must stop: its time limit passed, it was
+/// cancelled or the memory in use is over the budget. Cheap enough for every few thousand steps of an inner loop.
 pub fn check() -> Result<(), EvalError> {
     if cancelled() {
         return Err(EvalError::Limit {
@@ -84,13 +84,15 @@ pub fn check() -> Result<(), EvalError> {
         });
     }
     let (end, limit) = LIMIT.with(|l| l.get());
-    if end.is_finite() && now_ms() >= end {
+    let now = now_ms();
+    if end.is_finite() && now >= end {
         return Err(EvalError::Limit {
             what: "milliseconds of the job's time limit (--seconds)",
             limit: limit.max(0.0) as u64,
         });
     }
-    Ok(())
+    // The memory budget (crate::memory), in the same loops.
+    crate::memory::check(now)
 }
 
 /// Whether work that can stop between units should stop now: the soft end

@@ -112,6 +112,7 @@ pub mod trace;
 pub(crate) mod clock;
 pub(crate) mod deps;
 pub(crate) mod ground;
+pub(crate) mod memory;
 pub(crate) mod plan;
 pub(crate) mod stack;
 

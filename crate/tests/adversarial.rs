@@ -177,3 +177,216 @@ fn byte_oddities_are_read_properly() {
         }
     }
 }
+
+// ---- the cases of issue 13's "Why" list, small and quick ----
+
+/// A minimal one-role game plus `extra` (no goal of its own).
+fn one_step(extra: &str) -> String {
+    format!(
+        "(role you)\n(init (step 0))\n(<= (legal you go) (true (step 0)))\n\
+         (<= (next (step 1)) (true (step 0)))\n(<= terminal (true (step 1)))\n{extra}\n"
+    )
+}
+
+#[test]
+fn replay_of_the_5000_long_closure_on_the_interpreter_is_answered_on_a_small_stack() {
+    let mut host = Mem(vec![
+        ("g.kif".into(), chain(5000)),
+        ("m.json".into(), "[]".into()),
+    ]);
+    let args: Vec<String> = ["replay", "g.kif", "m.json", "--engine", "interpreter"]
+        .map(String::from)
+        .to_vec();
+    let out = small_stack(move || gdlkit::cli::run(&args, &mut host));
+    ok_or_clear_error(&out, "replay");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+}
+
+#[test]
+fn a_100000_long_closure_ends_at_the_time_limit_with_a_clear_error() {
+    let game = chain(100_000);
+    for args in [
+        &["play", "g.kif", "--engine", "interpreter", "--seconds", "1"][..],
+        &[
+            "analyze",
+            "g.kif",
+            "--engine",
+            "interpreter",
+            "--seconds",
+            "1",
+        ],
+    ] {
+        let (g, a) = (game.clone(), args.to_vec());
+        let out = small_stack(move || cli(&a, &g));
+        ok_or_clear_error(&out, args[0]);
+        if out.code == 1 {
+            assert!(out.stderr.contains("--seconds"), "{}", out.stderr);
+        }
+    }
+}
+
+#[test]
+fn a_5000_role_one_step_game_is_analyzed() {
+    let out = cli(
+        &["analyze", "g.kif", "--seconds", "20"],
+        &joint_moves(5000, 1),
+    );
+    ok_or_clear_error(&out, "analyze");
+    assert!(out.stdout.contains("well-formed"), "{}", out.stdout);
+}
+
+#[test]
+fn a_2000_variable_rule_under_bench_seconds_stops_loading_in_time() {
+    // The fast engine gives up at the job's limit with a clear error; auto
+    // falls back to the interpreter and benches it.
+    let out = cli(
+        &["bench", "g.kif", "--seconds", "1", "--engine", "fast"],
+        &wide_rule(2000),
+    );
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stderr.contains("milliseconds"), "{}", out.stderr);
+    let out = cli(&["bench", "g.kif", "--seconds", "1"], &wide_rule(2000));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("\"playouts\""), "{}", out.stdout);
+}
+
+#[test]
+fn unbounded_options_are_refused_and_seconds_bound_playout_counts() {
+    let game = one_step("(goal you 50)");
+    let usage: [&[&str]; 6] = [
+        &["bench", "g.kif", "--seconds", "inf"],
+        &["bench", "g.kif", "--seconds", "-1"],
+        &["play", "g.kif", "--seconds", "NaN"],
+        &["match", "g.kif", "--games", "18446744073709551615"],
+        &["explain", "g.kif", "--seconds", "0"],
+        &["analyze", "g.kif", "--memory", "1"],
+    ];
+    for args in usage {
+        let out = cli(args, &game);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(!out.stderr.trim().is_empty());
+    }
+    // --playouts N with --seconds: the seconds win (the test would hang otherwise).
+    let out = cli(
+        &[
+            "bench",
+            "g.kif",
+            "--playouts",
+            "4000000000",
+            "--seconds",
+            "0.3",
+        ],
+        &game,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v: serde_json::Value = serde_json::from_str(out.stdout.trim()).unwrap();
+    assert!(v["playouts"].as_u64().unwrap() < 4_000_000_000);
+    // explain and structure take a time limit and a memory budget.
+    for args in [
+        &["explain", "g.kif", "--seconds", "5", "--memory", "4096"][..],
+        &["structure", "g.kif", "--seconds", "5"],
+    ] {
+        let out = cli(args, &game);
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+    }
+}
+
+#[test]
+fn games_check_rejects_fail_in_every_command() {
+    let games = [
+        (
+            "no role",
+            "(init (p))\n(<= terminal (true (p)))\n".to_string(),
+        ),
+        ("empty", String::new()),
+        ("goal 101", one_step("(goal you 101)")),
+        ("goal 3.5", one_step("(goal you 3.5)")),
+        (
+            "terminal on does",
+            one_step("(goal you 50)").replace(
+                "(<= terminal (true (step 1)))",
+                "(<= terminal (does you go))",
+            ),
+        ),
+    ];
+    let mut runs = 0;
+    for (name, game) in &games {
+        for command in ["check", "play", "bench", "analyze"] {
+            let out = cli(&[command, "g.kif"], game);
+            assert_eq!(out.code, 1, "{command} on {name}: {}", out.stdout);
+            assert!(
+                !out.stdout.contains("well-formed: yes"),
+                "{command} on {name}"
+            );
+            runs += 1;
+        }
+    }
+    assert_eq!(runs, 20);
+}
+
+#[test]
+fn analyze_reports_missing_goals_of_a_game_too_large_to_explore_within_its_time() {
+    // 3 moves a step for 40 steps (3^40 states, far beyond the budget): the
+    // breadth-first half of the time ends, the playouts reach terminal
+    // states and find that `you` has no goal there.
+    let mut g = String::from(
+        "(role you)\n(init (at z))\n(init (hist nil))\n(move a) (move b) (move c)\n\
+         (<= (legal you ?m) (move ?m))\n\
+         (<= (next (at ?y)) (true (at ?x)) (succ ?x ?y))\n\
+         (<= (next (hist (cons ?m ?h))) (does you ?m) (true (hist ?h)))\n\
+         (<= terminal (true (at n40)))\n\
+         (<= (goal you 100) (true (at ?x)) (distinct ?x n40))\n(succ z n1)\n",
+    );
+    for i in 1..40 {
+        g += &format!("(succ n{i} n{})\n", i + 1);
+    }
+    let out = cli(&["analyze", "g.kif", "--seconds", "2"], &g);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let line = out.stdout.lines().find(|l| l.contains("goals_defined"));
+    assert!(line.is_some_and(|l| l.contains(" NO ")), "{}", out.stdout);
+    assert!(out.stdout.contains("playouts"), "{}", out.stdout);
+}
+
+/// A relation of 40^4 = 2,560,000 rows that `terminal` reads.
+fn wide_product() -> String {
+    let d: Vec<String> = (0..40).map(|i| format!("(d {i})")).collect();
+    one_step(&format!(
+        "{}\n(<= (quad ?a ?b ?c ?e) (d ?a) (d ?b) (d ?c) (d ?e))\n\
+         (<= terminal (quad ?a ?b ?c ?e) (true (step 1)))\n(goal you 50)",
+        d.join(" ")
+    ))
+}
+
+#[test]
+fn over_the_memory_budget_is_a_clear_error_naming_the_option() {
+    // In a process of its own: the budget and the resident memory are the
+    // process's, and other tests run beside this one.
+    if !cfg!(target_os = "linux") {
+        eprintln!("no native memory measure on this system: skipped");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("gdlkit-memory-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let game = dir.join("wide.kif");
+    std::fs::write(&game, wide_product()).unwrap();
+    let run = |extra: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_gdlkit"))
+            .args(["play", game.to_str().unwrap(), "--engine", "interpreter"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--memory", "40"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("40 MB of memory") && stderr.contains("--memory MB"),
+        "{stderr}"
+    );
+    // Within the default budget the same game is answered (or stops at a
+    // row limit, not the memory).
+    let out = run(&[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("MB of memory"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

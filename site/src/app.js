@@ -8,7 +8,7 @@
 // the default (tic-tac-toe).
 
 import { h } from './dom.js';
-import { engine } from './engine/client.js';
+import { engine, engineEvents, onBeforeLongJob } from './engine/client.js';
 import { compressText, decompressText, loadDrafts, loadSaved, movesFromText, movesToText, saveNow, shareUrl, stashDraft, urlParams } from './state.js';
 
 const $ = (id) => document.getElementById(id);
@@ -75,6 +75,13 @@ function flush() {
 }
 
 addEventListener('pagehide', flush);
+
+// Faults (issue 13): the work is saved before any job that may run long, and
+// a worker that died is named (the views reload what it held).
+onBeforeLongJob(() => app.text && flush());
+engineEvents.addEventListener('restarted', (event) => {
+  notify(`The engine stopped unexpectedly (${event.detail.message}) and was restarted. Your rules and moves are kept.`);
+});
 document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && flush());
 
 // ---------------------------------------------------------------- library

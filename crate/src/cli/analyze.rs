@@ -2,7 +2,7 @@
 //! playability, goals, monotonicity, winnability), proved on the whole
 //! reachable state graph when it fits the budget, sampled otherwise.
 
-use super::{load_engine, Args, Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
+use super::{load_engine_within, Args, Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
 use crate::analysis::{AnalysisJob, Mode, Options};
 use crate::clock::Deadline;
 use std::fmt::Write as _;
@@ -23,12 +23,16 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     // Half the time for the breadth-first exploration, the rest (at least)
     // for checking and random playouts, so both run within the limit.
     let ms = args.seconds(super::default_seconds("analyze"))? * 1000.0;
-    let (explore_until, deadline) = (Deadline::after_ms(ms / 2.0), Deadline::after_ms(ms));
     let path = args.positional(0, "GAME.kif")?.to_string();
-    let (_, m) = load_engine(host, &path, &args)?;
+    let started = crate::clock::now_ms();
+    // Grounding may take a third of the time; the analysis needs the rest.
+    let (_, m) = load_engine_within(host, &path, &args, ms / 3.0)?;
+    let ms = (ms - (crate::clock::now_ms() - started)).max(0.0);
+    let (explore_until, deadline) = (Deadline::after_ms(ms / 2.0), Deadline::after_ms(ms));
     let engine = m.name();
     let fallback = m.fallback().map(str::to_string);
     let mut job = AnalysisJob::new(m, opts);
+    let mut memory_note = None;
     loop {
         let p = job.step(256);
         if p.done {
@@ -44,7 +48,19 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
             job.stop();
         } else if explore_until.passed() {
             job.end_exploration();
+        } else if p.phase == crate::analysis::Phase::Exploring && crate::memory::above(0.75) {
+            // The state graph fills the memory: stop exploring at 3/4 of the
+            // budget so that the checks and playouts have room (the
+            // evaluators fail at the whole budget).
+            memory_note = Some(crate::memory::budget_mb());
+            job.end_exploration();
         }
+    }
+    if let Some(mb) = memory_note {
+        let _ = writeln!(
+            out.stderr,
+            "gdlkit analyze: the breadth-first exploration stopped at 3/4 of the memory budget ({mb} MB; --memory MB raises it); the rest is sampled"
+        );
     }
     let report = job.report().expect("finished").clone();
     if json {

@@ -12,6 +12,7 @@ gdlkit explain GAME.kif [options]
   --heuristic H       fjo (default), hff, hadd, hmax, fuzzy, mobility, ...
   --engine E          auto (default), interpreter, fast
   --format json       JSON output
+  --seconds S         time limit (default 60)
 ";
 
 pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
@@ -20,7 +21,7 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
         return Ok(EXIT_OK);
     }
     let args = Args::parse(raw, &[])?;
-    args.only(&["moves", "role", "heuristic", "engine", "format"])?;
+    args.only(&["moves", "role", "heuristic", "engine", "format", "seconds"])?;
     let json = args.json()?;
     let game = args.positional(0, "GAME.kif")?.to_string();
     let text = host

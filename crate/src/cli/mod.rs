@@ -87,8 +87,10 @@ it does not ground within budget), `interpreter` runs the reference
 interpreter, `auto` (default) is fast when the game grounds, else the
 interpreter.
 
---seconds S: the time limit of play, replay, bench, search, match and analyze
-(defaults 60, 60, 5, 60, 600, 60; every limit: docs/limits.md). Progress goes
+--seconds S: the time limit of play, replay, bench, search, match, analyze,
+explain and structure (defaults 60, 60, 5, 60, 600, 60, 60, 60; every limit:
+docs/limits.md). --memory MB: the memory budget of any command (default
+4096 or 3/4 of the machine's memory). Progress goes
 to stderr when it is a terminal; Ctrl-C stops with what was found.
 
 Exit codes: 0 fine, 1 errors in the game (or an illegal move), 2 usage or I/O error.
@@ -229,7 +231,16 @@ pub fn run(args: &[String], host: &mut dyn Host) -> Output {
         out.code = EXIT_USAGE;
         return out;
     };
-    let rest = &args[1..];
+    // `--memory MB`: the memory budget of every command (crate::memory).
+    let (rest, memory_mb) = match crate::memory::take_option(&args[1..]) {
+        Ok(taken) => taken,
+        Err(e) => {
+            let _ = writeln!(out.stderr, "gdlkit {command}: {e}");
+            out.code = EXIT_USAGE;
+            return out;
+        }
+    };
+    let rest = &rest[..];
     // Every command that runs a game is one job with a time limit
     // (`docs/limits.md`): the evaluators stop inside a state that takes too
     // long, after the command's own deadline had its chance.
@@ -241,8 +252,10 @@ pub fn run(args: &[String], host: &mut dyn Host) -> Output {
             return out;
         }
     };
-    let result = crate::job::scope_with_grace(limit_ms, grace_ms, || {
-        run_command(command, rest, host, &mut out)
+    let result = crate::memory::with_budget_mb(memory_mb, || {
+        crate::job::scope_with_grace(limit_ms, grace_ms, || {
+            run_command(command, rest, host, &mut out)
+        })
     });
     match result {
         Ok(code) => out.code = code,
@@ -256,13 +269,15 @@ pub fn run(args: &[String], host: &mut dyn Host) -> Output {
 
 /// Default time limits in seconds of the commands that run games (their
 /// `--seconds` overrides them).
-pub const DEFAULT_SECONDS: [(&str, f64); 6] = [
+pub const DEFAULT_SECONDS: [(&str, f64); 8] = [
     ("play", 60.0),
     ("replay", 60.0),
     ("bench", 5.0),
     ("search", 60.0),
     ("match", 600.0),
     ("analyze", 60.0),
+    ("explain", 60.0),
+    ("structure", 60.0),
 ];
 
 /// The default of `--seconds` for `command`.
@@ -323,6 +338,18 @@ pub fn load_engine(
     path: &str,
     args: &Args,
 ) -> Result<(String, crate::Engine), Fail> {
+    load_engine_within(host, path, args, f64::INFINITY)
+}
+
+/// [`load_engine`] where grounding may take at most `grounding_ms` (then
+/// `--engine auto` runs the interpreter): `analyze` keeps most of its time
+/// limit for exploring and playouts.
+pub fn load_engine_within(
+    host: &mut dyn Host,
+    path: &str,
+    args: &Args,
+    grounding_ms: f64,
+) -> Result<(String, crate::Engine), Fail> {
     let choice: crate::EngineChoice = args
         .get("engine")
         .unwrap_or("auto")
@@ -341,7 +368,9 @@ pub fn load_engine(
         let rendered = crate::diagnostic::render(&errors, path, &text, false);
         return Err(Fail::game(format!("{path} has errors:\n{rendered}")));
     }
-    match crate::engine::load_engine(&text, choice) {
+    let mut budget = crate::ground::Budget::default();
+    budget.max_ms = budget.max_ms.min(grounding_ms);
+    match crate::engine::load_engine_with(&text, choice, budget) {
         Ok(g) => Ok((text, g)),
         Err(diags) => {
             let rendered = crate::diagnostic::render(&diags, path, &text, false);

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
     let args = Args::parse(raw, &[])?;
-    args.only(&["seed", "states", "ms", "format", "engine"])?;
+    args.only(&["seed", "states", "ms", "format", "engine", "seconds"])?;
     let json = args.json()?;
     let defaults = Options::default();
     let options = Options {

@@ -240,6 +240,8 @@ impl<'a> Grounder<'a> {
     fn step(&mut self) -> bool {
         self.steps += 1;
         if self.steps & 0xfff == 0 {
+            let steps = self.steps;
+            crate::job::progress("grounding", || format!("{steps} join steps"));
             if self.deadline.passed() {
                 self.fail(GroundError::Budget {
                     what: "milliseconds",
@@ -393,6 +395,16 @@ impl<'a> Grounder<'a> {
         limit: &[u32],
         relaxed: bool,
     ) -> usize {
+        // Ordering a wide rule costs time of its own (quadratic in its
+        // body): check the job before, and do nothing once grounding failed.
+        if self.error.is_none() {
+            if let Err(e) = crate::job::check() {
+                self.fail(GroundError::Eval(e));
+            }
+        }
+        if self.error.is_some() {
+            return 0;
+        }
         let ops = self.order(rule, delta.map(|d| d.0), relaxed);
         for op in &ops {
             if let Op::Scan { lit, mask, .. } = op {

@@ -367,6 +367,7 @@ pub fn ground_program(program: &Program, budget: Budget) -> Result<GroundProgram
 pub fn ground(program: &Program, budget: Budget) -> Result<FastEngine, GroundError> {
     let t0 = now_ms();
     let gp = ground_program(program, budget)?;
+    crate::job::progress("grounding: network", String::new);
     let GroundProgram {
         store,
         roles,

@@ -153,7 +153,9 @@ pub fn explain<M: StateMachine + 'static>(
     let replies = cartesian(&others);
     let mut ours = legal[role].clone();
     ours.sort_by_key(|&mv| m.terms().display(mv));
-    for mv in ours {
+    let n = ours.len();
+    for (i, mv) in ours.into_iter().enumerate() {
+        crate::job::progress("explain: moves", || format!("{i} of {n} moves"));
         let mut mvv = MoveValue {
             mv: m.terms().display(mv),
             value: None,
@@ -257,7 +259,13 @@ pub struct ExplainOptions {
     pub heuristic: String,
     /// `auto` (default), `interpreter` or `fast`.
     pub engine: String,
+    /// Time limit in milliseconds (default [`EXPLAIN_MS`]); the CLI's
+    /// `--seconds` is the job's limit around it.
+    pub ms: Option<f64>,
 }
+
+/// The default time limit of `explain` (60 s, as `gdlkit explain`).
+pub const EXPLAIN_MS: f64 = 60_000.0;
 
 impl Default for ExplainOptions {
     fn default() -> Self {
@@ -266,6 +274,7 @@ impl Default for ExplainOptions {
             role: None,
             heuristic: "fjo".into(),
             engine: "auto".into(),
+            ms: None,
         }
     }
 }
@@ -274,6 +283,11 @@ impl Default for ExplainOptions {
 /// binding and the page call). Errors are messages (the game's first
 /// error diagnostic with its line, a bad option, an illegal move).
 pub fn explain_text(text: &str, o: &ExplainOptions) -> Result<Explanation, String> {
+    let ms = o.ms.filter(|ms| *ms > 0.0).unwrap_or(EXPLAIN_MS);
+    crate::job::scope(ms, || explain_in_time(text, o))
+}
+
+fn explain_in_time(text: &str, o: &ExplainOptions) -> Result<Explanation, String> {
     let choice: crate::EngineChoice = o.engine.parse()?;
     let program = crate::parse_program(text);
     let fail = |d: Vec<crate::Diagnostic>| {

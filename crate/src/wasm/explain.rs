@@ -8,7 +8,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// `options`: `{moves: [[...], ...], role, heuristic: "fjo"|"hff"|"hadd"|
-/// "hmax"|"fuzzy"|..., engine}` (all optional; heuristic default `fjo`).
+/// "hmax"|"fuzzy"|..., engine, ms}` (all optional; heuristic default `fjo`,
+/// `ms` the time limit, default 60,000).
 #[wasm_bindgen(unchecked_return_type = "any")]
 pub fn explain(kif: &str, options: JsValue) -> Result<JsValue, JsValue> {
     js::init();
@@ -16,7 +17,7 @@ pub fn explain(kif: &str, options: JsValue) -> Result<JsValue, JsValue> {
         ExplainOptions::default()
     } else {
         if let Some(obj) = options.dyn_ref::<js_sys::Object>() {
-            let known = ["moves", "role", "heuristic", "engine"];
+            let known = ["moves", "role", "heuristic", "engine", "ms"];
             for k in js_sys::Object::keys(obj).iter() {
                 let k = k.as_string().unwrap_or_default();
                 if !known.contains(&k.as_str()) {

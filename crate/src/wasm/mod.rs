@@ -42,6 +42,9 @@ mod playouts;
 mod replay;
 mod search;
 mod structure;
+// Memory budget and the page test's trap (issue 13).
+mod limits;
+pub use limits::{memory_budget, set_memory_budget, test_trap};
 
 pub use analysis::AnalysisJob;
 pub use check::{check, fix, format_kif};
@@ -223,6 +226,8 @@ export interface ExplainOptions {
   /** `fjo` (default), `hff`, `hadd`, `hmax`, or any other heuristic name. */
   heuristic?: string;
   engine?: "auto" | "interpreter" | "fast";
+  /** Time limit in milliseconds (default 60,000). */
+  ms?: number;
 }
 
 /** Distances of one goal formula T_q = goal(role, q) ∧ terminal (null: unreachable). */

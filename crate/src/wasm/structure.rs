@@ -57,7 +57,9 @@ pub fn structure(kif: &str, options: JsValue) -> Result<JsValue, JsValue> {
         max_states: o.states.unwrap_or(d.max_states),
         max_ms: o.ms.unwrap_or(d.max_ms),
     };
-    let mut st = find(kif, options)?;
+    // Loading (grounding) gets a minute beside the sampling's own `ms`.
+    let limit = options.max_ms.max(0.0) + 60_000.0;
+    let mut st = crate::job::scope(limit, || find(kif, options))?;
     structure::locate(&mut st, &crate::parse_program(kif), kif);
     to_js(&st)
 }

@@ -17,6 +17,23 @@ import { newEngineWorker } from './start.js';
  */
 const PACKAGE_KINDS = new Set(['check', 'format', 'replay', 'cli', 'version', 'playouts', 'analyze', 'searchTree', 'bestMove', 'explain', 'mctsRoot', 'mctsChoose']);
 
+// ---- faults (issue 13): a worker that dies is restarted, and the page is
+// told so that it can say so and reload what the worker held (the play
+// view's game and its moves). The page's text and history live outside the
+// workers; they are saved before any job that may run long.
+
+/** `restarted` events ({detail: {worker, message}}) after a worker fault. */
+export const engineEvents = new EventTarget();
+
+/** Jobs that may run long (grounding, searches, analyses): the page saves its work first. */
+const LONG_KINDS = new Set(['playouts', 'analyze', 'searchTree', 'bestMove', 'explain', 'mctsRoot', 'site.load', 'site.structure', 'site.searchGame', 'site.ggpNew']);
+const beforeLong = new Set();
+
+/** Calls `fn()` before every job that may run long (the page saves its text). */
+export function onBeforeLongJob(fn) {
+  beforeLong.add(fn);
+}
+
 export class EngineWorker {
   /** `name` labels the worker in errors. */
   constructor(name) {
@@ -38,6 +55,15 @@ export class EngineWorker {
    */
   call(op, args = {}, { onProgress } = {}) {
     const kind = PACKAGE_KINDS.has(op) ? op : `site.${op}`;
+    if (LONG_KINDS.has(kind)) {
+      for (const fn of beforeLong) {
+        try {
+          fn();
+        } catch {
+          // saving is best effort; the job runs anyway
+        }
+      }
+    }
     const task = this.gdl.run(kind, args, { onProgress });
     const promise = task.catch((e) => {
       if (e?.name === 'AbortError') {
@@ -47,10 +73,12 @@ export class EngineWorker {
         // A trap can leave the wasm instance corrupt: start a fresh worker
         // for the next call (the page's text and history live outside it).
         this.terminate();
-        throw Object.assign(new Error(`the engine failed (${e.message}) and was restarted; your rules and moves are kept`), {
+        const restarted = Object.assign(new Error(`the engine failed (${e.message}) and was restarted; your rules and moves are kept`), {
           name: 'EngineRestarted',
           cause: e,
         });
+        engineEvents.dispatchEvent(Object.assign(new Event('restarted'), { detail: { worker: this.name, message: e.message } }));
+        throw restarted;
       }
       throw e;
     });
@@ -70,9 +98,20 @@ export class EngineWorker {
   }
 }
 
-/** A wasm trap or stack overflow in the worker (not a GDL error). */
+/** A wasm trap, stack overflow or a dead worker (not a GDL error). */
 function isFault(e) {
-  return e?.name === 'RuntimeError' || /Maximum call stack|memory access out of bounds|unreachable/i.test(String(e?.message ?? ''));
+  return e?.name === 'RuntimeError' || /Maximum call stack|memory access out of bounds|unreachable|gdlkit worker failed|out of memory/i.test(String(e?.message ?? ''));
+}
+
+// Test mode (set by the page test before the page loads, never by the UI):
+// `__gdlkitTrap(worker)` traps that worker's wasm instance (the `testTrap`
+// kind, which only workers started in test mode accept: engine/start.js).
+if (globalThis.__gdlkitTestFaults === true) {
+  globalThis.__gdlkitTrap = (name = 'game') =>
+    engine()[name].call('testTrap').then(
+      () => 'no trap',
+      (e) => e.name,
+    );
 }
 
 let shared = null;

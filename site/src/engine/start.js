@@ -45,7 +45,9 @@ export function newEngineWorker(options = {}) {
     const { workerSource, wasm } = inline;
     return new GdlWorker({ ...options, wasm, createWorker: () => resilientWorker({ create: () => workerFrom({ source: workerSource }), fallback }) });
   }
-  const create = () => workerFrom({ url: WORKER_URL });
+  // The page test's fault mode reaches the worker through its URL (engine/worker.js).
+  const url = globalThis.__gdlkitTestFaults === true ? new URL('?test-faults=1', WORKER_URL) : WORKER_URL;
+  const create = () => workerFrom({ url });
   const urls = { script: WORKER_URL.href, wasm: WASM_URL.href };
   return new GdlWorker({ ...options, wasm: WASM_URL, createWorker: () => resilientWorker({ create, urls, fallback }) });
 }

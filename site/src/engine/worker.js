@@ -51,7 +51,9 @@ function structureOf(text) {
 
 /** Loaded games of the play view: id → Game. */
 const games = new Map();
-let nextGameId = 1;
+// Ids start at random, so an id from a worker that died is unknown to its
+// successor (GdlStaleGame) rather than naming another game.
+let nextGameId = 1 + Math.floor(Math.random() * 1e6) * 1000;
 
 function game(id) {
   const g = games.get(id);
@@ -205,9 +207,17 @@ for (const [name, fn] of Object.entries(ops)) {
   KINDS[`site.${name}`] = (_api, params) => oneShot(() => fn(params ?? {}));
 }
 
+// Test mode only (a worker started with `?test-faults=1` by the page test,
+// engine/start.js): `site.testTrap` traps the wasm instance as a bug would,
+// so the page's recovery can be tested. Never registered otherwise.
+const inWorker = typeof WorkerGlobalScope === 'function' && self instanceof WorkerGlobalScope;
+if (inWorker && /[?&]test-faults=1\b/.test(globalThis.location?.href ?? '')) {
+  KINDS['site.testTrap'] = () => oneShot(() => wasm.testTrap());
+}
+
 // In a worker: serve the page. On the main thread (workers blocked),
 // engine/start.js serves the same kinds with these exports.
-if (typeof WorkerGlobalScope === 'function' && self instanceof WorkerGlobalScope) {
+if (inWorker) {
   const onMessage = serve(self, api);
   self.onmessage = (event) => onMessage(event.data);
 }

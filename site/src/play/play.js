@@ -4,7 +4,7 @@
 // jumping to any step; the goals at the end. The game's states live in the
 // `game` worker and are addressed by handle; this module only shows them.
 
-import { autoCores, engine, features, terminateThinkers, thinkers } from '../engine/client.js';
+import { autoCores, engine, engineEvents, features, terminateThinkers, thinkers } from '../engine/client.js';
 import { parallelBestMove } from '../../../js/parallel.js';
 import { movesFromText, movesToText } from '../state.js';
 import { h, formatMs, select } from '../dom.js';
@@ -81,6 +81,50 @@ export class PlayView {
     this.lastAuto = 0;
     this.message = '';
     this.build();
+    // The game worker died (a trap, out of memory): it held this view's
+    // game, so load it again and replay the moves (issue 13).
+    engineEvents.addEventListener('restarted', (event) => {
+      if (event.detail.worker === 'game' && this.session) this.recover(event.detail.message).catch(() => {});
+    });
+  }
+
+  /**
+   * Loads the game again into a fresh `game` worker and replays the moves
+   * played, keeping the step shown: the user goes on where they were.
+   * Concurrent calls share one reload.
+   */
+  recover(reason) {
+    const sess = this.session;
+    if (!sess) return Promise.resolve();
+    this.recovering ??= (async () => {
+      const loaded = await engine().game.call('load', { text: sess.text });
+      const r = sess.moves.length ? await engine().game.call('replayMoves', { id: loaded.id, moves: sess.moves }) : { states: [loaded.initial] };
+      if (this.session !== sess) return;
+      sess.id = loaded.id;
+      sess.states = r.states;
+      sess.moves = sess.moves.slice(0, r.states.length - 1);
+      sess.cursor = Math.min(sess.cursor, r.states.length - 1);
+      this.stopThinking();
+      this.message = `The engine stopped unexpectedly (${reason ?? 'a fault'}) and was restarted; the game and its ${sess.moves.length} move${sess.moves.length === 1 ? '' : 's'} were reloaded.`;
+      // A move being made goes on by itself (advance retries it).
+      if (this.advancing) this.render();
+      else this.enter();
+    })().finally(() => {
+      this.recovering = null;
+    });
+    return this.recovering;
+  }
+
+  /** A call into the `game` worker that, when the worker died, reloads the game and tries once more (`args()` is read again). */
+  async gameCall(op, args) {
+    if (this.recovering) await this.recovering.catch(() => {});
+    try {
+      return await engine().game.call(op, args());
+    } catch (e) {
+      if (e?.name !== 'EngineRestarted' && e?.name !== 'GdlStaleGame') throw e;
+      await this.recover(e.cause?.message ?? e.message);
+      return engine().game.call(op, args());
+    }
   }
 
   // ---------------------------------------------------------------- layout
@@ -373,10 +417,17 @@ export class PlayView {
     this.renderStatus();
     try {
       const result = await call;
+      this.retriedThink = false;
       if (epoch !== this.epoch) return null;
       this.lastStats = { role, ...result.stats, name: result.player };
       return result.move;
     } catch (e) {
+      if (epoch === this.epoch && e.name === 'EngineRestarted' && !this.retriedThink) {
+        // A thinking worker died: it holds no state of the game, so think once more on a fresh one.
+        this.retriedThink = true;
+        this.message = `The engine stopped unexpectedly (${e.cause?.message ?? e.message}) and was restarted.`;
+        return this.think(role, epoch);
+      }
       if (epoch === this.epoch && e.name !== 'Cancelled') {
         this.paused = true;
         this.message = `The engine failed for ${this.session.roles[role]}: ${e.message}`;
@@ -396,14 +447,17 @@ export class PlayView {
     const sess = this.session;
     const joint = [...this.choices];
     let next;
+    this.advancing = true;
     try {
-      next = await engine().game.call('next', { id: sess.id, handle: this.current.handle, joint });
+      next = await this.gameCall('next', () => ({ id: sess.id, handle: this.current.handle, joint }));
     } catch (e) {
       if (epoch === this.epoch) {
         this.message = `Cannot make the move: ${e.message}`;
         this.render();
       }
       return;
+    } finally {
+      this.advancing = false;
     }
     if (epoch !== this.epoch || sess !== this.session) return;
     sess.states = sess.states.slice(0, sess.cursor + 1);

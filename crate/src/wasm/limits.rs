@@ -1,0 +1,35 @@
+//! The instance's memory budget (`setMemoryBudget`, `memoryBudget`;
+//! [`crate::memory`]) and `testTrap`, which the page's fault-recovery test
+//! uses to kill a worker's instance the way a bug would.
+
+use wasm_bindgen::prelude::*;
+
+/// Sets the memory budget in MB of this instance (at least 16, at most
+/// 15/16 of the module's maximum memory): evaluation stops with a
+/// `GdlEvalError` naming it once the engine holds more.
+#[wasm_bindgen(js_name = setMemoryBudget)]
+pub fn set_memory_budget(mb: f64) -> Result<(), JsValue> {
+    if !(mb.is_finite() && mb >= 16.0) {
+        return Err(super::js::type_error(
+            "setMemoryBudget(mb): a number of MB, at least 16",
+        ));
+    }
+    crate::memory::set_budget_mb(mb as u64);
+    Ok(())
+}
+
+/// The memory budget in MB and the memory in use in MB: `[budget, used]`.
+#[wasm_bindgen(js_name = memoryBudget)]
+pub fn memory_budget() -> Vec<f64> {
+    let used = crate::memory::used_mb().unwrap_or(0);
+    vec![crate::memory::budget_mb() as f64, used as f64]
+}
+
+/// Test only: traps this instance (a wasm `unreachable`), as a bug would.
+/// The page calls it only from a worker started in test mode
+/// (site/src/engine/worker.js); afterwards the instance is unusable.
+#[wasm_bindgen(js_name = testTrap)]
+pub fn test_trap() {
+    #[cfg(target_arch = "wasm32")]
+    core::arch::wasm32::unreachable();
+}

@@ -1,0 +1,154 @@
+// The page survives faults (issue 13): a worker whose wasm instance traps
+// (forced through the test-only `testTrap` job kind, which only workers
+// started in test mode accept) is restarted, the page says so, the play view
+// reloads its game and replays its moves, and the editor text is kept.
+// Hostile games pasted into the editor give diagnostics or errors while the
+// page stays responsive. Needs `npm run build` first; runs in headless
+// Chromium through Playwright like tests/page.test.mjs.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, SITE } from '../scripts/lib.mjs';
+import { serve } from '../scripts/serve.mjs';
+import { browserPaths } from '../scripts/setup.mjs';
+import { chain } from './adversarial.mjs';
+
+let server;
+let url;
+let browser;
+
+before(async () => {
+  assert.ok(existsSync(join(SITE, 'pkg', 'gdlkit_bg.wasm')), 'site/pkg is missing: run `npm run build` first');
+  assert.ok(existsSync(join(SITE, 'build', 'app.js')), 'site/build is missing: run `npm run build` first');
+  ({ server, url } = await serve({ port: 0, quiet: true }));
+  browser = await chromium.launch({ executablePath: browserPaths().chromium, args: CHROMIUM_ARGS });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+/** A fresh page (own storage); `faults`: started in the test mode that accepts `testTrap`. */
+async function open(path, { faults = false } = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  if (faults) await context.addInitScript(() => Object.assign(globalThis, { __gdlkitTestFaults: true }));
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(new URL(path, url).href);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+  return { page, errors, context };
+}
+
+const historyTexts = (page) => page.locator('.history li').allTextContents();
+const boardSymbols = (page) => page.locator('.board .symbol').allTextContents();
+
+/** Clicks the first free cell and waits for the move list to grow. */
+async function playFirstFree(page) {
+  const before = await page.locator('.history li').count();
+  await page.locator('.board button.cell.target').first().click();
+  await page.waitForFunction((n) => document.querySelectorAll('.history li').length > n, before, { timeout: 10000 });
+}
+
+test('faults: a trap in the game worker mid-game: message, game and moves reloaded, editor text kept, play goes on', async () => {
+  const { page, errors, context } = await open('?view=editor&game=ticTacToe&players=human;human', { faults: true });
+  // The user's own text (an edit), then two moves in the play view.
+  await page.waitForSelector('.lint-summary.clean');
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('\n; my own note: keep me');
+  await page.locator('#tab-play').click();
+  await page.waitForSelector('.board button.cell.target');
+  await playFirstFree(page);
+  await playFirstFree(page);
+  const history = await historyTexts(page);
+  const board = await boardSymbols(page);
+  assert.equal(history.length, 3, 'start and two moves');
+  assert.equal(board.length, 2, 'two marks on the board');
+
+  // The trap: the instance dies as it would on a bug.
+  const outcome = await page.evaluate(() => globalThis.__gdlkitTrap('game'));
+  assert.equal(outcome, 'EngineRestarted', 'the call fails with EngineRestarted');
+  // The page says so (notice and play status), and the game is back with its moves.
+  await page.locator('#notice').waitFor({ state: 'visible', timeout: 10000 });
+  assert.match(await page.locator('#notice').textContent(), /engine stopped unexpectedly .*restarted/i);
+  await page.waitForFunction(() => /were reloaded/.test(document.querySelector('.play-status')?.textContent ?? ''), null, { timeout: 10000 });
+  assert.match(await page.locator('.play-status').textContent(), /2 moves were reloaded/);
+  assert.deepEqual(await historyTexts(page), history, 'the move list is unchanged');
+  assert.deepEqual(await boardSymbols(page), board, 'the board is unchanged');
+  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('gdlkit.site.v1')).text);
+  assert.match(saved, /my own note: keep me/, 'the editor text is saved');
+
+  // A further move works on the fresh worker.
+  await playFirstFree(page);
+  assert.equal((await historyTexts(page)).length, 4);
+  assert.deepEqual((await historyTexts(page)).slice(0, 3), history);
+  assert.equal((await boardSymbols(page)).length, 3);
+
+  // The editor still has the text.
+  await page.locator('#tab-editor').click();
+  await page.waitForFunction(() => /my own note: keep me/.test(document.querySelector('.cm-content')?.textContent ?? ''));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('faults: a move made while the game worker is dead is replayed onto a fresh one', async () => {
+  const { page, errors, context } = await open('?view=play&game=ticTacToe&players=human;human', { faults: true });
+  await page.waitForSelector('.board button.cell.target');
+  await playFirstFree(page);
+  // Kill the worker and move at once: the move either waits for the reload
+  // or finds a fresh worker without the game (GdlStaleGame) and reloads it.
+  await page.evaluate(() => globalThis.__gdlkitTrap('game'));
+  await playFirstFree(page);
+  assert.equal((await historyTexts(page)).length, 3, 'both moves are in the list');
+  assert.equal((await boardSymbols(page)).length, 2);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('faults: without the test mode the trap kind does not exist', async () => {
+  const { page, context } = await open('?view=play&game=ticTacToe');
+  assert.equal(await page.evaluate(() => typeof globalThis.__gdlkitTrap), 'undefined');
+  await context.close();
+});
+
+/** Replaces the editor's text as a paste would (one insertion). */
+async function paste(page, text) {
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(text);
+}
+
+test('adversarial: hostile games pasted into the editor give diagnostics or errors; the page stays responsive', async (t) => {
+  const { page, errors, context } = await open('?view=editor&game=ticTacToe');
+  await page.waitForSelector('.lint-summary.clean');
+  // 100,000 unclosed parentheses: one syntax error with a location.
+  await paste(page, '('.repeat(100000));
+  await page.waitForSelector('.lint-summary.has-errors', { timeout: 20000 });
+  assert.match(await page.locator('.lint-summary').textContent(), /error/);
+  // A NUL byte and a 5,000-deep term: diagnostics, no fault.
+  await paste(page, '(role y\0ou)\n(init (p))\n');
+  await page.waitForSelector('.lint-summary.has-errors', { timeout: 20000 });
+  await paste(page, `(role you)\n(init (deep ${'(f '.repeat(5000)}a${')'.repeat(5000)}))\n`);
+  await page.waitForFunction(() => document.querySelector('.lint-summary')?.dataset.errors !== undefined, null, { timeout: 20000 });
+  // The 1,000-long closure that once trapped the wasm instance: the play
+  // view plays it or says why not; then tic-tac-toe plays in the same page.
+  await paste(page, chain(1000));
+  await page.waitForSelector('.lint-summary[data-errors="0"]', { timeout: 20000 });
+  await page.locator('#tab-play').click();
+  await page.waitForFunction(
+    () => document.querySelector('.play-error:not([hidden])') || /Step|Game over/.test(document.querySelector('.play-status')?.textContent ?? ''),
+    null,
+    { timeout: 60000 },
+  );
+  t.diagnostic(`chain(1000) in the play view: ${(await page.locator('.play-status').textContent()) || (await page.locator('.play-error').textContent())}`);
+  await page.locator('#picker').selectOption('ticTacToe');
+  await page.waitForSelector('.board button.cell.target', { timeout: 20000 });
+  await playFirstFree(page);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
