@@ -9,6 +9,7 @@
 
 pub mod analysis;
 pub mod check;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod clock;
 pub mod deps;
@@ -26,6 +27,7 @@ pub mod reasoner;
 pub mod replay;
 pub mod search;
 pub mod stack;
+pub mod standalone;
 pub mod structure;
 pub mod syntax;
 pub mod terms;
