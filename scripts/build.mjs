@@ -1,38 +1,83 @@
-// Builds the WebAssembly package and the site:
-//   1. cargo build --release --target wasm32-unknown-unknown -p gdlkit --lib
-//   2. wasm-bindgen --target web → pkg/ (gdlkit.js, gdlkit_bg.wasm, gdlkit.d.ts)
-//   3. copies pkg/ to site/pkg/ and the project's games to site/games/
-//      (with an index.json for the page's picker),
-//   4. bundles the page's sources (site/src/) with esbuild into site/build/:
+// Builds the WebAssembly packages and the site:
+//   1. two wasm builds (cargo build --release --target wasm32-unknown-unknown
+//      -p gdlkit --lib): the npm package's with the command line (default
+//      features) → pkg/, and the page's without it (--no-default-features)
+//      → site/pkg/; each through wasm-bindgen --target web and, when
+//      binaryen is installed, wasm-opt (WASM_OPT_FLAGS),
+//   2. copies the project's games to site/games/ (with an index.json for
+//      the page's picker),
+//   3. bundles the page's sources (site/src/) with esbuild into site/build/:
 //      app.js (the page), worker.js (the engine's Web Worker), elements.js
 //      (the custom elements <gdl-tree> / <gdl-play> for slide decks),
 //      gdl-reveal.js (the reveal.js plugin; reveal.js itself is copied to
 //      site/vendor/reveal/ for the example deck site/reveal.html),
-//      shared chunks and app.css,
-//   5. the standalone template (scripts/standalone.mjs) for `gdlkit export`.
+//      shared chunks and app.css; they import site/pkg/gdlkit.js
+//      (scripts/site-glue.mjs),
+//   4. the standalone template (scripts/standalone.mjs) for `gdlkit export`.
 // All outputs are gitignored. Run as a script (`npm run build`), it first
 // installs what is missing (scripts/setup.mjs).
 //
 // Usage: node scripts/build.mjs [--site-only]
-//   --site-only  skip the wasm build (reuse pkg/): for working on the page
+//   --site-only  skip the wasm builds (reuse pkg/ and site/pkg/): for working on the page
 
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
-import { basename, join } from 'node:path';
-import { cargoTargetDir, hasFlag, heading, info, isMain, PKG, ROOT, runOrThrow, SITE } from './lib.mjs';
+import { basename, dirname, join } from 'node:path';
+import { capture, cargoTargetDir, hasFlag, heading, info, isMain, PKG, ROOT, runOrThrow, SITE } from './lib.mjs';
 import { setup } from './setup.mjs';
+import { SITE_LOG_OVERRIDE, siteGlue } from './site-glue.mjs';
 import { buildStandalone } from './standalone.mjs';
+import { withoutTargetFeature } from './wasm-features.mjs';
 
 /** Files wasm-bindgen writes for `--out-name gdlkit`. */
 export const PKG_FILES = ['gdlkit.js', 'gdlkit.d.ts', 'gdlkit_bg.wasm', 'gdlkit_bg.wasm.d.ts'];
 
+/**
+ * wasm-opt's flags (binaryen; Debian's 108 and newer). -O3 for speed, but a
+ * function with a single caller is inlined only when small: inlining every
+ * one of them (binaryen's default) builds huge functions that Node 20's V8
+ * leaves unoptimised (the fast engine's playouts ran 2-4x slower in Node).
+ */
+export const WASM_OPT_FLAGS = ['-O3', '--one-caller-inline-max-function-size=50'];
+
+const SITE_PKG = join(SITE, 'pkg');
+
+/** `cargo build` of the wasm library with `cargoFlags`: its bytes. */
+function cargoWasm(cargoFlags) {
+  runOrThrow('cargo', ['build', '--release', '--target', 'wasm32-unknown-unknown', '-p', 'gdlkit', '--lib', ...cargoFlags]);
+  return readFileSync(join(cargoTargetDir(), 'wasm32-unknown-unknown', 'release', 'gdlkit.wasm'));
+}
+
+const bytes = (n) => `${n.toLocaleString('en-US')} bytes`;
+
+/**
+ * wasm-bindgen and wasm-opt over the module `bytes` into `outDir`. The
+ * module is compiled without reference types (.cargo/config.toml), which
+ * its target_features section is made to say (scripts/wasm-features.mjs),
+ * so wasm-bindgen uses no externref table and binaryen 108 can read it.
+ */
+function bindgen(module, outDir, label) {
+  const input = join(cargoTargetDir(), 'tmp', 'gdlkit-bindgen-input.wasm');
+  mkdirSync(dirname(input), { recursive: true });
+  writeFileSync(input, withoutTargetFeature(module, 'reference-types'));
+  rmSync(outDir, { recursive: true, force: true });
+  runOrThrow('wasm-bindgen', ['--target', 'web', '--out-dir', outDir, '--out-name', 'gdlkit', input]);
+  const wasm = join(outDir, 'gdlkit_bg.wasm');
+  const before = statSync(wasm).size;
+  if (capture('wasm-opt', ['--version']) !== null) {
+    runOrThrow('wasm-opt', [...WASM_OPT_FLAGS, wasm, '-o', wasm]);
+  } else {
+    info('wasm-opt not found (Debian package binaryen): the wasm is not optimised further');
+  }
+  const after = readFileSync(wasm);
+  info(`${label}: ${bytes(after.length)} (gzip -9: ${bytes(gzipSync(after, { level: 9 }).length)}; ${bytes(before)} before wasm-opt)`);
+}
+
+/** The npm package's wasm (pkg/) and the page's, without the command line (site/pkg/). */
 function buildWasm() {
-  runOrThrow('cargo', ['build', '--release', '--target', 'wasm32-unknown-unknown', '-p', 'gdlkit', '--lib']);
-  const wasm = join(cargoTargetDir(), 'wasm32-unknown-unknown', 'release', 'gdlkit.wasm');
-  rmSync(PKG, { recursive: true, force: true });
-  runOrThrow('wasm-bindgen', ['--target', 'web', '--out-dir', PKG, '--out-name', 'gdlkit', wasm]);
-  const size = statSync(join(PKG, 'gdlkit_bg.wasm')).size;
-  info(`pkg/gdlkit_bg.wasm: ${(size / 1024).toFixed(0)} KiB`);
+  bindgen(cargoWasm(['--no-default-features']), SITE_PKG, 'site/pkg/gdlkit_bg.wasm (the page, no command line)');
+  bindgen(cargoWasm([]), PKG, 'pkg/gdlkit_bg.wasm (the npm package)');
 }
 
 /**
@@ -50,12 +95,6 @@ function gameTitle(text, fallback) {
 }
 
 function buildSite() {
-  const sitePkg = join(SITE, 'pkg');
-  rmSync(sitePkg, { recursive: true, force: true });
-  mkdirSync(sitePkg, { recursive: true });
-  for (const file of PKG_FILES) {
-    copyFileSync(join(PKG, file), join(sitePkg, file));
-  }
   const siteGames = join(SITE, 'games');
   rmSync(siteGames, { recursive: true, force: true });
   mkdirSync(siteGames, { recursive: true });
@@ -67,7 +106,7 @@ function buildSite() {
   }
   writeFileSync(join(siteGames, 'index.json'), `${JSON.stringify(games, null, 2)}\n`);
   copyReveal();
-  info(`site/: pkg/ and ${games.length} games`);
+  info(`site/: ${games.length} games`);
 }
 
 /**
@@ -91,15 +130,17 @@ export const SITE_ENTRIES = { app: 'src/app.js', worker: 'src/engine/worker.js',
 /**
  * Bundles site/src/ into site/build/ with esbuild (ES modules, code
  * splitting so the views load on demand, minified, with source maps).
- * esbuild's synchronous API, loaded on demand: it is an npm package and
- * setup() installs it first.
+ * esbuild is loaded on demand: it is an npm package and setup() installs
+ * it first.
  */
-function bundleSite() {
+async function bundleSite() {
   const out = join(SITE, 'build');
   rmSync(out, { recursive: true, force: true });
   const esbuild = createRequire(import.meta.url)('esbuild');
   const entryPoints = Object.fromEntries(Object.entries(SITE_ENTRIES).map(([name, file]) => [name, join(SITE, file)]));
-  esbuild.buildSync({
+  await esbuild.build({
+    plugins: [siteGlue],
+    logOverride: SITE_LOG_OVERRIDE,
     entryPoints,
     bundle: true,
     format: 'esm',
@@ -128,21 +169,21 @@ function bundleSite() {
   info(`site/build/: ${(total / 1024).toFixed(0)} KiB of JavaScript`);
 }
 
-/** Builds pkg/ and the site's copies. `siteOnly` reuses an existing pkg/. */
-export function build({ siteOnly = false } = {}) {
-  heading(siteOnly ? 'build: site (reusing pkg/)' : 'build: wasm package and site');
-  if (!siteOnly || !PKG_FILES.every((f) => existsSync(join(PKG, f)))) {
+/** Builds pkg/, site/pkg/ and the site. `siteOnly` reuses existing wasm builds. */
+export async function build({ siteOnly = false } = {}) {
+  heading(siteOnly ? 'build: site (reusing pkg/ and site/pkg/)' : 'build: wasm packages and site');
+  if (!siteOnly || !PKG_FILES.every((f) => existsSync(join(PKG, f)) && existsSync(join(SITE_PKG, f)))) {
     buildWasm();
   }
   buildSite();
-  bundleSite();
-  buildStandalone();
+  await bundleSite();
+  await buildStandalone();
 }
 
 if (isMain(import.meta.url)) {
   try {
     setup();
-    build({ siteOnly: hasFlag('--site-only') });
+    await build({ siteOnly: hasFlag('--site-only') });
   } catch (e) {
     console.error(`build failed: ${e.message}`);
     process.exit(1);

@@ -2,11 +2,13 @@
 // GET/HEAD only, files under one root, correct MIME types (application/wasm
 // for streaming compilation), no caching.
 //
-// Usage: node scripts/serve.mjs [--port N] [--cors]   (serves site/ on 127.0.0.1;
-//   --cors adds Access-Control-Allow-Origin: * for pages on other origins)
+// Usage: node scripts/serve.mjs [--port N] [--cors] [--gzip]   (serves site/ on 127.0.0.1;
+//   --cors adds Access-Control-Allow-Origin: * for pages on other origins,
+//   --gzip compresses the responses like a static host)
 
 import { createReadStream, statSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createGzip } from 'node:zlib';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { isMain, SITE } from './lib.mjs';
 
@@ -64,9 +66,11 @@ export const CORS = { 'Access-Control-Allow-Origin': '*' };
 /**
  * Serves `root` on 127.0.0.1 (`headers`: extra response headers, see
  * extraHeaders). `port` 0 picks a free port; a busy port tries
- * the next ones. Resolves to { server, url }.
+ * the next ones. `gzip`: compress every response for a client that
+ * accepts it, as static hosts do (the first-load measurements count the
+ * bytes on the wire). Resolves to { server, url }.
  */
-export function serve({ root = SITE, port = 8080, quiet = false, headers } = {}) {
+export function serve({ root = SITE, port = 8080, quiet = false, headers, gzip = false } = {}) {
   const base = resolve(root);
   const server = createServer((req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -79,17 +83,21 @@ export function serve({ root = SITE, port = 8080, quiet = false, headers } = {})
       if (!quiet) console.log(`404 ${req.url}`);
       return;
     }
+    const compress = gzip && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
     res.writeHead(200, {
       'Content-Type': MIME[extname(file).toLowerCase()] ?? 'application/octet-stream',
       'Cache-Control': 'no-store',
       'X-Content-Type-Options': 'nosniff',
+      ...(compress ? { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } : {}),
       ...extraHeaders(headers, file, req),
     });
     if (req.method === 'HEAD') {
       res.end();
       return;
     }
-    createReadStream(file).pipe(res);
+    const body = createReadStream(file);
+    if (compress) body.pipe(createGzip({ level: 9 })).pipe(res);
+    else body.pipe(res);
   });
   return new Promise((resolvePromise, reject) => {
     let tries = 0;
@@ -123,6 +131,6 @@ export function portFromArgs() {
 
 if (isMain(import.meta.url)) {
   const cors = process.argv.includes('--cors');
-  const { url } = await serve({ port: portFromArgs(), headers: cors ? CORS : undefined });
+  const { url } = await serve({ port: portFromArgs(), headers: cors ? CORS : undefined, gzip: process.argv.includes('--gzip') });
   console.log(`Serving site/ at ${url}${cors ? ' with CORS headers' : ''}  (Ctrl-C to stop)`);
 }

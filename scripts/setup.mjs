@@ -2,6 +2,8 @@
 //   - the Rust target wasm32-unknown-unknown (rustup),
 //   - wasm-bindgen-cli at exactly the wasm-bindgen version in Cargo.lock,
 //   - the npm packages (npm install),
+//   - wasm-opt (Debian's package binaryen) for the release wasm; without
+//     it (no apt-get) the build goes on with unoptimised wasm,
 //   - for the tests (`--browser`): Chromium and ChromeDriver (Debian's
 //     packages `chromium` and `chromium-driver`), unless GDLKIT_CHROMIUM and
 //     GDLKIT_CHROMEDRIVER name existing binaries.
@@ -59,6 +61,30 @@ function ensureNpmPackages() {
   runOrThrow('npm', ['install', '--no-audit', '--no-fund'], { shell: process.platform === 'win32' });
 }
 
+/** apt-get install, as root or through sudo (this project's machines are Debian). */
+function aptInstall(...packages) {
+  const asRoot = process.getuid?.() === 0;
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const aptGet = (...args) =>
+    asRoot ? runOrThrow('apt-get', args, { env }) : runOrThrow('sudo', ['-E', 'apt-get', ...args], { env });
+  aptGet('update');
+  aptGet('install', '-y', ...packages);
+}
+
+function ensureWasmOpt() {
+  const have = () => capture('wasm-opt', ['--version'])?.trim();
+  if (have()) {
+    info(`wasm-opt: ${have()}`);
+    return;
+  }
+  info('wasm-opt missing: installing the Debian package binaryen');
+  try {
+    aptInstall('binaryen');
+  } catch (e) {
+    info(`could not install binaryen (${e.message}): the wasm will not be optimised by wasm-opt`);
+  }
+}
+
 /** Paths of the browser and its driver for the tests. */
 export function browserPaths() {
   return {
@@ -95,6 +121,7 @@ export function setup({ browser = false } = {}) {
   ensureWasmTarget();
   ensureWasmBindgen();
   ensureNpmPackages();
+  ensureWasmOpt();
   if (browser) {
     ensureBrowser();
   }

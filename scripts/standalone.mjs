@@ -1,5 +1,5 @@
 // The standalone template: one HTML file with the engine's worker script,
-// the wasm (base64) and the custom elements inlined, and two markers that
+// the page's wasm (site/pkg/, base64) and the custom elements inlined, and two markers that
 // `gdlkit export` (crate/src/cli/export.rs) replaces with the title and the
 // element (<gdl-tree> or <gdl-play> with the game inlined). Written to
 // site/build/standalone.html (the page's "Download as standalone HTML"
@@ -10,13 +10,16 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { info, PKG, SITE } from './lib.mjs';
+import { SITE_LOG_OVERRIDE, siteGlue } from './site-glue.mjs';
 
 export const TEMPLATE_NAME = 'gdlkit-standalone.html';
 
 /** One self-contained ES module bundle of `entry` (no chunks: nothing to fetch). */
-function bundle(entry) {
+async function bundle(entry) {
   const esbuild = createRequire(import.meta.url)('esbuild');
-  const out = esbuild.buildSync({
+  const out = await esbuild.build({
+    plugins: [siteGlue],
+    logOverride: SITE_LOG_OVERRIDE,
     entryPoints: [join(SITE, entry)],
     bundle: true,
     format: 'esm',
@@ -36,10 +39,11 @@ function scriptSafe(js) {
   return js.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
 }
 
-export function buildStandalone() {
-  const worker = scriptSafe(bundle('src/engine/worker.js'));
-  const page = scriptSafe(bundle('src/standalone.js'));
-  const wasm = readFileSync(join(PKG, 'gdlkit_bg.wasm')).toString('base64').replace(/.{1,120}/g, '$&\n');
+export async function buildStandalone() {
+  const worker = scriptSafe(await bundle('src/engine/worker.js'));
+  const page = scriptSafe(await bundle('src/standalone.js'));
+  // The page's wasm (site/pkg/), which the bundles above were made for.
+  const wasm = readFileSync(join(SITE, 'pkg', 'gdlkit_bg.wasm')).toString('base64').replace(/.{1,120}/g, '$&\n');
   const html = `<!doctype html>
 <html lang="en">
 <head>

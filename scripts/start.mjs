@@ -7,7 +7,7 @@ import { setup } from './setup.mjs';
 
 try {
   setup();
-  build();
+  await build();
 } catch (e) {
   console.error(`\nnpm start failed: ${e.message}`);
   process.exit(1);

@@ -125,7 +125,7 @@ let built = true;
 {
   const t = Date.now();
   try {
-    build();
+    await build();
     record('build (wasm + site)', 'passed', (Date.now() - t) / 1000);
   } catch (e) {
     console.error(`build failed: ${e.message}`);

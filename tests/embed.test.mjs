@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { ARTIFACTS, CHROMIUM_ARGS, PKG, ROOT, SITE } from '../scripts/lib.mjs';
+import { ARTIFACTS, CHROMIUM_ARGS, ROOT, SITE } from '../scripts/lib.mjs';
 import { CORS, serve } from '../scripts/serve.mjs';
 import { browserPaths } from '../scripts/setup.mjs';
 
@@ -210,8 +210,8 @@ test('standalone export (CLI): the tree file works from file:// offline and step
   cli(['export', '--tree', LECTURE, '--out', file]);
   const size = statSync(file).size;
   t.diagnostic(`standalone tree file: ${(size / 1024).toFixed(0)} KiB`);
-  const wasm = statSync(join(PKG, 'gdlkit_bg.wasm')).size;
-  assert.ok(size > wasm * 1.3, `the wasm is inlined (base64): ${size} bytes`);
+  const wasm = statSync(join(SITE, 'pkg', 'gdlkit_bg.wasm')).size;
+  assert.ok(size > wasm * 1.3, `the page's wasm is inlined (base64): ${size} bytes`);
   const { context, page, errors, network } = await openOffline(file);
   const tree = page.locator('gdl-tree');
   await tree.locator('.step-counter[data-total="37"]').waitFor({ timeout: 20000 });

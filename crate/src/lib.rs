@@ -115,10 +115,12 @@ pub(crate) mod ground;
 pub(crate) mod memory;
 pub(crate) mod plan;
 pub(crate) mod stack;
+pub(crate) mod standalone;
 
 // The command line of the `gdlkit` binary (`src/main.rs`), which links the
 // crate as a library: not part of the API.
 #[doc(hidden)]
+#[cfg(feature = "cli")]
 pub mod cli;
 
 #[cfg(target_arch = "wasm32")]

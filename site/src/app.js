@@ -161,6 +161,14 @@ function onEdit(text) {
 
 // ------------------------------------------------------------------ views
 
+/** The view modules, imported on demand (code splitting). */
+const VIEW_MODULES = {
+  editor: () => import('./editor/view.js'),
+  play: () => import('./play/play.js'),
+  tree: () => import('./tree/tree-view.js'),
+  match: () => import('./match/match.js'),
+};
+
 async function showView(view, { focus = false } = {}) {
   if (!VIEWS.includes(view)) view = 'play';
   app.view = view;
@@ -185,7 +193,7 @@ async function showView(view, { focus = false } = {}) {
 async function ensureEditor() {
   if (app.editor) return;
   const panel = $('view-editor');
-  const { mountEditorView } = await import('./editor/view.js');
+  const { mountEditorView } = await VIEW_MODULES.editor();
   app.editor = mountEditorView(panel, {
     text: app.text,
     embed,
@@ -203,7 +211,7 @@ async function ensureEditor() {
 
 async function ensurePlay() {
   if (app.play) return app.play;
-  const { PlayView } = await import('./play/play.js');
+  const { PlayView } = await VIEW_MODULES.play();
   const panel = $('view-play');
   const body = h('div', { class: 'play-body' });
   app.playError = h('div', { class: 'play-error', role: 'alert', hidden: true });
@@ -255,7 +263,7 @@ function showPlayError(e) {
 /** The Match view (hosting a GGP match), loaded on first use. */
 async function ensureMatch() {
   if (!app.match) {
-    const { MatchView } = await import('./match/match.js');
+    const { MatchView } = await VIEW_MODULES.match();
     app.match = new MatchView($('view-match'), { getText: () => app.text });
   }
   await app.match.refresh();
@@ -266,7 +274,7 @@ async function ensureTree() {
     app.tree.setGame(app.text, app.play?.currentFluents() ?? null, app.play?.session?.moves?.slice(0, app.play.session.cursor));
     return;
   }
-  const { TreeView } = await import('./tree/tree-view.js');
+  const { TreeView } = await VIEW_MODULES.tree();
   app.tree = new TreeView($('view-tree'), { onChange: save, embed, settings: app.treeState ?? {} });
   app.tree.setGame(app.text, app.play?.currentFluents() ?? null, app.play?.session?.moves?.slice(0, app.play.session.cursor));
   await app.tree.ready;
@@ -376,8 +384,12 @@ async function restoreFromUrl() {
 
 async function main() {
   if (embed) document.body.classList.add('embed');
-  app.games = await fetchLibrary();
   const saved = embed ? null : loadSaved();
+  // The view the page will most likely show: its code downloads while the
+  // game library and the game text are fetched.
+  const likely = params.get('view') ?? saved?.view ?? 'play';
+  if (Object.hasOwn(VIEW_MODULES, likely)) VIEW_MODULES[likely]().catch(() => {});
+  app.games = await fetchLibrary();
   // A reload of the link the saved work came from restores the saved work.
   const reload = saved?.url && saved.url === window.location.href;
   const fromUrl = !reload && (await restoreFromUrl());
@@ -442,12 +454,16 @@ async function main() {
         showView(VIEWS[Number(digit) - 1], { focus: true });
       }
     });
+  }
+  await showView(app.view);
+  // The engine (its worker and the wasm) loads once the view is shown, so
+  // that on a slow connection its download does not delay the editor.
+  if (!embed) {
     engine().lint.call('features').then((f) => {
       $('version').textContent = `v${f.version}`;
       app.features = f;
     }).catch(() => {});
   }
-  await showView(app.view);
   document.body.dataset.ready = 'true';
 }
 

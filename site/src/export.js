@@ -1,53 +1,63 @@
 // "Download as standalone HTML": the current tree or game as one
 // self-contained lecture file that works offline from disk. The file is made
-// by `gdlkit export` (crate/src/cli/export.rs) run in the engine's worker
-// (the package's `cli` job) over the standalone template the build wrote
-// beside this script (build/standalone.html), so the page and the command
-// line make the very same file.
+// in the engine's worker by the Rust function behind `gdlkit export`
+// (crate/src/standalone.rs, the `standaloneHtml` binding) over the
+// standalone template the build wrote beside this script
+// (build/standalone.html), so the page and the command line make the very
+// same file.
 
 import { engine } from './engine/client.js';
 
 const TEMPLATE_URL = new URL('./standalone.html', import.meta.url);
 
-/** `gdlkit export` arguments for link parameters `p` (app.js linkParams): tree or play view. */
-export function exportArgs(p) {
-  const args = ['export'];
-  const opt = (name, value) => value !== undefined && value !== null && value !== '' && args.push(`--${name}`, String(value));
+const given = (value) => value !== undefined && value !== null && value !== '';
+
+/**
+ * What the file shows for link parameters `p` (app.js linkParams) and the
+ * game text: `{view, tree?, game?, gameName?, title?, attrs}`, as
+ * `gdlkit export`'s options would say it.
+ */
+export function exportRequest(p, text) {
+  const attrs = {};
+  const attr = (name, value) => {
+    if (given(value)) attrs[name] = String(value);
+  };
+  const request = { attrs };
   if (p.view === 'tree') {
-    if (p.tree) opt('tree', p.tree);
+    request.view = 'tree';
+    if (p.tree) request.tree = p.tree;
     else {
-      args.push('game.kif', '--view', 'tree', '--depth', String(p.depth ?? 2));
+      request.game = text ?? '';
+      attr('depth', p.depth ?? 2);
       // A position of the play view goes into the file as its fluents.
-      if (p.source === 'position' && p.position?.length) opt('position', p.position.join(';'));
-      else opt('source', 'initial');
+      if (p.source === 'position' && p.position?.length) attr('position', p.position.join(';'));
+      else attr('source', 'initial');
     }
-    opt('algorithm', p.algo);
-    opt('order', p.order);
-    opt('compare', p.compare);
-    opt('role', p.role);
-    opt('step', p.step);
+    attr('algorithm', p.algo);
+    attr('order', p.order);
+    attr('compare', p.compare);
+    attr('role', p.role);
+    attr('step', p.step);
   } else {
-    args.push('game.kif', '--view', 'play');
-    opt('players', p.players);
-    opt('moves', p.moves);
+    request.view = 'play';
+    request.game = text ?? '';
+    attr('players', p.players);
+    attr('moves', p.moves);
   }
-  if (p.title) opt('title', p.title);
-  return args;
+  if (request.game !== undefined) request.gameName = 'game.kif';
+  if (given(p.title)) request.title = p.title;
+  return request;
 }
 
 /**
  * The standalone file for link parameters `p` and the game text: `{name,
- * html}`. Rejects with the command's message when it fails.
+ * html}`. Rejects with the engine's message when it fails.
  */
 export async function standaloneFile(p, text) {
   const response = await fetch(TEMPLATE_URL);
   if (!response.ok) throw new Error(`cannot fetch the standalone template ${TEMPLATE_URL.href}: HTTP ${response.status}`);
   const template = await response.text();
-  const out = 'export.html';
-  const args = [...exportArgs(p), '--template', 'standalone.html', '--out', out];
-  const result = await engine().lint.call('cli', { args, files: { 'standalone.html': template, 'game.kif': text ?? '' } });
-  const html = result.written?.[out];
-  if (result.code !== 0 || typeof html !== 'string') throw new Error(result.stderr.trim() || `gdlkit export failed (exit ${result.code})`);
+  const html = await engine().lint.call('standalone', { template, request: exportRequest(p, text) });
   const base = p.view === 'tree' && p.tree ? 'tree' : `${p.game ?? 'game'}-${p.view === 'tree' ? 'tree' : 'play'}`;
   return { name: `gdlkit-${base}.html`, html };
 }

@@ -1,10 +1,14 @@
 //! The GGP protocol for JavaScript hosts, which own only the sockets (Node's
 //! `net`, the page's `fetch`): `GgpServer` turns request bytes into reply
 //! bytes (the player, as `gdlkit serve`), `GgpMatch` is one match of the
-//! manager, `GgpHost` the `gdlkit host` command around it.
+//! manager, `GgpHost` the `gdlkit host` command around it. `GgpServer` and
+//! `GgpHost` take the commands' options, so they exist with the `cli`
+//! feature only (the npm CLI's); the page uses `GgpMatch` and `GgpPlayer`.
 
 use super::js::{range_error, to_js, type_error};
+#[cfg(feature = "cli")]
 use crate::cli::host::{self, HostOptions};
+#[cfg(feature = "cli")]
 use crate::cli::serve::{self, ServeOptions};
 use crate::ggp::http;
 use crate::ggp::manager::{Answer, Failure, GameMatch, MatchSetup};
@@ -13,17 +17,20 @@ use serde::Deserialize;
 use serde_json::json;
 use wasm_bindgen::prelude::*;
 
+#[cfg(feature = "cli")]
 fn usage(f: crate::cli::Fail) -> JsValue {
     super::js::error("GdlUsageError", &f.message).into()
 }
 
 /// A player server's protocol (the socket is the caller's).
+#[cfg(feature = "cli")]
 #[wasm_bindgen]
 pub struct GgpServer {
     options: ServeOptions,
     session: Session,
 }
 
+#[cfg(feature = "cli")]
 #[wasm_bindgen]
 impl GgpServer {
     /// `args` as for `gdlkit serve` (without `serve`); a `GdlUsageError`
@@ -132,6 +139,8 @@ struct AnswerJs {
 #[wasm_bindgen]
 pub struct GgpMatch {
     m: GameMatch,
+    /// Events already printed by `progress` (`gdlkit host`).
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
     seen: usize,
 }
 
@@ -205,10 +214,6 @@ impl GgpMatch {
     pub fn errors(&self) -> Result<JsValue, JsValue> {
         to_js(&self.m.errors)
     }
-    /// The progress lines of `gdlkit host` since the last call.
-    pub fn progress(&mut self) -> String {
-        host::progress(&self.m, &mut self.seen)
-    }
     #[wasm_bindgen(getter)]
     pub fn roles(&self) -> Vec<String> {
         self.m.roles.clone()
@@ -239,6 +244,16 @@ impl GgpMatch {
     }
 }
 
+/// `gdlkit host`'s view of a match (the npm CLI's).
+#[cfg(feature = "cli")]
+#[wasm_bindgen]
+impl GgpMatch {
+    /// The progress lines of `gdlkit host` since the last call.
+    pub fn progress(&mut self) -> String {
+        host::progress(&self.m, &mut self.seen)
+    }
+}
+
 fn outgoing(out: &[crate::ggp::Outgoing]) -> Result<JsValue, JsValue> {
     let v: Vec<_> = out
         .iter()
@@ -249,12 +264,14 @@ fn outgoing(out: &[crate::ggp::Outgoing]) -> Result<JsValue, JsValue> {
 
 /// `gdlkit host` for the Node CLI: the options, each match's setup, and the
 /// summary of the finished matches.
+#[cfg(feature = "cli")]
 #[wasm_bindgen]
 pub struct GgpHost {
     options: HostOptions,
     done: Vec<GameMatch>,
 }
 
+#[cfg(feature = "cli")]
 #[wasm_bindgen]
 impl GgpHost {
     #[wasm_bindgen(constructor)]

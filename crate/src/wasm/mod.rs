@@ -31,6 +31,7 @@
 
 mod analysis;
 mod check;
+#[cfg(feature = "cli")]
 mod cli;
 mod explain;
 mod game;
@@ -41,6 +42,7 @@ mod parallel;
 mod playouts;
 mod replay;
 mod search;
+mod standalone;
 mod structure;
 // Memory budget and the page test's trap (issue 13).
 mod limits;
@@ -48,10 +50,13 @@ pub use limits::{memory_budget, set_memory_budget, test_trap};
 
 pub use analysis::AnalysisJob;
 pub use check::{check, fix, format_kif};
+#[cfg(feature = "cli")]
 pub use cli::run_cli;
 pub use explain::explain;
 pub use game::Game;
-pub use ggp::{GgpHost, GgpMatch, GgpPlayer, GgpServer};
+#[cfg(feature = "cli")]
+pub use ggp::{GgpHost, GgpServer};
+pub use ggp::{GgpMatch, GgpPlayer};
 pub use matches::run_match_with_progress;
 pub use parallel::{mcts_choose, MctsWorker};
 pub use playouts::PlayoutJob;
@@ -60,6 +65,7 @@ pub use search::{
     parse_player_spec, parse_tree, players, random_tree, reorder_tree, run_match, search,
     search_tree, SearchPlayer,
 };
+pub use standalone::standalone_html;
 pub use structure::{move_cells, render_board, structure};
 
 use wasm_bindgen::prelude::*;

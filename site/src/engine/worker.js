@@ -9,7 +9,8 @@
 // ...), the structure that boards are drawn from (`site.structure`), traced
 // searches of a game from a given position and move order
 // (`site.searchGame`, through the engine's `from` and `ordering`), and
-// `site.features` (what this build has). Engine
+// `site.features` (what this build has), `site.standalone` (the
+// standalone lecture file; the page's wasm has no command line). Engine
 // moves and abstract trees are the package's own kinds (`bestMove`, which
 // keeps players between moves, and `searchTree`).
 
@@ -196,6 +197,11 @@ const ops = {
       ggpPlayers.delete(key);
     }
     return reply;
+  },
+
+  // ---- "Download as standalone HTML": the file `gdlkit export` writes (crate/src/standalone.rs) ----
+  standalone({ template, request }) {
+    return wasm.standaloneHtml(template, request);
   },
 };
 

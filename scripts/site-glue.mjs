@@ -1,0 +1,29 @@
+// The page's bundles (site/build/, the standalone template) run the page's
+// wasm (site/pkg/, built without the command line), so wherever their
+// sources import the npm package's wasm-bindgen module (pkg/gdlkit.js:
+// js/api.js, engine/worker.js) esbuild takes site/pkg/gdlkit.js instead:
+// each wasm with the JavaScript generated for it.
+
+import { join, resolve } from 'node:path';
+import { PKG, SITE } from './lib.mjs';
+
+const NPM_GLUE = join(PKG, 'gdlkit.js');
+const SITE_GLUE = join(SITE, 'pkg', 'gdlkit.js');
+
+/** An esbuild plugin: imports of pkg/gdlkit.js resolve to site/pkg/gdlkit.js. */
+export const siteGlue = {
+  name: 'gdlkit-site-glue',
+  setup(build) {
+    build.onResolve({ filter: /pkg\/gdlkit\.js$/ }, (args) => {
+      const path = resolve(args.resolveDir, args.path);
+      return path === NPM_GLUE ? { path: SITE_GLUE } : undefined;
+    });
+  },
+};
+
+/**
+ * esbuild's log overrides for the page's bundles: js/api.js's `runCli`
+ * calls `wasm.runCli`, which the page's glue does not export (no command
+ * line in the page's wasm; the page never calls it).
+ */
+export const SITE_LOG_OVERRIDE = { 'import-is-undefined': 'silent' };
