@@ -29,6 +29,7 @@
 //! - `RangeError`: an unknown state handle or role index.
 //! - `TypeError`: an argument of the wrong shape.
 
+mod alphabeta_parallel;
 mod analysis;
 mod check;
 mod cli;
@@ -43,6 +44,7 @@ mod replay;
 mod search;
 mod structure;
 
+pub use alphabeta_parallel::{alphabeta_choose, AlphaBetaWorker};
 pub use analysis::AnalysisJob;
 pub use check::{check, fix, format_kif};
 pub use cli::run_cli;
