@@ -11,6 +11,7 @@ export { parsePlayerSpec, parseTree, Player, players, playerSpec, reorderTree, r
 export { renderBoard, structure } from './structure.js';
 export { initSync, isReady } from './wasm.js';
 export { MctsWorker, mctsChoose } from './mcts-worker.js';
+export { AlphaBetaWorker, alphabetaChoose } from './alphabeta-worker.js';
 export { autoCores, parallelBestMove } from './parallel.js';
 
 /**

@@ -13,6 +13,7 @@ export { parsePlayerSpec, parseTree, Player, players, playerSpec, reorderTree, r
 export { renderBoard, structure } from './structure.js';
 export { initSync, isReady } from './wasm.js';
 export { MctsWorker, mctsChoose } from './mcts-worker.js';
+export { AlphaBetaWorker, alphabetaChoose } from './alphabeta-worker.js';
 export { parallelBestMove } from './parallel.js';
 
 // The .wasm file in the package.
