@@ -593,6 +593,8 @@ export interface MatchPlayerSummary {
   ms_per_move: number;
   nodes_per_second: number;
   playouts_per_second: number;
+  /** Mean over its moves of the deepest completed iteration (MCTS: tree depth). */
+  mean_depth: number;
 }
 
 /** One game of a match. */
@@ -798,9 +800,34 @@ export class MctsWorker {
 /** Merges root statistics and picks the move (Rust, like `mcts:threads=N` natively). */
 export function mctsChoose(parts: readonly RootStats[]): { move: string | null; value: number | null; merged: RootStats };
 
+/** One worker's result in parallel alpha-beta (lazy SMP). */
+export interface AlphaBetaResult {
+  move: string | null;
+  value: number;
+  /** No estimate influenced the value (a proven result). */
+  solved: boolean;
+  /** The deepest completed iteration (0: the first was cut short). */
+  depth: number;
+}
+
+/** Helper number `worker` of parallel alpha-beta, with its own transposition table (kept across searches). */
+export class AlphaBetaWorker {
+  constructor(kif: string, spec?: string, options?: { worker?: number; engine?: EngineChoice });
+  rootResult(fluents: readonly string[], role?: number): AlphaBetaResult & { stats: SearchStats };
+  free(): void;
+}
+
+/** Parallel alpha-beta's rule: a proven result, else the deepest, then the higher value, then the lower worker number. */
+export function alphabetaChoose(parts: readonly AlphaBetaResult[]): AlphaBetaResult & { worker: number | null; value: number | null };
+
 /** The cores `cores: auto` uses. */
 export function autoCores(): number;
 
+/** One move of parallel alpha-beta over GdlWorkers (spec `alphabeta...`). */
+export function parallelBestMove(
+  workers: readonly { run(kind: string, params?: object): Promise<any> }[],
+  params: { kif: string; spec: `alphabeta${string}` | `alpha-beta${string}`; engine?: EngineChoice; fluents: readonly string[]; role?: number },
+): Promise<AlphaBetaResult & { worker: number | null; value: number | null; stats: SearchStats[] }>;
 /** One move of root-parallel MCTS over GdlWorkers (one per core). */
 export function parallelBestMove(
   workers: readonly { run(kind: string, params?: object): Promise<any> }[],

@@ -12,6 +12,7 @@ export { renderBoard, structure } from './structure.js';
 export { memoryBudget, setMemoryBudget } from './limits.js';
 export { initSync, isReady } from './wasm.js';
 export { MctsWorker, mctsChoose } from './mcts-worker.js';
+export { AlphaBetaWorker, alphabetaChoose } from './alphabeta-worker.js';
 export { autoCores, parallelBestMove } from './parallel.js';
 
 /**

@@ -14,6 +14,7 @@ export { renderBoard, structure } from './structure.js';
 export { memoryBudget, setMemoryBudget } from './limits.js';
 export { initSync, isReady } from './wasm.js';
 export { MctsWorker, mctsChoose } from './mcts-worker.js';
+export { AlphaBetaWorker, alphabetaChoose } from './alphabeta-worker.js';
 export { parallelBestMove } from './parallel.js';
 
 // The .wasm file in the package.

@@ -11,14 +11,23 @@ export function autoCores() {
 }
 
 /**
- * One move of root-parallel MCTS. `workers`: GdlWorker instances (one per
- * core); params: `{kif, spec ("mcts:ms=500"), seed, engine, fluents, role}`.
- * Resolves to `{move, value, merged: {moves, visits, totals, playouts},
- * stats: [per worker]}`.
+ * One move of a parallel search. `workers`: GdlWorker instances (one per
+ * core); params: `{kif, spec ("mcts:ms=500" or "alphabeta:ms=500"), seed,
+ * engine, fluents, role}`. MCTS resolves to `{move, value, merged: {moves,
+ * visits, totals, playouts}, stats: [per worker]}`; alpha-beta (lazy SMP,
+ * worker `i` is helper `i` with its own table) to `{worker, move, value,
+ * solved, depth, stats: [per worker]}`.
  */
 export async function parallelBestMove(workers, { kif, spec = 'mcts', seed = 1, engine, fluents, role = 0 }) {
   if (!workers.length) {
     throw new TypeError('parallelBestMove: give at least one worker');
+  }
+  if (/^\s*alpha-?beta\b/i.test(spec)) {
+    const parts = await Promise.all(
+      workers.map((w, worker) => w.run('alphabetaRoot', { kif, spec, worker, engine, fluents, role })),
+    );
+    const choice = await workers[0].run('alphabetaChoose', { parts: parts.map(({ stats, ...result }) => result) });
+    return { ...choice, stats: parts.map((p) => p.stats) };
   }
   const parts = await Promise.all(
     workers.map((w, worker) => w.run('mctsRoot', { kif, spec, seed, worker, engine, fluents, role })),

@@ -149,6 +149,29 @@ function mctsRoot(api, { kif, spec = 'mcts', seed, worker = 0, engine, fluents, 
   return oneShot(() => w.rootStats(fluents, role));
 }
 
+/**
+ * Parallel alpha-beta (js/parallel.js): this worker's search result, with
+ * its AlphaBetaWorker kept (by game, spec, worker number and engine) so its
+ * transposition table carries over from move to move, as natively.
+ */
+const alphabetaWorkers = new Map();
+
+function alphabetaRoot(api, { kif, spec = 'alphabeta', worker = 0, engine, fluents, role = 0 }) {
+  const key = JSON.stringify([kif, spec, worker, engine ?? null]);
+  let w = alphabetaWorkers.get(key);
+  alphabetaWorkers.delete(key);
+  w ??= new api.AlphaBetaWorker(kif, spec, { worker, engine });
+  alphabetaWorkers.set(key, w);
+  for (const [k, old] of alphabetaWorkers) {
+    if (alphabetaWorkers.size <= 4) {
+      break;
+    }
+    old.free();
+    alphabetaWorkers.delete(k);
+  }
+  return oneShot(() => w.rootResult(fluents, role));
+}
+
 /** The job kinds: `kind -> (api, params, report) => job`. */
 export const KINDS = {
   check: (api, { text }) => oneShot(() => api.check(text)),
@@ -178,6 +201,9 @@ export const KINDS = {
   // Root-parallel MCTS (issue 17).
   mctsRoot,
   mctsChoose: (api, { parts }) => oneShot(() => api.mctsChoose(parts)),
+  // Parallel alpha-beta (lazy SMP, issue 17).
+  alphabetaRoot,
+  alphabetaChoose: (api, { parts }) => oneShot(() => api.alphabetaChoose(parts)),
 };
 
 /**

@@ -547,3 +547,15 @@ test('play: MCTS on several Web Workers (cores), a whole game', async () => {
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('play: alpha-beta on several Web Workers (cores=2, lazy SMP), a whole game', async () => {
+  const { page, errors, context } = await open('?view=play&game=ticTacToe&players=alphabeta:ms=100,cores=2;alphabeta:ms=100');
+  // Alpha-beta has the cores setting too; one core by default (each worker keeps its own table).
+  assert.equal(await page.locator('select[aria-label="cores for x"]').inputValue(), '2');
+  assert.equal(await page.locator('select[aria-label="cores for o"]').inputValue(), '1');
+  assert.ok(await page.locator('select[aria-label="cores for x"]').isVisible());
+  await page.locator('.goals').waitFor({ state: 'visible', timeout: 30000 });
+  assert.ok((await page.locator('.history li').count()) >= 6, 'a game of at least five moves');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

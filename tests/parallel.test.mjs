@@ -58,3 +58,58 @@ test('mctsChoose sums the parts and refuses parts of different roots', async () 
   assert.throws(() => gdl.mctsChoose([a, { ...b, moves: ['y', 'x'] }]), TypeError);
   assert.equal(gdl.mctsChoose([{ moves: [], visits: [], totals: [], playouts: 0 }]).move, null);
 });
+
+// Parallel alpha-beta (lazy SMP) over Node worker threads: worker `i` is
+// helper `i` with its own table; with a node budget each worker's result
+// equals an AlphaBetaWorker with the same number in this thread, and the
+// move played is alphabetaChoose's (the native threads' rule, one Rust
+// function; its cases are shared with crate/tests/parallel_alphabeta.rs).
+test('parallelBestMove with alphabeta on worker threads: the workers are the helpers, the rule picks', async () => {
+  assert.ok(existsSync(join(PKG, 'gdlkit_bg.wasm')), 'pkg/ is missing: run `npm run build` first');
+  const gdl = await import('../js/node.js');
+  const { GdlWorker } = await import('../js/worker-node.js');
+  const kif = readFileSync(join(ROOT, 'games', 'connectFour.kif'), 'utf8');
+  const spec = 'alphabeta:nodes=3000,heuristic=mobility';
+  const game = new gdl.Game(kif);
+  const workers = [new GdlWorker(), new GdlWorker()];
+  const here = [0, 1].map((worker) => new gdl.AlphaBetaWorker(kif, spec, { worker }));
+  try {
+    let state = game.initialState();
+    let plies = 0;
+    for (; plies < 3 && !game.isTerminal(state); plies += 1) {
+      const fluents = game.fluents(state);
+      const role = game.roles().findIndex((r) => game.legalMoves(state, r).length > 1);
+      const got = await gdl.parallelBestMove(workers, { kif, spec, fluents, role });
+      const parts = here.map((w) => w.rootResult(fluents, role));
+      for (const [i, p] of parts.entries()) {
+        assert.equal(got.stats[i].nodes, p.stats.nodes, `ply ${plies}, worker ${i}`);
+        assert.ok(game.legalMoves(state, role).includes(p.move));
+      }
+      // Helper 1 starts one depth deeper: it completes at least as deep.
+      assert.ok(parts[1].depth >= 2, `ply ${plies}: helper depth ${parts[1].depth}`);
+      const want = gdl.alphabetaChoose(parts.map(({ stats, ...r }) => r));
+      assert.equal(got.move, want.move, `ply ${plies}`);
+      assert.equal(got.worker, want.worker);
+      const joint = game.roles().map((_r, i) => (i === role ? got.move : game.legalMoves(state, i)[0]));
+      state = game.next(state, joint);
+    }
+    assert.ok(plies >= 3, `only ${plies} plies compared`);
+  } finally {
+    for (const w of workers) w.terminate();
+    for (const w of here) w.free();
+    game.free();
+  }
+});
+
+test('alphabetaChoose runs the cases the native rule runs', async () => {
+  assert.ok(existsSync(join(PKG, 'gdlkit_bg.wasm')), 'pkg/ is missing: run `npm run build` first');
+  const gdl = await import('../js/node.js');
+  const { cases } = JSON.parse(readFileSync(join(ROOT, 'crate', 'tests', 'fixtures', 'alphabeta_choose.json'), 'utf8'));
+  assert.ok(cases.length >= 5);
+  for (const c of cases) {
+    const got = gdl.alphabetaChoose(c.parts);
+    assert.equal(got.worker ?? null, c.worker, c.why);
+    assert.equal(got.move ?? null, c.worker === null ? null : c.parts[c.worker].move, c.why);
+  }
+  assert.throws(() => gdl.alphabetaChoose([{ move: 'a' }]), TypeError);
+});

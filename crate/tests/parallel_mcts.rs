@@ -9,30 +9,10 @@ use gdlkit::search::mcts::{self, merge_roots, Mcts};
 use gdlkit::search::mcts_parallel::ParallelMcts;
 use gdlkit::search::parallel::worker_seed;
 use gdlkit::search::{build_player, Budget, Player, PlayerSpec};
-use gdlkit::{Engine, EngineChoice, StateMachine};
+use gdlkit::{Engine, StateMachine};
 
-/// The game's text and engine: the corpus game, else the project's game of
-/// that name (`games/`), else `None` with a notice.
 fn load(name: &str) -> Option<(String, Engine)> {
-    let corpus = common::shared()
-        .join("games/repository")
-        .join(format!("{name}.kif"));
-    let project = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../games")
-        .join(format!("{name}.kif"));
-    let Some(text) = [&corpus, &project]
-        .iter()
-        .find_map(|p| std::fs::read_to_string(p).ok())
-    else {
-        eprintln!(
-            "skipped: neither {} nor {} exists",
-            corpus.display(),
-            project.display()
-        );
-        return None;
-    };
-    let m = gdlkit::load_engine(&text, EngineChoice::Auto).unwrap();
-    Some((text, m))
+    common::game(name)
 }
 
 fn cfg(playouts: u64) -> mcts::Config {

@@ -31,7 +31,9 @@
 //! two-player turn-taking games that are not zero-sum; it prunes nothing and
 //! is not traced).
 
+use super::heuristics::BoxedHeuristic;
 use super::ordering::{order_moves, Order};
+use super::table::SharedTable;
 use super::{
     goal_of, replies, searched_move, since, turn_of, Budget, GameInfo, Heuristic, Iteration, Limit,
     Player, SearchResult, Stats, Stop, Turn, MAX_DEPTH,
@@ -41,6 +43,7 @@ use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::TermId;
 use crate::trace::{joint_label, BoundKind, Event, NodeKind, Pruned, Trace};
 use rustc_hash::FxHashMap;
+use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -64,6 +67,11 @@ pub struct Config {
     /// The order of each node's moves before PV-first ordering (teaching:
     /// `given` by default).
     pub order: Order,
+    /// 0: the main search; `i > 0`: helper `i` of parallel alpha-beta
+    /// (lazy SMP, [`super::alphabeta_parallel`]): it starts one depth
+    /// deeper when `i` is odd and tries the root moves rotated by `i`, so
+    /// the helpers search different parts of the tree first.
+    pub helper: usize,
 }
 
 impl Default for Config {
@@ -76,6 +84,7 @@ impl Default for Config {
             iterative: true,
             tt_capacity: 200_000,
             order: Order::Given,
+            helper: 0,
         }
     }
 }
@@ -88,7 +97,7 @@ enum Flag {
 }
 
 #[derive(Clone, Debug)]
-struct Entry {
+pub struct Entry {
     value: f64,
     depth: u32,
     flag: Flag,
@@ -102,26 +111,54 @@ struct Out {
     best: Option<Vec<TermId>>,
 }
 
-/// The alpha-beta player (also usable as a plain search).
-pub struct AlphaBeta<M: StateMachine> {
-    h: Box<dyn Heuristic<M>>,
+/// A transposition table shared by the threads of a parallel search.
+pub type Shared<S> = Arc<SharedTable<S, Entry>>;
+
+/// The alpha-beta player (also usable as a plain search). `B`: how the
+/// heuristic is boxed (`Send` for a search on another thread).
+pub struct AlphaBeta<M: StateMachine, B: BoxedHeuristic<M> = Box<dyn Heuristic<M>>> {
+    h: B,
     pub cfg: Config,
     tt: FxHashMap<M::State, Entry>,
+    /// When set, used instead of `tt` (its owner clears it).
+    shared: Option<Shared<M::State>>,
     tt_role: Option<usize>,
     info: Option<GameInfo>,
     stats: Stats,
 }
 
-impl<M: StateMachine> AlphaBeta<M> {
-    pub fn new(h: Box<dyn Heuristic<M>>, cfg: Config) -> Self {
+impl<M: StateMachine, B: BoxedHeuristic<M>> AlphaBeta<M, B> {
+    pub fn new(h: B, cfg: Config) -> Self {
         AlphaBeta {
             h,
             cfg,
             tt: FxHashMap::default(),
+            shared: None,
             tt_role: None,
             info: None,
             stats: Stats::default(),
         }
+    }
+
+    /// Searches with `table` instead of its own transposition table.
+    pub fn share_table(&mut self, table: Shared<M::State>) {
+        self.shared = Some(table);
+    }
+
+    /// Whether the transposition table of the last search stays valid for
+    /// a search from `root` for `role` (same role, state-only heuristic,
+    /// paranoid mode).
+    pub fn keeps_table(
+        &mut self,
+        m: &mut M,
+        root: &M::State,
+        role: usize,
+    ) -> Result<bool, EvalError> {
+        let mode = self.resolve_mode(m, root)?;
+        Ok(self.cfg.tt
+            && self.h.get().state_only()
+            && self.tt_role == Some(role)
+            && mode != Mode::MaxN)
     }
 
     /// Forgets the transposition table and the game analysis.
@@ -168,8 +205,7 @@ impl<M: StateMachine> AlphaBeta<M> {
     ) -> Result<SearchResult, EvalError> {
         let t0 = now_ms();
         let mode = self.resolve_mode(m, root)?;
-        if !self.cfg.tt || !self.h.state_only() || self.tt_role != Some(role) || mode == Mode::MaxN
-        {
+        if !self.keeps_table(m, root, role)? {
             self.tt.clear();
         }
         self.tt_role = Some(role);
@@ -183,9 +219,13 @@ impl<M: StateMachine> AlphaBeta<M> {
             stats: Stats::default(),
             iterations: Vec::new(),
         };
-        let first = if self.cfg.iterative { 1 } else { max_depth };
+        let first = if self.cfg.iterative {
+            (1 + self.cfg.helper as u32 % 2).min(max_depth)
+        } else {
+            max_depth
+        };
         let mut completed = false;
-        self.h.set_root(m, root)?;
+        self.h.get().set_root(m, root)?;
         for depth in first..=max_depth {
             let mut root_id = 0;
             if let Some(t) = trace.as_deref_mut() {
@@ -196,15 +236,16 @@ impl<M: StateMachine> AlphaBeta<M> {
             }
             let mut cx = Cx {
                 m: &mut *m,
-                h: &mut *self.h,
+                h: self.h.get(),
                 role,
                 limit: &mut limit,
                 stats: Stats::default(),
-                tt: if self.cfg.tt && mode == Mode::Paranoid {
-                    Some(&mut self.tt)
-                } else {
-                    None
+                tt: match (&self.shared, self.cfg.tt && mode == Mode::Paranoid) {
+                    (_, false) => None,
+                    (Some(t), true) => Some(Table::Shared(t)),
+                    (None, true) => Some(Table::Own(&mut self.tt)),
                 },
+                helper: self.cfg.helper,
                 tt_capacity: self.cfg.tt_capacity,
                 ordering: self.cfg.ordering,
                 order: self.cfg.order,
@@ -264,14 +305,22 @@ impl<M: StateMachine> AlphaBeta<M> {
     }
 }
 
+/// The table a search reads and writes.
+enum Table<'a, S> {
+    Own(&'a mut FxHashMap<S, Entry>),
+    Shared(&'a SharedTable<S, Entry>),
+}
+
 struct Cx<'a, M: StateMachine> {
     m: &'a mut M,
     h: &'a mut dyn Heuristic<M>,
     role: usize,
     limit: &'a mut Limit,
     stats: Stats,
-    tt: Option<&'a mut FxHashMap<M::State, Entry>>,
+    tt: Option<Table<'a, M::State>>,
     tt_capacity: usize,
+    /// See [`Config::helper`].
+    helper: usize,
     ordering: bool,
     order: Order,
     budget: Budget,
@@ -330,11 +379,33 @@ impl<M: StateMachine> Cx<'_, M> {
 
     fn store(&mut self, s: &M::State, e: Entry) {
         let cap = self.tt_capacity;
-        if let Some(tt) = self.tt.as_deref_mut() {
-            if tt.len() >= cap && !tt.contains_key(s) {
-                tt.clear();
+        match &mut self.tt {
+            Some(Table::Own(tt)) => {
+                if tt.len() >= cap && !tt.contains_key(s) {
+                    tt.clear();
+                }
+                tt.insert(s.clone(), e);
             }
-            tt.insert(s.clone(), e);
+            Some(Table::Shared(tt)) => tt.insert(s.clone(), e),
+            None => {}
+        }
+    }
+
+    /// The table's entry for `s`: the fields a node needs (the value, its
+    /// bound, whether it is solved, and the best joint move).
+    fn lookup(&self, s: &M::State) -> Option<Entry> {
+        match &self.tt {
+            Some(Table::Own(tt)) => tt.get(s).cloned(),
+            Some(Table::Shared(tt)) => tt.get(s),
+            None => None,
+        }
+    }
+
+    /// A helper's root order: the moves rotated by its number.
+    fn diversify<T>(&self, ply: u32, moves: &mut [T]) {
+        if ply == 0 && self.helper > 0 && !moves.is_empty() {
+            let n = moves.len();
+            moves.rotate_left(self.helper % n);
         }
     }
 
@@ -365,7 +436,7 @@ impl<M: StateMachine> Cx<'_, M> {
             });
         }
         let mut tt_best: Option<Box<[TermId]>> = None;
-        if let Some(e) = self.tt.as_deref().and_then(|tt| tt.get(s)) {
+        if let Some(e) = self.lookup(s) {
             if e.solved || e.depth == depth {
                 let usable = match e.flag {
                     Flag::Exact => true,
@@ -373,8 +444,7 @@ impl<M: StateMachine> Cx<'_, M> {
                     Flag::Upper => e.value <= alpha0,
                 };
                 if usable {
-                    let (value, solved, best) =
-                        (e.value, e.solved, e.best.as_ref().map(|b| b.to_vec()));
+                    let (value, solved, best) = (e.value, e.solved, e.best.map(|b| b.into_vec()));
                     self.stats.tt_hits += 1;
                     let id = self.enter(s, parent, ply, NodeKind::Leaf, mv, false, alpha0, beta0);
                     self.event(id, |node| Event::TtHit { node, value });
@@ -387,7 +457,7 @@ impl<M: StateMachine> Cx<'_, M> {
                 }
             }
             if self.ordering {
-                tt_best = e.best.clone();
+                tt_best = e.best;
             }
         }
         if depth == 0 || ply >= MAX_DEPTH {
@@ -447,6 +517,7 @@ impl<M: StateMachine> Cx<'_, M> {
                     ours[..=i].rotate_right(1);
                 }
             }
+            self.diversify(ply, &mut ours);
             for (i, &our) in ours.iter().enumerate() {
                 let label = self.trace.as_ref().map(|_| self.m.terms().display(our));
                 let rid = self.enter(s, id, ply, NodeKind::Min, label, true, alpha, beta);
@@ -528,6 +599,7 @@ impl<M: StateMachine> Cx<'_, M> {
                     joints[..=i].rotate_right(1);
                 }
             }
+            self.diversify(ply, &mut joints);
             let maximise = kind != NodeKind::Min;
             for (i, joint) in joints.iter().enumerate() {
                 let label = self.label(&legal, joint);
@@ -690,7 +762,7 @@ impl<M: StateMachine> Cx<'_, M> {
     }
 }
 
-impl<M: StateMachine> Player<M> for AlphaBeta<M> {
+impl<M: StateMachine, B: BoxedHeuristic<M>> Player<M> for AlphaBeta<M, B> {
     fn name(&self) -> String {
         let mut parts = vec![self.h.name()];
         if let Some(ms) = self.cfg.budget.ms {

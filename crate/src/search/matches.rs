@@ -65,6 +65,9 @@ pub struct PlayerSummary {
     pub nodes: u64,
     pub playouts: u64,
     pub search_ms: f64,
+    /// The mean over its moves of the deepest completed iteration
+    /// (alpha-beta; MCTS: tree depth).
+    pub mean_depth: f64,
 }
 
 impl PlayerSummary {
@@ -195,7 +198,7 @@ pub fn run_match<M: StateMachine + Clone + Send + 'static>(
     progress: &mut dyn FnMut(&GameRecord),
 ) -> Result<MatchResult, String>
 where
-    M::State: Sync,
+    M::State: Send + Sync,
 {
     let n = m.roles().len();
     if specs.len() != n {
@@ -216,6 +219,7 @@ where
     let names: Vec<String> = players.iter().map(|p| p.name()).collect();
     let mut totals = vec![Stats::default(); n];
     let mut moves = vec![0u64; n];
+    let mut depths = vec![0u64; n];
     let mut records = Vec::new();
     let err = |e: crate::EvalError| e.to_string();
     let init = m.initial_state().map_err(err)?;
@@ -245,7 +249,9 @@ where
                     moves_r[0]
                 } else {
                     let mv = players[p].select_move(m, &s, r).map_err(err)?;
-                    totals[p].add(&players[p].last_stats());
+                    let last = players[p].last_stats();
+                    totals[p].add(&last);
+                    depths[p] += last.depth as u64;
                     moves[p] += 1;
                     mv
                 };
@@ -313,6 +319,7 @@ where
             nodes: totals[i].nodes,
             playouts: totals[i].playouts,
             search_ms: totals[i].elapsed_ms,
+            mean_depth: depths[i] as f64 / moves[i].max(1) as f64,
         });
     }
     let roles = m.roles().iter().map(|&r| m.terms().display(r)).collect();

@@ -31,6 +31,7 @@
 //! ends.
 
 pub mod alphabeta;
+pub mod alphabeta_parallel;
 pub mod bestfirst;
 pub mod ensemble;
 pub mod explain;
@@ -44,6 +45,7 @@ pub mod minimax;
 pub mod ordering;
 pub mod parallel;
 pub mod report;
+pub mod table;
 
 use crate::clock::{now_ms, Deadline};
 use crate::program::Program;
@@ -418,7 +420,7 @@ pub const PLAYERS: &[(&str, &str)] = &[
     ("minimax", "depth-limited minimax with iterative deepening (no pruning); options depth, ms, nodes, heuristic"),
     (
         "alphabeta",
-        "alpha-beta, iterative deepening, transposition table, PV-first ordering; options depth, ms, nodes, heuristic, mode=auto|paranoid|maxn, tt=on|off, ordering=on|off",
+        "alpha-beta, iterative deepening, transposition table, PV-first ordering; options depth, ms, nodes, heuristic, mode=auto|paranoid|maxn, tt=on|off, ordering=on|off, threads=N|cores=auto (lazy SMP on N threads sharing one table, budget per thread)",
     ),
     ("bestfirst", "best-first search for one-player games (thesis 3.2.1); options ms, nodes, heuristic"),
     ("mcts", "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c, threads=N|cores=auto (root-parallel on N threads, budget per thread)"),
@@ -546,7 +548,7 @@ pub fn build_player<M: StateMachine + Clone + Send + 'static>(
     seed: u64,
 ) -> Result<Box<dyn Player<M>>, String>
 where
-    M::State: Sync,
+    M::State: Send + Sync,
 {
     let heuristic = |m: &mut M, default: &str| -> Result<Box<dyn Heuristic<M>>, String> {
         heuristics::build(spec.get("heuristic").unwrap_or(default), program, m)
@@ -569,32 +571,20 @@ where
             )))
         }
         "alphabeta" => {
-            spec.check_keys(&[
-                "depth",
-                "ms",
-                "nodes",
-                "heuristic",
-                "mode",
-                "tt",
-                "ordering",
-            ])?;
+            let cfg = alphabeta_config(spec)?;
+            // `threads=N` or `cores=auto|N`: lazy SMP; one thread is the
+            // one-core player itself.
+            let threads = spec_threads(spec)?;
+            if threads > 1 {
+                let name = spec.get("heuristic").unwrap_or("fuzzy");
+                let hs = (0..threads)
+                    .map(|_| heuristics::build_send(name, program, m))
+                    .collect::<Result<Vec<_>, _>>()?;
+                return Ok(Box::new(alphabeta_parallel::ParallelAlphaBeta::new(
+                    hs, cfg,
+                )));
+            }
             let h = heuristic(m, "fuzzy")?;
-            let mut cfg = alphabeta::Config {
-                budget: spec.budget(Some(DEFAULT_MS))?,
-                ..alphabeta::Config::default()
-            };
-            cfg.tt = spec.flag("tt", true)?;
-            cfg.ordering = spec.flag("ordering", true)?;
-            cfg.mode = match spec.get("mode").unwrap_or("auto") {
-                "auto" => alphabeta::Mode::Auto,
-                "paranoid" => alphabeta::Mode::Paranoid,
-                "maxn" => alphabeta::Mode::MaxN,
-                other => {
-                    return Err(format!(
-                        "alphabeta mode must be auto, paranoid or maxn, got `{other}`"
-                    ))
-                }
-            };
             Ok(Box::new(alphabeta::AlphaBeta::new(h, cfg)))
         }
         "bestfirst" => {
@@ -615,10 +605,7 @@ where
             let cfg = mcts_config(spec)?;
             // `threads=N` or `cores=auto|N` (same meaning): root-parallel
             // MCTS; one thread is the one-core player itself.
-            let threads = match spec.get("threads").or(spec.get("cores")) {
-                Some(t) => parallel::parse_threads(t)?,
-                None => 1,
-            };
+            let threads = spec_threads(spec)?;
             if threads > 1 {
                 return Ok(Box::new(mcts_parallel::ParallelMcts::new(
                     cfg, seed, threads,
@@ -644,6 +631,48 @@ where
         }
         other => Err(format!("unknown player `{other}`")),
     }
+}
+
+/// The thread count of a spec: `threads=N` or `cores=auto|N` (same
+/// meaning), 1 when neither is given.
+pub fn spec_threads(spec: &PlayerSpec) -> Result<usize, String> {
+    match spec.get("threads").or(spec.get("cores")) {
+        Some(t) => parallel::parse_threads(t),
+        None => Ok(1),
+    }
+}
+
+/// The alpha-beta configuration of an `alphabeta` spec (threads and cores
+/// are accepted and read by the caller, the heuristic too).
+pub fn alphabeta_config(spec: &PlayerSpec) -> Result<alphabeta::Config, String> {
+    spec.check_keys(&[
+        "depth",
+        "ms",
+        "nodes",
+        "heuristic",
+        "mode",
+        "tt",
+        "ordering",
+        "threads",
+        "cores",
+    ])?;
+    let mut cfg = alphabeta::Config {
+        budget: spec.budget(Some(DEFAULT_MS))?,
+        ..alphabeta::Config::default()
+    };
+    cfg.tt = spec.flag("tt", true)?;
+    cfg.ordering = spec.flag("ordering", true)?;
+    cfg.mode = match spec.get("mode").unwrap_or("auto") {
+        "auto" => alphabeta::Mode::Auto,
+        "paranoid" => alphabeta::Mode::Paranoid,
+        "maxn" => alphabeta::Mode::MaxN,
+        other => {
+            return Err(format!(
+                "alphabeta mode must be auto, paranoid or maxn, got `{other}`"
+            ))
+        }
+    };
+    Ok(cfg)
 }
 
 /// The MCTS configuration of an `mcts` spec (options ms, playouts/nodes, c;

@@ -435,6 +435,7 @@ pub fn match_json(label: &str, engine: &Engine, cfg: &MatchConfig, result: &Matc
                 "ms_per_move": if p.moves > 0 { (p.search_ms / p.moves as f64 * 10.0).round() / 10.0 } else { 0.0 },
                 "nodes_per_second": p.nodes_per_second().round() as u64,
                 "playouts_per_second": p.playouts_per_second().round() as u64,
+                "mean_depth": (p.mean_depth * 100.0).round() / 100.0,
             })
         })
         .collect();

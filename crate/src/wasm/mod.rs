@@ -29,6 +29,7 @@
 //! - `RangeError`: an unknown state handle or role index.
 //! - `TypeError`: an argument of the wrong shape.
 
+mod alphabeta_parallel;
 mod analysis;
 mod check;
 #[cfg(feature = "cli")]
@@ -48,6 +49,7 @@ mod structure;
 mod limits;
 pub use limits::{memory_budget, set_memory_budget, test_trap};
 
+pub use alphabeta_parallel::{alphabeta_choose, AlphaBetaWorker};
 pub use analysis::AnalysisJob;
 pub use check::{check, fix, format_kif};
 #[cfg(feature = "cli")]

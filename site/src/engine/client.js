@@ -15,7 +15,7 @@ import { newEngineWorker } from './start.js';
  * The package's job kinds (js/worker-core.js); every other operation is a
  * `site.*` kind of engine/worker.js.
  */
-const PACKAGE_KINDS = new Set(['check', 'format', 'replay', 'cli', 'version', 'playouts', 'analyze', 'searchTree', 'bestMove', 'explain', 'mctsRoot', 'mctsChoose']);
+const PACKAGE_KINDS = new Set(['check', 'format', 'replay', 'cli', 'version', 'playouts', 'analyze', 'searchTree', 'bestMove', 'explain', 'mctsRoot', 'mctsChoose', 'alphabetaRoot', 'alphabetaChoose']);
 
 // ---- faults (issue 13): a worker that dies is restarted, and the page is
 // told so that it can say so and reload what the worker held (the play

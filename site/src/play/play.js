@@ -17,7 +17,7 @@ export const ALGORITHMS = [
   ['minimax', 'minimax'],
   ['bestfirst', 'best-first (one player)'],
 ];
-/** Cores for MCTS: `auto` (all of this machine's, at most 8) or a number. */
+/** Cores for MCTS and alpha-beta: `auto` (all of this machine's, at most 8) or a number. */
 export const CORES = [
   ['auto', 'cores: auto'],
   ['1', '1 core'],
@@ -41,19 +41,32 @@ export function parsePlayer(text) {
   const [algorithm, opts = ''] = t.split(':');
   const ms = Number(/ms=(\d+)/.exec(opts)?.[1] ?? 500);
   const known = ALGORITHMS.some(([a]) => a === algorithm);
-  const cores = /cores=(auto|\d+)/.exec(opts)?.[1] ?? 'auto';
-  return { kind: 'engine', algorithm: known ? algorithm : 'alphabeta', ms: Number.isFinite(ms) ? Math.min(Math.max(ms, 10), 60000) : 500, cores };
+  const alg = known ? algorithm : 'alphabeta';
+  const cores = /cores=(auto|\d+)/.exec(opts)?.[1] ?? defaultCores(alg);
+  return { kind: 'engine', algorithm: alg, ms: Number.isFinite(ms) ? Math.min(Math.max(ms, 10), 60000) : 500, cores };
+}
+
+/**
+ * The default cores: all for MCTS; one for alpha-beta, whose workers in
+ * the page each keep their own table (no shared memory), which gains
+ * little (BENCHMARKS.md, parallel alpha-beta).
+ */
+function defaultCores(algorithm) {
+  return algorithm === 'alphabeta' ? '1' : 'auto';
 }
 
 export function playerText(p) {
-  // `cores=auto` is the default and not written.
-  const cores = p.algorithm === 'mcts' && p.cores && p.cores !== 'auto' ? `,cores=${p.cores}` : '';
+  // The default cores are not written.
+  const cores = PARALLEL.has(p.algorithm) && p.cores && p.cores !== defaultCores(p.algorithm) ? `,cores=${p.cores}` : '';
   return p.kind === 'engine' ? `${p.algorithm}:ms=${p.ms}${cores}` : p.kind;
 }
 
-/** How many workers an engine player thinks on (only MCTS runs on several). */
+/** The algorithms that think on several workers (root-parallel MCTS, lazy-SMP alpha-beta). */
+const PARALLEL = new Set(['mcts', 'alphabeta']);
+
+/** How many workers an engine player thinks on. */
 function coresOf(p) {
-  if (p.algorithm !== 'mcts') return 1;
+  if (!PARALLEL.has(p.algorithm)) return 1;
   const n = p.cores === 'auto' || !p.cores ? autoCores() : Number(p.cores);
   return Number.isFinite(n) ? Math.min(Math.max(n, 1), 16) : 1;
 }
@@ -399,7 +412,8 @@ export class PlayView {
       role,
       seed: 1, // players are cached by text, spec and seed: one seed keeps their tables
     };
-    // Root-parallel MCTS on several Web Workers: they search, Rust merges.
+    // Root-parallel MCTS or lazy-SMP alpha-beta on several Web Workers:
+    // they search, Rust merges or chooses.
     const call =
       cores > 1
         ? parallelBestMove(
@@ -407,8 +421,12 @@ export class PlayView {
             params,
           ).then((r) => ({
             move: r.move,
-            player: `mcts(${p.ms} ms, ${cores} workers)`,
-            stats: { ...r.stats[0], playouts: r.merged.playouts, nodes: r.stats.reduce((a, x) => a + x.nodes, 0) },
+            player: `${p.algorithm}(${p.ms} ms, ${cores} workers)`,
+            stats: {
+              ...r.stats[r.worker ?? 0],
+              ...(r.merged ? { playouts: r.merged.playouts } : {}),
+              nodes: r.stats.reduce((a, x) => a + x.nodes, 0),
+            },
           }))
         : engine().think.call('bestMove', params);
     this.thinking = { role, timer: setInterval(tick, 100), call };
@@ -757,17 +775,17 @@ export class PlayView {
       }
       const algorithm = select(ALGORITHMS, p.algorithm, { 'aria-label': `engine for ${role}` });
       const budget = select(BUDGETS.map(([v, l]) => [String(v), l]), String(p.ms), { 'aria-label': `time per move for ${role}` });
-      const cores = select(CORES, String(p.cores ?? 'auto'), { 'aria-label': `cores for ${role}` });
+      const cores = select(CORES, String(p.cores ?? defaultCores(p.algorithm)), { 'aria-label': `cores for ${role}` });
       const update = () => {
         const next = { kind: kind.value, algorithm: algorithm.value, ms: Number(budget.value), cores: cores.value };
         algorithm.hidden = budget.hidden = next.kind !== 'engine';
-        cores.hidden = next.kind !== 'engine' || next.algorithm !== 'mcts';
+        cores.hidden = next.kind !== 'engine' || !PARALLEL.has(next.algorithm);
         this.setPlayer(r, next);
       };
       if (!BUDGETS.some(([v]) => v === p.ms)) budget.append(h('option', { value: String(p.ms), text: formatMs(p.ms), selected: true }));
       budget.value = String(p.ms);
       algorithm.hidden = budget.hidden = p.kind !== 'engine';
-      cores.hidden = p.kind !== 'engine' || p.algorithm !== 'mcts';
+      cores.hidden = p.kind !== 'engine' || !PARALLEL.has(p.algorithm);
       cores.addEventListener('change', update);
       kind.addEventListener('change', update);
       algorithm.addEventListener('change', update);

@@ -1,0 +1,231 @@
+//! Parallel alpha-beta (lazy SMP, issue 17): with one thread it plays
+//! exactly like the one-core player; with several, the move played is the
+//! one the combination rule picks from the workers' results, every worker's
+//! move is legal, and a proven result is followed (checked against plain
+//! minimax on tic-tac-toe). The rule's cases are shared with the Node test
+//! (`tests/fixtures/alphabeta_choose.json`).
+
+mod common;
+
+use gdlkit::search::alphabeta::{AlphaBeta, Config};
+use gdlkit::search::alphabeta_parallel::{choose, decide, ParallelAlphaBeta, WorkerResult};
+use gdlkit::search::heuristics::{build_send, Mobility};
+use gdlkit::search::minimax::Minimax;
+use gdlkit::search::{build_player, Budget, Heuristic, Player, PlayerSpec, SearchResult};
+use gdlkit::{Engine, StateMachine};
+
+fn cfg(budget: Budget) -> Config {
+    Config {
+        budget,
+        ..Config::default()
+    }
+}
+
+fn mobility() -> Box<dyn Heuristic<Engine> + Send> {
+    Box::new(Mobility { inverse: false })
+}
+
+/// The state after playing moves given as text (`noop` for the others).
+fn play(m: &mut Engine, moves: &[&str]) -> <Engine as StateMachine>::State {
+    let mut s = m.initial_state().unwrap();
+    for mv in moves {
+        let mut joint = Vec::new();
+        for r in 0..m.roles().len() {
+            let legal = m.legal_moves(&s, r).unwrap();
+            let pick = legal
+                .iter()
+                .copied()
+                .find(|&l| m.terms().display(l) == *mv)
+                .unwrap_or(legal[0]);
+            joint.push(pick);
+        }
+        s = m.next_state(&s, &joint).unwrap();
+    }
+    s
+}
+
+#[test]
+fn one_thread_plays_like_the_one_core_player() {
+    for name in ["ticTacToe", "connectFour"] {
+        let Some((_, mut m)) = common::game(name) else {
+            return;
+        };
+        let budget = Budget::nodes(3000);
+        let h: Box<dyn Heuristic<Engine>> = Box::new(Mobility { inverse: false });
+        let mut one = AlphaBeta::new(h, cfg(budget));
+        let mut par = ParallelAlphaBeta::new(vec![mobility()], cfg(budget));
+        let mut s = m.initial_state().unwrap();
+        let mut moves = 0;
+        while !m.is_terminal(&s).unwrap() && moves < 12 {
+            let mut joint = Vec::new();
+            for r in 0..m.roles().len() {
+                let a = Player::<Engine>::select_move(&mut one, &mut m, &s, r).unwrap();
+                let b = Player::<Engine>::select_move(&mut par, &mut m, &s, r).unwrap();
+                assert_eq!(a, b, "{name}: move {moves}, role {r}");
+                let (sa, sb) = (
+                    Player::<Engine>::last_stats(&one),
+                    Player::<Engine>::last_stats(&par),
+                );
+                assert_eq!(sa.nodes, sb.nodes, "{name}: move {moves}");
+                assert_eq!(sa.depth, sb.depth, "{name}: move {moves}");
+                joint.push(a);
+            }
+            s = m.next_state(&s, &joint).unwrap();
+            moves += 1;
+        }
+        assert!(moves >= 5, "{name}: only {moves} moves");
+    }
+}
+
+/// The rule written again, plainly: proven results first (highest value),
+/// else the deepest, then the highest value, then the first worker.
+fn brute_choice(rs: &[SearchResult]) -> usize {
+    let with: Vec<usize> = (0..rs.len())
+        .filter(|&i| rs[i].best_move.is_some())
+        .collect();
+    let proven: Vec<usize> = with.iter().copied().filter(|&i| rs[i].solved).collect();
+    let pool = if proven.is_empty() {
+        let d = with.iter().map(|&i| rs[i].stats.depth).max().unwrap();
+        with.into_iter()
+            .filter(|&i| rs[i].stats.depth == d)
+            .collect()
+    } else {
+        proven
+    };
+    let best = pool.iter().map(|&i| rs[i].value).fold(f64::MIN, f64::max);
+    pool.into_iter().find(|&i| rs[i].value == best).unwrap()
+}
+
+#[test]
+fn the_move_played_is_the_rules_choice_among_the_workers() {
+    for name in ["connectFour", "breakthrough", "rockPaperScissors"] {
+        let Some((_, mut m)) = common::game(name) else {
+            return;
+        };
+        let mut par = ParallelAlphaBeta::new(
+            (0..3).map(|_| mobility()).collect(),
+            cfg(Budget::nodes(4000)),
+        );
+        let mut s = m.initial_state().unwrap();
+        let mut checked = 0;
+        for ply in 0..6 {
+            if m.is_terminal(&s).unwrap() {
+                break;
+            }
+            let role = ply % m.roles().len();
+            let results = par.search_all(&mut m, &s, role).unwrap();
+            assert_eq!(results.len(), 3);
+            let legal = m.legal_moves(&s, role).unwrap();
+            for r in &results {
+                assert!(legal.contains(&r.best_move.unwrap()), "{name}");
+            }
+            // Helper 1 starts one depth deeper (lazy SMP's depth offset).
+            assert_eq!(results[0].iterations[0].depth, 1);
+            assert_eq!(results[1].iterations[0].depth, 2);
+            let expect = brute_choice(&results);
+            let nodes: u64 = results.iter().map(|r| r.stats.nodes).sum();
+            let chosen = decide(results.clone());
+            assert_eq!(chosen.best_move, results[expect].best_move, "{name}");
+            assert_eq!(chosen.stats.nodes, nodes);
+            let joint: Vec<_> = (0..m.roles().len())
+                .map(|r| m.legal_moves(&s, r).unwrap()[0])
+                .collect();
+            let mut joint = joint;
+            joint[role] = chosen.best_move.unwrap();
+            s = m.next_state(&s, &joint).unwrap();
+            checked += 1;
+        }
+        assert!(checked >= 1, "{name}");
+    }
+}
+
+#[test]
+fn a_proven_result_is_followed() {
+    let Some((_, mut m)) = common::game("ticTacToe") else {
+        return;
+    };
+    // X has two in the top row and O must block, but X also threatens the
+    // diagonal: whatever O does, X wins (a proven loss for O); in the
+    // state before, X's winning move is proven.
+    let cases: [(&[&str], usize, f64); 3] = [
+        (&[], 0, 50.0),
+        (
+            &["(mark 1 1)", "(mark 2 1)", "(mark 1 2)", "(mark 3 1)"],
+            0,
+            100.0,
+        ),
+        (&["(mark 1 1)", "(mark 2 1)", "(mark 2 2)"], 1, 0.0),
+    ];
+    for (moves, role, value) in cases {
+        let s = play(&mut m, moves);
+        let mut par = ParallelAlphaBeta::new(
+            (0..2).map(|_| mobility()).collect(),
+            cfg(Budget::nodes(400_000)),
+        );
+        let r = par.search(&mut m, &s, role).unwrap();
+        assert!(r.solved, "{moves:?}: not proven");
+        assert_eq!(r.value, value, "{moves:?}");
+        // The move keeps the proven value (plain minimax after it).
+        let mv = r.best_move.unwrap();
+        let joint: Vec<_> = (0..2)
+            .map(|q| {
+                if q == role {
+                    mv
+                } else {
+                    m.legal_moves(&s, q).unwrap()[0]
+                }
+            })
+            .collect();
+        let child = m.next_state(&s, &joint).unwrap();
+        let mut h = Mobility { inverse: false };
+        let v = Minimax::new(&mut m, &mut h, role, &Budget::default())
+            .value(&child, 20)
+            .unwrap();
+        assert_eq!(v, value, "{moves:?}: the move played is worth {v}");
+    }
+}
+
+#[test]
+fn the_rule_cases_shared_with_node() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/alphabeta_choose.json");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let cases = v["cases"].as_array().unwrap();
+    assert!(cases.len() >= 5);
+    for c in cases {
+        let parts: Vec<WorkerResult<String>> = serde_json::from_value(c["parts"].clone()).unwrap();
+        let want = c["worker"].as_u64().map(|w| w as usize);
+        assert_eq!(choose(&parts), want, "{}", c["why"]);
+    }
+}
+
+#[test]
+fn thread_options() {
+    let Some((text, mut m)) = common::game("ticTacToe") else {
+        return;
+    };
+    let program = gdlkit::parse_program(&text);
+    for ok in [
+        "alphabeta:cores=auto,heuristic=mobility",
+        "alphabeta:threads=2,ms=10,heuristic=none",
+        "alphabeta:cores=1",
+    ] {
+        let spec: PlayerSpec = ok.parse().unwrap();
+        assert!(build_player(&spec, &program, &mut m, 1).is_ok(), "{ok}");
+    }
+    let spec = "alphabeta:threads=2,ms=10,heuristic=mobility"
+        .parse()
+        .unwrap();
+    let p = build_player(&spec, &program, &mut m, 1).unwrap();
+    assert_eq!(p.name(), "alphabeta(mobility, 10 ms, 2 threads)");
+    assert!(build_send::<Engine>("mobility", &program, &mut m).is_ok());
+    for bad in ["alphabeta:threads=0", "alphabeta:cores=many"] {
+        let spec: PlayerSpec = bad.parse().unwrap();
+        let e = build_player(&spec, &program, &mut m, 1).err().unwrap();
+        assert!(e.contains("threads/cores"), "{bad}: {e}");
+    }
+    let spec: PlayerSpec = "alphabeta:threads=2,heuristic=nonsense".parse().unwrap();
+    let e = build_player(&spec, &program, &mut m, 1).err().unwrap();
+    assert!(e.contains("unknown heuristic"), "{e}");
+}

@@ -1,0 +1,38 @@
+// Parallel alpha-beta (lazy SMP), the worker side (issue 17):
+// `AlphaBetaWorker` is helper number `worker` with its own table (helpers
+// start one depth deeper when odd and try the root moves in another order);
+// `alphabetaChoose` picks among the workers' results. Both are thin
+// wrappers over crate/src/wasm/alphabeta_parallel.rs: the rule is the same
+// Rust function as the native threads' (`alphabeta:threads=N`).
+
+import * as wasm from '../pkg/gdlkit.js';
+import { needReady } from './wasm.js';
+
+export class AlphaBetaWorker {
+  #w;
+
+  /** `spec`: an `alphabeta` spec (`"alphabeta:ms=200"`); `worker`: this worker's number (0 plays as the one-core player). */
+  constructor(kif, spec = 'alphabeta', { worker = 0, engine } = {}) {
+    needReady();
+    this.#w = new wasm.AlphaBetaWorker(kif, spec, worker, engine);
+  }
+
+  /** `{move, value, solved, depth, stats}` of a search from `fluents` for role number `role`. */
+  rootResult(fluents, role = 0) {
+    if (!this.#w) {
+      throw new Error('gdlkit: this AlphaBetaWorker was freed');
+    }
+    return this.#w.rootResult(fluents, role);
+  }
+
+  free() {
+    this.#w?.free();
+    this.#w = null;
+  }
+}
+
+/** The worker whose move is played (a proven result, else the deepest, then the value, then the lower number): `{worker, move, value, solved, depth}`. */
+export function alphabetaChoose(parts) {
+  needReady();
+  return wasm.alphabetaChoose(parts);
+}
