@@ -1,6 +1,7 @@
 //! Grounds games and prints the figures, one JSON line per game:
 //! `cargo run --release --example ground_stats -- GAME.kif...`
-//! (`GDLKIT_GROUND_MS` sets the time budget).
+//! (`GDLKIT_GROUND_MS` sets the time budget, `GDLKIT_GROUND_ATOMS` the
+//! atoms; `GDLKIT_GROUND_PROFILE=1` prints where the time went).
 
 use gdlkit::engine::{Engine, EngineChoice, GroundBudget as Budget};
 
@@ -8,6 +9,11 @@ fn main() {
     let mut budget = Budget::default();
     if let Ok(ms) = std::env::var("GDLKIT_GROUND_MS") {
         budget.max_ms = ms.parse().expect("milliseconds");
+    }
+    if let Ok(n) = std::env::var("GDLKIT_GROUND_ATOMS") {
+        budget.max_atoms = n.parse().expect("atoms");
+        budget.max_literals = 8 * budget.max_atoms;
+        budget.max_bytes = 2_000_000_000;
     }
     for path in std::env::args().skip(1) {
         let text = std::fs::read_to_string(&path).expect("readable game");

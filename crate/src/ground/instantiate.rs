@@ -215,6 +215,11 @@ impl<'a> Grounder<'a> {
             + self.store.len() * 24
     }
 
+    /// Join steps taken so far (for the profile).
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
     /// Adds a row; returns its atom id and whether it is new to the relation.
     pub fn add(&mut self, rel: RelId, args: &[TermId]) -> (AtomId, bool) {
         let (a, new) = self.atoms.intern(rel as u32, args);

@@ -14,10 +14,12 @@
 //! Grounding has a [`Budget`]; a game over it gets a [`GroundError`] and the
 //! caller (see [`crate::engine`]) runs the interpreter instead.
 
+pub mod demand;
 pub mod engine;
 pub mod instantiate;
 pub mod network;
 mod passes;
+pub mod profile;
 pub mod rules;
 
 pub use engine::{BitState, FastEngine};
@@ -112,6 +114,8 @@ pub struct GroundStats {
 fn fixpoint(
     gr: &mut Grounder<'_>,
     rules: &[rules::GRule],
+    prof: &mut profile::Profile,
+    phase: &'static str,
     mut transfer: impl FnMut(&mut Grounder<'_>),
 ) -> Result<usize, GroundError> {
     let mut lo = vec![0u32; gr.rels.len()];
@@ -122,18 +126,26 @@ fn fixpoint(
             return Ok(rounds);
         }
         for rule in rules {
+            let (steps, t) = (gr.steps(), prof.on().then(now_ms));
+            let mut added = 0;
             if rounds == 0 {
-                gr.run_rule(rule, None, &hi, true);
+                added += gr.run_rule(rule, None, &hi, true);
             } else {
                 for (i, l) in rule.body.iter().enumerate() {
                     if let rules::GLit::Pos(r, _) = l {
                         if lo[*r] < hi[*r] {
-                            gr.run_rule(rule, Some((i, lo[*r], hi[*r])), &hi, true);
+                            added += gr.run_rule(rule, Some((i, lo[*r], hi[*r])), &hi, true);
                         }
                     }
                 }
             }
+            if let Some(t) = t {
+                prof.add(phase, rule, gr.steps() - steps, now_ms() - t, added);
+            }
             if let Some(e) = gr.error.take() {
+                if prof.on() {
+                    prof.sizes = gr.rels.iter().map(|r| r.rows.len()).collect();
+                }
                 return Err(e);
             }
         }
@@ -196,6 +208,57 @@ impl GroundProgram {
 /// interpreter with limits derived from the budget provides the static
 /// relations, the roles and the compiled rules.
 pub fn ground_program(program: &Program, budget: Budget) -> Result<GroundProgram, GroundError> {
+    let t0 = now_ms();
+    let first = ground_with_strategy(program, budget, rules::Strategy::default());
+    // Out of atoms, literals or memory: try again computing only what is
+    // asked for (demand.rs), in the time left. Games that ground the first
+    // way are unchanged.
+    match first {
+        Err(GroundError::Budget { what, .. }) if what != "milliseconds" => {
+            let left = budget.max_ms - (now_ms() - t0);
+            if left <= 0.0 {
+                return first;
+            }
+            let strategy = rules::Strategy {
+                demand: true,
+                project_first: true,
+            };
+            ground_with_strategy(
+                program,
+                Budget {
+                    max_ms: left,
+                    ..budget
+                },
+                strategy,
+            )
+        }
+        r => r,
+    }
+}
+
+fn ground_with_strategy(
+    program: &Program,
+    budget: Budget,
+    strategy: rules::Strategy,
+) -> Result<GroundProgram, GroundError> {
+    let mut prof = profile::Profile::default();
+    let r = ground_program_with(program, budget, strategy, &mut prof);
+    match &r {
+        Ok(gp) => {
+            prof.sizes = gp.rels.iter().map(|r| r.rows.len()).collect();
+            prof.print("grounded");
+        }
+        Err(e) => prof.print(&e.to_string()),
+    }
+    r
+}
+
+fn ground_program_with(
+    program: &Program,
+    budget: Budget,
+    strategy: rules::Strategy,
+    prof: &mut profile::Profile,
+) -> Result<GroundProgram, GroundError> {
     let limits = Limits {
         max_static_rows: budget.max_atoms,
         max_steps: budget.max_static_steps,
@@ -207,8 +270,14 @@ pub fn ground_program(program: &Program, budget: Budget) -> Result<GroundProgram
     })?;
     let it = &mut it;
     let c = it.compiled();
-    let rs = rules::collect(c);
+    let rs = rules::collect(c, strategy);
     let g = &c.graph;
+    *prof = profile::Profile::from_env(|| {
+        g.rels
+            .iter()
+            .map(|k| format!("{}/{}", it.terms().symbols.name(k.sym), k.arity))
+            .collect()
+    });
     let rel = |s, a| g.id_of(s, a);
     let (rel_init, rel_next, rel_legal, rel_does, rel_goal, rel_terminal) = (
         rel(kw::INIT, 1),
@@ -241,7 +310,7 @@ pub fn ground_program(program: &Program, budget: Budget) -> Result<GroundProgram
         gr.add(*r, row);
     }
     for stratum in &rs.static_strata {
-        fixpoint(&mut gr, stratum, |_| {})?;
+        fixpoint(&mut gr, stratum, prof, "static", |_| {})?;
     }
     let mut fact_atoms = Vec::new();
     for (r, row) in &dyn_facts {
@@ -279,7 +348,7 @@ pub fn ground_program(program: &Program, budget: Budget) -> Result<GroundProgram
     }
     // The relaxed fixpoint, closing the loop next → true, legal → does.
     let (mut next_seen, mut legal_seen) = (0usize, 0usize);
-    let rounds = fixpoint(&mut gr, &rs.rules, |gr| {
+    let rounds = fixpoint(&mut gr, &rs.rules, prof, "relaxed", |gr| {
         if let Some(rn) = rel_next {
             while next_seen < gr.rels[rn].rows.len() {
                 let f = gr.atoms.args(gr.rels[rn].rows[next_seen])[0];
@@ -315,7 +384,12 @@ pub fn ground_program(program: &Program, budget: Budget) -> Result<GroundProgram
         if rs.is_static[rule.head_rel] {
             continue;
         }
+        let (steps, n, t) = (gr.steps(), gr.inst.len(), prof.on().then(now_ms));
         gr.run_rule(rule, None, &all, false);
+        if let Some(t) = t {
+            let out = gr.inst.len() - n;
+            prof.add("instance", rule, gr.steps() - steps, now_ms() - t, out);
+        }
         if let Some(e) = gr.error.take() {
             return Err(e);
         }

@@ -11,6 +11,7 @@
 //! every line of check) into a few thousand (squares where a check can be
 //! blocked, then moves onto those squares).
 
+use super::demand::Kind;
 use crate::deps::RelId;
 use crate::program::VarId;
 use crate::reasoner::compile::{Class, Compiled, Lit, Pat};
@@ -25,7 +26,7 @@ pub enum GLit {
 }
 
 impl GLit {
-    fn vars(&self, out: &mut Vec<VarId>) {
+    pub fn vars(&self, out: &mut Vec<VarId>) {
         let mut add = |p: &Pat| pat_vars(p, out);
         match self {
             GLit::Pos(_, ps) | GLit::Neg(_, ps) => ps.iter().for_each(&mut add),
@@ -35,7 +36,7 @@ impl GLit {
             }
         }
     }
-    fn is_pos(&self) -> bool {
+    pub fn is_pos(&self) -> bool {
         matches!(self, GLit::Pos(..))
     }
 }
@@ -76,10 +77,20 @@ pub struct RuleSet {
     pub aux: usize,
 }
 
+/// How to ground: the default, or the second strategy tried when the
+/// default runs out of atoms, literals or memory.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Strategy {
+    /// Demand-driven relations (`demand.rs`).
+    pub demand: bool,
+    /// Split off projections of one literal before joins of equal width.
+    pub project_first: bool,
+}
+
 /// Collects the non-static rules that `legal`, `next`, `terminal` and `goal`
 /// depend on (the `base`/`input` declarations and unused relations are left
 /// out) and splits them.
-pub fn collect(c: &Compiled) -> RuleSet {
+pub fn collect(c: &Compiled, strategy: Strategy) -> RuleSet {
     let g = &c.graph;
     let roots: Vec<RelId> = [
         (kw::LEGAL, 2),
@@ -94,7 +105,7 @@ pub fn collect(c: &Compiled) -> RuleSet {
     let n = c.num_rels();
     let mut is_static: Vec<bool> = (0..n).map(|r| c.class[r] == Class::Static).collect();
     let mut arity = c.arity.clone();
-    let mut rules = Vec::new();
+    let mut dynamic = Vec::new();
     let mut static_needed = vec![false; n];
     for st in &c.strata {
         for rb in &st.rules {
@@ -111,18 +122,18 @@ pub fn collect(c: &Compiled) -> RuleSet {
                         }
                     }
                 }
-                let rule = GRule {
+                dynamic.push(GRule {
                     head_rel: h,
                     head: rb.head.to_vec(),
                     body: lits,
                     num_vars: rb.num_vars,
-                };
-                split(rule, &mut rules, &mut arity, &mut is_static);
+                });
             }
         }
     }
     // The initial state and the roles come from static relations too, and
     // so may legal, next, goal or terminal.
+    let mut protected = roots.clone();
     for &r in &roots {
         if is_static[r] {
             static_needed[r] = true;
@@ -131,11 +142,12 @@ pub fn collect(c: &Compiled) -> RuleSet {
     for (s, a) in [(kw::INIT, 1), (kw::ROLE, 1)] {
         if let Some(r) = g.id_of(s, a) {
             static_needed[r] = true;
+            protected.push(r);
         }
     }
-    let roots: Vec<RelId> = (0..g.rels.len()).filter(|&r| static_needed[r]).collect();
-    let needed = g.closure(&roots);
-    let mut static_strata = Vec::new();
+    let static_roots: Vec<RelId> = (0..g.rels.len()).filter(|&r| static_needed[r]).collect();
+    let needed = g.closure(&static_roots);
+    let mut strata_rules: Vec<Vec<GRule>> = Vec::new();
     for st in &c.strata {
         let mut stratum = Vec::new();
         for rb in &st.rules {
@@ -144,14 +156,49 @@ pub fn collect(c: &Compiled) -> RuleSet {
                 continue;
             }
             for body in &rb.bodies {
-                let rule = GRule {
+                stratum.push(GRule {
                     head_rel: h,
                     head: rb.head.to_vec(),
                     body: lits_of(body),
                     num_vars: rb.num_vars,
-                };
-                split(rule, &mut stratum, &mut arity, &mut is_static);
+                });
             }
+        }
+        strata_rules.push(stratum);
+    }
+    let (dynamic, strata_rules): (Vec<(GRule, Kind)>, _) = if strategy.demand {
+        let out = super::demand::transform(
+            super::demand::Input {
+                dynamic,
+                strata: strata_rules,
+                protected: &protected,
+            },
+            &mut arity,
+            &mut is_static,
+        );
+        (out.dynamic, out.strata)
+    } else {
+        (
+            dynamic.into_iter().map(|r| (r, Kind::Plain)).collect(),
+            strata_rules,
+        )
+    };
+    let mut rules = Vec::new();
+    for (rule, kind) in dynamic {
+        split(rule, &mut rules, &mut arity, &mut is_static, strategy, kind);
+    }
+    let mut static_strata = Vec::new();
+    for st in strata_rules {
+        let mut stratum = Vec::new();
+        for rule in st {
+            split(
+                rule,
+                &mut stratum,
+                &mut arity,
+                &mut is_static,
+                strategy,
+                Kind::Plain,
+            );
         }
         if !stratum.is_empty() {
             static_strata.push(stratum);
@@ -178,7 +225,25 @@ fn lits_of(body: &[Lit]) -> Vec<GLit> {
 }
 
 /// Splits one rule by bucket elimination and appends the resulting rules.
-fn split(rule: GRule, out: &mut Vec<GRule>, arity: &mut Vec<usize>, is_static: &mut Vec<bool>) {
+/// A demand rule and its auxiliaries are static: they restrict joins but
+/// are never literals of the network. In a rule whose first literal is its
+/// head's demand, each auxiliary also joins the demand's projection on the
+/// variables they share (a filter: the rule drops the other rows anyway).
+fn split(
+    rule: GRule,
+    out: &mut Vec<GRule>,
+    arity: &mut Vec<usize>,
+    is_static: &mut Vec<bool>,
+    strategy: Strategy,
+    kind: Kind,
+) {
+    let filter = kind == Kind::Demand;
+    let demand = (kind == Kind::Demanded).then(|| rule.body[0].clone());
+    let mut demand_vars = Vec::new();
+    if let Some(d) = &demand {
+        d.vars(&mut demand_vars);
+    }
+    let project_first = strategy.project_first;
     let mut head_vars = Vec::new();
     rule.head.iter().for_each(|p| pat_vars(p, &mut head_vars));
     let mut body = rule.body;
@@ -241,7 +306,10 @@ fn split(rule: GRule, out: &mut Vec<GRule>, arity: &mut Vec<usize>, is_static: &
                 .filter(|w| head_vars.contains(w) || outside.contains(w))
                 .collect();
             let elim = all_vars.len() - keep.len();
-            let score = (keep.len(), -(elim as isize), bucket.len());
+            // A projection (one literal alone) never multiplies rows: with
+            // `project_first` it goes before a join of the same width.
+            let joins = project_first && bucket.len() > 1;
+            let score = (keep.len(), joins, -(elim as isize), bucket.len());
             if best.as_ref().is_none_or(|(s, _, _)| score < *s) {
                 best = Some((score, bucket, keep));
             }
@@ -261,12 +329,36 @@ fn split(rule: GRule, out: &mut Vec<GRule>, arity: &mut Vec<usize>, is_static: &
                 rest.push(l);
             }
         }
-        let stat = aux_body.iter().all(|l| match l {
-            GLit::Pos(r, _) | GLit::Neg(r, _) => is_static[*r],
-            GLit::Distinct(..) => true,
-        });
+        let stat = filter
+            || aux_body.iter().all(|l| match l {
+                GLit::Pos(r, _) | GLit::Neg(r, _) => is_static[*r],
+                GLit::Distinct(..) => true,
+            });
         is_static.push(stat);
         let head: Vec<Pat> = keep.iter().map(|&v| Pat::Var(v)).collect();
+        if let Some(d) = &demand {
+            let mut vs = Vec::new();
+            aux_body.iter().for_each(|l| l.vars(&mut vs));
+            let mut shared: Vec<VarId> = demand_vars
+                .iter()
+                .copied()
+                .filter(|v| vs.contains(v))
+                .collect();
+            shared.sort_unstable();
+            if !shared.is_empty() {
+                let proj = arity.len();
+                arity.push(shared.len());
+                is_static.push(true);
+                let pats: Vec<Pat> = shared.iter().map(|&v| Pat::Var(v)).collect();
+                out.push(GRule {
+                    head_rel: proj,
+                    head: pats.clone(),
+                    body: vec![d.clone()],
+                    num_vars: rule.num_vars,
+                });
+                aux_body.push(GLit::Pos(proj, pats));
+            }
+        }
         out.push(GRule {
             head_rel: aux_rel,
             head: head.clone(),
@@ -284,5 +376,5 @@ fn split(rule: GRule, out: &mut Vec<GRule>, arity: &mut Vec<usize>, is_static: &
     });
 }
 
-/// (neighbours, -eliminated, literals) of a variable elimination: smaller is better.
-type Score = (usize, isize, usize);
+/// (neighbours, joins, -eliminated, literals) of a variable elimination: smaller is better.
+type Score = (usize, bool, isize, usize);
