@@ -23,6 +23,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 static BUDGET_MB: AtomicU64 = AtomicU64::new(0);
 
 /// The maximum memory of the wasm module in MB (`--max-memory` in `.cargo/config.toml`).
+#[cfg(target_arch = "wasm32")]
 pub const WASM_MAX_MB: u64 = 2048;
 
 /// What the budget error names as the way to raise it.

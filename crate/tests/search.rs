@@ -433,7 +433,7 @@ fn best_first_game<M: StateMachine + Clone + Send + 'static>(
     m: &mut M,
 ) -> (Vec<i64>, usize)
 where
-    M::State: Sync,
+    M::State: Send + Sync,
 {
     let spec: PlayerSpec = "bestfirst".parse().unwrap();
     let cfg = MatchConfig {
