@@ -11,7 +11,8 @@ export { parsePlayerSpec, parseTree, Player, players, playerSpec, reorderTree, r
 export { renderBoard, structure } from './structure.js';
 export { initSync, isReady } from './wasm.js';
 export { MctsWorker, mctsChoose } from './mcts-worker.js';
-export { autoCores, parallelBestMove } from './parallel.js';
+export { EnsembleMember, ensembleChoose, ensembleMembers } from './ensemble.js';
+export { autoCores, parallelBestMove, parallelEnsembleMove } from './parallel.js';
 
 /**
  * Loads the WebAssembly module (once; later calls return the same promise).

@@ -149,6 +149,40 @@ function mctsRoot(api, { kif, spec = 'mcts', seed, worker = 0, engine, fluents, 
   return oneShot(() => w.rootStats(fluents, role));
 }
 
+/**
+ * The ensemble across workers (js/parallel.js `parallelEnsembleMove`): the
+ * member lists by game and spec, and each worker's members, kept (by game,
+ * spec, member number and engine) so their tables survive from move to move.
+ */
+const ensembleLists = new Map();
+const ensembleMembers = new Map();
+
+function keep(cache, key, make, max = 8) {
+  let v = cache.get(key);
+  cache.delete(key); // re-inserted below: the most recent last
+  v ??= make();
+  cache.set(key, v);
+  for (const [k, old] of cache) {
+    if (cache.size <= max) {
+      break;
+    }
+    old.free?.();
+    cache.delete(k);
+  }
+  return v;
+}
+
+function ensembleMember(api, { kif, spec = 'ensemble', member = 0, engine, fluents, role = 0 }) {
+  const key = JSON.stringify([kif, spec, member, engine ?? null]);
+  const m = keep(ensembleMembers, key, () => new api.EnsembleMember(kif, spec, { member, engine }));
+  return oneShot(() => m.search(fluents, role));
+}
+
+function ensembleMemberList(api, { kif, spec = 'ensemble', engine }) {
+  const key = JSON.stringify([kif, spec, engine ?? null]);
+  return oneShot(() => keep(ensembleLists, key, () => api.ensembleMembers(kif, spec, { engine })));
+}
+
 /** The job kinds: `kind -> (api, params, report) => job`. */
 export const KINDS = {
   check: (api, { text }) => oneShot(() => api.check(text)),
@@ -178,6 +212,10 @@ export const KINDS = {
   // Root-parallel MCTS (issue 17).
   mctsRoot,
   mctsChoose: (api, { parts }) => oneShot(() => api.mctsChoose(parts)),
+  // The ensemble player across workers (issue 14).
+  ensembleMembers: ensembleMemberList,
+  ensembleMember,
+  ensembleChoose: (api, { parts }) => oneShot(() => api.ensembleChoose(parts)),
 };
 
 /**

@@ -177,7 +177,7 @@ console.log('played');
   });
 
   test('the entries export the documented names, the same in Node and browsers; deep imports are closed', () => {
-    const names = 'AnalysisJob Game MctsWorker Player PlayoutJob analyze autoCores check explain fix format hasErrors init initSync isGdlError isReady mctsChoose parallelBestMove parsePlayerSpec parseTree playerSpec players renderBoard reorderTree replay runCli runMatch search searchTree structure version';
+    const names = 'AnalysisJob EnsembleMember Game MctsWorker Player PlayoutJob analyze autoCores check ensembleChoose ensembleMembers explain fix format hasErrors init initSync isGdlError isReady mctsChoose parallelBestMove parallelEnsembleMove parsePlayerSpec parseTree playerSpec players renderBoard reorderTree replay runCli runMatch search searchTree structure version';
     const inNode = node('exports-node.mjs', `console.log(Object.keys(await import('gdlkit')).sort().join(' '));\n`);
     assert.equal(inNode.code, 0, explain(inNode));
     assert.equal(inNode.stdout.trim(), names);

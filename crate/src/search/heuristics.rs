@@ -6,13 +6,16 @@
 //! terminal states with their real goal values and never ask a heuristic.
 
 use super::fuzzy::FuzzyHeuristic;
+pub use super::scale;
 use crate::program::Program;
 use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::FxHashSet;
 
 /// A state evaluation for one role.
-pub trait Heuristic<M: StateMachine> {
+/// `Send`, so searches with any heuristic can run on threads (the parallel
+/// ensemble).
+pub trait Heuristic<M: StateMachine>: Send {
     fn name(&self) -> String;
     /// Called once per search with its root (novelty measures change from it).
     fn set_root(&mut self, _m: &mut M, _root: &M::State) -> Result<(), EvalError> {
@@ -73,11 +76,6 @@ pub const HEURISTICS: &[(&str, &str)] = &[
     ),
 ];
 
-/// Maps `x` in `[0, 1]` to `[1, 99]`.
-pub fn scale(x: f64) -> f64 {
-    1.0 + 98.0 * x.clamp(0.0, 1.0)
-}
-
 /// Builds a heuristic by name.
 pub fn build<M: StateMachine + 'static>(
     name: &str,
@@ -110,6 +108,18 @@ pub fn build<M: StateMachine + 'static>(
                 names.join(", ")
             ))
         }
+    }
+}
+
+/// The fuzzy goal distance ([`super::fuzzy`]) as a heuristic.
+impl<M: StateMachine> Heuristic<M> for FuzzyHeuristic {
+    fn name(&self) -> String {
+        "fuzzy".into()
+    }
+    fn evaluate(&mut self, m: &mut M, s: &M::State, role: usize) -> Result<f64, EvalError> {
+        let mut fl = m.fluents(s);
+        fl.sort_unstable();
+        Ok(self.value_for(m.terms(), fl, role))
     }
 }
 

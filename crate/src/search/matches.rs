@@ -195,7 +195,7 @@ pub fn run_match<M: StateMachine + Clone + Send + 'static>(
     progress: &mut dyn FnMut(&GameRecord),
 ) -> Result<MatchResult, String>
 where
-    M::State: Sync,
+    M::State: Send + Sync,
 {
     let n = m.roles().len();
     if specs.len() != n {

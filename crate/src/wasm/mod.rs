@@ -13,6 +13,7 @@
 //! | `analysis.rs` | the `AnalysisJob` class: the semantic validator as a resumable job |
 //! | `ggp.rs` | the GGP protocol for JS sockets: `GgpServer` (player), `GgpPlayer` (player without HTTP), `GgpMatch` (one managed match), `GgpHost` (`gdlkit host`) |
 //! | `structure.rs` | `structure(kif, options)`: boards, pieces, roles, ... (`crate::structure`); `renderBoard`: a state's board as SVG |
+//! | `ensemble.rs` | the ensemble across workers: `EnsembleMember` (one member's search), `ensembleMembers`, `ensembleChoose` (the rule) |
 //! | `js.rs` | shared helpers: JS errors, serde conversions, the panic hook |
 //!
 //! (Validation, search and analysis bindings get their own files:
@@ -32,6 +33,7 @@
 mod analysis;
 mod check;
 mod cli;
+mod ensemble;
 mod explain;
 mod game;
 mod ggp;
@@ -46,6 +48,7 @@ mod structure;
 pub use analysis::AnalysisJob;
 pub use check::{check, fix, format_kif};
 pub use cli::run_cli;
+pub use ensemble::{ensemble_choose, ensemble_members, EnsembleMember};
 pub use explain::explain;
 pub use game::Game;
 pub use ggp::{GgpHost, GgpMatch, GgpPlayer, GgpServer};

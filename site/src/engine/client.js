@@ -15,7 +15,7 @@ import { newEngineWorker } from './start.js';
  * The package's job kinds (js/worker-core.js); every other operation is a
  * `site.*` kind of engine/worker.js.
  */
-const PACKAGE_KINDS = new Set(['check', 'format', 'replay', 'cli', 'version', 'playouts', 'analyze', 'searchTree', 'bestMove', 'explain', 'mctsRoot', 'mctsChoose']);
+const PACKAGE_KINDS = new Set(['check', 'format', 'replay', 'cli', 'version', 'playouts', 'analyze', 'searchTree', 'bestMove', 'explain', 'mctsRoot', 'mctsChoose', 'ensembleMembers', 'ensembleMember', 'ensembleChoose']);
 
 export class EngineWorker {
   /** `name` labels the worker in errors. */

@@ -5,7 +5,7 @@
 // `game` worker and are addressed by handle; this module only shows them.
 
 import { autoCores, engine, features, terminateThinkers, thinkers } from '../engine/client.js';
-import { parallelBestMove } from '../../../js/parallel.js';
+import { parallelBestMove, parallelEnsembleMove } from '../../../js/parallel.js';
 import { movesFromText, movesToText } from '../state.js';
 import { h, formatMs, select } from '../dom.js';
 import { WhyPanel } from './why.js';
@@ -16,8 +16,9 @@ export const ALGORITHMS = [
   ['mcts', 'MCTS (UCT)'],
   ['minimax', 'minimax'],
   ['bestfirst', 'best-first (one player)'],
+  ['ensemble', 'ensemble (lecture 004)'],
 ];
-/** Cores for MCTS: `auto` (all of this machine's, at most 8) or a number. */
+/** Cores for MCTS and the ensemble: `auto` (all of this machine's, at most 8) or a number. */
 export const CORES = [
   ['auto', 'cores: auto'],
   ['1', '1 core'],
@@ -47,13 +48,18 @@ export function parsePlayer(text) {
 
 export function playerText(p) {
   // `cores=auto` is the default and not written.
-  const cores = p.algorithm === 'mcts' && p.cores && p.cores !== 'auto' ? `,cores=${p.cores}` : '';
+  const cores = onCores(p) && p.cores && p.cores !== 'auto' ? `,cores=${p.cores}` : '';
   return p.kind === 'engine' ? `${p.algorithm}:ms=${p.ms}${cores}` : p.kind;
 }
 
-/** How many workers an engine player thinks on (only MCTS runs on several). */
+/** Whether a player can think on several workers (MCTS, the ensemble). */
+function onCores(p) {
+  return p.algorithm === 'mcts' || p.algorithm === 'ensemble';
+}
+
+/** How many workers an engine player thinks on. */
 function coresOf(p) {
-  if (p.algorithm !== 'mcts') return 1;
+  if (!onCores(p)) return 1;
   const n = p.cores === 'auto' || !p.cores ? autoCores() : Number(p.cores);
   return Number.isFinite(n) ? Math.min(Math.max(n, 1), 16) : 1;
 }
@@ -355,18 +361,25 @@ export class PlayView {
       role,
       seed: 1, // players are cached by text, spec and seed: one seed keeps their tables
     };
-    // Root-parallel MCTS on several Web Workers: they search, Rust merges.
-    const call =
-      cores > 1
-        ? parallelBestMove(
-            thinkers(cores).map((w) => ({ run: (kind, args) => w.call(kind, args) })),
-            params,
-          ).then((r) => ({
-            move: r.move,
-            player: `mcts(${p.ms} ms, ${cores} workers)`,
-            stats: { ...r.stats[0], playouts: r.merged.playouts, nodes: r.stats.reduce((a, x) => a + x.nodes, 0) },
-          }))
-        : engine().think.call('bestMove', params);
+    const workers = () => thinkers(cores).map((w) => ({ run: (kind, args) => w.call(kind, args) }));
+    let call;
+    if (cores > 1 && p.algorithm === 'ensemble') {
+      // The ensemble's members at once, one per Web Worker; Rust chooses.
+      call = parallelEnsembleMove(workers(), params).then((r) => ({
+        move: r.move,
+        player: `ensemble(${p.ms} ms, ${r.parts.length} members on ${cores} workers, followed ${r.heuristic})`,
+        stats: { ...r.parts[r.index ?? 0]?.stats, nodes: r.parts.reduce((a, x) => a + (x.stats?.nodes ?? 0), 0) },
+      }));
+    } else if (cores > 1) {
+      // Root-parallel MCTS on several Web Workers: they search, Rust merges.
+      call = parallelBestMove(workers(), params).then((r) => ({
+        move: r.move,
+        player: `mcts(${p.ms} ms, ${cores} workers)`,
+        stats: { ...r.stats[0], playouts: r.merged.playouts, nodes: r.stats.reduce((a, x) => a + x.nodes, 0) },
+      }));
+    } else {
+      call = engine().think.call('bestMove', params);
+    }
     this.thinking = { role, timer: setInterval(tick, 100), call };
     tick();
     this.progress.hidden = false;
@@ -707,13 +720,13 @@ export class PlayView {
       const update = () => {
         const next = { kind: kind.value, algorithm: algorithm.value, ms: Number(budget.value), cores: cores.value };
         algorithm.hidden = budget.hidden = next.kind !== 'engine';
-        cores.hidden = next.kind !== 'engine' || next.algorithm !== 'mcts';
+        cores.hidden = next.kind !== 'engine' || !onCores(next);
         this.setPlayer(r, next);
       };
       if (!BUDGETS.some(([v]) => v === p.ms)) budget.append(h('option', { value: String(p.ms), text: formatMs(p.ms), selected: true }));
       budget.value = String(p.ms);
       algorithm.hidden = budget.hidden = p.kind !== 'engine';
-      cores.hidden = p.kind !== 'engine' || p.algorithm !== 'mcts';
+      cores.hidden = p.kind !== 'engine' || !onCores(p);
       cores.addEventListener('change', update);
       kind.addEventListener('change', update);
       algorithm.addEventListener('change', update);
