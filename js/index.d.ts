@@ -840,3 +840,33 @@ export function parallelBestMove(
 export function setMemoryBudget(mb: number): void;
 /** The memory budget and the memory the engine holds now, in MB. */
 export function memoryBudget(): { budgetMb: number; usedMb: number };
+/** One member of the ensemble player (issue 14): one alpha-beta search with one evaluation function. */
+export class EnsembleMember {
+  constructor(kif: string, spec?: string, options?: { member?: number; engine?: EngineChoice });
+  /** The member's evaluation function (`none`: the exhaustive search). */
+  readonly heuristic: string;
+  search(fluents: readonly string[], role?: number): EnsembleMemberResult;
+  free(): void;
+}
+
+/** One ensemble member's result. */
+export interface EnsembleMemberResult {
+  heuristic: string;
+  move: string | null;
+  value: number;
+  solved: boolean;
+  depth: number;
+  stats?: SearchStats;
+}
+
+/** The member heuristics of an `ensemble` spec on a game, in member order. */
+export function ensembleMembers(kif: string, spec?: string, options?: { engine?: EngineChoice }): string[];
+
+/** The lecture's choice among member results (Rust, the same rule as natively). */
+export function ensembleChoose(parts: readonly EnsembleMemberResult[]): { move: string | null; index: number | null; heuristic: string | null };
+
+/** One move of the ensemble player with its members at once, one per worker. */
+export function parallelEnsembleMove(
+  workers: readonly { run(kind: string, params?: object): Promise<any> }[],
+  params: { kif: string; spec?: string; engine?: EngineChoice; fluents: readonly string[]; role?: number },
+): Promise<{ move: string | null; index: number | null; heuristic: string | null; parts: EnsembleMemberResult[] }>;

@@ -13,7 +13,8 @@ export { memoryBudget, setMemoryBudget } from './limits.js';
 export { initSync, isReady } from './wasm.js';
 export { MctsWorker, mctsChoose } from './mcts-worker.js';
 export { AlphaBetaWorker, alphabetaChoose } from './alphabeta-worker.js';
-export { autoCores, parallelBestMove } from './parallel.js';
+export { EnsembleMember, ensembleChoose, ensembleMembers } from './ensemble.js';
+export { autoCores, parallelBestMove, parallelEnsembleMove } from './parallel.js';
 
 /**
  * Loads the WebAssembly module (once; later calls return the same promise).

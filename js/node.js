@@ -15,7 +15,8 @@ export { memoryBudget, setMemoryBudget } from './limits.js';
 export { initSync, isReady } from './wasm.js';
 export { MctsWorker, mctsChoose } from './mcts-worker.js';
 export { AlphaBetaWorker, alphabetaChoose } from './alphabeta-worker.js';
-export { parallelBestMove } from './parallel.js';
+export { EnsembleMember, ensembleChoose, ensembleMembers } from './ensemble.js';
+export { parallelBestMove, parallelEnsembleMove } from './parallel.js';
 
 // The .wasm file in the package.
 const wasmPath = new URL('../pkg/gdlkit_bg.wasm', import.meta.url);

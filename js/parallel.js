@@ -35,3 +35,23 @@ export async function parallelBestMove(workers, { kif, spec = 'mcts', seed = 1, 
   const choice = await workers[0].run('mctsChoose', { parts: parts.map(({ stats, ...root }) => root) });
   return { ...choice, stats: parts.map((p) => p.stats) };
 }
+
+/**
+ * One move of the ensemble player (issue 14) with its members at once, one
+ * per worker (member i on `workers[i % workers.length]`): each runs
+ * `ensembleMember` (one alpha-beta search, one evaluation function), then
+ * `ensembleChoose` applies the lecture's rule (Rust). params: `{kif, spec
+ * ("ensemble:ms=500"), engine, fluents, role}`. Resolves to `{move, index,
+ * heuristic, parts: [member results]}`.
+ */
+export async function parallelEnsembleMove(workers, { kif, spec = 'ensemble', engine, fluents, role = 0 }) {
+  if (!workers.length) {
+    throw new TypeError('parallelEnsembleMove: give at least one worker');
+  }
+  const members = await workers[0].run('ensembleMembers', { kif, spec, engine });
+  const parts = await Promise.all(
+    members.map((_h, member) => workers[member % workers.length].run('ensembleMember', { kif, spec, member, engine, fluents, role })),
+  );
+  const choice = await workers[0].run('ensembleChoose', { parts });
+  return { ...choice, parts };
+}

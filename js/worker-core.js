@@ -158,18 +158,42 @@ const alphabetaWorkers = new Map();
 
 function alphabetaRoot(api, { kif, spec = 'alphabeta', worker = 0, engine, fluents, role = 0 }) {
   const key = JSON.stringify([kif, spec, worker, engine ?? null]);
-  let w = alphabetaWorkers.get(key);
-  alphabetaWorkers.delete(key);
-  w ??= new api.AlphaBetaWorker(kif, spec, { worker, engine });
-  alphabetaWorkers.set(key, w);
-  for (const [k, old] of alphabetaWorkers) {
-    if (alphabetaWorkers.size <= 4) {
+  const w = keep(alphabetaWorkers, key, () => new api.AlphaBetaWorker(kif, spec, { worker, engine }), 4);
+  return oneShot(() => w.rootResult(fluents, role));
+}
+
+/**
+ * The ensemble across workers (js/parallel.js `parallelEnsembleMove`): the
+ * member lists by game and spec, and each worker's members, kept (by game,
+ * spec, member number and engine) so their tables survive from move to move.
+ */
+const ensembleLists = new Map();
+const ensembleMembers = new Map();
+
+function keep(cache, key, make, max = 8) {
+  let v = cache.get(key);
+  cache.delete(key); // re-inserted below: the most recent last
+  v ??= make();
+  cache.set(key, v);
+  for (const [k, old] of cache) {
+    if (cache.size <= max) {
       break;
     }
-    old.free();
-    alphabetaWorkers.delete(k);
+    old.free?.();
+    cache.delete(k);
   }
-  return oneShot(() => w.rootResult(fluents, role));
+  return v;
+}
+
+function ensembleMember(api, { kif, spec = 'ensemble', member = 0, engine, fluents, role = 0 }) {
+  const key = JSON.stringify([kif, spec, member, engine ?? null]);
+  const m = keep(ensembleMembers, key, () => new api.EnsembleMember(kif, spec, { member, engine }));
+  return oneShot(() => m.search(fluents, role));
+}
+
+function ensembleMemberList(api, { kif, spec = 'ensemble', engine }) {
+  const key = JSON.stringify([kif, spec, engine ?? null]);
+  return oneShot(() => keep(ensembleLists, key, () => api.ensembleMembers(kif, spec, { engine })));
 }
 
 /** The job kinds: `kind -> (api, params, report) => job`. */
@@ -204,6 +228,10 @@ export const KINDS = {
   // Parallel alpha-beta (lazy SMP, issue 17).
   alphabetaRoot,
   alphabetaChoose: (api, { parts }) => oneShot(() => api.alphabetaChoose(parts)),
+  // The ensemble player across workers (issue 14).
+  ensembleMembers: ensembleMemberList,
+  ensembleMember,
+  ensembleChoose: (api, { parts }) => oneShot(() => api.ensembleChoose(parts)),
 };
 
 /**

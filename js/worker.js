@@ -18,7 +18,7 @@ import { mainThreadWorker, resilientWorker, workerFrom } from './worker-start.js
  * Job kinds that are one long wasm call: the worker cannot see a cancel
  * until the call returns, so cancelling one restarts the worker at once.
  */
-const ATOMIC_KINDS = new Set(['search', 'searchTree', 'match', 'bestMove', 'explain', 'structure', 'mctsRoot', 'mctsChoose', 'alphabetaRoot', 'alphabetaChoose']);
+const ATOMIC_KINDS = new Set(['search', 'searchTree', 'match', 'bestMove', 'explain', 'structure', 'mctsRoot', 'mctsChoose', 'alphabetaRoot', 'alphabetaChoose', 'ensembleMembers', 'ensembleMember', 'ensembleChoose']);
 
 function abortError(message, extra = {}) {
   const e = typeof DOMException === 'function' ? new DOMException(message, 'AbortError') : Object.assign(new Error(message), { name: 'AbortError' });

@@ -559,3 +559,13 @@ test('play: alpha-beta on several Web Workers (cores=2, lazy SMP), a whole game'
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('play: the ensemble with its members on several Web Workers, a whole game', async () => {
+  const { page, errors, context } = await open('?view=play&game=ticTacToe&players=ensemble:ms=100,cores=2;random');
+  assert.equal(await page.locator('select[aria-label="engine for x"]').inputValue(), 'ensemble');
+  assert.equal(await page.locator('select[aria-label="cores for x"]').inputValue(), '2');
+  await page.locator('.goals').waitFor({ state: 'visible', timeout: 60000 });
+  assert.ok((await page.locator('.history li').count()) >= 5, 'a game of at least five moves');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -289,6 +289,26 @@ impl TermStore {
     }
 }
 
+/// Copies a ground term between stores (symbols matched by name).
+pub fn copy_term(from: &TermStore, t: TermId, to: &mut TermStore) -> TermId {
+    let mut out: Vec<TermId> = Vec::new();
+    let mut stack: Vec<(TermId, bool)> = vec![(t, false)];
+    while let Some((t, done)) = stack.pop() {
+        let args = from.args_of(t);
+        if done || args.is_empty() {
+            let sym = to.symbols.intern(from.symbols.name(from.functor(t)));
+            let kids = out.split_off(out.len() - args.len());
+            out.push(to.app(sym, &kids));
+        } else {
+            stack.push((t, true));
+            for &a in args.iter().rev() {
+                stack.push((a, false));
+            }
+        }
+    }
+    out.pop().expect("one term")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,7 +9,7 @@ mod common;
 
 use gdlkit::search::alphabeta::{AlphaBeta, Config};
 use gdlkit::search::alphabeta_parallel::{choose, decide, ParallelAlphaBeta, WorkerResult};
-use gdlkit::search::heuristics::{build_send, Mobility};
+use gdlkit::search::heuristics::Mobility;
 use gdlkit::search::minimax::Minimax;
 use gdlkit::search::{build_player, Budget, Heuristic, Player, PlayerSpec, SearchResult};
 use gdlkit::{Engine, StateMachine};
@@ -219,7 +219,10 @@ fn thread_options() {
         .unwrap();
     let p = build_player(&spec, &program, &mut m, 1).unwrap();
     assert_eq!(p.name(), "alphabeta(mobility, 10 ms, 2 threads)");
-    assert!(build_send::<Engine>("mobility", &program, &mut m).is_ok());
+    // Every heuristic is `Send`, the default (fuzzy) included.
+    let spec = "alphabeta:threads=2,ms=10".parse().unwrap();
+    let p = build_player(&spec, &program, &mut m, 1).unwrap();
+    assert_eq!(p.name(), "alphabeta(fuzzy, 10 ms, 2 threads)");
     for bad in ["alphabeta:threads=0", "alphabeta:cores=many"] {
         let spec: PlayerSpec = bad.parse().unwrap();
         let e = build_player(&spec, &program, &mut m, 1).err().unwrap();

@@ -24,8 +24,8 @@ use crate::terms::TermId;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
-/// A heuristic a worker thread can own.
-pub type SendHeuristic<M> = Box<dyn Heuristic<M> + Send>;
+/// A heuristic a worker thread can own (every heuristic is `Send`).
+pub type SendHeuristic<M> = Box<dyn Heuristic<M>>;
 
 /// What the combination rule reads of one worker's search (`T`: the move,
 /// a term natively, its text between workers).

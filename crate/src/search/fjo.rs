@@ -139,7 +139,7 @@ impl PlanHeuristic {
         self.vars.clear();
         for f in m.fluents(s) {
             let v = *self.var_of.entry(f).or_insert_with(|| {
-                let t = super::fuzzy::copy_term(m.terms(), f, &mut self.problem.store);
+                let t = crate::terms::copy_term(m.terms(), f, &mut self.problem.store);
                 self.problem.fluent_var.get(&t).copied().unwrap_or(u32::MAX)
             });
             if v != u32::MAX {

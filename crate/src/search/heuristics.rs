@@ -6,13 +6,16 @@
 //! terminal states with their real goal values and never ask a heuristic.
 
 use super::fuzzy::FuzzyHeuristic;
+pub use super::scale;
 use crate::program::Program;
 use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::FxHashSet;
 
 /// A state evaluation for one role.
-pub trait Heuristic<M: StateMachine> {
+/// `Send`, so searches with any heuristic can run on threads (the parallel
+/// ensemble).
+pub trait Heuristic<M: StateMachine>: Send {
     fn name(&self) -> String;
     /// Called once per search with its root (novelty measures change from it).
     fn set_root(&mut self, _m: &mut M, _root: &M::State) -> Result<(), EvalError> {
@@ -73,11 +76,6 @@ pub const HEURISTICS: &[(&str, &str)] = &[
     ),
 ];
 
-/// Maps `x` in `[0, 1]` to `[1, 99]`.
-pub fn scale(x: f64) -> f64 {
-    1.0 + 98.0 * x.clamp(0.0, 1.0)
-}
-
 /// Builds a heuristic by name.
 pub fn build<M: StateMachine + 'static>(
     name: &str,
@@ -113,9 +111,9 @@ pub fn build<M: StateMachine + 'static>(
     }
 }
 
-/// A boxed heuristic that a search owns, `Send` or not: the searches see
-/// it as `dyn Heuristic` either way, and a `Send` box lets the search move
-/// to another thread (parallel alpha-beta).
+/// A boxed heuristic that a search owns: the searches see it as
+/// `dyn Heuristic` either way (every heuristic is `Send`, so the search can
+/// move to another thread: parallel alpha-beta).
 pub trait BoxedHeuristic<M: StateMachine> {
     fn get(&mut self) -> &mut dyn Heuristic<M>;
     fn name(&self) -> String;
@@ -139,38 +137,15 @@ impl<M: StateMachine, H: Heuristic<M>> BoxedHeuristic<M> for Box<H> {
     }
 }
 
-impl<M: StateMachine> BoxedHeuristic<M> for Box<dyn Heuristic<M> + Send> {
-    fn get(&mut self) -> &mut dyn Heuristic<M> {
-        &mut **self
-    }
+/// The fuzzy goal distance ([`super::fuzzy`]) as a heuristic.
+impl<M: StateMachine> Heuristic<M> for FuzzyHeuristic {
     fn name(&self) -> String {
-        (**self).name()
+        "fuzzy".into()
     }
-}
-
-/// Builds a heuristic by name for a search on another thread: the
-/// heuristics that are `Send` today. The fuzzy heuristic holds an `Rc`
-/// (issue 14 removes it; then it joins this list with the same line as in
-/// [`build`]).
-pub fn build_send<M: StateMachine + 'static>(
-    name: &str,
-    program: &Program,
-    m: &mut M,
-) -> Result<Box<dyn Heuristic<M> + Send>, String> {
-    match name {
-        "mobility" => Ok(Box::new(Mobility { inverse: false })),
-        "inverse-mobility" | "inverse_mobility" | "inversemobility" => {
-            Ok(Box::new(Mobility { inverse: true }))
-        }
-        "novelty" => Ok(Box::new(Novelty::default())),
-        "none" | "constant" => Ok(Box::new(Constant)),
-        other => {
-            // Known but not `Send` yet, or unknown: `build` says which.
-            build(other, program, m)?;
-            Err(format!(
-                "heuristic `{other}` cannot run on several threads yet; with threads/cores use heuristic=mobility, inverse-mobility, novelty or none"
-            ))
-        }
+    fn evaluate(&mut self, m: &mut M, s: &M::State, role: usize) -> Result<f64, EvalError> {
+        let mut fl = m.fluents(s);
+        fl.sort_unstable();
+        Ok(self.value_for(m.terms(), fl, role))
     }
 }
 

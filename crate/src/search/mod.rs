@@ -578,7 +578,7 @@ where
             if threads > 1 {
                 let name = spec.get("heuristic").unwrap_or("fuzzy");
                 let hs = (0..threads)
-                    .map(|_| heuristics::build_send(name, program, m))
+                    .map(|_| heuristics::build(name, program, m))
                     .collect::<Result<Vec<_>, _>>()?;
                 return Ok(Box::new(alphabeta_parallel::ParallelAlphaBeta::new(
                     hs, cfg,
@@ -621,13 +621,8 @@ where
             spec.check_keys(&["workers", "ms", "heuristics"])?;
             let workers: usize = spec.number("workers")?.unwrap_or(4);
             let ms: f64 = spec.number("ms")?.unwrap_or(DEFAULT_MS);
-            let names: Vec<String> = match spec.get("heuristics") {
-                Some(list) => list.split('+').map(|s| s.trim().to_string()).collect(),
-                None => ensemble::default_heuristics(program, m),
-            };
-            Ok(Box::new(ensemble::Ensemble::new(
-                program, m, &names, workers, ms,
-            )?))
+            let names = ensemble::member_heuristics(program, m, spec.get("heuristics"), workers);
+            Ok(Box::new(ensemble::Ensemble::new(program, m, &names, ms)?))
         }
         other => Err(format!("unknown player `{other}`")),
     }
@@ -687,6 +682,12 @@ pub fn mcts_config(spec: &PlayerSpec) -> Result<mcts::Config, String> {
         cfg.exploration = c;
     }
     Ok(cfg)
+}
+
+/// Maps `x` in `[0, 1]` to `[1, 99]`, the range of every heuristic, so a
+/// real win (100) beats and a real loss (0) is worse than any estimate.
+pub fn scale(x: f64) -> f64 {
+    1.0 + 98.0 * x.clamp(0.0, 1.0)
 }
 
 /// Milliseconds since `t0` (from [`now_ms`]).

@@ -25,6 +25,7 @@
 
 pub mod board;
 pub mod features;
+pub mod geometry;
 pub mod simulate;
 pub mod statics;
 

@@ -6,7 +6,7 @@
 
 use crate::clock::Deadline;
 use crate::reasoner::{random_index, EvalError, StateMachine};
-use crate::search::fuzzy::copy_term;
+use crate::terms::copy_term;
 use crate::terms::{Sym, TermId, TermStore};
 use rustc_hash::{FxHashMap, FxHashSet};
 

@@ -6,7 +6,7 @@
 use crate::deps::DepGraph;
 use crate::program::{Atom, Literal, Program, Term, VarId};
 use crate::reasoner::{Interpreter, Limits, StateMachine};
-use crate::search::fuzzy::copy_term;
+use crate::terms::copy_term;
 use crate::terms::{kw, Sym, TermId, TermStore};
 use rustc_hash::{FxHashMap, FxHashSet};
 

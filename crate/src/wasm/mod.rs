@@ -13,6 +13,7 @@
 //! | `analysis.rs` | the `AnalysisJob` class: the semantic validator as a resumable job |
 //! | `ggp.rs` | the GGP protocol for JS sockets: `GgpServer` (player), `GgpPlayer` (player without HTTP), `GgpMatch` (one managed match), `GgpHost` (`gdlkit host`) |
 //! | `structure.rs` | `structure(kif, options)`: boards, pieces, roles, ... (`crate::structure`); `renderBoard`: a state's board as SVG |
+//! | `ensemble.rs` | the ensemble across workers: `EnsembleMember` (one member's search), `ensembleMembers`, `ensembleChoose` (the rule) |
 //! | `js.rs` | shared helpers: JS errors, serde conversions, the panic hook |
 //!
 //! (Validation, search and analysis bindings get their own files:
@@ -34,6 +35,7 @@ mod analysis;
 mod check;
 #[cfg(feature = "cli")]
 mod cli;
+mod ensemble;
 mod explain;
 mod game;
 mod ggp;
@@ -54,6 +56,7 @@ pub use analysis::AnalysisJob;
 pub use check::{check, fix, format_kif};
 #[cfg(feature = "cli")]
 pub use cli::run_cli;
+pub use ensemble::{ensemble_choose, ensemble_members, EnsembleMember};
 pub use explain::explain;
 pub use game::Game;
 #[cfg(feature = "cli")]

@@ -15,7 +15,7 @@ import { newEngineWorker } from './start.js';
  * The package's job kinds (js/worker-core.js); every other operation is a
  * `site.*` kind of engine/worker.js.
  */
-const PACKAGE_KINDS = new Set(['check', 'format', 'replay', 'cli', 'version', 'playouts', 'analyze', 'searchTree', 'bestMove', 'explain', 'mctsRoot', 'mctsChoose', 'alphabetaRoot', 'alphabetaChoose']);
+const PACKAGE_KINDS = new Set(['check', 'format', 'replay', 'cli', 'version', 'playouts', 'analyze', 'searchTree', 'bestMove', 'explain', 'mctsRoot', 'mctsChoose', 'alphabetaRoot', 'alphabetaChoose', 'ensembleMembers', 'ensembleMember', 'ensembleChoose']);
 
 // ---- faults (issue 13): a worker that dies is restarted, and the page is
 // told so that it can say so and reload what the worker held (the play
@@ -26,7 +26,7 @@ const PACKAGE_KINDS = new Set(['check', 'format', 'replay', 'cli', 'version', 'p
 export const engineEvents = new EventTarget();
 
 /** Jobs that may run long (grounding, searches, analyses): the page saves its work first. */
-const LONG_KINDS = new Set(['playouts', 'analyze', 'searchTree', 'bestMove', 'explain', 'mctsRoot', 'site.load', 'site.structure', 'site.searchGame', 'site.ggpNew']);
+const LONG_KINDS = new Set(['playouts', 'analyze', 'searchTree', 'bestMove', 'explain', 'mctsRoot', 'alphabetaRoot', 'ensembleMember', 'site.load', 'site.structure', 'site.searchGame', 'site.ggpNew']);
 const beforeLong = new Set();
 
 /** Calls `fn()` before every job that may run long (the page saves its text). */

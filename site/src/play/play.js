@@ -5,7 +5,7 @@
 // `game` worker and are addressed by handle; this module only shows them.
 
 import { autoCores, engine, engineEvents, features, terminateThinkers, thinkers } from '../engine/client.js';
-import { parallelBestMove } from '../../../js/parallel.js';
+import { parallelBestMove, parallelEnsembleMove } from '../../../js/parallel.js';
 import { movesFromText, movesToText } from '../state.js';
 import { h, formatMs, select } from '../dom.js';
 import { WhyPanel } from './why.js';
@@ -16,8 +16,9 @@ export const ALGORITHMS = [
   ['mcts', 'MCTS (UCT)'],
   ['minimax', 'minimax'],
   ['bestfirst', 'best-first (one player)'],
+  ['ensemble', 'ensemble (lecture 004)'],
 ];
-/** Cores for MCTS and alpha-beta: `auto` (all of this machine's, at most 8) or a number. */
+/** Cores for MCTS, alpha-beta and the ensemble: `auto` (all of this machine's, at most 8) or a number. */
 export const CORES = [
   ['auto', 'cores: auto'],
   ['1', '1 core'],
@@ -61,8 +62,8 @@ export function playerText(p) {
   return p.kind === 'engine' ? `${p.algorithm}:ms=${p.ms}${cores}` : p.kind;
 }
 
-/** The algorithms that think on several workers (root-parallel MCTS, lazy-SMP alpha-beta). */
-const PARALLEL = new Set(['mcts', 'alphabeta']);
+/** The algorithms that think on several workers (root-parallel MCTS, lazy-SMP alpha-beta, the ensemble's members). */
+const PARALLEL = new Set(['mcts', 'alphabeta', 'ensemble']);
 
 /** How many workers an engine player thinks on. */
 function coresOf(p) {
@@ -412,23 +413,30 @@ export class PlayView {
       role,
       seed: 1, // players are cached by text, spec and seed: one seed keeps their tables
     };
-    // Root-parallel MCTS or lazy-SMP alpha-beta on several Web Workers:
-    // they search, Rust merges or chooses.
-    const call =
-      cores > 1
-        ? parallelBestMove(
-            thinkers(cores).map((w) => ({ run: (kind, args) => w.call(kind, args) })),
-            params,
-          ).then((r) => ({
-            move: r.move,
-            player: `${p.algorithm}(${p.ms} ms, ${cores} workers)`,
-            stats: {
-              ...r.stats[r.worker ?? 0],
-              ...(r.merged ? { playouts: r.merged.playouts } : {}),
-              nodes: r.stats.reduce((a, x) => a + x.nodes, 0),
-            },
-          }))
-        : engine().think.call('bestMove', params);
+    const workers = () => thinkers(cores).map((w) => ({ run: (kind, args) => w.call(kind, args) }));
+    let call;
+    if (cores > 1 && p.algorithm === 'ensemble') {
+      // The ensemble's members at once, one per Web Worker; Rust chooses.
+      call = parallelEnsembleMove(workers(), params).then((r) => ({
+        move: r.move,
+        player: `ensemble(${p.ms} ms, ${r.parts.length} members on ${cores} workers, followed ${r.heuristic})`,
+        stats: { ...r.parts[r.index ?? 0]?.stats, nodes: r.parts.reduce((a, x) => a + (x.stats?.nodes ?? 0), 0) },
+      }));
+    } else if (cores > 1) {
+      // Root-parallel MCTS or lazy-SMP alpha-beta on several Web Workers:
+      // they search, Rust merges or chooses.
+      call = parallelBestMove(workers(), params).then((r) => ({
+        move: r.move,
+        player: `${p.algorithm}(${p.ms} ms, ${cores} workers)`,
+        stats: {
+          ...r.stats[r.worker ?? 0],
+          ...(r.merged ? { playouts: r.merged.playouts } : {}),
+          nodes: r.stats.reduce((a, x) => a + x.nodes, 0),
+        },
+      }));
+    } else {
+      call = engine().think.call('bestMove', params);
+    }
     this.thinking = { role, timer: setInterval(tick, 100), call };
     tick();
     this.progress.hidden = false;

@@ -1,0 +1,180 @@
+//! The ensemble player across workers (Web Workers in the page, worker
+//! threads in Node): each worker holds one `EnsembleMember` (one alpha-beta
+//! search with one evaluation function, built by the same Rust function as
+//! the native threads) and returns its result; the main thread passes the
+//! results to `ensembleChoose`, the lecture's rule in Rust
+//! (`crate::search::ensemble::choose`). JavaScript only carries messages.
+
+use super::js::{self, to_js};
+use super::search::{load_on, state_of};
+use crate::engine::Engine;
+use crate::reasoner::StateMachine;
+use crate::search::alphabeta::AlphaBeta;
+use crate::search::ensemble::{self, choose, MemberResult};
+use crate::search::{PlayerSpec, Stats, DEFAULT_MS};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_ENSEMBLE: &'static str = r#"
+/** One ensemble member's result (`EnsembleMember.search`). */
+export interface EnsembleMemberResult {
+  /** The member's evaluation function (`none`: the exhaustive search). */
+  heuristic: string;
+  /** Its move's text (`null` when the role has no move). */
+  move: string | null;
+  /** Its root value on the 0..100 scale. */
+  value: number;
+  /** Whether the value is exact (no estimate influenced it). */
+  solved: boolean;
+  /** The deepest iteration completed. */
+  depth: number;
+  stats?: { nodes: number; leaves: number; cutoffs: number; tt_hits: number; playouts: number; depth: number; elapsed_ms: number };
+}
+/** The ensemble's choice among its members' results (`ensembleChoose`). */
+export interface EnsembleChoice {
+  move: string | null;
+  /** The index of the member followed (`null` when none has a move). */
+  index: number | null;
+  heuristic: string | null;
+}
+"#;
+
+/// The parsed `ensemble` spec: its member heuristics (in member order) and
+/// the time per move.
+fn members_of(kif: &str, spec: &str, machine: &mut Engine) -> Result<(Vec<String>, f64), JsValue> {
+    let spec: PlayerSpec = spec.parse().map_err(|e: String| js::type_error(&e))?;
+    if spec.name != "ensemble" {
+        return Err(js::type_error(&format!(
+            "the ensemble's workers run `ensemble`, got player `{}`",
+            spec.name
+        )));
+    }
+    spec.check_keys(&["workers", "ms", "heuristics"])
+        .map_err(|e| js::type_error(&e))?;
+    let workers: usize = spec
+        .number("workers")
+        .map_err(|e| js::type_error(&e))?
+        .unwrap_or(4);
+    let ms: f64 = spec
+        .number("ms")
+        .map_err(|e| js::type_error(&e))?
+        .unwrap_or(DEFAULT_MS);
+    let program = crate::parse_program(kif);
+    let names = ensemble::member_heuristics(&program, machine, spec.get("heuristics"), workers);
+    Ok((names, ms))
+}
+
+/// The member heuristics of an `ensemble` spec on a game, in member order
+/// (one worker per member).
+#[wasm_bindgen(js_name = ensembleMembers)]
+pub fn ensemble_members(
+    kif: &str,
+    spec: &str,
+    engine: Option<String>,
+) -> Result<Vec<String>, JsValue> {
+    js::init();
+    let mut machine = load_on(kif, engine.as_deref())?;
+    Ok(members_of(kif, spec, &mut machine)?.0)
+}
+
+/// One member of the ensemble: its own copy of the game and its search
+/// (kept across moves, with its transposition table), for the whole `ms`.
+#[wasm_bindgen]
+pub struct EnsembleMember {
+    machine: Engine,
+    heuristic: String,
+    search: AlphaBeta<Engine>,
+}
+
+#[derive(Serialize)]
+struct Report {
+    #[serde(flatten)]
+    result: MemberResult<String>,
+    stats: Stats,
+}
+
+#[wasm_bindgen]
+impl EnsembleMember {
+    /// Member number `member` of the `ensemble` spec (`"ensemble:ms=200"`).
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        kif: &str,
+        spec: &str,
+        member: u32,
+        engine: Option<String>,
+    ) -> Result<EnsembleMember, JsValue> {
+        js::init();
+        let mut machine = load_on(kif, engine.as_deref())?;
+        let (names, ms) = members_of(kif, spec, &mut machine)?;
+        let heuristic = names.get(member as usize).cloned().ok_or_else(|| {
+            js::range_error(&format!(
+                "member {member} out of range: this ensemble has {} members",
+                names.len()
+            ))
+        })?;
+        let program = crate::parse_program(kif);
+        let search = ensemble::member(&program, &mut machine, &heuristic, ms)
+            .map_err(|e| js::type_error(&e))?;
+        Ok(EnsembleMember {
+            machine,
+            heuristic,
+            search,
+        })
+    }
+
+    /// The member's evaluation function.
+    #[wasm_bindgen(getter)]
+    pub fn heuristic(&self) -> String {
+        self.heuristic.clone()
+    }
+
+    /// Searches the state made of `fluents` for role number `role`:
+    /// `{heuristic, move, value, solved, depth, stats}`.
+    #[wasm_bindgen(unchecked_return_type = "EnsembleMemberResult")]
+    pub fn search(&mut self, fluents: Vec<String>, role: u32) -> Result<JsValue, JsValue> {
+        let state = state_of(&mut self.machine, &fluents, role)?;
+        let r = self
+            .search
+            .search(&mut self.machine, &state, role as usize, None)
+            .map_err(js::eval_error)?;
+        let ids = MemberResult::of(&self.heuristic, &r);
+        let result = MemberResult {
+            heuristic: ids.heuristic,
+            best_move: ids.best_move.map(|m| self.machine.terms().display(m)),
+            value: ids.value,
+            solved: ids.solved,
+            depth: ids.depth,
+        };
+        to_js(&Report {
+            result,
+            stats: r.stats,
+        })
+    }
+}
+
+#[derive(Serialize)]
+struct Choice {
+    #[serde(rename = "move")]
+    mv: Option<String>,
+    index: Option<usize>,
+    heuristic: Option<String>,
+}
+
+/// The lecture's choice among the members' results (the rule of
+/// `crate::search::ensemble::choose`, the same as natively): `{move,
+/// index, heuristic}`.
+#[wasm_bindgen(js_name = ensembleChoose, unchecked_return_type = "EnsembleChoice")]
+pub fn ensemble_choose(
+    #[wasm_bindgen(unchecked_param_type = "EnsembleMemberResult[]")] parts: JsValue,
+) -> Result<JsValue, JsValue> {
+    js::init();
+    let parts: Vec<MemberResult<String>> = serde_wasm_bindgen::from_value(parts)
+        .map_err(|e| js::type_error(&format!("ensembleChoose expects member results: {e}")))?;
+    let index = choose(&parts);
+    to_js(&Choice {
+        mv: index.and_then(|i| parts[i].best_move.clone()),
+        index,
+        heuristic: index.map(|i| parts[i].heuristic.clone()),
+    })
+}

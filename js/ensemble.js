@@ -1,0 +1,49 @@
+// The ensemble player across workers (issue 14, lecture 004 "Verteilte
+// Suche"), the worker side: `EnsembleMember` runs one member's search (one
+// evaluation function) from a state; `ensembleMembers` lists an ensemble's
+// members; `ensembleChoose` applies the lecture's rule to the members'
+// results. Thin wrappers over crate/src/wasm/ensemble.rs: the members and
+// the rule are the same Rust functions as the native threads.
+
+import * as wasm from '../pkg/gdlkit.js';
+import { needReady } from './wasm.js';
+
+export class EnsembleMember {
+  #m;
+
+  /** Member number `member` of the `ensemble` spec (`"ensemble:ms=200"`). */
+  constructor(kif, spec = 'ensemble', { member = 0, engine } = {}) {
+    needReady();
+    this.#m = new wasm.EnsembleMember(kif, spec, member, engine);
+  }
+
+  /** The member's evaluation function (`none`: the exhaustive search). */
+  get heuristic() {
+    return this.#m?.heuristic;
+  }
+
+  /** `{heuristic, move, value, solved, depth, stats}` of a search from `fluents` for role number `role`. */
+  search(fluents, role = 0) {
+    if (!this.#m) {
+      throw new Error('gdlkit: this EnsembleMember was freed');
+    }
+    return this.#m.search(fluents, role);
+  }
+
+  free() {
+    this.#m?.free();
+    this.#m = null;
+  }
+}
+
+/** The member heuristics of an `ensemble` spec on a game, in member order. */
+export function ensembleMembers(kif, spec = 'ensemble', { engine } = {}) {
+  needReady();
+  return wasm.ensembleMembers(kif, spec, engine);
+}
+
+/** The lecture's choice among member results: `{move, index, heuristic}`. */
+export function ensembleChoose(parts) {
+  needReady();
+  return wasm.ensembleChoose(parts);
+}
