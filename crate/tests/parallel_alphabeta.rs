@@ -21,7 +21,7 @@ fn cfg(budget: Budget) -> Config {
     }
 }
 
-fn mobility() -> Box<dyn Heuristic<Engine> + Send> {
+fn mobility() -> Box<dyn Heuristic<Engine>> {
     Box::new(Mobility { inverse: false })
 }
 
