@@ -110,6 +110,22 @@ test('faults: a move made while the game worker is dead is replayed onto a fresh
   await context.close();
 });
 
+test('faults: a trap in the thinking worker: the page says so and the engine still plays', async () => {
+  const { page, errors, context } = await open('?view=play&game=ticTacToe&players=human;alphabeta:ms=100', { faults: true });
+  await page.waitForSelector('.board button.cell.target');
+  await playFirstFree(page);
+  await page.waitForFunction(() => document.querySelectorAll('.history li').length >= 3, null, { timeout: 15000 });
+  assert.equal(await page.evaluate(() => globalThis.__gdlkitTrap('think')), 'EngineRestarted');
+  await page.locator('#notice').waitFor({ state: 'visible', timeout: 10000 });
+  assert.match(await page.locator('#notice').textContent(), /engine stopped unexpectedly/i);
+  // x moves, and o (the engine) answers on a fresh worker.
+  await playFirstFree(page);
+  await page.waitForFunction(() => document.querySelectorAll('.history li').length >= 5, null, { timeout: 15000 });
+  assert.equal((await boardSymbols(page)).length, 4);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('faults: without the test mode the trap kind does not exist', async () => {
   const { page, context } = await open('?view=play&game=ticTacToe');
   assert.equal(await page.evaluate(() => typeof globalThis.__gdlkitTrap), 'undefined');
