@@ -35,7 +35,9 @@ fn main() {
             Err(e) => println!(
                 "{{\"game\":{path:?},\"ms\":{:.1},\"fallback\":{:?}}}",
                 t.elapsed().as_secs_f64() * 1000.0,
+                // The grounder's reason, as before the engine's wording.
                 e[0].message
+                    .trim_start_matches("the fast engine cannot run this game: ")
             ),
         }
     }

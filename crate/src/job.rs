@@ -4,7 +4,7 @@
 //!   evaluators' inner loops through [`check`] (so one state that takes
 //!   forever to evaluate still stops), natively and in wasm;
 //! - **cancellation** ([`cancel`], called by the native CLI on Ctrl-C):
-//!   every [`Deadline`] then counts as passed, so the
+//!   every [`Deadline`](crate::clock::Deadline) then counts as passed, so the
 //!   loops that already stop at their deadline stop with what they have;
 //! - **progress** ([`progress`]): a phase and a detail, rate-limited, sent to
 //!   the sink the host installed ([`set_progress_sink`]; the native CLI
@@ -13,8 +13,6 @@
 //! Limits and their defaults are listed in `docs/limits.md`.
 
 use crate::clock::now_ms;
-/// A point in time after which a loop stops (cancellation passes it at once).
-pub use crate::clock::Deadline;
 use crate::reasoner::EvalError;
 use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicBool, Ordering};

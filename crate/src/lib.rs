@@ -21,7 +21,8 @@
 //!   random games), [`trace`] (search events for lectures).
 //! - **Structure and explanations**: [`structure`] (boards, successor and
 //!   order relations, from the semantics), [`search::explain`].
-//! - **Long work**: [`job`] (time limits, cancellation, progress) and the GGP
+//! - **Long work**: [`job`] (time limits, cancellation, progress; [`clock`]
+//!   a wall clock and deadlines that work in WebAssembly too) and the GGP
 //!   protocol [`ggp`] (messages, HTTP framing, player and manager sessions).
 //!
 //! Behind it, one module per stage: [`syntax`] (KIF text → s-expressions)
@@ -92,6 +93,7 @@
 // one (validation, formatting, search, structure, explanations).
 pub mod analysis;
 pub mod check;
+pub mod clock;
 pub mod diagnostic;
 pub mod engine;
 pub mod fix;
@@ -109,7 +111,6 @@ pub mod terms;
 pub mod trace;
 
 // Internals: the stages behind the API, free to change.
-pub(crate) mod clock;
 pub(crate) mod deps;
 pub(crate) mod ground;
 pub(crate) mod memory;
