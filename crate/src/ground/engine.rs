@@ -137,6 +137,9 @@ pub struct FastEngine {
     /// Nodes (or `SCC_MARK | component`) waiting, per level: propagation
     /// goes level by level, so each node changes at most once per update.
     buckets: Vec<Vec<u32>>,
+    /// Nodes (or `SCC_MARK | component`) waiting, last in first out (the
+    /// order used, see [`LEVELLED`]).
+    stack: Vec<u32>,
     /// Lowest and highest level with waiting nodes.
     lo: usize,
     hi: usize,
@@ -301,6 +304,7 @@ impl FastEngine {
             inputs: SmallVec::new(),
             buckets: vec![Vec::new(); levels.iter().max().map_or(1, |&l| l as usize + 1)],
             level: levels,
+            stack: Vec::new(),
             lo: usize::MAX,
             hi: 0,
             dirty_flag: vec![false; nscc],
@@ -434,9 +438,7 @@ impl FastEngine {
             self.lo = self.lo.min(l);
             self.hi = self.hi.max(l);
         } else {
-            self.buckets[0].push(item);
-            self.lo = 0;
-            self.hi = 0;
+            self.stack.push(item);
         }
     }
 
@@ -450,27 +452,42 @@ impl FastEngine {
         }
     }
 
-    /// Propagates level by level until nothing changes.
+    /// Propagates until nothing changes: last in, first out (or level by
+    /// level with [`LEVELLED`]).
     fn propagate(&mut self) {
+        if !LEVELLED {
+            while let Some(item) = self.stack.pop() {
+                self.settle(item);
+            }
+            return;
+        }
         while self.lo <= self.hi && self.lo != usize::MAX {
             let l = self.lo;
             while let Some(item) = self.buckets[l].pop() {
-                if item & SCC_MARK != 0 {
-                    let c = item & !SCC_MARK;
-                    self.dirty_flag[c as usize] = false;
-                    self.recompute(c, false);
-                    continue;
-                }
-                let t = item as usize;
-                self.ns[t].flags &= !QUEUED;
-                if (self.ns[t].count >= OFFSET) != self.on(t) {
-                    self.flip(t);
-                }
+                self.settle(item);
             }
             self.lo += 1;
         }
         self.lo = usize::MAX;
         self.hi = 0;
+    }
+
+    /// A queued node (or `SCC_MARK | component`) taken off the queue: flip
+    /// it if its count says its value changed.
+    #[inline(always)]
+    fn settle(&mut self, item: u32) {
+        if item & SCC_MARK != 0 {
+            let c = item & !SCC_MARK;
+            self.dirty_flag[c as usize] = false;
+            self.recompute(c, false);
+            return;
+        }
+        let t = item as usize;
+        let node = &mut self.ns[t];
+        node.flags &= !QUEUED;
+        if (node.count >= OFFSET) != (node.flags & V != 0) {
+            self.flip(t);
+        }
     }
 
     /// Least fixpoint of cyclic component `c` given its external inputs;
