@@ -89,6 +89,14 @@ const FLATTEN: bool = true;
 /// [`frame_inputs`]); a switch for measuring.
 const NEW_FIRST: bool = true;
 
+/// A node's run-time state: its count (see [`OFFSET`]) and flags (bit 0
+/// its value, bit 1 it has hooks, bit 2 it is queued).
+#[derive(Clone, Copy, Debug)]
+struct NodeState {
+    count: u32,
+    flags: u8,
+}
+
 /// The fast engine: a grounded game evaluated as a propositional network.
 #[derive(Clone)]
 pub struct FastEngine {
@@ -99,9 +107,9 @@ pub struct FastEngine {
     /// `target << 2 | in-cycle << 1 | negated`, per node from `out_start`.
     edges: Vec<u32>,
     // Run-time values.
-    count: Vec<u32>,
-    /// Per node: bit 0 its value, bit 1 it has hooks.
-    flags: Vec<u8>,
+    /// Per node its count and flags, side by side: a count update and the
+    /// test of the target's value touch one bounds check and one cache line.
+    ns: Vec<NodeState>,
     cur: BitState,
     next: BitState,
     /// A buffer for copying `next` without allocating.
@@ -129,6 +137,9 @@ pub struct FastEngine {
     /// Nodes (or `SCC_MARK | component`) waiting, per level: propagation
     /// goes level by level, so each node changes at most once per update.
     buckets: Vec<Vec<u32>>,
+    /// Nodes (or `SCC_MARK | component`) waiting, last in first out (the
+    /// order used, see [`LEVELLED`]).
+    stack: Vec<u32>,
     /// Lowest and highest level with waiting nodes.
     lo: usize,
     hi: usize,
@@ -251,24 +262,18 @@ impl FastEngine {
                 }
             })
             .collect();
-        let flags = (0..n)
-            .map(|v| {
-                if net.hook_start[v] != net.hook_start[v + 1] {
+        let ns = (0..n)
+            .map(|v| NodeState {
+                count: if net.thr[v] == LEAF {
+                    0
+                } else {
+                    OFFSET.wrapping_sub(net.thr[v])
+                },
+                flags: if net.hook_start[v] != net.hook_start[v + 1] {
                     HOOKED
                 } else {
                     0
-                }
-            })
-            .collect();
-        let count = net
-            .thr
-            .iter()
-            .map(|&thr| {
-                if thr == LEAF {
-                    0
-                } else {
-                    OFFSET.wrapping_sub(thr)
-                }
+                },
             })
             .collect();
         let nscc = net.scc_start.len() - 1;
@@ -281,8 +286,7 @@ impl FastEngine {
             lazy_in_start,
             lazy_in,
             lazy_fresh: false,
-            count,
-            flags,
+            ns,
             cur: BitState::zero(words),
             next: BitState::zero(words),
             spare: BitState::zero(words),
@@ -300,6 +304,7 @@ impl FastEngine {
             inputs: SmallVec::new(),
             buckets: vec![Vec::new(); levels.iter().max().map_or(1, |&l| l as usize + 1)],
             level: levels,
+            stack: Vec::new(),
             lo: usize::MAX,
             hi: 0,
             dirty_flag: vec![false; nscc],
@@ -324,7 +329,7 @@ impl FastEngine {
 
     #[inline]
     fn on(&self, v: usize) -> bool {
-        self.flags[v] & V != 0
+        self.ns[v].flags & V != 0
     }
 
     /// Evaluates every node from scratch (all leaves false), in topological
@@ -336,14 +341,14 @@ impl FastEngine {
             let v = topo[i] as usize;
             let c = self.net.scc[v];
             if c == NONE {
-                let val = self.net.thr[v] != LEAF && self.count[v] >= OFFSET;
+                let val = self.net.thr[v] != LEAF && self.ns[v].count >= OFFSET;
                 if val {
-                    self.flags[v] |= V;
+                    self.ns[v].flags |= V;
                 }
                 for k in self.net.out_start[v]..self.net.out_start[v + 1] {
                     let e = self.edges[k as usize];
                     if val != (e & E_NEG != 0) {
-                        self.count[(e >> 2) as usize] += 1;
+                        self.ns[(e >> 2) as usize].count += 1;
                     }
                 }
                 i += 1;
@@ -356,7 +361,7 @@ impl FastEngine {
         }
         self.net.topo = topo;
         for v in 0..self.net.len() {
-            if self.on(v) && self.flags[v] & HOOKED != 0 {
+            if self.on(v) && self.ns[v].flags & HOOKED != 0 {
                 self.run_hooks(v);
             }
         }
@@ -382,8 +387,8 @@ impl FastEngine {
     /// Sets node `v` (whose value differs) and updates its successors.
     #[inline(always)]
     fn flip(&mut self, v: usize) {
-        let f = self.flags[v] ^ V;
-        self.flags[v] = f;
+        let f = self.ns[v].flags ^ V;
+        self.ns[v].flags = f;
         if f & HOOKED != 0 {
             let h = self.hook[v];
             if h != NONE {
@@ -406,18 +411,19 @@ impl FastEngine {
         for k in s..e {
             let edge = self.edges[k];
             let t = (edge >> 2) as usize;
+            let node = &mut self.ns[t];
             let c = if val != (edge & E_NEG != 0) {
-                self.count[t].wrapping_add(1)
+                node.count.wrapping_add(1)
             } else {
-                self.count[t].wrapping_sub(1)
+                node.count.wrapping_sub(1)
             };
-            self.count[t] = c;
+            node.count = c;
             if edge & E_SCC != 0 {
                 self.mark_dirty(t);
             } else {
-                let ft = self.flags[t];
+                let ft = node.flags;
                 if (c >= OFFSET) != (ft & V != 0) && ft & QUEUED == 0 {
-                    self.flags[t] = ft | QUEUED;
+                    node.flags = ft | QUEUED;
                     self.enqueue(t, t as u32);
                 }
             }
@@ -432,9 +438,7 @@ impl FastEngine {
             self.lo = self.lo.min(l);
             self.hi = self.hi.max(l);
         } else {
-            self.buckets[0].push(item);
-            self.lo = 0;
-            self.hi = 0;
+            self.stack.push(item);
         }
     }
 
@@ -448,27 +452,42 @@ impl FastEngine {
         }
     }
 
-    /// Propagates level by level until nothing changes.
+    /// Propagates until nothing changes: last in, first out (or level by
+    /// level with [`LEVELLED`]).
     fn propagate(&mut self) {
+        if !LEVELLED {
+            while let Some(item) = self.stack.pop() {
+                self.settle(item);
+            }
+            return;
+        }
         while self.lo <= self.hi && self.lo != usize::MAX {
             let l = self.lo;
             while let Some(item) = self.buckets[l].pop() {
-                if item & SCC_MARK != 0 {
-                    let c = item & !SCC_MARK;
-                    self.dirty_flag[c as usize] = false;
-                    self.recompute(c, false);
-                    continue;
-                }
-                let t = item as usize;
-                self.flags[t] &= !QUEUED;
-                if (self.count[t] >= OFFSET) != self.on(t) {
-                    self.flip(t);
-                }
+                self.settle(item);
             }
             self.lo += 1;
         }
         self.lo = usize::MAX;
         self.hi = 0;
+    }
+
+    /// A queued node (or `SCC_MARK | component`) taken off the queue: flip
+    /// it if its count says its value changed.
+    #[inline(always)]
+    fn settle(&mut self, item: u32) {
+        if item & SCC_MARK != 0 {
+            let c = item & !SCC_MARK;
+            self.dirty_flag[c as usize] = false;
+            self.recompute(c, false);
+            return;
+        }
+        let t = item as usize;
+        let node = &mut self.ns[t];
+        node.flags &= !QUEUED;
+        if (node.count >= OFFSET) != (node.flags & V != 0) {
+            self.flip(t);
+        }
     }
 
     /// Least fixpoint of cyclic component `c` given its external inputs;
@@ -487,11 +506,11 @@ impl FastEngine {
         for k in s..e {
             let m = self.net.scc_members[k] as usize;
             if self.on(m) {
-                self.flags[m] &= !V;
+                self.ns[m].flags &= !V;
                 for j in self.net.out_start[m]..self.net.out_start[m + 1] {
                     let t = (self.edges[j as usize] >> 2) as usize;
                     if self.net.scc[t] == c {
-                        self.count[t] -= 1;
+                        self.ns[t].count -= 1;
                     }
                 }
             }
@@ -499,21 +518,21 @@ impl FastEngine {
         self.work.clear();
         for k in s..e {
             let m = self.net.scc_members[k];
-            if self.count[m as usize] >= OFFSET {
+            if self.ns[m as usize].count >= OFFSET {
                 self.work.push(m);
             }
         }
         while let Some(m) = self.work.pop() {
             let m = m as usize;
-            if self.on(m) || self.count[m] < OFFSET {
+            if self.on(m) || self.ns[m].count < OFFSET {
                 continue;
             }
-            self.flags[m] |= V;
+            self.ns[m].flags |= V;
             for j in self.net.out_start[m]..self.net.out_start[m + 1] {
                 let t = (self.edges[j as usize] >> 2) as usize;
                 if self.net.scc[t] == c {
-                    self.count[t] += 1;
-                    if !self.on(t) && self.count[t] >= OFFSET {
+                    self.ns[t].count += 1;
+                    if !self.on(t) && self.ns[t].count >= OFFSET {
                         self.work.push(t as u32);
                     }
                 }
@@ -528,7 +547,7 @@ impl FastEngine {
                     let edge = self.edges[j as usize];
                     let t = (edge >> 2) as usize;
                     if self.net.scc[t] != c && val != (edge & E_NEG != 0) {
-                        self.count[t] += 1;
+                        self.ns[t].count += 1;
                     }
                 }
             }
@@ -540,7 +559,7 @@ impl FastEngine {
             if val == self.scratch[k] {
                 continue;
             }
-            if self.flags[m] & HOOKED != 0 {
+            if self.ns[m].flags & HOOKED != 0 {
                 self.run_hooks(m);
             }
             for j in self.net.out_start[m]..self.net.out_start[m + 1] {
@@ -551,16 +570,16 @@ impl FastEngine {
                     continue;
                 }
                 if val != (edge & E_NEG != 0) {
-                    self.count[t] += 1;
+                    self.ns[t].count += 1;
                 } else {
-                    self.count[t] -= 1;
+                    self.ns[t].count -= 1;
                 }
                 if tc != NONE {
                     self.mark_dirty(t);
                 } else {
-                    let ft = self.flags[t];
-                    if (self.count[t] >= OFFSET) != (ft & V != 0) && ft & QUEUED == 0 {
-                        self.flags[t] = ft | QUEUED;
+                    let ft = self.ns[t].flags;
+                    if (self.ns[t].count >= OFFSET) != (ft & V != 0) && ft & QUEUED == 0 {
+                        self.ns[t].flags = ft | QUEUED;
                         self.enqueue(t, t as u32);
                     }
                 }
@@ -579,15 +598,15 @@ impl FastEngine {
             for &e in
                 &self.lazy_in[self.lazy_in_start[i] as usize..self.lazy_in_start[i + 1] as usize]
             {
-                if (self.flags[(e >> 1) as usize] & V != 0) != (e & 1 == 1) {
+                if (self.ns[(e >> 1) as usize].flags & V != 0) != (e & 1 == 1) {
                     c = c.wrapping_add(1);
                 }
             }
-            self.count[v] = c;
+            self.ns[v].count = c;
             if c >= OFFSET {
-                self.flags[v] |= V;
+                self.ns[v].flags |= V;
             } else {
-                self.flags[v] &= !V;
+                self.ns[v].flags &= !V;
             }
         }
         self.lazy_fresh = true;
@@ -717,7 +736,7 @@ impl FastEngine {
         let out = &mut self.masked[..raw.len()];
         out.copy_from_slice(raw);
         for g in a..b {
-            if self.flags[self.gates.node[g] as usize] & V == 0 {
+            if self.ns[self.gates.node[g] as usize].flags & V == 0 {
                 let mask = &self.gates.mask[self.gates.mask_at[g] as usize..][..raw.len()];
                 for (o, m) in out.iter_mut().zip(mask) {
                     *o &= !m;

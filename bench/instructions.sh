@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Instructions per random playout (cachegrind), for comparing builds of the
+# fast engine on a loaded machine where wall-clock figures are noise:
+# (I(2N) - I(N)) / N, so grounding and start-up cancel out. Same seed, so
+# both binaries play the same playouts.
+#
+#   bash bench/instructions.sh OLD_BINARY NEW_BINARY ...
+#
+# Needs valgrind. GAMES="ticTacToe:2000 ..." overrides the games and N.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+G=${G:-../shared/games/repository}
+GAMES=${GAMES:-"ticTacToe:2000 connectFour:1000 breakthrough:200 reversi:20"}
+irefs() {
+  valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+    awk '/I *refs:/ { gsub(",", "", $NF); print $NF }'
+}
+echo "# $(date -u +%FT%TZ) instructions per playout; uptime:$(uptime)"
+printf "%-13s" game; for b in "$@"; do printf " %14s" "$(basename "$b")"; done; echo
+for gn in $GAMES; do
+  g=${gn%%:*}; n=${gn##*:}
+  printf "%-13s" "$g"
+  for b in "$@"; do
+    a=$(irefs "$b" bench "$G/$g.kif" --playouts "$n" --seed 3)
+    c=$(irefs "$b" bench "$G/$g.kif" --playouts $((2 * n)) --seed 3)
+    printf " %14d" $(((c - a) / n))
+  done
+  echo
+done
