@@ -48,8 +48,11 @@ enum Outcome {
 
 /// Walks both engines along random playouts; compares every state.
 fn compare(path: &Path, budget: Budget, seed: u64) -> Result<Outcome, String> {
-    let text = std::fs::read_to_string(path).unwrap();
-    let program = gdlkit::parse_program(&text);
+    compare_text(&std::fs::read_to_string(path).unwrap(), budget, seed)
+}
+
+fn compare_text(text: &str, budget: Budget, seed: u64) -> Result<Outcome, String> {
+    let program = gdlkit::parse_program(text);
     if gdlkit::diagnostic::has_errors(&program.diagnostics) {
         return Ok(Outcome::Skipped("invalid".into()));
     }
@@ -195,3 +198,79 @@ fn fast_engine_agrees_with_interpreter_on_random_states() {
 
 /// Games that must ground and agree (the floor against a vacuous pass).
 const MIN_GAMES: usize = 300;
+
+/// Corpus games over the default atom budget that the demand-driven second
+/// strategy grounds (`ground/demand.rs`): they must ground and agree. The
+/// time budget is generous so the test does not depend on the load.
+const GROUNDED_BY_DEMAND: &[&str] = &["merrills"];
+
+#[test]
+fn games_grounded_by_demand_agree_with_interpreter() {
+    let Some(shared) = corpus::shared_dir() else {
+        eprintln!("skipped: ../shared/games is missing");
+        return;
+    };
+    let budget = Budget {
+        max_ms: 600_000.0,
+        ..Budget::default()
+    };
+    for name in GROUNDED_BY_DEMAND {
+        let path = shared.join(format!("games/repository/{name}.kif"));
+        match compare(&path, budget, 11) {
+            Ok(Outcome::Agree(n)) => assert!(n >= 20, "{name}: only {n} states compared"),
+            Ok(Outcome::Skipped(why)) => panic!("{name} did not ground: {why}"),
+            Err(e) => panic!("{name}: {e}"),
+        }
+    }
+}
+
+/// A game whose static `triple` (20^3 rows) and dynamic `block` are read
+/// only with bound arguments, `block` only negated: over a budget of 2,000
+/// atoms the first strategy fails, the demand-driven one grounds it (the
+/// negated atoms it never derives are false), and both engines agree.
+const DEMAND_GAME: &str = "
+(role p)
+(init (at 1))
+(succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6) (succ 6 7) (succ 7 8)
+(succ 8 9) (succ 9 10) (succ 10 11) (succ 11 12) (succ 12 13) (succ 13 14)
+(succ 14 15) (succ 15 16) (succ 16 17) (succ 17 18) (succ 18 19) (succ 19 20)
+(odd 1) (odd 3) (odd 5) (odd 7) (odd 9) (odd 11) (odd 13) (odd 15) (odd 17) (odd 19)
+(num 20)
+(<= (num ?x) (succ ?x ?y))
+(<= (triple ?a ?b ?c) (num ?a) (num ?b) (num ?c))
+(<= (block ?a ?b ?c) (true (at ?a)) (odd ?a) (triple ?a ?b ?c))
+(<= (legal p (step ?b)) (true (at ?a)) (succ ?a ?b) (triple ?a ?b ?a))
+(<= (legal p (leap ?c)) (true (at ?a)) (succ ?a ?b) (succ ?b ?c) (not (block ?a ?a ?c)))
+(<= (next (at ?b)) (does p (step ?b)))
+(<= (next (at ?c)) (does p (leap ?c)))
+(<= terminal (true (at 20)))
+(<= terminal (true (at 19)))
+(<= (goal p 100) (true (at 20)))
+(<= (goal p 0) (not (true (at 20))))
+";
+
+#[test]
+fn demand_strategy_grounds_what_the_first_cannot_and_agrees() {
+    let small = Budget {
+        max_atoms: 2_000,
+        max_ms: 600_000.0,
+        ..Budget::default()
+    };
+    let program = gdlkit::parse_program(DEMAND_GAME);
+    // The first strategy alone is over the budget (the triple relation).
+    let plain = gdlkit::ground::ground_program_with_strategy(
+        &program,
+        small,
+        gdlkit::ground::rules::Strategy::default(),
+    );
+    assert!(plain.is_err(), "the plain grounding fits in 2,000 atoms");
+    let gp = gdlkit::ground::ground_program(&program, small).expect("demand grounds it");
+    assert!(gp.atoms.len() < 2_000);
+    for seed in 0..8 {
+        match compare_text(DEMAND_GAME, small, seed) {
+            Ok(Outcome::Agree(n)) => assert!(n >= 2, "only {n} states"),
+            Ok(Outcome::Skipped(why)) => panic!("skipped: {why}"),
+            Err(e) => panic!("{e}"),
+        }
+    }
+}

@@ -235,6 +235,15 @@ pub fn ground_program(program: &Program, budget: Budget) -> Result<GroundProgram
     }
 }
 
+/// Grounds with one strategy only (no second attempt); tests compare them.
+pub fn ground_program_with_strategy(
+    program: &Program,
+    budget: Budget,
+    strategy: rules::Strategy,
+) -> Result<GroundProgram, GroundError> {
+    ground_with_strategy(program, budget, strategy)
+}
+
 fn ground_with_strategy(
     program: &Program,
     budget: Budget,
