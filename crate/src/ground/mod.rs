@@ -208,32 +208,50 @@ impl GroundProgram {
 /// relations, the roles and the compiled rules.
 pub fn ground_program(program: &Program, budget: Budget) -> Result<GroundProgram, GroundError> {
     let t0 = now_ms();
-    let first = ground_with_strategy(program, budget, rules::Strategy::default());
-    // Out of atoms, literals or memory: try again computing only what is
-    // asked for (demand.rs), in the time left. Games that ground the first
-    // way are unchanged.
-    match first {
-        Err(GroundError::Budget { what, .. }) if what != "milliseconds" => {
-            let left = budget.max_ms - (now_ms() - t0);
-            if left <= 0.0 {
-                return first;
-            }
-            let strategy = rules::Strategy {
-                demand: true,
-                project_first: true,
+    // The first strategy gets a part of the atom budget (every corpus game
+    // it grounds needs at most 1.33M atoms); over it, or out of literals
+    // or memory, the demand-driven strategy (demand.rs) gets the whole
+    // budget in the time left, and if that fails too the first strategy
+    // the rest. Games that ground the first way are unchanged.
+    let first_budget = Budget {
+        max_atoms: budget.max_atoms.min(FIRST_ATOMS),
+        ..budget
+    };
+    let mut result = ground_with_strategy(program, first_budget, rules::Strategy::default());
+    let retry = |r: &Result<GroundProgram, GroundError>| matches!(r, Err(GroundError::Budget { what, .. }) if *what != "milliseconds");
+    let left = |t0: f64| budget.max_ms - (now_ms() - t0);
+    if retry(&result) && left(t0) > 0.0 {
+        let demand = rules::Strategy {
+            demand: true,
+            project_first: true,
+        };
+        let b = Budget {
+            max_ms: left(t0),
+            ..budget
+        };
+        let second = ground_with_strategy(program, b, demand);
+        let first_capped = budget.max_atoms > FIRST_ATOMS
+            && matches!(
+                result,
+                Err(GroundError::Budget {
+                    what: "ground atoms",
+                    ..
+                })
+            );
+        result = second;
+        if retry(&result) && first_capped && left(t0) > 0.0 {
+            let b = Budget {
+                max_ms: left(t0),
+                ..budget
             };
-            ground_with_strategy(
-                program,
-                Budget {
-                    max_ms: left,
-                    ..budget
-                },
-                strategy,
-            )
+            result = ground_with_strategy(program, b, rules::Strategy::default());
         }
-        r => r,
     }
+    result
 }
+
+/// Atoms the first strategy may use before the demand-driven one is tried.
+const FIRST_ATOMS: usize = 1_500_000;
 
 /// Grounds with one strategy only (no second attempt); tests compare them.
 pub fn ground_program_with_strategy(
