@@ -208,13 +208,14 @@ impl GroundProgram {
 /// relations, the roles and the compiled rules.
 pub fn ground_program(program: &Program, budget: Budget) -> Result<GroundProgram, GroundError> {
     let t0 = now_ms();
-    // The first strategy gets a part of the atom budget (every corpus game
-    // it grounds needs at most 1.33M atoms); over it, or out of literals
-    // or memory, the demand-driven strategy (demand.rs) gets the whole
-    // budget in the time left, and if that fails too the first strategy
-    // the rest. Games that ground the first way are unchanged.
+    // The first strategy gets a part of the atom and literal budgets (every
+    // corpus game it grounds needs at most 1.33M atoms and 3.3M literals);
+    // over them, or out of memory, the second strategy (demand.rs) gets the
+    // whole budget in the time left, and if that fails too the first
+    // strategy the rest. Games that ground the first way are unchanged.
     let first_budget = Budget {
         max_atoms: budget.max_atoms.min(FIRST_ATOMS),
+        max_literals: budget.max_literals.min(FIRST_LITERALS),
         ..budget
     };
     let mut result = ground_with_strategy(program, first_budget, rules::Strategy::default());
@@ -230,14 +231,15 @@ pub fn ground_program(program: &Program, budget: Budget) -> Result<GroundProgram
             ..budget
         };
         let second = ground_with_strategy(program, b, demand);
-        let first_capped = budget.max_atoms > FIRST_ATOMS
-            && matches!(
-                result,
-                Err(GroundError::Budget {
-                    what: "ground atoms",
-                    ..
-                })
-            );
+        let first_capped = match result {
+            Err(GroundError::Budget { what, .. }) if what == "ground atoms" => {
+                budget.max_atoms > FIRST_ATOMS
+            }
+            Err(GroundError::Budget { what, .. }) if what == "literals in rule instances" => {
+                budget.max_literals > FIRST_LITERALS
+            }
+            _ => false,
+        };
         result = second;
         if retry(&result) && first_capped && left(t0) > 0.0 {
             let b = Budget {
@@ -252,6 +254,8 @@ pub fn ground_program(program: &Program, budget: Budget) -> Result<GroundProgram
 
 /// Atoms the first strategy may use before the demand-driven one is tried.
 const FIRST_ATOMS: usize = 1_500_000;
+/// Literals the first strategy may use before the second is tried.
+const FIRST_LITERALS: usize = 5_000_000;
 
 /// Grounds with one strategy only (no second attempt); tests compare them.
 pub fn ground_program_with_strategy(
