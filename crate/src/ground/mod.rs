@@ -232,12 +232,14 @@ pub fn ground_program(program: &Program, budget: Budget) -> Result<GroundProgram
         };
         let second = ground_with_strategy(program, b, demand);
         let first_capped = match result {
-            Err(GroundError::Budget { what, .. }) if what == "ground atoms" => {
-                budget.max_atoms > FIRST_ATOMS
-            }
-            Err(GroundError::Budget { what, .. }) if what == "literals in rule instances" => {
-                budget.max_literals > FIRST_LITERALS
-            }
+            Err(GroundError::Budget {
+                what: "ground atoms",
+                ..
+            }) => budget.max_atoms > FIRST_ATOMS,
+            Err(GroundError::Budget {
+                what: "literals in rule instances",
+                ..
+            }) => budget.max_literals > FIRST_LITERALS,
             _ => false,
         };
         result = second;
