@@ -1,7 +1,9 @@
 //! Grounds games and prints the figures, one JSON line per game:
 //! `cargo run --release --example ground_stats -- GAME.kif...`
 //! (`GDLKIT_GROUND_MS` sets the time budget, `GDLKIT_GROUND_ATOMS` the
-//! atoms; `GDLKIT_GROUND_PROFILE=1` prints where the time went).
+//! atoms; `GDLKIT_GROUND_PROFILE=1` prints where the time went;
+//! `GDLKIT_PLAYOUT_SECS=S` then runs random playouts for S seconds on the
+//! grounded engine and S seconds on the interpreter, in the same run).
 
 use gdlkit::engine::{Engine, EngineChoice, GroundBudget as Budget};
 
@@ -24,7 +26,17 @@ fn main() {
             continue;
         }
         match Engine::from_program(&program, EngineChoice::Fast, budget) {
-            Ok(f) => {
+            Ok(mut f) => {
+                if let Ok(secs) = std::env::var("GDLKIT_PLAYOUT_SECS") {
+                    let secs: f64 = secs.parse().expect("seconds");
+                    let mut it = gdlkit::Interpreter::new(&program).expect("valid");
+                    let fast = playouts(&mut f, secs);
+                    let slow = playouts(&mut it, secs);
+                    println!(
+                        "{{\"game\":{path:?},\"fast_playouts_per_s\":{fast:.1},\"interpreter_playouts_per_s\":{slow:.1},\"ratio\":{:.2}}}",
+                        fast / slow
+                    );
+                }
                 let g = f.ground_stats().expect("the fast engine");
                 println!(
                     "{{\"game\":{path:?},\"ms\":{:.1},\"peak_mb\":{:.1},\"net_mb\":{:.2},\"atoms\":{},\"rules\":{},\"aux\":{},\"instances\":{},\"literals\":{},\"base\":{},\"inputs\":{},\"legals\":{},\"nodes\":{},\"edges\":{},\"cyclic\":{},\"rounds\":{}}}",
@@ -41,4 +53,17 @@ fn main() {
             ),
         }
     }
+}
+
+/// Random playouts per second (at most 500 steps each) for `secs` seconds.
+fn playouts<M: gdlkit::StateMachine>(m: &mut M, secs: f64) -> f64 {
+    let s0 = m.initial_state().expect("initial state");
+    let mut rng = fastrand::Rng::with_seed(1);
+    let t = std::time::Instant::now();
+    let mut n = 0u64;
+    while t.elapsed().as_secs_f64() < secs || n == 0 {
+        gdlkit::reasoner::random_playout(m, &s0, &mut rng, 500).expect("playout");
+        n += 1;
+    }
+    n as f64 / t.elapsed().as_secs_f64()
 }

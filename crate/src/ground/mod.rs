@@ -209,31 +209,65 @@ impl GroundProgram {
 /// relations, the roles and the compiled rules.
 pub fn ground_program(program: &Program, budget: Budget) -> Result<GroundProgram, GroundError> {
     let t0 = now_ms();
-    let first = ground_with_strategy(program, budget, rules::Strategy::default());
-    // Out of atoms, literals or memory: try again computing only what is
-    // asked for (demand.rs), in the time left. Games that ground the first
-    // way are unchanged.
-    match first {
-        Err(GroundError::Budget { what, .. }) if what != "milliseconds" => {
-            let left = budget.max_ms - (now_ms() - t0);
-            if left <= 0.0 {
-                return first;
-            }
-            let strategy = rules::Strategy {
-                demand: true,
-                project_first: true,
+    // The first strategy gets a part of the atom and literal budgets (every
+    // corpus game it grounds needs at most 1.33M atoms and 3.3M literals);
+    // over them, or out of memory, the second strategy (demand.rs) gets the
+    // whole budget in the time left, and if that fails too the first
+    // strategy the rest. Games that ground the first way are unchanged.
+    let first_budget = Budget {
+        max_atoms: budget.max_atoms.min(FIRST_ATOMS),
+        max_literals: budget.max_literals.min(FIRST_LITERALS),
+        ..budget
+    };
+    let mut result = ground_with_strategy(program, first_budget, rules::Strategy::default());
+    let retry = |r: &Result<GroundProgram, GroundError>| matches!(r, Err(GroundError::Budget { what, .. }) if *what != "milliseconds");
+    let left = |t0: f64| budget.max_ms - (now_ms() - t0);
+    if retry(&result) && left(t0) > 0.0 {
+        let demand = rules::Strategy {
+            demand: true,
+            project_first: true,
+        };
+        let b = Budget {
+            max_ms: left(t0),
+            ..budget
+        };
+        let second = ground_with_strategy(program, b, demand);
+        let first_capped = match result {
+            Err(GroundError::Budget {
+                what: "ground atoms",
+                ..
+            }) => budget.max_atoms > FIRST_ATOMS,
+            Err(GroundError::Budget {
+                what: "literals in rule instances",
+                ..
+            }) => budget.max_literals > FIRST_LITERALS,
+            _ => false,
+        };
+        result = second;
+        if retry(&result) && first_capped && left(t0) > 0.0 {
+            let b = Budget {
+                max_ms: left(t0),
+                ..budget
             };
-            ground_with_strategy(
-                program,
-                Budget {
-                    max_ms: left,
-                    ..budget
-                },
-                strategy,
-            )
+            result = ground_with_strategy(program, b, rules::Strategy::default());
         }
-        r => r,
     }
+    result
+}
+
+/// Atoms the first strategy may use before the demand-driven one is tried.
+const FIRST_ATOMS: usize = 1_500_000;
+/// Literals the first strategy may use before the second is tried.
+const FIRST_LITERALS: usize = 5_000_000;
+
+/// Grounds with one strategy only (no second attempt); tests compare them.
+#[cfg(test)]
+pub fn ground_program_with_strategy(
+    program: &Program,
+    budget: Budget,
+    strategy: rules::Strategy,
+) -> Result<GroundProgram, GroundError> {
+    ground_with_strategy(program, budget, strategy)
 }
 
 fn ground_with_strategy(
@@ -636,4 +670,24 @@ pub fn ground(program: &Program, budget: Budget) -> Result<FastEngine, GroundErr
     let mut e = FastEngine::new(store, net, tables, stats);
     e.finish_stats(t0);
     Ok(e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The demand-driven strategy grounds a game over the first one's budget.
+    #[test]
+    fn the_second_strategy_grounds_what_the_first_cannot() {
+        let program = crate::parse_program(include_str!("../../tests/demand_game.kif"));
+        let small = Budget {
+            max_atoms: 2_000,
+            max_ms: 600_000.0,
+            ..Budget::default()
+        };
+        let plain = ground_program_with_strategy(&program, small, rules::Strategy::default());
+        assert!(plain.is_err(), "the plain grounding fits in 2,000 atoms");
+        let gp = ground_program(&program, small).expect("demand grounds it");
+        assert!(gp.atoms.len() < 2_000);
+    }
 }
