@@ -43,9 +43,18 @@ export const WASM_OPT_FLAGS = ['-O3', '--one-caller-inline-max-function-size=50'
 
 const SITE_PKG = join(SITE, 'pkg');
 
+/**
+ * rustc flags of the release wasm builds: .cargo/config.toml's stack size,
+ * and no reference types (no externref table, which binaryen 108 cannot
+ * read). Only here: the wasm tests (wasm-bindgen-test-runner) keep the
+ * default features.
+ */
+const WASM_RUSTFLAGS = ['-C', 'link-arg=-zstack-size=8388608', '-C', 'link-arg=--max-memory=2147483648', '-C', 'target-feature=-reference-types'];
+
 /** `cargo build` of the wasm library with `cargoFlags`: its bytes. */
 function cargoWasm(cargoFlags) {
-  runOrThrow('cargo', ['build', '--release', '--target', 'wasm32-unknown-unknown', '-p', 'gdlkit', '--lib', ...cargoFlags]);
+  const rustflags = `target.wasm32-unknown-unknown.rustflags=${JSON.stringify(WASM_RUSTFLAGS)}`;
+  runOrThrow('cargo', ['build', '--release', '--target', 'wasm32-unknown-unknown', '-p', 'gdlkit', '--lib', '--config', rustflags, ...cargoFlags]);
   return readFileSync(join(cargoTargetDir(), 'wasm32-unknown-unknown', 'release', 'gdlkit.wasm'));
 }
 
@@ -53,7 +62,7 @@ const bytes = (n) => `${n.toLocaleString('en-US')} bytes`;
 
 /**
  * wasm-bindgen and wasm-opt over the module `bytes` into `outDir`. The
- * module is compiled without reference types (.cargo/config.toml), which
+ * module is compiled without reference types (WASM_RUSTFLAGS), which
  * its target_features section is made to say (scripts/wasm-features.mjs),
  * so wasm-bindgen uses no externref table and binaryen 108 can read it.
  */
@@ -71,7 +80,7 @@ function bindgen(module, outDir, label) {
     info('wasm-opt not found (Debian package binaryen): the wasm is not optimised further');
   }
   const after = readFileSync(wasm);
-  info(`${label}: ${bytes(after.length)} (gzip -9: ${bytes(gzipSync(after, { level: 9 }).length)}; ${bytes(before)} before wasm-opt)`);
+  info(`${label}: ${bytes(after.length)} (zlib gzip level 9: ${bytes(gzipSync(after, { level: 9 }).length)}; ${bytes(before)} before wasm-opt)`);
 }
 
 /** The npm package's wasm (pkg/) and the page's, without the command line (site/pkg/). */

@@ -61,7 +61,7 @@ function ensureNpmPackages() {
   runOrThrow('npm', ['install', '--no-audit', '--no-fund'], { shell: process.platform === 'win32' });
 }
 
-/** apt-get install, as root or through sudo (this project's machines are Debian). */
+/** apt-get install: as root (this project's machines) as it is, elsewhere through sudo. */
 function aptInstall(...packages) {
   const asRoot = process.getuid?.() === 0;
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
@@ -103,13 +103,7 @@ function ensureBrowser() {
     throw new Error(`GDLKIT_CHROMIUM / GDLKIT_CHROMEDRIVER name missing files: ${chromium}, ${chromedriver}`);
   }
   info('Chromium or ChromeDriver missing: installing Debian packages chromium and chromium-driver');
-  // As root (this project's machines) apt-get runs as it is; elsewhere through sudo.
-  const asRoot = process.getuid?.() === 0;
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const aptGet = (...args) =>
-    asRoot ? runOrThrow('apt-get', args, { env }) : runOrThrow('sudo', ['-E', 'apt-get', ...args], { env });
-  aptGet('update');
-  aptGet('install', '-y', 'chromium', 'chromium-driver');
+  aptInstall('chromium', 'chromium-driver');
   if (!existsSync(chromium) || !existsSync(chromedriver)) {
     throw new Error(`after installing, ${chromium} or ${chromedriver} is still missing`);
   }

@@ -3,7 +3,7 @@
 // whether to use an externref table (when it lists reference-types), and
 // wasm-opt to decide which features it may use.
 //
-// The crate is compiled without reference-types (.cargo/config.toml), but
+// The crate is compiled without reference-types (scripts/build.mjs), but
 // Rust's prebuilt standard library still declares it, so the section says
 // `+reference-types`: wasm-bindgen would then look for externref functions
 // that our build does not have. `withoutTargetFeature` removes the entry,
