@@ -44,7 +44,8 @@ export const WASM_OPT_FLAGS = ['-O3', '--one-caller-inline-max-function-size=50'
 const SITE_PKG = join(SITE, 'pkg');
 
 /**
- * rustc flags of the release wasm builds: .cargo/config.toml's stack size,
+ * rustc flags of the release wasm builds: .cargo/config.toml's stack size and
+ * maximum memory,
  * and no reference types (no externref table, which binaryen 108 cannot
  * read). Only here: the wasm tests (wasm-bindgen-test-runner) keep the
  * default features.
