@@ -12,6 +12,9 @@
 #   GAMES [40]   games per match     MS [200]   ms per move
 #   THREADS [2]  threads of the parallel player   SEED [31]
 #   HEURISTIC [mobility]  (fuzzy once it is `Send`, issue 14)
+#   BUDGET [ms=$MS]  the budget of both players; `nodes=N` gives each worker
+#                N nodes: what equal time gives on free cores, whatever the load
+#   TABLE [shared]  `own`: a table per thread, as the workers in Node and the page
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${GDLKIT:-${CARGO_TARGET_DIR:-target}/ci/gdlkit}
@@ -22,10 +25,12 @@ MS=${MS:-200}
 THREADS=${THREADS:-2}
 SEED=${SEED:-31}
 HEURISTIC=${HEURISTIC:-mobility}
+BUDGET=${BUDGET:-ms=$MS}
+TABLE=${TABLE:-shared}
 mkdir -p "$OUT"
 for game in ${GAMES_LIST:-connectFour breakthrough}; do
-  par="alphabeta:ms=$MS,threads=$THREADS,heuristic=$HEURISTIC"
-  one="alphabeta:ms=$MS,threads=1,heuristic=$HEURISTIC"
+  par="alphabeta:$BUDGET,threads=$THREADS,heuristic=$HEURISTIC,table=$TABLE"
+  one="alphabeta:$BUDGET,threads=1,heuristic=$HEURISTIC"
   before=$(cut -d' ' -f1 /proc/loadavg)
   start=$(date -u +%H:%M)
   echo "== $game: $B match $G/$game.kif --players $par $one --games $GAMES --seed $SEED --format json" >&2

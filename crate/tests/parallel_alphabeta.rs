@@ -53,7 +53,7 @@ fn one_thread_plays_like_the_one_core_player() {
         let budget = Budget::nodes(3000);
         let h: Box<dyn Heuristic<Engine>> = Box::new(Mobility { inverse: false });
         let mut one = AlphaBeta::new(h, cfg(budget));
-        let mut par = ParallelAlphaBeta::new(vec![mobility()], cfg(budget));
+        let mut par = ParallelAlphaBeta::new(vec![mobility()], cfg(budget), true);
         let mut s = m.initial_state().unwrap();
         let mut moves = 0;
         while !m.is_terminal(&s).unwrap() && moves < 12 {
@@ -105,6 +105,7 @@ fn the_move_played_is_the_rules_choice_among_the_workers() {
         let mut par = ParallelAlphaBeta::new(
             (0..3).map(|_| mobility()).collect(),
             cfg(Budget::nodes(4000)),
+            true,
         );
         let mut s = m.initial_state().unwrap();
         let mut checked = 0;
@@ -140,6 +141,31 @@ fn the_move_played_is_the_rules_choice_among_the_workers() {
 }
 
 #[test]
+fn with_own_tables_each_worker_is_a_one_core_helper() {
+    // What the workers in Node and the page are: helper `i` alone.
+    let Some((_, mut m)) = common::game("connectFour") else {
+        return;
+    };
+    let budget = Budget::nodes(3000);
+    let mut par = ParallelAlphaBeta::new(vec![mobility(), mobility()], cfg(budget), false);
+    let s = play(&mut m, &["(drop 4)"]);
+    let results = par.search_all(&mut m, &s, 1).unwrap();
+    for (i, r) in results.iter().enumerate() {
+        let mut alone = AlphaBeta::new(
+            mobility(),
+            Config {
+                helper: i,
+                ..cfg(budget)
+            },
+        );
+        let a = alone.search(&mut m, &s, 1, None).unwrap();
+        assert_eq!(a.best_move, r.best_move, "worker {i}");
+        assert_eq!(a.stats.nodes, r.stats.nodes, "worker {i}");
+        assert_eq!(a.stats.depth, r.stats.depth, "worker {i}");
+    }
+}
+
+#[test]
 fn a_proven_result_is_followed() {
     let Some((_, mut m)) = common::game("ticTacToe") else {
         return;
@@ -161,6 +187,7 @@ fn a_proven_result_is_followed() {
         let mut par = ParallelAlphaBeta::new(
             (0..2).map(|_| mobility()).collect(),
             cfg(Budget::nodes(400_000)),
+            true,
         );
         let r = par.search(&mut m, &s, role).unwrap();
         assert!(r.solved, "{moves:?}: not proven");
@@ -223,6 +250,15 @@ fn thread_options() {
     let spec = "alphabeta:threads=2,ms=10".parse().unwrap();
     let p = build_player(&spec, &program, &mut m, 1).unwrap();
     assert_eq!(p.name(), "alphabeta(fuzzy, 10 ms, 2 threads)");
+    let spec = "alphabeta:threads=2,heuristic=none,table=own"
+        .parse()
+        .unwrap();
+    assert!(build_player(&spec, &program, &mut m, 1).is_ok());
+    let spec = "alphabeta:threads=2,heuristic=none,table=x"
+        .parse()
+        .unwrap();
+    let e = build_player(&spec, &program, &mut m, 1).err().unwrap();
+    assert!(e.contains("shared or own"), "{e}");
     for bad in ["alphabeta:threads=0", "alphabeta:cores=many"] {
         let spec: PlayerSpec = bad.parse().unwrap();
         let e = build_player(&spec, &program, &mut m, 1).err().unwrap();

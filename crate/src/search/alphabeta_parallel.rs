@@ -81,10 +81,11 @@ pub struct ParallelAlphaBeta<M: StateMachine> {
 impl<M: StateMachine> ParallelAlphaBeta<M> {
     /// One worker per heuristic (at least one; give each worker its own
     /// instance of the same heuristic); worker `i` is helper `i`. With more
-    /// than one worker and `cfg.tt`, they share one table.
-    pub fn new(heuristics: Vec<SendHeuristic<M>>, cfg: Config) -> Self {
+    /// than one worker, `cfg.tt` and `share`, they share one table; without
+    /// `share` each keeps its own, as the workers in Node and the page do.
+    pub fn new(heuristics: Vec<SendHeuristic<M>>, cfg: Config, share: bool) -> Self {
         assert!(!heuristics.is_empty(), "parallel alpha-beta needs a worker");
-        let shared = heuristics.len() > 1 && cfg.tt;
+        let shared = heuristics.len() > 1 && cfg.tt && share;
         let table: Option<Shared<M::State>> =
             shared.then(|| Arc::new(SharedTable::new(cfg.tt_capacity)));
         let workers = heuristics

@@ -420,7 +420,7 @@ pub const PLAYERS: &[(&str, &str)] = &[
     ("minimax", "depth-limited minimax with iterative deepening (no pruning); options depth, ms, nodes, heuristic"),
     (
         "alphabeta",
-        "alpha-beta, iterative deepening, transposition table, PV-first ordering; options depth, ms, nodes, heuristic, mode=auto|paranoid|maxn, tt=on|off, ordering=on|off, threads=N|cores=auto (lazy SMP on N threads sharing one table, budget per thread)",
+        "alpha-beta, iterative deepening, transposition table, PV-first ordering; options depth, ms, nodes, heuristic, mode=auto|paranoid|maxn, tt=on|off, ordering=on|off, threads=N|cores=auto (lazy SMP on N threads sharing one table, budget per thread), table=shared|own",
     ),
     ("bestfirst", "best-first search for one-player games (thesis 3.2.1); options ms, nodes, heuristic"),
     ("mcts", "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c, threads=N|cores=auto (root-parallel on N threads, budget per thread)"),
@@ -580,8 +580,15 @@ where
                 let hs = (0..threads)
                     .map(|_| heuristics::build(name, program, m))
                     .collect::<Result<Vec<_>, _>>()?;
+                // `table=own`: a table per thread, as the workers in Node
+                // and the page have (for measuring that case natively).
+                let share = match spec.get("table").unwrap_or("shared") {
+                    "shared" => true,
+                    "own" => false,
+                    other => return Err(format!("table must be shared or own, got `{other}`")),
+                };
                 return Ok(Box::new(alphabeta_parallel::ParallelAlphaBeta::new(
-                    hs, cfg,
+                    hs, cfg, share,
                 )));
             }
             let h = heuristic(m, "fuzzy")?;
@@ -650,6 +657,7 @@ pub fn alphabeta_config(spec: &PlayerSpec) -> Result<alphabeta::Config, String> 
         "ordering",
         "threads",
         "cores",
+        "table",
     ])?;
     let mut cfg = alphabeta::Config {
         budget: spec.budget(Some(DEFAULT_MS))?,
