@@ -54,8 +54,6 @@ pub enum Kind {
 pub struct Output {
     pub dynamic: Vec<(GRule, Kind)>,
     pub strata: Vec<Vec<GRule>>,
-    /// Number of relations restricted.
-    pub restricted: usize,
 }
 
 /// A call of a restricted relation in a rule: the literal, the positions
@@ -177,13 +175,11 @@ pub fn transform(input: Input<'_>, arity: &mut Vec<usize>, is_static: &mut Vec<b
         adorn = new_adorn;
     }
     let mut demand_rel = vec![usize::MAX; n];
-    let mut restricted = 0;
     for r in 0..n {
         if cand[r] {
             demand_rel[r] = arity.len();
             arity.push(adorn[r].len());
             is_static.push(true);
-            restricted += 1;
         }
     }
     let head_demand = |rule: &GRule| {
@@ -237,9 +233,5 @@ pub fn transform(input: Input<'_>, arity: &mut Vec<usize>, is_static: &mut Vec<b
             strata.push(keep);
         }
     }
-    Output {
-        dynamic,
-        strata,
-        restricted,
-    }
+    Output { dynamic, strata }
 }
