@@ -619,10 +619,7 @@ where
             fjo::coolerjo(program, m, spec.budget(Some(DEFAULT_MS))?)
         }
         "ensemble" => {
-            spec.check_keys(&["workers", "ms", "heuristics"])?;
-            let workers: usize = spec.number("workers")?.unwrap_or(4);
-            let ms: f64 = spec.number("ms")?.unwrap_or(DEFAULT_MS);
-            let names = ensemble::member_heuristics(program, m, spec.get("heuristics"), workers);
+            let (names, ms) = ensemble::from_spec(spec, program, m)?;
             Ok(Box::new(ensemble::Ensemble::new(program, m, &names, ms)?))
         }
         other => Err(format!("unknown player `{other}`")),
