@@ -10,7 +10,7 @@
 //! | `mcts` (UCT with per-role joint-move statistics) | `mcts.rs` | no |
 //! | `ensemble` (one alpha-beta per evaluation function plus an exhaustive one, lecture 004) | `ensemble.rs` | one each |
 //!
-//! Heuristics (`heuristics.rs`, `fuzzy.rs`) map non-terminal states to
+//! Heuristics (`heuristics.rs`, `fuzzy/`) map non-terminal states to
 //! `[1, 99]`, so a real win (100) is better and a real loss (0) worse than
 //! any estimate; terminal states always score their real goal values.
 //!
