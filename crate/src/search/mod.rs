@@ -10,7 +10,7 @@
 //! | `mcts` (UCT with per-role joint-move statistics) | `mcts.rs` | no |
 //! | `ensemble` (one alpha-beta per evaluation function plus an exhaustive one, lecture 004) | `ensemble.rs` | one each |
 //!
-//! Heuristics (`heuristics.rs`, `fuzzy.rs`) map non-terminal states to
+//! Heuristics (`heuristics.rs`, `fuzzy/`) map non-terminal states to
 //! `[1, 99]`, so a real win (100) is better and a real loss (0) worse than
 //! any estimate; terminal states always score their real goal values.
 //!
@@ -625,10 +625,7 @@ where
             fjo::coolerjo(program, m, spec.budget(Some(DEFAULT_MS))?)
         }
         "ensemble" => {
-            spec.check_keys(&["workers", "ms", "heuristics"])?;
-            let workers: usize = spec.number("workers")?.unwrap_or(4);
-            let ms: f64 = spec.number("ms")?.unwrap_or(DEFAULT_MS);
-            let names = ensemble::member_heuristics(program, m, spec.get("heuristics"), workers);
+            let (names, ms) = ensemble::from_spec(spec, program, m)?;
             Ok(Box::new(ensemble::Ensemble::new(program, m, &names, ms)?))
         }
         other => Err(format!("unknown player `{other}`")),

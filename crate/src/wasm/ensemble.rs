@@ -11,7 +11,7 @@ use crate::engine::Engine;
 use crate::reasoner::StateMachine;
 use crate::search::alphabeta::AlphaBeta;
 use crate::search::ensemble::{self, choose, MemberResult};
-use crate::search::{PlayerSpec, Stats, DEFAULT_MS};
+use crate::search::{PlayerSpec, Stats};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -50,19 +50,8 @@ fn members_of(kif: &str, spec: &str, machine: &mut Engine) -> Result<(Vec<String
             spec.name
         )));
     }
-    spec.check_keys(&["workers", "ms", "heuristics"])
-        .map_err(|e| js::type_error(&e))?;
-    let workers: usize = spec
-        .number("workers")
-        .map_err(|e| js::type_error(&e))?
-        .unwrap_or(4);
-    let ms: f64 = spec
-        .number("ms")
-        .map_err(|e| js::type_error(&e))?
-        .unwrap_or(DEFAULT_MS);
     let program = crate::parse_program(kif);
-    let names = ensemble::member_heuristics(&program, machine, spec.get("heuristics"), workers);
-    Ok((names, ms))
+    ensemble::from_spec(&spec, &program, machine).map_err(|e| js::type_error(&e))
 }
 
 /// The member heuristics of an `ensemble` spec on a game, in member order
