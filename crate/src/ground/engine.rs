@@ -89,14 +89,6 @@ const FLATTEN: bool = true;
 /// [`frame_inputs`]); a switch for measuring.
 const NEW_FIRST: bool = true;
 
-/// A node's run-time state: its count (see [`OFFSET`]) and flags (bit 0
-/// its value, bit 1 it has hooks, bit 2 it is queued).
-#[derive(Clone, Copy, Debug)]
-struct NodeState {
-    count: u32,
-    flags: u8,
-}
-
 /// The fast engine: a grounded game evaluated as a propositional network.
 #[derive(Clone)]
 pub struct FastEngine {
@@ -107,9 +99,9 @@ pub struct FastEngine {
     /// `target << 2 | in-cycle << 1 | negated`, per node from `out_start`.
     edges: Vec<u32>,
     // Run-time values.
-    /// Per node its count and flags, side by side: a count update and the
-    /// test of the target's value touch one bounds check and one cache line.
-    ns: Vec<NodeState>,
+    count: Vec<u32>,
+    /// Per node: bit 0 its value, bit 1 it has hooks.
+    flags: Vec<u8>,
     cur: BitState,
     next: BitState,
     /// A buffer for copying `next` without allocating.
@@ -137,9 +129,6 @@ pub struct FastEngine {
     /// Nodes (or `SCC_MARK | component`) waiting, per level: propagation
     /// goes level by level, so each node changes at most once per update.
     buckets: Vec<Vec<u32>>,
-    /// Nodes (or `SCC_MARK | component`) waiting, last in first out (the
-    /// order used, see [`LEVELLED`]).
-    stack: Vec<u32>,
     /// Lowest and highest level with waiting nodes.
     lo: usize,
     hi: usize,
@@ -262,18 +251,24 @@ impl FastEngine {
                 }
             })
             .collect();
-        let ns = (0..n)
-            .map(|v| NodeState {
-                count: if net.thr[v] == LEAF {
-                    0
-                } else {
-                    OFFSET.wrapping_sub(net.thr[v])
-                },
-                flags: if net.hook_start[v] != net.hook_start[v + 1] {
+        let flags = (0..n)
+            .map(|v| {
+                if net.hook_start[v] != net.hook_start[v + 1] {
                     HOOKED
                 } else {
                     0
-                },
+                }
+            })
+            .collect();
+        let count = net
+            .thr
+            .iter()
+            .map(|&thr| {
+                if thr == LEAF {
+                    0
+                } else {
+                    OFFSET.wrapping_sub(thr)
+                }
             })
             .collect();
         let nscc = net.scc_start.len() - 1;
@@ -286,7 +281,8 @@ impl FastEngine {
             lazy_in_start,
             lazy_in,
             lazy_fresh: false,
-            ns,
+            count,
+            flags,
             cur: BitState::zero(words),
             next: BitState::zero(words),
             spare: BitState::zero(words),
@@ -304,7 +300,6 @@ impl FastEngine {
             inputs: SmallVec::new(),
             buckets: vec![Vec::new(); levels.iter().max().map_or(1, |&l| l as usize + 1)],
             level: levels,
-            stack: Vec::new(),
             lo: usize::MAX,
             hi: 0,
             dirty_flag: vec![false; nscc],
@@ -329,7 +324,7 @@ impl FastEngine {
 
     #[inline]
     fn on(&self, v: usize) -> bool {
-        self.ns[v].flags & V != 0
+        self.flags[v] & V != 0
     }
 
     /// Evaluates every node from scratch (all leaves false), in topological
@@ -341,14 +336,14 @@ impl FastEngine {
             let v = topo[i] as usize;
             let c = self.net.scc[v];
             if c == NONE {
-                let val = self.net.thr[v] != LEAF && self.ns[v].count >= OFFSET;
+                let val = self.net.thr[v] != LEAF && self.count[v] >= OFFSET;
                 if val {
-                    self.ns[v].flags |= V;
+                    self.flags[v] |= V;
                 }
                 for k in self.net.out_start[v]..self.net.out_start[v + 1] {
                     let e = self.edges[k as usize];
                     if val != (e & E_NEG != 0) {
-                        self.ns[(e >> 2) as usize].count += 1;
+                        self.count[(e >> 2) as usize] += 1;
                     }
                 }
                 i += 1;
@@ -361,7 +356,7 @@ impl FastEngine {
         }
         self.net.topo = topo;
         for v in 0..self.net.len() {
-            if self.on(v) && self.ns[v].flags & HOOKED != 0 {
+            if self.on(v) && self.flags[v] & HOOKED != 0 {
                 self.run_hooks(v);
             }
         }
@@ -387,8 +382,8 @@ impl FastEngine {
     /// Sets node `v` (whose value differs) and updates its successors.
     #[inline(always)]
     fn flip(&mut self, v: usize) {
-        let f = self.ns[v].flags ^ V;
-        self.ns[v].flags = f;
+        let f = self.flags[v] ^ V;
+        self.flags[v] = f;
         if f & HOOKED != 0 {
             let h = self.hook[v];
             if h != NONE {
@@ -411,19 +406,18 @@ impl FastEngine {
         for k in s..e {
             let edge = self.edges[k];
             let t = (edge >> 2) as usize;
-            let node = &mut self.ns[t];
             let c = if val != (edge & E_NEG != 0) {
-                node.count.wrapping_add(1)
+                self.count[t].wrapping_add(1)
             } else {
-                node.count.wrapping_sub(1)
+                self.count[t].wrapping_sub(1)
             };
-            node.count = c;
+            self.count[t] = c;
             if edge & E_SCC != 0 {
                 self.mark_dirty(t);
             } else {
-                let ft = node.flags;
+                let ft = self.flags[t];
                 if (c >= OFFSET) != (ft & V != 0) && ft & QUEUED == 0 {
-                    node.flags = ft | QUEUED;
+                    self.flags[t] = ft | QUEUED;
                     self.enqueue(t, t as u32);
                 }
             }
@@ -438,7 +432,9 @@ impl FastEngine {
             self.lo = self.lo.min(l);
             self.hi = self.hi.max(l);
         } else {
-            self.stack.push(item);
+            self.buckets[0].push(item);
+            self.lo = 0;
+            self.hi = 0;
         }
     }
 
@@ -452,42 +448,27 @@ impl FastEngine {
         }
     }
 
-    /// Propagates until nothing changes: last in, first out (or level by
-    /// level with [`LEVELLED`]).
+    /// Propagates level by level until nothing changes.
     fn propagate(&mut self) {
-        if !LEVELLED {
-            while let Some(item) = self.stack.pop() {
-                self.settle(item);
-            }
-            return;
-        }
         while self.lo <= self.hi && self.lo != usize::MAX {
             let l = self.lo;
             while let Some(item) = self.buckets[l].pop() {
-                self.settle(item);
+                if item & SCC_MARK != 0 {
+                    let c = item & !SCC_MARK;
+                    self.dirty_flag[c as usize] = false;
+                    self.recompute(c, false);
+                    continue;
+                }
+                let t = item as usize;
+                self.flags[t] &= !QUEUED;
+                if (self.count[t] >= OFFSET) != self.on(t) {
+                    self.flip(t);
+                }
             }
             self.lo += 1;
         }
         self.lo = usize::MAX;
         self.hi = 0;
-    }
-
-    /// A queued node (or `SCC_MARK | component`) taken off the queue: flip
-    /// it if its count says its value changed.
-    #[inline(always)]
-    fn settle(&mut self, item: u32) {
-        if item & SCC_MARK != 0 {
-            let c = item & !SCC_MARK;
-            self.dirty_flag[c as usize] = false;
-            self.recompute(c, false);
-            return;
-        }
-        let t = item as usize;
-        let node = &mut self.ns[t];
-        node.flags &= !QUEUED;
-        if (node.count >= OFFSET) != (node.flags & V != 0) {
-            self.flip(t);
-        }
     }
 
     /// Least fixpoint of cyclic component `c` given its external inputs;
@@ -506,11 +487,11 @@ impl FastEngine {
         for k in s..e {
             let m = self.net.scc_members[k] as usize;
             if self.on(m) {
-                self.ns[m].flags &= !V;
+                self.flags[m] &= !V;
                 for j in self.net.out_start[m]..self.net.out_start[m + 1] {
                     let t = (self.edges[j as usize] >> 2) as usize;
                     if self.net.scc[t] == c {
-                        self.ns[t].count -= 1;
+                        self.count[t] -= 1;
                     }
                 }
             }
@@ -518,21 +499,21 @@ impl FastEngine {
         self.work.clear();
         for k in s..e {
             let m = self.net.scc_members[k];
-            if self.ns[m as usize].count >= OFFSET {
+            if self.count[m as usize] >= OFFSET {
                 self.work.push(m);
             }
         }
         while let Some(m) = self.work.pop() {
             let m = m as usize;
-            if self.on(m) || self.ns[m].count < OFFSET {
+            if self.on(m) || self.count[m] < OFFSET {
                 continue;
             }
-            self.ns[m].flags |= V;
+            self.flags[m] |= V;
             for j in self.net.out_start[m]..self.net.out_start[m + 1] {
                 let t = (self.edges[j as usize] >> 2) as usize;
                 if self.net.scc[t] == c {
-                    self.ns[t].count += 1;
-                    if !self.on(t) && self.ns[t].count >= OFFSET {
+                    self.count[t] += 1;
+                    if !self.on(t) && self.count[t] >= OFFSET {
                         self.work.push(t as u32);
                     }
                 }
@@ -547,7 +528,7 @@ impl FastEngine {
                     let edge = self.edges[j as usize];
                     let t = (edge >> 2) as usize;
                     if self.net.scc[t] != c && val != (edge & E_NEG != 0) {
-                        self.ns[t].count += 1;
+                        self.count[t] += 1;
                     }
                 }
             }
@@ -559,7 +540,7 @@ impl FastEngine {
             if val == self.scratch[k] {
                 continue;
             }
-            if self.ns[m].flags & HOOKED != 0 {
+            if self.flags[m] & HOOKED != 0 {
                 self.run_hooks(m);
             }
             for j in self.net.out_start[m]..self.net.out_start[m + 1] {
@@ -570,16 +551,16 @@ impl FastEngine {
                     continue;
                 }
                 if val != (edge & E_NEG != 0) {
-                    self.ns[t].count += 1;
+                    self.count[t] += 1;
                 } else {
-                    self.ns[t].count -= 1;
+                    self.count[t] -= 1;
                 }
                 if tc != NONE {
                     self.mark_dirty(t);
                 } else {
-                    let ft = self.ns[t].flags;
-                    if (self.ns[t].count >= OFFSET) != (ft & V != 0) && ft & QUEUED == 0 {
-                        self.ns[t].flags = ft | QUEUED;
+                    let ft = self.flags[t];
+                    if (self.count[t] >= OFFSET) != (ft & V != 0) && ft & QUEUED == 0 {
+                        self.flags[t] = ft | QUEUED;
                         self.enqueue(t, t as u32);
                     }
                 }
@@ -598,15 +579,15 @@ impl FastEngine {
             for &e in
                 &self.lazy_in[self.lazy_in_start[i] as usize..self.lazy_in_start[i + 1] as usize]
             {
-                if (self.ns[(e >> 1) as usize].flags & V != 0) != (e & 1 == 1) {
+                if (self.flags[(e >> 1) as usize] & V != 0) != (e & 1 == 1) {
                     c = c.wrapping_add(1);
                 }
             }
-            self.ns[v].count = c;
+            self.count[v] = c;
             if c >= OFFSET {
-                self.ns[v].flags |= V;
+                self.flags[v] |= V;
             } else {
-                self.ns[v].flags &= !V;
+                self.flags[v] &= !V;
             }
         }
         self.lazy_fresh = true;
@@ -736,7 +717,7 @@ impl FastEngine {
         let out = &mut self.masked[..raw.len()];
         out.copy_from_slice(raw);
         for g in a..b {
-            if self.ns[self.gates.node[g] as usize].flags & V == 0 {
+            if self.flags[self.gates.node[g] as usize] & V == 0 {
                 let mask = &self.gates.mask[self.gates.mask_at[g] as usize..][..raw.len()];
                 for (o, m) in out.iter_mut().zip(mask) {
                     *o &= !m;
