@@ -11,11 +11,11 @@
 
 use super::js::{self, to_js};
 use crate::engine::{Engine, EngineState};
+use crate::js_api::{EngineInfo, StateDescription};
 use crate::program::parse_ground_term;
 use crate::reasoner::{cartesian, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::FxHashMap;
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 /// `legalJointMoves` refuses to build more joint moves than this (the
@@ -33,27 +33,6 @@ pub struct Game {
     states: FxHashMap<u32, EngineState>,
     /// The next handle to give out (handles start at 1; 0 is never valid).
     next_handle: u32,
-}
-
-#[derive(Serialize)]
-struct StateDescription {
-    fluents: Vec<String>,
-    terminal: bool,
-    legal: Vec<Vec<String>>,
-    goals: Vec<Vec<i64>>,
-    /// Terminal states: who won (`crate::search::matches::outcome`).
-    outcome: Option<crate::search::matches::Outcome>,
-}
-
-/// Which engine runs a `Game`, and why.
-#[derive(Serialize)]
-struct EngineInfo {
-    /// `fast` or `interpreter`.
-    name: &'static str,
-    /// What was asked for: `auto`, `fast` or `interpreter`.
-    requested: String,
-    /// Why this engine runs.
-    reason: String,
 }
 
 impl Game {
