@@ -526,6 +526,19 @@ heuristic?: string,
 engine?: EngineChoice, };
 
 /**
+ * Options of `game.explain(state, options)` (all optional).
+ */
+export type StateExplainOptions = { 
+/**
+ * The role whose moves are explained (default: the one with a choice).
+ */
+role?: string, 
+/**
+ * `fjo` (default), `hff`, `hadd`, `hmax`, or any other heuristic name.
+ */
+heuristic?: string, };
+
+/**
  * The distances of one goal formula `T_q` (None: unreachable).
  */
 export type GoalDistance = { 
@@ -702,3 +715,120 @@ seed?: number,
  * "interpreter".
  */
 engine?: EngineChoice, };
+
+export type AnalysisPhase = "exploring" | "checking" | "sampling" | "done";
+
+export type AnalysisMode = "exhaustive" | "sampled";
+
+/**
+ * Where a job is; cheap to produce after every step.
+ */
+export type AnalysisProgress = { phase: AnalysisPhase, 
+/**
+ * Mode as far as known (`exhaustive` until the budget is exceeded).
+ */
+mode: AnalysisMode, 
+/**
+ * Distinct states found so far.
+ */
+states: number, 
+/**
+ * States expanded by the exploration.
+ */
+expanded: number, terminalStates: number, maxStates: number, playouts: number, maxPlayouts: number, 
+/**
+ * Work units done (state expansions weighted by joint moves, playout steps).
+ */
+work: number, done: boolean, };
+
+/**
+ * One property: proved (`Some(true)`), refuted (`Some(false)`, usually with
+ * a counterexample) or not established (`None`).
+ */
+export type AnalysisProperty = { holds: boolean | null, 
+/**
+ * Joint moves from the initial state to the violation (canonical move
+ * text per role, role order).
+ */
+counterexample: Array<Array<string>> | null, detail: string, };
+
+/**
+ * The six properties of an analysis (docs/analysis.md).
+ */
+export type AnalysisProperties = { terminates: AnalysisProperty, playable: AnalysisProperty, goalsDefined: AnalysisProperty, monotone: AnalysisProperty, weaklyWinnable: AnalysisProperty, stronglyWinnable: AnalysisProperty, };
+
+/**
+ * The report of `gdlkit analyze --format json` (camelCase).
+ */
+export type AnalysisReport = { mode: AnalysisMode, 
+/**
+ * Distinct reachable states found (all of them in exhaustive mode).
+ */
+states: number, 
+/**
+ * Of which terminal.
+ */
+terminalStates: number, 
+/**
+ * The largest breadth-first depth (sampled: the deepest state reached).
+ */
+maxDepth: number, properties: AnalysisProperties, };
+
+/**
+ * One step of a replay (the conformance format); `legal` and `goals` are
+ * keyed by role name.
+ */
+export type ReplayStep = { 
+/**
+ * The state's fluents, sorted.
+ */
+state: Array<string>, terminal: boolean, legal: { [key in string]: Array<string> }, goals: { [key in string]: Array<number> }, };
+
+/**
+ * The result of `replay`.
+ */
+export type ReplayResult = { roles: Array<string>, steps: Array<ReplayStep>, };
+
+/**
+ * The result of one CLI run (`runCli`).
+ */
+export type CliResult = { stdout: string, stderr: string, 
+/**
+ * The exit code.
+ */
+code: number, 
+/**
+ * The files the command wrote, by path.
+ */
+written: { [key in string]: string }, };
+
+/**
+ * An abstract tree with its children reordered (`reorderTree`).
+ */
+export type ReorderedTree = { tree: AbstractTree, 
+/**
+ * The tree as text.
+ */
+text: string, 
+/**
+ * Each node's children's original numbers.
+ */
+labels: Array<TreeLabel>, };
+
+/**
+ * A player spec parsed by the one registry of players (`parsePlayerSpec`).
+ */
+export type ParsedPlayerSpec = { 
+/**
+ * The canonical player name (`bestfirst` for `best-first`).
+ */
+name: string, 
+/**
+ * The spec's options as written (`ms`, `heuristic`, ...).
+ */
+options: { [key in string]: string }, };
+
+/**
+ * A player of the registry (`players()`).
+ */
+export type PlayerInfo = { name: string, description: string, };

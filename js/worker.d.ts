@@ -157,7 +157,7 @@ export class GdlWorker extends EventTarget {
   /** The canonical layout of a game text (rejects with a GdlDiagnosticsError on syntax errors). */
   format(text: string, options?: TaskOptions): GdlTask<string>;
   /** The conformance replay of joint moves. */
-  replay(kif: string, moves: string | string[][] | { joint_moves: string[][] }, options?: TaskOptions): GdlTask<ReplayResult>;
+  replay(kif: string, moves: string | string[][] | { jointMoves: string[][] } | { joint_moves: string[][] }, options?: TaskOptions): GdlTask<ReplayResult>;
   /** The command line over an object (or Map) of files. */
   cli(args: string[], files?: Record<string, string> | Map<string, string>, options?: TaskOptions): GdlTask<CliResult>;
   /** Random playouts, in slices (progress `{done, total}`). */

@@ -122,6 +122,28 @@ pub struct FixOptions {
     pub r#unsafe: bool,
 }
 
+/// Options of `game.explain(state, options)` (all optional).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct StateExplainOptions {
+    /// The role whose moves are explained (default: the one with a choice).
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub role: Option<String>,
+    /// `fjo` (default), `hff`, `hadd`, `hmax`, or any other heuristic name.
+    #[cfg_attr(feature = "typescript", ts(as = "Option<String>", optional))]
+    pub heuristic: String,
+}
+
+impl Default for StateExplainOptions {
+    fn default() -> Self {
+        StateExplainOptions {
+            role: None,
+            heuristic: "fjo".into(),
+        }
+    }
+}
+
 /// Which engine runs a `Game`, and why.
 #[derive(Clone, Debug, Serialize)]
 #[cfg_attr(feature = "typescript", derive(TS))]
@@ -335,4 +357,111 @@ pub struct MatchResult {
         ts(as = "Vec<crate::search::matches::GameRecord>")
     )]
     pub results: Vec<serde_json::Value>,
+}
+
+// ------------------------------------------------------------------------
+// Other results built as JSON.
+
+/// The report of `gdlkit analyze --format json` (camelCase).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct AnalysisReport {
+    #[cfg_attr(feature = "typescript", ts(as = "crate::analysis::Mode"))]
+    pub mode: String,
+    /// Distinct reachable states found (all of them in exhaustive mode).
+    pub states: u64,
+    /// Of which terminal.
+    pub terminal_states: u64,
+    /// The largest breadth-first depth (sampled: the deepest state reached).
+    pub max_depth: u64,
+    pub properties: AnalysisProperties,
+}
+
+/// The six properties of an analysis (docs/analysis.md).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct AnalysisProperties {
+    #[cfg_attr(feature = "typescript", ts(as = "crate::analysis::Property"))]
+    pub terminates: serde_json::Value,
+    #[cfg_attr(feature = "typescript", ts(as = "crate::analysis::Property"))]
+    pub playable: serde_json::Value,
+    #[cfg_attr(feature = "typescript", ts(as = "crate::analysis::Property"))]
+    pub goals_defined: serde_json::Value,
+    #[cfg_attr(feature = "typescript", ts(as = "crate::analysis::Property"))]
+    pub monotone: serde_json::Value,
+    #[cfg_attr(feature = "typescript", ts(as = "crate::analysis::Property"))]
+    pub weakly_winnable: serde_json::Value,
+    #[cfg_attr(feature = "typescript", ts(as = "crate::analysis::Property"))]
+    pub strongly_winnable: serde_json::Value,
+}
+
+/// One step of a replay (the conformance format); `legal` and `goals` are
+/// keyed by role name.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct ReplayStep {
+    /// The state's fluents, sorted.
+    pub state: Vec<String>,
+    pub terminal: bool,
+    pub legal: std::collections::BTreeMap<String, Vec<String>>,
+    pub goals: std::collections::BTreeMap<String, Vec<i64>>,
+}
+
+/// The result of `replay`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct ReplayResult {
+    pub roles: Vec<String>,
+    pub steps: Vec<ReplayStep>,
+}
+
+/// The result of one CLI run (`runCli`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct CliResult {
+    pub stdout: String,
+    pub stderr: String,
+    /// The exit code.
+    pub code: i32,
+    /// The files the command wrote, by path.
+    pub written: std::collections::BTreeMap<String, String>,
+}
+
+/// An abstract tree with its children reordered (`reorderTree`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct ReorderedTree {
+    #[cfg_attr(feature = "typescript", ts(as = "AbstractTree"))]
+    pub tree: serde_json::Value,
+    /// The tree as text.
+    pub text: String,
+    /// Each node's children's original numbers.
+    #[cfg_attr(feature = "typescript", ts(as = "Vec<crate::trace::Label>"))]
+    pub labels: serde_json::Value,
+}
+
+/// A player spec parsed by the one registry of players (`parsePlayerSpec`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct ParsedPlayerSpec {
+    /// The canonical player name (`bestfirst` for `best-first`).
+    pub name: String,
+    /// The spec's options as written (`ms`, `heuristic`, ...).
+    pub options: std::collections::BTreeMap<String, String>,
+}
+
+/// A player of the registry (`players()`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct PlayerInfo {
+    pub name: String,
+    pub description: String,
 }

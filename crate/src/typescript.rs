@@ -72,6 +72,7 @@ types!(
     crate::js_api::MatchResult,
     // Explain.
     crate::search::explain::ExplainOptions,
+    crate::js_api::StateExplainOptions,
     crate::search::fjo::GoalDistance,
     crate::search::explain::Reply,
     crate::search::explain::MoveValue,
@@ -88,6 +89,19 @@ types!(
     crate::structure::Structure,
     // Analysis.
     crate::js_api::AnalysisOptions,
+    crate::analysis::Phase,
+    crate::analysis::Mode,
+    crate::analysis::Progress,
+    crate::analysis::Property,
+    crate::js_api::AnalysisProperties,
+    crate::js_api::AnalysisReport,
+    // Replay, the CLI, trees, players.
+    crate::js_api::ReplayStep,
+    crate::js_api::ReplayResult,
+    crate::js_api::CliResult,
+    crate::js_api::ReorderedTree,
+    crate::js_api::ParsedPlayerSpec,
+    crate::js_api::PlayerInfo,
 );
 
 /// One type's declaration with its doc comment, exported.

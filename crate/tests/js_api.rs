@@ -89,3 +89,18 @@ fn match_reports_fit_match_result() {
         r.results[0]
     );
 }
+
+#[test]
+fn analysis_and_replay_reports_fit() {
+    use gdlkit::js_api::{AnalysisReport, ReplayResult};
+    let m = load_engine(TIC_TAC_TOE, EngineChoice::Interpreter).unwrap();
+    let report = gdlkit::analysis::analyze(m, gdlkit::analysis::Options::with_budget(50));
+    let r: AnalysisReport = read(report.to_json());
+    assert_eq!(r.mode, "sampled");
+    let mut i = gdlkit::load_game(TIC_TAC_TOE).unwrap();
+    let moves = gdlkit::replay::parse_moves_json(r#"[["(mark 1 1)", "noop"]]"#).unwrap();
+    let replay = gdlkit::replay::replay(&mut i, &moves).expect("replay");
+    let r: ReplayResult = read(replay.to_json());
+    assert_eq!(r.steps.len(), 2);
+    assert_eq!(r.steps[0].legal["x"].len(), 9);
+}

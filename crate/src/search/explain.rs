@@ -140,6 +140,18 @@ pub fn explain<M: StateMachine + 'static>(
     heuristic: &str,
 ) -> Result<Explanation, String> {
     let s = position(m, moves)?;
+    explain_state(m, program, &s, role, heuristic)
+}
+
+/// [`explain`] for a state in hand (JS: `game.explain(state, options)`).
+pub fn explain_state<M: StateMachine + 'static>(
+    m: &mut M,
+    program: &Program,
+    s: &M::State,
+    role: Option<&str>,
+    heuristic: &str,
+) -> Result<Explanation, String> {
+    let s = s.clone();
     let legal = m.all_legal_moves(&s).map_err(|e| e.to_string())?;
     let names: Vec<String> = m.roles().iter().map(|&r| m.terms().display(r)).collect();
     let role = match role {

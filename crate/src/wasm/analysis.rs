@@ -17,62 +17,6 @@ use crate::js_api::AnalysisOptions;
 use crate::{Engine, EngineChoice};
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(typescript_custom_section)]
-const TS_ANALYSIS: &'static str = r#"
-/** Options of an analysis; every field is optional. */
-export interface AnalysisOptions {
-  /** Exhaustive only up to this many reachable states (default 2000000). */
-  budget?: number;
-  /** Random playouts when the state space exceeds the budget (default 200). */
-  playouts?: number;
-  /** Joint moves per playout at most (default 1000). */
-  depth?: number;
-  /** Seed of the playouts (default 1). */
-  seed?: number;
-  /** The state machine: "auto" (default: the grounded fast engine, or the
-   * interpreter when the game does not ground in budget), "fast" or
-   * "interpreter". */
-  engine?: "auto" | "fast" | "interpreter";
-}
-
-/** Where an analysis job is. */
-export interface AnalysisProgress {
-  phase: "exploring" | "checking" | "sampling" | "done";
-  mode: "exhaustive" | "sampled";
-  states: number;
-  expanded: number;
-  terminal_states: number;
-  max_states: number;
-  playouts: number;
-  max_playouts: number;
-  work: number;
-  done: boolean;
-}
-
-/** One property: proved (true), refuted (false, with the joint moves from the initial state that reach the violation) or not established (null). */
-export interface AnalysisProperty {
-  holds: boolean | null;
-  counterexample: string[][] | null;
-  detail: string;
-}
-
-/** The report of `gdlkit analyze --format json`. */
-export interface AnalysisReport {
-  mode: "exhaustive" | "sampled";
-  states: number;
-  terminal_states: number;
-  max_depth: number;
-  properties: {
-    terminates: AnalysisProperty;
-    playable: AnalysisProperty;
-    goals_defined: AnalysisProperty;
-    monotone: AnalysisProperty;
-    weakly_winnable: AnalysisProperty;
-    strongly_winnable: AnalysisProperty;
-  };
-}
-"#;
-
 /// A count option: a non-negative whole number.
 fn count(name: &str, v: Option<f64>, default: usize) -> Result<usize, JsValue> {
     match v {

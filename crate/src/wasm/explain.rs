@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 
 /// `options`: `{moves: [[...], ...], role, heuristic: "fjo"|"hff"|"hadd"|
 /// "hmax"|"fuzzy"|..., engine}` (all optional; heuristic default `fjo`).
-#[wasm_bindgen(unchecked_return_type = "any")]
+#[wasm_bindgen(unchecked_return_type = "Explanation")]
 pub fn explain(kif: &str, options: JsValue) -> Result<JsValue, JsValue> {
     js::init();
     let o: ExplainOptions = js::options(options, "explain")?;

@@ -14,13 +14,14 @@ use wasm_bindgen::prelude::*;
 /// Plays a match as `runMatch` does; `onGame(record)` is called after each
 /// game with `{game, seats, goals, steps, terminal}`. An exception thrown
 /// by `onGame` is rethrown once the match is over.
-#[wasm_bindgen(js_name = runMatchWithProgress, unchecked_return_type = "any")]
+#[wasm_bindgen(js_name = runMatchWithProgress, unchecked_return_type = "MatchResult")]
 #[allow(non_snake_case)]
 pub fn run_match_with_progress(
     kif: &str,
     players: Vec<String>,
     options: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "(record: any) => void")] onGame: &js_sys::Function,
+    #[wasm_bindgen(unchecked_param_type = "(record: MatchGameRecord) => void")]
+    onGame: &js_sys::Function,
 ) -> Result<JsValue, JsValue> {
     js::init();
     let o: MatchOptions = js::options(options, "match")?;

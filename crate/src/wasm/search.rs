@@ -66,7 +66,7 @@ pub(super) fn load_on(kif: &str, engine: Option<&str>) -> Result<Engine, JsValue
 /// (all optional). Returns `{engine, engine_fallback?, value, best_move,
 /// solved, depth, stats: {nodes, leaves, cutoffs, ...}, events?, states?,
 /// truncated?, plan?}`.
-#[wasm_bindgen(unchecked_return_type = "any")]
+#[wasm_bindgen(unchecked_return_type = "SearchResult")]
 pub fn search(kif: &str, options: JsValue) -> Result<JsValue, JsValue> {
     js::init();
     let opts = search_options(options)?;
@@ -117,7 +117,7 @@ pub fn random_tree(branching: u32, depth: u32, seed: u32) -> Result<String, JsVa
 
 /// Parses an abstract tree such as `((3 12 8) (2 4 6) (14 5 2))`: nested
 /// arrays of numbers. Throws a `TypeError` saying what is wrong.
-#[wasm_bindgen(js_name = parseTree, unchecked_return_type = "Tree")]
+#[wasm_bindgen(js_name = parseTree, unchecked_return_type = "AbstractTree")]
 pub fn parse_tree(tree: &str) -> Result<JsValue, JsValue> {
     js::init();
     let t = crate::trace::Tree::parse(tree).map_err(|e| js::type_error(&e))?;
@@ -139,7 +139,7 @@ pub fn parse_player_spec(spec: &str) -> Result<JsValue, JsValue> {
 }
 
 /// The players (and search algorithms): `[{name, description}]`.
-#[wasm_bindgen(unchecked_return_type = "{ name: string; description: string }[]")]
+#[wasm_bindgen(unchecked_return_type = "PlayerInfo[]")]
 pub fn players() -> Result<JsValue, JsValue> {
     let list: Vec<_> = crate::search::PLAYERS
         .iter()
@@ -150,7 +150,7 @@ pub fn players() -> Result<JsValue, JsValue> {
 
 /// Searches an abstract tree such as `((3 12 8) (2 4 6) (14 5 2))` (MAX at
 /// the root); same options and result as `search`, plus `tree`.
-#[wasm_bindgen(js_name = searchTree, unchecked_return_type = "any")]
+#[wasm_bindgen(js_name = searchTree, unchecked_return_type = "SearchResult")]
 pub fn search_tree(tree: &str, options: JsValue) -> Result<JsValue, JsValue> {
     js::init();
     let opts = search_options(options)?;
@@ -163,7 +163,7 @@ pub fn search_tree(tree: &str, options: JsValue) -> Result<JsValue, JsValue> {
 /// `options`: `{games, seed, maxSteps, engine}`. Returns `{engine,
 /// engine_fallback?, players: [{name,
 /// mean_goal, ci95, wins, draws, losses, ...}], results: [...]}`.
-#[wasm_bindgen(js_name = runMatch, unchecked_return_type = "any")]
+#[wasm_bindgen(js_name = runMatch, unchecked_return_type = "MatchResult")]
 pub fn run_match(kif: &str, players: Vec<String>, options: JsValue) -> Result<JsValue, JsValue> {
     js::init();
     let o: MatchOptions = js::options(options, "match")?;
@@ -237,7 +237,7 @@ impl SearchPlayer {
 
     /// Counters of the last `selectMove`: `{nodes, leaves, cutoffs, tt_hits,
     /// playouts, depth, elapsed_ms}`.
-    #[wasm_bindgen(js_name = lastStats, unchecked_return_type = "any")]
+    #[wasm_bindgen(js_name = lastStats, unchecked_return_type = "SearchStats")]
     pub fn last_stats(&self) -> Result<JsValue, JsValue> {
         to_js(&self.stats)
     }
