@@ -563,7 +563,7 @@ describe('the Node CLI (npx gdlkit)', () => {
     const tree = gdlkit('search', '--tree', '((3 12 8) (2 4 6) (14 5 2))', '--trace', '--format', 'json');
     assert.equal(tree.code, 0, explain(tree));
     const traced = JSON.parse(tree.stdout);
-    assert.deepEqual([traced.value, traced.bestMove], [3, '1']);
+    assert.deepEqual([traced.value, traced.best_move], [3, '1']);
     assert.deepEqual(traced.events.filter((e) => e.type === 'cutoff').map((e) => e.pruned.length), [2]);
     const text = gdlkit('search', 'ticTacToe.kif', '--depth', '9');
     assert.equal(text.code, 0, explain(text));
@@ -625,7 +625,7 @@ describe('the Node CLI (npx gdlkit)', () => {
     const report = JSON.parse(r.stdout);
     assert.equal(report.mode, 'exhaustive');
     assert.equal(report.states, 3);
-    assert.equal(report.properties.stronglyWinnable.holds, true);
+    assert.equal(report.properties.strongly_winnable.holds, true);
   });
 
   test('replay reproduces the conformance traces exactly', () => {

@@ -50,7 +50,24 @@ pub fn options<T: DeserializeOwned + Default>(v: JsValue, what: &str) -> Result<
     if let Some(obj) = json.as_object_mut() {
         obj.retain(|_, x| !x.is_null());
     }
-    serde_json::from_value(json).map_err(|e| type_error(&format!("{what} options: {e}")))
+    serde_json::from_value(json).map_err(|e| type_error(&option_error(what, &e.to_string())))
+}
+
+/// serde's "unknown field `x`, expected one of `a`, `b`" as "unknown
+/// search option `x` (options: a, b)"; other errors prefixed.
+fn option_error(what: &str, serde: &str) -> String {
+    let Some(rest) = serde.strip_prefix("unknown field ") else {
+        return format!("{what} options: {serde}");
+    };
+    let (field, known) = rest.split_once(", expected ").unwrap_or((rest, ""));
+    let known = known
+        .trim_start_matches("one of ")
+        .replace('`', "")
+        .split(" at line")
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    format!("unknown {what} option {field} (options: {known})")
 }
 
 /// Reads data that came from a result (camelCase, e.g. a structure handed
