@@ -672,6 +672,21 @@ impl TreeGame {
             .find(|n| self.store.display(n.fluent) == fluent)
             .map(|n| n.path.clone())
     }
+
+    /// [`Self::path_of`] for many fluents, indexing the nodes once (a
+    /// trace of 11,111 nodes took seconds node by node).
+    pub fn paths_of<'a>(
+        &self,
+        fluents: impl Iterator<Item = Option<&'a str>>,
+    ) -> Vec<Option<Vec<u32>>> {
+        let mut index: rustc_hash::FxHashMap<String, &[u32]> = rustc_hash::FxHashMap::default();
+        for n in &self.nodes {
+            index.entry(self.store.display(n.fluent)).or_insert(&n.path);
+        }
+        fluents
+            .map(|f| f.and_then(|f| index.get(f)).map(|p| p.to_vec()))
+            .collect()
+    }
 }
 
 impl StateMachine for TreeGame {

@@ -179,10 +179,8 @@ pub fn search_json(source: Source<'_>, o: &SearchOptions) -> Result<Value, Repor
             )?;
             // Each trace state's path in the (reordered) tree.
             if let Some(states) = obj.get("states").and_then(Value::as_array) {
-                let paths: Vec<Option<Vec<u32>>> = states
-                    .iter()
-                    .map(|s| s.get(0).and_then(Value::as_str).and_then(|f| g.path_of(f)))
-                    .collect();
+                let paths: Vec<Option<Vec<u32>>> =
+                    g.paths_of(states.iter().map(|s| s.get(0).and_then(Value::as_str)));
                 obj.insert("paths".into(), json!(paths));
             }
         }
