@@ -28,8 +28,9 @@ const ticTacToe = readFileSync(join(ROOT, 'games', 'ticTacToe.kif'), 'utf8');
 
 /** Every key of every object in `v`, recursively (arrays looked into). */
 function keys(v, out = new Set()) {
-  if (Array.isArray(v)) v.forEach((x) => keys(x, out));
-  else if (v && typeof v === 'object') {
+  if (Array.isArray(v)) {
+    for (const x of v) keys(x, out);
+  } else if (v && typeof v === 'object') {
     for (const [k, x] of Object.entries(v)) {
       out.add(k);
       keys(x, out);
