@@ -88,6 +88,7 @@ const freed = () => new TypeError('gdlkit: this Game was freed');
 export class Game {
   #game;
   #roles;
+  #kif;
 
   /**
    * Throws a GdlDiagnosticsError (with `diagnostics`) when the text has
@@ -106,6 +107,12 @@ export class Game {
     }
     this.#game = wasm.Game.onEngine(kif, engine);
     this.#roles = this.#game.roles();
+    this.#kif = kif;
+  }
+
+  /** The game's text (what `new Player(game, spec)` loads). */
+  get text() {
+    return this.#kif;
   }
 
   /** Which engine runs and why: `{name: "fast"|"interpreter", requested, reason}`. */
@@ -131,6 +138,15 @@ export class Game {
    */
   search(state, options) {
     return this.#g().search(state, options);
+  }
+
+  /**
+   * Every legal move's value in a state (the result of `explain`), for
+   * `role` (default: the one with a choice) under `heuristic` (default
+   * "fjo"), on this game's engine.
+   */
+  explain(state, options) {
+    return this.#g().explain(state, options);
   }
 
   #g() {
@@ -320,7 +336,7 @@ export class PlayoutJob {
 /**
  * Replays joint moves from the initial state: `{roles, steps}` in the
  * conformance format. `moves`: JSON text, a list of joint moves, or
- * `{joint_moves}`. An illegal move throws a GdlMoveError with `step`.
+ * `{jointMoves}` (or `{joint_moves}`). An illegal move throws a GdlMoveError with `step`.
  */
 export function replay(kif, moves) {
   needReady();

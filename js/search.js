@@ -5,6 +5,7 @@
 // learns works here unchanged (and a misspelt one is a TypeError there).
 
 import * as wasm from '../pkg/gdlkit.js';
+import { Game } from './api.js';
 import { needReady } from './wasm.js';
 
 function needString(value, what) {
@@ -15,7 +16,7 @@ function needString(value, what) {
 
 /**
  * Searches a game from its initial state: the JSON of `gdlkit search
- * --format json` (`value`, `best_move`, `solved`, `depth`, `stats`, and
+ * --format json` (`value`, `bestMove`, `solved`, `depth`, `stats`, and
  * with `trace: true` the `events` and `states`).
  */
 export function search(kif, options) {
@@ -110,6 +111,7 @@ const freed = () => new TypeError('gdlkit: this Player was freed');
 export class Player {
   #player;
   #roles;
+  #game;
 
   /**
    * `spec`: `"alphabeta:ms=200"` or `{name: 'alphabeta', ms: 200}`; `seed`
@@ -117,7 +119,14 @@ export class Player {
    */
   constructor(kif, spec = 'alphabeta', { seed, engine } = {}) {
     needReady();
-    needString(kif, 'new Player(kif, spec): kif');
+    if (kif instanceof Game) {
+      // A Game: its text and engine; `selectMove` then takes its state handles.
+      this.#game = kif;
+      this.#roles = kif.roles();
+      this.#player = new wasm.SearchPlayer(kif.text, playerSpec(spec), seed, engine ?? kif.engine.name);
+      return;
+    }
+    needString(kif, 'new Player(kif, spec): kif (a string or a Game)');
     const game = new wasm.Game(kif); // only for the role names
     try {
       this.#roles = game.roles();
@@ -140,13 +149,21 @@ export class Player {
   }
 
   /**
-   * The move (term text) of `role` (index or name) in the state made of
-   * `fluents` (e.g. `game.fluents(state)`).
+   * The move (term text) of `role` (index or name) in a state: a state
+   * handle of the Game the player was made from, or the state's fluents
+   * (e.g. `game.fluents(state)`).
    */
-  selectMove(fluents, role = 0) {
+  selectMove(state, role = 0) {
     const p = this.#p();
-    if (!Array.isArray(fluents)) {
-      throw new TypeError('selectMove(fluents, role): fluents must be an array of strings');
+    let fluents = state;
+    if (typeof state === 'number' && this.#game) {
+      fluents = this.#game.fluents(state);
+    } else if (!Array.isArray(state)) {
+      throw new TypeError(
+        this.#game
+          ? 'selectMove(state, role): state must be a state handle of the Game or an array of fluents'
+          : 'selectMove(fluents, role): fluents must be an array of strings (state handles need new Player(game, spec))',
+      );
     }
     let index = role;
     if (typeof role !== 'number') {
@@ -165,7 +182,7 @@ export class Player {
     return this.#p().engine();
   }
 
-  /** Counters of the last selectMove: `{nodes, leaves, cutoffs, tt_hits, playouts, depth, elapsed_ms}`. */
+  /** Counters of the last selectMove: `{nodes, leaves, cutoffs, ttHits, playouts, depth, elapsedMs}`. */
   lastStats() {
     return this.#p().lastStats();
   }

@@ -1,7 +1,7 @@
 // TypeScript declarations of `gdlkit/worker` (worker.js in browsers,
 // worker-node.js in Node). Protocol and semantics: docs/js-api.md.
 
-import type { AnalysisOptions, AnalysisProgress, AnalysisResult, CliResult, Diagnostic, EngineChoice, ExplainOptions, Explanation, MatchGameRecord, MatchOptions, MatchResult, PlayerSpec, ReplayResult, RoleRef, SearchOptions, SearchResult, SearchStats, WasmSource } from './index.js';
+import type { AnalysisOptions, AnalysisProgress, AnalysisResult, CliResult, Diagnostic, EngineChoice, ExplainOptions, Explanation, MatchGameRecord, MatchResult, PlayerSpec, RunMatchOptions, ReplayResult, RoleRef, SearchOptions, SearchResult, SearchStats, WasmSource } from './index.js';
 import type { RenderBoardOptions, Structure, StructureOptions } from './index.js';
 
 /** Progress of the `playouts` job. */
@@ -157,7 +157,7 @@ export class GdlWorker extends EventTarget {
   /** The canonical layout of a game text (rejects with a GdlDiagnosticsError on syntax errors). */
   format(text: string, options?: TaskOptions): GdlTask<string>;
   /** The conformance replay of joint moves. */
-  replay(kif: string, moves: string | string[][] | { joint_moves: string[][] }, options?: TaskOptions): GdlTask<ReplayResult>;
+  replay(kif: string, moves: string | string[][] | { jointMoves: string[][] } | { joint_moves: string[][] }, options?: TaskOptions): GdlTask<ReplayResult>;
   /** The command line over an object (or Map) of files. */
   cli(args: string[], files?: Record<string, string> | Map<string, string>, options?: TaskOptions): GdlTask<CliResult>;
   /** Random playouts, in slices (progress `{done, total}`). */
@@ -176,7 +176,7 @@ export class GdlWorker extends EventTarget {
   /** A search of an abstract tree (with the trace when `options.trace`). */
   searchTree(tree: string, options?: SearchOptions, taskOptions?: TaskOptions): GdlTask<SearchResult>;
   /** A match between players (one per role); progress after each game. */
-  match(kif: string, players: readonly PlayerSpec[], options?: MatchOptions, taskOptions?: TaskOptions<MatchProgress>): GdlTask<MatchResult>;
+  match(kif: string, players: readonly PlayerSpec[], options?: RunMatchOptions, taskOptions?: TaskOptions<MatchProgress>): GdlTask<MatchResult>;
   /** A player's move in a state; the worker keeps the last few players between calls. */
   bestMove(kif: string, request: BestMoveRequest, taskOptions?: TaskOptions): GdlTask<BestMoveResult>;
   /** The structure of a game (one wasm call, bounded by `options.ms`). */

@@ -95,6 +95,16 @@ STEPS.splice(2, 0, {
     run('cargo', ['doc', '--no-deps', '-p', 'gdlkit'], { env: { ...process.env, RUSTDOCFLAGS: '-D warnings' } }),
 });
 
+// Generated TypeScript (issue 15): js/types.d.ts is what the Rust types
+// generate (`node scripts/types.mjs` rewrites it), and a typed usage file
+// compiles against it (unknown and snake_case keys are errors there).
+STEPS.splice(3, 0, {
+  name: 'generated TypeScript is current; tsc over tests/types/usage.ts',
+  run: () =>
+    run('cargo', ['test', '--profile', 'ci', '-p', 'gdlkit', '--features', 'typescript', '--test', 'typescript']) ||
+    run(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', join('tests', 'types')]),
+});
+
 // Node test files not listed above still run, so a new one cannot be forgotten.
 const listed = new Set(['workflows.test.mjs', 'page.test.mjs', 'npm.test.mjs']);
 for (const file of readdirSync(join(ROOT, 'tests')).filter((f) => f.endsWith('.test.mjs')).sort()) {

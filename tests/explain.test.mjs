@@ -22,7 +22,7 @@ test('the lecture planning example: h_FF 3, plan op2 op1 op0', () => {
   assert.equal(e.terminal, false);
   assert.equal(e.value, 3);
   const win = e.goals.find((g) => g.goal === 100);
-  assert.deepEqual([win.h_max, win.h_ff, win.q], [3, 3, 50]);
+  assert.deepEqual([win.hMax, win.hFf, win.q], [3, 3, 50]);
   assert.deepEqual(win.plan, ['op2', 'op1', 'op0']);
   assert.deepEqual(e.moves.map((m) => [m.move, m.value]), [['op2', 2]]);
   // after op2 and op1, op0 ends the game with goal 100: f_JO = 100 - 50
@@ -38,7 +38,7 @@ test('tic-tac-toe: every first move of x has the same f_JO, with relaxed plans',
   assert.equal(values.size, 1, JSON.stringify([...values]));
   for (const m of e.moves) {
     const win = m.goals.find((g) => g.goal === 100);
-    assert.ok(win.h_ff >= 2 && win.plan.length === 2, JSON.stringify(win));
+    assert.ok(win.hFf >= 2 && win.plan.length === 2, JSON.stringify(win));
     const loss = m.goals.find((g) => g.goal === 0);
     assert.ok(loss.plan.every((p) => p.startsWith('o: ')), JSON.stringify(loss));
   }

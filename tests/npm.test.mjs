@@ -202,7 +202,7 @@ const kif = readFileSync('ticTacToe.kif', 'utf8');
 // second MIN node after its leaf 2, pruning its leaves 4 and 6
 const tree = searchTree('((3 12 8) (2 4 6) (14 5 2))', { trace: true });
 assert.equal(tree.value, 3);
-assert.equal(tree.best_move, '1');
+assert.equal(tree.bestMove, '1');
 assert.deepEqual(tree.tree, [[3, 12, 8], [2, 4, 6], [14, 5, 2]]);
 const cutoffs = tree.events.filter((e) => e.type === 'cutoff');
 assert.equal(cutoffs.length, 1);
@@ -245,9 +245,9 @@ const solved = search(kif, { depth: 9 });
 assert.deepEqual([solved.value, solved.solved, solved.role, solved.algorithm], [50, true, 'x', 'alphabeta']);
 assert.ok(solved.stats.nodes > 1000);
 const o = search(kif, { depth: 9, role: 'o' });
-assert.deepEqual([o.value, o.best_move], [50, 'noop']);
+assert.deepEqual([o.value, o.bestMove], [50, 'noop']);
 const coins = search(readFileSync('coins.kif', 'utf8'), { trace: true, depth: 3 });
-assert.deepEqual([coins.value, coins.best_move, coins.solved], [100, 'take', true]);
+assert.deepEqual([coins.value, coins.bestMove, coins.solved], [100, 'take', true]);
 assert.deepEqual(coins.states.map((s) => s.join(' ')), ['(coins 0)', '(coins 1)', '(coins 2)']);
 // options go to the binding as they are: it refuses unknown ones
 assert.throws(() => search(kif, { budgett: 5 }), { name: 'TypeError', message: /unknown search option \`budgett\`/ });
@@ -266,7 +266,7 @@ assert.deepEqual(match.results.map((g) => g.seats), [[0, 1], [1, 0], [0, 1], [1,
 const [random, solver] = match.players;
 assert.equal(solver.losses, 0);
 assert.equal(solver.wins + solver.draws, 4);
-assert.equal(random.mean_goal + solver.mean_goal, 100);
+assert.equal(random.meanGoal + solver.meanGoal, 100);
 // onGame: called after each game with the records the result holds
 const seen = [];
 const again = runMatch(kif, ['random', { name: 'alphabeta', depth: 9 }], { games: 4, seed: 2, onGame: (g) => seen.push(g) });
@@ -361,7 +361,7 @@ const nodes = {};
 for (const ordering of ['given', 'reversed', 'best', 'worst']) {
   const r = game.search(s, { depth: 3, trace: true, ordering });
   assert.equal(r.value, 100, ordering);
-  assert.equal(r.best_move, '(mark 1 3)', ordering);
+  assert.equal(r.bestMove, '(mark 1 3)', ordering);
   nodes[ordering] = r.stats.nodes;
 }
 assert.ok(nodes.best <= nodes.given && nodes.given <= nodes.worst, JSON.stringify(nodes));
@@ -450,13 +450,13 @@ assert.ok(progress.includes('exploring'));
 const stopped = worker.analyze(kif, { engine: 'interpreter' }, { onProgress: (p) => p.states > 500 && stopped.cancel() });
 const partial = await stopped.then(() => assert.fail('not cancelled'), (e) => e.partial);
 assert.equal(partial.report.mode, 'sampled');
-assert.equal(partial.report.properties.strongly_winnable.holds, null);
+assert.equal(partial.report.properties.stronglyWinnable.holds, null);
 await assert.rejects(worker.analyze(kif, { budgett: 1 }), { name: 'TypeError', message: /budgett/ });
 
 // search in the worker: one wasm call each; cancelling one restarts the worker at once
 assert.ok(['search', 'searchTree', 'match', 'bestMove'].every((k) => info.kinds.includes(k)));
 const traced = await worker.searchTree('((3 12 8) (2 4 6) (14 5 2))', { trace: true });
-assert.deepEqual([traced.value, traced.best_move, traced.events.filter((e) => e.type === 'cutoff').length], [3, '1', 1]);
+assert.deepEqual([traced.value, traced.bestMove, traced.events.filter((e) => e.type === 'cutoff').length], [3, '1', 1]);
 const position = ['(cell 1 1 x)', '(cell 1 2 x)', '(cell 1 3 blank)', '(cell 2 1 o)', '(cell 2 2 o)', '(cell 2 3 blank)', '(cell 3 1 blank)', '(cell 3 2 blank)', '(cell 3 3 blank)', '(control x)'];
 const chosen = await worker.bestMove(kif, { spec: { name: 'alphabeta', depth: 3 }, fluents: position, role: 'x' });
 assert.equal(chosen.move, '(mark 1 3)');
@@ -712,7 +712,7 @@ const means: (number | null)[] = (await task).meanGoals;
 const diagnostics: Diagnostic[] = await worker.check('(role x)');
 console.log(means, diagnostics, (await worker.ready).version);
 const found: SearchResult = search('(role x)', { depth: 2, algorithm: 'mcts', budgetMs: 5 });
-const bestMove: string | null = found.best_move;
+const bestMove: string | null = found.bestMove;
 const events: TraceEvent[] = searchTree('((3 12 8) (2 4 6) (14 5 2))', { trace: true }).events ?? [];
 for (const e of events) {
   if (e.type === 'cutoff') {

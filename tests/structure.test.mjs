@@ -15,9 +15,9 @@ const game = (name) => readFileSync(join(ROOT, 'games', name), 'utf8');
 test('structure() finds the tic-tac-toe board, roles and features', () => {
   const st = structure(game('ticTacToe.kif'));
   assert.deepEqual(st.roles, ['x', 'o']);
-  assert.equal(st.turn_taking, true);
-  assert.deepEqual(st.noop_moves, ['noop']);
-  assert.equal(st.constant_sum, 100);
+  assert.equal(st.turnTaking, true);
+  assert.deepEqual(st.noopMoves, ['noop']);
+  assert.equal(st.constantSum, 100);
   assert.equal(st.boards.length, 1);
   const b = st.boards[0];
   assert.equal(b.fluent, 'cell');
@@ -25,9 +25,9 @@ test('structure() finds the tic-tac-toe board, roles and features', () => {
   assert.deepEqual(b.size, [3, 3]);
   assert.deepEqual(b.markers, ['blank', 'o', 'x']);
   assert.ok(st.features.includes('count.cell.x'));
-  assert.ok(st.states_sampled >= 100);
+  assert.ok(st.statesSampled >= 100);
   // The board's fluent is first defined by the `init` rule on line 17.
-  assert.equal(st.defined_at.cell.line, 17);
+  assert.equal(st.definedAt.cell.line, 17);
   assert.throws(() => structure(game('ticTacToe.kif'), { bogus: 1 }), TypeError);
   assert.throws(() => structure('(role'), (e) => e.name === 'GdlDiagnosticsError');
 });

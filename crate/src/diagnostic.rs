@@ -34,6 +34,7 @@ impl Span {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub enum Severity {
     Error,
     Warning,
@@ -163,6 +164,7 @@ pub struct LineIndex<'a> {
 
 /// A position as editors show it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Position {
     /// 1-based line.
     pub line: u32,
@@ -417,6 +419,11 @@ fn underline(index: &LineIndex, span: Span) -> (usize, usize) {
 /// A diagnostic with positions resolved for JSON/JS consumers (1-based lines
 /// and columns, UTF-16 offsets for editors).
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename_all = "camelCase", rename = "Diagnostic")
+)]
 pub struct ResolvedDiagnostic {
     pub code: &'static str,
     pub severity: Severity,
@@ -435,6 +442,11 @@ pub struct ResolvedDiagnostic {
 }
 
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename_all = "camelCase", rename = "QuickFix")
+)]
 pub struct ResolvedFix {
     pub title: String,
     pub edits: Vec<ResolvedEdit>,
@@ -443,6 +455,11 @@ pub struct ResolvedFix {
 
 /// Replace UTF-16 offsets `[from, to)` by `insert`.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename_all = "camelCase", rename = "Edit")
+)]
 pub struct ResolvedEdit {
     pub from: u32,
     pub to: u32,
@@ -450,6 +467,11 @@ pub struct ResolvedEdit {
 }
 
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename_all = "camelCase", rename = "RelatedSpan")
+)]
 pub struct ResolvedRelated {
     pub message: String,
     pub line: u32,

@@ -15,6 +15,11 @@ pub const MAX_PASSES: usize = 10;
 
 /// A fix that was applied.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename_all = "camelCase", rename = "AppliedFix")
+)]
 pub struct Applied {
     pub code: &'static str,
     pub title: String,
@@ -23,8 +28,13 @@ pub struct Applied {
     pub column: u32,
 }
 
-/// The result of [`fix_text`].
+/// The result of [`fix_text`] (JS: `fix(text)`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename_all = "camelCase", rename = "FixResult")
+)]
 pub struct Fixed {
     pub text: String,
     pub applied: Vec<Applied>,

@@ -127,6 +127,12 @@ pub mod cli;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
+// Field names for JavaScript and the generated TypeScript (issue 15).
+pub mod js_api;
+pub mod js_names;
+#[cfg(feature = "typescript")]
+pub mod typescript;
+
 pub use diagnostic::{Diagnostic, Severity, Span};
 pub use engine::{load_engine, Engine, EngineChoice, EngineState};
 pub use program::{parse_program, Program};

@@ -14,6 +14,7 @@ pub const DEFAULT_MAX_STEPS: usize = 1000;
 /// One random game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(rename = "PlayedGame"))]
 pub struct Played {
     /// The joint moves made (one move per role, in role order).
     pub joint_moves: Vec<Vec<String>>,
@@ -55,6 +56,11 @@ pub fn play<M: StateMachine>(
 /// What a run of playouts found (JS: `game.playouts()`'s result).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename = "PlayoutSummary")
+)]
 pub struct Summary {
     pub roles: Vec<String>,
     /// Playouts played.
@@ -67,6 +73,7 @@ pub struct Summary {
     pub mean_goals: Vec<Option<f64>>,
     /// The games themselves, with `record: true`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub games: Option<Vec<Played>>,
     #[serde(skip)]
     steps: usize,

@@ -62,11 +62,11 @@ fn buttons_and_lights_does_not_terminate() {
         (
             r["mode"].clone(),
             r["states"].clone(),
-            r["terminal_states"].clone()
+            r["terminalStates"].clone()
         ),
         (json!("exhaustive"), json!(4), json!(1))
     );
-    assert_eq!(r["max_depth"], 3);
+    assert_eq!(r["maxDepth"], 3);
     let t = &r["properties"]["terminates"];
     assert_eq!(t["holds"], false);
     assert_eq!(t["counterexample"], json!([["b"]]));
@@ -120,10 +120,10 @@ fn tic_tac_toe_counts_and_progress() {
     assert!(steps > 20, "{steps} slices");
     let r: Value = from_js(job.report().unwrap());
     assert_eq!(
-        (r["states"].clone(), r["terminal_states"].clone()),
+        (r["states"].clone(), r["terminalStates"].clone()),
         (json!(5478), json!(958))
     );
-    assert_eq!(r["properties"]["strongly_winnable"]["holds"], false);
+    assert_eq!(r["properties"]["stronglyWinnable"]["holds"], false);
 }
 
 #[wasm_bindgen_test]
@@ -220,7 +220,7 @@ fn either_engine_gives_the_same_report() {
     };
     let fast = report("fast");
     assert_eq!(
-        (fast["states"].clone(), fast["terminal_states"].clone()),
+        (fast["states"].clone(), fast["terminalStates"].clone()),
         (json!(5478), json!(958))
     );
     assert_eq!(fast, report("interpreter"));

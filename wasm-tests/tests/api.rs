@@ -146,7 +146,7 @@ fn a_syntax_error_throws_an_error_with_diagnostics() {
     );
     // "; café 😀\n" is 10 UTF-16 units (the emoji is 2), "(role x)\n" 9.
     assert_eq!(d["from"].as_u64(), Some(19));
-    for key in ["end_line", "end_column", "to", "hint", "related"] {
+    for key in ["endLine", "endColumn", "to", "hint", "related"] {
         assert!(!d[key].is_null(), "{key} present");
     }
     let message = String::from(err.unchecked_ref::<js_sys::Error>().message());

@@ -130,7 +130,7 @@ fn search_from_a_state_in_every_ordering_and_outcomes() {
         .unwrap();
         let r: Value = from_js(game.search(s, opts).unwrap());
         assert_eq!(
-            (r["value"].clone(), r["best_move"].clone()),
+            (r["value"].clone(), r["bestMove"].clone()),
             (json!(100), json!("(mark 1 3)")),
             "{ordering}"
         );

@@ -32,7 +32,7 @@ fn classic_tree_with_trace() {
         .unwrap(),
     );
     assert_eq!(r["value"], 3);
-    assert_eq!(r["best_move"], "1");
+    assert_eq!(r["bestMove"], "1");
     assert_eq!(r["stats"]["cutoffs"], 1);
     let events = r["events"].as_array().unwrap();
     let cut = events.iter().find(|e| e["type"] == "cutoff").unwrap();
@@ -99,7 +99,7 @@ fn the_engine_option_chooses_the_engine_and_keeps_values() {
         (r["engine"].clone(), r["value"].clone()),
         (json!("fast"), json!(50))
     );
-    assert!(r.get("engine_fallback").is_none());
+    assert!(r.get("engineFallback").is_none());
     for engine in ["interpreter", "fast", "auto"] {
         let r: Value = from_js(
             search(

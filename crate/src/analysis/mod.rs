@@ -82,6 +82,7 @@ impl Options {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(rename = "AnalysisMode"))]
 pub enum Mode {
     /// The whole reachable state graph was explored: everything is settled.
     Exhaustive,
@@ -101,6 +102,11 @@ impl Mode {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename = "AnalysisPhase")
+)]
 pub enum Phase {
     /// Breadth-first exploration of the reachable states.
     Exploring,
@@ -113,6 +119,11 @@ pub enum Phase {
 
 /// Where a job is; cheap to produce after every step.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename_all = "camelCase", rename = "AnalysisProgress")
+)]
 pub struct Progress {
     pub phase: Phase,
     /// Mode as far as known (`exhaustive` until the budget is exceeded).
@@ -133,6 +144,11 @@ pub struct Progress {
 /// One property: proved (`Some(true)`), refuted (`Some(false)`, usually with
 /// a counterexample) or not established (`None`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename = "AnalysisProperty")
+)]
 pub struct Property {
     pub holds: Option<bool>,
     /// Joint moves from the initial state to the violation (canonical move

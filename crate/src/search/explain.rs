@@ -20,6 +20,11 @@ pub use super::fjo::GoalDistance;
 
 /// The explanation of one position.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename_all = "camelCase")
+)]
 pub struct Explanation {
     pub role: String,
     pub heuristic: String,
@@ -28,12 +33,21 @@ pub struct Explanation {
     pub value: Option<f64>,
     /// The position's goal distances (planning heuristics, non-terminal).
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "typescript",
+        ts(as = "Option<Vec<crate::search::fjo::GoalDistance>>", optional)
+    )]
     pub goals: Vec<GoalDistance>,
     pub moves: Vec<MoveValue>,
 }
 
 /// One legal move of the role and the value after it.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename_all = "camelCase", rename = "ExplainedMove")
+)]
 pub struct MoveValue {
     #[serde(rename = "move")]
     pub mv: String,
@@ -43,10 +57,16 @@ pub struct MoveValue {
     pub goals: Vec<GoalDistance>,
     /// With several joint replies of the other roles: each one's value.
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "typescript", ts(as = "Option<Vec<Reply>>", optional))]
     pub replies: Vec<Reply>,
 }
 
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename_all = "camelCase", rename = "ExplainedReply")
+)]
 pub struct Reply {
     /// The other roles' moves, in role order.
     pub moves: Vec<String>,
@@ -120,6 +140,18 @@ pub fn explain<M: StateMachine + 'static>(
     heuristic: &str,
 ) -> Result<Explanation, String> {
     let s = position(m, moves)?;
+    explain_state(m, program, &s, role, heuristic)
+}
+
+/// [`explain`] for a state in hand (JS: `game.explain(state, options)`).
+pub fn explain_state<M: StateMachine + 'static>(
+    m: &mut M,
+    program: &Program,
+    s: &M::State,
+    role: Option<&str>,
+    heuristic: &str,
+) -> Result<Explanation, String> {
+    let s = s.clone();
     let legal = m.all_legal_moves(&s).map_err(|e| e.to_string())?;
     let names: Vec<String> = m.roles().iter().map(|&r| m.terms().display(r)).collect();
     let role = match role {
@@ -251,13 +283,22 @@ pub fn to_text(e: &Explanation) -> String {
 /// Options of `explain` (CLI flags; camelCase in JS).
 #[derive(Clone, Debug, serde::Deserialize)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct ExplainOptions {
-    /// Joint moves from the initial state (the conformance format).
+    /// Joint moves from the initial state, one move per role in role order.
+    #[cfg_attr(feature = "typescript", ts(as = "Option<Vec<Vec<String>>>", optional))]
     pub moves: Vec<Vec<String>>,
+    /// The role whose moves are explained (default: the one with a choice).
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub role: Option<String>,
-    /// Heuristic name (default `fjo`).
+    /// `fjo` (default), `hff`, `hadd`, `hmax`, or any other heuristic name.
+    #[cfg_attr(feature = "typescript", ts(as = "Option<String>", optional))]
     pub heuristic: String,
-    /// `auto` (default), `interpreter` or `fast`.
+    /// The state machine (default "auto").
+    #[cfg_attr(
+        feature = "typescript",
+        ts(as = "Option<crate::js_api::EngineChoice>", optional)
+    )]
     pub engine: String,
     /// Time limit in milliseconds (default [`EXPLAIN_MS`]); the CLI's
     /// `--seconds` is the job's limit around it.

@@ -57,6 +57,11 @@ impl Measure {
 
 /// The distances of one goal formula `T_q` (None: unreachable).
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename_all = "camelCase")
+)]
 pub struct GoalDistance {
     /// The goal value.
     pub goal: i64,

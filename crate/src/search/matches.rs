@@ -36,6 +36,11 @@ impl Default for MatchConfig {
 
 /// One finished game.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename_all = "camelCase", rename = "MatchGameRecord")
+)]
 pub struct GameRecord {
     pub game: usize,
     /// Player index for each role.
@@ -122,6 +127,7 @@ pub fn mean_ci(xs: &[f64]) -> (f64, [f64; 2]) {
 /// How one role did in a finished game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub enum RoleResult {
     Win,
     Draw,
@@ -156,6 +162,11 @@ pub fn role_result(goals: &[i64], role: usize) -> RoleResult {
 
 /// The outcome of a terminal state (JS: `describe(state).outcome`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename_all = "camelCase")
+)]
 pub struct Outcome {
     /// The highest goal value (each role's largest derivable; a role
     /// without one counts 0).
@@ -164,7 +175,8 @@ pub struct Outcome {
     pub winners: Vec<usize>,
     /// More than one role and all of them tie.
     pub draw: bool,
-    /// Per role: `win`, `draw` or `loss` ([`role_result`]).
+    /// Per role: a win (strictly above every other role; alone: 100), a
+    /// draw (tied for the top) or a loss ([`role_result`]).
     pub results: Vec<RoleResult>,
 }
 

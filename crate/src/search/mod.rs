@@ -194,6 +194,11 @@ pub struct SearchResult {
 
 /// The counts of one iterative-deepening pass.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename_all = "camelCase", rename = "SearchIteration")
+)]
 pub struct Iteration {
     /// The depth limit of the pass.
     pub depth: u32,

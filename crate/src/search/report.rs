@@ -16,33 +16,61 @@ use crate::trace::{value_json, Trace, Tree, TreeGame, DEFAULT_NODE_CAP};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-/// Options of one search (`gdlkit search` flags; camelCase in JS).
+/// Options of `search`, `searchTree` and `game.search` (`gdlkit search`
+/// flags; all optional, camelCase in JS).
 #[derive(Clone, Debug, Deserialize)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct SearchOptions {
-    /// `alphabeta` (default), `minimax`, `best-first`, `mcts`.
+    /// `alphabeta` (default), `minimax`, `best-first` or `mcts`.
+    #[cfg_attr(
+        feature = "typescript",
+        ts(as = "Option<crate::js_api::Algorithm>", optional)
+    )]
     pub algorithm: String,
+    /// Depth limit (plies).
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub depth: Option<u32>,
+    /// Time budget in milliseconds (games: 1000 when no budget is given).
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub budget_ms: Option<f64>,
+    /// Node budget.
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub nodes: Option<u64>,
-    /// Role name (default the first role).
+    /// The searching role's name (default: the first role).
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub role: Option<String>,
-    /// Heuristic name (default `fuzzy`).
+    /// `fuzzy` (default), `mobility`, `inverse-mobility`, `novelty`, `none`.
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub heuristic: Option<String>,
-    /// Record a lecture trace (minimax, alphabeta).
+    /// Record the lecture trace (`events`, `states`); minimax and alphabeta only.
+    #[cfg_attr(feature = "typescript", ts(as = "Option<bool>", optional))]
     pub trace: bool,
+    /// Events recorded at most (nodes entered; default 5000).
+    #[cfg_attr(feature = "typescript", ts(as = "Option<u32>", optional))]
     pub node_cap: u32,
     /// MCTS seed.
+    #[cfg_attr(feature = "typescript", ts(as = "Option<u64>", optional))]
     pub seed: u64,
-    /// `auto` (default), `interpreter` or `fast`: read by whoever loads the
-    /// game (the CLI, the wasm bindings), reported in the result.
+    /// The state machine (default "auto"): read by whoever loads the game
+    /// (the CLI, the wasm bindings), reported in the result.
+    #[cfg_attr(
+        feature = "typescript",
+        ts(as = "Option<crate::js_api::EngineChoice>", optional)
+    )]
     pub engine: String,
-    /// The order each node's moves are searched in: `given` (default),
-    /// `reversed`, `best` (first), `worst` (first). Trees are reordered
-    /// (the result's `tree` and `labels`); games reorder at each node.
+    /// The order each node's moves are searched in (minimax, alphabeta):
+    /// `given` (default), `reversed`, `best` (first), `worst` (first).
+    /// Trees come back reordered (`tree`, `labels`); games reorder at each
+    /// node.
+    #[cfg_attr(
+        feature = "typescript",
+        ts(as = "Option<crate::js_api::Ordering>", optional)
+    )]
     pub ordering: Option<String>,
-    /// Search from the state made of these fluents (term text) instead of
-    /// the initial state (games only).
+    /// Games: search from the state made of these fluents (term text)
+    /// instead of the initial state.
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub from: Option<Vec<String>>,
 }
 
@@ -151,10 +179,8 @@ pub fn search_json(source: Source<'_>, o: &SearchOptions) -> Result<Value, Repor
             )?;
             // Each trace state's path in the (reordered) tree.
             if let Some(states) = obj.get("states").and_then(Value::as_array) {
-                let paths: Vec<Option<Vec<u32>>> = states
-                    .iter()
-                    .map(|s| s.get(0).and_then(Value::as_str).and_then(|f| g.path_of(f)))
-                    .collect();
+                let paths: Vec<Option<Vec<u32>>> =
+                    g.paths_of(states.iter().map(|s| s.get(0).and_then(Value::as_str)));
                 obj.insert("paths".into(), json!(paths));
             }
         }

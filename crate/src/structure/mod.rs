@@ -58,12 +58,19 @@ impl Default for Options {
 
 /// The structure of a game. Terms are canonical text.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename_all = "camelCase")
+)]
 pub struct Structure {
     pub roles: Vec<String>,
     pub turn_taking: bool,
     pub noop_moves: Vec<String>,
     pub teams: Vec<Vec<String>>,
     pub constant_sum: Option<i64>,
+    /// Each role's goal values.
+    #[cfg_attr(feature = "typescript", ts(type = "Record<string, number[]>"))]
     pub goal_values: serde_json::Map<String, serde_json::Value>,
     pub successors: Vec<SuccessorInfo>,
     pub orders: Vec<OrderInfo>,
@@ -79,16 +86,27 @@ pub struct Structure {
     /// Where each named relation or fluent is first defined in the text
     /// (filled by [`locate`]: the CLI's JSON, npm, the page's links).
     #[serde(default)]
+    #[cfg_attr(feature = "typescript", ts(type = "Record<string, Position>"))]
     pub defined_at: serde_json::Map<String, serde_json::Value>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename_all = "camelCase", rename = "StructureSuccessor")
+)]
 pub struct SuccessorInfo {
     pub relation: String,
     pub chain: Vec<String>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename_all = "camelCase", rename = "StructureOrder")
+)]
 pub struct OrderInfo {
     pub relation: String,
     pub successor: String,
@@ -98,6 +116,11 @@ pub struct OrderInfo {
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename_all = "camelCase", rename = "StructureBoard")
+)]
 pub struct Board {
     pub fluent: String,
     pub arity: usize,
@@ -117,6 +140,11 @@ pub struct Board {
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename_all = "camelCase", rename = "StructureCounter")
+)]
 pub struct Counter {
     pub fluent: String,
     pub argument: usize,
@@ -126,6 +154,11 @@ pub struct Counter {
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename_all = "camelCase", rename = "StructureQuantity")
+)]
 pub struct Quantity {
     pub fluent: String,
     pub argument: usize,
@@ -138,6 +171,11 @@ pub struct Quantity {
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename_all = "camelCase")
+)]
 pub struct FluentDomain {
     pub fluent: String,
     pub arity: usize,

@@ -13,76 +13,9 @@
 use super::js::{self, to_js};
 use crate::analysis::{self, Options};
 use crate::diagnostic::resolve;
+use crate::js_api::AnalysisOptions;
 use crate::{Engine, EngineChoice};
-use serde::Deserialize;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
-
-#[wasm_bindgen(typescript_custom_section)]
-const TS_ANALYSIS: &'static str = r#"
-/** Options of an analysis; every field is optional. */
-export interface AnalysisOptions {
-  /** Exhaustive only up to this many reachable states (default 2000000). */
-  budget?: number;
-  /** Random playouts when the state space exceeds the budget (default 200). */
-  playouts?: number;
-  /** Joint moves per playout at most (default 1000). */
-  depth?: number;
-  /** Seed of the playouts (default 1). */
-  seed?: number;
-  /** The state machine: "auto" (default: the grounded fast engine, or the
-   * interpreter when the game does not ground in budget), "fast" or
-   * "interpreter". */
-  engine?: "auto" | "fast" | "interpreter";
-}
-
-/** Where an analysis job is. */
-export interface AnalysisProgress {
-  phase: "exploring" | "checking" | "sampling" | "done";
-  mode: "exhaustive" | "sampled";
-  states: number;
-  expanded: number;
-  terminal_states: number;
-  max_states: number;
-  playouts: number;
-  max_playouts: number;
-  work: number;
-  done: boolean;
-}
-
-/** One property: proved (true), refuted (false, with the joint moves from the initial state that reach the violation) or not established (null). */
-export interface AnalysisProperty {
-  holds: boolean | null;
-  counterexample: string[][] | null;
-  detail: string;
-}
-
-/** The report of `gdlkit analyze --format json`. */
-export interface AnalysisReport {
-  mode: "exhaustive" | "sampled";
-  states: number;
-  terminal_states: number;
-  max_depth: number;
-  properties: {
-    terminates: AnalysisProperty;
-    playable: AnalysisProperty;
-    goals_defined: AnalysisProperty;
-    monotone: AnalysisProperty;
-    weakly_winnable: AnalysisProperty;
-    strongly_winnable: AnalysisProperty;
-  };
-}
-"#;
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct JobOptions {
-    budget: Option<f64>,
-    playouts: Option<f64>,
-    depth: Option<f64>,
-    seed: Option<f64>,
-    engine: Option<String>,
-}
 
 /// A count option: a non-negative whole number.
 fn count(name: &str, v: Option<f64>, default: usize) -> Result<usize, JsValue> {
@@ -114,23 +47,7 @@ impl AnalysisJob {
         #[wasm_bindgen(unchecked_param_type = "AnalysisOptions | undefined")] options: JsValue,
     ) -> Result<AnalysisJob, JsValue> {
         js::init();
-        let o: JobOptions = if options.is_undefined() || options.is_null() {
-            JobOptions::default()
-        } else {
-            // serde-wasm-bindgen reads only the known fields: look for typos.
-            if let Some(obj) = options.dyn_ref::<js_sys::Object>() {
-                for key in js_sys::Object::keys(obj).iter() {
-                    let key = key.as_string().unwrap_or_default();
-                    if !["budget", "playouts", "depth", "seed", "engine"].contains(&key.as_str()) {
-                        return Err(js::type_error(&format!(
-                            "unknown analysis option `{key}` (known: budget, playouts, depth, seed, engine)"
-                        )));
-                    }
-                }
-            }
-            serde_wasm_bindgen::from_value(options)
-                .map_err(|e| js::type_error(&format!("bad analysis options: {e}")))?
-        };
+        let o: AnalysisOptions = js::options(options, "analysis")?;
         let defaults =
             Options::with_budget(count("budget", o.budget, Options::default().max_states)?);
         let opts = Options {

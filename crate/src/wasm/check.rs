@@ -30,11 +30,6 @@ pub fn format_kif(text: &str) -> Result<String, JsValue> {
 #[wasm_bindgen(unchecked_return_type = "FixResult")]
 pub fn fix(text: &str, options: JsValue) -> Result<JsValue, JsValue> {
     js::init();
-    let mut unsafe_fixes = false;
-    if !options.is_undefined() && !options.is_null() {
-        super::search::check_keys(&options, "fix", &["unsafe"])?;
-        let v = js_sys::Reflect::get(&options, &JsValue::from_str("unsafe"))?;
-        unsafe_fixes = v.as_bool().unwrap_or(false);
-    }
-    to_js(&crate::fix::fix_text(text, unsafe_fixes))
+    let o: crate::js_api::FixOptions = js::options(options, "fix")?;
+    to_js(&crate::fix::fix_text(text, o.r#unsafe))
 }

@@ -11,11 +11,11 @@
 
 use super::js::{self, to_js};
 use crate::engine::{Engine, EngineState};
+use crate::js_api::{EngineInfo, StateDescription};
 use crate::program::parse_ground_term;
 use crate::reasoner::{cartesian, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::FxHashMap;
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 /// `legalJointMoves` refuses to build more joint moves than this (the
@@ -33,27 +33,6 @@ pub struct Game {
     states: FxHashMap<u32, EngineState>,
     /// The next handle to give out (handles start at 1; 0 is never valid).
     next_handle: u32,
-}
-
-#[derive(Serialize)]
-struct StateDescription {
-    fluents: Vec<String>,
-    terminal: bool,
-    legal: Vec<Vec<String>>,
-    goals: Vec<Vec<i64>>,
-    /// Terminal states: who won (`crate::search::matches::outcome`).
-    outcome: Option<crate::search::matches::Outcome>,
-}
-
-/// Which engine runs a `Game`, and why.
-#[derive(Serialize)]
-struct EngineInfo {
-    /// `fast` or `interpreter`.
-    name: &'static str,
-    /// What was asked for: `auto`, `fast` or `interpreter`.
-    requested: String,
-    /// Why this engine runs.
-    reason: String,
 }
 
 impl Game {
@@ -186,7 +165,7 @@ impl Game {
 
     /// One search (the options and result of `search(kif, options)`) from
     /// a state of this game, on this game's engine.
-    #[wasm_bindgen(unchecked_return_type = "any")]
+    #[wasm_bindgen(unchecked_return_type = "SearchResult")]
     pub fn search(&mut self, state: u32, options: JsValue) -> Result<JsValue, JsValue> {
         let mut opts = super::search::search_options(options)?;
         if opts.from.is_some() {
@@ -198,6 +177,29 @@ impl Game {
         opts.from = Some(self.texts(&self.machine.fluents(&s)));
         let text = self.text.clone();
         super::search::search_on(&mut self.machine, &text, &opts)
+    }
+
+    /// Every legal move's value in a state for a role under a heuristic
+    /// (the result of `explain(kif, options)`), on this game's engine.
+    /// `options`: `{role, heuristic}`.
+    #[wasm_bindgen(unchecked_return_type = "Explanation")]
+    pub fn explain(
+        &mut self,
+        state: u32,
+        #[wasm_bindgen(unchecked_param_type = "StateExplainOptions | undefined")] options: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let o: crate::js_api::StateExplainOptions = js::options(options, "explain")?;
+        let s = self.state(state)?.clone();
+        let program = crate::parse_program(&self.text);
+        let e = crate::search::explain::explain_state(
+            &mut self.machine,
+            &program,
+            &s,
+            o.role.as_deref(),
+            &o.heuristic,
+        )
+        .map_err(|m| JsValue::from(js::error("GdlExplainError", &m)))?;
+        to_js(&e)
     }
 
     /// The roles, in the order of the game's `role` facts.

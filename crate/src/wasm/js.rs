@@ -2,7 +2,9 @@
 //! the panic hook.
 
 use crate::diagnostic::{self, Diagnostic};
+use crate::js_names;
 use crate::reasoner::EvalError;
+use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -12,11 +14,69 @@ pub fn init() {
 }
 
 /// Converts a serialisable value to plain JS data (objects, arrays, numbers,
-/// strings, `null`; no `Map`s, no `BigInt`s).
+/// strings, `null`; no `Map`s, no `BigInt`s), field names in camelCase
+/// ([`crate::js_names`]).
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    let bad =
+        |e: &dyn std::fmt::Display| type_error(&format!("cannot convert the result to JS: {e}"));
+    let v = serde_json::to_value(value).map_err(|e| bad(&e))?;
+    js_names::camel_keys(v)
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| bad(&e))
+}
+
+/// Converts data keyed by game text (moves, roles) as it is: no field
+/// names to convert.
+pub fn to_js_data<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(|e| type_error(&format!("cannot convert the result to JS: {e}")))
+}
+
+/// Reads the options object of a binding: `undefined`/`null` is the
+/// default, a key `T` does not declare is a `TypeError` naming the known
+/// ones (`T` is `#[serde(deny_unknown_fields)]`), so is a value of the wrong
+/// type. Keys set to `undefined` or `null` count as absent. The one check of
+/// every binding's options (their TypeScript: `js/types.d.ts`).
+pub fn options<T: DeserializeOwned + Default>(v: JsValue, what: &str) -> Result<T, JsValue> {
+    if v.is_undefined() || v.is_null() {
+        return Ok(T::default());
+    }
+    if !v.is_object() || js_sys::Array::is_array(&v) {
+        return Err(type_error(&format!("{what} options must be an object")));
+    }
+    let mut json: serde_json::Value = serde_wasm_bindgen::from_value(v)
+        .map_err(|e| type_error(&format!("{what} options: {e}")))?;
+    if let Some(obj) = json.as_object_mut() {
+        obj.retain(|_, x| !x.is_null());
+    }
+    serde_json::from_value(json).map_err(|e| type_error(&option_error(what, &e.to_string())))
+}
+
+/// serde's "unknown field `x`, expected one of `a`, `b`" as "unknown
+/// search option `x` (options: a, b)"; other errors prefixed.
+fn option_error(what: &str, serde: &str) -> String {
+    let Some(rest) = serde.strip_prefix("unknown field ") else {
+        return format!("{what} options: {serde}");
+    };
+    let (field, known) = rest.split_once(", expected ").unwrap_or((rest, ""));
+    let known = known
+        .trim_start_matches("one of ")
+        .replace('`', "")
+        .split(" at line")
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    format!("unknown {what} option {field} (options: {known})")
+}
+
+/// Reads data that came from a result (camelCase, e.g. a structure handed
+/// back to `renderBoard`) into the Rust struct (snake_case fields).
+pub fn from_js_data<T: DeserializeOwned>(v: JsValue, what: &str) -> Result<T, JsValue> {
+    let json: serde_json::Value =
+        serde_wasm_bindgen::from_value(v).map_err(|e| type_error(&format!("{what}: {e}")))?;
+    serde_json::from_value(js_names::snake_keys(json))
+        .map_err(|e| type_error(&format!("{what}: {e}")))
 }
 
 /// An `Error` with the given `name`.

@@ -1,73 +1,31 @@
 //! `runMatchWithProgress`: the match of `runMatch` (search.rs), calling a JS
 //! function with each finished game, so that a worker can report a match's
 //! progress while it runs. Same options, result and errors as `runMatch`.
-//!
-//! Its options repeat `runMatch`'s (search.rs was being changed by someone
-//! else): keep them in step, or better, fold this into search.rs as an
-//! optional `onGame` argument of `runMatch`.
+//! Its options are `runMatch`'s (`crate::js_api::MatchOptions`).
 
 use super::js::{self, to_js};
 use crate::engine::{load_engine, EngineChoice};
-use crate::search::matches::{run_match, MatchConfig};
+use crate::js_api::MatchOptions;
+use crate::search::matches::run_match;
 use crate::search::report::match_json;
 use crate::search::PlayerSpec;
-use serde::Deserialize;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
-
-#[derive(Deserialize, Default)]
-#[serde(default, rename_all = "camelCase")]
-struct MatchOptions {
-    games: Option<usize>,
-    seed: Option<u64>,
-    max_steps: Option<usize>,
-    engine: Option<String>,
-}
-
-const KNOWN: [&str; 4] = ["games", "seed", "maxSteps", "engine"];
-
-/// Refuses option names `runMatch` does not know (serde_wasm_bindgen reads
-/// only the fields it knows, so `deny_unknown_fields` cannot).
-fn check_keys(v: &JsValue) -> Result<(), JsValue> {
-    if let Some(obj) = v.dyn_ref::<js_sys::Object>() {
-        for k in js_sys::Object::keys(obj).iter() {
-            let k = k.as_string().unwrap_or_default();
-            if !KNOWN.contains(&k.as_str()) {
-                return Err(js::type_error(&format!(
-                    "unknown match option `{k}` (options: {})",
-                    KNOWN.join(", ")
-                )));
-            }
-        }
-    }
-    Ok(())
-}
 
 /// Plays a match as `runMatch` does; `onGame(record)` is called after each
 /// game with `{game, seats, goals, steps, terminal}`. An exception thrown
 /// by `onGame` is rethrown once the match is over.
-#[wasm_bindgen(js_name = runMatchWithProgress, unchecked_return_type = "any")]
+#[wasm_bindgen(js_name = runMatchWithProgress, unchecked_return_type = "MatchResult")]
 #[allow(non_snake_case)]
 pub fn run_match_with_progress(
     kif: &str,
     players: Vec<String>,
     options: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "(record: any) => void")] onGame: &js_sys::Function,
+    #[wasm_bindgen(unchecked_param_type = "(record: MatchGameRecord) => void")]
+    onGame: &js_sys::Function,
 ) -> Result<JsValue, JsValue> {
     js::init();
-    let o: MatchOptions = if options.is_undefined() || options.is_null() {
-        MatchOptions::default()
-    } else {
-        check_keys(&options)?;
-        serde_wasm_bindgen::from_value(options)
-            .map_err(|e| js::type_error(&format!("match options: {e}")))?
-    };
-    let d = MatchConfig::default();
-    let cfg = MatchConfig {
-        games: o.games.unwrap_or(d.games),
-        seed: o.seed.unwrap_or(d.seed),
-        max_steps: o.max_steps.unwrap_or(d.max_steps),
-    };
+    let o: MatchOptions = js::options(options, "match")?;
+    let cfg = o.config();
     let choice: EngineChoice = o
         .engine
         .as_deref()

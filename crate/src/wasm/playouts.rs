@@ -4,38 +4,14 @@
 
 use super::js::{self, to_js};
 use crate::engine::{Engine, EngineState};
-use crate::playouts::{Run, DEFAULT_MAX_STEPS};
+use crate::js_api::PlayoutOptions;
+use crate::playouts::Run;
 use crate::reasoner::StateMachine;
-use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
-/// `{count, seed, maxSteps, record}` (camelCase; unknown keys refused).
-#[derive(Deserialize)]
-#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
-pub(super) struct PlayoutOptions {
-    pub count: usize,
-    pub seed: u64,
-    pub max_steps: usize,
-    pub record: bool,
-}
-
-impl Default for PlayoutOptions {
-    fn default() -> Self {
-        PlayoutOptions {
-            count: 100,
-            seed: 1,
-            max_steps: DEFAULT_MAX_STEPS,
-            record: false,
-        }
-    }
-}
-
+/// `{count, seed, maxSteps, record}` (`crate::js_api::PlayoutOptions`).
 pub(super) fn options(v: JsValue) -> Result<PlayoutOptions, JsValue> {
-    if v.is_undefined() || v.is_null() {
-        return Ok(PlayoutOptions::default());
-    }
-    super::search::check_keys(&v, "playouts", &["count", "seed", "maxSteps", "record"])?;
-    serde_wasm_bindgen::from_value(v).map_err(|e| js::type_error(&format!("playouts options: {e}")))
+    js::options(v, "playouts")
 }
 
 /// Random playouts of a game, played in steps: `new PlayoutJob(kif,

@@ -8,12 +8,14 @@ use wasm_bindgen::prelude::*;
 /// Replays joint moves from the initial state and returns
 /// `{roles, steps}` with every step computed from the rules. `moves` is
 /// JSON text or the parsed value: a list of joint moves, or an object with
-/// `joint_moves`. An illegal move throws a `GdlMoveError` whose `step` is
+/// `jointMoves` (or `joint_moves`, the conformance files' spelling). An illegal move throws a `GdlMoveError` whose `step` is
 /// the 1-based number of the joint move.
 #[wasm_bindgen(unchecked_return_type = "ReplayResult")]
 pub fn replay(
     kif: &str,
-    #[wasm_bindgen(unchecked_param_type = "string | string[][] | { joint_moves: string[][] }")]
+    #[wasm_bindgen(
+        unchecked_param_type = "string | string[][] | { jointMoves: string[][] } | { joint_moves: string[][] }"
+    )]
     moves: JsValue,
 ) -> Result<JsValue, JsValue> {
     js::init();
@@ -22,7 +24,8 @@ pub fn replay(
         None => {
             let v: serde_json::Value = serde_wasm_bindgen::from_value(moves)
                 .map_err(|e| js::type_error(&format!("moves: {e}")))?;
-            v.to_string()
+            // `{jointMoves}` (the JS spelling) or `{joint_moves}`.
+            crate::js_names::snake_keys(v).to_string()
         }
     };
     let joint_moves =

@@ -6,15 +6,13 @@
 
 use super::js::{self, to_js};
 use crate::engine::{Engine, EngineChoice};
+use crate::js_api::MatchOptions;
 use crate::reasoner::StateMachine;
-use crate::search::matches::MatchConfig;
 use crate::search::report::{
     match_json, play_match, search_json, ReportError, SearchOptions, Source,
 };
 use crate::search::{build_player, Player, PlayerSpec, Stats};
-use serde::Deserialize;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 fn report_error(e: ReportError) -> JsValue {
     match e {
@@ -23,46 +21,8 @@ fn report_error(e: ReportError) -> JsValue {
     }
 }
 
-/// Refuses option names not in `known` (a misspelt option must not be
-/// silently ignored).
-pub(super) fn check_keys(v: &JsValue, what: &str, known: &[&str]) -> Result<(), JsValue> {
-    if let Some(obj) = v.dyn_ref::<js_sys::Object>() {
-        for k in js_sys::Object::keys(obj).iter() {
-            let k = k.as_string().unwrap_or_default();
-            if !known.contains(&k.as_str()) {
-                return Err(js::type_error(&format!(
-                    "unknown {what} option `{k}` (options: {})",
-                    known.join(", ")
-                )));
-            }
-        }
-    }
-    Ok(())
-}
-
 pub(super) fn search_options(v: JsValue) -> Result<SearchOptions, JsValue> {
-    if v.is_undefined() || v.is_null() {
-        return Ok(SearchOptions::default());
-    }
-    check_keys(
-        &v,
-        "search",
-        &[
-            "algorithm",
-            "depth",
-            "budgetMs",
-            "nodes",
-            "role",
-            "heuristic",
-            "trace",
-            "nodeCap",
-            "seed",
-            "engine",
-            "ordering",
-            "from",
-        ],
-    )?;
-    serde_wasm_bindgen::from_value(v).map_err(|e| js::type_error(&format!("search options: {e}")))
+    js::options(v, "search")
 }
 
 /// Parses an `engine` option (`auto` when absent) and loads the game on
@@ -106,7 +66,7 @@ pub(super) fn load_on(kif: &str, engine: Option<&str>) -> Result<Engine, JsValue
 /// (all optional). Returns `{engine, engine_fallback?, value, best_move,
 /// solved, depth, stats: {nodes, leaves, cutoffs, ...}, events?, states?,
 /// truncated?, plan?}`.
-#[wasm_bindgen(unchecked_return_type = "any")]
+#[wasm_bindgen(unchecked_return_type = "SearchResult")]
 pub fn search(kif: &str, options: JsValue) -> Result<JsValue, JsValue> {
     js::init();
     let opts = search_options(options)?;
@@ -157,7 +117,7 @@ pub fn random_tree(branching: u32, depth: u32, seed: u32) -> Result<String, JsVa
 
 /// Parses an abstract tree such as `((3 12 8) (2 4 6) (14 5 2))`: nested
 /// arrays of numbers. Throws a `TypeError` saying what is wrong.
-#[wasm_bindgen(js_name = parseTree, unchecked_return_type = "Tree")]
+#[wasm_bindgen(js_name = parseTree, unchecked_return_type = "AbstractTree")]
 pub fn parse_tree(tree: &str) -> Result<JsValue, JsValue> {
     js::init();
     let t = crate::trace::Tree::parse(tree).map_err(|e| js::type_error(&e))?;
@@ -179,7 +139,7 @@ pub fn parse_player_spec(spec: &str) -> Result<JsValue, JsValue> {
 }
 
 /// The players (and search algorithms): `[{name, description}]`.
-#[wasm_bindgen(unchecked_return_type = "{ name: string; description: string }[]")]
+#[wasm_bindgen(unchecked_return_type = "PlayerInfo[]")]
 pub fn players() -> Result<JsValue, JsValue> {
     let list: Vec<_> = crate::search::PLAYERS
         .iter()
@@ -190,7 +150,7 @@ pub fn players() -> Result<JsValue, JsValue> {
 
 /// Searches an abstract tree such as `((3 12 8) (2 4 6) (14 5 2))` (MAX at
 /// the root); same options and result as `search`, plus `tree`.
-#[wasm_bindgen(js_name = searchTree, unchecked_return_type = "any")]
+#[wasm_bindgen(js_name = searchTree, unchecked_return_type = "SearchResult")]
 pub fn search_tree(tree: &str, options: JsValue) -> Result<JsValue, JsValue> {
     js::init();
     let opts = search_options(options)?;
@@ -198,36 +158,16 @@ pub fn search_tree(tree: &str, options: JsValue) -> Result<JsValue, JsValue> {
     to_js(&v)
 }
 
-#[derive(Deserialize, Default)]
-#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
-struct MatchOptions {
-    games: Option<usize>,
-    seed: Option<u64>,
-    max_steps: Option<usize>,
-    engine: Option<String>,
-}
-
 /// Plays a match between `players` (specs such as
 /// `"alphabeta:heuristic=fuzzy,ms=200"`, one per role), roles rotated.
 /// `options`: `{games, seed, maxSteps, engine}`. Returns `{engine,
 /// engine_fallback?, players: [{name,
 /// mean_goal, ci95, wins, draws, losses, ...}], results: [...]}`.
-#[wasm_bindgen(js_name = runMatch, unchecked_return_type = "any")]
+#[wasm_bindgen(js_name = runMatch, unchecked_return_type = "MatchResult")]
 pub fn run_match(kif: &str, players: Vec<String>, options: JsValue) -> Result<JsValue, JsValue> {
     js::init();
-    let o: MatchOptions = if options.is_undefined() || options.is_null() {
-        MatchOptions::default()
-    } else {
-        check_keys(&options, "match", &["games", "seed", "maxSteps", "engine"])?;
-        serde_wasm_bindgen::from_value(options)
-            .map_err(|e| js::type_error(&format!("match options: {e}")))?
-    };
-    let d = MatchConfig::default();
-    let cfg = MatchConfig {
-        games: o.games.unwrap_or(d.games),
-        seed: o.seed.unwrap_or(d.seed),
-        max_steps: o.max_steps.unwrap_or(d.max_steps),
-    };
+    let o: MatchOptions = js::options(options, "match")?;
+    let cfg = o.config();
     let mut m = load_on(kif, o.engine.as_deref())?;
     let result = play_match(kif, &mut m, &players, &cfg).map_err(report_error)?;
     to_js(&match_json("game", &m, &cfg, &result))
@@ -297,7 +237,7 @@ impl SearchPlayer {
 
     /// Counters of the last `selectMove`: `{nodes, leaves, cutoffs, tt_hits,
     /// playouts, depth, elapsed_ms}`.
-    #[wasm_bindgen(js_name = lastStats, unchecked_return_type = "any")]
+    #[wasm_bindgen(js_name = lastStats, unchecked_return_type = "SearchStats")]
     pub fn last_stats(&self) -> Result<JsValue, JsValue> {
         to_js(&self.stats)
     }

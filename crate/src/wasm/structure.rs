@@ -4,35 +4,9 @@
 
 use super::js::{self, to_js};
 use crate::engine::{load_engine, EngineChoice};
+use crate::js_api::{RenderBoardOptions, StructureOptions};
 use crate::structure::{self, board, Options, Structure};
-use serde::Deserialize;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
-
-#[derive(Deserialize, Default)]
-#[serde(default, deny_unknown_fields)]
-struct StructureOptions {
-    seed: Option<u64>,
-    states: Option<usize>,
-    ms: Option<f64>,
-}
-
-/// Refuses option names not in `known` (a misspelt option must not be
-/// silently ignored).
-fn known_keys(v: &JsValue, what: &str, known: &[&str]) -> Result<(), JsValue> {
-    if let Some(obj) = v.dyn_ref::<js_sys::Object>() {
-        for k in js_sys::Object::keys(obj).iter() {
-            let k = k.as_string().unwrap_or_default();
-            if !known.contains(&k.as_str()) {
-                return Err(js::type_error(&format!(
-                    "unknown {what} option `{k}` (options: {})",
-                    known.join(", ")
-                )));
-            }
-        }
-    }
-    Ok(())
-}
 
 fn find(kif: &str, options: Options) -> Result<Structure, JsValue> {
     let program = crate::parse_program(kif);
@@ -44,13 +18,7 @@ fn find(kif: &str, options: Options) -> Result<Structure, JsValue> {
 #[wasm_bindgen(unchecked_return_type = "Structure")]
 pub fn structure(kif: &str, options: JsValue) -> Result<JsValue, JsValue> {
     js::init();
-    let o: StructureOptions = if options.is_undefined() || options.is_null() {
-        StructureOptions::default()
-    } else {
-        known_keys(&options, "structure", &["seed", "states", "ms"])?;
-        serde_wasm_bindgen::from_value(options)
-            .map_err(|e| js::type_error(&format!("structure options: {e}")))?
-    };
+    let o: StructureOptions = js::options(options, "structure")?;
     let d = Options::default();
     let options = Options {
         seed: o.seed.unwrap_or(d.seed),
@@ -62,13 +30,6 @@ pub fn structure(kif: &str, options: JsValue) -> Result<JsValue, JsValue> {
     let mut st = crate::job::scope(limit, || find(kif, options))?;
     structure::locate(&mut st, &crate::parse_program(kif), kif);
     to_js(&st)
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default, deny_unknown_fields)]
-struct BoardOptions {
-    cell: Option<f64>,
-    labels: Option<bool>,
 }
 
 /// The SVG of the board of a state given by its fluents (canonical text),
@@ -83,17 +44,9 @@ pub fn render_board(
     let st: Structure = if let Some(kif) = game.as_string() {
         find(&kif, structure::DISPLAY_OPTIONS)?
     } else {
-        serde_wasm_bindgen::from_value(game).map_err(|e| {
-            js::type_error(&format!("renderBoard: not KIF text or a structure: {e}"))
-        })?
+        js::from_js_data(game, "renderBoard: not KIF text or a structure")?
     };
-    let o: BoardOptions = if options.is_undefined() || options.is_null() {
-        BoardOptions::default()
-    } else {
-        known_keys(&options, "renderBoard", &["cell", "labels"])?;
-        serde_wasm_bindgen::from_value(options)
-            .map_err(|e| js::type_error(&format!("renderBoard options: {e}")))?
-    };
+    let o: RenderBoardOptions = js::options(options, "renderBoard")?;
     let cell = o.cell.unwrap_or(40.0).clamp(4.0, 400.0);
     Ok(board::svg_of(&st.boards, &fluents, cell, o.labels.unwrap_or(true)).unwrap_or_default())
 }
@@ -103,8 +56,7 @@ pub fn render_board(
 #[wasm_bindgen(js_name = moveCells)]
 pub fn move_cells(structure: JsValue, moves: Vec<String>) -> Result<JsValue, JsValue> {
     js::init();
-    let st: Structure = serde_wasm_bindgen::from_value(structure)
-        .map_err(|e| js::type_error(&format!("moveCells: not a structure: {e}")))?;
+    let st: Structure = js::from_js_data(structure, "moveCells: not a structure")?;
     let b = st
         .boards
         .iter()
@@ -117,5 +69,6 @@ pub fn move_cells(structure: JsValue, moves: Vec<String>) -> Result<JsValue, JsV
             (m.clone(), serde_json::json!(mc))
         })
         .collect();
-    to_js(&out)
+    // Keyed by moves: no field names to convert.
+    js::to_js_data(&out)
 }

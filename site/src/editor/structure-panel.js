@@ -19,11 +19,11 @@ function boardText(b) {
 
 /** Lists a structure (the result of `structure()`); `goto(offset)` shows a rule in the editor. */
 export function renderStructure(st, goto) {
-  const at = (name) => st.defined_at?.[name];
+  const at = (name) => st.definedAt?.[name];
   const items = [
-    row('Roles', `${st.roles.join(', ')} — ${st.turn_taking ? 'turn-taking' : 'simultaneous'}${st.noop_moves.length ? ` (no-op: ${st.noop_moves.join(', ')})` : ''}`),
+    row('Roles', `${st.roles.join(', ')} — ${st.turnTaking ? 'turn-taking' : 'simultaneous'}${st.noopMoves.length ? ` (no-op: ${st.noopMoves.join(', ')})` : ''}`),
     row('Teams', st.teams.map((t) => `[${t.join(', ')}]`).join(' ')),
-    row('Goals', `${Object.entries(st.goal_values).map(([r, v]) => `${r}: ${v.join('/')}`).join('; ')}${st.constant_sum !== null ? ` — constant sum ${st.constant_sum}` : ''}`),
+    row('Goals', `${Object.entries(st.goalValues).map(([r, v]) => `${r}: ${v.join('/')}`).join('; ')}${st.constantSum !== null ? ` — constant sum ${st.constantSum}` : ''}`),
   ];
   for (const b of st.boards) {
     items.push(row('Board', boardText(b), at(b.fluent), goto));
@@ -35,7 +35,7 @@ export function renderStructure(st, goto) {
   for (const s of st.successors) items.push(row('Successor', `${s.relation}: ${s.chain.slice(0, 12).join(' ')}${s.chain.length > 12 ? ' …' : ''}`, at(s.relation), goto));
   for (const o of st.orders) items.push(row('Order', `${o.relation} along ${o.successor}`, at(o.relation), goto));
   if (st.features.length) items.push(row('Features', st.features.join(', ')));
-  items.push(row('Evidence', `${st.states_sampled} states sampled (${st.terminal_states_sampled} terminal)`));
+  items.push(row('Evidence', `${st.statesSampled} states sampled (${st.terminalStatesSampled} terminal)`));
   return h('ul', { class: 'structure-list' }, ...items);
 }
 

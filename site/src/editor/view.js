@@ -10,10 +10,10 @@ import { mountStructurePanel } from './structure-panel.js';
 const PROPERTY_LABELS = {
   terminates: 'Terminates',
   playable: 'Playable (every role always has a legal move)',
-  goals_defined: 'Goals defined in terminal states',
+  goalsDefined: 'Goals defined in terminal states',
   monotone: 'Goals monotone',
-  weakly_winnable: 'Weakly winnable (each role can reach 100)',
-  strongly_winnable: 'Strongly winnable (a role can force 100)',
+  weaklyWinnable: 'Weakly winnable (each role can reach 100)',
+  stronglyWinnable: 'Strongly winnable (a role can force 100)',
 };
 
 export function mountEditorView(panel, { text, onChange, onDiagnostics, onCounterexample, embed = false }) {
@@ -72,7 +72,7 @@ export function mountEditorView(panel, { text, onChange, onDiagnostics, onCounte
       onProgress(p) {
         // Exploring has no known end (the state count is open): an
         // indeterminate bar; sampling counts its playouts.
-        if (p.phase === 'sampling' && p.max_playouts) bar.value = Math.min(p.playouts / p.max_playouts, 1);
+        if (p.phase === 'sampling' && p.maxPlayouts) bar.value = Math.min(p.playouts / p.maxPlayouts, 1);
         else bar.removeAttribute('value');
         label.textContent = `${String(p.phase).toLowerCase()}: ${p.states ?? 0} states${p.playouts ? `, ${p.playouts} playouts` : ''} · ${formatMs(performance.now() - started)}`;
       },
@@ -111,7 +111,7 @@ function renderReport(box, result, { onCounterexample, goto, partial = false }) 
   const report = result?.report;
   if (!report) return;
   const props = report.properties ?? {};
-  box.append(h('p', { class: 'muted', text: `${partial ? 'Stopped early. So far: ' : ''}${report.mode ?? ''} exploration, ${report.states ?? '?'} states${report.terminal_states !== undefined ? ` (${report.terminal_states} terminal)` : ''}${report.max_depth !== undefined ? `, depth ${report.max_depth}` : ''}.` }));
+  box.append(h('p', { class: 'muted', text: `${partial ? 'Stopped early. So far: ' : ''}${report.mode ?? ''} exploration, ${report.states ?? '?'} states${report.terminalStates !== undefined ? ` (${report.terminalStates} terminal)` : ''}${report.maxDepth !== undefined ? `, depth ${report.maxDepth}` : ''}.` }));
   const list = h('ul', { class: 'properties' });
   for (const [name, p] of Object.entries(props)) {
     const verdict = p.holds === true ? 'yes' : p.holds === false ? 'no' : 'unknown';

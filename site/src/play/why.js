@@ -57,7 +57,7 @@ export class WhyPanel {
     const rows = e.moves.map((m) => h('tr', { class: m.value === best ? 'why-best' : '', 'data-move': m.move, 'data-value': String(m.value) },
       h('td', { text: m.move }),
       h('td', { class: 'why-value', text: num(m.value) + (m.terminal ? ' (end)' : '') }),
-      h('td', {}, ...m.goals.map((g) => h('div', { class: 'why-goal', text: `goal ${g.goal}: h_FF ${num(g.h_ff)} h_add ${num(g.h_add)} h_max ${num(g.h_max)} [${g.plan.join(', ')}]` })),
+      h('td', {}, ...m.goals.map((g) => h('div', { class: 'why-goal', text: `goal ${g.goal}: h_FF ${num(g.hFf)} h_add ${num(g.hAdd)} h_max ${num(g.hMax)} [${g.plan.join(', ')}]` })),
         ...(m.replies ?? []).map((r) => h('div', { class: 'why-goal', text: `reply ${r.moves.join(' ')}: ${num(r.value)}` })))));
     const table = h('table', { class: 'why-table' },
       h('thead', {}, h('tr', {}, h('th', { text: 'move' }), h('th', { text: 'value' }), h('th', { text: 'relaxed plans' }))),

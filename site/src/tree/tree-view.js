@@ -284,7 +284,7 @@ export class TreeView {
       this.models = models;
       this.showModels(models, orders);
       const c = models.map((m) => m.result.stats?.nodes ?? m.nodes.length);
-      this.status.textContent = models.some((m) => m.truncated) ? `The trace was cut at ${models[0].result.node_cap} nodes.` : `${c.join(' / ')} nodes searched.`;
+      this.status.textContent = models.some((m) => m.truncated) ? `The trace was cut at ${models[0].result.nodeCap} nodes.` : `${c.join(' / ')} nodes searched.`;
     } catch (e) {
       if (epoch !== this.epoch) return;
       this.status.textContent = e.name === 'Cancelled' ? 'Cancelled.' : e.diagnostics?.length ? 'The rules have errors: fix them in the Rules view first.' : e.message;

@@ -1,0 +1,469 @@
+//! Options and results of the JavaScript bindings (`crate::wasm`) that are
+//! not already a library type. They live here, compiled natively, so that
+//! their TypeScript is generated from them ([`crate::typescript`]) like the
+//! library's own types. Options are camelCase with unknown keys refused
+//! (`deny_unknown_fields`, read by `wasm::js::options`); results are
+//! snake_case in Rust and camelCase in JS ([`crate::js_names`]).
+
+use crate::search::matches::{MatchConfig, Outcome};
+use serde::{Deserialize, Serialize};
+#[cfg(feature = "typescript")]
+use ts_rs::TS;
+
+/// Options of `runMatch` (all optional).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS), ts(optional_fields))]
+pub struct MatchOptions {
+    /// Games to play (default 10).
+    pub games: Option<usize>,
+    /// Seed of the players (default 1).
+    pub seed: Option<u64>,
+    /// Joint moves per game at most (default 1000).
+    pub max_steps: Option<usize>,
+    /// The state machine (default "auto").
+    #[cfg_attr(feature = "typescript", ts(as = "Option<EngineChoice>"))]
+    pub engine: Option<String>,
+}
+
+impl MatchOptions {
+    /// The match these options ask for (defaults filled in).
+    pub fn config(&self) -> MatchConfig {
+        let d = MatchConfig::default();
+        MatchConfig {
+            games: self.games.unwrap_or(d.games),
+            seed: self.seed.unwrap_or(d.seed),
+            max_steps: self.max_steps.unwrap_or(d.max_steps),
+        }
+    }
+}
+
+/// Options of `game.playouts` and `PlayoutJob` (all optional).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct PlayoutOptions {
+    /// Playouts (default 100).
+    #[cfg_attr(feature = "typescript", ts(as = "Option<usize>", optional))]
+    pub count: usize,
+    /// Playout i is the game `gdlkit play --seed seed+i` plays (default 1).
+    #[cfg_attr(feature = "typescript", ts(as = "Option<u64>", optional))]
+    pub seed: u64,
+    /// Joint moves per playout at most (default 1000).
+    #[cfg_attr(feature = "typescript", ts(as = "Option<usize>", optional))]
+    pub max_steps: usize,
+    /// Keep the games (`games`).
+    #[cfg_attr(feature = "typescript", ts(as = "Option<bool>", optional))]
+    pub record: bool,
+}
+
+impl Default for PlayoutOptions {
+    fn default() -> Self {
+        PlayoutOptions {
+            count: 100,
+            seed: 1,
+            max_steps: crate::playouts::DEFAULT_MAX_STEPS,
+            record: false,
+        }
+    }
+}
+
+/// Options of `structure` (all optional).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS), ts(optional_fields))]
+pub struct StructureOptions {
+    /// Simulation seed (default 1).
+    pub seed: Option<u64>,
+    /// States to sample (default 1000).
+    pub states: Option<usize>,
+    /// Time limit of the simulation in ms (default 5000).
+    pub ms: Option<f64>,
+}
+
+/// Options of `renderBoard` (all optional).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS), ts(optional_fields))]
+pub struct RenderBoardOptions {
+    /// Pixels per square (default 40).
+    pub cell: Option<f64>,
+    /// Coordinates along the edges (default true).
+    pub labels: Option<bool>,
+}
+
+/// Options of an analysis (`analyze`, `AnalysisJob`; all optional).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS), ts(optional_fields))]
+pub struct AnalysisOptions {
+    /// Exhaustive only up to this many reachable states (default 2000000).
+    pub budget: Option<f64>,
+    /// Random playouts when the state space exceeds the budget (default 200).
+    pub playouts: Option<f64>,
+    /// Joint moves per playout at most (default 1000).
+    pub depth: Option<f64>,
+    /// Seed of the playouts (default 1).
+    pub seed: Option<f64>,
+    /// The state machine: "auto" (default: the grounded fast engine, or the
+    /// interpreter when the game does not ground in budget), "fast" or
+    /// "interpreter".
+    #[cfg_attr(feature = "typescript", ts(as = "Option<EngineChoice>"))]
+    pub engine: Option<String>,
+}
+
+/// Options of `fix` (all optional).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct FixOptions {
+    /// Also apply guesses ("did you mean", fixes with `safe: false`).
+    #[cfg_attr(feature = "typescript", ts(as = "Option<bool>", optional))]
+    pub r#unsafe: bool,
+}
+
+/// Options of `game.explain(state, options)` (all optional).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct StateExplainOptions {
+    /// The role whose moves are explained (default: the one with a choice).
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub role: Option<String>,
+    /// `fjo` (default), `hff`, `hadd`, `hmax`, or any other heuristic name.
+    #[cfg_attr(feature = "typescript", ts(as = "Option<String>", optional))]
+    pub heuristic: String,
+}
+
+impl Default for StateExplainOptions {
+    fn default() -> Self {
+        StateExplainOptions {
+            role: None,
+            heuristic: "fjo".into(),
+        }
+    }
+}
+
+/// Which engine runs a `Game`, and why.
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct EngineInfo {
+    /// The engine that runs.
+    #[cfg_attr(feature = "typescript", ts(type = "'fast' | 'interpreter'"))]
+    pub name: &'static str,
+    /// What was asked for.
+    #[cfg_attr(feature = "typescript", ts(as = "EngineChoice"))]
+    pub requested: String,
+    /// Why this engine runs (for `auto` falling back: why the game does not ground).
+    pub reason: String,
+}
+
+/// A description of one state. Lists are sorted by code point; `legal` and
+/// `goals` are per role, in role order.
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct StateDescription {
+    pub fluents: Vec<String>,
+    pub terminal: bool,
+    /// Each role's legal moves.
+    pub legal: Vec<Vec<String>>,
+    /// Each role's goal values (several when the rules derive several).
+    pub goals: Vec<Vec<i64>>,
+    /// Terminal states with goal values: who won.
+    pub outcome: Option<Outcome>,
+}
+
+/// Which state machine runs: "auto" (the grounded fast engine when the
+/// game grounds within budget, else the interpreter), "fast" or
+/// "interpreter". (A TypeScript type only.)
+#[cfg(feature = "typescript")]
+#[derive(TS)]
+#[ts(type = "'auto' | 'fast' | 'interpreter'")]
+pub struct EngineChoice;
+
+// ------------------------------------------------------------------------
+// Search and match results. The reports are built as JSON
+// (`crate::search::report`, shared with `gdlkit search|match --format
+// json`); these structs are their shape in JS, for the generated
+// TypeScript. `tests/js_api.rs` reads real reports (camelCased) into them
+// with unknown fields refused, so a field added to a report without a line
+// here fails that test.
+
+/// A search algorithm (`players()` lists every player).
+#[cfg(feature = "typescript")]
+#[derive(TS)]
+#[ts(type = "'alphabeta' | 'minimax' | 'best-first' | 'mcts' | (string & {})")]
+pub struct Algorithm;
+
+/// The order each node's moves are searched in.
+#[cfg(feature = "typescript")]
+#[derive(TS)]
+#[ts(type = "'given' | 'reversed' | 'best' | 'worst'")]
+pub struct Ordering;
+
+/// A search value: a number on the 0..100 goal scale (trees: the leaf
+/// values), or an unbounded alpha/beta.
+#[cfg(feature = "typescript")]
+#[derive(TS)]
+#[ts(type = "number | 'inf' | '-inf'")]
+pub struct SearchValue;
+
+/// A nested abstract tree: numbers are leaves.
+#[cfg(feature = "typescript")]
+#[derive(TS)]
+#[ts(type = "number | AbstractTree[]")]
+pub struct AbstractTree;
+
+/// Counters of a search. `nodes` are states entered (MCTS: tree nodes).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct SearchStats {
+    pub nodes: u64,
+    /// Leaves evaluated (terminal or heuristic).
+    pub leaves: u64,
+    /// Alpha-beta cut-offs.
+    pub cutoffs: u64,
+    /// Transposition-table hits that ended a node.
+    pub tt_hits: u64,
+    /// MCTS iterations (simulations).
+    pub playouts: u64,
+    /// Deepest completed iteration (iterative deepening) or tree depth.
+    pub depth: u32,
+    pub elapsed_ms: f64,
+    /// In search results (not in `Player.lastStats()`).
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub nodes_per_second: Option<u64>,
+}
+
+/// The result of a search (`gdlkit search --format json`, camelCase).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct SearchResult {
+    /// `"game"` (a game text) or `"tree"`.
+    pub game: String,
+    /// Trees only: the tree (reordered when `ordering` is given).
+    #[cfg_attr(feature = "typescript", ts(as = "Option<AbstractTree>", optional))]
+    pub tree: Option<serde_json::Value>,
+    /// Reordered trees: each node's children's original numbers.
+    #[cfg_attr(
+        feature = "typescript",
+        ts(as = "Option<Vec<crate::trace::Label>>", optional)
+    )]
+    pub labels: Option<serde_json::Value>,
+    /// The move ordering, when not the game's own.
+    #[cfg_attr(feature = "typescript", ts(as = "Option<Ordering>", optional))]
+    pub ordering: Option<String>,
+    /// Minimax and alpha-beta: the counts of each pass (`stats` are their totals).
+    #[cfg_attr(
+        feature = "typescript",
+        ts(as = "Option<Vec<crate::search::Iteration>>", optional)
+    )]
+    pub iterations: Option<Vec<serde_json::Value>>,
+    /// Games: the engine that ran, "fast" or "interpreter".
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub engine: Option<String>,
+    /// Why the interpreter ran although "auto" asked for the fast engine.
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub engine_fallback: Option<String>,
+    #[cfg_attr(feature = "typescript", ts(as = "Algorithm"))]
+    pub algorithm: String,
+    /// The searching role.
+    pub role: String,
+    pub heuristic: String,
+    /// The value for the role (trees: the MAX value).
+    #[cfg_attr(feature = "typescript", ts(as = "SearchValue"))]
+    pub value: serde_json::Value,
+    /// The chosen move (trees: the child number, `"1"` the first), or null
+    /// when there is none.
+    pub best_move: Option<String>,
+    /// The value is exact (no heuristic estimate was used).
+    pub solved: bool,
+    /// Deepest completed iteration / plan length.
+    pub depth: u32,
+    pub stats: SearchStats,
+    /// Best-first: our moves to the chosen node.
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub plan: Option<Vec<String>>,
+    /// Best-first: the plan reaches a terminal state.
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub complete: Option<bool>,
+    /// Best-first: the whole space was searched.
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub exhausted: Option<bool>,
+    /// With `trace: true`: the events in order.
+    #[cfg_attr(
+        feature = "typescript",
+        ts(as = "Option<Vec<crate::trace::Event>>", optional)
+    )]
+    pub events: Option<Vec<serde_json::Value>>,
+    /// With `trace: true`: the states the events index (sorted fluents).
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub states: Option<Vec<Vec<String>>>,
+    /// With `trace: true`: the node cap cut the record.
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub truncated: Option<bool>,
+    /// With `trace: true`: the node cap.
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub node_cap: Option<u32>,
+    /// Trees with `trace: true`: each state's path of child numbers from
+    /// the root (null: not a tree node).
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub paths: Option<Vec<Option<Vec<u32>>>>,
+}
+
+/// A player's results over a match.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct MatchPlayerSummary {
+    pub name: String,
+    pub spec: String,
+    pub games: u64,
+    /// Mean goal value over the games.
+    pub mean_goal: f64,
+    /// 95% confidence interval of the mean goal, clipped to 0..100.
+    pub ci95: [f64; 2],
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// Moves chosen.
+    pub moves: u64,
+    pub ms_per_move: f64,
+    pub nodes_per_second: u64,
+    pub playouts_per_second: u64,
+    /// Mean over its moves of the deepest completed iteration (MCTS: tree depth).
+    pub mean_depth: f64,
+}
+
+/// The result of a match (`gdlkit match --format json`, camelCase).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct MatchResult {
+    pub game: String,
+    /// The engine that ran.
+    pub engine: String,
+    /// Why the interpreter ran although "auto" asked for the fast engine.
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub engine_fallback: Option<String>,
+    pub games: u64,
+    pub seed: u64,
+    pub roles: Vec<String>,
+    /// In the order the players were given.
+    pub players: Vec<MatchPlayerSummary>,
+    /// One record per game.
+    #[cfg_attr(
+        feature = "typescript",
+        ts(as = "Vec<crate::search::matches::GameRecord>")
+    )]
+    pub results: Vec<serde_json::Value>,
+}
+
+// ------------------------------------------------------------------------
+// Other results built as JSON.
+
+/// The report of `gdlkit analyze --format json` (camelCase).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct AnalysisReport {
+    #[cfg_attr(feature = "typescript", ts(as = "crate::analysis::Mode"))]
+    pub mode: String,
+    /// Distinct reachable states found (all of them in exhaustive mode).
+    pub states: u64,
+    /// Of which terminal.
+    pub terminal_states: u64,
+    /// The largest breadth-first depth (sampled: the deepest state reached).
+    pub max_depth: u64,
+    pub properties: AnalysisProperties,
+}
+
+/// The six properties of an analysis (docs/analysis.md).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct AnalysisProperties {
+    #[cfg_attr(feature = "typescript", ts(as = "crate::analysis::Property"))]
+    pub terminates: serde_json::Value,
+    #[cfg_attr(feature = "typescript", ts(as = "crate::analysis::Property"))]
+    pub playable: serde_json::Value,
+    #[cfg_attr(feature = "typescript", ts(as = "crate::analysis::Property"))]
+    pub goals_defined: serde_json::Value,
+    #[cfg_attr(feature = "typescript", ts(as = "crate::analysis::Property"))]
+    pub monotone: serde_json::Value,
+    #[cfg_attr(feature = "typescript", ts(as = "crate::analysis::Property"))]
+    pub weakly_winnable: serde_json::Value,
+    #[cfg_attr(feature = "typescript", ts(as = "crate::analysis::Property"))]
+    pub strongly_winnable: serde_json::Value,
+}
+
+/// One step of a replay (the conformance format); `legal` and `goals` are
+/// keyed by role name.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct ReplayStep {
+    /// The state's fluents, sorted.
+    pub state: Vec<String>,
+    pub terminal: bool,
+    pub legal: std::collections::BTreeMap<String, Vec<String>>,
+    pub goals: std::collections::BTreeMap<String, Vec<i64>>,
+}
+
+/// The result of `replay`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct ReplayResult {
+    pub roles: Vec<String>,
+    pub steps: Vec<ReplayStep>,
+}
+
+/// The result of one CLI run (`runCli`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct CliResult {
+    pub stdout: String,
+    pub stderr: String,
+    /// The exit code.
+    pub code: i32,
+    /// The files the command wrote, by path.
+    pub written: std::collections::BTreeMap<String, String>,
+}
+
+/// An abstract tree with its children reordered (`reorderTree`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct ReorderedTree {
+    #[cfg_attr(feature = "typescript", ts(as = "AbstractTree"))]
+    pub tree: serde_json::Value,
+    /// The tree as text.
+    pub text: String,
+    /// Each node's children's original numbers.
+    #[cfg_attr(feature = "typescript", ts(as = "Vec<crate::trace::Label>"))]
+    pub labels: serde_json::Value,
+}
+
+/// A player spec parsed by the one registry of players (`parsePlayerSpec`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct ParsedPlayerSpec {
+    /// The canonical player name (`bestfirst` for `best-first`).
+    pub name: String,
+    /// The spec's options as written (`ms`, `heuristic`, ...).
+    pub options: std::collections::BTreeMap<String, String>,
+}
+
+/// A player of the registry (`players()`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct PlayerInfo {
+    pub name: String,
+    pub description: String,
+}

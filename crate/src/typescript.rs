@@ -1,0 +1,127 @@
+//! The TypeScript of the JavaScript bindings' options and results,
+//! generated from the Rust types with ts-rs (cargo feature `typescript`)
+//! into `js/types.d.ts`, which `js/index.d.ts` re-exports. `node
+//! scripts/types.mjs` rewrites the file; `npm test` (and
+//! `cargo test --features typescript --test typescript`) fails when the
+//! checked-in file is not what the types generate.
+//!
+//! ## A new binding's types
+//! 1. Options: a struct with `#[serde(default, rename_all = "camelCase",
+//!    deny_unknown_fields)]` (in the module of the feature, or in
+//!    [`crate::js_api`] when it is JS-only), read in the binding with
+//!    `js::options(value, "name")` (the one strict check: an unknown key is
+//!    a `TypeError`). Add `#[cfg_attr(feature = "typescript",
+//!    derive(ts_rs::TS))]`; fields with a default get `ts(optional)` (an
+//!    `Option`) or `ts(as = "Option<T>", optional)`.
+//! 2. Results: return `js::to_js(&value)` (fields become camelCase); derive
+//!    TS with `ts(rename_all = "camelCase")`. A report built as JSON gets a
+//!    struct in [`crate::js_api`] and a case in `tests/js_api.rs`.
+//! 3. List the types in [`declarations`] below, run `node
+//!    scripts/types.mjs`, and name them in the binding's
+//!    `unchecked_return_type` / `js/index.d.ts` signature.
+
+use ts_rs::{Config, TS};
+
+/// Every exported type, in the order of the file.
+macro_rules! types {
+    ($($t:ty),* $(,)?) => {
+        fn each(cfg: &Config) -> Vec<String> {
+            vec![$(decl::<$t>(cfg)),*]
+        }
+    };
+}
+
+types!(
+    // Diagnostics and fixes (`check`, `fix`).
+    crate::diagnostic::Severity,
+    crate::diagnostic::ResolvedRelated,
+    crate::diagnostic::ResolvedEdit,
+    crate::diagnostic::ResolvedFix,
+    crate::diagnostic::ResolvedDiagnostic,
+    crate::diagnostic::Position,
+    crate::fix::Applied,
+    crate::fix::Fixed,
+    crate::js_api::FixOptions,
+    // Games and states.
+    crate::js_api::EngineChoice,
+    crate::js_api::EngineInfo,
+    crate::search::matches::RoleResult,
+    crate::search::matches::Outcome,
+    crate::js_api::StateDescription,
+    crate::js_api::PlayoutOptions,
+    crate::playouts::Played,
+    crate::playouts::Summary,
+    // Search.
+    crate::js_api::Algorithm,
+    crate::js_api::Ordering,
+    crate::js_api::SearchValue,
+    crate::js_api::AbstractTree,
+    crate::trace::Label,
+    crate::search::report::SearchOptions,
+    crate::js_api::SearchStats,
+    crate::search::Iteration,
+    crate::trace::NodeKind,
+    crate::trace::BoundKind,
+    crate::trace::Pruned,
+    crate::trace::Event,
+    crate::js_api::SearchResult,
+    // Matches.
+    crate::js_api::MatchOptions,
+    crate::search::matches::GameRecord,
+    crate::js_api::MatchPlayerSummary,
+    crate::js_api::MatchResult,
+    // Explain.
+    crate::search::explain::ExplainOptions,
+    crate::js_api::StateExplainOptions,
+    crate::search::fjo::GoalDistance,
+    crate::search::explain::Reply,
+    crate::search::explain::MoveValue,
+    crate::search::explain::Explanation,
+    // Structure.
+    crate::js_api::StructureOptions,
+    crate::js_api::RenderBoardOptions,
+    crate::structure::SuccessorInfo,
+    crate::structure::OrderInfo,
+    crate::structure::Board,
+    crate::structure::Counter,
+    crate::structure::Quantity,
+    crate::structure::FluentDomain,
+    crate::structure::Structure,
+    // Analysis.
+    crate::js_api::AnalysisOptions,
+    crate::analysis::Phase,
+    crate::analysis::Mode,
+    crate::analysis::Progress,
+    crate::analysis::Property,
+    crate::js_api::AnalysisProperties,
+    crate::js_api::AnalysisReport,
+    // Replay, the CLI, trees, players.
+    crate::js_api::ReplayStep,
+    crate::js_api::ReplayResult,
+    crate::js_api::CliResult,
+    crate::js_api::ReorderedTree,
+    crate::js_api::ParsedPlayerSpec,
+    crate::js_api::PlayerInfo,
+);
+
+/// One type's declaration with its doc comment, exported.
+fn decl<T: TS>(cfg: &Config) -> String {
+    let docs = T::docs().unwrap_or_default();
+    format!("{docs}export {}", T::decl(cfg))
+}
+
+/// The text of `js/types.d.ts`.
+pub fn declarations() -> String {
+    let cfg = Config::new().with_large_int("number");
+    let mut out = String::from(
+        "// Generated from the Rust types by ts-rs (crate/src/typescript.rs):\n\
+         // do not edit; run `node scripts/types.mjs` after changing them.\n\n",
+    );
+    for d in each(&cfg) {
+        out.push_str(&d);
+        out.push_str("\n\n");
+    }
+    out.truncate(out.trim_end().len());
+    out.push('\n');
+    out
+}

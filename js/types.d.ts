@@ -1,0 +1,834 @@
+// Generated from the Rust types by ts-rs (crate/src/typescript.rs):
+// do not edit; run `node scripts/types.mjs` after changing them.
+
+export type Severity = "error" | "warning" | "info";
+
+export type RelatedSpan = { message: string, line: number, column: number, endLine: number, endColumn: number, from: number, to: number, };
+
+/**
+ * Replace UTF-16 offsets `[from, to)` by `insert`.
+ */
+export type Edit = { from: number, to: number, insert: string, };
+
+export type QuickFix = { title: string, edits: Array<Edit>, safe: boolean, };
+
+/**
+ * A diagnostic with positions resolved for JSON/JS consumers (1-based lines
+ * and columns, UTF-16 offsets for editors).
+ */
+export type Diagnostic = { code: string, severity: Severity, message: string, line: number, column: number, endLine: number, endColumn: number, 
+/**
+ * UTF-16 offsets of the span (for CodeMirror and other JS editors).
+ */
+from: number, to: number, hint: string, related: Array<RelatedSpan>, 
+/**
+ * Quick fixes with edits in UTF-16 offsets (`from`, `to`, `insert`).
+ */
+fixes: Array<QuickFix>, };
+
+/**
+ * A position as editors show it.
+ */
+export type Position = { 
+/**
+ * 1-based line.
+ */
+line: number, 
+/**
+ * 1-based column, counted in Unicode scalar values.
+ */
+column: number, 
+/**
+ * Offset from the start of the text in UTF-16 code units.
+ */
+utf16: number, };
+
+/**
+ * A fix that was applied.
+ */
+export type AppliedFix = { code: string, title: string, 
+/**
+ * 1-based line and column of the problem in the text of its pass.
+ */
+line: number, column: number, };
+
+/**
+ * The result of [`fix_text`] (JS: `fix(text)`).
+ */
+export type FixResult = { text: string, applied: Array<AppliedFix>, };
+
+/**
+ * Options of `fix` (all optional).
+ */
+export type FixOptions = { 
+/**
+ * Also apply guesses ("did you mean", fixes with `safe: false`).
+ */
+unsafe?: boolean, };
+
+/**
+ * Which state machine runs: "auto" (the grounded fast engine when the
+ * game grounds within budget, else the interpreter), "fast" or
+ * "interpreter". (A TypeScript type only.)
+ */
+export type EngineChoice = 'auto' | 'fast' | 'interpreter';
+
+/**
+ * Which engine runs a `Game`, and why.
+ */
+export type EngineInfo = { 
+/**
+ * The engine that runs.
+ */
+name: 'fast' | 'interpreter', 
+/**
+ * What was asked for.
+ */
+requested: EngineChoice, 
+/**
+ * Why this engine runs (for `auto` falling back: why the game does not ground).
+ */
+reason: string, };
+
+/**
+ * How one role did in a finished game.
+ */
+export type RoleResult = "win" | "draw" | "loss";
+
+/**
+ * The outcome of a terminal state (JS: `describe(state).outcome`).
+ */
+export type Outcome = { 
+/**
+ * The highest goal value (each role's largest derivable; a role
+ * without one counts 0).
+ */
+score: number, 
+/**
+ * The roles (indices) with the highest value.
+ */
+winners: Array<number>, 
+/**
+ * More than one role and all of them tie.
+ */
+draw: boolean, 
+/**
+ * Per role: a win (strictly above every other role; alone: 100), a
+ * draw (tied for the top) or a loss ([`role_result`]).
+ */
+results: Array<RoleResult>, };
+
+/**
+ * A description of one state. Lists are sorted by code point; `legal` and
+ * `goals` are per role, in role order.
+ */
+export type StateDescription = { fluents: Array<string>, terminal: boolean, 
+/**
+ * Each role's legal moves.
+ */
+legal: Array<Array<string>>, 
+/**
+ * Each role's goal values (several when the rules derive several).
+ */
+goals: Array<Array<number>>, 
+/**
+ * Terminal states with goal values: who won.
+ */
+outcome: Outcome | null, };
+
+/**
+ * Options of `game.playouts` and `PlayoutJob` (all optional).
+ */
+export type PlayoutOptions = { 
+/**
+ * Playouts (default 100).
+ */
+count?: number, 
+/**
+ * Playout i is the game `gdlkit play --seed seed+i` plays (default 1).
+ */
+seed?: number, 
+/**
+ * Joint moves per playout at most (default 1000).
+ */
+maxSteps?: number, 
+/**
+ * Keep the games (`games`).
+ */
+record?: boolean, };
+
+/**
+ * One random game.
+ */
+export type PlayedGame = { 
+/**
+ * The joint moves made (one move per role, in role order).
+ */
+jointMoves: Array<Array<string>>, 
+/**
+ * The last state is terminal.
+ */
+terminal: boolean, 
+/**
+ * Stopped because a role had no legal move.
+ */
+stuck: boolean, 
+/**
+ * Every goal value per role in the last state.
+ */
+goals: Array<Array<number>>, };
+
+/**
+ * What a run of playouts found (JS: `game.playouts()`'s result).
+ */
+export type PlayoutSummary = { roles: Array<string>, 
+/**
+ * Playouts played.
+ */
+playouts: number, 
+/**
+ * Playouts that reached a terminal state.
+ */
+terminal: number, meanSteps: number, 
+/**
+ * Per role the mean goal value (the largest derivable, 0 if none) over
+ * the terminal states reached; null before any.
+ */
+meanGoals: Array<number | null>, 
+/**
+ * The games themselves, with `record: true`.
+ */
+games?: Array<PlayedGame>, };
+
+/**
+ * A search algorithm (`players()` lists every player).
+ */
+export type Algorithm = 'alphabeta' | 'minimax' | 'best-first' | 'mcts' | (string & {});
+
+/**
+ * The order each node's moves are searched in.
+ */
+export type Ordering = 'given' | 'reversed' | 'best' | 'worst';
+
+/**
+ * A search value: a number on the 0..100 goal scale (trees: the leaf
+ * values), or an unbounded alpha/beta.
+ */
+export type SearchValue = number | 'inf' | '-inf';
+
+/**
+ * A nested abstract tree: numbers are leaves.
+ */
+export type AbstractTree = number | AbstractTree[];
+
+/**
+ * A child's number in the original tree, and its own children's labels
+ * (`null` for a leaf).
+ */
+export type TreeLabel = { label: number, sub: Array<TreeLabel> | null, };
+
+/**
+ * Options of `search`, `searchTree` and `game.search` (`gdlkit search`
+ * flags; all optional, camelCase in JS).
+ */
+export type SearchOptions = { 
+/**
+ * `alphabeta` (default), `minimax`, `best-first` or `mcts`.
+ */
+algorithm?: Algorithm, 
+/**
+ * Depth limit (plies).
+ */
+depth?: number, 
+/**
+ * Time budget in milliseconds (games: 1000 when no budget is given).
+ */
+budgetMs?: number, 
+/**
+ * Node budget.
+ */
+nodes?: number, 
+/**
+ * The searching role's name (default: the first role).
+ */
+role?: string, 
+/**
+ * `fuzzy` (default), `mobility`, `inverse-mobility`, `novelty`, `none`.
+ */
+heuristic?: string, 
+/**
+ * Record the lecture trace (`events`, `states`); minimax and alphabeta only.
+ */
+trace?: boolean, 
+/**
+ * Events recorded at most (nodes entered; default 5000).
+ */
+nodeCap?: number, 
+/**
+ * MCTS seed.
+ */
+seed?: number, 
+/**
+ * The state machine (default "auto"): read by whoever loads the game
+ * (the CLI, the wasm bindings), reported in the result.
+ */
+engine?: EngineChoice, 
+/**
+ * The order each node's moves are searched in (minimax, alphabeta):
+ * `given` (default), `reversed`, `best` (first), `worst` (first).
+ * Trees come back reordered (`tree`, `labels`); games reorder at each
+ * node.
+ */
+ordering?: Ordering, 
+/**
+ * Games: search from the state made of these fluents (term text)
+ * instead of the initial state.
+ */
+from?: Array<string>, };
+
+/**
+ * Counters of a search. `nodes` are states entered (MCTS: tree nodes).
+ */
+export type SearchStats = { nodes: number, 
+/**
+ * Leaves evaluated (terminal or heuristic).
+ */
+leaves: number, 
+/**
+ * Alpha-beta cut-offs.
+ */
+cutoffs: number, 
+/**
+ * Transposition-table hits that ended a node.
+ */
+ttHits: number, 
+/**
+ * MCTS iterations (simulations).
+ */
+playouts: number, 
+/**
+ * Deepest completed iteration (iterative deepening) or tree depth.
+ */
+depth: number, elapsedMs: number, 
+/**
+ * In search results (not in `Player.lastStats()`).
+ */
+nodesPerSecond?: number, };
+
+/**
+ * The counts of one iterative-deepening pass.
+ */
+export type SearchIteration = { 
+/**
+ * The depth limit of the pass.
+ */
+depth: number, 
+/**
+ * The pass finished (false: the budget ended it).
+ */
+complete: boolean, nodes: number, leaves: number, cutoffs: number, ttHits: number, };
+
+/**
+ * Who chooses at a node.
+ */
+export type TraceNodeKind = "max" | "min" | "forced" | "leaf";
+
+export type TraceBound = "alpha" | "beta";
+
+/**
+ * A pruned child of a cut-off.
+ */
+export type PrunedMove = { move: string, };
+
+/**
+ * One step of a search.
+ */
+export type TraceEvent = { "type": "iteration", depth: number, } | { "type": "enter", node: number, parent: number | null, ply: number, kind: TraceNodeKind, move: string | null, state: number, reply?: true, alpha: SearchValue | null, beta: SearchValue | null, } | { "type": "leaf", node: number, value: SearchValue, terminal: boolean, } | { "type": "bound", node: number, bound: TraceBound, value: SearchValue, } | { "type": "cutoff", node: number, alpha: SearchValue, beta: SearchValue, value: SearchValue, pruned: Array<PrunedMove>, } | { "type": "tt_hit", node: number, value: SearchValue, } | { "type": "return", node: number, value: SearchValue, } | { "type": "best_move", node: number, move: string, value: SearchValue, } | { "type": "truncated", nodes: number, };
+
+/**
+ * The result of a search (`gdlkit search --format json`, camelCase).
+ */
+export type SearchResult = { 
+/**
+ * `"game"` (a game text) or `"tree"`.
+ */
+game: string, 
+/**
+ * Trees only: the tree (reordered when `ordering` is given).
+ */
+tree?: AbstractTree, 
+/**
+ * Reordered trees: each node's children's original numbers.
+ */
+labels?: Array<TreeLabel>, 
+/**
+ * The move ordering, when not the game's own.
+ */
+ordering?: Ordering, 
+/**
+ * Minimax and alpha-beta: the counts of each pass (`stats` are their totals).
+ */
+iterations?: Array<SearchIteration>, 
+/**
+ * Games: the engine that ran, "fast" or "interpreter".
+ */
+engine?: string, 
+/**
+ * Why the interpreter ran although "auto" asked for the fast engine.
+ */
+engineFallback?: string, algorithm: Algorithm, 
+/**
+ * The searching role.
+ */
+role: string, heuristic: string, 
+/**
+ * The value for the role (trees: the MAX value).
+ */
+value: SearchValue, 
+/**
+ * The chosen move (trees: the child number, `"1"` the first), or null
+ * when there is none.
+ */
+bestMove: string | null, 
+/**
+ * The value is exact (no heuristic estimate was used).
+ */
+solved: boolean, 
+/**
+ * Deepest completed iteration / plan length.
+ */
+depth: number, stats: SearchStats, 
+/**
+ * Best-first: our moves to the chosen node.
+ */
+plan?: Array<string>, 
+/**
+ * Best-first: the plan reaches a terminal state.
+ */
+complete?: boolean, 
+/**
+ * Best-first: the whole space was searched.
+ */
+exhausted?: boolean, 
+/**
+ * With `trace: true`: the events in order.
+ */
+events?: Array<TraceEvent>, 
+/**
+ * With `trace: true`: the states the events index (sorted fluents).
+ */
+states?: Array<Array<string>>, 
+/**
+ * With `trace: true`: the node cap cut the record.
+ */
+truncated?: boolean, 
+/**
+ * With `trace: true`: the node cap.
+ */
+nodeCap?: number, 
+/**
+ * Trees with `trace: true`: each state's path of child numbers from
+ * the root (null: not a tree node).
+ */
+paths?: Array<Array<number> | null>, };
+
+/**
+ * Options of `runMatch` (all optional).
+ */
+export type MatchOptions = { 
+/**
+ * Games to play (default 10).
+ */
+games?: number, 
+/**
+ * Seed of the players (default 1).
+ */
+seed?: number, 
+/**
+ * Joint moves per game at most (default 1000).
+ */
+maxSteps?: number, 
+/**
+ * The state machine (default "auto").
+ */
+engine?: EngineChoice, };
+
+/**
+ * One finished game.
+ */
+export type MatchGameRecord = { game: number, 
+/**
+ * Player index for each role.
+ */
+seats: Array<number>, 
+/**
+ * Goal value of each role (0 when none is derivable).
+ */
+goals: Array<number>, steps: number, terminal: boolean, };
+
+/**
+ * A player's results over a match.
+ */
+export type MatchPlayerSummary = { name: string, spec: string, games: number, 
+/**
+ * Mean goal value over the games.
+ */
+meanGoal: number, 
+/**
+ * 95% confidence interval of the mean goal, clipped to 0..100.
+ */
+ci95: [number, number], wins: number, draws: number, losses: number, 
+/**
+ * Moves chosen.
+ */
+moves: number, msPerMove: number, nodesPerSecond: number, playoutsPerSecond: number, };
+
+/**
+ * The result of a match (`gdlkit match --format json`, camelCase).
+ */
+export type MatchResult = { game: string, 
+/**
+ * The engine that ran.
+ */
+engine: string, 
+/**
+ * Why the interpreter ran although "auto" asked for the fast engine.
+ */
+engineFallback?: string, games: number, seed: number, roles: Array<string>, 
+/**
+ * In the order the players were given.
+ */
+players: Array<MatchPlayerSummary>, 
+/**
+ * One record per game.
+ */
+results: Array<MatchGameRecord>, };
+
+/**
+ * Options of `explain` (CLI flags; camelCase in JS).
+ */
+export type ExplainOptions = { 
+/**
+ * Joint moves from the initial state, one move per role in role order.
+ */
+moves?: Array<Array<string>>, 
+/**
+ * The role whose moves are explained (default: the one with a choice).
+ */
+role?: string, 
+/**
+ * `fjo` (default), `hff`, `hadd`, `hmax`, or any other heuristic name.
+ */
+heuristic?: string, 
+/**
+ * The state machine (default "auto").
+ */
+engine?: EngineChoice, };
+
+/**
+ * Options of `game.explain(state, options)` (all optional).
+ */
+export type StateExplainOptions = { 
+/**
+ * The role whose moves are explained (default: the one with a choice).
+ */
+role?: string, 
+/**
+ * `fjo` (default), `hff`, `hadd`, `hmax`, or any other heuristic name.
+ */
+heuristic?: string, };
+
+/**
+ * The distances of one goal formula `T_q` (None: unreachable).
+ */
+export type GoalDistance = { 
+/**
+ * The goal value.
+ */
+goal: number, 
+/**
+ * `goal − 50`, the weight in f_JO.
+ */
+q: number, hMax: number | null, hAdd: number | null, hFf: number | null, 
+/**
+ * The relaxed plan's actions, by layer (other roles' moves included,
+ * written `role: move`).
+ */
+plan: Array<string>, };
+
+export type ExplainedReply = { 
+/**
+ * The other roles' moves, in role order.
+ */
+moves: Array<string>, value: number | null, };
+
+/**
+ * One legal move of the role and the value after it.
+ */
+export type ExplainedMove = { move: string, 
+/**
+ * With simultaneous replies: the minimum over them.
+ */
+value: number | null, terminal: boolean, goals: Array<GoalDistance>, 
+/**
+ * With several joint replies of the other roles: each one's value.
+ */
+replies?: Array<ExplainedReply>, };
+
+/**
+ * The explanation of one position.
+ */
+export type Explanation = { role: string, heuristic: string, terminal: boolean, 
+/**
+ * The position's own value (None: an unreachable distance).
+ */
+value: number | null, 
+/**
+ * The position's goal distances (planning heuristics, non-terminal).
+ */
+goals?: Array<GoalDistance>, moves: Array<ExplainedMove>, };
+
+/**
+ * Options of `structure` (all optional).
+ */
+export type StructureOptions = { 
+/**
+ * Simulation seed (default 1).
+ */
+seed?: number, 
+/**
+ * States to sample (default 1000).
+ */
+states?: number, 
+/**
+ * Time limit of the simulation in ms (default 5000).
+ */
+ms?: number, };
+
+/**
+ * Options of `renderBoard` (all optional).
+ */
+export type RenderBoardOptions = { 
+/**
+ * Pixels per square (default 40).
+ */
+cell?: number, 
+/**
+ * Coordinates along the edges (default true).
+ */
+labels?: boolean, };
+
+export type StructureSuccessor = { relation: string, chain: Array<string>, };
+
+export type StructureOrder = { relation: string, successor: string, 
+/**
+ * `(less 1 2)`: true; `(greater 2 1)`: false.
+ */
+ascending: boolean, reflexive: boolean, };
+
+export type StructureBoard = { fluent: string, arity: number, 
+/**
+ * Argument positions (0-based) of the coordinates and the contents.
+ */
+coordinates: Array<number>, contents: Array<number>, 
+/**
+ * Number of values of each coordinate (its domain).
+ */
+size: Array<number>, 
+/**
+ * Whether each coordinate is ordered by a successor relation.
+ */
+ordered: Array<boolean>, 
+/**
+ * The successor relation ordering each coordinate.
+ */
+order: Array<string | null>, 
+/**
+ * The values of each coordinate, in order.
+ */
+values: Array<Array<string>>, pieces: Array<string>, markers: Array<string>, };
+
+export type StructureCounter = { fluent: string, argument: number, successor: string, 
+/**
+ * The largest value seen, when a terminal state was seen there.
+ */
+limit: string | null, };
+
+export type StructureQuantity = { fluent: string, argument: number, 
+/**
+ * Arguments that select one of several quantities (a board's
+ * coordinates, e.g. the heap of `(heap a 3)`); empty for a singleton.
+ */
+inputs: Array<number>, successor: string, 
+/**
+ * The values in order.
+ */
+values: Array<string>, };
+
+export type FluentDomain = { fluent: string, arity: number, sizes: Array<number | null>, };
+
+/**
+ * The structure of a game. Terms are canonical text.
+ */
+export type Structure = { roles: Array<string>, turnTaking: boolean, noopMoves: Array<string>, teams: Array<Array<string>>, constantSum: number | null, 
+/**
+ * Each role's goal values.
+ */
+goalValues: Record<string, number[]>, successors: Array<StructureSuccessor>, orders: Array<StructureOrder>, boards: Array<StructureBoard>, counters: Array<StructureCounter>, quantities: Array<StructureQuantity>, 
+/**
+ * Domain size of every fluent argument (`null`: unbounded).
+ */
+domains: Array<FluentDomain>, 
+/**
+ * The feature names (heuristics `feature:NAME:max|min`, [`features`]).
+ */
+features: Array<string>, statesSampled: number, terminalStatesSampled: number, 
+/**
+ * Where each named relation or fluent is first defined in the text
+ * (filled by [`locate`]: the CLI's JSON, npm, the page's links).
+ */
+definedAt: Record<string, Position>, };
+
+/**
+ * Options of an analysis (`analyze`, `AnalysisJob`; all optional).
+ */
+export type AnalysisOptions = { 
+/**
+ * Exhaustive only up to this many reachable states (default 2000000).
+ */
+budget?: number, 
+/**
+ * Random playouts when the state space exceeds the budget (default 200).
+ */
+playouts?: number, 
+/**
+ * Joint moves per playout at most (default 1000).
+ */
+depth?: number, 
+/**
+ * Seed of the playouts (default 1).
+ */
+seed?: number, 
+/**
+ * The state machine: "auto" (default: the grounded fast engine, or the
+ * interpreter when the game does not ground in budget), "fast" or
+ * "interpreter".
+ */
+engine?: EngineChoice, };
+
+export type AnalysisPhase = "exploring" | "checking" | "sampling" | "done";
+
+export type AnalysisMode = "exhaustive" | "sampled";
+
+/**
+ * Where a job is; cheap to produce after every step.
+ */
+export type AnalysisProgress = { phase: AnalysisPhase, 
+/**
+ * Mode as far as known (`exhaustive` until the budget is exceeded).
+ */
+mode: AnalysisMode, 
+/**
+ * Distinct states found so far.
+ */
+states: number, 
+/**
+ * States expanded by the exploration.
+ */
+expanded: number, terminalStates: number, maxStates: number, playouts: number, maxPlayouts: number, 
+/**
+ * Work units done (state expansions weighted by joint moves, playout steps).
+ */
+work: number, done: boolean, };
+
+/**
+ * One property: proved (`Some(true)`), refuted (`Some(false)`, usually with
+ * a counterexample) or not established (`None`).
+ */
+export type AnalysisProperty = { holds: boolean | null, 
+/**
+ * Joint moves from the initial state to the violation (canonical move
+ * text per role, role order).
+ */
+counterexample: Array<Array<string>> | null, detail: string, };
+
+/**
+ * The six properties of an analysis (docs/analysis.md).
+ */
+export type AnalysisProperties = { terminates: AnalysisProperty, playable: AnalysisProperty, goalsDefined: AnalysisProperty, monotone: AnalysisProperty, weaklyWinnable: AnalysisProperty, stronglyWinnable: AnalysisProperty, };
+
+/**
+ * The report of `gdlkit analyze --format json` (camelCase).
+ */
+export type AnalysisReport = { mode: AnalysisMode, 
+/**
+ * Distinct reachable states found (all of them in exhaustive mode).
+ */
+states: number, 
+/**
+ * Of which terminal.
+ */
+terminalStates: number, 
+/**
+ * The largest breadth-first depth (sampled: the deepest state reached).
+ */
+maxDepth: number, properties: AnalysisProperties, };
+
+/**
+ * One step of a replay (the conformance format); `legal` and `goals` are
+ * keyed by role name.
+ */
+export type ReplayStep = { 
+/**
+ * The state's fluents, sorted.
+ */
+state: Array<string>, terminal: boolean, legal: { [key in string]: Array<string> }, goals: { [key in string]: Array<number> }, };
+
+/**
+ * The result of `replay`.
+ */
+export type ReplayResult = { roles: Array<string>, steps: Array<ReplayStep>, };
+
+/**
+ * The result of one CLI run (`runCli`).
+ */
+export type CliResult = { stdout: string, stderr: string, 
+/**
+ * The exit code.
+ */
+code: number, 
+/**
+ * The files the command wrote, by path.
+ */
+written: { [key in string]: string }, };
+
+/**
+ * An abstract tree with its children reordered (`reorderTree`).
+ */
+export type ReorderedTree = { tree: AbstractTree, 
+/**
+ * The tree as text.
+ */
+text: string, 
+/**
+ * Each node's children's original numbers.
+ */
+labels: Array<TreeLabel>, };
+
+/**
+ * A player spec parsed by the one registry of players (`parsePlayerSpec`).
+ */
+export type ParsedPlayerSpec = { 
+/**
+ * The canonical player name (`bestfirst` for `best-first`).
+ */
+name: string, 
+/**
+ * The spec's options as written (`ms`, `heuristic`, ...).
+ */
+options: { [key in string]: string }, };
+
+/**
+ * A player of the registry (`players()`).
+ */
+export type PlayerInfo = { name: string, description: string, };

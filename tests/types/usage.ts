@@ -1,0 +1,59 @@
+// Type-checked by `npm test` (tsc --noEmit -p tests/types), never run: the
+// generated types (js/types.d.ts) as a user of the package writes them.
+// Each `@ts-expect-error` must be an error, or tsc fails.
+import {
+  type Diagnostic,
+  type Explanation,
+  Game,
+  type MatchResult,
+  type SearchOptions,
+  type SearchResult,
+  check,
+  explain,
+  runMatch,
+  search,
+  searchTree,
+} from '../../js/index.js';
+
+const kif = '(role x)';
+const options: SearchOptions = { algorithm: 'alphabeta', depth: 2, budgetMs: 100, ordering: 'best', engine: 'fast' };
+const result: SearchResult = search(kif, options);
+const best: string | null = result.bestMove;
+const nodes: number = result.stats.nodes + result.stats.ttHits + result.stats.elapsedMs;
+const fallback: string | undefined = result.engineFallback;
+for (const e of result.events ?? []) {
+  if (e.type === 'best_move') console.log(e.move, e.value);
+}
+console.log(best, nodes, fallback, searchTree('(1 2)').tree);
+
+// @ts-expect-error an unknown option key
+search(kif, { depht: 2 });
+// @ts-expect-error a snake_case option
+search(kif, { budget_ms: 100 });
+// @ts-expect-error a snake_case result field
+console.log(result.best_move);
+// @ts-expect-error a value outside the union
+search(kif, { engine: 'quick' });
+
+const diags: Diagnostic[] = check(kif);
+for (const d of diags) console.log(d.endLine, d.endColumn, d.fixes[0]?.edits[0]?.insert);
+// @ts-expect-error snake_case diagnostic field
+console.log(diags[0]?.end_line);
+
+const game = new Game(kif, { engine: 'auto' });
+const state = game.initialState();
+const fromState: SearchResult = game.search(state, { depth: 1 });
+const summary = game.playouts({ count: 2, seed: 1, maxSteps: 10, from: state });
+console.log(fromState.value, summary.meanSteps, game.describe(state).outcome?.winners);
+// @ts-expect-error an unknown playouts option
+game.playouts({ counts: 2 });
+
+const match: MatchResult = runMatch(kif, ['random', { name: 'mcts', ms: 10 }], { games: 2, onGame: (r) => r.goals });
+console.log(match.players[0]?.meanGoal, match.players[0]?.msPerMove);
+// @ts-expect-error snake_case match option
+runMatch(kif, ['random'], { max_steps: 10 });
+
+const why: Explanation = explain(kif, { heuristic: 'hff' });
+console.log(why.moves[0]?.goals[0]?.hFf);
+// @ts-expect-error an unknown explain option
+explain(kif, { heuristics: 'hff' });
