@@ -481,7 +481,11 @@ ci95: [number, number], wins: number, draws: number, losses: number,
 /**
  * Moves chosen.
  */
-moves: number, msPerMove: number, nodesPerSecond: number, playoutsPerSecond: number, };
+moves: number, msPerMove: number, nodesPerSecond: number, playoutsPerSecond: number, 
+/**
+ * Mean over its moves of the deepest completed iteration (MCTS: tree depth).
+ */
+meanDepth: number, };
 
 /**
  * The result of a match (`gdlkit match --format json`, camelCase).
@@ -523,7 +527,12 @@ heuristic?: string,
 /**
  * The state machine (default "auto").
  */
-engine?: EngineChoice, };
+engine?: EngineChoice, 
+/**
+ * Time limit in milliseconds (default [`EXPLAIN_MS`]); the CLI's
+ * `--seconds` is the job's limit around it.
+ */
+ms: number | null, };
 
 /**
  * Options of `game.explain(state, options)` (all optional).

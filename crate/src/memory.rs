@@ -62,6 +62,7 @@ pub fn set_budget_mb(mb: u64) {
     BUDGET_MB.store(mb, Ordering::Relaxed);
 }
 
+#[cfg(feature = "cli")]
 /// Runs `f` with the budget `mb` (none: the current one), then restores
 /// the budget before (a long-lived wasm instance runs many commands).
 pub fn with_budget_mb<R>(mb: Option<u64>, f: impl FnOnce() -> R) -> R {
@@ -74,6 +75,7 @@ pub fn with_budget_mb<R>(mb: Option<u64>, f: impl FnOnce() -> R) -> R {
     r
 }
 
+#[cfg(feature = "cli")]
 /// `--memory MB` from the command line: a whole number of megabytes ≥ 16.
 pub fn parse_mb(text: &str) -> Result<u64, String> {
     match text.trim().parse::<u64>() {
@@ -84,6 +86,7 @@ pub fn parse_mb(text: &str) -> Result<u64, String> {
     }
 }
 
+#[cfg(feature = "cli")]
 /// Removes `--memory MB` (or `--memory=MB`) from command-line arguments:
 /// the remaining arguments and the budget when given.
 pub fn take_option(args: &[String]) -> Result<(Vec<String>, Option<u64>), String> {
@@ -115,6 +118,7 @@ pub fn used_mb() -> Option<u64> {
     }
 }
 
+#[cfg(feature = "cli")]
 /// Whether the memory in use is above `fraction` of the budget (loops that
 /// can stop early with what they have, before [`check`] fails).
 pub fn above(fraction: f64) -> bool {
