@@ -532,7 +532,7 @@ engine?: EngineChoice,
  * Time limit in milliseconds (default [`EXPLAIN_MS`]); the CLI's
  * `--seconds` is the job's limit around it.
  */
-ms: number | null, };
+ms?: number, };
 
 /**
  * Options of `game.explain(state, options)` (all optional).

@@ -1,6 +1,6 @@
 //! Options and results of the JavaScript bindings (`crate::wasm`) that are
 //! not already a library type. They live here, compiled natively, so that
-//! their TypeScript is generated from them ([`crate::typescript`]) like the
+//! their TypeScript is generated from them (`crate::typescript`, with the `typescript` feature) like the
 //! library's own types. Options are camelCase with unknown keys refused
 //! (`deny_unknown_fields`, read by `wasm::js::options`); results are
 //! snake_case in Rust and camelCase in JS ([`crate::js_names`]).

@@ -7,7 +7,7 @@
 //!
 //! Objects that are maps keyed by data (role names, file paths, option
 //! names) keep their keys: [`MAP_FIELDS`] names the fields holding such maps.
-//! The generated TypeScript (`js/types.d.ts`, [`crate::typescript`]) spells
+//! The generated TypeScript (`js/types.d.ts`, `crate::typescript`, with the `typescript` feature) spells
 //! the fields the same way (`#[ts(rename_all = "camelCase")]`).
 
 use serde_json::{Map, Value};

@@ -718,6 +718,24 @@ impl Ctx<'_> {
         out: &mut Vec<TermId>,
         delta: (Row, Row),
     ) {
+        // One frame per body literal: a rule with hundreds of literals must
+        // not overflow the stack (natively it grows on the heap).
+        if i % 16 == 15 {
+            return crate::stack::guarded(|| self.join_op(plan, i, env, trail, out, delta));
+        }
+        self.join_op(plan, i, env, trail, out, delta)
+    }
+
+    /// [`Self::join`] from the `i`th operation of the plan.
+    fn join_op(
+        &mut self,
+        plan: &Plan,
+        i: usize,
+        env: &mut [TermId],
+        trail: &mut Vec<u16>,
+        out: &mut Vec<TermId>,
+        delta: (Row, Row),
+    ) {
         if self.halted() {
             return;
         }

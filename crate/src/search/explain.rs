@@ -302,6 +302,7 @@ pub struct ExplainOptions {
     pub engine: String,
     /// Time limit in milliseconds (default [`EXPLAIN_MS`]); the CLI's
     /// `--seconds` is the job's limit around it.
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub ms: Option<f64>,
 }
 
