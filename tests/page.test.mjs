@@ -506,6 +506,40 @@ test('game symbols are text, never HTML', async () => {
   await context.close();
 });
 
+test('play: a board with 3 coordinates is drawn as one grid per layer, its cells split in Rust', async () => {
+  // A 2×2×2 cube: (cell x y z content); the structure finds 3 coordinates.
+  const cells = [1, 2].flatMap((x) => [1, 2].flatMap((y) => ['top', 'bottom'].map((z) => `(init (cell ${x} ${y} ${z} b))`)));
+  const kif = `; cube\n(role p)\n${cells.join('\n')}\n(init (step 0))\n`
+    + '(<= (legal p (mark ?x ?y ?z)) (true (cell ?x ?y ?z b)))\n(<= (next (cell ?x ?y ?z x)) (does p (mark ?x ?y ?z)))\n'
+    + '(<= (next (cell ?x ?y ?z ?c)) (true (cell ?x ?y ?z ?c)) (not (does p (mark ?x ?y ?z))))\n'
+    + '(<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))\n(succ 0 1) (succ 1 2) (succ 2 3)\n(<= terminal (true (step 3)))\n(goal p 100)\n';
+  const { page, errors, context } = await open('?view=play');
+  await page.evaluate(async (text) => {
+    const bytes = new TextEncoder().encode(text);
+    const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate'));
+    const buf = new Uint8Array(await new Response(stream).arrayBuffer());
+    const b64 = btoa(String.fromCharCode(...buf)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    location.hash = `view=play&kif=${b64}`;
+    location.reload();
+  }, kif);
+  await page.waitForSelector('body[data-play-ready="true"]');
+  await page.waitForSelector('.board-layers .board-layer');
+  const layers = await page.locator('.board-layer').evaluateAll((l) => l.map((f) => [f.dataset.layer, f.querySelectorAll('.cell').length]));
+  assert.deepEqual(layers.map(([, n]) => n), [4, 4], `two 2×2 layers: ${JSON.stringify(layers)}`);
+  assert.deepEqual(layers.map(([z]) => z).sort(), ['bottom', 'top']);
+  // The step counter is not on the board: it is listed beside it.
+  assert.match(await page.locator('.fluents-details').textContent(), /\(step 0\)/);
+  // Marking (2 1 top) puts an x in the top layer only, at column 2, row 1.
+  await page.locator('button.move', { hasText: '(mark 2 1 top)' }).click();
+  await page.waitForSelector('.board-layer[data-layer="top"] [data-cell="2|1"] .symbol');
+  assert.equal(await page.locator('.board-layer[data-layer="top"] [data-cell="2|1"] .symbol').textContent(), 'x');
+  assert.equal(await page.locator('.board-layer[data-layer="bottom"] .symbol').count(), 0);
+  assert.equal(await page.locator('.board-layer .symbol').count(), 1);
+  await shot(page, 'play-cube-layers');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('structure: boards inside the nodes of a tic-tac-toe tree, and the Structure panel', async () => {
   const { page, errors, context } = await open('?view=tree&game=ticTacToe&tree=((1 2) (3 4))');
   await page.waitForSelector('.step-counter[data-total]');

@@ -17,40 +17,130 @@ pub struct Grid {
     pub cells: Vec<Vec<Option<String>>>,
 }
 
-/// The board's cells in the state with these fluents (`fluents` as text:
-/// canonical `(cell 1 2 x)`).
-pub fn grid(b: &Board, fluents: &[String]) -> Option<Grid> {
-    if b.coordinates.is_empty() || b.coordinates.len() > 2 {
-        return None;
-    }
-    let cols = b.values[0].clone();
-    let rows: Vec<String> = match b.values.get(1) {
-        Some(v) => v.iter().rev().cloned().collect(),
-        None => vec![String::new()],
+/// One cell of a board in a state: its coordinates (`y` is `""` on a 1-D
+/// board, `z` is `""` unless the board has 3 coordinates) and content text.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Cell {
+    pub x: String,
+    pub y: String,
+    pub z: String,
+    pub content: String,
+}
+
+/// A state's fluents split into the cells of one board and the rest: what
+/// the page draws (`boardCells`), the text board and the SVG.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct BoardCells {
+    pub fluent: String,
+    pub size: Vec<usize>,
+    /// The values of the coordinates in order; `ys` is `[""]` on a 1-D
+    /// board, `zs` is empty unless the board has 3 coordinates.
+    pub xs: Vec<String>,
+    pub ys: Vec<String>,
+    pub zs: Vec<String>,
+    /// The occupied cells (several fluents on one cell: contents joined by a space).
+    pub cells: Vec<Cell>,
+    /// The fluents that are not on this board, in the given order.
+    pub rest: Vec<String>,
+}
+
+/// Most values per coordinate that a board is drawn with.
+const MAX_SIDE: usize = 64;
+
+/// The board a state is drawn with: the largest with 2 or 3 coordinates,
+/// else the largest with 1.
+pub fn main_board(boards: &[Board]) -> Option<&Board> {
+    let largest = |dims: &[usize]| {
+        boards
+            .iter()
+            .filter(|b| dims.contains(&b.coordinates.len()))
+            .max_by_key(|b| b.size.iter().product::<usize>())
     };
-    if cols.len() > 64 || rows.len() > 64 {
+    largest(&[2, 3]).or_else(|| largest(&[1]))
+}
+
+/// The cells of board `b` in the state with these fluents (canonical text
+/// `(cell 1 2 x)`); `None` when `b` has no or more than 3 coordinates or a
+/// coordinate with more than 64 values.
+pub fn cells(b: &Board, fluents: &[String]) -> Option<BoardCells> {
+    let dims = b.coordinates.len();
+    if dims == 0 || dims > 3 || b.values.len() < dims {
         return None;
     }
-    let mut cells = vec![vec![None; cols.len()]; rows.len()];
+    if b.values.iter().any(|v| v.len() > MAX_SIDE) {
+        return None;
+    }
+    let axis = |i: usize| b.values.get(i).filter(|_| i < dims).cloned();
+    let xs = axis(0)?;
+    let ys = axis(1).unwrap_or_else(|| vec![String::new()]);
+    let zs = axis(2).unwrap_or_default();
+    let mut out = BoardCells {
+        fluent: b.fluent.clone(),
+        size: b.size.clone(),
+        xs,
+        ys,
+        zs,
+        cells: Vec::new(),
+        rest: Vec::new(),
+    };
+    let mut index = std::collections::HashMap::new();
     for f in fluents {
-        let Some(args) = split_fluent(f, &b.fluent, b.arity) else {
+        let Some(cell) = on_board(b, &out, f) else {
+            out.rest.push(f.clone());
             continue;
         };
-        let c = cols.iter().position(|v| *v == args[b.coordinates[0]]);
-        let r = match b.coordinates.get(1) {
-            Some(&k) => rows.iter().position(|v| *v == args[k]),
-            None => Some(0),
-        };
+        let key = (cell.x.clone(), cell.y.clone(), cell.z.clone());
+        match index.get(&key) {
+            Some(&i) => {
+                let prev: &mut Cell = &mut out.cells[i];
+                prev.content = format!("{} {}", prev.content, cell.content);
+            }
+            None => {
+                index.insert(key, out.cells.len());
+                out.cells.push(cell);
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The cell that fluent `f` puts on board `b` (with the axes of `bc`), if any.
+fn on_board(b: &Board, bc: &BoardCells, f: &str) -> Option<Cell> {
+    let args = split_fluent(f, &b.fluent, b.arity)?;
+    let coord = |i: usize, values: &[String]| match b.coordinates.get(i) {
+        Some(&k) => values.contains(&args[k]).then(|| args[k].clone()),
+        None => Some(String::new()),
+    };
+    let content: Vec<&str> = b.contents.iter().map(|&k| args[k].as_str()).collect();
+    Some(Cell {
+        x: coord(0, &bc.xs)?,
+        y: coord(1, &bc.ys)?,
+        z: coord(2, &bc.zs)?,
+        content: content.join(" "),
+    })
+}
+
+/// The board's cells in the state with these fluents (`fluents` as text:
+/// canonical `(cell 1 2 x)`), as rows for the text board and the SVG.
+pub fn grid(b: &Board, fluents: &[String]) -> Option<Grid> {
+    if b.coordinates.len() > 2 {
+        return None;
+    }
+    let bc = cells(b, fluents)?;
+    let rows: Vec<String> = bc.ys.iter().rev().cloned().collect();
+    let mut grid = vec![vec![None; bc.xs.len()]; rows.len()];
+    for cell in bc.cells {
+        let c = bc.xs.iter().position(|v| *v == cell.x);
+        let r = rows.iter().position(|v| *v == cell.y);
         if let (Some(c), Some(r)) = (c, r) {
-            let content: Vec<&str> = b.contents.iter().map(|&k| args[k].as_str()).collect();
-            cells[r][c] = Some(content.join(" "));
+            grid[r][c] = Some(cell.content);
         }
     }
     Some(Grid {
-        fluent: b.fluent.clone(),
-        cols,
+        fluent: bc.fluent,
+        cols: bc.xs,
         rows,
-        cells,
+        cells: grid,
     })
 }
 
@@ -360,5 +450,66 @@ mod tests {
         let svg = svg(&b, &g, 10.0, true);
         assert_eq!(svg.matches("<rect ").count(), 6);
         assert_eq!(svg.matches(">x<").count(), 2);
+    }
+
+    #[test]
+    fn cells_split_a_state_into_board_and_rest() {
+        let b = board();
+        let texts: Vec<String> = [
+            "(cell 1 a x)",
+            "(control o)",
+            "(cell 3 b x)",
+            "(cell 4 a x)",
+        ]
+        .map(String::from)
+        .to_vec();
+        let bc = cells(&b, &texts).unwrap();
+        assert_eq!((bc.xs.len(), bc.ys.len(), bc.zs.len()), (3, 2, 0));
+        let at: Vec<(&str, &str, &str)> = bc
+            .cells
+            .iter()
+            .map(|c| (c.x.as_str(), c.y.as_str(), c.content.as_str()))
+            .collect();
+        assert_eq!(at, [("1", "a", "x"), ("3", "b", "x")]);
+        // Off the board's domain or another relation: the rest, in order.
+        assert_eq!(bc.rest, ["(control o)", "(cell 4 a x)"]);
+    }
+
+    #[test]
+    fn cells_of_one_and_three_coordinates() {
+        let v = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let mut b = board();
+        b.fluent = "at".into();
+        b.arity = 4;
+        b.coordinates = vec![0, 1, 2];
+        b.contents = vec![3];
+        b.values.push(v(&["p", "q"]));
+        b.size = vec![3, 2, 2];
+        let texts = v(&["(at 2 b q x)", "(at 2 b p o)"]);
+        let bc = cells(&b, &texts).unwrap();
+        assert_eq!(bc.zs, ["p", "q"]);
+        assert_eq!(bc.cells.len(), 2);
+        assert_eq!(
+            (bc.cells[0].z.as_str(), bc.cells[0].content.as_str()),
+            ("q", "x")
+        );
+        assert!(grid(&b, &texts).is_none(), "the text board is 2-D only");
+        assert_eq!(
+            main_board(std::slice::from_ref(&b)).map(|m| &m.fluent),
+            Some(&b.fluent)
+        );
+
+        let mut line = board();
+        line.fluent = "slot".into();
+        line.arity = 2;
+        line.coordinates = vec![0];
+        line.contents = vec![1];
+        line.values.truncate(1);
+        line.size = vec![3];
+        let bc = cells(&line, &v(&["(slot 2 x)"])).unwrap();
+        assert_eq!(bc.ys, [""]);
+        assert_eq!((bc.cells[0].x.as_str(), bc.cells[0].y.as_str()), ("2", ""));
+        let g = grid(&line, &v(&["(slot 2 x)"])).unwrap();
+        assert_eq!(g.cells, [[None, Some("x".to_string()), None]]);
     }
 }

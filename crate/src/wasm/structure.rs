@@ -72,3 +72,21 @@ pub fn move_cells(structure: JsValue, moves: Vec<String>) -> Result<JsValue, JsV
     // Keyed by moves: no field names to convert.
     js::to_js_data(&out)
 }
+
+/// The cells of the state's board (`board::main_board` of `structure`) for
+/// each state given by its fluents: `{fluent, size, xs, ys, zs, cells:
+/// [{x, y, z, content}], rest}`, or `null` when the game has no drawable
+/// board. The page draws exactly these (JavaScript parses no terms).
+#[wasm_bindgen(js_name = boardCells)]
+pub fn board_cells(structure: JsValue, states: JsValue) -> Result<JsValue, JsValue> {
+    js::init();
+    let st: Structure = js::from_js_data(structure, "boardCells: not a structure")?;
+    let states: Vec<Vec<String>> =
+        js::from_js_data(states, "boardCells: not a list of states (fluent texts)")?;
+    let b = board::main_board(&st.boards);
+    let out: Vec<Option<board::BoardCells>> = states
+        .iter()
+        .map(|fluents| b.and_then(|b| board::cells(b, fluents)))
+        .collect();
+    to_js(&out)
+}

@@ -35,10 +35,26 @@ function ggpMatch(id) {
   return m;
 }
 
-/** What the Match view draws after each phase. */
-function ggpSnapshot(m) {
+/** Structures of the matches by id (for their boards). */
+const ggpStructures = new Map();
+
+/** What the Match view draws after each phase (`board`: see boardOf). */
+function ggpSnapshot(m, id) {
   const legal = m.phase === 'play' ? m.roles.map((_, r) => m.legalMoves(r)) : m.roles.map(() => []);
-  return { phase: m.phase, isDone: m.isDone, fluents: m.fluents, events: m.events, record: m.record(), legal };
+  const fluents = m.fluents;
+  const board = boardsOf(ggpStructures.get(id), [fluents])[0];
+  return { phase: m.phase, isDone: m.isDone, fluents, events: m.events, record: m.record(), legal, board };
+}
+
+/**
+ * The board cells of each state (a list of fluent texts) for drawing:
+ * `{fluent, size, xs, ys, zs, cells: [{x, y, z, content}], rest}` or null,
+ * split in Rust (`boardCells`, crate/src/structure/board.rs).
+ */
+function boardsOf(structure, states) {
+  const boardCells = optional('boardCells');
+  if (!structure?.boards?.length || !boardCells) return states.map(() => null);
+  return boardCells(structure, states);
 }
 
 /** The structure for drawing boards: a short simulation (crate/src/structure). */
@@ -77,6 +93,7 @@ function describe(g, handle, joint = []) {
   const st = structures.get(g);
   const moveCells = optional('moveCells');
   if (st?.boards?.length && moveCells) d.cells = moveCells(st, [...new Set([...d.legal.flat(), ...joint])]);
+  d.board = boardsOf(st, [d.fluents])[0];
   return d;
 }
 
@@ -114,6 +131,11 @@ const ops = {
   /** The game's structure (boards, pieces, ...), found in Rust; null when it cannot be found. */
   structure({ text }) {
     return structureOf(text);
+  },
+
+  /** The board cells of each state (fluent texts) of a game with this structure (see boardsOf). */
+  boardCells({ structure, states }) {
+    return boardsOf(structure, states);
   },
 
   unload({ id }) {
@@ -169,23 +191,26 @@ const ops = {
     const m = new wasm.GgpMatch(text, setup);
     const id = nextGameId++;
     ggpMatches.set(id, m);
-    return { id, roles: m.roles, requests: m.requests(), ...ggpSnapshot(m) };
+    const structure = structureOf(text);
+    if (structure) ggpStructures.set(id, structure);
+    return { id, roles: m.roles, requests: m.requests(), ...ggpSnapshot(m, id) };
   },
 
   ggpDeliver({ id, answers }) {
     const m = ggpMatch(id);
     m.deliver(answers, Date.now());
-    return { requests: m.requests(), ...ggpSnapshot(m) };
+    return { requests: m.requests(), ...ggpSnapshot(m, id) };
   },
 
   ggpAbort({ id }) {
     const m = ggpMatch(id);
-    return { requests: m.abort(), ...ggpSnapshot(m) };
+    return { requests: m.abort(), ...ggpSnapshot(m, id) };
   },
 
   ggpDrop({ id }) {
     ggpMatches.get(id)?.free();
     ggpMatches.delete(id);
+    ggpStructures.delete(id);
   },
 
   /** One message to the page's engine player `key` (created with `spec`, `marginMs`). */

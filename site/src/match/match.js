@@ -8,7 +8,7 @@
 
 import { engine, EngineWorker } from '../engine/client.js';
 import { h, labelled, select } from '../dom.js';
-import { boardCells, boardFromStructure, renderBoard, renderFluentList } from '../play/board.js';
+import { renderBoard, renderFluentList } from '../play/board.js';
 
 const KINDS = [['engine', 'Engine (this page)'], ['human', 'Human'], ['remote', 'Player URL']];
 
@@ -45,7 +45,6 @@ export class MatchView {
     this.running = false;
     this.match = null; // {id, roles, record, ...} from the worker
     this.humanWait = null;
-    this.board = null;
     this.palette = new Map();
     this.build();
   }
@@ -120,8 +119,6 @@ export class MatchView {
     this.startBtn.disabled = true;
     this.abortBtn.disabled = false;
     this.downloadBtn.disabled = true;
-    // The board is the game's structure, found in Rust (crate/src/structure).
-    this.board = boardFromStructure(await engine().game.call('structure', { text }).catch(() => null));
     this.workers = this.seats.map((s, r) => (s.kind === 'engine' ? (this.workers[r] ?? new EngineWorker(`ggp-${r}`)) : null));
     const setup = {
       matchId: `page.${Date.now()}`,
@@ -198,10 +195,10 @@ export class MatchView {
   }
 
   draw(snap) {
-    const board = this.board;
-    const { cells, rest } = boardCells(board, snap.fluents);
-    this.boardBox.replaceChildren(board ? renderBoard(board, cells, { palette: this.palette }) : renderFluentList(snap.fluents));
-    if (board && rest.length) this.boardBox.append(renderFluentList(rest));
+    // The board's cells come split in Rust with each snapshot (the worker's ggpSnapshot).
+    const board = snap.board;
+    this.boardBox.replaceChildren(board ? renderBoard(board, { palette: this.palette }) : renderFluentList(snap.fluents));
+    if (board?.rest.length) this.boardBox.append(renderFluentList(board.rest));
     const rec = snap.record;
     const rows = rec.moves.map((jm, i) => h('tr', {},
       h('td', { text: String(i + 1) }),

@@ -1,11 +1,11 @@
-// Boards drawn from the state, for any game. Which fluent is a board, which
-// arguments are its coordinates and their order come from the game's
-// structure, found in Rust (crate/src/structure, `gdlkit structure`); this
-// module only draws the grid, and the fluents that are not part of the
-// board stay a readable list. Nothing here is specific to a game: no
-// per-game stylesheet, no per-game code. Every symbol is inserted as text.
-
-import { parseTerm, termArgs, termName, termText } from '../terms.js';
+// Boards drawn from the state, for any game. Which fluent is a board, its
+// coordinates and the cells of each state come from Rust (the structure,
+// crate/src/structure, and `boardCells` in crate/src/structure/board.rs,
+// sent by the engine worker with each state as `board`: {fluent, size, xs,
+// ys, zs, cells: [{x, y, z, content}], rest}); this module only draws the
+// grid (one per value of a third coordinate, side by side; a 1-D board is
+// one row). Nothing here is specific to a game: no per-game stylesheet, no
+// per-game code. Every symbol is inserted as text.
 
 /** Content symbols shown as an empty cell. */
 const BLANKS = new Set(['b', 'blank', 'empty', 'none', 'free', 'nil', 'space', '_', '-', '.']);
@@ -27,36 +27,25 @@ const DISCS = {
 /** Background tints for other symbols, in order of first appearance (light enough for dark text). */
 const TINTS = ['#dbe7ff', '#ffe1d6', '#dff5e3', '#f6e6ff', '#fff3c4', '#d9f3f5', '#f2e3d5', '#e9ecef'];
 
-/**
- * The board to draw, from the game's structure (found in Rust,
- * crate/src/structure: which fluent is a board, its coordinates in order):
- * the largest board with two coordinates, as {relation, coords, contents,
- * xs, ys}; null when the game has none.
- */
-export function boardFromStructure(structure) {
-  const boards = (structure?.boards ?? []).filter((b) => b.coordinates.length === 2);
-  if (!boards.length) return null;
-  const b = boards.reduce((best, x) => (x.size[0] * x.size[1] > best.size[0] * best.size[1] ? x : best));
-  return { relation: b.fluent, coords: b.coordinates, contents: b.contents, xs: b.values[0], ys: b.values[1] };
+/** The cells of one layer (`z`, "" on a board with fewer than 3 coordinates): Map "x|y" → content text. */
+export function cellMap(board, z = '') {
+  return new Map(board.cells.filter((c) => c.z === z).map((c) => [`${c.x}|${c.y}`, c.content]));
 }
 
-/** The cells of the board in one state: Map "x|y" → content text; and the other fluents. */
-export function boardCells(board, fluentTexts) {
-  const cells = new Map();
-  const rest = [];
-  for (const text of fluentTexts) {
-    const term = parseTerm(text);
-    const args = termArgs(term);
-    if (board && termName(term) === board.relation && args.length === board.coords.length + board.contents.length) {
-      const key = `${termText(args[board.coords[0]])}|${termText(args[board.coords[1]])}`;
-      const content = board.contents.map((i) => termText(args[i])).join(' ');
-      const prev = cells.get(key);
-      cells.set(key, prev === undefined ? content : `${prev} ${content}`);
-    } else {
-      rest.push(text);
-    }
-  }
-  return { cells, rest };
+/** The layers of a board: the values of its third coordinate, or [""] when it has none. */
+export function layers(board) {
+  return board.zs.length ? board.zs : [''];
+}
+
+/**
+ * A board for a small drawing ({cols, rows, cells: Map "col|row" →
+ * content}): the layers of a 3-D board side by side, as the full view.
+ */
+export function flatBoard(board) {
+  const zs = layers(board);
+  const cols = zs.flatMap((z) => board.xs.map((x) => (z ? `${x}@${z}` : x)));
+  const cells = new Map(board.cells.map((c) => [`${c.z ? `${c.x}@${c.z}` : c.x}|${c.y}`, c.content]));
+  return { cols, rows: [...board.ys].reverse(), cells };
 }
 
 /** How a content symbol is shown: {text, label, disc?, tint?, blank}. */
@@ -98,13 +87,33 @@ function el(tag, className, text) {
 }
 
 /**
- * Renders a board. `targets` (optional) maps a cell key to a description
+ * Renders the board of a state (`board` as sent by the worker): one grid
+ * per layer, side by side, each titled by its value of the third
+ * coordinate. Options as renderGrid's (targets and clicks: 2-D boards).
+ */
+export function renderBoard(board, options = {}) {
+  const zs = layers(board);
+  if (zs.length === 1) return renderGrid(board, cellMap(board), options);
+  const box = el('div', 'board-layers');
+  box.setAttribute('role', 'group');
+  box.setAttribute('aria-label', `board ${board.fluent}, ${zs.length} layers`);
+  for (const z of zs) {
+    const layer = el('figure', 'board-layer');
+    layer.dataset.layer = z;
+    layer.append(renderGrid(board, cellMap(board, z), { ...options, layer: z, onCell: undefined }), el('figcaption', undefined, z));
+    box.append(layer);
+  }
+  return box;
+}
+
+/**
+ * Renders one grid of a board. `targets` (optional) maps a cell key to a description
  * of what clicking it does; `onCell(key)` is called for clicks on targets.
  * `marked` is a set of keys to outline (a selected piece, the last move).
  * Returns the element (a grid of buttons when interactive, of divs
  * otherwise); arrow keys move between the cells of an interactive board.
  */
-export function renderBoard(board, cells, { orientation, targets, onCell, marked, selected, small = false, palette = new Map() } = {}) {
+function renderGrid(board, cells, { orientation, targets, onCell, marked, selected, small = false, palette = new Map(), layer = '' } = {}) {
   const { cols, rows, key } = gridAxes(board, orientation);
   const interactive = Boolean(onCell);
   const checkered = cols.length >= 4 && rows.length >= 4;
@@ -141,10 +150,11 @@ export function renderBoard(board, cells, { orientation, targets, onCell, marked
         if (look.tint) cell.classList.add('tinted');
       }
       const target = targets?.get(k);
-      const description = `${board.relation} ${x} ${y}: ${look.label}${target ? `, ${target}` : ''}`;
+      const at = [x, y, layer].filter((v) => v !== '').join(' ');
+      const description = `${board.fluent} ${at}: ${look.label}${target ? `, ${target}` : ''}`;
       cell.setAttribute('aria-label', description);
-      cell.title = content === undefined ? `${x} ${y}` : `(${board.relation} ${x} ${y} ${content})`;
-      if (!look.blank) summary.push(`${x} ${y} ${content}`);
+      cell.title = content === undefined ? at : `(${board.fluent} ${at} ${content})`;
+      if (!look.blank) summary.push(`${at} ${content}`);
       if (target) cell.classList.add('target');
       if (marked?.has(k)) cell.classList.add('marked');
       if (selected === k) cell.classList.add('selected');
@@ -158,7 +168,7 @@ export function renderBoard(board, cells, { orientation, targets, onCell, marked
     grid.append(line);
   });
   if (!interactive) {
-    grid.setAttribute('aria-label', `board ${board.relation}: ${summary.join(', ') || 'empty'}`);
+    grid.setAttribute('aria-label', `board ${board.fluent}${layer ? ` ${layer}` : ''}: ${summary.join(', ') || 'empty'}`);
   } else if (buttons.length) {
     // Roving focus: one cell in the tab order, arrow keys move.
     const first = buttons.find((b) => b.classList.contains('target')) ?? buttons[0];

@@ -9,7 +9,7 @@ import { parallelBestMove, parallelEnsembleMove } from '../../../js/parallel.js'
 import { movesFromText, movesToText } from '../state.js';
 import { h, formatMs, select } from '../dom.js';
 import { WhyPanel } from './why.js';
-import { boardCells, boardFromStructure, renderBoard, renderFluentList } from './board.js';
+import { renderBoard, renderFluentList } from './board.js';
 
 export const ALGORITHMS = [
   ['alphabeta', 'alpha-beta'],
@@ -221,7 +221,6 @@ export class PlayView {
     }
     this.paused = paused;
     this.palette = new Map();
-    this.board = boardFromStructure(loaded.structure);
     this.message = replayError ?? '';
     this.renderRoles();
     this.enter();
@@ -568,11 +567,17 @@ export class PlayView {
     this.status.textContent = text;
   }
 
+  /** The current state's board, split into cells in Rust (the worker's `board`), or null. */
+  get board() {
+    return this.current?.board ?? null;
+  }
+
   /** Cells a click can use, per human role still to move: Map cell → [{role, move, cells}]. */
   clickableMoves() {
     const s = this.current;
     const byCell = new Map();
-    if (!this.board || s.terminal) return byCell;
+    // Moves name cells of a 2-D board (moveCells); layered boards are not clicked.
+    if (!this.board || this.board.zs.length || s.terminal) return byCell;
     this.players.forEach((p, r) => {
       if (p.kind !== 'human' && !(this.paused && s.legal[r].length > 1)) return;
       if (this.choices[r] !== null || s.legal[r].length <= 1) return;
@@ -599,7 +604,7 @@ export class PlayView {
   renderState() {
     const s = this.current;
     if (!s) return;
-    const { cells, rest } = boardCells(this.board, s.fluents);
+    const rest = this.board?.rest ?? [];
     this.boardBox.replaceChildren();
     this.orientBox.hidden = !this.board;
     if (this.board) {
@@ -617,7 +622,7 @@ export class PlayView {
       }
       const last = this.session.cursor > 0 ? this.session.moves[this.session.cursor - 1] : [];
       const marked = new Set(last.flatMap((m) => (s.cells?.[m]?.column ? [] : (s.cells?.[m]?.cells ?? []).map(([x, y]) => `${x}|${y}`))));
-      const board = renderBoard(this.board, cells, {
+      const board = renderBoard(this.board, {
         orientation: this.orientation,
         targets,
         marked,
@@ -625,7 +630,7 @@ export class PlayView {
         palette: this.palette,
         onCell: (cell) => this.clickCell(cell, byCell),
       });
-      board.setAttribute('aria-label', `board (${this.board.relation})`);
+      board.setAttribute('aria-label', `board (${this.board.fluent})`);
       this.boardBox.append(board);
     }
     const list = this.board ? rest : s.fluents;

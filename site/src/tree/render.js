@@ -131,7 +131,7 @@ function fit(ctx, text, max) {
  */
 /**
  * A small board inside node (x, y): `board` is {cols, rows, cells} (cells:
- * Map "col|row" → content text, from the structure found in Rust); the
+ * Map "col|row" → content text, split in Rust: board.js flatBoard); the
  * contents are drawn as their first letters.
  */
 function drawMiniBoard(ctx, board, x, y) {

@@ -7,7 +7,7 @@
 
 import { h, icon, isTyping, labelled, select } from '../dom.js';
 import { engine, features } from '../engine/client.js';
-import { boardCells, boardFromStructure, renderBoard, renderFluentList, symbolLook } from '../play/board.js';
+import { flatBoard, renderBoard, renderFluentList, symbolLook } from '../play/board.js';
 import { buildModel, countersAt, describeEvent, eventNode, fmt, nodeAt } from './model.js';
 import { TreePane } from './pane.js';
 import { treeSvg, worldSize } from './render.js';
@@ -317,6 +317,10 @@ export class TreeView {
     ]);
     const model = buildModel(result);
     model.structure = structure;
+    // The board cells of every state, split in Rust (the worker's boardCells).
+    model.boards = structure?.boards?.length
+      ? await engine().game.call('boardCells', { structure, states: model.states.map((f) => f ?? []) }).catch(() => null)
+      : null;
     return model;
   }
 
@@ -458,21 +462,27 @@ export class TreeView {
   /** The board of node i for drawing inside it ({cols, rows, cells}), or null. */
   nodeBoard(model, i) {
     const info = this.boardFor(model);
-    const n = model.nodes[i];
-    if (!info?.board || !(n.state >= 0) || !model.states[n.state]) return null;
+    const board = this.stateBoard(model, i);
+    if (!board) return null;
     info.cells ??= new Map();
     if (!info.cells.has(i)) {
-      const { cells } = boardCells(info.board, model.states[n.state]);
-      const rows = [...info.board.ys].reverse(); // as the play view: y grows upwards
-      info.cells.set(i, { cols: info.board.xs, rows, cells, blank: (c) => symbolLook(c, info.palette).blank });
+      // As the play view: y grows upwards, layers side by side.
+      info.cells.set(i, { ...flatBoard(board), blank: (c) => symbolLook(c, info.palette).blank });
     }
     return info.cells.get(i);
+  }
+
+  /** The board of node i's state, as split in Rust (model.boards), or null. */
+  stateBoard(model, i) {
+    const n = model.nodes[i];
+    if (model.abstract || !(n.state >= 0)) return null;
+    return model.boards?.[n.state] ?? null;
   }
 
   boardFor(model) {
     if (model.abstract) return null;
     if (!this.boardInfo || this.boardInfo.model !== model) {
-      this.boardInfo = { model, board: boardFromStructure(model.structure), palette: new Map() };
+      this.boardInfo = { model, palette: new Map() };
     }
     return this.boardInfo;
   }
@@ -495,10 +505,9 @@ export class TreeView {
     const box = h('div', { class: 'node-info' }, ...lines);
     if (n.state >= 0 && model.states[n.state]) {
       const fluents = model.states[n.state];
-      const info = this.boardFor(model);
-      if (info?.board) {
-        const { cells } = boardCells(info.board, fluents);
-        box.append(renderBoard(info.board, cells, { small, palette: info.palette }));
+      const board = this.stateBoard(model, i);
+      if (board) {
+        box.append(renderBoard(board, { small, palette: this.boardFor(model).palette }));
       } else if (!model.abstract) {
         const list = renderFluentList(fluents.slice(0, small ? 12 : 200), 'fluents small');
         box.append(list);
