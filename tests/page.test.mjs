@@ -13,6 +13,7 @@ import { chromium } from 'playwright-core';
 import { ARTIFACTS, CHROMIUM_ARGS, ROOT, SITE } from '../scripts/lib.mjs';
 import { serve } from '../scripts/serve.mjs';
 import { browserPaths } from '../scripts/setup.mjs';
+import { players as registryPlayers } from '../js/node.js';
 
 let server;
 let url;
@@ -119,6 +120,16 @@ test('play: a full game of tic-tac-toe against the engine', async () => {
   const { page, errors, context } = await open('?view=play&game=ticTacToe&players=human;alphabeta:ms=100');
   await page.waitForSelector('.board button.cell');
   assert.equal(await page.locator('.board button.cell').count(), 9, 'a 3x3 board drawn from the rules');
+  // The players come from the engine's registry: the URL's spec, parsed in Rust, selects alpha-beta at 0.1 s for o,
+  // and the engines offered are exactly the registry's players but `random` (the kind Random) and `legal` (no budget).
+  assert.equal(await page.locator('select[aria-label="who plays x"]').inputValue(), 'human');
+  assert.equal(await page.locator('select[aria-label="who plays o"]').inputValue(), 'engine');
+  assert.equal(await page.locator('select[aria-label="engine for o"]').inputValue(), 'alphabeta');
+  assert.equal(await page.locator('select[aria-label="time per move for o"]').inputValue(), '100');
+  const offered = await page.locator('select[aria-label="engine for o"] option').evaluateAll((os) => os.map((o) => o.value));
+  const registry = registryPlayers().map((p) => p.name);
+  assert.ok(registry.length >= 5, `the registry lists its players: ${registry}`);
+  assert.deepEqual(offered, registry.filter((n) => n !== 'random' && n !== 'legal'));
   await shot(page, 'view-play');
   // x (human) always takes the first free cell, by clicking the board; o is the engine.
   for (let turn = 0; turn < 5; turn++) {
