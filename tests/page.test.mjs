@@ -168,6 +168,17 @@ test('play: a full game of tic-tac-toe against the engine', async () => {
   await context.close();
 });
 
+test('play: a player spec the registry does not know is said, and alpha-beta plays', async () => {
+  // The specs of the URL are parsed by the engine (Rust); x (human) is to move, so the message stays.
+  const { page, errors, context } = await open('?view=play&game=ticTacToe&players=human;nosuch:ms=100');
+  await page.waitForFunction(() => /Player not known/.test(document.querySelector('.play-status')?.textContent ?? ''), null, { timeout: 10000 });
+  assert.match(await page.locator('.play-status').textContent(), /nosuch:ms=100: unknown player `nosuch`/);
+  assert.equal(await page.locator('select[aria-label="who plays o"]').inputValue(), 'engine');
+  assert.equal(await page.locator('select[aria-label="engine for o"]').inputValue(), 'alphabeta');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('play: the engine thinks with progress and stops', async (t) => {
   const { page, errors, context } = await open('?view=play&game=connectFour&players=alphabeta:ms=8000;human');
   await page.locator('.think').waitFor({ state: 'visible' });
