@@ -13,6 +13,7 @@ import { chromium } from 'playwright-core';
 import { ARTIFACTS, CHROMIUM_ARGS, ROOT, SITE } from '../scripts/lib.mjs';
 import { serve } from '../scripts/serve.mjs';
 import { browserPaths } from '../scripts/setup.mjs';
+import { players as registryPlayers } from '../js/node.js';
 
 let server;
 let url;
@@ -119,6 +120,16 @@ test('play: a full game of tic-tac-toe against the engine', async () => {
   const { page, errors, context } = await open('?view=play&game=ticTacToe&players=human;alphabeta:ms=100');
   await page.waitForSelector('.board button.cell');
   assert.equal(await page.locator('.board button.cell').count(), 9, 'a 3x3 board drawn from the rules');
+  // The players come from the engine's registry: the URL's spec, parsed in Rust, selects alpha-beta at 0.1 s for o,
+  // and the engines offered are exactly the registry's players but `random` (the kind Random) and `legal` (no budget).
+  assert.equal(await page.locator('select[aria-label="who plays x"]').inputValue(), 'human');
+  assert.equal(await page.locator('select[aria-label="who plays o"]').inputValue(), 'engine');
+  assert.equal(await page.locator('select[aria-label="engine for o"]').inputValue(), 'alphabeta');
+  assert.equal(await page.locator('select[aria-label="time per move for o"]').inputValue(), '100');
+  const offered = await page.locator('select[aria-label="engine for o"] option').evaluateAll((os) => os.map((o) => o.value));
+  const registry = registryPlayers().map((p) => p.name);
+  assert.ok(registry.length >= 5, `the registry lists its players: ${registry}`);
+  assert.deepEqual(offered, registry.filter((n) => n !== 'random' && n !== 'legal'));
   await shot(page, 'view-play');
   // x (human) always takes the first free cell, by clicking the board; o is the engine.
   for (let turn = 0; turn < 5; turn++) {
@@ -153,6 +164,17 @@ test('play: a full game of tic-tac-toe against the engine', async () => {
   await page.locator('select[aria-label="who plays o"]').selectOption('random');
   await page.locator('.goals').waitFor({ state: 'visible', timeout: 15000 });
   assert.ok((await page.locator('.history li').count()) >= 6, 'a random game lasts at least five moves');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('play: a player spec the registry does not know is said, and alpha-beta plays', async () => {
+  // The specs of the URL are parsed by the engine (Rust); x (human) is to move, so the message stays.
+  const { page, errors, context } = await open('?view=play&game=ticTacToe&players=human;nosuch:ms=100');
+  await page.waitForFunction(() => /Player not known/.test(document.querySelector('.play-status')?.textContent ?? ''), null, { timeout: 10000 });
+  assert.match(await page.locator('.play-status').textContent(), /nosuch:ms=100: unknown player `nosuch`/);
+  assert.equal(await page.locator('select[aria-label="who plays o"]').inputValue(), 'engine');
+  assert.equal(await page.locator('select[aria-label="engine for o"]').inputValue(), 'alphabeta');
   assert.deepEqual(errors, []);
   await context.close();
 });

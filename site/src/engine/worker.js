@@ -6,7 +6,8 @@
 //
 // Kinds added here (named `site.*`): the play view's games held by id and
 // their states by handle (`site.load`, `site.next`, `site.replayMoves`,
-// ...), the structure that boards are drawn from (`site.structure`), traced
+// ...), the registry of players and parsed player specs (`site.players`),
+// the structure that boards are drawn from (`site.structure`), traced
 // searches of a game from a given position and move order
 // (`site.searchGame`, through the engine's `from` and `ordering`), and
 // `site.features` (what this build has), `site.standalone` (the
@@ -171,6 +172,24 @@ const ops = {
   /** An example abstract tree: random leaves, the same for a seed (the engine's generator). */
   randomTree({ branching, depth, seed }) {
     return wasm.randomTree(branching, depth, seed);
+  },
+
+  // ---- the players of the play view, from the one registry (crate/src/search) ----
+  /**
+   * The registry's players (`[{name, description}]`) and each of `specs`
+   * parsed by it: `{name, options}`, `{name: 'human'}` (the page's own
+   * player, not an engine) or `{error}` with the engine's message.
+   */
+  players({ specs = [] }) {
+    const parsed = specs.map((spec) => {
+      if (String(spec ?? '').trim().toLowerCase() === 'human') return { name: 'human', options: {} };
+      try {
+        return api.parsePlayerSpec(String(spec));
+      } catch (e) {
+        return { error: e.message };
+      }
+    });
+    return { registry: api.players(), parsed };
   },
 
   // ---- search traces of games for the tree view ----

@@ -11,13 +11,6 @@ import { h, formatMs, select } from '../dom.js';
 import { WhyPanel } from './why.js';
 import { renderBoard, renderFluentList } from './board.js';
 
-export const ALGORITHMS = [
-  ['alphabeta', 'alpha-beta'],
-  ['mcts', 'MCTS (UCT)'],
-  ['minimax', 'minimax'],
-  ['bestfirst', 'best-first (one player)'],
-  ['ensemble', 'ensemble (lecture 004)'],
-];
 /** Cores for MCTS, alpha-beta and the ensemble: `auto` (all of this machine's, at most 8) or a number. */
 export const CORES = [
   ['auto', 'cores: auto'],
@@ -35,16 +28,30 @@ export const BUDGETS = [
   [5000, '5 s'],
 ];
 
-/** A player: {kind: 'human'|'engine'|'random', algorithm, ms}. Text form: `human`, `random`, `alphabeta:ms=500`. */
-export function parsePlayer(text) {
-  const t = String(text ?? '').trim();
-  if (t === 'human' || t === 'random' || t === '') return { kind: t || 'human', algorithm: 'alphabeta', ms: 500 };
-  const [algorithm, opts = ''] = t.split(':');
-  const ms = Number(/ms=(\d+)/.exec(opts)?.[1] ?? 500);
-  const known = ALGORITHMS.some(([a]) => a === algorithm);
-  const alg = known ? algorithm : 'alphabeta';
-  const cores = /cores=(auto|\d+)/.exec(opts)?.[1] ?? defaultCores(alg);
-  return { kind: 'engine', algorithm: alg, ms: Number.isFinite(ms) ? Math.min(Math.max(ms, 10), 60000) : 500, cores };
+/**
+ * A player of the view, {kind: 'human'|'engine'|'random', algorithm, ms,
+ * cores}, from a spec parsed by the engine's registry (`site.players`:
+ * `{name, options}`, `{name: 'human'}` or `{error}`).
+ */
+function playerFromParsed(parsed) {
+  const name = parsed?.name;
+  if (!name || name === 'human') return { kind: 'human', algorithm: 'alphabeta', ms: 500, cores: '1' };
+  if (name === 'random') return { kind: 'random', algorithm: 'alphabeta', ms: 500, cores: '1' };
+  const ms = Number(parsed.options?.ms ?? 500);
+  return {
+    kind: 'engine',
+    algorithm: name,
+    ms: Number.isFinite(ms) ? Math.min(Math.max(ms, 10), 60000) : 500,
+    cores: parsed.options?.cores ?? defaultCores(name),
+  };
+}
+
+/**
+ * The engines the view offers: the registry's players that search (with a
+ * time budget `ms`); `random` is the kind "Random", `legal` takes no budget.
+ */
+export function engineChoices(registry) {
+  return registry.filter((p) => p.name !== 'random' && p.name !== 'legal');
 }
 
 /**
@@ -202,7 +209,8 @@ export class PlayView {
     const loaded = await engine().game.call('load', { text });
     if (epoch !== this.epoch) return;
     if (old) engine().game.call('unload', { id: old.id }).catch(() => {});
-    const session = { text, id: loaded.id, roles: loaded.roles, states: [loaded.initial], moves: [], cursor: 0 };
+    // `seed`: the random player's seed (the worker's id of this game, new for every load).
+    const session = { text, id: loaded.id, seed: loaded.id, roles: loaded.roles, states: [loaded.initial], moves: [], cursor: 0 };
     let replayError = null;
     if (moves.length) {
       const r = await engine().game.call('replayMoves', { id: loaded.id, moves });
@@ -214,7 +222,14 @@ export class PlayView {
     session.cursor = Math.min(cursor ?? session.states.length - 1, session.states.length - 1);
     this.session = session;
     const engineDefault = this.features.searchPlayer ? 'alphabeta:ms=500' : 'random';
-    this.players = session.roles.map((_, r) => parsePlayer(players?.[r] ?? (r === 0 || session.roles.length === 1 ? 'human' : engineDefault)));
+    const specs = session.roles.map((_, r) => players?.[r] ?? (r === 0 || session.roles.length === 1 ? 'human' : engineDefault));
+    // The specs are parsed by the engine's one registry of players (in the game worker).
+    const { registry, parsed } = await engine().game.call('players', { specs });
+    if (epoch !== this.epoch) return;
+    this.algorithms = engineChoices(registry);
+    const unknown = parsed.map((p, r) => (p.error ? `${specs[r]}: ${p.error}` : null)).filter(Boolean);
+    this.players = parsed.map((p) => playerFromParsed(p.error ? { name: 'alphabeta' } : p));
+    if (unknown.length && !replayError) replayError = `Player not known, alpha-beta plays instead: ${unknown.join('; ')}`;
     if (!this.features.searchPlayer) {
       // A build without the search players: engines play random moves.
       this.players = this.players.map((p) => (p.kind === 'engine' ? { ...p, kind: 'random' } : p));
@@ -365,14 +380,13 @@ export class PlayView {
     if (!s || s.terminal || !this.atEnd()) return;
     if (s.legal.some((moves) => moves.length === 0)) return;
     const epoch = this.epoch;
-    // Forced moves (a single legal move, e.g. `noop`) and random players choose at once.
-    this.players.forEach((p, r) => {
+    // Forced moves (a single legal move, e.g. `noop`) are chosen at once.
+    this.players.forEach((_p, r) => {
       if (s.legal[r].length === 1) this.choices[r] = s.legal[r][0];
-      else if (p.kind === 'random' && !this.paused) this.choices[r] = s.legal[r][Math.floor(Math.random() * s.legal[r].length)];
     });
     for (let r = 0; r < this.players.length; r++) {
-      if (this.choices[r] !== null || this.players[r].kind !== 'engine' || this.paused) continue;
-      const move = await this.think(r, epoch);
+      if (this.choices[r] !== null || this.players[r].kind === 'human' || this.paused) continue;
+      const move = this.players[r].kind === 'random' ? await this.randomMove(r, epoch) : await this.think(r, epoch);
       if (epoch !== this.epoch) return;
       if (move === null) return;
       this.choices[r] = move;
@@ -390,6 +404,25 @@ export class PlayView {
       await this.advance(epoch);
     } else {
       this.renderMoves();
+    }
+  }
+
+  /**
+   * The random player's move: the engine's `random` player (seeded, in the
+   * `think` worker, which keeps it and its generator from move to move).
+   */
+  async randomMove(role, epoch) {
+    const s = this.current;
+    try {
+      const r = await engine().think.call('bestMove', { kif: this.session.text, spec: 'random', fluents: s.fluents, role, seed: this.session.seed });
+      return epoch === this.epoch ? r.move : null;
+    } catch (e) {
+      if (epoch === this.epoch && e.name !== 'Cancelled') {
+        this.paused = true;
+        this.message = `The random player failed for ${this.session.roles[role]}: ${e.message}`;
+        this.render();
+      }
+      return null;
     }
   }
 
@@ -786,7 +819,8 @@ export class PlayView {
         kind.options[1].disabled = true;
         kind.options[1].textContent = 'Engine (not in this build)';
       }
-      const algorithm = select(ALGORITHMS, p.algorithm, { 'aria-label': `engine for ${role}` });
+      const algorithm = select(this.algorithms.map((a) => [a.name, a.name]), p.algorithm, { 'aria-label': `engine for ${role}` });
+      for (const [i, a] of this.algorithms.entries()) algorithm.options[i].title = a.description;
       const budget = select(BUDGETS.map(([v, l]) => [String(v), l]), String(p.ms), { 'aria-label': `time per move for ${role}` });
       const cores = select(CORES, String(p.cores ?? defaultCores(p.algorithm)), { 'aria-label': `cores for ${role}` });
       const update = () => {
