@@ -51,6 +51,20 @@ test('a recursion 5,000 deep is a clear error in wasm (max_nesting), and the ins
   assert.deepEqual(g.goals(s), [100]);
 });
 
+test('a rule of 3,000 or 20,000 literals is a clear error in wasm (max_nesting), not a stack overflow; 300 are answered', () => {
+  // The join recurses once per body literal: long bodies count against
+  // max_nesting, so the wasm stack cannot overflow (a RangeError there
+  // left the instance's stack pointer behind).
+  for (const n of [3000, 20000]) {
+    const g = new Game(families.wideRule(n), { engine: 'interpreter' });
+    const s = g.next(g.initialState(), ['go']);
+    assert.throws(() => g.goals(s), (e) => isGdlError(e) && /max_nesting/.test(e.message));
+    stillAlive();
+  }
+  const g = new Game(families.wideRule(300), { engine: 'interpreter' });
+  assert.deepEqual(g.goals(g.next(g.initialState(), ['go'])), [60]);
+});
+
 test('every adversarial family through the CLI in wasm exits 0 or 1', () => {
   const games = {
     chain: chain(2000),

@@ -90,6 +90,15 @@ enum Status {
     },
 }
 
+/// Body literals that count as one level of [`Limits::max_nesting`]: the
+/// join recurses once per literal, so a rule with thousands of literals is
+/// as deep as that many nested subgoals. In wasm (a fixed stack) a level is
+/// a few literals; natively the stack grows on the heap.
+#[cfg(not(target_arch = "wasm32"))]
+const LITERALS_PER_LEVEL: usize = 16;
+#[cfg(target_arch = "wasm32")]
+const LITERALS_PER_LEVEL: usize = 4;
+
 /// Subgoals of one class: call patterns and their status.
 #[derive(Clone, Default)]
 struct Subgoals {
@@ -718,10 +727,16 @@ impl Ctx<'_> {
         out: &mut Vec<TermId>,
         delta: (Row, Row),
     ) {
-        // One frame per body literal: a rule with hundreds of literals must
-        // not overflow the stack (natively it grows on the heap).
-        if i % 16 == 15 {
-            return crate::stack::guarded(|| self.join_op(plan, i, env, trail, out, delta));
+        // One frame per body literal: every LITERALS_PER_LEVEL literals of a
+        // rule body count as one nested level (bounded by max_nesting, as in
+        // wasm the stack cannot grow), and natively the stack grows there.
+        if i % LITERALS_PER_LEVEL == LITERALS_PER_LEVEL - 1 {
+            if !self.enter() {
+                return;
+            }
+            crate::stack::guarded(|| self.join_op(plan, i, env, trail, out, delta));
+            self.nesting -= 1;
+            return;
         }
         self.join_op(plan, i, env, trail, out, delta)
     }
@@ -936,7 +951,7 @@ impl Ctx<'_> {
     fn enter(&mut self) -> bool {
         if self.nesting >= self.limits.max_nesting {
             self.error = Some(EvalError::Limit {
-                what: "nested subgoals of derived relations (Limits::max_nesting)",
+                what: "nested subgoals of derived relations, or literals of one rule body (Limits::max_nesting)",
                 limit: self.limits.max_nesting as u64,
             });
             return false;
