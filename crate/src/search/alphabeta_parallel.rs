@@ -190,11 +190,7 @@ where
     M::State: Send + Sync,
 {
     fn name(&self) -> String {
-        let base = self.workers[0].name();
-        match base.strip_suffix(')') {
-            Some(b) => format!("{b}, {} threads)", self.threads()),
-            None => format!("{base}({} threads)", self.threads()),
-        }
+        super::parallel::threaded_name(&self.workers[0].name(), self.threads())
     }
     fn select_move(
         &mut self,
@@ -202,10 +198,7 @@ where
         state: &M::State,
         role: usize,
     ) -> Result<TermId, EvalError> {
-        let r = self.search(m, state, role)?;
-        self.stats = r.stats;
-        r.best_move
-            .ok_or_else(|| EvalError::BadMove(format!("role number {role} has no legal move")))
+        super::searched_move(self.search(m, state, role)?, &mut self.stats, role)
     }
     fn last_stats(&self) -> Stats {
         self.stats.clone()

@@ -86,11 +86,7 @@ where
 {
     fn name(&self) -> String {
         let one: &dyn Player<M> = &self.workers[0];
-        let base = one.name();
-        match base.strip_suffix(')') {
-            Some(b) => format!("{b}, {} threads)", self.threads()),
-            None => format!("{base}({} threads)", self.threads()),
-        }
+        super::parallel::threaded_name(&one.name(), self.threads())
     }
     fn select_move(
         &mut self,

@@ -53,6 +53,15 @@ pub fn worker_seed(seed: u64, i: usize) -> u64 {
     }
 }
 
+/// A parallel player's name: its one-thread player's name with the thread
+/// count, e.g. `alphabeta(fuzzy, 10 ms, 2 threads)`.
+pub fn threaded_name(base: &str, threads: usize) -> String {
+    match base.strip_suffix(')') {
+        Some(b) => format!("{b}, {threads} threads)"),
+        None => format!("{base}({threads} threads)"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
