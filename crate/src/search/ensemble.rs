@@ -288,7 +288,6 @@ where
         state: &M::State,
         role: usize,
     ) -> Result<TermId, EvalError> {
-        let no_move = || EvalError::BadMove(format!("role number {role} has no legal move"));
         let results = self.search_all(m, state, role)?;
         let mut stats = Stats::default();
         for r in &results {
@@ -308,9 +307,9 @@ where
             .zip(&results)
             .map(|(mem, r)| MemberResult::of(&mem.heuristic, r))
             .collect();
-        let i = choose(&parts).ok_or_else(no_move)?;
+        let i = choose(&parts).ok_or_else(|| super::no_move(role))?;
         self.last_choice = Some(self.members[i].heuristic.clone());
-        let mv = parts[i].best_move.ok_or_else(no_move);
+        let mv = parts[i].best_move.ok_or_else(|| super::no_move(role));
         self.last_results = parts;
         mv
     }
