@@ -194,7 +194,8 @@ fn bad_messages_and_bad_rules_get_errors_and_the_server_goes_on() {
         body.starts_with("( error \"the rules have errors"),
         "{body}"
     );
-    let log = s.log_with(&["START refused"]);
+    // The diagnostics follow the first line: wait for both, not only it.
+    let log = s.log_with(&["START refused", "GDL"]);
     assert!(
         log.contains("START refused") && log.contains("GDL"),
         "{log}"

@@ -9,7 +9,6 @@ mod common;
 use common::{from_js, TIC_TAC_TOE};
 use gdlkit::wasm::{check, fix, run_cli, search_tree, Game};
 use serde_json::{json, Value};
-use wasm_bindgen::JsValue;
 use wasm_bindgen_test::wasm_bindgen_test;
 
 const BASE: &str = "(role x)\n(init (p 1))\n(<= (legal x noop) (true (p 1)))\n(<= (next (p 1)) (true (p 1)))\n(<= (goal x 100) (true (p 1)))\n; é🎲 non-ASCII before the problems\n";
