@@ -40,6 +40,23 @@ pub(crate) fn value(store: &TermStore, p: &Pat, env: &[TermId]) -> Option<TermId
     }
 }
 
+/// The term of a pattern under `env`, interned; `None` while a variable
+/// is unbound (`TermId::NONE`). For callers that build terms outside a
+/// join (the fuzzy heuristic's formulas), where a new term is no error.
+pub(crate) fn instantiate(store: &mut TermStore, p: &Pat, env: &[TermId]) -> Option<TermId> {
+    match p {
+        Pat::Var(v) => env.get(*v as usize).copied().filter(|&t| t != TermId::NONE),
+        Pat::Const(t) => Some(*t),
+        Pat::App(f, args) => {
+            let mut vals = smallvec::SmallVec::<[TermId; 8]>::new();
+            for a in args.iter() {
+                vals.push(instantiate(store, a, env)?);
+            }
+            Some(store.app(*f, &vals))
+        }
+    }
+}
+
 /// Matches a pattern against a ground term, binding variables (recorded on
 /// the trail so the caller can undo them).
 #[inline]
@@ -84,6 +101,12 @@ impl Pat {
     fn is_bound(&self, bound: &[bool]) -> bool {
         let mut b = true;
         self.for_each_var(&mut |v| b &= bound[v as usize]);
+        b
+    }
+    /// Whether every variable is bound in `env` (`TermId::NONE` = unbound).
+    pub(crate) fn is_bound_in(&self, env: &[TermId]) -> bool {
+        let mut b = true;
+        self.for_each_var(&mut |v| b &= env.get(v as usize).is_some_and(|&t| t != TermId::NONE));
         b
     }
 }
@@ -249,6 +272,38 @@ pub struct Compiled {
     /// `safe[rel][mask]`: a demand relation may be called with the argument
     /// positions in `mask` bound (see [`choose_demand`]).
     pub safe: Vec<Vec<bool>>,
+}
+
+/// A rule of the program in compiled form (see [`Compiled::rules_in_order`]).
+pub(crate) enum ProgramRule<'a> {
+    Fact(RelId, &'a [TermId]),
+    Rule(&'a RuleBodies),
+}
+
+impl Compiled {
+    /// Every fact and rule of `program` (the one compiled) in the order of
+    /// the program, for readers that unroll rules top-down in the order they
+    /// are written (the fuzzy heuristic). Only for a program compiled
+    /// without demand relations (their strata are added after the rules').
+    pub(crate) fn rules_in_order(&self, program: &Program) -> Vec<ProgramRule<'_>> {
+        let (mut facts, mut node) = (self.facts.iter(), 0);
+        let mut out = Vec::new();
+        for rule in &program.rules {
+            if rule.body.is_empty() {
+                if let Some((rel, row)) = facts.next() {
+                    out.push(ProgramRule::Fact(*rel, row));
+                }
+                continue;
+            }
+            let s = self.stratum_of_node[node];
+            let comp = &self.rule_graph.sccs[s];
+            if let Some(i) = comp.iter().position(|&n| n == node) {
+                out.push(ProgramRule::Rule(&self.strata[s].rules[i]));
+            }
+            node += 1;
+        }
+        out
+    }
 }
 
 impl Compiled {

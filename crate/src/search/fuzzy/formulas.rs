@@ -3,10 +3,17 @@
 //! formulas over the fluents that can hold (rule bodies are instantiated
 //! against the relaxed game's rows, so the formulas stay as small as the
 //! rows allow).
+//!
+//! Nothing here is a reasoner of its own: the rows (which atoms can ever
+//! hold) are the interpreter's fixpoint of the relaxed game, the rules are
+//! the interpreter's compiled rules (`reasoner::compile`: `or` expanded,
+//! patterns, `true` tables) and matching a row is its `unify`. What remains
+//! is the unrolling: which rule instances make a ground atom, as a formula.
 
 use super::Node;
 use crate::deps::DepGraph;
-use crate::program::{Atom, Literal, Program, Rule, Term, VarId};
+use crate::program::{Atom, Literal, Program, Rule};
+use crate::reasoner::compile::{compile_with, instantiate, unify, Compiled, Lit, Pat, ProgramRule};
 use crate::reasoner::{Interpreter, StateMachine};
 use crate::structure::geometry::{self, Layout};
 use crate::terms::{kw, Sym, TermId, TermStore};
@@ -145,9 +152,29 @@ impl RowSet {
     }
 }
 
-/// Rules of one relation, with `or` expanded.
+/// A body literal of a compiled rule as the unrolling reads it.
+#[derive(Clone)]
+enum BodyLit {
+    Pos(Access),
+    Neg(Access),
+    Distinct(Pat, Pat),
+}
+
+/// The atom of a literal: its relation (`true` for the state tables), the
+/// arity of that atom, the rows it matches and the patterns matched against
+/// a row (a fluent's arguments for `Key::True`).
+#[derive(Clone)]
+struct Access {
+    rel: Sym,
+    arity: usize,
+    key: Key,
+    pats: Vec<Pat>,
+}
+
+/// Rules of one relation in program order: head, bodies (`or` expanded,
+/// at most [`MAX_BODIES`]), number of variables.
 struct RelRules {
-    rules: Vec<(Vec<Term>, Vec<Vec<Literal>>, usize)>,
+    rules: Vec<(Vec<Pat>, Vec<Vec<BodyLit>>, usize)>,
 }
 
 pub(super) struct Grounder<'a> {
@@ -165,23 +192,91 @@ pub(super) struct Grounder<'a> {
     work: u64,
 }
 
-impl<'a> Grounder<'a> {
-    pub(super) fn new(p: &Program, ri: &'a mut Interpreter, rtrue: Sym) -> Grounder<'a> {
-        let graph = DepGraph::build(p);
-        let mut by_head: FxHashMap<(Sym, u32), RelRules> = FxHashMap::default();
-        for rule in &p.rules {
-            let key = (rule.head.rel, rule.head.arity() as u32);
-            by_head
-                .entry(key)
-                .or_insert_with(|| RelRules { rules: Vec::new() })
-                .rules
-                .push((rule.head.args.clone(), expand(&rule.body), rule.vars.len()));
+/// The compiled rules of `p` per head relation, in program order, with
+/// their literals resolved to the rows they read.
+fn rules_by_head(compiled: &Compiled, p: &Program) -> FxHashMap<(Sym, u32), Arc<RelRules>> {
+    let mut tables: FxHashMap<usize, Key> = compiled
+        .true_tables
+        .iter()
+        .map(|(&(f, n), &rel)| (rel, Key::True(f, n)))
+        .collect();
+    if let Some(rel) = compiled.true_all {
+        tables.insert(rel, Key::TrueAll);
+    }
+    let graph = &compiled.graph;
+    let access = |rel: usize, pats: &[Pat]| match tables.get(&rel) {
+        Some(&key) => Access {
+            rel: kw::TRUE,
+            arity: 1,
+            key,
+            pats: pats.to_vec(),
+        },
+        None => {
+            let (sym, arity) = (graph.rels[rel].sym, graph.rels[rel].arity);
+            Access {
+                rel: sym,
+                arity: arity as usize,
+                key: Key::Rel(sym, arity),
+                pats: pats.to_vec(),
+            }
         }
-        Grounder {
+    };
+    let body_lit = |l: &Lit| match l {
+        Lit::Pos { rel, pats, .. } => BodyLit::Pos(access(*rel, pats)),
+        Lit::Neg { rel, pats, .. } => BodyLit::Neg(access(*rel, pats)),
+        Lit::Distinct(a, b, _) => BodyLit::Distinct(a.clone(), b.clone()),
+    };
+    let mut by_head: FxHashMap<(Sym, u32), RelRules> = FxHashMap::default();
+    for rule in compiled.rules_in_order(p) {
+        let (rel, head, bodies, nvars) = match rule {
+            ProgramRule::Fact(rel, row) => (
+                rel,
+                row.iter().map(|&t| Pat::Const(t)).collect(),
+                vec![Vec::new()],
+                0,
+            ),
+            ProgramRule::Rule(r) => (
+                r.head_rel,
+                r.head.to_vec(),
+                r.bodies
+                    .iter()
+                    .take(MAX_BODIES)
+                    .map(|b| b.iter().map(body_lit).collect())
+                    .collect(),
+                r.num_vars,
+            ),
+        };
+        let key = (graph.rels[rel].sym, graph.rels[rel].arity);
+        by_head
+            .entry(key)
+            .or_insert_with(|| RelRules { rules: Vec::new() })
+            .rules
+            .push((head, bodies, nvars));
+    }
+    by_head.into_iter().map(|(k, v)| (k, Arc::new(v))).collect()
+}
+
+impl<'a> Grounder<'a> {
+    /// The unrolling of `p`'s rules against the rows of `ri`, the relaxed
+    /// game's interpreter (`p` is compiled into its term store).
+    pub(super) fn new(
+        p: &Program,
+        ri: &'a mut Interpreter,
+        rtrue: Sym,
+    ) -> Result<Grounder<'a>, String> {
+        let compiled = compile_with(p, ri.terms_mut(), false).map_err(|d| {
+            format!(
+                "fuzzy heuristic: the rules do not compile: {}",
+                d.first().map(|d| d.message.as_str()).unwrap_or("?")
+            )
+        })?;
+        let by_head = rules_by_head(&compiled, p);
+        let graph = compiled.graph;
+        Ok(Grounder {
             ri,
             rtrue,
             graph,
-            by_head: by_head.into_iter().map(|(k, v)| (k, Arc::new(v))).collect(),
+            by_head,
             rowsets: FxHashMap::default(),
             memo: FxHashMap::default(),
             in_progress: FxHashSet::default(),
@@ -190,7 +285,7 @@ impl<'a> Grounder<'a> {
             leaf_node: FxHashMap::default(),
             consts: [0, 1],
             work: 0,
-        }
+        })
     }
 
     pub(super) fn store(&self) -> &TermStore {
@@ -323,13 +418,14 @@ impl<'a> Grounder<'a> {
         let rules = self.by_head.get(&(rel, args.len() as u32)).cloned();
         if let Some(rules) = rules {
             for (head, bodies, nvars) in &rules.rules {
-                let mut env: Vec<Option<TermId>> = vec![None; *nvars];
+                let mut env = vec![TermId::NONE; *nvars];
                 let mut trail = Vec::new();
                 let store = self.ri.terms();
-                if !head
-                    .iter()
-                    .zip(args)
-                    .all(|(p, &t)| unify(store, p, t, &mut env, &mut trail))
+                if head.len() != args.len()
+                    || !head
+                        .iter()
+                        .zip(args)
+                        .all(|(p, &t)| unify(store, p, t, &mut env, &mut trail))
                 {
                     continue;
                 }
@@ -396,9 +492,9 @@ impl<'a> Grounder<'a> {
     #[allow(clippy::too_many_arguments)]
     fn join(
         &mut self,
-        body: &[Literal],
+        body: &[BodyLit],
         done: &mut Vec<bool>,
-        env: &mut Vec<Option<TermId>>,
+        env: &mut Vec<TermId>,
         acc: &mut Vec<u32>,
         out: &mut Vec<u32>,
         nesting: usize,
@@ -412,9 +508,11 @@ impl<'a> Grounder<'a> {
                 continue;
             }
             match &body[i] {
-                Literal::Distinct(a, b, _) => {
+                BodyLit::Distinct(a, b) => {
                     let store = self.ri.terms_mut();
-                    if let (Some(x), Some(y)) = (inst(store, a, env), inst(store, b, env)) {
+                    if let (Some(x), Some(y)) =
+                        (instantiate(store, a, env), instantiate(store, b, env))
+                    {
                         done[i] = true;
                         filtered.push(i);
                         if x == y {
@@ -422,14 +520,8 @@ impl<'a> Grounder<'a> {
                         }
                     }
                 }
-                Literal::Not(inner, _) => {
-                    let Literal::Pos(a) = &**inner else {
-                        return Err("fuzzy heuristic: `not` around a non-atom in the goal or terminal rules".into());
-                    };
-                    let store = self.ri.terms_mut();
-                    let ground: Option<Vec<TermId>> =
-                        a.args.iter().map(|t| inst(store, t, env)).collect();
-                    if let Some(ground) = ground {
+                BodyLit::Neg(a) => {
+                    if let Some(ground) = self.ground_args(a, env) {
                         done[i] = true;
                         filtered.push(i);
                         let n = self.atom(a.rel, &ground, nesting + 1)?;
@@ -440,7 +532,7 @@ impl<'a> Grounder<'a> {
                         acc.push(n);
                     }
                 }
-                _ => {}
+                BodyLit::Pos(_) => {}
             }
         }
         // The next positive literal: the one with the most bound arguments.
@@ -449,15 +541,19 @@ impl<'a> Grounder<'a> {
             if done[i] {
                 continue;
             }
-            if let Literal::Pos(a) = lit {
-                let bound = a.args.iter().filter(|t| is_bound(t, env)).count() as i64;
+            if let BodyLit::Pos(a) = lit {
+                let bound = if a.rel == kw::TRUE {
+                    a.pats.iter().all(|p| p.is_bound_in(env)) as i64
+                } else {
+                    a.pats.iter().filter(|p| p.is_bound_in(env)).count() as i64
+                };
                 let score = bound * 4
-                    + if self.static_rel(a.rel, a.arity()) {
+                    + if self.static_rel(a.rel, a.arity) {
                         2
                     } else {
                         0
                     }
-                    - a.arity() as i64;
+                    - a.arity as i64;
                 if pick.is_none_or(|(_, s)| score > s) {
                     pick = Some((i, score));
                 }
@@ -475,31 +571,17 @@ impl<'a> Grounder<'a> {
             }
             return self.undo(done, &filtered, acc, acc_len);
         };
-        let Literal::Pos(a) = &body[i] else {
+        let BodyLit::Pos(a) = &body[i] else {
             unreachable!("picked a positive literal")
         };
         // Candidate rows.
-        let (key, pats): (Key, Vec<Term>) = if a.rel == kw::TRUE {
-            match a.args.first() {
-                Some(Term::App { functor, args, .. }) => {
-                    (Key::True(*functor, args.len() as u32), args.clone())
-                }
-                Some(t @ Term::Const(s, _)) => (Key::True(*s, 0), {
-                    let _ = t;
-                    Vec::new()
-                }),
-                Some(v) => (Key::TrueAll, vec![v.clone()]),
-                None => (Key::TrueAll, Vec::new()),
-            }
-        } else {
-            (Key::Rel(a.rel, a.arity() as u32), a.args.clone())
-        };
+        let (key, pats) = (a.key, &a.pats);
         let rows = self.rows(key)?;
         let candidates: Vec<u32> = {
             let store = self.ri.terms_mut();
             let mut by_index = None;
             for (k, p) in pats.iter().enumerate() {
-                if let Some(t) = inst(store, p, env) {
+                if let Some(t) = instantiate(store, p, env) {
                     by_index = Some(
                         rows.index
                             .get(k)
@@ -513,7 +595,7 @@ impl<'a> Grounder<'a> {
             by_index.unwrap_or_else(|| (0..rows.rows.len() as u32).collect())
         };
         done[i] = true;
-        let is_static = a.rel != kw::TRUE && self.static_rel(a.rel, a.arity());
+        let is_static = a.rel != kw::TRUE && self.static_rel(a.rel, a.arity);
         for c in candidates {
             self.tick()?;
             let row = &rows.rows[c as usize];
@@ -526,15 +608,12 @@ impl<'a> Grounder<'a> {
                     .all(|(p, &t)| unify(store, p, t, env, &mut trail))
             {
                 for v in trail {
-                    env[v as usize] = None;
+                    env[v as usize] = TermId::NONE;
                 }
                 continue;
             }
             let lit_node = if a.rel == kw::TRUE {
-                let f = match key {
-                    Key::True(fsym, _) => self.ri.terms_mut().app(fsym, row),
-                    _ => row[0],
-                };
+                let f = self.fluent(key, row);
                 Some(self.leaf(f)?)
             } else if is_static {
                 None
@@ -550,7 +629,7 @@ impl<'a> Grounder<'a> {
                 acc.truncate(before);
             }
             for v in trail {
-                env[v as usize] = None;
+                env[v as usize] = TermId::NONE;
             }
             if out.iter().any(|&d| self.is_const(d) == Some(true)) {
                 break; // the disjunction is already true
@@ -558,6 +637,27 @@ impl<'a> Grounder<'a> {
         }
         done[i] = false;
         self.undo(done, &filtered, acc, acc_len)
+    }
+
+    /// The arguments of a literal's atom under `env` (`None` while a
+    /// variable is unbound): for `(true f)` the fluent `f`.
+    fn ground_args(&mut self, a: &Access, env: &[TermId]) -> Option<Vec<TermId>> {
+        let store = self.ri.terms_mut();
+        let args: Option<Vec<TermId>> = a.pats.iter().map(|p| instantiate(store, p, env)).collect();
+        let args = args?;
+        Some(if a.rel == kw::TRUE {
+            vec![self.fluent(a.key, &args)]
+        } else {
+            args
+        })
+    }
+
+    /// The fluent of a `true` row: a whole fluent, or a functor's arguments.
+    fn fluent(&mut self, key: Key, row: &[TermId]) -> TermId {
+        match key {
+            Key::True(f, _) => self.ri.terms_mut().app(f, row),
+            _ => row[0],
+        }
     }
 
     fn undo(
@@ -572,67 +672,6 @@ impl<'a> Grounder<'a> {
         }
         acc.truncate(len);
         Ok(())
-    }
-}
-
-fn is_bound(t: &Term, env: &[Option<TermId>]) -> bool {
-    match t {
-        Term::Var(v, _) => env.get(*v as usize).is_some_and(Option::is_some),
-        Term::Const(..) => true,
-        Term::App { args, .. } => args.iter().all(|a| is_bound(a, env)),
-    }
-}
-
-/// Matches a rule term against a ground term, binding variables (recorded
-/// on `trail`). Rule terms are shallow (bounded by the reader's depth).
-fn unify(
-    store: &TermStore,
-    p: &Term,
-    t: TermId,
-    env: &mut [Option<TermId>],
-    trail: &mut Vec<VarId>,
-) -> bool {
-    match p {
-        Term::Var(v, _) => match env.get(*v as usize).copied().flatten() {
-            Some(b) => b == t,
-            None => {
-                if let Some(slot) = env.get_mut(*v as usize) {
-                    *slot = Some(t);
-                    trail.push(*v);
-                    true
-                } else {
-                    false
-                }
-            }
-        },
-        Term::Const(s, _) => store.functor(t) == *s && store.arity(t) == 0,
-        Term::App { functor, args, .. } => {
-            if args.is_empty() {
-                return store.functor(t) == *functor && store.arity(t) == 0;
-            }
-            store.functor(t) == *functor
-                && store.arity(t) == args.len()
-                && args
-                    .iter()
-                    .zip(store.args_of(t).to_vec())
-                    .all(|(a, u)| unify(store, a, u, env, trail))
-        }
-    }
-}
-
-/// The ground term of a rule term under `env` (`None` if a variable is
-/// unbound).
-fn inst(store: &mut TermStore, p: &Term, env: &[Option<TermId>]) -> Option<TermId> {
-    match p {
-        Term::Var(v, _) => env.get(*v as usize).copied().flatten(),
-        Term::Const(s, _) => Some(store.constant(*s)),
-        Term::App { functor, args, .. } => {
-            let mut a = Vec::with_capacity(args.len());
-            for x in args {
-                a.push(inst(store, x, env)?);
-            }
-            Some(store.app(*functor, &a))
-        }
     }
 }
 

@@ -108,7 +108,7 @@ impl FuzzyHeuristic {
                 d.first().map(|d| d.message.as_str()).unwrap_or("?")
             )
         })?;
-        let mut g = Grounder::new(program, &mut ri, relaxed.rtrue);
+        let mut g = Grounder::new(program, &mut ri, relaxed.rtrue)?;
         // Goal values per role, from the relaxed goal relation.
         let mut goal_atoms: Vec<Vec<(i64, TermId, TermId)>> = vec![Vec::new(); m.roles().len()];
         let goal_rows = g.rows(Key::Rel(kw::GOAL, 2))?;
