@@ -23,6 +23,8 @@ use std::sync::Arc;
 /// Limits of the construction (the heuristic is refused beyond them).
 const MAX_NODES: usize = 400_000;
 const MAX_WORK: u64 = 50_000_000;
+/// Bodies of one rule unrolled (its first ones; the relaxed game's rows
+/// use all the bodies the interpreter expands `or` into).
 const MAX_BODIES: usize = 256;
 const MAX_NESTING: usize = 200;
 
@@ -31,33 +33,34 @@ pub(super) struct Relaxed {
     pub(super) rtrue: Sym,
 }
 
-/// Expands `or` into alternative bodies (at most [`MAX_BODIES`]).
-fn expand(body: &[Literal]) -> Vec<Vec<Literal>> {
-    let mut out: Vec<Vec<Literal>> = vec![Vec::new()];
-    for lit in body {
-        match lit {
-            Literal::Or(ds, _) => {
-                let mut alts = Vec::new();
-                for d in ds {
-                    alts.extend(expand(d));
-                }
-                let mut next = Vec::new();
-                for prefix in &out {
-                    for a in &alts {
-                        if next.len() >= MAX_BODIES {
-                            break;
-                        }
-                        let mut b = prefix.clone();
-                        b.extend(a.iter().cloned());
-                        next.push(b);
-                    }
-                }
-                out = next;
+/// A body literal of the relaxed game (`None` if dropped): negations of
+/// state-dependent literals go, also inside `or` (which the interpreter
+/// expands when it compiles the relaxed game).
+fn relax_literal(
+    lit: &Literal,
+    rename: &impl Fn(&Atom) -> Atom,
+    is_static: &impl Fn(&Atom) -> bool,
+) -> Option<Literal> {
+    match lit {
+        Literal::Pos(a) => Some(Literal::Pos(rename(a))),
+        Literal::Not(inner, span) => match &**inner {
+            Literal::Pos(a) if is_static(a) && !matches!(a.rel, kw::TRUE | kw::DOES) => {
+                Some(Literal::Not(Box::new(Literal::Pos(a.clone())), *span))
             }
-            other => out.iter_mut().for_each(|b| b.push(other.clone())),
-        }
+            _ => None,
+        },
+        d @ Literal::Distinct(..) => Some(d.clone()),
+        Literal::Or(ds, span) => Some(Literal::Or(
+            ds.iter()
+                .map(|d| {
+                    d.iter()
+                        .filter_map(|l| relax_literal(l, rename, is_static))
+                        .collect()
+                })
+                .collect(),
+            *span,
+        )),
     }
-    out
 }
 
 /// The relaxed game: `init`/`next` heads become `gdlkit__true`, `legal`
@@ -87,30 +90,18 @@ pub(super) fn relax(p: &Program) -> Relaxed {
         if matches!(rule.head.rel, kw::BASE | kw::INPUT) {
             continue;
         }
-        for body in expand(&rule.body) {
-            let mut nb = Vec::new();
-            for lit in body {
-                match lit {
-                    Literal::Pos(a) => nb.push(Literal::Pos(rename(&a))),
-                    Literal::Not(inner, span) => {
-                        if let Literal::Pos(a) = &*inner {
-                            if is_static(a) && !matches!(a.rel, kw::TRUE | kw::DOES) {
-                                nb.push(Literal::Not(Box::new(Literal::Pos(a.clone())), span));
-                            }
-                        }
-                    }
-                    d @ Literal::Distinct(..) => nb.push(d),
-                    Literal::Or(..) => {}
-                }
-            }
-            rules.push(Rule {
-                head: rename(&rule.head),
-                body: nb,
-                span: rule.span,
-                vars: rule.vars.clone(),
-                is_rule_form: rule.is_rule_form,
-            });
-        }
+        let body = rule
+            .body
+            .iter()
+            .filter_map(|l| relax_literal(l, &rename, &is_static))
+            .collect();
+        rules.push(Rule {
+            head: rename(&rule.head),
+            body,
+            span: rule.span,
+            vars: rule.vars.clone(),
+            is_rule_form: rule.is_rule_form,
+        });
     }
     Relaxed {
         program: Program {

@@ -43,7 +43,9 @@
 //! "lose" never shows) counts against us; the result is scaled to `[1, 99]`.
 
 //!
-//! The formulas are built in `formulas`; the board geometry (chains,
+//! The formulas are built in `formulas` from the interpreter's compiled
+//! rules and its unification (`reasoner::compile`), over the rows the
+//! interpreter derives for the relaxed game; the board geometry (chains,
 //! coordinates, distances) is the structure module's
 //! ([`crate::structure::geometry`]). The `Heuristic` adapter lives with the
 //! other heuristics (`super::heuristics`), so this module does not depend
