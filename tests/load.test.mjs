@@ -56,3 +56,19 @@ test('first load: the editor is interactive after at most 350 KiB gzip, before a
   assert.ok(engineWasm[0].startedMs > r.diagnosticsMs, `the engine wasm was requested after the first diagnostics (${engineWasm[0].startedMs} > ${r.diagnosticsMs})`);
   assert.ok(checkWasm[0].bytes < engineWasm[0].bytes / 3, `the check wasm is a fraction of the engine's (${checkWasm[0].bytes} against ${engineWasm[0].bytes} bytes)`);
 });
+
+test('without the check wasm (blocked) the editor gets its diagnostics from the engine', async () => {
+  const context = await browser.newContext();
+  try {
+    await context.route('**/pkg-check/**', (route) => route.abort());
+    const page = await context.newPage();
+    await page.goto(new URL('?view=editor&game=ticTacToe', url).href);
+    await page.waitForFunction(() => performance.getEntriesByName('gdlkit:diagnostics').length > 0, null, { timeout: 120000 });
+    const detail = await page.evaluate(() => performance.getEntriesByName('gdlkit:diagnostics')[0].detail);
+    assert.equal(detail.wasm, 'engine', 'the engine answered');
+    assert.equal(typeof detail.count, 'number');
+    assert.equal(await page.locator('#notice').isVisible(), false, 'no notice of a failed engine');
+  } finally {
+    await context.close();
+  }
+});

@@ -150,7 +150,7 @@ export function createEditor(parent, { doc = '', onChange, onDiagnostics, onForm
   }));
   setTimeout(startChecker);
 
-  const source = async (view) => {
+  const diagnose = async (view) => {
     const text = view.state.doc.toString();
     const started = performance.now();
     let result;
@@ -159,8 +159,6 @@ export function createEditor(parent, { doc = '', onChange, onDiagnostics, onForm
     } catch (e) {
       if (e.name === 'Cancelled') return [];
       throw e;
-    } finally {
-      firstChecked();
     }
     if (result === null) {
       return [];
@@ -168,6 +166,13 @@ export function createEditor(parent, { doc = '', onChange, onDiagnostics, onForm
     const diagnostics = result.value;
     onDiagnostics?.({ diagnostics, latency: performance.now() - started, text, wasm: result.wasm });
     return diagnostics.map((d) => toCodeMirror(d, view.state.doc.length));
+  };
+  const source = async (view) => {
+    try {
+      return await diagnose(view);
+    } finally {
+      firstChecked(); // the first diagnostics are out (or failed): the engine may load
+    }
   };
 
   let view;
