@@ -57,6 +57,10 @@ function sizes() {
     row(`JavaScript loaded by the editor view (${editorFiles.join(', ')})`, editorFiles.map((f) => join(build, f))),
     row('CSS (app.css)', [join(build, 'app.css')]),
     row('wasm (pkg/gdlkit_bg.wasm)', [join(SITE, 'pkg', 'gdlkit_bg.wasm')]),
+    // The editor's check wasm and its worker (issue 17 item 4), when built.
+    ...(existsSync(join(SITE, 'pkg-check', 'gdlkit_check_bg.wasm'))
+      ? [row('check wasm and its worker (pkg-check/gdlkit_check_bg.wasm, build/check-worker.js)', [join(SITE, 'pkg-check', 'gdlkit_check_bg.wasm'), join(build, 'check-worker.js')])]
+      : []),
   ];
 }
 
@@ -127,7 +131,7 @@ try {
     const k = await keystrokeLatency(browser, url);
     console.log(`\n## Keystroke → diagnostics on duplicateStateLarge.kif (${k.bytes} bytes, ${KEYS} keystrokes)`);
     console.log(`keystroke to diagnostics on screen: min ${ms(Math.min(...k.total))}, median ${ms(median(k.total))} (includes the editor's 150 ms debounce)`);
-    console.log(`check (round trip to the lint worker): min ${Math.min(...k.check).toFixed(1)} ms, median ${median(k.check).toFixed(1)} ms`);
+    console.log(`check (round trip to the check worker): min ${Math.min(...k.check).toFixed(1)} ms, median ${median(k.check).toFixed(1)} ms`);
   } else {
     console.log(`\n(${LARGE} not found: no keystroke latency)`);
   }

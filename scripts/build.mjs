@@ -3,7 +3,9 @@
 //      -p gdlkit --lib): the npm package's with the command line (default
 //      features) → pkg/, and the page's without it (--no-default-features)
 //      → site/pkg/; each through wasm-bindgen --target web and, when
-//      binaryen is installed, wasm-opt (WASM_OPT_FLAGS),
+//      binaryen is installed, wasm-opt (WASM_OPT_FLAGS); and the page's
+//      check wasm (no `engine` feature: check, format, fix) → site/pkg-check/
+//      with its worker site/build/check-worker.js,
 //   2. copies the project's games to site/games/ (with an index.json for
 //      the page's picker),
 //   3. bundles the page's sources (site/src/) with esbuild into site/build/:
@@ -67,16 +69,16 @@ const bytes = (n) => `${n.toLocaleString('en-US')} bytes`;
  * its target_features section is made to say (scripts/wasm-features.mjs),
  * so wasm-bindgen uses no externref table and binaryen 108 can read it.
  */
-function bindgen(module, outDir, label) {
+function bindgen(module, outDir, label, { outName = 'gdlkit', optFlags = WASM_OPT_FLAGS } = {}) {
   const input = join(cargoTargetDir(), 'tmp', 'gdlkit-bindgen-input.wasm');
   mkdirSync(dirname(input), { recursive: true });
   writeFileSync(input, withoutTargetFeature(module, 'reference-types'));
   rmSync(outDir, { recursive: true, force: true });
-  runOrThrow('wasm-bindgen', ['--target', 'web', '--out-dir', outDir, '--out-name', 'gdlkit', input]);
-  const wasm = join(outDir, 'gdlkit_bg.wasm');
+  runOrThrow('wasm-bindgen', ['--target', 'web', '--out-dir', outDir, '--out-name', outName, input]);
+  const wasm = join(outDir, `${outName}_bg.wasm`);
   const before = statSync(wasm).size;
   if (capture('wasm-opt', ['--version']) !== null) {
-    runOrThrow('wasm-opt', [...WASM_OPT_FLAGS, wasm, '-o', wasm]);
+    runOrThrow('wasm-opt', [...optFlags, wasm, '-o', wasm]);
   } else {
     info('wasm-opt not found (Debian package binaryen): the wasm is not optimised further');
   }
@@ -86,9 +88,46 @@ function bindgen(module, outDir, label) {
 
 /** The npm package's wasm (pkg/) and the page's, without the command line (site/pkg/). */
 function buildWasm() {
-  bindgen(cargoWasm(['--no-default-features']), SITE_PKG, 'site/pkg/gdlkit_bg.wasm (the page, no command line)');
+  bindgen(cargoWasm(['--no-default-features', '--features', 'engine']), SITE_PKG, 'site/pkg/gdlkit_bg.wasm (the page, no command line)');
   bindgen(cargoWasm([]), PKG, 'pkg/gdlkit_bg.wasm (the npm package)');
+  buildCheckWasm();
 }
+
+// ---- The page's check wasm (issue 17 item 4): the crate without its
+// `engine` feature exports only check, format, fix and version, so the
+// editor's first diagnostics come from a wasm a fifth of the engine's size
+// (site/src/engine/check-worker.js) while the engine's loads. The same Rust
+// functions as the engine's, compiled for size: a text is checked in
+// milliseconds either way.
+
+/** Where the check wasm and its glue go (site/pkg-check/gdlkit_check.js, gdlkit_check_bg.wasm). */
+export const SITE_CHECK_PKG = join(SITE, 'pkg-check');
+export const CHECK_FILES = ['gdlkit_check.js', 'gdlkit_check_bg.wasm'];
+
+function buildCheckWasm() {
+  const module = cargoWasm(['--no-default-features', '--config', 'profile.release.opt-level="z"']);
+  bindgen(module, SITE_CHECK_PKG, 'site/pkg-check/gdlkit_check_bg.wasm (the page\'s check wasm)', { outName: 'gdlkit_check', optFlags: ['-Oz'] });
+}
+
+/**
+ * The check worker (site/src/engine/check-worker.js → site/build/check-worker.js):
+ * one file without shared chunks, so that it starts after one request.
+ */
+async function bundleCheckWorker() {
+  const esbuild = createRequire(import.meta.url)('esbuild');
+  await esbuild.build({
+    entryPoints: { 'check-worker': join(SITE, 'src', 'engine', 'check-worker.js') },
+    bundle: true,
+    format: 'esm',
+    minify: true,
+    sourcemap: true,
+    target: 'es2022',
+    outdir: join(SITE, 'build'),
+    logLevel: 'warning',
+    legalComments: 'linked',
+  });
+}
+// ---- end of the check wasm
 
 /**
  * A game's title for the page's picker: its first `;` comment line, up to
@@ -182,11 +221,13 @@ async function bundleSite() {
 /** Builds pkg/, site/pkg/ and the site. `siteOnly` reuses existing wasm builds. */
 export async function build({ siteOnly = false } = {}) {
   heading(siteOnly ? 'build: site (reusing pkg/ and site/pkg/)' : 'build: wasm packages and site');
-  if (!siteOnly || !PKG_FILES.every((f) => existsSync(join(PKG, f)) && existsSync(join(SITE_PKG, f)))) {
+  const built = PKG_FILES.every((f) => existsSync(join(PKG, f)) && existsSync(join(SITE_PKG, f))) && CHECK_FILES.every((f) => existsSync(join(SITE_CHECK_PKG, f)));
+  if (!siteOnly || !built) {
     buildWasm();
   }
   buildSite();
   await bundleSite();
+  await bundleCheckWorker();
   await buildStandalone();
 }
 

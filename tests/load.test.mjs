@@ -1,7 +1,9 @@
 // The first-load budget (issue 17): on a slow connection the page's editor
 // is interactive after at most 350 KiB on the wire (gzip), and the engine's
-// wasm is not among what it waits for. Bytes only, never times (the times
-// are `npm run bench:load`'s). Needs `npm run build` and Chromium.
+// wasm is not among what it waits for; the first diagnostics come from the
+// small check wasm, before the engine's wasm is requested. Bytes and order
+// only, never times (the times are `npm run bench:load`'s). Needs `npm run
+// build` and Chromium.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -30,14 +32,43 @@ after(async () => {
   server?.close();
 });
 
-test('first load: the editor is interactive after at most 350 KiB gzip, before the wasm', async (t) => {
-  const r = await measureFirstLoad(browser, url, { network: SLOW_3G });
+test('first load: the editor is interactive after at most 350 KiB gzip, before any wasm; the first diagnostics from the check wasm, before the engine wasm', async (t) => {
+  const r = await measureFirstLoad(browser, url, { network: SLOW_3G, engine: true });
   const early = r.requests.filter((q) => q.startedMs < r.editorMs);
   t.diagnostic(`before the editor was interactive: ${(r.beforeEditor / 1024).toFixed(1)} KiB in ${early.length} requests; in all ${(r.total / 1024).toFixed(1)} KiB`);
   // Floors: the measurement saw the page, its script and the editor's code.
   assert.ok(early.some((q) => q.url.endsWith('/build/app.js')), 'app.js was counted');
   assert.ok(r.beforeEditor > 50 * 1024, `at least the editor's code was counted (${r.beforeEditor} bytes)`);
-  assert.ok(r.requests.some((q) => q.url.endsWith('.wasm')), 'the engine loaded afterwards (the first diagnostic came from it)');
   assert.deepEqual(early.filter((q) => q.url.endsWith('.wasm')).map((q) => q.url), [], 'no wasm before the editor is interactive');
   assert.ok(r.beforeEditor <= BUDGET, `${r.beforeEditor} bytes on the wire before the editor is interactive, budget ${BUDGET}`);
+
+  // The first diagnostics came from the small check wasm (its worker says
+  // which wasm answered), and the engine's wasm was requested only after
+  // they were shown (it waits for them: engine/client.js), so it did not
+  // share the slow line with the check wasm. Order, not time.
+  const checkWasm = r.requests.filter((q) => q.url.endsWith('/pkg-check/gdlkit_check_bg.wasm'));
+  const engineWasm = r.requests.filter((q) => q.url.endsWith('/pkg/gdlkit_bg.wasm'));
+  t.diagnostic(`check wasm ${checkWasm.map((q) => q.bytes)} bytes on the wire, engine wasm ${engineWasm.map((q) => q.bytes)}`);
+  assert.equal(r.diagnostics.wasm, 'check', 'the first diagnostics came from the check wasm');
+  assert.equal(checkWasm.length, 1, 'the check wasm was fetched once');
+  assert.ok(checkWasm[0].startedMs < r.diagnosticsMs, 'the check wasm was requested before the first diagnostics');
+  assert.equal(engineWasm.length, 1, 'the engine wasm was fetched once, afterwards (the test waited for it)');
+  assert.ok(engineWasm[0].startedMs > r.diagnosticsMs, `the engine wasm was requested after the first diagnostics (${engineWasm[0].startedMs} > ${r.diagnosticsMs})`);
+  assert.ok(checkWasm[0].bytes < engineWasm[0].bytes / 3, `the check wasm is a fraction of the engine's (${checkWasm[0].bytes} against ${engineWasm[0].bytes} bytes)`);
+});
+
+test('without the check wasm (blocked) the editor gets its diagnostics from the engine', async () => {
+  const context = await browser.newContext();
+  try {
+    await context.route('**/pkg-check/**', (route) => route.abort());
+    const page = await context.newPage();
+    await page.goto(new URL('?view=editor&game=ticTacToe', url).href);
+    await page.waitForFunction(() => performance.getEntriesByName('gdlkit:diagnostics').length > 0, null, { timeout: 120000 });
+    const detail = await page.evaluate(() => performance.getEntriesByName('gdlkit:diagnostics')[0].detail);
+    assert.equal(detail.wasm, 'engine', 'the engine answered');
+    assert.equal(typeof detail.count, 'number');
+    assert.equal(await page.locator('#notice').isVisible(), false, 'no notice of a failed engine');
+  } finally {
+    await context.close();
+  }
 });

@@ -55,6 +55,7 @@ pub fn budget_mb() -> u64 {
 
 /// Sets the budget (at least 16 MB; in wasm at most 15/16 of the maximum
 /// memory, so the check still fires before an allocation fails).
+#[cfg_attr(all(target_arch = "wasm32", not(feature = "engine")), allow(dead_code))]
 pub fn set_budget_mb(mb: u64) {
     let mb = mb.max(16);
     #[cfg(target_arch = "wasm32")]

@@ -9,6 +9,9 @@
 //! as standalone HTML" (the `standaloneHtml` binding) both call [`html`], so
 //! they make the very same file; the page's wasm has no command-line code.
 
+// Unused in the page's check wasm (no `engine` feature, scripts/build.mjs).
+#![cfg_attr(all(target_arch = "wasm32", not(feature = "engine")), allow(dead_code))]
+
 use crate::diagnostic::render;
 use serde::Deserialize;
 use std::collections::BTreeMap;

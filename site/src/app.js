@@ -8,7 +8,7 @@
 // the default (tic-tac-toe).
 
 import { h } from './dom.js';
-import { engine, engineEvents, onBeforeLongJob } from './engine/client.js';
+import { engineEvents, features, onBeforeLongJob } from './engine/client.js';
 import { compressText, decompressText, loadDrafts, loadSaved, movesFromText, movesToText, saveNow, shareUrl, stashDraft, urlParams } from './state.js';
 
 const $ = (id) => document.getElementById(id);
@@ -201,7 +201,7 @@ async function ensureEditor() {
     onDiagnostics: (d) => {
       app.diagnostics = d.diagnostics;
       document.body.dataset.lintMs = String(Math.round(d.latency));
-      performance.mark('gdlkit:diagnostics', { detail: { count: d.diagnostics.length, roundTripMs: d.latency } });
+      performance.mark('gdlkit:diagnostics', { detail: { count: d.diagnostics.length, roundTripMs: d.latency, wasm: d.wasm } });
     },
     onCounterexample: (moves) => openCounterexample(moves),
   });
@@ -457,11 +457,14 @@ async function main() {
   }
   await showView(app.view);
   // The engine (its worker and the wasm) loads once the view is shown, so
-  // that on a slow connection its download does not delay the editor.
+  // that on a slow connection its download does not delay the editor (nor,
+  // in the editor, the first diagnostics: features() waits for them).
   if (!embed) {
-    engine().lint.call('features').then((f) => {
+    features({ deferred: true }).then((f) => {
+      if (!f.version) return;
       $('version').textContent = `v${f.version}`;
       app.features = f;
+      performance.mark('gdlkit:engine-ready');
     }).catch(() => {});
   }
   document.body.dataset.ready = 'true';

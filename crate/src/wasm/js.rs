@@ -1,6 +1,9 @@
 //! Helpers shared by the bindings: JS error objects, serde conversions and
 //! the panic hook.
 
+// The check wasm (no `engine` feature) uses only a few of them.
+#![cfg_attr(not(feature = "engine"), allow(dead_code))]
+
 use crate::diagnostic::{self, Diagnostic};
 use crate::js_names;
 use crate::reasoner::EvalError;

@@ -19,6 +19,10 @@
 //! (Validation, search and analysis bindings get their own files:
 //! `check.rs`, `search.rs`, `analysis.rs`.)
 //!
+//! Without the `engine` feature only `check.rs` (and `version`) is
+//! compiled: the page's check wasm, which the editor's diagnostics use while
+//! the engine's wasm loads (issue 17; `scripts/build.mjs`).
+//!
 //! ## Errors
 //! Every failure is a thrown JS `Error` (never a trap) whose `name` says what
 //! went wrong:
@@ -30,47 +34,75 @@
 //! - `RangeError`: an unknown state handle or role index.
 //! - `TypeError`: an argument of the wrong shape.
 
+#[cfg(feature = "engine")]
 mod alphabeta_parallel;
+#[cfg(feature = "engine")]
 mod analysis;
 mod check;
 #[cfg(feature = "cli")]
 mod cli;
+#[cfg(feature = "engine")]
 mod ensemble;
+#[cfg(feature = "engine")]
 mod explain;
+#[cfg(feature = "engine")]
 mod game;
+#[cfg(feature = "engine")]
 mod ggp;
 mod js;
+#[cfg(feature = "engine")]
 mod matches;
+#[cfg(feature = "engine")]
 mod parallel;
+#[cfg(feature = "engine")]
 mod playouts;
+#[cfg(feature = "engine")]
 mod replay;
+#[cfg(feature = "engine")]
 mod search;
+#[cfg(feature = "engine")]
 mod standalone;
+#[cfg(feature = "engine")]
 mod structure;
 // Memory budget and the page test's trap (issue 13).
+#[cfg(feature = "engine")]
 mod limits;
+#[cfg(feature = "engine")]
 pub use limits::{memory_budget, set_memory_budget, test_trap};
 
+#[cfg(feature = "engine")]
 pub use alphabeta_parallel::{alphabeta_choose, AlphaBetaWorker};
+#[cfg(feature = "engine")]
 pub use analysis::AnalysisJob;
 pub use check::{check, fix, format_kif};
 #[cfg(feature = "cli")]
 pub use cli::run_cli;
+#[cfg(feature = "engine")]
 pub use ensemble::{ensemble_choose, ensemble_members, EnsembleMember};
+#[cfg(feature = "engine")]
 pub use explain::explain;
+#[cfg(feature = "engine")]
 pub use game::Game;
 #[cfg(feature = "cli")]
 pub use ggp::{GgpHost, GgpServer};
+#[cfg(feature = "engine")]
 pub use ggp::{GgpMatch, GgpPlayer};
+#[cfg(feature = "engine")]
 pub use matches::run_match_with_progress;
+#[cfg(feature = "engine")]
 pub use parallel::{mcts_choose, MctsWorker};
+#[cfg(feature = "engine")]
 pub use playouts::PlayoutJob;
+#[cfg(feature = "engine")]
 pub use replay::replay;
+#[cfg(feature = "engine")]
 pub use search::{
     parse_player_spec, parse_tree, players, random_tree, reorder_tree, run_match, search,
     search_tree, SearchPlayer,
 };
+#[cfg(feature = "engine")]
 pub use standalone::standalone_html;
+#[cfg(feature = "engine")]
 pub use structure::{move_cells, render_board, structure};
 
 use wasm_bindgen::prelude::*;

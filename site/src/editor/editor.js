@@ -1,6 +1,6 @@
 // The KIF editor: CodeMirror 6 with KIF highlighting, bracket matching,
 // auto-indent, the formatter (button and Shift-Alt-F) and live diagnostics
-// from the validator in the `lint` worker (@codemirror/lint: squiggles,
+// from the validator in the `check` worker (@codemirror/lint: squiggles,
 // gutter marks, the problems panel, hints, quick fixes).
 
 import { autocompletion, closeBrackets, closeBracketsKeymap } from '@codemirror/autocomplete';
@@ -17,7 +17,7 @@ import {
   keymap,
   lineNumbers,
 } from '@codemirror/view';
-import { engine } from '../engine/client.js';
+import { deferEngineUntil, runCheck, startChecker } from '../engine/client.js';
 import { kif, KEYWORDS } from './kif.js';
 import { quickFixes } from './fixes.js';
 
@@ -137,12 +137,20 @@ function completeWords(context) {
 
 /**
  * Creates the editor in `parent`. `onChange(text)` runs after each change;
- * `onDiagnostics({diagnostics, latency})` after each check (latency: the round trip to the lint worker).
+ * `onDiagnostics({diagnostics, latency, wasm})` after each check (latency: the round trip to the
+ * check worker; wasm: 'check' or 'engine', which answered).
  */
 export function createEditor(parent, { doc = '', onChange, onDiagnostics, onFormatError } = {}) {
-  const checker = new LatestOnly((text) => engine().lint.call('check', { text }));
+  const checker = new LatestOnly((text) => runCheck('check', { text }));
+  // The check worker starts as soon as the editor is shown, and the
+  // engine's own load waits for the first check (engine/client.js).
+  let firstChecked;
+  deferEngineUntil(new Promise((resolve) => {
+    firstChecked = resolve;
+  }));
+  setTimeout(startChecker);
 
-  const source = async (view) => {
+  const diagnose = async (view) => {
     const text = view.state.doc.toString();
     const started = performance.now();
     let result;
@@ -155,8 +163,16 @@ export function createEditor(parent, { doc = '', onChange, onDiagnostics, onForm
     if (result === null) {
       return [];
     }
-    onDiagnostics?.({ diagnostics: result, latency: performance.now() - started, text });
-    return result.map((d) => toCodeMirror(d, view.state.doc.length));
+    const diagnostics = result.value;
+    onDiagnostics?.({ diagnostics, latency: performance.now() - started, text, wasm: result.wasm });
+    return diagnostics.map((d) => toCodeMirror(d, view.state.doc.length));
+  };
+  const source = async (view) => {
+    try {
+      return await diagnose(view);
+    } finally {
+      firstChecked(); // the first diagnostics are out (or failed): the engine may load
+    }
   };
 
   let view;
@@ -164,7 +180,7 @@ export function createEditor(parent, { doc = '', onChange, onDiagnostics, onForm
     const text = view.state.doc.toString();
     let formatted;
     try {
-      formatted = await engine().lint.call('format', { text });
+      formatted = (await runCheck('format', { text })).value;
     } catch (e) {
       onFormatError?.(e);
       return false;

@@ -47,7 +47,7 @@ export function mountEditorView(panel, { text, onChange, onDiagnostics, onCounte
     },
   });
   summary.textContent = 'Checking…';
-  features().then((f) => {
+  features({ deferred: true }).then((f) => {
     if (!f.analysis) {
       checkBtn.disabled = true;
       checkBtn.title = 'This build has no semantic check';

@@ -4,12 +4,14 @@
 // from any origin by engine/start.js.
 //
 // The page uses separate workers for separate jobs so that one never waits
-// for another: `lint` (check and format, on every pause in typing), `game`
+// for another: `check` (the editor's check and format, on every pause in
+// typing, on the small check wasm: runCheck), `lint` (the same on the
+// engine where the check wasm cannot run; features, the standalone file), `game`
 // (the play view's states), `think` (engine moves, search trees, semantic
 // analysis: long jobs that the user can stop). A hard cancel restarts a
 // worker; the next call starts a fresh one.
 
-import { newEngineWorker } from './start.js';
+import { isStandalone, newCheckWorker, newEngineWorker } from './start.js';
 
 /**
  * The package's job kinds (js/worker-core.js); every other operation is a
@@ -35,14 +37,15 @@ export function onBeforeLongJob(fn) {
 }
 
 export class EngineWorker {
-  /** `name` labels the worker in errors. */
-  constructor(name) {
+  /** `name` labels the worker in errors; `start(options)` makes its GdlWorker (engine/start.js). */
+  constructor(name, start = newEngineWorker) {
     this.name = name;
+    this.start = start;
     this.worker = null;
   }
 
   get gdl() {
-    this.worker ??= newEngineWorker({ sliceMs: 40, cancelGraceMs: 500 });
+    this.worker ??= this.start({ sliceMs: 40, cancelGraceMs: 500 });
     return this.worker;
   }
 
@@ -123,6 +126,8 @@ export function engine() {
       lint: new EngineWorker('lint'),
       game: new EngineWorker('game'),
       think: new EngineWorker('think'),
+      // The editor's checks on the small check wasm (runCheck below).
+      check: new EngineWorker('check', newCheckWorker),
     };
   }
   return shared;
@@ -152,8 +157,61 @@ export function autoCores() {
 
 let featuresPromise = null;
 
-/** What this build's engine has: {version, format, search, searchTree, searchFrom, searchPlayer, analysis}. */
-export function features() {
+/**
+ * What this build's engine has: {version, format, search, searchTree,
+ * searchFrom, searchPlayer, analysis}. The first call loads the engine;
+ * `{deferred: true}` (the page's automatic load) waits until the editor
+ * has its first diagnostics when the editor holds it (deferEngineUntil).
+ */
+export function features({ deferred = false } = {}) {
+  if (deferred && !featuresPromise) return engineGate.then(() => features());
   featuresPromise ??= engine().lint.call('features').catch(() => ({}));
   return featuresPromise;
+}
+
+// ---- First load (issue 17 item 4): the editor's diagnostics come from the
+// check wasm (engine/check-worker.js, a fifth of the engine's size), and the
+// engine's own load waits for the first of them, so that on a slow line the
+// two downloads do not share it. Only the automatic load waits: a view or a
+// job that needs the engine starts it at once.
+
+let engineGate = Promise.resolve();
+
+/** Holds the automatic load of the engine (`features({deferred: true})`) until `promise` settles. */
+export function deferEngineUntil(promise) {
+  engineGate = Promise.resolve(promise).catch(() => {});
+}
+
+let checkUsable = null;
+
+/** Whether the check worker started (memoised; starts it): false in a standalone file or where it failed. */
+function checkWorkerUsable() {
+  const e = engine();
+  checkUsable ??= isStandalone()
+    ? Promise.resolve(false)
+    : e.check.gdl.ready.then(
+        () => true,
+        () => {
+          e.check.terminate();
+          return false;
+        },
+      );
+  return checkUsable;
+}
+
+/** Starts the check worker ahead of the first check. */
+export function startChecker() {
+  checkWorkerUsable();
+}
+
+/**
+ * Runs `op` ('check' or 'format') for the editor in the check worker or,
+ * where it cannot start, in the engine's `lint` worker (the same Rust
+ * functions). Resolves `{value, wasm}`: `wasm` names which answered,
+ * 'check' or 'engine'.
+ */
+export async function runCheck(op, args) {
+  const e = engine();
+  if (await checkWorkerUsable()) return { value: await e.check.call(op, args), wasm: 'check' };
+  return { value: await e.lint.call(op, args), wasm: 'engine' };
 }

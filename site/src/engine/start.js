@@ -51,3 +51,17 @@ export function newEngineWorker(options = {}) {
   const urls = { script: WORKER_URL.href, wasm: WASM_URL.href };
   return new GdlWorker({ ...options, wasm: WASM_URL, createWorker: () => resilientWorker({ create, urls, fallback }) });
 }
+
+// ---- The editor's check worker (issue 17 item 4): site/build/check-worker.js
+// with the page's check wasm (site/pkg-check/, check and format only). No
+// main-thread fallback and nothing inlined in a standalone file: where it
+// cannot start, the engine's worker checks (engine/client.js, runCheck).
+const CHECK_WORKER_URL = new URL('./check-worker.js', here);
+const CHECK_WASM_URL = new URL('../pkg-check/gdlkit_check_bg.wasm', here);
+
+/** A GdlWorker running the check worker; `options` as newEngineWorker's. */
+export function newCheckWorker(options = {}) {
+  const create = () => workerFrom({ url: CHECK_WORKER_URL });
+  const urls = { script: CHECK_WORKER_URL.href, wasm: CHECK_WASM_URL.href };
+  return new GdlWorker({ ...options, wasm: CHECK_WASM_URL, createWorker: () => resilientWorker({ create, urls }) });
+}
