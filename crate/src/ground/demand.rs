@@ -37,6 +37,8 @@ pub struct Input<'a> {
     pub strata: Vec<Vec<GRule>>,
     /// Relations never restricted: the game's roots, `init`, `role`.
     pub protected: &'a [RelId],
+    /// If given, only these relations may be restricted.
+    pub focus: Option<&'a [bool]>,
 }
 
 /// What a rule of the output is, for splitting.
@@ -135,7 +137,14 @@ pub fn transform(input: Input<'_>, arity: &mut Vec<usize>, is_static: &mut Vec<b
         }
     }
     let mut cand: Vec<bool> = (0..n)
-        .map(|r| has_rules[r] && !input.protected.contains(&r) && !(is_static[r] && negated[r]))
+        .map(|r| {
+            has_rules[r]
+                && !input.protected.contains(&r)
+                && !(is_static[r] && negated[r])
+                && input
+                    .focus
+                    .is_none_or(|f| f.get(r).copied().unwrap_or(false))
+        })
         .collect();
     let mut adorn: Vec<Vec<usize>> = (0..n).map(|r| (0..arity[r]).collect()).collect();
     // Greatest consistent choice: shrink adornments and drop candidates

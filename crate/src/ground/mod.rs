@@ -304,8 +304,17 @@ fn ground_program_with(
     })?;
     let it = &mut it;
     let c = it.compiled();
-    let rs = rules::collect(c, strategy);
     let g = &c.graph;
+    // A diagnostic (native): `GDLKIT_DEMAND_ONLY=rel1,rel2` lets the demand
+    // strategy restrict only the named relations (BENCHMARKS.md, chess).
+    let focus: Option<Vec<bool>> = std::env::var("GDLKIT_DEMAND_ONLY").ok().map(|names| {
+        let names: Vec<&str> = names.split(',').collect();
+        g.rels
+            .iter()
+            .map(|k| names.contains(&it.terms().symbols.name(k.sym)))
+            .collect()
+    });
+    let rs = rules::collect(c, strategy, focus.as_deref());
     *prof = profile::Profile::from_env(|| {
         g.rels
             .iter()

@@ -6,6 +6,16 @@
 
 use super::rules::{GLit, GRule};
 use crate::clock::now_ms;
+use crate::reasoner::compile::Pat;
+
+/// A pattern's variables as `?N`, constants as `c`, for the rules listing.
+fn pat_text(p: &Pat) -> String {
+    match p {
+        Pat::Var(v) => format!("?{v}"),
+        Pat::Const(_) => "c".into(),
+        Pat::App(_, a) => format!("[{}]", a.iter().map(pat_text).collect::<Vec<_>>().join(" ")),
+    }
+}
 
 #[derive(Clone, Default)]
 struct Cost {
@@ -45,16 +55,25 @@ impl Profile {
 
     fn describe(&self, rule: &GRule) -> String {
         let name = |r: usize| self.names.get(r).cloned().unwrap_or(format!("aux{r}"));
+        let vars = std::env::var("GDLKIT_GROUND_PROFILE").is_ok_and(|v| v == "rules");
+        let args = |ps: &[Pat]| {
+            if !vars {
+                return String::new();
+            }
+            let a: Vec<String> = ps.iter().map(pat_text).collect();
+            format!("({})", a.join(" "))
+        };
         let body: Vec<String> = rule
             .body
             .iter()
             .map(|l| match l {
-                GLit::Pos(r, _) => name(*r),
-                GLit::Neg(r, _) => format!("~{}", name(*r)),
+                GLit::Pos(r, ps) => format!("{}{}", name(*r), args(ps)),
+                GLit::Neg(r, ps) => format!("~{}{}", name(*r), args(ps)),
                 GLit::Distinct(..) => "distinct".into(),
             })
             .collect();
-        format!("{} :- {}", name(rule.head_rel), body.join(", "))
+        let head = format!("{}{}", name(rule.head_rel), args(&rule.head));
+        format!("{head} :- {}", body.join(", "))
     }
 
     /// Adds one run of `rule` (identified by its address within `phase`).
@@ -103,5 +122,16 @@ impl Profile {
             .map(|&(r, n)| format!("{} {n}", name(r)))
             .collect();
         eprintln!("  largest relations: {}", top.join(", "));
+        // With `GDLKIT_GROUND_PROFILE=rules`, the rules that derive them.
+        if std::env::var("GDLKIT_GROUND_PROFILE").is_ok_and(|v| v == "rules") {
+            for &(r, _) in rels.iter().take(12) {
+                let head = format!("{}(", name(r));
+                for (phase, d, c) in &self.costs {
+                    if d.starts_with(&head) || d.starts_with(&format!("{} :-", name(r))) {
+                        eprintln!("    {phase:>8} {:>10} out  {d}", c.out);
+                    }
+                }
+            }
+        }
     }
 }

@@ -90,7 +90,7 @@ pub struct Strategy {
 /// Collects the non-static rules that `legal`, `next`, `terminal` and `goal`
 /// depend on (the `base`/`input` declarations and unused relations are left
 /// out) and splits them.
-pub fn collect(c: &Compiled, strategy: Strategy) -> RuleSet {
+pub fn collect(c: &Compiled, strategy: Strategy, focus: Option<&[bool]>) -> RuleSet {
     let g = &c.graph;
     let roots: Vec<RelId> = [
         (kw::LEGAL, 2),
@@ -172,6 +172,7 @@ pub fn collect(c: &Compiled, strategy: Strategy) -> RuleSet {
                 dynamic,
                 strata: strata_rules,
                 protected: &protected,
+                focus,
             },
             &mut arity,
             &mut is_static,
@@ -184,21 +185,25 @@ pub fn collect(c: &Compiled, strategy: Strategy) -> RuleSet {
         )
     };
     let mut rules = Vec::new();
+    let mut projections = Projections::default();
     for (rule, kind) in dynamic {
-        split(rule, &mut rules, &mut arity, &mut is_static, strategy, kind);
+        let mut rels = Rels {
+            arity: &mut arity,
+            is_static: &mut is_static,
+            projections: &mut projections,
+        };
+        split(rule, &mut rules, &mut rels, strategy, kind);
     }
     let mut static_strata = Vec::new();
     for st in strata_rules {
         let mut stratum = Vec::new();
         for rule in st {
-            split(
-                rule,
-                &mut stratum,
-                &mut arity,
-                &mut is_static,
-                strategy,
-                Kind::Plain,
-            );
+            let mut rels = Rels {
+                arity: &mut arity,
+                is_static: &mut is_static,
+                projections: &mut projections,
+            };
+            split(rule, &mut stratum, &mut rels, strategy, Kind::Plain);
         }
         if !stratum.is_empty() {
             static_strata.push(stratum);
@@ -224,19 +229,62 @@ fn lits_of(body: &[Lit]) -> Vec<GLit> {
         .collect()
 }
 
+/// Projections of demand relations already made: (demand relation, the
+/// positions kept) → the projection's relation. Every auxiliary of a
+/// demanded rule joins such a projection; without sharing, chess's demand
+/// strategy made ~20 copies of 150k–230k-row demands (a quarter of its 4M
+/// atoms).
+#[derive(Default)]
+struct Projections(rustc_hash::FxHashMap<(RelId, Vec<usize>), RelId>);
+
+/// The relation tables `split` adds auxiliaries to.
+struct Rels<'a> {
+    arity: &'a mut Vec<usize>,
+    is_static: &'a mut Vec<bool>,
+    projections: &'a mut Projections,
+}
+
+impl Rels<'_> {
+    /// A relation holding the demand `d` projected on the variables `shared`
+    /// (in that order): `d` itself, or a projection shared with every other
+    /// rule asking for the same one. `None` if a new rule must compute it
+    /// (the demand's arguments are not distinct variables).
+    fn projection(&mut self, d: &GLit, shared: &[VarId]) -> Option<(RelId, bool)> {
+        let GLit::Pos(rel, pats) = d else {
+            return None;
+        };
+        let mut vars: Vec<VarId> = Vec::new();
+        for p in pats {
+            match p {
+                Pat::Var(v) if !vars.contains(v) => vars.push(*v),
+                _ => return None,
+            }
+        }
+        let positions: Vec<usize> = shared
+            .iter()
+            .map(|v| vars.iter().position(|w| w == v))
+            .collect::<Option<_>>()?;
+        if positions.iter().copied().eq(0..vars.len()) {
+            return Some((*rel, false));
+        }
+        let key = (*rel, positions);
+        if let Some(&r) = self.projections.0.get(&key) {
+            return Some((r, false));
+        }
+        let r = self.arity.len();
+        self.arity.push(shared.len());
+        self.is_static.push(true);
+        self.projections.0.insert(key, r);
+        Some((r, true))
+    }
+}
+
 /// Splits one rule by bucket elimination and appends the resulting rules.
 /// A demand rule and its auxiliaries are static: they restrict joins but
 /// are never literals of the network. In a rule whose first literal is its
 /// head's demand, each auxiliary also joins the demand's projection on the
 /// variables they share (a filter: the rule drops the other rows anyway).
-fn split(
-    rule: GRule,
-    out: &mut Vec<GRule>,
-    arity: &mut Vec<usize>,
-    is_static: &mut Vec<bool>,
-    strategy: Strategy,
-    kind: Kind,
-) {
+fn split(rule: GRule, out: &mut Vec<GRule>, rels: &mut Rels<'_>, strategy: Strategy, kind: Kind) {
     let filter = kind == Kind::Demand;
     let demand = (kind == Kind::Demanded).then(|| rule.body[0].clone());
     let mut demand_vars = Vec::new();
@@ -318,8 +366,8 @@ fn split(
             break;
         };
         keep.sort_unstable();
-        let aux_rel = arity.len();
-        arity.push(keep.len());
+        let aux_rel = rels.arity.len();
+        rels.arity.push(keep.len());
         let mut aux_body = Vec::new();
         let mut rest = Vec::new();
         for (i, l) in body.into_iter().enumerate() {
@@ -331,10 +379,10 @@ fn split(
         }
         let stat = filter
             || aux_body.iter().all(|l| match l {
-                GLit::Pos(r, _) | GLit::Neg(r, _) => is_static[*r],
+                GLit::Pos(r, _) | GLit::Neg(r, _) => rels.is_static[*r],
                 GLit::Distinct(..) => true,
             });
-        is_static.push(stat);
+        rels.is_static.push(stat);
         let head: Vec<Pat> = keep.iter().map(|&v| Pat::Var(v)).collect();
         if let Some(d) = &demand {
             let mut vs = Vec::new();
@@ -346,16 +394,20 @@ fn split(
                 .collect();
             shared.sort_unstable();
             if !shared.is_empty() {
-                let proj = arity.len();
-                arity.push(shared.len());
-                is_static.push(true);
                 let pats: Vec<Pat> = shared.iter().map(|&v| Pat::Var(v)).collect();
-                out.push(GRule {
-                    head_rel: proj,
-                    head: pats.clone(),
-                    body: vec![d.clone()],
-                    num_vars: rule.num_vars,
+                let (proj, new) = rels.projection(d, &shared).unwrap_or_else(|| {
+                    rels.arity.push(shared.len());
+                    rels.is_static.push(true);
+                    (rels.arity.len() - 1, true)
                 });
+                if new {
+                    out.push(GRule {
+                        head_rel: proj,
+                        head: pats.clone(),
+                        body: vec![d.clone()],
+                        num_vars: rule.num_vars,
+                    });
+                }
                 aux_body.push(GLit::Pos(proj, pats));
             }
         }
@@ -378,3 +430,82 @@ fn split(
 
 /// (neighbours, joins, -eliminated, literals) of a variable elimination: smaller is better.
 type Score = (usize, bool, isize, usize);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reasoner::{Interpreter, StateMachine};
+
+    /// `near` is asked with both arguments bound; each of its two rules
+    /// splits off an auxiliary that shares only `?b` with the demand.
+    const GAME: &str = "(role p) (init (at 1)) (num 1) (num 2) (num 3)
+        (link 1 2) (link 2 3) (link 3 1)
+        (<= (near ?a ?b) (true (at ?x)) (link ?a ?x) (link ?x ?y) (link ?y ?b))
+        (<= (near ?a ?b) (true (at ?x)) (link ?x ?a) (link ?y ?x) (link ?b ?y))
+        (<= (legal p (go ?b)) (true (at ?a)) (num ?b) (not (near ?a ?b)))
+        (<= (next (at ?b)) (does p (go ?b)))
+        (<= terminal (true (at 3)))
+        (<= (goal p 100) (true (at 3))) (<= (goal p 0) (not (true (at 3))))";
+
+    #[test]
+    fn demanded_rules_share_one_projection_of_their_demand() {
+        let program = crate::parse_program(GAME);
+        let it = Interpreter::new(&program).expect("valid game");
+        let c = it.compiled();
+        let near = it.terms().symbols.get("near").expect("symbol");
+        let near = c.graph.id_of(near, 2).expect("near");
+        let demand = Strategy {
+            demand: true,
+            project_first: true,
+        };
+        let rs = collect(c, demand, None);
+        let near_rules: Vec<&GRule> = rs.rules.iter().filter(|r| r.head_rel == near).collect();
+        assert_eq!(near_rules.len(), 2, "both rules of near kept");
+        // Every rule of `near` starts with its demand.
+        let GLit::Pos(d, _) = &near_rules[0].body[0] else {
+            panic!("near's rule does not start with its demand");
+        };
+        assert!(rs.is_static[*d] && *d >= c.num_rels());
+        // Projections of the demand: one relation, computed by one rule,
+        // and the demand itself where all its variables are kept.
+        let projections: Vec<&GRule> = rs
+            .rules
+            .iter()
+            .filter(|r| matches!(&r.body[..], [GLit::Pos(x, _)] if x == d))
+            .collect();
+        assert_eq!(projections.len(), 1, "one projection rule of near's demand");
+        let p = projections[0].head_rel;
+        let readers = rs
+            .rules
+            .iter()
+            .filter(|r| {
+                r.body
+                    .iter()
+                    .any(|l| matches!(l, GLit::Pos(x, _) if *x == p))
+            })
+            .count();
+        assert_eq!(readers, 2, "both auxiliaries read the shared projection");
+        // And the demand-driven grounding answers as the interpreter.
+        let gp = crate::ground::ground_program_with_strategy(
+            &program,
+            crate::ground::Budget::default(),
+            demand,
+        )
+        .expect("grounds");
+        let legal = gp.rel_legal.expect("legal");
+        let mut fast: Vec<String> = gp.rels[legal]
+            .rows
+            .iter()
+            .map(|&a| gp.store.display(gp.atoms.args(a)[1]))
+            .collect();
+        fast.sort();
+        // Reachable legal moves are a superset of those in the initial state.
+        let mut m = Interpreter::new(&program).expect("valid");
+        let s0 = m.initial_state().expect("init");
+        let moves = m.all_legal_moves(&s0).expect("legal");
+        assert!(!moves[0].is_empty());
+        for mv in &moves[0] {
+            assert!(fast.contains(&m.terms().display(*mv)), "{fast:?}");
+        }
+    }
+}
