@@ -29,7 +29,8 @@ fn main() {
             Ok(mut f) => {
                 if let Ok(secs) = std::env::var("GDLKIT_PLAYOUT_SECS") {
                     let secs: f64 = secs.parse().expect("seconds");
-                    let mut it = gdlkit::Interpreter::new(&program).expect("valid");
+                    let mut it = Engine::from_program(&program, EngineChoice::Interpreter, budget)
+                        .expect("valid");
                     let fast = playouts(&mut f, secs);
                     let slow = playouts(&mut it, secs);
                     println!(
@@ -38,6 +39,13 @@ fn main() {
                     );
                 }
                 let g = f.ground_stats().expect("the fast engine");
+                if let Engine::Fast(fe) = &f {
+                    let s = gdlkit::engine::choice::Shape::of(fe);
+                    println!(
+                        "{{\"game\":{path:?},\"shape\":{{\"nodes\":{},\"edges\":{},\"base\":{},\"cyclic\":{},\"cyclic_nodes\":{},\"largest\":{},\"depth\":{}}}}}",
+                        s.nodes, s.edges, s.base, s.cyclic_components, s.cyclic_nodes, s.largest_component, s.depth
+                    );
+                }
                 println!(
                     "{{\"game\":{path:?},\"ms\":{:.1},\"peak_mb\":{:.1},\"net_mb\":{:.2},\"atoms\":{},\"rules\":{},\"aux\":{},\"instances\":{},\"literals\":{},\"base\":{},\"inputs\":{},\"legals\":{},\"nodes\":{},\"edges\":{},\"cyclic\":{},\"rounds\":{}}}",
                     g.ms, g.peak_bytes as f64 / 1e6, g.network_bytes as f64 / 1e6, g.atoms, g.rules, g.aux_rules, g.instances,
@@ -56,13 +64,14 @@ fn main() {
 }
 
 /// Random playouts per second (at most 500 steps each) for `secs` seconds.
-fn playouts<M: gdlkit::StateMachine>(m: &mut M, secs: f64) -> f64 {
+fn playouts(m: &mut Engine, secs: f64) -> f64 {
+    use gdlkit::StateMachine;
     let s0 = m.initial_state().expect("initial state");
     let mut rng = fastrand::Rng::with_seed(1);
     let t = std::time::Instant::now();
     let mut n = 0u64;
     while t.elapsed().as_secs_f64() < secs || n == 0 {
-        gdlkit::reasoner::random_playout(m, &s0, &mut rng, 500).expect("playout");
+        m.playout_length(&s0, &mut rng, 500).expect("playout");
         n += 1;
     }
     n as f64 / t.elapsed().as_secs_f64()
