@@ -3,7 +3,8 @@
 //! (`GDLKIT_GROUND_MS` sets the time budget, `GDLKIT_GROUND_ATOMS` the
 //! atoms; `GDLKIT_GROUND_PROFILE=1` prints where the time went;
 //! `GDLKIT_PLAYOUT_SECS=S` then runs random playouts for S seconds on the
-//! grounded engine and S seconds on the interpreter, in the same run).
+//! grounded engine and S seconds on the interpreter, in the same run, and
+//! what `--engine auto` would choose).
 
 use gdlkit::engine::{Engine, EngineChoice, GroundBudget as Budget};
 
@@ -33,6 +34,14 @@ fn main() {
                         .expect("valid");
                     let fast = playouts(&mut f, secs);
                     let slow = playouts(&mut it, secs);
+                    // What `--engine auto` would choose (a trial after the above).
+                    let why = gdlkit::engine::choice::interpreter_is_faster(&mut f, &mut it);
+                    println!(
+                        "{{\"game\":{path:?},\"auto\":{:?},\"trial\":{},\"why\":{:?}}}",
+                        if why.is_some() { "interpreter" } else { "fast" },
+                        gdlkit::engine::choice::needs_trial(f.ground_stats().expect("fast")),
+                        why.unwrap_or_default()
+                    );
                     println!(
                         "{{\"game\":{path:?},\"fast_playouts_per_s\":{fast:.1},\"interpreter_playouts_per_s\":{slow:.1},\"ratio\":{:.2}}}",
                         fast / slow
