@@ -3,7 +3,8 @@
 //! (`GDLKIT_GROUND_MS` sets the time budget, `GDLKIT_GROUND_ATOMS` the
 //! atoms; `GDLKIT_GROUND_PROFILE=1` prints where the time went;
 //! `GDLKIT_PLAYOUT_SECS=S` then runs random playouts for S seconds on the
-//! grounded engine and S seconds on the interpreter, in the same run).
+//! grounded engine and S seconds on the interpreter, in the same run, and
+//! what `--engine auto` would choose).
 
 use gdlkit::engine::{Engine, EngineChoice, GroundBudget as Budget};
 
@@ -29,15 +30,31 @@ fn main() {
             Ok(mut f) => {
                 if let Ok(secs) = std::env::var("GDLKIT_PLAYOUT_SECS") {
                     let secs: f64 = secs.parse().expect("seconds");
-                    let mut it = gdlkit::Interpreter::new(&program).expect("valid");
+                    let mut it = Engine::from_program(&program, EngineChoice::Interpreter, budget)
+                        .expect("valid");
                     let fast = playouts(&mut f, secs);
                     let slow = playouts(&mut it, secs);
+                    // What `--engine auto` would choose (a trial after the above).
+                    let why = gdlkit::engine::choice::interpreter_is_faster(&mut f, &mut it);
+                    println!(
+                        "{{\"game\":{path:?},\"auto\":{:?},\"trial\":{},\"why\":{:?}}}",
+                        if why.is_some() { "interpreter" } else { "fast" },
+                        gdlkit::engine::choice::needs_trial(f.ground_stats().expect("fast")),
+                        why.unwrap_or_default()
+                    );
                     println!(
                         "{{\"game\":{path:?},\"fast_playouts_per_s\":{fast:.1},\"interpreter_playouts_per_s\":{slow:.1},\"ratio\":{:.2}}}",
                         fast / slow
                     );
                 }
                 let g = f.ground_stats().expect("the fast engine");
+                if let Engine::Fast(fe) = &f {
+                    let s = gdlkit::engine::choice::Shape::of(fe);
+                    println!(
+                        "{{\"game\":{path:?},\"shape\":{{\"nodes\":{},\"edges\":{},\"base\":{},\"cyclic\":{},\"cyclic_nodes\":{},\"largest\":{},\"depth\":{}}}}}",
+                        s.nodes, s.edges, s.base, s.cyclic_components, s.cyclic_nodes, s.largest_component, s.depth
+                    );
+                }
                 println!(
                     "{{\"game\":{path:?},\"ms\":{:.1},\"peak_mb\":{:.1},\"net_mb\":{:.2},\"atoms\":{},\"rules\":{},\"aux\":{},\"instances\":{},\"literals\":{},\"base\":{},\"inputs\":{},\"legals\":{},\"nodes\":{},\"edges\":{},\"cyclic\":{},\"rounds\":{}}}",
                     g.ms, g.peak_bytes as f64 / 1e6, g.network_bytes as f64 / 1e6, g.atoms, g.rules, g.aux_rules, g.instances,
@@ -56,13 +73,14 @@ fn main() {
 }
 
 /// Random playouts per second (at most 500 steps each) for `secs` seconds.
-fn playouts<M: gdlkit::StateMachine>(m: &mut M, secs: f64) -> f64 {
+fn playouts(m: &mut Engine, secs: f64) -> f64 {
+    use gdlkit::StateMachine;
     let s0 = m.initial_state().expect("initial state");
     let mut rng = fastrand::Rng::with_seed(1);
     let t = std::time::Instant::now();
     let mut n = 0u64;
     while t.elapsed().as_secs_f64() < secs || n == 0 {
-        gdlkit::reasoner::random_playout(m, &s0, &mut rng, 500).expect("playout");
+        m.playout_length(&s0, &mut rng, 500).expect("playout");
         n += 1;
     }
     n as f64 / t.elapsed().as_secs_f64()

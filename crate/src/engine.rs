@@ -6,6 +6,8 @@
 //! why in [`Engine::fallback`]), `fast` fails if the game does not ground,
 //! `interpreter` never grounds.
 
+pub mod choice;
+
 use crate::diagnostic::{self, Diagnostic};
 use crate::ground::{self, BitState, Budget, FastEngine};
 /// The fast engine's grounding budget ([`load_engine_with`]) and figures.
@@ -19,7 +21,8 @@ use std::str::FromStr;
 /// Which engine to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum EngineChoice {
-    /// The fast engine if the game grounds within budget, else the interpreter.
+    /// The fast engine if the game grounds within budget and runs faster
+    /// on it (see [`choice`]), else the interpreter.
     #[default]
     Auto,
     Interpreter,
@@ -97,6 +100,23 @@ impl Engine {
             });
         }
         match ground::ground(program, budget) {
+            Ok(f) if choice == EngineChoice::Auto => {
+                // Auto: the faster of the two (see `choice`).
+                let mut fast = Engine::Fast(Box::new(f));
+                let mut slow = Engine::Interpreter {
+                    interpreter,
+                    fallback: None,
+                };
+                match choice::interpreter_is_faster(&mut fast, &mut slow) {
+                    Some(why) => {
+                        if let Engine::Interpreter { fallback, .. } = &mut slow {
+                            *fallback = Some(why);
+                        }
+                        Ok(slow)
+                    }
+                    None => Ok(fast),
+                }
+            }
             Ok(f) => Ok(Engine::Fast(Box::new(f))),
             Err(e) if choice == EngineChoice::Auto => Ok(Engine::Interpreter {
                 interpreter,

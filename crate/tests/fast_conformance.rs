@@ -22,11 +22,16 @@ fn check_trace(path: &Path) -> Result<Outcome, String> {
         max_ms: 60_000.0,
         ..Default::default()
     };
-    let mut m = gdlkit::engine::load_engine_with(&text, EngineChoice::Auto, budget)
-        .map_err(|d| format!("load: {:?}", d.first()))?;
-    if let Some(why) = m.fallback() {
-        return Ok(Outcome::Fallback(why.to_string()));
-    }
+    // `Fast`, not `Auto`: auto may pick the interpreter for a game that
+    // grounds but runs slower (engine/choice.rs); its network is checked
+    // here all the same.
+    let mut m = match gdlkit::engine::load_engine_with(&text, EngineChoice::Fast, budget) {
+        Ok(m) => m,
+        Err(d) if d.iter().any(|d| d.code == "GDL091") => {
+            return Ok(Outcome::Fallback(d[0].message.clone()));
+        }
+        Err(d) => return Err(format!("load: {:?}", d.first())),
+    };
     replay_trace(&mut m, &trace).map(Outcome::Match)
 }
 

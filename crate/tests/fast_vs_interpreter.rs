@@ -62,10 +62,11 @@ fn compare_text(text: &str, budget: Budget, seed: u64, min: usize) -> Result<Out
     let Ok(mut it) = Interpreter::new(&program) else {
         return Ok(Outcome::Skipped("invalid".into()));
     };
-    let fast = match Engine::from_program(&program, EngineChoice::Auto, budget) {
+    // `Fast`: auto may pick the interpreter for a game that grounds.
+    let fast = match Engine::from_program(&program, EngineChoice::Fast, budget) {
         Ok(Engine::Fast(f)) => f,
-        Ok(e) => return Ok(Outcome::Skipped(e.fallback().unwrap_or("").to_string())),
-        Err(_) => return Ok(Outcome::Skipped("invalid".into())),
+        Ok(e) => return Ok(Outcome::Skipped(e.name().to_string())),
+        Err(d) => return Ok(Outcome::Skipped(d[0].message.clone())),
     };
     let mut fast = *fast;
     let mut rng = fastrand::Rng::with_seed(seed);

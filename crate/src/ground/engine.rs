@@ -318,6 +318,12 @@ impl FastEngine {
         &self.stats
     }
 
+    /// The network as run (flattened; its edges, as in [`Self::edges`], and
+    /// each node's level): `crate::engine::choice` reads its shape.
+    pub fn layout(&self) -> (&Network, &[u32], &[u32]) {
+        (&self.net, &self.edges, &self.level)
+    }
+
     pub(super) fn finish_stats(&mut self, t0: f64) {
         self.stats.ms = crate::clock::now_ms() - t0;
     }

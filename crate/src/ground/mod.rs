@@ -214,13 +214,30 @@ pub fn ground_program(program: &Program, budget: Budget) -> Result<GroundProgram
     // over them, or out of memory, the second strategy (demand.rs) gets the
     // whole budget in the time left, and if that fails too the first
     // strategy the rest. Games that ground the first way are unchanged.
+    // A budget over twice the default also splits the time: the first
+    // strategy stops at half of it (at least the default's 20 s, which no
+    // corpus game it grounds needs), so that the second gets a chance
+    // (alexChess: the first strategy runs out of time, demand grounds it).
     let first_budget = Budget {
         max_atoms: budget.max_atoms.min(FIRST_ATOMS),
         max_literals: budget.max_literals.min(FIRST_LITERALS),
+        max_ms: budget.max_ms.min(FIRST_MS.max(budget.max_ms / 2.0)),
         ..budget
     };
     let mut result = ground_with_strategy(program, first_budget, rules::Strategy::default());
-    let retry = |r: &Result<GroundProgram, GroundError>| matches!(r, Err(GroundError::Budget { what, .. }) if *what != "milliseconds");
+    let out_of_time = |r: &Result<GroundProgram, GroundError>| {
+        matches!(
+            r,
+            Err(GroundError::Budget {
+                what: "milliseconds",
+                ..
+            })
+        )
+    };
+    let retry = |r: &Result<GroundProgram, GroundError>| {
+        matches!(r, Err(GroundError::Budget { .. }))
+            && (!out_of_time(r) || first_budget.max_ms < budget.max_ms)
+    };
     let left = |t0: f64| budget.max_ms - (now_ms() - t0);
     if retry(&result) && left(t0) > 0.0 {
         let demand = rules::Strategy {
@@ -252,8 +269,18 @@ pub fn ground_program(program: &Program, budget: Budget) -> Result<GroundProgram
             result = ground_with_strategy(program, b, rules::Strategy::default());
         }
     }
+    if out_of_time(&result) {
+        // The whole budget, not the last attempt's share of it.
+        result = Err(GroundError::Budget {
+            what: "milliseconds",
+            limit: budget.max_ms as u64,
+        });
+    }
     result
 }
+
+/// Milliseconds the first strategy may use of a large time budget.
+const FIRST_MS: f64 = 20_000.0;
 
 /// Atoms the first strategy may use before the demand-driven one is tried.
 const FIRST_ATOMS: usize = 1_500_000;
