@@ -58,7 +58,7 @@ types!(
     crate::js_api::AbstractTree,
     crate::trace::Label,
     crate::search::report::SearchOptions,
-    crate::js_api::SearchStats,
+    crate::search::Stats,
     crate::search::Iteration,
     crate::trace::NodeKind,
     crate::trace::BoundKind,
@@ -101,7 +101,21 @@ types!(
     crate::js_api::CliResult,
     crate::js_api::ReorderedTree,
     crate::js_api::ParsedPlayerSpec,
-    crate::js_api::PlayerInfo,
+    crate::search::PlayerInfo,
+    // Parallel players' workers, the memory budget, boards, the standalone file.
+    crate::search::ensemble::MemberResult<String>,
+    crate::js_api::EnsembleMemberResult,
+    crate::js_api::EnsembleChoice,
+    crate::search::alphabeta_parallel::WorkerResult<String>,
+    crate::js_api::AlphaBetaRootResult,
+    crate::js_api::AlphaBetaChoice,
+    crate::search::mcts::RootStats<String>,
+    crate::js_api::MctsRootResult,
+    crate::js_api::MctsChoice,
+    crate::js_api::MemoryBudget,
+    crate::structure::board::Cell,
+    crate::structure::board::BoardCells,
+    crate::standalone::Request,
 );
 
 /// One type's declaration with its doc comment, exported.
