@@ -230,8 +230,8 @@ impl SearchPlayer {
         Ok(self.machine.terms().display(mv))
     }
 
-    /// Counters of the last `selectMove`: `{nodes, leaves, cutoffs, tt_hits,
-    /// playouts, depth, elapsed_ms}`.
+    /// Counters of the last `selectMove` (`search::Stats`): `{nodes, leaves,
+    /// cutoffs, ttHits, playouts, depth, elapsedMs}`.
     #[wasm_bindgen(js_name = lastStats, unchecked_return_type = "SearchStats")]
     pub fn last_stats(&self) -> Result<JsValue, JsValue> {
         to_js(&self.stats)
