@@ -9,7 +9,7 @@ import type {
   AbstractTree, AnalysisOptions, AnalysisProgress, AnalysisReport, CliResult, Diagnostic, EngineChoice, EngineInfo,
   // The parallel players' workers and the memory budget (generated).
   AlphaBetaChoice, AlphaBetaResult, AlphaBetaRootResult, EnsembleChoice, EnsembleMemberMove, EnsembleMemberResult,
-  MctsChoice, MctsRootResult, MemoryBudget, RootStats,
+  MctsChoice, MctsRootResult, MemoryBudget, RootStats, MctsWorkerOptions, AlphaBetaWorkerOptions, EnsembleMemberOptions,
   Explanation, ExplainOptions, FixOptions, FixResult, MatchGameRecord, MatchOptions, MatchResult, Ordering,
   ParsedPlayerSpec, PlayerInfo, PlayoutOptions, PlayoutSummary, RenderBoardOptions, ReorderedTree, ReplayResult,
   SearchOptions, SearchResult, SearchStats, StateDescription, StateExplainOptions, Structure, StructureOptions,
@@ -340,7 +340,8 @@ export function renderBoard(game: string | Structure, state: readonly string[] |
 
 /** One worker of a root-parallel MCTS (worker `worker` gets a seed derived from `seed`, as natively). */
 export class MctsWorker {
-  constructor(kif: string, spec?: string, options?: { seed?: number; worker?: number; engine?: EngineChoice });
+  /** @throws {TypeError} for an unknown option. */
+  constructor(kif: string, spec?: string, options?: MctsWorkerOptions);
   rootStats(fluents: readonly string[], role?: number): MctsRootResult;
   free(): void;
 }
@@ -350,7 +351,8 @@ export function mctsChoose(parts: readonly RootStats[]): MctsChoice;
 
 /** Helper number `worker` of parallel alpha-beta, with its own transposition table (kept across searches). */
 export class AlphaBetaWorker {
-  constructor(kif: string, spec?: string, options?: { worker?: number; engine?: EngineChoice });
+  /** @throws {TypeError} for an unknown option. */
+  constructor(kif: string, spec?: string, options?: AlphaBetaWorkerOptions);
   rootResult(fluents: readonly string[], role?: number): AlphaBetaRootResult;
   free(): void;
 }
@@ -380,7 +382,8 @@ export function setMemoryBudget(mb: number): void;
 export function memoryBudget(): MemoryBudget;
 /** One member of the ensemble player (issue 14): one alpha-beta search with one evaluation function. */
 export class EnsembleMember {
-  constructor(kif: string, spec?: string, options?: { member?: number; engine?: EngineChoice });
+  /** @throws {TypeError} for an unknown option. */
+  constructor(kif: string, spec?: string, options?: EnsembleMemberOptions);
   /** The member's evaluation function (`none`: the exhaustive search). */
   readonly heuristic: string;
   search(fluents: readonly string[], role?: number): EnsembleMemberResult;

@@ -1040,6 +1040,49 @@ budgetMb: number,
 usedMb: number, };
 
 /**
+ * Options of `new MctsWorker(kif, spec, options)` (all optional).
+ */
+export type MctsWorkerOptions = { 
+/**
+ * The seed of worker 0 (default 1); the others' are derived from it, as natively.
+ */
+seed?: number, 
+/**
+ * This worker's number (default 0).
+ */
+worker?: number, 
+/**
+ * The state machine (default "auto").
+ */
+engine?: EngineChoice, };
+
+/**
+ * Options of `new AlphaBetaWorker(kif, spec, options)` (all optional).
+ */
+export type AlphaBetaWorkerOptions = { 
+/**
+ * This worker's number (default 0: it searches as the one-core player).
+ */
+worker?: number, 
+/**
+ * The state machine (default "auto").
+ */
+engine?: EngineChoice, };
+
+/**
+ * Options of `new EnsembleMember(kif, spec, options)` (all optional).
+ */
+export type EnsembleMemberOptions = { 
+/**
+ * The member's number, in the order of `ensembleMembers` (default 0).
+ */
+member?: number, 
+/**
+ * The state machine (default "auto").
+ */
+engine?: EngineChoice, };
+
+/**
  * One cell of a board in a state: its coordinates (`y` is `""` on a 1-D
  * board, `z` is `""` unless the board has 3 coordinates) and content text.
  */

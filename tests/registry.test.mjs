@@ -58,6 +58,19 @@ test('parallel workers: results and choices have the generated fields, camelCase
   for (const w of [member, ab, mc, game]) w.free();
 });
 
+test('parallel workers: options are read in Rust, an unknown key is a TypeError naming the known ones', () => {
+  for (const [make, known] of [
+    [() => new api.MctsWorker(TICTACTOE, 'mcts', { seeds: 2 }), /seed.*worker.*engine/],
+    [() => new api.AlphaBetaWorker(TICTACTOE, 'alphabeta', { workers: 2 }), /worker.*engine/],
+    [() => new api.EnsembleMember(TICTACTOE, 'ensemble', { members: 2 }), /member.*engine/],
+  ]) {
+    assert.throws(make, (e) => e instanceof TypeError && known.test(e.message));
+  }
+  // Keys set to undefined count as absent (what the worker jobs pass).
+  new api.MctsWorker(TICTACTOE, 'mcts', { seed: undefined, worker: 1, engine: undefined }).free();
+  assert.throws(() => new api.EnsembleMember(TICTACTOE, 'ensemble', { member: 99 }), RangeError);
+});
+
 test('memoryBudget(): the budget and the memory in use, in MB', () => {
   const m = api.memoryBudget();
   assert.deepEqual(keys(m), ['budgetMb', 'usedMb']);

@@ -529,3 +529,41 @@ pub struct MemoryBudget {
     /// The memory in use in MB.
     pub used_mb: f64,
 }
+
+/// Options of `new MctsWorker(kif, spec, options)` (all optional).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS), ts(optional_fields))]
+pub struct MctsWorkerOptions {
+    /// The seed of worker 0 (default 1); the others' are derived from it, as natively.
+    pub seed: Option<u64>,
+    /// This worker's number (default 0).
+    pub worker: Option<u32>,
+    /// The state machine (default "auto").
+    #[cfg_attr(feature = "typescript", ts(as = "Option<EngineChoice>"))]
+    pub engine: Option<String>,
+}
+
+/// Options of `new AlphaBetaWorker(kif, spec, options)` (all optional).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS), ts(optional_fields))]
+pub struct AlphaBetaWorkerOptions {
+    /// This worker's number (default 0: it searches as the one-core player).
+    pub worker: Option<u32>,
+    /// The state machine (default "auto").
+    #[cfg_attr(feature = "typescript", ts(as = "Option<EngineChoice>"))]
+    pub engine: Option<String>,
+}
+
+/// Options of `new EnsembleMember(kif, spec, options)` (all optional).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS), ts(optional_fields))]
+pub struct EnsembleMemberOptions {
+    /// The member's number, in the order of `ensembleMembers` (default 0).
+    pub member: Option<u32>,
+    /// The state machine (default "auto").
+    #[cfg_attr(feature = "typescript", ts(as = "Option<EngineChoice>"))]
+    pub engine: Option<String>,
+}

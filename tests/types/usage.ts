@@ -94,6 +94,9 @@ const stats = mc.rootStats([], 0);
 const mcPick: MctsChoice = mctsChoose([stats]);
 console.log(stats.visits[0], mcPick.merged.totals, mcPick.value);
 
+// @ts-expect-error an unknown worker option
+new MctsWorker(kif, 'mcts', { seeds: 1 });
+
 const { budgetMb, usedMb } = memoryBudget();
 console.log(budgetMb - usedMb);
 // @ts-expect-error not a field of the memory budget

@@ -8,7 +8,7 @@
 use super::js::{self, to_js};
 use super::search::{load_on, state_of};
 use crate::engine::Engine;
-use crate::js_api::{AlphaBetaChoice, AlphaBetaRootResult};
+use crate::js_api::{AlphaBetaChoice, AlphaBetaRootResult, AlphaBetaWorkerOptions};
 use crate::reasoner::StateMachine;
 use crate::search::alphabeta::AlphaBeta;
 use crate::search::alphabeta_parallel::{choose, WorkerResult};
@@ -33,10 +33,11 @@ impl AlphaBetaWorker {
     pub fn new(
         kif: &str,
         spec: &str,
-        worker: Option<u32>,
-        engine: Option<String>,
+        #[wasm_bindgen(unchecked_param_type = "AlphaBetaWorkerOptions | undefined")]
+        options: JsValue,
     ) -> Result<AlphaBetaWorker, JsValue> {
         js::init();
+        let AlphaBetaWorkerOptions { worker, engine } = js::options(options, "AlphaBetaWorker")?;
         let mut machine = load_on(kif, engine.as_deref())?;
         let spec: PlayerSpec = spec.parse().map_err(|e: String| js::type_error(&e))?;
         if spec.name != "alphabeta" {

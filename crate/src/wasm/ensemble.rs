@@ -8,7 +8,7 @@
 use super::js::{self, to_js};
 use super::search::{load_on, state_of};
 use crate::engine::Engine;
-use crate::js_api::{EnsembleChoice, EnsembleMemberResult};
+use crate::js_api::{EnsembleChoice, EnsembleMemberOptions, EnsembleMemberResult};
 use crate::reasoner::StateMachine;
 use crate::search::alphabeta::AlphaBeta;
 use crate::search::ensemble::{self, choose, MemberResult};
@@ -58,10 +58,12 @@ impl EnsembleMember {
     pub fn new(
         kif: &str,
         spec: &str,
-        member: u32,
-        engine: Option<String>,
+        #[wasm_bindgen(unchecked_param_type = "EnsembleMemberOptions | undefined")]
+        options: JsValue,
     ) -> Result<EnsembleMember, JsValue> {
         js::init();
+        let EnsembleMemberOptions { member, engine } = js::options(options, "EnsembleMember")?;
+        let member = member.unwrap_or(0);
         let mut machine = load_on(kif, engine.as_deref())?;
         let (names, ms) = members_of(kif, spec, &mut machine)?;
         let heuristic = names.get(member as usize).cloned().ok_or_else(|| {

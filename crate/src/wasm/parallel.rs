@@ -8,7 +8,7 @@
 use super::js::{self, to_js};
 use super::search::{load_on, state_of};
 use crate::engine::Engine;
-use crate::js_api::{MctsChoice, MctsRootResult};
+use crate::js_api::{MctsChoice, MctsRootResult, MctsWorkerOptions};
 use crate::reasoner::StateMachine;
 use crate::search::mcts::{choose, merge_roots, Mcts, RootStats};
 use crate::search::parallel::worker_seed;
@@ -32,11 +32,14 @@ impl MctsWorker {
     pub fn new(
         kif: &str,
         spec: &str,
-        seed: Option<u32>,
-        worker: Option<u32>,
-        engine: Option<String>,
+        #[wasm_bindgen(unchecked_param_type = "MctsWorkerOptions | undefined")] options: JsValue,
     ) -> Result<MctsWorker, JsValue> {
         js::init();
+        let MctsWorkerOptions {
+            seed,
+            worker,
+            engine,
+        } = js::options(options, "MctsWorker")?;
         let machine = load_on(kif, engine.as_deref())?;
         let spec: PlayerSpec = spec.parse().map_err(|e: String| js::type_error(&e))?;
         if spec.name != "mcts" {
@@ -46,7 +49,7 @@ impl MctsWorker {
             )));
         }
         let cfg = mcts_config(&spec).map_err(|e| js::type_error(&e))?;
-        let seed = worker_seed(seed.unwrap_or(1) as u64, worker.unwrap_or(0) as usize);
+        let seed = worker_seed(seed.unwrap_or(1), worker.unwrap_or(0) as usize);
         Ok(MctsWorker {
             machine,
             mcts: Mcts::new(cfg, seed),
