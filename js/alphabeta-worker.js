@@ -11,10 +11,10 @@ import { needReady } from './wasm.js';
 export class AlphaBetaWorker {
   #w;
 
-  /** `spec`: an `alphabeta` spec (`"alphabeta:ms=200"`); `worker`: this worker's number (0 plays as the one-core player). */
-  constructor(kif, spec = 'alphabeta', { worker = 0, engine } = {}) {
+  /** `spec`: an `alphabeta` spec (`"alphabeta:ms=200"`); options `{worker, engine}` (read in Rust): `worker` is this worker's number (0 plays as the one-core player). */
+  constructor(kif, spec = 'alphabeta', options = undefined) {
     needReady();
-    this.#w = new wasm.AlphaBetaWorker(kif, spec, worker, engine);
+    this.#w = new wasm.AlphaBetaWorker(kif, spec, options);
   }
 
   /** `{move, value, solved, depth, stats}` of a search from `fluents` for role number `role`. */

@@ -11,10 +11,10 @@ import { needReady } from './wasm.js';
 export class EnsembleMember {
   #m;
 
-  /** Member number `member` of the `ensemble` spec (`"ensemble:ms=200"`). */
-  constructor(kif, spec = 'ensemble', { member = 0, engine } = {}) {
+  /** Member number `member` of the `ensemble` spec (`"ensemble:ms=200"`); options `{member, engine}` (read in Rust). */
+  constructor(kif, spec = 'ensemble', options = undefined) {
     needReady();
-    this.#m = new wasm.EnsembleMember(kif, spec, member, engine);
+    this.#m = new wasm.EnsembleMember(kif, spec, options);
   }
 
   /** The member's evaluation function (`none`: the exhaustive search). */

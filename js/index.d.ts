@@ -7,6 +7,9 @@
 export * from './types.js';
 import type {
   AbstractTree, AnalysisOptions, AnalysisProgress, AnalysisReport, CliResult, Diagnostic, EngineChoice, EngineInfo,
+  // The parallel players' workers and the memory budget (generated).
+  AlphaBetaChoice, AlphaBetaResult, AlphaBetaRootResult, EnsembleChoice, EnsembleMemberMove, EnsembleMemberResult,
+  MctsChoice, MctsRootResult, MemoryBudget, RootStats, MctsWorkerOptions, AlphaBetaWorkerOptions, EnsembleMemberOptions,
   Explanation, ExplainOptions, FixOptions, FixResult, MatchGameRecord, MatchOptions, MatchResult, Ordering,
   ParsedPlayerSpec, PlayerInfo, PlayoutOptions, PlayoutSummary, RenderBoardOptions, ReorderedTree, ReplayResult,
   SearchOptions, SearchResult, SearchStats, StateDescription, StateExplainOptions, Structure, StructureOptions,
@@ -332,44 +335,30 @@ export function structure(kif: string, options?: StructureOptions): Structure;
 export function renderBoard(game: string | Structure, state: readonly string[] | { fluents: readonly string[] }, options?: RenderBoardOptions): string;
 // Root-parallel MCTS over workers (issue 17; js/parallel.js, js/mcts-worker.js).
 
-/** Statistics of one role's moves at the root of an MCTS search. */
-export interface RootStats {
-  moves: string[];
-  visits: number[];
-  /** Summed rewards in [0, 1] per move. */
-  totals: number[];
-  playouts: number;
-}
+// The result types (RootStats, MctsRootResult, MctsChoice, AlphaBetaResult,
+// AlphaBetaRootResult, AlphaBetaChoice) are generated (js/types.d.ts).
 
 /** One worker of a root-parallel MCTS (worker `worker` gets a seed derived from `seed`, as natively). */
 export class MctsWorker {
-  constructor(kif: string, spec?: string, options?: { seed?: number; worker?: number; engine?: EngineChoice });
-  rootStats(fluents: readonly string[], role?: number): RootStats & { stats: SearchStats };
+  /** @throws {TypeError} for an unknown option. */
+  constructor(kif: string, spec?: string, options?: MctsWorkerOptions);
+  rootStats(fluents: readonly string[], role?: number): MctsRootResult;
   free(): void;
 }
 
 /** Merges root statistics and picks the move (Rust, like `mcts:threads=N` natively). */
-export function mctsChoose(parts: readonly RootStats[]): { move: string | null; value: number | null; merged: RootStats };
-
-/** One worker's result in parallel alpha-beta (lazy SMP). */
-export interface AlphaBetaResult {
-  move: string | null;
-  value: number;
-  /** No estimate influenced the value (a proven result). */
-  solved: boolean;
-  /** The deepest completed iteration (0: the first was cut short). */
-  depth: number;
-}
+export function mctsChoose(parts: readonly RootStats[]): MctsChoice;
 
 /** Helper number `worker` of parallel alpha-beta, with its own transposition table (kept across searches). */
 export class AlphaBetaWorker {
-  constructor(kif: string, spec?: string, options?: { worker?: number; engine?: EngineChoice });
-  rootResult(fluents: readonly string[], role?: number): AlphaBetaResult & { stats: SearchStats };
+  /** @throws {TypeError} for an unknown option. */
+  constructor(kif: string, spec?: string, options?: AlphaBetaWorkerOptions);
+  rootResult(fluents: readonly string[], role?: number): AlphaBetaRootResult;
   free(): void;
 }
 
 /** Parallel alpha-beta's rule: a proven result, else the deepest, then the higher value, then the lower worker number. */
-export function alphabetaChoose(parts: readonly AlphaBetaResult[]): AlphaBetaResult & { worker: number | null; value: number | null };
+export function alphabetaChoose(parts: readonly AlphaBetaResult[]): AlphaBetaChoice;
 
 /** The cores `cores: auto` uses. */
 export function autoCores(): number;
@@ -378,46 +367,37 @@ export function autoCores(): number;
 export function parallelBestMove(
   workers: readonly { run(kind: string, params?: object): Promise<any> }[],
   params: { kif: string; spec: `alphabeta${string}` | `alpha-beta${string}`; engine?: EngineChoice; fluents: readonly string[]; role?: number },
-): Promise<AlphaBetaResult & { worker: number | null; value: number | null; stats: SearchStats[] }>;
+): Promise<AlphaBetaChoice & { stats: SearchStats[] }>;
 /** One move of root-parallel MCTS over GdlWorkers (one per core). */
 export function parallelBestMove(
   workers: readonly { run(kind: string, params?: object): Promise<any> }[],
   params: { kif: string; spec?: string; seed?: number; engine?: EngineChoice; fluents: readonly string[]; role?: number },
-): Promise<{ move: string | null; value: number | null; merged: RootStats; stats: SearchStats[] }>;
+): Promise<MctsChoice & { stats: SearchStats[] }>;
 
 // Limits (issue 13; js/limits.js): the memory budget of the wasm instance.
 
 /** Sets the memory budget in MB (at least 16, at most 1,920): evaluation then stops with a GdlEvalError naming it. */
 export function setMemoryBudget(mb: number): void;
 /** The memory budget and the memory the engine holds now, in MB. */
-export function memoryBudget(): { budgetMb: number; usedMb: number };
+export function memoryBudget(): MemoryBudget;
 /** One member of the ensemble player (issue 14): one alpha-beta search with one evaluation function. */
 export class EnsembleMember {
-  constructor(kif: string, spec?: string, options?: { member?: number; engine?: EngineChoice });
+  /** @throws {TypeError} for an unknown option. */
+  constructor(kif: string, spec?: string, options?: EnsembleMemberOptions);
   /** The member's evaluation function (`none`: the exhaustive search). */
   readonly heuristic: string;
   search(fluents: readonly string[], role?: number): EnsembleMemberResult;
   free(): void;
 }
 
-/** One ensemble member's result. */
-export interface EnsembleMemberResult {
-  heuristic: string;
-  move: string | null;
-  value: number;
-  solved: boolean;
-  depth: number;
-  stats?: SearchStats;
-}
-
 /** The member heuristics of an `ensemble` spec on a game, in member order. */
 export function ensembleMembers(kif: string, spec?: string, options?: { engine?: EngineChoice }): string[];
 
 /** The lecture's choice among member results (Rust, the same rule as natively). */
-export function ensembleChoose(parts: readonly EnsembleMemberResult[]): { move: string | null; index: number | null; heuristic: string | null };
+export function ensembleChoose(parts: readonly EnsembleMemberMove[]): EnsembleChoice;
 
 /** One move of the ensemble player with its members at once, one per worker. */
 export function parallelEnsembleMove(
   workers: readonly { run(kind: string, params?: object): Promise<any> }[],
   params: { kif: string; spec?: string; engine?: EngineChoice; fluents: readonly string[]; role?: number },
-): Promise<{ move: string | null; index: number | null; heuristic: string | null; parts: EnsembleMemberResult[] }>;
+): Promise<EnsembleChoice & { parts: EnsembleMemberResult[] }>;

@@ -16,6 +16,5 @@ export function setMemoryBudget(mb) {
 /** `{budgetMb, usedMb}`: the budget and the memory the engine holds now, in MB. */
 export function memoryBudget() {
   needReady();
-  const [budgetMb, usedMb] = wasm.memoryBudget();
-  return { budgetMb, usedMb };
+  return wasm.memoryBudget();
 }

@@ -11,12 +11,13 @@ export class MctsWorker {
   #w;
 
   /**
-   * `spec`: an `mcts` spec (`"mcts:ms=200"`); `worker`: this worker's
-   * number (its seed is derived from `seed` as natively).
+   * `spec`: an `mcts` spec (`"mcts:ms=200"`); options `{seed, worker,
+   * engine}` (read in Rust, an unknown key is a TypeError): `worker` is
+   * this worker's number (its seed is derived from `seed` as natively).
    */
-  constructor(kif, spec = 'mcts', { seed, worker = 0, engine } = {}) {
+  constructor(kif, spec = 'mcts', options = undefined) {
     needReady();
-    this.#w = new wasm.MctsWorker(kif, spec, seed, worker, engine);
+    this.#w = new wasm.MctsWorker(kif, spec, options);
   }
 
   /** `{moves, visits, totals, playouts, stats}` of a search from `fluents` for role number `role`. */

@@ -287,9 +287,13 @@ ordering?: Ordering,
 from?: Array<string>, };
 
 /**
- * Counters of a search. `nodes` are states entered (MCTS: tree nodes).
+ * Counters of one search (`SearchStats` in JS).
  */
-export type SearchStats = { nodes: number, 
+export type SearchStats = { 
+/**
+ * States entered (for MCTS: tree nodes created).
+ */
+nodes: number, 
 /**
  * Leaves evaluated (terminal or heuristic).
  */
@@ -303,17 +307,14 @@ cutoffs: number,
  */
 ttHits: number, 
 /**
- * MCTS iterations (simulations).
+ * MCTS iterations (simulations): one per descent, whether it ends in
+ * a random playout or on a terminal node already in the tree.
  */
 playouts: number, 
 /**
  * Deepest completed iteration (iterative deepening) or tree depth.
  */
-depth: number, elapsedMs: number, 
-/**
- * In search results (not in `Player.lastStats()`).
- */
-nodesPerSecond?: number, };
+depth: number, elapsedMs: number, };
 
 /**
  * The counts of one iterative-deepening pass.
@@ -397,7 +398,11 @@ solved: boolean,
 /**
  * Deepest completed iteration / plan length.
  */
-depth: number, stats: SearchStats, 
+depth: number, 
+/**
+ * The counters ([`crate::search::Stats`]) and the speed.
+ */
+stats: SearchStats & { nodesPerSecond: number }, 
 /**
  * Best-first: our moves to the chosen node.
  */
@@ -838,6 +843,292 @@ name: string,
 options: { [key in string]: string }, };
 
 /**
- * A player of the registry (`players()`).
+ * One player of the registry [`PLAYERS`] (`players()` in JS).
  */
-export type PlayerInfo = { name: string, description: string, };
+export type PlayerInfo = { 
+/**
+ * The canonical name (`bestfirst`; `best-first` is an alias).
+ */
+name: string, 
+/**
+ * The name for people (`best-first`, `alpha-beta`).
+ */
+label: string, description: string, 
+/**
+ * It searches abstract trees with the lecture's trace, so the tree
+ * view can draw its search (minimax and alpha-beta).
+ */
+drawsTree: boolean, };
+
+/**
+ * What the master needs from one member's search: the move (a `TermId`
+ * natively, its text across workers), the root value, whether it is
+ * proven, and the depth completed.
+ */
+export type EnsembleMemberMove = { 
+/**
+ * The member's evaluation function (`none`: the exhaustive search).
+ */
+heuristic: string, 
+/**
+ * Its move (`null` when the role has none).
+ */
+move: string | null, 
+/**
+ * The root value on the 0..100 scale.
+ */
+value: number, 
+/**
+ * No estimate influenced the value.
+ */
+solved: boolean, 
+/**
+ * The deepest iteration completed.
+ */
+depth: number, };
+
+/**
+ * One ensemble member's result (`EnsembleMember.search`): its move, value
+ * and the counters of its search.
+ */
+export type EnsembleMemberResult = { stats: SearchStats, 
+/**
+ * The member's evaluation function (`none`: the exhaustive search).
+ */
+heuristic: string, 
+/**
+ * Its move (`null` when the role has none).
+ */
+move: string | null, 
+/**
+ * The root value on the 0..100 scale.
+ */
+value: number, 
+/**
+ * No estimate influenced the value.
+ */
+solved: boolean, 
+/**
+ * The deepest iteration completed.
+ */
+depth: number, };
+
+/**
+ * The ensemble's choice among its members' results (`ensembleChoose`).
+ */
+export type EnsembleChoice = { 
+/**
+ * The move's text (`null` when no member has one).
+ */
+move: string | null, 
+/**
+ * The index of the member followed.
+ */
+index: number | null, 
+/**
+ * Its evaluation function.
+ */
+heuristic: string | null, };
+
+/**
+ * What the combination rule reads of one worker's search (`T`: the move,
+ * a term natively, its text between workers).
+ */
+export type AlphaBetaResult = { 
+/**
+ * The worker's move (`None` only when the role has none).
+ */
+move: string | null, value: number, 
+/**
+ * No estimate influenced the value (a proven result).
+ */
+solved: boolean, 
+/**
+ * The deepest completed iteration (0: the first was cut short).
+ */
+depth: number, };
+
+/**
+ * One parallel alpha-beta worker's result (`AlphaBetaWorker.rootResult`).
+ */
+export type AlphaBetaRootResult = { stats: SearchStats, 
+/**
+ * The worker's move (`None` only when the role has none).
+ */
+move: string | null, value: number, 
+/**
+ * No estimate influenced the value (a proven result).
+ */
+solved: boolean, 
+/**
+ * The deepest completed iteration (0: the first was cut short).
+ */
+depth: number, };
+
+/**
+ * Parallel alpha-beta's choice among the workers' results (`alphabetaChoose`).
+ */
+export type AlphaBetaChoice = { 
+/**
+ * The number of the worker whose move is played (`null`: none has one).
+ */
+worker: number | null, 
+/**
+ * Its move's text.
+ */
+move: string | null, value: number | null, solved: boolean, depth: number, };
+
+/**
+ * The statistics of one role's moves at the root of a search: per legal
+ * move (in the machine's order) its visits and summed reward in [0, 1].
+ * Empty `moves` means the root is terminal (or nobody can move).
+ * `Mv` is the move: a term id natively, the move's text when statistics
+ * travel between Web Workers or Node worker threads.
+ */
+export type RootStats = { moves: Array<string>, visits: Array<number>, 
+/**
+ * Summed rewards in [0, 1] per move.
+ */
+totals: Array<number>, 
+/**
+ * Iterations that produced these statistics.
+ */
+playouts: number, };
+
+/**
+ * One root-parallel MCTS worker's result (`MctsWorker.rootStats`).
+ */
+export type MctsRootResult = { stats: SearchStats, moves: Array<string>, visits: Array<number>, 
+/**
+ * Summed rewards in [0, 1] per move.
+ */
+totals: Array<number>, 
+/**
+ * Iterations that produced these statistics.
+ */
+playouts: number, };
+
+/**
+ * Root-parallel MCTS's choice over the merged statistics (`mctsChoose`).
+ */
+export type MctsChoice = { 
+/**
+ * The chosen move's text (`null` at a terminal root).
+ */
+move: string | null, 
+/**
+ * Its mean reward on the 0..100 scale.
+ */
+value: number | null, 
+/**
+ * The workers' statistics merged.
+ */
+merged: RootStats, };
+
+/**
+ * The memory budget of the wasm instance and the memory the engine holds
+ * now (`memoryBudget()`).
+ */
+export type MemoryBudget = { 
+/**
+ * The budget in MB (`setMemoryBudget`).
+ */
+budgetMb: number, 
+/**
+ * The memory in use in MB.
+ */
+usedMb: number, };
+
+/**
+ * Options of `new MctsWorker(kif, spec, options)` (all optional).
+ */
+export type MctsWorkerOptions = { 
+/**
+ * The seed of worker 0 (default 1); the others' are derived from it, as natively.
+ */
+seed?: number, 
+/**
+ * This worker's number (default 0).
+ */
+worker?: number, 
+/**
+ * The state machine (default "auto").
+ */
+engine?: EngineChoice, };
+
+/**
+ * Options of `new AlphaBetaWorker(kif, spec, options)` (all optional).
+ */
+export type AlphaBetaWorkerOptions = { 
+/**
+ * This worker's number (default 0: it searches as the one-core player).
+ */
+worker?: number, 
+/**
+ * The state machine (default "auto").
+ */
+engine?: EngineChoice, };
+
+/**
+ * Options of `new EnsembleMember(kif, spec, options)` (all optional).
+ */
+export type EnsembleMemberOptions = { 
+/**
+ * The member's number, in the order of `ensembleMembers` (default 0).
+ */
+member?: number, 
+/**
+ * The state machine (default "auto").
+ */
+engine?: EngineChoice, };
+
+/**
+ * One cell of a board in a state: its coordinates (`y` is `""` on a 1-D
+ * board, `z` is `""` unless the board has 3 coordinates) and content text.
+ */
+export type BoardCell = { x: string, y: string, z: string, content: string, };
+
+/**
+ * A state's fluents split into the cells of one board and the rest: what
+ * the page draws (`boardCells`), the text board and the SVG.
+ */
+export type BoardCells = { fluent: string, size: Array<number>, 
+/**
+ * The values of the coordinates in order; `ys` is `[""]` on a 1-D
+ * board, `zs` is empty unless the board has 3 coordinates.
+ */
+xs: Array<string>, ys: Array<string>, zs: Array<string>, 
+/**
+ * The occupied cells (several fluents on one cell: contents joined by a space).
+ */
+cells: Array<BoardCell>, 
+/**
+ * The fluents that are not on this board, in the given order.
+ */
+rest: Array<string>, };
+
+/**
+ * What the file shows. JS: `{view, tree, game, gameName, title, attrs}`.
+ */
+export type StandaloneRequest = { 
+/**
+ * `tree` or `play` (default: tree for `tree`, play for a game).
+ */
+view?: 'tree' | 'play', 
+/**
+ * A lecture tree such as `((3 12 8) (2 4 6))` instead of a game.
+ */
+tree?: string, 
+/**
+ * The game's text.
+ */
+game?: string, 
+/**
+ * The game's file name, for the title and error messages.
+ */
+gameName?: string, title?: string, 
+/**
+ * Element attributes by name ([`TREE_ATTRS`], [`PLAY_ATTRS`]); the
+ * other view's are ignored.
+ */
+attrs?: { [key in string]: string }, };

@@ -328,6 +328,9 @@ test('tree: a game position in every move ordering, and 10,000+ nodes (the frame
   // A large abstract tree (11,111 nodes), searched by minimax: every node visited.
   await page.locator('label.radio', { hasText: 'abstract tree' }).click();
   await page.locator('.tree-form select[aria-label="algorithm"]').selectOption('minimax');
+  // The algorithms are the engine registry's players that draw a tree (selectOption waited for the list).
+  const algorithms = await page.locator('.tree-form select[aria-label="algorithm"] option').evaluateAll((os) => os.map((o) => [o.value, o.textContent]));
+  assert.deepEqual(algorithms, [['minimax', 'minimax'], ['alphabeta', 'alpha-beta']]);
   await page.locator('.tree-form select[aria-label="example trees"]').selectOption('huge');
   await page.waitForFunction(() => Number(document.querySelector('.pane-counter')?.dataset.nodes) > 10000, null, { timeout: 30000 });
   await page.locator('button[aria-label="Jump to the end"]').click();

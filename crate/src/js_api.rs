@@ -214,28 +214,6 @@ pub struct SearchValue;
 #[ts(type = "number | AbstractTree[]")]
 pub struct AbstractTree;
 
-/// Counters of a search. `nodes` are states entered (MCTS: tree nodes).
-#[derive(Clone, Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[cfg_attr(feature = "typescript", derive(TS))]
-pub struct SearchStats {
-    pub nodes: u64,
-    /// Leaves evaluated (terminal or heuristic).
-    pub leaves: u64,
-    /// Alpha-beta cut-offs.
-    pub cutoffs: u64,
-    /// Transposition-table hits that ended a node.
-    pub tt_hits: u64,
-    /// MCTS iterations (simulations).
-    pub playouts: u64,
-    /// Deepest completed iteration (iterative deepening) or tree depth.
-    pub depth: u32,
-    pub elapsed_ms: f64,
-    /// In search results (not in `Player.lastStats()`).
-    #[cfg_attr(feature = "typescript", ts(optional))]
-    pub nodes_per_second: Option<u64>,
-}
-
 /// The result of a search (`gdlkit search --format json`, camelCase).
 #[derive(Clone, Debug, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -282,7 +260,12 @@ pub struct SearchResult {
     pub solved: bool,
     /// Deepest completed iteration / plan length.
     pub depth: u32,
-    pub stats: SearchStats,
+    /// The counters ([`crate::search::Stats`]) and the speed.
+    #[cfg_attr(
+        feature = "typescript",
+        ts(type = "SearchStats & { nodesPerSecond: number }")
+    )]
+    pub stats: serde_json::Value,
     /// Best-first: our moves to the chosen node.
     #[cfg_attr(feature = "typescript", ts(optional))]
     pub plan: Option<Vec<String>>,
@@ -459,11 +442,128 @@ pub struct ParsedPlayerSpec {
     pub options: std::collections::BTreeMap<String, String>,
 }
 
-/// A player of the registry (`players()`).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-#[cfg_attr(feature = "typescript", derive(TS))]
-pub struct PlayerInfo {
-    pub name: String,
-    pub description: String,
+// ------------------------------------------------------------------------
+// The parallel players' worker results (`EnsembleMember`, `AlphaBetaWorker`,
+// `MctsWorker` and their `...Choose` rules) and the memory budget: built
+// here (not in `crate::wasm`, which is only compiled for wasm32) so that
+// their TypeScript is generated.
+
+/// One ensemble member's result (`EnsembleMember.search`): its move, value
+/// and the counters of its search.
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "typescript", derive(TS), ts(rename_all = "camelCase"))]
+pub struct EnsembleMemberResult {
+    #[serde(flatten)]
+    #[cfg_attr(feature = "typescript", ts(flatten))]
+    pub result: crate::search::ensemble::MemberResult<String>,
+    pub stats: crate::search::Stats,
+}
+
+/// The ensemble's choice among its members' results (`ensembleChoose`).
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "typescript", derive(TS), ts(rename_all = "camelCase"))]
+pub struct EnsembleChoice {
+    /// The move's text (`null` when no member has one).
+    #[serde(rename = "move")]
+    pub mv: Option<String>,
+    /// The index of the member followed.
+    pub index: Option<usize>,
+    /// Its evaluation function.
+    pub heuristic: Option<String>,
+}
+
+/// One parallel alpha-beta worker's result (`AlphaBetaWorker.rootResult`).
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "typescript", derive(TS), ts(rename_all = "camelCase"))]
+pub struct AlphaBetaRootResult {
+    #[serde(flatten)]
+    #[cfg_attr(feature = "typescript", ts(flatten))]
+    pub result: crate::search::alphabeta_parallel::WorkerResult<String>,
+    pub stats: crate::search::Stats,
+}
+
+/// Parallel alpha-beta's choice among the workers' results (`alphabetaChoose`).
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "typescript", derive(TS), ts(rename_all = "camelCase"))]
+pub struct AlphaBetaChoice {
+    /// The number of the worker whose move is played (`null`: none has one).
+    pub worker: Option<usize>,
+    /// Its move's text.
+    #[serde(rename = "move")]
+    pub mv: Option<String>,
+    pub value: Option<f64>,
+    pub solved: bool,
+    pub depth: u32,
+}
+
+/// One root-parallel MCTS worker's result (`MctsWorker.rootStats`).
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "typescript", derive(TS), ts(rename_all = "camelCase"))]
+pub struct MctsRootResult {
+    #[serde(flatten)]
+    #[cfg_attr(feature = "typescript", ts(flatten))]
+    pub root: crate::search::mcts::RootStats<String>,
+    pub stats: crate::search::Stats,
+}
+
+/// Root-parallel MCTS's choice over the merged statistics (`mctsChoose`).
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "typescript", derive(TS), ts(rename_all = "camelCase"))]
+pub struct MctsChoice {
+    /// The chosen move's text (`null` at a terminal root).
+    #[serde(rename = "move")]
+    pub mv: Option<String>,
+    /// Its mean reward on the 0..100 scale.
+    pub value: Option<f64>,
+    /// The workers' statistics merged.
+    pub merged: crate::search::mcts::RootStats<String>,
+}
+
+/// The memory budget of the wasm instance and the memory the engine holds
+/// now (`memoryBudget()`).
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "typescript", derive(TS), ts(rename_all = "camelCase"))]
+pub struct MemoryBudget {
+    /// The budget in MB (`setMemoryBudget`).
+    pub budget_mb: f64,
+    /// The memory in use in MB.
+    pub used_mb: f64,
+}
+
+/// Options of `new MctsWorker(kif, spec, options)` (all optional).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS), ts(optional_fields))]
+pub struct MctsWorkerOptions {
+    /// The seed of worker 0 (default 1); the others' are derived from it, as natively.
+    pub seed: Option<u64>,
+    /// This worker's number (default 0).
+    pub worker: Option<u32>,
+    /// The state machine (default "auto").
+    #[cfg_attr(feature = "typescript", ts(as = "Option<EngineChoice>"))]
+    pub engine: Option<String>,
+}
+
+/// Options of `new AlphaBetaWorker(kif, spec, options)` (all optional).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS), ts(optional_fields))]
+pub struct AlphaBetaWorkerOptions {
+    /// This worker's number (default 0: it searches as the one-core player).
+    pub worker: Option<u32>,
+    /// The state machine (default "auto").
+    #[cfg_attr(feature = "typescript", ts(as = "Option<EngineChoice>"))]
+    pub engine: Option<String>,
+}
+
+/// Options of `new EnsembleMember(kif, spec, options)` (all optional).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS), ts(optional_fields))]
+pub struct EnsembleMemberOptions {
+    /// The member's number, in the order of `ensembleMembers` (default 0).
+    pub member: Option<u32>,
+    /// The state machine (default "auto").
+    #[cfg_attr(feature = "typescript", ts(as = "Option<EngineChoice>"))]
+    pub engine: Option<String>,
 }

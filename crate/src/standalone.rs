@@ -37,8 +37,14 @@ pub const PLAY_ATTRS: &[&str] = &["players", "moves"];
 /// What the file shows. JS: `{view, tree, game, gameName, title, attrs}`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename = "StandaloneRequest", optional_fields)
+)]
 pub struct Request {
     /// `tree` or `play` (default: tree for `tree`, play for a game).
+    #[cfg_attr(feature = "typescript", ts(type = "'tree' | 'play'", optional))]
     pub view: Option<String>,
     /// A lecture tree such as `((3 12 8) (2 4 6))` instead of a game.
     pub tree: Option<String>,
@@ -50,6 +56,7 @@ pub struct Request {
     /// Element attributes by name ([`TREE_ATTRS`], [`PLAY_ATTRS`]); the
     /// other view's are ignored.
     #[serde(default)]
+    #[cfg_attr(feature = "typescript", ts(as = "Option<BTreeMap<String, String>>"))]
     pub attrs: BTreeMap<String, String>,
 }
 

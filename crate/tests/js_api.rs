@@ -18,6 +18,17 @@ fn read<T: serde::de::DeserializeOwned>(v: Value) -> T {
         .unwrap_or_else(|e| panic!("the report does not fit its JS type: {e}\n{text}"))
 }
 
+/// A result's `stats`: the fields of `search::Stats` (unknown ones refused)
+/// and `nodesPerSecond`.
+fn check_stats(r: &SearchResult) {
+    let mut stats = r.stats.clone();
+    let o = stats.as_object_mut().expect("stats is an object");
+    assert!(o.remove("nodesPerSecond").is_some(), "{o:?}");
+    let s: gdlkit::search::Stats = serde_json::from_value(gdlkit::js_names::snake_keys(stats))
+        .unwrap_or_else(|e| panic!("stats do not fit search::Stats: {e}"));
+    assert!(s.nodes > 0);
+}
+
 fn options(json: Value) -> SearchOptions {
     serde_json::from_value(json).expect("options")
 }
@@ -36,6 +47,7 @@ fn search_reports_fit_search_result() {
         let r: SearchResult = read(v);
         assert_eq!(r.game, "tree");
         assert_eq!(r.best_move.as_deref(), Some("1"));
+        check_stats(&r);
     }
     let games = [
         serde_json::json!({"algorithm": "alphabeta", "depth": 2, "trace": true}),
@@ -55,6 +67,7 @@ fn search_reports_fit_search_result() {
         let r: SearchResult = read(v);
         assert_eq!(r.engine.as_deref(), Some("interpreter"));
         assert!(r.best_move.is_some());
+        check_stats(&r);
     }
     // Not vacuous: the optional fields were there to be checked.
     for k in [

@@ -1073,3 +1073,36 @@ fn outcomes_name_winners_and_draws() {
     // A role without a goal counts 0.
     assert_eq!(outcome(&[vec![], vec![10]]).unwrap().winners, vec![1]);
 }
+
+/// The registry's `draws_tree` flag (the tree view's list of algorithms):
+/// exactly minimax and alpha-beta, and each of them traces an abstract
+/// tree node by node (one `enter` event per node counted, a `best_move`).
+#[test]
+fn the_players_that_draw_a_tree_trace_every_node() {
+    let drawn: Vec<&str> = gdlkit::search::PLAYERS
+        .iter()
+        .filter(|p| p.draws_tree)
+        .map(|p| p.name)
+        .collect();
+    assert_eq!(drawn, ["minimax", "alphabeta"]);
+    for p in gdlkit::search::PLAYERS {
+        assert!(!p.label.is_empty() && !p.description.is_empty(), "{p:?}");
+    }
+    for name in drawn {
+        let (code, v, err) = cli(&[
+            "search",
+            "--tree",
+            "((3 12 8) (2 4 6) (14 5 2))",
+            "--algorithm",
+            name,
+            "--trace",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let events = v["events"].as_array().expect("events");
+        let entered = events.iter().filter(|e| e["type"] == "enter").count();
+        assert_eq!(serde_json::json!(entered), v["stats"]["nodes"], "{name}");
+        assert!(events.iter().any(|e| e["type"] == "best_move"), "{name}");
+    }
+}

@@ -57,3 +57,50 @@ const why: Explanation = explain(kif, { heuristic: 'hff' });
 console.log(why.moves[0]?.goals[0]?.hFf);
 // @ts-expect-error an unknown explain option
 explain(kif, { heuristics: 'hff' });
+
+// The late bindings' generated types: the parallel players' workers, the
+// memory budget, the registry.
+import {
+  type AlphaBetaChoice,
+  AlphaBetaWorker,
+  type EnsembleChoice,
+  EnsembleMember,
+  type EnsembleMemberResult,
+  type MctsChoice,
+  MctsWorker,
+  type PlayerInfo,
+  alphabetaChoose,
+  ensembleChoose,
+  mctsChoose,
+  memoryBudget,
+  players,
+} from '../../js/index.js';
+
+const member = new EnsembleMember(kif, 'ensemble:ms=10', { member: 0 });
+const part: EnsembleMemberResult = member.search(['(cell 1 1 b)'], 0);
+console.log(part.heuristic, part.move, part.stats.ttHits, part.solved);
+const pick: EnsembleChoice = ensembleChoose([part]);
+console.log(pick.index, pick.move, pick.heuristic);
+// @ts-expect-error snake_case stats field
+console.log(part.stats.tt_hits);
+
+const ab = new AlphaBetaWorker(kif, 'alphabeta:ms=10', { worker: 1 });
+const root = ab.rootResult([], 0);
+const abPick: AlphaBetaChoice = alphabetaChoose([root]);
+console.log(root.depth, root.stats.elapsedMs, abPick.worker);
+
+const mc = new MctsWorker(kif, 'mcts:ms=10', { seed: 1 });
+const stats = mc.rootStats([], 0);
+const mcPick: MctsChoice = mctsChoose([stats]);
+console.log(stats.visits[0], mcPick.merged.totals, mcPick.value);
+
+// @ts-expect-error an unknown worker option
+new MctsWorker(kif, 'mcts', { seeds: 1 });
+
+const { budgetMb, usedMb } = memoryBudget();
+console.log(budgetMb - usedMb);
+// @ts-expect-error not a field of the memory budget
+console.log(memoryBudget().budget_mb);
+
+const trees: PlayerInfo[] = players().filter((p) => p.drawsTree);
+console.log(trees.map((p) => p.label));

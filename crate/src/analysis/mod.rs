@@ -836,6 +836,10 @@ impl<M: StateMachine> AnalysisJob<M> {
 
     // ---- sampling -----------------------------------------------------------
 
+    /// One step of the current random walk. Not `reasoner::random_walk`:
+    /// the job is resumable, one step per call (its walk lives in
+    /// `self.sampling.walk`), and draws from sorted legal moves so that the
+    /// findings do not depend on the engine's move order.
     fn sample_one(&mut self) -> Result<(), EvalError> {
         if self.sampling.playouts >= self.opts.playouts as u64 {
             self.finish();

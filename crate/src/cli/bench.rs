@@ -115,22 +115,15 @@ fn heuristic_bench(
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut states = Vec::new();
     let init = m.initial_state().map_err(err)?;
-    'outer: for _ in 0..1000 {
-        let mut s = init.clone();
-        for _ in 0..1000 {
-            if m.is_terminal(&s).map_err(err)? {
-                break;
-            }
+    // Up to 2,000 states of random walks (the one random walk).
+    for _ in 0..1000 {
+        crate::reasoner::random_walk(m, &init, &mut rng, 1000, |_, s, _, _| {
             states.push(s.clone());
-            if states.len() >= 2000 {
-                break 'outer;
-            }
-            let legal = m.all_legal_moves(&s).map_err(err)?;
-            let joint: Vec<_> = legal
-                .iter()
-                .map(|l| l[crate::reasoner::random_index(&mut rng, l.len())])
-                .collect();
-            s = m.next_state(&s, &joint).map_err(err)?;
+            Ok(states.len() < 2000)
+        })
+        .map_err(err)?;
+        if states.len() >= 2000 {
+            break;
         }
     }
     if states.is_empty() {

@@ -225,37 +225,57 @@ pub fn random_playout_observed<M: StateMachine>(
     max_steps: usize,
     mut observe: impl FnMut(&M, &[TermId]),
 ) -> Result<Playout<M::State>, EvalError> {
+    random_walk(m, state, rng, max_steps, |m, _, _, joint| {
+        observe(m, joint);
+        Ok(true)
+    })
+}
+
+/// The one random walk under [`random_playout`] and the samplers (game
+/// info, benchmarks): uniformly random joint moves from `state` until a
+/// terminal state, a role without legal moves or `max_steps`. Each role's
+/// move is drawn as its legal moves are listed (role order), then `visit`
+/// sees the state, every role's legal moves and the joint move before it
+/// is made; `false` ends the walk in that state (not terminal).
+pub fn random_walk<M: StateMachine>(
+    m: &mut M,
+    state: &M::State,
+    rng: &mut fastrand::Rng,
+    max_steps: usize,
+    mut visit: impl FnMut(&mut M, &M::State, &[Vec<TermId>], &[TermId]) -> Result<bool, EvalError>,
+) -> Result<Playout<M::State>, EvalError> {
     let mut s = state.clone();
-    let mut joint = Vec::with_capacity(m.roles().len());
+    let roles = m.roles().len();
+    let mut legal: Vec<Vec<TermId>> = Vec::with_capacity(roles);
+    let mut joint = Vec::with_capacity(roles);
+    let end = |state, steps, terminal| {
+        Ok(Playout {
+            state,
+            steps,
+            terminal,
+        })
+    };
     for steps in 0..=max_steps {
         if m.is_terminal(&s)? {
-            return Ok(Playout {
-                state: s,
-                steps,
-                terminal: true,
-            });
+            return end(s, steps, true);
         }
         if steps == max_steps {
             break;
         }
+        legal.clear();
         joint.clear();
-        for r in 0..m.roles().len() {
+        for r in 0..roles {
             let moves = m.legal_moves(&s, r)?;
             if moves.is_empty() {
-                return Ok(Playout {
-                    state: s,
-                    steps,
-                    terminal: false,
-                });
+                return end(s, steps, false);
             }
             joint.push(moves[random_index(rng, moves.len())]);
+            legal.push(moves);
         }
-        observe(m, &joint);
+        if !visit(m, &s, &legal, &joint)? {
+            return end(s, steps, false);
+        }
         s = m.next_state(&s, &joint)?;
     }
-    Ok(Playout {
-        state: s,
-        steps: max_steps,
-        terminal: false,
-    })
+    end(s, max_steps, false)
 }

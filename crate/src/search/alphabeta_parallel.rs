@@ -30,11 +30,17 @@ pub type SendHeuristic<M> = Box<dyn Heuristic<M>>;
 /// What the combination rule reads of one worker's search (`T`: the move,
 /// a term natively, its text between workers).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(concrete(T = String), rename = "AlphaBetaResult")
+)]
 pub struct WorkerResult<T> {
     /// The worker's move (`None` only when the role has none).
     #[serde(rename = "move")]
     pub best_move: Option<T>,
     pub value: f64,
+    /// No estimate influenced the value (a proven result).
     pub solved: bool,
     /// The deepest completed iteration (0: the first was cut short).
     pub depth: u32,

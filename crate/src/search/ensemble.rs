@@ -53,12 +53,22 @@ pub struct Ensemble<M: StateMachine> {
 /// natively, its text across workers), the root value, whether it is
 /// proven, and the depth completed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(concrete(Mv = String), rename = "EnsembleMemberMove")
+)]
 pub struct MemberResult<Mv> {
+    /// The member's evaluation function (`none`: the exhaustive search).
     pub heuristic: String,
+    /// Its move (`null` when the role has none).
     #[serde(rename = "move")]
     pub best_move: Option<Mv>,
+    /// The root value on the 0..100 scale.
     pub value: f64,
+    /// No estimate influenced the value.
     pub solved: bool,
+    /// The deepest iteration completed.
     pub depth: u32,
 }
 

@@ -238,9 +238,11 @@ impl Mcts {
 /// `Mv` is the move: a term id natively, the move's text when statistics
 /// travel between Web Workers or Node worker threads.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(concrete(Mv = String)))]
 pub struct RootStats<Mv = TermId> {
     pub moves: Vec<Mv>,
     pub visits: Vec<u64>,
+    /// Summed rewards in [0, 1] per move.
     pub totals: Vec<f64>,
     /// Iterations that produced these statistics.
     pub playouts: u64,

@@ -145,8 +145,14 @@ impl From<EvalError> for Stop {
     }
 }
 
-/// Counters of one search.
-#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+/// Counters of one search (`SearchStats` in JS).
+#[derive(Clone, Debug, Default, Serialize, serde::Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename_all = "camelCase", rename = "SearchStats")
+)]
 pub struct Stats {
     /// States entered (for MCTS: tree nodes created).
     pub nodes: u64,
@@ -378,28 +384,18 @@ impl GameInfo {
         let mut rng = fastrand::Rng::with_seed(seed);
         let (mut zero_sum, mut turn_taking, mut sum, mut terminals) = (true, true, None, 0);
         for _ in 0..playouts {
-            let mut s = root.clone();
-            for _ in 0..300 {
-                if m.is_terminal(&s)? {
-                    let total: i64 = m.goals(&s)?.iter().map(|g| g.unwrap_or(0)).sum();
-                    if *sum.get_or_insert(total) != total {
-                        zero_sum = false;
-                    }
-                    terminals += 1;
-                    break;
-                }
-                let legal = m.all_legal_moves(&s)?;
-                if legal.iter().any(Vec::is_empty) {
-                    break;
-                }
+            let end = crate::reasoner::random_walk(m, root, &mut rng, 300, |_, _, legal, _| {
                 if legal.iter().filter(|l| l.len() > 1).count() > 1 {
                     turn_taking = false;
                 }
-                let joint: Vec<TermId> = legal
-                    .iter()
-                    .map(|l| l[crate::reasoner::random_index(&mut rng, l.len())])
-                    .collect();
-                s = m.next_state(&s, &joint)?;
+                Ok(true)
+            })?;
+            if end.terminal {
+                let total: i64 = m.goals(&end.state)?.iter().map(|g| g.unwrap_or(0)).sum();
+                if *sum.get_or_insert(total) != total {
+                    zero_sum = false;
+                }
+                terminals += 1;
             }
         }
         Ok(GameInfo {
@@ -418,23 +414,62 @@ pub struct PlayerSpec {
     pub options: Vec<(String, String)>,
 }
 
-/// Player names and what they do (for `--help` and the page).
-pub const PLAYERS: &[(&str, &str)] = &[
-    ("random", "uniformly random legal moves"),
-    ("legal", "the first legal move (deterministic)"),
-    ("minimax", "depth-limited minimax with iterative deepening (no pruning); options depth, ms, nodes, heuristic"),
-    (
+/// One player of the registry [`PLAYERS`] (`players()` in JS).
+#[derive(Clone, Copy, Debug, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename = "PlayerInfo", rename_all = "camelCase")
+)]
+pub struct PlayerInfo {
+    /// The canonical name (`bestfirst`; `best-first` is an alias).
+    pub name: &'static str,
+    /// The name for people (`best-first`, `alpha-beta`).
+    pub label: &'static str,
+    pub description: &'static str,
+    /// It searches abstract trees with the lecture's trace, so the tree
+    /// view can draw its search (minimax and alpha-beta).
+    pub draws_tree: bool,
+}
+
+const fn player(
+    name: &'static str,
+    label: &'static str,
+    draws_tree: bool,
+    description: &'static str,
+) -> PlayerInfo {
+    PlayerInfo {
+        name,
+        label,
+        description,
+        draws_tree,
+    }
+}
+
+/// The one registry of players and search algorithms (for `--help`, the
+/// player specs, the page's play and tree views).
+pub const PLAYERS: &[PlayerInfo] = &[
+    player("random", "random", false, "uniformly random legal moves"),
+    player("legal", "legal", false, "the first legal move (deterministic)"),
+    player("minimax", "minimax", true, "depth-limited minimax with iterative deepening (no pruning); options depth, ms, nodes, heuristic"),
+    player(
         "alphabeta",
+        "alpha-beta",
+        true,
         "alpha-beta, iterative deepening, transposition table, PV-first ordering; options depth, ms, nodes, heuristic, mode=auto|paranoid|maxn, tt=on|off, ordering=on|off, threads=N|cores=auto (lazy SMP on N threads sharing one table, budget per thread), table=shared|own",
     ),
-    ("bestfirst", "best-first search for one-player games (thesis 3.2.1); options ms, nodes, heuristic"),
-    ("mcts", "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c, threads=N|cores=auto (root-parallel on N threads, budget per thread)"),
-    (
+    player("bestfirst", "best-first", false, "best-first search for one-player games (thesis 3.2.1); options ms, nodes, heuristic"),
+    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c, threads=N|cores=auto (root-parallel on N threads, budget per thread)"),
+    player(
         "coolerjo",
+        "CoolerJO",
+        false,
         "the thesis's player: f_JO (relaxed plans) with best-first for one role, alpha-beta for more; options depth, ms, nodes",
     ),
-    (
+    player(
         "ensemble",
+        "ensemble",
+        false,
         "several alpha-beta searches, one per evaluation function plus an exhaustive one; follows a proven result, else the deepest (lecture 004); options workers, ms, heuristics=a+b+...",
     ),
 ];
@@ -452,10 +487,10 @@ pub fn player_name(text: &str) -> Result<&'static str, String> {
     };
     PLAYERS
         .iter()
-        .map(|(n, _)| *n)
+        .map(|p| p.name)
         .find(|n| *n == name)
         .ok_or_else(|| {
-            let names: Vec<&str> = PLAYERS.iter().map(|(n, _)| *n).collect();
+            let names: Vec<&str> = PLAYERS.iter().map(|p| p.name).collect();
             format!("unknown player `{name}` (players: {})", names.join(", "))
         })
 }

@@ -260,23 +260,23 @@ fn role_index<M: StateMachine>(m: &M, role: Option<&str>) -> Result<usize, Repor
     }
 }
 
-/// Counters as JSON.
+/// Counters as JSON: the fields of [`Stats`] (the one struct, `SearchStats`
+/// in JS) with `elapsed_ms` rounded to microseconds, and the speed.
 pub fn stats_json(s: &Stats) -> Value {
     let nps = if s.elapsed_ms > 0.0 {
         s.nodes as f64 * 1000.0 / s.elapsed_ms
     } else {
         0.0
     };
-    json!({
-        "nodes": s.nodes,
-        "leaves": s.leaves,
-        "cutoffs": s.cutoffs,
-        "tt_hits": s.tt_hits,
-        "playouts": s.playouts,
-        "depth": s.depth,
-        "elapsed_ms": (s.elapsed_ms * 1000.0).round() / 1000.0,
-        "nodes_per_second": nps.round() as u64,
-    })
+    let rounded = Stats {
+        elapsed_ms: (s.elapsed_ms * 1000.0).round() / 1000.0,
+        ..s.clone()
+    };
+    let mut v = serde_json::to_value(rounded).unwrap_or_else(|_| json!({}));
+    if let Some(o) = v.as_object_mut() {
+        o.insert("nodes_per_second".into(), json!(nps.round() as u64));
+    }
+    v
 }
 
 /// One search. `single_pass`: minimax and alpha-beta search once to the

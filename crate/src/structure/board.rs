@@ -20,6 +20,7 @@ pub struct Grid {
 /// One cell of a board in a state: its coordinates (`y` is `""` on a 1-D
 /// board, `z` is `""` unless the board has 3 coordinates) and content text.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(rename = "BoardCell"))]
 pub struct Cell {
     pub x: String,
     pub y: String,
@@ -30,6 +31,7 @@ pub struct Cell {
 /// A state's fluents split into the cells of one board and the rest: what
 /// the page draws (`boardCells`), the text board and the SVG.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct BoardCells {
     pub fluent: String,
     pub size: Vec<usize>,

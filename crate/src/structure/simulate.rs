@@ -47,6 +47,10 @@ pub fn sample<M: StateMachine>(
     };
     let mut cache: FxHashMap<TermId, TermId> = FxHashMap::default();
     let init = m.initial_state()?;
+    // Its own walk, not `reasoner::random_walk`: it stops at the sample's
+    // limit before drawing the next moves, and the generator goes on into
+    // `more_terminals`, so the samples (and the structures found) stay
+    // those of earlier versions.
     while out.states.len() < max_states && !deadline.passed() {
         let mut s = init.clone();
         let mut prev: Option<usize> = None;

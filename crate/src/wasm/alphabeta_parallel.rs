@@ -8,11 +8,11 @@
 use super::js::{self, to_js};
 use super::search::{load_on, state_of};
 use crate::engine::Engine;
+use crate::js_api::{AlphaBetaChoice, AlphaBetaRootResult, AlphaBetaWorkerOptions};
 use crate::reasoner::StateMachine;
 use crate::search::alphabeta::AlphaBeta;
 use crate::search::alphabeta_parallel::{choose, WorkerResult};
-use crate::search::{alphabeta_config, heuristics, PlayerSpec, Stats};
-use serde::Serialize;
+use crate::search::{alphabeta_config, heuristics, PlayerSpec};
 use wasm_bindgen::prelude::*;
 
 /// One worker of a parallel alpha-beta: its own copy of the game and its
@@ -24,13 +24,6 @@ pub struct AlphaBetaWorker {
     search: AlphaBeta<Engine>,
 }
 
-#[derive(Serialize)]
-struct Report {
-    #[serde(flatten)]
-    result: WorkerResult<String>,
-    stats: Stats,
-}
-
 #[wasm_bindgen]
 impl AlphaBetaWorker {
     /// `spec`: an `alphabeta` player spec (`"alphabeta:ms=200"`;
@@ -40,10 +33,11 @@ impl AlphaBetaWorker {
     pub fn new(
         kif: &str,
         spec: &str,
-        worker: Option<u32>,
-        engine: Option<String>,
+        #[wasm_bindgen(unchecked_param_type = "AlphaBetaWorkerOptions | undefined")]
+        options: JsValue,
     ) -> Result<AlphaBetaWorker, JsValue> {
         js::init();
+        let AlphaBetaWorkerOptions { worker, engine } = js::options(options, "AlphaBetaWorker")?;
         let mut machine = load_on(kif, engine.as_deref())?;
         let spec: PlayerSpec = spec.parse().map_err(|e: String| js::type_error(&e))?;
         if spec.name != "alphabeta" {
@@ -69,7 +63,7 @@ impl AlphaBetaWorker {
 
     /// Searches the state made of `fluents` (term text) for role number
     /// `role`; returns `{move, value, solved, depth, stats}`.
-    #[wasm_bindgen(js_name = rootResult, unchecked_return_type = "any")]
+    #[wasm_bindgen(js_name = rootResult, unchecked_return_type = "AlphaBetaRootResult")]
     pub fn root_result(&mut self, fluents: Vec<String>, role: u32) -> Result<JsValue, JsValue> {
         let state = state_of(&mut self.machine, &fluents, role)?;
         let r = self
@@ -83,36 +77,27 @@ impl AlphaBetaWorker {
             solved: r.solved,
             depth: r.stats.depth,
         };
-        to_js(&Report {
+        to_js(&AlphaBetaRootResult {
             result,
             stats: r.stats,
         })
     }
 }
 
-#[derive(Serialize)]
-struct Choice {
-    /// The number of the worker whose move is played (`null`: none has one).
-    worker: Option<usize>,
-    #[serde(rename = "move")]
-    mv: Option<String>,
-    value: Option<f64>,
-    solved: bool,
-    depth: u32,
-}
-
 /// The combination rule of parallel alpha-beta over the workers' results
 /// (`{move, value, solved, depth}` each): a proven result first, else the
 /// deepest, then the higher value, then the lower worker number. Returns
 /// `{worker, move, value, solved, depth}`.
-#[wasm_bindgen(js_name = alphabetaChoose, unchecked_return_type = "any")]
-pub fn alphabeta_choose(parts: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(js_name = alphabetaChoose, unchecked_return_type = "AlphaBetaChoice")]
+pub fn alphabeta_choose(
+    #[wasm_bindgen(unchecked_param_type = "AlphaBetaResult[]")] parts: JsValue,
+) -> Result<JsValue, JsValue> {
     js::init();
     let parts: Vec<WorkerResult<String>> = serde_wasm_bindgen::from_value(parts)
         .map_err(|e| js::type_error(&format!("alphabetaChoose expects worker results: {e}")))?;
     let i = choose(&parts);
     let pick = i.map(|i| &parts[i]);
-    to_js(&Choice {
+    to_js(&AlphaBetaChoice {
         worker: i,
         mv: pick.and_then(|p| p.best_move.clone()),
         value: pick.map(|p| p.value),

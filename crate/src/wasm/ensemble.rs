@@ -8,37 +8,12 @@
 use super::js::{self, to_js};
 use super::search::{load_on, state_of};
 use crate::engine::Engine;
+use crate::js_api::{EnsembleChoice, EnsembleMemberOptions, EnsembleMemberResult};
 use crate::reasoner::StateMachine;
 use crate::search::alphabeta::AlphaBeta;
 use crate::search::ensemble::{self, choose, MemberResult};
-use crate::search::{PlayerSpec, Stats};
-use serde::Serialize;
+use crate::search::PlayerSpec;
 use wasm_bindgen::prelude::*;
-
-#[wasm_bindgen(typescript_custom_section)]
-const TS_ENSEMBLE: &'static str = r#"
-/** One ensemble member's result (`EnsembleMember.search`). */
-export interface EnsembleMemberResult {
-  /** The member's evaluation function (`none`: the exhaustive search). */
-  heuristic: string;
-  /** Its move's text (`null` when the role has no move). */
-  move: string | null;
-  /** Its root value on the 0..100 scale. */
-  value: number;
-  /** Whether the value is exact (no estimate influenced it). */
-  solved: boolean;
-  /** The deepest iteration completed. */
-  depth: number;
-  stats?: { nodes: number; leaves: number; cutoffs: number; tt_hits: number; playouts: number; depth: number; elapsed_ms: number };
-}
-/** The ensemble's choice among its members' results (`ensembleChoose`). */
-export interface EnsembleChoice {
-  move: string | null;
-  /** The index of the member followed (`null` when none has a move). */
-  index: number | null;
-  heuristic: string | null;
-}
-"#;
 
 /// The parsed `ensemble` spec: its member heuristics (in member order) and
 /// the time per move.
@@ -76,13 +51,6 @@ pub struct EnsembleMember {
     search: AlphaBeta<Engine>,
 }
 
-#[derive(Serialize)]
-struct Report {
-    #[serde(flatten)]
-    result: MemberResult<String>,
-    stats: Stats,
-}
-
 #[wasm_bindgen]
 impl EnsembleMember {
     /// Member number `member` of the `ensemble` spec (`"ensemble:ms=200"`).
@@ -90,10 +58,12 @@ impl EnsembleMember {
     pub fn new(
         kif: &str,
         spec: &str,
-        member: u32,
-        engine: Option<String>,
+        #[wasm_bindgen(unchecked_param_type = "EnsembleMemberOptions | undefined")]
+        options: JsValue,
     ) -> Result<EnsembleMember, JsValue> {
         js::init();
+        let EnsembleMemberOptions { member, engine } = js::options(options, "EnsembleMember")?;
+        let member = member.unwrap_or(0);
         let mut machine = load_on(kif, engine.as_deref())?;
         let (names, ms) = members_of(kif, spec, &mut machine)?;
         let heuristic = names.get(member as usize).cloned().ok_or_else(|| {
@@ -135,19 +105,11 @@ impl EnsembleMember {
             solved: ids.solved,
             depth: ids.depth,
         };
-        to_js(&Report {
+        to_js(&EnsembleMemberResult {
             result,
             stats: r.stats,
         })
     }
-}
-
-#[derive(Serialize)]
-struct Choice {
-    #[serde(rename = "move")]
-    mv: Option<String>,
-    index: Option<usize>,
-    heuristic: Option<String>,
 }
 
 /// The lecture's choice among the members' results (the rule of
@@ -155,13 +117,13 @@ struct Choice {
 /// index, heuristic}`.
 #[wasm_bindgen(js_name = ensembleChoose, unchecked_return_type = "EnsembleChoice")]
 pub fn ensemble_choose(
-    #[wasm_bindgen(unchecked_param_type = "EnsembleMemberResult[]")] parts: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "EnsembleMemberMove[]")] parts: JsValue,
 ) -> Result<JsValue, JsValue> {
     js::init();
     let parts: Vec<MemberResult<String>> = serde_wasm_bindgen::from_value(parts)
         .map_err(|e| js::type_error(&format!("ensembleChoose expects member results: {e}")))?;
     let index = choose(&parts);
-    to_js(&Choice {
+    to_js(&EnsembleChoice {
         mv: index.and_then(|i| parts[i].best_move.clone()),
         index,
         heuristic: index.map(|i| parts[i].heuristic.clone()),

@@ -18,11 +18,13 @@ pub fn set_memory_budget(mb: f64) -> Result<(), JsValue> {
     Ok(())
 }
 
-/// The memory budget in MB and the memory in use in MB: `[budget, used]`.
-#[wasm_bindgen(js_name = memoryBudget)]
-pub fn memory_budget() -> Vec<f64> {
-    let used = crate::memory::used_mb().unwrap_or(0);
-    vec![crate::memory::budget_mb() as f64, used as f64]
+/// The memory budget in MB and the memory in use in MB.
+#[wasm_bindgen(js_name = memoryBudget, unchecked_return_type = "MemoryBudget")]
+pub fn memory_budget() -> Result<JsValue, JsValue> {
+    super::js::to_js(&crate::js_api::MemoryBudget {
+        budget_mb: crate::memory::budget_mb() as f64,
+        used_mb: crate::memory::used_mb().unwrap_or(0) as f64,
+    })
 }
 
 /// Test only: traps this instance (a wasm `unreachable`), as a bug would.

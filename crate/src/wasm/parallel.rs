@@ -8,11 +8,11 @@
 use super::js::{self, to_js};
 use super::search::{load_on, state_of};
 use crate::engine::Engine;
+use crate::js_api::{MctsChoice, MctsRootResult, MctsWorkerOptions};
 use crate::reasoner::StateMachine;
 use crate::search::mcts::{choose, merge_roots, Mcts, RootStats};
 use crate::search::parallel::worker_seed;
-use crate::search::{mcts_config, PlayerSpec, Stats};
-use serde::Serialize;
+use crate::search::{mcts_config, PlayerSpec};
 use wasm_bindgen::prelude::*;
 
 /// One worker of a root-parallel MCTS: its own copy of the game and its own
@@ -24,13 +24,6 @@ pub struct MctsWorker {
     mcts: Mcts,
 }
 
-#[derive(Serialize)]
-struct RootReport {
-    #[serde(flatten)]
-    root: RootStats<String>,
-    stats: Stats,
-}
-
 #[wasm_bindgen]
 impl MctsWorker {
     /// `spec`: an `mcts` player spec (`"mcts:ms=200"`; `threads`/`cores`
@@ -39,11 +32,14 @@ impl MctsWorker {
     pub fn new(
         kif: &str,
         spec: &str,
-        seed: Option<u32>,
-        worker: Option<u32>,
-        engine: Option<String>,
+        #[wasm_bindgen(unchecked_param_type = "MctsWorkerOptions | undefined")] options: JsValue,
     ) -> Result<MctsWorker, JsValue> {
         js::init();
+        let MctsWorkerOptions {
+            seed,
+            worker,
+            engine,
+        } = js::options(options, "MctsWorker")?;
         let machine = load_on(kif, engine.as_deref())?;
         let spec: PlayerSpec = spec.parse().map_err(|e: String| js::type_error(&e))?;
         if spec.name != "mcts" {
@@ -53,7 +49,7 @@ impl MctsWorker {
             )));
         }
         let cfg = mcts_config(&spec).map_err(|e| js::type_error(&e))?;
-        let seed = worker_seed(seed.unwrap_or(1) as u64, worker.unwrap_or(0) as usize);
+        let seed = worker_seed(seed.unwrap_or(1), worker.unwrap_or(0) as usize);
         Ok(MctsWorker {
             machine,
             mcts: Mcts::new(cfg, seed),
@@ -62,7 +58,7 @@ impl MctsWorker {
 
     /// Searches the state made of `fluents` (term text) for role number
     /// `role`; returns `{moves: [text], visits, totals, playouts, stats}`.
-    #[wasm_bindgen(js_name = rootStats, unchecked_return_type = "any")]
+    #[wasm_bindgen(js_name = rootStats, unchecked_return_type = "MctsRootResult")]
     pub fn root_stats(&mut self, fluents: Vec<String>, role: u32) -> Result<JsValue, JsValue> {
         let state = state_of(&mut self.machine, &fluents, role)?;
         let (rs, stats) = self
@@ -76,31 +72,23 @@ impl MctsWorker {
             totals: rs.totals,
             playouts: rs.playouts,
         };
-        to_js(&RootReport { root, stats })
+        to_js(&MctsRootResult { root, stats })
     }
-}
-
-#[derive(Serialize)]
-struct Choice {
-    /// The chosen move's text (`null` at a terminal root).
-    #[serde(rename = "move")]
-    mv: Option<String>,
-    /// Its mean reward on the 0..100 scale.
-    value: Option<f64>,
-    merged: RootStats<String>,
 }
 
 /// Merges the root statistics of several `MctsWorker`s (searched from the
 /// same state for the same role) and picks the move: `{move, value,
 /// merged: {moves, visits, totals, playouts}}`.
-#[wasm_bindgen(js_name = mctsChoose, unchecked_return_type = "any")]
-pub fn mcts_choose(parts: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(js_name = mctsChoose, unchecked_return_type = "MctsChoice")]
+pub fn mcts_choose(
+    #[wasm_bindgen(unchecked_param_type = "RootStats[]")] parts: JsValue,
+) -> Result<JsValue, JsValue> {
     js::init();
     let parts: Vec<RootStats<String>> = serde_wasm_bindgen::from_value(parts)
         .map_err(|e| js::type_error(&format!("mctsChoose expects root statistics: {e}")))?;
     let merged = merge_roots(&parts).map_err(|e| js::type_error(&e))?;
     let pick = choose(&merged);
-    to_js(&Choice {
+    to_js(&MctsChoice {
         mv: pick.map(|(i, _)| merged.moves[i].clone()),
         value: pick.map(|(_, v)| v * 100.0),
         merged,

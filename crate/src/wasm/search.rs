@@ -130,22 +130,17 @@ pub fn parse_tree(tree: &str) -> Result<JsValue, JsValue> {
 pub fn parse_player_spec(spec: &str) -> Result<JsValue, JsValue> {
     js::init();
     let p: PlayerSpec = spec.parse().map_err(|e: String| js::type_error(&e))?;
-    let options: serde_json::Map<String, serde_json::Value> = p
-        .options
-        .iter()
-        .map(|(k, v)| (k.clone(), serde_json::json!(v)))
-        .collect();
-    to_js(&serde_json::json!({ "name": p.name, "options": options }))
+    to_js(&crate::js_api::ParsedPlayerSpec {
+        name: p.name,
+        options: p.options.into_iter().collect(),
+    })
 }
 
-/// The players (and search algorithms): `[{name, description}]`.
+/// The players (and search algorithms): `[{name, label, description,
+/// drawsTree}]`, the one registry ([`crate::search::PLAYERS`]).
 #[wasm_bindgen(unchecked_return_type = "PlayerInfo[]")]
 pub fn players() -> Result<JsValue, JsValue> {
-    let list: Vec<_> = crate::search::PLAYERS
-        .iter()
-        .map(|(n, d)| serde_json::json!({ "name": n, "description": d }))
-        .collect();
-    to_js(&list)
+    to_js(crate::search::PLAYERS)
 }
 
 /// Searches an abstract tree such as `((3 12 8) (2 4 6) (14 5 2))` (MAX at
@@ -235,8 +230,8 @@ impl SearchPlayer {
         Ok(self.machine.terms().display(mv))
     }
 
-    /// Counters of the last `selectMove`: `{nodes, leaves, cutoffs, tt_hits,
-    /// playouts, depth, elapsed_ms}`.
+    /// Counters of the last `selectMove` (`search::Stats`): `{nodes, leaves,
+    /// cutoffs, ttHits, playouts, depth, elapsedMs}`.
     #[wasm_bindgen(js_name = lastStats, unchecked_return_type = "SearchStats")]
     pub fn last_stats(&self) -> Result<JsValue, JsValue> {
         to_js(&self.stats)

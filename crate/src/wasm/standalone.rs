@@ -26,16 +26,3 @@ pub fn standalone_html(
         JsValue::from(js::error(name, &e.to_string()))
     })
 }
-
-#[wasm_bindgen(typescript_custom_section)]
-const TS_STANDALONE: &'static str = r#"
-/** What a standalone file shows (`standaloneHtml`). */
-export interface StandaloneRequest {
-  view?: "tree" | "play";
-  tree?: string;
-  game?: string;
-  gameName?: string;
-  title?: string;
-  attrs?: Record<string, string>;
-}
-"#;

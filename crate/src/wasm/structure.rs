@@ -77,8 +77,11 @@ pub fn move_cells(structure: JsValue, moves: Vec<String>) -> Result<JsValue, JsV
 /// each state given by its fluents: `{fluent, size, xs, ys, zs, cells:
 /// [{x, y, z, content}], rest}`, or `null` when the game has no drawable
 /// board. The page draws exactly these (JavaScript parses no terms).
-#[wasm_bindgen(js_name = boardCells)]
-pub fn board_cells(structure: JsValue, states: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(js_name = boardCells, unchecked_return_type = "(BoardCells | null)[]")]
+pub fn board_cells(
+    #[wasm_bindgen(unchecked_param_type = "Structure")] structure: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string[][]")] states: JsValue,
+) -> Result<JsValue, JsValue> {
     js::init();
     let st: Structure = js::from_js_data(structure, "boardCells: not a structure")?;
     let states: Vec<Vec<String>> =

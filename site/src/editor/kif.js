@@ -2,7 +2,9 @@
 // highlighting (GDL keywords, `<=`, `?variables`, numbers, comments,
 // brackets, the relation name after a `(`) and Lisp-style indentation
 // (arguments line up under the first argument of their form, the body of a
-// rule four columns in, as `gdlkit fmt` writes it).
+// rule four columns in, as `gdlkit fmt` writes it). Colours and indentation
+// only: the page parses no game text itself (checks, formatting, fixes,
+// boards and moves all come from the engine, crate/src).
 
 import { HighlightStyle, LanguageSupport, StreamLanguage, syntaxHighlighting } from '@codemirror/language';
 import { tags as t } from '@lezer/highlight';

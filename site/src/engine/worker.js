@@ -70,7 +70,9 @@ function structureOf(text) {
 /** Loaded games of the play view: id → Game. */
 const games = new Map();
 // Ids start at random, so an id from a worker that died is unknown to its
-// successor (GdlStaleGame) rather than naming another game.
+// successor (GdlStaleGame) rather than naming another game. (The page's
+// only Math.random: a name, no game's randomness, which is the engine's
+// seeded generator.)
 let nextGameId = 1 + Math.floor(Math.random() * 1e6) * 1000;
 
 function game(id) {

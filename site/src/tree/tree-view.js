@@ -47,6 +47,9 @@ async function presetText(name) {
   return PRESETS.find((p) => p[0] === name)?.[2] ?? CLASSIC;
 }
 
+/** Tree views made on this page (each names its radio group after its number). */
+let viewCount = 0;
+
 export class TreeView {
   constructor(root, { onChange, embed = false, settings = {}, compact = false } = {}) {
     this.root = root;
@@ -79,7 +82,7 @@ export class TreeView {
 
   /** A name for this view's radio group, unique on the page. */
   radioGroup() {
-    if (!this.uid) this.uid = Math.random().toString(36).slice(2);
+    if (!this.uid) this.uid = `tree-${++viewCount}`;
     return this.uid;
   }
 
@@ -103,7 +106,10 @@ export class TreeView {
       this.preset.value = '';
       this.rebuild();
     });
-    this.algo = select([['alphabeta', 'alpha-beta'], ['minimax', 'minimax']], st.algo, { 'aria-label': 'algorithm' });
+    // The algorithms are the engine's registry's players that draw a tree
+    // (`drawsTree`, crate/src/search/mod.rs); until it answers, the chosen one.
+    this.algo = select([[st.algo, st.algo]], st.algo, { 'aria-label': 'algorithm' });
+    this.algorithmList().catch(() => {}); // a failure shows at the search
     this.depth = h('input', { type: 'number', min: 1, max: 8, value: String(st.depth), class: 'num', 'aria-label': 'search depth (game positions)' });
     this.order = select(ORDERS, st.order, { 'aria-label': 'move ordering' });
     this.compareBox = h('input', { type: 'checkbox', checked: Boolean(st.compare), 'aria-label': 'compare with a second ordering' });
@@ -226,6 +232,33 @@ export class TreeView {
     this.role.value = roles.includes(value) ? value : '';
   }
 
+  /** The algorithm list, loaded once (again after a failure: the worker may have died). */
+  algorithmList() {
+    this.algorithms ??= this.loadAlgorithms().catch((e) => {
+      this.algorithms = null;
+      throw e;
+    });
+    return this.algorithms;
+  }
+
+  /** Fills the algorithm list from the engine's one registry of players (in the `think` worker). */
+  async loadAlgorithms() {
+    const { registry } = await engine().think.call('players', {});
+    const algos = registry.filter((p) => p.drawsTree);
+    if (!algos.length) return;
+    this.algoLabels = Object.fromEntries(algos.map((p) => [p.name, p.label]));
+    const value = this.algoLabels[this.settings.algo] ? this.settings.algo : algos[0].name;
+    this.algo.replaceChildren(...algos.map((p) => h('option', { value: p.name, text: p.label })));
+    this.algo.value = value;
+    this.settings.algo = value;
+  }
+
+  /** The algorithm's name for people, capitalised (`Alpha-beta`). */
+  algoLabel(name) {
+    const label = this.algoLabels?.[name] ?? name;
+    return label.charAt(0).toUpperCase() + label.slice(1);
+  }
+
   readForm() {
     Object.assign(this.settings, {
       tree: this.treeInput.value,
@@ -276,6 +309,8 @@ export class TreeView {
     const slow = setTimeout(() => { if (epoch === this.epoch) this.cancelBtn.hidden = false; }, 400);
     try {
       this.features ??= await features();
+      // The registry's list first (a failure shows below like the search's).
+      await this.algorithmList();
       this.syncForm();
       if (!this.features.searchTree) throw new Error('This build has no search engine yet: the search trees need it.');
       const models = [];
@@ -330,7 +365,7 @@ export class TreeView {
     this.panesBox.classList.toggle('two', models.length > 1);
     const names = Object.fromEntries(ORDERS);
     models.forEach((model, i) => {
-      const label = `${this.settings.algo === 'minimax' ? 'Minimax' : 'Alpha-beta'}, ordering: ${names[orders[i]]}`;
+      const label = `${this.algoLabel(this.settings.algo)}, ordering: ${names[orders[i]]}`;
       const pane = new TreePane(this.panesBox, {
         label,
         describeNode: (m, n, s, opts) => this.describeNode(m, n, s, opts),
