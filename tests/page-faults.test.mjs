@@ -127,6 +127,55 @@ test('faults: a trap in the thinking worker: the page says so and the engine sti
   await context.close();
 });
 
+const matchRows = (page) => page.locator('.match-moves tbody tr').allTextContents();
+const matchOver = () => /Match over/.test(document.querySelector('.match-status')?.textContent ?? '');
+
+/**
+ * x (a human) clicks its first legal move, then waits until o has answered
+ * too (two more steps) or the match is over. Returns false when the match
+ * was over before x was asked (its last move was its only one).
+ */
+async function matchMove(page) {
+  await page.waitForFunction(() => document.querySelector('.match-human .move-btn') || /Match over/.test(document.querySelector('.match-status')?.textContent ?? ''));
+  if (await page.evaluate(matchOver)) return false;
+  const before = (await matchRows(page)).length;
+  await page.locator('.match-human .move-btn').first().click();
+  await page.waitForFunction((n) => document.querySelectorAll('.match-moves tbody tr').length >= n + 2 || /Match over/.test(document.querySelector('.match-status')?.textContent ?? ''), before);
+  return true;
+}
+
+test('faults: a trap in the game worker mid-match (Match view): the match is rebuilt, its steps replayed, and it goes on to the end', async () => {
+  const { page, errors, context } = await open('?view=match&game=ticTacToe', { faults: true });
+  await page.waitForSelector('.match-seat select[data-role="x"]');
+  await page.selectOption('.match-seat select[data-role="x"]', 'human');
+  await page.selectOption('.match-seat select[data-role="o"]', 'engine');
+  await page.selectOption('.match-seat:nth-child(2) select[aria-label^="Engine"]', 'random');
+  // Long clocks: the human (this test) is never timed out on a loaded machine.
+  await page.fill('input[aria-label="Start clock (s)"]', '60');
+  await page.fill('input[aria-label="Play clock (s)"]', '60');
+  await page.click('text=Start match');
+  await matchMove(page);
+  await matchMove(page);
+  const before = await matchRows(page);
+  assert.equal(before.length, 4, 'two moves of x and two of o');
+
+  // The match waits for x: no call is in flight. The game worker dies.
+  assert.equal(await page.evaluate(() => globalThis.__gdlkitTrap('game')), 'EngineRestarted');
+  await page.locator('#notice').waitFor({ state: 'visible' });
+  // x moves: the match is rebuilt in a fresh worker and goes on.
+  await matchMove(page);
+  await page.locator('.match-recovered').waitFor({ state: 'visible' });
+  assert.match(await page.locator('.match-recovered').textContent(), /restarted; the match was reloaded and its 4 steps replayed/);
+  assert.deepEqual((await matchRows(page)).slice(0, 4), before, 'the steps before the fault are unchanged');
+  while (await matchMove(page));
+  const rows = await matchRows(page);
+  assert.ok(rows.length >= 5, `a whole game: ${rows.length} steps`);
+  assert.deepEqual(rows.slice(0, 4), before);
+  assert.equal(await page.locator('.match-moves .match-error').count(), 0, 'no substituted move: the replay was faithful');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('faults: without the test mode the trap kind does not exist', async () => {
   const { page, context } = await open('?view=play&game=ticTacToe');
   assert.equal(await page.evaluate(() => typeof globalThis.__gdlkitTrap), 'undefined');
