@@ -181,7 +181,8 @@ test('play: a player spec the registry does not know is said, and alpha-beta pla
 });
 
 test('play: the engine thinks with progress and stops', async (t) => {
-  const { page, errors, context } = await open('?view=play&game=connectFour&players=alphabeta:ms=8000;human');
+  // A minute to think: Stop is clicked long before it ends, however loaded the machine.
+  const { page, errors, context } = await open('?view=play&game=connectFour&players=alphabeta:ms=60000;human');
   await page.locator('.think').waitFor({ state: 'visible' });
   assert.match(await page.locator('.think-label').textContent(), /red \(alphabeta\) is thinking/);
   const started = Date.now();
@@ -530,7 +531,7 @@ test('game symbols are text, never HTML', async () => {
   await context.close();
 });
 
-test('play: a board with 3 coordinates is drawn as one grid per layer, its cells split in Rust', async () => {
+test('play: a board with 3 coordinates is drawn as one grid per layer, its cells split in Rust, and clicked to move', async () => {
   // A 2×2×2 cube: (cell x y z content); the structure finds 3 coordinates.
   const cells = [1, 2].flatMap((x) => [1, 2].flatMap((y) => ['top', 'bottom'].map((z) => `(init (cell ${x} ${y} ${z} b))`)));
   const kif = `; cube\n(role p)\n${cells.join('\n')}\n(init (step 0))\n`
@@ -553,12 +554,23 @@ test('play: a board with 3 coordinates is drawn as one grid per layer, its cells
   assert.deepEqual(layers.map(([z]) => z).sort(), ['bottom', 'top']);
   // The step counter is not on the board: it is listed beside it.
   assert.match(await page.locator('.fluents-details').textContent(), /\(step 0\)/);
-  // Marking (2 1 top) puts an x in the top layer only, at column 2, row 1.
-  await page.locator('button.move', { hasText: '(mark 2 1 top)' }).click();
-  await page.waitForSelector('.board-layer[data-layer="top"] [data-cell="2|1"] .symbol');
-  assert.equal(await page.locator('.board-layer[data-layer="top"] [data-cell="2|1"] .symbol').textContent(), 'x');
+  // Every blank cell of both layers is a target: clicks play moves on a
+  // layered board too (the cells a move names come from Rust, moveCells,
+  // with the layer). Clicking (2 1 top) puts an x in the top layer only,
+  // at column 2, row 1.
+  await page.waitForFunction(() => document.querySelectorAll('.board-layer button.cell.target').length === 8);
+  await page.locator('.board-layer[data-layer="top"] [data-cell="2|1|top"]').click();
+  await page.waitForSelector('.board-layer[data-layer="top"] [data-cell="2|1|top"] .symbol');
+  assert.equal(await page.locator('.board-layer[data-layer="top"] [data-cell="2|1|top"] .symbol').textContent(), 'x');
   assert.equal(await page.locator('.board-layer[data-layer="bottom"] .symbol').count(), 0);
   assert.equal(await page.locator('.board-layer .symbol').count(), 1);
+  await page.waitForFunction(() => document.querySelectorAll('.board-layer button.cell.target').length === 7);
+  assert.equal(await page.locator('.board-layer[data-layer="top"] [data-cell="2|1|top"].target').count(), 0, 'a marked cell is no target');
+  await page.locator('.board-layer[data-layer="bottom"] [data-cell="1|2|bottom"]').click();
+  await page.waitForSelector('.board-layer[data-layer="bottom"] [data-cell="1|2|bottom"] .symbol');
+  assert.equal(await page.locator('.board-layer[data-layer="top"] [data-cell="1|2|top"] .symbol').count(), 0, 'the other layer is untouched');
+  assert.equal(await page.locator('.board-layer .symbol').count(), 2);
+  assert.match((await page.locator('.history li').allTextContents()).join('\n'), /\(mark 1 2 bottom\)/);
   await shot(page, 'play-cube-layers');
   assert.deepEqual(errors, []);
   await context.close();
