@@ -53,6 +53,7 @@ async function lecturerOrigin(name, html, headers) {
 /** A page that records errors (uncaught exceptions and console errors). */
 async function newPage(options = {}) {
   const context = await browser.newContext({ viewport: { width: 1100, height: 760 }, ...options });
+  context.setDefaultTimeout(60_000); // a hang bound only: the machine may be loaded
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -70,7 +71,7 @@ function slidesPage(site, body) {
 
 /** Steps a <gdl-tree> to its end with the keyboard and returns its root value. */
 async function rootValue(page, tree) {
-  await tree.locator('.step-counter[data-total="37"]').waitFor({ timeout: 20000 });
+  await tree.locator('.step-counter[data-total="37"]').waitFor({ timeout: 60_000 });
   return rootValueAtEnd(page, tree);
 }
 
@@ -80,7 +81,7 @@ async function rootValue(page, tree) {
  */
 async function prunedLeaves(tree) {
   const items = tree.locator('.tree-outline li[data-status="pruned"]');
-  await items.nth(1).waitFor({ state: 'attached', timeout: 5000 });
+  await items.nth(1).waitFor({ state: 'attached', timeout: 60_000 });
   return items.evaluateAll((l) => l.map((li) => li.dataset.value));
 }
 
@@ -88,13 +89,13 @@ async function prunedLeaves(tree) {
 async function rootValueAtEnd(page, tree) {
   await tree.locator('.tree-view').focus();
   await page.keyboard.press('End');
-  await tree.locator('.root-value').waitFor({ timeout: 5000 });
+  await tree.locator('.root-value').waitFor({ timeout: 60_000 });
   return tree.locator('.root-value').getAttribute('data-value');
 }
 
 /** Waits for a <gdl-play> of random players to end; its goals by role. */
 async function finalGoals(play) {
-  await play.locator('.goals').waitFor({ state: 'visible', timeout: 30000 });
+  await play.locator('.goals').waitFor({ state: 'visible', timeout: 60_000 });
   return Object.fromEntries(
     await play.locator('.goal-list li').evaluateAll((items) => items.map((li) => [li.dataset.role, Number(li.querySelector('.goal-value').textContent)])),
   );
@@ -134,7 +135,7 @@ for (const [what, blocked, pattern] of [
     const { context, page } = await newPage();
     await page.goto(slides);
     const alert = page.locator('gdl-tree [role="alert"]');
-    await alert.waitFor({ timeout: 20000 });
+    await alert.waitFor({ timeout: 60_000 });
     const text = await alert.textContent();
     assert.match(text, pattern, text);
     assert.match(text, /Access-Control-Allow-Origin/, text);
@@ -177,7 +178,7 @@ try {
   const workers = [];
   p.on('worker', (w) => workers.push(w.url()));
   await p.goto(page);
-  await p.waitForFunction(() => document.body.dataset.value || document.body.dataset.error, null, { timeout: 20000 });
+  await p.waitForFunction(() => document.body.dataset.value || document.body.dataset.error, null, { timeout: 60_000 });
   assert.equal(await p.evaluate(() => document.body.dataset.error), undefined);
   assert.equal(await p.evaluate(() => document.body.dataset.value), '3');
   assert.ok(workers.length >= 1 && workers.every((u) => u.startsWith('blob:')), `a same-origin blob worker: ${workers}`);
@@ -201,7 +202,7 @@ async function openOffline(file) {
     return route.abort();
   });
   await opened.page.goto(pathToFileURL(file).href);
-  await opened.page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+  await opened.page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
   return { ...opened, network };
 }
 
@@ -214,7 +215,7 @@ test('standalone export (CLI): the tree file works from file:// offline and step
   assert.ok(size > wasm * 1.3, `the page's wasm is inlined (base64): ${size} bytes`);
   const { context, page, errors, network } = await openOffline(file);
   const tree = page.locator('gdl-tree');
-  await tree.locator('.step-counter[data-total="37"]').waitFor({ timeout: 20000 });
+  await tree.locator('.step-counter[data-total="37"]').waitFor({ timeout: 60_000 });
   // The same steps as the hosted page (tests/page.test.mjs): the cut-off at step 20 prunes 4 and 6.
   await tree.locator('.tree-view').focus();
   for (let i = 0; i < 20; i++) await page.keyboard.press('ArrowRight');
@@ -254,8 +255,8 @@ test('standalone export from the page: "Standalone HTML" downloads the current t
   const site = await origin(SITE, undefined, 'localhost');
   const { context, page, errors } = await newPage();
   await page.goto(`${site}?view=tree&tree=${encodeURIComponent(LECTURE)}&step=end`);
-  await page.waitForSelector('.root-value[data-value="3"]', { timeout: 20000 });
-  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30000 }), page.locator('#download-standalone').click()]);
+  await page.waitForSelector('.root-value[data-value="3"]', { timeout: 60_000 });
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.locator('#download-standalone').click()]);
   assert.equal(download.suggestedFilename(), 'gdlkit-tree.html');
   const file = join(scratch, basename(download.suggestedFilename()));
   await download.saveAs(file);
@@ -263,7 +264,7 @@ test('standalone export from the page: "Standalone HTML" downloads the current t
   await context.close();
   const offline = await openOffline(file);
   // Saved at the end of the search: the file opens there.
-  await offline.page.locator('gdl-tree .root-value[data-value="3"]').waitFor({ timeout: 20000 });
+  await offline.page.locator('gdl-tree .root-value[data-value="3"]').waitFor({ timeout: 60_000 });
   assert.deepEqual(offline.network, []);
   assert.deepEqual(offline.errors, []);
   await offline.context.close();
@@ -275,7 +276,7 @@ test('reveal.js: the deck\'s keys step a tree through fragments; a focused tree 
   const { context, page, errors } = await newPage();
   await page.goto(`${site}reveal.html#/1`);
   const tree = page.locator('section.present gdl-tree');
-  await tree.locator('.step-counter[data-total="37"]').waitFor({ timeout: 20000 });
+  await tree.locator('.step-counter[data-total="37"]').waitFor({ timeout: 60_000 });
   const step = () => tree.locator('.step-counter').getAttribute('data-step');
   const slide = () => page.evaluate(() => Reveal.getIndices().h);
   assert.equal(await step(), '0');
@@ -305,7 +306,7 @@ test('reveal.js: the deck\'s keys step a tree through fragments; a focused tree 
   await tree.locator('.root-value[data-value="3"]').waitFor();
   await page.keyboard.press('ArrowRight');
   await page.waitForFunction(() => Reveal.getIndices().h === 2);
-  await page.locator('section.present gdl-play .board button.cell').first().waitFor({ timeout: 20000 });
+  await page.locator('section.present gdl-play .board button.cell').first().waitFor({ timeout: 60_000 });
   await page.screenshot({ path: join(ARTIFACTS, 'reveal-play.png') });
   assert.deepEqual(errors, []);
   await context.close();
@@ -317,7 +318,7 @@ test('reveal.js PDF export (?print-pdf): each page prints the tree at its fragme
   await page.goto(`${site}reveal.html?print-pdf`);
   await page.waitForSelector('.pdf-page');
   const trees = page.locator('.pdf-page gdl-tree');
-  await page.waitForFunction(() => [...document.querySelectorAll('.pdf-page gdl-tree')].every((t) => t.shadowRoot?.querySelector('.step-counter[data-total="37"]')), null, { timeout: 30000 });
+  await page.waitForFunction(() => [...document.querySelectorAll('.pdf-page gdl-tree')].every((t) => t.shadowRoot?.querySelector('.step-counter[data-total="37"]')), null, { timeout: 60_000 });
   const steps = await trees.evaluateAll((l) => l.map((t) => t.shadowRoot.querySelector('.step-counter').dataset.step));
   assert.deepEqual(steps, ['0', '4', '20', '37'], 'one page per fragment, the tree at its step');
   await page.pdf?.({ path: join(ARTIFACTS, 'reveal.pdf') }).catch(() => {});
@@ -329,11 +330,11 @@ test('standalone export from the page: a tree of the position in Play keeps that
   const site = await origin(SITE, undefined, 'localhost');
   const { context, page, errors } = await newPage();
   await page.goto(`${site}?view=play&game=ticTacToe&moves=${encodeURIComponent('(mark 2 2),noop;noop,(mark 1 1)')}&players=human;human`);
-  await page.waitForFunction(() => document.querySelectorAll('.history li').length >= 2, null, { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelectorAll('.history li').length >= 2, null, { timeout: 60_000 });
   await page.locator('#tab-tree').click();
   await page.locator('label.radio', { hasText: 'the position in Play' }).click();
   await page.locator('.tree-form select[aria-label="algorithm"]').selectOption('minimax');
-  await page.waitForFunction(() => /nodes searched/.test(document.querySelector('.tree-status')?.textContent ?? ''), null, { timeout: 20000 });
+  await page.waitForFunction(() => /nodes searched/.test(document.querySelector('.tree-status')?.textContent ?? ''), null, { timeout: 60_000 });
   await page.locator('button[aria-label="Jump to the end"]').click();
   await page.waitForSelector('.root-value');
   const hosted = {
@@ -341,7 +342,7 @@ test('standalone export from the page: a tree of the position in Play keeps that
     nodes: await page.locator('.pane-counter').getAttribute('data-nodes'),
     value: await page.locator('.root-value').getAttribute('data-value'),
   };
-  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30000 }), page.locator('#download-standalone').click()]);
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.locator('#download-standalone').click()]);
   assert.equal(download.suggestedFilename(), 'gdlkit-ticTacToe-tree.html');
   const file = join(scratch, 'position-tree.html');
   await download.saveAs(file);
@@ -351,7 +352,7 @@ test('standalone export from the page: a tree of the position in Play keeps that
   assert.match(html, /<gdl-tree [^>]*position="[^"]*\(cell 2 2 x\)/, 'the position is in the file');
   const offline = await openOffline(file);
   const tree = offline.page.locator('gdl-tree');
-  await tree.locator(`.step-counter[data-total="${hosted.total}"]`).waitFor({ timeout: 20000 });
+  await tree.locator(`.step-counter[data-total="${hosted.total}"]`).waitFor({ timeout: 60_000 });
   assert.equal(await tree.locator('.pane-counter').getAttribute('data-nodes'), hosted.nodes, 'the same search as on the page');
   assert.equal(await rootValueAtEnd(offline.page, tree), hosted.value);
   assert.deepEqual(offline.network, []);

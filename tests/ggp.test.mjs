@@ -24,7 +24,7 @@ export function startServer(args = []) {
   const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   const lines = [];
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('serve did not start in 20 s')), 20_000);
+    const timer = setTimeout(() => reject(new Error('serve did not start in 60 s')), 60_000);
     createInterface({ input: child.stderr }).on('line', (line) => {
       lines.push(line);
       const m = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(line);
@@ -43,11 +43,24 @@ function raw(port, text) {
   return new Promise((resolve, reject) => {
     let out = '';
     const s = net.connect({ host: '127.0.0.1', port }, () => s.write(text));
-    s.setTimeout(20_000, () => reject(new Error('no reply in 20 s')));
+    s.setTimeout(60_000, () => reject(new Error('no reply in 60 s')));
     s.on('data', (d) => { out += d; });
     s.on('end', () => resolve(out));
     s.on('error', reject);
   });
+}
+
+/**
+ * Resolves once the server's log matches `re` (a server logs a message after
+ * replying to it, so the reply alone does not mean the line is there yet);
+ * rejects after 60 s, a hang bound only.
+ */
+async function logMatching(server, re) {
+  for (const started = Date.now(); Date.now() - started < 60_000;) {
+    if (re.test(server.log())) return server.log();
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no log line matching ${re} in 60 s:\n${server.log()}`);
 }
 
 const post = (port, body) => raw(port, `POST / HTTP/1.0\r\nAccept: text/delim\r\nHost: localhost\r\nSender: GAMESERVER\r\nReceiver: p\r\nContent-Type: text/acl\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
@@ -64,7 +77,7 @@ function run(args) {
   });
 }
 
-describe('gdlkit serve and host in Node', { timeout: 120_000 }, () => {
+describe('gdlkit serve and host in Node', { timeout: 300_000 }, () => {
   let a;
   let b;
   before(async () => {
@@ -89,7 +102,9 @@ describe('gdlkit serve and host in Node', { timeout: 120_000 }, () => {
 
   test('host plays a match between two Node servers and records it', async () => {
     const game = join(ROOT, 'games', 'ticTacToe.kif');
-    const r = await run(['host', game, '--players', a.url, b.url, '--playclock', '1', '--startclock', '2', '--format', 'json']);
+    // random and legal answer at once: the long clocks only keep a loaded
+    // machine from turning a slow reply into a recorded timeout.
+    const r = await run(['host', game, '--players', a.url, b.url, '--playclock', '5', '--startclock', '20', '--format', 'json']);
     assert.equal(r.code, 0, r.stderr);
     const report = JSON.parse(r.stdout);
     assert.equal(report.matches.length, 1);
@@ -107,9 +122,8 @@ describe('gdlkit serve and host in Node', { timeout: 120_000 }, () => {
     assert.ok(m.goalValues.every((g) => [0, 50, 100].includes(g)));
     assert.equal(report.standings.length, 2);
     // The players logged every message of the match.
-    await new Promise((res) => setTimeout(res, 200));
-    assert.match(a.log(), /START gdlkit\.ticTacToe\.\d+\.1 as x/);
-    assert.match(b.log(), /STOP gdlkit\.ticTacToe/);
+    assert.match(await logMatching(a, /START gdlkit\.ticTacToe/), /START gdlkit\.ticTacToe\.\d+\.1 as x/);
+    assert.match(await logMatching(b, /STOP gdlkit\.ticTacToe/), /STOP gdlkit\.ticTacToe/);
   });
 
   test('a port in use is an error, not another port', async () => {
@@ -119,7 +133,7 @@ describe('gdlkit serve and host in Node', { timeout: 120_000 }, () => {
   });
 });
 
-describe('the page hosts a match (Match view)', { timeout: 180_000 }, () => {
+describe('the page hosts a match (Match view)', { timeout: 300_000 }, () => {
   let player;
   let site;
   let browser;
@@ -139,19 +153,22 @@ describe('the page hosts a match (Match view)', { timeout: 180_000 }, () => {
 
   test('a local gdlkit serve against the page\'s engine, board drawn, JSON downloadable', { skip: !built && 'site/pkg has no GgpMatch: run `npm run build`' }, async () => {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    ctx.setDefaultTimeout(60_000);
     const page = await ctx.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(new URL('?view=match&game=ticTacToe', site.url).href);
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
     await page.waitForSelector('.match-seat select[data-role="x"]');
     // x: the local player server; o: the page's engine (random moves).
     await page.selectOption('.match-seat select[data-role="x"]', 'remote');
     await page.fill('.match-seat:nth-child(1) input.match-url', `${player.url}/`);
     await page.selectOption('.match-seat select[data-role="o"]', 'engine');
     await page.selectOption('.match-seat:nth-child(2) select[aria-label^="Engine"]', 'random');
-    await page.fill('input[aria-label="Start clock (s)"]', '3');
-    await page.fill('input[aria-label="Play clock (s)"]', '1');
+    // Both players answer at once; long clocks keep a loaded machine from
+    // turning a slow reply into an error.
+    await page.fill('input[aria-label="Start clock (s)"]', '20');
+    await page.fill('input[aria-label="Play clock (s)"]', '5');
     await page.click('text=Start match');
     await page.waitForFunction(() => /Match over/.test(document.querySelector('.match-status')?.textContent ?? ''), null, { timeout: 90_000 });
     const rows = await page.locator('.match-moves tbody tr').count();
@@ -165,7 +182,7 @@ describe('the page hosts a match (Match view)', { timeout: 180_000 }, () => {
     assert.equal(record.moves.length, rows);
     assert.equal(record.isCompleted, true);
     assert.equal(record.playerNamesFromHost[0], `${player.url}/`);
-    await new Promise((r) => setTimeout(r, 200));
+    await logMatching(player, /START page\.\d+ as x/);
     assert.match(player.log(), /START page\.\d+ as x/, 'the local server played x');
     assert.match(player.log(), /OPTIONS/, 'the browser sent the CORS preflight');
     assert.deepEqual(errors, []);

@@ -35,12 +35,13 @@ after(async () => {
 /** A fresh page (own storage); `faults`: started in the test mode that accepts `testTrap`. */
 async function open(path, { faults = false } = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  context.setDefaultTimeout(60_000); // a hang bound only: the machine may be loaded
   if (faults) await context.addInitScript(() => Object.assign(globalThis, { __gdlkitTestFaults: true }));
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(new URL(path, url).href);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
   return { page, errors, context };
 }
 
@@ -51,7 +52,7 @@ const boardSymbols = (page) => page.locator('.board .symbol').allTextContents();
 async function playFirstFree(page) {
   const before = await page.locator('.history li').count();
   await page.locator('.board button.cell.target').first().click();
-  await page.waitForFunction((n) => document.querySelectorAll('.history li').length > n, before, { timeout: 10000 });
+  await page.waitForFunction((n) => document.querySelectorAll('.history li').length > n, before, { timeout: 60_000 });
 }
 
 test('faults: a trap in the game worker mid-game: message, game and moves reloaded, editor text kept, play goes on', async () => {
@@ -74,9 +75,9 @@ test('faults: a trap in the game worker mid-game: message, game and moves reload
   const outcome = await page.evaluate(() => globalThis.__gdlkitTrap('game'));
   assert.equal(outcome, 'EngineRestarted', 'the call fails with EngineRestarted');
   // The page says so (notice and play status), and the game is back with its moves.
-  await page.locator('#notice').waitFor({ state: 'visible', timeout: 10000 });
+  await page.locator('#notice').waitFor({ state: 'visible', timeout: 60_000 });
   assert.match(await page.locator('#notice').textContent(), /engine stopped unexpectedly .*restarted/i);
-  await page.waitForFunction(() => /were reloaded/.test(document.querySelector('.play-status')?.textContent ?? ''), null, { timeout: 10000 });
+  await page.waitForFunction(() => /were reloaded/.test(document.querySelector('.play-status')?.textContent ?? ''), null, { timeout: 60_000 });
   assert.match(await page.locator('.play-status').textContent(), /2 moves were reloaded/);
   assert.deepEqual(await historyTexts(page), history, 'the move list is unchanged');
   assert.deepEqual(await boardSymbols(page), board, 'the board is unchanged');
@@ -114,14 +115,63 @@ test('faults: a trap in the thinking worker: the page says so and the engine sti
   const { page, errors, context } = await open('?view=play&game=ticTacToe&players=human;alphabeta:ms=100', { faults: true });
   await page.waitForSelector('.board button.cell.target');
   await playFirstFree(page);
-  await page.waitForFunction(() => document.querySelectorAll('.history li').length >= 3, null, { timeout: 15000 });
+  await page.waitForFunction(() => document.querySelectorAll('.history li').length >= 3, null, { timeout: 60_000 });
   assert.equal(await page.evaluate(() => globalThis.__gdlkitTrap('think')), 'EngineRestarted');
-  await page.locator('#notice').waitFor({ state: 'visible', timeout: 10000 });
+  await page.locator('#notice').waitFor({ state: 'visible', timeout: 60_000 });
   assert.match(await page.locator('#notice').textContent(), /engine stopped unexpectedly/i);
   // x moves, and o (the engine) answers on a fresh worker.
   await playFirstFree(page);
-  await page.waitForFunction(() => document.querySelectorAll('.history li').length >= 5, null, { timeout: 15000 });
+  await page.waitForFunction(() => document.querySelectorAll('.history li').length >= 5, null, { timeout: 60_000 });
   assert.equal((await boardSymbols(page)).length, 4);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+const matchRows = (page) => page.locator('.match-moves tbody tr').allTextContents();
+const matchOver = () => /Match over/.test(document.querySelector('.match-status')?.textContent ?? '');
+
+/**
+ * x (a human) clicks its first legal move, then waits until o has answered
+ * too (two more steps) or the match is over. Returns false when the match
+ * was over before x was asked (its last move was its only one).
+ */
+async function matchMove(page) {
+  await page.waitForFunction(() => document.querySelector('.match-human .move-btn') || /Match over/.test(document.querySelector('.match-status')?.textContent ?? ''));
+  if (await page.evaluate(matchOver)) return false;
+  const before = (await matchRows(page)).length;
+  await page.locator('.match-human .move-btn').first().click();
+  await page.waitForFunction((n) => document.querySelectorAll('.match-moves tbody tr').length >= n + 2 || /Match over/.test(document.querySelector('.match-status')?.textContent ?? ''), before);
+  return true;
+}
+
+test('faults: a trap in the game worker mid-match (Match view): the match is rebuilt, its steps replayed, and it goes on to the end', async () => {
+  const { page, errors, context } = await open('?view=match&game=ticTacToe', { faults: true });
+  await page.waitForSelector('.match-seat select[data-role="x"]');
+  await page.selectOption('.match-seat select[data-role="x"]', 'human');
+  await page.selectOption('.match-seat select[data-role="o"]', 'engine');
+  await page.selectOption('.match-seat:nth-child(2) select[aria-label^="Engine"]', 'random');
+  // Long clocks: the human (this test) is never timed out on a loaded machine.
+  await page.fill('input[aria-label="Start clock (s)"]', '60');
+  await page.fill('input[aria-label="Play clock (s)"]', '60');
+  await page.click('text=Start match');
+  await matchMove(page);
+  await matchMove(page);
+  const before = await matchRows(page);
+  assert.equal(before.length, 4, 'two moves of x and two of o');
+
+  // The match waits for x: no call is in flight. The game worker dies.
+  assert.equal(await page.evaluate(() => globalThis.__gdlkitTrap('game')), 'EngineRestarted');
+  await page.locator('#notice').waitFor({ state: 'visible' });
+  // x moves: the match is rebuilt in a fresh worker and goes on.
+  await matchMove(page);
+  await page.locator('.match-recovered').waitFor({ state: 'visible' });
+  assert.match(await page.locator('.match-recovered').textContent(), /restarted; the match was reloaded and its 4 steps replayed/);
+  assert.deepEqual((await matchRows(page)).slice(0, 4), before, 'the steps before the fault are unchanged');
+  while (await matchMove(page));
+  const rows = await matchRows(page);
+  assert.ok(rows.length >= 5, `a whole game: ${rows.length} steps`);
+  assert.deepEqual(rows.slice(0, 4), before);
+  assert.equal(await page.locator('.match-moves .match-error').count(), 0, 'no substituted move: the replay was faithful');
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -144,17 +194,17 @@ test('adversarial: hostile games pasted into the editor give diagnostics or erro
   await page.waitForSelector('.lint-summary.clean');
   // 100,000 unclosed parentheses: one syntax error with a location.
   await paste(page, '('.repeat(100000));
-  await page.waitForSelector('.lint-summary.has-errors', { timeout: 20000 });
+  await page.waitForSelector('.lint-summary.has-errors', { timeout: 60_000 });
   assert.match(await page.locator('.lint-summary').textContent(), /error/);
   // A NUL byte and a 5,000-deep term: diagnostics, no fault.
   await paste(page, '(role y\0ou)\n(init (p))\n');
-  await page.waitForSelector('.lint-summary.has-errors', { timeout: 20000 });
+  await page.waitForSelector('.lint-summary.has-errors', { timeout: 60_000 });
   await paste(page, `(role you)\n(init (deep ${'(f '.repeat(5000)}a${')'.repeat(5000)}))\n`);
-  await page.waitForFunction(() => document.querySelector('.lint-summary')?.dataset.errors !== undefined, null, { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelector('.lint-summary')?.dataset.errors !== undefined, null, { timeout: 60_000 });
   // The 1,000-long closure that once trapped the wasm instance: the play
   // view plays it or says why not; then tic-tac-toe plays in the same page.
   await paste(page, chain(1000));
-  await page.waitForSelector('.lint-summary[data-errors="0"]', { timeout: 20000 });
+  await page.waitForSelector('.lint-summary[data-errors="0"]', { timeout: 60_000 });
   await page.locator('#tab-play').click();
   await page.waitForFunction(
     () => document.querySelector('.play-error:not([hidden])') || /Step|Game over/.test(document.querySelector('.play-status')?.textContent ?? ''),
@@ -163,7 +213,7 @@ test('adversarial: hostile games pasted into the editor give diagnostics or erro
   );
   t.diagnostic(`chain(1000) in the play view: ${(await page.locator('.play-status').textContent()) || (await page.locator('.play-error').textContent())}`);
   await page.locator('#picker').selectOption('ticTacToe');
-  await page.waitForSelector('.board button.cell.target', { timeout: 20000 });
+  await page.waitForSelector('.board button.cell.target', { timeout: 60_000 });
   await playFirstFree(page);
   assert.deepEqual(errors, []);
   await context.close();

@@ -808,8 +808,10 @@ fn corpus_has_no_false_errors() {
             }
         };
         let started = Instant::now();
+        // chess: its budgets (100 states, 2 playouts) end it; 300 s only
+        // bounds a hang on a loaded machine (its missing goals are asserted).
         let cap = if stem == "chess" {
-            Duration::from_secs(60)
+            Duration::from_secs(300)
         } else {
             Duration::from_millis(500)
         };

@@ -67,9 +67,10 @@ impl Server {
         reply.split_once("\r\n\r\n").unwrap().1.to_string()
     }
     /// The log once it contains every one of `needles` (the server writes
-    /// a line after replying), or after 10 s.
+    /// a line after replying), or after 60 s (a hang bound only: a loaded
+    /// machine may take long to write it).
     fn log_with(&self, needles: &[&str]) -> String {
-        for _ in 0..200 {
+        for _ in 0..1200 {
             let text = self.log.lock().unwrap().clone();
             if needles.iter().all(|n| text.contains(n)) {
                 return text;
@@ -270,8 +271,10 @@ fn host(args: &[&str]) -> (Value, String) {
 #[test]
 fn host_runs_matches_between_two_servers() {
     // A slow player setting: mcts asks for a minute per move, the play clock
-    // is 1 s; the server must cut its search to the clock (no TO errors).
-    let a = Server::start(&["--player", "mcts:ms=60000", "--margin-ms", "600"]);
+    // is 2 s; the server must cut its search to the clock (no TO errors).
+    // The margin (1.5 s, plus the manager's 1 s of grace) is what a loaded
+    // machine may take to schedule the reply: the search itself gets 0.5 s.
+    let a = Server::start(&["--player", "mcts:ms=60000", "--margin-ms", "1500"]);
     let b = Server::start(&["--player", "random"]);
     let dir = std::env::temp_dir().join(format!("gdlkit-ggp-{}", std::process::id()));
     for (name, matches) in [("ticTacToe.kif", "2"), ("connectFour.kif", "1")] {
@@ -283,9 +286,9 @@ fn host_runs_matches_between_two_servers() {
             &a.url(),
             &b.url(),
             "--playclock",
-            "1",
+            "2",
             "--startclock",
-            "3",
+            "10",
             "--matches",
             matches,
             "--rotate",
@@ -404,8 +407,8 @@ fn misbehaving_players_get_random_moves_and_errors_recorded() {
     });
     let closes = fake_player(drop);
     let sleeps = fake_player(|s| {
-        // Holds the connection past the manager's PLAY timeout (1 s + 1 s).
-        std::thread::sleep(Duration::from_secs(4));
+        // Holds the connection past the manager's PLAY timeout (2 s + 1 s).
+        std::thread::sleep(Duration::from_secs(8));
         drop(s);
     });
     let p = path.to_str().unwrap();
@@ -413,15 +416,17 @@ fn misbehaving_players_get_random_moves_and_errors_recorded() {
         (&illegal, &closes, "IL ( pick edge )", "CE"),
         (&garbage, &sleeps, "IL (((", "TO"),
     ] {
+        // The fake players answer at once: the clocks only need to cover a
+        // loaded machine's scheduling (the start clock has no grace).
         let (report, stderr) = host(&[
             p,
             "--players",
             x,
             y,
             "--playclock",
-            "1",
+            "2",
             "--startclock",
-            "1",
+            "10",
             "--format",
             "json",
         ]);
@@ -456,7 +461,7 @@ fn ctrl_c_sends_abort_and_records_an_aborted_match() {
             "--playclock",
             "2",
         ])
-        .args(["--startclock", "2", "--format", "json"])
+        .args(["--startclock", "10", "--format", "json"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -464,7 +469,19 @@ fn ctrl_c_sends_abort_and_records_an_aborted_match() {
     let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
     let first = lines.next().unwrap().unwrap();
     assert!(first.starts_with("match 1 of 1"), "{first}");
-    std::thread::sleep(Duration::from_millis(700));
+    // Interrupt once the match is under way (a first PLAY received), not
+    // after a fixed time: a loaded machine may not have sent START yet.
+    // At 0.5 s per reply, at least five more plies remain.
+    for _ in 0..1200 {
+        if seen.lock().unwrap().iter().any(|s| s.starts_with("( PLAY")) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        seen.lock().unwrap().iter().any(|s| s.starts_with("( PLAY")),
+        "no PLAY within 60 s"
+    );
     // Ctrl-C: SIGINT to our own child process.
     let sent = Command::new("kill")
         .args(["-INT", &child.id().to_string()])

@@ -161,11 +161,13 @@ impl<M: StateMachine, B: BoxedHeuristic<M>> AlphaBeta<M, B> {
             && mode != Mode::MaxN)
     }
 
-    /// Forgets the transposition table only (the ensemble's members on a
-    /// fresh copy of the game, whose new terms may get other ids).
+    /// Forgets the transposition table and what the heuristic cached by
+    /// term id, not the game analysis (the ensemble's members on a fresh
+    /// copy of the game, whose new terms may get other ids).
     pub fn forget_states(&mut self) {
         self.tt.clear();
         self.tt_role = None;
+        self.h.get().forget_terms();
     }
 
     /// Forgets the transposition table and the game analysis.

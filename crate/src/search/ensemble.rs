@@ -39,7 +39,8 @@ struct Member<M: StateMachine> {
 
 pub struct Ensemble<M: StateMachine> {
     members: Vec<Member<M>>,
-    ms: f64,
+    /// The limit per move, for the name (`300 ms`, `2000 nodes`).
+    limit: String,
     /// Members on threads (native) or one after the other (wasm).
     parallel: bool,
     stats: Stats,
@@ -148,9 +149,19 @@ pub fn member<M: StateMachine + 'static>(
     name: &str,
     ms: f64,
 ) -> Result<AlphaBeta<M>, String> {
+    member_with_budget(program, m, name, Budget::ms(ms))
+}
+
+/// [`member`] with any budget (a node budget makes it reproducible).
+pub fn member_with_budget<M: StateMachine + 'static>(
+    program: &Program,
+    m: &mut M,
+    name: &str,
+    budget: Budget,
+) -> Result<AlphaBeta<M>, String> {
     let h = heuristics::build(name, program, m)?;
     let cfg = Config {
-        budget: Budget::ms(ms),
+        budget,
         ..Config::default()
     };
     Ok(AlphaBeta::new(h, cfg))
@@ -167,23 +178,41 @@ impl<M: StateMachine + 'static> Ensemble<M> {
         heuristic_names: &[String],
         ms: f64,
     ) -> Result<Ensemble<M>, String> {
-        let parallel = !cfg!(target_arch = "wasm32");
-        let share = if parallel {
-            ms
-        } else {
+        let share = if cfg!(target_arch = "wasm32") {
             ms / heuristic_names.len().max(1) as f64
+        } else {
+            ms
         };
+        let mut e = Ensemble::with_budget(program, m, heuristic_names, Budget::ms(share))?;
+        e.limit = format!("{ms} ms");
+        Ok(e)
+    }
+
+    /// [`Ensemble::new`] with `budget` for every member (a node or depth
+    /// budget makes the members' searches reproducible: tests).
+    pub fn with_budget(
+        program: &Program,
+        m: &mut M,
+        heuristic_names: &[String],
+        budget: Budget,
+    ) -> Result<Ensemble<M>, String> {
         let mut members = Vec::new();
         for name in heuristic_names {
             members.push(Member {
                 heuristic: name.clone(),
-                search: member(program, m, name, share)?,
+                search: member_with_budget(program, m, name, budget)?,
             });
         }
+        let limit = match (budget.ms, budget.nodes, budget.depth) {
+            (Some(ms), _, _) => format!("{ms} ms"),
+            (None, Some(n), _) => format!("{n} nodes"),
+            (None, None, Some(d)) => format!("depth {d}"),
+            _ => "no limit".into(),
+        };
         Ok(Ensemble {
             members,
-            ms,
-            parallel,
+            limit,
+            parallel: !cfg!(target_arch = "wasm32"),
             stats: Stats::default(),
             last_choice: None,
             last_results: Vec::new(),
@@ -282,9 +311,9 @@ where
 {
     fn name(&self) -> String {
         format!(
-            "ensemble({} workers, {} ms: {})",
+            "ensemble({} workers, {}: {})",
             self.members.len(),
-            self.ms,
+            self.limit,
             self.members
                 .iter()
                 .map(|m| m.heuristic.as_str())

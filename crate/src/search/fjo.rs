@@ -252,6 +252,9 @@ impl<M: StateMachine> Heuristic<M> for PlanHeuristic {
     fn name(&self) -> String {
         self.measure.name().into()
     }
+    fn forget_terms(&mut self) {
+        self.var_of.clear();
+    }
     fn evaluate(&mut self, m: &mut M, s: &M::State, role: usize) -> Result<f64, EvalError> {
         self.load(m, s);
         Ok(match self.measure {

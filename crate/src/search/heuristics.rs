@@ -38,6 +38,12 @@ pub trait Heuristic<M: StateMachine>: Send {
     fn state_only(&self) -> bool {
         true
     }
+    /// Forgets what was cached by term id during searches. Called when the
+    /// search moves to a fresh copy of the game (the ensemble's and the
+    /// parallel searches' members): terms interned by an earlier copy may
+    /// have other ids in the new one. What was interned when the heuristic
+    /// was built stays valid (every copy is made from that machine).
+    fn forget_terms(&mut self) {}
 }
 
 /// Heuristic names for `heuristic=` options.
@@ -146,6 +152,9 @@ impl<M: StateMachine> Heuristic<M> for FuzzyHeuristic {
         let mut fl = m.fluents(s);
         fl.sort_unstable();
         Ok(self.value_for(m.terms(), fl, role))
+    }
+    fn forget_terms(&mut self) {
+        FuzzyHeuristic::forget_terms(self);
     }
 }
 

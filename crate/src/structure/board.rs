@@ -338,42 +338,47 @@ pub fn svg_of(boards: &[Board], texts: &[String], cell: f64, labels: bool) -> Op
     Some(svg(b, &g, cell, labels))
 }
 
-/// The cells of a 2-D board that a move names, for clicking moves on a
-/// drawn board: the first run of adjacent (column, row) argument pairs
-/// (`(move 1 2 1 3)` names (1,2) then (1,3)); a move whose only argument is
-/// a column (`(drop 3)`) names that whole column (`column` is then true).
+/// The cells of a 2-D or 3-D board that a move names, for clicking moves
+/// on a drawn board: the first run of adjacent (column, row) argument pairs
+/// (`(move 1 2 1 3)` names (1,2) then (1,3)), or (column, row, layer)
+/// triples on a 3-D board (`(mark 1 2 3)`); on a 2-D board a move whose
+/// only argument is a column (`(drop 3)`) names that whole column
+/// (`column` is then true).
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct MoveCells {
-    pub cells: Vec<[String; 2]>,
+    /// Each cell's coordinates: `[column, row]`, or `[column, row, layer]`.
+    pub cells: Vec<Vec<String>>,
     pub column: bool,
 }
 
 pub fn move_cells(b: &Board, mv: &str) -> MoveCells {
-    let (Some(cols), Some(rows)) = (b.values.first(), b.values.get(1)) else {
-        return MoveCells::default();
-    };
-    if b.coordinates.len() != 2 {
+    let dims = b.coordinates.len();
+    if !(2..=3).contains(&dims) || b.values.len() < dims {
         return MoveCells::default();
     }
     let args = move_args(mv);
     let atoms: Vec<&String> = args.iter().filter(|a| !a.starts_with('(')).collect();
     let is_cell =
-        |j: usize| j + 1 < atoms.len() && cols.contains(atoms[j]) && rows.contains(atoms[j + 1]);
+        |j: usize| j + dims <= atoms.len() && (0..dims).all(|d| b.values[d].contains(atoms[j + d]));
     if let Some(i) = (0..atoms.len()).find(|&i| is_cell(i)) {
         let mut cells = Vec::new();
         let mut j = i;
         while is_cell(j) {
-            cells.push([atoms[j].clone(), atoms[j + 1].clone()]);
-            j += 2;
+            cells.push(atoms[j..j + dims].iter().map(|a| a.to_string()).collect());
+            j += dims;
         }
         return MoveCells {
             cells,
             column: false,
         };
     }
-    if args.len() == 1 && cols.contains(&args[0]) {
+    let (cols, rows) = (&b.values[0], &b.values[1]);
+    if dims == 2 && args.len() == 1 && cols.contains(&args[0]) {
         return MoveCells {
-            cells: rows.iter().map(|r| [args[0].clone(), r.clone()]).collect(),
+            cells: rows
+                .iter()
+                .map(|r| vec![args[0].clone(), r.clone()])
+                .collect(),
             column: true,
         };
     }
@@ -441,6 +446,25 @@ mod tests {
         assert!(mc.column);
         assert_eq!(move_cells(&b, "noop"), MoveCells::default());
         assert_eq!(move_cells(&b, "(mark 4 a)"), MoveCells::default());
+    }
+
+    #[test]
+    fn moves_name_cells_of_a_3d_board() {
+        let v = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let mut b = board();
+        b.arity = 4;
+        b.coordinates = vec![0, 1, 2];
+        b.contents = vec![3];
+        b.size = vec![3, 2, 2];
+        b.values.push(v(&["p", "q"]));
+        let mc = move_cells(&b, "(mark 2 b q)");
+        assert_eq!(mc.cells, [["2", "b", "q"]]);
+        assert!(!mc.column);
+        let mc = move_cells(&b, "(move 1 a p 3 b q)");
+        assert_eq!(mc.cells, [["1", "a", "p"], ["3", "b", "q"]]);
+        // No column drops on a layered board; a pair is not a cell there.
+        assert_eq!(move_cells(&b, "(drop 3)"), MoveCells::default());
+        assert_eq!(move_cells(&b, "(mark 2 b)"), MoveCells::default());
     }
 
     #[test]

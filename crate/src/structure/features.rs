@@ -390,6 +390,9 @@ impl<M: StateMachine> Heuristic<M> for FeatureHeuristic {
             if self.minimise { "min" } else { "max" }
         )
     }
+    fn forget_terms(&mut self) {
+        self.set.cache.clear();
+    }
     fn evaluate(&mut self, m: &mut M, s: &M::State, role: usize) -> Result<f64, EvalError> {
         let fluents = m.fluents(s);
         let v = self.feature_value(m.terms(), &fluents);

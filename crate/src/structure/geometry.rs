@@ -63,6 +63,22 @@ impl Geometry {
         }
     }
 
+    /// Forgets the fluents met since the leaves' geometry was found: their
+    /// ids may name other terms in another copy of the game. The leaves'
+    /// groups (numbered first, from terms of the building machine) stay.
+    pub fn forget_terms(&mut self) {
+        self.cache.clear();
+        let built = self
+            .leaf_geo
+            .iter()
+            .flatten()
+            .map(|(g, _)| g + 1)
+            .max()
+            .unwrap_or(0);
+        self.groups.retain(|_, g| *g < built);
+        self.members.truncate(built as usize);
+    }
+
     /// The group and coordinates of fluent `f` (`None` if it has none).
     pub fn info(&mut self, store: &TermStore, f: TermId) -> Option<Geo> {
         if let Some(g) = self.cache.get(&f) {

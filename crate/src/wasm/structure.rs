@@ -51,17 +51,14 @@ pub fn render_board(
     Ok(board::svg_of(&st.boards, &fluents, cell, o.labels.unwrap_or(true)).unwrap_or_default())
 }
 
-/// For each move, the board cells it names (`{cells: [[col, row], ...],
-/// column}`), so that the page can play moves by clicking the board.
+/// For each move, the cells it names on the board `boardCells` draws
+/// (`{cells: [[col, row] or [col, row, layer], ...], column}`), so that the
+/// page can play moves by clicking the board.
 #[wasm_bindgen(js_name = moveCells)]
 pub fn move_cells(structure: JsValue, moves: Vec<String>) -> Result<JsValue, JsValue> {
     js::init();
     let st: Structure = js::from_js_data(structure, "moveCells: not a structure")?;
-    let b = st
-        .boards
-        .iter()
-        .filter(|b| b.coordinates.len() == 2)
-        .max_by_key(|b| b.size.iter().product::<usize>());
+    let b = board::main_board(&st.boards);
     let out: serde_json::Map<String, serde_json::Value> = moves
         .iter()
         .map(|m| {

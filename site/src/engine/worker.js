@@ -217,9 +217,10 @@ const ops = {
     return { id, roles: m.roles, requests: m.requests(), ...ggpSnapshot(m, id) };
   },
 
-  ggpDeliver({ id, answers }) {
+  /** `now`: the time of the answers (the Match view gives it, to replay them after a fault). */
+  ggpDeliver({ id, answers, now }) {
     const m = ggpMatch(id);
-    m.deliver(answers, Date.now());
+    m.deliver(answers, now ?? Date.now());
     return { requests: m.requests(), ...ggpSnapshot(m, id) };
   },
 

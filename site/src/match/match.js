@@ -5,8 +5,15 @@
 // errors, the ggp.org record) is the protocol's Rust code in the `game`
 // worker; this file only sends messages (fetch or the engine's worker),
 // asks humans for moves and draws.
+//
+// Faults (issue 13): the match lives in the `game` worker. When that worker
+// dies (a trap, out of memory), the match is built again in the new one
+// from the same rules and setup (seed, start time), and the answers
+// delivered so far are delivered again with their times: the protocol's
+// code is deterministic, so the match, its record and its clocks are as
+// before, and it goes on.
 
-import { engine, EngineWorker } from '../engine/client.js';
+import { engine, engineEvents, EngineWorker } from '../engine/client.js';
 import { h, labelled, select } from '../dom.js';
 import { renderBoard, renderFluentList } from '../play/board.js';
 
@@ -46,7 +53,12 @@ export class MatchView {
     this.match = null; // {id, roles, record, ...} from the worker
     this.humanWait = null;
     this.palette = new Map();
+    this.played = null; // {text, setup, deliveries: [{answers, now}]}: what rebuilds the match
+    this.lost = null; // why the game worker died during the match
     this.build();
+    engineEvents.addEventListener('restarted', (event) => {
+      if (event.detail.worker === 'game' && this.running) this.lost = event.detail.message;
+    });
   }
 
   build() {
@@ -57,6 +69,7 @@ export class MatchView {
     this.abortBtn = h('button', { type: 'button', text: 'Abort', disabled: true, on: { click: () => { this.aborting = true; this.humanWait?.resolve({ error: 'connection', detail: 'aborted' }); } } });
     this.downloadBtn = h('button', { type: 'button', text: 'Download match JSON', disabled: true, on: { click: () => this.download() } });
     this.status = h('p', { class: 'match-status', role: 'status' });
+    this.recovered = h('p', { class: 'match-recovered', hidden: true });
     this.humanBox = h('div', { class: 'match-human' });
     this.boardBox = h('div', { class: 'board-box' });
     this.stepsBox = h('div', { class: 'match-steps' });
@@ -65,7 +78,7 @@ export class MatchView {
       h('div', { class: 'match-setup' }, this.seatBox,
         h('div', { class: 'match-clocks' }, labelled('Start clock (s)', this.startClock), labelled('Play clock (s)', this.playClock),
           this.startBtn, this.abortBtn, this.downloadBtn)),
-      this.status, this.humanBox,
+      this.status, this.recovered, this.humanBox,
       h('div', { class: 'match-main' }, this.boardBox, this.stepsBox),
       this.eventsBox);
   }
@@ -119,26 +132,32 @@ export class MatchView {
     this.startBtn.disabled = true;
     this.abortBtn.disabled = false;
     this.downloadBtn.disabled = true;
+    this.recovered.hidden = true;
+    this.lost = null;
     this.workers = this.seats.map((s, r) => (s.kind === 'engine' ? (this.workers[r] ?? new EngineWorker(`ggp-${r}`)) : null));
     const setup = {
       matchId: `page.${Date.now()}`,
       startClock: Math.max(1, Number(this.startClock.value) || 5),
       playClock: Math.max(1, Number(this.playClock.value) || 2),
       players: this.seats.map((_, r) => this.playerName(r)),
+      startTime: Date.now(),
     };
+    this.played = { text, setup, deliveries: [] };
     try {
       let snap = await engine().game.call('ggpNew', { text, setup });
       this.match = snap;
       this.draw(snap);
       while (!snap.isDone) {
         if (this.aborting) {
-          snap = await engine().game.call('ggpAbort', { id: this.match.id });
+          snap = await this.onMatch('ggpAbort');
           await Promise.all(snap.requests.map((q) => this.send(q, snap)));
           break;
         }
         this.status.textContent = snap.phase === 'start' ? 'Starting the players…' : snap.phase === 'stop' ? 'Stopping the players…' : `Step ${snap.record.moves.length + 1}: waiting for the players…`;
         const answers = await Promise.all(snap.requests.map((q) => this.send(q, snap)));
-        snap = await engine().game.call('ggpDeliver', { id: this.match.id, answers });
+        const now = Date.now();
+        snap = await this.onMatch('ggpDeliver', { answers, now });
+        this.played.deliveries.push({ answers, now });
         this.draw(snap);
       }
       this.match.record = snap.record;
@@ -153,6 +172,34 @@ export class MatchView {
       this.downloadBtn.disabled = !this.match?.record;
       this.humanBox.replaceChildren();
     }
+  }
+
+  /**
+   * A call on the match in the `game` worker; when the worker died, the
+   * match is rebuilt first (see the top of the file).
+   */
+  async onMatch(op, args = {}) {
+    if (this.lost) await this.rebuild(this.lost);
+    try {
+      return await engine().game.call(op, { ...args, id: this.match.id });
+    } catch (e) {
+      if (e?.name !== 'EngineRestarted' && e?.name !== 'GdlStaleGame') throw e;
+      await this.rebuild(e.cause?.message ?? e.message);
+      return engine().game.call(op, { ...args, id: this.match.id });
+    }
+  }
+
+  /** Builds the match again in the (new) game worker and delivers every answer again. */
+  async rebuild(reason) {
+    this.lost = null;
+    const { text, setup, deliveries } = this.played;
+    let snap = await engine().game.call('ggpNew', { text, setup });
+    const id = snap.id;
+    for (const d of deliveries) snap = await engine().game.call('ggpDeliver', { id, ...d });
+    this.match.id = id;
+    const n = snap.record.moves.length;
+    this.recovered.textContent = `The engine stopped unexpectedly (${reason}) and was restarted; the match was reloaded and its ${n} step${n === 1 ? '' : 's'} replayed.`;
+    this.recovered.hidden = false;
   }
 
   /** One message to the player of a role; resolves to its answer. */

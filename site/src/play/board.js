@@ -32,6 +32,11 @@ export function cellMap(board, z = '') {
   return new Map(board.cells.filter((c) => c.z === z).map((c) => [`${c.x}|${c.y}`, c.content]));
 }
 
+/** A cell's key from its coordinates (`[x, y]` or `[x, y, z]`, as `moveCells` gives them): `x|y` or `x|y|z`. */
+export function cellKey(coordinates) {
+  return coordinates.join('|');
+}
+
 /** The layers of a board: the values of its third coordinate, or [""] when it has none. */
 export function layers(board) {
   return board.zs.length ? board.zs : [''];
@@ -89,7 +94,9 @@ function el(tag, className, text) {
 /**
  * Renders the board of a state (`board` as sent by the worker): one grid
  * per layer, side by side, each titled by its value of the third
- * coordinate. Options as renderGrid's (targets and clicks: 2-D boards).
+ * coordinate. Options as renderGrid's; on a layered board a cell's key
+ * (in `targets`, `marked`, `selected`, `onCell` and `data-cell`) ends with
+ * its layer, `x|y|z`, as cellKey makes it from Rust's move cells.
  */
 export function renderBoard(board, options = {}) {
   const zs = layers(board);
@@ -100,7 +107,7 @@ export function renderBoard(board, options = {}) {
   for (const z of zs) {
     const layer = el('figure', 'board-layer');
     layer.dataset.layer = z;
-    layer.append(renderGrid(board, cellMap(board, z), { ...options, layer: z, onCell: undefined }), el('figcaption', undefined, z));
+    layer.append(renderGrid(board, cellMap(board, z), { ...options, layer: z }), el('figcaption', undefined, z));
     box.append(layer);
   }
   return box;
@@ -127,9 +134,10 @@ function renderGrid(board, cells, { orientation, targets, onCell, marked, select
     const line = el('div', 'board-row');
     if (interactive) line.setAttribute('role', 'row');
     cols.forEach((col, c) => {
-      const k = key(col, row);
-      const [x, y] = k.split('|');
-      const content = cells.get(k);
+      const flat = key(col, row);
+      const [x, y] = flat.split('|');
+      const k = layer === '' ? flat : cellKey([x, y, layer]);
+      const content = cells.get(flat);
       const look = content === undefined ? { text: '', label: 'empty', blank: true } : symbolLook(content, palette);
       const cell = el(interactive ? 'button' : 'div', 'cell');
       if (interactive) {

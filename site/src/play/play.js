@@ -9,7 +9,7 @@ import { parallelBestMove, parallelEnsembleMove } from '../../../js/parallel.js'
 import { movesFromText, movesToText } from '../state.js';
 import { h, formatMs, select } from '../dom.js';
 import { WhyPanel } from './why.js';
-import { renderBoard, renderFluentList } from './board.js';
+import { cellKey, renderBoard, renderFluentList } from './board.js';
 
 /** Cores for MCTS, alpha-beta and the ensemble: `auto` (all of this machine's, at most 8) or a number. */
 export const CORES = [
@@ -609,15 +609,15 @@ export class PlayView {
   clickableMoves() {
     const s = this.current;
     const byCell = new Map();
-    // Moves name cells of a 2-D board (moveCells); layered boards are not clicked.
-    if (!this.board || this.board.zs.length || s.terminal) return byCell;
+    // Moves name cells of the board (moveCells, in Rust): `x|y`, or `x|y|z` on a layered board.
+    if (!this.board || s.terminal) return byCell;
     this.players.forEach((p, r) => {
       if (p.kind !== 'human' && !(this.paused && s.legal[r].length > 1)) return;
       if (this.choices[r] !== null || s.legal[r].length <= 1) return;
       for (const move of s.legal[r]) {
         // The cells a move names come from the engine (describe: `cells`).
         const named = s.cells?.[move] ?? { cells: [], column: false };
-        const cells = named.cells.map(([x, y]) => `${x}|${y}`);
+        const cells = named.cells.map(cellKey);
         if (named.column) {
           for (const c of cells) {
             if (!byCell.has(c)) byCell.set(c, []);
@@ -654,7 +654,7 @@ export class PlayView {
         }
       }
       const last = this.session.cursor > 0 ? this.session.moves[this.session.cursor - 1] : [];
-      const marked = new Set(last.flatMap((m) => (s.cells?.[m]?.column ? [] : (s.cells?.[m]?.cells ?? []).map(([x, y]) => `${x}|${y}`))));
+      const marked = new Set(last.flatMap((m) => (s.cells?.[m]?.column ? [] : (s.cells?.[m]?.cells ?? []).map(cellKey))));
       const board = renderBoard(this.board, {
         orientation: this.orientation,
         targets,

@@ -263,6 +263,13 @@ impl FuzzyHeuristic {
             .collect()
     }
 
+    /// Forgets the last state's values and the geometry of fluents interned
+    /// since the build (see `Heuristic::forget_terms`).
+    pub fn forget_terms(&mut self) {
+        self.cached = None;
+        self.geo.forget_terms();
+    }
+
     /// The value for `role` of the state whose fluents are `fl` (sorted),
     /// in `[1, 99]`; the last state's values are kept (a search asks for
     /// one state once per role).
