@@ -165,6 +165,10 @@ describe('the page hosts a match (Match view)', { timeout: 300_000 }, () => {
     await page.fill('.match-seat:nth-child(1) input.match-url', `${player.url}/`);
     await page.selectOption('.match-seat select[data-role="o"]', 'engine');
     await page.selectOption('.match-seat:nth-child(2) select[aria-label^="Engine"]', 'random');
+    // The engines offered are the Rust registry's players, in its order.
+    const offered = await page.$$eval('.match-seat:nth-child(2) select[aria-label^="Engine"] option', (os) => os.map((o) => o.value));
+    const { players } = await import('../js/node.js');
+    assert.deepEqual(offered, players().map((p) => p.name));
     // Both players answer at once; long clocks keep a loaded machine from
     // turning a slow reply into an error.
     await page.fill('input[aria-label="Start clock (s)"]', '20');

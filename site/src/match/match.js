@@ -100,6 +100,8 @@ export class MatchView {
     this.startBtn.disabled = false;
     this.status.textContent = 'Choose who plays each role, then start the match.';
     this.roles = roles;
+    // The engines a seat can take: the one registry of players (Rust).
+    this.engines ??= (await engine().game.call('players', {})).registry.map((p) => [p.name, p.label]);
     this.seats = roles.map((_, r) => this.seats[r] ?? { kind: r === 0 ? 'human' : 'engine', url: 'http://127.0.0.1:9147/', spec: 'mcts' });
     this.seatBox.replaceChildren(...roles.map((role, r) => this.seatRow(role, r)));
   }
@@ -108,7 +110,7 @@ export class MatchView {
     const seat = this.seats[r];
     const kind = select(KINDS, seat.kind, { 'aria-label': `Player of ${role}`, class: 'match-kind', data: { role } });
     const url = h('input', { type: 'url', value: seat.url, class: 'match-url', 'aria-label': `URL of the player of ${role}`, hidden: seat.kind !== 'remote' });
-    const spec = select([['mcts', 'MCTS'], ['alphabeta', 'Alpha-beta'], ['random', 'Random']], seat.spec, { 'aria-label': `Engine of ${role}`, hidden: seat.kind !== 'engine' });
+    const spec = select(this.engines, seat.spec, { 'aria-label': `Engine of ${role}`, hidden: seat.kind !== 'engine' });
     kind.addEventListener('change', () => {
       seat.kind = kind.value;
       url.hidden = seat.kind !== 'remote';
