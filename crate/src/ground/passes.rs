@@ -354,13 +354,13 @@ pub(super) fn complement_ors(net: &mut Network, t: &Tables, lazy: &[bool]) -> Ve
             inputs.push(i);
         }
     }
-    // Per gate: its inputs, or gone when an edge disqualifies it.
+    // Per gate: its number of inputs, and whether an edge disqualifies it.
     let mut fed = vec![0u32; n];
     let mut bad = vec![false; n];
-    for v in 0..n {
+    for (v, &input) in is_input.iter().enumerate() {
         for &e in &net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize] {
             let tg = (e >> 1) as usize;
-            if e & 1 == 1 || !is_input[v] {
+            if e & 1 == 1 || !input {
                 bad[tg] = true;
             }
             fed[tg] += 1;
