@@ -10,7 +10,9 @@
 //! fixpoint) when one of its inputs changed. No allocation per step.
 
 use super::network::{Network, HOOK_LEGAL, HOOK_MASK, HOOK_NEXT, LEAF, NONE};
-use super::passes::{flatten, frame_inputs, lazy_nodes, legal_gates, levels, Gates};
+use super::passes::{
+    complement_ors, flatten, frame_inputs, lazy_nodes, legal_gates, levels, Gates,
+};
 use super::GroundStats;
 use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::{TermId, TermStore};
@@ -65,15 +67,21 @@ pub struct Tables {
     pub queries_use_does: bool,
 }
 
-/// Count offset: a gate of threshold `thr` starts at `OFFSET - thr` and is
-/// true when its count has the top bit set (one compare, no load of `thr`).
-const OFFSET: u32 = 1 << 31;
-const V: u8 = 1;
-const HOOKED: u8 = 2;
+/// A node's run-time state is one `u32`: its count in the low 24 bits and
+/// its flags above (4 bytes a node: one load for a count update and its
+/// target's test, and a smaller working set than separate arrays).
+/// Count offset: a gate of threshold `thr` starts at `OFFSET - thr` and
+/// its count says true when bit 23 is set (no load of `thr`). The count
+/// stays within 24 bits because no gate has `MAX_FAN_IN` inputs or more.
+const OFFSET: u32 = 1 << 23;
+/// Flags: the node's value (one bit above the count's test bit, so that
+/// `s ^ s >> 1` compares them), it has hooks, it is queued.
+const V: u32 = 1 << 24;
+const HOOKED: u32 = 1 << 25;
 /// Edge flags: the target is in a cyclic component; the input is negated.
 const E_SCC: u32 = 2;
 const E_NEG: u32 = 1;
-const QUEUED: u8 = 4;
+const QUEUED: u32 = 1 << 26;
 /// Propagate level by level (each node changes at most once per update)
 /// rather than last in, first out. Measured (instructions per playout,
 /// callgrind): ticTacToe 60k levelled vs 54k LIFO, chess_200 85M both, so
@@ -88,6 +96,9 @@ const FLATTEN: bool = true;
 /// Allow the new-move-first order in [`FastEngine::set_inputs`] (see
 /// [`frame_inputs`]); a switch for measuring.
 const NEW_FIRST: bool = true;
+/// Rewrite wide ORs over most `does` inputs as their complement (see
+/// [`complement_ors`]); a switch for measuring.
+const COMPLEMENT: bool = false;
 
 /// The fast engine: a grounded game evaluated as a propositional network.
 #[derive(Clone)]
@@ -99,9 +110,8 @@ pub struct FastEngine {
     /// `target << 2 | in-cycle << 1 | negated`, per node from `out_start`.
     edges: Vec<u32>,
     // Run-time values.
-    count: Vec<u32>,
-    /// Per node: bit 0 its value, bit 1 it has hooks.
-    flags: Vec<u8>,
+    /// Per node its count and flags (see [`OFFSET`]).
+    ns: Vec<u32>,
     cur: BitState,
     next: BitState,
     /// A buffer for copying `next` without allocating.
@@ -122,13 +132,19 @@ pub struct FastEngine {
     /// a role's legal bits with their masks applied.
     gates: Gates,
     masked: Vec<u64>,
-    /// Input nodes currently set.
+    /// Input nodes currently set, and how many distinct ones.
     inputs: SmallVec<[u32; 8]>,
+    inputs_on: u32,
+    /// Gates whose count includes `inputs_on` (see [`complement_ors`]).
+    complement: Vec<u32>,
     /// Longest path from a leaf: a node's inputs all have smaller levels.
     level: Vec<u32>,
     /// Nodes (or `SCC_MARK | component`) waiting, per level: propagation
     /// goes level by level, so each node changes at most once per update.
     buckets: Vec<Vec<u32>>,
+    /// Nodes (or `SCC_MARK | component`) waiting, last in first out (the
+    /// order used, see [`LEVELLED`]).
+    stack: Vec<u32>,
     /// Lowest and highest level with waiting nodes.
     lo: usize,
     hi: usize,
@@ -168,6 +184,11 @@ impl FastEngine {
         }
         let new_first = NEW_FIRST && frame_inputs(&net, &t);
         let lazy = lazy_nodes(&net, t.terminal);
+        let complement = if COMPLEMENT {
+            complement_ors(&mut net, &t, &lazy)
+        } else {
+            Vec::new()
+        };
         let gates = if GATE_LEGALS {
             legal_gates(&net, &legal_word)
         } else {
@@ -251,23 +272,14 @@ impl FastEngine {
                 }
             })
             .collect();
-        let flags = (0..n)
+        let ns = (0..n)
             .map(|v| {
+                let thr = net.thr[v];
+                let count = if thr == LEAF { 0 } else { OFFSET - thr };
                 if net.hook_start[v] != net.hook_start[v + 1] {
-                    HOOKED
+                    count | HOOKED
                 } else {
-                    0
-                }
-            })
-            .collect();
-        let count = net
-            .thr
-            .iter()
-            .map(|&thr| {
-                if thr == LEAF {
-                    0
-                } else {
-                    OFFSET.wrapping_sub(thr)
+                    count
                 }
             })
             .collect();
@@ -281,8 +293,7 @@ impl FastEngine {
             lazy_in_start,
             lazy_in,
             lazy_fresh: false,
-            count,
-            flags,
+            ns,
             cur: BitState::zero(words),
             next: BitState::zero(words),
             spare: BitState::zero(words),
@@ -298,8 +309,11 @@ impl FastEngine {
             legal_word,
             gates,
             inputs: SmallVec::new(),
+            inputs_on: 0,
+            complement,
             buckets: vec![Vec::new(); levels.iter().max().map_or(1, |&l| l as usize + 1)],
             level: levels,
+            stack: Vec::new(),
             lo: usize::MAX,
             hi: 0,
             dirty_flag: vec![false; nscc],
@@ -330,7 +344,7 @@ impl FastEngine {
 
     #[inline]
     fn on(&self, v: usize) -> bool {
-        self.flags[v] & V != 0
+        self.ns[v] & V != 0
     }
 
     /// Evaluates every node from scratch (all leaves false), in topological
@@ -342,14 +356,14 @@ impl FastEngine {
             let v = topo[i] as usize;
             let c = self.net.scc[v];
             if c == NONE {
-                let val = self.net.thr[v] != LEAF && self.count[v] >= OFFSET;
+                let val = self.net.thr[v] != LEAF && self.ns[v] & OFFSET != 0;
                 if val {
-                    self.flags[v] |= V;
+                    self.ns[v] |= V;
                 }
                 for k in self.net.out_start[v]..self.net.out_start[v + 1] {
                     let e = self.edges[k as usize];
                     if val != (e & E_NEG != 0) {
-                        self.count[(e >> 2) as usize] += 1;
+                        self.ns[(e >> 2) as usize] += 1;
                     }
                 }
                 i += 1;
@@ -362,7 +376,7 @@ impl FastEngine {
         }
         self.net.topo = topo;
         for v in 0..self.net.len() {
-            if self.on(v) && self.flags[v] & HOOKED != 0 {
+            if self.on(v) && self.ns[v] & HOOKED != 0 {
                 self.run_hooks(v);
             }
         }
@@ -388,8 +402,8 @@ impl FastEngine {
     /// Sets node `v` (whose value differs) and updates its successors.
     #[inline(always)]
     fn flip(&mut self, v: usize) {
-        let f = self.flags[v] ^ V;
-        self.flags[v] = f;
+        let f = self.ns[v] ^ V;
+        self.ns[v] = f;
         if f & HOOKED != 0 {
             let h = self.hook[v];
             if h != NONE {
@@ -412,20 +426,18 @@ impl FastEngine {
         for k in s..e {
             let edge = self.edges[k];
             let t = (edge >> 2) as usize;
+            // The count never leaves its 24 bits, so +-1 on the word.
             let c = if val != (edge & E_NEG != 0) {
-                self.count[t].wrapping_add(1)
+                self.ns[t] + 1
             } else {
-                self.count[t].wrapping_sub(1)
+                self.ns[t] - 1
             };
-            self.count[t] = c;
+            self.ns[t] = c;
             if edge & E_SCC != 0 {
                 self.mark_dirty(t);
-            } else {
-                let ft = self.flags[t];
-                if (c >= OFFSET) != (ft & V != 0) && ft & QUEUED == 0 {
-                    self.flags[t] = ft | QUEUED;
-                    self.enqueue(t, t as u32);
-                }
+            } else if needs_queue(c) {
+                self.ns[t] = c | QUEUED;
+                self.enqueue(t, t as u32);
             }
         }
     }
@@ -438,9 +450,7 @@ impl FastEngine {
             self.lo = self.lo.min(l);
             self.hi = self.hi.max(l);
         } else {
-            self.buckets[0].push(item);
-            self.lo = 0;
-            self.hi = 0;
+            self.stack.push(item);
         }
     }
 
@@ -454,27 +464,42 @@ impl FastEngine {
         }
     }
 
-    /// Propagates level by level until nothing changes.
+    /// Propagates until nothing changes: last in, first out (or level by
+    /// level with [`LEVELLED`]).
     fn propagate(&mut self) {
+        if !LEVELLED {
+            while let Some(item) = self.stack.pop() {
+                self.settle(item);
+            }
+            return;
+        }
         while self.lo <= self.hi && self.lo != usize::MAX {
             let l = self.lo;
             while let Some(item) = self.buckets[l].pop() {
-                if item & SCC_MARK != 0 {
-                    let c = item & !SCC_MARK;
-                    self.dirty_flag[c as usize] = false;
-                    self.recompute(c, false);
-                    continue;
-                }
-                let t = item as usize;
-                self.flags[t] &= !QUEUED;
-                if (self.count[t] >= OFFSET) != self.on(t) {
-                    self.flip(t);
-                }
+                self.settle(item);
             }
             self.lo += 1;
         }
         self.lo = usize::MAX;
         self.hi = 0;
+    }
+
+    /// A queued node (or `SCC_MARK | component`) taken off the queue: flip
+    /// it if its count says its value changed.
+    #[inline(always)]
+    fn settle(&mut self, item: u32) {
+        if item & SCC_MARK != 0 {
+            let c = item & !SCC_MARK;
+            self.dirty_flag[c as usize] = false;
+            self.recompute(c, false);
+            return;
+        }
+        let t = item as usize;
+        let s = self.ns[t] & !QUEUED;
+        self.ns[t] = s;
+        if stale(s) {
+            self.flip(t);
+        }
     }
 
     /// Least fixpoint of cyclic component `c` given its external inputs;
@@ -493,11 +518,11 @@ impl FastEngine {
         for k in s..e {
             let m = self.net.scc_members[k] as usize;
             if self.on(m) {
-                self.flags[m] &= !V;
+                self.ns[m] &= !V;
                 for j in self.net.out_start[m]..self.net.out_start[m + 1] {
                     let t = (self.edges[j as usize] >> 2) as usize;
                     if self.net.scc[t] == c {
-                        self.count[t] -= 1;
+                        self.ns[t] -= 1;
                     }
                 }
             }
@@ -505,21 +530,21 @@ impl FastEngine {
         self.work.clear();
         for k in s..e {
             let m = self.net.scc_members[k];
-            if self.count[m as usize] >= OFFSET {
+            if self.ns[m as usize] & OFFSET != 0 {
                 self.work.push(m);
             }
         }
         while let Some(m) = self.work.pop() {
             let m = m as usize;
-            if self.on(m) || self.count[m] < OFFSET {
+            if self.on(m) || self.ns[m] & OFFSET == 0 {
                 continue;
             }
-            self.flags[m] |= V;
+            self.ns[m] |= V;
             for j in self.net.out_start[m]..self.net.out_start[m + 1] {
                 let t = (self.edges[j as usize] >> 2) as usize;
                 if self.net.scc[t] == c {
-                    self.count[t] += 1;
-                    if !self.on(t) && self.count[t] >= OFFSET {
+                    self.ns[t] += 1;
+                    if !self.on(t) && self.ns[t] & OFFSET != 0 {
                         self.work.push(t as u32);
                     }
                 }
@@ -534,7 +559,7 @@ impl FastEngine {
                     let edge = self.edges[j as usize];
                     let t = (edge >> 2) as usize;
                     if self.net.scc[t] != c && val != (edge & E_NEG != 0) {
-                        self.count[t] += 1;
+                        self.ns[t] += 1;
                     }
                 }
             }
@@ -546,7 +571,7 @@ impl FastEngine {
             if val == self.scratch[k] {
                 continue;
             }
-            if self.flags[m] & HOOKED != 0 {
+            if self.ns[m] & HOOKED != 0 {
                 self.run_hooks(m);
             }
             for j in self.net.out_start[m]..self.net.out_start[m + 1] {
@@ -557,16 +582,16 @@ impl FastEngine {
                     continue;
                 }
                 if val != (edge & E_NEG != 0) {
-                    self.count[t] += 1;
+                    self.ns[t] += 1;
                 } else {
-                    self.count[t] -= 1;
+                    self.ns[t] -= 1;
                 }
                 if tc != NONE {
                     self.mark_dirty(t);
                 } else {
-                    let ft = self.flags[t];
-                    if (self.count[t] >= OFFSET) != (ft & V != 0) && ft & QUEUED == 0 {
-                        self.flags[t] = ft | QUEUED;
+                    let ft = self.ns[t];
+                    if needs_queue(ft) {
+                        self.ns[t] = ft | QUEUED;
                         self.enqueue(t, t as u32);
                     }
                 }
@@ -581,20 +606,16 @@ impl FastEngine {
         }
         for (i, &v) in self.lazy_order.iter().enumerate() {
             let v = v as usize;
-            let mut c = OFFSET.wrapping_sub(self.net.thr[v]);
+            let mut c = OFFSET - self.net.thr[v];
             for &e in
                 &self.lazy_in[self.lazy_in_start[i] as usize..self.lazy_in_start[i + 1] as usize]
             {
-                if (self.flags[(e >> 1) as usize] & V != 0) != (e & 1 == 1) {
-                    c = c.wrapping_add(1);
+                if (self.ns[(e >> 1) as usize] & V != 0) != (e & 1 == 1) {
+                    c += 1;
                 }
             }
-            self.count[v] = c;
-            if c >= OFFSET {
-                self.flags[v] |= V;
-            } else {
-                self.flags[v] &= !V;
-            }
+            let flags = self.ns[v] & HOOKED;
+            self.ns[v] = c | flags | if c & OFFSET != 0 { V } else { 0 };
         }
         self.lazy_fresh = true;
     }
@@ -660,7 +681,29 @@ impl FastEngine {
         }
         self.inputs.clear();
         self.inputs.extend_from_slice(nodes);
+        let on = (0..nodes.len())
+            .filter(|&i| !nodes[..i].contains(&nodes[i]))
+            .count() as u32;
+        if on != self.inputs_on && !self.complement.is_empty() {
+            self.add_inputs_on(on.wrapping_sub(self.inputs_on));
+        }
+        self.inputs_on = on;
         self.propagate();
+    }
+
+    /// Adds `d` (wrapping: may be negative) to the counts of the complement
+    /// gates, whose global term is the number of inputs set.
+    #[inline(never)]
+    fn add_inputs_on(&mut self, d: u32) {
+        for k in 0..self.complement.len() {
+            let t = self.complement[k] as usize;
+            let c = self.ns[t].wrapping_add(d);
+            self.ns[t] = c;
+            if needs_queue(c) {
+                self.ns[t] = c | QUEUED;
+                self.enqueue(t, t as u32);
+            }
+        }
     }
 
     /// Prepares the network to answer about state `s`.
@@ -723,7 +766,7 @@ impl FastEngine {
         let out = &mut self.masked[..raw.len()];
         out.copy_from_slice(raw);
         for g in a..b {
-            if self.flags[self.gates.node[g] as usize] & V == 0 {
+            if self.ns[self.gates.node[g] as usize] & V == 0 {
                 let mask = &self.gates.mask[self.gates.mask_at[g] as usize..][..raw.len()];
                 for (o, m) in out.iter_mut().zip(mask) {
                     *o &= !m;
@@ -788,6 +831,19 @@ impl FastEngine {
     pub fn num_nodes(&self) -> usize {
         self.net.len()
     }
+}
+
+/// Whether a node's count and value disagree (bit 23 against bit 24).
+#[inline(always)]
+fn stale(s: u32) -> bool {
+    (s ^ s >> 1) & OFFSET != 0
+}
+
+/// Whether a node's count and value disagree and it is not queued yet
+/// (`QUEUED`, bit 26, shifted onto bit 23): one test.
+#[inline(always)]
+fn needs_queue(s: u32) -> bool {
+    (s ^ s >> 1) & !(s >> 3) & OFFSET != 0
 }
 
 /// Position of the `k`-th set bit.

@@ -24,6 +24,9 @@ pub const TRUE: u32 = 1;
 pub const NONE: u32 = u32::MAX;
 /// Threshold of leaves (base and input propositions): set from outside.
 pub const LEAF: u32 = u32::MAX;
+/// Inputs a gate may have: the engine keeps a count in 24 bits
+/// (`engine::OFFSET`). Far above any corpus game's widest gate.
+pub const MAX_FAN_IN: usize = (1 << 23) - 1;
 
 /// Hooks: what a node's change updates.
 pub const HOOK_LEGAL: u32 = 1 << 30;
@@ -317,6 +320,16 @@ fn components(net: &mut Network) -> Result<(), GroundError> {
         }
         net.topo.extend_from_slice(ms);
     }
+    let mut indeg = vec![0u32; n];
+    for &e in &net.out {
+        indeg[(e >> 1) as usize] += 1;
+    }
+    if let Some(w) = indeg.iter().find(|&&d| d as usize > MAX_FAN_IN) {
+        return Err(GroundError::Unsupported(format!(
+            "a gate with {w} inputs (at most {MAX_FAN_IN})"
+        )));
+    }
+    drop(indeg);
     // Negation inside a component would make the least fixpoint wrong.
     for v in 0..n {
         let c = net.scc[v];

@@ -6,7 +6,7 @@
 //! (pipeline steps 6-9) has the measurements behind each.
 
 use super::engine::Tables;
-use super::network::{Network, HOOK_LEGAL, HOOK_MASK, LEAF, NONE};
+use super::network::{Network, HOOK_LEGAL, HOOK_MASK, LEAF, MAX_FAN_IN, NONE};
 use rustc_hash::FxHashMap;
 
 /// Nodes that only goals need: not an input of terminal, of a legal or
@@ -93,6 +93,7 @@ pub(super) fn flatten(net: &mut Network, t: &Tables) -> usize {
         let or = net.thr[v] == 1 && net.thr[tg] == 1;
         let and = net.thr[v] as usize == preds[v].len() && net.thr[tg] as usize == preds[tg].len();
         if !(or || and)
+            || preds[v].len() + preds[tg].len() > MAX_FAN_IN
             || preds[v]
                 .iter()
                 .any(|&p| out[p as usize].iter().any(|&e| (e >> 1) as usize == tg))
@@ -331,4 +332,109 @@ pub(super) fn levels(net: &Network, edges: &[u32]) -> Vec<u32> {
         i += members.len();
     }
     level
+}
+
+/// Complement ORs: an OR gate fed only by `does` inputs, by most of them
+/// (breakthrough's frame axiom "some move leaves (x, y) alone": ~62 of the
+/// 64 inputs that can be set), is rewritten as "some input is set, and none
+/// of the few others (the moves touching (x, y)) is": negated edges from
+/// the inputs that did not feed it, threshold one more than their number,
+/// plus a global term, the number of inputs set, which the engine adds to
+/// these gates' counts when it changes (in an alternating game whose
+/// waiting role's move no rule reads it never does). A move then updates
+/// the ~2 cells it touches instead of the ~62 it does not. Only gates that
+/// are propagated (not `lazy`), outside cycles, with at least 16 inputs and
+/// at most half as many left out. Returns the rewritten gates.
+pub(super) fn complement_ors(net: &mut Network, t: &Tables, lazy: &[bool]) -> Vec<u32> {
+    let n = net.len();
+    let mut is_input = vec![false; n];
+    let mut inputs: Vec<u32> = Vec::new();
+    for &i in &t.legal_input {
+        if i != NONE && !std::mem::replace(&mut is_input[i as usize], true) {
+            inputs.push(i);
+        }
+    }
+    // Per gate: its number of inputs, and whether an edge disqualifies it.
+    let mut fed = vec![0u32; n];
+    let mut bad = vec![false; n];
+    for (v, &input) in is_input.iter().enumerate() {
+        for &e in &net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize] {
+            let tg = (e >> 1) as usize;
+            if e & 1 == 1 || !input {
+                bad[tg] = true;
+            }
+            fed[tg] += 1;
+        }
+    }
+    // An input feeding one gate twice (not expected after flattening)
+    // disqualifies it too: checked below.
+    let mut complement = vec![false; n];
+    let mut chosen = Vec::new();
+    for v in 0..n {
+        let p = fed[v] as usize;
+        if net.thr[v] == 1
+            && !bad[v]
+            && !lazy[v]
+            && net.scc[v] == NONE
+            && p >= 16
+            && 2 * (inputs.len().saturating_sub(p)) <= p
+        {
+            complement[v] = true;
+            chosen.push(v as u32);
+        }
+    }
+    if chosen.is_empty() {
+        return chosen;
+    }
+    // Which inputs feed each chosen gate (`mark`), and the negated edges
+    // from the others (`extra`, per input). Per gate `|inputs| <= 1.5 *` its
+    // in-degree, so this is linear in the edges.
+    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for &i in &inputs {
+        let i = i as usize;
+        for &e in &net.out[net.out_start[i] as usize..net.out_start[i + 1] as usize] {
+            if complement[(e >> 1) as usize] {
+                preds[(e >> 1) as usize].push(i as u32);
+            }
+        }
+    }
+    let mut mark = vec![NONE; n];
+    let mut extra: Vec<Vec<u32>> = vec![Vec::new(); n];
+    chosen.retain(|&g| {
+        let ps = &preds[g as usize];
+        for &p in ps {
+            if mark[p as usize] == g {
+                return false; // fed twice by one input
+            }
+            mark[p as usize] = g;
+        }
+        for &i in &inputs {
+            if mark[i as usize] != g {
+                extra[i as usize].push(g << 1 | 1);
+            }
+        }
+        true
+    });
+    complement.fill(false);
+    for &g in &chosen {
+        complement[g as usize] = true;
+    }
+    let mut out = Vec::with_capacity(net.out.len());
+    let mut start = vec![0u32; n + 1];
+    for v in 0..n {
+        for &e in &net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize] {
+            if !complement[(e >> 1) as usize] {
+                out.push(e);
+            }
+        }
+        out.extend_from_slice(&extra[v]);
+        start[v + 1] = out.len() as u32;
+    }
+    for &g in &chosen {
+        let left_out = inputs.len() - preds[g as usize].len();
+        net.thr[g as usize] = left_out as u32 + 1;
+    }
+    net.out = out;
+    net.out_start = start;
+    chosen
 }
