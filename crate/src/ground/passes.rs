@@ -75,6 +75,7 @@ pub(super) fn flatten(net: &mut Network, t: &Tables) -> usize {
         }
     }
     let gate = |net: &Network, v: usize| net.thr[v] != LEAF && net.scc[v] == NONE;
+    let mut mark = Marks::new(n);
     let mut merged = 0;
     for i in 0..net.topo.len() {
         let v = net.topo[i] as usize;
@@ -94,9 +95,7 @@ pub(super) fn flatten(net: &mut Network, t: &Tables) -> usize {
         let and = net.thr[v] as usize == preds[v].len() && net.thr[tg] as usize == preds[tg].len();
         if !(or || and)
             || preds[v].len() + preds[tg].len() > MAX_FAN_IN
-            || preds[v]
-                .iter()
-                .any(|&p| out[p as usize].iter().any(|&e| (e >> 1) as usize == tg))
+            || shares_pred(&preds, &out, v, tg, &mut mark)
         {
             continue;
         }
@@ -131,6 +130,55 @@ pub(super) fn flatten(net: &mut Network, t: &Tables) -> usize {
         net.out_start[v + 1] = k as u32;
     }
     merged
+}
+
+/// Whether a predecessor of `v` also has an edge to `tg` (then `v` cannot
+/// be merged into `tg`). Scans either the predecessors' out-edges or the
+/// marked predecessors of `tg`, whichever is shorter: a `does` input with
+/// thousands of out-edges made the first way quadratic (amazons: 16 s).
+fn shares_pred(
+    preds: &[Vec<u32>],
+    out: &[Vec<u32>],
+    v: usize,
+    tg: usize,
+    mark: &mut Marks,
+) -> bool {
+    let scan: usize = preds[v].iter().map(|&p| out[p as usize].len()).sum();
+    if scan <= preds[tg].len() + preds[v].len() {
+        return preds[v]
+            .iter()
+            .any(|&p| out[p as usize].iter().any(|&e| (e >> 1) as usize == tg));
+    }
+    mark.next();
+    for &p in &preds[tg] {
+        mark.set(p as usize);
+    }
+    preds[v].iter().any(|&p| mark.is_set(p as usize))
+}
+
+/// A set of nodes cleared in O(1): a node is in it when its stamp is the
+/// current one.
+struct Marks {
+    stamp: Vec<u32>,
+    now: u32,
+}
+
+impl Marks {
+    fn new(n: usize) -> Self {
+        Marks {
+            stamp: vec![0; n],
+            now: 0,
+        }
+    }
+    fn next(&mut self) {
+        self.now += 1;
+    }
+    fn set(&mut self, v: usize) {
+        self.stamp[v] = self.now;
+    }
+    fn is_set(&self, v: usize) -> bool {
+        self.stamp[v] == self.now
+    }
 }
 
 /// Whether most edges out of the `does` inputs go into wide ORs (16 inputs
