@@ -128,6 +128,21 @@ pub struct Program {
     pub dropped: Vec<Span>,
 }
 
+impl Program {
+    /// The roles, in the order of their `(role r)` facts (canonical
+    /// lowercase names): what a page needs before any engine is loaded.
+    pub fn role_names(&self) -> Vec<String> {
+        self.rules
+            .iter()
+            .filter(|r| r.body.is_empty() && r.head.rel == kw::ROLE)
+            .filter_map(|r| match r.head.args.as_slice() {
+                [Term::Const(s, _)] => Some(self.symbols.name(*s).to_string()),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
 /// Parses and lowers KIF text.
 pub fn parse_program(src: &str) -> Program {
     let tree = syntax::parse(src);
@@ -509,6 +524,13 @@ mod tests {
         }
         assert!(p.rules[2].head.parenthesized);
         assert_eq!(p.rules[2].head.rel, kw::TERMINAL);
+    }
+
+    #[test]
+    fn role_names_in_fact_order_lowercase_and_only_facts() {
+        let src = "(role White) (<= (role ?x) (p ?x)) (init (q)) (role black) (role (team a))";
+        assert_eq!(parse_program(src).role_names(), vec!["white", "black"]);
+        assert!(parse_program("(init (q))").role_names().is_empty());
     }
 
     #[test]

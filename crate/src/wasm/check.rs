@@ -16,6 +16,14 @@ pub fn check(text: &str) -> Result<JsValue, JsValue> {
     to_js(&resolve(&diags, text))
 }
 
+/// The roles named by the text's `(role r)` facts, in order (lowercase),
+/// without loading a game: for forms that offer a role before a search.
+#[wasm_bindgen]
+pub fn roles(text: &str) -> Vec<String> {
+    js::init();
+    crate::parse_program(text).role_names()
+}
+
 /// The formatted text. Text with syntax errors is not formatted: throws a
 /// `GdlDiagnosticsError` carrying them.
 #[wasm_bindgen(js_name = format)]

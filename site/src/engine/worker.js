@@ -113,6 +113,11 @@ const ops = {
     };
   },
 
+  /** The roles of a text's `(role r)` facts (Rust, without loading the game). */
+  roles({ text }) {
+    return wasm.roles(text);
+  },
+
   // ---- play: games held by id, states by handle ----
   load({ text }) {
     const g = new api.Game(text);

@@ -215,18 +215,24 @@ export class TreeView {
   // ----------------------------------------------------------- settings
 
   /** The game text and the play view's position (fluents, and moves to reach it). */
-  setGame(text, fluents, moves) {
+  async setGame(text, fluents, moves) {
     const changed = text !== this.text || JSON.stringify(fluents) !== JSON.stringify(this.fluents);
     this.text = text;
     this.fluents = fluents;
     this.moves = moves;
-    this.updateRoles();
+    // The role list first: the search reads the chosen role from it.
+    await this.updateRoles();
+    if (text !== this.text) return; // a newer game came meanwhile
     if (!this.models || (changed && this.settings.source !== 'tree')) this.rebuild();
   }
 
-  updateRoles() {
-    const roles = [];
-    for (const m of this.text.matchAll(/\(\s*role\s+([^\s()]+)\s*\)/gi)) roles.push(m[1].toLowerCase());
+  /** The role list from the rules' `(role r)` facts, read by the engine (Rust). */
+  async updateRoles() {
+    const text = this.text;
+    const roles = await engine()
+      .lint.call('roles', { text })
+      .catch(() => []);
+    if (text !== this.text) return; // a newer text asked meanwhile
     const value = this.settings.role;
     this.role.replaceChildren(...[['', roles[0] ? `${roles[0]} (first role)` : 'first role'], ...roles.slice(1).map((r) => [r, r])].map(([v, l]) => h('option', { value: v, text: l })));
     this.role.value = roles.includes(value) ? value : '';
