@@ -100,10 +100,12 @@ impl GgpPlayer {
             }),
         })
     }
-    /// The reply to one message: `{status, body, log}`.
+    /// The reply to one message: `{status, body, log, busy}`; `busy` is
+    /// false once no match runs (after STOP or ABORT): the player can go.
     pub fn handle(&mut self, message: &str) -> Result<JsValue, JsValue> {
         let r = self.session.handle(message);
-        to_js(&json!({ "status": r.status, "body": r.body, "log": r.log }))
+        let busy = self.session.busy();
+        to_js(&json!({ "status": r.status, "body": r.body, "log": r.log, "busy": busy }))
     }
 }
 
@@ -165,7 +167,8 @@ impl GgpMatch {
             .map_err(|e| JsValue::from(js_sys::Error::new(&e)))?;
         Ok(GgpMatch { m, seen: 0 })
     }
-    /// The messages to send now: `[{role, body, timeoutMs}]`.
+    /// The messages to send now: `[{role, body, kind, timeoutMs}]`; `kind`
+    /// is the message's keyword in lower case (`start`, `play`, ...).
     pub fn requests(&self) -> Result<JsValue, JsValue> {
         outgoing(&self.m.requests())
     }
@@ -257,7 +260,12 @@ impl GgpMatch {
 fn outgoing(out: &[crate::ggp::Outgoing]) -> Result<JsValue, JsValue> {
     let v: Vec<_> = out
         .iter()
-        .map(|o| json!({ "role": o.role, "body": o.body, "timeoutMs": o.timeout_ms }))
+        .map(|o| {
+            let kind = crate::ggp::message::parse(&o.body)
+                .map(|m| m.kind().to_ascii_lowercase())
+                .unwrap_or_default();
+            json!({ "role": o.role, "body": o.body, "kind": kind, "timeoutMs": o.timeout_ms })
+        })
         .collect();
     to_js(&v)
 }

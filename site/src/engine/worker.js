@@ -244,7 +244,7 @@ const ops = {
   ggpPlayer({ key, spec, marginMs, message }) {
     if (!ggpPlayers.has(key)) ggpPlayers.set(key, new wasm.GgpPlayer(spec, marginMs));
     const reply = ggpPlayers.get(key).handle(message);
-    if (/^\(\s*(stop|abort)\b/i.test(message)) {
+    if (!reply.busy) {
       ggpPlayers.get(key).free();
       ggpPlayers.delete(key);
     }

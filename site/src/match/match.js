@@ -219,7 +219,7 @@ export class MatchView {
       return answer;
     }
     // A human: START/STOP/ABORT are answered for them; PLAY asks.
-    if (!/^\(\s*PLAY\b/i.test(q.body)) return { body: /^\(\s*START\b/i.test(q.body) ? 'ready' : 'done' };
+    if (q.kind !== 'play') return { body: q.kind === 'start' ? 'ready' : 'done' };
     const legal = snap.legal[q.role] ?? [];
     if (legal.length === 1) return { body: legal[0] };
     return this.askHuman(q.role, legal, q.timeoutMs);
