@@ -196,7 +196,7 @@ const ops = {
         return { error: e.message };
       }
     });
-    return { registry: api.players(), parsed };
+    return { registry: api.players(), parsed, heuristics: optional('heuristics')?.() ?? [] };
   },
 
   // ---- search traces of games for the tree view ----

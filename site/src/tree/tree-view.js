@@ -30,16 +30,6 @@ const ORDERS = [
 
 const SPEEDS = [0.5, 1, 2, 4, 8, 16, 32, 64, 128, 512, 2048];
 
-/** Evaluations for the cut-off leaves of game trees (crate/src/search/heuristics.rs). */
-export const LEAF_HEURISTICS = [
-  ['fuzzy', 'fuzzy goal distance'],
-  ['fjo', 'f_JO (thesis)'],
-  ['hff', 'h_FF distance'],
-  ['mobility', 'mobility'],
-  ['novelty', 'novelty'],
-  ['none', 'none (50)'],
-];
-
 /** The text of an example tree; the large ones are random trees made by the engine. */
 async function presetText(name) {
   if (name === 'wide') return engine().think.call('randomTree', { branching: 3, depth: 4, seed: 11 });
@@ -117,7 +107,9 @@ export class TreeView {
     this.role = select([['', 'first role']], st.role, { 'aria-label': 'role to maximise' });
     // The evaluation at the cut-off leaves of a depth-limited game tree
     // (fjo: the thesis's f_JO, docs/planning.md), scaled into [1, 99].
-    this.heuristic = select(LEAF_HEURISTICS, st.heuristic, { 'aria-label': 'evaluation at the cut-off leaves' });
+    // The list is the engine's (crate/src/search/heuristics.rs), filled by
+    // loadAlgorithms; until it answers, the chosen one.
+    this.heuristic = select([[st.heuristic, st.heuristic]], st.heuristic, { 'aria-label': 'evaluation at the cut-off leaves' });
     this.buildBtn = h('button', { type: 'button', class: 'primary', text: 'Build the tree' });
     this.cancelBtn = h('button', { type: 'button', class: 'danger', text: 'Cancel', hidden: true });
     this.status = h('span', { class: 'muted tree-status', role: 'status' });
@@ -249,7 +241,13 @@ export class TreeView {
 
   /** Fills the algorithm list from the engine's one registry of players (in the `think` worker). */
   async loadAlgorithms() {
-    const { registry } = await engine().think.call('players', {});
+    const { registry, heuristics } = await engine().think.call('players', {});
+    if (heuristics?.length) {
+      const value = heuristics.some((x) => x.name === this.settings.heuristic) ? this.settings.heuristic : heuristics[0].name;
+      this.heuristic.replaceChildren(...heuristics.map((x) => h('option', { value: x.name, text: x.name, title: x.description })));
+      this.heuristic.value = value;
+      this.settings.heuristic = value;
+    }
     const algos = registry.filter((p) => p.drawsTree);
     if (!algos.length) return;
     this.algoLabels = Object.fromEntries(algos.map((p) => [p.name, p.label]));
