@@ -353,6 +353,9 @@ test('tree: f_JO at the cut-off leaves of a depth-1 tic-tac-toe tree', async () 
   const { page, errors, context } = await open('?view=tree&game=ticTacToe&source=initial&depth=1&heuristic=fjo&step=end');
   await page.waitForFunction(() => document.querySelector('.tree-status')?.textContent === '10 nodes searched.', null, { timeout: 60_000 });
   assert.equal(await page.locator('.tree-form select[aria-label="evaluation at the cut-off leaves"]').inputValue(), 'fjo');
+  // The evaluations offered are the engine's list (inverse-mobility and hadd were never in a page copy).
+  const evals = await page.locator('.tree-form select[aria-label="evaluation at the cut-off leaves"] option').evaluateAll((os) => os.map((o) => o.value));
+  for (const name of ['fuzzy', 'fjo', 'hff', 'hadd', 'inverse-mobility', 'none']) assert.ok(evals.includes(name), `${name} in ${evals}`);
   // The roles offered to maximise come from the engine's reading of the rules.
   const roles = await page.locator('.tree-form select[aria-label="role to maximise"] option').evaluateAll((os) => os.map((o) => [o.value, o.textContent]));
   assert.deepEqual(roles, [['', 'x (first role)'], ['o', 'o']]);
