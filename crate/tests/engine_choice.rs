@@ -48,7 +48,9 @@ fn small_networks_get_the_fast_engine() {
 #[test]
 #[ignore]
 fn merrills_and_amazons_torus_get_the_interpreter() {
-    let Some(dir) = corpus::shared_or_skip("merrills_and_amazons_torus_get_the_interpreter") else {
+    let Some(dir) =
+        corpus::shared_or_skip("engine_choice: merrills_and_amazons_torus_get_the_interpreter")
+    else {
         return;
     };
     let budget = GroundBudget {

@@ -226,8 +226,9 @@ const GROUNDED_BY_DEMAND: &[&str] = &["merrills", "amazons", "amazonsSuicide", "
 
 #[test]
 fn games_grounded_by_demand_agree_with_interpreter() {
-    let Some(shared) = corpus::shared_dir() else {
-        eprintln!("skipped: ../shared/games is missing");
+    let Some(shared) = corpus::shared_or_skip(
+        "fast_vs_interpreter: games_grounded_by_demand_agree_with_interpreter",
+    ) else {
         return;
     };
     let budget = Budget {
