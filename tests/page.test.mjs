@@ -45,6 +45,20 @@ async function open(path, { context, viewport = { width: 1280, height: 860 } } =
   return { page, errors, context: ctx };
 }
 
+/** The play view with `kif` loaded through the URL hash (deflated, as a shared link carries it). */
+async function openPlayWithKif(kif) {
+  const opened = await open('?view=play');
+  await opened.page.evaluate(async (text) => {
+    const bytes = new TextEncoder().encode(text);
+    const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate'));
+    const buf = new Uint8Array(await new Response(stream).arrayBuffer());
+    const b64 = btoa(String.fromCharCode(...buf)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    location.hash = `view=play&kif=${b64}`;
+    location.reload();
+  }, kif);
+  return opened;
+}
+
 /** After the frame already requested (the tree's canvas, outline and counters are drawn in requestAnimationFrame). */
 const frame = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
 
@@ -523,15 +537,7 @@ test('game symbols are text, never HTML', async () => {
   const kif = '; html test\n(role <b>bold</b>)\n(init (cell 1 1 <i>x</i>))\n(init (cell 1 2 b))\n(init (cell 2 1 b))\n(init (cell 2 2 b))\n'
     + '(<= (legal <b>bold</b> (<img>go 1 1)) (true (cell 1 2 b)))\n(<= (next (cell 1 2 done)) (does <b>bold</b> (<img>go 1 1)))\n'
     + '(<= terminal (true (cell 1 2 done)))\n(goal <b>bold</b> 100)\n';
-  const { page, errors, context } = await open('?view=play');
-  await page.evaluate(async (text) => {
-    const bytes = new TextEncoder().encode(text);
-    const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate'));
-    const buf = new Uint8Array(await new Response(stream).arrayBuffer());
-    const b64 = btoa(String.fromCharCode(...buf)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-    location.hash = `view=play&kif=${b64}`;
-    location.reload();
-  }, kif);
+  const { page, errors, context } = await openPlayWithKif(kif);
   await page.waitForSelector('body[data-play-ready="true"]');
   await page.waitForSelector('.role-row');
   assert.equal(await page.locator('.role-row .role-name').first().textContent(), '<b>bold</b>');
@@ -547,15 +553,7 @@ test('play: a board with 3 coordinates is drawn as one grid per layer, its cells
     + '(<= (legal p (mark ?x ?y ?z)) (true (cell ?x ?y ?z b)))\n(<= (next (cell ?x ?y ?z x)) (does p (mark ?x ?y ?z)))\n'
     + '(<= (next (cell ?x ?y ?z ?c)) (true (cell ?x ?y ?z ?c)) (not (does p (mark ?x ?y ?z))))\n'
     + '(<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))\n(succ 0 1) (succ 1 2) (succ 2 3)\n(<= terminal (true (step 3)))\n(goal p 100)\n';
-  const { page, errors, context } = await open('?view=play');
-  await page.evaluate(async (text) => {
-    const bytes = new TextEncoder().encode(text);
-    const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate'));
-    const buf = new Uint8Array(await new Response(stream).arrayBuffer());
-    const b64 = btoa(String.fromCharCode(...buf)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-    location.hash = `view=play&kif=${b64}`;
-    location.reload();
-  }, kif);
+  const { page, errors, context } = await openPlayWithKif(kif);
   await page.waitForSelector('body[data-play-ready="true"]');
   await page.waitForSelector('.board-layers .board-layer');
   const layers = await page.locator('.board-layer').evaluateAll((l) => l.map((f) => [f.dataset.layer, f.querySelectorAll('.cell').length]));

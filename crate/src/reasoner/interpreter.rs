@@ -712,12 +712,12 @@ impl Ctx<'_> {
         Some(vals)
     }
 
-    /// Nested-loop join over `plan.ops[i..]`, pushing head rows onto `out`.
     /// Whether the current join must stop (an error, or a test succeeded).
     fn halted(&self) -> bool {
         self.stop || self.error.is_some()
     }
 
+    /// Nested-loop join over `plan.ops[i..]`, pushing head rows onto `out`.
     fn join(
         &mut self,
         plan: &Plan,

@@ -239,7 +239,7 @@ export class TreeView {
     return this.algorithms;
   }
 
-  /** Fills the algorithm list from the engine's one registry of players (in the `think` worker). */
+  /** Fills the algorithm and leaf-evaluation lists from the engine's registries (players, heuristics; in the `think` worker). */
   async loadAlgorithms() {
     const { registry, heuristics } = await engine().think.call('players', {});
     if (heuristics?.length) {
