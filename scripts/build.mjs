@@ -52,7 +52,7 @@ const SITE_PKG = join(SITE, 'pkg');
  * read). Only here: the wasm tests (wasm-bindgen-test-runner) keep the
  * default features.
  */
-const WASM_RUSTFLAGS = ['-C', 'link-arg=-zstack-size=8388608', '-C', 'link-arg=--max-memory=2147483648', '-C', 'target-feature=-reference-types'];
+export const WASM_RUSTFLAGS = ['-C', 'link-arg=-zstack-size=8388608', '-C', 'link-arg=--max-memory=2147483648', '-C', 'target-feature=-reference-types'];
 
 /** `cargo build` of the wasm library with `cargoFlags`: its bytes. */
 function cargoWasm(cargoFlags) {
