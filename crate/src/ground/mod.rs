@@ -21,6 +21,7 @@ pub mod network;
 mod passes;
 pub mod profile;
 pub mod rules;
+mod semijoin;
 
 pub use engine::{BitState, FastEngine};
 
