@@ -152,6 +152,8 @@ enum Op {
         lit: usize,
         mask: u32,
         delta: bool,
+        /// One matching row suffices (`semijoin.rs`; fixpoints only).
+        exists: bool,
     },
     /// Every argument bound: membership (or absence) test.
     Check {
@@ -311,6 +313,7 @@ impl<'a> Grounder<'a> {
                     lit: i,
                     mask: 0,
                     delta: true,
+                    exists: false,
                 });
                 bind(pats, &mut bound);
                 done[i] = true;
@@ -361,9 +364,13 @@ impl<'a> Grounder<'a> {
                 lit: i,
                 mask: mask_of(pats, &bound),
                 delta: false,
+                exists: false,
             });
             bind(pats, &mut bound);
             done[i] = true;
+        }
+        if relaxed {
+            mark_existential(rule, &mut ops);
         }
         ops
     }
@@ -455,7 +462,12 @@ impl<'a> Grounder<'a> {
             return;
         };
         match *op {
-            Op::Scan { lit, mask, delta } => {
+            Op::Scan {
+                lit,
+                mask,
+                delta,
+                exists,
+            } => {
                 let GLit::Pos(rel, pats) = &cx.rule.body[lit] else {
                     unreachable!()
                 };
@@ -470,7 +482,9 @@ impl<'a> Grounder<'a> {
                             return;
                         }
                         let a = self.rels[rel].rows[row as usize];
-                        self.try_row(cx, i, pats, a, record, env, trail, lits);
+                        if self.try_row(cx, i, pats, a, record, env, trail, lits) && exists {
+                            return;
+                        }
                     }
                 } else {
                     let mut vals: Args = Args::new();
@@ -501,7 +515,9 @@ impl<'a> Grounder<'a> {
                         let next = self.rels[rel].indexes[pos].1.chain[row as usize];
                         if row >= lo && row < hi {
                             let a = self.rels[rel].rows[row as usize];
-                            self.try_row(cx, i, pats, a, record, env, trail, lits);
+                            if self.try_row(cx, i, pats, a, record, env, trail, lits) && exists {
+                                return;
+                            }
                         }
                         row = next;
                     }
@@ -590,7 +606,7 @@ impl<'a> Grounder<'a> {
         env: &mut [TermId],
         trail: &mut Vec<u16>,
         lits: &mut Vec<u32>,
-    ) {
+    ) -> bool {
         let mark = trail.len();
         let ok = {
             let args = self.atoms.args(a);
@@ -610,6 +626,7 @@ impl<'a> Grounder<'a> {
         for v in trail.drain(mark..) {
             env[v as usize] = TermId::NONE;
         }
+        ok
     }
 
     fn emit(&mut self, cx: &mut JoinCtx<'_>, env: &[TermId], lits: &[u32]) {
@@ -654,6 +671,24 @@ impl<'a> Grounder<'a> {
                 }
                 Some(t)
             }
+        }
+    }
+}
+
+/// Marks the scans after which one matching row suffices (`semijoin.rs`).
+fn mark_existential(rule: &GRule, ops: &mut [Op]) {
+    let order: Vec<usize> = ops
+        .iter()
+        .map(|op| match *op {
+            Op::Scan { lit, .. } | Op::Check { lit } | Op::Distinct { lit } => lit,
+        })
+        .collect();
+    for (op, e) in ops
+        .iter_mut()
+        .zip(super::semijoin::existential(rule, &order))
+    {
+        if let Op::Scan { exists, .. } = op {
+            *exists = e;
         }
     }
 }

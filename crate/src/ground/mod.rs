@@ -14,6 +14,7 @@
 //! Grounding has a [`Budget`]; a game over it gets a [`GroundError`] and the
 //! caller (see [`crate::engine`]) runs the interpreter instead.
 
+mod constant;
 pub mod demand;
 pub mod engine;
 pub mod instantiate;
@@ -21,6 +22,7 @@ pub mod network;
 mod passes;
 pub mod profile;
 pub mod rules;
+mod semijoin;
 
 pub use engine::{BitState, FastEngine};
 
@@ -128,18 +130,21 @@ fn fixpoint(
         for rule in rules {
             let (steps, t) = (gr.steps(), prof.on().then(now_ms));
             let mut added = 0;
+            // Rounds in which the rule was joined (the profile's runs).
+            let mut joined = rounds == 0;
             if rounds == 0 {
                 added += gr.run_rule(rule, None, &hi, true);
             } else {
                 for (i, l) in rule.body.iter().enumerate() {
                     if let rules::GLit::Pos(r, _) = l {
                         if lo[*r] < hi[*r] {
+                            joined = true;
                             added += gr.run_rule(rule, Some((i, lo[*r], hi[*r])), &hi, true);
                         }
                     }
                 }
             }
-            if let Some(t) = t {
+            if let Some(t) = t.filter(|_| joined) {
                 prof.add(phase, rule, gr.steps() - steps, now_ms() - t, added);
             }
             if let Some(e) = gr.error.take() {
@@ -341,7 +346,15 @@ fn ground_program_with(
             .map(|k| names.contains(&it.terms().symbols.name(k.sym)))
             .collect()
     });
-    let rs = rules::collect(c, strategy, focus.as_deref());
+    let mut rs = rules::collect(c, strategy, focus.as_deref());
+    // Constant fluents (`constant.rs`): their `true` tables are static, the
+    // initial fluents (added below) their rows. Second strategy only, so
+    // that the games the first grounds keep their networks.
+    if strategy.demand {
+        for t in constant::tables(c, it.terms()) {
+            rs.is_static[t] = true;
+        }
+    }
     *prof = profile::Profile::from_env(|| {
         g.rels
             .iter()

@@ -22,6 +22,8 @@ struct Cost {
     steps: u64,
     ms: f64,
     out: usize,
+    /// Rounds in which the rule was joined: semi-naive rounds skip a rule
+    /// none of whose positive literals grew.
     runs: usize,
 }
 
