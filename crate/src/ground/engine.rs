@@ -98,7 +98,7 @@ const FLATTEN: bool = true;
 const NEW_FIRST: bool = true;
 /// Rewrite wide ORs over most `does` inputs as their complement (see
 /// [`complement_ors`]); a switch for measuring.
-const COMPLEMENT: bool = false;
+const COMPLEMENT: bool = true;
 
 /// The fast engine: a grounded game evaluated as a propositional network.
 #[derive(Clone)]
@@ -132,11 +132,14 @@ pub struct FastEngine {
     /// a role's legal bits with their masks applied.
     gates: Gates,
     masked: Vec<u64>,
-    /// Input nodes currently set, and how many distinct ones.
+    /// Input nodes currently set, and how many distinct ones count in the
+    /// complement gates (see [`complement_ors`]).
     inputs: SmallVec<[u32; 8]>,
     inputs_on: u32,
-    /// Gates whose count includes `inputs_on` (see [`complement_ors`]).
+    /// Gates whose count includes `inputs_on`, and per node whether it
+    /// counts in it (see [`complement_ors`]).
     complement: Vec<u32>,
+    counted: Vec<bool>,
     /// Longest path from a leaf: a node's inputs all have smaller levels.
     level: Vec<u32>,
     /// Nodes (or `SCC_MARK | component`) waiting, per level: propagation
@@ -184,10 +187,10 @@ impl FastEngine {
         }
         let new_first = NEW_FIRST && frame_inputs(&net, &t);
         let lazy = lazy_nodes(&net, t.terminal);
-        let complement = if COMPLEMENT {
+        let (complement, counted) = if COMPLEMENT {
             complement_ors(&mut net, &t, &lazy)
         } else {
-            Vec::new()
+            (Vec::new(), Vec::new())
         };
         let gates = if GATE_LEGALS {
             legal_gates(&net, &legal_word)
@@ -311,6 +314,7 @@ impl FastEngine {
             inputs: SmallVec::new(),
             inputs_on: 0,
             complement,
+            counted,
             buckets: vec![Vec::new(); levels.iter().max().map_or(1, |&l| l as usize + 1)],
             level: levels,
             stack: Vec::new(),
@@ -681,13 +685,15 @@ impl FastEngine {
         }
         self.inputs.clear();
         self.inputs.extend_from_slice(nodes);
-        let on = (0..nodes.len())
-            .filter(|&i| !nodes[..i].contains(&nodes[i]))
-            .count() as u32;
-        if on != self.inputs_on && !self.complement.is_empty() {
-            self.add_inputs_on(on.wrapping_sub(self.inputs_on));
+        if !self.complement.is_empty() {
+            let on = (0..nodes.len())
+                .filter(|&i| self.counted[nodes[i] as usize] && !nodes[..i].contains(&nodes[i]))
+                .count() as u32;
+            if on != self.inputs_on {
+                self.add_inputs_on(on.wrapping_sub(self.inputs_on));
+                self.inputs_on = on;
+            }
         }
-        self.inputs_on = on;
         self.propagate();
     }
 
