@@ -4,7 +4,8 @@
 //! atoms; `GDLKIT_GROUND_PROFILE=1` prints where the time went;
 //! `GDLKIT_PLAYOUT_SECS=S` then runs random playouts for S seconds on the
 //! grounded engine and S seconds on the interpreter, in the same run, and
-//! what `--engine auto` would choose).
+//! what `--engine auto` would choose; `GDLKIT_TRIALS=N` runs only that
+//! choice's trial, N times, each followed by a second trial's ratio).
 
 use gdlkit::engine::{Engine, EngineChoice, GroundBudget as Budget};
 
@@ -28,6 +29,23 @@ fn main() {
         }
         match Engine::from_program(&program, EngineChoice::Fast, budget) {
             Ok(mut f) => {
+                // `GDLKIT_TRIALS=N`: only `--engine auto`'s trial, N times.
+                if let Ok(n) = std::env::var("GDLKIT_TRIALS") {
+                    let mut it = Engine::from_program(&program, EngineChoice::Interpreter, budget)
+                        .expect("valid");
+                    for _ in 0..n.parse::<usize>().expect("a count") {
+                        let why = gdlkit::engine::choice::interpreter_is_faster(&mut f, &mut it);
+                        let t = gdlkit::engine::choice::trial(&mut f, &mut it).unwrap_or_default();
+                        println!(
+                            "{{\"game\":{path:?},\"auto\":{:?},\"then\":{{\"steps\":{},\"interpreter_over_fast\":{:.3},\"walks\":{}}}}}",
+                            if why.is_some() { "interpreter" } else { "fast" },
+                            t.steps,
+                            t.rate(&t.interpreter_ms) / t.rate(&t.fast_ms),
+                            t.fast_ms.len()
+                        );
+                    }
+                    continue;
+                }
                 if let Ok(secs) = std::env::var("GDLKIT_PLAYOUT_SECS") {
                     let secs: f64 = secs.parse().expect("seconds");
                     let mut it = Engine::from_program(&program, EngineChoice::Interpreter, budget)

@@ -13,7 +13,9 @@ use crate::ground::{self, BitState, Budget, FastEngine};
 /// The fast engine's grounding budget ([`load_engine_with`]) and figures.
 pub use crate::ground::{Budget as GroundBudget, GroundStats};
 use crate::program::{parse_program, Program};
-use crate::reasoner::{random_playout, EvalError, FluentState, Interpreter, Playout, StateMachine};
+use crate::reasoner::{
+    content_keys, random_playout, EvalError, FluentState, Interpreter, Playout, StateMachine,
+};
 use crate::terms::{TermId, TermStore};
 use std::borrow::Cow;
 use std::str::FromStr;
@@ -336,6 +338,30 @@ impl StateMachine for Engine {
                 EngineState::Fluents(interpreter.state_from_fluents(fluents))
             }
             Engine::Fast(f) => EngineState::Bits(f.state_from_fluents(fluents)),
+        }
+    }
+
+    /// The fast engine's ids and bits mean the same in every copy (it
+    /// interns nothing after grounding), so its keys are the state's hash
+    /// and the move's id; the interpreter's are content keys.
+    fn state_key(&mut self, state: &EngineState) -> content_keys::Key {
+        match (self, state) {
+            (Engine::Interpreter { interpreter, .. }, EngineState::Fluents(s)) => {
+                interpreter.state_key(s)
+            }
+            (Engine::Fast(_), EngineState::Bits(b)) => content_keys::hash128(b),
+            (Engine::Fast(f), EngineState::Fluents(s)) => {
+                content_keys::hash128(&f.state_from_fluents(s.fluents()))
+            }
+            // A state of the other engine (an error everywhere else).
+            (Engine::Interpreter { .. }, EngineState::Bits(b)) => content_keys::hash128(b),
+        }
+    }
+
+    fn term_key(&mut self, t: TermId) -> content_keys::Key {
+        match self {
+            Engine::Interpreter { interpreter, .. } => interpreter.term_key(t),
+            Engine::Fast(_) => u128::from(t.0),
         }
     }
 }

@@ -268,3 +268,135 @@ fn thread_options() {
     let e = build_player(&spec, &program, &mut m, 1).err().unwrap();
     assert!(e.contains("unknown heuristic"), "{e}");
 }
+
+/// A game's engine on the interpreter (the local game, else the corpus's).
+fn interpreter(name: &str) -> Option<Engine> {
+    let (text, _) = common::game(name)?;
+    Some(gdlkit::load_engine(&text, gdlkit::EngineChoice::Interpreter).unwrap())
+}
+
+/// A heuristic that tells every state apart by its fluents' text (the
+/// same in every copy of the game, whatever the term ids), so a table entry
+/// of another state shows in the values. State-only, and it interns nothing.
+struct ByText;
+
+impl<M: StateMachine> Heuristic<M> for ByText {
+    fn name(&self) -> String {
+        "by-text".into()
+    }
+    fn evaluate(&mut self, m: &mut M, s: &M::State, role: usize) -> Result<f64, gdlkit::EvalError> {
+        use std::hash::{Hash, Hasher};
+        let mut text: Vec<String> = m.fluents(s).iter().map(|&f| m.terms().display(f)).collect();
+        text.sort();
+        let mut h = std::hash::DefaultHasher::new();
+        (text, role).hash(&mut h);
+        Ok(1.0 + (h.finish() % 98) as f64)
+    }
+}
+
+/// Lazy SMP on interpreter copies: each copy interns the fluents it meets
+/// in its own order, so one term id can name different fluents in two
+/// copies; the shared table must still give every worker the value of its
+/// own state. With a depth budget only, every worker completes the last
+/// iteration, and its root value is the depth-limited minimax value, in
+/// games whose states cannot recur at another depth (as here).
+#[test]
+fn shared_table_on_interpreter_copies_gives_minimax_values() {
+    let games: [(&str, u32, usize); 4] = [
+        ("ticTacToe", 5, 4),
+        ("connectFour", 4, 3),
+        ("breakthrough", 3, 2),
+        ("threePlayerTicTacToe", 3, 3),
+    ];
+    let mut compared = 0;
+    for (name, depth, positions) in games {
+        let Some(mut m) = interpreter(name) else {
+            continue;
+        };
+        assert_eq!(m.name(), "interpreter");
+        let mut rng = fastrand::Rng::with_seed(7);
+        let mut s = m.initial_state().unwrap();
+        for _ in 0..positions {
+            if m.is_terminal(&s).unwrap() {
+                break;
+            }
+            let legal = m.all_legal_moves(&s).unwrap();
+            let role = legal.iter().position(|l| l.len() > 1).unwrap_or(0);
+            // The oracle on a copy: run on `m` it would intern every fluent
+            // in reach before the workers' copies are made.
+            let mut h = ByText;
+            let mut alone = m.clone();
+            let (want, _) = Minimax::new(&mut alone, &mut h, role, &Budget::default())
+                .search(&s, depth)
+                .unwrap();
+            // A fresh player each time: the table starts empty, and the
+            // copies are made from `m` as it is now.
+            // Paranoid: the automatic mode's sample of random playouts
+            // would intern most fluents before the copies are made.
+            let c = Config {
+                mode: gdlkit::search::alphabeta::Mode::Paranoid,
+                ..cfg(Budget::depth(depth))
+            };
+            let hs = (0..3).map(|_| Box::new(ByText) as Box<dyn Heuristic<Engine>>);
+            let mut par = ParallelAlphaBeta::new(hs.collect(), c, true);
+            for (i, r) in par.search_all(&mut m, &s, role).unwrap().iter().enumerate() {
+                assert_eq!(r.stats.depth, depth, "{name}: worker {i} did not finish");
+                assert_eq!(
+                    r.value, want,
+                    "{name}: worker {i}, role {role}, depth {depth}"
+                );
+                let mv = r.best_move.unwrap();
+                assert!(
+                    m.legal_moves(&s, role).unwrap().contains(&mv),
+                    "{name}: worker {i}"
+                );
+            }
+            compared += 1;
+            let joint: Vec<_> = legal.iter().map(|l| l[rng.usize(..l.len())]).collect();
+            s = m.next_state(&s, &joint).unwrap();
+        }
+    }
+    assert!(compared >= 8, "only {compared} positions compared");
+}
+
+/// The keys themselves: two copies of the interpreter that met the
+/// fluents in another order give one id to different fluents (so states
+/// compare equal across copies while their contents differ), yet their
+/// content keys tell the states apart and agree on equal ones.
+#[test]
+fn interpreter_copies_key_states_by_content() {
+    let Some(mut m) = interpreter("connectFour") else {
+        return;
+    };
+    let s = m.initial_state().unwrap();
+    let moves = m.all_legal_moves(&s).unwrap();
+    let (mut a, mut b) = (m.clone(), m.clone());
+    let joint = |k: usize| -> Vec<_> { moves.iter().map(|l| l[k.min(l.len() - 1)]).collect() };
+    let (first, last) = (joint(0), joint(usize::MAX));
+    let a1 = a.next_state(&s, &first).unwrap();
+    let b2 = b.next_state(&s, &last).unwrap();
+    let b1 = b.next_state(&s, &first).unwrap();
+    let a2 = a.next_state(&s, &last).unwrap();
+    let text = |m: &Engine, st: &<Engine as StateMachine>::State| {
+        let mut t: Vec<String> = m
+            .fluents(st)
+            .iter()
+            .map(|&f| m.terms().display(f))
+            .collect();
+        t.sort();
+        t
+    };
+    assert_ne!(text(&a, &a1), text(&b, &b2));
+    assert_eq!(text(&a, &a1), text(&b, &b1));
+    // The hazard: by id, a's first child is b's other child.
+    assert_eq!(
+        a1, b2,
+        "the copies were expected to share ids for different fluents"
+    );
+    assert_ne!(a.state_key(&a1), b.state_key(&b2));
+    assert_eq!(a.state_key(&a1), b.state_key(&b1));
+    assert_eq!(a.state_key(&a2), b.state_key(&b2));
+    for &mv in &first {
+        assert_eq!(a.term_key(mv), b.term_key(mv));
+    }
+}

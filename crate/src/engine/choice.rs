@@ -4,7 +4,8 @@
 //! Small networks (most games) always get the fast engine, with no trial,
 //! so the choice for them does not depend on the machine's load; only a
 //! large network gets a bounded timed trial of both engines (see
-//! [`interpreter_is_faster`]). Network statistics alone did not separate
+//! [`interpreter_is_faster`]), and the interpreter only wins it by a margin
+//! ([`MARGIN`]), so games near 1× keep the fast engine at any load. Network statistics alone did not separate
 //! the slow networks from the fast ones on the corpus (BENCHMARKS.md).
 
 use super::{Engine, EngineState};
@@ -61,18 +62,87 @@ pub fn needs_trial(g: &GroundStats) -> bool {
     g.nodes >= TRIAL_MIN_NODES || g.base >= TRIAL_MIN_BASE
 }
 
-/// The trial: each engine runs random steps for `SLICES` slices of
-/// `SLICE_MS`, alternating, so that a change of the machine's load hits
-/// both alike (200 ms per engine).
-const SLICES: usize = 8;
-const SLICE_MS: f64 = 25.0;
-/// Joint moves per call between two reads of the clock.
-const CHUNK: usize = 4;
+/// The trial times one fixed piece of work on each engine: the same seeded
+/// random walk of `steps` joint moves from the initial state, sized so the
+/// fast engine takes about [`WALK_MS`]. The walks alternate between the
+/// engines, and each engine's **fastest** walk counts: load only ever adds
+/// time, and a walk of a few milliseconds often runs uninterrupted even on
+/// a loaded machine, so the minimum barely moves with the load (the mean
+/// of timed slices did, and games near 1× changed engine from run to run).
+const WALK_MS: f64 = 2.0;
+/// At least this many walks per engine, at most `MAX_WALKS`, and no new
+/// walk once an engine has spent `TRIAL_MS` in all.
+const MIN_WALKS: usize = 3;
+const MAX_WALKS: usize = 15;
+const TRIAL_MS: f64 = 200.0;
+/// The margin: the fast engine stays unless the interpreter's fastest walk
+/// is this many times faster than the fast engine's. Games within the
+/// margin (measured 0.8-1.2× on the corpus: quarto, zombieAttack1PL6,
+/// pancakes) cost at most that factor on the fast engine, and a choice
+/// near 1× no longer flips with the noise.
+pub const MARGIN: f64 = 1.25;
+
+/// The rule, on the walks' times in ms (each engine's fastest walk): the
+/// interpreter only when it is more than [`MARGIN`] times faster.
+pub fn interpreter_clearly_faster(fast_ms: &[f64], interpreter_ms: &[f64]) -> bool {
+    let best = |t: &[f64]| t.iter().copied().fold(f64::INFINITY, f64::min);
+    let (f, i) = (best(fast_ms), best(interpreter_ms));
+    f.is_finite() && i.is_finite() && f > MARGIN * i
+}
+
+/// A trial's timings: each engine's walks (ms), alternating.
+#[derive(Clone, Debug, Default)]
+pub struct Trial {
+    /// Joint moves per walk.
+    pub steps: usize,
+    pub fast_ms: Vec<f64>,
+    pub interpreter_ms: Vec<f64>,
+}
+
+impl Trial {
+    /// States per second of an engine's fastest walk.
+    pub fn rate(&self, walks: &[f64]) -> f64 {
+        self.steps as f64 * 1000.0 / walks.iter().copied().fold(f64::INFINITY, f64::min)
+    }
+}
+
+/// Times both engines on the same seeded random walk (module docs, `None`
+/// when a walk fails or the game cannot move).
+pub fn trial(fast: &mut Engine, interpreter: &mut Engine) -> Option<Trial> {
+    let a = Walk::new(fast)?;
+    let b = Walk::new(interpreter)?;
+    // Double the walk until the fast engine needs about WALK_MS for it
+    // (its fastest of three, so the load seldom changes the length).
+    let mut steps = 32;
+    loop {
+        let best = (0..3).try_fold(f64::INFINITY, |b, _| Some(b.min(a.time(fast, steps)?)))?;
+        if best >= WALK_MS || steps >= 1 << 16 {
+            break;
+        }
+        steps *= 2;
+    }
+    let mut t = Trial {
+        steps,
+        ..Trial::default()
+    };
+    while t.fast_ms.len() < MAX_WALKS {
+        t.fast_ms.push(a.time(fast, steps)?);
+        t.interpreter_ms.push(b.time(interpreter, steps)?);
+        let spent = t
+            .fast_ms
+            .iter()
+            .sum::<f64>()
+            .max(t.interpreter_ms.iter().sum());
+        if t.fast_ms.len() >= MIN_WALKS && spent >= TRIAL_MS {
+            break;
+        }
+    }
+    Some(t)
+}
 
 /// Why `--engine auto` runs the interpreter on a game that grounds, or
-/// `None` to run the fast engine: on a large network, a bounded trial of
-/// both engines (random steps from the initial state, seeded) and the one
-/// with more states per second wins.
+/// `None` to run the fast engine: on a large network, a bounded [`trial`]
+/// of both engines and [`interpreter_clearly_faster`].
 pub fn interpreter_is_faster(fast: &mut Engine, interpreter: &mut Engine) -> Option<String> {
     let Engine::Fast(f) = fast else {
         return None;
@@ -82,30 +152,24 @@ pub fn interpreter_is_faster(fast: &mut Engine, interpreter: &mut Engine) -> Opt
     }
     let (nodes, base) = (f.stats().nodes, f.stats().base);
     crate::job::progress("grounding: choosing the engine", String::new);
-    let mut a = Walk::new(fast)?;
-    let mut b = Walk::new(interpreter)?;
-    for _ in 0..SLICES {
-        a.run(fast)?;
-        b.run(interpreter)?;
+    let t = trial(fast, interpreter)?;
+    if !interpreter_clearly_faster(&t.fast_ms, &t.interpreter_ms) {
+        return None;
     }
-    let (fa, fb) = (a.rate(), b.rate());
-    (fa < fb).then(|| {
-        format!(
-            "the interpreter is faster on this game: {fb:.0} states/s against the fast engine's {fa:.0} \
-             in a trial of {:.0} ms each (network of {nodes} nodes, {base} base propositions)",
-            SLICES as f64 * SLICE_MS
-        )
-    })
+    Some(format!(
+        "the interpreter is faster on this game: {:.0} states/s against the fast engine's {:.0} \
+         (fastest of {} alternating walks of {} steps each; the fast engine stays unless the \
+         interpreter is more than {MARGIN}× faster; network of {nodes} nodes, {base} base propositions)",
+        t.rate(&t.interpreter_ms),
+        t.rate(&t.fast_ms),
+        t.fast_ms.len(),
+        t.steps,
+    ))
 }
 
-/// A random walk timed in slices; errors end the trial (the fast engine
-/// stays).
+/// The trial's random walk; errors end the trial (the fast engine stays).
 struct Walk {
     init: EngineState,
-    state: EngineState,
-    rng: fastrand::Rng,
-    states: u64,
-    ms: f64,
 }
 
 impl Walk {
@@ -114,34 +178,54 @@ impl Walk {
         if e.is_terminal(&init).ok()? {
             return None;
         }
-        Some(Walk {
-            state: init.clone(),
-            init,
-            rng: fastrand::Rng::with_seed(1),
-            states: 0,
-            ms: 0.0,
-        })
+        Some(Walk { init })
     }
 
-    fn run(&mut self, e: &mut Engine) -> Option<()> {
+    /// Milliseconds for `steps` seeded random joint moves from the initial
+    /// state (a finished game starts again): the same moves every time.
+    fn time(&self, e: &mut Engine, steps: usize) -> Option<f64> {
+        let mut rng = fastrand::Rng::with_seed(1);
+        let mut state = self.init.clone();
+        let mut done = 0;
         let t0 = now_ms();
-        loop {
-            let p = e.random_playout(&self.state, &mut self.rng, CHUNK).ok()?;
-            self.states += p.steps as u64;
-            self.state = if p.terminal || p.steps < CHUNK {
+        while done < steps {
+            let p = e.random_playout(&state, &mut rng, steps - done).ok()?;
+            // A walk that cannot move (no legal move, no step) would loop.
+            if p.steps == 0 && state == self.init {
+                return None;
+            }
+            done += p.steps;
+            state = if p.terminal || p.steps == 0 {
                 self.init.clone()
             } else {
                 p.state
             };
-            let t = now_ms() - t0;
-            if t >= SLICE_MS {
-                self.ms += t;
-                return Some(());
-            }
         }
+        Some(now_ms() - t0)
     }
+}
 
-    fn rate(&self) -> f64 {
-        self.states as f64 * 1000.0 / self.ms.max(1.0)
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_interpreter_must_be_clearly_faster() {
+        // Within the margin the fast engine stays, whatever the noise of
+        // the slow walks (load only adds time; the fastest walk counts).
+        assert!(!interpreter_clearly_faster(
+            &[2.0, 9.0, 2.4],
+            &[1.7, 1.8, 5.0]
+        ));
+        assert!(!interpreter_clearly_faster(&[2.0, 2.1], &[2.0 / MARGIN]));
+        // Clearly faster, even when most of its walks were interrupted.
+        assert!(interpreter_clearly_faster(
+            &[4.0, 4.2, 4.1],
+            &[30.0, 1.9, 25.0]
+        ));
+        // The fast engine faster: it stays.
+        assert!(!interpreter_clearly_faster(&[1.0, 1.1], &[2.0, 2.2]));
+        // No walk timed: no evidence, the fast engine stays.
+        assert!(!interpreter_clearly_faster(&[], &[1.0]));
     }
 }

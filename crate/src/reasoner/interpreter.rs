@@ -13,6 +13,7 @@
 //! progress.
 
 use super::compile::{compile_with, unify, value, Class, Compiled, Op, Pat, Plan, StratumPlans};
+use super::content_keys::{ContentKeys, Key};
 use super::db::{Db, KeyHasher, Row};
 use super::{EvalError, Limits, StateMachine};
 use crate::deps::RelId;
@@ -167,6 +168,8 @@ pub struct Interpreter {
     strata_next: Arc<[usize]>,
     strata_goal: Arc<[usize]>,
     strata_terminal: Arc<[usize]>,
+    /// Content keys of this copy's terms (its ids are its own).
+    keys: ContentKeys,
 }
 
 impl Interpreter {
@@ -242,6 +245,7 @@ impl Interpreter {
             strata_next: strata(rel_next),
             strata_goal: strata(rel_goal),
             strata_terminal: strata(rel_terminal),
+            keys: ContentKeys::default(),
             c: Arc::new(c),
         };
         it.insert_facts(Class::Static);
@@ -1276,6 +1280,14 @@ impl StateMachine for Interpreter {
 
     fn state_from_fluents(&mut self, fluents: &[TermId]) -> FluentState {
         FluentState::new(fluents.to_vec())
+    }
+
+    fn state_key(&mut self, state: &FluentState) -> Key {
+        self.keys.state(&self.store, state.fluents())
+    }
+
+    fn term_key(&mut self, t: TermId) -> Key {
+        self.keys.term(&self.store, t)
     }
 }
 

@@ -6,6 +6,7 @@
 //! bottom-up Datalog evaluator with stratified negation.
 
 pub(crate) mod compile;
+pub mod content_keys;
 pub(crate) mod db;
 pub mod interpreter;
 
@@ -109,6 +110,22 @@ pub trait StateMachine {
     fn fluents(&self, state: &Self::State) -> Vec<TermId>;
     /// The state made of exactly these fluents.
     fn state_from_fluents(&mut self, fluents: &[TermId]) -> Self::State;
+
+    /// A key naming `state` by its content: the same in every copy (clone)
+    /// of this machine, where term ids may differ ([`content_keys`]; what
+    /// tables shared between copies are keyed by). Machines whose ids mean
+    /// the same in every copy may key by the state itself.
+    fn state_key(&mut self, state: &Self::State) -> content_keys::Key {
+        let store = self.terms();
+        let keys = self.fluents(state).into_iter();
+        content_keys::state_of(keys.map(|f| content_keys::term_key(store, f)))
+    }
+
+    /// A key naming term `t` (e.g. a move) by its content, the same in
+    /// every copy of this machine (see [`StateMachine::state_key`]).
+    fn term_key(&mut self, t: TermId) -> content_keys::Key {
+        content_keys::term_key(self.terms(), t)
+    }
 
     /// Legal moves of every role.
     fn all_legal_moves(&mut self, state: &Self::State) -> Result<Vec<Vec<TermId>>, EvalError> {

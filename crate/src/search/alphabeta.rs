@@ -7,10 +7,12 @@
 //!   move so far. An iteration cut short by the budget is discarded, except
 //!   that the first one still yields the best root move found before the
 //!   budget ended.
-//! - **Transposition table**: keyed by the state (`State: Hash + Eq`, the
-//!   interpreter's states carry a precomputed hash), storing value, bound
-//!   kind (exact, lower, upper), remaining depth, whether the value is exact
-//!   game-theoretically (*solved*) and the best joint move. An entry answers
+//! - **Transposition table**: keyed by the state's content key
+//!   ([`StateMachine::state_key`]: the same in every copy of the game, so
+//!   the threads of parallel alpha-beta, each on its own copy, can share
+//!   one table), storing value, bound kind (exact, lower, upper), remaining
+//!   depth, whether the value is exact game-theoretically (*solved*) and the
+//!   best joint move (as content keys of the moves). An entry answers
 //!   a node when its depth equals the node's remaining depth, or when it is
 //!   solved (then at any depth: a solved value is the true game value, which
 //!   can only be better informed than a depth-limited estimate). The table
@@ -39,10 +41,12 @@ use super::{
     Player, SearchResult, Stats, Stop, Turn, MAX_DEPTH,
 };
 use crate::clock::now_ms;
+use crate::reasoner::content_keys::Key;
 use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::TermId;
 use crate::trace::{joint_label, BoundKind, Event, NodeKind, Pruned, Trace};
 use rustc_hash::FxHashMap;
+use std::marker::PhantomData;
 use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,7 +106,8 @@ pub struct Entry {
     depth: u32,
     flag: Flag,
     solved: bool,
-    best: Option<Box<[TermId]>>,
+    /// The best joint move, by the moves' content keys.
+    best: Option<Box<[Key]>>,
 }
 
 struct Out {
@@ -112,19 +117,20 @@ struct Out {
 }
 
 /// A transposition table shared by the threads of a parallel search.
-pub type Shared<S> = Arc<SharedTable<S, Entry>>;
+pub type Shared = Arc<SharedTable<Key, Entry>>;
 
 /// The alpha-beta player (also usable as a plain search). `B`: how the
 /// heuristic is boxed (`Send` for a search on another thread).
 pub struct AlphaBeta<M: StateMachine, B: BoxedHeuristic<M> = Box<dyn Heuristic<M>>> {
     h: B,
     pub cfg: Config,
-    tt: FxHashMap<M::State, Entry>,
+    tt: FxHashMap<Key, Entry>,
     /// When set, used instead of `tt` (its owner clears it).
-    shared: Option<Shared<M::State>>,
+    shared: Option<Shared>,
     tt_role: Option<usize>,
     info: Option<GameInfo>,
     stats: Stats,
+    machine: PhantomData<fn(&mut M)>,
 }
 
 impl<M: StateMachine, B: BoxedHeuristic<M>> AlphaBeta<M, B> {
@@ -137,11 +143,12 @@ impl<M: StateMachine, B: BoxedHeuristic<M>> AlphaBeta<M, B> {
             tt_role: None,
             info: None,
             stats: Stats::default(),
+            machine: PhantomData,
         }
     }
 
     /// Searches with `table` instead of its own transposition table.
-    pub fn share_table(&mut self, table: Shared<M::State>) {
+    pub fn share_table(&mut self, table: Shared) {
         self.shared = Some(table);
     }
 
@@ -167,6 +174,12 @@ impl<M: StateMachine, B: BoxedHeuristic<M>> AlphaBeta<M, B> {
     pub fn forget_states(&mut self) {
         self.tt.clear();
         self.tt_role = None;
+        self.forget_terms();
+    }
+
+    /// Forgets what the heuristic cached by term id (before a search on a
+    /// fresh copy of the game; the table is keyed by content and stays).
+    pub fn forget_terms(&mut self) {
         self.h.get().forget_terms();
     }
 
@@ -315,9 +328,9 @@ impl<M: StateMachine, B: BoxedHeuristic<M>> AlphaBeta<M, B> {
 }
 
 /// The table a search reads and writes.
-enum Table<'a, S> {
-    Own(&'a mut FxHashMap<S, Entry>),
-    Shared(&'a SharedTable<S, Entry>),
+enum Table<'a> {
+    Own(&'a mut FxHashMap<Key, Entry>),
+    Shared(&'a SharedTable<Key, Entry>),
 }
 
 struct Cx<'a, M: StateMachine> {
@@ -326,7 +339,7 @@ struct Cx<'a, M: StateMachine> {
     role: usize,
     limit: &'a mut Limit,
     stats: Stats,
-    tt: Option<Table<'a, M::State>>,
+    tt: Option<Table<'a>>,
     tt_capacity: usize,
     /// See [`Config::helper`].
     helper: usize,
@@ -386,28 +399,46 @@ impl<M: StateMachine> Cx<'_, M> {
         self.event(id, |node| Event::Return { node, value });
     }
 
-    fn store(&mut self, s: &M::State, e: Entry) {
+    /// The table's key of `s`, `None` without a table.
+    fn key(&mut self, s: &M::State) -> Option<Key> {
+        self.tt.is_some().then(|| self.m.state_key(s))
+    }
+
+    fn store(&mut self, key: Option<Key>, e: Entry) {
         let cap = self.tt_capacity;
-        match &mut self.tt {
-            Some(Table::Own(tt)) => {
-                if tt.len() >= cap && !tt.contains_key(s) {
+        match (&mut self.tt, key) {
+            (Some(Table::Own(tt)), Some(k)) => {
+                if tt.len() >= cap && !tt.contains_key(&k) {
                     tt.clear();
                 }
-                tt.insert(s.clone(), e);
+                tt.insert(k, e);
             }
-            Some(Table::Shared(tt)) => tt.insert(s.clone(), e),
-            None => {}
+            (Some(Table::Shared(tt)), Some(k)) => tt.insert(k, e),
+            _ => {}
         }
     }
 
-    /// The table's entry for `s`: the fields a node needs (the value, its
-    /// bound, whether it is solved, and the best joint move).
-    fn lookup(&self, s: &M::State) -> Option<Entry> {
-        match &self.tt {
-            Some(Table::Own(tt)) => tt.get(s).cloned(),
-            Some(Table::Shared(tt)) => tt.get(s),
-            None => None,
+    /// The table's entry for the state of `key`: the fields a node needs
+    /// (the value, its bound, whether it is solved, and the best joint move).
+    fn lookup(&self, key: Option<Key>) -> Option<Entry> {
+        match (&self.tt, key) {
+            (Some(Table::Own(tt)), Some(k)) => tt.get(&k).cloned(),
+            (Some(Table::Shared(tt)), Some(k)) => tt.get(&k),
+            _ => None,
         }
+    }
+
+    /// A joint move by its moves' content keys, as this copy's legal moves
+    /// (`None` when one is not legal here: an entry of another state).
+    fn resolve(&mut self, legal: &[Vec<TermId>], keys: &[Key]) -> Option<Vec<TermId>> {
+        if keys.len() != legal.len() {
+            return None;
+        }
+        let mut joint = Vec::with_capacity(keys.len());
+        for (moves, &k) in legal.iter().zip(keys) {
+            joint.push(*moves.iter().find(|&&mv| self.m.term_key(mv) == k)?);
+        }
+        Some(joint)
     }
 
     /// A helper's root order: the moves rotated by its number.
@@ -444,8 +475,9 @@ impl<M: StateMachine> Cx<'_, M> {
                 best: None,
             });
         }
-        let mut tt_best: Option<Box<[TermId]>> = None;
-        if let Some(e) = self.lookup(s) {
+        let key = self.key(s);
+        let mut tt_best: Option<Box<[Key]>> = None;
+        if let Some(e) = self.lookup(key) {
             if e.solved || e.depth == depth {
                 let usable = match e.flag {
                     Flag::Exact => true,
@@ -453,7 +485,15 @@ impl<M: StateMachine> Cx<'_, M> {
                     Flag::Upper => e.value <= alpha0,
                 };
                 if usable {
-                    let (value, solved, best) = (e.value, e.solved, e.best.map(|b| b.into_vec()));
+                    let (value, solved) = (e.value, e.solved);
+                    // Only the root's best move is read (it is played).
+                    let best = match e.best {
+                        Some(b) if ply == 0 => {
+                            let legal = self.m.all_legal_moves(s)?;
+                            self.resolve(&legal, &b)
+                        }
+                        _ => None,
+                    };
                     self.stats.tt_hits += 1;
                     let id = self.enter(s, parent, ply, NodeKind::Leaf, mv, false, alpha0, beta0);
                     self.event(id, |node| Event::TtHit { node, value });
@@ -490,6 +530,7 @@ impl<M: StateMachine> Cx<'_, M> {
                 best: None,
             });
         }
+        let tt_best = tt_best.and_then(|b| self.resolve(&legal, &b));
         order_moves(
             &mut *self.m,
             &mut *self.h,
@@ -660,14 +701,18 @@ impl<M: StateMachine> Cx<'_, M> {
         } else {
             Flag::Exact
         };
+        let best_keys = key.and(best_joint.as_ref()).map(|j| {
+            let keys: Box<[Key]> = j.iter().map(|&mv| self.m.term_key(mv)).collect();
+            keys
+        });
         let entry = Entry {
             value: best,
             depth,
             flag,
             solved,
-            best: best_joint.clone().map(Vec::into_boxed_slice),
+            best: best_keys,
         };
-        self.store(s, entry);
+        self.store(key, entry);
         Ok(Out {
             value: best,
             solved,

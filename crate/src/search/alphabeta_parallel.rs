@@ -20,7 +20,7 @@ use super::parallel::{run_all, Job};
 use super::table::SharedTable;
 use super::{Heuristic, Player, SearchResult, Stats};
 use crate::reasoner::{EvalError, StateMachine};
-use crate::terms::TermId;
+use crate::terms::{copy_term, TermId};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -80,7 +80,7 @@ pub fn choose<T>(results: &[WorkerResult<T>]) -> Option<usize> {
 
 pub struct ParallelAlphaBeta<M: StateMachine> {
     workers: Vec<AlphaBeta<M, SendHeuristic<M>>>,
-    table: Option<Shared<M::State>>,
+    table: Option<Shared>,
     stats: Stats,
 }
 
@@ -92,8 +92,7 @@ impl<M: StateMachine> ParallelAlphaBeta<M> {
     pub fn new(heuristics: Vec<SendHeuristic<M>>, cfg: Config, share: bool) -> Self {
         assert!(!heuristics.is_empty(), "parallel alpha-beta needs a worker");
         let shared = heuristics.len() > 1 && cfg.tt && share;
-        let table: Option<Shared<M::State>> =
-            shared.then(|| Arc::new(SharedTable::new(cfg.tt_capacity)));
+        let table: Option<Shared> = shared.then(|| Arc::new(SharedTable::new(cfg.tt_capacity)));
         let workers = heuristics
             .into_iter()
             .enumerate()
@@ -123,8 +122,12 @@ impl<M: StateMachine> ParallelAlphaBeta<M> {
     }
 
     /// Every worker's search of `root` for `role`, in worker order. The
-    /// first worker searches on `m`, the others on clones of it (clones keep
-    /// the term ids of `m`, so moves and states agree).
+    /// first worker searches on `m`, the others on fresh clones of it. A
+    /// clone interns the terms it meets in its own order, so ids can differ
+    /// between copies: the table is keyed by content
+    /// ([`StateMachine::state_key`]), each helper forgets what its heuristic
+    /// cached by id on its last copy, and the helpers' moves are
+    /// translated into `m`'s terms.
     pub fn search_all(
         &mut self,
         m: &mut M,
@@ -145,13 +148,22 @@ impl<M: StateMachine> ParallelAlphaBeta<M> {
         let mut forks: Vec<M> = (1..self.workers.len()).map(|_| m.clone()).collect();
         let mut machines: Vec<&mut M> = vec![m];
         machines.extend(forks.iter_mut());
+        for w in self.workers.iter_mut().skip(1) {
+            w.forget_terms();
+        }
         let jobs: Vec<Job<Result<SearchResult, EvalError>>> = self
             .workers
             .iter_mut()
             .zip(machines)
             .map(|(w, mm)| Box::new(move || w.search(mm, root, role, None)) as Job<_>)
             .collect();
-        run_all(jobs).into_iter().collect()
+        let mut results = run_all(jobs).into_iter().collect::<Result<Vec<_>, _>>()?;
+        for (r, fork) in results.iter_mut().skip(1).zip(&forks) {
+            r.best_move = r
+                .best_move
+                .map(|mv| copy_term(fork.terms(), mv, m.terms_mut()));
+        }
+        Ok(results)
     }
 
     /// Searches with every worker and plays by [`choose`]; the counters
