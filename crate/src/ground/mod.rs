@@ -16,6 +16,7 @@
 
 mod constant;
 pub mod demand;
+mod duplicates;
 pub mod engine;
 pub mod instantiate;
 pub mod network;
@@ -122,12 +123,14 @@ fn fixpoint(
 ) -> Result<usize, GroundError> {
     let mut lo = vec![0u32; gr.rels.len()];
     let mut rounds = 0;
+    // Copies of an earlier rule derive nothing new (`duplicates.rs`).
+    let copy = duplicates::of(rules);
     loop {
         let hi: Vec<u32> = gr.rels.iter().map(|r| r.rows.len() as u32).collect();
         if rounds > 0 && hi == lo {
             return Ok(rounds);
         }
-        for rule in rules {
+        for (rule, _) in rules.iter().zip(&copy).filter(|(_, &c)| !c) {
             let (steps, t) = (gr.steps(), prof.on().then(now_ms));
             let mut added = 0;
             // Rounds in which the rule was joined (the profile's runs).
