@@ -60,6 +60,9 @@ export function parsePlayerSpec(spec: PlayerSpec): ParsedPlayerSpec;
 /** The players and search algorithms of the engine's one registry. */
 export function players(): PlayerInfo[];
 
+/** The evaluation functions for `heuristic=` options, the engine's one list. */
+export function heuristics(): import('./types.js').HeuristicInfo[];
+
 /** Where the CLI reads files: an object or Map of path to contents, or a function returning the contents (or undefined). */
 export type CliFiles = Record<string, string> | Map<string, string> | ((path: string) => string | undefined | null);
 

@@ -62,6 +62,12 @@ export function players() {
   return wasm.players();
 }
 
+/** The evaluation functions for `heuristic=`: `[{name, label, description, distance, explain}]`. */
+export function heuristics() {
+  needReady();
+  return wasm.heuristics();
+}
+
 /**
  * A player spec as the CLI writes it: a string such as
  * `"alphabeta:ms=200,heuristic=fuzzy"` is kept; an object `{name, ...options}`

@@ -861,6 +861,31 @@ label: string, description: string,
 drawsTree: boolean, };
 
 /**
+ * One evaluation function of the registry [`HEURISTICS`] (`heuristics()`
+ * in JS: the tree view's leaf evaluations, the play view's Why? panel).
+ */
+export type HeuristicInfo = { 
+/**
+ * The name for `heuristic=` options (`feature:NAME:max|min` is a
+ * pattern).
+ */
+name: string, 
+/**
+ * The name for people.
+ */
+label: string, description: string, 
+/**
+ * `explain` reports a distance for it (h_FF, h_add, h_max): lower is
+ * better.
+ */
+distance: boolean, 
+/**
+ * The Why? panel offers it: the planning heuristics and the two a
+ * beginner compares them with (not the constant, not a pattern).
+ */
+explain: boolean, };
+
+/**
  * What the master needs from one member's search: the move (a `TermId`
  * natively, its text across workers), the root value, whether it is
  * proven, and the depth completed.

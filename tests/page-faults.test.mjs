@@ -176,6 +176,36 @@ test('faults: a trap in the game worker mid-match (Match view): the match is reb
   await context.close();
 });
 
+test('faults: a trap in an engine seat\'s worker mid-match (Match view): its player is rebuilt from the rules and the steps so far, and plays on without errors', async () => {
+  const { page, errors, context } = await open('?view=match&game=ticTacToe', { faults: true });
+  await page.waitForSelector('.match-seat select[data-role="x"]');
+  await page.selectOption('.match-seat select[data-role="x"]', 'human');
+  await page.selectOption('.match-seat select[data-role="o"]', 'engine');
+  await page.selectOption('.match-seat:nth-child(2) select[aria-label^="Engine"]', 'legal');
+  // Long clocks: neither the human (this test) nor the rebuild is timed out on a loaded machine.
+  await page.fill('input[aria-label="Start clock (s)"]', '60');
+  await page.fill('input[aria-label="Play clock (s)"]', '60');
+  await page.click('text=Start match');
+  await matchMove(page);
+  await matchMove(page);
+  const before = await matchRows(page);
+  assert.equal(before.length, 4, 'two moves of x and two of o');
+
+  // o's own worker (ggp-1) dies between two messages: its player session is gone.
+  assert.equal(await page.evaluate(() => globalThis.__gdlkitTrap('ggp-1')), 'EngineRestarted');
+  await matchMove(page);
+  await page.locator('.match-recovered').waitFor({ state: 'visible' });
+  assert.match(await page.locator('.match-recovered').textContent(), /engine of o stopped unexpectedly .*its player was rebuilt from the rules and the [45] steps so far/);
+  while (await matchMove(page));
+  const rows = await matchRows(page);
+  assert.ok(rows.length >= 5, `a whole game: ${rows.length} steps`);
+  assert.deepEqual(rows.slice(0, 4), before, 'the steps before the fault are unchanged');
+  assert.equal(await page.locator('.match-moves .match-error').count(), 0, 'no error and no substituted move: the rebuilt player kept up');
+  assert.match(await page.locator('.match-status').textContent(), /Match over/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('faults: without the test mode the trap kind does not exist', async () => {
   const { page, context } = await open('?view=play&game=ticTacToe');
   assert.equal(await page.evaluate(() => typeof globalThis.__gdlkitTrap), 'undefined');

@@ -13,7 +13,7 @@ import { chromium } from 'playwright-core';
 import { ARTIFACTS, CHROMIUM_ARGS, ROOT, SITE } from '../scripts/lib.mjs';
 import { serve } from '../scripts/serve.mjs';
 import { browserPaths } from '../scripts/setup.mjs';
-import { players as registryPlayers } from '../js/node.js';
+import { heuristics as registryHeuristics, players as registryPlayers } from '../js/node.js';
 
 let server;
 let url;
@@ -216,6 +216,13 @@ test('play: the Why? panel gives each move\'s f_JO with relaxed plans', async ()
   // After x (1 1) and o (2 2) in the project's tic-tac-toe.
   const { page, errors, context } = await open('?view=play&game=ticTacToe&moves=(mark 1 1),noop;noop,(mark 2 2)&players=human;human');
   await page.waitForSelector('.board [data-cell="2|2"] .symbol');
+  // The list is the engine's registry (heuristics(): those marked `explain`, with their labels), f_JO first chosen.
+  await page.waitForFunction(() => document.querySelectorAll('.why-panel select option').length > 0, null, { timeout: 60_000 });
+  const offered = await page.locator('.why-panel select option').evaluateAll((l) => l.map((o) => [o.value, o.textContent]));
+  const expected = registryHeuristics().filter((x) => x.explain).map((x) => [x.name, x.label]);
+  assert.ok(expected.length >= 4, JSON.stringify(expected));
+  assert.deepEqual(offered, expected);
+  assert.equal(await page.locator('.why-panel select').inputValue(), 'fjo');
   await page.locator('.why-panel button', { hasText: 'Why?' }).click();
   await page.waitForSelector('.why-table tbody tr', { timeout: 60_000 });
   const rows = await page.locator('.why-table tbody tr').evaluateAll((l) => l.map((tr) => [tr.dataset.move, Number(tr.dataset.value)]));
@@ -230,6 +237,12 @@ test('play: the Why? panel gives each move\'s f_JO with relaxed plans', async ()
   await page.locator('.why-panel select').selectOption('hff');
   await page.locator('.why-panel button', { hasText: 'Why?' }).click();
   await page.waitForFunction(() => /hff/.test(document.querySelector('.why-summary')?.textContent ?? ''), null, { timeout: 60_000 });
+  // A distance by the registry's flag: the marked best row has the smallest value.
+  assert.equal(registryHeuristics().find((x) => x.name === 'hff')?.distance, true);
+  const hff = await page.locator('.why-table tbody tr').evaluateAll((l) => l.map((tr) => [Number(tr.dataset.value), tr.classList.contains('why-best')]));
+  const finite = hff.map(([v]) => v).filter(Number.isFinite);
+  assert.ok(finite.length > 0 && hff.some(([, b]) => b), JSON.stringify(hff));
+  for (const [v, b] of hff) if (b) assert.equal(v, Math.min(...finite), JSON.stringify(hff));
   await shot(page, 'view-play-why');
   assert.deepEqual(errors, []);
   await context.close();

@@ -1,5 +1,6 @@
 // The late bindings through the npm API (wasm, in Node): the one registry of
-// players with the tree view's flag, and the parallel players' worker
+// players with the tree view's flag, the one list of heuristics with the
+// Why? panel's flags, and the parallel players' worker
 // results in the shapes their generated types (js/types.d.ts) declare.
 // Runs on the build in pkg/ (`npm run build`).
 
@@ -28,6 +29,28 @@ test('players(): the registry flags the algorithms the tree view draws, and thos
     const r = api.searchTree(LECTURE, { algorithm: name, trace: true });
     assert.equal(r.events.filter((e) => e.type === 'enter').length, r.stats.nodes, name);
   }
+});
+
+test('heuristics(): the one list, with the Why? panel\'s flags true to what explain does', () => {
+  const list = api.heuristics();
+  assert.ok(list.length >= 9, `the heuristics: ${list.map((x) => x.name)}`);
+  for (const x of list) assert.deepEqual(keys(x), ['description', 'distance', 'explain', 'label', 'name']);
+  assert.equal(new Set(list.map((x) => x.name)).size, list.length, 'names are unique');
+  const offered = list.filter((x) => x.explain);
+  assert.ok(offered.length >= 4 && offered.some((x) => x.distance) && offered.some((x) => !x.distance));
+  // Each offered one explains the position after x's corner; a distance's
+  // values are distances (non-negative, a smaller one is better), the
+  // others' are values (f_JO around 0, the rest in [1, 99]).
+  for (const x of offered) {
+    const e = api.explain(TICTACTOE, { heuristic: x.name, moves: [['(mark 1 1)', 'noop']] });
+    assert.equal(e.heuristic, x.name);
+    assert.equal(e.moves.length, 8, x.name);
+    const values = e.moves.map((m) => m.value).filter((v) => v !== null);
+    assert.ok(values.length > 0, x.name);
+    if (x.distance) assert.ok(values.every((v) => v >= 0 && Number.isInteger(v)), `${x.name}: ${values}`);
+    else if (x.name !== 'fjo') assert.ok(values.every((v) => v >= 1 && v <= 99), `${x.name}: ${values}`);
+  }
+  assert.ok(!list.find((x) => x.name === 'none').explain, 'the constant is not offered');
 });
 
 test('parallel workers: results and choices have the generated fields, camelCase', () => {

@@ -40,8 +40,8 @@ fn main() {
                             "{{\"game\":{path:?},\"auto\":{:?},\"then\":{{\"steps\":{},\"interpreter_over_fast\":{:.3},\"walks\":{}}}}}",
                             if why.is_some() { "interpreter" } else { "fast" },
                             t.steps,
-                            t.rate(&t.interpreter_ms) / t.rate(&t.fast_ms),
-                            t.fast_ms.len()
+                            t.ratio(),
+                            t.fast.len()
                         );
                     }
                     continue;

@@ -102,6 +102,7 @@ types!(
     crate::js_api::ReorderedTree,
     crate::js_api::ParsedPlayerSpec,
     crate::search::PlayerInfo,
+    crate::search::heuristics::HeuristicInfo,
     // Parallel players' workers, the memory budget, boards, the standalone file.
     crate::search::ensemble::MemberResult<String>,
     crate::js_api::EnsembleMemberResult,

@@ -75,6 +75,7 @@ import {
   memoryBudget,
   players,
 } from '../../js/index.js';
+import { type HeuristicInfo, heuristics } from '../../js/index.js';
 
 const member = new EnsembleMember(kif, 'ensemble:ms=10', { member: 0 });
 const part: EnsembleMemberResult = member.search(['(cell 1 1 b)'], 0);
@@ -104,3 +105,6 @@ console.log(memoryBudget().budget_mb);
 
 const trees: PlayerInfo[] = players().filter((p) => p.drawsTree);
 console.log(trees.map((p) => p.label));
+
+const offered: HeuristicInfo[] = heuristics().filter((x) => x.explain && !x.distance);
+console.log(offered.map((x) => x.label));

@@ -67,42 +67,54 @@ pub fn needs_trial(g: &GroundStats) -> bool {
 /// fast engine takes about [`WALK_MS`]. The walks alternate between the
 /// engines, and each engine's **fastest** walk counts: load only ever adds
 /// time, and a walk of a few milliseconds often runs uninterrupted even on
-/// a loaded machine, so the minimum barely moves with the load (the mean
+/// a loaded machine, so the best rate barely moves with the load (the mean
 /// of timed slices did, and games near 1× changed engine from run to run).
 const WALK_MS: f64 = 2.0;
-/// At least this many walks per engine, at most `MAX_WALKS`, and no new
-/// walk once an engine has spent `TRIAL_MS` in all.
+/// A slow network's walk: about this long (at least one step).
+const LONG_WALK_MS: f64 = 20.0;
+/// A walk stops after this long (an engine hundreds of times slower than
+/// the other); the rate of the part done counts.
+const WALK_CAP_MS: f64 = 100.0;
+/// Joint moves per call between two reads of the clock.
+const CHUNK: usize = 4;
+/// Walks per engine: at most `MAX_WALKS`; none after `TRIAL_MS` (the
+/// slower engine's time) once there are `MIN_WALKS` or the rates are
+/// clearly apart (beyond 2× the margin).
 const MIN_WALKS: usize = 3;
 const MAX_WALKS: usize = 15;
 const TRIAL_MS: f64 = 200.0;
-/// The margin: the fast engine stays unless the interpreter's fastest walk
-/// is this many times faster than the fast engine's. Games within the
-/// margin (measured 0.8-1.2× on the corpus: quarto, zombieAttack1PL6,
-/// pancakes) cost at most that factor on the fast engine, and a choice
-/// near 1× no longer flips with the noise.
+/// The margin: the fast engine stays unless the interpreter's best rate is
+/// more than this many times the fast engine's. Games within the margin
+/// (measured 0.8-1.2× on the corpus: quarto, zombieAttack1PL6, kalaha6x2x4)
+/// cost at most that factor on the fast engine, and a choice near 1× no
+/// longer flips with the noise.
 pub const MARGIN: f64 = 1.25;
 
-/// The rule, on the walks' times in ms (each engine's fastest walk): the
-/// interpreter only when it is more than [`MARGIN`] times faster.
-pub fn interpreter_clearly_faster(fast_ms: &[f64], interpreter_ms: &[f64]) -> bool {
-    let best = |t: &[f64]| t.iter().copied().fold(f64::INFINITY, f64::min);
-    let (f, i) = (best(fast_ms), best(interpreter_ms));
-    f.is_finite() && i.is_finite() && f > MARGIN * i
+/// The best of some walks' rates (states per second), 0 without any.
+fn best(rates: &[f64]) -> f64 {
+    rates.iter().copied().fold(0.0, f64::max)
 }
 
-/// A trial's timings: each engine's walks (ms), alternating.
+/// The rule, on the walks' rates (each engine's best walk): the
+/// interpreter only when it is more than [`MARGIN`] times faster.
+pub fn interpreter_clearly_faster(fast_rates: &[f64], interpreter_rates: &[f64]) -> bool {
+    let (f, i) = (best(fast_rates), best(interpreter_rates));
+    f > 0.0 && i > MARGIN * f
+}
+
+/// A trial's walks: each engine's rates (states per second), alternating.
 #[derive(Clone, Debug, Default)]
 pub struct Trial {
     /// Joint moves per walk.
     pub steps: usize,
-    pub fast_ms: Vec<f64>,
-    pub interpreter_ms: Vec<f64>,
+    pub fast: Vec<f64>,
+    pub interpreter: Vec<f64>,
 }
 
 impl Trial {
-    /// States per second of an engine's fastest walk.
-    pub fn rate(&self, walks: &[f64]) -> f64 {
-        self.steps as f64 * 1000.0 / walks.iter().copied().fold(f64::INFINITY, f64::min)
+    /// The interpreter's best rate over the fast engine's.
+    pub fn ratio(&self) -> f64 {
+        best(&self.interpreter) / best(&self.fast).max(f64::MIN_POSITIVE)
     }
 }
 
@@ -111,33 +123,44 @@ impl Trial {
 pub fn trial(fast: &mut Engine, interpreter: &mut Engine) -> Option<Trial> {
     let a = Walk::new(fast)?;
     let b = Walk::new(interpreter)?;
-    // Double the walk until the fast engine needs about WALK_MS for it
-    // (its fastest of three, so the load seldom changes the length).
-    let mut steps = 32;
-    loop {
-        let best = (0..3).try_fold(f64::INFINITY, |b, _| Some(b.min(a.time(fast, steps)?)))?;
-        if best >= WALK_MS || steps >= 1 << 16 {
-            break;
-        }
-        steps *= 2;
-    }
+    let steps = walk_length(&a, fast)?;
     let mut t = Trial {
         steps,
         ..Trial::default()
     };
-    while t.fast_ms.len() < MAX_WALKS {
-        t.fast_ms.push(a.time(fast, steps)?);
-        t.interpreter_ms.push(b.time(interpreter, steps)?);
-        let spent = t
-            .fast_ms
-            .iter()
-            .sum::<f64>()
-            .max(t.interpreter_ms.iter().sum());
-        if t.fast_ms.len() >= MIN_WALKS && spent >= TRIAL_MS {
+    let (mut spent_a, mut spent_b) = (0.0, 0.0);
+    while t.fast.len() < MAX_WALKS {
+        let (done, ms) = a.run(fast, steps)?;
+        t.fast.push(done as f64 * 1000.0 / ms.max(1e-3));
+        spent_a += ms;
+        let (done, ms) = b.run(interpreter, steps)?;
+        t.interpreter.push(done as f64 * 1000.0 / ms.max(1e-3));
+        spent_b += ms;
+        let clear = !(0.5..=2.0 * MARGIN).contains(&t.ratio());
+        if f64::max(spent_a, spent_b) >= TRIAL_MS && (t.fast.len() >= MIN_WALKS || clear) {
             break;
         }
     }
     Some(t)
+}
+
+/// The walk's length: doubled from 4 steps until the fast engine's
+/// fastest of three takes [`WALK_MS`] (so the load seldom changes it); a
+/// slow network's is cut to about [`LONG_WALK_MS`].
+fn walk_length(a: &Walk, fast: &mut Engine) -> Option<usize> {
+    let mut steps = 4;
+    loop {
+        let (done, ms) = a.run(fast, steps)?;
+        let full = ms * steps as f64 / done.max(1) as f64;
+        if full >= LONG_WALK_MS {
+            return Some(((steps as f64 * LONG_WALK_MS / full) as usize).max(1));
+        }
+        let best = (0..2).try_fold(ms, |b, _| Some(b.min(a.run(fast, steps)?.1)))?;
+        if best >= WALK_MS || steps >= 1 << 16 {
+            return Some(steps);
+        }
+        steps *= 2;
+    }
 }
 
 /// Why `--engine auto` runs the interpreter on a game that grounds, or
@@ -153,16 +176,16 @@ pub fn interpreter_is_faster(fast: &mut Engine, interpreter: &mut Engine) -> Opt
     let (nodes, base) = (f.stats().nodes, f.stats().base);
     crate::job::progress("grounding: choosing the engine", String::new);
     let t = trial(fast, interpreter)?;
-    if !interpreter_clearly_faster(&t.fast_ms, &t.interpreter_ms) {
+    if !interpreter_clearly_faster(&t.fast, &t.interpreter) {
         return None;
     }
     Some(format!(
         "the interpreter is faster on this game: {:.0} states/s against the fast engine's {:.0} \
-         (fastest of {} alternating walks of {} steps each; the fast engine stays unless the \
+         (best of {} alternating walks of {} steps each; the fast engine stays unless the \
          interpreter is more than {MARGIN}× faster; network of {nodes} nodes, {base} base propositions)",
-        t.rate(&t.interpreter_ms),
-        t.rate(&t.fast_ms),
-        t.fast_ms.len(),
+        best(&t.interpreter),
+        best(&t.fast),
+        t.fast.len(),
         t.steps,
     ))
 }
@@ -181,27 +204,32 @@ impl Walk {
         Some(Walk { init })
     }
 
-    /// Milliseconds for `steps` seeded random joint moves from the initial
-    /// state (a finished game starts again): the same moves every time.
-    fn time(&self, e: &mut Engine, steps: usize) -> Option<f64> {
+    /// `steps` seeded random joint moves from the initial state (a finished
+    /// game starts again), the same moves every time, or fewer after
+    /// [`WALK_CAP_MS`]: the steps done and the milliseconds.
+    fn run(&self, e: &mut Engine, steps: usize) -> Option<(usize, f64)> {
         let mut rng = fastrand::Rng::with_seed(1);
         let mut state = self.init.clone();
         let mut done = 0;
         let t0 = now_ms();
         while done < steps {
-            let p = e.random_playout(&state, &mut rng, steps - done).ok()?;
+            let ask = (steps - done).min(CHUNK);
+            let p = e.random_playout(&state, &mut rng, ask).ok()?;
             // A walk that cannot move (no legal move, no step) would loop.
             if p.steps == 0 && state == self.init {
                 return None;
             }
             done += p.steps;
-            state = if p.terminal || p.steps == 0 {
+            state = if p.terminal || p.steps < ask {
                 self.init.clone()
             } else {
                 p.state
             };
+            if now_ms() - t0 >= WALK_CAP_MS {
+                break;
+            }
         }
-        Some(now_ms() - t0)
+        Some((done, now_ms() - t0))
     }
 }
 
@@ -211,20 +239,27 @@ mod tests {
 
     #[test]
     fn the_interpreter_must_be_clearly_faster() {
-        // Within the margin the fast engine stays, whatever the noise of
-        // the slow walks (load only adds time; the fastest walk counts).
+        // Rates (states/s). Within the margin the fast engine stays,
+        // whatever the noise of the slow walks (load only lowers a rate;
+        // the best walk counts).
         assert!(!interpreter_clearly_faster(
-            &[2.0, 9.0, 2.4],
-            &[1.7, 1.8, 5.0]
+            &[1000.0, 200.0, 800.0],
+            &[1150.0, 1100.0, 400.0]
         ));
-        assert!(!interpreter_clearly_faster(&[2.0, 2.1], &[2.0 / MARGIN]));
+        assert!(!interpreter_clearly_faster(
+            &[1000.0, 950.0],
+            &[1000.0 * MARGIN]
+        ));
         // Clearly faster, even when most of its walks were interrupted.
         assert!(interpreter_clearly_faster(
-            &[4.0, 4.2, 4.1],
-            &[30.0, 1.9, 25.0]
+            &[500.0, 480.0, 490.0],
+            &[60.0, 1050.0, 80.0]
         ));
         // The fast engine faster: it stays.
-        assert!(!interpreter_clearly_faster(&[1.0, 1.1], &[2.0, 2.2]));
+        assert!(!interpreter_clearly_faster(
+            &[2000.0, 1900.0],
+            &[1000.0, 900.0]
+        ));
         // No walk timed: no evidence, the fast engine stays.
         assert!(!interpreter_clearly_faster(&[], &[1.0]));
     }

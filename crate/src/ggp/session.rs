@@ -244,6 +244,20 @@ impl Session {
         }
     }
 
+    /// Applies joint moves (texts in role order) to the running match
+    /// without choosing any: a player rebuilt after its worker died (the
+    /// page's Match view) is sent the match's START again, then catches up
+    /// with the moves before the pending message's.
+    pub fn catch_up(&mut self, moves: &[Vec<String>]) -> Result<(), String> {
+        let Some(cur) = self.current.as_mut() else {
+            return Err("no match is running: START first".into());
+        };
+        for joint in moves {
+            cur.state = advance(cur, joint)?;
+        }
+        Ok(())
+    }
+
     /// Applies the previous joint move and chooses our move.
     fn play(&mut self, moves: Option<Vec<String>>) -> Result<(String, String), String> {
         let Some(cur) = self.current.as_mut() else {
@@ -411,6 +425,27 @@ mod tests {
         assert_eq!(r.body, "done");
         assert!(r.log.contains("our goal 100"), "{}", r.log);
         assert!(!s.busy());
+    }
+
+    #[test]
+    fn a_rebuilt_player_catches_up_and_plays_on() {
+        // Tic-tac-toe as o: x's first mark and o's centre are caught up
+        // with, then PLAY brings x's second mark, a threat on the first
+        // line; every other answer loses at once, so o blocks at (1 3).
+        let ttt = include_str!("../../../games/ticTacToe.kif");
+        let mut s = Session::new(PlayerConfig {
+            spec: "alphabeta:depth=4,heuristic=none".parse().unwrap(),
+            ..PlayerConfig::default()
+        });
+        assert!(s.catch_up(&[]).is_err(), "no match yet");
+        assert_eq!(s.handle(&format!("(start m o ({ttt}) 5 2)")).body, "ready");
+        let joint = |a: &str, b: &str| vec![a.to_string(), b.to_string()];
+        s.catch_up(&[joint("(mark 1 1)", "noop"), joint("noop", "(mark 2 2)")])
+            .unwrap();
+        let r = s.handle("(play m ((mark 1 2) noop))");
+        assert_eq!(r.body, "( mark 1 3 )", "{}", r.log);
+        // A move that does not parse is an error, not a panic.
+        assert!(s.catch_up(&[joint("(mark 1", "noop")]).is_err());
     }
 
     #[test]

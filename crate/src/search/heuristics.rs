@@ -11,6 +11,7 @@ use crate::program::Program;
 use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::FxHashSet;
+use serde::Serialize;
 
 /// A state evaluation for one role.
 /// `Send`, so searches with any heuristic can run on threads (the parallel
@@ -46,38 +47,110 @@ pub trait Heuristic<M: StateMachine>: Send {
     fn forget_terms(&mut self) {}
 }
 
-/// Heuristic names for `heuristic=` options.
-pub const HEURISTICS: &[(&str, &str)] = &[
-    (
+/// One evaluation function of the registry [`HEURISTICS`] (`heuristics()`
+/// in JS: the tree view's leaf evaluations, the play view's Why? panel).
+#[derive(Clone, Copy, Debug, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename = "HeuristicInfo", rename_all = "camelCase")
+)]
+pub struct HeuristicInfo {
+    /// The name for `heuristic=` options (`feature:NAME:max|min` is a
+    /// pattern).
+    pub name: &'static str,
+    /// The name for people.
+    pub label: &'static str,
+    pub description: &'static str,
+    /// `explain` reports a distance for it (h_FF, h_add, h_max): lower is
+    /// better.
+    pub distance: bool,
+    /// The Why? panel offers it: the planning heuristics and the two a
+    /// beginner compares them with (not the constant, not a pattern).
+    pub explain: bool,
+}
+
+const fn heuristic(
+    name: &'static str,
+    label: &'static str,
+    (distance, explain): (bool, bool),
+    description: &'static str,
+) -> HeuristicInfo {
+    HeuristicInfo {
+        name,
+        label,
+        description,
+        distance,
+        explain,
+    }
+}
+
+/// `(distance, explain)` of [`heuristic`].
+const VALUE: (bool, bool) = (false, false);
+const EXPLAINED: (bool, bool) = (false, true);
+const DISTANCE: (bool, bool) = (true, true);
+
+/// The heuristics for `heuristic=` options, the one list.
+pub const HEURISTICS: &[HeuristicInfo] = &[
+    heuristic(
         "fuzzy",
+        "fuzzy goal distance",
+        EXPLAINED,
         "goal distance: fuzzy evaluation of the goal and terminal formulas (Schiffel & Thielscher)",
     ),
-    (
+    heuristic(
         "mobility",
+        "mobility",
+        EXPLAINED,
         "more legal moves than the other roles is better",
     ),
-    (
+    heuristic(
         "inverse-mobility",
+        "inverse mobility",
+        VALUE,
         "fewer legal moves than the other roles is better",
     ),
-    (
+    heuristic(
         "novelty",
+        "novelty",
+        VALUE,
         "states that differ more from the current one are better",
     ),
-    ("none", "every non-terminal state is worth 50"),
+    heuristic(
+        "none",
+        "none (50)",
+        VALUE,
+        "every non-terminal state is worth 50",
+    ),
     // Relaxed planning (thesis 3.3–3.5, `super::fjo`).
-    (
+    heuristic(
         "fjo",
+        "f_JO (thesis)",
+        EXPLAINED,
         "the thesis's f_JO: goal values weighted by 1 / h_FF distance to each goal",
     ),
-    ("hff", "relaxed-plan length (h_FF) to the role's best goal"),
-    (
+    heuristic(
+        "hff",
+        "h_FF distance",
+        DISTANCE,
+        "relaxed-plan length (h_FF) to the role's best goal",
+    ),
+    heuristic(
         "hadd",
+        "h_add distance",
+        DISTANCE,
         "additive relaxed distance (h_add) to the role's best goal",
     ),
-    ("hmax", "relaxed plan depth (h_max) to the role's best goal"),
-    (
+    heuristic(
+        "hmax",
+        "h_max distance",
+        DISTANCE,
+        "relaxed plan depth (h_max) to the role's best goal",
+    ),
+    heuristic(
         "feature:NAME:max|min",
+        "structure feature",
+        VALUE,
         "maximise or minimise one feature of the game's structure (`gdlkit structure` lists them)",
     ),
 ];
@@ -108,7 +181,7 @@ pub fn build<M: StateMachine + 'static>(
             crate::structure::features::FeatureHeuristic::build(&other[8..], program, m)?,
         )),
         other => {
-            let names: Vec<&str> = HEURISTICS.iter().map(|(n, _)| *n).collect();
+            let names: Vec<&str> = HEURISTICS.iter().map(|h| h.name).collect();
             Err(format!(
                 "unknown heuristic `{other}` (heuristics: {})",
                 names.join(", ")

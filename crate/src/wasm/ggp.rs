@@ -107,6 +107,18 @@ impl GgpPlayer {
         let busy = self.session.busy();
         to_js(&json!({ "status": r.status, "body": r.body, "log": r.log, "busy": busy }))
     }
+    /// After START, applies the match's joint moves so far (`string[][]`,
+    /// role order) without choosing: a player rebuilt in a fresh worker
+    /// catches up with the match (the Match view, `site/src/match`).
+    #[wasm_bindgen(js_name = catchUp)]
+    pub fn catch_up(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string[][]")] moves: JsValue,
+    ) -> Result<(), JsValue> {
+        let moves: Vec<Vec<String>> = serde_wasm_bindgen::from_value(moves)
+            .map_err(|e| type_error(&format!("catchUp expects joint moves (string[][]): {e}")))?;
+        self.session.catch_up(&moves).map_err(|e| type_error(&e))
+    }
 }
 
 #[derive(Deserialize)]

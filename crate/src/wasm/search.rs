@@ -143,15 +143,12 @@ pub fn players() -> Result<JsValue, JsValue> {
     to_js(crate::search::PLAYERS)
 }
 
-/// The evaluation functions for `heuristic=` options: `[{name,
-/// description}]`, the one list ([`crate::search::heuristics::HEURISTICS`]).
-#[wasm_bindgen(unchecked_return_type = "{ name: string; description: string }[]")]
+/// The evaluation functions for `heuristic=` options: `[{name, label,
+/// description, distance, explain}]`, the one list
+/// ([`crate::search::heuristics::HEURISTICS`]).
+#[wasm_bindgen(unchecked_return_type = "HeuristicInfo[]")]
 pub fn heuristics() -> Result<JsValue, JsValue> {
-    let list: Vec<_> = crate::search::heuristics::HEURISTICS
-        .iter()
-        .map(|(name, description)| serde_json::json!({ "name": name, "description": description }))
-        .collect();
-    to_js(&list)
+    to_js(crate::search::heuristics::HEURISTICS)
 }
 
 /// Searches an abstract tree such as `((3 12 8) (2 4 6) (14 5 2))` (MAX at

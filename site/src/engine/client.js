@@ -36,12 +36,16 @@ export function onBeforeLongJob(fn) {
   beforeLong.add(fn);
 }
 
+/** The workers by name, the latest of each (the test mode's trap finds the Match view's `ggp-N` here). */
+const named = new Map();
+
 export class EngineWorker {
   /** `name` labels the worker in errors; `start(options)` makes its GdlWorker (engine/start.js). */
   constructor(name, start = newEngineWorker) {
     this.name = name;
     this.start = start;
     this.worker = null;
+    named.set(name, this);
   }
 
   get gdl() {
@@ -111,7 +115,7 @@ function isFault(e) {
 // kind, which only workers started in test mode accept: engine/start.js).
 if (globalThis.__gdlkitTestFaults === true) {
   globalThis.__gdlkitTrap = (name = 'game') =>
-    engine()[name].call('testTrap').then(
+    (engine()[name] ?? named.get(name)).call('testTrap').then(
       () => 'no trap',
       (e) => e.name,
     );

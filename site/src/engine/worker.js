@@ -251,6 +251,30 @@ const ops = {
     return reply;
   },
 
+  /**
+   * The player of `key` rebuilt in a fresh worker (the last one died): its
+   * match's START again, then the joint moves before the pending message's
+   * applied without choosing (`GgpPlayer.catchUp`). Returns START's reply.
+   */
+  ggpPlayerResume({ key, spec, marginMs, start, moves }) {
+    ggpPlayers.get(key)?.free();
+    ggpPlayers.delete(key);
+    const player = new wasm.GgpPlayer(spec, marginMs);
+    const reply = player.handle(start);
+    if (!reply.busy) {
+      player.free();
+      return reply;
+    }
+    try {
+      player.catchUp(moves);
+    } catch (e) {
+      player.free();
+      throw e;
+    }
+    ggpPlayers.set(key, player);
+    return reply;
+  },
+
   // ---- "Download as standalone HTML": the file `gdlkit export` writes (crate/src/standalone.rs) ----
   standalone({ template, request }) {
     return wasm.standaloneHtml(template, request);

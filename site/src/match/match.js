@@ -11,7 +11,10 @@
 // from the same rules and setup (seed, start time), and the answers
 // delivered so far are delivered again with their times: the protocol's
 // code is deterministic, so the match, its record and its clocks are as
-// before, and it goes on.
+// before, and it goes on. When an engine seat's own worker (`ggp-N`)
+// dies, its player is rebuilt in a fresh worker: the match's START again,
+// then the joint moves so far applied without thinking (`GgpPlayer.catchUp`),
+// and the pending message is sent again within its clock.
 
 import { engine, engineEvents, EngineWorker } from '../engine/client.js';
 import { h, labelled, select } from '../dom.js';
@@ -55,8 +58,12 @@ export class MatchView {
     this.palette = new Map();
     this.played = null; // {text, setup, deliveries: [{answers, now}]}: what rebuilds the match
     this.lost = null; // why the game worker died during the match
+    this.seatStart = []; // per role: the START message its engine player got
+    this.seatLost = []; // per role: why its engine worker died (its player is gone)
     this.build();
     engineEvents.addEventListener('restarted', (event) => {
+      const seat = this.workers.findIndex((w) => w?.name === event.detail.worker);
+      if (seat >= 0 && this.running) this.seatLost[seat] = event.detail.message;
       if (event.detail.worker === 'game' && this.running) this.lost = event.detail.message;
     });
   }
@@ -136,6 +143,8 @@ export class MatchView {
     this.downloadBtn.disabled = true;
     this.recovered.hidden = true;
     this.lost = null;
+    this.seatStart = [];
+    this.seatLost = [];
     this.workers = this.seats.map((s, r) => (s.kind === 'engine' ? (this.workers[r] ?? new EngineWorker(`ggp-${r}`)) : null));
     const setup = {
       matchId: `page.${Date.now()}`,
@@ -210,11 +219,10 @@ export class MatchView {
     if (seat.kind === 'remote') return fetchAnswer(seat.url, q.body, q.timeoutMs);
     if (seat.kind === 'engine') {
       const clock = timeout(q.timeoutMs);
-      const reply = this.workers[q.role].call('ggpPlayer', { key: `${this.match.id}`, spec: seat.spec, marginMs: 500, message: q.body })
-        .then((r) => ({ body: r.body }), (e) => ({ error: 'connection', detail: String(e.message) }));
+      if (q.kind === 'start') this.seatStart[q.role] = q.body;
       // A late reply is dropped, but the worker is left to finish: its
       // session must see every message of the match to stay in step.
-      const answer = await Promise.race([reply, clock]);
+      const answer = await Promise.race([this.askEngine(q, snap), clock]);
       clock.cancel();
       return answer;
     }
@@ -223,6 +231,44 @@ export class MatchView {
     const legal = snap.legal[q.role] ?? [];
     if (legal.length === 1) return { body: legal[0] };
     return this.askHuman(q.role, legal, q.timeoutMs);
+  }
+
+  /** One message to an engine seat's player; a player whose worker died is rebuilt first, or after its death during this message. */
+  async askEngine(q, snap) {
+    const ask = () => this.workers[q.role].call('ggpPlayer', { key: `${this.match.id}`, spec: this.seats[q.role].spec, marginMs: 500, message: q.body });
+    try {
+      if (this.seatLost[q.role]) await this.rebuildSeat(q, snap);
+      return { body: (await ask()).body };
+    } catch (e) {
+      if (e?.name !== 'EngineRestarted') return { error: 'connection', detail: String(e?.message ?? e) };
+      try {
+        this.seatLost[q.role] = e.cause?.message ?? e.message;
+        await this.rebuildSeat(q, snap);
+        return { body: (await ask()).body };
+      } catch (again) {
+        return { error: 'connection', detail: String(again?.message ?? again) };
+      }
+    }
+  }
+
+  /**
+   * The seat's player in its fresh worker: START again, then the joint
+   * moves before those the pending message `q` carries (PLAY and STOP
+   * bring the last joint move themselves). Nothing to rebuild before START,
+   * and an ABORT needs no player.
+   */
+  async rebuildSeat(q, snap) {
+    const r = q.role;
+    const reason = this.seatLost[r];
+    this.seatLost[r] = null;
+    const start = this.seatStart[r];
+    if (!start || q.kind === 'start' || q.kind === 'abort') return;
+    const moves = snap.record.moves.slice(0, Math.max(0, snap.record.moves.length - 1));
+    const reply = await this.workers[r].call('ggpPlayerResume', { key: `${this.match.id}`, spec: this.seats[r].spec, marginMs: 500, start, moves });
+    if (!reply.busy) throw new Error(`the player of ${this.roles[r]} could not be rebuilt: ${reply.body}`);
+    const n = snap.record.moves.length;
+    this.recovered.textContent = `The engine of ${this.roles[r]} stopped unexpectedly (${reason}) and was restarted; its player was rebuilt from the rules and the ${n} step${n === 1 ? '' : 's'} so far.`;
+    this.recovered.hidden = false;
   }
 
   askHuman(r, legal, ms) {

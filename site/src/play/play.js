@@ -364,6 +364,7 @@ export class PlayView {
   enter() {
     this.epoch += 1;
     this.why?.clear();
+    this.why?.ensureLoaded();
     this.choices = this.session ? this.session.roles.map(() => null) : [];
     this.selectedCell = null;
     this.render();

@@ -5,28 +5,47 @@
 // computed by the engine in the `think` worker; this module only draws it.
 
 import { engine } from '../engine/client.js';
-import { h, select } from '../dom.js';
-
-export const WHY_HEURISTICS = [
-  ['fjo', 'f_JO (thesis)'],
-  ['hff', 'h_FF distance'],
-  ['hadd', 'h_add distance'],
-  ['hmax', 'h_max distance'],
-  ['fuzzy', 'fuzzy goal distance'],
-  ['mobility', 'mobility'],
-];
+import { h } from '../dom.js';
 
 const num = (v) => (v === null || v === undefined ? '∞' : String(Math.round(v * 1000) / 1000));
 
 export class WhyPanel {
   /** `ask()` is called when the user presses the button. */
   constructor(ask) {
-    this.heuristic = select(WHY_HEURISTICS, 'fjo', { 'aria-label': 'heuristic to explain with' });
+    this.heuristic = h('select', { 'aria-label': 'heuristic to explain with' });
     this.button = h('button', { type: 'button', text: 'Why?', title: 'Each legal move’s value in the position shown', on: { click: ask } });
     this.body = h('div', { class: 'why-body', 'aria-live': 'polite' });
     this.root = h('section', { class: 'panel why-panel', 'aria-label': 'Why?' },
       h('h3', { text: 'Why?' }), h('div', { class: 'row' }, this.heuristic, this.button), this.body);
     this.call = null;
+    /** Names of the heuristics `explain` reports as distances (lower is better). */
+    this.distances = new Set();
+    this.loaded = null;
+  }
+
+  /** Loads the list once (the view calls it when it shows a game, so no worker starts before). */
+  ensureLoaded() {
+    this.loaded ??= this.load();
+    return this.loaded;
+  }
+
+  /**
+   * Fills the list from the engine's heuristics registry (`heuristics()`,
+   * crate/src/search/heuristics.rs: `explain` marks those offered here,
+   * `distance` those whose best value is the smallest); f_JO is selected.
+   */
+  async load() {
+    try {
+      const { heuristics } = await engine().think.call('players', {});
+      const offered = (heuristics ?? []).filter((x) => x.explain);
+      this.distances = new Set(offered.filter((x) => x.distance).map((x) => x.name));
+      const chosen = this.heuristic.value;
+      this.heuristic.replaceChildren(...offered.map((x) => h('option', { value: x.name, text: x.label, title: x.description })));
+      this.heuristic.value = offered.some((x) => x.name === chosen) ? chosen : offered.some((x) => x.name === 'fjo') ? 'fjo' : (offered[0]?.name ?? '');
+    } catch {
+      // The engine failed (the view says so): asked again next time.
+      this.loaded = null;
+    }
   }
 
   /** Forgets the shown explanation (a pending one is ignored when it ends: cancelling would restart the worker the engine thinks in). */
@@ -39,7 +58,10 @@ export class WhyPanel {
   async explain(kif, moves) {
     this.clear();
     this.body.replaceChildren(h('p', { text: 'computing…' }));
-    const call = engine().think.call('explain', { kif, options: { moves, heuristic: this.heuristic.value } });
+    await this.ensureLoaded();
+    // Without a list (the engine could not say), the engine's default (f_JO).
+    const options = this.heuristic.value ? { moves, heuristic: this.heuristic.value } : { moves };
+    const call = engine().think.call('explain', { kif, options });
     this.call = call;
     try {
       const e = await call;
@@ -50,7 +72,7 @@ export class WhyPanel {
   }
 
   show(e) {
-    const distance = ['hff', 'hadd', 'hmax'].includes(e.heuristic);
+    const distance = this.distances.has(e.heuristic);
     const values = e.moves.map((m) => m.value).filter((v) => v !== null);
     const best = values.length ? (distance ? Math.min(...values) : Math.max(...values)) : null;
     const head = h('p', { class: 'why-summary', text: `${e.role}, ${e.heuristic}: position ${num(e.value)}${e.terminal ? ' (terminal)' : ''}` });
