@@ -572,9 +572,21 @@ pub fn restrict(
     budget: Budget,
     name: &dyn Fn(RelId) -> String,
 ) -> Filters {
+    // Static relations already computed: not those with rules in the
+    // dynamic fixpoint (demand strategy), nor the `true` tables and `does`
+    // (filled from `init`, `next` and `legal`, even when marked static).
     let mut computed: Vec<bool> = rs.is_static.clone();
     for rule in &rs.rules {
         computed[rule.head_rel] = false;
+    }
+    for r in g
+        .true_tables
+        .iter()
+        .map(|x| x.1)
+        .chain(g.true_all)
+        .chain(g.does)
+    {
+        computed[r] = false;
     }
     let (mut arity, mut is_static) = (rs.arity.clone(), rs.is_static.clone());
     let static_rows: Vec<usize> = gr.rels.iter().map(|r| r.rows.len()).collect();
