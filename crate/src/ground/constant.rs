@@ -107,6 +107,7 @@ mod tests {
         let demand = Strategy {
             demand: true,
             project_first: true,
+            ..Strategy::default()
         };
         let at = |strategy| {
             let gp = ground_program_with_strategy(&program, Budget::default(), strategy).unwrap();

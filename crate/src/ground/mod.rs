@@ -24,6 +24,7 @@ mod passes;
 pub mod profile;
 pub mod rules;
 mod semijoin;
+pub mod types;
 
 pub use engine::{BitState, FastEngine};
 
@@ -232,7 +233,13 @@ pub fn ground_program(program: &Program, budget: Budget) -> Result<GroundProgram
         max_ms: budget.max_ms.min(FIRST_MS.max(budget.max_ms / 2.0)),
         ..budget
     };
-    let mut result = ground_with_strategy(program, first_budget, rules::Strategy::default());
+    // The first attempt is untyped (types.rs costs time and changes no
+    // network the first strategy builds on the corpus); the others typed.
+    let first = rules::Strategy {
+        untyped: true,
+        ..rules::Strategy::default()
+    };
+    let mut result = ground_with_strategy(program, first_budget, first);
     let out_of_time = |r: &Result<GroundProgram, GroundError>| {
         matches!(
             r,
@@ -251,6 +258,7 @@ pub fn ground_program(program: &Program, budget: Budget) -> Result<GroundProgram
         let demand = rules::Strategy {
             demand: true,
             project_first: true,
+            ..rules::Strategy::default()
         };
         let b = Budget {
             max_ms: left(t0),
@@ -294,6 +302,16 @@ const FIRST_MS: f64 = 20_000.0;
 const FIRST_ATOMS: usize = 1_500_000;
 /// Literals the first strategy may use before the second is tried.
 const FIRST_LITERALS: usize = 5_000_000;
+
+/// A fast engine grounded with one strategy only (tests).
+#[cfg(test)]
+pub fn ground_with_strategy_for_tests(
+    program: &Program,
+    budget: Budget,
+    strategy: rules::Strategy,
+) -> Result<FastEngine, GroundError> {
+    engine_of(ground_with_strategy(program, budget, strategy)?, now_ms())
+}
 
 /// Grounds with one strategy only (no second attempt); tests compare them.
 #[cfg(test)]
@@ -397,6 +415,42 @@ fn ground_program_with(
     }
     for stratum in &rs.static_strata {
         fixpoint(&mut gr, stratum, prof, "static", |_| {})?;
+    }
+    // Argument types (types.rs): filters on head variables that drop the
+    // atoms no rule instance can ask for. `GDLKIT_GROUND_UNTYPED` (native,
+    // a diagnostic) switches them off.
+    let untyped = strategy.untyped || std::env::var_os("GDLKIT_GROUND_UNTYPED").is_some();
+    if !untyped {
+        let roots = [rel_legal, rel_next, rel_goal, rel_terminal, rel_init]
+            .into_iter()
+            .chain([g.id_of(kw::ROLE, 1)])
+            .flatten()
+            .collect();
+        let game = types::Roles {
+            init: rel_init,
+            next: rel_next,
+            legal: rel_legal,
+            does: rel_does,
+            roots,
+            true_tables: true_tables.iter().map(|(&k, &r)| (k, r)).collect(),
+            true_all,
+            first_aux: c.num_rels(),
+        };
+        let name = |r: RelId| {
+            g.rels.get(r).map_or(format!("aux{r}"), |k| {
+                format!("{}/{}", it.terms().symbols.name(k.sym), k.arity)
+            })
+        };
+        let filters = types::restrict(&gr, &mut rs, &c.facts, &game, budget, &name);
+        for r in gr.rels.len()..rs.arity.len() {
+            let mut rel = instantiate::Relation::default();
+            rel.arity = rs.arity[r];
+            gr.rels.push(rel);
+            gr.is_static.push(rs.is_static[r]);
+        }
+        for &(r, t) in &filters.rows {
+            gr.add(r, &[t]);
+        }
     }
     let mut fact_atoms = Vec::new();
     for (r, row) in &dyn_facts {
@@ -527,6 +581,11 @@ fn ground_program_with(
 pub fn ground(program: &Program, budget: Budget) -> Result<FastEngine, GroundError> {
     let t0 = now_ms();
     let gp = ground_program(program, budget)?;
+    engine_of(gp, t0)
+}
+
+/// The fast engine of a grounded program (grounding started at `t0`).
+fn engine_of(gp: GroundProgram, t0: f64) -> Result<FastEngine, GroundError> {
     crate::job::progress("grounding: network", String::new);
     let GroundProgram {
         store,
@@ -737,7 +796,11 @@ mod tests {
             max_ms: 600_000.0,
             ..Budget::default()
         };
-        let plain = ground_program_with_strategy(&program, small, rules::Strategy::default());
+        let first = rules::Strategy {
+            untyped: true,
+            ..rules::Strategy::default()
+        };
+        let plain = ground_program_with_strategy(&program, small, first);
         assert!(plain.is_err(), "the plain grounding fits in 2,000 atoms");
         let gp = ground_program(&program, small).expect("demand grounds it");
         assert!(gp.atoms.len() < 2_000);

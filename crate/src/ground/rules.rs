@@ -85,6 +85,8 @@ pub struct Strategy {
     pub demand: bool,
     /// Split off projections of one literal before joins of equal width.
     pub project_first: bool,
+    /// Without the argument-type filters (`types.rs`), for comparisons.
+    pub untyped: bool,
 }
 
 /// Collects the non-static rules that `legal`, `next`, `terminal` and `goal`
@@ -279,6 +281,23 @@ impl Rels<'_> {
     }
 }
 
+/// Splits one plain rule into `out`, its auxiliaries new relations of
+/// `arity` and `is_static` (for rules made outside [`collect`]: types.rs).
+pub fn split_plain(
+    rule: GRule,
+    out: &mut Vec<GRule>,
+    arity: &mut Vec<usize>,
+    is_static: &mut Vec<bool>,
+) {
+    let mut projections = Projections::default();
+    let mut rels = Rels {
+        arity,
+        is_static,
+        projections: &mut projections,
+    };
+    split(rule, out, &mut rels, Strategy::default(), Kind::Plain);
+}
+
 /// Splits one rule by bucket elimination and appends the resulting rules.
 /// A demand rule and its auxiliaries are static: they restrict joins but
 /// are never literals of the network. In a rule whose first literal is its
@@ -457,6 +476,7 @@ mod tests {
         let demand = Strategy {
             demand: true,
             project_first: true,
+            ..Strategy::default()
         };
         let rs = collect(c, demand, None);
         let near_rules: Vec<&GRule> = rs.rules.iter().filter(|r| r.head_rel == near).collect();
