@@ -9,6 +9,7 @@
 //! nothing extra. A cyclic component is recomputed as a unit (least
 //! fixpoint) when one of its inputs changed. No allocation per step.
 
+use super::factor::factor_ors;
 use super::network::{Network, HOOK_LEGAL, HOOK_MASK, HOOK_NEXT, LEAF, NONE};
 use super::passes::{
     complement_ors, flatten, frame_inputs, lazy_nodes, legal_gates, levels, Gates,
@@ -99,6 +100,9 @@ const NEW_FIRST: bool = true;
 /// Rewrite wide ORs over most `does` inputs as their complement (see
 /// [`complement_ors`]); a switch for measuring.
 const COMPLEMENT: bool = true;
+/// Factor shared literals out of ORs of ANDs (see [`factor_ors`]); a
+/// switch for measuring.
+const FACTOR: bool = true;
 
 /// The fast engine: a grounded game evaluated as a propositional network.
 #[derive(Clone)]
@@ -166,7 +170,6 @@ impl FastEngine {
         t: Tables,
         stats: GroundStats,
     ) -> FastEngine {
-        let n = net.len();
         let words = t.base_fluent.len().div_ceil(64).max(1);
         let mut legal_word = vec![0u32];
         for r in 0..t.roles.len() {
@@ -186,12 +189,29 @@ impl FastEngine {
             flatten(&mut net, &t);
         }
         let new_first = NEW_FIRST && frame_inputs(&net, &t);
-        let lazy = lazy_nodes(&net, t.terminal);
+        if FACTOR {
+            let mut keep = vec![false; net.len()];
+            keep[t.terminal as usize] = true;
+            for g in t.goals.iter().flatten() {
+                keep[g.1 as usize] = true;
+            }
+            let mut is_input = vec![false; net.len()];
+            for &i in t.legal_input.iter().filter(|&&i| i != NONE) {
+                is_input[i as usize] = true;
+            }
+            factor_ors(&mut net, &keep, &is_input);
+        }
+        let n = net.len();
+        let mut lazy = lazy_nodes(&net, t.terminal);
         let (complement, counted) = if COMPLEMENT {
             complement_ors(&mut net, &t, &lazy)
         } else {
             (Vec::new(), Vec::new())
         };
+        if !complement.is_empty() {
+            // ORs that fed only rewritten gates are no longer needed.
+            lazy = lazy_nodes(&net, t.terminal);
+        }
         let gates = if GATE_LEGALS {
             legal_gates(&net, &legal_word)
         } else {

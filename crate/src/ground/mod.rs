@@ -16,6 +16,7 @@
 
 pub mod demand;
 pub mod engine;
+mod factor;
 pub mod instantiate;
 pub mod network;
 mod passes;
