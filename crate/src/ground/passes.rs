@@ -426,13 +426,16 @@ pub(super) fn complement_ors(
         }
     }
     let gate = |v: usize| net.thr[v] == 1 && !lazy[v] && net.scc[v] == NONE;
-    let over_inputs = |v: usize| {
-        gate(v)
-            && net.hook_start[v] == net.hook_start[v + 1]
-            && preds[v]
-                .iter()
-                .all(|&p| p & 1 == 0 && is_input[(p >> 1) as usize])
-    };
+    // Once per node (a wide OR over inputs can feed thousands of gates).
+    let over_inputs: Vec<bool> = (0..n)
+        .map(|v| {
+            gate(v)
+                && net.hook_start[v] == net.hook_start[v + 1]
+                && preds[v]
+                    .iter()
+                    .all(|&p| p & 1 == 0 && is_input[(p >> 1) as usize])
+        })
+        .collect();
     let mut mark = vec![NONE; n];
     let mut support: Vec<Vec<u32>> = vec![Vec::new(); n];
     for v in 0..n {
@@ -446,13 +449,17 @@ pub(super) fn complement_ors(
             let u = (p >> 1) as usize;
             let reach: &[u32] = if p & 1 == 0 && is_input[u] {
                 &[] // `u` is an input itself: below
-            } else if p & 1 == 0 && over_inputs(u) {
+            } else if p & 1 == 0 && over_inputs[u] {
                 &preds[u]
             } else {
                 ok = false;
                 break;
             };
             work += reach.len().max(1);
+            if work > 2 * inputs.len() {
+                ok = false;
+                break;
+            }
             if is_input[u] && mark[u] != v as u32 {
                 mark[u] = v as u32;
                 sup.push(u as u32);
@@ -463,10 +470,6 @@ pub(super) fn complement_ors(
                     mark[i] = v as u32;
                     sup.push(i as u32);
                 }
-            }
-            if work > 2 * inputs.len() {
-                ok = false;
-                break;
             }
         }
         if ok {
