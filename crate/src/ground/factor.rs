@@ -26,6 +26,9 @@ use super::network::{Network, LEAF, NONE};
 /// changes of the `a_i` from propagating, `X` does not.
 pub(super) fn factor_ors(net: &mut Network, keep: &[bool], is_input: &[bool]) -> usize {
     let n = net.len();
+    if !any_or_of_ands(net) {
+        return 0;
+    }
     let mut out: Vec<Vec<u32>> = (0..n)
         .map(|v| net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize].to_vec())
         .collect();
@@ -178,4 +181,22 @@ fn over_many_inputs(
     reached.sort_unstable();
     reached.dedup();
     reached.len() >= 16
+}
+
+/// Whether some OR gate has only AND gates with one successor as inputs
+/// (a cheap test before the pass builds its per-node lists).
+fn any_or_of_ands(net: &Network) -> bool {
+    let n = net.len();
+    let mut indeg = vec![0u32; n];
+    let mut bad = vec![false; n];
+    for v in 0..n {
+        let outs = &net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize];
+        let single_and = net.thr[v] != LEAF && net.thr[v] >= 2 && outs.len() == 1;
+        for &e in outs {
+            let t = (e >> 1) as usize;
+            indeg[t] += 1;
+            bad[t] |= e & 1 == 1 || !single_and;
+        }
+    }
+    (0..n).any(|g| net.thr[g] == 1 && net.scc[g] == NONE && indeg[g] >= 2 && !bad[g])
 }

@@ -419,19 +419,32 @@ pub(super) fn complement_ors(
     // `factor.rs`); none if it reads anything else. The expansion stops
     // at twice the number of inputs (no gate is rewritten that would need
     // more).
-    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+    // Predecessors, flat: node `v`'s are `pred[pred_start[v]..pred_start[v + 1]]`.
+    let mut pred_start = vec![0u32; n + 1];
+    for &e in &net.out {
+        pred_start[(e >> 1) as usize + 1] += 1;
+    }
+    for i in 0..n {
+        pred_start[i + 1] += pred_start[i];
+    }
+    let mut pred = vec![0u32; net.out.len()];
+    let mut fill = pred_start.clone();
     for v in 0..n {
         for &e in &net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize] {
-            preds[(e >> 1) as usize].push((v as u32) << 1 | (e & 1));
+            let t = (e >> 1) as usize;
+            pred[fill[t] as usize] = (v as u32) << 1 | (e & 1);
+            fill[t] += 1;
         }
     }
+    drop(fill);
+    let preds = |v: usize| &pred[pred_start[v] as usize..pred_start[v + 1] as usize];
     let gate = |v: usize| net.thr[v] == 1 && !lazy[v] && net.scc[v] == NONE;
     // Once per node (a wide OR over inputs can feed thousands of gates).
     let over_inputs: Vec<bool> = (0..n)
         .map(|v| {
             gate(v)
                 && net.hook_start[v] == net.hook_start[v + 1]
-                && preds[v]
+                && preds(v)
                     .iter()
                     .all(|&p| p & 1 == 0 && is_input[(p >> 1) as usize])
         })
@@ -439,18 +452,18 @@ pub(super) fn complement_ors(
     let mut mark = vec![NONE; n];
     let mut support: Vec<Vec<u32>> = vec![Vec::new(); n];
     for v in 0..n {
-        if !gate(v) || preds[v].len() > 2 * inputs.len() {
+        if !gate(v) || preds(v).len() > 2 * inputs.len() {
             continue;
         }
         let mut work = 0;
         let mut sup = Vec::new();
         let mut ok = true;
-        for &p in &preds[v] {
+        for &p in preds(v) {
             let u = (p >> 1) as usize;
             let reach: &[u32] = if p & 1 == 0 && is_input[u] {
                 &[] // `u` is an input itself: below
             } else if p & 1 == 0 && over_inputs[u] {
-                &preds[u]
+                preds(u)
             } else {
                 ok = false;
                 break;
