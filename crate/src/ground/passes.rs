@@ -451,7 +451,7 @@ pub(super) fn complement_ors(
         .collect();
     let mut mark = vec![NONE; n];
     let mut support: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for v in 0..n {
+    for (v, slot) in support.iter_mut().enumerate() {
         if !gate(v) || preds(v).len() > 2 * inputs.len() {
             continue;
         }
@@ -486,7 +486,7 @@ pub(super) fn complement_ors(
             }
         }
         if ok {
-            support[v] = sup;
+            *slot = sup;
         }
     }
     // The inputs that some wide gate reaches: only they count.
