@@ -7,6 +7,8 @@
 #   bash bench/instructions.sh OLD_BINARY NEW_BINARY ...
 #
 # Needs valgrind. GAMES="ticTacToe:2000 ..." overrides the games and N.
+# `--engine fast`: with `auto`, a large network (chess_200) first runs a
+# timed trial against the interpreter, whose instructions depend on the load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 G=${G:-../shared/games/repository}
@@ -21,8 +23,8 @@ for gn in $GAMES; do
   g=${gn%%:*}; n=${gn##*:}
   printf "%-13s" "$g"
   for b in "$@"; do
-    a=$(irefs "$b" bench "$G/$g.kif" --playouts "$n" --seed 3)
-    c=$(irefs "$b" bench "$G/$g.kif" --playouts $((2 * n)) --seed 3)
+    a=$(irefs "$b" bench "$G/$g.kif" --playouts "$n" --seed 3 --engine fast)
+    c=$(irefs "$b" bench "$G/$g.kif" --playouts $((2 * n)) --seed 3 --engine fast)
     printf " %14d" $(((c - a) / n))
   done
   echo

@@ -9,6 +9,7 @@
 //! nothing extra. A cyclic component is recomputed as a unit (least
 //! fixpoint) when one of its inputs changed. No allocation per step.
 
+use super::factor::factor_ors;
 use super::network::{Network, HOOK_LEGAL, HOOK_MASK, HOOK_NEXT, LEAF, NONE};
 use super::passes::{
     complement_ors, flatten, frame_inputs, lazy_nodes, legal_gates, levels, Gates,
@@ -99,6 +100,9 @@ const NEW_FIRST: bool = true;
 /// Rewrite wide ORs over most `does` inputs as their complement (see
 /// [`complement_ors`]); a switch for measuring.
 const COMPLEMENT: bool = true;
+/// Factor shared literals out of ORs of ANDs (see [`factor_ors`]); a
+/// switch for measuring.
+const FACTOR: bool = true;
 
 /// The fast engine: a grounded game evaluated as a propositional network.
 #[derive(Clone)]
@@ -166,7 +170,6 @@ impl FastEngine {
         t: Tables,
         stats: GroundStats,
     ) -> FastEngine {
-        let n = net.len();
         let words = t.base_fluent.len().div_ceil(64).max(1);
         let mut legal_word = vec![0u32];
         for r in 0..t.roles.len() {
@@ -186,12 +189,29 @@ impl FastEngine {
             flatten(&mut net, &t);
         }
         let new_first = NEW_FIRST && frame_inputs(&net, &t);
-        let lazy = lazy_nodes(&net, t.terminal);
+        if FACTOR {
+            let mut keep = vec![false; net.len()];
+            keep[t.terminal as usize] = true;
+            for g in t.goals.iter().flatten() {
+                keep[g.1 as usize] = true;
+            }
+            let mut is_input = vec![false; net.len()];
+            for &i in t.legal_input.iter().filter(|&&i| i != NONE) {
+                is_input[i as usize] = true;
+            }
+            factor_ors(&mut net, &keep, &is_input);
+        }
+        let n = net.len();
+        let mut lazy = lazy_nodes(&net, t.terminal);
         let (complement, counted) = if COMPLEMENT {
             complement_ors(&mut net, &t, &lazy)
         } else {
             (Vec::new(), Vec::new())
         };
+        if !complement.is_empty() {
+            // ORs that fed only rewritten gates are no longer needed.
+            lazy = lazy_nodes(&net, t.terminal);
+        }
         let gates = if GATE_LEGALS {
             legal_gates(&net, &legal_word)
         } else {
@@ -976,5 +996,64 @@ impl StateMachine for FastEngine {
             }
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{ground, Budget};
+
+    /// Marking cells of a 3x3 board in turn, with ticTacToe's frame axiom
+    /// for blank cells (a disjunction in the body).
+    const MARKS: &str = "(role xp) (role op) (index 1) (index 2) (index 3)
+        (<= (init (cell ?x ?y blank)) (index ?x) (index ?y))
+        (init (control xp))
+        (<= (legal ?r (mark ?x ?y)) (true (control ?r)) (true (cell ?x ?y blank)))
+        (<= (legal xp noop) (true (control op)))
+        (<= (legal op noop) (true (control xp)))
+        (<= (next (cell ?x ?y ?r)) (does ?r (mark ?x ?y)))
+        (<= (next (cell ?x ?y ?r)) (true (cell ?x ?y ?r)) (distinct ?r blank))
+        (<= (next (cell ?x ?y blank)) (true (cell ?x ?y blank)) (does ?r (mark ?j ?k))
+            (or (distinct ?x ?j) (distinct ?y ?k)))
+        (<= (next (control xp)) (true (control op)))
+        (<= (next (control op)) (true (control xp)))
+        (<= open (true (cell ?x ?y blank)))
+        (<= terminal (not open))
+        (<= (goal ?r 50) (role ?r))";
+
+    /// The frame as breakthrough writes it: a static relation of distinct
+    /// cells, so one wide OR over the moves per cell.
+    const DISTINCT_CELL: &str = "(distinctCell ?x ?y ?j ?k))
+        (<= (distinctCell ?x ?y ?j ?k) (index ?x) (index ?y) (index ?j) (index ?k)
+            (distinct ?x ?j))
+        (<= (distinctCell ?x ?y ?j ?k) (index ?x) (index ?y) (index ?j) (index ?k)
+            (distinct ?y ?k)";
+
+    /// Frame axioms as ticTacToe (after factoring) and breakthrough write
+    /// them are rewritten as complement gates, one per cell, so that a
+    /// move's input updates at most its own cell's gate and its `next`
+    /// gates: at most 4 propagated edges out of any `does` input (before:
+    /// breakthrough ~62, each into the frame OR of a cell the move leaves
+    /// alone). The answers are checked by `tests/fast_vs_interpreter.rs`.
+    #[test]
+    fn moves_touch_only_their_own_cells_frame_gates() {
+        for (text, cells) in [
+            (MARKS.to_string(), 9),
+            (
+                MARKS.replace("(or (distinct ?x ?j) (distinct ?y ?k))", DISTINCT_CELL),
+                9,
+            ),
+        ] {
+            let e = ground(&crate::parse_program(&text), Budget::default()).expect("grounds");
+            assert_eq!(e.complement.len(), cells, "one complement gate per cell");
+            let mut inputs = 0;
+            for &i in e.t.legal_input.iter().filter(|&&i| i != super::NONE) {
+                let i = i as usize;
+                let fan_out = e.net.out_start[i + 1] - e.net.out_start[i];
+                assert!(fan_out <= 4, "a move input with {fan_out} propagated edges");
+                inputs += 1;
+            }
+            assert!(inputs >= 18, "only {inputs} move inputs");
+        }
     }
 }

@@ -18,6 +18,7 @@ mod constant;
 pub mod demand;
 mod duplicates;
 pub mod engine;
+mod factor;
 pub mod instantiate;
 pub mod network;
 mod passes;

@@ -1,9 +1,11 @@
 //! Compile-time passes over the network, run once when the fast engine is
 //! built (no behaviour at run time of their own): which nodes only goals
 //! need ([`lazy_nodes`]), gate flattening ([`flatten`]), the order of input
-//! flips ([`frame_inputs`]), legal gating ([`legal_gates`]) and levels
-//! ([`levels`]). `engine.rs` applies their results; `docs/fast-engine.md`
-//! (pipeline steps 6-9) has the measurements behind each.
+//! flips ([`frame_inputs`]), legal gating ([`legal_gates`]), levels
+//! ([`levels`]) and wide ORs over moves as their complement
+//! ([`complement_ors`]; factoring, which prepares some, is in `factor.rs`).
+//! `engine.rs` applies their results; `docs/fast-engine.md` (pipeline steps
+//! 6-9 and the sessions after) has the measurements behind each.
 
 use super::engine::Tables;
 use super::network::{Network, HOOK_LEGAL, HOOK_MASK, LEAF, MAX_FAN_IN, NONE};
@@ -412,33 +414,95 @@ pub(super) fn complement_ors(
             inputs.push(i);
         }
     }
-    // Per gate: its number of inputs, and whether an edge disqualifies it.
-    let mut fed = vec![0u32; n];
-    let mut bad = vec![false; n];
-    for (v, &input) in is_input.iter().enumerate() {
+    // Per gate, the inputs its OR reaches: directly, or through an OR gate
+    // over inputs only (ticTacToe's "some move in row j", see
+    // `factor.rs`); none if it reads anything else. The expansion stops
+    // at twice the number of inputs (no gate is rewritten that would need
+    // more).
+    // Predecessors, flat: node `v`'s are `pred[pred_start[v]..pred_start[v + 1]]`.
+    let mut pred_start = vec![0u32; n + 1];
+    for &e in &net.out {
+        pred_start[(e >> 1) as usize + 1] += 1;
+    }
+    for i in 0..n {
+        pred_start[i + 1] += pred_start[i];
+    }
+    let mut pred = vec![0u32; net.out.len()];
+    let mut fill = pred_start.clone();
+    for v in 0..n {
         for &e in &net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize] {
-            let tg = (e >> 1) as usize;
-            if e & 1 == 1 || !input {
-                bad[tg] = true;
-            }
-            fed[tg] += 1;
+            let t = (e >> 1) as usize;
+            pred[fill[t] as usize] = (v as u32) << 1 | (e & 1);
+            fill[t] += 1;
         }
     }
-    let wide = |v: usize| net.thr[v] == 1 && !bad[v] && !lazy[v] && net.scc[v] == NONE;
-    // The inputs that feed some candidate: only they count.
+    drop(fill);
+    let preds = |v: usize| &pred[pred_start[v] as usize..pred_start[v + 1] as usize];
+    let gate = |v: usize| net.thr[v] == 1 && !lazy[v] && net.scc[v] == NONE;
+    // Once per node (a wide OR over inputs can feed thousands of gates).
+    let over_inputs: Vec<bool> = (0..n)
+        .map(|v| {
+            gate(v)
+                && net.hook_start[v] == net.hook_start[v + 1]
+                && preds(v)
+                    .iter()
+                    .all(|&p| p & 1 == 0 && is_input[(p >> 1) as usize])
+        })
+        .collect();
+    let mut mark = vec![NONE; n];
+    let mut support: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for (v, slot) in support.iter_mut().enumerate() {
+        if !gate(v) || preds(v).len() > 2 * inputs.len() {
+            continue;
+        }
+        let mut work = 0;
+        let mut sup = Vec::new();
+        let mut ok = true;
+        for &p in preds(v) {
+            let u = (p >> 1) as usize;
+            let reach: &[u32] = if p & 1 == 0 && is_input[u] {
+                &[] // `u` is an input itself: below
+            } else if p & 1 == 0 && over_inputs[u] {
+                preds(u)
+            } else {
+                ok = false;
+                break;
+            };
+            work += reach.len().max(1);
+            if work > 2 * inputs.len() {
+                ok = false;
+                break;
+            }
+            if is_input[u] && mark[u] != v as u32 {
+                mark[u] = v as u32;
+                sup.push(u as u32);
+            }
+            for &q in reach {
+                let i = (q >> 1) as usize;
+                if mark[i] != v as u32 {
+                    mark[i] = v as u32;
+                    sup.push(i as u32);
+                }
+            }
+        }
+        if ok {
+            *slot = sup;
+        }
+    }
+    // The inputs that some wide gate reaches: only they count.
+    let wide = |v: usize| support[v].len() >= 16;
     let mut counted = vec![false; n];
-    for &i in &inputs {
-        let i = i as usize;
-        counted[i] = net.out[net.out_start[i] as usize..net.out_start[i + 1] as usize]
-            .iter()
-            .any(|&e| wide((e >> 1) as usize) && fed[(e >> 1) as usize] >= 16);
+    for v in (0..n).filter(|&v| wide(v)) {
+        for &i in &support[v] {
+            counted[i as usize] = true;
+        }
     }
     inputs.retain(|&i| counted[i as usize]);
     let mut complement = vec![false; n];
     let mut chosen = Vec::new();
     for v in 0..n {
-        let p = fed[v] as usize;
-        if wide(v) && p >= 16 && 2 * (inputs.len().saturating_sub(p)) <= p {
+        let p = support[v].len();
+        if wide(v) && 2 * (inputs.len().saturating_sub(p)) <= p {
             complement[v] = true;
             chosen.push(v as u32);
         }
@@ -446,29 +510,6 @@ pub(super) fn complement_ors(
     if chosen.is_empty() {
         return (chosen, Vec::new());
     }
-    // Which inputs feed each chosen gate (`mark`), and the negated edges
-    // from the others (`extra`, per input). Per gate `|inputs| <= 1.5 *` its
-    // in-degree, so this is linear in the edges.
-    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for &i in &inputs {
-        let i = i as usize;
-        for &e in &net.out[net.out_start[i] as usize..net.out_start[i + 1] as usize] {
-            if complement[(e >> 1) as usize] {
-                preds[(e >> 1) as usize].push(i as u32);
-            }
-        }
-    }
-    let mut mark = vec![NONE; n];
-    chosen.retain(|&g| {
-        let ps = &preds[g as usize];
-        for &p in ps {
-            if mark[p as usize] == g {
-                return false; // fed twice by one input
-            }
-            mark[p as usize] = g;
-        }
-        true
-    });
     // Inputs that feed no chosen gate after all do not count either.
     complement.fill(false);
     for &g in &chosen {
@@ -476,8 +517,8 @@ pub(super) fn complement_ors(
     }
     counted.fill(false);
     for &g in &chosen {
-        for &p in &preds[g as usize] {
-            counted[p as usize] = true;
+        for &i in &support[g as usize] {
+            counted[i as usize] = true;
         }
     }
     inputs.retain(|&i| counted[i as usize]);
@@ -487,8 +528,8 @@ pub(super) fn complement_ors(
     let mut extra: Vec<Vec<u32>> = vec![Vec::new(); n];
     mark.fill(NONE);
     for &g in &chosen {
-        for &p in &preds[g as usize] {
-            mark[p as usize] = g;
+        for &i in &support[g as usize] {
+            mark[i as usize] = g;
         }
         for &i in &inputs {
             if mark[i as usize] != g {
@@ -508,7 +549,7 @@ pub(super) fn complement_ors(
         start[v + 1] = out.len() as u32;
     }
     for &g in &chosen {
-        let left_out = inputs.len() - preds[g as usize].len();
+        let left_out = inputs.len() - support[g as usize].len();
         net.thr[g as usize] = left_out as u32 + 1;
     }
     net.out = out;
