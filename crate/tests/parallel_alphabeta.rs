@@ -406,5 +406,8 @@ fn interpreter_copies_key_states_by_content() {
             }
         }
     }
-    assert!(hazards > 0, "no pair of first moves gave two copies one id for different fluents");
+    assert!(
+        hazards > 0,
+        "no pair of first moves gave two copies one id for different fluents"
+    );
 }
