@@ -116,10 +116,13 @@ pub struct FastEngine {
     // Run-time values.
     /// Per node its count and flags (see [`OFFSET`]).
     ns: Vec<u32>,
-    cur: BitState,
-    next: BitState,
+    /// The state held and its successor under the inputs set: plain
+    /// vectors, not `BitState`s, so that the hooks' bit flips do not test
+    /// whether a small vector spilled.
+    cur: Vec<u64>,
+    next: Vec<u64>,
     /// A buffer for copying `next` without allocating.
-    spare: BitState,
+    spare: Vec<u64>,
     /// The one hook of a node, or `NONE` (several: see `net.hooks`).
     hook: Vec<u32>,
     /// Nodes needed only for goals: not propagated, evaluated on demand
@@ -317,9 +320,9 @@ impl FastEngine {
             lazy_in,
             lazy_fresh: false,
             ns,
-            cur: BitState::zero(words),
-            next: BitState::zero(words),
-            spare: BitState::zero(words),
+            cur: vec![0; words],
+            next: vec![0; words],
+            spare: vec![0; words],
             legal: vec![0; *legal_word.last().expect("one entry") as usize],
             masked: vec![
                 0;
@@ -416,7 +419,7 @@ impl FastEngine {
         for &h in &self.net.hooks[s..e] {
             let i = (h & HOOK_MASK) as usize;
             match h & !HOOK_MASK {
-                HOOK_NEXT => self.next.0[i / 64] ^= 1 << (i % 64),
+                HOOK_NEXT => self.next[i / 64] ^= 1 << (i % 64),
                 HOOK_LEGAL => self.legal[i / 64] ^= 1 << (i % 64),
                 _ => {}
             }
@@ -435,7 +438,7 @@ impl FastEngine {
                 let bits: &mut [u64] = if h & !HOOK_MASK == HOOK_LEGAL {
                     &mut self.legal
                 } else {
-                    &mut self.next.0
+                    &mut self.next
                 };
                 bits[i / 64] ^= 1 << (i % 64);
             } else {
@@ -652,7 +655,7 @@ impl FastEngine {
         // does not change and change back (as with the inputs).
         for turning_on in [false, true] {
             for (w, &sw) in s.iter().enumerate() {
-                let mut d = (self.cur.0[w] ^ sw) & if turning_on { sw } else { !sw };
+                let mut d = (self.cur[w] ^ sw) & if turning_on { sw } else { !sw };
                 while d != 0 {
                     let b = d.trailing_zeros() as usize;
                     d &= d - 1;
@@ -663,7 +666,7 @@ impl FastEngine {
                 }
             }
         }
-        self.cur.0.copy_from_slice(s);
+        self.cur.copy_from_slice(s);
         self.propagate();
     }
 
@@ -737,13 +740,13 @@ impl FastEngine {
         if self.t.queries_use_does && !self.inputs.is_empty() {
             self.set_inputs(&[]);
         }
-        if s.0 != self.cur.0 {
+        if s.0[..] != self.cur[..] {
             self.set_state(&s.0);
         }
     }
 
     fn check_state(&self, s: &BitState) -> Result<(), EvalError> {
-        if s.0.len() != self.cur.0.len() {
+        if s.0.len() != self.cur.len() {
             return Err(EvalError::BadMove("a state of another game".into()));
         }
         Ok(())
@@ -838,12 +841,11 @@ impl FastEngine {
             }
             self.set_inputs(&nodes);
             let mut next = std::mem::take(&mut self.spare);
-            next.0.clear();
-            next.0.extend_from_slice(&self.next.0);
+            next.copy_from_slice(&self.next);
             if self.t.queries_use_does {
                 self.set_inputs(&[]);
             }
-            self.set_state(&next.0);
+            self.set_state(&next);
             self.spare = next;
         }
         (max_steps, false)
@@ -851,7 +853,7 @@ impl FastEngine {
 
     /// The state the network holds (e.g. the end of the last playout).
     pub fn current_state(&self) -> BitState {
-        self.cur.clone()
+        BitState(SmallVec::from_slice(&self.cur))
     }
 
     pub fn num_nodes(&self) -> usize {
@@ -915,7 +917,7 @@ impl StateMachine for FastEngine {
     }
 
     fn initial_state(&mut self) -> Result<BitState, EvalError> {
-        let mut s = BitState::zero(self.cur.0.len());
+        let mut s = BitState::zero(self.cur.len());
         for &b in &self.t.init {
             s.set(b as usize, true);
         }
@@ -945,11 +947,11 @@ impl StateMachine for FastEngine {
     fn next_state(&mut self, state: &BitState, joint: &[TermId]) -> Result<BitState, EvalError> {
         self.check_state(state)?;
         let nodes = self.input_nodes(joint)?;
-        if state.0 != self.cur.0 {
+        if state.0[..] != self.cur[..] {
             self.set_state(&state.0);
         }
         self.set_inputs(&nodes);
-        Ok(self.next.clone())
+        Ok(BitState(SmallVec::from_slice(&self.next)))
     }
 
     fn is_terminal(&mut self, state: &BitState) -> Result<bool, EvalError> {
@@ -989,7 +991,7 @@ impl StateMachine for FastEngine {
     /// Fluents that are in no reachable state (outside the grounded base
     /// propositions) are dropped: the network has no place for them.
     fn state_from_fluents(&mut self, fluents: &[TermId]) -> BitState {
-        let mut s = BitState::zero(self.cur.0.len());
+        let mut s = BitState::zero(self.cur.len());
         for f in fluents {
             if let Some(&b) = self.t.base_of_fluent.get(f) {
                 s.set(b as usize, true);
