@@ -10,7 +10,7 @@
 //! fixpoint) when one of its inputs changed. No allocation per step.
 
 use super::factor::factor_ors;
-use super::network::{Network, HOOK_LEGAL, HOOK_MASK, HOOK_NEXT, LEAF, NONE};
+use super::network::{Network, HOOK_LEGAL, HOOK_MASK, LEAF, NONE};
 use super::passes::{
     complement_ors, flatten, frame_inputs, lazy_nodes, legal_gates, levels, Gates,
 };
@@ -120,11 +120,18 @@ pub struct FastEngine {
     /// vectors, not `BitState`s, so that the hooks' bit flips do not test
     /// whether a small vector spilled.
     cur: Vec<u64>,
-    next: Vec<u64>,
-    /// A buffer for copying `next` without allocating.
+    /// What the hooks maintain, in one bitset so that a hook is a bit
+    /// position and its update one XOR: the successor state in words
+    /// `..words`, then the legal propositions (see `legal_word`).
+    hooked: Vec<u64>,
+    words: usize,
+    /// A buffer for copying the successor state without allocating.
     spare: Vec<u64>,
-    /// The one hook of a node, or `NONE` (several: see `net.hooks`).
+    /// The one hook bit of a node, or `NONE` (several: `hook_bits`).
     hook: Vec<u32>,
+    /// Per node its hook bits: `hook_bits[hook_at[v]..hook_at[v + 1]]`.
+    hook_at: Vec<u32>,
+    hook_bits: Vec<u32>,
     /// Nodes needed only for goals: not propagated, evaluated on demand
     /// (`lazy_order`, topological, with their inputs `lazy_in`).
     lazy_order: Vec<u32>,
@@ -132,8 +139,8 @@ pub struct FastEngine {
     lazy_in: Vec<u32>,
     lazy_fresh: bool,
     /// Legal propositions that are true: role `r`'s bits start at word
-    /// `legal_word[r]` (bit `i` is legal proposition `legal_start[r] + i`).
-    legal: Vec<u64>,
+    /// `legal_word[r]` of `hooked` (bit `i` is legal proposition
+    /// `legal_start[r] + i`).
     legal_word: Vec<u32>,
     /// Inputs taken out of legal gates (see [`Gates`]), and a buffer for
     /// a role's legal bits with their masks applied.
@@ -288,16 +295,29 @@ impl FastEngine {
         drop(pos);
         net.out_start = out_start;
         net.out = Vec::new();
+        // Hooks as positions in `hooked`: next bits first, then legal bits.
+        let hook_bits: Vec<u32> = net
+            .hooks
+            .iter()
+            .map(|&h| match h & !HOOK_MASK {
+                HOOK_LEGAL => (words * 64) as u32 + (h & HOOK_MASK),
+                _ => h & HOOK_MASK,
+            })
+            .collect();
+        let hook_at = net.hook_start.clone();
         let hook: Vec<u32> = (0..n)
             .map(|v| {
-                let (a, b) = (net.hook_start[v] as usize, net.hook_start[v + 1] as usize);
-                if b == a + 1 && net.hooks[a] & !HOOK_MASK != 0 {
-                    net.hooks[a]
+                let (a, b) = (hook_at[v] as usize, hook_at[v + 1] as usize);
+                if b == a + 1 {
+                    hook_bits[a]
                 } else {
                     NONE
                 }
             })
             .collect();
+        for w in legal_word.iter_mut() {
+            *w += words as u32;
+        }
         let ns = (0..n)
             .map(|v| {
                 let thr = net.thr[v];
@@ -321,9 +341,11 @@ impl FastEngine {
             lazy_fresh: false,
             ns,
             cur: vec![0; words],
-            next: vec![0; words],
+            hooked: vec![0; *legal_word.last().expect("one entry") as usize],
+            words,
             spare: vec![0; words],
-            legal: vec![0; *legal_word.last().expect("one entry") as usize],
+            hook_at,
+            hook_bits,
             masked: vec![
                 0;
                 legal_word
@@ -412,17 +434,9 @@ impl FastEngine {
     /// Applies the hooks of node `v` after its value changed.
     #[inline(never)]
     fn run_hooks(&mut self, v: usize) {
-        let (s, e) = (
-            self.net.hook_start[v] as usize,
-            self.net.hook_start[v + 1] as usize,
-        );
-        for &h in &self.net.hooks[s..e] {
-            let i = (h & HOOK_MASK) as usize;
-            match h & !HOOK_MASK {
-                HOOK_NEXT => self.next[i / 64] ^= 1 << (i % 64),
-                HOOK_LEGAL => self.legal[i / 64] ^= 1 << (i % 64),
-                _ => {}
-            }
+        let (s, e) = (self.hook_at[v] as usize, self.hook_at[v + 1] as usize);
+        for &i in &self.hook_bits[s..e] {
+            self.hooked[i as usize / 64] ^= 1 << (i % 64);
         }
     }
 
@@ -434,13 +448,7 @@ impl FastEngine {
         if f & HOOKED != 0 {
             let h = self.hook[v];
             if h != NONE {
-                let i = (h & HOOK_MASK) as usize;
-                let bits: &mut [u64] = if h & !HOOK_MASK == HOOK_LEGAL {
-                    &mut self.legal
-                } else {
-                    &mut self.next
-                };
-                bits[i / 64] ^= 1 << (i % 64);
+                self.hooked[h as usize / 64] ^= 1 << (h % 64);
             } else {
                 self.run_hooks(v);
             }
@@ -784,7 +792,7 @@ impl FastEngine {
 
     /// Role `r`'s legal bits, with the masks of its gates that are off.
     fn legal_bits(&mut self, r: usize) -> &[u64] {
-        let raw = &self.legal[self.legal_word[r] as usize..self.legal_word[r + 1] as usize];
+        let raw = &self.hooked[self.legal_word[r] as usize..self.legal_word[r + 1] as usize];
         let (a, b) = (
             self.gates.start[r] as usize,
             self.gates.start[r + 1] as usize,
@@ -874,7 +882,7 @@ impl FastEngine {
             }
             self.set_inputs(&nodes);
             let mut next = std::mem::take(&mut self.spare);
-            next.copy_from_slice(&self.next);
+            next.copy_from_slice(&self.hooked[..self.words]);
             if self.t.queries_use_does {
                 self.set_inputs(&[]);
             }
@@ -1008,7 +1016,7 @@ impl StateMachine for FastEngine {
             self.set_state(&state.0);
         }
         self.set_inputs(&nodes);
-        Ok(BitState(SmallVec::from_slice(&self.next)))
+        Ok(BitState(SmallVec::from_slice(&self.hooked[..self.words])))
     }
 
     fn is_terminal(&mut self, state: &BitState) -> Result<bool, EvalError> {
