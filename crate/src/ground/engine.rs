@@ -121,16 +121,14 @@ pub struct FastEngine {
     /// whether a small vector spilled.
     cur: Vec<u64>,
     /// What the hooks maintain, in one bitset so that a hook is a bit
-    /// position and its update one XOR: the successor state in words
-    /// `..words`, then the legal propositions (see `legal_word`).
+    /// position and its update one XOR: the successor state in the first
+    /// `cur.len()` words, then the legal propositions (see `legal_word`).
     hooked: Vec<u64>,
-    words: usize,
     /// A buffer for copying the successor state without allocating.
     spare: Vec<u64>,
     /// The one hook bit of a node, or `NONE` (several: `hook_bits`).
     hook: Vec<u32>,
-    /// Per node its hook bits: `hook_bits[hook_at[v]..hook_at[v + 1]]`.
-    hook_at: Vec<u32>,
+    /// `net.hooks` as positions in `hooked` (same `net.hook_start`).
     hook_bits: Vec<u32>,
     /// Nodes needed only for goals: not propagated, evaluated on demand
     /// (`lazy_order`, topological, with their inputs `lazy_in`).
@@ -304,10 +302,9 @@ impl FastEngine {
                 _ => h & HOOK_MASK,
             })
             .collect();
-        let hook_at = net.hook_start.clone();
         let hook: Vec<u32> = (0..n)
             .map(|v| {
-                let (a, b) = (hook_at[v] as usize, hook_at[v + 1] as usize);
+                let (a, b) = (net.hook_start[v] as usize, net.hook_start[v + 1] as usize);
                 if b == a + 1 {
                     hook_bits[a]
                 } else {
@@ -342,9 +339,7 @@ impl FastEngine {
             ns,
             cur: vec![0; words],
             hooked: vec![0; *legal_word.last().expect("one entry") as usize],
-            words,
             spare: vec![0; words],
-            hook_at,
             hook_bits,
             masked: vec![
                 0;
@@ -434,7 +429,10 @@ impl FastEngine {
     /// Applies the hooks of node `v` after its value changed.
     #[inline(never)]
     fn run_hooks(&mut self, v: usize) {
-        let (s, e) = (self.hook_at[v] as usize, self.hook_at[v + 1] as usize);
+        let (s, e) = (
+            self.net.hook_start[v] as usize,
+            self.net.hook_start[v + 1] as usize,
+        );
         for &i in &self.hook_bits[s..e] {
             self.hooked[i as usize / 64] ^= 1 << (i % 64);
         }
@@ -882,7 +880,7 @@ impl FastEngine {
             }
             self.set_inputs(&nodes);
             let mut next = std::mem::take(&mut self.spare);
-            next.copy_from_slice(&self.hooked[..self.words]);
+            next.copy_from_slice(&self.hooked[..self.cur.len()]);
             if self.t.queries_use_does {
                 self.set_inputs(&[]);
             }
@@ -1016,7 +1014,9 @@ impl StateMachine for FastEngine {
             self.set_state(&state.0);
         }
         self.set_inputs(&nodes);
-        Ok(BitState(SmallVec::from_slice(&self.hooked[..self.words])))
+        Ok(BitState(SmallVec::from_slice(
+            &self.hooked[..self.cur.len()],
+        )))
     }
 
     fn is_terminal(&mut self, state: &BitState) -> Result<bool, EvalError> {
