@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npx gdlkit …`: the gdlkit command line in Node. It runs the very same
 // code as the native binary (crate/src/cli, through runCli in wasm), so the
-// commands, options, output and exit codes are the same (`gdlkit help`).
+// commands, options, output and exit codes are the same (`gdlkit --help`).
 // Files are read from disk on demand; files a command writes (`fmt
 // --write`) are written once the command has finished.
 
@@ -50,14 +50,17 @@ if (args[0] === 'export' && !args.some((a) => a === '--template' || a.startsWith
   args.push('--template', fileURLToPath(new URL('../pkg/gdlkit-standalone.html', import.meta.url)));
 }
 
-// The GGP commands need sockets: the protocol runs in wasm, the sockets here.
-if (args[0] === 'serve' || args[0] === 'host') {
+// The GGP commands need sockets: the protocol runs in wasm, the sockets here
+// (their --help is the Rust command line's, as for every command).
+const help = args.some((a) => a === '--help' || a === '-h');
+if ((args[0] === 'serve' || args[0] === 'host') && !help) {
   const ggp = await import('./ggp-node.js');
   try {
     if (args[0] === 'serve') ggp.serve(args.slice(1));
     else process.exitCode = await ggp.host(args.slice(1), readFile);
   } catch (e) {
-    process.stderr.write(`gdlkit ${args[0]}: ${e.message ?? e}\n`);
+    // A usage error is the command line's own message (as the native binary prints it).
+    process.stderr.write(e.name === 'GdlUsageError' ? e.message : `gdlkit ${args[0]}: ${e.message ?? e}\n`);
     process.exitCode = e.name === 'GdlUsageError' ? 2 : 1;
   }
 } else {

@@ -556,9 +556,33 @@ describe('the Node CLI (npx gdlkit)', () => {
     assert.equal(bench.code, 0, explain(bench));
     const help = gdlkit('help');
     assert.equal(help.code, 0);
-    for (const command of ['check', 'fmt', 'analyze', 'play', 'replay', 'search', 'match', 'bench', 'serve', 'host', 'explain']) {
-      assert.match(help.stdout, new RegExp(`gdlkit ${command} `));
+    for (const command of ['check', 'fmt', 'analyze', 'play', 'replay', 'search', 'match', 'bench', 'serve', 'host', 'explain', 'structure', 'export', 'completions']) {
+      assert.match(help.stdout, new RegExp(`^  ${command} `, 'm'));
     }
+  });
+
+  test('every command answers --help; --version, suggestions and completions', () => {
+    for (const command of ['check', 'fmt', 'analyze', 'play', 'replay', 'search', 'match', 'bench', 'serve', 'host', 'explain', 'structure', 'export', 'completions']) {
+      const r = gdlkit(command, '--help');
+      assert.equal(r.code, 0, `${command} --help: ${explain(r)}`);
+      assert.match(r.stdout, new RegExp(`^Usage: gdlkit ${command}`, 'm'));
+      assert.match(r.stdout, /^ {2}-h, --help/m, command);
+    }
+    assert.match(gdlkit('play', '--help').stdout, /--max-steps <N>/);
+    assert.match(gdlkit('serve', '--help').stdout, /--margin-ms <MS>/);
+    assert.match(gdlkit('host', '--help').stdout, /--play-clock <S>/);
+    const v = gdlkit('--version');
+    assert.equal(v.code, 0, explain(v));
+    assert.equal(v.stdout, `gdlkit ${manifest.version}\n`);
+    const misspelt = gdlkit('play', 'coins.kif', '--sed', '3');
+    assert.equal(misspelt.code, 2);
+    assert.match(misspelt.stderr, /similar argument exists: '--seed'/);
+    const serve = gdlkit('serve', '--prot', '9000');
+    assert.equal(serve.code, 2);
+    assert.match(serve.stderr, /similar argument exists: '--port'/);
+    const bash = gdlkit('completions', 'bash');
+    assert.equal(bash.code, 0, explain(bash));
+    assert.match(bash.stdout, /complete -F _gdlkit/);
   });
 
   test('search and match: the trace of the classic tree, a match whose goals sum to 100', () => {
@@ -610,6 +634,12 @@ describe('the Node CLI (npx gdlkit)', () => {
       [['match', 'ticTacToe.kif', '--players', 'random']],
       [['bench', 'missing.kif']],
       [['frobnicate']],
+      [['--version']],
+      [['play', '--help']],
+      [['serve', '--help']],
+      [['play', 'ticTacToe.kif', '--sed', '3']],
+      [['serve', '--prot', '9000']],
+      [['completions', 'bash']],
     ];
     for (const [args, normalize = (out) => out] of cases) {
       const fromNode = gdlkit(...args);

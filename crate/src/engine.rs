@@ -32,6 +32,17 @@ pub enum EngineChoice {
     Fast,
 }
 
+impl EngineChoice {
+    /// The name `--engine` and the JS option take.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineChoice::Auto => "auto",
+            EngineChoice::Interpreter => "interpreter",
+            EngineChoice::Fast => "fast",
+        }
+    }
+}
+
 impl FromStr for EngineChoice {
     type Err = String;
     fn from_str(s: &str) -> Result<EngineChoice, String> {

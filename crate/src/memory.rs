@@ -87,26 +87,6 @@ pub fn parse_mb(text: &str) -> Result<u64, String> {
     }
 }
 
-#[cfg(feature = "cli")]
-/// Removes `--memory MB` (or `--memory=MB`) from command-line arguments:
-/// the remaining arguments and the budget when given.
-pub fn take_option(args: &[String]) -> Result<(Vec<String>, Option<u64>), String> {
-    let mut rest = Vec::with_capacity(args.len());
-    let mut mb = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        if a == "--memory" {
-            let v = it.next().ok_or("--memory expects a number of MB")?;
-            mb = Some(parse_mb(v)?);
-        } else if let Some(v) = a.strip_prefix("--memory=") {
-            mb = Some(parse_mb(v)?);
-        } else {
-            rest.push(a.clone());
-        }
-    }
-    Ok((rest, mb))
-}
-
 /// The memory in use in MB, as far as this platform can tell.
 pub fn used_mb() -> Option<u64> {
     #[cfg(target_arch = "wasm32")]
@@ -219,17 +199,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_option_is_taken_out_and_checked() {
-        let args: Vec<String> = ["analyze", "g.kif", "--memory", "512", "--seconds", "3"]
-            .map(String::from)
-            .to_vec();
-        let (rest, mb) = take_option(&args).unwrap();
-        assert_eq!(mb, Some(512));
-        assert_eq!(rest, ["analyze", "g.kif", "--seconds", "3"]);
+    #[cfg(feature = "cli")]
+    fn the_option_is_checked() {
+        assert_eq!(parse_mb("512"), Ok(512));
         for bad in ["0", "-1", "x", "15", "1e3", ""] {
             assert!(parse_mb(bad).is_err(), "{bad}");
         }
-        assert!(take_option(&["--memory".to_string()]).is_err());
     }
 
     #[test]

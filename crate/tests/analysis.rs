@@ -971,7 +971,9 @@ fn cli_analyze_text_json_and_exit_codes() {
         2
     );
     assert_eq!(cli(&["analyze"]).code, 2);
-    assert!(gdlkit::cli::USAGE.contains("gdlkit analyze GAME.kif"));
+    let help = cli(&["analyze", "--help"]);
+    assert_eq!(help.code, 0);
+    assert!(help.stdout.contains("--budget <N>"), "{}", help.stdout);
 }
 
 /// The analysis on the grounded engine proves the same facts as on the

@@ -2,31 +2,59 @@
 //! playability, goals, monotonicity, winnability), proved on the whole
 //! reachable state graph when it fits the budget, sampled otherwise.
 
-use super::{load_engine_within, Args, Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
+use super::args::{EngineArg, FormatArg, SecondsArg};
+use super::{load_engine_within, Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
 use crate::analysis::{AnalysisJob, Mode, Options};
 use crate::clock::Deadline;
 use std::fmt::Write as _;
 
-pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
-    let args = Args::parse(raw, &[])?;
-    args.only(&[
-        "budget", "playouts", "depth", "seed", "seconds", "format", "engine",
-    ])?;
-    let json = args.json()?;
-    let defaults = Options::with_budget(args.number("budget", Options::default().max_states)?);
+#[derive(clap::Args, Debug)]
+#[command(
+    long_about = "Proves (up to --budget states) or samples (--playouts random playouts of \
+                  depth <= --depth) termination, playability, goals, monotonicity and \
+                  winnability; --seconds stops early. Exit 1 when the game is not well-formed."
+)]
+pub struct AnalyzeArgs {
+    /// The game's rules
+    #[arg(value_name = "GAME.kif")]
+    game: String,
+    /// States explored at most for a proof (default 2000000); more are sampled
+    #[arg(long, value_name = "N")]
+    budget: Option<usize>,
+    /// Random playouts when sampling
+    #[arg(long, value_name = "N")]
+    playouts: Option<usize>,
+    /// Joint moves per random playout at most
+    #[arg(long, value_name = "D")]
+    depth: Option<usize>,
+    /// The playouts' seed
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    #[command(flatten)]
+    format: FormatArg,
+    #[command(flatten)]
+    engine: EngineArg,
+    #[command(flatten)]
+    seconds: SecondsArg,
+}
+
+pub fn run(args: AnalyzeArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
+    let json = args.format.json();
+    let defaults = Options::with_budget(args.budget.unwrap_or(Options::default().max_states));
     let opts = Options {
-        playouts: args.number("playouts", defaults.playouts)?,
-        playout_depth: args.number("depth", defaults.playout_depth)?,
-        seed: args.number("seed", defaults.seed)?,
+        playouts: args.playouts.unwrap_or(defaults.playouts),
+        playout_depth: args.depth.unwrap_or(defaults.playout_depth),
+        seed: args.seed.unwrap_or(defaults.seed),
         ..defaults
     };
     // Half the time for the breadth-first exploration, the rest (at least)
     // for checking and random playouts, so both run within the limit.
-    let ms = args.seconds(super::default_seconds("analyze"))? * 1000.0;
-    let path = args.positional(0, "GAME.kif")?.to_string();
+    let seconds = args.seconds.seconds;
+    let ms = seconds.unwrap_or(super::default_seconds("analyze")) * 1000.0;
+    let path = args.game;
     let started = crate::clock::now_ms();
     // Grounding may take a third of the time; the analysis needs the rest.
-    let (_, m) = load_engine_within(host, &path, &args, ms / 3.0)?;
+    let (_, m) = load_engine_within(host, &path, args.engine.choice, ms / 3.0)?;
     let ms = (ms - (crate::clock::now_ms() - started)).max(0.0);
     let (explore_until, deadline) = (Deadline::after_ms(ms / 2.0), Deadline::after_ms(ms));
     let engine = m.name();

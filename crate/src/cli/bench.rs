@@ -1,22 +1,48 @@
 //! `gdlkit bench GAME.kif`: random playouts for a fixed time, as JSON.
 
-use super::{load_engine, Args, Fail, Host, Output, EXIT_OK};
+use super::args::{EngineArg, SecondsArg};
+use super::{load_engine, Fail, Host, Output, EXIT_OK};
 use crate::clock::now_ms;
 use crate::reasoner::StateMachine;
 use serde_json::json;
 
-pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
-    let args = Args::parse(raw, &[])?;
-    args.only(&["seconds", "seed", "engine", "playouts", "heuristic"])?;
-    let seconds = args.seconds(default_seconds(&args))?;
-    let seed: u64 = args.number("seed", 1)?;
+/// The time limit of `bench --playouts N` without `--seconds`.
+pub const SECONDS_FOR_A_COUNT: f64 = 600.0;
+
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// The game's rules
+    #[arg(value_name = "GAME.kif")]
+    game: String,
+    /// Play this many playouts instead of playing for a time (for
+    /// profiling; still within the time limit)
+    #[arg(long, value_name = "N")]
+    playouts: Option<u64>,
+    /// The random moves' seed
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+    /// Time a heuristic's evaluations instead of playouts
+    #[arg(long, value_name = "H")]
+    heuristic: Option<String>,
+    #[command(flatten)]
+    engine: EngineArg,
+    #[command(flatten)]
+    seconds: SecondsArg,
+}
+
+pub fn run(args: BenchArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
+    let seconds = args.seconds.seconds.unwrap_or(match args.playouts {
+        Some(_) => SECONDS_FOR_A_COUNT,
+        None => super::default_seconds("bench"),
+    });
+    let seed = args.seed;
     // A fixed number of playouts instead of a time (for profiling).
-    let fixed: u64 = args.number("playouts", 0)?;
-    let path = args.positional(0, "GAME.kif")?.to_string();
+    let fixed: u64 = args.playouts.unwrap_or(0);
+    let path = args.game;
     let t0 = now_ms();
-    let (text, mut m) = load_engine(host, &path, &args)?;
+    let (text, mut m) = load_engine(host, &path, args.engine.choice)?;
     let load_ms = now_ms() - t0;
-    if let Some(h) = args.get("heuristic") {
+    if let Some(h) = &args.heuristic {
         let report = heuristic_bench(&text, &mut m, h, seconds, seed)?;
         out.stdout = format!("{report}\n");
         return Ok(EXIT_OK);
@@ -165,13 +191,5 @@ fn peak_rss_bytes() -> Option<u64> {
     #[cfg(not(all(target_os = "linux", not(target_arch = "wasm32"))))]
     {
         None
-    }
-}
-
-/// 5 seconds of playouts, or 10 minutes for `--playouts N`.
-pub(super) fn default_seconds(args: &Args) -> f64 {
-    match args.get("playouts") {
-        Some(_) => 600.0,
-        None => super::default_seconds("bench"),
     }
 }

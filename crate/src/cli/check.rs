@@ -3,24 +3,35 @@
 //! (`crate::fix`), rewrites the file, says what it did, and reports what is
 //! left.
 
-use super::{Args, Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
+use super::args::FormatArg;
+use super::{Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
 use crate::diagnostic::{has_errors, render, resolve};
 use std::fmt::Write as _;
 
-pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
-    let args = Args::parse(raw, &["fix", "unsafe-fixes"])?;
-    args.only(&["format", "fix", "unsafe-fixes"])?;
-    let json = args.json()?;
-    let path = args.positional(0, "GAME.kif")?;
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    /// The game's rules
+    #[arg(value_name = "GAME.kif")]
+    game: String,
+    /// Apply the quick fixes the diagnostics carry and rewrite the file
+    #[arg(long)]
+    fix: bool,
+    /// With --fix, also apply the fixes that are guesses
+    #[arg(long, requires = "fix")]
+    unsafe_fixes: bool,
+    #[command(flatten)]
+    format: FormatArg,
+}
+
+pub fn run(args: CheckArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
+    let json = args.format.json();
+    let path = args.game.as_str();
     let mut text = host
         .read_file(path)
         .map_err(|e| Fail::usage(format!("cannot read {path}: {e}")))?;
-    if args.flag("unsafe-fixes") && !args.flag("fix") {
-        return Err(Fail::usage("--unsafe-fixes goes with --fix"));
-    }
     let mut applied = None;
-    if args.flag("fix") {
-        let fixed = crate::fix::fix_text(&text, args.flag("unsafe-fixes"));
+    if args.fix {
+        let fixed = crate::fix::fix_text(&text, args.unsafe_fixes);
         if fixed.text != text {
             host.write_file(path, &fixed.text)
                 .map_err(|e| Fail::usage(format!("cannot write {path}: {e}")))?;

@@ -1,46 +1,55 @@
 //! `gdlkit explain GAME.kif [--moves MOVES.json] [--role R] [--heuristic H]`:
 //! every legal move's value in a position (see [`crate::search::explain`]).
 
-use super::{Args, Fail, Host, Output, EXIT_OK};
+use super::args::{EngineArg, FormatArg, SecondsArg};
+use super::{Fail, Host, Output, EXIT_OK};
 use crate::replay::parse_moves_json;
 use crate::search::explain::{explain_text, to_text, ExplainOptions};
 
-pub const HELP: &str = "\
-gdlkit explain GAME.kif [options]
-  --moves MOVES.json  joint moves from the initial state (conformance format)
-  --role ROLE         the role whose moves are explained (default: the one to move)
-  --heuristic H       fjo (default), hff, hadd, hmax, fuzzy, mobility, ...
-  --engine E          auto (default), interpreter, fast
-  --format json       JSON output
-  --seconds S         time limit (default 60)
-";
+#[derive(clap::Args, Debug)]
+#[command(
+    long_about = "Every legal move's value in a position; for the planning heuristics \
+                  (thesis f_JO) the relaxed-plan distances and plans to each goal value."
+)]
+pub struct ExplainArgs {
+    /// The game's rules
+    #[arg(value_name = "GAME.kif")]
+    game: String,
+    /// Joint moves from the initial state to the position (conformance format)
+    #[arg(long, value_name = "MOVES.json")]
+    moves: Option<String>,
+    /// The role whose moves are explained (default: the one to move)
+    #[arg(long, value_name = "ROLE")]
+    role: Option<String>,
+    /// fjo (default), hff, hadd, hmax, fuzzy, mobility, ...
+    #[arg(long, value_name = "H")]
+    heuristic: Option<String>,
+    #[command(flatten)]
+    format: FormatArg,
+    #[command(flatten)]
+    engine: EngineArg,
+    #[command(flatten)]
+    pub seconds: SecondsArg,
+}
 
-pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
-    if raw.iter().any(|a| a == "--help" || a == "-h") {
-        out.stdout = HELP.to_string();
-        return Ok(EXIT_OK);
-    }
-    let args = Args::parse(raw, &[])?;
-    args.only(&["moves", "role", "heuristic", "engine", "format", "seconds"])?;
-    let json = args.json()?;
-    let game = args.positional(0, "GAME.kif")?.to_string();
+pub fn run(args: ExplainArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
+    let json = args.format.json();
+    let game = args.game;
     let text = host
         .read_file(&game)
         .map_err(|e| Fail::usage(format!("cannot read {game}: {e}")))?;
     let mut o = ExplainOptions::default();
-    if let Some(path) = args.get("moves") {
+    if let Some(path) = &args.moves {
         let t = host
             .read_file(path)
             .map_err(|e| Fail::usage(format!("cannot read {path}: {e}")))?;
         o.moves = parse_moves_json(&t).map_err(|e| Fail::usage(format!("{path}: {e}")))?;
     }
-    o.role = args.get("role").map(str::to_string);
-    if let Some(h) = args.get("heuristic") {
-        o.heuristic = h.to_string();
+    o.role = args.role;
+    if let Some(h) = args.heuristic {
+        o.heuristic = h;
     }
-    if let Some(e) = args.get("engine") {
-        o.engine = e.to_string();
-    }
+    o.engine = args.engine.choice.name().to_string();
     let e =
         explain_text(&text, &o).map_err(|m| Fail::game(m.replace("game:", &format!("{game}:"))))?;
     out.stdout = if json {

@@ -10,67 +10,108 @@
 //! `gdlkit-standalone.html` beside itself or the source tree's `pkg/`
 //! (`src/main.rs`).
 
-use super::{Args, Fail, Host, Output, EXIT_OK};
-use crate::standalone::{self, Request, PLAY_ATTRS, TREE_ATTRS};
+use super::{Fail, Host, Output, EXIT_OK};
+use crate::standalone::{self, Request};
 
-const HELP: &str = "\
-gdlkit export (GAME.kif | --tree '((3 12 8) (2 4 6) (14 5 2))') [--view tree|play] [--out FILE]
-  --view tree|play   what the file shows (default: tree for --tree, play for a game)
-  --out FILE         the .html to write (default: standard output)
-  --template FILE    the standalone template (default: found by the gdlkit you run)
-  --title TEXT       the page's title
-  tree view: --algorithm minimax|alphabeta  --depth N  --order O  --compare O  --role ROLE
-             --source initial  --position '(fluent …);(fluent …)'  --step N|end
-             (O: given, reversed, best, worst; --position: search from that position of the game)
-  play view: --players 'human;alphabeta:ms=300'  --moves '(mark 2 2),noop;noop,(mark 1 1)'
-";
+#[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("input").required(true).args(["game", "tree"])))]
+pub struct ExportArgs {
+    /// The game's rules
+    #[arg(value_name = "GAME.kif")]
+    game: Option<String>,
+    /// A game tree instead of a game, e.g. '((3 12 8) (2 4 6) (14 5 2))'
+    #[arg(long, value_name = "TREE")]
+    tree: Option<String>,
+    /// What the file shows: tree or play (default: tree for --tree, play for a game)
+    #[arg(long, value_name = "VIEW")]
+    view: Option<String>,
+    /// The .html to write (default: standard output)
+    #[arg(long, value_name = "FILE")]
+    out: Option<String>,
+    /// The standalone template (default: found by the gdlkit you run)
+    #[arg(long, value_name = "FILE")]
+    template: Option<String>,
+    /// The page's title
+    #[arg(long, value_name = "TEXT")]
+    title: Option<String>,
+    /// Tree view: minimax or alphabeta
+    #[arg(long, value_name = "A")]
+    algorithm: Option<String>,
+    /// Tree view: the search depth
+    #[arg(long, value_name = "N")]
+    depth: Option<String>,
+    /// Tree view: the order of the moves (given, reversed, best, worst)
+    #[arg(long, value_name = "O")]
+    order: Option<String>,
+    /// Tree view: an order to compare with
+    #[arg(long, value_name = "O")]
+    compare: Option<String>,
+    /// Tree view: the searching role
+    #[arg(long, value_name = "ROLE")]
+    role: Option<String>,
+    /// Tree view: `initial` to search from the game's initial state
+    #[arg(long, value_name = "SOURCE")]
+    source: Option<String>,
+    /// Tree view: search from this position, e.g. '(fluent …);(fluent …)'
+    #[arg(long, value_name = "FLUENTS")]
+    position: Option<String>,
+    /// Tree view: the step shown first, N or end
+    #[arg(long, value_name = "STEP")]
+    step: Option<String>,
+    /// Play view: the players, e.g. 'human;alphabeta:ms=300'
+    #[arg(long, value_name = "SPECS")]
+    players: Option<String>,
+    /// Play view: moves played first, e.g. '(mark 2 2),noop;noop,(mark 1 1)'
+    #[arg(long, value_name = "MOVES")]
+    moves: Option<String>,
+}
 
-pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
-    let args = Args::parse(raw, &["help"])?;
-    if args.flag("help") {
-        out.stdout = HELP.to_string();
-        return Ok(EXIT_OK);
+impl ExportArgs {
+    /// The element's attributes given ([`standalone::TREE_ATTRS`],
+    /// [`standalone::PLAY_ATTRS`]).
+    fn attrs(&self) -> Vec<(String, String)> {
+        [
+            ("algorithm", &self.algorithm),
+            ("depth", &self.depth),
+            ("order", &self.order),
+            ("compare", &self.compare),
+            ("role", &self.role),
+            ("source", &self.source),
+            ("position", &self.position),
+            ("step", &self.step),
+            ("players", &self.players),
+            ("moves", &self.moves),
+        ]
+        .into_iter()
+        .filter_map(|(name, v)| Some((name.to_string(), v.clone()?)))
+        .collect()
     }
-    let mut known = vec!["tree", "view", "out", "template", "title", "help"];
-    known.extend(TREE_ATTRS);
-    known.extend(PLAY_ATTRS);
-    args.only(&known)?;
+}
 
-    let path = args.positional.first();
-    if path.is_some() && args.get("tree").is_some() {
-        return Err(Fail::usage("give either GAME.kif or --tree, not both"));
-    }
-    if path.is_none() && args.get("tree").is_none() {
-        return Err(Fail::usage(format!("missing GAME.kif or --tree\n\n{HELP}")));
-    }
-    let game = match path {
+pub fn run(args: ExportArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
+    let game = match &args.game {
         Some(path) => Some(
             host.read_file(path)
                 .map_err(|e| Fail::usage(format!("cannot read {path}: {e}")))?,
         ),
         None => None,
     };
-    let owned = |name: &str| args.get(name).map(str::to_string);
     let request = Request {
-        view: owned("view"),
-        tree: owned("tree"),
+        attrs: args.attrs().into_iter().collect(),
+        view: args.view,
+        tree: args.tree,
         game,
-        game_name: path.cloned(),
-        title: owned("title"),
-        attrs: TREE_ATTRS
-            .iter()
-            .chain(PLAY_ATTRS)
-            .filter_map(|a| Some((a.to_string(), args.get(a)?.to_string())))
-            .collect(),
+        game_name: args.game,
+        title: args.title,
     };
-    let template = read_template(host, args.get("template"))?;
+    let template = read_template(host, args.template.as_deref())?;
     let html = standalone::html(&template, &request).map_err(|e| match e {
         standalone::Error::Usage(m) => Fail::usage(m),
         standalone::Error::Game(m) => Fail::game(m),
     })?;
-    match args.get("out") {
+    match args.out {
         Some(path) => {
-            host.write_file(path, &html)
+            host.write_file(&path, &html)
                 .map_err(|e| Fail::usage(format!("cannot write {path}: {e}")))?;
             out.stderr = format!("wrote {path} ({} KiB)\n", html.len().div_ceil(1024));
         }
@@ -163,6 +204,37 @@ mod tests {
             "{html}"
         );
         assert!(html.contains(&format!("<gdl-play players=\"random\">\n<script type=\"text/kif\">\n{game}</script>\n</gdl-play>")), "{html}");
+    }
+
+    #[test]
+    fn every_element_attribute_is_an_option() {
+        let all = ExportArgs {
+            game: None,
+            tree: None,
+            view: None,
+            out: None,
+            template: None,
+            title: None,
+            algorithm: Some("a".into()),
+            depth: Some("a".into()),
+            order: Some("a".into()),
+            compare: Some("a".into()),
+            role: Some("a".into()),
+            source: Some("a".into()),
+            position: Some("a".into()),
+            step: Some("a".into()),
+            players: Some("a".into()),
+            moves: Some("a".into()),
+        };
+        let mut given: Vec<String> = all.attrs().into_iter().map(|(k, _)| k).collect();
+        let mut known: Vec<String> = standalone::TREE_ATTRS
+            .iter()
+            .chain(standalone::PLAY_ATTRS)
+            .map(|s| s.to_string())
+            .collect();
+        given.sort();
+        known.sort();
+        assert_eq!(given, known);
     }
 
     #[test]

@@ -2,16 +2,24 @@
 //! (`crate::format`). Prints the formatted text, or rewrites the file, or
 //! only tells whether it is formatted.
 
-use super::{Args, Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
+use super::{Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
 use crate::diagnostic::render;
 
-pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
-    let args = Args::parse(raw, &["write", "check"])?;
-    args.only(&["write", "check"])?;
-    let path = args.positional(0, "GAME.kif")?;
-    if args.flag("write") && args.flag("check") {
-        return Err(Fail::usage("--write and --check exclude each other"));
-    }
+#[derive(clap::Args, Debug)]
+pub struct FmtArgs {
+    /// The game's rules
+    #[arg(value_name = "GAME.kif")]
+    game: String,
+    /// Rewrite the file in place
+    #[arg(long, conflicts_with = "check")]
+    write: bool,
+    /// Only tell whether the file is formatted (exit 1 when not)
+    #[arg(long)]
+    check: bool,
+}
+
+pub fn run(args: FmtArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
+    let path = args.game.as_str();
     let text = host
         .read_file(path)
         .map_err(|e| Fail::usage(format!("cannot read {path}: {e}")))?;
@@ -24,14 +32,14 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
             )));
         }
     };
-    if args.flag("check") {
+    if args.check {
         if formatted == text {
             return Ok(EXIT_OK);
         }
         out.stderr = format!("{path} is not formatted\n");
         return Ok(EXIT_DIAGNOSTICS);
     }
-    if args.flag("write") {
+    if args.write {
         if formatted != text {
             host.write_file(path, &formatted)
                 .map_err(|e| Fail::usage(format!("cannot write {path}: {e}")))?;

@@ -1,35 +1,61 @@
-//! `gdlkit host GAME.kif --players URL URL… [--startclock S] [--playclock S]
+//! `gdlkit host GAME.kif --players URL URL… [--start-clock S] [--play-clock S]
 //! [--matches N] [--rotate] [--out DIR] [--format text|json]`: a game
 //! manager like ggp-base's `GameServer` (the match rules are
 //! `ggp::manager`; here the sockets, the files and the summary table).
 
-use super::{Args, Fail, Host, Output};
+use super::args::{EngineArg, FormatArg};
+use super::{Fail, Host, Output};
 use crate::ggp::manager::{standings, GameMatch, MatchSetup, Standing};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 
-/// Splits `--NAME a b c` (every word up to the next option) out of `raw`:
-/// the remaining arguments and the words.
-pub fn take_list(raw: &[String], name: &str) -> (Vec<String>, Vec<String>) {
-    let (flag, prefix) = (format!("--{name}"), format!("--{name}="));
-    let (mut rest, mut words) = (Vec::new(), Vec::new());
-    let mut i = 0;
-    while i < raw.len() {
-        if raw[i] == flag {
-            i += 1;
-            while i < raw.len() && !raw[i].starts_with("--") {
-                words.push(raw[i].clone());
-                i += 1;
-            }
-            continue;
-        }
-        match raw[i].strip_prefix(&prefix) {
-            Some(v) => words.push(v.to_string()),
-            None => rest.push(raw[i].clone()),
-        }
-        i += 1;
+#[derive(clap::Args, Debug)]
+pub struct HostArgs {
+    /// The game's rules
+    #[arg(value_name = "GAME.kif")]
+    game: String,
+    /// The player servers, one per role (every word up to the next option)
+    #[arg(long, value_name = "URL", num_args = 1.., required = true, value_parser = player_url)]
+    players: Vec<String>,
+    /// Seconds before the first move (whole seconds, at least 1)
+    #[arg(long, visible_alias = "startclock", value_name = "S", default_value_t = 10,
+          value_parser = clock_seconds)]
+    start_clock: u64,
+    /// Seconds per move (whole seconds, at least 1)
+    #[arg(long, visible_alias = "playclock", value_name = "S", default_value_t = 5,
+          value_parser = clock_seconds)]
+    play_clock: u64,
+    /// Matches played
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    matches: usize,
+    /// Rotate the players over the roles from match to match
+    #[arg(long)]
+    rotate: bool,
+    /// Write each match's ggp.org JSON into DIR
+    #[arg(long, value_name = "DIR")]
+    out: Option<String>,
+    /// The seed of the first match (the next ones count up)
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+    /// Joint moves per match at most
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    max_steps: usize,
+    #[command(flatten)]
+    format: FormatArg,
+    #[command(flatten)]
+    engine: EngineArg,
+}
+
+fn clock_seconds(text: &str) -> Result<u64, String> {
+    match text.parse() {
+        Ok(s) if s >= 1 => Ok(s),
+        _ => Err("the clocks are whole seconds, at least 1".into()),
     }
-    (rest, words)
+}
+
+fn player_url(text: &str) -> Result<String, String> {
+    crate::ggp::http::split_url(text)?;
+    Ok(text.to_string())
 }
 
 /// The options of `host`.
@@ -47,55 +73,28 @@ pub struct HostOptions {
     pub engine: crate::EngineChoice,
 }
 
+/// The options of `gdlkit host ARGS…` (the Node manager parses them here).
 pub fn options(raw: &[String]) -> Result<HostOptions, Fail> {
-    let (rest, players) = take_list(raw, "players");
-    let args = Args::parse(&rest, &["rotate"])?;
-    args.only(&[
-        "startclock",
-        "playclock",
-        "matches",
-        "rotate",
-        "out",
-        "format",
-        "seed",
-        "max-steps",
-        "engine",
-    ])?;
-    let game = args.positional(0, "GAME.kif")?.to_string();
-    if let Some(p) = args.positional.get(1) {
-        return Err(Fail::usage(format!(
-            "unexpected argument `{p}` (player URLs go after --players)"
-        )));
+    match super::parse_command("host", raw)? {
+        super::Command::Host(a) => Ok(from_args(a)),
+        _ => unreachable!("parsed as host"),
     }
-    if players.is_empty() {
-        return Err(Fail::usage(
-            "missing --players URL URL… (e.g. --players http://127.0.0.1:9147 http://127.0.0.1:9148)",
-        ));
+}
+
+fn from_args(a: HostArgs) -> HostOptions {
+    HostOptions {
+        game: a.game,
+        players: a.players,
+        start_clock: a.start_clock,
+        play_clock: a.play_clock,
+        matches: a.matches,
+        rotate: a.rotate,
+        out: a.out,
+        json: a.format.json(),
+        seed: a.seed,
+        max_steps: a.max_steps,
+        engine: a.engine.choice,
     }
-    for p in &players {
-        crate::ggp::http::split_url(p).map_err(Fail::usage)?;
-    }
-    let o = HostOptions {
-        game,
-        players,
-        start_clock: args.number("startclock", 10)?,
-        play_clock: args.number("playclock", 5)?,
-        matches: args.number("matches", 1)?,
-        rotate: args.flag("rotate"),
-        out: args.get("out").map(str::to_string),
-        json: args.json()?,
-        seed: args.number("seed", 1)?,
-        max_steps: args.number("max-steps", 1000)?,
-        engine: args
-            .get("engine")
-            .unwrap_or("auto")
-            .parse()
-            .map_err(Fail::usage)?,
-    };
-    if o.play_clock == 0 || o.start_clock == 0 {
-        return Err(Fail::usage("the clocks are whole seconds, at least 1"));
-    }
-    Ok(o)
 }
 
 /// The setup of match `g` (from 0): with `--rotate`, player `i` plays role
@@ -192,18 +191,17 @@ pub fn footer(m: &GameMatch) -> String {
 }
 
 #[cfg(target_arch = "wasm32")]
-pub fn run(raw: &[String], _host: &mut dyn Host, _out: &mut Output) -> Result<i32, Fail> {
-    options(raw)?;
+pub fn run(_args: HostArgs, _host: &mut dyn Host, _out: &mut Output) -> Result<i32, Fail> {
     Err(Fail::usage(
         "host needs sockets: run it natively or with the Node CLI (npx gdlkit host)",
     ))
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
+pub fn run(args: HostArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
     use crate::ggp::manager::epoch_ms;
     use std::io::Write;
-    let o = options(raw)?;
+    let o = from_args(args);
     let rules = host
         .read_file(&o.game)
         .map_err(|e| Fail::usage(format!("cannot read {}: {e}", o.game)))?;

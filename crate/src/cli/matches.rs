@@ -1,53 +1,64 @@
 //! `gdlkit match GAME.kif --players SPEC SPEC... [--games N] [--seed S]`:
 //! a match between players, roles rotated, as text or JSON.
 
-use super::{load_engine, Args, Fail, Host, Output, EXIT_OK};
+use super::args::{EngineArg, FormatArg, SecondsArg};
+use super::{load_engine, Fail, Host, Output, EXIT_OK};
 use crate::search::matches::MatchConfig;
 use crate::search::report::{match_json, play_match};
 use std::fmt::Write as _;
 
-pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
-    // `--players` takes every following word up to the next option.
-    let (rest, specs_text) = super::host::take_list(raw, "players");
-    /// Most games one `match` plays (each game is at least one move).
-    const MAX_GAMES: usize = 100_000;
-    let args = Args::parse(&rest, &["verbose"])?;
-    args.only(&[
-        "games",
-        "seed",
-        "max-steps",
-        "engine",
-        "format",
-        "seconds",
-        "verbose",
-    ])?;
-    let json = args.json()?;
+/// Most games one `match` plays (each game is at least one move).
+const MAX_GAMES: usize = 100_000;
+
+const PLAYERS_HELP: &str = "\
+SPEC: random | legal | minimax | alphabeta | bestfirst | mcts | coolerjo | ensemble, options
+after a colon, e.g. alphabeta:heuristic=fuzzy,ms=200  mcts:ms=200  ensemble:workers=4,ms=200
+(heuristics: fuzzy, mobility, inverse-mobility, novelty, none, fjo, hff, hadd, hmax,
+feature:NAME:max|min; default budget 1000 ms per move)";
+
+#[derive(clap::Args, Debug)]
+#[command(after_help = PLAYERS_HELP)]
+pub struct MatchArgs {
+    /// The game's rules
+    #[arg(value_name = "GAME.kif")]
+    game: String,
+    /// The players, one per role (every word up to the next option)
+    #[arg(long, value_name = "SPEC", num_args = 1.., required = true)]
+    players: Vec<String>,
+    /// Games played (1 to 100000)
+    #[arg(long, value_name = "N", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES as u64))]
+    games: u64,
+    /// The players' seed
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Joint moves per game at most
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    max_steps: usize,
+    /// Draw the final board of each game
+    #[arg(long)]
+    verbose: bool,
+    #[command(flatten)]
+    format: FormatArg,
+    #[command(flatten)]
+    engine: EngineArg,
+    #[command(flatten)]
+    pub seconds: SecondsArg,
+}
+
+pub fn run(args: MatchArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
+    let json = args.format.json();
     let cfg = MatchConfig {
-        games: args.number("games", 10)?,
-        seed: args.number("seed", 1)?,
-        max_steps: args.number("max-steps", 1000)?,
+        games: args.games as usize,
+        seed: args.seed,
+        max_steps: args.max_steps,
     };
-    if cfg.games == 0 || cfg.games > MAX_GAMES {
-        return Err(Fail::usage(format!(
-            "--games {}: give 1 to {MAX_GAMES} games",
-            cfg.games
-        )));
-    }
-    let path = args.positional(0, "GAME.kif")?.to_string();
-    if args.positional.len() > 1 {
-        return Err(Fail::usage(format!(
-            "unexpected argument `{}` (players go after --players)",
-            args.positional[1]
-        )));
-    }
-    if specs_text.is_empty() {
-        return Err(Fail::usage("missing --players SPEC SPEC... (e.g. --players alphabeta:heuristic=fuzzy,ms=200 mcts:ms=200)"));
-    }
-    let (text, mut m) = load_engine(host, &path, &args)?;
+    let path = args.game;
+    let (text, mut m) = load_engine(host, &path, args.engine.choice)?;
     let result =
-        play_match(&text, &mut m, &specs_text, &cfg).map_err(super::search::report_fail)?;
+        play_match(&text, &mut m, &args.players, &cfg).map_err(super::search::report_fail)?;
     let v = match_json(&path, &m, &cfg, &result);
-    let verbose = if args.flag("verbose") && !json {
+    let verbose = if args.verbose && !json {
         let program = crate::parse_program(&text);
         let st = crate::structure::find(&program, &mut m, crate::structure::DISPLAY_OPTIONS)
             .map_err(|e| Fail::game(e.to_string()))?;

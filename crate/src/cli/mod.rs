@@ -3,8 +3,10 @@
 //! File access and the terminal go through [`Host`].
 
 mod analyze;
+mod args;
 mod bench;
 mod check;
+mod completions;
 mod explain;
 mod export;
 mod fmt;
@@ -17,6 +19,7 @@ pub mod host;
 pub mod serve;
 mod structure;
 
+pub use args::{command, parse_command, Cli, Command};
 use std::fmt::Write as _;
 
 /// What the CLI needs from its environment.
@@ -41,61 +44,6 @@ pub const EXIT_OK: i32 = 0;
 pub const EXIT_DIAGNOSTICS: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 
-pub const USAGE: &str = "\
-gdlkit: General Game Playing toolkit for GDL (Game Description Language)
-
-Usage:
-  gdlkit check GAME.kif [--fix [--unsafe-fixes]] [--format text|json]
-  gdlkit fmt GAME.kif [--write | --check]
-  gdlkit replay GAME.kif MOVES.json [--engine auto|interpreter|fast]
-  gdlkit play GAME.kif [--seed N] [--max-steps N] [--verbose] [--format text|json] [--engine auto|interpreter|fast]
-  gdlkit bench GAME.kif [--seconds S | --playouts N] [--seed N] [--engine auto|interpreter|fast]
-  gdlkit search (GAME.kif | --tree '((3 12 8) (2 4 6) (14 5 2))') [--algorithm minimax|alphabeta|best-first|mcts]
-         [--depth N] [--budget-ms N] [--nodes N] [--role ROLE] [--heuristic H] [--trace] [--format text|json]
-         [--engine auto|interpreter|fast]
-  gdlkit match GAME.kif --players SPEC SPEC... [--games N] [--seed S] [--max-steps N] [--verbose] [--format text|json]
-         [--engine auto|interpreter|fast]
-         SPEC: random | legal | minimax | alphabeta | bestfirst | mcts | coolerjo | ensemble, options after a colon,
-         e.g. alphabeta:heuristic=fuzzy,ms=200  mcts:ms=200  ensemble:workers=4,ms=200 (heuristics: fuzzy,
-         mobility, inverse-mobility, novelty, none, fjo, hff, hadd, hmax, feature:NAME:max|min;
-         default budget 1000 ms per move)
-         --verbose draws the final board of each game
-  gdlkit analyze GAME.kif [--budget N] [--playouts N] [--depth D] [--seed N] [--seconds S] [--format text|json] [--engine auto|interpreter|fast]
-      prove (up to --budget states, default 2000000) or sample (--playouts random
-      playouts of depth <= --depth) termination, playability, goals, monotonicity
-      and winnability; --seconds stops early; exit 1 when the game is not well-formed
-  gdlkit serve [--port 9147] [--host 127.0.0.1] [--player SPEC] [--engine E] [--margin-ms 500] [--log FILE]
-      a GGP player server (the Stanford/ggp-base HTTP protocol); SPEC as for match
-      (default mcts), its time per move capped at the play clock minus the margin
-  gdlkit host GAME.kif --players URL URL... [--startclock 10] [--playclock 5] [--matches N] [--rotate]
-         [--out DIR] [--format text|json] [--seed N] [--engine E]
-      a GGP game manager: matches between player servers, ggp.org match JSON in DIR,
-      a summary table (wins, draws, losses, mean goal, errors per player)
-  gdlkit export (GAME.kif | --tree '((3 12 8) (2 4 6) (14 5 2))') [--view tree|play] [--out FILE]
-      one self-contained .html (engine, wasm and game inlined) that works offline
-      from disk; `gdlkit export --help` lists the view's options
-  gdlkit explain GAME.kif [--moves MOVES.json] [--role R] [--heuristic fjo|hff|hadd|hmax|fuzzy|...] [--format text|json]
-      every legal move's value in a position; for the planning heuristics (thesis f_JO)
-      the relaxed-plan distances and plans to each goal value
-  gdlkit structure GAME.kif [--seed N] [--states N] [--ms T] [--format text|json] [--engine auto|interpreter|fast]
-      boards, pieces, markers, counters, quantities, successors, orders, turn-taking,
-      teams and the feature names (heuristics feature:NAME:max|min), from the rules
-      and --states sampled states (default 1000, at most --ms ms, default 5000)
-
---engine: `fast` grounds the game into a propositional network (an error if
-it does not ground within budget), `interpreter` runs the reference
-interpreter, `auto` (default) is fast when the game grounds, else the
-interpreter.
-
---seconds S: the time limit of play, replay, bench, search, match, analyze,
-explain and structure (defaults 60, 60, 5, 60, 600, 60, 60, 60; every limit:
-docs/limits.md). --memory MB: the memory budget of any command (default
-4096 or 3/4 of the machine's memory). Progress goes
-to stderr when it is a terminal; Ctrl-C stops with what was found.
-
-Exit codes: 0 fine, 1 errors in the game (or an illegal move), 2 usage or I/O error.
-";
-
 /// An error that ends the command: a message for stderr and an exit code.
 pub struct Fail {
     pub code: i32,
@@ -117,150 +65,38 @@ impl Fail {
     }
 }
 
-enum Tok {
-    Long(String),
-    Short(char),
-    Value(String),
-}
-
-/// Parsed arguments: positionals and `--name value` options.
-pub struct Args {
-    pub positional: Vec<String>,
-    options: Vec<(String, Option<String>)>,
-}
-
-impl Args {
-    /// Parses with `flags` naming options that take no value.
-    pub fn parse(raw: &[String], flags: &[&str]) -> Result<Args, Fail> {
-        let mut parser = lexopt::Parser::from_args(raw.iter().cloned());
-        let mut args = Args {
-            positional: Vec::new(),
-            options: Vec::new(),
-        };
-        loop {
-            let arg = match parser.next().map_err(|e| Fail::usage(e.to_string()))? {
-                None => break,
-                Some(lexopt::Arg::Long(name)) => Tok::Long(name.to_string()),
-                Some(lexopt::Arg::Short(c)) => Tok::Short(c),
-                Some(lexopt::Arg::Value(v)) => Tok::Value(v.to_string_lossy().into_owned()),
-            };
-            match arg {
-                Tok::Long(name) => {
-                    if flags.contains(&name.as_str()) {
-                        args.options.push((name, None));
-                    } else {
-                        let v = parser
-                            .value()
-                            .map_err(|e| Fail::usage(format!("--{name}: {e}")))?;
-                        args.options
-                            .push((name, Some(v.to_string_lossy().into_owned())));
-                    }
-                }
-                Tok::Short(c) => return Err(Fail::usage(format!("unknown option -{c}"))),
-                Tok::Value(v) => args.positional.push(v),
-            }
-        }
-        Ok(args)
-    }
-
-    pub fn flag(&self, name: &str) -> bool {
-        self.options.iter().any(|(n, _)| n == name)
-    }
-
-    pub fn get(&self, name: &str) -> Option<&str> {
-        self.options
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .and_then(|(_, v)| v.as_deref())
-    }
-
-    pub fn number<T: std::str::FromStr>(&self, name: &str, default: T) -> Result<T, Fail> {
-        match self.get(name) {
-            None => Ok(default),
-            Some(v) => v
-                .parse()
-                .map_err(|_| Fail::usage(format!("--{name} expects a number, got `{v}`"))),
-        }
-    }
-
-    /// Rejects options not in `known`.
-    pub fn only(&self, known: &[&str]) -> Result<(), Fail> {
-        match self
-            .options
-            .iter()
-            .find(|(n, _)| !known.contains(&n.as_str()))
-        {
-            Some((n, _)) => Err(Fail::usage(format!("unknown option --{n}"))),
-            None => Ok(()),
-        }
-    }
-
-    pub fn positional(&self, i: usize, what: &str) -> Result<&str, Fail> {
-        self.positional
-            .get(i)
-            .map(String::as_str)
-            .ok_or_else(|| Fail::usage(format!("missing {what}")))
-    }
-
-    /// `--seconds S` (a finite number > 0; `inf`, `-1`, `NaN` are refused).
-    pub fn seconds(&self, default: f64) -> Result<f64, Fail> {
-        match self.get("seconds") {
-            None => Ok(default),
-            Some(v) => crate::job::parse_seconds(v).map_err(Fail::usage),
-        }
-    }
-
-    /// `--format text|json`.
-    pub fn json(&self) -> Result<bool, Fail> {
-        match self.get("format").unwrap_or("text") {
-            "text" => Ok(false),
-            "json" => Ok(true),
-            other => Err(Fail::usage(format!(
-                "--format must be `text` or `json`, got `{other}`"
-            ))),
-        }
-    }
-}
-
 /// Runs the CLI with `args` (without the program name).
 pub fn run(args: &[String], host: &mut dyn Host) -> Output {
     let mut out = Output::default();
-    let Some(command) = args.first() else {
-        out.stderr = USAGE.to_string();
-        out.code = EXIT_USAGE;
-        return out;
-    };
-    // `--memory MB`: the memory budget of every command (crate::memory).
-    let (rest, memory_mb) = match crate::memory::take_option(&args[1..]) {
-        Ok(taken) => taken,
+    let args::Parsed { cli, name, matches } = match args::parse(args) {
+        Ok(parsed) => parsed,
         Err(e) => {
-            let _ = writeln!(out.stderr, "gdlkit {command}: {e}");
-            out.code = EXIT_USAGE;
+            // Help and version go to stdout with exit 0, usage errors
+            // (with clap's suggestion) to stderr with exit 2.
+            let text = e.to_string();
+            if e.use_stderr() {
+                out.stderr = text;
+                out.code = EXIT_USAGE;
+            } else {
+                out.stdout = text;
+                out.code = EXIT_OK;
+            }
             return out;
         }
     };
-    let rest = &rest[..];
     // Every command that runs a game is one job with a time limit
     // (`docs/limits.md`): the evaluators stop inside a state that takes too
     // long, after the command's own deadline had its chance.
-    let (limit_ms, grace_ms) = match job_limit_ms(command, rest) {
-        Ok(ms) => ms,
-        Err(f) => {
-            let _ = writeln!(out.stderr, "gdlkit {command}: {}", f.message.trim_end());
-            out.code = f.code;
-            return out;
-        }
-    };
-    let result = crate::memory::with_budget_mb(memory_mb, || {
+    let (limit_ms, grace_ms) = job_limit_ms(&name, &matches);
+    let result = crate::memory::with_budget_mb(cli.memory, || {
         crate::job::scope_with_grace(limit_ms, grace_ms, || {
-            run_command(command, rest, host, &mut out)
+            run_command(cli.command, host, &mut out)
         })
     });
     match result {
         Ok(code) => out.code = code,
         Err(f) => {
-            let _ = writeln!(out.stderr, "gdlkit {command}: {}", f.message.trim_end());
+            let _ = writeln!(out.stderr, "gdlkit {name}: {}", f.message.trim_end());
             out.code = f.code;
         }
     }
@@ -291,54 +127,46 @@ pub fn default_seconds(command: &str) -> f64 {
 /// The job's time limit, `--seconds` (or the command's default), and a
 /// grace period after it in which commands with a deadline of their own
 /// finish cleanly with what they have, in milliseconds.
-fn job_limit_ms(command: &str, rest: &[String]) -> Result<(f64, f64), Fail> {
-    let Some(&(_, default)) = DEFAULT_SECONDS.iter().find(|(c, _)| *c == command) else {
-        return Ok((f64::INFINITY, 0.0));
-    };
-    let flags = ["trace", "write", "check", "verbose"];
-    let seconds = match Args::parse(rest, &flags) {
-        Ok(a) if command == "bench" => a.seconds(bench::default_seconds(&a))?,
-        Ok(a) => a.seconds(default)?,
-        Err(_) => default, // the command reports its own usage error
-    };
-    Ok((seconds * 1000.0, (seconds * 100.0).clamp(1000.0, 10_000.0)))
+fn job_limit_ms(name: &str, matches: &clap::ArgMatches) -> (f64, f64) {
+    if !DEFAULT_SECONDS.iter().any(|(c, _)| *c == name) {
+        return (f64::INFINITY, 0.0);
+    }
+    let given = matches.try_get_one::<f64>("seconds").ok().flatten();
+    let bench_count = name == "bench" && matches.try_get_raw("playouts").ok().flatten().is_some();
+    let seconds = given.copied().unwrap_or(if bench_count {
+        bench::SECONDS_FOR_A_COUNT
+    } else {
+        default_seconds(name)
+    });
+    (seconds * 1000.0, (seconds * 100.0).clamp(1000.0, 10_000.0))
 }
 
-fn run_command(
-    command: &str,
-    rest: &[String],
-    host: &mut dyn Host,
-    out: &mut Output,
-) -> Result<i32, Fail> {
+fn run_command(command: Command, host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
     match command {
-        "check" => check::run(rest, host, out),
-        "fmt" => fmt::run(rest, host, out),
-        "replay" => replay::run(rest, host, out),
-        "play" => play::run(rest, host, out),
-        "bench" => bench::run(rest, host, out),
-        "search" => search::run(rest, host, out),
-        "match" => matches::run(rest, host, out),
-        "analyze" => analyze::run(rest, host, out),
-        "serve" => serve::run(rest, host, out),
-        "host" => host::run(rest, host, out),
-        "export" => export::run(rest, host, out),
-        "explain" => explain::run(rest, host, out),
-        "structure" => structure::run(rest, host, out),
-        "help" | "--help" | "-h" => {
-            out.stdout = USAGE.to_string();
-            Ok(EXIT_OK)
-        }
-        other => Err(Fail::usage(format!("unknown command `{other}`\n\n{USAGE}"))),
+        Command::Check(a) => check::run(a, host, out),
+        Command::Fmt(a) => fmt::run(a, host, out),
+        Command::Replay(a) => replay::run(a, host, out),
+        Command::Play(a) => play::run(a, host, out),
+        Command::Bench(a) => bench::run(a, host, out),
+        Command::Search(a) => search::run(a, host, out),
+        Command::Match(a) => matches::run(a, host, out),
+        Command::Analyze(a) => analyze::run(a, host, out),
+        Command::Serve(a) => serve::run(a, host, out),
+        Command::Host(a) => host::run(a, host, out),
+        Command::Export(a) => export::run(a, host, out),
+        Command::Explain(a) => explain::run(a, host, out),
+        Command::Structure(a) => structure::run(a, host, out),
+        Command::Completions(a) => completions::run(a, out),
     }
 }
 
-/// Reads a game and builds the engine chosen by `--engine` (default auto).
+/// Reads a game and builds the engine chosen by `--engine`.
 pub fn load_engine(
     host: &mut dyn Host,
     path: &str,
-    args: &Args,
+    choice: crate::EngineChoice,
 ) -> Result<(String, crate::Engine), Fail> {
-    load_engine_within(host, path, args, f64::INFINITY)
+    load_engine_within(host, path, choice, f64::INFINITY)
 }
 
 /// [`load_engine`] where grounding may take at most `grounding_ms` (then
@@ -347,14 +175,9 @@ pub fn load_engine(
 pub fn load_engine_within(
     host: &mut dyn Host,
     path: &str,
-    args: &Args,
+    choice: crate::EngineChoice,
     grounding_ms: f64,
 ) -> Result<(String, crate::Engine), Fail> {
-    let choice: crate::EngineChoice = args
-        .get("engine")
-        .unwrap_or("auto")
-        .parse()
-        .map_err(Fail::usage)?;
     let text = host
         .read_file(path)
         .map_err(|e| Fail::usage(format!("cannot read {path}: {e}")))?;

@@ -2,33 +2,46 @@
 //! printed move by move, and the final board (every board with
 //! `--verbose`) drawn from the game's structure.
 
-use super::{load_engine, Args, Fail, Host, Output, EXIT_OK};
+use super::args::{EngineArg, FormatArg, SecondsArg};
+use super::{load_engine, Fail, Host, Output, EXIT_OK};
 use crate::reasoner::StateMachine;
 use crate::structure::board;
 use serde_json::json;
 use std::fmt::Write as _;
 
-pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
-    let args = Args::parse(raw, &["verbose"])?;
-    args.only(&[
-        "seed",
-        "max-steps",
-        "format",
-        "engine",
-        "seconds",
-        "verbose",
-    ])?;
-    let json = args.json()?;
-    let seed: u64 = args.number("seed", 1)?;
-    let max_steps: usize = args.number("max-steps", crate::playouts::DEFAULT_MAX_STEPS)?;
-    let path = args.positional(0, "GAME.kif")?.to_string();
-    let (text, mut m) = load_engine(host, &path, &args)?;
+#[derive(clap::Args, Debug)]
+pub struct PlayArgs {
+    /// The game's rules
+    #[arg(value_name = "GAME.kif")]
+    game: String,
+    /// The random moves' seed
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+    /// Joint moves at most
+    #[arg(long, value_name = "N", default_value_t = crate::playouts::DEFAULT_MAX_STEPS)]
+    max_steps: usize,
+    /// Draw the board after every joint move
+    #[arg(long)]
+    verbose: bool,
+    #[command(flatten)]
+    format: FormatArg,
+    #[command(flatten)]
+    engine: EngineArg,
+    #[command(flatten)]
+    pub seconds: SecondsArg,
+}
+
+pub fn run(args: PlayArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
+    let json = args.format.json();
+    let (seed, max_steps) = (args.seed, args.max_steps);
+    let path = args.game;
+    let (text, mut m) = load_engine(host, &path, args.engine.choice)?;
     let err = |e: crate::EvalError| Fail::game(e.to_string());
     let roles: Vec<String> = m.roles().iter().map(|&r| m.terms().display(r)).collect();
     let root = m.initial_state().map_err(err)?;
     // The same function as JS `game.playouts({seed})`'s first game.
     let played = crate::playouts::play(&mut m, &root, seed, max_steps).map_err(err)?;
-    let verbose = args.flag("verbose");
+    let verbose = args.verbose;
     let boards = if json {
         Vec::new()
     } else {

@@ -2,35 +2,68 @@
 //! search from the initial state (or the tree's root), optionally traced.
 //! The JSON comes from [`crate::search::report`] (shared with wasm).
 
-use super::{load_engine, Args, Fail, Host, Output, EXIT_OK};
+use super::args::{EngineArg, FormatArg, SecondsArg};
+use super::{load_engine, Fail, Host, Output, EXIT_OK};
 use crate::search::report::{search_json, ReportError, SearchOptions, Source};
 use crate::trace::DEFAULT_NODE_CAP;
 use serde_json::{Map, Value};
 use std::fmt::Write as _;
 
-pub const HELP: &str = "\
-gdlkit search (GAME.kif | --tree '((3 12 8) (2 4 6) (14 5 2))') [options]
-  --algorithm A     alphabeta (default), minimax, best-first, mcts
-  --depth N         depth limit in moves (trees: default the whole tree, searched
-                    in one pass; games: iterative deepening, each pass reported)
-  --budget-ms N     time budget (games: default 1000 ms unless --depth or --nodes)
-  --nodes N         node budget (MCTS: playouts)
-  --role ROLE       the searching role (default the first)
-  --heuristic H     fuzzy (default), mobility, inverse-mobility, novelty, none,
-                    fjo, hff, hadd, hmax (relaxed planning, docs/planning.md)
-                    feature:NAME:max|min (`gdlkit structure` lists the names)
-  --trace           record the search (minimax, alphabeta): one search to --depth
-                    (games: default 2), children in game order, no table, as a lecture shows it
-  --node-cap N      nodes recorded in a trace (default 5000)
-  --ordering O      the order moves are searched in (minimax, alphabeta): given
-                    (default), reversed, best (first), worst (first)
-  --from 'FLUENTS'  search from this state instead of the initial one, e.g.
-                    --from '(cell 1 1 x) (cell 1 2 b) ... (control oplayer)'
-  --seed S          MCTS seed (default 1)
-  --engine E        auto (default: the fast engine if the game grounds, else the
-                    interpreter), interpreter, fast
-  --format json     JSON output
-";
+#[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("input").required(true).args(["game", "tree"])))]
+pub struct SearchArgs {
+    /// The game's rules
+    #[arg(value_name = "GAME.kif")]
+    game: Option<String>,
+    /// A game tree instead of a game, e.g. '((3 12 8) (2 4 6) (14 5 2))'
+    #[arg(long, value_name = "TREE")]
+    tree: Option<String>,
+    /// alphabeta, minimax, best-first, mcts
+    #[arg(long, value_name = "A", default_value = "alphabeta")]
+    algorithm: String,
+    /// Depth limit in moves (trees: default the whole tree, searched in one
+    /// pass; games: iterative deepening, each pass reported)
+    #[arg(long, value_name = "N")]
+    depth: Option<u32>,
+    /// Time budget (games: default 1000 ms unless --depth or --nodes)
+    #[arg(long, value_name = "N")]
+    budget_ms: Option<f64>,
+    /// Node budget (MCTS: playouts)
+    #[arg(long, value_name = "N")]
+    nodes: Option<u64>,
+    /// The searching role (default the first)
+    #[arg(long, value_name = "ROLE")]
+    role: Option<String>,
+    /// fuzzy (default), mobility, inverse-mobility, novelty, none, fjo, hff,
+    /// hadd, hmax (relaxed planning, docs/planning.md), feature:NAME:max|min
+    /// (`gdlkit structure` lists the names)
+    #[arg(long, value_name = "H")]
+    heuristic: Option<String>,
+    /// Record the search (minimax, alphabeta): one search to --depth (games:
+    /// default 2), children in game order, no table, as a lecture shows it
+    #[arg(long)]
+    trace: bool,
+    /// Nodes recorded in a trace
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_NODE_CAP)]
+    node_cap: u32,
+    /// The order moves are searched in (minimax, alphabeta): given
+    /// (default), reversed, best (first), worst (first)
+    #[arg(long, value_name = "O")]
+    ordering: Option<String>,
+    /// Search from this state instead of the initial one, e.g.
+    /// '(cell 1 1 x) (cell 1 2 b) ... (control oplayer)'
+    #[arg(long, value_name = "FLUENTS")]
+    from: Option<String>,
+    /// MCTS seed
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    #[command(flatten)]
+    format: FormatArg,
+    #[command(flatten)]
+    engine: EngineArg,
+    #[command(flatten)]
+    pub seconds: SecondsArg,
+}
 
 pub(crate) fn report_fail(e: ReportError) -> Fail {
     match e {
@@ -39,70 +72,37 @@ pub(crate) fn report_fail(e: ReportError) -> Fail {
     }
 }
 
-pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
-    if raw.iter().any(|a| a == "--help" || a == "-h") {
-        out.stdout = HELP.to_string();
-        return Ok(EXIT_OK);
-    }
-    let args = Args::parse(raw, &["trace"])?;
-    args.only(&[
-        "seconds",
-        "tree",
-        "algorithm",
-        "depth",
-        "budget-ms",
-        "nodes",
-        "role",
-        "heuristic",
-        "trace",
-        "node-cap",
-        "seed",
-        "engine",
-        "format",
-        "ordering",
-        "from",
-    ])?;
-    let json = args.json()?;
+pub fn run(args: SearchArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
+    let json = args.format.json();
     let opts = SearchOptions {
-        algorithm: args.get("algorithm").unwrap_or("alphabeta").to_string(),
-        depth: args
-            .get("depth")
-            .map(|_| args.number("depth", 0))
-            .transpose()?,
-        budget_ms: args
-            .get("budget-ms")
-            .map(|_| args.number("budget-ms", 0.0))
-            .transpose()?,
-        nodes: args
-            .get("nodes")
-            .map(|_| args.number("nodes", 0))
-            .transpose()?,
-        role: args.get("role").map(str::to_string),
-        heuristic: args.get("heuristic").map(str::to_string),
-        trace: args.flag("trace"),
-        node_cap: args.number("node-cap", DEFAULT_NODE_CAP)?,
-        seed: args.number("seed", 1)?,
-        engine: args.get("engine").unwrap_or("auto").to_string(),
-        ordering: args.get("ordering").map(str::to_string),
-        from: args.get("from").map(terms_of).transpose()?,
+        algorithm: args.algorithm,
+        depth: args.depth,
+        budget_ms: args.budget_ms,
+        nodes: args.nodes,
+        role: args.role,
+        heuristic: args.heuristic,
+        trace: args.trace,
+        node_cap: args.node_cap,
+        seed: args.seed,
+        engine: args.engine.choice.name().to_string(),
+        ordering: args.ordering,
+        from: args.from.as_deref().map(terms_of).transpose()?,
     };
-    let v = if let Some(text) = args.get("tree") {
-        if !args.positional.is_empty() {
-            return Err(Fail::usage("give either GAME.kif or --tree, not both"));
+    let v = match (&args.tree, args.game) {
+        (Some(text), _) => search_json(Source::Tree(text), &opts).map_err(report_fail)?,
+        (None, Some(path)) => {
+            let (text, mut m) = load_engine(host, &path, args.engine.choice)?;
+            search_json(
+                Source::Game {
+                    label: &path,
+                    text: &text,
+                    machine: &mut m,
+                },
+                &opts,
+            )
+            .map_err(report_fail)?
         }
-        search_json(Source::Tree(text), &opts).map_err(report_fail)?
-    } else {
-        let path = args.positional(0, "GAME.kif (or --tree)")?.to_string();
-        let (text, mut m) = load_engine(host, &path, &args)?;
-        search_json(
-            Source::Game {
-                label: &path,
-                text: &text,
-                machine: &mut m,
-            },
-            &opts,
-        )
-        .map_err(report_fail)?
+        (None, None) => unreachable!("clap requires GAME.kif or --tree"),
     };
     out.stdout = match (json, v) {
         (true, v) => format!("{v}\n"),

@@ -4,8 +4,49 @@
 //! WebAssembly, the Node CLI (`js/cli.js`) owns the socket and feeds the
 //! same [`Session`].
 
-use super::{Args, Fail, Host, Output};
+use super::args::EngineArg;
+use super::{Fail, Host, Output};
 use crate::ggp::session::{PlayerConfig, Session};
+use crate::search::PlayerSpec;
+
+#[derive(clap::Args, Debug)]
+pub struct ServeArgs {
+    /// The port to listen on (0: any free port)
+    #[arg(long, default_value_t = 9147)]
+    port: u16,
+    /// The address to listen on
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// The player, a SPEC as for `gdlkit match`; its time per move is
+    /// capped at the play clock minus --margin-ms
+    #[arg(long, value_name = "SPEC", default_value = "mcts", value_parser = player_spec)]
+    player: PlayerSpec,
+    /// Milliseconds kept back from each clock (0 to 600000)
+    #[arg(long, value_name = "MS", default_value_t = 500.0, value_parser = margin_ms)]
+    margin_ms: f64,
+    /// Append the log to FILE instead of stderr
+    #[arg(long, value_name = "FILE")]
+    log: Option<String>,
+    /// The player's name in the protocol's `info` reply
+    #[arg(long, default_value = "gdlkit")]
+    name: String,
+    /// The players' seed
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+    #[command(flatten)]
+    engine: EngineArg,
+}
+
+fn player_spec(text: &str) -> Result<PlayerSpec, String> {
+    text.parse()
+}
+
+fn margin_ms(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(ms) if (0.0..=600_000.0).contains(&ms) => Ok(ms),
+        _ => Err("--margin-ms must be between 0 and 600000".into()),
+    }
+}
 
 /// The options of `serve`.
 pub struct ServeOptions {
@@ -15,47 +56,27 @@ pub struct ServeOptions {
     pub player: PlayerConfig,
 }
 
+/// The options of `gdlkit serve ARGS…` (the Node server parses them here).
 pub fn options(raw: &[String]) -> Result<ServeOptions, Fail> {
-    let args = Args::parse(raw, &[])?;
-    args.only(&[
-        "port",
-        "host",
-        "player",
-        "engine",
-        "margin-ms",
-        "log",
-        "name",
-        "seed",
-    ])?;
-    if let Some(p) = args.positional.first() {
-        return Err(Fail::usage(format!("unexpected argument `{p}`")));
+    match super::parse_command("serve", raw)? {
+        super::Command::Serve(a) => Ok(from_args(a)),
+        _ => unreachable!("parsed as serve"),
     }
-    let spec = args
-        .get("player")
-        .unwrap_or("mcts")
-        .parse()
-        .map_err(Fail::usage)?;
-    let engine = args
-        .get("engine")
-        .unwrap_or("auto")
-        .parse()
-        .map_err(Fail::usage)?;
-    let margin_ms: f64 = args.number("margin-ms", 500.0)?;
-    if !(0.0..=600_000.0).contains(&margin_ms) {
-        return Err(Fail::usage("--margin-ms must be between 0 and 600000"));
-    }
-    Ok(ServeOptions {
-        host: args.get("host").unwrap_or("127.0.0.1").to_string(),
-        port: args.number("port", 9147)?,
-        log: args.get("log").map(str::to_string),
+}
+
+fn from_args(a: ServeArgs) -> ServeOptions {
+    ServeOptions {
+        host: a.host,
+        port: a.port,
+        log: a.log,
         player: PlayerConfig {
-            name: args.get("name").unwrap_or("gdlkit").to_string(),
-            spec,
-            engine,
-            margin_ms,
-            seed: args.number("seed", 1)?,
+            name: a.name,
+            spec: a.player,
+            engine: a.engine.choice,
+            margin_ms: a.margin_ms,
+            seed: a.seed,
         },
-    })
+    }
 }
 
 /// A new session for the options (the Node server uses this too).
@@ -64,17 +85,16 @@ pub fn session(o: &ServeOptions) -> Session {
 }
 
 #[cfg(target_arch = "wasm32")]
-pub fn run(raw: &[String], _host: &mut dyn Host, _out: &mut Output) -> Result<i32, Fail> {
-    options(raw)?;
+pub fn run(_args: ServeArgs, _host: &mut dyn Host, _out: &mut Output) -> Result<i32, Fail> {
     Err(Fail::usage(
         "serve needs a socket: run it natively or with the Node CLI (npx gdlkit serve)",
     ))
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-pub fn run(raw: &[String], _host: &mut dyn Host, _out: &mut Output) -> Result<i32, Fail> {
+pub fn run(args: ServeArgs, _host: &mut dyn Host, _out: &mut Output) -> Result<i32, Fail> {
     use std::io::Write;
-    let o = options(raw)?;
+    let o = from_args(args);
     let listener = std::net::TcpListener::bind((o.host.as_str(), o.port))
         .map_err(|e| Fail::usage(format!("cannot listen on {}:{}: {e}", o.host, o.port)))?;
     let mut file = match &o.log {

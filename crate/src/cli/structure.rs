@@ -1,22 +1,47 @@
 //! `gdlkit structure GAME.kif`: the structure of a game (boards, pieces,
 //! counters, roles, ...; [`crate::structure`]) as text or JSON.
 
-use super::{load_engine, Args, Fail, Host, Output, EXIT_OK};
+use super::args::{EngineArg, FormatArg, SecondsArg};
+use super::{load_engine, Fail, Host, Output, EXIT_OK};
 use crate::structure::{self, Options, Structure};
 use std::fmt::Write as _;
 
-pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
-    let args = Args::parse(raw, &[])?;
-    args.only(&["seed", "states", "ms", "format", "engine", "seconds"])?;
-    let json = args.json()?;
-    let defaults = Options::default();
+#[derive(clap::Args, Debug)]
+#[command(
+    long_about = "Boards, pieces, markers, counters, quantities, successors, orders, \
+                  turn-taking, teams and the feature names (heuristics feature:NAME:max|min), \
+                  from the rules and --states sampled states."
+)]
+pub struct StructureArgs {
+    /// The game's rules
+    #[arg(value_name = "GAME.kif")]
+    game: String,
+    /// The sampled states' seed
+    #[arg(long, value_name = "N", default_value_t = Options::default().seed)]
+    seed: u64,
+    /// States sampled at most
+    #[arg(long, value_name = "N", default_value_t = Options::default().max_states)]
+    states: usize,
+    /// Milliseconds of sampling at most
+    #[arg(long, value_name = "T", default_value_t = Options::default().max_ms)]
+    ms: f64,
+    #[command(flatten)]
+    format: FormatArg,
+    #[command(flatten)]
+    engine: EngineArg,
+    #[command(flatten)]
+    pub seconds: SecondsArg,
+}
+
+pub fn run(args: StructureArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
+    let json = args.format.json();
     let options = Options {
-        seed: args.number("seed", defaults.seed)?,
-        max_states: args.number("states", defaults.max_states)?,
-        max_ms: args.number("ms", defaults.max_ms)?,
+        seed: args.seed,
+        max_states: args.states,
+        max_ms: args.ms,
     };
-    let path = args.positional(0, "GAME.kif")?.to_string();
-    let (text, mut m) = load_engine(host, &path, &args)?;
+    let path = args.game;
+    let (text, mut m) = load_engine(host, &path, args.engine.choice)?;
     let program = crate::parse_program(&text);
     let mut st =
         structure::find(&program, &mut m, options).map_err(|e| Fail::game(e.to_string()))?;
