@@ -4,7 +4,7 @@
 # rotated, one `gdlkit match` per game, so both players' nodes per second
 # and completed depths come from the same minutes. Prints one line per
 # player with the load before and after (BENCHMARKS.md, "Parallel
-# alpha-beta").
+# search").
 # Usage: bash bench/parallel-alphabeta.sh [OUT_DIR]   (default /tmp/gdlkit-smp)
 # Environment (defaults in brackets):
 #   GDLKIT [target/ci/gdlkit]   the binary (`cargo build --profile ci -p gdlkit`)

@@ -57,7 +57,7 @@ export function engineChoices(registry) {
 /**
  * The default cores: all for MCTS; one for alpha-beta, whose workers in
  * the page each keep their own table (no shared memory), which gains
- * little (BENCHMARKS.md, parallel alpha-beta).
+ * little (BENCHMARKS.md, "Parallel search").
  */
 function defaultCores(algorithm) {
   return algorithm === 'alphabeta' ? '1' : 'auto';
