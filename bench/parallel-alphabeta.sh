@@ -11,7 +11,7 @@
 #   GAMES_LIST [connectFour breakthrough]  ../shared/games/repository names
 #   GAMES [40]   games per match     MS [200]   ms per move
 #   THREADS [2]  threads of the parallel player   SEED [31]
-#   HEURISTIC [mobility]  (fuzzy once it is `Send`, issue 14)
+#   HEURISTIC [mobility]  (any heuristic: all are `Send`)
 #   BUDGET [ms=$MS]  the budget of both players; `nodes=N` gives each worker
 #                N nodes: what equal time gives on free cores, whatever the load
 #   TABLE [shared]  `own`: a table per thread, as the workers in Node and the page

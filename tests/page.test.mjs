@@ -65,7 +65,7 @@ const frame = (page) => page.evaluate(() => new Promise((r) => requestAnimationF
 const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
 // How fast the page reacts (keystroke to diagnostic, cancel) is printed with
 // t.diagnostic, never asserted: those waits keep Playwright's default timeout,
-// as a loaded machine is no failure (issue 15: no timing assertions in tests).
+// as a loaded machine is no failure (no timing assertions in tests).
 
 test('editor: an error is underlined, and goes when fixed (the latency is printed, not asserted)', async (t) => {
   const { page, errors, context } = await open('?view=editor&game=ticTacToe');

@@ -6,7 +6,7 @@
 // worker; this file only sends messages (fetch or the engine's worker),
 // asks humans for moves and draws.
 //
-// Faults (issue 13): the match lives in the `game` worker. When that worker
+// Faults: the match lives in the `game` worker. When that worker
 // dies (a trap, out of memory), the match is built again in the new one
 // from the same rules and setup (seed, start time), and the answers
 // delivered so far are delivered again with their times: the protocol's

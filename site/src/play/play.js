@@ -103,7 +103,7 @@ export class PlayView {
     this.message = '';
     this.build();
     // The game worker died (a trap, out of memory): it held this view's
-    // game, so load it again and replay the moves (issue 13).
+    // game, so load it again and replay the moves.
     engineEvents.addEventListener('restarted', (event) => {
       if (event.detail.worker === 'game' && this.session) this.recover(event.detail.message).catch(() => {});
     });
