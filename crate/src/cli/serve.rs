@@ -6,6 +6,7 @@
 
 use super::{Args, Fail, Host, Output};
 use crate::ggp::session::{PlayerConfig, Session};
+use crate::search::PlayerSpec;
 
 /// The options of `serve`.
 pub struct ServeOptions {
@@ -30,11 +31,12 @@ pub fn options(raw: &[String]) -> Result<ServeOptions, Fail> {
     if let Some(p) = args.positional.first() {
         return Err(Fail::usage(format!("unexpected argument `{p}`")));
     }
-    let spec = args
-        .get("player")
-        .unwrap_or("mcts")
-        .parse()
-        .map_err(Fail::usage)?;
+    let spec = all_cores(
+        args.get("player")
+            .unwrap_or("mcts")
+            .parse()
+            .map_err(Fail::usage)?,
+    );
     let engine = args
         .get("engine")
         .unwrap_or("auto")
@@ -56,6 +58,17 @@ pub fn options(raw: &[String]) -> Result<ServeOptions, Fail> {
             seed: args.number("seed", 1)?,
         },
     })
+}
+
+/// Players that search on several threads (`threads=N` or `cores=auto|N`)
+/// search on all cores unless the spec says otherwise: a player server has
+/// the machine to itself.
+fn all_cores(mut spec: PlayerSpec) -> PlayerSpec {
+    let threaded = ["mcts", "alphabeta"].contains(&spec.name.as_str());
+    if threaded && spec.get("threads").is_none() && spec.get("cores").is_none() {
+        spec.options.push(("cores".into(), "auto".into()));
+    }
+    spec
 }
 
 /// A new session for the options (the Node server uses this too).
@@ -87,7 +100,7 @@ pub fn run(raw: &[String], _host: &mut dyn Host, _out: &mut Output) -> Result<i3
         ),
         None => None,
     };
-    let mut log = |line: &str| {
+    let mut log = move |line: &str| {
         let line = format!("{}\n", log_line(line));
         match file.as_mut() {
             Some(f) => {
@@ -106,8 +119,7 @@ pub fn run(raw: &[String], _host: &mut dyn Host, _out: &mut Output) -> Result<i3
         "gdlkit serve: {} player on http://{addr}/ (margin {} ms)",
         o.player.spec.name, o.player.margin_ms
     ));
-    let mut session = session(&o);
-    crate::ggp::net::serve(&listener, &mut session, &mut log);
+    crate::ggp::net::serve(listener, &mut session(&o), Box::new(log));
     Ok(super::EXIT_OK)
 }
 

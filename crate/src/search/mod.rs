@@ -242,6 +242,9 @@ pub trait Player<M: StateMachine> {
     ) -> Result<TermId, EvalError>;
     /// Called before each new game.
     fn new_game(&mut self) {}
+    /// Sets the wall-clock budget of the next searches (a player on a play
+    /// clock: the time left of it); players without a time budget ignore it.
+    fn set_time_ms(&mut self, _ms: f64) {}
     /// Counters of the last `select_move`.
     fn last_stats(&self) -> Stats {
         Stats::default()

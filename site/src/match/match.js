@@ -298,7 +298,8 @@ export class MatchView {
     const rows = rec.moves.map((jm, i) => h('tr', {},
       h('td', { text: String(i + 1) }),
       ...jm.map((m, r) => {
-        const err = rec.errors[i][r];
+        // errors[0] is START's (ggp-base's layout): step i's are at i + 1.
+        const err = rec.errors[i + 1]?.[r];
         return h('td', { class: err ? 'match-error' : '', title: err ? `error ${err}: a random legal move was played` : null, text: err ? `${m} (${err})` : m });
       })));
     this.stepsBox.replaceChildren(h('table', { class: 'match-moves' },
