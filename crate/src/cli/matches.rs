@@ -9,8 +9,6 @@ use std::fmt::Write as _;
 pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
     // `--players` takes every following word up to the next option.
     let (rest, specs_text) = super::host::take_list(raw, "players");
-    /// Most games one `match` plays (each game is at least one move).
-    const MAX_GAMES: usize = 100_000;
     let args = Args::parse(&rest, &["verbose"])?;
     args.only(&[
         "games",
@@ -27,12 +25,7 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
         seed: args.number("seed", 1)?,
         max_steps: args.number("max-steps", 1000)?,
     };
-    if cfg.games == 0 || cfg.games > MAX_GAMES {
-        return Err(Fail::usage(format!(
-            "--games {}: give 1 to {MAX_GAMES} games",
-            cfg.games
-        )));
-    }
+    cfg.check().map_err(|e| Fail::usage(format!("--{e}")))?;
     let path = args.positional(0, "GAME.kif")?.to_string();
     if args.positional.len() > 1 {
         return Err(Fail::usage(format!(

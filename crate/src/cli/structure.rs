@@ -13,7 +13,8 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     let options = Options {
         seed: args.number("seed", defaults.seed)?,
         max_states: args.number("states", defaults.max_states)?,
-        max_ms: args.number("ms", defaults.max_ms)?,
+        max_ms: crate::job::check_ms("--ms", args.number("ms", defaults.max_ms)?)
+            .map_err(Fail::usage)?,
     };
     let path = args.positional(0, "GAME.kif")?.to_string();
     let (text, mut m) = load_engine(host, &path, &args)?;

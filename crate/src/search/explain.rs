@@ -13,7 +13,7 @@
 use super::heuristics::{self, Heuristic};
 use super::Stop;
 use crate::program::{parse_ground_term, Program};
-use crate::reasoner::{cartesian, StateMachine};
+use crate::reasoner::{first_joint_moves, joint_count, StateMachine};
 use serde::Serialize;
 
 pub use super::fjo::GoalDistance;
@@ -75,6 +75,10 @@ pub struct Reply {
 
 /// Upper bound on joint replies evaluated per move.
 const MAX_REPLIES: usize = 256;
+
+/// Upper bound on the moves in those replies (replies times other roles):
+/// with 2,000 simultaneous roles, 32 replies of 1,999 moves each.
+const MAX_REPLY_MOVES: usize = 65_536;
 
 /// Plays `moves` (joint moves, one per role in role order, as text) from
 /// the initial state.
@@ -182,7 +186,13 @@ pub fn explain_state<M: StateMachine + 'static>(
     }
     let mut others = legal.clone();
     others[role] = vec![crate::terms::TermId::NONE];
-    let replies = cartesian(&others);
+    // Only the first replies are built: with many simultaneous roles the
+    // product is astronomical (2,000 roles with two moves: 2^1999).
+    let limit = MAX_REPLIES
+        .min(MAX_REPLY_MOVES / others.len().max(2).saturating_sub(1))
+        .max(1);
+    let replies = first_joint_moves(&others, limit);
+    let several = joint_count(&others) != Some(1);
     let mut ours = legal[role].clone();
     ours.sort_by_key(|&mv| m.terms().display(mv));
     let n = ours.len();
@@ -197,12 +207,12 @@ pub fn explain_state<M: StateMachine + 'static>(
         };
         let mut min: Option<f64> = None;
         let mut all_unknown = true;
-        for joint in replies.iter().take(MAX_REPLIES) {
+        for joint in &replies {
             let mut joint = joint.clone();
             joint[role] = mv;
             let next = m.next_state(&s, &joint).map_err(|e| e.to_string())?;
             let (t, v, g) = value_of(m, h.as_mut(), fjo, &next, role).map_err(err)?;
-            if replies.len() > 1 {
+            if several {
                 mvv.replies.push(Reply {
                     moves: joint
                         .iter()
@@ -325,8 +335,17 @@ impl Default for ExplainOptions {
 /// binding and the page call). Errors are messages (the game's first
 /// error diagnostic with its line, a bad option, an illegal move).
 pub fn explain_text(text: &str, o: &ExplainOptions) -> Result<Explanation, String> {
-    let ms = o.ms.filter(|ms| *ms > 0.0).unwrap_or(EXPLAIN_MS);
+    let ms = o.time_limit()?;
     crate::job::scope(ms, || explain_in_time(text, o))
+}
+
+impl ExplainOptions {
+    /// The time limit: `ms` ([`crate::job::check_ms`]) or [`EXPLAIN_MS`].
+    pub fn time_limit(&self) -> Result<f64, String> {
+        self.ms.map_or(Ok(EXPLAIN_MS), |ms| {
+            crate::job::check_ms("explain option ms", ms)
+        })
+    }
 }
 
 fn explain_in_time(text: &str, o: &ExplainOptions) -> Result<Explanation, String> {

@@ -568,6 +568,9 @@ impl PlayerSpec {
     /// applies when neither time nor nodes are given.
     pub fn budget(&self, default_ms: Option<f64>) -> Result<Budget, String> {
         let ms: Option<f64> = self.number("ms")?;
+        if let Some(ms) = ms {
+            crate::job::check_ms("player option ms", ms)?;
+        }
         let nodes: Option<u64> = match self.number("nodes")? {
             Some(n) => Some(n),
             None => self.number("playouts")?,
@@ -726,7 +729,12 @@ pub fn mcts_config(spec: &PlayerSpec) -> Result<mcts::Config, String> {
         budget: spec.budget(Some(DEFAULT_MS))?,
         ..mcts::Config::default()
     };
-    if let Some(c) = spec.number("c")? {
+    if let Some(c) = spec.number::<f64>("c")? {
+        if !(c.is_finite() && c >= 0.0) {
+            return Err(format!(
+                "player option c must be a finite number at least 0, got {c}"
+            ));
+        }
         cfg.exploration = c;
     }
     Ok(cfg)
