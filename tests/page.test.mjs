@@ -218,12 +218,12 @@ test('play: the Why? panel gives each move\'s f_JO with relaxed plans', async ()
   const { page, errors, context } = await open('?view=play&game=ticTacToe&moves=(mark 1 1),noop;noop,(mark 2 2)&players=human;human');
   await page.waitForSelector('.board [data-cell="2|2"] .symbol');
   // The list is the engine's registry (heuristics(): those marked `explain`, with their labels), f_JO first chosen.
-  await page.waitForFunction(() => document.querySelectorAll('.why-panel select option').length > 0, null, { timeout: 60_000 });
-  const offered = await page.locator('.why-panel select option').evaluateAll((l) => l.map((o) => [o.value, o.textContent]));
+  await page.waitForFunction(() => document.querySelectorAll('.why-panel select[aria-label="heuristic to explain with"] option').length > 0, null, { timeout: 60_000 });
+  const offered = await page.locator('.why-panel select[aria-label="heuristic to explain with"] option').evaluateAll((l) => l.map((o) => [o.value, o.textContent]));
   const expected = registryHeuristics().filter((x) => x.explain).map((x) => [x.name, x.label]);
   assert.ok(expected.length >= 4, JSON.stringify(expected));
   assert.deepEqual(offered, expected);
-  assert.equal(await page.locator('.why-panel select').inputValue(), 'fjo');
+  assert.equal(await page.locator('.why-panel select[aria-label="heuristic to explain with"]').inputValue(), 'fjo');
   await page.locator('.why-panel button', { hasText: 'Why?' }).click();
   await page.waitForSelector('.why-table tbody tr', { timeout: 60_000 });
   const rows = await page.locator('.why-table tbody tr').evaluateAll((l) => l.map((tr) => [tr.dataset.move, Number(tr.dataset.value)]));
@@ -235,7 +235,7 @@ test('play: the Why? panel gives each move\'s f_JO with relaxed plans', async ()
   assert.match(await page.locator('.why-table').textContent(), /goal 100: h_FF \d/);
   assert.match(await page.locator('.why-summary').textContent(), /x, fjo/);
   // Another heuristic by name: distances, the best is the smallest.
-  await page.locator('.why-panel select').selectOption('hff');
+  await page.locator('.why-panel select[aria-label="heuristic to explain with"]').selectOption('hff');
   await page.locator('.why-panel button', { hasText: 'Why?' }).click();
   await page.waitForFunction(() => /hff/.test(document.querySelector('.why-summary')?.textContent ?? ''), null, { timeout: 60_000 });
   // A distance by the registry's flag: the marked best row has the smallest value.
@@ -608,7 +608,7 @@ test('play: the Why? values as a heat map on the board equal explain\'s, the pla
   const moves = [['(mark 1 1)', 'noop'], ['noop', '(mark 2 2)']];
   const { page, errors, context } = await open('?view=play&game=ticTacToe&moves=(mark 1 1),noop;noop,(mark 2 2)&players=human;human');
   await page.waitForSelector('.board [data-cell="2|2"] .symbol');
-  await page.waitForFunction(() => document.querySelectorAll('.why-panel select option').length > 0, null, { timeout: 60_000 });
+  await page.waitForFunction(() => document.querySelectorAll('.why-panel select[aria-label="heuristic to explain with"] option').length > 0, null, { timeout: 60_000 });
   await page.locator('.why-panel button', { hasText: 'Why?' }).click();
   await page.waitForSelector('.board .cell.heat', { timeout: 60_000 });
   // The oracle: the same worker API the page's engine worker runs (`explain`, js/worker-core.js).
