@@ -159,12 +159,16 @@ pub struct StateExplainOptions {
     /// `fjo` (default), `hff`, `hadd`, `hmax`, or any other heuristic name.
     #[cfg_attr(feature = "typescript", ts(as = "Option<String>", optional))]
     pub heuristic: String,
+    /// The planning heuristics' action costs: `default` or `thesis`.
+    #[cfg_attr(feature = "typescript", ts(type = "'default' | 'thesis'", optional))]
+    pub costs: Option<String>,
 }
 
 impl Default for StateExplainOptions {
     fn default() -> Self {
         StateExplainOptions {
             role: None,
+            costs: None,
             heuristic: "fjo".into(),
         }
     }

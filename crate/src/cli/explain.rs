@@ -10,6 +10,8 @@ gdlkit explain GAME.kif [options]
   --moves MOVES.json  joint moves from the initial state (conformance format)
   --role ROLE         the role whose moves are explained (default: the one to move)
   --heuristic H       fjo (default), hff, hadd, hmax, fuzzy, mobility, ...
+  --costs C           the planning heuristics' action costs: default (thesis 4.5)
+                      or thesis (turn passing free: the thesis's tic-tac-toe table)
   --engine E          auto (default), interpreter, fast
   --format json       JSON output
   --seconds S         time limit (default 60)
@@ -21,7 +23,15 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
         return Ok(EXIT_OK);
     }
     let args = Args::parse(raw, &[])?;
-    args.only(&["moves", "role", "heuristic", "engine", "format", "seconds"])?;
+    args.only(&[
+        "moves",
+        "role",
+        "heuristic",
+        "costs",
+        "engine",
+        "format",
+        "seconds",
+    ])?;
     let json = args.json()?;
     let game = args.positional(0, "GAME.kif")?.to_string();
     let text = host
@@ -38,6 +48,7 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     if let Some(h) = args.get("heuristic") {
         o.heuristic = h.to_string();
     }
+    o.costs = args.get("costs").map(str::to_string);
     if let Some(e) = args.get("engine") {
         o.engine = e.to_string();
     }

@@ -232,7 +232,8 @@ impl Game {
             &program,
             &s,
             o.role.as_deref(),
-            &o.heuristic,
+            &crate::search::fjo::with_costs(&o.heuristic, o.costs.as_deref())
+                .map_err(|m| JsValue::from(js::error("GdlExplainError", &m)))?,
         )
         .map_err(|m| JsValue::from(js::error("GdlExplainError", &m)))?;
         to_js(&e)
