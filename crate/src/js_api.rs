@@ -138,6 +138,20 @@ pub struct AnalysisOptions {
     pub engine: Option<String>,
 }
 
+/// Options of a solve (`solve`, `SolveJob`; all optional).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS), ts(optional_fields))]
+pub struct SolveOptions {
+    /// Seconds for the exploration (default 60); then the solution is partial.
+    pub seconds: Option<f64>,
+    /// Distinct states at most (default 100000000).
+    pub max_states: Option<f64>,
+    /// The state machine: "auto" (default), "fast" or "interpreter".
+    #[cfg_attr(feature = "typescript", ts(as = "Option<EngineChoice>"))]
+    pub engine: Option<String>,
+}
+
 /// Options of `fix` (all optional).
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]

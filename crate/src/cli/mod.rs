@@ -12,6 +12,7 @@ mod matches;
 mod play;
 mod replay;
 mod search;
+mod solve;
 // GGP protocol: player server and game manager.
 pub mod host;
 pub mod serve;
@@ -82,13 +83,18 @@ Usage:
       teams and the feature names (heuristics feature:NAME:max|min), from the rules
       and --states sampled states (default 1000, at most --ms ms, default 5000)
 
+  gdlkit solve GAME.kif [--seconds S] [--max-states N] [--out FILE] [--format text|json] [--engine auto|interpreter|fast]
+      every reachable state's value under perfect play (one role: best plan; two roles
+      taking turns: minimax, docs/solve.md); the initial state's value, states by value,
+      states/s and bytes/state; --out writes the solution file; exit 1 when partial
+
 --engine: `fast` grounds the game into a propositional network (an error if
 it does not ground within budget), `interpreter` runs the reference
 interpreter, `auto` (default) is fast when the game grounds, else the
 interpreter.
 
 --seconds S: the time limit of play, replay, bench, search, match, analyze,
-explain and structure (defaults 60, 60, 5, 60, 600, 60, 60, 60; every limit:
+explain, structure and solve (defaults 60, 60, 5, 60, 600, 60, 60, 60, 60; every limit:
 docs/limits.md). --memory MB: the memory budget of any command (default
 4096 or 3/4 of the machine's memory). Progress goes
 to stderr when it is a terminal; Ctrl-C stops with what was found.
@@ -269,7 +275,7 @@ pub fn run(args: &[String], host: &mut dyn Host) -> Output {
 
 /// Default time limits in seconds of the commands that run games (their
 /// `--seconds` overrides them).
-pub const DEFAULT_SECONDS: [(&str, f64); 8] = [
+pub const DEFAULT_SECONDS: [(&str, f64); 9] = [
     ("play", 60.0),
     ("replay", 60.0),
     ("bench", 5.0),
@@ -278,6 +284,7 @@ pub const DEFAULT_SECONDS: [(&str, f64); 8] = [
     ("analyze", 60.0),
     ("explain", 60.0),
     ("structure", 60.0),
+    ("solve", 60.0),
 ];
 
 /// The default of `--seconds` for `command`.
@@ -324,6 +331,7 @@ fn run_command(
         "export" => export::run(rest, host, out),
         "explain" => explain::run(rest, host, out),
         "structure" => structure::run(rest, host, out),
+        "solve" => solve::run(rest, host, out),
         "help" | "--help" | "-h" => {
             out.stdout = USAGE.to_string();
             Ok(EXIT_OK)
