@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Random playouts per second of two builds side by side (for "no game got
 # slower"): `gdlkit bench GAME --seconds S` per game, the two binaries
-# interleaved, twice (the second round in the opposite order), with the load.
+# interleaved, twice (the second time in the opposite order), with the load.
 #
 #   bash bench/before-after.sh OLD_BINARY NEW_BINARY [SECONDS]   # default 5
 #

@@ -1,4 +1,4 @@
-// Every corpus game's engine and figures (issue 17, "Done when"): per game
+// Every corpus game's engine and figures ("Done when"): per game
 // of ../shared/games/repository/, grounding time and peak memory, network
 // size, random playouts per second on the fast engine and on the
 // interpreter, and the engine `--engine auto` picks (or why it falls back).

@@ -4,14 +4,14 @@
 # rotated, one `gdlkit match` per game, so both players' nodes per second
 # and completed depths come from the same minutes. Prints one line per
 # player with the load before and after (BENCHMARKS.md, "Parallel
-# alpha-beta").
+# search").
 # Usage: bash bench/parallel-alphabeta.sh [OUT_DIR]   (default /tmp/gdlkit-smp)
 # Environment (defaults in brackets):
 #   GDLKIT [target/ci/gdlkit]   the binary (`cargo build --profile ci -p gdlkit`)
 #   GAMES_LIST [connectFour breakthrough]  ../shared/games/repository names
 #   GAMES [40]   games per match     MS [200]   ms per move
 #   THREADS [2]  threads of the parallel player   SEED [31]
-#   HEURISTIC [mobility]  (fuzzy once it is `Send`, issue 14)
+#   HEURISTIC [mobility]  (any heuristic: all are `Send`)
 #   BUDGET [ms=$MS]  the budget of both players; `nodes=N` gives each worker
 #                N nodes: what equal time gives on free cores, whatever the load
 #   TABLE [shared]  `own`: a table per thread, as the workers in Node and the page

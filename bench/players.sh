@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Reproduces the "Players" figures of BENCHMARKS.md.
+# Reproduces the figures of BENCHMARKS.md, "Search speed" and "gdlkit's
+# players against each other".
 # Usage: bash bench/players.sh [OUT_DIR]   (default /tmp/gdlkit-players)
 # Needs `cargo build --release` (target/release/gdlkit) and ../shared/games;
 # the wasm speed figures also need `npm run build` (pkg/) and Node.

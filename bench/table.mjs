@@ -1,4 +1,4 @@
-// The side-by-side speed table (issue 17 item 5; `npm run bench:table`):
+// The side-by-side speed table (`npm run bench:table`):
 // random playouts per second per game, for the fast engine and the
 // interpreter, natively, in Node (wasm) and in headless Chromium (wasm),
 // with the machine's load before and after. Every cell runs the same

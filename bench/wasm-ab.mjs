@@ -1,4 +1,4 @@
-// Two or more wasm builds of the npm package side by side (issue 17 item 2,
+// Two or more wasm builds of the npm package side by side (for choosing
 // the wasm's build flags): random playouts of the same `gdlkit bench GAME
 // --engine E` in Node and in headless Chromium, the builds taking turns
 // round after round, so that a loaded machine slows all of them alike,

@@ -1,4 +1,4 @@
-// Parallel alpha-beta (lazy SMP), the worker side (issue 17):
+// Parallel alpha-beta (lazy SMP), the worker side:
 // `AlphaBetaWorker` is helper number `worker` with its own table (helpers
 // start one depth deeper when odd and try the root moves in another order);
 // `alphabetaChoose` picks among the workers' results. Both are thin

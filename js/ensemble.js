@@ -1,4 +1,4 @@
-// The ensemble player across workers (issue 14, lecture 004 "Verteilte
+// The ensemble player across workers (lecture 004 "Verteilte
 // Suche"), the worker side: `EnsembleMember` runs one member's search (one
 // evaluation function) from a state; `ensembleMembers` lists an ensemble's
 // members; `ensembleChoose` applies the lecture's rule to the members'

@@ -1,4 +1,4 @@
-// The gdlkit JavaScript API, limits area (issue 13): the memory budget of
+// The gdlkit JavaScript API, limits area: the memory budget of
 // this wasm instance. Evaluation stops with a GdlEvalError naming the budget
 // once the engine holds more (checked in the same loops as the time limits),
 // so running out of memory is an error, not a trap that kills the instance.

@@ -1,4 +1,4 @@
-// Root-parallel MCTS, the worker side (issue 17): `MctsWorker` searches
+// Root-parallel MCTS, the worker side: `MctsWorker` searches
 // from a state and returns its root statistics; `mctsChoose` merges the
 // statistics of several workers and picks the move. Both are thin wrappers
 // over crate/src/wasm/parallel.rs: the merge and the move choice are the

@@ -1,4 +1,4 @@
-// Root-parallel MCTS over several workers (issue 17), transport only: each
+// Root-parallel MCTS over several workers, transport only: each
 // worker (a `gdlkit/worker` GdlWorker: a Web Worker in the page, a
 // worker_threads thread in Node) runs `mctsRoot` (an MCTS search from the
 // state, its own seed), then one of them runs `mctsChoose` (the merge and
@@ -37,7 +37,7 @@ export async function parallelBestMove(workers, { kif, spec = 'mcts', seed = 1, 
 }
 
 /**
- * One move of the ensemble player (issue 14) with its members at once, one
+ * One move of the ensemble player with its members at once, one
  * per worker (member i on `workers[i % workers.length]`): each runs
  * `ensembleMember` (one alpha-beta search, one evaluation function), then
  * `ensembleChoose` applies the lecture's rule (Rust). params: `{kif, spec

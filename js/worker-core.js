@@ -222,13 +222,13 @@ export const KINDS = {
   // The structure of a game (one wasm call) and a board's SVG.
   structure: (api, { kif, options }) => oneShot(() => api.structure(kif, options)),
   renderBoard: (api, { game, state, options }) => oneShot(() => api.renderBoard(game, state, options)),
-  // Root-parallel MCTS (issue 17).
+  // Root-parallel MCTS.
   mctsRoot,
   mctsChoose: (api, { parts }) => oneShot(() => api.mctsChoose(parts)),
-  // Parallel alpha-beta (lazy SMP, issue 17).
+  // Parallel alpha-beta (lazy SMP).
   alphabetaRoot,
   alphabetaChoose: (api, { parts }) => oneShot(() => api.alphabetaChoose(parts)),
-  // The ensemble player across workers (issue 14).
+  // The ensemble player across workers.
   ensembleMembers: ensembleMemberList,
   ensembleMember,
   ensembleChoose: (api, { parts }) => oneShot(() => api.ensembleChoose(parts)),

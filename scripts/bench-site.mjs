@@ -57,7 +57,7 @@ function sizes() {
     row(`JavaScript loaded by the editor view (${editorFiles.join(', ')})`, editorFiles.map((f) => join(build, f))),
     row('CSS (app.css)', [join(build, 'app.css')]),
     row('wasm (pkg/gdlkit_bg.wasm)', [join(SITE, 'pkg', 'gdlkit_bg.wasm')]),
-    // The editor's check wasm and its worker (issue 17 item 4), when built.
+    // The editor's check wasm and its worker, when built.
     ...(existsSync(join(SITE, 'pkg-check', 'gdlkit_check_bg.wasm'))
       ? [row('check wasm and its worker (pkg-check/gdlkit_check_bg.wasm, build/check-worker.js)', [join(SITE, 'pkg-check', 'gdlkit_check_bg.wasm'), join(build, 'check-worker.js')])]
       : []),

@@ -93,7 +93,7 @@ function buildWasm() {
   buildCheckWasm();
 }
 
-// ---- The page's check wasm (issue 17 item 4): the crate without its
+// ---- The page's check wasm: the crate without its
 // `engine` feature exports only check, format, fix and version, so the
 // editor's first diagnostics come from a wasm a fifth of the engine's size
 // (site/src/engine/check-worker.js) while the engine's loads. The same Rust

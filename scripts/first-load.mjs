@@ -8,7 +8,7 @@
 // which also applies to the page's Web Workers). Every response is counted
 // with its bytes on the wire (encoded body), the page's and its workers'.
 
-/** The connection of issue 17: 1.6 Mbit/s down, 750 kbit/s up, 150 ms latency. */
+/** The slow connection measured: 1.6 Mbit/s down, 750 kbit/s up, 150 ms latency. */
 export const SLOW_3G = { latency: 150, downloadThroughput: (1.6e6 / 8) | 0, uploadThroughput: (750e3 / 8) | 0 };
 
 /**

@@ -72,7 +72,7 @@ const STEPS = [
   },
 ];
 
-// Style gates (issue 13): the tree is rustfmt-formatted, clippy-clean and
+// Style gates: the tree is rustfmt-formatted, clippy-clean and
 // Biome-clean (biome.json); these run first, as they are quick.
 STEPS.unshift(
   { name: 'cargo fmt --check', run: () => run('cargo', ['fmt', '--all', '--check']) },
@@ -86,7 +86,7 @@ STEPS.unshift(
   },
 );
 
-// API docs gate (issue 15): the crate's documentation builds without warnings
+// API docs gate: the crate's documentation builds without warnings
 // (no broken links, none to private items); its example runs as a doctest
 // with the native tests. After fmt and clippy, with the quick gates.
 STEPS.splice(2, 0, {
@@ -95,7 +95,7 @@ STEPS.splice(2, 0, {
     run('cargo', ['doc', '--no-deps', '-p', 'gdlkit'], { env: { ...process.env, RUSTDOCFLAGS: '-D warnings' } }),
 });
 
-// Generated TypeScript (issue 15): js/types.d.ts is what the Rust types
+// Generated TypeScript: js/types.d.ts is what the Rust types
 // generate (`node scripts/types.mjs` rewrites it), and a typed usage file
 // compiles against it (unknown and snake_case keys are errors there).
 STEPS.splice(3, 0, {

@@ -107,7 +107,7 @@ test('byte oddities: a BOM is ignored, a NUL is an error', () => {
   }
 });
 
-// ---- issue 13: memory and time limits in wasm ----
+// ---- memory and time limits in wasm ----
 
 /** A relation of 40^4 = 2,560,000 rows, read by `terminal` (materialised by the interpreter). */
 function wideProduct() {

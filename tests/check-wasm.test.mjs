@@ -1,5 +1,5 @@
 // The page's check wasm (site/pkg-check/, the crate without its `engine`
-// feature; issue 17 item 4) answers exactly as the page's engine wasm
+// feature) answers exactly as the page's engine wasm
 // (site/pkg/): the same diagnostics (with their fixes), the same formatted
 // text or error, the same fixed text, for every game of games/ and for
 // broken and adversarial texts. The editor shows the first from one and

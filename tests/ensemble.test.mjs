@@ -1,4 +1,4 @@
-// The ensemble player across Node worker threads (issue 14): each worker
+// The ensemble player across Node worker threads: each worker
 // runs one member (one alpha-beta search, one evaluation function), Rust's
 // `ensembleChoose` applies the lecture's rule. The rule gives the same
 // answers as natively on the shared fixture (crate/tests/ensemble.rs reads

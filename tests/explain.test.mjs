@@ -2,7 +2,8 @@
 // the worker: the same object as `gdlkit explain --format json`. The
 // lecture's planning example 2 (crate/tests/fixtures) gives h_FF 3 with the
 // plan [op2, op1, op0]; tic-tac-toe's first moves are all worth the same
-// f_JO; errors are thrown, never traps. Needs `npm run build` (pkg/).
+// f_JO (25/3 each with the thesis's costs); errors are thrown, never
+// traps. Needs `npm run build` (pkg/).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -45,6 +46,22 @@ test('tic-tac-toe: every first move of x has the same f_JO, with relaxed plans',
   // another heuristic by name (generic): values in [1, 99], no goal distances
   const fuzzy = explain(ticTacToe, { heuristic: 'fuzzy' });
   assert.ok(fuzzy.moves.every((m) => m.value >= 1 && m.value <= 99 && m.goals.length === 0));
+});
+
+test('the thesis costs: every first move of x is worth 25/3 (the thesis\'s table), each on the cell it marks', () => {
+  const e = explain(ticTacToe, { role: 'x', costs: 'thesis' });
+  assert.equal(e.heuristic, 'fjo-thesis');
+  assert.equal(e.moves.length, 9);
+  for (const m of e.moves) {
+    assert.ok(Math.abs(m.value - 25 / 3) < 1e-9, `${m.move}: ${m.value}`);
+    // `(mark r c)` changes the board cell (r, c) only, computed in Rust.
+    assert.deepEqual(m.cells, [m.move.slice(6, -1).split(' ')]);
+  }
+  // The default costs (thesis 4.5) differ: the turn passing costs 1 (docs/planning.md, deviation 2).
+  const d = explain(ticTacToe, { role: 'x', costs: 'default' });
+  assert.ok(d.moves.every((m) => Math.abs(m.value - 25 / 3) > 1e-6), JSON.stringify(d.moves.map((m) => m.value)));
+  assert.ok(e.chosen && e.runnerUp && e.chosen !== e.runnerUp);
+  assert.throws(() => explain(ticTacToe, { costs: 'cheap' }), (x) => isGdlError(x, 'GdlExplainError') && /unknown costs `cheap`/.test(x.message));
 });
 
 test('bad input is an error, never a trap', () => {

@@ -1,4 +1,4 @@
-// The JavaScript API's naming and strictness (issue 15): results in
+// The JavaScript API's naming and strictness: results in
 // camelCase (the CLI's JSON keeps snake_case), an unknown option key a
 // TypeError in every binding, and a Game with its state handles accepted by
 // players, search and explain. Needs `npm run build` (pkg/).

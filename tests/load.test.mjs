@@ -1,4 +1,4 @@
-// The first-load budget (issue 17): on a slow connection the page's editor
+// The first-load budget: on a slow connection the page's editor
 // is interactive after at most 350 KiB on the wire (gzip), and the engine's
 // wasm is not among what it waits for; the first diagnostics come from the
 // small check wasm, and the engine's wasm is requested only once the check

@@ -556,13 +556,13 @@ describe('the Node CLI (npx gdlkit)', () => {
     assert.equal(bench.code, 0, explain(bench));
     const help = gdlkit('help');
     assert.equal(help.code, 0);
-    for (const command of ['check', 'fmt', 'analyze', 'play', 'replay', 'search', 'match', 'bench', 'serve', 'host', 'explain', 'structure', 'export', 'completions']) {
+    for (const command of ['check', 'fmt', 'analyze', 'play', 'replay', 'search', 'match', 'bench', 'serve', 'host', 'explain', 'structure', 'export', 'solve', 'completions']) {
       assert.match(help.stdout, new RegExp(`^  ${command} `, 'm'));
     }
   });
 
   test('every command answers --help; --version, suggestions and completions', () => {
-    for (const command of ['check', 'fmt', 'analyze', 'play', 'replay', 'search', 'match', 'bench', 'serve', 'host', 'explain', 'structure', 'export', 'completions']) {
+    for (const command of ['check', 'fmt', 'analyze', 'play', 'replay', 'search', 'match', 'bench', 'serve', 'host', 'explain', 'structure', 'export', 'solve', 'completions']) {
       const r = gdlkit(command, '--help');
       assert.equal(r.code, 0, `${command} --help: ${explain(r)}`);
       assert.match(r.stdout, new RegExp(`^Usage: gdlkit ${command}`, 'm'));

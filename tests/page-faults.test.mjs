@@ -1,4 +1,4 @@
-// The page survives faults (issue 13): a worker whose wasm instance traps
+// The page survives faults: a worker whose wasm instance traps
 // (forced through the test-only `testTrap` job kind, which only workers
 // started in test mode accept) is restarted, the page says so, the play view
 // reloads its game and replays its moves, and the editor text is kept.

@@ -14,6 +14,7 @@ import { ARTIFACTS, CHROMIUM_ARGS, ROOT, SITE } from '../scripts/lib.mjs';
 import { serve } from '../scripts/serve.mjs';
 import { browserPaths } from '../scripts/setup.mjs';
 import { heuristics as registryHeuristics, players as registryPlayers } from '../js/node.js';
+import { GdlWorker } from '../js/worker-node.js';
 
 let server;
 let url;
@@ -65,7 +66,7 @@ const frame = (page) => page.evaluate(() => new Promise((r) => requestAnimationF
 const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
 // How fast the page reacts (keystroke to diagnostic, cancel) is printed with
 // t.diagnostic, never asserted: those waits keep Playwright's default timeout,
-// as a loaded machine is no failure (issue 15: no timing assertions in tests).
+// as a loaded machine is no failure (no timing assertions in tests).
 
 test('editor: an error is underlined, and goes when fixed (the latency is printed, not asserted)', async (t) => {
   const { page, errors, context } = await open('?view=editor&game=ticTacToe');
@@ -217,12 +218,12 @@ test('play: the Why? panel gives each move\'s f_JO with relaxed plans', async ()
   const { page, errors, context } = await open('?view=play&game=ticTacToe&moves=(mark 1 1),noop;noop,(mark 2 2)&players=human;human');
   await page.waitForSelector('.board [data-cell="2|2"] .symbol');
   // The list is the engine's registry (heuristics(): those marked `explain`, with their labels), f_JO first chosen.
-  await page.waitForFunction(() => document.querySelectorAll('.why-panel select option').length > 0, null, { timeout: 60_000 });
-  const offered = await page.locator('.why-panel select option').evaluateAll((l) => l.map((o) => [o.value, o.textContent]));
+  await page.waitForFunction(() => document.querySelectorAll('.why-panel select[aria-label="heuristic to explain with"] option').length > 0, null, { timeout: 60_000 });
+  const offered = await page.locator('.why-panel select[aria-label="heuristic to explain with"] option').evaluateAll((l) => l.map((o) => [o.value, o.textContent]));
   const expected = registryHeuristics().filter((x) => x.explain).map((x) => [x.name, x.label]);
   assert.ok(expected.length >= 4, JSON.stringify(expected));
   assert.deepEqual(offered, expected);
-  assert.equal(await page.locator('.why-panel select').inputValue(), 'fjo');
+  assert.equal(await page.locator('.why-panel select[aria-label="heuristic to explain with"]').inputValue(), 'fjo');
   await page.locator('.why-panel button', { hasText: 'Why?' }).click();
   await page.waitForSelector('.why-table tbody tr', { timeout: 60_000 });
   const rows = await page.locator('.why-table tbody tr').evaluateAll((l) => l.map((tr) => [tr.dataset.move, Number(tr.dataset.value)]));
@@ -234,7 +235,7 @@ test('play: the Why? panel gives each move\'s f_JO with relaxed plans', async ()
   assert.match(await page.locator('.why-table').textContent(), /goal 100: h_FF \d/);
   assert.match(await page.locator('.why-summary').textContent(), /x, fjo/);
   // Another heuristic by name: distances, the best is the smallest.
-  await page.locator('.why-panel select').selectOption('hff');
+  await page.locator('.why-panel select[aria-label="heuristic to explain with"]').selectOption('hff');
   await page.locator('.why-panel button', { hasText: 'Why?' }).click();
   await page.waitForFunction(() => /hff/.test(document.querySelector('.why-summary')?.textContent ?? ''), null, { timeout: 60_000 });
   // A distance by the registry's flag: the marked best row has the smallest value.
@@ -596,6 +597,91 @@ test('play: a board with 3 coordinates is drawn as one grid per layer, its cells
   await context.close();
 });
 
+/** Every [move, value] the board shows (each heat cell's `data-heat`), by move. */
+const boardValues = (page) => page.locator('.board .cell.heat').evaluateAll((cells) => {
+  const out = {};
+  for (const c of cells) for (const [move, value] of JSON.parse(c.dataset.heat)) out[move] = value;
+  return out;
+});
+
+test('play: the Why? values as a heat map on the board equal explain\'s, the plan numbered, best and runner-up outlined', async () => {
+  const moves = [['(mark 1 1)', 'noop'], ['noop', '(mark 2 2)']];
+  const { page, errors, context } = await open('?view=play&game=ticTacToe&moves=(mark 1 1),noop;noop,(mark 2 2)&players=human;human');
+  await page.waitForSelector('.board [data-cell="2|2"] .symbol');
+  await page.waitForFunction(() => document.querySelectorAll('.why-panel select[aria-label="heuristic to explain with"] option').length > 0, null, { timeout: 60_000 });
+  await page.locator('.why-panel button', { hasText: 'Why?' }).click();
+  await page.waitForSelector('.board .cell.heat', { timeout: 60_000 });
+  // The oracle: the same worker API the page's engine worker runs (`explain`, js/worker-core.js).
+  const worker = new GdlWorker();
+  const kif = readFileSync(join(ROOT, 'games', 'ticTacToe.kif'), 'utf8');
+  try {
+    const e = await worker.explain(kif, { moves, heuristic: 'fjo', costs: 'default' });
+    const shown = await boardValues(page);
+    assert.equal(Object.keys(shown).length, 7, JSON.stringify(shown));
+    assert.deepEqual(shown, Object.fromEntries(e.moves.map((m) => [m.move, m.value])));
+    // Each value sits on the cell its move marks (cells from Rust), and says so on hover.
+    for (const m of e.moves) {
+      const cell = page.locator(`.board [data-cell="${m.cells[0].join('|')}"]`);
+      assert.match(await cell.getAttribute('title'), new RegExp(`${m.move.replace(/[()]/g, '\\$&')}: `));
+    }
+    // The best move and the runner-up are outlined where they play.
+    assert.equal(await page.locator('.board .cell.chosen').getAttribute('data-cell'), e.moves.find((m) => m.move === e.chosen).cells[0].join('|'));
+    assert.equal(await page.locator('.board .cell.runner-up').getAttribute('data-cell'), e.moves.find((m) => m.move === e.runnerUp).cells[0].join('|'));
+    // The chosen move's relaxed plan, numbered on the board: the plan's cells from Rust, in order.
+    const best = e.moves.find((m) => m.move === e.chosen);
+    const goal = best.goals.filter((g) => g.hFf !== null && g.plan.length).reduce((a, b) => (b.goal > a.goal ? b : a));
+    const marks = await page.locator('.board .cell .plan-mark').evaluateAll((l) => l.map((m) => [m.parentElement.dataset.cell, m.textContent]));
+    const want = goal.planCells.flatMap((cells, i) => cells.map((c) => [c.join('|'), String(i + 1)]));
+    assert.ok(want.length >= 1, JSON.stringify(goal));
+    assert.deepEqual(marks.sort(), want.sort());
+    await shot(page, 'play-why-heatmap');
+    // Another move's plan from its row in the table (which stays, for screen readers and copying).
+    const other = e.moves.find((m) => m.move !== e.chosen && m.goals.some((g) => g.plan.length));
+    await page.locator(`.why-table tr[data-move="${other.move}"] button.why-plan-button`).click();
+    await page.waitForFunction((mv) => document.querySelector('.why-table tr.why-plan')?.dataset.move === mv, other.move);
+    assert.ok((await page.locator('.board .cell .plan-mark').count()) >= 1);
+    await shot(page, 'play-why-plan');
+    // The thesis's costs: every first move of x is worth 25/3, on the board as in explain.
+    await page.locator('button', { hasText: '⟲ Restart' }).click();
+    await page.locator('.why-panel select[aria-label="action costs of the planning heuristics"]').selectOption('thesis');
+    await page.locator('.why-panel button', { hasText: 'Why?' }).click();
+    await page.waitForFunction(() => /fjo-thesis/.test(document.querySelector('.why-summary')?.textContent ?? ''), null, { timeout: 60_000 });
+    const first = await boardValues(page);
+    assert.equal(Object.keys(first).length, 9, JSON.stringify(first));
+    for (const v of Object.values(first)) assert.ok(Math.abs(v - 25 / 3) < 1e-9, JSON.stringify(first));
+    const thesis = await worker.explain(kif, { heuristic: 'fjo', costs: 'thesis' });
+    assert.deepEqual(first, Object.fromEntries(thesis.moves.map((m) => [m.move, m.value])));
+    await shot(page, 'play-why-thesis');
+  } finally {
+    worker.terminate();
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('tree: a node\'s Why? drawn on its board, its children\'s and the exported SVG', async () => {
+  const { page, errors, context } = await open('?view=tree&game=ticTacToe&source=initial&depth=1&heuristic=fjo-thesis&step=end');
+  await page.waitForFunction(() => document.querySelector('.tree-status')?.textContent === '10 nodes searched.', null, { timeout: 60_000 });
+  assert.equal(await page.locator('.tree-form select[aria-label="action costs of the planning heuristics at the leaves"]').inputValue(), 'thesis');
+  const canvas = page.locator('.tree-canvas').first();
+  await canvas.focus();
+  await page.keyboard.press('ArrowUp');
+  await page.locator('.node-why button').click();
+  await page.waitForSelector('.node-details .board .cell.heat', { timeout: 60_000 });
+  const values = await page.locator('.node-why-list li').evaluateAll((l) => l.map((li) => Number(li.dataset.value)));
+  assert.equal(values.length, 9);
+  for (const v of values) assert.ok(Math.abs(v - 25 / 3) < 1e-9, JSON.stringify(values));
+  for (let i = 0; i < 4; i++) await page.keyboard.press('+');
+  await frame(page);
+  await shot(page, 'tree-why-heatmap');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('button', { hasText: 'SVG' }).click()]);
+  const svg = readFileSync(await download.path(), 'utf8');
+  assert.match(svg, /hsl\(/, 'heat colours in the exported node boards');
+  assert.match(svg, /class="plan-mark"/, 'the plan numbered in the exported root board');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('structure: boards inside the nodes of a tic-tac-toe tree, and the Structure panel', async () => {
   const { page, errors, context } = await open('?view=tree&game=ticTacToe&tree=((1 2) (3 4))');
   await page.waitForSelector('.step-counter[data-total]');
@@ -613,6 +699,15 @@ test('structure: boards inside the nodes of a tic-tac-toe tree, and the Structur
   const rules = await open('?view=editor&game=ticTacToe', { context });
   await rules.page.locator('button', { hasText: 'Structure' }).click();
   await rules.page.waitForSelector('.structure-list', { timeout: 60_000 });
+  // The panel opens where the user looks: in the viewport, focused.
+  const box = await rules.page.locator('.structure-panel').boundingBox();
+  const viewport = rules.page.viewportSize();
+  assert.ok(box && box.y >= 0 && box.y < viewport.height && box.x < viewport.width && box.width > 0, JSON.stringify(box));
+  assert.equal(await rules.page.evaluate(() => document.activeElement?.classList.contains('structure-panel')), true);
+  // A structure's rules are marked in the editor (spans from Rust).
+  await rules.page.locator('.structure-panel button.structure-rules').first().click();
+  await rules.page.waitForSelector('.cm-structure-rule');
+  assert.match(await rules.page.locator('.cm-structure-rule').first().textContent(), /\(/);
   const text = await rules.page.locator('.structure-panel').textContent();
   assert.match(text, /turn-taking/);
   assert.match(text, /\(cell …\) 3 × 3/);

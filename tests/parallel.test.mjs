@@ -1,4 +1,4 @@
-// Root-parallel MCTS over Node worker threads (issue 17): two GdlWorkers
+// Root-parallel MCTS over Node worker threads: two GdlWorkers
 // each search with their own seed, the Rust merge picks the move; the
 // result equals `mcts:threads=2` run inside wasm (the same Rust player as
 // the native threads, its workers one after the other) for the same seeds,

@@ -142,6 +142,23 @@ pub fn progress(phase: &'static str, detail: impl FnOnce() -> String) {
     });
 }
 
+/// The longest time limit an `ms` option may give: a day (the CLI's
+/// `--seconds` allows more; an `ms` of 1e300 is a typo, not a plan).
+pub const MAX_MS: f64 = 86_400_000.0;
+
+/// An `ms` option (`explain`, `structure`, a player's `ms=`): a finite
+/// number of milliseconds above 0 and at most [`MAX_MS`]; else the error
+/// names `what` and the range (a `RangeError` in JavaScript).
+pub fn check_ms(what: &str, ms: f64) -> Result<f64, String> {
+    if ms.is_finite() && ms > 0.0 && ms <= MAX_MS {
+        Ok(ms)
+    } else {
+        Err(format!(
+            "{what} {ms}: give a number of milliseconds above 0 and at most {MAX_MS}"
+        ))
+    }
+}
+
 /// A time limit in seconds from the command line: a finite number > 0.
 pub fn parse_seconds(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
@@ -173,5 +190,9 @@ mod tests {
             assert!(parse_seconds(bad).is_err(), "{bad}");
         }
         assert_eq!(parse_seconds("0.5"), Ok(0.5));
+        for bad in [f64::NAN, f64::INFINITY, -5.0, 0.0, 1e300] {
+            assert!(check_ms("ms", bad).unwrap_err().contains("ms"), "{bad}");
+        }
+        assert_eq!(check_ms("ms", 250.0), Ok(250.0));
     }
 }

@@ -27,14 +27,17 @@ pub struct MatchOptions {
 }
 
 impl MatchOptions {
-    /// The match these options ask for (defaults filled in).
-    pub fn config(&self) -> MatchConfig {
+    /// The match these options ask for (defaults filled in), or what is
+    /// out of range ([`MatchConfig::check`]).
+    pub fn config(&self) -> Result<MatchConfig, String> {
         let d = MatchConfig::default();
-        MatchConfig {
+        let cfg = MatchConfig {
             games: self.games.unwrap_or(d.games),
             seed: self.seed.unwrap_or(d.seed),
             max_steps: self.max_steps.unwrap_or(d.max_steps),
-        }
+        };
+        cfg.check()?;
+        Ok(cfg)
     }
 }
 
@@ -65,6 +68,29 @@ impl Default for PlayoutOptions {
             max_steps: crate::playouts::DEFAULT_MAX_STEPS,
             record: false,
         }
+    }
+}
+
+/// Most playouts one `game.playouts` or `PlayoutJob` plays, and most steps
+/// per playout.
+pub const MAX_PLAYOUTS: usize = 1_000_000;
+
+impl PlayoutOptions {
+    /// The one check of the numbers (a `RangeError` in JavaScript).
+    pub fn check(&self) -> Result<(), String> {
+        if self.count > MAX_PLAYOUTS {
+            return Err(format!(
+                "playouts option count {}: give 0 to {MAX_PLAYOUTS} playouts",
+                self.count
+            ));
+        }
+        if self.max_steps > MAX_PLAYOUTS {
+            return Err(format!(
+                "playouts option maxSteps {}: give 0 to {MAX_PLAYOUTS} steps",
+                self.max_steps
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -112,6 +138,20 @@ pub struct AnalysisOptions {
     pub engine: Option<String>,
 }
 
+/// Options of a solve (`solve`, `SolveJob`; all optional).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS), ts(optional_fields))]
+pub struct SolveOptions {
+    /// Seconds for the exploration (default 60); then the solution is partial.
+    pub seconds: Option<f64>,
+    /// Distinct states at most (default 100000000).
+    pub max_states: Option<f64>,
+    /// The state machine: "auto" (default), "fast" or "interpreter".
+    #[cfg_attr(feature = "typescript", ts(as = "Option<EngineChoice>"))]
+    pub engine: Option<String>,
+}
+
 /// Options of `fix` (all optional).
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -133,12 +173,16 @@ pub struct StateExplainOptions {
     /// `fjo` (default), `hff`, `hadd`, `hmax`, or any other heuristic name.
     #[cfg_attr(feature = "typescript", ts(as = "Option<String>", optional))]
     pub heuristic: String,
+    /// The planning heuristics' action costs: `default` or `thesis`.
+    #[cfg_attr(feature = "typescript", ts(type = "'default' | 'thesis'", optional))]
+    pub costs: Option<String>,
 }
 
 impl Default for StateExplainOptions {
     fn default() -> Self {
         StateExplainOptions {
             role: None,
+            costs: None,
             heuristic: "fjo".into(),
         }
     }

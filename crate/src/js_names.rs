@@ -19,6 +19,8 @@ pub const MAP_FIELDS: &[&str] = &[
     "goalValues",
     "defined_at",
     "definedAt",
+    "rules_at",
+    "rulesAt",
     "legal",
     "goals",
     "written",

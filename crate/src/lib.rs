@@ -18,7 +18,8 @@
 //! - **Search and play**: [`search`] (minimax, alpha-beta, best-first,
 //!   MCTS, the heuristics, [`search::build_player`] from a spec such as
 //!   `alphabeta:heuristic=fuzzy,ms=200`, matches), [`playouts`] (seeded
-//!   random games), [`trace`] (search events for lectures).
+//!   random games), [`trace`] (search events for lectures), [`solve`]
+//!   (the value of every reachable state under perfect play).
 //! - **Structure and explanations**: [`structure`] (boards, successor and
 //!   order relations, from the semantics), [`search::explain`].
 //! - **Long work**: [`job`] (time limits, cancellation, progress; [`clock`]
@@ -105,6 +106,7 @@ pub mod program;
 pub mod reasoner;
 pub mod replay;
 pub mod search;
+pub mod solve;
 pub mod structure;
 pub mod syntax;
 pub mod terms;

@@ -99,7 +99,6 @@ pub fn used_mb() -> Option<u64> {
     }
 }
 
-#[cfg(feature = "cli")]
 /// Whether the memory in use is above `fraction` of the budget (loops that
 /// can stop early with what they have, before [`check`] fails).
 pub fn above(fraction: f64) -> bool {

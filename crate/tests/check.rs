@@ -480,14 +480,7 @@ mod corpus;
 
 /// Corpus games of `folder`, or the project's own games on a plain clone.
 fn games(folder: &str) -> Vec<PathBuf> {
-    let dir = corpus::games_dir(&format!("games/{folder}"), "check corpus tests");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "kif"))
-        .collect();
-    v.sort();
-    v
+    corpus::kif_files(&format!("games/{folder}"), "check corpus tests")
 }
 
 fn stem(p: &Path) -> String {

@@ -38,7 +38,7 @@ fn cli(args: &[&str]) -> Output {
 }
 
 /// The commands the tool has (others may be added; none may go missing).
-const COMMANDS: [&str; 14] = [
+const COMMANDS: [&str; 15] = [
     "check",
     "fmt",
     "replay",
@@ -52,6 +52,7 @@ const COMMANDS: [&str; 14] = [
     "export",
     "explain",
     "structure",
+    "solve",
     "completions",
 ];
 

@@ -30,15 +30,15 @@ fn small_networks_get_the_fast_engine() {
     let dir = corpus::games_dir("games/repository", "small_networks_get_the_fast_engine");
     let mut ran = 0;
     for name in ["ticTacToe", "connectFour", "breakthrough"] {
-        let Ok(text) = std::fs::read_to_string(dir.join(format!("{name}.kif"))) else {
-            continue;
-        };
+        let path = dir.join(format!("{name}.kif"));
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let auto = load_engine(&text, EngineChoice::Auto).expect("valid");
         assert_eq!(auto.name(), "fast", "{name}: {:?}", auto.fallback());
         assert!(!needs_trial(auto.ground_stats().expect("fast")), "{name}");
         ran += 1;
     }
-    assert!(ran >= 2, "only {ran} games found in {}", dir.display());
+    assert_eq!(ran, 3);
 }
 
 /// merrills (0.6-0.8×) and amazonsTorus (0.4×) ground but run slower on the

@@ -6,7 +6,9 @@
 use gdlkit::diagnostic::Diagnostic;
 use gdlkit::fix::{apply_edits, fix_text};
 use std::collections::HashMap;
-use std::path::Path;
+
+#[path = "common/corpus.rs"]
+mod corpus;
 
 const GAME: &str = "(role x)\n(init (p 1))\n(<= (legal x noop) (true (p 1)))\n(<= (next (p 1)) (true (p 1)))\n(<= (goal x 100) (true (p 1)))\n";
 
@@ -106,11 +108,11 @@ fn fix_text_fixes_everything_and_reports_it() {
 /// as the corpus has; the floor is that the corpus has some).
 #[test]
 fn corpus_fixes_remove_their_diagnostics() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/games");
-    if !dir.exists() {
-        eprintln!("skipped: {} is missing", dir.display());
+    let Some(shared) = corpus::shared_or_skip("fixes: corpus_fixes_remove_their_diagnostics")
+    else {
         return;
-    }
+    };
+    let dir = shared.join("games");
     let mut files = Vec::new();
     let mut stack = vec![dir];
     while let Some(d) = stack.pop() {
@@ -125,9 +127,7 @@ fn corpus_fixes_remove_their_diagnostics() {
     }
     let mut tried: HashMap<&'static str, usize> = HashMap::new();
     for path in &files {
-        let Ok(text) = std::fs::read_to_string(path) else {
-            continue;
-        };
+        let text = String::from_utf8_lossy(&std::fs::read(path).unwrap()).into_owned();
         let diags = gdlkit::check_text(&text);
         for d in diags.iter().filter(|d| !d.fixes.is_empty()).take(3) {
             let after = gdlkit::check_text(&apply_edits(&text, &d.fixes[0].edits));
@@ -144,6 +144,7 @@ fn corpus_fixes_remove_their_diagnostics() {
         }
     }
     eprintln!("fixes tried on the corpus: {tried:?}");
+    assert!(files.len() >= 300, "only {} corpus games", files.len());
     assert!(tried.values().sum::<usize>() >= 5, "{tried:?}");
 }
 

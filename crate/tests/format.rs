@@ -19,12 +19,7 @@ fn corpus() -> Vec<PathBuf> {
     };
     let mut v = Vec::new();
     for folder in folders {
-        for e in std::fs::read_dir(corpus::games_dir(folder, "format corpus tests")).unwrap() {
-            let p = e.unwrap().path();
-            if p.extension().is_some_and(|x| x == "kif") {
-                v.push(p);
-            }
-        }
+        v.extend(corpus::kif_files(folder, "format corpus tests"));
     }
     v.sort();
     v

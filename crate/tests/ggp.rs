@@ -9,7 +9,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_gdlkit");
 
@@ -234,7 +234,9 @@ fn check_record(rules: &str, j: &Value) -> usize {
     let moves = j["moves"].as_array().unwrap();
     assert_eq!(j["states"].as_array().unwrap().len(), moves.len() + 1);
     assert_eq!(j["stateTimes"].as_array().unwrap().len(), moves.len() + 1);
-    assert_eq!(j["errors"].as_array().unwrap().len(), moves.len());
+    // START's errors first, then one entry per step (ggp-base's alignment).
+    assert_eq!(j["errors"].as_array().unwrap().len(), moves.len() + 1);
+    check_ggp_base_layout(j, roles.len());
     let mut s = m.initial_state().unwrap();
     for jm in moves {
         let legal = m.all_legal_moves(&s).unwrap();
@@ -256,6 +258,79 @@ fn check_record(rules: &str, j: &Value) -> usize {
     let goals: Vec<i64> = m.goals(&s).unwrap().iter().map(|g| g.unwrap()).collect();
     assert_eq!(j["goalValues"], serde_json::json!(goals));
     moves.len()
+}
+
+/// Checks a record against what ggp-base's `Match(String theJSON, Game,
+/// String)` constructor reads (`org.ggp.base.util.match.Match`): each key
+/// with the JSON getter it is read with (`getString`, `getInt`, `getLong`,
+/// `getBoolean`, `getJSONArray`), the required ones present; moves and
+/// states are parsed as GDL terms there, so they must parse here; and the
+/// histories line up as `GameServer` writes them.
+fn check_ggp_base_layout(j: &Value, roles: usize) {
+    let int = |v: &Value| v.as_i64().is_some_and(|n| i32::try_from(n).is_ok());
+    let strings = |v: &Value| v.as_array().is_some_and(|a| a.iter().all(Value::is_string));
+    // Required: getString/getInt/getLong/getBoolean/getJSONArray throw
+    // when a key is missing or of another type.
+    assert!(j["matchId"].is_string(), "matchId: {j}");
+    assert!(int(&j["startClock"]) && int(&j["playClock"]));
+    assert!(j["startTime"].as_i64().is_some(), "startTime is a long");
+    let token = j["randomToken"].as_str().expect("randomToken is a string");
+    assert!(token.len() == 32 && token.chars().all(|c| c.is_ascii_alphanumeric()));
+    assert!(j["isCompleted"].is_boolean());
+    // Optional, read with `has` first.
+    assert!(
+        int(&j["previewClock"]),
+        "previewClock: {}",
+        j["previewClock"]
+    );
+    assert!(j["isAborted"].is_boolean());
+    assert!(j["scrambled"].is_boolean());
+    assert!(j.get("tournamentNameFromHost").is_none_or(Value::is_string));
+    assert!(strings(&j["playerNamesFromHost"]));
+    assert!(j.get("isPlayerHuman").is_none());
+    let mut terms = gdlkit::terms::TermStore::default();
+    let mut is_term = |t: &str| gdlkit::program::parse_ground_term(&mut terms, t).is_ok();
+    // moves: JSONArray of JSONArray of strings, each `GdlFactory.createTerm`.
+    let moves = j["moves"].as_array().expect("moves");
+    for jm in moves {
+        let jm = jm.as_array().expect("a joint move is an array");
+        assert_eq!(jm.len(), roles);
+        assert!(
+            jm.iter().all(|m| m.as_str().is_some_and(&mut is_term)),
+            "{jm:?}"
+        );
+    }
+    // states: strings, each a symbol list whose elements are terms.
+    let states = j["states"].as_array().expect("states");
+    for st in states {
+        let text = st.as_str().expect("a state is a string");
+        let inner = text
+            .strip_prefix("( ")
+            .and_then(|t| t.strip_suffix(')'))
+            .unwrap_or_else(|| panic!("not a symbol list: {text}"));
+        let mut facts = gdlkit::syntax::parse(inner);
+        assert!(facts.diagnostics.is_empty(), "{text}");
+        for f in facts.forms.drain(..) {
+            assert!(is_term(f.text(inner)), "{text}");
+        }
+    }
+    let times = j["stateTimes"].as_array().expect("stateTimes");
+    assert!(times.iter().all(|t| t.as_i64().is_some()));
+    // errors: JSONArray of JSONArray of strings.
+    let errors = j["errors"].as_array().expect("errors");
+    assert!(errors
+        .iter()
+        .all(|e| strings(e) && e.as_array().unwrap().len() == roles));
+    assert!(j["goalValues"]
+        .as_array()
+        .expect("goalValues")
+        .iter()
+        .all(int));
+    // Aligned as GameServer writes them: a state per step plus the
+    // initial one, START's errors at index 0, then an entry per step.
+    assert_eq!(states.len(), moves.len() + 1);
+    assert_eq!(times.len(), states.len());
+    assert_eq!(errors.len(), states.len());
 }
 
 fn host(args: &[&str]) -> (Value, String) {
@@ -432,7 +507,11 @@ fn misbehaving_players_get_random_moves_and_errors_recorded() {
         ]);
         let j = &report["matches"][0];
         check_record(COIN, j);
-        assert_eq!(j["errors"], serde_json::json!([[ex, ey]]), "{stderr}");
+        assert_eq!(
+            j["errors"],
+            serde_json::json!([["", ""], [ex, ey]]),
+            "{stderr}"
+        );
         assert_eq!(report["standings"][0]["errors"], 1);
         assert!(
             stderr.contains("instead"),
@@ -440,6 +519,308 @@ fn misbehaving_players_get_random_moves_and_errors_recorded() {
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_start_failure_is_recorded_and_huge_illegal_replies_are_cut() {
+    let dir = std::env::temp_dir().join(format!("gdlkit-ggp-start-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("coin.kif");
+    std::fs::write(&path, COIN).unwrap();
+    // Nobody listens on a port just released: START (and PLAY) get CE.
+    let gone = {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        format!("http://{}", l.local_addr().unwrap())
+    };
+    // 1 MB of reply with control bytes (a bell, an escape, NUL).
+    let huge = fake_player(|mut s| {
+        let body = format!("( pick {} )", "\u{7}\u{1b}[2J\0x".repeat(200_000));
+        let _ = s.write_all(&gdlkit::ggp::http::response(200, &body));
+    });
+    let (report, stderr) = host(&[
+        path.to_str().unwrap(),
+        "--players",
+        &gone,
+        &huge,
+        "--playclock",
+        "2",
+        "--startclock",
+        "10",
+        "--format",
+        "json",
+    ]);
+    let j = &report["matches"][0];
+    check_record(COIN, j);
+    assert_eq!(j["errors"][0], serde_json::json!(["CE", ""]), "{stderr}");
+    assert_eq!(j["errors"][1][0], "CE");
+    let il = j["errors"][1][1].as_str().unwrap();
+    assert!(il.starts_with("IL ( pick "), "{il}");
+    assert!(il.chars().count() <= 3 + 200 + 1, "{} chars", il.len());
+    assert!(!il.chars().any(char::is_control), "{il:?}");
+    assert!(
+        stderr.contains("START") && stderr.contains("connection error"),
+        "{stderr}"
+    );
+    assert!(stderr.len() < 10_000, "{} bytes of stderr", stderr.len());
+    assert!(!stderr.contains('\u{7}') && !stderr.contains('\0'));
+    assert_eq!(report["standings"][0]["errors"], 2, "START and PLAY");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Milliseconds since `t`.
+fn since(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1000.0
+}
+
+/// Sends `bytes` and reads the reply (at most 60 s).
+fn exchange(port: u16, bytes: &[u8]) -> String {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    s.write_all(bytes).unwrap();
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A match's messages from a good client, each timed: INFO, START, PLAY,
+/// ABORT. Returns the slowest in ms.
+fn good_client(port: u16, id: &str) -> f64 {
+    let rules = std::fs::read_to_string(game("ticTacToe.kif")).unwrap();
+    let mut worst: f64 = 0.0;
+    for (msg, want) in [
+        (
+            "( INFO )".to_string(),
+            "( ( name gdlkit ) ( status available ) )",
+        ),
+        (start_message(id, "o", &rules, 10, 5), "ready"),
+        (format!("( PLAY {id} NIL )"), "noop"),
+        (format!("( ABORT {id} )"), "aborted"),
+    ] {
+        let t = Instant::now();
+        let reply = exchange(port, &gdlkit::ggp::http::request("localhost", "p", &msg));
+        worst = worst.max(since(t));
+        assert!(reply.ends_with(want), "{msg:.40} -> {reply}");
+    }
+    worst
+}
+
+#[test]
+fn slow_clients_do_not_delay_a_good_one_and_are_cut_off() {
+    let s = Server::start(&["--player", "random"]);
+    let base = good_client(s.port, "base");
+    // Five idle connections and one sending a byte every 300 ms.
+    let idle: Vec<TcpStream> = (0..5)
+        .map(|_| TcpStream::connect(("127.0.0.1", s.port)).unwrap())
+        .collect();
+    let answered = Arc::new(Mutex::new(None::<(f64, String)>));
+    let port = s.port;
+    let slow = {
+        let answered = answered.clone();
+        std::thread::spawn(move || {
+            let t = Instant::now();
+            let mut c = TcpStream::connect(("127.0.0.1", port)).unwrap();
+            let mut reader = c.try_clone().unwrap();
+            let got = answered.clone();
+            std::thread::spawn(move || {
+                reader
+                    .set_read_timeout(Some(Duration::from_secs(60)))
+                    .unwrap();
+                let mut out = Vec::new();
+                let _ = reader.read_to_end(&mut out);
+                *got.lock().unwrap() = Some((since(t), String::from_utf8_lossy(&out).into_owned()));
+            });
+            let req = b"POST / HTTP/1.0\r\nContent-Length: 1000\r\n\r\n( INFO )";
+            for b in req.iter().cycle().take(400) {
+                if answered.lock().unwrap().is_some() || c.write_all(&[*b]).is_err() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(300));
+            }
+        })
+    };
+    std::thread::sleep(Duration::from_millis(500));
+    let worst = good_client(s.port, "good");
+    // Answered while the slow client was still sending (it is cut off
+    // only after 10 s), and within 1 s of the idle server's time.
+    assert!(
+        answered.lock().unwrap().is_none(),
+        "the slow client was answered first"
+    );
+    assert!(
+        worst < 1000.0 + base,
+        "{worst:.0} ms (idle server: {base:.0} ms)"
+    );
+    // The slow client's request has a total deadline (10 s), though it
+    // never stops sending; a deadline per read would never pass.
+    slow.join().unwrap();
+    for _ in 0..600 {
+        if answered.lock().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let (ms, reply) = answered
+        .lock()
+        .unwrap()
+        .clone()
+        .expect("the slow client was answered");
+    assert!(reply.starts_with("HTTP/1.0 400 "), "{reply}");
+    assert!(reply.contains("within 10 s"), "{reply}");
+    assert!(
+        (9_000.0..40_000.0).contains(&ms),
+        "cut off after {ms:.0} ms"
+    );
+    drop(idle);
+}
+
+#[test]
+fn a_huge_request_does_not_delay_a_good_one_and_is_read_in_linear_time() {
+    let s = Server::start(&["--player", "random"]);
+    let base = good_client(s.port, "base");
+    // 30 MB of INFO (whitespace inside the list), sent in 1 MB pieces
+    // 100 ms apart.
+    let mut body = b"( INFO".to_vec();
+    body.resize(30 << 20, b' ');
+    body.push(b')');
+    let port = s.port;
+    let big = std::thread::spawn(move || {
+        let t = Instant::now();
+        let mut c = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        c.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+        c.write_all(
+            format!("POST / HTTP/1.0\r\nContent-Length: {}\r\n\r\n", body.len()).as_bytes(),
+        )
+        .unwrap();
+        for piece in body.chunks(1 << 20) {
+            c.write_all(piece).unwrap();
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let sent = since(t);
+        let mut out = Vec::new();
+        let _ = c.read_to_end(&mut out);
+        (sent, since(t), String::from_utf8_lossy(&out).into_owned())
+    });
+    std::thread::sleep(Duration::from_millis(200));
+    let worst = good_client(s.port, "good");
+    assert!(
+        !big.is_finished(),
+        "the huge request ended before the good client's"
+    );
+    assert!(
+        worst < 1000.0 + base,
+        "{worst:.0} ms (idle server: {base:.0} ms)"
+    );
+    let (sent, total, reply) = big.join().unwrap();
+    assert!(
+        reply.ends_with("( ( name gdlkit ) ( status available ) )"),
+        "{reply:.200}"
+    );
+    // Reading and parsing 30 MB after the last byte: quadratic reading
+    // took 23 s; a linear one well under a second on an idle machine.
+    assert!(
+        total - sent < 15_000.0,
+        "answered {:.0} ms after the last byte",
+        total - sent
+    );
+}
+
+#[test]
+fn a_content_length_over_the_cap_gets_413_at_once() {
+    let s = Server::start(&["--player", "random"]);
+    for len in ["1000000000000000", "33554433"] {
+        let t = Instant::now();
+        let mut c = TcpStream::connect(("127.0.0.1", s.port)).unwrap();
+        c.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+        let head = format!("POST / HTTP/1.0\r\nContent-Length: {len}\r\n\r\n( INFO ");
+        c.write_all(head.as_bytes()).unwrap();
+        // Some body follows while the server replies; the reply arrives.
+        let _ = c.write_all(&vec![b' '; 1 << 20]);
+        let mut out = Vec::new();
+        let _ = c.read_to_end(&mut out);
+        let reply = String::from_utf8_lossy(&out);
+        assert!(reply.starts_with("HTTP/1.0 413 "), "{reply}");
+        // Not after the 10 s request deadline: at once.
+        assert!(since(t) < 8000.0, "{:.0} ms", since(t));
+    }
+    assert_eq!(
+        s.post("( INFO )"),
+        "( ( name gdlkit ) ( status available ) )"
+    );
+}
+
+#[test]
+fn play_replies_arrive_within_the_clock_on_a_loaded_machine() {
+    // Four threads spin for the test's duration; the server searches on
+    // all cores (its default) against them.
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let spinners: Vec<_> = (0..4)
+        .map(|_| {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let mut x = 0u64;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+                }
+            })
+        })
+        .collect();
+    let s = Server::start(&[]);
+    let rules = std::fs::read_to_string(game("ticTacToe.kif")).unwrap();
+    let setup = gdlkit::ggp::MatchSetup {
+        match_id: "loaded.1".into(),
+        start_clock: 5,
+        play_clock: 2,
+        players: vec![s.url(), "local".into()],
+        seed: 3,
+        max_steps: 20,
+        start_time: 0.0,
+    };
+    let mut m = gdlkit::ggp::GameMatch::new(&rules, gdlkit::EngineChoice::Auto, setup).unwrap();
+    let mut times = Vec::new();
+    while !m.is_done() {
+        let phase = m.phase();
+        let mut answers = Vec::new();
+        for o in m.requests() {
+            if o.role == 1 {
+                // The other seat: the first legal move, at once.
+                let first = m.legal_moves(1).unwrap().remove(0);
+                answers.push(Ok(if phase == "play" {
+                    first
+                } else {
+                    "ready".into()
+                }));
+                continue;
+            }
+            let t = Instant::now();
+            answers.push(gdlkit::ggp::net::post(
+                &m.setup.players[0],
+                &o.body,
+                o.timeout_ms,
+            ));
+            times.push((phase, since(t)));
+        }
+        m.deliver(answers, 0.0).unwrap();
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for h in spinners {
+        h.join().unwrap();
+    }
+    assert!(m.completed, "{:?}", m.events);
+    let plays: Vec<f64> = times
+        .iter()
+        .filter(|(p, _)| *p == "play")
+        .map(|t| t.1)
+        .collect();
+    assert!(plays.len() >= 5, "{times:?}");
+    for (phase, ms) in &times {
+        let clock = if *phase == "start" { 5000.0 } else { 2000.0 };
+        assert!(*ms < clock, "{phase} answered after {ms:.0} ms: {times:?}");
+    }
+    assert!(
+        m.errors.iter().flatten().all(String::is_empty),
+        "{:?}",
+        m.errors
+    );
 }
 
 #[test]

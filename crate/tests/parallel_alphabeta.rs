@@ -1,4 +1,4 @@
-//! Parallel alpha-beta (lazy SMP, issue 17): with one thread it plays
+//! Parallel alpha-beta (lazy SMP): with one thread it plays
 //! exactly like the one-core player; with several, the move played is the
 //! one the combination rule picks from the workers' results, every worker's
 //! move is legal, and a proven result is followed (checked against plain
@@ -47,7 +47,10 @@ fn play(m: &mut Engine, moves: &[&str]) -> <Engine as StateMachine>::State {
 #[test]
 fn one_thread_plays_like_the_one_core_player() {
     for name in ["ticTacToe", "connectFour"] {
-        let Some((_, mut m)) = common::game(name) else {
+        let Some((_, mut m)) = common::game(
+            name,
+            "parallel_alphabeta: one_thread_plays_like_the_one_core_player",
+        ) else {
             return;
         };
         let budget = Budget::nodes(3000);
@@ -99,7 +102,10 @@ fn brute_choice(rs: &[SearchResult]) -> usize {
 #[test]
 fn the_move_played_is_the_rules_choice_among_the_workers() {
     for name in ["connectFour", "breakthrough", "rockPaperScissors"] {
-        let Some((_, mut m)) = common::game(name) else {
+        let Some((_, mut m)) = common::game(
+            name,
+            "parallel_alphabeta: the_move_played_is_the_rules_choice_among_the_workers",
+        ) else {
             return;
         };
         let mut par = ParallelAlphaBeta::new(
@@ -143,7 +149,10 @@ fn the_move_played_is_the_rules_choice_among_the_workers() {
 #[test]
 fn with_own_tables_each_worker_is_a_one_core_helper() {
     // What the workers in Node and the page are: helper `i` alone.
-    let Some((_, mut m)) = common::game("connectFour") else {
+    let Some((_, mut m)) = common::game(
+        "connectFour",
+        "parallel_alphabeta: with_own_tables_each_worker_is_a_one_core_helper",
+    ) else {
         return;
     };
     let budget = Budget::nodes(3000);
@@ -167,7 +176,10 @@ fn with_own_tables_each_worker_is_a_one_core_helper() {
 
 #[test]
 fn a_proven_result_is_followed() {
-    let Some((_, mut m)) = common::game("ticTacToe") else {
+    let Some((_, mut m)) = common::game(
+        "ticTacToe",
+        "parallel_alphabeta: a_proven_result_is_followed",
+    ) else {
         return;
     };
     // X has two in the top row and O must block, but X also threatens the
@@ -229,7 +241,8 @@ fn the_rule_cases_shared_with_node() {
 
 #[test]
 fn thread_options() {
-    let Some((text, mut m)) = common::game("ticTacToe") else {
+    let Some((text, mut m)) = common::game("ticTacToe", "parallel_alphabeta: thread_options")
+    else {
         return;
     };
     let program = gdlkit::parse_program(&text);
@@ -270,8 +283,8 @@ fn thread_options() {
 }
 
 /// A game's engine on the interpreter (the local game, else the corpus's).
-fn interpreter(name: &str) -> Option<Engine> {
-    let (text, _) = common::game(name)?;
+fn interpreter(name: &str, test: &str) -> Option<Engine> {
+    let (text, _) = common::game(name, test)?;
     Some(gdlkit::load_engine(&text, gdlkit::EngineChoice::Interpreter).unwrap())
 }
 
@@ -310,7 +323,10 @@ fn shared_table_on_interpreter_copies_gives_minimax_values() {
     ];
     let mut compared = 0;
     for (name, depth, positions) in games {
-        let Some(mut m) = interpreter(name) else {
+        let Some(mut m) = interpreter(
+            name,
+            "parallel_alphabeta: shared_table_on_interpreter_copies_gives_minimax_values",
+        ) else {
             continue;
         };
         assert_eq!(m.name(), "interpreter");

@@ -1,4 +1,4 @@
-//! Root-parallel MCTS (issue 17): the merged root statistics are the sum of
+//! Root-parallel MCTS: the merged root statistics are the sum of
 //! the workers' (each equal to a one-core search with the worker's seed),
 //! the parallel player only plays legal moves (turn-taking and simultaneous
 //! games), and with one thread it plays exactly like the one-core player.
@@ -11,8 +11,8 @@ use gdlkit::search::parallel::worker_seed;
 use gdlkit::search::{build_player, Budget, Player, PlayerSpec};
 use gdlkit::{Engine, StateMachine};
 
-fn load(name: &str) -> Option<(String, Engine)> {
-    common::game(name)
+fn load(name: &str, test: &str) -> Option<(String, Engine)> {
+    common::game(name, &format!("parallel_mcts: {test}"))
 }
 
 fn cfg(playouts: u64) -> mcts::Config {
@@ -24,7 +24,7 @@ fn cfg(playouts: u64) -> mcts::Config {
 
 #[test]
 fn merged_statistics_are_the_sum_of_the_workers() {
-    let Some((_, mut m)) = load("ticTacToe") else {
+    let Some((_, mut m)) = load("ticTacToe", "merged_statistics_are_the_sum_of_the_workers") else {
         return;
     };
     let root = m.initial_state().unwrap();
@@ -61,8 +61,8 @@ fn merged_statistics_are_the_sum_of_the_workers() {
 
 /// Plays whole games with the parallel player in every role against random
 /// moves and checks each of its moves against the legal moves.
-fn parallel_moves_are_legal(name: &str) {
-    let Some((text, mut m)) = load(name) else {
+fn parallel_moves_are_legal(name: &str, test: &str) {
+    let Some((text, mut m)) = load(name, test) else {
         return;
     };
     let program = gdlkit::parse_program(&text);
@@ -101,17 +101,17 @@ fn parallel_moves_are_legal(name: &str) {
 
 #[test]
 fn parallel_moves_are_legal_turn_taking() {
-    parallel_moves_are_legal("connectFour");
+    parallel_moves_are_legal("connectFour", "parallel_moves_are_legal_turn_taking");
 }
 
 #[test]
 fn parallel_moves_are_legal_simultaneous() {
-    parallel_moves_are_legal("ticTacToeParallel");
+    parallel_moves_are_legal("ticTacToeParallel", "parallel_moves_are_legal_simultaneous");
 }
 
 #[test]
 fn one_thread_plays_like_the_one_core_player() {
-    let Some((_, mut m)) = load("ticTacToe") else {
+    let Some((_, mut m)) = load("ticTacToe", "one_thread_plays_like_the_one_core_player") else {
         return;
     };
     let mut one = Mcts::new(cfg(150), 11);
@@ -134,7 +134,7 @@ fn one_thread_plays_like_the_one_core_player() {
 
 #[test]
 fn thread_options() {
-    let Some((text, mut m)) = load("ticTacToe") else {
+    let Some((text, mut m)) = load("ticTacToe", "thread_options") else {
         return;
     };
     let program = gdlkit::parse_program(&text);

@@ -8,12 +8,7 @@ use proptest::prelude::*;
 mod corpus;
 
 fn corpus() -> Vec<String> {
-    let dir = corpus::games_dir("games/repository", "parser_robustness");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
+    let files = corpus::kif_files("games/repository", "parser_robustness");
     // A spread of sizes is enough; all files would make each case slow.
     files
         .iter()

@@ -10,23 +10,9 @@
 use gdlkit::search::explain::{explain, position, Explanation};
 use gdlkit::search::fjo::{Costs, Measure, PlanHeuristic};
 use gdlkit::{parse_program, Engine, EngineChoice, StateMachine};
-use std::path::Path;
 
-fn corpus(name: &str) -> Option<String> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/games/repository")
-        .join(name);
-    match std::fs::read_to_string(&p) {
-        Ok(t) => Some(t),
-        Err(_) => {
-            eprintln!(
-                "skipped: {} is missing (../shared not checked out)",
-                p.display()
-            );
-            None
-        }
-    }
-}
+#[path = "common/corpus.rs"]
+mod corpus;
 
 fn moves(list: &[&[&str]]) -> Vec<Vec<String>> {
     list.iter()
@@ -72,7 +58,7 @@ fn s(v: &[&str]) -> Vec<String> {
 
 #[test]
 fn maze_values_of_the_thesis() {
-    let Some(text) = corpus("maze.kif") else {
+    let Some(text) = corpus::game_or_skip("maze.kif", "planning: maze_values_of_the_thesis") else {
         return;
     };
     // Initially: the only move, then still 3 [move, grab, drop].
@@ -116,7 +102,8 @@ fn maze_values_of_the_thesis() {
 
 #[test]
 fn blocks_values_of_the_thesis() {
-    let Some(text) = corpus("blocks.kif") else {
+    let Some(text) = corpus::game_or_skip("blocks.kif", "planning: blocks_values_of_the_thesis")
+    else {
         return;
     };
     let e = explain_game(&text, &[], "fjo");
@@ -173,7 +160,10 @@ const O_C1: &[&str] = &["noop", "(mark 3 1)"];
 /// ...))`, a rule without `does`) costs 0 instead of 4.5's 1.
 #[test]
 fn tictactoe_table_of_the_thesis_with_free_turns() {
-    let Some(text) = corpus("ticTacToe.kif") else {
+    let Some(text) = corpus::game_or_skip(
+        "ticTacToe.kif",
+        "planning: tictactoe_table_of_the_thesis_with_free_turns",
+    ) else {
         return;
     };
     let costs = Costs {
@@ -212,7 +202,10 @@ fn tictactoe_table_of_the_thesis_with_free_turns() {
 /// pinned (docs/planning.md, "Deviations").
 #[test]
 fn tictactoe_with_thesis_costs_pinned() {
-    let Some(text) = corpus("ticTacToe.kif") else {
+    let Some(text) = corpus::game_or_skip(
+        "ticTacToe.kif",
+        "planning: tictactoe_with_thesis_costs_pinned",
+    ) else {
         return;
     };
     let got = ttt_values(&text, &[], Costs::THESIS);

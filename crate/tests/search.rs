@@ -1,4 +1,4 @@
-//! Search invariants and corpus results (issue 5): alpha-beta == minimax on
+//! Search invariants and corpus results: alpha-beta == minimax on
 //! random trees and ticTacToe positions, the table and ordering change node
 //! counts only, traces replay to their value, the classic lecture tree,
 //! ticTacToe never lost, minichess proved, maze and blocksWorld planned;

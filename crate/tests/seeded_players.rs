@@ -1,7 +1,7 @@
 //! Seeded games stay the same games: every player with a node, playout or
 //! depth budget (no clock) and the seeded random playouts play exactly the
 //! moves of the snapshot. A refactoring of the players or of the playout
-//! code (issue 15: one `select_move`, one random playout) must not change a
+//! code (one `select_move`, one random playout) must not change a
 //! single move; a deliberate change of play updates the snapshot
 //! (`cargo insta review`).
 

@@ -4,7 +4,8 @@
 //! evaluation numbers. Corpus games come from `../shared` and are skipped
 //! with a notice when it is missing; the project's games always run.
 
-mod common;
+#[path = "common/corpus.rs"]
+mod corpus;
 
 use gdlkit::search::heuristics;
 use gdlkit::structure::{self, Options, Structure};
@@ -16,20 +17,6 @@ fn structure_of(text: &str) -> Structure {
     let program = parse_program(text);
     let mut m = load_engine(text, EngineChoice::Auto).expect("game loads");
     structure::find(&program, &mut m, Options::default()).expect("structure")
-}
-
-fn corpus(name: &str) -> Option<String> {
-    let path = common::shared().join("games/repository").join(name);
-    match std::fs::read_to_string(&path) {
-        Ok(t) => Some(t),
-        Err(_) => {
-            println!(
-                "skipped: {} not found (../shared is missing)",
-                path.display()
-            );
-            None
-        }
-    }
 }
 
 fn project(name: &str) -> String {
@@ -213,7 +200,7 @@ fn project_tic_tac_toe() {
 
 #[test]
 fn corpus_tic_tac_toe() {
-    let Some(text) = corpus("ticTacToe.kif") else {
+    let Some(text) = corpus::game_or_skip("ticTacToe.kif", "structure: corpus_tic_tac_toe") else {
         return;
     };
     // As the project's, with the lecture's names: blank is `b`.
@@ -230,7 +217,7 @@ fn corpus_tic_tac_toe() {
 
 #[test]
 fn connect_four() {
-    let Some(text) = corpus("connectFour.kif") else {
+    let Some(text) = corpus::game_or_skip("connectFour.kif", "structure: connect_four") else {
         return;
     };
     // `succ` 1..8 orders both coordinates (columns 1..8, rows 1..6: the
@@ -255,7 +242,7 @@ fn connect_four() {
 
 #[test]
 fn breakthrough() {
-    let Some(text) = corpus("breakthrough.kif") else {
+    let Some(text) = corpus::game_or_skip("breakthrough.kif", "structure: breakthrough") else {
         return;
     };
     // 8x8 `cellholds`, both coordinates on `succ` 1..8; pawns of a colour
@@ -275,7 +262,7 @@ fn breakthrough() {
 
 #[test]
 fn chess() {
-    let Some(text) = corpus("chess_200.kif") else {
+    let Some(text) = corpus::game_or_skip("chess_200.kif", "structure: chess") else {
         return;
     };
     // `(cell file rank colour piece)`: file and rank determine the piece
@@ -309,7 +296,7 @@ fn chess() {
 
 #[test]
 fn reversi() {
-    let Some(text) = corpus("reversi.kif") else {
+    let Some(text) = corpus::game_or_skip("reversi.kif", "structure: reversi") else {
         return;
     };
     // 8x8 board of discs: coordinates 1..8 lie on `succ` 0..64 (the
@@ -332,7 +319,7 @@ fn reversi() {
 
 #[test]
 fn maze() {
-    let Some(text) = corpus("maze.kif") else {
+    let Some(text) = corpus::game_or_skip("maze.kif", "structure: maze") else {
         return;
     };
     // One role, so one team; goals 0 or 100 do not sum to a constant.
@@ -348,7 +335,7 @@ fn maze() {
 
 #[test]
 fn blocks() {
-    let Some(text) = corpus("blocks.kif") else {
+    let Some(text) = corpus::game_or_skip("blocks.kif", "structure: blocks") else {
         return;
     };
     // `(on x y)`: a block is on at most one block, so the first argument
@@ -364,7 +351,8 @@ fn blocks() {
 
 #[test]
 fn racetrack_corridor() {
-    let Some(text) = corpus("racetrackcorridor.kif") else {
+    let Some(text) = corpus::game_or_skip("racetrackcorridor.kif", "structure: racetrack_corridor")
+    else {
         return;
     };
     // Both players move at once: not turn-taking. `(cell lane row column
@@ -390,7 +378,7 @@ fn racetrack_corridor() {
 
 #[test]
 fn nim() {
-    let Some(text) = corpus("nim1.kif") else {
+    let Some(text) = corpus::game_or_skip("nim1.kif", "structure: nim") else {
         return;
     };
     // `(heap h n)`: the heap determines its size, and sizes lie on `succ`:
@@ -437,7 +425,8 @@ fn reversi_value(text: &str, heuristic: &str, n: usize) -> f64 {
 
 #[test]
 fn reversi_evaluation_numbers() {
-    let Some(text) = corpus("reversi.kif") else {
+    let Some(text) = corpus::game_or_skip("reversi.kif", "structure: reversi_evaluation_numbers")
+    else {
         return;
     };
     // V = n/64, E = 1 + R⁻ + (R⁺ − R⁻ − 2)·V = 1 + 98·V with goals 0..100.
@@ -449,7 +438,10 @@ fn reversi_evaluation_numbers() {
 
 #[test]
 fn suicide_reversi_evaluation_numbers() {
-    let Some(text) = corpus("reversiSuicide.kif") else {
+    let Some(text) = corpus::game_or_skip(
+        "reversiSuicide.kif",
+        "structure: suicide_reversi_evaluation_numbers",
+    ) else {
         return;
     };
     // The minimising function: E = 1 + 98·(1 − V).

@@ -76,7 +76,7 @@ function flush() {
 
 addEventListener('pagehide', flush);
 
-// Faults (issue 13): the work is saved before any job that may run long, and
+// Faults: the work is saved before any job that may run long, and
 // a worker that died is named (the views reload what it held).
 onBeforeLongJob(() => app.text && flush());
 engineEvents.addEventListener('restarted', (event) => {

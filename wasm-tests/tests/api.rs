@@ -22,7 +22,7 @@ fn error_name(e: &JsValue) -> String {
 
 /// Plays `x` moves (as "row col") with `o` moves interleaved, from the
 /// initial state; returns the final handle.
-fn play_ttt(game: &mut Game, cells: &[(u32, u32)]) -> u32 {
+fn play_ttt(game: &mut Game, cells: &[(u32, u32)]) -> f64 {
     let mut state = game.initial_state().unwrap();
     for (i, (r, c)) in cells.iter().enumerate() {
         let mark = format!("(mark {r} {c})");
@@ -228,6 +228,27 @@ fn state_handles_are_released() {
     assert!(game.fluents(a).is_err());
     let fresh = game.initial_state().unwrap();
     assert!(fresh > d, "handles are not reused after clearStates");
+}
+
+#[wasm_bindgen_test]
+fn a_state_handle_names_its_game() {
+    let mut a = Game::new(TIC_TAC_TOE).unwrap();
+    let mut b = Game::new(TIC_TAC_TOE).unwrap();
+    let ha = a.initial_state().unwrap();
+    let hb = b.initial_state().unwrap();
+    for (what, result) in [
+        ("fluents", a.fluents(hb).map(|_| ())),
+        ("sameState", a.same_state(ha, hb).map(|_| ())),
+        ("isTerminal", a.is_terminal(hb).map(|_| ())),
+        ("not a handle", a.fluents(0.5).map(|_| ())),
+        ("NaN", a.fluents(f64::NAN).map(|_| ())),
+    ] {
+        let e = result.unwrap_err();
+        assert_eq!(error_name(&e), "RangeError", "{what}");
+    }
+    a.drop_state(hb); // another game's handle: ignored
+    assert_eq!(b.fluents(hb).unwrap().len(), 10);
+    assert_eq!(a.fluents(ha).unwrap().len(), 10);
 }
 
 fn files(entries: &[(&str, &str)]) -> JsValue {

@@ -6,7 +6,7 @@
 
 use super::{
     analyze, bench, check, completions, explain, export, fmt, host, matches, play, replay, search,
-    serve, structure,
+    serve, solve, structure,
 };
 use crate::EngineChoice;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
@@ -18,8 +18,8 @@ interpreter, `auto` (default) is fast when the game grounds, else the
 interpreter.
 
 --seconds S: the time limit of play, replay, bench, search, match, analyze,
-explain and structure (`gdlkit COMMAND --help` gives each default; every
-limit: docs/limits.md). --memory MB: the memory budget of any command
+explain, structure and solve (`gdlkit COMMAND --help` gives each default;
+every limit: docs/limits.md). --memory MB: the memory budget of any command
 (default 4096 or 3/4 of the machine's memory). Progress goes to stderr when
 it is a terminal; Ctrl-C stops with what was found.
 
@@ -35,7 +35,8 @@ Exit codes: 0 fine, 1 errors in the game (or an illegal move), 2 usage or I/O er
 )]
 pub struct Cli {
     /// The memory budget in MB (default 4096 or 3/4 of the machine's memory)
-    #[arg(long, global = true, value_name = "MB", value_parser = crate::memory::parse_mb)]
+    #[arg(long, global = true, value_name = "MB", value_parser = crate::memory::parse_mb,
+          allow_negative_numbers = true)]
     pub memory: Option<u64>,
     #[command(subcommand)]
     pub command: Command,
@@ -71,6 +72,8 @@ pub enum Command {
     Explain(explain::ExplainArgs),
     /// Boards, pieces, counters, turn-taking, teams and feature names
     Structure(structure::StructureArgs),
+    /// Every reachable state's value under perfect play
+    Solve(solve::SolveArgs),
     /// A shell completion script on stdout
     Completions(completions::CompletionsArgs),
 }
@@ -112,7 +115,7 @@ impl FormatArg {
 /// default, is filled in by [`command`]).
 #[derive(clap::Args, Debug, Clone, Copy)]
 pub struct SecondsArg {
-    #[arg(long, value_name = "S", value_parser = crate::job::parse_seconds)]
+    #[arg(long, value_name = "S", value_parser = crate::job::parse_seconds, allow_negative_numbers = true)]
     pub seconds: Option<f64>,
 }
 

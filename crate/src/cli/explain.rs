@@ -24,6 +24,10 @@ pub struct ExplainArgs {
     /// fjo (default), hff, hadd, hmax, fuzzy, mobility, ...
     #[arg(long, value_name = "H")]
     heuristic: Option<String>,
+    /// The planning heuristics' action costs: default (thesis 4.5) or
+    /// thesis (turn passing free: the thesis's tic-tac-toe table)
+    #[arg(long, value_name = "C")]
+    costs: Option<String>,
     #[command(flatten)]
     format: FormatArg,
     #[command(flatten)]
@@ -49,6 +53,7 @@ pub fn run(args: ExplainArgs, host: &mut dyn Host, out: &mut Output) -> Result<i
     if let Some(h) = args.heuristic {
         o.heuristic = h;
     }
+    o.costs = args.costs;
     o.engine = args.engine.choice.name().to_string();
     let e =
         explain_text(&text, &o).map_err(|m| Fail::game(m.replace("game:", &format!("{game}:"))))?;

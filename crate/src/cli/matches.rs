@@ -3,12 +3,9 @@
 
 use super::args::{EngineArg, FormatArg, SecondsArg};
 use super::{load_engine, Fail, Host, Output, EXIT_OK};
-use crate::search::matches::MatchConfig;
+use crate::search::matches::{MatchConfig, MAX_GAMES};
 use crate::search::report::{match_json, play_match};
 use std::fmt::Write as _;
-
-/// Most games one `match` plays (each game is at least one move).
-const MAX_GAMES: usize = 100_000;
 
 const PLAYERS_HELP: &str = "\
 SPEC: random | legal | minimax | alphabeta | bestfirst | mcts | coolerjo | ensemble, options
@@ -26,9 +23,9 @@ pub struct MatchArgs {
     #[arg(long, value_name = "SPEC", num_args = 1.., required = true)]
     players: Vec<String>,
     /// Games played (1 to 100000)
-    #[arg(long, value_name = "N", default_value_t = 10,
-          value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES as u64))]
-    games: u64,
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = games,
+          allow_negative_numbers = true)]
+    games: usize,
     /// The players' seed
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
@@ -46,10 +43,23 @@ pub struct MatchArgs {
     pub seconds: SecondsArg,
 }
 
+/// `--games N`, checked as the library checks it.
+fn games(text: &str) -> Result<usize, String> {
+    let games = text
+        .parse()
+        .map_err(|_| format!("--games {text}: give 1 to {MAX_GAMES} games"))?;
+    let cfg = MatchConfig {
+        games,
+        ..MatchConfig::default()
+    };
+    cfg.check().map_err(|e| format!("--{e}"))?;
+    Ok(games)
+}
+
 pub fn run(args: MatchArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
     let json = args.format.json();
     let cfg = MatchConfig {
-        games: args.games as usize,
+        games: args.games,
         seed: args.seed,
         max_steps: args.max_steps,
     };

@@ -14,6 +14,7 @@ mod matches;
 mod play;
 mod replay;
 mod search;
+mod solve;
 // GGP protocol: player server and game manager.
 pub mod host;
 pub mod serve;
@@ -105,7 +106,7 @@ pub fn run(args: &[String], host: &mut dyn Host) -> Output {
 
 /// Default time limits in seconds of the commands that run games (their
 /// `--seconds` overrides them).
-pub const DEFAULT_SECONDS: [(&str, f64); 8] = [
+pub const DEFAULT_SECONDS: [(&str, f64); 9] = [
     ("play", 60.0),
     ("replay", 60.0),
     ("bench", 5.0),
@@ -114,6 +115,7 @@ pub const DEFAULT_SECONDS: [(&str, f64); 8] = [
     ("analyze", 60.0),
     ("explain", 60.0),
     ("structure", 60.0),
+    ("solve", 60.0),
 ];
 
 /// The default of `--seconds` for `command`.
@@ -156,6 +158,7 @@ fn run_command(command: Command, host: &mut dyn Host, out: &mut Output) -> Resul
         Command::Export(a) => export::run(a, host, out),
         Command::Explain(a) => explain::run(a, host, out),
         Command::Structure(a) => structure::run(a, host, out),
+        Command::Solve(a) => solve::run(a, host, out),
         Command::Completions(a) => completions::run(a, out),
     }
 }

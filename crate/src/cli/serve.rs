@@ -22,7 +22,8 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SPEC", default_value = "mcts", value_parser = player_spec)]
     player: PlayerSpec,
     /// Milliseconds kept back from each clock (0 to 600000)
-    #[arg(long, value_name = "MS", default_value_t = 500.0, value_parser = margin_ms)]
+    #[arg(long, value_name = "MS", default_value_t = 500.0, value_parser = margin_ms,
+          allow_negative_numbers = true)]
     margin_ms: f64,
     /// Append the log to FILE instead of stderr
     #[arg(long, value_name = "FILE")]
@@ -38,7 +39,18 @@ pub struct ServeArgs {
 }
 
 fn player_spec(text: &str) -> Result<PlayerSpec, String> {
-    text.parse()
+    text.parse().map(all_cores)
+}
+
+/// Players that search on several threads (`threads=N` or `cores=auto|N`)
+/// search on all cores unless the spec says otherwise: a player server has
+/// the machine to itself.
+fn all_cores(mut spec: PlayerSpec) -> PlayerSpec {
+    let threaded = ["mcts", "alphabeta"].contains(&spec.name.as_str());
+    if threaded && spec.get("threads").is_none() && spec.get("cores").is_none() {
+        spec.options.push(("cores".into(), "auto".into()));
+    }
+    spec
 }
 
 fn margin_ms(text: &str) -> Result<f64, String> {
@@ -107,7 +119,7 @@ pub fn run(args: ServeArgs, _host: &mut dyn Host, _out: &mut Output) -> Result<i
         ),
         None => None,
     };
-    let mut log = |line: &str| {
+    let mut log = move |line: &str| {
         let line = format!("{}\n", log_line(line));
         match file.as_mut() {
             Some(f) => {
@@ -126,8 +138,7 @@ pub fn run(args: ServeArgs, _host: &mut dyn Host, _out: &mut Output) -> Result<i
         "gdlkit serve: {} player on http://{addr}/ (margin {} ms)",
         o.player.spec.name, o.player.margin_ms
     ));
-    let mut session = session(&o);
-    crate::ggp::net::serve(&listener, &mut session, &mut log);
+    crate::ggp::net::serve(listener, &mut session(&o), Box::new(log));
     Ok(super::EXIT_OK)
 }
 

@@ -23,7 +23,8 @@ pub struct StructureArgs {
     #[arg(long, value_name = "N", default_value_t = Options::default().max_states)]
     states: usize,
     /// Milliseconds of sampling at most
-    #[arg(long, value_name = "T", default_value_t = Options::default().max_ms)]
+    #[arg(long, value_name = "T", default_value_t = Options::default().max_ms, value_parser = sampling_ms,
+          allow_negative_numbers = true)]
     ms: f64,
     #[command(flatten)]
     format: FormatArg,
@@ -31,6 +32,13 @@ pub struct StructureArgs {
     engine: EngineArg,
     #[command(flatten)]
     pub seconds: SecondsArg,
+}
+
+fn sampling_ms(text: &str) -> Result<f64, String> {
+    let ms = text
+        .parse()
+        .map_err(|_| format!("--ms {text}: give a number of milliseconds"))?;
+    crate::job::check_ms("--ms", ms)
 }
 
 pub fn run(args: StructureArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {

@@ -21,15 +21,56 @@ pub enum Parsed {
     Incomplete,
     Done(Request),
     Bad(String),
+    /// Over [`MAX_REQUEST_BYTES`] (HTTP 413), known as soon as the headers
+    /// announce it.
+    TooLarge(String),
 }
 
-/// Where the headers end (the index after the blank line).
-fn header_end(buf: &[u8]) -> Option<usize> {
-    let crlf = buf.windows(4).position(|w| w == b"\r\n\r\n").map(|i| i + 4);
-    let lf = buf.windows(2).position(|w| w == b"\n\n").map(|i| i + 2);
-    match (crlf, lf) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
+/// Bytes read so far and where their headers end. Each byte is scanned for
+/// the header end once: a new read resumes where the last scan stopped, so
+/// reading a message is linear in its size however it is split.
+#[derive(Debug, Default)]
+pub struct Incoming {
+    buf: Vec<u8>,
+    scanned: usize,
+    head_end: Option<usize>,
+}
+
+impl Incoming {
+    pub fn new() -> Incoming {
+        Incoming::default()
+    }
+
+    /// Appends bytes and scans them for the blank line that ends the headers
+    /// (`\r\n\r\n` or a bare `\n\n`, whichever ends first).
+    pub fn push(&mut self, bytes: &[u8]) {
+        self.buf.extend_from_slice(bytes);
+        if self.head_end.is_some() {
+            return;
+        }
+        let b = &self.buf;
+        for i in self.scanned..b.len() {
+            if b[i] == b'\n'
+                && ((i >= 1 && b[i - 1] == b'\n') || (i >= 3 && &b[i - 3..i] == b"\r\n\r"))
+            {
+                self.head_end = Some(i + 1);
+                break;
+            }
+        }
+        self.scanned = b.len();
+    }
+
+    pub fn len(&self) -> usize {
+        self.buf.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.buf.is_empty()
+    }
+
+    /// The headers (through the blank line) and the bytes after them.
+    fn split(&self) -> Option<(&[u8], &[u8])> {
+        self.head_end.map(|e| self.buf.split_at(e))
     }
 }
 
@@ -43,18 +84,27 @@ fn header<'a>(head: &'a str, name: &str) -> Option<&'a str> {
 
 /// Parses the bytes read so far; `closed` says the peer has finished sending
 /// (then a POST without `Content-Length` ends at the end of the bytes).
+/// Linear in the bytes; a server reading a request in pieces keeps an
+/// [`Incoming`] and calls [`parse_incoming`] instead.
 pub fn parse_request(buf: &[u8], closed: bool) -> Parsed {
-    if buf.len() > MAX_REQUEST_BYTES {
-        return Parsed::Bad(format!("request larger than {MAX_REQUEST_BYTES} bytes"));
+    let mut inc = Incoming::new();
+    inc.push(buf);
+    parse_incoming(&inc, closed)
+}
+
+/// [`parse_request`] on the bytes of `inc` (no rescan of the headers' end).
+pub fn parse_incoming(inc: &Incoming, closed: bool) -> Parsed {
+    if inc.len() > MAX_REQUEST_BYTES {
+        return too_large();
     }
-    let Some(end) = header_end(buf) else {
+    let Some((head, body)) = inc.split() else {
         return if closed {
             Parsed::Bad("the connection closed inside the HTTP headers".into())
         } else {
             Parsed::Incomplete
         };
     };
-    let Ok(head) = std::str::from_utf8(&buf[..end]) else {
+    let Ok(head) = std::str::from_utf8(head) else {
         return Parsed::Bad("HTTP headers are not UTF-8".into());
     };
     let line = head.lines().next().unwrap_or("");
@@ -71,11 +121,13 @@ pub fn parse_request(buf: &[u8], closed: bool) -> Parsed {
             message: String::new(),
         }),
         "POST" => {
-            let body = &buf[end..];
             let len = match header(head, "content-length") {
-                Some(v) => match v.parse::<usize>() {
-                    Ok(n) => Some(n),
-                    Err(_) => return Parsed::Bad(format!("bad Content-Length `{v}`")),
+                Some(v) => match v.parse::<u64>() {
+                    // Refused before its body is read (the reply is sent
+                    // while the client may still be sending).
+                    Ok(n) if n > (MAX_REQUEST_BYTES - head.len()) as u64 => return too_large(),
+                    Ok(n) => Some(n as usize),
+                    Err(_) => return Parsed::Bad(format!("bad Content-Length `{}`", clip(v))),
                 },
                 None => None,
             };
@@ -94,8 +146,17 @@ pub fn parse_request(buf: &[u8], closed: bool) -> Parsed {
             }
         }
         "" => Parsed::Bad("empty request line".into()),
-        other => Parsed::Bad(format!("unsupported HTTP method {other}")),
+        other => Parsed::Bad(format!("unsupported HTTP method {}", clip(other))),
     }
+}
+
+fn too_large() -> Parsed {
+    Parsed::TooLarge(format!("request larger than {MAX_REQUEST_BYTES} bytes"))
+}
+
+/// At most 80 characters of a peer's text, for messages and logs.
+fn clip(s: &str) -> String {
+    crate::ggp::message::excerpt(s, 80)
 }
 
 /// Decodes `%XX` and `+` as Java's `URLDecoder` does.
@@ -130,6 +191,9 @@ pub fn response(status: u16, body: &str) -> Vec<u8> {
     let reason = match status {
         200 => "OK",
         400 => "Bad Request",
+        408 => "Request Timeout",
+        413 => "Payload Too Large",
+        503 => "Service Unavailable",
         _ => "Error",
     };
     format!(
@@ -170,19 +234,31 @@ pub fn request(host: &str, receiver: &str, body: &str) -> Vec<u8> {
 /// `Content-Length` bytes are read; without it, the body ends when the
 /// connection closes.
 pub fn parse_response(buf: &[u8], closed: bool) -> Option<Result<String, String>> {
-    let Some(end) = header_end(buf) else {
+    let mut inc = Incoming::new();
+    inc.push(buf);
+    parse_reply(&inc, closed)
+}
+
+/// [`parse_response`] on the bytes of `inc` (no rescan of the headers' end).
+pub fn parse_reply(inc: &Incoming, closed: bool) -> Option<Result<String, String>> {
+    if inc.len() > MAX_REQUEST_BYTES {
+        return Some(Err(format!("reply larger than {MAX_REQUEST_BYTES} bytes")));
+    }
+    let Some((head, body)) = inc.split() else {
         return closed.then(|| {
-            Err(if buf.is_empty() {
+            Err(if inc.is_empty() {
                 "the connection closed without a reply".to_string()
             } else {
                 "the connection closed inside the reply headers".to_string()
             })
         });
     };
-    let head = String::from_utf8_lossy(&buf[..end]);
-    let body = &buf[end..];
-    let len = header(&head, "content-length").and_then(|v| v.parse::<usize>().ok());
-    let body = match len {
+    let head = String::from_utf8_lossy(head);
+    let len = header(&head, "content-length").and_then(|v| v.parse::<u64>().ok());
+    if len.is_some_and(|n| n > MAX_REQUEST_BYTES as u64) {
+        return Some(Err(format!("reply larger than {MAX_REQUEST_BYTES} bytes")));
+    }
+    let body = match len.map(|n| n as usize) {
         Some(n) if body.len() >= n => &body[..n],
         Some(_) if closed => return Some(Err("the connection closed inside the reply".into())),
         None if closed => body,
@@ -248,6 +324,55 @@ mod tests {
             Parsed::Bad(_)
         ));
         assert!(matches!(parse_request(b"POST / HTT", true), Parsed::Bad(_)));
+    }
+
+    /// The header end by brute force: the first `\r\n\r\n` or `\n\n`.
+    fn brute_end(b: &[u8]) -> Option<usize> {
+        (1..=b.len()).find(|&e| b[..e].ends_with(b"\n\n") || b[..e].ends_with(b"\r\n\r\n"))
+    }
+
+    #[test]
+    fn a_request_split_anywhere_parses_as_a_whole_one() {
+        let reqs: [&[u8]; 4] = [
+            b"POST / HTTP/1.0\r\nContent-Length: 8\r\n\r\n( INFO )",
+            b"POST / HTTP/1.0\nContent-Length: 6\n\n(info)\r\n\r\n",
+            b"GET /?(info) HTTP/1.1\r\nX: \n\r\n\r\n",
+            b"POST / HTTP/1.0\r\n\r\r\n\r\nabc",
+        ];
+        for req in reqs {
+            let whole = parse_request(req, true);
+            for cut in 0..=req.len() {
+                for cut2 in cut..=req.len() {
+                    let mut inc = Incoming::new();
+                    for piece in [&req[..cut], &req[cut..cut2], &req[cut2..]] {
+                        inc.push(piece);
+                        // Each byte is scanned once: the scan ends at the
+                        // end of the bytes or at the headers' end.
+                        assert!(inc.head_end.is_some() || inc.scanned == inc.len());
+                    }
+                    assert_eq!(inc.head_end, brute_end(req), "{req:?} cut at {cut}, {cut2}");
+                    assert_eq!(parse_incoming(&inc, true), whole);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_announced_body_over_the_cap_is_refused_before_it_arrives() {
+        let head = b"POST / HTTP/1.0\r\nContent-Length: 1000000000000000\r\n\r\n";
+        assert!(matches!(parse_request(head, false), Parsed::TooLarge(_)));
+        let over = format!(
+            "POST / HTTP/1.0\r\nContent-Length: {}\r\n\r\n",
+            MAX_REQUEST_BYTES
+        );
+        assert!(matches!(
+            parse_request(over.as_bytes(), false),
+            Parsed::TooLarge(_)
+        ));
+        let under = format!("POST / HTTP/1.0\r\nContent-Length: {}\r\n\r\n", 1 << 20);
+        assert_eq!(parse_request(under.as_bytes(), false), Parsed::Incomplete);
+        let reply = b"HTTP/1.0 200 OK\r\nContent-length: 99999999999\r\n\r\nnoop";
+        assert!(matches!(parse_response(reply, false), Some(Err(_))));
     }
 
     #[test]

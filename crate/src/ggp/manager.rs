@@ -6,13 +6,15 @@
 //! here, once.
 //!
 //! Phases: START to every player (replies are not checked, as in
-//! ggp-base), then PLAY with `nil` and after that the previous joint move
+//! ggp-base, but a timeout or connection error is recorded), then PLAY with `nil` and after that the previous joint move
 //! until the state is terminal, then STOP with the last joint move. A PLAY
 //! answer that is late (`TO`), lost (`CE`: connection error) or not a legal
 //! move (`IL <reply>`) is replaced by a random legal move and recorded in
-//! `errors`; the match goes on.
+//! `errors`; the match goes on. The record is ggp-base's `Match` JSON, with
+//! its `errors` aligned as ggp-base aligns them: START's at index 0, step
+//! `i`'s at index `i`.
 
-use super::message::{print, spaced, Message};
+use super::message::{excerpt, print, spaced, Message};
 use crate::engine::{Engine, EngineChoice, EngineState};
 use crate::reasoner::{random_index, StateMachine};
 use serde_json::{json, Value};
@@ -76,7 +78,10 @@ pub struct GameMatch {
     pub state_fluents: Vec<Vec<String>>,
     pub state_times: Vec<f64>,
     pub moves: Vec<Vec<String>>,
+    /// Per role: `""` or the error code; START's first, then one per step.
     pub errors: Vec<Vec<String>>,
+    /// ggp-base's match token (32 letters and digits).
+    pub random_token: String,
     pub goal_values: Vec<i64>,
     pub completed: bool,
     pub aborted: bool,
@@ -104,7 +109,13 @@ impl GameMatch {
             ));
         }
         let state = engine.initial_state().map_err(|e| e.to_string())?;
+        // Its own generator: the token does not change the moves drawn.
+        let mut token_rng = fastrand::Rng::with_seed(setup.seed ^ setup.start_time.to_bits());
+        let random_token = (0..32)
+            .map(|_| token_rng.alphanumeric())
+            .collect::<String>();
         let mut m = GameMatch {
+            random_token,
             rng: fastrand::Rng::with_seed(setup.seed),
             setup,
             rules: rules.to_string(),
@@ -228,16 +239,27 @@ impl GameMatch {
     pub fn deliver(&mut self, answers: Vec<Answer>, now: f64) -> Result<(), String> {
         match self.phase {
             Phase::Start => {
-                for (r, a) in answers.iter().enumerate() {
-                    match a {
-                        Ok(body) if body.trim().eq_ignore_ascii_case("ready") => {}
-                        other => self.events.push(format!(
+                let mut errors = Vec::new();
+                for r in 0..self.roles.len() {
+                    let a = answers
+                        .get(r)
+                        .cloned()
+                        .unwrap_or(Err(Failure::Connection("no answer".into())));
+                    if !matches!(&a, Ok(body) if body.trim().eq_ignore_ascii_case("ready")) {
+                        self.events.push(format!(
                             "START {}: {} (the match goes on)",
                             self.who(r),
-                            describe(other)
-                        )),
+                            describe(&a)
+                        ));
                     }
+                    // As ggp-base: a reply other than `ready` is no error.
+                    errors.push(match a {
+                        Ok(_) => String::new(),
+                        Err(Failure::Timeout) => "TO".into(),
+                        Err(Failure::Connection(_)) => "CE".into(),
+                    });
                 }
+                self.errors.push(errors);
                 self.phase = Phase::Play;
                 self.check_end()?;
             }
@@ -274,7 +296,7 @@ impl GameMatch {
                     crate::program::parse_ground_term(self.engine.terms_mut(), text)
                         .ok()
                         .filter(|t| moves.contains(t))
-                        .ok_or_else(|| format!("IL {text}"))
+                        .ok_or_else(|| format!("IL {}", excerpt(text, REPLY_CHARS)))
                 }
                 Err(Failure::Timeout) => Err("TO".to_string()),
                 Err(Failure::Connection(_)) => Err("CE".to_string()),
@@ -367,9 +389,13 @@ impl GameMatch {
     pub fn to_json(&self) -> Value {
         json!({
             "matchId": self.setup.match_id,
+            "randomToken": self.random_token,
             "startTime": self.setup.start_time.round() as i64,
+            // -1: no PREVIEW was sent (as ggp-base writes it).
+            "previewClock": -1,
             "startClock": self.setup.start_clock,
             "playClock": self.setup.play_clock,
+            "scrambled": false,
             "gameRoleNames": self.roles,
             "playerNamesFromHost": self.setup.players,
             "states": self.states,
@@ -382,7 +408,7 @@ impl GameMatch {
         })
     }
 
-    /// PLAY errors per role.
+    /// Errors per role (START's and PLAY's).
     pub fn error_counts(&self) -> Vec<usize> {
         (0..self.roles.len())
             .map(|r| self.errors.iter().filter(|e| !e[r].is_empty()).count())
@@ -390,9 +416,12 @@ impl GameMatch {
     }
 }
 
+/// Characters of a player's reply kept in the record and on stderr.
+pub const REPLY_CHARS: usize = 200;
+
 fn describe(a: &Answer) -> String {
     match a {
-        Ok(body) => format!("answered `{}`", body.trim()),
+        Ok(body) => format!("answered `{}`", excerpt(body, REPLY_CHARS)),
         Err(Failure::Timeout) => "no answer in time".into(),
         Err(Failure::Connection(why)) => format!("connection error: {why}"),
     }
@@ -534,12 +563,13 @@ mod tests {
         assert!(m.is_done());
         let j = m.to_json();
         assert_eq!(j["moves"], json!([["( go 2 )", "noop"]]));
-        assert_eq!(j["errors"], json!([["", "IL ( go 1 )"]]));
+        // START's errors first (b timed out), as ggp-base records them.
+        assert_eq!(j["errors"], json!([["", "TO"], ["", "IL ( go 1 )"]]));
         assert_eq!(j["goalValues"], json!([100, 0]));
         assert_eq!(j["states"], json!(["( ( count 0 ) )", "( ( count 2 ) )"]));
         assert_eq!(j["isCompleted"], json!(true));
         let s = standings(&[&m]);
-        assert_eq!((s[0].wins, s[1].losses, s[1].errors), (1, 1, 1));
+        assert_eq!((s[0].wins, s[1].losses, s[1].errors), (1, 1, 2));
     }
 
     #[test]
@@ -555,7 +585,10 @@ mod tests {
             2.0,
         )
         .unwrap();
-        assert_eq!(m.errors, vec![vec!["TO".to_string(), "CE".to_string()]]);
+        assert_eq!(
+            m.errors,
+            vec![vec![String::new(); 2], vec!["TO".into(), "CE".into()]]
+        );
         assert!(m.completed);
         assert_eq!(m.events.len(), 2, "{:?}", m.events);
     }

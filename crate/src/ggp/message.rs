@@ -182,6 +182,32 @@ fn joint_move(text: &str, s: &Sexp) -> Result<Option<Vec<String>>, String> {
     }
 }
 
+/// A peer's text made safe for a record or a log line: whitespace runs
+/// become one space, other control characters are escaped (`\u{1b}`), and
+/// past `max` characters it is cut with `…`.
+pub fn excerpt(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    for (n, word) in text.split_whitespace().enumerate() {
+        if n > 0 {
+            out.push(' ');
+        }
+        for c in word.chars() {
+            if c.is_control() {
+                out.extend(c.escape_default());
+            } else {
+                out.push(c);
+            }
+        }
+        if out.chars().count() > max {
+            break;
+        }
+    }
+    match out.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &out[..i]),
+        None => out,
+    }
+}
+
 /// KIF text with ggp-base's spacing: `(mark 1 2)` → `( mark 1 2 )`.
 pub fn spaced(kif: &str) -> String {
     let mut out = String::with_capacity(kif.len() + 8);

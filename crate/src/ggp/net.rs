@@ -1,35 +1,77 @@
 //! Native sockets (not compiled for WebAssembly, where JavaScript owns the
 //! sockets): the player server's accept loop and the manager's HTTP client.
-//! Blocking I/O with timeouts and one thread per player message; no async
-//! runtime.
+//! Blocking I/O with timeouts; a thread per connection on the server and per
+//! player message on the manager; no async runtime.
 
-use super::http::{self, Parsed};
+use super::http::{self, Incoming, Parsed};
 use super::manager::{epoch_ms, Answer, Failure, GameMatch, Outgoing};
-use super::session::Session;
+use super::session::{Input, Session};
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream, ToSocketAddrs};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// How long a client may take to send one request.
-const READ_REQUEST: Duration = Duration::from_secs(10);
+/// How long a client may take to send one whole request, from its
+/// connection (not per read: a client trickling bytes is cut off too).
+pub const REQUEST_DEADLINE: Duration = Duration::from_secs(10);
+/// Connections served at once; past it a client gets 503 at once.
+pub const MAX_CONNECTIONS: usize = 512;
+/// After a reply, how long the rest of a refused request is read and
+/// dropped, so that closing does not reset the connection before the
+/// client has read the reply.
+const LINGER: Duration = Duration::from_secs(2);
 /// ggp-base's manager gives up connecting after 5 s.
 const CONNECT: Duration = Duration::from_secs(5);
 
-/// Serves GGP requests one connection at a time (as ggp-base's player
-/// does), forever; one log line per message.
-pub fn serve(listener: &TcpListener, session: &mut Session, log: &mut dyn FnMut(&str)) {
+/// A complete request on its way to the session, and where its reply goes.
+type Job = (Input, f64, mpsc::Sender<(Vec<u8>, String)>);
+
+/// Serves GGP requests forever, one log line per message. Each connection
+/// is read and parsed on its own thread within [`REQUEST_DEADLINE`], so a
+/// slow or huge request never delays another client; the messages then
+/// reach the session in turn, on the calling thread (it plays one match at
+/// a time).
+pub fn serve(listener: TcpListener, session: &mut Session, log: Box<dyn FnMut(&str) + Send>) {
+    let log = Arc::new(Mutex::new(log));
+    let (jobs, queue) = mpsc::channel::<Job>();
+    let accept_log = log.clone();
+    std::thread::spawn(move || accept(&listener, &jobs, &accept_log));
+    for (input, arrival, back) in queue {
+        let _ = back.send(session.answer(input, arrival));
+    }
+}
+
+/// Accepts connections and starts a thread for each.
+fn accept(listener: &TcpListener, jobs: &mpsc::Sender<Job>, log: &Arc<Mutex<Log>>) {
+    let open = Arc::new(AtomicUsize::new(0));
     for stream in listener.incoming() {
         match stream {
-            Ok(stream) => {
+            Ok(mut stream) => {
                 let peer = stream
                     .peer_addr()
                     .map(|a| a.to_string())
                     .unwrap_or_else(|_| "?".into());
-                let line = answer(stream, session);
-                log(&format!("{peer} {line}"));
+                if open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
+                    open.fetch_sub(1, Ordering::SeqCst);
+                    let body = super::session::error_body("too many connections");
+                    let _ = stream.write_all(&http::response(503, &body));
+                    continue;
+                }
+                let (jobs, log, count) = (jobs.clone(), log.clone(), open.clone());
+                let spawned = std::thread::Builder::new()
+                    .name("ggp-connection".into())
+                    .spawn(move || {
+                        let line = answer(stream, &jobs);
+                        count.fetch_sub(1, Ordering::SeqCst);
+                        write_log(&log, &format!("{peer} {line}"));
+                    });
+                if spawned.is_err() {
+                    open.fetch_sub(1, Ordering::SeqCst);
+                }
             }
             Err(e) => {
-                log(&format!("accept failed: {e}"));
+                write_log(log, &format!("accept failed: {e}"));
                 // E.g. out of file descriptors: do not spin.
                 std::thread::sleep(Duration::from_millis(100));
             }
@@ -37,27 +79,84 @@ pub fn serve(listener: &TcpListener, session: &mut Session, log: &mut dyn FnMut(
     }
 }
 
-/// Reads one request, answers it and closes the connection.
-fn answer(mut stream: TcpStream, session: &mut Session) -> String {
-    let _ = stream.set_read_timeout(Some(READ_REQUEST));
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 16384];
+type Log = Box<dyn FnMut(&str) + Send>;
+
+fn write_log(log: &Mutex<Log>, line: &str) {
+    let mut log = log.lock().unwrap_or_else(|e| e.into_inner());
+    log(line);
+}
+
+/// Reads one request within the deadline, has the session answer it and
+/// closes the connection; returns the log line.
+fn answer(mut stream: TcpStream, jobs: &mpsc::Sender<Job>) -> String {
+    let (parsed, arrival) = read_request(&mut stream, Instant::now() + REQUEST_DEADLINE);
+    let refused = !matches!(parsed, Parsed::Done(_));
+    // The message is parsed here, before it waits for the session.
+    let (back, reply) = mpsc::channel();
+    let _ = jobs.send((Input::read(parsed), arrival, back));
+    let Ok((bytes, line)) = reply.recv() else {
+        return "the session stopped".into();
+    };
+    let _ = stream.write_all(&bytes);
+    let _ = stream.flush();
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    if refused {
+        drain(&mut stream);
+    }
+    line
+}
+
+/// The request, and when its first byte arrived (`clock::now_ms`): the
+/// clocks of START and PLAY run from then.
+fn read_request(stream: &mut TcpStream, deadline: Instant) -> (Parsed, f64) {
+    let mut inc = Incoming::new();
+    let mut chunk = vec![0u8; 64 * 1024];
+    let mut arrival = None;
     let parsed = loop {
-        match http::parse_request(&buf, false) {
+        match http::parse_incoming(&inc, false) {
             Parsed::Incomplete => {}
             done => break done,
         }
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            break Parsed::Bad(format!(
+                "the request did not arrive within {} s",
+                REQUEST_DEADLINE.as_secs()
+            ));
+        }
+        let _ = stream.set_read_timeout(Some(left));
         match stream.read(&mut chunk) {
-            Ok(0) => break http::parse_request(&buf, true),
-            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            Ok(0) => break http::parse_incoming(&inc, true),
+            Ok(n) => {
+                arrival.get_or_insert_with(crate::clock::now_ms);
+                inc.push(&chunk[..n]);
+            }
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(e) => break Parsed::Bad(format!("reading the request: {e}")),
         }
     };
-    let (bytes, line) = session.respond(parsed);
-    let _ = stream.write_all(&bytes);
-    let _ = stream.flush();
-    let _ = stream.shutdown(std::net::Shutdown::Both);
-    line
+    (parsed, arrival.unwrap_or_else(crate::clock::now_ms))
+}
+
+/// Reads and drops what the client still sends, for at most [`LINGER`].
+fn drain(stream: &mut TcpStream) {
+    let end = Instant::now() + LINGER;
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        let left = end.saturating_duration_since(Instant::now());
+        if left.is_zero() || stream.set_read_timeout(Some(left)).is_err() {
+            return;
+        }
+        match stream.read(&mut chunk) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+    }
 }
 
 /// Sends one message to a player and reads its reply within `timeout_ms`.
@@ -80,10 +179,10 @@ pub fn post(url: &str, body: &str, timeout_ms: u64) -> Answer {
     stream
         .write_all(&http::request(&host, "gdlkit", body))
         .map_err(|e| Failure::Connection(e.to_string()))?;
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 16384];
+    let mut inc = Incoming::new();
+    let mut chunk = vec![0u8; 64 * 1024];
     loop {
-        if let Some(done) = http::parse_response(&buf, false) {
+        if let Some(done) = http::parse_reply(&inc, false) {
             return done.map_err(Failure::Connection);
         }
         let rest = left();
@@ -93,11 +192,11 @@ pub fn post(url: &str, body: &str, timeout_ms: u64) -> Answer {
         let _ = stream.set_read_timeout(Some(rest));
         match stream.read(&mut chunk) {
             Ok(0) => {
-                return http::parse_response(&buf, true)
+                return http::parse_reply(&inc, true)
                     .unwrap_or(Err("closed".into()))
                     .map_err(Failure::Connection)
             }
-            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            Ok(n) => inc.push(&chunk[..n]),
             Err(e)
                 if matches!(
                     e.kind(),

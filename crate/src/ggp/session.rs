@@ -44,8 +44,47 @@ pub struct Reply {
     pub log: String,
 }
 
+/// A request read from a client, its message parsed.
+pub enum Input {
+    /// A CORS preflight.
+    Options,
+    Message {
+        /// Sent as ggp-base's `GET /?(info)` form.
+        get: bool,
+        text: String,
+        parsed: Result<Message, String>,
+    },
+    /// Not a request: the HTTP status and why.
+    Refused { status: u16, why: String },
+}
+
+impl Input {
+    /// Parses the message of a request (no session needed).
+    pub fn read(parsed: Parsed) -> Input {
+        match parsed {
+            Parsed::Done(Request { method, .. }) if method == "OPTIONS" => Input::Options,
+            Parsed::Done(Request { method, message }) => Input::Message {
+                get: method == "GET",
+                parsed: message::parse(&message),
+                text: message,
+            },
+            Parsed::Bad(why) => Input::Refused { status: 400, why },
+            Parsed::TooLarge(why) => Input::Refused { status: 413, why },
+            Parsed::Incomplete => Input::Refused {
+                status: 400,
+                why: "incomplete request".into(),
+            },
+        }
+    }
+}
+
 struct Current {
     id: String,
+    /// Milliseconds of each play clock the player may think.
+    think: f64,
+    /// The spec's own time budget (`ms`), at most `think`; none for
+    /// players without one.
+    cap: Option<f64>,
     role: usize,
     engine: Engine,
     player: Box<dyn Player<Engine>>,
@@ -71,50 +110,67 @@ impl Session {
         self.current.is_some()
     }
 
-    /// Answers one HTTP request (already parsed); returns the response bytes
-    /// and the log line.
+    /// Answers one HTTP request (already parsed) as if it arrived now.
     pub fn respond(&mut self, parsed: Parsed) -> (Vec<u8>, String) {
-        match parsed {
-            Parsed::Done(Request { method, .. }) if method == "OPTIONS" => (
+        self.respond_at(parsed, crate::clock::now_ms())
+    }
+
+    /// Answers one HTTP request whose first byte arrived at `arrival`
+    /// (`clock::now_ms`); returns the response bytes and the log line.
+    pub fn respond_at(&mut self, parsed: Parsed, arrival: f64) -> (Vec<u8>, String) {
+        self.answer(Input::read(parsed), arrival)
+    }
+
+    /// Answers a request read with [`Input::read`] (a server parses the
+    /// message before it takes the session, so a huge message never holds
+    /// the session while it is parsed).
+    pub fn answer(&mut self, input: Input, arrival: f64) -> (Vec<u8>, String) {
+        match input {
+            Input::Options => (
                 http::response(200, ""),
                 "OPTIONS -> (CORS preflight)".into(),
             ),
-            Parsed::Done(Request { method, message }) => {
-                let r = self.handle(&message);
-                let log = if method == "GET" {
-                    format!("GET {}", r.log)
-                } else {
-                    r.log
-                };
+            Input::Message { get, text, parsed } => {
+                let r = self.handle_parsed(&text, parsed, arrival);
+                let log = if get { format!("GET {}", r.log) } else { r.log };
                 (http::response(r.status, &r.body), log)
             }
-            Parsed::Bad(why) => (
-                http::response(400, &error_body(&why)),
+            Input::Refused { status, why } => (
+                http::response(status, &error_body(&why)),
                 format!("bad request: {why}"),
-            ),
-            Parsed::Incomplete => (
-                http::response(400, &error_body("incomplete request")),
-                "bad request: incomplete".into(),
             ),
         }
     }
 
-    /// Answers one message text.
+    /// Answers one message text as if it arrived now.
     pub fn handle(&mut self, text: &str) -> Reply {
-        let t0 = crate::clock::now_ms();
-        let mut r = match message::parse(text) {
+        self.handle_at(text, crate::clock::now_ms())
+    }
+
+    /// Answers one message text that arrived at `arrival` (`clock::now_ms`):
+    /// the clocks of START and PLAY run from then.
+    pub fn handle_at(&mut self, text: &str, arrival: f64) -> Reply {
+        self.handle_parsed(text, message::parse(text), arrival)
+    }
+
+    fn handle_parsed(&mut self, text: &str, m: Result<Message, String>, arrival: f64) -> Reply {
+        let mut r = match m {
             Err(why) => Reply {
                 status: 400,
                 body: error_body(&why),
-                log: format!("malformed message: {why}: {}", excerpt(text)),
+                log: format!(
+                    "malformed message: {}: {}",
+                    message::excerpt(&why, 200),
+                    message::excerpt(text, 80)
+                ),
             },
-            Ok(m) => self.dispatch(m),
+            Ok(m) => self.dispatch(m, arrival),
         };
-        r.log = format!("{} ({:.0} ms)", r.log, crate::clock::now_ms() - t0);
+        r.log = format!("{} ({:.0} ms)", r.log, crate::clock::now_ms() - arrival);
         r
     }
 
-    fn dispatch(&mut self, m: Message) -> Reply {
+    fn dispatch(&mut self, m: Message, arrival: f64) -> Reply {
         let kind = m.kind();
         let ok = |body: String, note: String| Reply {
             status: 200,
@@ -150,8 +206,8 @@ impl Session {
                 rules,
                 start_clock,
                 play_clock,
-            } => self.start(id, role, rules, start_clock, play_clock),
-            Message::Play { id, moves } => match self.play(moves) {
+            } => self.start(id, role, rules, (start_clock, play_clock), arrival),
+            Message::Play { id, moves } => match self.play(moves, arrival) {
                 Ok((mv, note)) => ok(mv, format!("{id} {note}")),
                 Err(e) => Reply {
                     status: 400,
@@ -177,12 +233,21 @@ impl Session {
         }
     }
 
-    fn start(&mut self, id: String, role: String, rules: String, sc: u64, pc: u64) -> Reply {
+    fn start(
+        &mut self,
+        id: String,
+        role: String,
+        rules: String,
+        (sc, pc): (u64, u64),
+        arrival: f64,
+    ) -> Reply {
         let mut budget = crate::ground::Budget::default();
-        // Grounding gets part of the start clock; past it, the interpreter runs.
+        // Grounding gets part of the start clock (which runs from the
+        // message's arrival); past it, the interpreter runs.
+        let spent = crate::clock::now_ms() - arrival;
         budget.max_ms = budget
             .max_ms
-            .min((sc as f64 * 1000.0 * 0.6 - self.cfg.margin_ms).max(100.0));
+            .min((sc as f64 * 1000.0 * 0.6 - self.cfg.margin_ms - spent).max(100.0));
         let program = crate::parse_program(&rules);
         let loaded = if crate::diagnostic::has_errors(&program.diagnostics) {
             Err(program.diagnostics.clone())
@@ -214,10 +279,9 @@ impl Session {
             Ok(s) => s,
             Err(e) => return err(e),
         };
-        let think = (pc as f64 * 1000.0 - self.cfg.margin_ms)
-            .max(pc as f64 * 250.0)
-            .max(10.0);
+        let think = think_ms(pc, self.cfg.margin_ms);
         let spec = timed_spec(&self.cfg.spec, think);
+        let cap = spec.get("ms").and_then(|v| v.parse::<f64>().ok());
         let (player, note) = match build_player(&spec, &program, &mut engine, self.cfg.seed) {
             Ok(p) => (p, String::new()),
             Err(e) => (
@@ -232,6 +296,8 @@ impl Session {
         );
         self.current = Some(Current {
             id,
+            think,
+            cap,
             role: r,
             engine,
             player,
@@ -258,8 +324,13 @@ impl Session {
         Ok(())
     }
 
-    /// Applies the previous joint move and chooses our move.
-    fn play(&mut self, moves: Option<Vec<String>>) -> Result<(String, String), String> {
+    /// Applies the previous joint move and chooses our move within the play
+    /// clock, which runs from the message's `arrival`.
+    fn play(
+        &mut self,
+        moves: Option<Vec<String>>,
+        arrival: f64,
+    ) -> Result<(String, String), String> {
         let Some(cur) = self.current.as_mut() else {
             return Ok(("busy".into(), "(no match) ".into()));
         };
@@ -273,9 +344,14 @@ impl Session {
         if legal.is_empty() {
             return Err("our role has no legal move in this state".into());
         }
+        // A forced move is sent at once, without a search.
         let mv: TermId = if legal.len() == 1 {
             legal[0]
         } else {
+            if let Some(cap) = cur.cap {
+                let left = cur.think - (crate::clock::now_ms() - arrival);
+                cur.player.set_time_ms(cap.min(left).max(1.0));
+            }
             match cur
                 .player
                 .select_move(&mut cur.engine, &cur.state, cur.role)
@@ -336,6 +412,14 @@ fn advance(cur: &mut Current, moves: &[String]) -> Result<EngineState, String> {
         .map_err(|e| e.to_string())
 }
 
+/// The milliseconds of a play clock of `pc` seconds a player may think:
+/// the clock minus the margin, but at least a quarter of it.
+fn think_ms(pc: u64, margin_ms: f64) -> f64 {
+    (pc as f64 * 1000.0 - margin_ms)
+        .max(pc as f64 * 250.0)
+        .max(10.0)
+}
+
 /// The spec with its time budget capped at `think_ms` (players with a
 /// time option only; random and legal answer at once).
 fn timed_spec(spec: &PlayerSpec, think_ms: f64) -> PlayerSpec {
@@ -381,15 +465,6 @@ pub fn error_body(why: &str) -> String {
         .map(|c| if c == '"' || c.is_control() { ' ' } else { c })
         .collect();
     format!("( error \"{clean}\" )")
-}
-
-fn excerpt(text: &str) -> String {
-    let one: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if one.chars().count() > 80 {
-        format!("{}…", one.chars().take(80).collect::<String>())
-    } else {
-        one
-    }
 }
 
 #[cfg(test)]
@@ -467,6 +542,40 @@ mod tests {
         assert!(!s.busy());
         let r = s.handle("(start m3 nobody ((role a)) 5 1)");
         assert!(r.body.contains("no role"), "{r:?}");
+    }
+
+    #[test]
+    fn the_play_clock_runs_from_the_arrival_and_forced_moves_are_immediate() {
+        let ttt = include_str!("../../../games/ticTacToe.kif");
+        let mut s = Session::new(PlayerConfig {
+            spec: "mcts".parse().unwrap(),
+            ..PlayerConfig::default()
+        });
+        // A 60 s play clock: o's only move (noop) must not wait for it.
+        assert_eq!(
+            s.handle(&format!("(start m o ({ttt}) 60 60)")).body,
+            "ready"
+        );
+        let t = crate::clock::now_ms();
+        let r = s.handle("(play m nil)");
+        assert_eq!(r.body, "noop");
+        assert!(r.log.contains("(forced)"), "{}", r.log);
+        assert!(crate::clock::now_ms() - t < 10_000.0, "{}", r.log);
+        assert_eq!(s.handle("(abort m)").body, "aborted");
+        // x with a 4 s clock (3.5 s of thinking) whose message arrived
+        // 3.4 s ago: about 0.1 s is left, not 3.5 s.
+        assert_eq!(
+            s.handle(&format!("(start m2 x ({ttt}) 60 4)")).body,
+            "ready"
+        );
+        let t = crate::clock::now_ms();
+        let r = s.handle_at("(play m2 nil)", t - 3400.0);
+        assert!(r.body.starts_with("( mark"), "{r:?}");
+        let took = crate::clock::now_ms() - t;
+        assert!(
+            took < 2000.0,
+            "searched {took:.0} ms of a clock nearly spent"
+        );
     }
 
     #[test]

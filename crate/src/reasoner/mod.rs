@@ -170,7 +170,11 @@ pub trait StateMachine {
 /// Most joint moves [`StateMachine::legal_joint_moves`] enumerates.
 pub const MAX_JOINT_MOVES: u64 = 1_000_000;
 
-/// All combinations picking one element of each list (first list slowest).
+/// Most moves held by the joint moves of one state (joint moves times
+/// roles): with thousands of simultaneous roles even a few joint moves are
+/// large (2,000 roles: at most 8,000 joint moves, 64 MB of term ids).
+pub const MAX_JOINT_MOVE_CELLS: u64 = 16_000_000;
+
 /// A uniformly random index below `n`, the same for a seed on every target:
 /// fastrand draws `usize` differently where it is 32 bits (wasm32), so a
 /// seeded game in the page or the npm CLI would differ from the native one.
@@ -178,15 +182,24 @@ pub fn random_index(rng: &mut fastrand::Rng, n: usize) -> usize {
     rng.u64(..n as u64) as usize
 }
 
-/// [`cartesian`], or a limit error beyond [`MAX_JOINT_MOVES`] combinations
-/// (what every search uses: twelve roles with ten moves each would
-/// otherwise allocate 10^12 joint moves).
-pub fn joint_moves(lists: &[Vec<TermId>]) -> Result<Vec<Vec<TermId>>, EvalError> {
-    let count = lists
+/// How many joint moves the lists make (`None`: more than `u64` holds).
+pub fn joint_count(lists: &[Vec<TermId>]) -> Option<u64> {
+    lists
         .iter()
-        .try_fold(1u64, |acc, m| acc.checked_mul(m.len() as u64));
-    match count {
-        Some(n) if n <= MAX_JOINT_MOVES => Ok(cartesian(lists)),
+        .try_fold(1u64, |acc, m| acc.checked_mul(m.len() as u64))
+}
+
+/// [`cartesian`], or a limit error beyond [`MAX_JOINT_MOVES`] combinations
+/// or [`MAX_JOINT_MOVE_CELLS`] moves in all (what every search uses: twelve
+/// roles with ten moves each would otherwise allocate 10^12 joint moves).
+pub fn joint_moves(lists: &[Vec<TermId>]) -> Result<Vec<Vec<TermId>>, EvalError> {
+    let cells = |n: u64| n.saturating_mul(lists.len() as u64);
+    match joint_count(lists) {
+        Some(n) if n <= MAX_JOINT_MOVES && cells(n) <= MAX_JOINT_MOVE_CELLS => Ok(cartesian(lists)),
+        Some(n) if n <= MAX_JOINT_MOVES => Err(EvalError::Limit {
+            what: "moves in the joint moves of one state (reasoner::MAX_JOINT_MOVE_CELLS)",
+            limit: MAX_JOINT_MOVE_CELLS,
+        }),
         _ => Err(EvalError::Limit {
             what: "joint moves in one state (reasoner::MAX_JOINT_MOVES)",
             limit: MAX_JOINT_MOVES,
@@ -194,6 +207,27 @@ pub fn joint_moves(lists: &[Vec<TermId>]) -> Result<Vec<Vec<TermId>>, EvalError>
     }
 }
 
+/// The first `limit` combinations of [`cartesian`] in its order, built
+/// without the others (an odometer, last list fastest).
+pub fn first_joint_moves(lists: &[Vec<TermId>], limit: usize) -> Vec<Vec<TermId>> {
+    let mut out = Vec::new();
+    if lists.iter().any(Vec::is_empty) {
+        return out;
+    }
+    let mut at = vec![0usize; lists.len()];
+    while out.len() < limit {
+        out.push(lists.iter().zip(&at).map(|(l, &i)| l[i]).collect());
+        // Advance the last position that can, resetting those after it.
+        let Some(r) = (0..lists.len()).rev().find(|&r| at[r] + 1 < lists[r].len()) else {
+            break;
+        };
+        at[r] += 1;
+        at[r + 1..].iter_mut().for_each(|i| *i = 0);
+    }
+    out
+}
+
+/// All combinations picking one element of each list (first list slowest).
 pub fn cartesian(lists: &[Vec<TermId>]) -> Vec<Vec<TermId>> {
     let mut out: Vec<Vec<TermId>> = vec![Vec::with_capacity(lists.len())];
     for list in lists {
@@ -295,4 +329,47 @@ pub fn random_walk<M: StateMachine>(
         s = m.next_state(&s, &joint)?;
     }
     end(s, max_steps, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(v: &[u32]) -> Vec<TermId> {
+        v.iter().map(|&i| TermId(i)).collect()
+    }
+
+    #[test]
+    fn first_joint_moves_is_a_prefix_of_the_cartesian_product() {
+        let shapes: [&[&[u32]]; 5] = [
+            &[&[1, 2], &[3], &[4, 5, 6]],
+            &[&[1], &[2], &[3]],
+            &[&[1, 2, 3], &[4, 5]],
+            &[&[1, 2], &[], &[3]],
+            &[],
+        ];
+        for shape in shapes {
+            let lists: Vec<Vec<TermId>> = shape.iter().map(|l| ids(l)).collect();
+            let all = cartesian(&lists);
+            for limit in 0..=all.len() + 2 {
+                let first = first_joint_moves(&lists, limit);
+                assert_eq!(first, all[..limit.min(all.len())], "{shape:?} {limit}");
+            }
+        }
+    }
+
+    #[test]
+    fn joint_moves_are_bounded_by_count_and_by_moves_held() {
+        // 2,000 roles with two moves each: 2^2000 joint moves, refused at once.
+        let wide = vec![ids(&[1, 2]); 2000];
+        assert_eq!(joint_count(&wide), None);
+        assert!(joint_moves(&wide).is_err());
+        // 2,000 roles, 2^13 joint moves: 16.4M moves held, over the cells bound.
+        let mut held = vec![ids(&[1]); 2000];
+        held[..13].iter_mut().for_each(|l| *l = ids(&[1, 2]));
+        assert_eq!(joint_count(&held), Some(8192));
+        assert!(joint_moves(&held).is_err());
+        held[12] = ids(&[1]);
+        assert_eq!(joint_moves(&held).map(|j| j.len()), Ok(4096));
+    }
 }

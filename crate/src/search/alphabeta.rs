@@ -838,6 +838,9 @@ impl<M: StateMachine, B: BoxedHeuristic<M>> Player<M> for AlphaBeta<M, B> {
     ) -> Result<TermId, EvalError> {
         searched_move(self.search(m, state, role, None)?, &mut self.stats, role)
     }
+    fn set_time_ms(&mut self, ms: f64) {
+        self.cfg.budget.ms = Some(ms);
+    }
     fn new_game(&mut self) {
         // The table stays valid across games of the same game (state-only
         // heuristics); the search clears it when it must.

@@ -218,6 +218,11 @@ where
     ) -> Result<TermId, EvalError> {
         super::searched_move(self.search(m, state, role)?, &mut self.stats, role)
     }
+    fn set_time_ms(&mut self, ms: f64) {
+        for w in &mut self.workers {
+            w.set_time_ms(ms);
+        }
+    }
     fn last_stats(&self) -> Stats {
         self.stats.clone()
     }

@@ -13,7 +13,7 @@
 use super::heuristics::{self, Heuristic};
 use super::Stop;
 use crate::program::{parse_ground_term, Program};
-use crate::reasoner::{cartesian, StateMachine};
+use crate::reasoner::{first_joint_moves, joint_count, StateMachine};
 use serde::Serialize;
 
 pub use super::fjo::GoalDistance;
@@ -39,6 +39,15 @@ pub struct Explanation {
     )]
     pub goals: Vec<GoalDistance>,
     pub moves: Vec<MoveValue>,
+    /// The move with the best value (what a one-ply search on this
+    /// heuristic plays), for the board's highlights.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub chosen: Option<String>,
+    /// The move with the second-best value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub runner_up: Option<String>,
 }
 
 /// One legal move of the role and the value after it.
@@ -59,6 +68,11 @@ pub struct MoveValue {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(feature = "typescript", ts(as = "Option<Vec<Reply>>", optional))]
     pub replies: Vec<Reply>,
+    /// The board cells the move changes (the same after every reply):
+    /// `[column, row]` or `[column, row, layer]`; empty without a board.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "typescript", ts(as = "Option<Vec<Vec<String>>>", optional))]
+    pub cells: Vec<Vec<String>>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -76,10 +90,32 @@ pub struct Reply {
 /// Upper bound on joint replies evaluated per move.
 const MAX_REPLIES: usize = 256;
 
+/// Upper bound on the moves in those replies (replies times other roles):
+/// with 2,000 simultaneous roles, 32 replies of 1,999 moves each.
+const MAX_REPLY_MOVES: usize = 65_536;
+
 /// Plays `moves` (joint moves, one per role in role order, as text) from
 /// the initial state.
 pub fn position<M: StateMachine>(m: &mut M, moves: &[Vec<String>]) -> Result<M::State, String> {
-    let mut s = m.initial_state().map_err(|e| e.to_string())?;
+    let s = m.initial_state().map_err(|e| e.to_string())?;
+    position_from(m, s, moves)
+}
+
+/// The state made of these fluents (term text, as `from` options give it).
+pub fn state_of<M: StateMachine>(m: &mut M, fluents: &[String]) -> Result<M::State, String> {
+    let mut ids = Vec::with_capacity(fluents.len());
+    for f in fluents {
+        ids.push(parse_ground_term(m.terms_mut(), f).map_err(|e| format!("fluent {f}: {e}"))?);
+    }
+    Ok(m.state_from_fluents(&ids))
+}
+
+/// Plays `moves` from state `s` (see [`position`]).
+pub fn position_from<M: StateMachine>(
+    m: &mut M,
+    mut s: M::State,
+    moves: &[Vec<String>],
+) -> Result<M::State, String> {
     let n = m.roles().len();
     for (i, joint) in moves.iter().enumerate() {
         if m.is_terminal(&s).map_err(|e| e.to_string())? {
@@ -163,7 +199,8 @@ pub fn explain_state<M: StateMachine + 'static>(
     };
     let mut h = heuristics::build(heuristic, program, m)?;
     h.set_root(m, &s).map_err(|e| e.to_string())?;
-    let fjo = h.name() == "fjo";
+    let measure = super::fjo::parse_spec(&h.name()).map(|(m, _)| m);
+    let fjo = measure == Some(super::fjo::Measure::Fjo);
     let err = |e: Stop| match e {
         Stop::Eval(e) => e.to_string(),
         Stop::Budget => "budget exhausted".to_string(),
@@ -176,13 +213,22 @@ pub fn explain_state<M: StateMachine + 'static>(
         value,
         goals,
         moves: Vec::new(),
+        chosen: None,
+        runner_up: None,
     };
     if terminal {
         return Ok(out);
     }
+    let board = super::explain_board::find(program, m);
     let mut others = legal.clone();
     others[role] = vec![crate::terms::TermId::NONE];
-    let replies = cartesian(&others);
+    // Only the first replies are built: with many simultaneous roles the
+    // product is astronomical (2,000 roles with two moves: 2^1999).
+    let limit = MAX_REPLIES
+        .min(MAX_REPLY_MOVES / others.len().max(2).saturating_sub(1))
+        .max(1);
+    let replies = first_joint_moves(&others, limit);
+    let several = joint_count(&others) != Some(1);
     let mut ours = legal[role].clone();
     ours.sort_by_key(|&mv| m.terms().display(mv));
     let n = ours.len();
@@ -194,15 +240,19 @@ pub fn explain_state<M: StateMachine + 'static>(
             terminal: false,
             goals: Vec::new(),
             replies: Vec::new(),
+            cells: Vec::new(),
         };
         let mut min: Option<f64> = None;
         let mut all_unknown = true;
-        for joint in replies.iter().take(MAX_REPLIES) {
+        for joint in &replies {
             let mut joint = joint.clone();
             joint[role] = mv;
             let next = m.next_state(&s, &joint).map_err(|e| e.to_string())?;
+            if let Some(b) = &board {
+                touched(&mut mvv, super::explain_board::changed(b, m, &s, &next));
+            }
             let (t, v, g) = value_of(m, h.as_mut(), fjo, &next, role).map_err(err)?;
-            if replies.len() > 1 {
+            if several {
                 mvv.replies.push(Reply {
                     moves: joint
                         .iter()
@@ -224,7 +274,25 @@ pub fn explain_state<M: StateMachine + 'static>(
         mvv.value = if all_unknown { None } else { min };
         out.moves.push(mvv);
     }
+    if let Some(b) = &board {
+        super::explain_board::locate_plans(b, &mut out.goals);
+        for mv in &mut out.moves {
+            super::explain_board::locate_plans(b, &mut mv.goals);
+        }
+    }
+    let distance = measure.is_some_and(|m| m != super::fjo::Measure::Fjo);
+    super::explain_board::rank(&mut out, distance);
     Ok(out)
+}
+
+/// Keeps the cells a move changes after every reply: the first reply's
+/// (no reply recorded yet), then those that later replies change too.
+fn touched(mv: &mut MoveValue, cells: Vec<Vec<String>>) {
+    if mv.replies.is_empty() {
+        mv.cells = cells;
+    } else {
+        mv.cells.retain(|c| cells.contains(c));
+    }
 }
 
 /// Plain-text rendering of an explanation (`--format text`).
@@ -288,12 +356,20 @@ pub struct ExplainOptions {
     /// Joint moves from the initial state, one move per role in role order.
     #[cfg_attr(feature = "typescript", ts(as = "Option<Vec<Vec<String>>>", optional))]
     pub moves: Vec<Vec<String>>,
+    /// The state to start from, as its fluents (default: the initial
+    /// state); `moves` are played from it.
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub from: Option<Vec<String>>,
     /// The role whose moves are explained (default: the one with a choice).
     #[cfg_attr(feature = "typescript", ts(optional))]
     pub role: Option<String>,
     /// `fjo` (default), `hff`, `hadd`, `hmax`, or any other heuristic name.
     #[cfg_attr(feature = "typescript", ts(as = "Option<String>", optional))]
     pub heuristic: String,
+    /// The planning heuristics' action costs: `default` (thesis 4.5) or
+    /// `thesis` (the turn passing free: the thesis's tic-tac-toe table).
+    #[cfg_attr(feature = "typescript", ts(type = "'default' | 'thesis'", optional))]
+    pub costs: Option<String>,
     /// The state machine (default "auto").
     #[cfg_attr(
         feature = "typescript",
@@ -313,8 +389,10 @@ impl Default for ExplainOptions {
     fn default() -> Self {
         ExplainOptions {
             moves: Vec::new(),
+            from: None,
             role: None,
             heuristic: "fjo".into(),
+            costs: None,
             engine: "auto".into(),
             ms: None,
         }
@@ -325,8 +403,17 @@ impl Default for ExplainOptions {
 /// binding and the page call). Errors are messages (the game's first
 /// error diagnostic with its line, a bad option, an illegal move).
 pub fn explain_text(text: &str, o: &ExplainOptions) -> Result<Explanation, String> {
-    let ms = o.ms.filter(|ms| *ms > 0.0).unwrap_or(EXPLAIN_MS);
+    let ms = o.time_limit()?;
     crate::job::scope(ms, || explain_in_time(text, o))
+}
+
+impl ExplainOptions {
+    /// The time limit: `ms` ([`crate::job::check_ms`]) or [`EXPLAIN_MS`].
+    pub fn time_limit(&self) -> Result<f64, String> {
+        self.ms.map_or(Ok(EXPLAIN_MS), |ms| {
+            crate::job::check_ms("explain option ms", ms)
+        })
+    }
 }
 
 fn explain_in_time(text: &str, o: &ExplainOptions) -> Result<Explanation, String> {
@@ -341,5 +428,11 @@ fn explain_in_time(text: &str, o: &ExplainOptions) -> Result<Explanation, String
     }
     let mut m = crate::Engine::from_program(&program, choice, crate::ground::Budget::default())
         .map_err(fail)?;
-    explain(&mut m, &program, &o.moves, o.role.as_deref(), &o.heuristic)
+    let heuristic = super::fjo::with_costs(&o.heuristic, o.costs.as_deref())?;
+    let start = match &o.from {
+        Some(fluents) => state_of(&mut m, fluents)?,
+        None => m.initial_state().map_err(|e| e.to_string())?,
+    };
+    let s = position_from(&mut m, start, &o.moves)?;
+    explain_state(&mut m, &program, &s, o.role.as_deref(), &heuristic)
 }

@@ -26,6 +26,57 @@ use crate::terms::TermId;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 
+/// The action costs `explain` and the planning heuristics can use
+/// (`--costs`): `default` is thesis 4.5 ([`Costs::THESIS`]: a `next` rule
+/// without `does` costs 1); `thesis` makes those rules free
+/// ([`THESIS_TABLE`]), which reproduces the thesis's tic-tac-toe table (every
+/// first move 25/3; `docs/planning.md`, deviation 2).
+pub const COST_PRESETS: [&str; 2] = ["default", "thesis"];
+
+/// The costs of the `thesis` preset: 4.5's, with the world's own changes
+/// (turn passing, step counters) free.
+pub const THESIS_TABLE: Costs = Costs {
+    world: 0,
+    ..Costs::THESIS
+};
+
+/// The costs of a preset of [`COST_PRESETS`].
+pub fn costs_named(name: &str) -> Result<Costs, String> {
+    match name {
+        "default" | "" => Ok(Costs::THESIS),
+        "thesis" => Ok(THESIS_TABLE),
+        other => Err(format!(
+            "unknown costs `{other}` (costs: {})",
+            COST_PRESETS.join(", ")
+        )),
+    }
+}
+
+/// A planning heuristic's name with its costs: `fjo`, or `fjo-thesis` for
+/// the `thesis` preset (a name, so that every `heuristic=` option, the tree
+/// view's leaves included, can ask for it). None: not a planning heuristic.
+pub fn parse_spec(name: &str) -> Option<(Measure, Costs)> {
+    match name.strip_suffix("-thesis") {
+        Some(base) => Measure::parse(base).map(|m| (m, THESIS_TABLE)),
+        None => Measure::parse(name).map(|m| (m, Costs::THESIS)),
+    }
+}
+
+/// `heuristic` with the costs of preset `costs` (`explain --costs`): a
+/// planning heuristic's name gets `-thesis` for the `thesis` preset; other
+/// heuristics have no costs and keep their name.
+pub fn with_costs(heuristic: &str, costs: Option<&str>) -> Result<String, String> {
+    let Some(preset) = costs else {
+        return Ok(heuristic.to_string());
+    };
+    let costs = costs_named(preset)?;
+    Ok(match parse_spec(heuristic) {
+        Some((m, _)) if costs == THESIS_TABLE => format!("{}-thesis", m.name()),
+        Some((m, _)) => m.name().to_string(),
+        None => heuristic.to_string(),
+    })
+}
+
 /// Which number of the relaxed planning graph a [`PlanHeuristic`] reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Measure {
@@ -73,6 +124,15 @@ pub struct GoalDistance {
     /// The relaxed plan's actions, by layer (other roles' moves included,
     /// written `role: move`).
     pub plan: Vec<String>,
+    /// For each action of `plan`, the board cells its move names (filled by
+    /// `explain` when the game has a board: `[column, row]` or `[column,
+    /// row, layer]`), for drawing the plan as numbered marks.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "typescript",
+        ts(as = "Option<Vec<Vec<Vec<String>>>>", optional)
+    )]
+    pub plan_cells: Vec<Vec<Vec<String>>>,
 }
 
 /// A state's value under a planning measure, with its goal distances.
@@ -86,6 +146,8 @@ pub struct Details {
 /// f_JO, h_FF, h_add or h_max as a heuristic.
 pub struct PlanHeuristic {
     pub measure: Measure,
+    /// The measure's name, `-thesis` added with the `thesis` costs.
+    name: String,
     pub problem: Problem,
     graph: Graph,
     /// The machine's fluent ids → the problem's variables (`u32::MAX`: none).
@@ -121,6 +183,11 @@ impl PlanHeuristic {
         }
         let graph = Graph::new(&problem);
         Ok(PlanHeuristic {
+            name: if costs == THESIS_TABLE {
+                format!("{}-thesis", measure.name())
+            } else {
+                measure.name().to_string()
+            },
             measure,
             problem,
             graph,
@@ -208,6 +275,7 @@ impl PlanHeuristic {
                         }
                     })
                     .collect(),
+                plan_cells: Vec::new(),
             });
         }
         let best = goals.iter().max_by_key(|g| g.goal);
@@ -250,7 +318,7 @@ impl PlanHeuristic {
 
 impl<M: StateMachine> Heuristic<M> for PlanHeuristic {
     fn name(&self) -> String {
-        self.measure.name().into()
+        self.name.clone()
     }
     fn forget_terms(&mut self) {
         self.var_of.clear();

@@ -169,10 +169,10 @@ pub fn build<M: StateMachine + 'static>(
         }
         "novelty" => Ok(Box::new(Novelty::default())),
         "none" | "constant" => Ok(Box::new(Constant)),
-        name if super::fjo::Measure::parse(name).is_some() => {
-            let measure = super::fjo::Measure::parse(name).expect("checked");
-            Ok(Box::new(super::fjo::PlanHeuristic::build(
-                program, measure, m,
+        name if super::fjo::parse_spec(name).is_some() => {
+            let (measure, costs) = super::fjo::parse_spec(name).expect("checked");
+            Ok(Box::new(super::fjo::PlanHeuristic::build_with(
+                program, measure, m, costs,
             )?))
         }
         // Features of the game's structure (lecture 004), e.g.

@@ -24,6 +24,19 @@ pub struct MatchConfig {
     pub max_steps: usize,
 }
 
+/// Most games one match plays (`gdlkit match --games`, `runMatch`).
+pub const MAX_GAMES: usize = 100_000;
+
+impl MatchConfig {
+    /// The one check of a match's numbers (the CLI prefixes `--`).
+    pub fn check(&self) -> Result<(), String> {
+        if self.games == 0 || self.games > MAX_GAMES {
+            return Err(format!("games {}: give 1 to {MAX_GAMES} games", self.games));
+        }
+        Ok(())
+    }
+}
+
 impl Default for MatchConfig {
     fn default() -> MatchConfig {
         MatchConfig {

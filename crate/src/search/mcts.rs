@@ -389,6 +389,9 @@ impl<M: StateMachine> Player<M> for Mcts {
     ) -> Result<TermId, EvalError> {
         searched_move(self.search(m, state, role)?, &mut self.stats, role)
     }
+    fn set_time_ms(&mut self, ms: f64) {
+        self.cfg.budget.ms = Some(ms);
+    }
     fn last_stats(&self) -> Stats {
         self.stats.clone()
     }

@@ -96,6 +96,11 @@ where
     ) -> Result<TermId, EvalError> {
         searched_move(self.search(m, state, role)?, &mut self.stats, role)
     }
+    fn set_time_ms(&mut self, ms: f64) {
+        for w in &mut self.workers {
+            Player::<M>::set_time_ms(w, ms);
+        }
+    }
     fn last_stats(&self) -> Stats {
         self.stats.clone()
     }

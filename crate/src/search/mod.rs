@@ -35,6 +35,7 @@ pub mod alphabeta_parallel;
 pub mod bestfirst;
 pub mod ensemble;
 pub mod explain;
+pub mod explain_board;
 pub mod fjo;
 pub mod fuzzy;
 pub mod heuristics;
@@ -242,6 +243,9 @@ pub trait Player<M: StateMachine> {
     ) -> Result<TermId, EvalError>;
     /// Called before each new game.
     fn new_game(&mut self) {}
+    /// Sets the wall-clock budget of the next searches (a player on a play
+    /// clock: the time left of it); players without a time budget ignore it.
+    fn set_time_ms(&mut self, _ms: f64) {}
     /// Counters of the last `select_move`.
     fn last_stats(&self) -> Stats {
         Stats::default()
@@ -565,6 +569,9 @@ impl PlayerSpec {
     /// applies when neither time nor nodes are given.
     pub fn budget(&self, default_ms: Option<f64>) -> Result<Budget, String> {
         let ms: Option<f64> = self.number("ms")?;
+        if let Some(ms) = ms {
+            crate::job::check_ms("player option ms", ms)?;
+        }
         let nodes: Option<u64> = match self.number("nodes")? {
             Some(n) => Some(n),
             None => self.number("playouts")?,
@@ -723,7 +730,12 @@ pub fn mcts_config(spec: &PlayerSpec) -> Result<mcts::Config, String> {
         budget: spec.budget(Some(DEFAULT_MS))?,
         ..mcts::Config::default()
     };
-    if let Some(c) = spec.number("c")? {
+    if let Some(c) = spec.number::<f64>("c")? {
+        if !(c.is_finite() && c >= 0.0) {
+            return Err(format!(
+                "player option c must be a finite number at least 0, got {c}"
+            ));
+        }
         cfg.exploration = c;
     }
     Ok(cfg)

@@ -8,7 +8,7 @@
 
 use super::minimax::Minimax;
 use super::{Budget, Heuristic, Stop};
-use crate::reasoner::{cartesian, StateMachine};
+use crate::reasoner::StateMachine;
 use crate::terms::TermId;
 
 /// The order in which a search visits a node's moves.
@@ -76,7 +76,7 @@ pub fn order_moves<M: StateMachine>(
         return Ok(());
     }
     // The value of every joint move's child.
-    let joints = cartesian(legal);
+    let joints = crate::reasoner::joint_moves(legal)?;
     let mut values = Vec::with_capacity(joints.len());
     for joint in &joints {
         let child = m.next_state(s, joint)?;

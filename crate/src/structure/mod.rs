@@ -88,6 +88,15 @@ pub struct Structure {
     #[serde(default)]
     #[cfg_attr(feature = "typescript", ts(type = "Record<string, Position>"))]
     pub defined_at: serde_json::Map<String, serde_json::Value>,
+    /// Every rule that defines each of those names: `[from, to]` offsets
+    /// in UTF-16 code units (filled by [`locate`]: the page highlights them
+    /// in the editor).
+    #[serde(default)]
+    #[cfg_attr(
+        feature = "typescript",
+        ts(type = "Record<string, [number, number][]>")
+    )]
+    pub rules_at: serde_json::Map<String, serde_json::Value>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -257,6 +266,7 @@ pub fn find<M: StateMachine>(
         domains: fluent_domains(&store, &domains),
         features: Vec::new(),
         defined_at: serde_json::Map::new(),
+        rules_at: serde_json::Map::new(),
         states_sampled: sample.states.len(),
         terminal_states_sampled: sample.goals.len(),
         roles,
@@ -557,7 +567,8 @@ fn fluent_domains(store: &TermStore, domains: &Domains) -> Vec<FluentDomain> {
 
 /// Fills `defined_at`: for every board, counter and quantity fluent its
 /// first `init` or `next` rule, for every successor and order relation its
-/// first fact or rule, as `{line, column, utf16}` in `text`.
+/// first fact or rule, as `{line, column, utf16}` in `text`; and `rules_at`:
+/// the UTF-16 ranges of all those rules.
 pub fn locate(st: &mut Structure, program: &Program, text: &str) {
     let index = crate::diagnostic::LineIndex::new(text);
     let fluents: Vec<&str> = st
@@ -574,6 +585,7 @@ pub fn locate(st: &mut Structure, program: &Program, text: &str) {
         .chain(st.orders.iter().map(|o| o.relation.as_str()))
         .collect();
     let mut out = serde_json::Map::new();
+    let mut rules = serde_json::Map::new();
     for rule in &program.rules {
         let head = &rule.head;
         let name = match (head.rel, head.args.first()) {
@@ -591,7 +603,16 @@ pub fn locate(st: &mut Structure, program: &Program, text: &str) {
                 let p = index.position(rule.span.start as usize);
                 out.insert(n.to_string(), serde_json::json!(p));
             }
+            let from = index.position(rule.span.start as usize).utf16;
+            let to = index.position(rule.span.end as usize).utf16;
+            let spans = rules
+                .entry(n.to_string())
+                .or_insert_with(|| serde_json::json!([]));
+            if let Some(list) = spans.as_array_mut() {
+                list.push(serde_json::json!([from, to]));
+            }
         }
     }
     st.defined_at = out;
+    st.rules_at = rules;
 }

@@ -13,6 +13,7 @@ use wasm_bindgen::prelude::*;
 pub fn explain(kif: &str, options: JsValue) -> Result<JsValue, JsValue> {
     js::init();
     let o: ExplainOptions = js::options(options, "explain")?;
+    o.time_limit().map_err(|e| js::range_error(&e))?;
     let program = crate::parse_program(kif);
     if crate::diagnostic::has_errors(&program.diagnostics) {
         return Err(js::diagnostics_error(&program.diagnostics, kif));

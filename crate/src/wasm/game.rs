@@ -2,9 +2,12 @@
 //! handles.
 //!
 //! States stay inside the `Game` (a table of handle → state); JavaScript holds
-//! only `u32` handles, so no state is re-parsed or copied across the boundary
-//! on each call. Handles are never reused while the game lives (a stale handle
-//! is an error, not another state). `dropState` / `clearStates` release them.
+//! only number handles, so no state is re-parsed or copied across the boundary
+//! on each call. A handle is `tag * 2^32 + n`: `tag` names its game (a
+//! counter of the games this instance loaded) and `n` its state, so another
+//! game's handle, a freed game's or a released one is a `RangeError`, never
+//! another state. Handles are never reused while the game lives.
+//! `dropState` / `clearStates` release them.
 //! Moves, fluents and roles are canonical term text (lowercase, one space
 //! between parts), as in the conformance format; lists of moves and fluents
 //! are sorted by code point.
@@ -22,6 +25,25 @@ use wasm_bindgen::prelude::*;
 /// cartesian product grows fast with simultaneous moves).
 pub const MAX_JOINT_MOVES: usize = 100_000;
 
+/// ... and more move texts in all than this (joint moves times roles).
+pub const MAX_JOINT_MOVE_TEXTS: usize = 1_000_000;
+
+/// Games get tags below 2^21, so that a handle stays below 2^53 (a JS
+/// number holds it exactly).
+const TAGS: u32 = 1 << 21;
+
+/// The tag of the next game loaded (1 to `TAGS - 1`, then again from 1).
+static NEXT_TAG: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
+
+fn next_tag() -> u32 {
+    use std::sync::atomic::Ordering::Relaxed;
+    let tag = NEXT_TAG.fetch_add(1, Relaxed);
+    if tag + 1 >= TAGS {
+        NEXT_TAG.store(1, Relaxed);
+    }
+    tag.clamp(1, TAGS - 1)
+}
+
 #[wasm_bindgen]
 pub struct Game {
     machine: Engine,
@@ -31,7 +53,9 @@ pub struct Game {
     text: String,
     roles: Vec<String>,
     states: FxHashMap<u32, EngineState>,
-    /// The next handle to give out (handles start at 1; 0 is never valid).
+    /// This game's tag: the high part of its handles.
+    tag: u32,
+    /// The low part of the next handle (from 1; 0 is never valid).
     next_handle: u32,
 }
 
@@ -43,22 +67,33 @@ impl Game {
     }
 
     /// The state of a handle (for other binding files in this module).
-    pub(crate) fn state(&self, handle: u32) -> Result<&EngineState, JsValue> {
-        self.states.get(&handle).ok_or_else(|| {
-            js::range_error(&format!(
-                "unknown state handle {handle} (never created, or dropped)"
-            ))
-        })
+    pub(crate) fn state(&self, handle: f64) -> Result<&EngineState, JsValue> {
+        let bad = |why: &str| js::range_error(&format!("state handle {handle}: {why}"));
+        if !(handle.fract() == 0.0 && (1.0..9007199254740992.0).contains(&handle)) {
+            return Err(bad(
+                "not a state handle (a number a method of this game returned)",
+            ));
+        }
+        let (tag, n) = (
+            (handle / 4294967296.0) as u32,
+            (handle % 4294967296.0) as u32,
+        );
+        if tag != self.tag {
+            return Err(bad("a state of another game (or of a freed one)"));
+        }
+        self.states
+            .get(&n)
+            .ok_or_else(|| bad("released (dropState, clearStates) or never created"))
     }
 
-    fn add_state(&mut self, state: EngineState) -> u32 {
+    fn add_state(&mut self, state: EngineState) -> f64 {
         loop {
-            let h = self.next_handle;
+            let n = self.next_handle;
             self.next_handle = self.next_handle.wrapping_add(1).max(1);
             // Only after 2^32 handles can the counter meet a live one: skip it.
-            if let std::collections::hash_map::Entry::Vacant(slot) = self.states.entry(h) {
+            if let std::collections::hash_map::Entry::Vacant(slot) = self.states.entry(n) {
                 slot.insert(state);
-                return h;
+                return f64::from(self.tag) * 4294967296.0 + f64::from(n);
             }
         }
     }
@@ -126,6 +161,7 @@ impl Game {
             text: kif.to_string(),
             roles,
             states: FxHashMap::default(),
+            tag: next_tag(),
             next_handle: 1,
         })
     }
@@ -150,7 +186,7 @@ impl Game {
     /// `i` is the game `gdlkit play --seed seed+i` plays. `options`:
     /// `{count = 100, seed = 1, maxSteps = 1000, record = false}`.
     #[wasm_bindgen(unchecked_return_type = "PlayoutSummary")]
-    pub fn playouts(&mut self, state: Option<u32>, options: JsValue) -> Result<JsValue, JsValue> {
+    pub fn playouts(&mut self, state: Option<f64>, options: JsValue) -> Result<JsValue, JsValue> {
         let o = super::playouts::options(options)?;
         let from = match state {
             Some(h) => self.state(h)?.clone(),
@@ -166,7 +202,7 @@ impl Game {
     /// One search (the options and result of `search(kif, options)`) from
     /// a state of this game, on this game's engine.
     #[wasm_bindgen(unchecked_return_type = "SearchResult")]
-    pub fn search(&mut self, state: u32, options: JsValue) -> Result<JsValue, JsValue> {
+    pub fn search(&mut self, state: f64, options: JsValue) -> Result<JsValue, JsValue> {
         let mut opts = super::search::search_options(options)?;
         if opts.from.is_some() {
             return Err(js::type_error(
@@ -185,7 +221,7 @@ impl Game {
     #[wasm_bindgen(unchecked_return_type = "Explanation")]
     pub fn explain(
         &mut self,
-        state: u32,
+        state: f64,
         #[wasm_bindgen(unchecked_param_type = "StateExplainOptions | undefined")] options: JsValue,
     ) -> Result<JsValue, JsValue> {
         let o: crate::js_api::StateExplainOptions = js::options(options, "explain")?;
@@ -196,7 +232,8 @@ impl Game {
             &program,
             &s,
             o.role.as_deref(),
-            &o.heuristic,
+            &crate::search::fjo::with_costs(&o.heuristic, o.costs.as_deref())
+                .map_err(|m| JsValue::from(js::error("GdlExplainError", &m)))?,
         )
         .map_err(|m| JsValue::from(js::error("GdlExplainError", &m)))?;
         to_js(&e)
@@ -209,14 +246,14 @@ impl Game {
 
     /// A handle to the initial state.
     #[wasm_bindgen(js_name = initialState)]
-    pub fn initial_state(&mut self) -> Result<u32, JsValue> {
+    pub fn initial_state(&mut self) -> Result<f64, JsValue> {
         let s = self.machine.initial_state().map_err(js::eval_error)?;
         Ok(self.add_state(s))
     }
 
     /// The legal moves of role number `role` (sorted).
     #[wasm_bindgen(js_name = legalMoves)]
-    pub fn legal_moves(&mut self, state: u32, role: u32) -> Result<Vec<String>, JsValue> {
+    pub fn legal_moves(&mut self, state: f64, role: u32) -> Result<Vec<String>, JsValue> {
         let r = self.role(role)?;
         let s = self.state(state)?.clone();
         let moves = self.machine.legal_moves(&s, r).map_err(js::eval_error)?;
@@ -227,18 +264,23 @@ impl Game {
     /// cartesian product of the sorted per-role lists, first role slowest.
     /// Throws a `RangeError` beyond [`MAX_JOINT_MOVES`] joint moves.
     #[wasm_bindgen(js_name = legalJointMoves, unchecked_return_type = "string[][]")]
-    pub fn legal_joint_moves(&mut self, state: u32) -> Result<JsValue, JsValue> {
+    pub fn legal_joint_moves(&mut self, state: f64) -> Result<JsValue, JsValue> {
         let s = self.state(state)?.clone();
         let all = self.sorted_legal(&s)?;
         let count = all
             .iter()
             .try_fold(1usize, |n, moves| n.checked_mul(moves.len()));
-        match count {
-            Some(n) if n <= MAX_JOINT_MOVES => {}
+        let texts = count.and_then(|n| n.checked_mul(all.len()));
+        match (count, texts) {
+            (Some(n), Some(t)) if n <= MAX_JOINT_MOVES && t <= MAX_JOINT_MOVE_TEXTS => {}
             _ => {
-                let sizes: Vec<String> = all.iter().map(|m| m.len().to_string()).collect();
+                let mut sizes: Vec<String> =
+                    all.iter().take(20).map(|m| m.len().to_string()).collect();
+                if all.len() > 20 {
+                    sizes.push(format!("... ({} roles)", all.len()));
+                }
                 return Err(js::range_error(&format!(
-                    "too many joint moves ({} per role; at most {MAX_JOINT_MOVES} in all): use legalMoves for each role",
+                    "too many joint moves ({} per role; at most {MAX_JOINT_MOVES} joint moves and {MAX_JOINT_MOVE_TEXTS} moves in all): use legalMoves for each role",
                     sizes.join(" x ")
                 )));
             }
@@ -257,7 +299,7 @@ impl Game {
     /// The state after `moves` (one move per role, in role order). Throws a
     /// `GdlMoveError` when a move is not legal for its role or the state is
     /// terminal.
-    pub fn next(&mut self, state: u32, moves: Vec<String>) -> Result<u32, JsValue> {
+    pub fn next(&mut self, state: f64, moves: Vec<String>) -> Result<f64, JsValue> {
         let s = self.state(state)?.clone();
         if self.machine.is_terminal(&s).map_err(js::eval_error)? {
             return Err(js::move_error("the state is terminal, no move can be made"));
@@ -291,7 +333,7 @@ impl Game {
     }
 
     #[wasm_bindgen(js_name = isTerminal)]
-    pub fn is_terminal(&mut self, state: u32) -> Result<bool, JsValue> {
+    pub fn is_terminal(&mut self, state: f64) -> Result<bool, JsValue> {
         let s = self.state(state)?.clone();
         self.machine.is_terminal(&s).map_err(js::eval_error)
     }
@@ -299,14 +341,14 @@ impl Game {
     /// One goal value per role (role order): the largest derivable one, or
     /// `null` when none is derivable.
     #[wasm_bindgen(unchecked_return_type = "(number | null)[]")]
-    pub fn goals(&mut self, state: u32) -> Result<JsValue, JsValue> {
+    pub fn goals(&mut self, state: f64) -> Result<JsValue, JsValue> {
         let s = self.state(state)?.clone();
         to_js(&self.machine.goals(&s).map_err(js::eval_error)?)
     }
 
     /// Every derivable goal value per role (role order), sorted.
     #[wasm_bindgen(js_name = goalValues, unchecked_return_type = "number[][]")]
-    pub fn goal_values(&mut self, state: u32) -> Result<JsValue, JsValue> {
+    pub fn goal_values(&mut self, state: f64) -> Result<JsValue, JsValue> {
         let s = self.state(state)?.clone();
         let mut values = self.machine.goal_values(&s).map_err(js::eval_error)?;
         values.iter_mut().for_each(|v| v.sort_unstable());
@@ -314,7 +356,7 @@ impl Game {
     }
 
     /// The true fluents of a state (sorted).
-    pub fn fluents(&self, state: u32) -> Result<Vec<String>, JsValue> {
+    pub fn fluents(&self, state: f64) -> Result<Vec<String>, JsValue> {
         let s = self.state(state)?;
         Ok(self.texts(&self.machine.fluents(s)))
     }
@@ -322,7 +364,7 @@ impl Game {
     /// Everything about a state in one call: fluents, terminal, legal moves
     /// and goal values per role (all sorted).
     #[wasm_bindgen(unchecked_return_type = "StateDescription")]
-    pub fn describe(&mut self, state: u32) -> Result<JsValue, JsValue> {
+    pub fn describe(&mut self, state: f64) -> Result<JsValue, JsValue> {
         let s = self.state(state)?.clone();
         let step = crate::replay::describe(&mut self.machine, &s).map_err(js::eval_error)?;
         let outcome = step
@@ -340,7 +382,7 @@ impl Game {
 
     /// A handle to the state made of exactly these fluents (term text).
     #[wasm_bindgen(js_name = stateFromFluents)]
-    pub fn state_from_fluents(&mut self, fluents: Vec<String>) -> Result<u32, JsValue> {
+    pub fn state_from_fluents(&mut self, fluents: Vec<String>) -> Result<f64, JsValue> {
         let mut ids = Vec::with_capacity(fluents.len());
         for f in &fluents {
             ids.push(
@@ -353,14 +395,16 @@ impl Game {
 
     /// Whether two handles denote the same state (the same set of fluents).
     #[wasm_bindgen(js_name = sameState)]
-    pub fn same_state(&self, a: u32, b: u32) -> Result<bool, JsValue> {
+    pub fn same_state(&self, a: f64, b: f64) -> Result<bool, JsValue> {
         Ok(self.state(a)? == self.state(b)?)
     }
 
-    /// Releases a state handle (unknown handles are ignored).
+    /// Releases a state handle of this game (unknown handles are ignored).
     #[wasm_bindgen(js_name = dropState)]
-    pub fn drop_state(&mut self, state: u32) {
-        self.states.remove(&state);
+    pub fn drop_state(&mut self, state: f64) {
+        if self.state(state).is_ok() {
+            self.states.remove(&((state % 4294967296.0) as u32));
+        }
     }
 
     /// Releases every state handle of this game.

@@ -224,7 +224,8 @@ impl GgpMatch {
     pub fn players(&self) -> Vec<String> {
         self.m.setup.players.clone()
     }
-    /// Errors per step and role so far (`""` or the code).
+    /// Errors per role so far (`""` or the code): START's first, then
+    /// one entry per step.
     #[wasm_bindgen(getter)]
     pub fn errors(&self) -> Result<JsValue, JsValue> {
         to_js(&self.m.errors)

@@ -9,10 +9,11 @@ use wasm_bindgen::prelude::*;
 /// `GdlEvalError` naming it once the engine holds more.
 #[wasm_bindgen(js_name = setMemoryBudget)]
 pub fn set_memory_budget(mb: f64) -> Result<(), JsValue> {
-    if !(mb.is_finite() && mb >= 16.0) {
-        return Err(super::js::type_error(
-            "setMemoryBudget(mb): a number of MB, at least 16",
-        ));
+    let max = (crate::memory::WASM_MAX_MB / 16 * 15) as f64;
+    if !(mb.is_finite() && (16.0..=max).contains(&mb)) {
+        return Err(super::js::range_error(&format!(
+            "setMemoryBudget({mb}): give a number of MB from 16 to {max}"
+        )));
     }
     crate::memory::set_budget_mb(mb as u64);
     Ok(())

@@ -25,7 +25,9 @@ pub fn run_match_with_progress(
 ) -> Result<JsValue, JsValue> {
     js::init();
     let o: MatchOptions = js::options(options, "match")?;
-    let cfg = o.config();
+    let cfg = o
+        .config()
+        .map_err(|e| js::range_error(&format!("match option {e}")))?;
     let choice: EngineChoice = o
         .engine
         .as_deref()

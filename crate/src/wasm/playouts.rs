@@ -11,7 +11,9 @@ use wasm_bindgen::prelude::*;
 
 /// `{count, seed, maxSteps, record}` (`crate::js_api::PlayoutOptions`).
 pub(super) fn options(v: JsValue) -> Result<PlayoutOptions, JsValue> {
-    js::options(v, "playouts")
+    let o: PlayoutOptions = js::options(v, "playouts")?;
+    o.check().map_err(|e| js::range_error(&e))?;
+    Ok(o)
 }
 
 /// Random playouts of a game, played in steps: `new PlayoutJob(kif,

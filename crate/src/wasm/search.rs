@@ -170,7 +170,9 @@ pub fn search_tree(tree: &str, options: JsValue) -> Result<JsValue, JsValue> {
 pub fn run_match(kif: &str, players: Vec<String>, options: JsValue) -> Result<JsValue, JsValue> {
     js::init();
     let o: MatchOptions = js::options(options, "match")?;
-    let cfg = o.config();
+    let cfg = o
+        .config()
+        .map_err(|e| js::range_error(&format!("match option {e}")))?;
     let mut m = load_on(kif, o.engine.as_deref())?;
     let result = play_match(kif, &mut m, &players, &cfg).map_err(report_error)?;
     to_js(&match_json("game", &m, &cfg, &result))

@@ -23,10 +23,11 @@ pub fn structure(kif: &str, options: JsValue) -> Result<JsValue, JsValue> {
     let options = Options {
         seed: o.seed.unwrap_or(d.seed),
         max_states: o.states.unwrap_or(d.max_states),
-        max_ms: o.ms.unwrap_or(d.max_ms),
+        max_ms: crate::job::check_ms("structure option ms", o.ms.unwrap_or(d.max_ms))
+            .map_err(|e| js::range_error(&e))?,
     };
     // Loading (grounding) gets a minute beside the sampling's own `ms`.
-    let limit = options.max_ms.max(0.0) + 60_000.0;
+    let limit = options.max_ms + 60_000.0;
     let mut st = crate::job::scope(limit, || find(kif, options))?;
     structure::locate(&mut st, &crate::parse_program(kif), kif);
     to_js(&st)

@@ -1,8 +1,11 @@
 //! Where the tests find games: the shared corpus beside the repository
 //! (`../shared`, or `GDLKIT_SHARED`), which a plain clone does not have.
-//! Tests that need it skip with a notice (printed, and listed in
+//! Every test that reads the corpus goes through this file. Tests that need
+//! it skip with a notice (printed, and listed in
 //! `target/tmp/skipped-corpus-tests.txt` for `npm test`'s summary); tests
-//! that only need some games fall back to the project's own `games/`.
+//! that only need some games fall back to the project's own `games/`. A
+//! corpus that is there but lacks a game, or has too few, fails the test:
+//! nothing here lets a test pass without running.
 #![allow(dead_code)]
 
 use std::io::Write;
@@ -54,4 +57,60 @@ pub fn games_dir(sub: &str, test: &str) -> PathBuf {
             root().join("games")
         }
     }
+}
+
+/// The text of the corpus game `games/repository/NAME`, or `None` after
+/// recording that `test` was skipped (no corpus). A corpus without that
+/// game is an error, not a skip.
+pub fn game_or_skip(name: &str, test: &str) -> Option<String> {
+    let path = shared_or_skip(test)?.join("games/repository").join(name);
+    Some(std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+}
+
+/// The text of a game: the corpus's `games/repository/NAME.kif`, else the
+/// project's `games/NAME.kif`, else `None` after recording that `test` was
+/// skipped (a game only the corpus has, and no corpus).
+pub fn game_anywhere_or_skip(name: &str, test: &str) -> Option<String> {
+    let file = format!("{name}.kif");
+    let corpus = shared_dir().map(|d| d.join("games/repository").join(&file));
+    let project = root().join("games").join(&file);
+    if let Some(text) = corpus
+        .iter()
+        .chain([&project])
+        .find_map(|p| std::fs::read_to_string(p).ok())
+    {
+        return Some(text);
+    }
+    assert!(
+        corpus.is_none(),
+        "{test}: {name} is in neither the corpus nor games/"
+    );
+    skipped(test);
+    None
+}
+
+/// The `.kif` files of a corpus folder (`games/repository`,
+/// `games/ggp-base-test`), sorted, or the project's own `games/` when the
+/// corpus is missing; at least as many as such a folder has, so that a
+/// test iterating them cannot pass over an empty or mistyped folder.
+pub fn kif_files(sub: &str, test: &str) -> Vec<PathBuf> {
+    let dir = games_dir(sub, test);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "kif"))
+        .collect();
+    files.sort();
+    let floor = match (shared_dir(), sub) {
+        (None, _) => 10,
+        (Some(_), "games/repository") => 300,
+        (Some(_), _) => 20,
+    };
+    assert!(
+        files.len() >= floor,
+        "{test}: only {} games in {} (at least {floor} expected)",
+        files.len(),
+        dir.display()
+    );
+    files
 }

@@ -16,25 +16,10 @@ pub fn shared() -> PathBuf {
 }
 
 /// A game's text and engine: the corpus game, else the project's game of
-/// that name (`games/`), else `None` with a notice.
-pub fn game(name: &str) -> Option<(String, gdlkit::Engine)> {
-    let corpus = shared()
-        .join("games/repository")
-        .join(format!("{name}.kif"));
-    let project = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../games")
-        .join(format!("{name}.kif"));
-    let Some(text) = [&corpus, &project]
-        .iter()
-        .find_map(|p| std::fs::read_to_string(p).ok())
-    else {
-        eprintln!(
-            "skipped: neither {} nor {} exists",
-            corpus.display(),
-            project.display()
-        );
-        return None;
-    };
+/// that name (`games/`), else `None` after recording that `test` was
+/// skipped.
+pub fn game(name: &str, test: &str) -> Option<(String, gdlkit::Engine)> {
+    let text = corpus::game_anywhere_or_skip(name, test)?;
     let m = gdlkit::load_engine(&text, gdlkit::EngineChoice::Auto).unwrap();
     Some((text, m))
 }

@@ -8,8 +8,9 @@ import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirro
 import { bracketMatching, foldGutter, indentOnInput, indentUnit } from '@codemirror/language';
 import { forceLinting, lintGutter, lintKeymap, linter, openLintPanel } from '@codemirror/lint';
 import { highlightSelectionMatches, searchKeymap } from '@codemirror/search';
-import { EditorState } from '@codemirror/state';
+import { EditorState, StateEffect, StateField } from '@codemirror/state';
 import {
+  Decoration,
   drawSelection,
   EditorView,
   highlightActiveLine,
@@ -20,6 +21,20 @@ import {
 import { deferEngineUntil, runCheck, startChecker } from '../engine/client.js';
 import { kif, KEYWORDS } from './kif.js';
 import { quickFixes } from './fixes.js';
+
+/** Rules marked in the text (the Structure panel's highlight): ranges set by `setMarks`, moved with edits. */
+const setMarks = StateEffect.define();
+const marks = StateField.define({
+  create: () => Decoration.none,
+  update(value, tr) {
+    let next = value.map(tr.changes);
+    for (const e of tr.effects) {
+      if (e.is(setMarks)) next = Decoration.set(e.value.map(([from, to]) => Decoration.mark({ class: 'cm-structure-rule' }).range(from, to)), true);
+    }
+    return next;
+  },
+  provide: (field) => EditorView.decorations.from(field),
+});
 
 /**
  * Runs the validator on the latest text only: while a check runs, newer
@@ -100,6 +115,7 @@ const editorTheme = EditorView.theme({
   '.cm-content': { caretColor: '#1d2330' },
   '.cm-gutters': { backgroundColor: '#f3f4f7', color: '#5d6677', borderRight: '1px solid #d9dde5' },
   '.cm-activeLine': { backgroundColor: '#f1f5fd' },
+  '.cm-structure-rule': { backgroundColor: '#fff1b8', boxShadow: '0 0 0 1px #e0b800' },
   '.cm-activeLineGutter': { backgroundColor: '#e4ebf8' },
   '.cm-matchingBracket': { backgroundColor: '#d3e2ff', outline: '1px solid #8fb0ef' },
   '.cm-nonmatchingBracket': { backgroundColor: '#ffd9d6' },
@@ -215,6 +231,7 @@ export function createEditor(parent, { doc = '', onChange, onDiagnostics, onForm
         highlightActiveLine(),
         highlightSelectionMatches(),
         kif(),
+        marks,
         linter(source, { delay: 150 }),
         lintGutter(),
         keymap.of([
@@ -253,6 +270,14 @@ export function createEditor(parent, { doc = '', onChange, onDiagnostics, onForm
     openProblems: () => openLintPanel(view),
     relint: () => forceLinting(view),
     focus: () => view.focus(),
+    /** Marks these `[from, to]` ranges (UTF-16 offsets, as Rust gives them) and scrolls to the first; [] clears. */
+    highlight(ranges) {
+      const n = view.state.doc.length;
+      const valid = ranges.map(([a, b]) => [Math.max(0, Math.min(a, n)), Math.max(0, Math.min(b, n))]).filter(([a, b]) => a < b);
+      const effects = [setMarks.of(valid)];
+      if (valid.length) effects.push(EditorView.scrollIntoView(valid[0][0], { y: 'center' }));
+      view.dispatch({ effects });
+    },
     goto(from, to = from) {
       view.dispatch({ selection: { anchor: from, head: to }, scrollIntoView: true });
       view.focus();

@@ -20,11 +20,12 @@ export function mountEditorView(panel, { text, onChange, onDiagnostics, onCounte
   const summary = h('button', { type: 'button', class: 'lint-summary', 'aria-live': 'polite', title: 'Open the problems panel (Ctrl+Shift+M)' });
   const formatBtn = h('button', { type: 'button', text: 'Format', title: 'Format the rules (Shift+Alt+F)', 'aria-keyshortcuts': 'Shift+Alt+F' });
   const checkBtn = h('button', { type: 'button', text: 'Check semantics', title: 'Explore the game: termination, playability, goals, winnability' });
-  const structure = mountStructurePanel(() => editor.getText(), (offset) => editor.goto(offset));
+  const structure = mountStructurePanel(() => editor.getText(), (offset) => editor.goto(offset), (ranges) => editor.highlight(ranges));
   const toolbar = h('div', { class: 'editor-toolbar', role: 'toolbar', 'aria-label': 'Rules tools' }, formatBtn, checkBtn, structure.button, summary);
   const host = h('div', { class: 'editor-host' });
   const analysis = h('section', { class: 'analysis', hidden: true, 'aria-label': 'Semantic check' });
-  panel.replaceChildren(toolbar, host, analysis, structure.panel);
+  // The Structure panel sits beside the editor (below it on a narrow screen).
+  panel.replaceChildren(toolbar, h('div', { class: 'editor-main' }, host, structure.panel), analysis);
 
   const editor = createEditor(host, {
     doc: text,

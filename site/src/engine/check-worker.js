@@ -1,4 +1,4 @@
-// The editor's check worker (issue 17 item 4): the package's worker protocol
+// The editor's check worker: the package's worker protocol
 // (js/worker-core.js) over the page's check wasm, site/pkg-check/. That
 // wasm is the crate built without its `engine` feature (scripts/build.mjs):
 // the very Rust check, format and fix of the engine's wasm, a fifth of its

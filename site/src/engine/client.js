@@ -19,7 +19,7 @@ import { isStandalone, newCheckWorker, newEngineWorker, warmEngineWorker } from 
  */
 const PACKAGE_KINDS = new Set(['check', 'format', 'replay', 'cli', 'version', 'playouts', 'analyze', 'searchTree', 'bestMove', 'explain', 'mctsRoot', 'mctsChoose', 'alphabetaRoot', 'alphabetaChoose', 'ensembleMembers', 'ensembleMember', 'ensembleChoose']);
 
-// ---- faults (issue 13): a worker that dies is restarted, and the page is
+// ---- faults: a worker that dies is restarted, and the page is
 // told so that it can say so and reload what the worker held (the play
 // view's game and its moves). The page's text and history live outside the
 // workers; they are saved before any job that may run long.
@@ -173,7 +173,7 @@ export function features({ deferred = false } = {}) {
   return featuresPromise;
 }
 
-// ---- First load (issue 17 item 4): the editor's diagnostics come from the
+// ---- First load: the editor's diagnostics come from the
 // check wasm (engine/check-worker.js, a fifth of the engine's size), and the
 // engine's own load waits until the check wasm is in (or the first
 // diagnostics are out, whichever comes first), so that on a slow line the

@@ -52,7 +52,7 @@ export function newEngineWorker(options = {}) {
   return new GdlWorker({ ...options, wasm: WASM_URL, createWorker: () => resilientWorker({ create, urls, fallback }) });
 }
 
-// ---- The editor's check worker (issue 17 item 4): site/build/check-worker.js
+// ---- The editor's check worker: site/build/check-worker.js
 // with the page's check wasm (site/pkg-check/, check and format only). No
 // main-thread fallback and nothing inlined in a standalone file: where it
 // cannot start, the engine's worker checks (engine/client.js, runCheck).
@@ -66,7 +66,7 @@ export function newCheckWorker(options = {}) {
   return new GdlWorker({ ...options, wasm: CHECK_WASM_URL, createWorker: () => resilientWorker({ create, urls }) });
 }
 
-// ---- The engine's worker started ahead (issue 17 item 4): its script and
+// ---- The engine's worker started ahead: its script and
 // chunks (~14 KiB gzip) load while the check wasm downloads, so that the
 // engine's wasm can be requested the moment the check wasm is in
 // (engine/client.js opens the gate), not one script round trip later. The

@@ -6,7 +6,7 @@
 // worker; this file only sends messages (fetch or the engine's worker),
 // asks humans for moves and draws.
 //
-// Faults (issue 13): the match lives in the `game` worker. When that worker
+// Faults: the match lives in the `game` worker. When that worker
 // dies (a trap, out of memory), the match is built again in the new one
 // from the same rules and setup (seed, start time), and the answers
 // delivered so far are delivered again with their times: the protocol's
@@ -298,7 +298,8 @@ export class MatchView {
     const rows = rec.moves.map((jm, i) => h('tr', {},
       h('td', { text: String(i + 1) }),
       ...jm.map((m, r) => {
-        const err = rec.errors[i][r];
+        // errors[0] is START's (ggp-base's layout): step i's are at i + 1.
+        const err = rec.errors[i + 1]?.[r];
         return h('td', { class: err ? 'match-error' : '', title: err ? `error ${err}: a random legal move was played` : null, text: err ? `${m} (${err})` : m });
       })));
     this.stepsBox.replaceChildren(h('table', { class: 'match-moves' },

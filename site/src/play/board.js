@@ -5,7 +5,11 @@
 // ys, zs, cells: [{x, y, z, content}], rest}); this module only draws the
 // grid (one per value of a third coordinate, side by side; a 1-D board is
 // one row). Nothing here is specific to a game: no per-game stylesheet, no
-// per-game code. Every symbol is inserted as text.
+// per-game code. Every symbol is inserted as text. An explanation's
+// overlay (overlay.js: heat map, numbered plan marks, the chosen move and
+// its runner-up) is drawn on the cells it names.
+
+import { heatLabel, heatTitle } from './overlay.js';
 
 /** Content symbols shown as an empty cell. */
 const BLANKS = new Set(['b', 'blank', 'empty', 'none', 'free', 'nil', 'space', '_', '-', '.']);
@@ -35,6 +39,12 @@ export function cellMap(board, z = '') {
 /** A cell's key from its coordinates (`[x, y]` or `[x, y, z]`, as `moveCells` gives them): `x|y` or `x|y|z`. */
 export function cellKey(coordinates) {
   return coordinates.join('|');
+}
+
+/** A cell key (`x|y` or `x|y|z`) as flatBoard keys the cell: `x|y`, or `x@z|y`. */
+export function flatKey(key) {
+  const [x, y, z] = key.split('|');
+  return z === undefined ? `${x}|${y}` : `${x}@${z}|${y}`;
 }
 
 /** The layers of a board: the values of its third coordinate, or [""] when it has none. */
@@ -120,7 +130,7 @@ export function renderBoard(board, options = {}) {
  * Returns the element (a grid of buttons when interactive, of divs
  * otherwise); arrow keys move between the cells of an interactive board.
  */
-function renderGrid(board, cells, { orientation, targets, onCell, marked, selected, small = false, palette = new Map(), layer = '' } = {}) {
+function renderGrid(board, cells, { orientation, targets, onCell, marked, selected, small = false, palette = new Map(), layer = '', overlay = null } = {}) {
   const { cols, rows, key } = gridAxes(board, orientation);
   const interactive = Boolean(onCell);
   const checkered = cols.length >= 4 && rows.length >= 4;
@@ -166,6 +176,7 @@ function renderGrid(board, cells, { orientation, targets, onCell, marked, select
       if (target) cell.classList.add('target');
       if (marked?.has(k)) cell.classList.add('marked');
       if (selected === k) cell.classList.add('selected');
+      if (overlay) drawOverlay(cell, k, overlay);
       if (interactive) {
         cell.disabled = false;
         cell.setAttribute('aria-disabled', String(!target));
@@ -196,6 +207,28 @@ function renderGrid(board, cells, { orientation, targets, onCell, marked, select
     });
   }
   return grid;
+}
+
+/** An explanation's marks on one cell (see overlay.js). */
+function drawOverlay(cell, k, overlay) {
+  const heat = overlay.heat.get(k);
+  if (heat) {
+    cell.classList.add('heat');
+    cell.style.setProperty('--heat', heat.color);
+    cell.dataset.heat = JSON.stringify(heat.entries);
+    cell.append(el('span', 'heat-value', heatLabel(heat)));
+    cell.title = `${cell.title}\n${heatTitle(heat)}`;
+    cell.setAttribute('aria-label', `${cell.getAttribute('aria-label')}, ${heatTitle(heat).replace(/\n/g, '; ')}`);
+  }
+  const steps = overlay.plan.get(k);
+  if (steps) {
+    const mark = el('span', 'plan-mark', steps.join(','));
+    mark.title = `step ${steps.join(', ')} of the relaxed plan of ${overlay.planMove}`;
+    cell.append(mark);
+    cell.dataset.plan = steps.join(',');
+  }
+  if (overlay.chosen.has(k)) cell.classList.add('chosen');
+  if (overlay.runnerUp.has(k)) cell.classList.add('runner-up');
 }
 
 /** The fluents as a readable list (each one text). */

@@ -10,6 +10,7 @@ import { movesFromText, movesToText } from '../state.js';
 import { h, formatMs, select } from '../dom.js';
 import { WhyPanel } from './why.js';
 import { cellKey, renderBoard, renderFluentList } from './board.js';
+import { formatValue, heatColor, overlayOf } from './overlay.js';
 
 /** Cores for MCTS, alpha-beta and the ensemble: `auto` (all of this machine's, at most 8) or a number. */
 export const CORES = [
@@ -57,7 +58,7 @@ export function engineChoices(registry) {
 /**
  * The default cores: all for MCTS; one for alpha-beta, whose workers in
  * the page each keep their own table (no shared memory), which gains
- * little (BENCHMARKS.md, parallel alpha-beta).
+ * little (BENCHMARKS.md, "Parallel search").
  */
 function defaultCores(algorithm) {
   return algorithm === 'alphabeta' ? '1' : 'auto';
@@ -103,7 +104,7 @@ export class PlayView {
     this.message = '';
     this.build();
     // The game worker died (a trap, out of memory): it held this view's
-    // game, so load it again and replay the moves (issue 13).
+    // game, so load it again and replay the moves.
     engineEvents.addEventListener('restarted', (event) => {
       if (event.detail.worker === 'game' && this.session) this.recover(event.detail.message).catch(() => {});
     });
@@ -157,6 +158,8 @@ export class PlayView {
       h('span', { class: 'think-label' }),
       h('button', { type: 'button', class: 'danger', text: 'Stop', on: { click: () => this.stop() } }));
     this.boardBox = h('div', { class: 'board-box' });
+    // What an explanation's colours and marks mean (the Why? table says it in words).
+    this.legendBox = h('div', { class: 'board-legend', hidden: true, 'aria-hidden': 'true' });
     this.movesBox = h('div', { class: 'human-moves' });
     this.fluentsBox = h('div', { class: 'fluents-box' });
     this.goalsBox = h('div', { class: 'goals', hidden: true });
@@ -177,8 +180,8 @@ export class PlayView {
     const historyBox = h('section', { class: 'panel history-panel', 'aria-label': 'Move list' },
       h('h3', { text: 'Moves' }), this.historyList, controls);
     const main = h('div', { class: 'play-main' },
-      this.status, this.progress, this.boardBox, this.orientBox, this.movesBox, this.goalsBox, this.fluentsBox);
-    this.why = new WhyPanel(() => this.explainHere());
+      this.status, this.progress, this.boardBox, this.legendBox, this.orientBox, this.movesBox, this.goalsBox, this.fluentsBox);
+    this.why = new WhyPanel(() => this.explainHere(), (e, planMove) => this.showExplanation(e, planMove));
     const side = h('div', { class: 'play-side' }, h('section', { class: 'panel', 'aria-label': 'Players' }, h('h3', { text: 'Players' }), this.rolesBox), historyBox, this.why.root);
     this.root.replaceChildren(h('div', { class: `play${this.compact ? ' compact' : ''}` }, main, side));
     this.root.addEventListener('keydown', (event) => {
@@ -359,6 +362,31 @@ export class PlayView {
   explainHere() {
     if (!this.session) return;
     this.why.explain(this.session.text, this.session.moves.slice(0, this.session.cursor));
+  }
+
+  /** The Why? panel shows `e` (null: nothing): draw it on the board, `planMove`'s relaxed plan numbered. */
+  showExplanation(e, planMove) {
+    this.explained = e && this.session ? { e, planMove, cursor: this.session.cursor } : null;
+    if (this.session) this.renderState();
+  }
+
+  /** The overlay of the explanation shown, when it is of the position shown. */
+  overlay() {
+    const x = this.explained;
+    if (!x || !this.session || x.cursor !== this.session.cursor) return null;
+    return overlayOf(x.e, { distance: this.why.isDistance(x.e), planMove: x.planMove });
+  }
+
+  /** The legend under an explained board (the table says the same in words). */
+  renderLegend(overlay) {
+    this.legendBox.hidden = !overlay;
+    if (!overlay) return;
+    const { e } = this.explained;
+    const swatch = (color) => h('span', { class: 'swatch', style: { background: color } });
+    const parts = [h('span', {}, swatch(heatColor(0)), swatch(heatColor(0.5)), swatch(heatColor(1)), `${e.heuristic} after each move (${this.why.isDistance(e) ? 'lower' : 'higher'} is better)`)];
+    if (e.chosen) parts.push(h('span', { text: `solid outline: best ${e.chosen}${e.runnerUp ? `, dashed: runner-up ${e.runnerUp}` : ''}` }));
+    if (overlay.planGoal) parts.push(h('span', { text: `numbers: relaxed plan after ${overlay.planMove} to goal ${overlay.planGoal.goal} (h_FF ${formatValue(overlay.planGoal.hFf)})` }));
+    this.legendBox.replaceChildren(...parts);
   }
 
   enter() {
@@ -641,6 +669,7 @@ export class PlayView {
     const rest = this.board?.rest ?? [];
     this.boardBox.replaceChildren();
     this.orientBox.hidden = !this.board;
+    if (!this.board) this.renderLegend(null);
     if (this.board) {
       const byCell = this.clickableMoves();
       const targets = new Map();
@@ -656,7 +685,10 @@ export class PlayView {
       }
       const last = this.session.cursor > 0 ? this.session.moves[this.session.cursor - 1] : [];
       const marked = new Set(last.flatMap((m) => (s.cells?.[m]?.column ? [] : (s.cells?.[m]?.cells ?? []).map(cellKey))));
+      const overlay = this.overlay();
+      this.renderLegend(overlay);
       const board = renderBoard(this.board, {
+        overlay,
         orientation: this.orientation,
         targets,
         marked,

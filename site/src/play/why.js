@@ -3,20 +3,36 @@
 // heuristics (the thesis's f_JO, h_FF, h_add, h_max) the relaxed plan to
 // each goal value: what `gdlkit explain` prints (docs/planning.md),
 // computed by the engine in the `think` worker; this module only draws it.
+// The play view draws the same explanation on the board (overlay.js); the
+// table stays for screen readers and copying. A move's "plan" button puts
+// its relaxed plan on the board.
 
 import { engine } from '../engine/client.js';
 import { h } from '../dom.js';
 
 const num = (v) => (v === null || v === undefined ? '∞' : String(Math.round(v * 1000) / 1000));
 
+/** The planning heuristics' action costs (`explain`'s `costs`, crate/src/search/fjo.rs COST_PRESETS). */
+export const COSTS = [
+  ['default', 'costs: default', 'Thesis 4.5: every rule without `does` that changes the state (whose turn it is, a step counter) costs 1'],
+  ['thesis', 'costs: thesis table', 'Rules without `does` cost 0: the thesis’s own tic-tac-toe table (every first move 25/3; docs/planning.md, deviation 2)'],
+];
+
 export class WhyPanel {
-  /** `ask()` is called when the user presses the button. */
-  constructor(ask) {
+  /**
+   * `ask()` is called when the user presses the button; `onShow(e,
+   * planMove)` when an explanation is shown or another move's plan chosen
+   * (null: cleared).
+   */
+  constructor(ask, onShow = () => {}) {
+    this.onShow = onShow;
     this.heuristic = h('select', { 'aria-label': 'heuristic to explain with' });
+    this.costs = h('select', { 'aria-label': 'action costs of the planning heuristics' },
+      ...COSTS.map(([value, text, title]) => h('option', { value, text, title })));
     this.button = h('button', { type: 'button', text: 'Why?', title: 'Each legal move’s value in the position shown', on: { click: ask } });
     this.body = h('div', { class: 'why-body', 'aria-live': 'polite' });
     this.root = h('section', { class: 'panel why-panel', 'aria-label': 'Why?' },
-      h('h3', { text: 'Why?' }), h('div', { class: 'row' }, this.heuristic, this.button), this.body);
+      h('h3', { text: 'Why?' }), h('div', { class: 'row' }, this.heuristic, this.costs, this.button), this.body);
     this.call = null;
     /** Names of the heuristics `explain` reports as distances (lower is better). */
     this.distances = new Set();
@@ -51,7 +67,9 @@ export class WhyPanel {
   /** Forgets the shown explanation (a pending one is ignored when it ends: cancelling would restart the worker the engine thinks in). */
   clear() {
     this.call = null;
+    this.shown = null;
     this.body.replaceChildren();
+    this.onShow(null, null);
   }
 
   /** Explains the position after `moves` (joint moves) of the game `kif`. */
@@ -60,7 +78,7 @@ export class WhyPanel {
     this.body.replaceChildren(h('p', { text: 'computing…' }));
     await this.ensureLoaded();
     // Without a list (the engine could not say), the engine's default (f_JO).
-    const options = this.heuristic.value ? { moves, heuristic: this.heuristic.value } : { moves };
+    const options = { moves, costs: this.costs.value, ...(this.heuristic.value ? { heuristic: this.heuristic.value } : {}) };
     const call = engine().think.call('explain', { kif, options });
     this.call = call;
     try {
@@ -71,13 +89,20 @@ export class WhyPanel {
     }
   }
 
-  show(e) {
-    const distance = this.distances.has(e.heuristic);
-    const values = e.moves.map((m) => m.value).filter((v) => v !== null);
-    const best = values.length ? (distance ? Math.min(...values) : Math.max(...values)) : null;
+  /** Whether the explanation's values are distances (lower is better; the `-thesis` variants as their base). */
+  isDistance(e) {
+    return this.distances.has(e.heuristic.replace(/-thesis$/, ''));
+  }
+
+  show(e, planMove = e.chosen ?? null) {
+    this.shown = e;
     const head = h('p', { class: 'why-summary', text: `${e.role}, ${e.heuristic}: position ${num(e.value)}${e.terminal ? ' (terminal)' : ''}` });
-    const rows = e.moves.map((m) => h('tr', { class: m.value === best ? 'why-best' : '', 'data-move': m.move, 'data-value': String(m.value) },
-      h('td', { text: m.move }),
+    const planButton = (m) => (m.goals.some((g) => g.plan.length)
+      ? h('button', { type: 'button', class: 'link why-plan-button', text: 'plan', title: `Draw the relaxed plan after ${m.move} on the board`, 'aria-pressed': String(m.move === planMove), on: { click: () => this.show(e, m.move) } })
+      : '');
+    const rowClass = (m) => [m.move === e.chosen ? 'why-best' : '', m.move === e.runnerUp ? 'why-runner-up' : '', m.move === planMove ? 'why-plan' : ''].filter(Boolean).join(' ');
+    const rows = e.moves.map((m) => h('tr', { class: rowClass(m), 'data-move': m.move, 'data-value': String(m.value) },
+      h('td', {}, m.move, ' ', planButton(m)),
       h('td', { class: 'why-value', text: num(m.value) + (m.terminal ? ' (end)' : '') }),
       h('td', {}, ...m.goals.map((g) => h('div', { class: 'why-goal', text: `goal ${g.goal}: h_FF ${num(g.hFf)} h_add ${num(g.hAdd)} h_max ${num(g.hMax)} [${g.plan.join(', ')}]` })),
         ...(m.replies ?? []).map((r) => h('div', { class: 'why-goal', text: `reply ${r.moves.join(' ')}: ${num(r.value)}` })))));
@@ -85,5 +110,6 @@ export class WhyPanel {
       h('thead', {}, h('tr', {}, h('th', { text: 'move' }), h('th', { text: 'value' }), h('th', { text: 'relaxed plans' }))),
       h('tbody', {}, ...rows));
     this.body.replaceChildren(head, table);
+    this.onShow(e, planMove);
   }
 }

@@ -130,31 +130,88 @@ function fit(ctx, text, max) {
  * world·k + t), `w`, `h` the canvas size in CSS pixels.
  */
 /**
- * A small board inside node (x, y): `board` is {cols, rows, cells} (cells:
- * Map "col|row" → content text, split in Rust: board.js flatBoard); the
- * contents are drawn as their first letters.
+ * The cells of a small board inside node (x, y), for the canvas and the
+ * SVG alike: `board` is {cols, rows, cells, overlay?} (cells: Map
+ * "col|row" → content text, split in Rust: board.js flatBoard; overlay: an
+ * explanation's marks by the same keys, play/overlay.js). Each cell:
+ * {x, y, size, text, heat, plan, chosen, runnerUp}.
  */
-function drawMiniBoard(ctx, board, x, y) {
+function miniCells(board, x, y) {
   const n = Math.max(board.cols.length, board.rows.length);
-  const side = R * 1.45;
-  const cell = side / n;
+  const cell = (R * 1.45) / n;
   const left = x - (cell * board.cols.length) / 2;
   const top = y - (cell * board.rows.length) / 2;
-  ctx.fillStyle = '#ffffff';
-  ctx.fillRect(left, top, cell * board.cols.length, cell * board.rows.length);
-  ctx.strokeStyle = COLORS.edge;
-  ctx.lineWidth = 0.4;
-  ctx.font = `600 ${Math.max(2, cell * 0.8)}px system-ui, sans-serif`;
-  ctx.fillStyle = COLORS.ink;
+  const o = board.overlay;
+  const out = [];
   board.rows.forEach((row, r) => {
     board.cols.forEach((col, c) => {
-      ctx.strokeRect(left + c * cell, top + r * cell, cell, cell);
-      const content = board.cells.get(`${col}|${row}`);
-      if (content && !board.blank?.(content)) {
-        ctx.fillText(content.slice(0, 1), left + (c + 0.5) * cell, top + (r + 0.5) * cell + cell * 0.3);
-      }
+      const k = `${col}|${row}`;
+      const content = board.cells.get(k);
+      out.push({
+        x: left + c * cell,
+        y: top + r * cell,
+        size: cell,
+        text: content && !board.blank?.(content) ? content.slice(0, 1) : '',
+        heat: o?.heat.get(k)?.color ?? null,
+        plan: o?.plan.get(k)?.join(',') ?? '',
+        chosen: Boolean(o?.chosen.has(k)),
+        runnerUp: Boolean(o?.runnerUp.has(k)),
+      });
     });
   });
+  return { cells: out, left, top, w: cell * board.cols.length, h: cell * board.rows.length };
+}
+
+/** Colours of an explanation on a small board (as the play view's, overlay.js). */
+const MARKS = { plan: '#5b21b6', chosen: '#15803d' };
+
+/** A small board inside node (x, y) on the canvas (see miniCells); the contents are drawn as their first letters. */
+function drawMiniBoard(ctx, board, x, y) {
+  const m = miniCells(board, x, y);
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(m.left, m.top, m.w, m.h);
+  for (const c of m.cells) {
+    if (c.heat) {
+      ctx.fillStyle = c.heat;
+      ctx.fillRect(c.x, c.y, c.size, c.size);
+    }
+    ctx.strokeStyle = COLORS.edge;
+    ctx.lineWidth = 0.4;
+    ctx.strokeRect(c.x, c.y, c.size, c.size);
+    if (c.chosen || c.runnerUp) {
+      ctx.strokeStyle = MARKS.chosen;
+      ctx.lineWidth = Math.max(0.6, c.size * (c.chosen ? 0.14 : 0.08));
+      if (c.runnerUp && !c.chosen) ctx.setLineDash([c.size * 0.2, c.size * 0.15]);
+      ctx.strokeRect(c.x + c.size * 0.1, c.y + c.size * 0.1, c.size * 0.8, c.size * 0.8);
+      ctx.setLineDash([]);
+    }
+    if (c.text) {
+      ctx.font = `600 ${Math.max(2, c.size * 0.8)}px system-ui, sans-serif`;
+      ctx.fillStyle = COLORS.ink;
+      ctx.fillText(c.text, c.x + c.size / 2, c.y + c.size / 2 + c.size * 0.3);
+    }
+    if (c.plan) {
+      ctx.font = `700 ${Math.max(2, c.size * 0.45)}px system-ui, sans-serif`;
+      ctx.fillStyle = MARKS.plan;
+      ctx.fillText(c.plan, c.x + c.size * 0.75, c.y + c.size * 0.4);
+    }
+  }
+}
+
+/** The same small board as SVG elements. */
+function miniBoardSvg(board, x, y) {
+  const m = miniCells(board, x, y);
+  const out = [`<rect x="${m.left}" y="${m.top}" width="${m.w}" height="${m.h}" fill="#ffffff"/>`];
+  for (const c of m.cells) {
+    out.push(`<rect x="${c.x}" y="${c.y}" width="${c.size}" height="${c.size}" fill="${c.heat ?? 'none'}" stroke="${COLORS.edge}" stroke-width="0.4"/>`);
+    if (c.chosen || c.runnerUp) {
+      const dash = c.runnerUp && !c.chosen ? ` stroke-dasharray="${c.size * 0.2} ${c.size * 0.15}"` : '';
+      out.push(`<rect x="${c.x + c.size * 0.1}" y="${c.y + c.size * 0.1}" width="${c.size * 0.8}" height="${c.size * 0.8}" fill="none" stroke="${MARKS.chosen}" stroke-width="${Math.max(0.6, c.size * (c.chosen ? 0.14 : 0.08))}"${dash}/>`);
+    }
+    if (c.text) out.push(`<text x="${c.x + c.size / 2}" y="${c.y + c.size / 2 + c.size * 0.3}" font-size="${Math.max(2, c.size * 0.8)}" font-weight="600" text-anchor="middle" fill="${COLORS.ink}">${esc(c.text)}</text>`);
+    if (c.plan) out.push(`<text class="plan-mark" x="${c.x + c.size * 0.75}" y="${c.y + c.size * 0.4}" font-size="${Math.max(2, c.size * 0.45)}" font-weight="700" text-anchor="middle" fill="${MARKS.plan}">${esc(c.plan)}</text>`);
+  }
+  return out.join('');
 }
 
 /** Draws the tree at step s; returns how many nodes show a board. */
@@ -348,7 +405,7 @@ export function hitTest(model, layout, wx, wy) {
 const esc = (t) => String(t).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The whole tree (as laid out) at step s as an SVG document (text). */
-export function treeSvg(model, layout, s, { current = -1, showPv = false, collapsed = new Set(), title = 'search tree' } = {}) {
+export function treeSvg(model, layout, s, { current = -1, showPv = false, collapsed = new Set(), title = 'search tree', boardOf = null } = {}) {
   const { w, h } = worldSize(layout);
   const out = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${Math.ceil(w)}" height="${Math.ceil(h)}" viewBox="0 0 ${Math.ceil(w)} ${Math.ceil(h)}" font-family="system-ui, sans-serif">`);
@@ -372,7 +429,12 @@ export function treeSvg(model, layout, s, { current = -1, showPv = false, collap
     const { x, y } = pos(layout, model, i);
     const l = look(model, i, s, { current, showPv });
     out.push(`${shapeSvg(l.kind, x, y, R)} fill="${l.fill}" stroke="${l.stroke}" stroke-width="${l.width}"${l.dash ? ' stroke-dasharray="4 3"' : ''}/>`);
-    if (l.value) {
+    // Game trees: the node's position as a small board (as on the canvas), its value below.
+    const board = boardOf ? boardOf(i) : null;
+    if (board) {
+      out.push(miniBoardSvg(board, x, y));
+      if (l.value) out.push(`<text x="${x}" y="${y + R + 12}" font-size="12" font-weight="600" text-anchor="middle" fill="${COLORS.ink}">${esc(l.value)}</text>`);
+    } else if (l.value) {
       out.push(`<text x="${x}" y="${y + (l.kind === 'max' ? 4 : l.kind === 'min' ? -4 : 0)}" font-size="${l.value.length > 4 ? 10 : 13}" font-weight="600" text-anchor="middle" dominant-baseline="middle" fill="${l.text}">${esc(l.value)}</text>`);
     }
     if (l.bound) out.push(`<text x="${x + R * 1.3}" y="${y - R * 0.6}" font-size="12" font-weight="600" dominant-baseline="middle" fill="${COLORS.cut}">✂ ${esc(l.bound)}</text>`);

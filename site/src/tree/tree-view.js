@@ -7,7 +7,9 @@
 
 import { h, icon, isTyping, labelled, select } from '../dom.js';
 import { engine, features } from '../engine/client.js';
-import { flatBoard, renderBoard, renderFluentList, symbolLook } from '../play/board.js';
+import { flatBoard, flatKey, renderBoard, renderFluentList, symbolLook } from '../play/board.js';
+import { formatValue, heatColor, overlayOf } from '../play/overlay.js';
+import { COSTS } from '../play/why.js';
 import { buildModel, countersAt, describeEvent, eventNode, fmt, nodeAt } from './model.js';
 import { TreePane } from './pane.js';
 import { treeSvg, worldSize } from './render.js';
@@ -55,7 +57,9 @@ export class TreeView {
       order: s.order ?? 'given',
       compare: s.compare ?? '',
       role: s.role ?? '',
-      heuristic: s.heuristic ?? 'fuzzy',
+      // A planning heuristic with the `thesis` costs is named `NAME-thesis` (links carry that name).
+      heuristic: (s.heuristic ?? 'fuzzy').replace(/-thesis$/, ''),
+      costs: s.costs ?? (/-thesis$/.test(s.heuristic ?? '') ? 'thesis' : 'default'),
     };
     this.initialStep = s.step;
     this.step = 0;
@@ -110,17 +114,22 @@ export class TreeView {
     // The list is the engine's (crate/src/search/heuristics.rs), filled by
     // loadAlgorithms; until it answers, the chosen one.
     this.heuristic = select([[st.heuristic, st.heuristic]], st.heuristic, { 'aria-label': 'evaluation at the cut-off leaves' });
+    // The planning heuristics' action costs (as the Why? panel's).
+    this.costs = select(COSTS.map(([v, l]) => [v, l]), st.costs, { 'aria-label': 'action costs of the planning heuristics at the leaves' });
+    COSTS.forEach(([, , title], i) => {
+      this.costs.options[i].title = title;
+    });
     this.buildBtn = h('button', { type: 'button', class: 'primary', text: 'Build the tree' });
     this.cancelBtn = h('button', { type: 'button', class: 'danger', text: 'Cancel', hidden: true });
     this.status = h('span', { class: 'muted tree-status', role: 'status' });
-    for (const c of [this.algo, this.depth, this.order, this.compareBox, this.order2, this.role, this.heuristic]) c.addEventListener('change', () => this.rebuild());
+    for (const c of [this.algo, this.depth, this.order, this.compareBox, this.order2, this.role, this.heuristic, this.costs]) c.addEventListener('change', () => this.rebuild());
     this.buildBtn.addEventListener('click', () => {
       this.settings.tree = this.treeInput.value;
       this.rebuild();
     });
     this.cancelBtn.addEventListener('click', () => engine().think.terminate());
 
-    this.sourceGame = h('div', { class: 'row source-game' }, labelled('Depth', this.depth), labelled('MAX is', this.role), labelled('Leaves', this.heuristic));
+    this.sourceGame = h('div', { class: 'row source-game' }, labelled('Depth', this.depth), labelled('MAX is', this.role), labelled('Leaves', this.heuristic), this.costs);
     this.sourceTree = h('div', { class: 'row source-tree' }, this.treeInput, this.preset);
     const form = h('div', { class: 'tree-form', role: 'group', 'aria-label': 'Tree settings' },
       h('div', { class: 'row' },
@@ -244,6 +253,7 @@ export class TreeView {
     const { registry, heuristics } = await engine().think.call('players', {});
     if (heuristics?.length) {
       const value = heuristics.some((x) => x.name === this.settings.heuristic) ? this.settings.heuristic : heuristics[0].name;
+      this.heuristicList = heuristics;
       this.heuristic.replaceChildren(...heuristics.map((x) => h('option', { value: x.name, text: x.name, title: x.description })));
       this.heuristic.value = value;
       this.settings.heuristic = value;
@@ -272,8 +282,23 @@ export class TreeView {
       compare: this.compareBox.checked ? this.order2.value : '',
       role: this.role.value,
       heuristic: this.heuristic.value,
+      costs: this.costs.value,
     });
     this.syncForm();
+  }
+
+  /**
+   * Whether a heuristic has planning costs: f_JO and the registry's
+   * distances (h_FF, h_add, h_max: crate/src/search/fjo.rs).
+   */
+  planning(name) {
+    return name === 'fjo' || Boolean(this.heuristicList?.find((x) => x.name === name)?.distance);
+  }
+
+  /** The heuristic the leaves are evaluated with: `NAME-thesis` with the thesis costs. */
+  leafHeuristic() {
+    const { heuristic, costs } = this.settings;
+    return costs === 'thesis' && this.planning(heuristic) ? `${heuristic}-thesis` : heuristic;
   }
 
   serialize() {
@@ -288,7 +313,7 @@ export class TreeView {
       p.source = this.settings.source;
       p.depth = String(this.settings.depth);
       if (this.settings.role) p.role = this.settings.role;
-      if (this.settings.heuristic !== 'fuzzy') p.heuristic = this.settings.heuristic;
+      if (this.leafHeuristic() !== 'fuzzy') p.heuristic = this.leafHeuristic();
     }
     if (this.settings.compare) p.compare = this.settings.compare;
     return p;
@@ -348,7 +373,7 @@ export class TreeView {
     }
     if (st.role) options.role = st.role;
     options.depth = st.depth;
-    options.heuristic = st.heuristic;
+    options.heuristic = this.leafHeuristic();
     const fluents = st.source === 'position' ? this.fluents : null;
     const [result, structure] = await Promise.all([
       engine().think.call('searchGame', { text: this.text, options, fluents, order }),
@@ -508,7 +533,48 @@ export class TreeView {
       // As the play view: y grows upwards, layers side by side.
       info.cells.set(i, { ...flatBoard(board), blank: (c) => symbolLook(c, info.palette).blank });
     }
-    return info.cells.get(i);
+    const overlay = this.overlayOf(model, i);
+    return overlay ? { ...info.cells.get(i), overlay: flatOverlay(overlay) } : info.cells.get(i);
+  }
+
+  /**
+   * An explanation on node i's board: the explained node's own (heat map,
+   * plan, chosen move and runner-up, as in Play); on its children, the
+   * cells their move changes in the heat colour of its value.
+   */
+  overlayOf(model, i) {
+    const x = this.explained;
+    if (!x || x.model !== model) return null;
+    if (x.node === i) return overlayOf(x.e, { distance: x.distance, planMove: x.planMove });
+    const n = model.nodes[i];
+    if (n.parent !== x.node) return null;
+    const full = overlayOf(x.e, { distance: x.distance, planMove: null });
+    const move = x.e.moves.find((m) => m.move === n.move);
+    if (!move) return null;
+    const keys = new Set((move.cells ?? []).map((c) => c.join('|')));
+    const heat = new Map([...full.heat].filter(([k]) => keys.has(k)).map(([k, v]) => [k, { ...v, entries: [[move.move, move.value]] }]));
+    const mark = (mv) => (mv === move.move ? keys : new Set());
+    return { heat, plan: new Map(), planMove: null, planGoal: null, chosen: mark(x.e.chosen), runnerUp: mark(x.e.runnerUp) };
+  }
+
+  /** Explains node i's position (as the Why? panel: every move's value, drawn on its board and its children's). */
+  async explainNode(pane, i) {
+    const m = pane.model;
+    const n = m.nodes[i];
+    const fluents = m.states[n.state];
+    if (!fluents) return;
+    const { heuristic, costs } = this.settings;
+    const box = this.details.querySelector('.node-why');
+    box?.replaceChildren(h('span', { class: 'muted', text: 'computing…' }));
+    try {
+      const e = await engine().think.call('explain', { kif: this.text, options: { from: fluents, heuristic, costs } });
+      const distance = Boolean(this.heuristicList?.find((x) => x.name === heuristic)?.distance);
+      this.explained = { model: m, node: i, e, distance, planMove: e.chosen ?? null };
+      for (const p of this.panes) p.request();
+      this.showDetails(pane, i);
+    } catch (err) {
+      box?.replaceChildren(h('span', { class: 'error', text: err.message }));
+    }
   }
 
   /** The board of node i's state, as split in Rust (model.boards), or null. */
@@ -546,7 +612,7 @@ export class TreeView {
       const fluents = model.states[n.state];
       const board = this.stateBoard(model, i);
       if (board) {
-        box.append(renderBoard(board, { small, palette: this.boardFor(model).palette }));
+        box.append(renderBoard(board, { small, palette: this.boardFor(model).palette, overlay: this.overlayOf(model, i) }));
       } else if (!model.abstract) {
         const list = renderFluentList(fluents.slice(0, small ? 12 : 200), 'fluents small');
         box.append(list);
@@ -566,7 +632,28 @@ export class TreeView {
     const toggle = n.children.length
       ? h('button', { type: 'button', text: pane.collapsed.has(i) ? 'Expand' : 'Collapse', on: { click: () => { pane.toggle(i); this.showDetails(pane, i); } } })
       : null;
-    this.details.replaceChildren(h('h3', { text: `Selected: ${this.nodeName(m, i)}` }), this.describeNode(m, i, this.step), toggle);
+    const explainable = !m.abstract && n.state >= 0 && m.states[n.state] && !n.terminal;
+    const why = explainable
+      ? h('div', { class: 'node-why' },
+        h('button', { type: 'button', text: 'Why? (values of its moves)', title: 'Every move’s value in this position under the leaf evaluation, drawn on its board and its children’s', on: { click: () => this.explainNode(pane, i) } }),
+        this.explanationText(m, i))
+      : null;
+    this.details.replaceChildren(h('h3', { text: `Selected: ${this.nodeName(m, i)}` }), this.describeNode(m, i, this.step), why, toggle);
+  }
+
+  /** The explanation of node i in words (the board's colours, for screen readers and copying). */
+  explanationText(model, i) {
+    const x = this.explained;
+    if (!x || x.model !== model || x.node !== i) return null;
+    const { e } = x;
+    const swatch = (v) => {
+      const o = overlayOf(e, { distance: x.distance });
+      const cell = [...o.heat.values()].find((c) => c.entries.some(([, w]) => w === v));
+      return h('span', { class: 'swatch', style: { background: cell?.color ?? heatColor(0.5) } });
+    };
+    return h('ul', { class: 'node-why-list' },
+      ...e.moves.map((mv) => h('li', { 'data-move': mv.move, 'data-value': String(mv.value) }, swatch(mv.value),
+        `${mv.move}: ${formatValue(mv.value)}${mv.move === e.chosen ? ' (best)' : mv.move === e.runnerUp ? ' (runner-up)' : ''}`)));
   }
 
   // ----------------------------------------------------------- keyboard
@@ -632,8 +719,14 @@ export class TreeView {
 
   // ------------------------------------------------------------- export
 
+  /** A pane's tree at this step as SVG, with its node boards (and an explanation's marks) as on screen. */
+  paneSvg(p) {
+    const boardOf = p.model.abstract ? null : (i) => this.nodeBoard(p.model, i);
+    return treeSvg(p.model, p.layout, this.step, { current: eventNode(p.model, this.step), showPv: p.showPv, collapsed: p.collapsed, title: p.label, boardOf });
+  }
+
   exportSvg() {
-    const parts = this.panes.map((p) => treeSvg(p.model, p.layout, this.step, { current: eventNode(p.model, this.step), showPv: p.showPv, collapsed: p.collapsed, title: p.label }));
+    const parts = this.panes.map((p) => this.paneSvg(p));
     parts.forEach((svg, i) => {
       download(new Blob([svg], { type: 'image/svg+xml' }), `search-tree${parts.length > 1 ? `-${i + 1}` : ''}-step-${this.step}.svg`);
     });
@@ -641,7 +734,7 @@ export class TreeView {
 
   async exportPng() {
     for (const [i, p] of this.panes.entries()) {
-      const svg = treeSvg(p.model, p.layout, this.step, { current: eventNode(p.model, this.step), showPv: p.showPv, collapsed: p.collapsed, title: p.label });
+      const svg = this.paneSvg(p);
       const { w, h: hh } = worldSize(p.layout);
       const scale = Math.min(2, 8192 / w, 8192 / hh);
       const img = new Image();
@@ -675,3 +768,10 @@ function download(blob, name) {
 }
 
 export { countersAt };
+
+/** An overlay keyed as flatBoard keys its cells (the tree's small boards). */
+function flatOverlay(o) {
+  const keys = (map) => new Map([...map].map(([k, v]) => [flatKey(k), v]));
+  const set = (keys) => new Set([...keys].map(flatKey));
+  return { ...o, heat: keys(o.heat), plan: keys(o.plan), chosen: set(o.chosen), runnerUp: set(o.runnerUp) };
+}

@@ -1,0 +1,141 @@
+//! `gdlkit solve GAME.kif`: every reachable state's value under perfect
+//! play ([`crate::solve`]); the figures come from [`Solution::summary`]
+//! (shared with wasm).
+
+use super::args::{EngineArg, FormatArg, SecondsArg};
+use super::{load_engine_within, Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
+use crate::solve::{self, Limits, Solution, Summary};
+use std::fmt::Write as _;
+
+#[derive(clap::Args, Debug)]
+#[command(
+    long_about = "Every reachable state's value under perfect play (one role: best plan; two \
+                  roles taking turns: minimax, docs/solve.md): the initial state's value, states \
+                  by value, states/s and bytes/state. Exit 1 when the solution is partial."
+)]
+pub struct SolveArgs {
+    /// The game's rules
+    #[arg(value_name = "GAME.kif")]
+    game: String,
+    /// States explored at most
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_states)]
+    max_states: usize,
+    /// Write the solution file to FILE
+    #[arg(long, value_name = "FILE")]
+    out: Option<String>,
+    #[command(flatten)]
+    format: FormatArg,
+    #[command(flatten)]
+    engine: EngineArg,
+    #[command(flatten)]
+    seconds: SecondsArg,
+}
+
+pub fn run(args: SolveArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
+    let json = args.format.json();
+    let seconds = args
+        .seconds
+        .seconds
+        .unwrap_or(super::default_seconds("solve"));
+    let max_states = args.max_states;
+    let path = args.game;
+    let started = crate::clock::now_ms();
+    // Grounding may take a third of the time; the solve needs the rest.
+    let (_, engine) = load_engine_within(host, &path, args.engine.choice, seconds * 1000.0 / 3.0)?;
+    let left = seconds - (crate::clock::now_ms() - started) / 1000.0;
+    let limits = Limits {
+        seconds: left.max(0.001),
+        max_states,
+    };
+    let solution = solve::solve(engine, limits).map_err(|r| Fail::game(format!("{path}: {r}")))?;
+    if let Some(file) = &args.out {
+        host.write_file(file, &solve::write_solution(&solution))
+            .map_err(|e| Fail::usage(format!("cannot write {file}: {e}")))?;
+    }
+    let summary = solution.summary();
+    if json {
+        out.stdout = format!(
+            "{}\n",
+            serde_json::to_string_pretty(&summary).expect("serialisable")
+        );
+    } else {
+        out.stdout = text(&path, &solution, &summary);
+    }
+    Ok(if summary.complete {
+        EXIT_OK
+    } else {
+        EXIT_DIAGNOSTICS
+    })
+}
+
+fn goals_text(roles: &[String], goals: &[u8]) -> String {
+    let parts: Vec<String> = roles
+        .iter()
+        .zip(goals)
+        .map(|(r, g)| format!("{r} {g}"))
+        .collect();
+    parts.join(", ")
+}
+
+fn text(path: &str, solution: &Solution, s: &Summary) -> String {
+    let mut o = String::new();
+    let st = &s.stats;
+    let status = if s.complete {
+        "complete".to_string()
+    } else {
+        format!(
+            "PARTIAL: {}",
+            s.stopped.as_deref().unwrap_or("the exploration stopped")
+        )
+    };
+    let _ = writeln!(
+        o,
+        "{path}: solved ({status}), {} concept, {} engine",
+        s.concept.name(),
+        s.engine
+    );
+    match &s.initial {
+        Some(v) => {
+            let _ = writeln!(
+                o,
+                "  initial state: {} under perfect play, {} moves to the end",
+                goals_text(&s.roles, &v.goals),
+                v.moves_to_end
+            );
+        }
+        None => {
+            let _ = writeln!(
+                o,
+                "  initial state: unknown (no role can force the game to end{})",
+                if s.complete {
+                    ""
+                } else {
+                    ", or not explored far enough"
+                }
+            );
+        }
+    }
+    let _ = writeln!(
+        o,
+        "  states: {} ({} terminal, {} expanded), {} edges",
+        st.states, st.terminal, st.expanded, st.edges
+    );
+    let _ = writeln!(o, "  states by value:");
+    for c in &s.by_value {
+        let name = match &c.goals {
+            Some(g) => goals_text(&s.roles, g),
+            None => "unknown".to_string(),
+        };
+        let _ = writeln!(o, "    {name:<24} {}", c.states);
+    }
+    let _ = writeln!(
+        o,
+        "  {:.0} states/s, {:.1} bytes/state, peak {:.1} MB, {:.2} s",
+        st.states_per_second,
+        st.bytes_per_state,
+        st.peak_bytes as f64 / 1e6,
+        st.seconds
+    );
+    debug_assert_eq!(solution.len() as u64, st.states);
+    o
+}
