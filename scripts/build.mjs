@@ -144,6 +144,7 @@ async function buildSite() {
   rmSync(siteGames, { recursive: true, force: true });
   mkdirSync(siteGames, { recursive: true });
   const gdl = await import(pathToFileURL(join(ROOT, 'js', 'node.js')).href);
+  if (typeof gdl.games !== 'function') throw new Error('pkg/ predates the game library: run `npm run build` without --site-only');
   const games = [];
   for (const entry of gdl.games()) {
     const file = `${entry.name}.kif`;
@@ -159,7 +160,8 @@ async function buildSite() {
 
 /** The SVG of a game's initial board (small cells, no labels), or "". */
 function boardThumbnail(gdl, kif) {
-  const game = new gdl.Game(kif);
+  // The interpreter gives the initial state at once (no grounding).
+  const game = new gdl.Game(kif, { engine: 'interpreter' });
   try {
     const st = gdl.structure(kif, { states: 200, ms: 3000 });
     return gdl.renderBoard(st, game.fluents(game.initialState()), { cell: 16, labels: false });
