@@ -6,6 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { ARTIFACTS, CHROMIUM_ARGS, ROOT, SITE } from '../scripts/lib.mjs';
@@ -91,4 +92,40 @@ test('?game=NAME opens any library game', async () => {
   assert.equal(await page.locator('#picker').inputValue(), 'nineMensMorris');
   await page.waitForFunction(() => document.querySelector('.cm-content')?.textContent.includes("Nine Men's Morris"), null, { timeout: 60_000 });
   await context.close();
+});
+
+test('gallery: a game of a GGP repository (a local server in ggp-base\'s layout) opens in the page', async () => {
+  const rules = readFileSync(join(ROOT, 'games', 'hexapawn.kif'), 'utf8');
+  const files = {
+    '/base/games/': '["hexapawnRemote", "other"]',
+    '/base/games/hexapawnRemote/': '{"version": 1, "gameName": "Remote hexapawn", "rulesheet": "rules.kif"}',
+    '/base/games/hexapawnRemote/v1/rules.kif': rules,
+    '/base/games/other/': '{"gameName": "no version"}',
+  };
+  const repoServer = createServer((req, res) => {
+    const body = files[req.url];
+    res.writeHead(body === undefined ? 404 : 200, { 'Access-Control-Allow-Origin': '*' });
+    res.end(body ?? 'not found');
+  });
+  await new Promise((resolve) => repoServer.listen(0, '127.0.0.1', resolve));
+  const repo = `http://127.0.0.1:${repoServer.address().port}/base/`;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  context.setDefaultTimeout(60_000);
+  const page = await context.newPage();
+  await page.goto(new URL('?view=editor&gallery=1', url).href);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+  await page.getByRole('textbox', { name: 'Repository URL' }).fill(repo);
+  await page.getByRole('button', { name: 'List games' }).click();
+  await page.waitForSelector('.repo-game[data-key="hexapawnRemote"]');
+  await page.getByRole('searchbox', { name: 'Filter the repository' }).fill('oth');
+  assert.deepEqual(await page.locator('.repo-game').evaluateAll((l) => l.map((b) => b.dataset.key)), ['other']);
+  await page.locator('.repo-game[data-key="other"]').click();
+  await page.waitForFunction(() => /no `version`/.test(document.querySelector('.repo-status').textContent));
+  await page.getByRole('searchbox', { name: 'Filter the repository' }).fill('');
+  await page.screenshot({ path: join(ARTIFACTS, 'gallery-repository.png') });
+  await page.locator('.repo-game[data-key="hexapawnRemote"]').click();
+  await page.waitForFunction(() => document.querySelector('.cm-content')?.textContent.includes('Hexapawn'), null, { timeout: 60_000 });
+  assert.match(await page.locator('#notice').textContent(), /Opened Remote hexapawn/);
+  await context.close();
+  repoServer.close();
 });
