@@ -603,6 +603,51 @@ value: number | null,
 goals?: Array<GoalDistance>, moves: Array<ExplainedMove>, };
 
 /**
+ * A game's header, as written at the top of its file.
+ */
+export type GameHeader = { 
+/**
+ * The first comment line.
+ */
+title: string, category: string | null, 
+/**
+ * The fluent drawn as the board; `None` for `Board: none` or no field.
+ */
+board: string | null, credit: string | null, description: string | null, 
+/**
+ * `false` only for `Well-formed: no` (a game that shows what the
+ * analysis refutes).
+ */
+wellFormed: boolean, };
+
+/**
+ * A library game: its name (the file name without `.kif`) and header.
+ */
+export type LibraryGame = { name: string, 
+/**
+ * The first comment line.
+ */
+title: string, category: string | null, 
+/**
+ * The fluent drawn as the board; `None` for `Board: none` or no field.
+ */
+board: string | null, credit: string | null, description: string | null, 
+/**
+ * `false` only for `Well-formed: no` (a game that shows what the
+ * analysis refutes).
+ */
+wellFormed: boolean, };
+
+/**
+ * A game's metadata.
+ */
+export type RepositoryGame = { key: string, version: number, gameName: string | null, description: string | null, rulesheet: string, 
+/**
+ * Where the rules are.
+ */
+rulesUrl: string, };
+
+/**
  * Options of `structure` (all optional).
  */
 export type StructureOptions = { 

@@ -177,7 +177,7 @@ console.log('played');
   });
 
   test('the entries export the documented names, the same in Node and browsers; deep imports are closed', () => {
-    const names = 'AlphaBetaWorker AnalysisJob EnsembleMember Game MctsWorker Player PlayoutJob alphabetaChoose analyze autoCores check ensembleChoose ensembleMembers explain fix format hasErrors heuristics init initSync isGdlError isReady mctsChoose memoryBudget parallelBestMove parallelEnsembleMove parsePlayerSpec parseTree playerSpec players renderBoard reorderTree replay runCli runMatch search searchTree setMemoryBudget structure version';
+    const names = 'AlphaBetaWorker AnalysisJob DEFAULT_REPOSITORY EnsembleMember Game MctsWorker Player PlayoutJob alphabetaChoose analyze autoCores check ensembleChoose ensembleMembers explain fix format gameText games hasErrors heuristics init initSync isGdlError isReady mctsChoose memoryBudget parallelBestMove parallelEnsembleMove parsePlayerSpec parseTree playerSpec players renderBoard reorderTree replay repositoryGame repositoryGames runCli runMatch search searchTree setMemoryBudget structure version';
     const inNode = node('exports-node.mjs', `console.log(Object.keys(await import('gdlkit')).sort().join(' '));\n`);
     assert.equal(inNode.code, 0, explain(inNode));
     assert.equal(inNode.stdout.trim(), names);

@@ -12,9 +12,7 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     args.only(&["format", "fix", "unsafe-fixes"])?;
     let json = args.json()?;
     let path = args.positional(0, "GAME.kif")?;
-    let mut text = host
-        .read_file(path)
-        .map_err(|e| Fail::usage(format!("cannot read {path}: {e}")))?;
+    let mut text = super::read_game(host, path)?;
     if args.flag("unsafe-fixes") && !args.flag("fix") {
         return Err(Fail::usage("--unsafe-fixes goes with --fix"));
     }

@@ -34,9 +34,7 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     ])?;
     let json = args.json()?;
     let game = args.positional(0, "GAME.kif")?.to_string();
-    let text = host
-        .read_file(&game)
-        .map_err(|e| Fail::usage(format!("cannot read {game}: {e}")))?;
+    let text = super::read_game(host, &game)?;
     let mut o = ExplainOptions::default();
     if let Some(path) = args.get("moves") {
         let t = host

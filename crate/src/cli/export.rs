@@ -44,10 +44,7 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
         return Err(Fail::usage(format!("missing GAME.kif or --tree\n\n{HELP}")));
     }
     let game = match path {
-        Some(path) => Some(
-            host.read_file(path)
-                .map_err(|e| Fail::usage(format!("cannot read {path}: {e}")))?,
-        ),
+        Some(path) => Some(super::read_game(host, path)?),
         None => None,
     };
     let owned = |name: &str| args.get(name).map(str::to_string);

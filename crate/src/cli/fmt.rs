@@ -12,9 +12,7 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     if args.flag("write") && args.flag("check") {
         return Err(Fail::usage("--write and --check exclude each other"));
     }
-    let text = host
-        .read_file(path)
-        .map_err(|e| Fail::usage(format!("cannot read {path}: {e}")))?;
+    let text = super::read_game(host, path)?;
     let formatted = match crate::format::format(&text) {
         Ok(f) => f,
         Err(diags) => {

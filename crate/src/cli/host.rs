@@ -204,9 +204,7 @@ pub fn run(raw: &[String], host: &mut dyn Host, out: &mut Output) -> Result<i32,
     use crate::ggp::manager::epoch_ms;
     use std::io::Write;
     let o = options(raw)?;
-    let rules = host
-        .read_file(&o.game)
-        .map_err(|e| Fail::usage(format!("cannot read {}: {e}", o.game)))?;
+    let rules = super::read_game(host, &o.game)?;
     if let Some(dir) = &o.out {
         std::fs::create_dir_all(dir)
             .map_err(|e| Fail::usage(format!("cannot create {dir}: {e}")))?;

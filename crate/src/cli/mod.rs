@@ -7,6 +7,7 @@ mod bench;
 mod check;
 mod explain;
 mod export;
+mod fetch;
 mod fmt;
 mod matches;
 mod play;
@@ -78,6 +79,11 @@ Usage:
   gdlkit explain GAME.kif [--moves MOVES.json] [--role R] [--heuristic fjo|hff|hadd|hmax|fuzzy|...] [--format text|json]
       every legal move's value in a position; for the planning heuristics (thesis f_JO)
       the relaxed-plan distances and plans to each goal value
+  gdlkit games [--format text|json]
+      the game library: each name works wherever GAME.kif does (gdlkit play reversi)
+  gdlkit fetch-game [KEY] [--repo URL] [--out FILE] [--format text|json] [--seconds 10]
+      a game of a GGP repository (ggp-base layout; default http://games.ggp.org/base/):
+      without KEY the repository's keys, with KEY its rules
   gdlkit structure GAME.kif [--seed N] [--states N] [--ms T] [--format text|json] [--engine auto|interpreter|fast]
       boards, pieces, markers, counters, quantities, successors, orders, turn-taking,
       teams and the feature names (heuristics feature:NAME:max|min), from the rules
@@ -332,12 +338,55 @@ fn run_command(
         "explain" => explain::run(rest, host, out),
         "structure" => structure::run(rest, host, out),
         "solve" => solve::run(rest, host, out),
+        "games" => games(rest, out),
+        "fetch-game" => fetch::run(rest, host, out),
         "help" | "--help" | "-h" => {
             out.stdout = USAGE.to_string();
             Ok(EXIT_OK)
         }
         other => Err(Fail::usage(format!("unknown command `{other}`\n\n{USAGE}"))),
     }
+}
+
+/// `gdlkit games [--format text|json]`: the library's games.
+fn games(raw: &[String], out: &mut Output) -> Result<i32, Fail> {
+    let args = Args::parse(raw, &[])?;
+    args.only(&["format"])?;
+    let games = crate::library::games();
+    if args.json()? {
+        out.stdout = format!(
+            "{}\n",
+            serde_json::to_string_pretty(&games).expect("serialisable")
+        );
+        return Ok(EXIT_OK);
+    }
+    for g in &games {
+        let category = g.header.category.as_deref().unwrap_or("");
+        let _ = writeln!(
+            out.stdout,
+            "{:<24} {:<13} {}",
+            g.name, category, g.header.title
+        );
+    }
+    Ok(EXIT_OK)
+}
+
+/// Reads a game: the file `path`, or when there is no such file, the
+/// library game of that name (`gdlkit play reversi`, `gdlkit::library`).
+pub fn read_game(host: &mut dyn Host, path: &str) -> Result<String, Fail> {
+    let error = match host.read_file(path) {
+        Ok(text) => return Ok(text),
+        Err(e) => e,
+    };
+    if let Some(text) = crate::library::text(path) {
+        return Ok(text.to_string());
+    }
+    let bare = !path.contains(['/', '\\', '.']);
+    Err(Fail::usage(if bare {
+        format!("cannot read {path}: {error}; no library game has that name either (`gdlkit games` lists them)")
+    } else {
+        format!("cannot read {path}: {error}")
+    }))
 }
 
 /// Reads a game and builds the engine chosen by `--engine` (default auto).
@@ -363,9 +412,7 @@ pub fn load_engine_within(
         .unwrap_or("auto")
         .parse()
         .map_err(Fail::usage)?;
-    let text = host
-        .read_file(path)
-        .map_err(|e| Fail::usage(format!("cannot read {path}: {e}")))?;
+    let text = read_game(host, path)?;
     // What `check` rejects, no command runs (the exit codes agree).
     let diags = crate::check_text(&text);
     if crate::diagnostic::has_errors(&diags) {
@@ -389,9 +436,7 @@ pub fn load_engine_within(
 
 /// Reads and loads a game; on errors, prints the diagnostics.
 pub fn load(host: &mut dyn Host, path: &str) -> Result<(String, crate::Interpreter), Fail> {
-    let text = host
-        .read_file(path)
-        .map_err(|e| Fail::usage(format!("cannot read {path}: {e}")))?;
+    let text = read_game(host, path)?;
     match crate::load_game(&text) {
         Ok(g) => Ok((text, g)),
         Err(diags) => {
