@@ -14,6 +14,22 @@ export function version() {
   return wasm.version();
 }
 
+/**
+ * The game library embedded in the package: `[{name, title, category,
+ * board, credit, description, wellFormed}]`, sorted by name.
+ */
+export function games() {
+  needReady();
+  return wasm.games();
+}
+
+/** The KIF text of the library game `name` (throws an Error if none). */
+export function gameText(name) {
+  needReady();
+  if (typeof name !== 'string') throw new TypeError('gameText(name): name must be a string');
+  return wasm.gameText(name);
+}
+
 // ---------------------------------------------------------------- errors
 
 /**

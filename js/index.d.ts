@@ -13,6 +13,7 @@ import type {
   Explanation, ExplainOptions, FixOptions, FixResult, MatchGameRecord, MatchOptions, MatchResult, Ordering,
   ParsedPlayerSpec, PlayerInfo, PlayoutOptions, PlayoutSummary, RenderBoardOptions, ReorderedTree, ReplayResult,
   SearchOptions, SearchResult, SearchStats, StateDescription, StateExplainOptions, Structure, StructureOptions,
+  LibraryGame, RepositoryGame,
 } from './types.js';
 
 // Explicit resource management (`using`): declared here so that projects
@@ -85,6 +86,24 @@ export function isReady(): boolean;
 
 /** The gdlkit version (the Rust crate's version). */
 export function version(): string;
+
+/** The game library embedded in the package (`gdlkit games`), sorted by name. */
+export function games(): LibraryGame[];
+
+/** The KIF text of the library game `name` (with or without `.kif`); throws an Error when there is none. */
+export function gameText(name: string): string;
+
+/** Where a GGP repository is, and how to fetch (default: the Stanford base repository, globalThis.fetch). */
+export interface RepositoryOptions {
+  repo?: string;
+  fetch?: (url: string) => Promise<{ ok: boolean; status: number; text(): Promise<string> }>;
+}
+/** The Stanford base repository, http://games.ggp.org/base/. */
+export const DEFAULT_REPOSITORY: string;
+/** The keys of a GGP repository's games (ggp-base layout), sorted. */
+export function repositoryGames(options?: RepositoryOptions): Promise<string[]>;
+/** A game of a GGP repository: its metadata and its rules (KIF text). */
+export function repositoryGame(key: string, options?: RepositoryOptions): Promise<RepositoryGame & { rules: string }>;
 
 /** A state of a game: a handle into the game's table of states. */
 export type StateHandle = number;

@@ -5,11 +5,12 @@
 
 import { initFrom, wasmSource } from './wasm.js';
 
-export { check, explain, fix, format, Game, hasErrors, isGdlError, PlayoutJob, replay, runCli, version } from './api.js';
+export { check, explain, fix, format, Game, gameText, games, hasErrors, isGdlError, PlayoutJob, replay, runCli, version } from './api.js';
 export { analyze, AnalysisJob } from './analysis.js';
 export { parsePlayerSpec, parseTree, Player, players, playerSpec, reorderTree, runMatch, search, searchTree } from './search.js';
 export { heuristics } from './search.js';
 export { renderBoard, structure } from './structure.js';
+export { DEFAULT_REPOSITORY, repositoryGame, repositoryGames } from './repository.js';
 export { memoryBudget, setMemoryBudget } from './limits.js';
 export { initSync, isReady } from './wasm.js';
 export { MctsWorker, mctsChoose } from './mcts-worker.js';

@@ -522,6 +522,11 @@ export type ExplainOptions = {
  */
 moves?: Array<Array<string>>, 
 /**
+ * The state to start from, as its fluents (default: the initial
+ * state); `moves` are played from it.
+ */
+from?: Array<string>, 
+/**
  * The role whose moves are explained (default: the one with a choice).
  */
 role?: string, 
@@ -529,6 +534,11 @@ role?: string,
  * `fjo` (default), `hff`, `hadd`, `hmax`, or any other heuristic name.
  */
 heuristic?: string, 
+/**
+ * The planning heuristics' action costs: `default` (thesis 4.5) or
+ * `thesis` (the turn passing free: the thesis's tic-tac-toe table).
+ */
+costs?: 'default' | 'thesis', 
 /**
  * The state machine (default "auto").
  */
@@ -550,7 +560,11 @@ role?: string,
 /**
  * `fjo` (default), `hff`, `hadd`, `hmax`, or any other heuristic name.
  */
-heuristic?: string, };
+heuristic?: string, 
+/**
+ * The planning heuristics' action costs: `default` or `thesis`.
+ */
+costs?: 'default' | 'thesis', };
 
 /**
  * The distances of one goal formula `T_q` (None: unreachable).
@@ -568,7 +582,13 @@ q: number, hMax: number | null, hAdd: number | null, hFf: number | null,
  * The relaxed plan's actions, by layer (other roles' moves included,
  * written `role: move`).
  */
-plan: Array<string>, };
+plan: Array<string>, 
+/**
+ * For each action of `plan`, the board cells its move names (filled by
+ * `explain` when the game has a board: `[column, row]` or `[column,
+ * row, layer]`), for drawing the plan as numbered marks.
+ */
+planCells?: Array<Array<Array<string>>>, };
 
 export type ExplainedReply = { 
 /**
@@ -587,7 +607,12 @@ value: number | null, terminal: boolean, goals: Array<GoalDistance>,
 /**
  * With several joint replies of the other roles: each one's value.
  */
-replies?: Array<ExplainedReply>, };
+replies?: Array<ExplainedReply>, 
+/**
+ * The board cells the move changes (the same after every reply):
+ * `[column, row]` or `[column, row, layer]`; empty without a board.
+ */
+cells?: Array<Array<string>>, };
 
 /**
  * The explanation of one position.
@@ -600,7 +625,61 @@ value: number | null,
 /**
  * The position's goal distances (planning heuristics, non-terminal).
  */
-goals?: Array<GoalDistance>, moves: Array<ExplainedMove>, };
+goals?: Array<GoalDistance>, moves: Array<ExplainedMove>, 
+/**
+ * The move with the best value (what a one-ply search on this
+ * heuristic plays), for the board's highlights.
+ */
+chosen?: string, 
+/**
+ * The move with the second-best value.
+ */
+runnerUp?: string, };
+
+/**
+ * A game's header, as written at the top of its file.
+ */
+export type GameHeader = { 
+/**
+ * The first comment line.
+ */
+title: string, category: string | null, 
+/**
+ * The fluent drawn as the board; `None` for `Board: none` or no field.
+ */
+board: string | null, credit: string | null, description: string | null, 
+/**
+ * `false` only for `Well-formed: no` (a game that shows what the
+ * analysis refutes).
+ */
+wellFormed: boolean, };
+
+/**
+ * A library game: its name (the file name without `.kif`) and header.
+ */
+export type LibraryGame = { name: string, 
+/**
+ * The first comment line.
+ */
+title: string, category: string | null, 
+/**
+ * The fluent drawn as the board; `None` for `Board: none` or no field.
+ */
+board: string | null, credit: string | null, description: string | null, 
+/**
+ * `false` only for `Well-formed: no` (a game that shows what the
+ * analysis refutes).
+ */
+wellFormed: boolean, };
+
+/**
+ * A game's metadata.
+ */
+export type RepositoryGame = { key: string, version: number, gameName: string | null, description: string | null, rulesheet: string, 
+/**
+ * Where the rules are.
+ */
+rulesUrl: string, };
 
 /**
  * Options of `structure` (all optional).
@@ -701,7 +780,13 @@ features: Array<string>, statesSampled: number, terminalStatesSampled: number,
  * Where each named relation or fluent is first defined in the text
  * (filled by [`locate`]: the CLI's JSON, npm, the page's links).
  */
-definedAt: Record<string, Position>, };
+definedAt: Record<string, Position>, 
+/**
+ * Every rule that defines each of those names: `[from, to]` offsets
+ * in UTF-16 code units (filled by [`locate`]: the page highlights them
+ * in the editor).
+ */
+rulesAt: Record<string, [number, number][]>, };
 
 /**
  * Options of an analysis (`analyze`, `AnalysisJob`; all optional).

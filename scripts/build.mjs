@@ -6,8 +6,9 @@
 //      binaryen is installed, wasm-opt (WASM_OPT_FLAGS); and the page's
 //      check wasm (no `engine` feature: check, format, fix) → site/pkg-check/
 //      with its worker site/build/check-worker.js,
-//   2. copies the project's games to site/games/ (with an index.json for
-//      the page's picker),
+//   2. copies the project's games to site/games/ with index.json (headers from
+//      the Rust library: the picker and the gallery) and a thumbnail SVG of
+//      each board (pkg/: structure, renderBoard),
 //   3. bundles the page's sources (site/src/) with esbuild into site/build/:
 //      app.js (the page), worker.js (the engine's Web Worker), elements.js
 //      (the custom elements <gdl-tree> / <gdl-play> for slide decks),
@@ -25,7 +26,8 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { capture, cargoTargetDir, hasFlag, heading, info, isMain, PKG, ROOT, runOrThrow, SITE } from './lib.mjs';
 import { setup } from './setup.mjs';
 import { SITE_LOG_OVERRIDE, siteGlue } from './site-glue.mjs';
@@ -130,32 +132,42 @@ async function bundleCheckWorker() {
 // ---- end of the check wasm
 
 /**
- * A game's title for the page's picker: its first `;` comment line, up to
- * ": ", ", the " or ", exactly " (the rest of the line describes the game),
- * at most 48 characters.
+ * The game library for the page: copies games/*.kif to site/games/ and
+ * writes site/games/index.json (`[{file, name, title, category, board,
+ * credit, description, wellFormed, thumbnail}]`) and a thumbnail SVG of
+ * each board's initial position. Headers, structure and the SVG all come
+ * from Rust (pkg/: `games()`, `structure()`, `renderBoard()`), so the page
+ * parses nothing.
  */
-function gameTitle(text, fallback) {
-  const line = text.split('\n').find((l) => /^\s*;+\s*\S/.test(l));
-  if (!line) return fallback;
-  const full = line.replace(/^\s*;+\s*/, '').trim();
-  const short = full.split(/: |, the |, exactly /)[0].trim();
-  if (short.length <= 48) return short || fallback;
-  return `${short.slice(0, 47).replace(/\s+\S*$/, '')}…`;
-}
-
-function buildSite() {
+async function buildSite() {
   const siteGames = join(SITE, 'games');
   rmSync(siteGames, { recursive: true, force: true });
   mkdirSync(siteGames, { recursive: true });
+  const gdl = await import(pathToFileURL(join(ROOT, 'js', 'node.js')).href);
+  if (typeof gdl.games !== 'function') throw new Error('pkg/ predates the game library: run `npm run build` without --site-only');
   const games = [];
-  for (const file of readdirSync(join(ROOT, 'games')).filter((f) => f.endsWith('.kif')).sort()) {
-    const text = readFileSync(join(ROOT, 'games', file), 'utf8');
+  for (const entry of gdl.games()) {
+    const file = `${entry.name}.kif`;
     copyFileSync(join(ROOT, 'games', file), join(siteGames, file));
-    games.push({ file, name: basename(file, '.kif'), title: gameTitle(text, basename(file, '.kif')) });
+    const thumbnail = entry.board ? boardThumbnail(gdl, readFileSync(join(ROOT, 'games', file), 'utf8')) : '';
+    if (thumbnail) writeFileSync(join(siteGames, `${entry.name}.svg`), thumbnail);
+    games.push({ file, ...entry, thumbnail: thumbnail ? `${entry.name}.svg` : null });
   }
   writeFileSync(join(siteGames, 'index.json'), `${JSON.stringify(games, null, 2)}\n`);
   copyReveal();
-  info(`site/: ${games.length} games`);
+  info(`site/: ${games.length} games, ${games.filter((g) => g.thumbnail).length} thumbnails`);
+}
+
+/** The SVG of a game's initial board (small cells, no labels), or "". */
+function boardThumbnail(gdl, kif) {
+  // The interpreter gives the initial state at once (no grounding).
+  const game = new gdl.Game(kif, { engine: 'interpreter' });
+  try {
+    const st = gdl.structure(kif, { states: 200, ms: 3000 });
+    return gdl.renderBoard(st, game.fluents(game.initialState()), { cell: 16, labels: false });
+  } finally {
+    game.free();
+  }
 }
 
 /**
@@ -225,7 +237,7 @@ export async function build({ siteOnly = false } = {}) {
   if (!siteOnly || !built) {
     buildWasm();
   }
-  buildSite();
+  await buildSite();
   await bundleSite();
   await bundleCheckWorker();
   await buildStandalone();

@@ -93,3 +93,29 @@ test('nim: taking the last coin wins', async () => {
   assert.equal(game.isTerminal(s), true);
   assert.deepEqual(game.goals(s), [100, 0]);
 });
+
+test('games() and gameText(): the embedded library is games/, and the CLI takes a game name', async () => {
+  const mod = await wasm();
+  const names = mod.games().map((g) => g.name);
+  assert.deepEqual(names, files.map((f) => f.replace(/\.kif$/, '')));
+  for (const g of mod.games()) {
+    assert.equal(mod.gameText(g.name), readFileSync(join(GAMES, `${g.name}.kif`), 'utf8'));
+    assert.ok(['board', 'puzzle', 'simultaneous', 'n-player', 'lecture'].includes(g.category), `${g.name}: ${g.category}`);
+  }
+  assert.throws(() => mod.gameText('noSuchGame'), /no game named "noSuchGame" in the library/);
+  const out = mod.runCli(['play', 'hexapawn', '--seed', '3'], {});
+  assert.equal(out.code, 0, out.stderr);
+  assert.match(out.stdout, /goals/i);
+  const missing = mod.runCli(['check', 'noSuchGame'], {});
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /no library game has that name either/);
+});
+
+test('hexapawn: black wins the race to the far row', async () => {
+  const { Game } = await wasm();
+  const game = new Game(readFileSync(join(GAMES, 'hexapawn.kif'), 'utf8'));
+  let s = game.initialState();
+  for (const joint of [['(move 1 1 1 2)', 'noop'], ['noop', '(move 2 3 1 2)'], ['(move 2 1 2 2)', 'noop'], ['noop', '(move 1 2 1 1)']]) s = game.next(s, joint);
+  assert.equal(game.isTerminal(s), true);
+  assert.deepEqual(game.goals(s), [0, 100]);
+});

@@ -177,7 +177,7 @@ console.log('played');
   });
 
   test('the entries export the documented names, the same in Node and browsers; deep imports are closed', () => {
-    const names = 'AlphaBetaWorker AnalysisJob EnsembleMember Game MctsWorker Player PlayoutJob alphabetaChoose analyze autoCores check ensembleChoose ensembleMembers explain fix format hasErrors heuristics init initSync isGdlError isReady mctsChoose memoryBudget parallelBestMove parallelEnsembleMove parsePlayerSpec parseTree playerSpec players renderBoard reorderTree replay runCli runMatch search searchTree setMemoryBudget structure version';
+    const names = 'AlphaBetaWorker AnalysisJob DEFAULT_REPOSITORY EnsembleMember Game MctsWorker Player PlayoutJob alphabetaChoose analyze autoCores check ensembleChoose ensembleMembers explain fix format gameText games hasErrors heuristics init initSync isGdlError isReady mctsChoose memoryBudget parallelBestMove parallelEnsembleMove parsePlayerSpec parseTree playerSpec players renderBoard reorderTree replay repositoryGame repositoryGames runCli runMatch search searchTree setMemoryBudget structure version';
     const inNode = node('exports-node.mjs', `console.log(Object.keys(await import('gdlkit')).sort().join(' '));\n`);
     assert.equal(inNode.code, 0, explain(inNode));
     assert.equal(inNode.stdout.trim(), names);
@@ -556,13 +556,13 @@ describe('the Node CLI (npx gdlkit)', () => {
     assert.equal(bench.code, 0, explain(bench));
     const help = gdlkit('help');
     assert.equal(help.code, 0);
-    for (const command of ['check', 'fmt', 'analyze', 'play', 'replay', 'search', 'match', 'bench', 'serve', 'host', 'explain', 'structure', 'export', 'solve', 'completions']) {
+    for (const command of ['check', 'fmt', 'analyze', 'play', 'replay', 'search', 'match', 'bench', 'serve', 'host', 'explain', 'structure', 'export', 'solve', 'games', 'fetch-game', 'completions']) {
       assert.match(help.stdout, new RegExp(`^  ${command} `, 'm'));
     }
   });
 
   test('every command answers --help; --version, suggestions and completions', () => {
-    for (const command of ['check', 'fmt', 'analyze', 'play', 'replay', 'search', 'match', 'bench', 'serve', 'host', 'explain', 'structure', 'export', 'solve', 'completions']) {
+    for (const command of ['check', 'fmt', 'analyze', 'play', 'replay', 'search', 'match', 'bench', 'serve', 'host', 'explain', 'structure', 'export', 'solve', 'games', 'fetch-game', 'completions']) {
       const r = gdlkit(command, '--help');
       assert.equal(r.code, 0, `${command} --help: ${explain(r)}`);
       assert.match(r.stdout, new RegExp(`^Usage: gdlkit ${command}`, 'm'));

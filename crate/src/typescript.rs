@@ -77,6 +77,10 @@ types!(
     crate::search::explain::Reply,
     crate::search::explain::MoveValue,
     crate::search::explain::Explanation,
+    // The game library (`games()`).
+    crate::library::Header,
+    crate::library::Game,
+    crate::repository::Metadata,
     // Structure.
     crate::js_api::StructureOptions,
     crate::js_api::RenderBoardOptions,

@@ -38,7 +38,7 @@ fn cli(args: &[&str]) -> Output {
 }
 
 /// The commands the tool has (others may be added; none may go missing).
-const COMMANDS: [&str; 15] = [
+const COMMANDS: [&str; 17] = [
     "check",
     "fmt",
     "replay",
@@ -53,6 +53,8 @@ const COMMANDS: [&str; 15] = [
     "explain",
     "structure",
     "solve",
+    "games",
+    "fetch-game",
     "completions",
 ];
 
@@ -264,4 +266,20 @@ fn the_native_binary_answers_help_version_and_usage_errors() {
             "{args:?}"
         );
     }
+}
+
+/// `solve` through the command line: the two states of the one-move game,
+/// the initial state worth 100 after one move.
+#[test]
+fn solve_parses_its_options() {
+    let out = cli(&["solve", "coins.kif", "--format", "json", "--seconds", "20"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(v["complete"], true, "{v}");
+    assert_eq!(v["stats"]["states"], 2, "{v}");
+    assert_eq!(v["initial"]["goals"], serde_json::json!([100]), "{v}");
+    assert_eq!(v["initial"]["moves_to_end"], 1, "{v}");
+    let bad = cli(&["solve", "coins.kif", "--max-states", "many"]);
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("--max-states"), "{}", bad.stderr);
 }

@@ -8,7 +8,7 @@
 // the default (tic-tac-toe).
 
 import { h } from './dom.js';
-import { engineEvents, features, onBeforeLongJob } from './engine/client.js';
+import { engine, engineEvents, features, onBeforeLongJob } from './engine/client.js';
 import { compressText, decompressText, loadDrafts, loadSaved, movesFromText, movesToText, saveNow, shareUrl, stashDraft, urlParams } from './state.js';
 
 const $ = (id) => document.getElementById(id);
@@ -21,7 +21,7 @@ const app = {
   text: '',
   gameName: null, // the library game the text came from (null once edited or for a user's own game)
   view: 'play',
-  games: [], // the library: [{file, name, title}]
+  games: [], // the library: [{file, name, title, category, description, credit, thumbnail}]
   editor: null,
   play: null,
   tree: null,
@@ -125,6 +125,23 @@ async function pickGame(name) {
     notify('Your previous text was kept.', [['Restore it', restoreDraft]]);
   }
   setText(text, name, { play: null, tree: null });
+}
+
+/** The game gallery (site/src/gallery/), loaded on first use. */
+async function openGallery() {
+  if (!app.gallery) {
+    const { Gallery } = await import('./gallery/gallery.js');
+    app.gallery = new Gallery(app.games, {
+      onPick: (name) => pickGame(name).catch((err) => notify(err.message)),
+      onOpenText: (text, label) => {
+        if (app.text && !app.gameName && app.text !== text) stashDraft(app.text, 'before opening a repository game');
+        setText(text, null, { play: null, tree: null });
+        notify(`Opened ${label}.`);
+      },
+      repository: (p) => engine().lint.call('repository', p),
+    });
+  }
+  app.gallery.open();
 }
 
 function restoreDraft() {
@@ -443,6 +460,8 @@ async function main() {
         }
       });
     }
+    $('gallery-open').addEventListener('click', openGallery);
+    if (params.get('gallery') === '1') openGallery();
     $('share').addEventListener('click', share);
     $('embed-link').addEventListener('click', embedLink);
     $('download-standalone').addEventListener('click', standaloneDownload);

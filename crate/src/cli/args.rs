@@ -5,8 +5,8 @@
 //! and the Node CLI (through wasm) parse alike.
 
 use super::{
-    analyze, bench, check, completions, explain, export, fmt, host, matches, play, replay, search,
-    serve, solve, structure,
+    analyze, bench, check, completions, explain, export, fetch, fmt, games, host, matches, play,
+    replay, search, serve, solve, structure,
 };
 use crate::EngineChoice;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
@@ -74,6 +74,10 @@ pub enum Command {
     Structure(structure::StructureArgs),
     /// Every reachable state's value under perfect play
     Solve(solve::SolveArgs),
+    /// The game library: each name works wherever GAME.kif does (gdlkit play reversi)
+    Games(games::GamesArgs),
+    /// A game of a GGP repository: without KEY the repository's keys, with KEY its rules
+    FetchGame(fetch::FetchArgs),
     /// A shell completion script on stdout
     Completions(completions::CompletionsArgs),
 }

@@ -26,9 +26,7 @@ pub struct CheckArgs {
 pub fn run(args: CheckArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
     let json = args.format.json();
     let path = args.game.as_str();
-    let mut text = host
-        .read_file(path)
-        .map_err(|e| Fail::usage(format!("cannot read {path}: {e}")))?;
+    let mut text = super::read_game(host, path)?;
     let mut applied = None;
     if args.fix {
         let fixed = crate::fix::fix_text(&text, args.unsafe_fixes);

@@ -39,9 +39,7 @@ pub struct ExplainArgs {
 pub fn run(args: ExplainArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
     let json = args.format.json();
     let game = args.game;
-    let text = host
-        .read_file(&game)
-        .map_err(|e| Fail::usage(format!("cannot read {game}: {e}")))?;
+    let text = super::read_game(host, &game)?;
     let mut o = ExplainOptions::default();
     if let Some(path) = &args.moves {
         let t = host

@@ -90,10 +90,7 @@ impl ExportArgs {
 
 pub fn run(args: ExportArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
     let game = match &args.game {
-        Some(path) => Some(
-            host.read_file(path)
-                .map_err(|e| Fail::usage(format!("cannot read {path}: {e}")))?,
-        ),
+        Some(path) => Some(super::read_game(host, path)?),
         None => None,
     };
     let request = Request {

@@ -20,9 +20,7 @@ pub struct FmtArgs {
 
 pub fn run(args: FmtArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
     let path = args.game.as_str();
-    let text = host
-        .read_file(path)
-        .map_err(|e| Fail::usage(format!("cannot read {path}: {e}")))?;
+    let text = super::read_game(host, path)?;
     let formatted = match crate::format::format(&text) {
         Ok(f) => f,
         Err(diags) => {

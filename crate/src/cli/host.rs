@@ -202,9 +202,7 @@ pub fn run(args: HostArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32,
     use crate::ggp::manager::epoch_ms;
     use std::io::Write;
     let o = from_args(args);
-    let rules = host
-        .read_file(&o.game)
-        .map_err(|e| Fail::usage(format!("cannot read {}: {e}", o.game)))?;
+    let rules = super::read_game(host, &o.game)?;
     if let Some(dir) = &o.out {
         std::fs::create_dir_all(dir)
             .map_err(|e| Fail::usage(format!("cannot create {dir}: {e}")))?;

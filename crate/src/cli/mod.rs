@@ -9,7 +9,9 @@ mod check;
 mod completions;
 mod explain;
 mod export;
+mod fetch;
 mod fmt;
+mod games;
 mod matches;
 mod play;
 mod replay;
@@ -159,8 +161,28 @@ fn run_command(command: Command, host: &mut dyn Host, out: &mut Output) -> Resul
         Command::Explain(a) => explain::run(a, host, out),
         Command::Structure(a) => structure::run(a, host, out),
         Command::Solve(a) => solve::run(a, host, out),
+        Command::Games(a) => games::run(a, out),
+        Command::FetchGame(a) => fetch::run(a, host, out),
         Command::Completions(a) => completions::run(a, out),
     }
+}
+
+/// Reads a game: the file `path`, or when there is no such file, the
+/// library game of that name (`gdlkit play reversi`, `gdlkit::library`).
+pub fn read_game(host: &mut dyn Host, path: &str) -> Result<String, Fail> {
+    let error = match host.read_file(path) {
+        Ok(text) => return Ok(text),
+        Err(e) => e,
+    };
+    if let Some(text) = crate::library::text(path) {
+        return Ok(text.to_string());
+    }
+    let bare = !path.contains(['/', '\\', '.']);
+    Err(Fail::usage(if bare {
+        format!("cannot read {path}: {error}; no library game has that name either (`gdlkit games` lists them)")
+    } else {
+        format!("cannot read {path}: {error}")
+    }))
 }
 
 /// Reads a game and builds the engine chosen by `--engine`.
@@ -181,9 +203,7 @@ pub fn load_engine_within(
     choice: crate::EngineChoice,
     grounding_ms: f64,
 ) -> Result<(String, crate::Engine), Fail> {
-    let text = host
-        .read_file(path)
-        .map_err(|e| Fail::usage(format!("cannot read {path}: {e}")))?;
+    let text = read_game(host, path)?;
     // What `check` rejects, no command runs (the exit codes agree).
     let diags = crate::check_text(&text);
     if crate::diagnostic::has_errors(&diags) {
@@ -207,9 +227,7 @@ pub fn load_engine_within(
 
 /// Reads and loads a game; on errors, prints the diagnostics.
 pub fn load(host: &mut dyn Host, path: &str) -> Result<(String, crate::Interpreter), Fail> {
-    let text = host
-        .read_file(path)
-        .map_err(|e| Fail::usage(format!("cannot read {path}: {e}")))?;
+    let text = read_game(host, path)?;
     match crate::load_game(&text) {
         Ok(g) => Ok((text, g)),
         Err(diags) => {

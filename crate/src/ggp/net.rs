@@ -17,6 +17,9 @@ use std::time::{Duration, Instant};
 pub const REQUEST_DEADLINE: Duration = Duration::from_secs(10);
 /// Connections served at once; past it a client gets 503 at once.
 pub const MAX_CONNECTIONS: usize = 512;
+/// Bytes of requests held at once over all connections (eight requests of
+/// the largest size); past it a client gets 503.
+pub const MAX_BUFFERED: usize = 8 * http::MAX_REQUEST_BYTES;
 /// After a reply, how long the rest of a refused request is read and
 /// dropped, so that closing does not reset the connection before the
 /// client has read the reply.
@@ -89,11 +92,23 @@ fn write_log(log: &Mutex<Log>, line: &str) {
 /// Reads one request within the deadline, has the session answer it and
 /// closes the connection; returns the log line.
 fn answer(mut stream: TcpStream, jobs: &mpsc::Sender<Job>) -> String {
-    let (parsed, arrival) = read_request(&mut stream, Instant::now() + REQUEST_DEADLINE);
+    let mut held = Held(0);
+    let (parsed, arrival) = read_request(&mut stream, Instant::now() + REQUEST_DEADLINE, &mut held);
     let refused = !matches!(parsed, Parsed::Done(_));
-    // The message is parsed here, before it waits for the session.
+    let input = match parsed {
+        Parsed::Incomplete => Input::Refused {
+            status: 503,
+            why: format!(
+                "the server holds {} MB of requests: try again",
+                MAX_BUFFERED >> 20
+            ),
+        },
+        // The message is parsed here, before it waits for the session.
+        parsed => Input::read(parsed),
+    };
+    drop(held);
     let (back, reply) = mpsc::channel();
-    let _ = jobs.send((Input::read(parsed), arrival, back));
+    let _ = jobs.send((input, arrival, back));
     let Ok((bytes, line)) = reply.recv() else {
         return "the session stopped".into();
     };
@@ -106,9 +121,34 @@ fn answer(mut stream: TcpStream, jobs: &mpsc::Sender<Job>) -> String {
     line
 }
 
+/// Bytes of requests being read, over all connections.
+static BUFFERED: AtomicUsize = AtomicUsize::new(0);
+
+/// The bytes one connection counts in [`BUFFERED`], given back when dropped.
+struct Held(usize);
+
+impl Held {
+    /// Counts `n` more bytes; false (and not counted) past [`MAX_BUFFERED`].
+    fn take(&mut self, n: usize) -> bool {
+        if BUFFERED.fetch_add(n, Ordering::SeqCst) + n > MAX_BUFFERED {
+            BUFFERED.fetch_sub(n, Ordering::SeqCst);
+            return false;
+        }
+        self.0 += n;
+        true
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        BUFFERED.fetch_sub(self.0, Ordering::SeqCst);
+    }
+}
+
 /// The request, and when its first byte arrived (`clock::now_ms`): the
-/// clocks of START and PLAY run from then.
-fn read_request(stream: &mut TcpStream, deadline: Instant) -> (Parsed, f64) {
+/// clocks of START and PLAY run from then. `Incomplete` when the requests
+/// being read over all connections would hold more than [`MAX_BUFFERED`].
+fn read_request(stream: &mut TcpStream, deadline: Instant, held: &mut Held) -> (Parsed, f64) {
     let mut inc = Incoming::new();
     let mut chunk = vec![0u8; 64 * 1024];
     let mut arrival = None;
@@ -129,6 +169,9 @@ fn read_request(stream: &mut TcpStream, deadline: Instant) -> (Parsed, f64) {
             Ok(0) => break http::parse_incoming(&inc, true),
             Ok(n) => {
                 arrival.get_or_insert_with(crate::clock::now_ms);
+                if !held.take(n) {
+                    break Parsed::Incomplete;
+                }
                 inc.push(&chunk[..n]);
             }
             Err(e)

@@ -50,6 +50,8 @@ mod game;
 #[cfg(feature = "engine")]
 mod ggp;
 mod js;
+#[cfg(feature = "cli")]
+mod library;
 #[cfg(feature = "engine")]
 mod matches;
 #[cfg(feature = "engine")]
@@ -58,6 +60,7 @@ mod parallel;
 mod playouts;
 #[cfg(feature = "engine")]
 mod replay;
+mod repository;
 #[cfg(feature = "engine")]
 mod search;
 #[cfg(feature = "engine")]

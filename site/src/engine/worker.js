@@ -10,7 +10,8 @@
 // the structure that boards are drawn from (`site.structure`), traced
 // searches of a game from a given position and move order
 // (`site.searchGame`, through the engine's `from` and `ordering`), and
-// `site.features` (what this build has), `site.standalone` (the
+// `site.features` (what this build has), `site.repository` (a GGP
+// repository's URLs and answers), `site.standalone` (the
 // standalone lecture file; the page's wasm has no command line). Engine
 // moves and abstract trees are the package's own kinds (`bestMove`, which
 // keeps players between moves, and `searchTree`).
@@ -273,6 +274,12 @@ const ops = {
     }
     ggpPlayers.set(key, player);
     return reply;
+  },
+
+  // ---- GGP repositories (the gallery): URLs and answers read in Rust (crate/src/repository.rs); the page fetches ----
+  repository({ repo, key, body }) {
+    if (body === undefined) return key === undefined ? wasm.repositoryIndexUrl(repo) : wasm.repositoryMetadataUrl(repo, key);
+    return key === undefined ? wasm.repositoryParseIndex(body) : wasm.repositoryParseMetadata(repo, key, body);
   },
 
   // ---- "Download as standalone HTML": the file `gdlkit export` writes (crate/src/standalone.rs) ----

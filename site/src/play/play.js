@@ -391,10 +391,10 @@ export class PlayView {
 
   enter() {
     this.epoch += 1;
-    this.why?.clear();
-    this.why?.ensureLoaded();
     this.choices = this.session ? this.session.roles.map(() => null) : [];
     this.selectedCell = null;
+    this.why?.clear();
+    this.why?.ensureLoaded();
     this.render();
     this.onChange();
     this.schedule();
