@@ -113,7 +113,7 @@ export type StateHandle = number;
 export type RoleRef = number | string;
 
 /** Names of the errors gdlkit throws (the `name` of the Error). */
-export type GdlErrorName = 'GdlDiagnosticsError' | 'GdlMoveError' | 'GdlEvalError' | 'GdlSearchError';
+export type GdlErrorName = 'GdlDiagnosticsError' | 'GdlMoveError' | 'GdlEvalError' | 'GdlSearchError' | 'GdlCrashError';
 
 /** Thrown when game text has errors: `diagnostics` holds them all. */
 export interface GdlDiagnosticsError extends Error {
@@ -132,10 +132,20 @@ export interface GdlEvalError extends Error {
   name: 'GdlEvalError';
 }
 
+/**
+ * Thrown when the WebAssembly instance trapped (a bug): it was rebuilt and
+ * only this call failed; objects made before (games, players, jobs) are
+ * gone and throw this error too. `cause`: the `WebAssembly.RuntimeError`.
+ */
+export interface GdlCrashError extends Error {
+  name: 'GdlCrashError';
+}
+
 /** Narrows an unknown error to a gdlkit error with this name. */
 export function isGdlError(error: unknown, name: 'GdlDiagnosticsError'): error is GdlDiagnosticsError;
 export function isGdlError(error: unknown, name: 'GdlMoveError'): error is GdlMoveError;
 export function isGdlError(error: unknown, name: 'GdlEvalError'): error is GdlEvalError;
+export function isGdlError(error: unknown, name: 'GdlCrashError'): error is GdlCrashError;
 export function isGdlError(error: unknown, name?: GdlErrorName): error is Error;
 
 /**
