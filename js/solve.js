@@ -2,8 +2,7 @@
 // perfect play (docs/solve.md) as a resumable job. A thin layer over
 // crate/src/wasm/solve.rs.
 
-import * as wasm from '../pkg/gdlkit.js';
-import { needReady } from './wasm.js';
+import { needReady, needString, optionsObject, wasm } from './wasm.js';
 
 const freed = () => new TypeError('gdlkit: this SolveJob was freed');
 
@@ -19,7 +18,10 @@ export class SolveJob {
   /** Options: `seconds`, `maxStates`, `engine`. Throws a GdlDiagnosticsError for a game with errors, a GdlSolveError for a game it cannot solve. */
   constructor(kif, options = {}) {
     needReady();
-    this.#job = new wasm.SolveJob(kif, options);
+    this.#job = new wasm.SolveJob(
+      needString(kif, 'new SolveJob(kif, options): kif'),
+      optionsObject(options, 'new SolveJob'),
+    );
   }
 
   #j() {
