@@ -5,8 +5,7 @@
 // wrappers over crate/src/wasm/alphabeta_parallel.rs: the rule is the same
 // Rust function as the native threads' (`alphabeta:threads=N`).
 
-import * as wasm from '../pkg/gdlkit.js';
-import { needReady } from './wasm.js';
+import { needReady, needString, needStrings, wasm } from './wasm.js';
 
 export class AlphaBetaWorker {
   #w;
@@ -14,7 +13,7 @@ export class AlphaBetaWorker {
   /** `spec`: an `alphabeta` spec (`"alphabeta:ms=200"`); options `{worker, engine}` (read in Rust): `worker` is this worker's number (0 plays as the one-core player). */
   constructor(kif, spec = 'alphabeta', options = undefined) {
     needReady();
-    this.#w = new wasm.AlphaBetaWorker(kif, spec, options);
+    this.#w = new wasm.AlphaBetaWorker(needString(kif, 'new AlphaBetaWorker(kif, spec): kif'), needString(spec, 'new AlphaBetaWorker(kif, spec): spec'), options);
   }
 
   /** `{move, value, solved, depth, stats}` of a search from `fluents` for role number `role`. */
@@ -22,7 +21,7 @@ export class AlphaBetaWorker {
     if (!this.#w) {
       throw new Error('gdlkit: this AlphaBetaWorker was freed');
     }
-    return this.#w.rootResult(fluents, role);
+    return this.#w.rootResult(needStrings(fluents, 'rootResult(fluents, role): fluents'), role);
   }
 
   free() {

@@ -2,8 +2,7 @@
 // (termination, playability, goals, monotonicity, winnability; docs/analysis.md)
 // as a resumable job. A thin layer over crate/src/wasm/analysis.rs.
 
-import * as wasm from '../pkg/gdlkit.js';
-import { needReady } from './wasm.js';
+import { needReady, needString, wasm } from './wasm.js';
 
 const freed = () => new TypeError('gdlkit: this AnalysisJob was freed');
 
@@ -19,7 +18,7 @@ export class AnalysisJob {
   /** Options: `budget` (states), `playouts`, `depth`, `seed`, `engine`. Throws a GdlDiagnosticsError for a game with errors. */
   constructor(kif, options = {}) {
     needReady();
-    this.#job = new wasm.AnalysisJob(kif, options);
+    this.#job = new wasm.AnalysisJob(needString(kif, 'new AnalysisJob(kif, options): kif'), options);
   }
 
   #j() {

@@ -4,9 +4,8 @@
 // the Node entry (node.js), which differ only in where init() finds the
 // .wasm file. Documented in docs/js-api.md; types in index.d.ts.
 
-import * as wasm from '../pkg/gdlkit.js';
 
-import { needReady } from './wasm.js';
+import { needReady, needString, needStrings, optionalString, optionsObject, wasm } from './wasm.js';
 
 /** The gdlkit version (the crate version). */
 export function version() {
@@ -116,12 +115,12 @@ export class Game {
     if (typeof kif !== 'string') {
       throw new TypeError('new Game(kif): kif must be a string');
     }
-    const { engine, ...rest } = options ?? {};
+    const { engine, ...rest } = optionsObject(options, 'Game');
     const unknown = Object.keys(rest);
     if (unknown.length) {
       throw new TypeError(`unknown Game option \`${unknown[0]}\` (options: engine)`);
     }
-    this.#game = wasm.Game.onEngine(kif, engine);
+    this.#game = wasm.Game.onEngine(kif, optionalString(engine, 'Game option engine ("auto", "fast" or "interpreter")'));
     this.#roles = this.#game.roles();
     this.#kif = kif;
   }
@@ -143,8 +142,8 @@ export class Game {
    * Returns `{roles, playouts, terminal, meanSteps, meanGoals, games?}`.
    */
   playouts(options = {}) {
-    const { from, ...rest } = options ?? {};
-    return this.#g().playouts(from, rest);
+    const { from, ...rest } = optionsObject(options, 'playouts');
+    return this.#g().playouts(from ?? undefined, rest);
   }
 
   /**
@@ -214,7 +213,10 @@ export class Game {
    */
   next(state, moves) {
     const g = this.#g();
-    if (moves && !Array.isArray(moves) && typeof moves === 'object') {
+    if (moves === null || typeof moves !== 'object') {
+      throw new TypeError('next(state, moves): moves must be an array of move texts (one per role) or an object keyed by role name');
+    }
+    if (!Array.isArray(moves)) {
       const byName = moves;
       for (const name of Object.keys(byName)) {
         this.roleIndex(name);
@@ -229,7 +231,7 @@ export class Game {
         return m;
       });
     }
-    return g.next(state, moves);
+    return g.next(state, needStrings(moves, 'next(state, moves): moves'));
   }
 
   isTerminal(state) {
@@ -258,7 +260,7 @@ export class Game {
 
   /** A handle to the state made of exactly these fluents. */
   stateFromFluents(fluents) {
-    return this.#g().stateFromFluents(fluents);
+    return this.#g().stateFromFluents(needStrings(fluents, 'stateFromFluents(fluents): fluents'));
   }
 
   /** Whether two handles denote the same state. */
@@ -317,7 +319,7 @@ export class PlayoutJob {
     if (typeof kif !== 'string') {
       throw new TypeError('new PlayoutJob(kif, options): kif must be a string');
     }
-    this.#job = new wasm.PlayoutJob(kif, options, engine);
+    this.#job = new wasm.PlayoutJob(kif, options, optionalString(engine, 'PlayoutJob option engine'));
   }
 
   #j() {
@@ -356,6 +358,7 @@ export class PlayoutJob {
  */
 export function replay(kif, moves) {
   needReady();
+  needString(kif, 'replay(kif, moves): kif');
   return wasm.replay(kif, moves);
 }
 
@@ -368,7 +371,10 @@ export function replay(kif, moves) {
  */
 export function runCli(args, files = {}, options = {}) {
   needReady();
-  return wasm.runCli(args.map(String), files, Boolean(options.isTerminal));
+  if (!Array.isArray(args)) {
+    throw new TypeError('runCli(args, files): args must be an array of strings');
+  }
+  return wasm.runCli(args.map(String), files ?? {}, Boolean(optionsObject(options, 'runCli').isTerminal));
 }
 
 // ----------------------------------------------------------------- explain

@@ -5,8 +5,7 @@
 // results. Thin wrappers over crate/src/wasm/ensemble.rs: the members and
 // the rule are the same Rust functions as the native threads.
 
-import * as wasm from '../pkg/gdlkit.js';
-import { needReady } from './wasm.js';
+import { needReady, needString, needStrings, optionalString, wasm } from './wasm.js';
 
 export class EnsembleMember {
   #m;
@@ -14,7 +13,7 @@ export class EnsembleMember {
   /** Member number `member` of the `ensemble` spec (`"ensemble:ms=200"`); options `{member, engine}` (read in Rust). */
   constructor(kif, spec = 'ensemble', options = undefined) {
     needReady();
-    this.#m = new wasm.EnsembleMember(kif, spec, options);
+    this.#m = new wasm.EnsembleMember(needString(kif, 'new EnsembleMember(kif, spec): kif'), needString(spec, 'new EnsembleMember(kif, spec): spec'), options);
   }
 
   /** The member's evaluation function (`none`: the exhaustive search). */
@@ -27,7 +26,7 @@ export class EnsembleMember {
     if (!this.#m) {
       throw new Error('gdlkit: this EnsembleMember was freed');
     }
-    return this.#m.search(fluents, role);
+    return this.#m.search(needStrings(fluents, 'search(fluents, role): fluents'), role);
   }
 
   free() {
@@ -39,7 +38,9 @@ export class EnsembleMember {
 /** The member heuristics of an `ensemble` spec on a game, in member order. */
 export function ensembleMembers(kif, spec = 'ensemble', { engine } = {}) {
   needReady();
-  return wasm.ensembleMembers(kif, spec, engine);
+  needString(kif, 'ensembleMembers(kif, spec): kif');
+  needString(spec, 'ensembleMembers(kif, spec): spec');
+  return wasm.ensembleMembers(kif, spec, optionalString(engine, 'ensembleMembers option engine'));
 }
 
 /** The lecture's choice among member results: `{move, index, heuristic}`. */

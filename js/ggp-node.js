@@ -4,7 +4,7 @@
 
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
-import * as wasm from '../pkg/gdlkit.js';
+import { wasm } from './wasm.js';
 
 /** `gdlkit serve ARGS`: runs until the process ends. */
 export function serve(args) {

@@ -14,6 +14,7 @@ import type {
   ParsedPlayerSpec, PlayerInfo, PlayoutOptions, PlayoutSummary, RenderBoardOptions, ReorderedTree, ReplayResult,
   SearchOptions, SearchResult, SearchStats, StateDescription, StateExplainOptions, Structure, StructureOptions,
   LibraryGame, RepositoryGame,
+  SolveOptions, SolveProgress, SolveSummary,
 } from './types.js';
 
 // Explicit resource management (`using`): declared here so that projects
@@ -112,7 +113,7 @@ export type StateHandle = number;
 export type RoleRef = number | string;
 
 /** Names of the errors gdlkit throws (the `name` of the Error). */
-export type GdlErrorName = 'GdlDiagnosticsError' | 'GdlMoveError' | 'GdlEvalError' | 'GdlSearchError';
+export type GdlErrorName = 'GdlDiagnosticsError' | 'GdlMoveError' | 'GdlEvalError' | 'GdlSearchError' | 'GdlCrashError';
 
 /** Thrown when game text has errors: `diagnostics` holds them all. */
 export interface GdlDiagnosticsError extends Error {
@@ -131,10 +132,20 @@ export interface GdlEvalError extends Error {
   name: 'GdlEvalError';
 }
 
+/**
+ * Thrown when the WebAssembly instance trapped (a bug): it was rebuilt and
+ * only this call failed; objects made before (games, players, jobs) are
+ * gone and throw this error too. `cause`: the `WebAssembly.RuntimeError`.
+ */
+export interface GdlCrashError extends Error {
+  name: 'GdlCrashError';
+}
+
 /** Narrows an unknown error to a gdlkit error with this name. */
 export function isGdlError(error: unknown, name: 'GdlDiagnosticsError'): error is GdlDiagnosticsError;
 export function isGdlError(error: unknown, name: 'GdlMoveError'): error is GdlMoveError;
 export function isGdlError(error: unknown, name: 'GdlEvalError'): error is GdlEvalError;
+export function isGdlError(error: unknown, name: 'GdlCrashError'): error is GdlCrashError;
 export function isGdlError(error: unknown, name?: GdlErrorName): error is Error;
 
 /**
@@ -276,6 +287,38 @@ export class AnalysisJob {
 
 /** Runs the semantic validator to the end on the calling thread (prefer GdlWorker.analyze in a page). */
 export function analyze(kif: string, options?: AnalysisOptions): AnalysisResult;
+
+// ------------------------------------------------------------------- solve
+// Every reachable state's value under perfect play (docs/solve.md).
+
+/**
+ * The solver over a game, run in slices. Free it with `free()` (or `using`).
+ */
+export class SolveJob {
+  /**
+   * Loads the game (nothing is explored yet).
+   * @throws {GdlDiagnosticsError} for a game with errors; an Error named
+   * GdlSolveError for a game with more than two roles; {TypeError} for bad options.
+   */
+  constructor(kif: string, options?: SolveOptions);
+  /** Expands up to `states` states (default 20000); at the end solves. @throws an Error named GdlSolveError for simultaneous moves. */
+  step(states?: number): SolveProgress;
+  /** The progress, without doing anything. */
+  progress(): SolveProgress;
+  /** Ends the exploration now and solves what was explored (a partial solution). */
+  stop(): SolveProgress;
+  /** The summary (the JSON of `gdlkit solve --format json`), or null until done. */
+  summary(): SolveSummary | null;
+  /** The solution file's text (`gdlkit solve --out`), or null until done. */
+  solutionFile(): string | null;
+  readonly freed: boolean;
+  /** Releases the job (idempotent). */
+  free(): void;
+  [Symbol.dispose](): void;
+}
+
+/** Solves a game on the calling thread (prefer GdlWorker.solve in a page). */
+export function solve(kif: string, options?: SolveOptions): SolveSummary;
 
 // ------------------------------------------------------------------ search
 // Players, search, the lecture trace and matches (docs/search.md). The

@@ -4,13 +4,24 @@
 // so running out of memory is an error, not a trap that kills the instance.
 // The module's maximum memory is 2 GiB; the default budget 1,536 MB.
 
-import * as wasm from '../pkg/gdlkit.js';
-import { needReady } from './wasm.js';
+import { needReady, onRebuild, wasm } from './wasm.js';
 
-/** Sets the memory budget in MB (at least 16; at most 1,920, below the 2 GiB maximum). */
+/** The budget set last, set again on a new instance (after a trap, js/wasm.js). */
+let budget;
+onRebuild(() => {
+  if (budget !== undefined) {
+    wasm.setMemoryBudget(budget);
+  }
+});
+
+/** Sets the memory budget in MB (16 to 1,920, below the 2 GiB maximum): a RangeError outside. */
 export function setMemoryBudget(mb) {
   needReady();
+  if (typeof mb !== 'number') {
+    throw new TypeError('setMemoryBudget(mb): mb must be a number of MB (16 to 1920)');
+  }
   wasm.setMemoryBudget(mb);
+  budget = mb;
 }
 
 /** `{budgetMb, usedMb}`: the budget and the memory the engine holds now, in MB. */

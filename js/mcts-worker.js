@@ -4,8 +4,7 @@
 // over crate/src/wasm/parallel.rs: the merge and the move choice are the
 // same Rust functions as the native threads (`mcts:threads=N`).
 
-import * as wasm from '../pkg/gdlkit.js';
-import { needReady } from './wasm.js';
+import { needReady, needString, needStrings, wasm } from './wasm.js';
 
 export class MctsWorker {
   #w;
@@ -17,7 +16,7 @@ export class MctsWorker {
    */
   constructor(kif, spec = 'mcts', options = undefined) {
     needReady();
-    this.#w = new wasm.MctsWorker(kif, spec, options);
+    this.#w = new wasm.MctsWorker(needString(kif, 'new MctsWorker(kif, spec): kif'), needString(spec, 'new MctsWorker(kif, spec): spec'), options);
   }
 
   /** `{moves, visits, totals, playouts, stats}` of a search from `fluents` for role number `role`. */
@@ -25,7 +24,7 @@ export class MctsWorker {
     if (!this.#w) {
       throw new Error('gdlkit: this MctsWorker was freed');
     }
-    return this.#w.rootStats(fluents, role);
+    return this.#w.rootStats(needStrings(fluents, 'rootStats(fluents, role): fluents'), role);
   }
 
   free() {

@@ -2,8 +2,7 @@
 // ggp-base's layout (the Stanford base repository by default). JavaScript
 // only fetches; the URLs and the answers are Rust's (crate/src/repository.rs).
 
-import * as wasm from '../pkg/gdlkit.js';
-import { needReady } from './wasm.js';
+import { needReady, wasm } from './wasm.js';
 
 /** The Stanford base repository. */
 export const DEFAULT_REPOSITORY = 'http://games.ggp.org/base/';

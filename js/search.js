@@ -4,15 +4,8 @@
 // options are passed through as they are, so an option the wasm binding
 // learns works here unchanged (and a misspelt one is a TypeError there).
 
-import * as wasm from '../pkg/gdlkit.js';
 import { Game } from './api.js';
-import { needReady } from './wasm.js';
-
-function needString(value, what) {
-  if (typeof value !== 'string') {
-    throw new TypeError(`${what} must be a string`);
-  }
-}
+import { needReady, needString, needStrings, optionalString, wasm } from './wasm.js';
 
 /**
  * Searches a game from its initial state: the JSON of `gdlkit search
@@ -129,7 +122,7 @@ export class Player {
       // A Game: its text and engine; `selectMove` then takes its state handles.
       this.#game = kif;
       this.#roles = kif.roles();
-      this.#player = new wasm.SearchPlayer(kif.text, playerSpec(spec), seed, engine ?? kif.engine.name);
+      this.#player = new wasm.SearchPlayer(kif.text, playerSpec(spec), seed, optionalString(engine, 'Player option engine') ?? kif.engine.name);
       return;
     }
     needString(kif, 'new Player(kif, spec): kif (a string or a Game)');
@@ -139,7 +132,7 @@ export class Player {
     } finally {
       game.free();
     }
-    this.#player = new wasm.SearchPlayer(kif, playerSpec(spec), seed, engine);
+    this.#player = new wasm.SearchPlayer(kif, playerSpec(spec), seed, optionalString(engine, 'Player option engine'));
   }
 
   #p() {
@@ -180,7 +173,7 @@ export class Player {
     } else if (!Number.isInteger(role) || role < 0) {
       throw new RangeError(`role index ${role} out of range: the game has ${this.#roles.length} roles`);
     }
-    return p.selectMove(fluents, index);
+    return p.selectMove(needStrings(fluents, 'selectMove(fluents, role): fluents'), index);
   }
 
   /** The state machine the player runs on: "fast" or "interpreter". */

@@ -3,8 +3,7 @@
 // the SVG of a state's board drawn from it. A thin layer over
 // crate/src/wasm/structure.rs: everything is computed in Rust.
 
-import * as wasm from '../pkg/gdlkit.js';
-import { needReady } from './wasm.js';
+import { needReady, wasm } from './wasm.js';
 
 /**
  * The structure of a game (as `gdlkit structure --format json`).
@@ -31,6 +30,9 @@ export function renderBoard(game, state, options) {
   const fluents = Array.isArray(state) ? state : state?.fluents;
   if (!Array.isArray(fluents)) {
     throw new TypeError('renderBoard(game, state): state must be a list of fluents or {fluents}');
+  }
+  if (typeof game !== 'string' && (game === null || typeof game !== 'object')) {
+    throw new TypeError('renderBoard(game, state): game must be KIF text or a structure');
   }
   return wasm.renderBoard(game, fluents.map(String), options);
 }

@@ -789,6 +789,109 @@ definedAt: Record<string, Position>,
 rulesAt: Record<string, [number, number][]>, };
 
 /**
+ * Options of a solve (`solve`, `SolveJob`; all optional).
+ */
+export type SolveOptions = { 
+/**
+ * Seconds for the exploration (default 60); then the solution is partial.
+ */
+seconds?: number, 
+/**
+ * Distinct states at most (default 100000000).
+ */
+maxStates?: number, 
+/**
+ * The state machine: "auto" (default), "fast" or "interpreter".
+ */
+engine?: EngineChoice, };
+
+/**
+ * The solution concept applied.
+ */
+export type SolveConcept = "one-player" | "zero-sum" | "general-sum";
+
+/**
+ * A state's value under perfect play.
+ */
+export type SolvedValue = { 
+/**
+ * Each role's goal, in role order.
+ */
+goals: Array<number>, 
+/**
+ * Moves (plies) to the end under that play.
+ */
+movesToEnd: number, };
+
+/**
+ * Number of states with one value (`goals` `None`: unknown).
+ */
+export type SolveValueCount = { goals: Array<number> | null, states: number, };
+
+/**
+ * Figures of a solve.
+ */
+export type SolveStats = { 
+/**
+ * Distinct reachable states found.
+ */
+states: number, 
+/**
+ * Of which expanded (all of them when complete).
+ */
+expanded: number, terminal: number, 
+/**
+ * Edges of the successor graph (the mover's moves).
+ */
+edges: number, seconds: number, statesPerSecond: number, 
+/**
+ * Bytes of the explored graph per state (states, index, edges, values).
+ */
+bytesPerState: number, 
+/**
+ * Bytes the solve held at most (estimate from its containers).
+ */
+peakBytes: number, };
+
+/**
+ * Where a solve is; cheap to produce after every step.
+ */
+export type SolveProgress = { 
+/**
+ * Distinct states found so far.
+ */
+states: number, 
+/**
+ * States expanded.
+ */
+expanded: number, edges: number, 
+/**
+ * The exploration ended (the retrograde analysis is next).
+ */
+done: boolean, };
+
+/**
+ * What `gdlkit solve` and the JavaScript `solve()` report.
+ */
+export type SolveSummary = { concept: SolveConcept, roles: Array<string>, 
+/**
+ * `"fast"` or `"interpreter"`.
+ */
+engine: string, complete: boolean, 
+/**
+ * Why the exploration stopped early (a partial solution).
+ */
+stopped: string | null, 
+/**
+ * The initial state's value under perfect play (`None`: unknown).
+ */
+initial: SolvedValue | null, 
+/**
+ * States by value, best first for the first role.
+ */
+byValue: Array<SolveValueCount>, stats: SolveStats, };
+
+/**
  * Options of an analysis (`analyze`, `AnalysisJob`; all optional).
  */
 export type AnalysisOptions = { 

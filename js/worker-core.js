@@ -9,7 +9,7 @@
 // progress from inside a step (a match, after each game).
 // One-shot kinds (check, format, replay, cli, and the search kinds: search,
 // searchTree, match, bestMove) finish in their first step; sliced kinds
-// (playouts, analyze) take many.
+// (playouts, analyze, solve) take many.
 //
 // serve(scope, api) is independent of the environment: `scope` has
 // postMessage(message) and receives messages through the `onMessage`
@@ -98,6 +98,36 @@ function analyze(api, { kif, options = {} }) {
     partial() {
       job.stop();
       return job.result();
+    },
+    free: () => job.free(),
+  };
+}
+
+/**
+ * The solver in slices: each slice steps the job until the time is up; a
+ * soft cancel ends the exploration and solves what was explored (a partial
+ * summary). Work per call adapts as in `analyze`.
+ */
+function solve(api, { kif, options = {} }) {
+  const job = new api.SolveJob(kif, options);
+  let work = 1000;
+  return {
+    step(sliceMs) {
+      const end = now() + sliceMs;
+      const target = Math.max(1, sliceMs / 4);
+      let p;
+      do {
+        const t = now();
+        p = job.step(work);
+        const dt = now() - t;
+        const factor = dt > 0 ? Math.min(2, Math.max(0.5, target / dt)) : 2;
+        work = Math.max(100, Math.min(1_000_000, Math.round(work * factor)));
+      } while (!p.done && now() < end);
+      return p.done ? { done: true, value: job.summary() } : { done: false, progress: p };
+    },
+    partial() {
+      job.stop();
+      return job.summary();
     },
     free: () => job.free(),
   };
@@ -205,6 +235,7 @@ export const KINDS = {
   version: (api) => oneShot(() => api.version()),
   playouts,
   analyze,
+  solve,
   // Search: each is one wasm call, which cannot stop between slices (a
   // cancel restarts the worker; see ATOMIC_KINDS in worker.js). A match
   // reports each finished game while it runs (`report`).

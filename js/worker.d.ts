@@ -1,7 +1,7 @@
 // TypeScript declarations of `gdlkit/worker` (worker.js in browsers,
 // worker-node.js in Node). Protocol and semantics: docs/js-api.md.
 
-import type { AnalysisOptions, AnalysisProgress, AnalysisResult, CliResult, Diagnostic, EngineChoice, ExplainOptions, Explanation, MatchGameRecord, MatchResult, PlayerSpec, RunMatchOptions, ReplayResult, RoleRef, SearchOptions, SearchResult, SearchStats, WasmSource } from './index.js';
+import type { AnalysisOptions, AnalysisProgress, AnalysisResult, SolveOptions, SolveProgress, SolveSummary, CliResult, Diagnostic, EngineChoice, ExplainOptions, Explanation, MatchGameRecord, MatchResult, PlayerSpec, RunMatchOptions, ReplayResult, RoleRef, SearchOptions, SearchResult, SearchStats, WasmSource } from './index.js';
 import type { RenderBoardOptions, Structure, StructureOptions } from './index.js';
 
 /** Progress of the `playouts` job. */
@@ -168,6 +168,11 @@ export class GdlWorker extends EventTarget {
    * AnalysisResult whose unsettled properties are null.
    */
   analyze(kif: string, options?: AnalysisOptions, taskOptions?: TaskOptions<AnalysisProgress>): GdlTask<AnalysisResult>;
+  /**
+   * The solver in slices (progress: the job's progress). A soft cancel
+   * solves what was explored: the AbortError's `partial` is a partial summary.
+   */
+  solve(kif: string, options?: SolveOptions, taskOptions?: TaskOptions<SolveProgress>): GdlTask<SolveSummary>;
 
   /** A search from the initial state (one wasm call: no progress; cancelling it restarts the worker). */
   search(kif: string, options?: SearchOptions, taskOptions?: TaskOptions): GdlTask<SearchResult>;

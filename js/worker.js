@@ -366,6 +366,15 @@ export class GdlWorker extends EventTarget {
   }
 
   /**
+   * The solver (as `solve`), in slices: progress is the job's `{states,
+   * expanded, edges, done}`; result the summary. A soft cancel solves what
+   * was explored: the AbortError's `partial` is a partial summary.
+   */
+  solve(kif, options = {}, taskOptions) {
+    return this.run('solve', { kif, options }, taskOptions);
+  }
+
+  /**
    * A search from the initial state (as `search`): one wasm call, so no
    * progress reports; cancelling it restarts the worker at once.
    */

@@ -76,7 +76,8 @@ function bindgen(module, outDir, label, { outName = 'gdlkit', optFlags = WASM_OP
   mkdirSync(dirname(input), { recursive: true });
   writeFileSync(input, withoutTargetFeature(module, 'reference-types'));
   rmSync(outDir, { recursive: true, force: true });
-  runOrThrow('wasm-bindgen', ['--target', 'web', '--out-dir', outDir, '--out-name', outName, input]);
+  runOrThrow('wasm-bindgen', ['--target', 'web', '--experimental-reset-state-function', '--out-dir', outDir, '--out-name', outName, input]);
+  addForget(join(outDir, `${outName}.js`));
   const wasm = join(outDir, `${outName}_bg.wasm`);
   const before = statSync(wasm).size;
   if (capture('wasm-opt', ['--version']) !== null) {
@@ -86,6 +87,23 @@ function bindgen(module, outDir, label, { outName = 'gdlkit', optFlags = WASM_OP
   }
   const after = readFileSync(wasm);
   info(`${label}: ${bytes(after.length)} (zlib gzip level 9: ${bytes(gzipSync(after, { level: 9 }).length)}; ${bytes(before)} before wasm-opt)`);
+}
+
+/**
+ * After a trap js/wasm.js makes a new instance with wasm-bindgen's
+ * `__wbg_reset_state` (`--experimental-reset-state-function`: synchronous;
+ * objects and finalizers of the old instance are recognised as stale).
+ * A browser's main thread may refuse to instantiate a large module
+ * synchronously: then `__gdlkit_forget()`, appended here, drops the
+ * instance and returns the compiled module, so that `init` instantiates it
+ * again asynchronously.
+ */
+export function addForget(glue) {
+  const text = readFileSync(glue, 'utf8');
+  if (!/^let wasmModule, wasmInstance, wasm;$/m.test(text) || !text.includes('function __wbg_reset_state')) {
+    throw new Error(`${glue}: wasm-bindgen's output changed (no \`let wasmModule, wasmInstance, wasm;\` or __wbg_reset_state): update addForget`);
+  }
+  writeFileSync(glue, `${text}\n/** Drops the instance and returns the compiled module, for \`init\` to instantiate again (added by scripts/build.mjs). */\nexport function __gdlkit_forget() {\n  wasm = undefined;\n  return wasmModule;\n}\n\n/** The current instance (added by scripts/build.mjs). */\nexport function __gdlkit_instance() {\n  return wasmInstance;\n}\n`);
 }
 
 /** The npm package's wasm (pkg/) and the page's, without the command line (site/pkg/). */

@@ -1,10 +1,12 @@
-// `npm run fuzz -- --seconds N [--targets parse,fmt,play,analyze]`:
+// `npm run fuzz -- --seconds N [--targets parse,fmt,play,analyze,js]`:
 // coverage-guided fuzzing with cargo-fuzz (libFuzzer, nightly Rust). Installs
 // the nightly toolchain and cargo-fuzz when missing, writes a seed corpus
 // (the project's games and the adversarial families of tests/adversarial.mjs),
 // runs each target for N seconds (default 60), and prints the executions run
 // and the crashes found (saved in fuzz/artifacts/TARGET/; each one belongs
 // in crate/tests/adversarial.rs as a regression test). Exits 1 on a crash.
+// The `js` target is the npm API fuzzer (tests/js-fuzz.mjs, on the build in
+// pkg/; `--seed S`, default random): its failures belong in tests/.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -22,8 +24,27 @@ if (!Number.isFinite(seconds) || seconds <= 0) {
   console.error('--seconds expects a number of seconds greater than 0');
   process.exit(2);
 }
-const targets = option('targets', 'parse,fmt,play,analyze').split(',');
+const targets = option('targets', 'parse,fmt,play,analyze,js').split(',');
 const FUZZ = join(ROOT, 'fuzz');
+
+// The npm API fuzzer needs no nightly: run it first.
+let jsFailures = 0;
+if (targets.includes('js')) {
+  const seed = Number(option('seed', String(Date.now() % 1_000_000)));
+  const api = await import(join(ROOT, 'js', 'node.js'));
+  const { fuzzApi } = await import('../tests/js-fuzz.mjs');
+  console.log(`\n== fuzz js (the npm API) for ${seconds} s, seed ${seed}`);
+  const run = fuzzApi(api, { seconds, seed });
+  for (const f of run.failures) {
+    console.log(`call ${f.call} ${f.label}: ${f.error}`);
+  }
+  jsFailures = run.failures.length;
+  console.log(`js: ${run.calls} calls in ${run.seconds.toFixed(1)} s (slowest ${run.slowest.label}, ${run.slowest.ms.toFixed(0)} ms), ${jsFailures} failures (replay: --targets js --seed ${seed})`);
+}
+const rustTargets = targets.filter((t) => t !== 'js');
+if (rustTargets.length === 0) {
+  process.exit(jsFailures > 0 ? 1 : 0);
+}
 
 // Tools: nightly and cargo-fuzz.
 if (!(capture('rustup', ['toolchain', 'list']) ?? '').includes('nightly')) {
@@ -47,7 +68,7 @@ for (const [name, bytes] of oddTexts()) seeds.push([name, Buffer.from(bytes)]);
 
 let crashes = 0;
 let executions = 0;
-for (const target of targets) {
+for (const target of rustTargets) {
   const corpus = join(FUZZ, 'corpus', target);
   mkdirSync(corpus, { recursive: true });
   for (const [name, bytes] of seeds) {
@@ -71,5 +92,5 @@ for (const target of targets) {
   console.log(`\n${target}: ${runs} executions, ${after - before} new crashes, exit ${r.status}`);
   if (r.status !== 0 && after === before) crashes += 1; // a failure without an artifact
 }
-console.log(`\nfuzzing: ${executions} executions over ${targets.length} targets, ${crashes} crashes`);
-process.exit(crashes > 0 ? 1 : 0);
+console.log(`\nfuzzing: ${executions} executions over ${rustTargets.length} targets, ${crashes} crashes`);
+process.exit(crashes + jsFailures > 0 ? 1 : 0);

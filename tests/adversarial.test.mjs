@@ -133,7 +133,7 @@ test('memory: over the budget is a GdlEvalError naming it, not a trap; the insta
     setMemoryBudget(before.budgetMb);
   }
   assert.equal(memoryBudget().budgetMb, before.budgetMb);
-  assert.throws(() => setMemoryBudget(-1), TypeError);
+  assert.throws(() => setMemoryBudget(-1), RangeError);
   // Through the CLI: --memory applies to that command only.
   const out = answerOrGdlError('cli --memory', () => runCli(['play', 'g.kif', '--engine', 'interpreter', '--memory', '24'], { 'g.kif': wideProduct() }));
   assert.equal(out.code, 1, out.stderr);

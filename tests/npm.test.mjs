@@ -75,6 +75,7 @@ before(() => {
   assert.equal(installed.code, 0, explain(installed));
   writeFileSync(join(scratch, 'coins.kif'), COINS);
   cpSync(join(ROOT, 'games', 'ticTacToe.kif'), join(scratch, 'ticTacToe.kif'));
+  cpSync(join(ROOT, 'games', 'rockPaperScissors.kif'), join(scratch, 'rps.kif'));
   cpSync(join(ROOT, 'games', 'connectFour.kif'), join(scratch, 'connectFour.kif'));
 });
 
@@ -177,7 +178,7 @@ console.log('played');
   });
 
   test('the entries export the documented names, the same in Node and browsers; deep imports are closed', () => {
-    const names = 'AlphaBetaWorker AnalysisJob DEFAULT_REPOSITORY EnsembleMember Game MctsWorker Player PlayoutJob alphabetaChoose analyze autoCores check ensembleChoose ensembleMembers explain fix format gameText games hasErrors heuristics init initSync isGdlError isReady mctsChoose memoryBudget parallelBestMove parallelEnsembleMove parsePlayerSpec parseTree playerSpec players renderBoard reorderTree replay repositoryGame repositoryGames runCli runMatch search searchTree setMemoryBudget structure version';
+    const names = 'AlphaBetaWorker AnalysisJob DEFAULT_REPOSITORY EnsembleMember Game MctsWorker Player PlayoutJob SolveJob alphabetaChoose analyze autoCores check ensembleChoose ensembleMembers explain fix format gameText games hasErrors heuristics init initSync isGdlError isReady mctsChoose memoryBudget parallelBestMove parallelEnsembleMove parsePlayerSpec parseTree playerSpec players renderBoard reorderTree replay repositoryGame repositoryGames runCli runMatch search searchTree setMemoryBudget solve structure version';
     const inNode = node('exports-node.mjs', `console.log(Object.keys(await import('gdlkit')).sort().join(' '));\n`);
     assert.equal(inNode.code, 0, explain(inNode));
     assert.equal(inNode.stdout.trim(), names);
@@ -188,6 +189,41 @@ console.log('played');
     const deep = node('exports-deep.mjs', `await import('gdlkit/js/api.js');\n`);
     assert.equal(deep.code, 1);
     assert.match(deep.stderr, /ERR_PACKAGE_PATH_NOT_EXPORTED/);
+  });
+
+  test('solve: tic-tac-toe is a draw with 5,478 states, as a job with a solution file', () => {
+    const r = node(
+      'solve.mjs',
+      `import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { init, solve, SolveJob } from 'gdlkit';
+await init();
+const kif = readFileSync('ticTacToe.kif', 'utf8');
+const s = solve(kif);
+assert.equal(s.complete, true);
+assert.equal(s.concept, 'zero-sum');
+assert.equal(s.stats.states, 5478);
+assert.deepEqual(s.initial, { goals: [50, 50], movesToEnd: 9 });
+assert.equal(s.byValue.reduce((n, c) => n + c.states, 0), 5478);
+const job = new SolveJob(kif, { engine: 'interpreter' });
+let p;
+let steps = 0;
+do {
+  p = job.step(500);
+  steps += 1;
+} while (!p.done);
+assert.ok(steps > 5, 'progress in slices');
+assert.deepEqual(job.summary().initial.goals, [50, 50]);
+const file = job.solutionFile();
+assert.match(file, /^gdlkit-solution 1\n/);
+assert.equal(file.trim().split('\n').length, 2 + 5478);
+job.free();
+assert.throws(() => new SolveJob(readFileSync('rps.kif', 'utf8')).step(100000), { name: 'GdlSolveError', message: /simultaneous/ });
+console.log('solved');
+`,
+    );
+    assert.equal(r.code, 0, explain(r));
+    assert.match(r.stdout, /solved/);
   });
 
   test('players, search, traces and matches', () => {

@@ -91,6 +91,14 @@ types!(
     crate::structure::Quantity,
     crate::structure::FluentDomain,
     crate::structure::Structure,
+    // Solve.
+    crate::js_api::SolveOptions,
+    crate::solve::Concept,
+    crate::solve::Value,
+    crate::solve::ValueCount,
+    crate::solve::Stats,
+    crate::solve::Progress,
+    crate::solve::Summary,
     // Analysis.
     crate::js_api::AnalysisOptions,
     crate::analysis::Phase,

@@ -524,3 +524,15 @@ fn option_values_out_of_range_are_refused_with_the_option_and_range() {
         assert!(e.contains("player option"), "{spec:?}: {e}");
     }
 }
+
+#[test]
+fn explain_refuses_a_game_without_roles_instead_of_panicking() {
+    // Found by the JS API fuzzer: `explain("auto")` (a text of one atom).
+    for text in ["auto", "", "minimax:depth=1"] {
+        for heuristic in ["fjo", "fuzzy"] {
+            let out = cli(&["explain", "g.kif", "--heuristic", heuristic], text);
+            assert_eq!(out.code, 1, "{text:?} {heuristic}: {}", out.stderr);
+            assert!(out.stderr.contains("GDL060"), "{}", out.stderr);
+        }
+    }
+}

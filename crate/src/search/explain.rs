@@ -188,6 +188,9 @@ pub fn explain_state<M: StateMachine + 'static>(
     heuristic: &str,
 ) -> Result<Explanation, String> {
     let s = s.clone();
+    if m.roles().is_empty() {
+        return Err("the game has no roles (GDL060): nothing to explain".into());
+    }
     let legal = m.all_legal_moves(&s).map_err(|e| e.to_string())?;
     let names: Vec<String> = m.roles().iter().map(|&r| m.terms().display(r)).collect();
     let role = match role {
@@ -425,6 +428,12 @@ fn explain_in_time(text: &str, o: &ExplainOptions) -> Result<Explanation, String
     };
     if crate::diagnostic::has_errors(&program.diagnostics) {
         return Err(fail(program.diagnostics));
+    }
+    // What `check` rejects (no roles, no legal moves, ...) is not explained,
+    // as no other command runs it.
+    let diags = crate::check_text(text);
+    if crate::diagnostic::has_errors(&diags) {
+        return Err(fail(diags.into_iter().filter(|d| d.is_error()).collect()));
     }
     let mut m = crate::Engine::from_program(&program, choice, crate::ground::Budget::default())
         .map_err(fail)?;

@@ -8,6 +8,7 @@
 //! | `alphabeta` (iterative deepening, transposition table, PV-first ordering) | `alphabeta.rs` | at the depth limit |
 //! | `bestfirst` (one-player games, thesis 3.2.1) | `bestfirst.rs` | yes |
 //! | `mcts` (UCT with per-role joint-move statistics) | `mcts.rs` | no |
+//! | `mcts:solver=on` (MCTS-Solver, tree kept between moves) | `mcts_solver.rs` | no |
 //! | `ensemble` (one alpha-beta per evaluation function plus an exhaustive one, lecture 004) | `ensemble.rs` | one each |
 //!
 //! Heuristics (`heuristics.rs`, `fuzzy/`) map non-terminal states to
@@ -42,6 +43,7 @@ pub mod heuristics;
 pub mod matches;
 pub mod mcts;
 pub mod mcts_parallel;
+pub mod mcts_solver;
 pub mod minimax;
 pub mod ordering;
 pub mod parallel;
@@ -463,7 +465,7 @@ pub const PLAYERS: &[PlayerInfo] = &[
         "alpha-beta, iterative deepening, transposition table, PV-first ordering; options depth, ms, nodes, heuristic, mode=auto|paranoid|maxn, tt=on|off, ordering=on|off, threads=N|cores=auto (lazy SMP on N threads sharing one table, budget per thread), table=shared|own",
     ),
     player("bestfirst", "best-first", false, "best-first search for one-player games (thesis 3.2.1); options ms, nodes, heuristic"),
-    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c, threads=N|cores=auto (root-parallel on N threads, budget per thread)"),
+    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c, threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves unless reuse=off)"),
     player(
         "coolerjo",
         "CoolerJO",
@@ -660,6 +662,18 @@ where
             // `threads=N` or `cores=auto|N` (same meaning): root-parallel
             // MCTS; one thread is the one-core player itself.
             let threads = spec_threads(spec)?;
+            if spec.flag("solver", false)? {
+                let cfg = mcts_solver::Config {
+                    budget: cfg.budget,
+                    exploration: cfg.exploration,
+                    reuse: spec.flag("reuse", true)?,
+                    ..mcts_solver::Config::default()
+                };
+                return Ok(Box::new(mcts_solver::SolverMcts::new(cfg, seed, threads)));
+            }
+            if spec.get("reuse").is_some() {
+                return Err("player option reuse needs solver=on".into());
+            }
             if threads > 1 {
                 return Ok(Box::new(mcts_parallel::ParallelMcts::new(
                     cfg, seed, threads,
@@ -723,9 +737,11 @@ pub fn alphabeta_config(spec: &PlayerSpec) -> Result<alphabeta::Config, String> 
 }
 
 /// The MCTS configuration of an `mcts` spec (options ms, playouts/nodes, c;
-/// threads and cores are accepted and read by the caller).
+/// threads, cores, solver and reuse are accepted and read by the caller).
 pub fn mcts_config(spec: &PlayerSpec) -> Result<mcts::Config, String> {
-    spec.check_keys(&["ms", "playouts", "nodes", "c", "threads", "cores"])?;
+    spec.check_keys(&[
+        "ms", "playouts", "nodes", "c", "threads", "cores", "solver", "reuse",
+    ])?;
     let mut cfg = mcts::Config {
         budget: spec.budget(Some(DEFAULT_MS))?,
         ..mcts::Config::default()

@@ -494,7 +494,10 @@ impl SolveJob {
             return Some("cancelled".into());
         }
         if crate::clock::now_ms() >= deadline || crate::job::soft_passed() {
-            return Some(format!("the time limit ({} s) passed", self.limits.seconds));
+            return Some(format!(
+                "the time limit ({:.1} s) passed",
+                self.limits.seconds
+            ));
         }
         if self.graph.kind.len() >= self.limits.max_states {
             return Some(format!(

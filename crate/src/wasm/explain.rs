@@ -14,9 +14,9 @@ pub fn explain(kif: &str, options: JsValue) -> Result<JsValue, JsValue> {
     js::init();
     let o: ExplainOptions = js::options(options, "explain")?;
     o.time_limit().map_err(|e| js::range_error(&e))?;
-    let program = crate::parse_program(kif);
-    if crate::diagnostic::has_errors(&program.diagnostics) {
-        return Err(js::diagnostics_error(&program.diagnostics, kif));
+    let diags = crate::check_text(kif);
+    if crate::diagnostic::has_errors(&diags) {
+        return Err(js::diagnostics_error(&diags, kif));
     }
     let e = explain_text(kif, &o).map_err(|m| JsValue::from(js::error("GdlExplainError", &m)))?;
     to_js(&e)

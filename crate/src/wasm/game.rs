@@ -217,7 +217,7 @@ impl Game {
 
     /// Every legal move's value in a state for a role under a heuristic
     /// (the result of `explain(kif, options)`), on this game's engine.
-    /// `options`: `{role, heuristic}`.
+    /// `options`: `{role, heuristic, costs}`.
     #[wasm_bindgen(unchecked_return_type = "Explanation")]
     pub fn explain(
         &mut self,

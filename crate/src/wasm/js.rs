@@ -48,6 +48,16 @@ pub fn options<T: DeserializeOwned + Default>(v: JsValue, what: &str) -> Result<
     if !v.is_object() || js_sys::Array::is_array(&v) {
         return Err(type_error(&format!("{what} options must be an object")));
     }
+    // JSON has no NaN or infinity: serde would read them as absent.
+    for entry in js_sys::Object::entries(v.unchecked_ref()).iter() {
+        let entry: js_sys::Array = entry.unchecked_into();
+        if let Some(x) = entry.get(1).as_f64().filter(|x| !x.is_finite()) {
+            let key = entry.get(0).as_string().unwrap_or_default();
+            return Err(range_error(&format!(
+                "{what} option {key} is {x}: give a finite number"
+            )));
+        }
+    }
     let mut json: serde_json::Value = serde_wasm_bindgen::from_value(v)
         .map_err(|e| type_error(&format!("{what} options: {e}")))?;
     if let Some(obj) = json.as_object_mut() {

@@ -11,6 +11,7 @@
 //! | `matches.rs` | `runMatchWithProgress`: `runMatch` calling back after each game (for the worker) |
 //! | `check.rs` | `check(text)`: resolved diagnostics; `format(text)`: the canonical layout |
 //! | `analysis.rs` | the `AnalysisJob` class: the semantic validator as a resumable job |
+//! | `solve.rs` | the `SolveJob` class: the game solver as a resumable job |
 //! | `ggp.rs` | the GGP protocol for JS sockets: `GgpServer` (player), `GgpPlayer` (player without HTTP), `GgpMatch` (one managed match), `GgpHost` (`gdlkit host`) |
 //! | `structure.rs` | `structure(kif, options)`: boards, pieces, roles, ... (`crate::structure`); `renderBoard`: a state's board as SVG |
 //! | `ensemble.rs` | the ensemble across workers: `EnsembleMember` (one member's search), `ensembleMembers`, `ensembleChoose` (the rule) |
@@ -64,6 +65,8 @@ mod repository;
 #[cfg(feature = "engine")]
 mod search;
 #[cfg(feature = "engine")]
+mod solve;
+#[cfg(feature = "engine")]
 mod standalone;
 #[cfg(feature = "engine")]
 mod structure;
@@ -103,6 +106,8 @@ pub use search::{
     parse_player_spec, parse_tree, players, random_tree, reorder_tree, run_match, search,
     search_tree, SearchPlayer,
 };
+#[cfg(feature = "engine")]
+pub use solve::SolveJob;
 #[cfg(feature = "engine")]
 pub use standalone::standalone_html;
 #[cfg(feature = "engine")]

@@ -73,7 +73,7 @@ export class Gallery {
 
   card(g) {
     const picture = g.thumbnail
-      ? h('img', { src: `games/${encodeURIComponent(g.thumbnail)}`, alt: '', loading: 'lazy', class: 'gallery-thumb' })
+      ? h('img', { src: `games/${encodeURIComponent(g.thumbnail)}`, alt: '', class: 'gallery-thumb' })
       : h('div', { class: 'gallery-thumb gallery-nothumb', 'aria-hidden': 'true', text: g.title.slice(0, 1) });
     return h('li', { class: 'gallery-card', data: { name: g.name } },
       h('button', { type: 'button', class: 'gallery-open', 'aria-describedby': `gallery-desc-${g.name}`, on: { click: () => this.pick(g.name) } },

@@ -1,0 +1,196 @@
+// Playing strength: matches of `gdlkit serve` (the candidate player) against
+// an opponent, run by `gdlkit host` one match at a time with the seats
+// alternated. The opponent is either another `gdlkit serve` (the baseline
+// player spec, the quick signal) or any GGP player URL (Sancho, ggp-base's
+// sample players: ../shared/ggp/opponents/README.md says how to run them).
+// Prints per game W/D/L of the candidate, its mean score with a 95%
+// interval, errors per side (TO timeout, IL illegal, CE connection) and the
+// machine's load before and after.
+//
+//   cargo build --release -p gdlkit
+//   node bench/strength.mjs [--games connectFour,breakthrough] [--matches 4]
+//       [--start 10] [--play 1] [--candidate SPEC] [--baseline SPEC]
+//       [--opponent URL] [--out FILE.json] [--log FILE] [--port P]
+//
+// Defaults: ticTacToe, connectFour, breakthrough and reversi from
+// ../shared/games/repository, 4 matches each, 10 s / 1 s, candidate = the
+// serve default, baseline `mcts`. A `--games` entry may be a path to a .kif.
+// `--log F` keeps the servers' logs in F.candidate and F.baseline; ports P
+// (candidate) and P+1 (baseline), default 9400.
+// Not part of `npm test`: it takes minutes and needs quiet cores.
+
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+// The shared corpus beside the checkout (or beside its parent, for a worktree).
+const CORPUS = [join(ROOT, '..', 'shared'), join(ROOT, '..', '..', 'shared')]
+  .map((d) => join(d, 'games', 'repository'))
+  .find((d) => existsSync(d)) ?? join(ROOT, '..', 'shared', 'games', 'repository');
+const GDLKIT = join(ROOT, 'target', 'release', 'gdlkit');
+
+function options(argv) {
+  const o = {
+    games: ['ticTacToe', 'connectFour', 'breakthrough', 'reversi'],
+    matches: 4,
+    start: 10,
+    play: 1,
+    candidate: null,
+    baseline: 'mcts',
+    opponent: null,
+    out: null,
+    log: null,
+    port: 9400,
+  };
+  for (let i = 0; i < argv.length; i += 2) {
+    const [k, v] = [argv[i], argv[i + 1]];
+    if (v === undefined) throw new Error(`option ${k} needs a value`);
+    if (k === '--games') o.games = v.split(',');
+    else if (k === '--matches') o.matches = Number(v);
+    else if (k === '--start') o.start = Number(v);
+    else if (k === '--play') o.play = Number(v);
+    else if (k === '--candidate') o.candidate = v;
+    else if (k === '--baseline') o.baseline = v;
+    else if (k === '--opponent') o.opponent = v;
+    else if (k === '--out') o.out = v;
+    else if (k === '--log') o.log = v;
+    else if (k === '--port') o.port = Number(v);
+    else throw new Error(`unknown option ${k}`);
+  }
+  return o;
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The player's INFO status, or null while it does not answer. */
+async function info(url) {
+  try {
+    const r = await fetch(url, { method: 'POST', body: '( INFO )', signal: AbortSignal.timeout(2000) });
+    const t = await r.text();
+    return /available/i.test(t) ? 'available' : /busy/i.test(t) ? 'busy' : t.trim();
+  } catch {
+    return null;
+  }
+}
+
+/** Waits until `url` answers INFO `available` (Sancho restarts after every match). */
+async function ready(url, ms = 120000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if ((await info(url)) === 'available') return;
+    await sleep(500);
+  }
+  throw new Error(`${url} is not available after ${ms / 1000} s`);
+}
+
+/** Starts `gdlkit serve` with a player spec on a port; returns the process and URL. */
+function serve(spec, port, name, logFile) {
+  const args = ['serve', '--port', String(port), '--name', name];
+  if (spec) args.push('--player', spec);
+  // The servers' logs (one line per message) go to the log file, if any.
+  if (logFile) args.push('--log', `${logFile}.${name}`);
+  const proc = spawn(GDLKIT, args, { stdio: ['ignore', 'ignore', 'ignore'] });
+  return { proc, url: `http://127.0.0.1:${port}` };
+}
+
+/** One match by `gdlkit host`: the parsed match JSON. */
+function hostMatch(file, players, o, seed) {
+  const args = ['host', file, '--players', ...players, '--startclock', String(o.start), '--playclock', String(o.play)];
+  args.push('--matches', '1', '--format', 'json', '--seed', String(seed));
+  const r = spawnSync(GDLKIT, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (r.status !== 0) throw new Error(`gdlkit host failed (${r.status}): ${r.stderr.slice(-2000)}`);
+  return JSON.parse(r.stdout).matches[0];
+}
+
+/** Counts of TO / IL / CE in one role's column of a match's errors. */
+function errorCounts(match, role, into) {
+  for (const row of match.errors ?? []) {
+    const e = row[role] ?? '';
+    for (const kind of ['TO', 'IL', 'CE']) if (e.startsWith(kind)) into[kind] += 1;
+  }
+}
+
+/** Mean and 95% half-width (normal approximation) of scores in 0..100. */
+function interval(xs) {
+  const n = xs.length;
+  const mean = xs.reduce((a, b) => a + b, 0) / n;
+  const sd = n > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1)) : 0;
+  return { mean, half: n > 1 ? (1.96 * sd) / Math.sqrt(n) : Number.NaN };
+}
+
+async function playGame(game, cand, opp, o) {
+  const file = game.endsWith('.kif') ? game : join(CORPUS, `${game}.kif`);
+  if (!existsSync(file)) throw new Error(`no game ${file}`);
+  const row = { game, scores: [], wins: 0, draws: 0, losses: 0, aborted: 0 };
+  row.errors = { candidate: { TO: 0, IL: 0, CE: 0 }, opponent: { TO: 0, IL: 0, CE: 0 } };
+  for (let g = 0; g < o.matches; g++) {
+    await ready(cand);
+    await ready(opp);
+    const seat = g % 2;
+    const players = seat === 0 ? [cand, opp] : [opp, cand];
+    const m = hostMatch(file, players, o, g + 1);
+    const goals = m.goalValues ?? [];
+    const mine = goals[seat] ?? 0;
+    const best = Math.max(...goals.filter((_, r) => r !== seat), 0);
+    row.scores.push(mine);
+    if (m.isAborted) row.aborted += 1;
+    if (mine > best) row.wins += 1;
+    else if (mine === best) row.draws += 1;
+    else row.losses += 1;
+    errorCounts(m, seat, row.errors.candidate);
+    errorCounts(m, 1 - seat, row.errors.opponent);
+    const errs = (m.errors ?? []).flatMap((r) => r.filter((e) => e)).length;
+    console.error(`${game} ${g + 1}/${o.matches}: candidate as ${m.gameRoleNames[seat]} scored ${mine} (goals ${goals.join('/')}, ${m.moves.length} moves, ${errs} errors)`);
+  }
+  return { ...row, ...interval(row.scores) };
+}
+
+const fmtErr = (e) => `TO ${e.TO} IL ${e.IL} CE ${e.CE}`;
+
+async function main() {
+  const o = options(process.argv.slice(2));
+  if (!existsSync(GDLKIT)) throw new Error(`build first: cargo build --release -p gdlkit (${GDLKIT})`);
+  const procs = [];
+  const c = serve(o.candidate, o.port, 'candidate', o.log);
+  procs.push(c.proc);
+  let oppUrl = o.opponent;
+  if (!oppUrl) {
+    const b = serve(o.baseline, o.port + 1, 'baseline', o.log);
+    procs.push(b.proc);
+    oppUrl = b.url;
+  }
+  const stop = () => {
+    for (const p of procs) p.kill();
+  };
+  process.on('SIGINT', () => {
+    stop();
+    process.exit(130);
+  });
+  const loadBefore = loadavg();
+  const rows = [];
+  try {
+    for (const game of o.games) rows.push(await playGame(game, c.url, oppUrl, o));
+  } finally {
+    stop();
+  }
+  const loadAfter = loadavg();
+  const head = `candidate ${o.candidate ?? '(serve default)'} vs ${o.opponent ?? `baseline ${o.baseline}`}, ${o.start} s / ${o.play} s, seats alternated`;
+  console.log(head);
+  console.log('| game | matches | W/D/L | mean score (95%) | errors candidate | errors opponent |');
+  console.log('|---|---|---|---|---|---|');
+  for (const r of rows) {
+    const ci = Number.isNaN(r.half) ? '' : ` ± ${r.half.toFixed(1)}`;
+    console.log(`| ${r.game} | ${r.scores.length} | ${r.wins}/${r.draws}/${r.losses} | ${r.mean.toFixed(1)}${ci} | ${fmtErr(r.errors.candidate)} | ${fmtErr(r.errors.opponent)} |`);
+  }
+  const la = (l) => l.map((x) => x.toFixed(2)).join(' ');
+  console.log(`load (1/5/15 min) before: ${la(loadBefore)}, after: ${la(loadAfter)}`);
+  if (o.out) writeFileSync(o.out, `${JSON.stringify({ options: o, rows, loadBefore, loadAfter }, null, 1)}\n`);
+}
+
+main().catch((e) => {
+  console.error(e.message);
+  process.exit(1);
+});

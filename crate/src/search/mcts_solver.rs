@@ -1,0 +1,857 @@
+//! MCTS-Solver with the tree kept between moves (`mcts:solver=on`).
+//!
+//! The statistics are those of [`super::mcts`] (per node and role, each
+//! move's visits and summed reward: decoupled UCT, which is plain
+//! single-perspective UCT where one role moves), with three additions:
+//! - **Proven values** (MCTS-Solver, Winands et al.): a terminal node is
+//!   proven with its goals; a node where one role chooses is proven as soon
+//!   as one child gives that role the top reward 1, or once every child is
+//!   proven (the best for the mover); a node where several roles choose is
+//!   proven only when every joint child is proven with the same rewards.
+//!   Selection scores a proven child by its exact value without a bonus, an
+//!   iteration that reaches a proven node backs up its value, and the move
+//!   played is a proven win at once, never a proven loss while another
+//!   move is open.
+//! - **Decisive moves**: on a node's second visit, where one role moves,
+//!   each of its moves is tried once; one that ends the game with the
+//!   mover's top reward proves the node at once (and its parent sees a
+//!   proven loss: anti-decisive).
+//! - **The tree is kept** between moves: the next search starts from the
+//!   node of the new state (a child or grandchild of the old root, found by
+//!   state equality), with its statistics, and the rest is dropped.
+//! - **Root-parallel on N threads**: each worker keeps its own tree and
+//!   seed; the root statistics are summed before the move is chosen.
+//!
+//! The move played is our role's most visited root move (ties: higher
+//! mean), after the proven values above.
+
+use super::parallel::{run_all, worker_seed, Job};
+use super::{searched_move, since, Budget, Limit, Player, SearchResult, Stats};
+use crate::clock::now_ms;
+use crate::reasoner::{EvalError, StateMachine};
+use crate::terms::TermId;
+use rustc_hash::FxHashMap;
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub budget: Budget,
+    /// UCB1 exploration constant (rewards are in [0, 1]).
+    pub exploration: f64,
+    /// Tree nodes before the tree stops growing (playouts continue).
+    pub max_nodes: usize,
+    /// Step cap of one playout.
+    pub playout_steps: usize,
+    /// Keep the tree between moves.
+    pub reuse: bool,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            budget: Budget::default(),
+            exploration: 0.7,
+            max_nodes: 300_000,
+            playout_steps: 1000,
+            reuse: true,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+struct Arm {
+    visits: u32,
+    total: f64,
+}
+
+impl Arm {
+    fn mean(self) -> f64 {
+        if self.visits == 0 {
+            0.0
+        } else {
+            self.total / self.visits as f64
+        }
+    }
+}
+
+/// Exact rewards above this count as the top reward (a win).
+const WIN: f64 = 1.0 - 1e-9;
+
+/// Joint children of a node where several roles choose, beyond which the
+/// solver does not try to prove it.
+const MAX_PROVEN_JOINTS: u64 = 256;
+
+struct Node<S> {
+    state: S,
+    /// Legal moves per role (empty when terminal).
+    legal: Vec<Vec<TermId>>,
+    /// Per role, per legal move.
+    arms: Vec<Vec<Arm>>,
+    /// Mixed-radix weights: the joint index is `sum(pick[r] * strides[r])`.
+    strides: Vec<u64>,
+    visits: u32,
+    children: FxHashMap<u64, u32>,
+    /// Exact rewards per role in [0, 1] once solved.
+    proven: Option<Box<[f64]>>,
+    /// The mover's move that ends the game with its top reward, found by
+    /// [`Searcher::decisive`] (the node is then proven).
+    winning: Option<u16>,
+    /// Whether [`Searcher::decisive`] has looked at this node.
+    checked: bool,
+}
+
+impl<S> Node<S> {
+    /// The only role with a choice, if exactly one has one.
+    fn mover(&self) -> Option<usize> {
+        let mut choosers = self.legal.iter().enumerate().filter(|(_, l)| l.len() > 1);
+        match (choosers.next(), choosers.next()) {
+            (Some((r, _)), None) => Some(r),
+            _ => None,
+        }
+    }
+    fn joints(&self) -> u64 {
+        self.legal
+            .iter()
+            .try_fold(1u64, |a, l| a.checked_mul(l.len() as u64))
+            .unwrap_or(u64::MAX)
+    }
+}
+
+/// One role's view of the root after a search: per legal move its visits,
+/// summed reward and proven value (where the role alone moves).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RootView {
+    pub moves: Vec<TermId>,
+    pub visits: Vec<u64>,
+    pub totals: Vec<f64>,
+    pub proven: Vec<Option<f64>>,
+    pub playouts: u64,
+}
+
+impl RootView {
+    /// Sums views of the same root (root-parallel workers).
+    pub fn merge(parts: &[RootView]) -> RootView {
+        let mut out = parts.first().cloned().unwrap_or_default();
+        for p in parts.iter().skip(1) {
+            if p.moves != out.moves {
+                continue;
+            }
+            for i in 0..out.moves.len() {
+                out.visits[i] += p.visits[i];
+                out.totals[i] += p.totals[i];
+                out.proven[i] = out.proven[i].or(p.proven[i]);
+            }
+            out.playouts += p.playouts;
+        }
+        out
+    }
+
+    /// The move to play and its value in [0, 1]: a proven win; else, of
+    /// the moves not proven lost (all if every one is), the best proven
+    /// value when all are proven, else the most visited (ties: higher mean).
+    pub fn choose(&self) -> Option<(usize, f64)> {
+        let n = self.moves.len();
+        let mean = |i: usize| {
+            if self.visits[i] == 0 {
+                0.0
+            } else {
+                self.totals[i] / self.visits[i] as f64
+            }
+        };
+        let value = |i: usize| self.proven[i].unwrap_or_else(|| mean(i));
+        if let Some(i) = (0..n).find(|&i| self.proven[i].is_some_and(|v| v >= WIN)) {
+            return Some((i, 1.0));
+        }
+        let lost = |i: usize| self.proven[i].is_some_and(|v| v <= 1e-9);
+        let open: Vec<usize> = (0..n).filter(|&i| !lost(i)).collect();
+        let pool = if open.is_empty() {
+            (0..n).collect()
+        } else {
+            open
+        };
+        if pool.iter().all(|&i| self.proven[i].is_some()) {
+            return pool
+                .iter()
+                .copied()
+                .max_by(|&a, &b| value(a).total_cmp(&value(b)).then(b.cmp(&a)))
+                .map(|i| (i, value(i)));
+        }
+        pool.iter()
+            .copied()
+            .max_by(|&a, &b| {
+                self.visits[a]
+                    .cmp(&self.visits[b])
+                    .then(mean(a).total_cmp(&mean(b)))
+                    .then(b.cmp(&a))
+            })
+            .map(|i| (i, value(i)))
+    }
+}
+
+/// One search tree with its own random generator.
+pub struct Searcher<S> {
+    cfg: Config,
+    rng: fastrand::Rng,
+    nodes: Vec<Node<S>>,
+}
+
+impl<S: Clone + Eq> Searcher<S> {
+    pub fn new(cfg: Config, seed: u64) -> Searcher<S> {
+        Searcher {
+            cfg,
+            rng: fastrand::Rng::with_seed(seed),
+            nodes: Vec::new(),
+        }
+    }
+
+    /// Drops the tree (a new game).
+    pub fn clear(&mut self) {
+        self.nodes.clear();
+    }
+
+    /// Nodes in the tree.
+    pub fn size(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Makes the node of `state` the root if it is the root, a child or a
+    /// grandchild of it, keeping its subtree; otherwise empties the tree.
+    /// True when a subtree was kept.
+    pub fn reroot(&mut self, state: &S) -> bool {
+        let Some(found) = self.find(state) else {
+            self.nodes.clear();
+            return false;
+        };
+        if found == 0 {
+            return true;
+        }
+        let mut old: Vec<Option<Node<S>>> = std::mem::take(&mut self.nodes)
+            .into_iter()
+            .map(Some)
+            .collect();
+        // No transpositions: every node has one parent, so each old node is
+        // taken once, breadth first.
+        let mut kept = vec![old[found as usize].take().expect("a tree node")];
+        let mut i = 0;
+        while i < kept.len() {
+            let mut kids = std::mem::take(&mut kept[i].children);
+            for id in kids.values_mut() {
+                kept.push(old[*id as usize].take().expect("a tree node"));
+                *id = (kept.len() - 1) as u32;
+            }
+            kept[i].children = kids;
+            i += 1;
+        }
+        self.nodes = kept;
+        true
+    }
+
+    /// The node of `state` among the root, its children and grandchildren;
+    /// of several (the same state by different move orders), the most
+    /// visited.
+    fn find(&self, state: &S) -> Option<u32> {
+        let root = self.nodes.first()?;
+        if root.state == *state {
+            return Some(0);
+        }
+        let kids = |id: u32| self.nodes[id as usize].children.values().copied();
+        kids(0)
+            .chain(kids(0).flat_map(kids))
+            .filter(|&id| self.nodes[id as usize].state == *state)
+            .max_by_key(|&id| (self.nodes[id as usize].visits, std::cmp::Reverse(id)))
+    }
+
+    fn make_node<M: StateMachine<State = S>>(m: &mut M, state: S) -> Result<Node<S>, EvalError> {
+        let terminal = m.is_terminal(&state)?;
+        let legal = if terminal {
+            Vec::new()
+        } else {
+            m.all_legal_moves(&state)?
+        };
+        // Nobody can move: the end of the game.
+        let proven = if terminal || legal.iter().any(Vec::is_empty) {
+            Some(rewards(m, &state)?.into_boxed_slice())
+        } else {
+            None
+        };
+        let legal = if proven.is_some() { Vec::new() } else { legal };
+        let mut strides = Vec::with_capacity(legal.len());
+        let mut w = 1u64;
+        for l in legal.iter().rev() {
+            strides.push(w);
+            w = w.saturating_mul(l.len() as u64);
+        }
+        strides.reverse();
+        Ok(Node {
+            arms: legal
+                .iter()
+                .map(|l| vec![Arm::default(); l.len()])
+                .collect(),
+            state,
+            legal,
+            strides,
+            visits: 0,
+            children: FxHashMap::default(),
+            proven,
+            winning: None,
+            checked: false,
+        })
+    }
+
+    /// Decisive moves: when one role moves at `id`, tries each of its moves
+    /// once and proves the node if one ends the game with the mover's top
+    /// reward. Done on a node's second visit, so leaves visited once never
+    /// pay for it; the parent then sees a proven loss (anti-decisive).
+    fn decisive<M: StateMachine<State = S>>(
+        &mut self,
+        m: &mut M,
+        id: u32,
+    ) -> Result<(), EvalError> {
+        let node = &mut self.nodes[id as usize];
+        node.checked = true;
+        let Some(r) = node.mover() else {
+            return Ok(());
+        };
+        let mut joint: Vec<TermId> = node.legal.iter().map(|l| l[0]).collect();
+        for i in 0..node.legal[r].len() {
+            joint[r] = node.legal[r][i];
+            let next = m.next_state(&node.state, &joint)?;
+            if !m.is_terminal(&next)? {
+                continue;
+            }
+            let goals = rewards(m, &next)?;
+            if goals.get(r).is_some_and(|&g| g >= WIN) {
+                node.proven = Some(goals.into_boxed_slice());
+                node.winning = Some(i as u16);
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// The proven rewards of the child of `node` reached by joint index `k`.
+    fn child_proven(&self, node: &Node<S>, k: u64) -> Option<&[f64]> {
+        let c = node.children.get(&k)?;
+        self.nodes[*c as usize].proven.as_deref()
+    }
+
+    /// Role `r`'s move at `node`: an untried one (random) first, else UCB1,
+    /// where a proven child (the role moving alone) scores its exact value.
+    fn select(&mut self, id: u32, r: usize) -> u16 {
+        let node = &self.nodes[id as usize];
+        let arms = &node.arms[r];
+        if arms.len() == 1 {
+            return 0;
+        }
+        let untried = arms.iter().filter(|a| a.visits == 0).count();
+        if untried > 0 {
+            let k = crate::reasoner::random_index(&mut self.rng, untried);
+            return arms
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| a.visits == 0)
+                .nth(k)
+                .map_or(0, |(i, _)| i as u16);
+        }
+        let alone = node.mover() == Some(r);
+        let ln = (node.visits.max(1) as f64).ln();
+        let mut best = (0u16, f64::NEG_INFINITY);
+        for (i, a) in arms.iter().enumerate() {
+            let exact = if alone {
+                self.child_proven(node, i as u64 * node.strides[r])
+                    .map(|p| p[r])
+            } else {
+                None
+            };
+            let u = exact
+                .unwrap_or_else(|| a.mean() + self.cfg.exploration * (ln / a.visits as f64).sqrt());
+            if u > best.1 {
+                best = (i as u16, u);
+            }
+        }
+        best.0
+    }
+
+    /// Proves node `id` from its children where it can; true if proven.
+    fn prove(&mut self, id: u32) -> bool {
+        let node = &self.nodes[id as usize];
+        if node.proven.is_some() {
+            return true;
+        }
+        let value: Option<Box<[f64]>> = match node.mover() {
+            Some(r) => {
+                let mut best: Option<&[f64]> = None;
+                let mut all = true;
+                for i in 0..node.legal[r].len() {
+                    match self.child_proven(node, i as u64 * node.strides[r]) {
+                        Some(p) if p[r] >= WIN => {
+                            best = Some(p);
+                            all = true;
+                            break;
+                        }
+                        Some(p) => {
+                            if best.is_none_or(|b| p[r] > b[r]) {
+                                best = Some(p);
+                            }
+                        }
+                        None => all = false,
+                    }
+                }
+                best.filter(|b| all || b[r] >= WIN).map(Box::from)
+            }
+            None => {
+                let n = node.joints();
+                if n > MAX_PROVEN_JOINTS {
+                    None
+                } else {
+                    let first = self.child_proven(node, 0);
+                    let same = (1..n).all(|k| self.child_proven(node, k) == first);
+                    first.filter(|_| same).map(Box::from)
+                }
+            }
+        };
+        let proven = value.is_some();
+        self.nodes[id as usize].proven = value;
+        proven
+    }
+
+    /// Searches from `root` (keeping the subtree of the last search when it
+    /// leads there) and returns `role`'s root view and the counters.
+    pub fn search<M: StateMachine<State = S>>(
+        &mut self,
+        m: &mut M,
+        root: &S,
+        role: usize,
+    ) -> Result<(RootView, Stats), EvalError> {
+        let t0 = now_ms();
+        let mut limit = Limit::new(&self.cfg.budget);
+        let mut stats = Stats::default();
+        if !(self.cfg.reuse && self.reroot(root)) {
+            self.nodes = vec![Self::make_node(m, root.clone())?];
+        }
+        if !self.nodes[0].checked {
+            self.decisive(m, 0)?;
+        }
+        stats.nodes = self.nodes.len() as u64;
+        let mut path: Vec<(u32, Vec<u16>)> = Vec::new();
+        let mut max_depth = 0u32;
+        loop {
+            if stats.playouts > 0 && limit.exhausted() {
+                break;
+            }
+            limit.tick();
+            if self.nodes[0].proven.is_some() {
+                break;
+            }
+            let (end, rewards) = self.descend(m, &mut path)?;
+            stats.playouts += 1;
+            max_depth = max_depth.max(path.len() as u32);
+            self.backup(end, &path, &rewards);
+        }
+        stats.nodes = self.nodes.len() as u64;
+        stats.depth = max_depth;
+        stats.elapsed_ms = since(t0);
+        Ok((self.root_view(role, stats.playouts), stats))
+    }
+
+    /// One iteration down from the root: selection, expansion of one node
+    /// (while the tree has room) and a random playout; the node the walk
+    /// ended on and the rewards per role.
+    fn descend<M: StateMachine<State = S>>(
+        &mut self,
+        m: &mut M,
+        path: &mut Vec<(u32, Vec<u16>)>,
+    ) -> Result<(u32, Vec<f64>), EvalError> {
+        path.clear();
+        let mut cur = 0u32;
+        loop {
+            if !self.nodes[cur as usize].checked && self.nodes[cur as usize].visits > 0 {
+                self.decisive(m, cur)?;
+            }
+            if let Some(p) = &self.nodes[cur as usize].proven {
+                return Ok((cur, p.to_vec()));
+            }
+            let roles = self.nodes[cur as usize].legal.len();
+            let pick: Vec<u16> = (0..roles).map(|r| self.select(cur, r)).collect();
+            let node = &self.nodes[cur as usize];
+            let key: u64 = pick
+                .iter()
+                .zip(&node.strides)
+                .map(|(&i, &w)| i as u64 * w)
+                .sum();
+            path.push((cur, pick));
+            if let Some(&c) = node.children.get(&key) {
+                cur = c;
+                continue;
+            }
+            let joint: Vec<TermId> = path[path.len() - 1]
+                .1
+                .iter()
+                .enumerate()
+                .map(|(r, &i)| node.legal[r][i as usize])
+                .collect();
+            let child_state = m.next_state(&node.state, &joint)?;
+            if self.nodes.len() >= self.cfg.max_nodes {
+                return Ok((cur, self.playout(m, &child_state, roles)?));
+            }
+            let child = Self::make_node(m, child_state)?;
+            let id = self.nodes.len() as u32;
+            self.nodes.push(child);
+            self.nodes[cur as usize].children.insert(key, id);
+            if let Some(p) = &self.nodes[id as usize].proven {
+                return Ok((id, p.to_vec()));
+            }
+            let start = self.nodes[id as usize].state.clone();
+            return Ok((id, self.playout(m, &start, roles)?));
+        }
+    }
+
+    fn playout<M: StateMachine<State = S>>(
+        &mut self,
+        m: &mut M,
+        start: &S,
+        roles: usize,
+    ) -> Result<Vec<f64>, EvalError> {
+        let p = m.random_playout(start, &mut self.rng, self.cfg.playout_steps)?;
+        if p.terminal {
+            rewards(m, &p.state)
+        } else {
+            Ok(vec![0.0; roles])
+        }
+    }
+
+    /// Adds the rewards along the path (and to the node the walk ended on)
+    /// and proves what the new values prove, bottom up.
+    fn backup(&mut self, end: u32, path: &[(u32, Vec<u16>)], rewards: &[f64]) {
+        if path.last().is_none_or(|(last, _)| *last != end) {
+            self.nodes[end as usize].visits += 1;
+        }
+        let mut proving = self.nodes[end as usize].proven.is_some();
+        for (id, pick) in path.iter().rev() {
+            let node = &mut self.nodes[*id as usize];
+            node.visits += 1;
+            for (r, &i) in pick.iter().enumerate() {
+                let arm = &mut node.arms[r][i as usize];
+                arm.visits += 1;
+                arm.total += rewards.get(r).copied().unwrap_or(0.0);
+            }
+            // Only a node whose child was just proven can become proven.
+            proving = proving && self.prove(*id);
+        }
+    }
+
+    fn root_view(&self, role: usize, playouts: u64) -> RootView {
+        let root = &self.nodes[0];
+        let mut v = RootView {
+            playouts,
+            ..RootView::default()
+        };
+        let Some(arms) = root.arms.get(role) else {
+            return v;
+        };
+        let alone = root.mover() == Some(role);
+        v.moves = root.legal[role].clone();
+        v.visits = arms.iter().map(|a| a.visits as u64).collect();
+        v.totals = arms.iter().map(|a| a.total).collect();
+        v.proven = (0..arms.len())
+            .map(|i| {
+                if alone && root.winning == Some(i as u16) {
+                    return Some(1.0);
+                }
+                let k = i as u64 * root.strides[role];
+                self.child_proven(root, k)
+                    .filter(|_| alone)
+                    .map(|p| p[role])
+            })
+            .collect();
+        v
+    }
+}
+
+fn rewards<M: StateMachine>(m: &mut M, s: &M::State) -> Result<Vec<f64>, EvalError> {
+    Ok(m.goals(s)?
+        .iter()
+        .map(|g| g.unwrap_or(0) as f64 / 100.0)
+        .collect())
+}
+
+/// The player: one [`Searcher`] per thread (root-parallel), trees kept
+/// between moves.
+pub struct SolverMcts<S> {
+    workers: Vec<Searcher<S>>,
+    stats: Stats,
+}
+
+impl<S: Clone + Eq> SolverMcts<S> {
+    /// `threads` workers (at least one); worker `i` is seeded with
+    /// [`worker_seed`]`(seed, i)`.
+    pub fn new(cfg: Config, seed: u64, threads: usize) -> SolverMcts<S> {
+        SolverMcts {
+            workers: (0..threads.max(1))
+                .map(|i| Searcher::new(cfg.clone(), worker_seed(seed, i)))
+                .collect(),
+            stats: Stats::default(),
+        }
+    }
+
+    /// Searches with every worker (the first on `m`, the others on clones
+    /// of it, which keep its term ids) and decides on the summed view.
+    pub fn search<M>(&mut self, m: &mut M, root: &S, role: usize) -> Result<SearchResult, EvalError>
+    where
+        M: StateMachine<State = S> + Clone + Send,
+        S: Send + Sync,
+    {
+        let mut forks: Vec<M> = (1..self.workers.len()).map(|_| m.clone()).collect();
+        let mut machines: Vec<&mut M> = vec![m];
+        machines.extend(forks.iter_mut());
+        let jobs: Vec<Job<Result<(RootView, Stats), EvalError>>> = self
+            .workers
+            .iter_mut()
+            .zip(machines)
+            .map(|(w, mm)| Box::new(move || w.search(mm, root, role)) as Job<_>)
+            .collect();
+        let parts = run_all(jobs).into_iter().collect::<Result<Vec<_>, _>>()?;
+        let mut stats = Stats::default();
+        for (_, s) in &parts {
+            stats.add(s);
+        }
+        stats.elapsed_ms = parts.iter().map(|(_, s)| s.elapsed_ms).fold(0.0, f64::max);
+        let views: Vec<RootView> = parts.into_iter().map(|(v, _)| v).collect();
+        let view = RootView::merge(&views);
+        let (best_move, value, solved) = match view.choose() {
+            Some((i, v)) => (Some(view.moves[i]), v * 100.0, view.proven[i].is_some()),
+            None => (m.legal_moves(root, role)?.first().copied(), 0.0, false),
+        };
+        Ok(SearchResult {
+            iterations: Vec::new(),
+            value,
+            best_move,
+            solved,
+            stats,
+        })
+    }
+}
+
+impl<M> Player<M> for SolverMcts<M::State>
+where
+    M: StateMachine + Clone + Send,
+    M::State: Send + Sync,
+{
+    fn name(&self) -> String {
+        let cfg = &self.workers[0].cfg;
+        let base = match (cfg.budget.ms, cfg.budget.nodes) {
+            (Some(ms), _) => format!("mcts(solver, {ms} ms)"),
+            (None, Some(n)) => format!("mcts(solver, {n} playouts)"),
+            _ => "mcts(solver)".into(),
+        };
+        match self.workers.len() {
+            1 => base,
+            n => super::parallel::threaded_name(&base, n),
+        }
+    }
+    fn select_move(
+        &mut self,
+        m: &mut M,
+        state: &M::State,
+        role: usize,
+    ) -> Result<TermId, EvalError> {
+        searched_move(self.search(m, state, role)?, &mut self.stats, role)
+    }
+    fn new_game(&mut self) {
+        for w in &mut self.workers {
+            w.clear();
+        }
+    }
+    fn last_stats(&self) -> Stats {
+        self.stats.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{load_engine, Engine, EngineChoice};
+
+    /// Take-away: the mover takes 1 or 2 stones; taking the last one wins.
+    /// A pile that is a multiple of 3 is lost for the mover.
+    fn take_away(pile: u32) -> Engine {
+        let mut text = format!(
+            "(role a) (role b) (init (pile {pile})) (init (control a))
+             (<= (legal ?r (take ?k)) (true (control ?r)) (true (pile ?n)) (minus ?n ?k ?m))
+             (<= (legal a noop) (true (control b))) (<= (legal b noop) (true (control a)))
+             (<= (next (pile ?m)) (does ?r (take ?k)) (true (pile ?n)) (minus ?n ?k ?m))
+             (<= (next (control b)) (true (control a))) (<= (next (control a)) (true (control b)))
+             (<= (next (last ?r)) (does ?r (take ?k)))
+             (<= terminal (true (pile 0)))
+             (<= (goal ?r 100) (true (last ?r)))
+             (<= (goal ?r 0) (role ?r) (not (true (last ?r))))"
+        );
+        for n in 1..=12 {
+            for k in 1..=2u32.min(n) {
+                text.push_str(&format!(" (minus {n} {k} {})", n - k));
+            }
+        }
+        load_engine(&text, EngineChoice::Interpreter).expect("the test game loads")
+    }
+
+    fn cfg(playouts: u64) -> Config {
+        Config {
+            budget: Budget::nodes(playouts),
+            ..Config::default()
+        }
+    }
+
+    fn shown(m: &Engine, t: Option<TermId>) -> String {
+        t.map_or("none".into(), |t| m.terms().display(t).to_string())
+    }
+
+    #[test]
+    fn proves_a_forced_win_and_plays_it() {
+        // From 4 the only winning move is to take 1, from 5 to take 2.
+        for (pile, win) in [(4, "(take 1)"), (5, "(take 2)"), (7, "(take 1)")] {
+            let mut m = take_away(pile);
+            let root = m.initial_state().unwrap();
+            let mut p = SolverMcts::new(cfg(20_000), 3, 1);
+            let r = p.search(&mut m, &root, 0).unwrap();
+            assert_eq!(shown(&m, r.best_move), win, "pile {pile}");
+            assert!(r.solved, "pile {pile}: the win is proven");
+            assert_eq!(r.value, 100.0);
+            // The root itself is proven a win for a, and the search stopped
+            // early once it was.
+            let tree = &p.workers[0].nodes;
+            assert_eq!(tree[0].proven.as_deref(), Some(&[1.0, 0.0][..]));
+            assert!(r.stats.playouts < 20_000, "pile {pile}");
+        }
+    }
+
+    #[test]
+    fn an_immediate_win_is_played_without_searching() {
+        // From 2, taking both stones wins at once: the decisive-move check
+        // of the root proves it before any playout.
+        let mut m = take_away(2);
+        let root = m.initial_state().unwrap();
+        let mut p = SolverMcts::new(cfg(1_000), 1, 1);
+        let r = p.search(&mut m, &root, 0).unwrap();
+        assert_eq!(shown(&m, r.best_move), "(take 2)");
+        assert_eq!((r.value, r.solved, r.stats.playouts), (100.0, true, 0));
+    }
+
+    #[test]
+    fn proves_a_lost_position_lost() {
+        // From 6 every move loses against best play: the root is proven
+        // with a's reward 0, and both moves are proven losses.
+        let mut m = take_away(6);
+        let root = m.initial_state().unwrap();
+        let mut s = Searcher::new(cfg(50_000), 5);
+        let (view, _) = s.search(&mut m, &root, 0).unwrap();
+        assert_eq!(s.nodes[0].proven.as_deref(), Some(&[0.0, 1.0][..]));
+        assert_eq!(view.proven, vec![Some(0.0), Some(0.0)]);
+        assert!(view.choose().is_some());
+    }
+
+    #[test]
+    fn kept_subtree_keeps_its_statistics() {
+        let mut m = take_away(12);
+        let root = m.initial_state().unwrap();
+        let mut s = Searcher::new(cfg(3_000), 9);
+        s.search(&mut m, &root, 0).unwrap();
+        // The most visited child and, below it, a grandchild.
+        let best_child = |s: &Searcher<_>, id: u32| -> u32 {
+            let n: &Node<_> = &s.nodes[id as usize];
+            *n.children
+                .values()
+                .max_by_key(|&&c| s.nodes[c as usize].visits)
+                .unwrap()
+        };
+        let c = best_child(&s, 0);
+        let g = best_child(&s, c);
+        // The same state may be reached by two move orders: the kept node
+        // is the most visited of them.
+        let state = s.nodes[g as usize].state.clone();
+        let g = (0..s.nodes.len())
+            .filter(|&i| s.nodes[i].state == state)
+            .max_by_key(|&i| s.nodes[i].visits)
+            .unwrap();
+        let node = &s.nodes[g];
+        let visits = node.visits;
+        let arms: Vec<Vec<u32>> = node
+            .arms
+            .iter()
+            .map(|a| a.iter().map(|x| x.visits).collect())
+            .collect();
+        let kids: Vec<(u64, u32)> = {
+            let mut k: Vec<(u64, u32)> = node
+                .children
+                .iter()
+                .map(|(&k, &c)| (k, s.nodes[c as usize].visits))
+                .collect();
+            k.sort();
+            k
+        };
+        assert!(visits > 10 && !kids.is_empty());
+        assert!(s.reroot(&state));
+        let root = &s.nodes[0];
+        assert_eq!(root.visits, visits);
+        let arms_after: Vec<Vec<u32>> = root
+            .arms
+            .iter()
+            .map(|a| a.iter().map(|x| x.visits).collect())
+            .collect();
+        assert_eq!(arms_after, arms);
+        let mut kids_after: Vec<(u64, u32)> = root
+            .children
+            .iter()
+            .map(|(&k, &c)| (k, s.nodes[c as usize].visits))
+            .collect();
+        kids_after.sort();
+        assert_eq!(kids_after, kids);
+        // Every kept node is reachable from the new root exactly once.
+        let mut seen = vec![false; s.nodes.len()];
+        let mut stack = vec![0u32];
+        while let Some(id) = stack.pop() {
+            assert!(!seen[id as usize]);
+            seen[id as usize] = true;
+            stack.extend(s.nodes[id as usize].children.values());
+        }
+        assert!(seen.iter().all(|&x| x));
+        // A search from there starts with those visits and adds its own.
+        let (view, _) = s.search(&mut m, &state, 0).unwrap();
+        assert_eq!(s.nodes[0].visits, visits + view.playouts as u32);
+        // A state that is not in the tree empties it.
+        let fresh = m.initial_state().unwrap();
+        assert!(!s.reroot(&fresh));
+        assert_eq!(s.size(), 0);
+    }
+
+    #[test]
+    fn seeded_searches_are_deterministic() {
+        let mut m = take_away(12);
+        let root = m.initial_state().unwrap();
+        let run = |m: &mut Engine| {
+            let mut s = Searcher::new(cfg(500), 17);
+            s.search(m, &root, 0).unwrap().0
+        };
+        assert_eq!(run(&mut m), run(&mut m));
+    }
+
+    #[test]
+    fn merging_sums_visits_and_keeps_proofs() {
+        let a = RootView {
+            moves: vec![TermId(1), TermId(2)],
+            visits: vec![3, 5],
+            totals: vec![1.0, 2.0],
+            proven: vec![None, None],
+            playouts: 8,
+        };
+        let mut b = a.clone();
+        b.proven[0] = Some(1.0);
+        let m = RootView::merge(&[a.clone(), b]);
+        assert_eq!(m.visits, vec![6, 10]);
+        assert_eq!(m.playouts, 16);
+        // The proven win is chosen over the more visited move.
+        assert_eq!(m.choose(), Some((0, 1.0)));
+        // A proven loss is not played while another move is open.
+        let mut c = a;
+        c.proven[1] = Some(0.0);
+        assert_eq!(c.choose().map(|x| x.0), Some(0));
+    }
+}

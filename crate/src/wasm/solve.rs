@@ -1,0 +1,152 @@
+//! `SolveJob`: the game solver (`crate::solve`) as a resumable job, so a Web
+//! Worker can run it in slices with progress and a cancel button.
+//!
+//! ```js
+//! const job = new SolveJob(kif, { seconds: 60 });
+//! let p;
+//! do { p = job.step(20000); postMessage(p); } while (!p.done);   // or job.stop()
+//! const summary = job.summary();     // the JSON of `gdlkit solve --format json`
+//! const file = job.solutionFile();   // the text of `gdlkit solve --out FILE`
+//! job.free();
+//! ```
+
+use super::js::{self, to_js};
+use crate::js_api::SolveOptions;
+use crate::solve::{self, Limits, Refusal, Solution};
+use crate::EngineChoice;
+use wasm_bindgen::prelude::*;
+
+/// The solver over a game, run in slices.
+#[wasm_bindgen]
+pub struct SolveJob {
+    job: Option<solve::SolveJob>,
+    solution: Option<Result<Solution, Refusal>>,
+}
+
+#[wasm_bindgen]
+impl SolveJob {
+    /// Loads the game and prepares the solve (nothing is explored yet).
+    /// Throws a `GdlDiagnosticsError` when the text has errors, a
+    /// `GdlSolveError` when the game cannot be solved (more than two roles),
+    /// a `TypeError` for bad options.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        kif: &str,
+        #[wasm_bindgen(unchecked_param_type = "SolveOptions | undefined")] options: JsValue,
+    ) -> Result<SolveJob, JsValue> {
+        js::init();
+        let o: SolveOptions = js::options(options, "solve")?;
+        let d = Limits::default();
+        let seconds = match o.seconds {
+            None => d.seconds,
+            Some(s) if s.is_finite() && s > 0.0 => s,
+            Some(s) => {
+                return Err(js::type_error(&format!(
+                    "options.seconds must be a number greater than 0, got {s}"
+                )))
+            }
+        };
+        let max_states = match o.max_states {
+            None => d.max_states,
+            Some(n) if n >= 1.0 && n.fract() == 0.0 => n.min(u32::MAX as f64 - 1.0) as usize,
+            Some(n) => {
+                return Err(js::type_error(&format!(
+                    "options.maxStates must be a whole number >= 1, got {n}"
+                )))
+            }
+        };
+        let choice: EngineChoice = o
+            .engine
+            .as_deref()
+            .unwrap_or("auto")
+            .parse()
+            .map_err(|e: String| js::type_error(&format!("options.engine: {e}")))?;
+        let engine =
+            crate::load_engine(kif, choice).map_err(|diags| js::diagnostics_error(&diags, kif))?;
+        let job = solve::SolveJob::new(
+            engine,
+            Limits {
+                seconds,
+                max_states,
+            },
+        )
+        .map_err(|r| refused(&r))?;
+        Ok(SolveJob {
+            job: Some(job),
+            solution: None,
+        })
+    }
+
+    /// Expands up to `budget` states and returns the progress; when the
+    /// exploration ends (`done`), runs the retrograde analysis. Throws a
+    /// `GdlSolveError` when the game cannot be solved (simultaneous moves).
+    #[wasm_bindgen(unchecked_return_type = "SolveProgress")]
+    pub fn step(&mut self, budget: u32) -> Result<JsValue, JsValue> {
+        let p = match &mut self.job {
+            Some(job) => job.step(budget.max(1) as usize),
+            None => return self.progress(),
+        };
+        if p.done {
+            self.finish()?;
+        }
+        to_js(&p)
+    }
+
+    /// The progress without doing anything.
+    #[wasm_bindgen(unchecked_return_type = "SolveProgress")]
+    pub fn progress(&self) -> Result<JsValue, JsValue> {
+        match (&self.job, &self.solution) {
+            (Some(job), _) => to_js(&job.progress()),
+            (None, Some(Ok(s))) => to_js(&solve::Progress {
+                states: s.stats.states,
+                expanded: s.stats.expanded,
+                edges: s.stats.edges,
+                done: true,
+            }),
+            _ => Err(js::type_error("gdlkit: the solve was refused")),
+        }
+    }
+
+    /// Ends the exploration now and solves what was explored (a partial
+    /// solution).
+    #[wasm_bindgen(unchecked_return_type = "SolveProgress")]
+    pub fn stop(&mut self) -> Result<JsValue, JsValue> {
+        if let Some(job) = &mut self.job {
+            job.stop();
+            self.finish()?;
+        }
+        self.progress()
+    }
+
+    fn finish(&mut self) -> Result<(), JsValue> {
+        if let Some(job) = self.job.take() {
+            self.solution = Some(job.finish());
+        }
+        match &self.solution {
+            Some(Err(r)) => Err(refused(r)),
+            _ => Ok(()),
+        }
+    }
+
+    /// The summary (as `gdlkit solve --format json`), or `null` until done.
+    #[wasm_bindgen(unchecked_return_type = "SolveSummary | null")]
+    pub fn summary(&self) -> Result<JsValue, JsValue> {
+        match &self.solution {
+            Some(Ok(s)) => to_js(&s.summary()),
+            _ => Ok(JsValue::NULL),
+        }
+    }
+
+    /// The solution file's text (`gdlkit solve --out`), or `null` until done.
+    #[wasm_bindgen(js_name = solutionFile)]
+    pub fn solution_file(&self) -> Option<String> {
+        match &self.solution {
+            Some(Ok(s)) => Some(solve::write_solution(s)),
+            _ => None,
+        }
+    }
+}
+
+fn refused(r: &Refusal) -> JsValue {
+    js::error("GdlSolveError", &r.0).into()
+}

@@ -1,0 +1,91 @@
+// The gdlkit JavaScript API, solve area: every reachable state's value under
+// perfect play (docs/solve.md) as a resumable job. A thin layer over
+// crate/src/wasm/solve.rs.
+
+import { needReady, needString, optionsObject, wasm } from './wasm.js';
+
+const freed = () => new TypeError('gdlkit: this SolveJob was freed');
+
+/**
+ * The solver over a game, run in slices: `step(states)` expands up to that
+ * many states and returns the progress; once `done`, `summary()` and
+ * `solutionFile()` hold the result. `stop()` ends the exploration early and
+ * solves what was explored (a partial solution). Free it with free() (or `using`).
+ */
+export class SolveJob {
+  #job;
+
+  /** Options: `seconds`, `maxStates`, `engine`. Throws a GdlDiagnosticsError for a game with errors, a GdlSolveError for a game it cannot solve. */
+  constructor(kif, options = {}) {
+    needReady();
+    this.#job = new wasm.SolveJob(
+      needString(kif, 'new SolveJob(kif, options): kif'),
+      optionsObject(options, 'new SolveJob'),
+    );
+  }
+
+  #j() {
+    if (!this.#job) {
+      throw freed();
+    }
+    return this.#job;
+  }
+
+  /** Expands up to `states` states (default 20000) and returns the progress; throws a GdlSolveError for simultaneous moves. */
+  step(states = 20000) {
+    return this.#j().step(states);
+  }
+
+  /** The progress, without doing anything. */
+  progress() {
+    return this.#j().progress();
+  }
+
+  /** Ends the exploration now and solves what was explored. */
+  stop() {
+    return this.#j().stop();
+  }
+
+  /** The summary (the JSON of `gdlkit solve --format json`), or null until done. */
+  summary() {
+    return this.#j().summary();
+  }
+
+  /** The solution file's text (`gdlkit solve --out`), or null until done. */
+  solutionFile() {
+    return this.#j().solutionFile() ?? null;
+  }
+
+  get freed() {
+    return !this.#job;
+  }
+
+  /** Releases the job (idempotent). */
+  free() {
+    const j = this.#job;
+    this.#job = undefined;
+    j?.free();
+  }
+}
+
+if (typeof Symbol.dispose === 'symbol') {
+  SolveJob.prototype[Symbol.dispose] = function dispose() {
+    this.free();
+  };
+}
+
+/**
+ * Solves a game to the end (or its time limit) on the calling thread: the
+ * summary. For a page, prefer GdlWorker.solve (progress, cancellation).
+ */
+export function solve(kif, options = {}) {
+  const job = new SolveJob(kif, options);
+  try {
+    while (!job.step(1 << 20).done) {
+      // each step expands up to 2^20 states
+    }
+    return job.summary();
+  } finally {
+    job.free();
+  }
+}
