@@ -661,6 +661,12 @@ where
             w.clear();
         }
     }
+    // The server sets each move's budget from the request's arrival.
+    fn set_time_ms(&mut self, ms: f64) {
+        for w in &mut self.workers {
+            w.cfg.budget.ms = Some(ms);
+        }
+    }
     fn last_stats(&self) -> Stats {
         self.stats.clone()
     }
