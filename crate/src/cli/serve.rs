@@ -34,6 +34,10 @@ pub struct ServeArgs {
     /// The players' seed
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
+    /// Never solve the game at START (by default a game small enough to
+    /// solve within part of the start clock is played perfectly)
+    #[arg(long)]
+    no_solve: bool,
     #[command(flatten)]
     engine: EngineArg,
 }
@@ -87,6 +91,7 @@ fn from_args(a: ServeArgs) -> ServeOptions {
             engine: a.engine.choice,
             margin_ms: a.margin_ms,
             seed: a.seed,
+            solve: !a.no_solve,
         },
     }
 }

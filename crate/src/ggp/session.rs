@@ -9,6 +9,7 @@ use super::message::{self, spaced, Message};
 use crate::engine::{Engine, EngineChoice, EngineState};
 use crate::reasoner::StateMachine;
 use crate::search::{build_player, Player, PlayerSpec, RandomPlayer};
+use crate::solve::{self, Solution};
 use crate::terms::TermId;
 
 /// How the player plays.
@@ -21,6 +22,9 @@ pub struct PlayerConfig {
     /// Milliseconds kept free of each clock for parsing and the network.
     pub margin_ms: f64,
     pub seed: u64,
+    /// Whether START tries to solve the game (`crate::solve`) and, when it
+    /// can within part of the start clock, plays perfect moves.
+    pub solve: bool,
 }
 
 impl Default for PlayerConfig {
@@ -31,6 +35,7 @@ impl Default for PlayerConfig {
             engine: EngineChoice::Auto,
             margin_ms: 500.0,
             seed: 1,
+            solve: true,
         }
     }
 }
@@ -89,6 +94,9 @@ struct Current {
     engine: Engine,
     player: Box<dyn Player<Engine>>,
     state: EngineState,
+    /// The game solved at START, when it is small enough: its moves are
+    /// perfect and cost no search.
+    solution: Option<Solution>,
 }
 
 /// A player server's protocol state.
@@ -289,8 +297,14 @@ impl Session {
                 format!(" ({e}; playing random moves)"),
             ),
         };
+        let solution = if self.cfg.solve {
+            solve_at_start(&engine, sc, self.cfg.margin_ms, arrival)
+        } else {
+            None
+        };
+        let solved = if solution.is_some() { ", solved" } else { "" };
         let log = format!(
-            "START {id} as {role}, {} engine, {} {think:.0} ms/move{note} -> ready",
+            "START {id} as {role}, {} engine, {} {think:.0} ms/move{note}{solved} -> ready",
             engine.name(),
             player.name()
         );
@@ -302,6 +316,7 @@ impl Session {
             engine,
             player,
             state,
+            solution,
         });
         Reply {
             status: 200,
@@ -344,9 +359,13 @@ impl Session {
         if legal.is_empty() {
             return Err("our role has no legal move in this state".into());
         }
-        // A forced move is sent at once, without a search.
+        // A forced move is sent at once, without a search; in a solved
+        // game a move that keeps the solved value, also without one.
+        let solved = solved_move(cur, &legal);
         let mv: TermId = if legal.len() == 1 {
             legal[0]
+        } else if let Some(m) = solved {
+            m
         } else {
             if let Some(cap) = cur.cap {
                 let left = cur.think - (crate::clock::now_ms() - arrival);
@@ -362,10 +381,12 @@ impl Session {
             }
         };
         let stats = cur.player.last_stats();
-        let note = if legal.len() > 1 {
-            format!("({} nodes, {} playouts) ", stats.nodes, stats.playouts)
-        } else {
+        let note = if legal.len() == 1 {
             "(forced) ".into()
+        } else if solved.is_some() {
+            "(solved) ".into()
+        } else {
+            format!("({} nodes, {} playouts) ", stats.nodes, stats.playouts)
         };
         Ok((spaced(&cur.engine.terms().display(mv)), note))
     }
@@ -392,6 +413,39 @@ impl Session {
             Err(e) => format!("({e}) "),
         }
     }
+}
+
+/// States the solver may explore at START: few enough that the
+/// retrograde analysis after the exploration takes well under a second.
+const SOLVE_AT_START_STATES: usize = 300_000;
+
+/// The whole game solved within part of what is left of the start clock,
+/// or `None` (too large, refused, or no time).
+fn solve_at_start(engine: &Engine, sc: u64, margin_ms: f64, arrival: f64) -> Option<Solution> {
+    let left = sc as f64 * 1000.0 - margin_ms - (crate::clock::now_ms() - arrival);
+    if left < 1000.0 {
+        return None;
+    }
+    let limits = solve::Limits {
+        seconds: (left * 0.4 / 1000.0).min(30.0),
+        max_states: SOLVE_AT_START_STATES,
+    };
+    solve::try_solve(engine, limits)
+}
+
+/// A legal move of ours that keeps the solved value of the current state.
+fn solved_move(cur: &mut Current, legal: &[TermId]) -> Option<TermId> {
+    let sol = cur.solution.as_ref()?;
+    // A move into a position the solution leaves open (a cycle nobody can
+    // force an end of) might beat every valued one: then search instead.
+    let all = sol
+        .move_values(&mut cur.engine, &cur.state, cur.role)
+        .ok()?;
+    if all.iter().any(|m| m.value.is_none()) {
+        return None;
+    }
+    let best = sol.best_moves(&mut cur.engine, &cur.state, cur.role).ok()?;
+    best.iter().map(|m| m.r#move).find(|m| legal.contains(m))
 }
 
 /// The state after a joint move given as KIF texts in role order.
@@ -549,6 +603,8 @@ mod tests {
         let ttt = include_str!("../../../games/ticTacToe.kif");
         let mut s = Session::new(PlayerConfig {
             spec: "mcts".parse().unwrap(),
+            // Searched, not solved: the clock is what is tested.
+            solve: false,
             ..PlayerConfig::default()
         });
         // A 60 s play clock: o's only move (noop) must not wait for it.
@@ -576,6 +632,35 @@ mod tests {
             took < 2000.0,
             "searched {took:.0} ms of a clock nearly spent"
         );
+    }
+
+    #[test]
+    fn a_small_game_is_solved_at_start_and_played_perfectly() {
+        // Tic-tac-toe as o after x's (1 1) and (1 2) with o's centre: every
+        // move but the block at (1 3) loses, and the solved move needs no
+        // search. A random player would find it one time in six.
+        let ttt = include_str!("../../../games/ticTacToe.kif");
+        let mut s = Session::new(PlayerConfig {
+            spec: "random".parse().unwrap(),
+            ..PlayerConfig::default()
+        });
+        let r = s.handle(&format!("(start m o ({ttt}) 30 2)"));
+        assert_eq!(r.body, "ready");
+        assert!(r.log.contains("solved"), "{}", r.log);
+        let joint = |a: &str, b: &str| vec![a.to_string(), b.to_string()];
+        s.catch_up(&[joint("(mark 1 1)", "noop"), joint("noop", "(mark 2 2)")])
+            .unwrap();
+        let r = s.handle("(play m ((mark 1 2) noop))");
+        assert_eq!(r.body, "( mark 1 3 )", "{}", r.log);
+        assert!(r.log.contains("(solved)"), "{}", r.log);
+        // Without solving, the random player is asked instead.
+        let mut s = Session::new(PlayerConfig {
+            spec: "random".parse().unwrap(),
+            solve: false,
+            ..PlayerConfig::default()
+        });
+        let r = s.handle(&format!("(start m o ({ttt}) 30 2)"));
+        assert!(!r.log.contains("solved"), "{}", r.log);
     }
 
     #[test]
