@@ -702,13 +702,18 @@ mod tests {
     /// The atoms of legal, next, goal and terminal, as text, sorted, and
     /// the number of rule instances.
     fn roots(text: &str, untyped: bool) -> (Vec<String>, usize) {
+        try_roots(text, untyped).expect("grounds")
+    }
+
+    /// [`roots`], or `None` when the game does not ground within the
+    /// default budget (full chess).
+    fn try_roots(text: &str, untyped: bool) -> Option<(Vec<String>, usize)> {
         let program = crate::parse_program(text);
         let strategy = Strategy {
             untyped,
             ..Strategy::default()
         };
-        let gp =
-            ground_program_with_strategy(&program, Budget::default(), strategy).expect("grounds");
+        let gp = ground_program_with_strategy(&program, Budget::default(), strategy).ok()?;
         let mut out = Vec::new();
         for r in [gp.rel_legal, gp.rel_next, gp.rel_goal, gp.rel_terminal]
             .into_iter()
@@ -726,7 +731,7 @@ mod tests {
         }
         out.sort();
         // Instances, not atoms: the filters' own rows are atoms.
-        (out, gp.inst.len())
+        Some((out, gp.inst.len()))
     }
 
     /// Typing drops the mixed file/rank instances and keeps every atom of the
@@ -822,10 +827,16 @@ mod tests {
             }
             None => eprintln!("skipped: the corpus games (../shared is missing)"),
         }
-        let mut smaller = 0;
+        let (mut smaller, mut compared) = (0, 0);
         for (name, text) in &texts {
+            // Untyped grounding is the larger: a game it cannot ground
+            // within the budget is left out.
+            let Some((plain, n_plain)) = try_roots(text, true) else {
+                eprintln!("skipped: {name} does not ground untyped");
+                continue;
+            };
             let (typed, n_typed) = roots(text, false);
-            let (plain, n_plain) = roots(text, true);
+            compared += 1;
             assert_eq!(typed, plain, "{name}");
             assert!(
                 n_typed <= n_plain,
@@ -833,7 +844,7 @@ mod tests {
             );
             smaller += usize::from(n_typed < n_plain);
         }
-        assert!(texts.len() >= 8, "only {} games", texts.len());
+        assert!(compared >= 8, "only {compared} games compared");
         assert!(smaller >= 1, "typing dropped no instance in any game");
     }
 
