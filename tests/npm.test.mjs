@@ -215,7 +215,7 @@ do {
 assert.ok(steps > 5, 'progress in slices');
 assert.deepEqual(job.summary().initial.goals, [50, 50]);
 const file = job.solutionFile();
-assert.match(file, /^gdlkit-solution 1\n/);
+assert.match(file, /^gdlkit-solution 1\\n/);
 assert.equal(file.trim().split('\n').length, 2 + 5478);
 job.free();
 assert.throws(() => new SolveJob(readFileSync('rps.kif', 'utf8')).step(100000), { name: 'GdlSolveError', message: /simultaneous/ });
@@ -451,7 +451,7 @@ assert.ok(seen.length > 0 && seen.every((n, i) => i === 0 || n >= seen[i - 1]));
 assert.deepEqual(await worker.playouts(kif, { count: 300, seed: 7 }), done, 'same seed, same result');
 
 // soft cancel: stops between slices, the partial result comes with the AbortError
-const long = worker.playouts(kif, { count: 1e9 }, { onProgress: (p) => p.done > 20 && long.cancel() });
+const long = worker.playouts(kif, { count: 1_000_000 }, { onProgress: (p) => p.done > 20 && long.cancel() });
 const soft = await long.then(() => assert.fail('not cancelled'), (e) => e);
 assert.equal(soft.name, 'AbortError');
 assert.equal(soft.hard, false);
@@ -459,7 +459,7 @@ assert.ok(soft.partial.playouts > 20);
 
 // an AbortSignal cancels too
 const controller = new AbortController();
-const viaSignal = worker.playouts(kif, { count: 1e9 }, { signal: controller.signal, onProgress: () => controller.abort() });
+const viaSignal = worker.playouts(kif, { count: 1_000_000 }, { signal: controller.signal, onProgress: () => controller.abort() });
 await assert.rejects(viaSignal, { name: 'AbortError' });
 
 // hard cancel: one long call (bench) cannot stop between slices; after the
@@ -522,7 +522,7 @@ assert.equal(restarts, 2);
 assert.equal((await queued).length, 1);
 
 // restart(): every task in flight rejects
-const a = worker.playouts(kif, { count: 1e9 });
+const a = worker.playouts(kif, { count: 1_000_000 });
 worker.restart();
 await assert.rejects(a, { name: 'AbortError', hard: true });
 worker.terminate();
@@ -892,7 +892,7 @@ document.querySelector('#out').textContent = after.join(' ');
 const worker = new GdlWorker({ sliceMs: 5, cancelGraceMs: 30_000 }); // a soft cancel below, however loaded the machine
 const progress = [];
 const playouts = await worker.playouts(kif, { count: 2000 }, { onProgress: (p) => progress.push(p.done) });
-const endless = worker.playouts(kif, { count: 1e9 }, { onProgress: (p) => p.done > 50 && endless.cancel() });
+const endless = worker.playouts(kif, { count: 1_000_000 }, { onProgress: (p) => p.done > 50 && endless.cancel() });
 const cancelled = await endless.then(() => null, (e) => ({ name: e.name, hard: e.hard, partial: e.partial.playouts }));
 const chosen = await worker.bestMove(kif, { spec: 'alphabeta:depth=3', fluents: before, role: 'you' });
 window.result = {
