@@ -216,7 +216,7 @@ assert.ok(steps > 5, 'progress in slices');
 assert.deepEqual(job.summary().initial.goals, [50, 50]);
 const file = job.solutionFile();
 assert.match(file, /^gdlkit-solution 1\\n/);
-assert.equal(file.trim().split('\n').length, 2 + 5478);
+assert.equal(file.trim().split('\\n').length, 2 + 5478);
 job.free();
 assert.throws(() => new SolveJob(readFileSync('rps.kif', 'utf8')).step(100000), { name: 'GdlSolveError', message: /simultaneous/ });
 console.log('solved');

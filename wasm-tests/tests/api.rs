@@ -186,7 +186,10 @@ fn bad_moves_and_handles_throw() {
         error_name(&game.legal_moves(init, 2).unwrap_err()),
         "RangeError"
     );
-    assert_eq!(error_name(&game.fluents(12345.0).unwrap_err()), "RangeError");
+    assert_eq!(
+        error_name(&game.fluents(12345.0).unwrap_err()),
+        "RangeError"
+    );
     // Case and spacing do not matter: moves are terms, not strings.
     let after = game.next(init, s(&["( MARK 2  2 )", "NoOp"])).unwrap();
     assert!(game
