@@ -80,27 +80,7 @@ function playouts(api, { kif, count = 100, maxSteps = 1000, seed = 1, engine }) 
  */
 function analyze(api, { kif, options = {} }) {
   const job = new api.AnalysisJob(kif, options);
-  let work = 100;
-  return {
-    step(sliceMs) {
-      const end = now() + sliceMs;
-      const target = Math.max(1, sliceMs / 4);
-      let p;
-      do {
-        const t = now();
-        p = job.step(work);
-        const dt = now() - t;
-        const factor = dt > 0 ? Math.min(2, Math.max(0.5, target / dt)) : 2;
-        work = Math.max(10, Math.min(1_000_000, Math.round(work * factor)));
-      } while (!p.done && now() < end);
-      return p.done ? { done: true, value: job.result() } : { done: false, progress: p };
-    },
-    partial() {
-      job.stop();
-      return job.result();
-    },
-    free: () => job.free(),
-  };
+  return sliced(job, { work: 100, minWork: 10, result: () => job.result() });
 }
 
 /**
@@ -110,7 +90,16 @@ function analyze(api, { kif, options = {} }) {
  */
 function solve(api, { kif, options = {} }) {
   const job = new api.SolveJob(kif, options);
-  let work = 1000;
+  return sliced(job, { work: 1000, minWork: 100, result: () => job.summary() });
+}
+
+/**
+ * A resumable job (`step(work)` → progress with `done`, `stop()`, `free()`)
+ * as a task: each slice steps it until the time is up, the work per call
+ * adapting so that one call takes about a quarter of a slice; `result()`
+ * is the value once done, or what a soft cancel keeps after `stop()`.
+ */
+function sliced(job, { work, minWork, result }) {
   return {
     step(sliceMs) {
       const end = now() + sliceMs;
@@ -121,13 +110,13 @@ function solve(api, { kif, options = {} }) {
         p = job.step(work);
         const dt = now() - t;
         const factor = dt > 0 ? Math.min(2, Math.max(0.5, target / dt)) : 2;
-        work = Math.max(100, Math.min(1_000_000, Math.round(work * factor)));
+        work = Math.max(minWork, Math.min(1_000_000, Math.round(work * factor)));
       } while (!p.done && now() < end);
-      return p.done ? { done: true, value: job.summary() } : { done: false, progress: p };
+      return p.done ? { done: true, value: result() } : { done: false, progress: p };
     },
     partial() {
       job.stop();
-      return job.summary();
+      return result();
     },
     free: () => job.free(),
   };
