@@ -233,9 +233,18 @@ export class MatchView {
     return this.askHuman(q.role, legal, q.timeoutMs);
   }
 
+  /**
+   * The engine players' key in their workers: the match's own id, which
+   * survives a rebuild of the match in a new game worker (the worker's
+   * handle does not).
+   */
+  playerKey() {
+    return this.played.setup.matchId;
+  }
+
   /** One message to an engine seat's player; a player whose worker died is rebuilt first, or after its death during this message. */
   async askEngine(q, snap) {
-    const ask = () => this.workers[q.role].call('ggpPlayer', { key: `${this.match.id}`, spec: this.seats[q.role].spec, marginMs: 500, message: q.body });
+    const ask = () => this.workers[q.role].call('ggpPlayer', { key: this.playerKey(), spec: this.seats[q.role].spec, marginMs: 500, message: q.body });
     try {
       if (this.seatLost[q.role]) await this.rebuildSeat(q, snap);
       return { body: (await ask()).body };
@@ -264,7 +273,7 @@ export class MatchView {
     const start = this.seatStart[r];
     if (!start || q.kind === 'start' || q.kind === 'abort') return;
     const moves = snap.record.moves.slice(0, Math.max(0, snap.record.moves.length - 1));
-    const reply = await this.workers[r].call('ggpPlayerResume', { key: `${this.match.id}`, spec: this.seats[r].spec, marginMs: 500, start, moves });
+    const reply = await this.workers[r].call('ggpPlayerResume', { key: this.playerKey(), spec: this.seats[r].spec, marginMs: 500, start, moves });
     if (!reply.busy) throw new Error(`the player of ${this.roles[r]} could not be rebuilt: ${reply.body}`);
     const n = snap.record.moves.length;
     this.recovered.textContent = `The engine of ${this.roles[r]} stopped unexpectedly (${reason}) and was restarted; its player was rebuilt from the rules and the ${n} step${n === 1 ? '' : 's'} so far.`;
