@@ -1,9 +1,9 @@
 // `npm test`: installs what is missing (Chromium too), builds, then runs
 // every test and prints a summary. Exits non-zero when anything fails.
 //
-//   1. native Rust tests: cargo test --profile ci --workspace
+//   1. native Rust tests: cargo test --profile ci --workspace --features gdlkit/typescript
 //      (unit tests, the conformance traces, the CLI)
-//   2. wasm tests in Node:     cargo test --target wasm32-unknown-unknown -p gdlkit-wasm-tests
+//   2. wasm tests in Node:     cargo test --profile ci --target wasm32-unknown-unknown -p gdlkit-wasm-tests
 //   3. wasm tests in Chromium: the same with WASM_BINDGEN_USE_BROWSER=1 (chromedriver)
 //   4. workflow files: node --test tests/workflows.test.mjs
 //   5. the page: node --test tests/page.test.mjs (Playwright + Chromium)
@@ -18,7 +18,13 @@ import { build } from './build.mjs';
 import { ARTIFACTS, heading, ROOT, run } from './lib.mjs';
 import { browserPaths, setup } from './setup.mjs';
 
-const WASM_TEST = ['test', '--release', '--target', 'wasm32-unknown-unknown', '-p', 'gdlkit-wasm-tests'];
+// The `ci` profile (optimised, no fat LTO, parallel codegen): `--release`
+// would link each of the wasm test binaries with fat LTO, minutes apiece.
+const WASM_TEST = ['test', '--profile', 'ci', '--target', 'wasm32-unknown-unknown', '-p', 'gdlkit-wasm-tests'];
+// The native tests build with the `typescript` feature too, so the
+// generated-TypeScript step below reuses their build instead of compiling
+// the crate a second time with other features.
+const NATIVE_TEST = ['test', '--profile', 'ci', '--workspace', '--features', 'gdlkit/typescript'];
 
 /** webdriver.json for the browser run: wasm-tests/webdriver.json with the browser found by setup. */
 function webdriverJson() {
@@ -37,7 +43,7 @@ function nodeTest(file) {
 const STEPS = [
   {
     name: 'native Rust tests (cargo test --profile ci --workspace)',
-    run: () => run('cargo', ['test', '--profile', 'ci', '--workspace']),
+    run: () => run('cargo', NATIVE_TEST),
   },
   {
     name: 'wasm tests in Node (wasm-bindgen-test)',
@@ -101,7 +107,7 @@ STEPS.splice(2, 0, {
 STEPS.splice(3, 0, {
   name: 'generated TypeScript is current; tsc over tests/types/usage.ts',
   run: () =>
-    run('cargo', ['test', '--profile', 'ci', '-p', 'gdlkit', '--features', 'typescript', '--test', 'typescript']) ||
+    run('cargo', [...NATIVE_TEST, '--test', 'typescript']) ||
     run(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', join('tests', 'types')]),
 });
 

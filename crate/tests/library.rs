@@ -126,7 +126,7 @@ fn every_game_checks_analyzes_and_draws_its_board() {
         }
 
         let mut options = Options::with_budget(if interpreted { 2_000 } else { 20_000 });
-        options.playouts = if interpreted { 3 } else { 30 };
+        options.playouts = if interpreted { 1 } else { 30 };
         options.playout_depth = 500;
         let report = analyze(m, options);
         if !header.well_formed {
