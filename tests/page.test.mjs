@@ -307,7 +307,7 @@ test('play: Perfect play marks every move with its solved value, as solve() give
   await page.locator('button', { hasText: 'Search tree of this position' }).click();
   await page.waitForFunction(() => /nodes searched/.test(document.querySelector('.tree-status')?.textContent ?? ''), null, { timeout: 60_000 });
   await page.locator('button[aria-label="Jump to the end"]').click();
-  await page.waitForSelector('.tree-outline li[data-solved]');
+  await page.waitForSelector('.tree-outline li[data-solved]', { state: 'attached' });
   assert.equal(await page.locator('.tree-outline > ul > li').getAttribute('data-solved'), '100');
   const children = await page.locator('.tree-outline > ul > li > ul > li').evaluateAll((l) => l.map((li) => [li.dataset.label, li.dataset.solved]));
   assert.equal(children.length, 5, JSON.stringify(children));
