@@ -316,6 +316,18 @@ test('play: Perfect play marks every move with its solved value, as solve() give
   await context.close();
 });
 
+test('play: Perfect play on a game with simultaneous moves says why in one line, and marks nothing', async () => {
+  const { page, errors, context } = await open('?view=play&game=rockPaperScissors&players=human;human');
+  await page.waitForSelector('.human-moves button.move');
+  await page.locator('.perfect-switch').check();
+  await page.waitForFunction(() => /Cannot solve this game/.test(document.querySelector('.perfect-status')?.textContent ?? ''), null, { timeout: 60_000 });
+  assert.match(await page.locator('.perfect-status').textContent(), /simultaneous/);
+  assert.equal(await page.locator('.perfect-switch').isChecked(), false);
+  assert.equal(await page.locator('[data-solved]').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('tree: stepping the lecture tree prunes 4 and 6, the root is 3', async () => {
   const { page, errors, context } = await open('?view=tree&tree=((3 12 8) (2 4 6) (14 5 2))');
   await page.waitForSelector('.step-counter[data-total="37"]');
