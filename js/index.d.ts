@@ -14,7 +14,7 @@ import type {
   ParsedPlayerSpec, PlayerInfo, PlayoutOptions, PlayoutSummary, RenderBoardOptions, ReorderedTree, ReplayResult,
   SearchOptions, SearchResult, SearchStats, StateDescription, StateExplainOptions, Structure, StructureOptions,
   LibraryGame, RepositoryGame,
-  SolveOptions, SolveProgress, SolveSummary,
+  SolveOptions, SolveProgress, SolveSummary, SolvedPosition, SolvedValue,
 } from './types.js';
 
 // Explicit resource management (`using`): declared here so that projects
@@ -311,6 +311,10 @@ export class SolveJob {
   summary(): SolveSummary | null;
   /** The solution file's text (`gdlkit solve --out`), or null until done. */
   solutionFile(): string | null;
+  /** The position made of `fluents`: its solved value, the role to move and each legal move's value and outcome for it; null until done. @throws {TypeError} for a fluent that does not parse. */
+  position(fluents: string[]): SolvedPosition | null;
+  /** The solved value of each state (a list of fluent texts; null where unknown); null until done. */
+  values(states: string[][]): Array<SolvedValue | null> | null;
   readonly freed: boolean;
   /** Releases the job (idempotent). */
   free(): void;

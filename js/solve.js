@@ -56,6 +56,19 @@ export class SolveJob {
     return this.#j().solutionFile() ?? null;
   }
 
+  /**
+   * The position made of `fluents` (term texts): its solved value, the role
+   * to move and each legal move's value and outcome for it; null until done.
+   */
+  position(fluents) {
+    return this.#j().position(fluents);
+  }
+
+  /** The solved value of each state (a list of fluent texts; null where unknown); null until done. */
+  values(states) {
+    return this.#j().values(states);
+  }
+
   get freed() {
     return !this.#job;
   }

@@ -892,6 +892,59 @@ initial: SolvedValue | null,
 byValue: Array<SolveValueCount>, stats: SolveStats, };
 
 /**
+ * What a value means for one role.
+ */
+export type SolvedOutcome = "win" | "draw" | "loss" | "score";
+
+/**
+ * One legal move of the role to move and the value it leads to.
+ */
+export type SolvedMove = { 
+/**
+ * The move's text, as the game's legal moves are written.
+ */
+move: string, 
+/**
+ * The successor's value (null: the solution leaves it open).
+ */
+value: SolvedValue | null, 
+/**
+ * What that value means for the role to move.
+ */
+outcome: SolvedOutcome | null, 
+/**
+ * The move keeps the position's value (fastest win, slowest loss).
+ */
+best: boolean, };
+
+/**
+ * A position's solved value and its moves' values.
+ */
+export type SolvedPosition = { 
+/**
+ * The role to move (the only one with a choice); null when the
+ * position is terminal or no role has a choice.
+ */
+role: number | null, 
+/**
+ * The position's value (null: not in the solution, or left open).
+ */
+value: SolvedValue | null, 
+/**
+ * What the position's value means for the role to move.
+ */
+outcome: SolvedOutcome | null, terminal: boolean, 
+/**
+ * The role to move's legal moves (empty when `role` is null).
+ */
+moves: Array<SolvedMove>, 
+/**
+ * The solution is complete (else values are those proved on the
+ * part explored).
+ */
+complete: boolean, };
+
+/**
  * Options of an analysis (`analyze`, `AnalysisJob`; all optional).
  */
 export type AnalysisOptions = { 

@@ -99,7 +99,7 @@ function solve(api, { kif, options = {} }) {
  * adapting so that one call takes about a quarter of a slice; `result()`
  * is the value once done, or what a soft cancel keeps after `stop()`.
  */
-function sliced(job, { work, minWork, result }) {
+export function sliced(job, { work, minWork, result }) {
   return {
     step(sliceMs) {
       const end = now() + sliceMs;

@@ -196,7 +196,7 @@ console.log('played');
       'solve.mjs',
       `import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { init, solve, SolveJob } from 'gdlkit';
+import { Game, init, solve, SolveJob } from 'gdlkit';
 await init();
 const kif = readFileSync('ticTacToe.kif', 'utf8');
 const s = solve(kif);
@@ -217,6 +217,19 @@ assert.deepEqual(job.summary().initial.goals, [50, 50]);
 const file = job.solutionFile();
 assert.match(file, /^gdlkit-solution 1\\n/);
 assert.equal(file.trim().split('\\n').length, 2 + 5478);
+// A position's moves with their outcome for the role to move (every first move keeps the draw).
+const game = new Game(kif);
+const start = game.fluents(game.initialState());
+const pos = job.position(start);
+assert.equal(pos.role, 0);
+assert.equal(pos.moves.length, 9);
+assert.ok(pos.moves.every((m) => m.outcome === 'draw' && m.best && m.value.movesToEnd === 8), JSON.stringify(pos));
+assert.deepEqual(job.values([start, ['(control x)']]), [{ goals: [50, 50], movesToEnd: 9 }, null]);
+assert.throws(() => job.position(['(cell 1']), { name: 'TypeError' });
+const fresh = new SolveJob(kif);
+assert.equal(fresh.position(start), null, 'null until done');
+fresh.free();
+game.free();
 job.free();
 assert.throws(() => new SolveJob(readFileSync('rps.kif', 'utf8')).step(100000), { name: 'GdlSolveError', message: /simultaneous/ });
 console.log('solved');

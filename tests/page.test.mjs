@@ -13,7 +13,7 @@ import { chromium } from 'playwright-core';
 import { ARTIFACTS, CHROMIUM_ARGS, ROOT, SITE } from '../scripts/lib.mjs';
 import { serve } from '../scripts/serve.mjs';
 import { browserPaths } from '../scripts/setup.mjs';
-import { heuristics as registryHeuristics, players as registryPlayers } from '../js/node.js';
+import { Game, heuristics as registryHeuristics, players as registryPlayers, SolveJob } from '../js/node.js';
 import { GdlWorker } from '../js/worker-node.js';
 
 let server;
@@ -245,6 +245,85 @@ test('play: the Why? panel gives each move\'s f_JO with relaxed plans', async ()
   assert.ok(finite.length > 0 && hff.some(([, b]) => b), JSON.stringify(hff));
   for (const [v, b] of hff) if (b) assert.equal(v, Math.min(...finite), JSON.stringify(hff));
   await shot(page, 'view-play-why');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** Each move's `[outcome, moves to the end]` as the marks on the board give them (every cell a move names). */
+async function solvedMarks(page) {
+  const entries = await page.locator('.board [data-solved-moves]').evaluateAll((cells) => cells.flatMap((c) => JSON.parse(c.dataset.solvedMoves)));
+  return Object.fromEntries(entries.map(([move, outcome, n]) => [move, [outcome, n]]));
+}
+
+test('play: Perfect play marks every move with its solved value, as solve() gives it; the Why? panel and the tree show it', async () => {
+  // The reference: the npm package's solver in Node, asked for the same two positions.
+  const kif = readFileSync(join(ROOT, 'games', 'ticTacToe.kif'), 'utf8');
+  // x (1 1), o (2 2), x (3 3), o (1 3): o threatens (3 1); every other move of x loses, (3 1) wins (two threats).
+  const moves = [['(mark 1 1)', 'noop'], ['noop', '(mark 2 2)'], ['(mark 3 3)', 'noop'], ['noop', '(mark 1 3)']];
+  const game = new Game(kif);
+  const fluentsAfter = (joints) => game.fluents(joints.reduce((s, j) => game.next(s, j), game.initialState()));
+  const job = new SolveJob(kif);
+  while (!job.step().done) {
+    // the whole game: 5,478 states
+  }
+  const expected = (p) => Object.fromEntries(p.moves.map((m) => [m.move, [m.outcome, m.value.movesToEnd]]));
+  const start = job.position(fluentsAfter([]));
+  const late = job.position(fluentsAfter(moves));
+  job.free();
+  game.free();
+  assert.equal(start.role, 0);
+  assert.equal(expected(start)['(mark 2 2)'][0], 'draw');
+  const lateExpected = expected(late);
+  assert.equal(lateExpected['(mark 3 1)'][0], 'win');
+  assert.equal(Object.values(lateExpected).filter(([o]) => o === 'loss').length, 4, JSON.stringify(lateExpected));
+
+  const text = moves.map((j) => j.join(',')).join(';');
+  const { page, errors, context } = await open(`?view=play&game=ticTacToe&moves=${text}&players=human;human`);
+  await page.waitForSelector('.board [data-cell="1|3"] .symbol');
+  await page.locator('.perfect-switch').check();
+  await page.waitForFunction(() => document.querySelectorAll('.board [data-solved]').length === 5, null, { timeout: 60_000 });
+  assert.match(await page.locator('.perfect-status').textContent(), /Solved \(zero-sum\): 5,478 states; from the start x 50, o 50/);
+  assert.deepEqual(await solvedMarks(page), lateExpected);
+  assert.equal(await page.locator('.board [data-solved="loss"]').count(), 4);
+  assert.equal(await page.locator('.board [data-cell="3|1"]').getAttribute('data-solved'), 'win');
+  await shot(page, 'view-play-perfect');
+  // The Why? panel's solved column: the same outcomes.
+  await page.locator('.why-panel button', { hasText: 'Why?' }).click();
+  await page.waitForSelector('.why-table tbody tr', { timeout: 60_000 });
+  const column = await page.locator('.why-table tbody td.why-solved').evaluateAll((l) => l.map((td) => [td.closest('tr').dataset.move, td.dataset.solved, td.hidden]));
+  assert.equal(column.length, 5);
+  for (const [move, outcome, hidden] of column) {
+    assert.equal(outcome, lateExpected[move][0], move);
+    assert.equal(hidden, false);
+  }
+  // The start: the centre is a draw for x, as every first move.
+  await page.locator('.history button', { hasText: 'start' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('.board [data-solved]').length === 9, null, { timeout: 60_000 });
+  assert.deepEqual(await solvedMarks(page), expected(start));
+  assert.equal(await page.locator('.board [data-cell="2|2"]').getAttribute('data-solved'), 'draw');
+  // The search tree of the late position: the solved value beside the search's at every node (x wins: 100).
+  await page.locator('.history button', { hasText: '4.' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('.board [data-solved]').length === 5, null, { timeout: 60_000 });
+  await page.locator('button', { hasText: 'Search tree of this position' }).click();
+  await page.waitForFunction(() => /nodes searched/.test(document.querySelector('.tree-status')?.textContent ?? ''), null, { timeout: 60_000 });
+  await page.locator('button[aria-label="Jump to the end"]').click();
+  await page.waitForSelector('.tree-outline li[data-solved]', { state: 'attached' });
+  assert.equal(await page.locator('.tree-outline > ul > li').getAttribute('data-solved'), '100');
+  const children = await page.locator('.tree-outline > ul > li > ul > li').evaluateAll((l) => l.map((li) => [li.dataset.label, li.dataset.solved]));
+  assert.equal(children.length, 5, JSON.stringify(children));
+  for (const [label, solved] of children) assert.equal(solved, lateExpected[label][0] === 'win' ? '100' : '0', label);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('play: Perfect play on a game with simultaneous moves says why in one line, and marks nothing', async () => {
+  const { page, errors, context } = await open('?view=play&game=rockPaperScissors&players=human;human');
+  await page.waitForSelector('.human-moves button.move');
+  await page.locator('.perfect-switch').check();
+  await page.waitForFunction(() => /Cannot solve this game/.test(document.querySelector('.perfect-status')?.textContent ?? ''), null, { timeout: 60_000 });
+  assert.match(await page.locator('.perfect-status').textContent(), /simultaneous/);
+  assert.equal(await page.locator('.perfect-switch').isChecked(), false);
+  assert.equal(await page.locator('[data-solved]').count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
 });

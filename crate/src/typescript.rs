@@ -99,6 +99,9 @@ types!(
     crate::solve::Stats,
     crate::solve::Progress,
     crate::solve::Summary,
+    crate::solve::Outcome,
+    crate::solve::MoveEntry,
+    crate::solve::Position,
     // Analysis.
     crate::js_api::AnalysisOptions,
     crate::analysis::Phase,

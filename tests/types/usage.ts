@@ -13,6 +13,8 @@ import {
   runMatch,
   search,
   searchTree,
+  SolveJob,
+  type SolvedPosition,
 } from '../../js/index.js';
 
 const kif = '(role x)';
@@ -108,3 +110,11 @@ console.log(trees.map((p) => p.label));
 
 const offered: HeuristicInfo[] = heuristics().filter((x) => x.explain && !x.distance);
 console.log(offered.map((x) => x.label));
+
+// A solved position: the role to move and each move's outcome for it.
+const solver = new SolveJob(kif, { seconds: 10 });
+const position: SolvedPosition | null = solver.position(['(control x)']);
+const wins = position?.moves.filter((m) => m.outcome === 'win' && m.best).map((m) => m.value?.movesToEnd);
+console.log(wins, position?.role, solver.values([['(control x)']])?.[0]?.goals);
+// @ts-expect-error outcomes are win, draw, loss or score
+console.log(position?.moves[0]?.outcome === 'lose');

@@ -27,11 +27,13 @@
 //! states explored (unexplored states count as unknown for both roles).
 
 mod file;
+mod position;
 mod retro;
 #[cfg(test)]
 mod tests;
 
 pub use file::{read_solution, write_solution, FORMAT_VERSION};
+pub use position::{outcome, MoveEntry, Outcome, Position};
 
 use crate::engine::{Engine, EngineState};
 use crate::ground::BitState;

@@ -120,3 +120,84 @@ fn a_tiny_state_limit_gives_a_partial_solution_with_proved_values_only() {
         }
     }
 }
+
+/// The state after `joints` (move texts per role) from the initial state.
+fn after(e: &mut Engine, joints: &[[&str; 2]]) -> EngineState {
+    let mut s = e.initial_state().unwrap();
+    for joint in joints {
+        let ids: Vec<TermId> = joint
+            .iter()
+            .map(|m| crate::program::parse_ground_term(e.terms_mut(), m).unwrap())
+            .collect();
+        s = e.next_state(&s, &ids).unwrap();
+    }
+    s
+}
+
+#[test]
+fn a_position_gives_each_move_its_outcome_for_the_role_to_move() {
+    let mut e = load_engine(&game("ticTacToe.kif"), EngineChoice::Auto).unwrap();
+    let s = solve(e.clone(), Limits::default()).unwrap();
+    let init = e.initial_state().unwrap();
+    let p = s.position(&mut e, &init).unwrap();
+    assert_eq!(
+        (p.role, p.outcome, p.terminal),
+        (Some(0), Some(Outcome::Draw), false)
+    );
+    assert_eq!(p.moves.len(), 9);
+    // Every first move keeps the draw: all of them are best.
+    assert!(p
+        .moves
+        .iter()
+        .all(|m| m.outcome == Some(Outcome::Draw) && m.best));
+    // x (1 1), o (2 2), x (3 3), o (1 3): only (3 1) stops o's diagonal,
+    // and it makes two threats; every other move loses.
+    let late = after(
+        &mut e,
+        &[
+            ["(mark 1 1)", "noop"],
+            ["noop", "(mark 2 2)"],
+            ["(mark 3 3)", "noop"],
+            ["noop", "(mark 1 3)"],
+        ],
+    );
+    let p = s.position(&mut e, &late).unwrap();
+    assert_eq!((p.role, p.outcome), (Some(0), Some(Outcome::Win)));
+    let by: Vec<_> = p
+        .moves
+        .iter()
+        .map(|m| (m.r#move.as_str(), m.outcome, m.best))
+        .collect();
+    assert_eq!(by.len(), 5);
+    for (m, o, best) in by {
+        let win = m == "(mark 3 1)";
+        assert_eq!(
+            o,
+            Some(if win { Outcome::Win } else { Outcome::Loss }),
+            "{m}"
+        );
+        assert_eq!(best, win, "{m}");
+    }
+    // A loss is the opponent's win: o wins at once after a wrong move.
+    let loss = p
+        .moves
+        .iter()
+        .find(|m| m.outcome == Some(Outcome::Loss))
+        .unwrap();
+    assert_eq!(loss.value.as_ref().unwrap().goals, vec![0, 100]);
+    assert_eq!(loss.value.as_ref().unwrap().moves_to_end, 1);
+}
+
+#[test]
+fn one_role_outcomes_are_the_goal_and_two_roles_compare_goals() {
+    let v = |goals: Vec<u8>| Value {
+        goals,
+        moves_to_end: 0,
+    };
+    assert_eq!(outcome(&v(vec![100]), 0), Outcome::Win);
+    assert_eq!(outcome(&v(vec![0]), 0), Outcome::Loss);
+    assert_eq!(outcome(&v(vec![40]), 0), Outcome::Score);
+    assert_eq!(outcome(&v(vec![60, 40]), 1), Outcome::Loss);
+    assert_eq!(outcome(&v(vec![60, 40]), 0), Outcome::Win);
+    assert_eq!(outcome(&v(vec![50, 50]), 1), Outcome::Draw);
+}

@@ -21,6 +21,8 @@ use wasm_bindgen::prelude::*;
 pub struct SolveJob {
     job: Option<solve::SolveJob>,
     solution: Option<Result<Solution, Refusal>>,
+    /// A copy of the game's engine, for the values of given positions.
+    engine: crate::engine::Engine,
 }
 
 #[wasm_bindgen]
@@ -63,6 +65,7 @@ impl SolveJob {
             .map_err(|e: String| js::type_error(&format!("options.engine: {e}")))?;
         let engine =
             crate::load_engine(kif, choice).map_err(|diags| js::diagnostics_error(&diags, kif))?;
+        let copy = engine.clone();
         let job = solve::SolveJob::new(
             engine,
             Limits {
@@ -74,6 +77,7 @@ impl SolveJob {
         Ok(SolveJob {
             job: Some(job),
             solution: None,
+            engine: copy,
         })
     }
 
@@ -144,6 +148,45 @@ impl SolveJob {
             Some(Ok(s)) => Some(solve::write_solution(s)),
             _ => None,
         }
+    }
+}
+
+#[wasm_bindgen]
+impl SolveJob {
+    /// The position made of `fluents` (term texts): its solved value, the
+    /// role to move and each legal move's value and outcome for that role
+    /// (`Solution::position`), or `null` until done. Throws a `TypeError`
+    /// for a fluent that does not parse.
+    #[wasm_bindgen(unchecked_return_type = "SolvedPosition | null")]
+    pub fn position(&mut self, fluents: Vec<String>) -> Result<JsValue, JsValue> {
+        let Some(Ok(s)) = &self.solution else {
+            return Ok(JsValue::NULL);
+        };
+        let state = super::search::state_of(&mut self.engine, &fluents, 0)?;
+        let p = s
+            .position(&mut self.engine, &state)
+            .map_err(|e| JsValue::from(js::error("GdlSolveError", &e.to_string())))?;
+        to_js(&p)
+    }
+
+    /// The solved value of each state (a list of fluent texts), `null`
+    /// where the solution has none; `null` until done.
+    #[wasm_bindgen(unchecked_return_type = "Array<SolvedValue | null> | null")]
+    pub fn values(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string[][]")] states: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let Some(Ok(s)) = &self.solution else {
+            return Ok(JsValue::NULL);
+        };
+        let states: Vec<Vec<String>> = serde_wasm_bindgen::from_value(states)
+            .map_err(|e| js::type_error(&format!("values(states): {e}")))?;
+        let mut out = Vec::with_capacity(states.len());
+        for fluents in &states {
+            let state = super::search::state_of(&mut self.engine, fluents, 0)?;
+            out.push(s.value_of(&mut self.engine, &state));
+        }
+        to_js(&out)
     }
 }
 

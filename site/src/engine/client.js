@@ -28,7 +28,7 @@ const PACKAGE_KINDS = new Set(['check', 'format', 'replay', 'cli', 'version', 'p
 export const engineEvents = new EventTarget();
 
 /** Jobs that may run long (grounding, searches, analyses): the page saves its work first. */
-const LONG_KINDS = new Set(['playouts', 'analyze', 'searchTree', 'bestMove', 'explain', 'mctsRoot', 'alphabetaRoot', 'ensembleMember', 'site.load', 'site.structure', 'site.searchGame', 'site.ggpNew']);
+const LONG_KINDS = new Set(['playouts', 'analyze', 'searchTree', 'bestMove', 'explain', 'mctsRoot', 'alphabetaRoot', 'ensembleMember', 'site.load', 'site.structure', 'site.searchGame', 'site.ggpNew', 'site.solve']);
 const beforeLong = new Set();
 
 /** Calls `fn()` before every job that may run long (the page saves its text). */
@@ -130,6 +130,8 @@ export function engine() {
       lint: new EngineWorker('lint'),
       game: new EngineWorker('game'),
       think: new EngineWorker('think'),
+      // The Perfect-play switch's solver; it keeps the solution for the views' queries.
+      solve: new EngineWorker('solve'),
       // The editor's checks on the small check wasm (runCheck below).
       check: new EngineWorker('check', newCheckWorker),
     };

@@ -17,7 +17,7 @@
 // keeps players between moves, and `searchTree`).
 
 import * as api from '../../../js/index.js';
-import { KINDS, serve } from '../../../js/worker-core.js';
+import { KINDS, serve, sliced } from '../../../js/worker-core.js';
 // The same module instance as js/api.js (initialised by `api.init` when the page's GdlWorker starts this worker).
 import * as wasm from '../../../pkg/gdlkit.js';
 
@@ -289,6 +289,33 @@ const ops = {
 };
 
 const oneShot = (f) => ({ step: () => ({ done: true, value: f() }) });
+
+// ---- the Perfect-play switch: one solved game kept in this worker ----
+/** `{text, job}`: the last game solved (its SolveJob answers the positions' values). */
+let solved = null;
+
+/**
+ * `site.solve`: solves a game in slices with the solver's default limits
+ * (progress: states found); a soft cancel solves what was explored. The
+ * result is the summary; the job stays for `site.solvedPosition`.
+ */
+KINDS['site.solve'] = (_api, { text }) => {
+  solved?.job.free();
+  solved = null;
+  const job = new api.SolveJob(text);
+  solved = { text, job };
+  const task = sliced(job, { work: 1000, minWork: 100, result: () => job.summary() });
+  return { step: task.step, partial: task.partial };
+};
+
+/** The solved game for `text`, or null (another game, or none). */
+const solvedJob = (text) => (solved && solved.text === text ? solved.job : null);
+
+/** A position's solved value and its moves' (SolvedPosition), or null when `text` is not the game solved. */
+KINDS['site.solvedPosition'] = (_api, { text, fluents }) => oneShot(() => solvedJob(text)?.position(fluents) ?? null);
+
+/** The solved values of states (lists of fluents), or null when `text` is not the game solved. */
+KINDS['site.solvedValues'] = (_api, { text, states }) => oneShot(() => solvedJob(text)?.values(states) ?? null);
 
 // Each site operation is a one-shot job. (The semantic check is the
 // package's own sliced `analyze` kind.)

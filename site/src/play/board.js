@@ -7,7 +7,8 @@
 // one row). Nothing here is specific to a game: no per-game stylesheet, no
 // per-game code. Every symbol is inserted as text. An explanation's
 // overlay (overlay.js: heat map, numbered plan marks, the chosen move and
-// its runner-up) is drawn on the cells it names.
+// its runner-up) and the Perfect-play marks (perfect.js) are drawn on the
+// cells they name.
 
 import { heatLabel, heatTitle } from './overlay.js';
 
@@ -226,6 +227,15 @@ function drawOverlay(cell, k, overlay) {
     mark.title = `step ${steps.join(', ')} of the relaxed plan of ${overlay.planMove}`;
     cell.append(mark);
     cell.dataset.plan = steps.join(',');
+  }
+  const solved = overlay.solved?.get(k);
+  if (solved) {
+    cell.classList.add('solved', `solved-${solved.outcome}`);
+    cell.dataset.solved = solved.outcome;
+    cell.dataset.solvedMoves = JSON.stringify(solved.entries.map((m) => [m.move, m.outcome ?? null, m.value?.movesToEnd ?? null]));
+    cell.append(el('span', 'solved-mark', solved.label));
+    cell.title = `${cell.title}\nperfect play:\n${solved.title}`;
+    cell.setAttribute('aria-label', `${cell.getAttribute('aria-label')}, perfect play: ${solved.title.replace(/\n/g, '; ')}`);
   }
   if (overlay.chosen.has(k)) cell.classList.add('chosen');
   if (overlay.runnerUp.has(k)) cell.classList.add('runner-up');

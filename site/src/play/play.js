@@ -11,6 +11,7 @@ import { h, formatMs, select } from '../dom.js';
 import { WhyPanel } from './why.js';
 import { cellKey, renderBoard, renderFluentList } from './board.js';
 import { formatValue, heatColor, overlayOf } from './overlay.js';
+import { PerfectPlay, solvedMarks, solvedText } from './perfect.js';
 
 /** Cores for MCTS, alpha-beta and the ensemble: `auto` (all of this machine's, at most 8) or a number. */
 export const CORES = [
@@ -179,8 +180,9 @@ export class PlayView {
     this.orientBox = h('div', { class: 'row orient' }, this.flipBtn, this.transposeBtn);
     const historyBox = h('section', { class: 'panel history-panel', 'aria-label': 'Move list' },
       h('h3', { text: 'Moves' }), this.historyList, controls);
+    this.perfect = new PerfectPlay(() => this.render());
     const main = h('div', { class: 'play-main' },
-      this.status, this.progress, this.boardBox, this.legendBox, this.orientBox, this.movesBox, this.goalsBox, this.fluentsBox);
+      this.status, this.progress, this.perfect.root, this.boardBox, this.legendBox, this.orientBox, this.movesBox, this.goalsBox, this.fluentsBox);
     this.why = new WhyPanel(() => this.explainHere(), (e, planMove) => this.showExplanation(e, planMove));
     const side = h('div', { class: 'play-side' }, h('section', { class: 'panel', 'aria-label': 'Players' }, h('h3', { text: 'Players' }), this.rolesBox), historyBox, this.why.root);
     this.root.replaceChildren(h('div', { class: `play${this.compact ? ' compact' : ''}` }, main, side));
@@ -224,6 +226,7 @@ export class PlayView {
     }
     session.cursor = Math.min(cursor ?? session.states.length - 1, session.states.length - 1);
     this.session = session;
+    this.perfect.setGame(text, session.roles);
     const engineDefault = this.features.searchPlayer ? 'alphabeta:ms=500' : 'random';
     const specs = session.roles.map((_, r) => players?.[r] ?? (r === 0 || session.roles.length === 1 ? 'human' : engineDefault));
     // The specs are parsed by the engine's one registry of players (in the game worker).
@@ -375,6 +378,19 @@ export class PlayView {
     const x = this.explained;
     if (!x || !this.session || x.cursor !== this.session.cursor) return null;
     return overlayOf(x.e, { distance: this.why.isDistance(x.e), planMove: x.planMove });
+  }
+
+  /** The solved position shown (Perfect play on, the game solved), or null. */
+  solvedPosition() {
+    return this.perfect.positionOf(this.current);
+  }
+
+  /** The explanation's overlay with the Perfect-play marks added (null: neither). */
+  withSolved(why) {
+    const position = this.solvedPosition();
+    if (!position) return why;
+    const marks = solvedMarks(position, this.current.cells, this.session.roles[position.role] ?? '');
+    return { heat: new Map(), plan: new Map(), chosen: new Set(), runnerUp: new Set(), ...why, solved: marks };
   }
 
   /** The legend under an explained board (the table says the same in words). */
@@ -666,6 +682,8 @@ export class PlayView {
   renderState() {
     const s = this.current;
     if (!s) return;
+    const solved = this.solvedPosition();
+    this.why.setSolved(solved, this.session.roles[solved?.role] ?? '');
     const rest = this.board?.rest ?? [];
     this.boardBox.replaceChildren();
     this.orientBox.hidden = !this.board;
@@ -685,8 +703,9 @@ export class PlayView {
       }
       const last = this.session.cursor > 0 ? this.session.moves[this.session.cursor - 1] : [];
       const marked = new Set(last.flatMap((m) => (s.cells?.[m]?.column ? [] : (s.cells?.[m]?.cells ?? []).map(cellKey))));
-      const overlay = this.overlay();
-      this.renderLegend(overlay);
+      const why = this.overlay();
+      this.renderLegend(why);
+      const overlay = this.withSolved(why);
       const board = renderBoard(this.board, {
         overlay,
         orientation: this.orientation,
@@ -787,12 +806,16 @@ export class PlayView {
         });
         group.append(filter);
       }
+      const solved = this.solvedPosition();
+      const values = new Map(solved?.role === r ? solved.moves.map((m) => [m.move, m]) : []);
       for (const move of legal) {
+        const v = values.get(move);
         buttons.append(h('button', {
           type: 'button',
           class: 'move',
           text: move,
-          data: { role, move },
+          data: { role, move, ...(v ? { solved: v.value ? v.outcome : 'unknown' } : {}) },
+          title: v ? `perfect play: ${role} ${solvedText(v, r)}` : undefined,
           'aria-pressed': String(chosen === move),
           disabled: chosen !== null,
           on: { click: () => this.choose(r, move) },

@@ -9,6 +9,7 @@
 
 import { engine } from '../engine/client.js';
 import { h } from '../dom.js';
+import { solvedText } from './perfect.js';
 
 const num = (v) => (v === null || v === undefined ? '∞' : String(Math.round(v * 1000) / 1000));
 
@@ -37,6 +38,30 @@ export class WhyPanel {
     /** Names of the heuristics `explain` reports as distances (lower is better). */
     this.distances = new Set();
     this.loaded = null;
+    /** The Perfect-play values of the position shown (SolvedPosition, from Rust), or null. */
+    this.solved = null;
+  }
+
+  /** The solved column's values (null: Perfect play is off or the game is not solved). */
+  setSolved(position, roleName) {
+    if (position === this.solved) return;
+    this.solved = position;
+    this.solvedRole = roleName;
+    this.fillSolved();
+  }
+
+  /** Writes the solved column from `solved` (hidden without it). */
+  fillSolved() {
+    const byMove = new Map((this.solved?.moves ?? []).map((m) => [m.move, m]));
+    for (const cell of this.body.querySelectorAll('.why-solved')) {
+      cell.hidden = !this.solved;
+      const move = cell.closest('tr')?.dataset.move;
+      if (!move) continue;
+      const m = byMove.get(move);
+      cell.textContent = m ? solvedText(m, this.solved.role) : '';
+      cell.dataset.solved = m ? (m.value ? m.outcome : 'unknown') : '';
+      cell.title = m ? `perfect play: ${this.solvedRole} ${solvedText(m, this.solved.role)}` : '';
+    }
   }
 
   /** Loads the list once (the view calls it when it shows a game, so no worker starts before). */
@@ -104,12 +129,14 @@ export class WhyPanel {
     const rows = e.moves.map((m) => h('tr', { class: rowClass(m), 'data-move': m.move, 'data-value': String(m.value) },
       h('td', {}, m.move, ' ', planButton(m)),
       h('td', { class: 'why-value', text: num(m.value) + (m.terminal ? ' (end)' : '') }),
+      h('td', { class: 'why-solved' }),
       h('td', {}, ...m.goals.map((g) => h('div', { class: 'why-goal', text: `goal ${g.goal}: h_FF ${num(g.hFf)} h_add ${num(g.hAdd)} h_max ${num(g.hMax)} [${g.plan.join(', ')}]` })),
         ...(m.replies ?? []).map((r) => h('div', { class: 'why-goal', text: `reply ${r.moves.join(' ')}: ${num(r.value)}` })))));
     const table = h('table', { class: 'why-table' },
-      h('thead', {}, h('tr', {}, h('th', { text: 'move' }), h('th', { text: 'value' }), h('th', { text: 'relaxed plans' }))),
+      h('thead', {}, h('tr', {}, h('th', { text: 'move' }), h('th', { text: 'value' }), h('th', { class: 'why-solved', text: 'solved', title: 'The move’s value under perfect play (Perfect play switch)' }), h('th', { text: 'relaxed plans' }))),
       h('tbody', {}, ...rows));
     this.body.replaceChildren(head, table);
+    this.fillSolved();
     this.onShow(e, planMove);
   }
 }

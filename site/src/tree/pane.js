@@ -4,7 +4,7 @@
 
 import { h } from '../dom.js';
 import { layoutTree, subtreeSize } from './layout.js';
-import { drawTree, hitTest, pos, worldSize } from './render.js';
+import { drawTree, hitTest, pos, solvedLabel, worldSize } from './render.js';
 import { countersAt, eventNode, fmt, nodeAt } from './model.js';
 
 const OUTLINE_MAX = 400;
@@ -200,8 +200,9 @@ export class TreePane {
       const st = nodeAt(m, n, this.step);
       const status = st.pruned ? 'pruned' : st.active ? 'active' : st.done || (st.visited && n.kind === 'leaf' && st.value !== null) ? 'done' : st.visited ? 'visited' : 'unvisited';
       const value = st.value !== null ? fmt(st.value) : st.partial !== null ? `${n.kind === 'min' ? '≤' : '≥'}${fmt(st.partial)}` : n.staticValue !== null ? fmt(n.staticValue) : '';
-      const li = h('li', { data: { kind: n.kind, label: n.label ?? '', status, value } },
-        `${n.kind}${n.label ? ` ${n.label}` : ''}: ${status}${value ? `, value ${value}` : ''}${st.cut && n.cutoff ? `, cut-off ${n.kind === 'max' ? '≥' : '≤'} ${fmt(n.cutoff.value)}` : ''}`);
+      const solved = solvedLabel(m, n).slice(1);
+      const li = h('li', { data: { kind: n.kind, label: n.label ?? '', status, value, ...(solved ? { solved } : {}) } },
+        `${n.kind}${n.label ? ` ${n.label}` : ''}: ${status}${value ? `, value ${value}` : ''}${solved ? `, solved ${solved}` : ''}${st.cut && n.cutoff ? `, cut-off ${n.kind === 'max' ? '≥' : '≤'} ${fmt(n.cutoff.value)}` : ''}`);
       if (n.children.length) li.append(h('ul', {}, n.children.map(item)));
       return li;
     };

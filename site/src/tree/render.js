@@ -28,6 +28,8 @@ export const COLORS = {
   edge: '#8f98a8',
   window: '#1f4fb0',
   select: '#111827',
+  // The solved value (Perfect play) beside the search's.
+  solved: '#6d28d9',
 };
 
 /** Everything needed to draw node i at step s. */
@@ -66,7 +68,17 @@ export function look(model, i, s, { current = -1, showPv = false } = {}) {
   let bound = '';
   if (st.cut && n.cutoff) bound = `${n.kind === 'max' ? '≥' : '≤'}${fmt(n.cutoff.value)}`;
   const windowText = st.active && n.windowed && n.kind !== 'leaf' ? `(${fmt(st.alpha)}, ${fmt(st.beta)})` : '';
-  return { st, stroke, fill, text, width, dash, value, bound, windowText, pv, kind: n.kind };
+  return { st, stroke, fill, text, width, dash, value, bound, windowText, pv, kind: n.kind, solved: solvedLabel(model, n) };
+}
+
+/**
+ * The solved value of a node's state for the searching role, "✓50"
+ * (model.solved: the Perfect-play solution's values of the tree's states,
+ * from Rust), or ''.
+ */
+export function solvedLabel(model, n) {
+  const v = model.solved?.[n.state];
+  return v && model.solvedRole >= 0 ? `✓${v.goals[model.solvedRole]}` : '';
 }
 
 /** Whether the edge into node i is on the principal variation. */
@@ -342,6 +354,11 @@ export function drawTree(ctx, model, layout, s, view, { current = -1, selected =
       boards++;
     }
     if (detail >= 6) {
+      if (l.solved) {
+        ctx.font = '600 11px system-ui, sans-serif';
+        ctx.fillStyle = COLORS.solved;
+        ctx.fillText(l.solved, x, y + R + (board && l.value ? 25 : 12));
+      }
       if (l.value && board) {
         ctx.font = '600 12px system-ui, sans-serif';
         ctx.fillStyle = l.text === COLORS.ghostText ? l.text : COLORS.ink;
@@ -437,6 +454,7 @@ export function treeSvg(model, layout, s, { current = -1, showPv = false, collap
     } else if (l.value) {
       out.push(`<text x="${x}" y="${y + (l.kind === 'max' ? 4 : l.kind === 'min' ? -4 : 0)}" font-size="${l.value.length > 4 ? 10 : 13}" font-weight="600" text-anchor="middle" dominant-baseline="middle" fill="${l.text}">${esc(l.value)}</text>`);
     }
+    if (l.solved) out.push(`<text x="${x}" y="${y + R + (board && l.value ? 25 : 12)}" font-size="11" font-weight="600" text-anchor="middle" fill="${COLORS.solved}">${esc(l.solved)}</text>`);
     if (l.bound) out.push(`<text x="${x + R * 1.3}" y="${y - R * 0.6}" font-size="12" font-weight="600" dominant-baseline="middle" fill="${COLORS.cut}">✂ ${esc(l.bound)}</text>`);
     if (l.windowText) out.push(`<text x="${x}" y="${y + R * 2.05}" font-size="11" text-anchor="middle" dominant-baseline="middle" fill="${COLORS.window}">${esc(l.windowText)}</text>`);
     if (collapsed.has(i) && model.nodes[i].children.length) out.push(`<text x="${x}" y="${y + R * 2.2}" font-size="11" text-anchor="middle" fill="${COLORS.muted}">+${model.nodes[i].hiddenCount ?? ''}</text>`);

@@ -381,11 +381,33 @@ export class TreeView {
     ]);
     const model = buildModel(result);
     model.structure = structure;
+    await this.addSolved(model);
     // The board cells of every state, split in Rust (the worker's boardCells).
     model.boards = structure?.boards?.length
       ? await engine().game.call('boardCells', { structure, states: model.states.map((f) => f ?? []) }).catch(() => null)
       : null;
     return model;
+  }
+
+  /**
+   * The solved value of every state of the tree (model.solved), when the
+   * Perfect-play switch of the play view has solved this game (the `solve`
+   * worker keeps the solution); for the searching role (model.solvedRole).
+   */
+  async addSolved(model) {
+    // The solve worker starts only with the switch: before, nothing is solved.
+    if (!engine().solve.worker) return;
+    try {
+      const [values, roles] = await Promise.all([
+        engine().solve.call('solvedValues', { text: this.text, states: model.states.map((f) => f ?? []) }),
+        engine().game.call('roles', { text: this.text }),
+      ]);
+      if (!values) return;
+      model.solved = values;
+      model.solvedRole = roles.indexOf(model.result.role);
+    } catch {
+      // No solution in this page (or the worker restarted): no solved values.
+    }
   }
 
   showModels(models, orders) {
@@ -606,6 +628,8 @@ export class TreeView {
     if (st.pruned) facts.push('pruned: never searched');
     else if (!st.visited) facts.push('not searched yet');
     if (n.leafAt < Infinity && n.leafAt < s) facts.push(n.terminal ? 'terminal' : 'heuristic estimate');
+    const solved = model.solved?.[n.state];
+    if (solved && model.solvedRole >= 0) facts.push(`solved ${solved.goals[model.solvedRole]} (${solved.movesToEnd} moves to the end)`);
     lines.push(h('div', { text: facts.join(' · ') }));
     const box = h('div', { class: 'node-info' }, ...lines);
     if (n.state >= 0 && model.states[n.state]) {
