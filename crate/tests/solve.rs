@@ -426,6 +426,21 @@ fn nim_heaps(text: &str) -> Vec<(String, u32)> {
         .collect()
 }
 
+/// The game with every `(init (heap X N))` lowered to at most `cap`.
+fn cap_heaps(text: &str, cap: u32) -> String {
+    text.lines()
+        .map(|l| match l.trim().strip_prefix("(init (heap ") {
+            Some(rest) => {
+                let w: Vec<&str> = rest.trim_end_matches(')').split(' ').collect();
+                let n: u32 = w[1].parse().unwrap();
+                format!("(init (heap {} {}))", w[0], n.min(cap))
+            }
+            None => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 #[test]
 fn corpus_nim_games_agree_with_sprague_grundy() {
     let Some(shared) = corpus::shared_or_skip("solve::corpus_nim_games_agree_with_sprague_grundy")
@@ -435,7 +450,10 @@ fn corpus_nim_games_agree_with_sprague_grundy() {
     let mut checked = 0;
     for k in 1..=4 {
         let path: PathBuf = shared.join(format!("games/repository/nim{k}.kif"));
-        let text = std::fs::read_to_string(&path).unwrap();
+        // The rules of each corpus nim, from heaps of at most 6: their own
+        // starts (heaps up to 25, 130,000 states of ~60 moves each) take
+        // half a minute apiece and check the same rules.
+        let text = cap_heaps(&std::fs::read_to_string(&path).unwrap(), 6);
         let heaps = nim_heaps(&text);
         assert_eq!(heaps.len(), 4, "{}", path.display());
         let (mut e, s) = solved(&text, EngineChoice::Auto);
