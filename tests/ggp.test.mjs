@@ -139,7 +139,7 @@ describe('gdlkit serve and host in Node', { timeout: 300_000 }, () => {
     await new Promise((r) => fake.listen(0, '127.0.0.1', r));
     try {
       const game = join(ROOT, 'games', 'ticTacToe.kif');
-      const r = await run(['host', game, '--players', a.url, `http://127.0.0.1:${fake.address().port}`, '--playclock', '5', '--startclock', '20', '--format', 'json']);
+      const r = await run(['host', game, '--players', a.url, `http://127.0.0.1:${fake.address().port}`, '--playclock', '2', '--startclock', '10', '--format', 'json']);
       assert.equal(r.code, 0, r.stderr.slice(0, 2000));
       const m = JSON.parse(r.stdout).matches[0];
       const il = m.errors.map((e) => e[1]).filter((e) => e.startsWith('IL '));
@@ -174,7 +174,7 @@ describe('a slow client and a 30 MB request delay no good client', { timeout: 30
       try {
         const info = await goodRequest(server.port, '( INFO )');
         assert.equal(info.body, '( ( name gdlkit ) ( status available ) )');
-        const start = await goodRequest(server.port, `( START slow.1 o ${rules.replace(/;.*$/gm, '')} 10 5 )`);
+        const start = await goodRequest(server.port, `( START slow.1 o ( ${rules.replace(/;.*$/gm, '')} ) 10 5 )`);
         assert.equal(start.body, 'ready');
         // One client sends a byte every 100 ms and never ends; another 30 MB
         // of INFO (whitespace inside the list) in 1 MB pieces 100 ms apart.

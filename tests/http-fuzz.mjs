@@ -19,8 +19,12 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { cargoTargetDir, ROOT } from '../scripts/lib.mjs';
 
-/** The native binary, built with the profile `npm test` builds its Rust tests with. */
+/**
+ * The native binary: `GDLKIT_BIN` when set, else built with the profile
+ * `npm test` builds its Rust tests with.
+ */
 export function nativeBinary() {
+  if (process.env.GDLKIT_BIN) return process.env.GDLKIT_BIN;
   const built = spawnSync('cargo', ['build', '--profile', 'ci', '-p', 'gdlkit', '--bin', 'gdlkit'], { cwd: ROOT, encoding: 'utf8' });
   if (built.status !== 0) throw new Error(`cargo build failed:\n${built.stderr}`);
   return join(cargoTargetDir(), 'ci', 'gdlkit');
@@ -166,7 +170,8 @@ export function hostileCase(rng) {
   } else if (kind === 'chunked') {
     bytes = Buffer.from(`POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n${rng() < 0.5 ? 'Content-Length: 5\r\n' : ''}\r\n8\r\n( INFO )\r\n0\r\n\r\n`);
   } else if (kind === 'large') {
-    const size = int(4 << 20);
+    // Mostly up to 4 MB; one in five 16 to 31 MB (under the 32 MB cap).
+    const size = rng() < 0.8 ? int(4 << 20) : (16 << 20) + int(15 << 20);
     const announced = rng() < 0.3 ? 33_554_433 + int(1e9) : size + 8;
     label = `large ${size} announced ${announced}`;
     bytes = Buffer.concat([Buffer.from(`POST / HTTP/1.0\r\nContent-Length: ${announced}\r\n\r\n( INFO`), Buffer.alloc(size, 32), Buffer.from(' )')]);
