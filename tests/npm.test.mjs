@@ -1010,6 +1010,7 @@ try { before.initialState(); } catch (e) { old = e.name; }
 const after = new Game(${JSON.stringify(COINS)});
 const state = after.next(after.initialState(), ['take']);
 window.result = { crash, old, after: after.fluents(state) };
+document.querySelector('#out').textContent = 'done'; // a visible body: open() waits for it
 document.body.dataset.done = 'true';
 `,
     );
