@@ -15,29 +15,9 @@ export function serve(args) {
     if (logFile) appendFileSync(logFile, text);
     else process.stderr.write(text);
   };
-  const listener = net.createServer((socket) => {
-    let buf = Buffer.alloc(0);
-    let answered = false;
-    const peer = `${socket.remoteAddress}:${socket.remotePort}`;
-    const answer = (closed) => {
-      if (answered) return;
-      const r = server.respond(buf, closed);
-      if (r === undefined) return;
-      answered = true;
-      socket.end(Buffer.from(r.response));
-      log(`${peer} ${r.log}`);
-    };
-    socket.setTimeout(10_000, () => {
-      answer(true);
-      socket.destroy();
-    });
-    socket.on('data', (d) => {
-      buf = Buffer.concat([buf, d]);
-      answer(false);
-    });
-    socket.on('end', () => answer(true));
-    socket.on('error', () => {});
-  });
+  // Half-open: a client that ends its request (a POST without a length)
+  // still gets the reply.
+  const listener = net.createServer({ allowHalfOpen: true }, (socket) => connection(server, socket, log));
   listener.on('error', (e) => {
     process.stderr.write(`gdlkit serve: cannot listen on ${server.host}:${server.port}: ${e.message}\n`);
     process.exitCode = 2;
@@ -46,6 +26,70 @@ export function serve(args) {
     const a = listener.address();
     log(server.banner(`${a.address}:${a.port}`));
   });
+}
+
+/** Connections open and bytes of requests held, over all connections. */
+const load = { open: 0, held: 0 };
+
+/**
+ * One connection, as the native server (`ggp/net.rs`) serves it: the request
+ * has a total deadline from the connection (not per read), each piece read is
+ * handed to wasm once (linear however the request is split), a refusal (413
+ * for an announced body over the cap, 503 past the server's load bounds) is
+ * sent at once and the rest of the request dropped for a while so that the
+ * client receives it. Nothing here blocks while bytes arrive: other
+ * connections are served meanwhile.
+ */
+function connection(server, socket, log) {
+  const peer = `${socket.remoteAddress}:${socket.remotePort}`;
+  const incoming = new wasm.GgpIncoming();
+  let arrival;
+  let held = 0;
+  let done = false;
+  const release = () => {
+    if (done) return false;
+    done = true;
+    clearTimeout(deadline);
+    incoming.free();
+    load.open -= 1;
+    load.held -= held;
+    return true;
+  };
+  const finish = (r) => {
+    if (!release()) return;
+    socket.end(Buffer.from(r.response));
+    log(`${peer} ${r.log}`);
+    // Read and drop what still comes, then close (closing at once could
+    // reset the connection before the client has read the reply).
+    setTimeout(() => socket.destroy(), wasm.GgpServer.lingerMs()).unref();
+  };
+  const now = () => arrival ?? performance.now();
+  const answer = (closed) => {
+    if (done) return;
+    const r = server.respondTo(incoming, closed, now());
+    if (r !== undefined) finish(r);
+  };
+  const deadline = setTimeout(() => finish(server.late(now())), wasm.GgpServer.deadlineMs());
+  load.open += 1;
+  socket.on('error', release);
+  socket.on('close', release);
+  if (load.open > wasm.GgpServer.maxConnections()) {
+    finish(server.busy(true, now()));
+    return;
+  }
+  socket.on('data', (d) => {
+    if (done) return;
+    arrival ??= performance.now();
+    if (load.held + d.length > wasm.GgpServer.maxBuffered()) {
+      finish(server.busy(false, now()));
+      return;
+    }
+    held += d.length;
+    load.held += d.length;
+    incoming.push(d);
+    answer(false);
+  });
+  socket.on('end', () => answer(true));
 }
 
 /** Sends one message to a player; resolves to a GgpMatch answer. */
@@ -60,25 +104,30 @@ export function post(url, body, timeoutMs) {
       resolve({ error: 'connection', detail: String(e.message ?? e) });
       return;
     }
-    let buf = Buffer.alloc(0);
+    const incoming = new wasm.GgpIncoming();
     let settled = false;
     const finish = (answer) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       socket.destroy();
+      incoming.free();
       resolve(answer);
     };
     const timer = setTimeout(() => finish({ error: 'timeout' }), Math.max(1, timeoutMs));
     const socket = net.connect({ host: target.hostname, port: Number(target.port || 9147) }, () =>
       socket.write(Buffer.from(request)),
     );
+    // Each piece read is handed to wasm once: linear in the reply's size.
     socket.on('data', (d) => {
-      buf = Buffer.concat([buf, d]);
-      const r = wasm.ggpParseReply(buf, false);
+      if (settled) return;
+      incoming.push(d);
+      const r = wasm.ggpParseReplyFrom(incoming, false);
       if (r !== undefined) finish(r);
     });
-    socket.on('end', () => finish(wasm.ggpParseReply(buf, true) ?? { error: 'connection', detail: 'closed' }));
+    socket.on('end', () => {
+      if (!settled) finish(wasm.ggpParseReplyFrom(incoming, true) ?? { error: 'connection', detail: 'closed' });
+    });
     socket.on('error', (e) => finish({ error: 'connection', detail: e.message }));
   });
 }

@@ -1,4 +1,4 @@
-// `npm run fuzz -- --seconds N [--targets parse,fmt,play,analyze,js]`:
+// `npm run fuzz -- --seconds N [--targets parse,fmt,play,analyze,js,http]`:
 // coverage-guided fuzzing with cargo-fuzz (libFuzzer, nightly Rust). Installs
 // the nightly toolchain and cargo-fuzz when missing, writes a seed corpus
 // (the project's games and the adversarial families of tests/adversarial.mjs),
@@ -6,7 +6,10 @@
 // and the crashes found (saved in fuzz/artifacts/TARGET/; each one belongs
 // in crate/tests/adversarial.rs as a regression test). Exits 1 on a crash.
 // The `js` target is the npm API fuzzer (tests/js-fuzz.mjs, on the build in
-// pkg/; `--seed S`, default random): its failures belong in tests/.
+// pkg/; `--seed S`, default random): its failures belong in tests/. The
+// `http` target is the GGP servers' byte-stream fuzzer (tests/http-fuzz.mjs:
+// the native `gdlkit serve` and the Node one, in parallel; `--seed S`): its
+// failures belong in that file's REGRESSIONS.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -24,7 +27,7 @@ if (!Number.isFinite(seconds) || seconds <= 0) {
   console.error('--seconds expects a number of seconds greater than 0');
   process.exit(2);
 }
-const targets = option('targets', 'parse,fmt,play,analyze,js').split(',');
+const targets = option('targets', 'parse,fmt,play,analyze,js,http').split(',');
 const FUZZ = join(ROOT, 'fuzz');
 
 // The npm API fuzzer needs no nightly: run it first.
@@ -41,7 +44,20 @@ if (targets.includes('js')) {
   jsFailures = run.failures.length;
   console.log(`js: ${run.calls} calls in ${run.seconds.toFixed(1)} s (slowest ${run.slowest.label}, ${run.slowest.ms.toFixed(0)} ms), ${jsFailures} failures (replay: --targets js --seed ${seed})`);
 }
-const rustTargets = targets.filter((t) => t !== 'js');
+if (targets.includes('http')) {
+  const seed = Number(option('seed', String(Date.now() % 1_000_000)));
+  const { fuzzHttp, nativeBinary, startServer } = await import('../tests/http-fuzz.mjs');
+  console.log(`\n== fuzz http (the GGP servers, native and Node) for ${seconds} s, seed ${seed}`);
+  const servers = await Promise.all([startServer('node', ['--player', 'random']), startServer('native', ['--player', 'random'], nativeBinary())]);
+  const run = await fuzzHttp(servers, { seconds, seed });
+  for (const s of servers) s.child.kill();
+  for (const f of run.failures) {
+    console.log(`${f.server} case ${f.case} (${f.label}): ${f.error}`);
+  }
+  jsFailures += run.failures.length;
+  console.log(`http: ${run.cases} cases in ${run.seconds.toFixed(1)} s, ${run.failures.length} failures (replay: --targets http --seed ${seed})`);
+}
+const rustTargets = targets.filter((t) => t !== 'js' && t !== 'http');
 if (rustTargets.length === 0) {
   process.exit(jsFailures > 0 ? 1 : 0);
 }

@@ -16,6 +16,7 @@ import { chromium } from 'playwright-core';
 import { ARTIFACTS, CHROMIUM_ARGS, ROOT, SITE } from '../scripts/lib.mjs';
 import { serve as serveSite } from '../scripts/serve.mjs';
 import { browserPaths } from '../scripts/setup.mjs';
+import { exchange, goodRequest, nativeBinary, replyBody, startServer as startEither } from './http-fuzz.mjs';
 
 const CLI = join(ROOT, 'js', 'cli.js');
 
@@ -126,10 +127,105 @@ describe('gdlkit serve and host in Node', { timeout: 300_000 }, () => {
     assert.match(await logMatching(b, /STOP gdlkit\.ticTacToe/), /STOP gdlkit\.ticTacToe/);
   });
 
+  test('host records a huge illegal reply cut and escaped, in the record and on stderr', async () => {
+    // A player answering every message with 1 MB of text and control bytes
+    // (a bell, an escape sequence, NUL).
+    const body = `( pick ${'\u0007\u001b[2J\u0000x'.repeat(200_000)} )`;
+    const reply = `HTTP/1.0 200 OK\r\nContent-type: text/acl\r\nContent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    const fake = net.createServer((s) => {
+      s.on('error', () => {});
+      s.once('data', () => s.end(reply));
+    });
+    await new Promise((r) => fake.listen(0, '127.0.0.1', r));
+    try {
+      const game = join(ROOT, 'games', 'ticTacToe.kif');
+      const r = await run(['host', game, '--players', a.url, `http://127.0.0.1:${fake.address().port}`, '--playclock', '2', '--startclock', '10', '--format', 'json']);
+      assert.equal(r.code, 0, r.stderr.slice(0, 2000));
+      const m = JSON.parse(r.stdout).matches[0];
+      const il = m.errors.map((e) => e[1]).filter((e) => e.startsWith('IL '));
+      assert.ok(il.length >= 2, JSON.stringify(m.errors).slice(0, 2000));
+      for (const e of il) {
+        assert.ok(e.startsWith('IL ( pick '), e.slice(0, 100));
+        assert.ok([...e].length <= 3 + 200 + 1, `${[...e].length} characters`);
+        assert.ok(!/\p{Cc}/u.test(e), JSON.stringify(e.slice(0, 100)));
+      }
+      assert.ok(r.stdout.length < 100_000, `${r.stdout.length} bytes of report`);
+      assert.ok(r.stderr.length < 20_000, `${r.stderr.length} bytes of stderr`);
+      assert.ok(!r.stderr.includes('\u0000') && !r.stderr.includes('\u0007'));
+    } finally {
+      fake.close();
+    }
+  });
+
   test('a port in use is an error, not another port', async () => {
     const r = await run(['serve', '--port', String(a.port)]);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /cannot listen on 127\.0\.0\.1/);
+  });
+});
+
+// The cut-off test waits 10 s: it runs beside the others.
+describe('a slow client and a 30 MB request delay no good client', { timeout: 300_000, concurrency: true }, () => {
+  const rules = readFileSync(join(ROOT, 'games', 'ticTacToe.kif'), 'utf8');
+  describe('both servers, in turn', { concurrency: false }, () => {
+  for (const kind of ['node', 'native']) {
+    test(`${kind === 'node' ? 'npx gdlkit serve (Node)' : 'gdlkit serve (native)'}: PLAY and INFO answered within 1 s of an idle server's time`, async () => {
+      const server = await startEither(kind, ['--player', 'random'], kind === 'native' ? nativeBinary() : undefined);
+      try {
+        const info = await goodRequest(server.port, '( INFO )');
+        assert.equal(info.body, '( ( name gdlkit ) ( status available ) )');
+        const start = await goodRequest(server.port, `( START slow.1 o ( ${rules.replace(/;.*$/gm, '')} ) 10 5 )`);
+        assert.equal(start.body, 'ready');
+        // One client sends a byte every 100 ms and never ends; another 30 MB
+        // of INFO (whitespace inside the list) in 1 MB pieces 100 ms apart.
+        const slowBytes = [...'POST / HTTP/1.0\r\nContent-Length: 1000\r\n\r\n( INFO )'].map((c) => Buffer.from(c));
+        const slow = exchange(server.port, slowBytes, { delayMs: 100, finish: 'hold', holdMs: 1000 });
+        const body = Buffer.alloc(30 << 20, 32);
+        body.write('( INFO');
+        body.write(')', body.length - 1);
+        const head = Buffer.from(`POST / HTTP/1.0\r\nContent-Length: ${body.length}\r\n\r\n`);
+        const pieces = [head, ...Array.from({ length: 30 }, (_, i) => body.subarray(i << 20, (i + 1) << 20))];
+        let bigDone = false;
+        const big = exchange(server.port, pieces, { delayMs: 100, timeoutMs: 120_000 }).then((r) => {
+          bigDone = true;
+          return r;
+        });
+        await new Promise((r) => setTimeout(r, 500));
+        const play = await goodRequest(server.port, '( PLAY slow.1 NIL )');
+        const during = await goodRequest(server.port, '( INFO )');
+        assert.equal(play.body, 'noop');
+        assert.equal(during.body, '( ( name gdlkit ) ( status busy ) )');
+        assert.ok(!bigDone, 'the 30 MB request ended before the good client\'s: nothing was tested');
+        for (const [name, r] of [['PLAY', play], ['INFO', during]]) {
+          assert.ok(r.ms < 1000 + info.ms, `${name} answered after ${r.ms.toFixed(0)} ms (idle server: ${info.ms.toFixed(0)} ms)`);
+        }
+        assert.equal((await goodRequest(server.port, '( ABORT slow.1 )')).body, 'aborted');
+        // The 30 MB request was read whole and answered; the slow one is
+        // still unanswered (its deadline is 10 s) when its client leaves.
+        assert.equal(replyBody((await big).reply), '( ( name gdlkit ) ( status available ) )');
+        assert.equal((await slow).reply.length, 0);
+      } finally {
+        server.child.kill();
+      }
+    });
+  }
+  });
+
+  test('npx gdlkit serve: a trickling client is cut off 10 s after connecting; an announced body over the cap gets 413 at once', async () => {
+    const server = await startEither('node', ['--player', 'random']);
+    try {
+      // A byte every 300 ms for 15 s: a deadline per read would never pass.
+      const bytes = [...'POST / HTTP/1.0\r\nContent-Length: 1000\r\n\r\n( INFO )'.repeat(2)].map((c) => Buffer.from(c));
+      const slow = exchange(server.port, bytes, { delayMs: 300, finish: 'hold', holdMs: 5000 });
+      const huge = await exchange(server.port, [Buffer.from('POST / HTTP/1.0\r\nContent-Length: 1000000000000000\r\n\r\n( INFO '), Buffer.alloc(1 << 20, 32)], { finish: 'hold', holdMs: 10_000 });
+      assert.match(huge.reply.toString(), /^HTTP\/1\.0 413 /);
+      assert.ok(huge.ms < 8000, `413 after ${huge.ms.toFixed(0)} ms`);
+      const r = await slow;
+      assert.match(r.reply.toString(), /^HTTP\/1\.0 400 [\s\S]*within 10 s/);
+      assert.ok(r.ms >= 9000 && r.ms < 40_000, `cut off after ${r.ms.toFixed(0)} ms`);
+    } finally {
+      server.child.kill();
+    }
   });
 });
 

@@ -1004,6 +1004,36 @@ document.body.dataset.done = 'true';
     await opened.page.close();
     checkResult(opened);
   });
+
+  test('a trap on the main thread rebuilds the instance: that call fails with a GdlCrashError, new games play', async () => {
+    // testTrap is the module's own test hook (not exported by the package):
+    // imported from the installed file, as the page's fault tests do.
+    const importMap = `<script type="importmap">${JSON.stringify({ imports: { gdlkit: '/node_modules/gdlkit/js/index.js' } })}</script>`;
+    writeFileSync(join(scratch, 'trap.html'), PAGE_HTML(importMap, '/trap.js'));
+    writeFileSync(
+      join(scratch, 'trap.js'),
+      `import { init, Game } from 'gdlkit';
+import { wasm } from '/node_modules/gdlkit/js/wasm.js';
+await init();
+const before = new Game(${JSON.stringify(COINS)});
+let crash = null;
+try { wasm.testTrap(); } catch (e) { crash = { name: e.name, rebuilt: /rebuilt/.test(e.message), cause: e.cause instanceof WebAssembly.RuntimeError }; }
+let old = null;
+try { before.initialState(); } catch (e) { old = e.name; }
+const after = new Game(${JSON.stringify(COINS)});
+const state = after.next(after.initialState(), ['take']);
+window.result = { crash, old, after: after.fluents(state) };
+document.querySelector('#out').textContent = 'done'; // a visible body: open() waits for it
+document.body.dataset.done = 'true';
+`,
+    );
+    const { server, url } = await serve({ root: scratch, port: 0, quiet: true });
+    servers.push(server);
+    const opened = await open(`${url}trap.html`);
+    await opened.page.close();
+    assert.deepEqual(opened.errors, []);
+    assert.deepEqual(opened.result, { crash: { name: 'GdlCrashError', rebuilt: true, cause: true }, old: 'GdlCrashError', after: ['(coins 1)'] });
+  });
 });
 
 describe('documentation', () => {

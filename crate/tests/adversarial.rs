@@ -397,7 +397,12 @@ fn run_binary(args: &[&str], game: &str) -> (Option<i32>, String, String, f64) {
     let dir = std::env::temp_dir().join(format!(
         "gdlkit-binary-{}-{}",
         std::process::id(),
-        args.join("-").replace(['/', ' '], "_")
+        // A prefix: 2,000 player specs would make too long a name.
+        args.join("-")
+            .replace(['/', ' '], "_")
+            .chars()
+            .take(80)
+            .collect::<String>()
     ));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("g.kif");
@@ -442,6 +447,50 @@ fn explain_and_structure_on_2000_simultaneous_roles_end_within_seconds_and_memor
         assert!(!stdout.trim().is_empty() || !stderr.trim().is_empty());
         // A deadline is the feature: generous for a loaded machine.
         assert!(secs < 60.0, "{cmd} took {secs:.1} s");
+    }
+}
+
+#[test]
+fn solve_and_players_on_thousands_of_roles_or_moves_end_within_seconds_and_memory() {
+    // 2,000 roles moving at once, and two roles with 3,000 moves each
+    // (9,000,000 joint moves): an answer or a clear error, within the
+    // limits, from solve and from players that enumerate, sample or search.
+    let many_roles = joint_moves(2000, 2);
+    let many_moves = joint_moves(2, 3000);
+    let limits = ["--games", "1", "--seconds", "5", "--memory", "1000"];
+    let mut runs: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["solve", "g.kif", "--seconds", "5", "--memory", "1000"],
+            &many_roles,
+        ),
+        (
+            vec!["solve", "g.kif", "--seconds", "5", "--memory", "1000"],
+            &many_moves,
+        ),
+        (
+            vec!["structure", "g.kif", "--seconds", "5", "--memory", "1000"],
+            &many_moves,
+        ),
+    ];
+    for first in ["mcts:ms=200", "alphabeta:ms=200", "ensemble:ms=200"] {
+        let mut args = vec!["match", "g.kif", "--players", first];
+        args.extend(std::iter::repeat_n("random", 1999));
+        args.extend(limits);
+        runs.push((args, &many_roles));
+        let mut args = vec!["match", "g.kif", "--players", first, "mcts:ms=200"];
+        args.extend(limits);
+        runs.push((args, &many_moves));
+    }
+    for (args, game) in runs {
+        let (code, stdout, stderr, secs) = run_binary(&args, game);
+        let what = args[..4].join(" ");
+        assert!(
+            code == Some(0) || (code == Some(1) && stderr.starts_with("gdlkit ")),
+            "{what}: exit {code:?} after {secs:.1} s: {stderr:.500}"
+        );
+        assert!(!stdout.trim().is_empty() || !stderr.trim().is_empty());
+        // A deadline is the feature: generous for a loaded machine.
+        assert!(secs < 60.0, "{what} took {secs:.1} s");
     }
 }
 

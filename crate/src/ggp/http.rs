@@ -6,6 +6,44 @@
 /// Requests larger than this are refused (a rules text is far smaller).
 pub const MAX_REQUEST_BYTES: usize = 32 << 20;
 
+/// How long a client may take to send one whole request, from its
+/// connection (not per read: a client trickling bytes is cut off too). The
+/// native server and the Node one (`js/ggp-node.js`) both keep it.
+pub const REQUEST_DEADLINE: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// After a reply, how long the rest of a refused request is read and
+/// dropped, so that closing does not reset the connection before the
+/// client has read the reply.
+pub const LINGER: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Connections served at once; past it a client gets 503 at once.
+pub const MAX_CONNECTIONS: usize = 512;
+/// Bytes of requests held at once over all connections (eight requests of
+/// the largest size); past it a client gets 503.
+pub const MAX_BUFFERED: usize = 8 * MAX_REQUEST_BYTES;
+
+/// The refusal (status 503, why) of a connection past [`MAX_CONNECTIONS`]
+/// (`connections`), or of a request past [`MAX_BUFFERED`].
+pub fn busy(connections: bool) -> (u16, String) {
+    let why = if connections {
+        "too many connections".to_string()
+    } else {
+        format!(
+            "the server holds {} MB of requests: try again",
+            MAX_BUFFERED >> 20
+        )
+    };
+    (503, why)
+}
+
+/// The refusal of a request not read within [`REQUEST_DEADLINE`].
+pub fn late() -> Parsed {
+    Parsed::Bad(format!(
+        "the request did not arrive within {} s",
+        REQUEST_DEADLINE.as_secs()
+    ))
+}
+
 /// A parsed HTTP request: the method and the GGP message text (the POST
 /// body, or the decoded query of ggp-base's GET form `GET /?(info)`).
 #[derive(Clone, Debug, PartialEq)]
@@ -27,13 +65,18 @@ pub enum Parsed {
 }
 
 /// Bytes read so far and where their headers end. Each byte is scanned for
-/// the header end once: a new read resumes where the last scan stopped, so
-/// reading a message is linear in its size however it is split.
+/// the header end once: a new read resumes where the last scan stopped, and
+/// once the headers are read the message is not parsed again until its
+/// announced body is there, so reading a message is linear in its size
+/// however it is split.
 #[derive(Debug, Default)]
 pub struct Incoming {
     buf: Vec<u8>,
     scanned: usize,
     head_end: Option<usize>,
+    /// Once the headers are read: the bytes the message needs before a
+    /// parse can end it (0: parse now; `usize::MAX`: only its close ends it).
+    needed: usize,
 }
 
 impl Incoming {
@@ -54,6 +97,7 @@ impl Incoming {
                 && ((i >= 1 && b[i - 1] == b'\n') || (i >= 3 && &b[i - 3..i] == b"\r\n\r"))
             {
                 self.head_end = Some(i + 1);
+                self.needed = needed(&b[..=i]);
                 break;
             }
         }
@@ -71,6 +115,23 @@ impl Incoming {
     /// The headers (through the blank line) and the bytes after them.
     fn split(&self) -> Option<(&[u8], &[u8])> {
         self.head_end.map(|e| self.buf.split_at(e))
+    }
+}
+
+/// The bytes a message with headers `head` needs before it can end: a POST
+/// or a reply, its headers plus the announced body, or only its close
+/// without `Content-Length`; anything else ends at its headers (0: parse now,
+/// also for a length to refuse).
+fn needed(head: &[u8]) -> usize {
+    let text = String::from_utf8_lossy(head);
+    let first = text.split_whitespace().next().unwrap_or("");
+    if !(first.eq_ignore_ascii_case("POST") || first.starts_with("HTTP/")) {
+        return 0;
+    }
+    match header(&text, "content-length").map(|v| v.parse::<usize>()) {
+        Some(Ok(n)) if n <= MAX_REQUEST_BYTES.saturating_sub(head.len()) => head.len() + n,
+        None => usize::MAX,
+        _ => 0,
     }
 }
 
@@ -96,6 +157,9 @@ pub fn parse_request(buf: &[u8], closed: bool) -> Parsed {
 pub fn parse_incoming(inc: &Incoming, closed: bool) -> Parsed {
     if inc.len() > MAX_REQUEST_BYTES {
         return too_large();
+    }
+    if !closed && inc.len() < inc.needed {
+        return Parsed::Incomplete;
     }
     let Some((head, body)) = inc.split() else {
         return if closed {
@@ -244,6 +308,9 @@ pub fn parse_reply(inc: &Incoming, closed: bool) -> Option<Result<String, String
     if inc.len() > MAX_REQUEST_BYTES {
         return Some(Err(format!("reply larger than {MAX_REQUEST_BYTES} bytes")));
     }
+    if !closed && inc.len() < inc.needed {
+        return None;
+    }
     let Some((head, body)) = inc.split() else {
         return closed.then(|| {
             Err(if inc.is_empty() {
@@ -355,6 +422,35 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_body_arriving_in_pieces_ends_exactly_when_complete() {
+        let post = b"POST / HTTP/1.0\r\nContent-Length: 6\r\n\r\n(info)";
+        let get = b"GET /?(info) HTTP/1.0\r\nContent-Length: 6\r\n\r\n";
+        let bare = b"POST / HTTP/1.0\r\n\r\n(info)";
+        let reply = b"HTTP/1.0 200 OK\r\n\r\nnoop";
+        for (req, done_at) in [
+            (&post[..], post.len()),
+            (get, get.len()),
+            (bare, usize::MAX),
+        ] {
+            let mut inc = Incoming::new();
+            for (i, b) in req.iter().enumerate() {
+                inc.push(&[*b]);
+                let done = !matches!(parse_incoming(&inc, false), Parsed::Incomplete);
+                assert_eq!(done, i + 1 >= done_at, "{req:?} after {} bytes", i + 1);
+            }
+            assert!(matches!(parse_incoming(&inc, true), Parsed::Done(_)));
+        }
+        let mut inc = Incoming::new();
+        inc.push(reply);
+        assert_eq!(
+            parse_reply(&inc, false),
+            None,
+            "no length: ends at the close"
+        );
+        assert_eq!(parse_reply(&inc, true), Some(Ok("noop".into())));
     }
 
     #[test]

@@ -12,18 +12,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// How long a client may take to send one whole request, from its
-/// connection (not per read: a client trickling bytes is cut off too).
-pub const REQUEST_DEADLINE: Duration = Duration::from_secs(10);
-/// Connections served at once; past it a client gets 503 at once.
-pub const MAX_CONNECTIONS: usize = 512;
-/// Bytes of requests held at once over all connections (eight requests of
-/// the largest size); past it a client gets 503.
-pub const MAX_BUFFERED: usize = 8 * http::MAX_REQUEST_BYTES;
-/// After a reply, how long the rest of a refused request is read and
-/// dropped, so that closing does not reset the connection before the
-/// client has read the reply.
-const LINGER: Duration = Duration::from_secs(2);
+use super::http::LINGER;
+pub use super::http::{MAX_BUFFERED, MAX_CONNECTIONS, REQUEST_DEADLINE};
 /// ggp-base's manager gives up connecting after 5 s.
 const CONNECT: Duration = Duration::from_secs(5);
 
@@ -57,8 +47,9 @@ fn accept(listener: &TcpListener, jobs: &mpsc::Sender<Job>, log: &Arc<Mutex<Log>
                     .unwrap_or_else(|_| "?".into());
                 if open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
                     open.fetch_sub(1, Ordering::SeqCst);
-                    let body = super::session::error_body("too many connections");
-                    let _ = stream.write_all(&http::response(503, &body));
+                    let (status, why) = http::busy(true);
+                    let body = super::session::error_body(&why);
+                    let _ = stream.write_all(&http::response(status, &body));
                     continue;
                 }
                 let (jobs, log, count) = (jobs.clone(), log.clone(), open.clone());
@@ -96,13 +87,10 @@ fn answer(mut stream: TcpStream, jobs: &mpsc::Sender<Job>) -> String {
     let (parsed, arrival) = read_request(&mut stream, Instant::now() + REQUEST_DEADLINE, &mut held);
     let refused = !matches!(parsed, Parsed::Done(_));
     let input = match parsed {
-        Parsed::Incomplete => Input::Refused {
-            status: 503,
-            why: format!(
-                "the server holds {} MB of requests: try again",
-                MAX_BUFFERED >> 20
-            ),
-        },
+        Parsed::Incomplete => {
+            let (status, why) = http::busy(false);
+            Input::Refused { status, why }
+        }
         // The message is parsed here, before it waits for the session.
         parsed => Input::read(parsed),
     };
@@ -159,10 +147,7 @@ fn read_request(stream: &mut TcpStream, deadline: Instant, held: &mut Held) -> (
         }
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
-            break Parsed::Bad(format!(
-                "the request did not arrive within {} s",
-                REQUEST_DEADLINE.as_secs()
-            ));
+            break http::late();
         }
         let _ = stream.set_read_timeout(Some(left));
         match stream.read(&mut chunk) {

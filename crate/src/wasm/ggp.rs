@@ -71,11 +71,94 @@ impl GgpServer {
         if parsed == http::Parsed::Incomplete {
             return JsValue::UNDEFINED;
         }
-        let (response, log) = self.session.respond(parsed);
-        let out = js_sys::Object::new();
-        super::js::set(&out, "response", &js_sys::Uint8Array::from(&response[..]));
-        super::js::set(&out, "log", &JsValue::from_str(&log));
-        out.into()
+        self.reply(parsed, crate::clock::now_ms())
+    }
+    /// [`GgpServer::respond`] on the bytes of `incoming` (read in pieces:
+    /// linear in their size), whose first byte arrived at `arrival`
+    /// (`performance.now()`): the clocks of START and PLAY run from then.
+    #[wasm_bindgen(js_name = respondTo)]
+    pub fn respond_to(&mut self, incoming: &GgpIncoming, closed: bool, arrival: f64) -> JsValue {
+        match http::parse_incoming(&incoming.inc, closed) {
+            http::Parsed::Incomplete => JsValue::UNDEFINED,
+            parsed => self.reply(parsed, arrival),
+        }
+    }
+    /// The reply to a request not read within the deadline
+    /// ([`GgpServer::deadline_ms`]).
+    pub fn late(&mut self, arrival: f64) -> JsValue {
+        self.reply(http::late(), arrival)
+    }
+    /// The reply (503) to a connection past `maxConnections` (`connections`)
+    /// or to a request past `maxBuffered` bytes held over all connections.
+    pub fn busy(&mut self, connections: bool, arrival: f64) -> JsValue {
+        let (status, why) = http::busy(connections);
+        let input = crate::ggp::session::Input::Refused { status, why };
+        let (response, log) = self.session.answer(input, arrival);
+        reply_object(&response, &log)
+    }
+    /// Connections served at once.
+    #[wasm_bindgen(js_name = maxConnections)]
+    pub fn max_connections() -> usize {
+        http::MAX_CONNECTIONS
+    }
+    /// Bytes of requests held at once over all connections.
+    #[wasm_bindgen(js_name = maxBuffered)]
+    pub fn max_buffered() -> usize {
+        http::MAX_BUFFERED
+    }
+    /// Milliseconds a client has to send one whole request, from its
+    /// connection.
+    #[wasm_bindgen(js_name = deadlineMs)]
+    pub fn deadline_ms() -> f64 {
+        http::REQUEST_DEADLINE.as_millis() as f64
+    }
+    /// Milliseconds the rest of a refused request is read and dropped after
+    /// the reply, so that the client receives it.
+    #[wasm_bindgen(js_name = lingerMs)]
+    pub fn linger_ms() -> f64 {
+        http::LINGER.as_millis() as f64
+    }
+}
+
+#[cfg(feature = "cli")]
+impl GgpServer {
+    fn reply(&mut self, parsed: http::Parsed, arrival: f64) -> JsValue {
+        let (response, log) = self.session.respond_at(parsed, arrival);
+        reply_object(&response, &log)
+    }
+}
+
+/// `{response: Uint8Array, log: string}`.
+#[cfg(feature = "cli")]
+fn reply_object(response: &[u8], log: &str) -> JsValue {
+    let out = js_sys::Object::new();
+    super::js::set(&out, "response", &js_sys::Uint8Array::from(response));
+    super::js::set(&out, "log", &JsValue::from_str(log));
+    out.into()
+}
+
+/// An HTTP message read in pieces (a request on the server, a reply on the
+/// manager): each piece is scanned once.
+#[wasm_bindgen]
+#[derive(Default)]
+pub struct GgpIncoming {
+    inc: http::Incoming,
+}
+
+#[wasm_bindgen]
+impl GgpIncoming {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> GgpIncoming {
+        GgpIncoming::default()
+    }
+    /// Appends the bytes of one read.
+    pub fn push(&mut self, bytes: &[u8]) {
+        self.inc.push(bytes);
+    }
+    /// Bytes read so far.
+    #[wasm_bindgen(getter)]
+    pub fn length(&self) -> usize {
+        self.inc.len()
     }
 }
 
@@ -354,13 +437,24 @@ pub fn ggp_request(url: &str, body: &str) -> Result<Vec<u8>, JsValue> {
     Ok(http::request(&host, "gdlkit", body))
 }
 
-/// A player's reply read so far: `undefined` while incomplete, else
-/// `{body}` or `{error: "connection", detail}`.
-#[wasm_bindgen(js_name = ggpParseReply)]
-pub fn ggp_parse_reply(bytes: &[u8], closed: bool) -> Result<JsValue, JsValue> {
-    match http::parse_response(bytes, closed) {
+/// [`ggp_parse_reply`] on the bytes of `incoming` (read in pieces: linear
+/// in their size).
+#[wasm_bindgen(js_name = ggpParseReplyFrom)]
+pub fn ggp_parse_reply_from(incoming: &GgpIncoming, closed: bool) -> Result<JsValue, JsValue> {
+    reply_js(http::parse_reply(&incoming.inc, closed))
+}
+
+fn reply_js(r: Option<Result<String, String>>) -> Result<JsValue, JsValue> {
+    match r {
         None => Ok(JsValue::UNDEFINED),
         Some(Ok(body)) => to_js(&json!({ "body": body })),
         Some(Err(detail)) => to_js(&json!({ "error": "connection", "detail": detail })),
     }
+}
+
+/// A player's reply read so far: `undefined` while incomplete, else
+/// `{body}` or `{error: "connection", detail}`.
+#[wasm_bindgen(js_name = ggpParseReply)]
+pub fn ggp_parse_reply(bytes: &[u8], closed: bool) -> Result<JsValue, JsValue> {
+    reply_js(http::parse_response(bytes, closed))
 }
