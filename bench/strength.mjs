@@ -11,16 +11,19 @@
 //   node bench/strength.mjs [--games connectFour,breakthrough] [--matches 4]
 //       [--start 10] [--play 1] [--candidate SPEC] [--baseline SPEC]
 //       [--opponent URL] [--out FILE.json] [--log FILE] [--port P]
+//       [--gdlkit PATH]
 //
 // Defaults: ticTacToe, connectFour, breakthrough and reversi from
 // ../shared/games/repository, 4 matches each, 10 s / 1 s, candidate = the
 // serve default, baseline `mcts`. A `--games` entry may be a path to a .kif.
 // `--log F` keeps the servers' logs in F.candidate and F.baseline; ports P
-// (candidate) and P+1 (baseline), default 9400.
+// (candidate) and P+1 (baseline), default 9400. `--gdlkit` runs another
+// build (e.g. a copy of an earlier commit's) instead of target/release.
 // Not part of `npm test`: it takes minutes and needs quiet cores.
 
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +33,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CORPUS = [join(ROOT, '..', 'shared'), join(ROOT, '..', '..', 'shared')]
   .map((d) => join(d, 'games', 'repository'))
   .find((d) => existsSync(d)) ?? join(ROOT, '..', 'shared', 'games', 'repository');
-const GDLKIT = join(ROOT, 'target', 'release', 'gdlkit');
+let GDLKIT = join(ROOT, 'target', 'release', 'gdlkit');
 
 function options(argv) {
   const o = {
@@ -58,6 +61,7 @@ function options(argv) {
     else if (k === '--out') o.out = v;
     else if (k === '--log') o.log = v;
     else if (k === '--port') o.port = Number(v);
+    else if (k === '--gdlkit') GDLKIT = resolve(v);
     else throw new Error(`unknown option ${k}`);
   }
   return o;
@@ -65,15 +69,32 @@ function options(argv) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** The player's INFO status, or null while it does not answer. */
-async function info(url) {
-  try {
-    const r = await fetch(url, { method: 'POST', body: '( INFO )', signal: AbortSignal.timeout(2000) });
-    const t = await r.text();
-    return /available/i.test(t) ? 'available' : /busy/i.test(t) ? 'busy' : t.trim();
-  } catch {
-    return null;
-  }
+/**
+ * The player's INFO status, or null while it does not answer. A raw socket,
+ * not fetch: ggp-base's players (Sancho) end header lines with a bare LF,
+ * which fetch's parser refuses.
+ */
+function info(url) {
+  const { hostname, port } = new URL(url);
+  return new Promise((done) => {
+    let text = '';
+    const sock = connect({ host: hostname, port: Number(port) || 80 });
+    const finish = (v) => {
+      sock.destroy();
+      done(v);
+    };
+    sock.setTimeout(2000, () => finish(null));
+    sock.on('error', () => finish(null));
+    sock.on('data', (d) => {
+      text += d;
+    });
+    sock.on('end', () => {
+      const body = text.split(/\r?\n\r?\n/).slice(1).join('\n');
+      finish(/available/i.test(body) ? 'available' : /busy/i.test(body) ? 'busy' : text ? body.trim() : null);
+    });
+    const msg = '( INFO )';
+    sock.write(`POST / HTTP/1.0\r\nHost: ${hostname}\r\nContent-Type: text/acl\r\nContent-Length: ${msg.length}\r\n\r\n${msg}`);
+  });
 }
 
 /** Waits until `url` answers INFO `available` (Sancho restarts after every match). */

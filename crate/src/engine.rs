@@ -343,6 +343,29 @@ impl StateMachine for Engine {
         Engine::random_playout(self, state, rng, max_steps)
     }
 
+    fn mast_playout(
+        &mut self,
+        state: &EngineState,
+        rng: &mut fastrand::Rng,
+        max_steps: usize,
+        mast: &mut crate::reasoner::mast::Mast,
+    ) -> Result<Playout<EngineState>, EvalError> {
+        match self {
+            Engine::Fast(f) => {
+                let s = fast_state(f, state)?;
+                let (steps, terminal) = f.playout_mast(&s, rng, max_steps, mast);
+                Ok(Playout {
+                    state: EngineState::Bits(f.current_state()),
+                    steps,
+                    terminal,
+                })
+            }
+            Engine::Interpreter { .. } => {
+                crate::reasoner::mast::mast_playout(self, state, rng, max_steps, mast)
+            }
+        }
+    }
+
     fn state_from_fluents(&mut self, fluents: &[TermId]) -> EngineState {
         match self {
             Engine::Interpreter { interpreter, .. } => {

@@ -15,6 +15,7 @@ use super::passes::{
     complement_ors, flatten, frame_inputs, lazy_nodes, legal_gates, levels, Gates,
 };
 use super::GroundStats;
+use crate::reasoner::mast::{self, Mast};
 use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::{TermId, TermStore};
 use rustc_hash::FxHashMap;
@@ -873,6 +874,68 @@ impl FastEngine {
                 }
                 let pick = select::<HALVING>(bits, crate::reasoner::random_index(rng, n));
                 let i = self.t.legal_start[r] as usize + pick;
+                let node = self.t.legal_input[i];
+                if node != NONE {
+                    nodes.push(node);
+                }
+            }
+            self.set_inputs(&nodes);
+            let mut next = std::mem::take(&mut self.spare);
+            next.copy_from_slice(&self.hooked[..self.cur.len()]);
+            if self.t.queries_use_does {
+                self.set_inputs(&[]);
+            }
+            self.set_state(&next);
+            self.spare = next;
+        }
+        (max_steps, false)
+    }
+
+    /// A MAST playout in the network (see [`crate::reasoner::mast`]): a
+    /// move's slot is its legal index, so the statistics need no lookup.
+    /// The moves stay on `mast`'s trail until [`Mast::finish`].
+    pub fn playout_mast(
+        &mut self,
+        state: &BitState,
+        rng: &mut fastrand::Rng,
+        max_steps: usize,
+        mast: &mut Mast,
+    ) -> (usize, bool) {
+        self.at(state);
+        let mut nodes: SmallVec<[u32; 8]> = SmallVec::new();
+        let terminal = self.t.terminal as usize;
+        for steps in 0..=max_steps {
+            if self.on(terminal) {
+                return (steps, true);
+            }
+            if steps == max_steps {
+                break;
+            }
+            nodes.clear();
+            for r in 0..self.t.roles.len() {
+                let start = self.t.legal_start[r];
+                let bits = self.legal_bits(r);
+                let n: usize = bits.iter().map(|w| w.count_ones() as usize).sum();
+                if n == 0 {
+                    return (steps, false);
+                }
+                let pick = if n == 1 || mast.explore(rng) {
+                    select::<false>(bits, crate::reasoner::random_index(rng, n))
+                } else {
+                    let set = bits.iter().enumerate().flat_map(|(w, &word)| {
+                        let mut x = word;
+                        std::iter::from_fn(move || {
+                            (x != 0).then(|| {
+                                let pos = w * 64 + x.trailing_zeros() as usize;
+                                x &= x - 1;
+                                pos
+                            })
+                        })
+                    });
+                    mast::best(rng, set.map(|pos| (pos, mast.value(start + pos as u32))))
+                };
+                let i = start as usize + pick;
+                mast.record(i as u32, r);
                 let node = self.t.legal_input[i];
                 if node != NONE {
                     nodes.push(node);

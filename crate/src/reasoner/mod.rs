@@ -9,6 +9,7 @@ pub(crate) mod compile;
 pub mod content_keys;
 pub(crate) mod db;
 pub mod interpreter;
+pub mod mast;
 
 pub use interpreter::{FluentState, Interpreter};
 
@@ -155,6 +156,21 @@ pub trait StateMachine {
         Self: Sized,
     {
         random_playout(self, state, rng, max_steps)
+    }
+
+    /// A playout whose moves `mast` draws ([`mast::mast_playout`]);
+    /// the fast engine plays it inside its network.
+    fn mast_playout(
+        &mut self,
+        state: &Self::State,
+        rng: &mut fastrand::Rng,
+        max_steps: usize,
+        mast: &mut mast::Mast,
+    ) -> Result<Playout<Self::State>, EvalError>
+    where
+        Self: Sized,
+    {
+        mast::mast_playout(self, state, rng, max_steps, mast)
     }
 
     /// One goal value per role: the largest derivable one, or `None`.

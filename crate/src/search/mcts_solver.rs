@@ -19,6 +19,9 @@
 //! - **The tree is kept** between moves: the next search starts from the
 //!   node of the new state (a child or grandchild of the old root, found by
 //!   state equality), with its statistics, and the rest is dropped.
+//! - **MAST playouts** (`mast=on`): moves drawn epsilon-greedily by their
+//!   average reward over earlier playouts ([`crate::reasoner::mast`]),
+//!   the statistics kept for the whole game.
 //! - **Root-parallel on N threads**: each worker keeps its own tree and
 //!   seed; the root statistics are summed before the move is chosen.
 //!
@@ -28,6 +31,7 @@
 use super::parallel::{run_all, worker_seed, Job};
 use super::{searched_move, since, Budget, Limit, Player, SearchResult, Stats};
 use crate::clock::now_ms;
+use crate::reasoner::mast::Mast;
 use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::FxHashMap;
@@ -43,6 +47,8 @@ pub struct Config {
     pub playout_steps: usize,
     /// Keep the tree between moves.
     pub reuse: bool,
+    /// MAST playouts with this chance of a random move (none: uniform).
+    pub mast: Option<f64>,
 }
 
 impl Default for Config {
@@ -53,6 +59,7 @@ impl Default for Config {
             max_nodes: 300_000,
             playout_steps: 1000,
             reuse: true,
+            mast: None,
         }
     }
 }
@@ -192,11 +199,13 @@ pub struct Searcher<S> {
     cfg: Config,
     rng: fastrand::Rng,
     nodes: Vec<Node<S>>,
+    mast: Mast,
 }
 
 impl<S: Clone + Eq> Searcher<S> {
     pub fn new(cfg: Config, seed: u64) -> Searcher<S> {
         Searcher {
+            mast: Mast::new(cfg.mast.unwrap_or(0.0)),
             cfg,
             rng: fastrand::Rng::with_seed(seed),
             nodes: Vec::new(),
@@ -206,6 +215,7 @@ impl<S: Clone + Eq> Searcher<S> {
     /// Drops the tree (a new game).
     pub fn clear(&mut self) {
         self.nodes.clear();
+        self.mast.clear();
     }
 
     /// Nodes in the tree.
@@ -511,12 +521,21 @@ impl<S: Clone + Eq> Searcher<S> {
         start: &S,
         roles: usize,
     ) -> Result<Vec<f64>, EvalError> {
-        let p = m.random_playout(start, &mut self.rng, self.cfg.playout_steps)?;
-        if p.terminal {
-            rewards(m, &p.state)
+        let steps = self.cfg.playout_steps;
+        let p = if self.cfg.mast.is_some() {
+            m.mast_playout(start, &mut self.rng, steps, &mut self.mast)?
         } else {
-            Ok(vec![0.0; roles])
+            m.random_playout(start, &mut self.rng, steps)?
+        };
+        let r = if p.terminal {
+            rewards(m, &p.state)?
+        } else {
+            vec![0.0; roles]
+        };
+        if self.cfg.mast.is_some() {
+            self.mast.finish(&r);
         }
+        Ok(r)
     }
 
     /// Adds the rewards along the path (and to the node the walk ended on)
@@ -643,6 +662,11 @@ where
             (None, Some(n)) => format!("mcts(solver, {n} playouts)"),
             _ => "mcts(solver)".into(),
         };
+        let base = if cfg.mast.is_some() {
+            base.replacen("solver", "solver, mast", 1)
+        } else {
+            base
+        };
         match self.workers.len() {
             1 => base,
             n => super::parallel::threaded_name(&base, n),
@@ -680,6 +704,10 @@ mod tests {
     /// Take-away: the mover takes 1 or 2 stones; taking the last one wins.
     /// A pile that is a multiple of 3 is lost for the mover.
     fn take_away(pile: u32) -> Engine {
+        load_engine(&take_away_text(pile), EngineChoice::Interpreter).expect("the test game loads")
+    }
+
+    fn take_away_text(pile: u32) -> String {
         let mut text = format!(
             "(role a) (role b) (init (pile {pile})) (init (control a))
              (<= (legal ?r (take ?k)) (true (control ?r)) (true (pile ?n)) (minus ?n ?k ?m))
@@ -696,7 +724,7 @@ mod tests {
                 text.push_str(&format!(" (minus {n} {k} {})", n - k));
             }
         }
-        load_engine(&text, EngineChoice::Interpreter).expect("the test game loads")
+        text
     }
 
     fn cfg(playouts: u64) -> Config {
@@ -826,6 +854,41 @@ mod tests {
         let fresh = m.initial_state().unwrap();
         assert!(!s.reroot(&fresh));
         assert_eq!(s.size(), 0);
+    }
+
+    #[test]
+    fn mast_playouts_stop_playing_a_move_that_lost() {
+        // From 2, taking both wins and taking one loses. With epsilon 0 a
+        // move is tried again only while it rates top: the losing move is
+        // played at most once, where uniform playouts lose half the time.
+        for choice in [EngineChoice::Interpreter, EngineChoice::Fast] {
+            let mut m = load_engine(&take_away_text(2), choice).expect("take-away loads");
+            let root = m.initial_state().unwrap();
+            let mut mast = Mast::new(0.0);
+            let mut rng = fastrand::Rng::with_seed(7);
+            let mut losses = 0;
+            for _ in 0..50 {
+                let p = m.mast_playout(&root, &mut rng, 10, &mut mast).unwrap();
+                assert!(p.terminal, "{choice:?}");
+                let r = rewards(&mut m, &p.state).unwrap();
+                losses += (r[0] < 0.5) as u32;
+                mast.finish(&r);
+            }
+            assert!(losses <= 1, "{choice:?}: {losses} losses");
+        }
+    }
+
+    #[test]
+    fn the_solver_with_mast_still_proves_forced_wins() {
+        let mut m = take_away(7);
+        let root = m.initial_state().unwrap();
+        let cfg = Config {
+            mast: Some(crate::reasoner::mast::EPSILON),
+            ..cfg(20_000)
+        };
+        let r = SolverMcts::new(cfg, 3, 1).search(&mut m, &root, 0).unwrap();
+        assert_eq!(shown(&m, r.best_move), "(take 1)");
+        assert!(r.solved && r.value == 100.0);
     }
 
     #[test]

@@ -465,7 +465,7 @@ pub const PLAYERS: &[PlayerInfo] = &[
         "alpha-beta, iterative deepening, transposition table, PV-first ordering; options depth, ms, nodes, heuristic, mode=auto|paranoid|maxn, tt=on|off, ordering=on|off, threads=N|cores=auto (lazy SMP on N threads sharing one table, budget per thread), table=shared|own",
     ),
     player("bestfirst", "best-first", false, "best-first search for one-player games (thesis 3.2.1); options ms, nodes, heuristic"),
-    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c, threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves unless reuse=off)"),
+    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c, threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves unless reuse=off), mast=on with solver=on (MAST playouts: epsilon-greedy on each move's average reward)"),
     player(
         "coolerjo",
         "CoolerJO",
@@ -667,12 +667,17 @@ where
                     budget: cfg.budget,
                     exploration: cfg.exploration,
                     reuse: spec.flag("reuse", true)?,
+                    mast: spec
+                        .flag("mast", false)?
+                        .then_some(crate::reasoner::mast::EPSILON),
                     ..mcts_solver::Config::default()
                 };
                 return Ok(Box::new(mcts_solver::SolverMcts::new(cfg, seed, threads)));
             }
-            if spec.get("reuse").is_some() {
-                return Err("player option reuse needs solver=on".into());
+            for key in ["reuse", "mast"] {
+                if spec.get(key).is_some() {
+                    return Err(format!("player option {key} needs solver=on"));
+                }
             }
             if threads > 1 {
                 return Ok(Box::new(mcts_parallel::ParallelMcts::new(
@@ -737,10 +742,11 @@ pub fn alphabeta_config(spec: &PlayerSpec) -> Result<alphabeta::Config, String> 
 }
 
 /// The MCTS configuration of an `mcts` spec (options ms, playouts/nodes, c;
-/// threads, cores, solver and reuse are accepted and read by the caller).
+/// threads, cores, solver, reuse and mast are accepted and read by the
+/// caller).
 pub fn mcts_config(spec: &PlayerSpec) -> Result<mcts::Config, String> {
     spec.check_keys(&[
-        "ms", "playouts", "nodes", "c", "threads", "cores", "solver", "reuse",
+        "ms", "playouts", "nodes", "c", "threads", "cores", "solver", "reuse", "mast",
     ])?;
     let mut cfg = mcts::Config {
         budget: spec.budget(Some(DEFAULT_MS))?,
