@@ -454,7 +454,7 @@ fn explain_and_structure_on_2000_simultaneous_roles_end_within_seconds_and_memor
 fn solve_and_players_on_thousands_of_roles_or_moves_end_within_seconds_and_memory() {
     // 2,000 roles moving at once, and two roles with 3,000 moves each
     // (9,000,000 joint moves): an answer or a clear error, within the
-    // limits, from solve and from players that enumerate, sample or search.
+    // limits, from solve, explain and from players that enumerate, sample or search.
     let many_roles = joint_moves(2000, 2);
     let many_moves = joint_moves(2, 3000);
     let limits = ["--games", "1", "--seconds", "5", "--memory", "1000"];
@@ -469,6 +469,10 @@ fn solve_and_players_on_thousands_of_roles_or_moves_end_within_seconds_and_memor
         ),
         (
             vec!["structure", "g.kif", "--seconds", "5", "--memory", "1000"],
+            &many_moves,
+        ),
+        (
+            vec!["explain", "g.kif", "--seconds", "5", "--memory", "1000"],
             &many_moves,
         ),
     ];

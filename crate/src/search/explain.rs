@@ -237,6 +237,9 @@ pub fn explain_state<M: StateMachine + 'static>(
     let n = ours.len();
     for (i, mv) in ours.into_iter().enumerate() {
         crate::job::progress("explain: moves", || format!("{i} of {n} moves"));
+        // Thousands of moves, each with its replies valued: the time limit
+        // is checked here, since a heuristic's value may not evaluate rules.
+        crate::job::check().map_err(|e| e.to_string())?;
         let mut mvv = MoveValue {
             mv: m.terms().display(mv),
             value: None,
@@ -248,6 +251,7 @@ pub fn explain_state<M: StateMachine + 'static>(
         let mut min: Option<f64> = None;
         let mut all_unknown = true;
         for joint in &replies {
+            crate::job::check().map_err(|e| e.to_string())?;
             let mut joint = joint.clone();
             joint[role] = mv;
             let next = m.next_state(&s, &joint).map_err(|e| e.to_string())?;
