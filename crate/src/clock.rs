@@ -1,6 +1,9 @@
 //! Wall-clock milliseconds that work natively and in WebAssembly
 //! (`std::time::Instant` panics on `wasm32-unknown-unknown`).
-//! Use this module, never `Instant`, in library code.
+//! Use this module, never `Instant`, in library code. Cancellation
+//! ([`cancel`]) lives here too: it ends every [`Deadline`].
+
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Milliseconds since an arbitrary fixed point.
 #[cfg(not(target_arch = "wasm32"))]
@@ -60,12 +63,29 @@ impl Deadline {
         Deadline(f64::INFINITY)
     }
     /// Whether the time is up, or the job was cancelled (Ctrl-C,
-    /// [`crate::job::cancel`]): every loop that stops at its deadline then
+    /// [`cancel`]): every loop that stops at its deadline then
     /// stops with what it has.
     pub fn passed(&self) -> bool {
-        (self.0.is_finite() && now_ms() >= self.0) || crate::job::cancelled()
+        (self.0.is_finite() && now_ms() >= self.0) || cancelled()
     }
     pub fn remaining_ms(&self) -> f64 {
         (self.0 - now_ms()).max(0.0)
     }
+}
+
+static CANCELLED: AtomicBool = AtomicBool::new(false);
+
+/// Asks every running job to stop (thread-safe; the Ctrl-C handler).
+pub fn cancel() {
+    CANCELLED.store(true, Ordering::Relaxed);
+}
+
+/// Whether [`cancel`] was called.
+pub fn cancelled() -> bool {
+    CANCELLED.load(Ordering::Relaxed)
+}
+
+/// Forgets an earlier [`cancel`] (a long-lived host starting a new job).
+pub fn reset_cancel() {
+    CANCELLED.store(false, Ordering::Relaxed);
 }

@@ -12,12 +12,11 @@
 //!
 //! Limits and their defaults are listed in `docs/limits.md`.
 
+// Cancellation lives with the clock, whose deadlines it ends.
 use crate::clock::now_ms;
+pub use crate::clock::{cancel, cancelled, reset_cancel};
 use crate::reasoner::EvalError;
 use std::cell::{Cell, RefCell};
-use std::sync::atomic::{AtomicBool, Ordering};
-
-static CANCELLED: AtomicBool = AtomicBool::new(false);
 
 thread_local! {
     /// End of the current job in `clock::now_ms` milliseconds (infinite:
@@ -29,21 +28,6 @@ thread_local! {
     static SINK: RefCell<Option<Sink>> = const { RefCell::new(None) };
     /// (start of the job, last report) in milliseconds.
     static PROGRESS: Cell<(f64, f64)> = const { Cell::new((0.0, f64::NEG_INFINITY)) };
-}
-
-/// Asks every running job to stop (thread-safe; the Ctrl-C handler).
-pub fn cancel() {
-    CANCELLED.store(true, Ordering::Relaxed);
-}
-
-/// Whether [`cancel`] was called.
-pub fn cancelled() -> bool {
-    CANCELLED.load(Ordering::Relaxed)
-}
-
-/// Forgets an earlier [`cancel`] (a long-lived host starting a new job).
-pub fn reset_cancel() {
-    CANCELLED.store(false, Ordering::Relaxed);
 }
 
 /// Runs `f` as a job that must end within `ms` milliseconds (infinite: no

@@ -2,7 +2,7 @@
 //! playability, goals, monotonicity, winnability), proved on the whole
 //! reachable state graph when it fits the budget, sampled otherwise.
 
-use super::args::{EngineArg, FormatArg, SecondsArg};
+use super::options::{EngineArg, FormatArg, SecondsArg};
 use super::{load_engine_within, Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
 use crate::analysis::{AnalysisJob, Mode, Options};
 use crate::clock::Deadline;

@@ -8,8 +8,7 @@ use super::{
     analyze, bench, check, completions, explain, export, fetch, fmt, games, host, matches, play,
     replay, search, serve, solve, structure,
 };
-use crate::EngineChoice;
-use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 const AFTER_HELP: &str = "\
 --engine: `fast` grounds the game into a propositional network (an error if
@@ -80,47 +79,6 @@ pub enum Command {
     FetchGame(fetch::FetchArgs),
     /// A shell completion script on stdout
     Completions(completions::CompletionsArgs),
-}
-
-/// `--engine E`.
-#[derive(clap::Args, Debug, Clone, Copy)]
-pub struct EngineArg {
-    /// auto (the fast engine when the game grounds, else the interpreter),
-    /// interpreter, fast
-    #[arg(long = "engine", value_name = "E", default_value = "auto", value_parser = engine_choice)]
-    pub choice: EngineChoice,
-}
-
-fn engine_choice(text: &str) -> Result<EngineChoice, String> {
-    text.parse()
-}
-
-/// `--format text|json`.
-#[derive(clap::Args, Debug, Clone, Copy)]
-pub struct FormatArg {
-    /// The output's format
-    #[arg(long = "format", value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-}
-
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    Text,
-    Json,
-}
-
-impl FormatArg {
-    pub fn json(self) -> bool {
-        self.format == Format::Json
-    }
-}
-
-/// `--seconds S`: the job's time limit (its help, with the command's
-/// default, is filled in by [`command`]).
-#[derive(clap::Args, Debug, Clone, Copy)]
-pub struct SecondsArg {
-    #[arg(long, value_name = "S", value_parser = crate::job::parse_seconds, allow_negative_numbers = true)]
-    pub seconds: Option<f64>,
 }
 
 /// The whole grammar, with each `--seconds` help naming its default.

@@ -1,6 +1,6 @@
 //! `gdlkit bench GAME.kif`: random playouts for a fixed time, as JSON.
 
-use super::args::{EngineArg, SecondsArg};
+use super::options::{EngineArg, SecondsArg};
 use super::{load_engine, Fail, Host, Output, EXIT_OK};
 use crate::clock::now_ms;
 use crate::reasoner::StateMachine;

@@ -3,7 +3,7 @@
 //! (`crate::fix`), rewrites the file, says what it did, and reports what is
 //! left.
 
-use super::args::FormatArg;
+use super::options::FormatArg;
 use super::{Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
 use crate::diagnostic::{has_errors, render, resolve};
 use std::fmt::Write as _;

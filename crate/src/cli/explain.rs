@@ -1,7 +1,7 @@
 //! `gdlkit explain GAME.kif [--moves MOVES.json] [--role R] [--heuristic H]`:
 //! every legal move's value in a position (see [`crate::search::explain`]).
 
-use super::args::{EngineArg, FormatArg, SecondsArg};
+use super::options::{EngineArg, FormatArg, SecondsArg};
 use super::{Fail, Host, Output, EXIT_OK};
 use crate::replay::parse_moves_json;
 use crate::search::explain::{explain_text, to_text, ExplainOptions};

@@ -4,7 +4,7 @@
 //! (or writes them to FILE). Native only: in JavaScript, `fetch` does the
 //! transport (npm `repositoryGames`, `repositoryGame`).
 
-use super::args::FormatArg;
+use super::options::FormatArg;
 use super::{Fail, Host, Output, EXIT_OK};
 use crate::repository::{self, DEFAULT_REPOSITORY};
 

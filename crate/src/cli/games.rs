@@ -1,7 +1,7 @@
 //! `gdlkit games [--format text|json]`: the game library
 //! ([`crate::library`]); each name works wherever GAME.kif does.
 
-use super::args::FormatArg;
+use super::options::FormatArg;
 use super::{Fail, Output, EXIT_OK};
 use std::fmt::Write as _;
 

@@ -3,7 +3,7 @@
 //! manager like ggp-base's `GameServer` (the match rules are
 //! `ggp::manager`; here the sockets, the files and the summary table).
 
-use super::args::{EngineArg, FormatArg};
+use super::options::{EngineArg, FormatArg};
 use super::{Fail, Host, Output};
 use crate::ggp::manager::{standings, GameMatch, MatchSetup, Standing};
 use serde_json::{json, Value};

@@ -1,7 +1,7 @@
 //! `gdlkit match GAME.kif --players SPEC SPEC... [--games N] [--seed S]`:
 //! a match between players, roles rotated, as text or JSON.
 
-use super::args::{EngineArg, FormatArg, SecondsArg};
+use super::options::{EngineArg, FormatArg, SecondsArg};
 use super::{load_engine, Fail, Host, Output, EXIT_OK};
 use crate::search::matches::{MatchConfig, MAX_GAMES};
 use crate::search::report::{match_json, play_match};

@@ -13,6 +13,7 @@ mod fetch;
 mod fmt;
 mod games;
 mod matches;
+mod options;
 mod play;
 mod replay;
 mod search;

@@ -2,7 +2,7 @@
 //! printed move by move, and the final board (every board with
 //! `--verbose`) drawn from the game's structure.
 
-use super::args::{EngineArg, FormatArg, SecondsArg};
+use super::options::{EngineArg, FormatArg, SecondsArg};
 use super::{load_engine, Fail, Host, Output, EXIT_OK};
 use crate::reasoner::StateMachine;
 use crate::structure::board;

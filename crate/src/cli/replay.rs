@@ -1,6 +1,6 @@
 //! `gdlkit replay GAME.kif MOVES.json`: the conformance format on stdout.
 
-use super::args::{EngineArg, SecondsArg};
+use super::options::{EngineArg, SecondsArg};
 use super::{load_engine, Fail, Host, Output, EXIT_OK};
 use crate::replay::{parse_moves_json, replay};
 

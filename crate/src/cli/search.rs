@@ -2,7 +2,7 @@
 //! search from the initial state (or the tree's root), optionally traced.
 //! The JSON comes from [`crate::search::report`] (shared with wasm).
 
-use super::args::{EngineArg, FormatArg, SecondsArg};
+use super::options::{EngineArg, FormatArg, SecondsArg};
 use super::{load_engine, Fail, Host, Output, EXIT_OK};
 use crate::search::report::{search_json, ReportError, SearchOptions, Source};
 use crate::trace::DEFAULT_NODE_CAP;

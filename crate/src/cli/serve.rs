@@ -4,7 +4,7 @@
 //! WebAssembly, the Node CLI (`js/cli.js`) owns the socket and feeds the
 //! same [`Session`].
 
-use super::args::EngineArg;
+use super::options::EngineArg;
 use super::{Fail, Host, Output};
 use crate::ggp::session::{PlayerConfig, Session};
 use crate::search::PlayerSpec;

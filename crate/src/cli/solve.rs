@@ -2,7 +2,7 @@
 //! play ([`crate::solve`]); the figures come from [`Solution::summary`]
 //! (shared with wasm).
 
-use super::args::{EngineArg, FormatArg, SecondsArg};
+use super::options::{EngineArg, FormatArg, SecondsArg};
 use super::{load_engine_within, Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
 use crate::solve::{self, Limits, Solution, Summary};
 use std::fmt::Write as _;

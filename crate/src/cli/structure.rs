@@ -1,7 +1,7 @@
 //! `gdlkit structure GAME.kif`: the structure of a game (boards, pieces,
 //! counters, roles, ...; [`crate::structure`]) as text or JSON.
 
-use super::args::{EngineArg, FormatArg, SecondsArg};
+use super::options::{EngineArg, FormatArg, SecondsArg};
 use super::{load_engine, Fail, Host, Output, EXIT_OK};
 use crate::structure::{self, Options, Structure};
 use std::fmt::Write as _;

@@ -24,7 +24,7 @@
 //! rule reading it is restricted or dynamic: its rules then move into the
 //! dynamic fixpoint (a negation elsewhere would read it incomplete).
 
-use super::rules::{pat_vars, GLit, GRule};
+use super::grule::{pat_vars, GLit, GRule};
 use crate::deps::RelId;
 use crate::program::VarId;
 use crate::reasoner::compile::Pat;

@@ -14,11 +14,11 @@ use super::network::{Network, HOOK_LEGAL, HOOK_MASK, LEAF, NONE};
 use super::passes::{
     complement_ors, flatten, frame_inputs, lazy_nodes, legal_gates, levels, Gates,
 };
+pub use super::tables::Tables;
 use super::GroundStats;
 use crate::reasoner::mast::{self, Mast};
 use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::{TermId, TermStore};
-use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 /// A state of the fast engine: one bit per base proposition.
@@ -42,31 +42,6 @@ impl BitState {
     pub fn count(&self) -> usize {
         self.0.iter().map(|w| w.count_ones() as usize).sum()
     }
-}
-
-/// Everything the engine knows about the game, besides the network.
-#[derive(Clone)]
-pub struct Tables {
-    pub roles: Vec<TermId>,
-    /// Fluent of each base proposition, and its node.
-    pub base_fluent: Vec<TermId>,
-    pub base_node: Vec<u32>,
-    pub base_of_fluent: FxHashMap<TermId, u32>,
-    pub init: Vec<u32>,
-    /// Legal propositions of all roles; `legal_start[r]..legal_start[r+1]`
-    /// are role `r`'s, sorted by their move's canonical text.
-    pub legal_start: Vec<u32>,
-    pub legal_move: Vec<TermId>,
-    /// The input node (`does`) of each legal proposition, or `NONE` when no
-    /// rule reads that move.
-    pub legal_input: Vec<u32>,
-    pub move_index: FxHashMap<(u32, TermId), u32>,
-    pub terminal: u32,
-    /// Per role: (goal value, node).
-    pub goals: Vec<Vec<(i64, u32)>>,
-    /// Some legal, goal or terminal node depends on `does`: clear the moves
-    /// before answering about a state.
-    pub queries_use_does: bool,
 }
 
 /// A node's run-time state is one `u32`: its count in the low 24 bits and
@@ -1014,17 +989,6 @@ fn select_in_word(mut x: u64, mut k: u32) -> u32 {
         pos += if up { half } else { 0 };
     }
     pos
-}
-
-impl Tables {
-    fn legal_role(&self, i: usize) -> usize {
-        // Few roles: a linear search.
-        let mut r = 0;
-        while self.legal_start[r + 1] as usize <= i {
-            r += 1;
-        }
-        r
-    }
 }
 
 impl StateMachine for FastEngine {

@@ -19,12 +19,14 @@ pub mod demand;
 mod duplicates;
 pub mod engine;
 mod factor;
+mod grule;
 pub mod instantiate;
 pub mod network;
 mod passes;
 pub mod profile;
 pub mod rules;
 mod semijoin;
+mod tables;
 pub mod types;
 
 pub use engine::{BitState, FastEngine};

@@ -7,8 +7,8 @@
 //! `engine.rs` applies their results; `docs/fast-engine.md` (pipeline steps
 //! 6-9 and the sessions after) has the measurements behind each.
 
-use super::engine::Tables;
 use super::network::{Network, HOOK_LEGAL, HOOK_MASK, LEAF, MAX_FAN_IN, NONE};
+use super::tables::Tables;
 use rustc_hash::FxHashMap;
 
 /// Nodes that only goals need: not an input of terminal, of a legal or

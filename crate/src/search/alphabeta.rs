@@ -33,8 +33,9 @@
 //! two-player turn-taking games that are not zero-sum; it prunes nothing and
 //! is not traced).
 
-use super::heuristics::BoxedHeuristic;
-use super::ordering::{order_moves, Order};
+use super::evaluation::BoxedHeuristic;
+use super::minimax::order_moves;
+use super::ordering::Order;
 use super::table::SharedTable;
 use super::{
     goal_of, replies, searched_move, since, turn_of, Budget, GameInfo, Heuristic, Iteration, Limit,

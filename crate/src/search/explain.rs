@@ -288,7 +288,7 @@ pub fn explain_state<M: StateMachine + 'static>(
         }
     }
     let distance = measure.is_some_and(|m| m != super::fjo::Measure::Fjo);
-    super::explain_board::rank(&mut out, distance);
+    rank(&mut out, distance);
     Ok(out)
 }
 
@@ -448,4 +448,19 @@ fn explain_in_time(text: &str, o: &ExplainOptions) -> Result<Explanation, String
     };
     let s = position_from(&mut m, start, &o.moves)?;
     explain_state(&mut m, &program, &s, o.role.as_deref(), &heuristic)
+}
+
+/// Sets `chosen` and `runner_up`: the moves with the best and second-best
+/// values (highest; lowest for a distance), unknown values last, ties in
+/// the moves' order.
+pub fn rank(e: &mut Explanation, distance: bool) {
+    let mut order: Vec<(usize, f64)> = e
+        .moves
+        .iter()
+        .enumerate()
+        .filter_map(|(i, mv)| mv.value.map(|v| (i, if distance { -v } else { v })))
+        .collect();
+    order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    e.chosen = order.first().map(|&(i, _)| e.moves[i].mv.clone());
+    e.runner_up = order.get(1).map(|&(i, _)| e.moves[i].mv.clone());
 }

@@ -1,9 +1,8 @@
 //! Where an explanation lies on the board, so that the page draws it
 //! without reading a term: the cells each move changes (the board cells
 //! that differ between the state and the move's successor), the cells each
-//! relaxed plan's action names, and which moves rank first and second.
+//! relaxed plan's action names.
 
-use super::explain::Explanation;
 use super::fjo::GoalDistance;
 use crate::program::Program;
 use crate::reasoner::StateMachine;
@@ -94,19 +93,4 @@ pub fn locate_plans(b: &Board, goals: &mut [GoalDistance]) {
             })
             .collect();
     }
-}
-
-/// Sets `chosen` and `runner_up`: the moves with the best and second-best
-/// values (highest; lowest for a distance), unknown values last, ties in
-/// the moves' order.
-pub fn rank(e: &mut Explanation, distance: bool) {
-    let mut order: Vec<(usize, f64)> = e
-        .moves
-        .iter()
-        .enumerate()
-        .filter_map(|(i, mv)| mv.value.map(|v| (i, if distance { -v } else { v })))
-        .collect();
-    order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    e.chosen = order.first().map(|&(i, _)| e.moves[i].mv.clone());
-    e.runner_up = order.get(1).map(|&(i, _)| e.moves[i].mv.clone());
 }

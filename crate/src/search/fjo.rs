@@ -15,7 +15,9 @@
 //! `M = Σ_q |q − 50|`; `hff`, `hadd`, `hmax` map the distance `d` to the
 //! role's best goal value as `1 / (1 + d)` (unreachable: 0).
 
-use super::heuristics::{scale, Heuristic};
+use super::evaluation::Heuristic;
+pub use super::evaluation::{Details, GoalDistance};
+use super::scale;
 use crate::ground::Budget as GroundBudget;
 /// The action costs of the relaxed planning problem ([`PlanHeuristic::build_with`]).
 pub use crate::plan::Costs;
@@ -24,7 +26,6 @@ use crate::program::Program;
 use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::FxHashMap;
-use serde::Serialize;
 
 /// The action costs `explain` and the planning heuristics can use
 /// (`--costs`): `default` is thesis 4.5 ([`Costs::THESIS`]: a `next` rule
@@ -104,43 +105,6 @@ impl Measure {
             Measure::Hmax => "hmax",
         }
     }
-}
-
-/// The distances of one goal formula `T_q` (None: unreachable).
-#[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(ts_rs::TS),
-    ts(rename_all = "camelCase")
-)]
-pub struct GoalDistance {
-    /// The goal value.
-    pub goal: i64,
-    /// `goal − 50`, the weight in f_JO.
-    pub q: i64,
-    pub h_max: Option<u32>,
-    pub h_add: Option<u32>,
-    pub h_ff: Option<u32>,
-    /// The relaxed plan's actions, by layer (other roles' moves included,
-    /// written `role: move`).
-    pub plan: Vec<String>,
-    /// For each action of `plan`, the board cells its move names (filled by
-    /// `explain` when the game has a board: `[column, row]` or `[column,
-    /// row, layer]`), for drawing the plan as numbered marks.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    #[cfg_attr(
-        feature = "typescript",
-        ts(as = "Option<Vec<Vec<Vec<String>>>>", optional)
-    )]
-    pub plan_cells: Vec<Vec<Vec<String>>>,
-}
-
-/// A state's value under a planning measure, with its goal distances.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Details {
-    /// Raw f_JO, or the distance to the best goal (None: unreachable).
-    pub value: Option<f64>,
-    pub goals: Vec<GoalDistance>,
 }
 
 /// f_JO, h_FF, h_add or h_max as a heuristic.

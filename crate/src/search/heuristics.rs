@@ -5,6 +5,7 @@
 //! worse than any estimate (Kuhlmann et al.'s scaling); searches score
 //! terminal states with their real goal values and never ask a heuristic.
 
+pub use super::evaluation::{BoxedHeuristic, Heuristic};
 use super::fuzzy::FuzzyHeuristic;
 pub use super::scale;
 use crate::program::Program;
@@ -12,40 +13,6 @@ use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::FxHashSet;
 use serde::Serialize;
-
-/// A state evaluation for one role.
-/// `Send`, so searches with any heuristic can run on threads (the parallel
-/// ensemble).
-pub trait Heuristic<M: StateMachine>: Send {
-    fn name(&self) -> String;
-    /// Called once per search with its root (novelty measures change from it).
-    fn set_root(&mut self, _m: &mut M, _root: &M::State) -> Result<(), EvalError> {
-        Ok(())
-    }
-    /// Estimated value of a non-terminal state for `role`, in `[1, 99]`.
-    fn evaluate(&mut self, m: &mut M, s: &M::State, role: usize) -> Result<f64, EvalError>;
-    /// Explanation of a non-terminal state's value, for heuristics that
-    /// have one (the planning heuristics: raw value and goal distances).
-    fn details(
-        &mut self,
-        _m: &mut M,
-        _s: &M::State,
-        _role: usize,
-    ) -> Result<Option<super::fjo::Details>, EvalError> {
-        Ok(None)
-    }
-    /// Whether the value depends on the state only (not on the root), so
-    /// transposition-table entries stay valid from one search to the next.
-    fn state_only(&self) -> bool {
-        true
-    }
-    /// Forgets what was cached by term id during searches. Called when the
-    /// search moves to a fresh copy of the game (the ensemble's and the
-    /// parallel searches' members): terms interned by an earlier copy may
-    /// have other ids in the new one. What was interned when the heuristic
-    /// was built stays valid (every copy is made from that machine).
-    fn forget_terms(&mut self) {}
-}
 
 /// One evaluation function of the registry [`HEURISTICS`] (`heuristics()`
 /// in JS: the tree view's leaf evaluations, the play view's Why? panel).
@@ -187,32 +154,6 @@ pub fn build<M: StateMachine + 'static>(
                 names.join(", ")
             ))
         }
-    }
-}
-
-/// A boxed heuristic that a search owns: the searches see it as
-/// `dyn Heuristic` either way (every heuristic is `Send`, so the search can
-/// move to another thread: parallel alpha-beta).
-pub trait BoxedHeuristic<M: StateMachine> {
-    fn get(&mut self) -> &mut dyn Heuristic<M>;
-    fn name(&self) -> String;
-}
-
-impl<M: StateMachine> BoxedHeuristic<M> for Box<dyn Heuristic<M>> {
-    fn get(&mut self) -> &mut dyn Heuristic<M> {
-        &mut **self
-    }
-    fn name(&self) -> String {
-        (**self).name()
-    }
-}
-
-impl<M: StateMachine, H: Heuristic<M>> BoxedHeuristic<M> for Box<H> {
-    fn get(&mut self) -> &mut dyn Heuristic<M> {
-        &mut **self
-    }
-    fn name(&self) -> String {
-        (**self).name()
     }
 }
 

@@ -35,6 +35,7 @@ pub mod alphabeta;
 pub mod alphabeta_parallel;
 pub mod bestfirst;
 pub mod ensemble;
+pub(crate) mod evaluation;
 pub mod explain;
 pub mod explain_board;
 pub mod fjo;

@@ -16,7 +16,7 @@
 use super::{Board, Options, Structure};
 use crate::program::Program;
 use crate::reasoner::{EvalError, StateMachine};
-use crate::search::heuristics::Heuristic;
+use crate::search::evaluation::Heuristic;
 use crate::terms::{TermId, TermStore};
 use rustc_hash::FxHashMap;
 
