@@ -19,6 +19,7 @@ use crate::reasoner::{
 use crate::terms::{TermId, TermStore};
 use std::borrow::Cow;
 use std::str::FromStr;
+use std::sync::Arc;
 
 /// Which engine to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -91,11 +92,40 @@ pub fn load_engine_with(
     choice: EngineChoice,
     budget: Budget,
 ) -> Result<Engine, Vec<Diagnostic>> {
-    let program = parse_program(text);
-    if diagnostic::has_errors(&program.diagnostics) {
-        return Err(program.diagnostics);
+    Game::load_with(text, choice, budget).map(|g| g.engine)
+}
+
+/// A game loaded once: its rules parsed (the program, shared) and the
+/// chosen engine built from them. Whoever holds a game keeps one `Game`
+/// and hands its program to what reads the rules (heuristics, players,
+/// explanations) instead of parsing the text again.
+pub struct Game {
+    pub program: Arc<Program>,
+    pub engine: Engine,
+}
+
+impl Game {
+    /// Parses `text` and builds the chosen engine (see [`load_engine`]).
+    pub fn load(text: &str, choice: EngineChoice) -> Result<Game, Vec<Diagnostic>> {
+        Game::load_with(text, choice, Budget::default())
     }
-    Engine::from_program(&program, choice, budget)
+
+    /// [`Game::load`] with an explicit grounding budget.
+    pub fn load_with(
+        text: &str,
+        choice: EngineChoice,
+        budget: Budget,
+    ) -> Result<Game, Vec<Diagnostic>> {
+        let program = parse_program(text);
+        if diagnostic::has_errors(&program.diagnostics) {
+            return Err(program.diagnostics);
+        }
+        let engine = Engine::from_program(&program, choice, budget)?;
+        Ok(Game {
+            program: Arc::new(program),
+            engine,
+        })
+    }
 }
 
 impl Engine {

@@ -138,7 +138,7 @@ pub mod js_names;
 pub mod typescript;
 
 pub use diagnostic::{Diagnostic, Severity, Span};
-pub use engine::{load_engine, Engine, EngineChoice, EngineState};
+pub use engine::{load_engine, Engine, EngineChoice, EngineState, Game};
 pub use program::{parse_program, Program};
 pub use reasoner::{EvalError, Interpreter, Limits, StateMachine};
 pub use terms::{TermId, TermStore};

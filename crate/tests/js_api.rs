@@ -57,10 +57,12 @@ fn search_reports_fit_search_result() {
     ];
     for o in games {
         let mut m = load_engine(TIC_TAC_TOE, EngineChoice::Interpreter).unwrap();
+        let program = gdlkit::parse_program(TIC_TAC_TOE);
         let source = Source::Game {
             label: "game",
-            text: TIC_TAC_TOE,
+            program: &program,
             machine: &mut m,
+            at: None,
         };
         let v = search_json(source, &options(o)).unwrap();
         seen.extend(v.as_object().unwrap().keys().cloned());
@@ -91,7 +93,7 @@ fn match_reports_fit_match_result() {
         ..MatchConfig::default()
     };
     let players = ["random".to_string(), "legal".to_string()];
-    let result = play_match(TIC_TAC_TOE, &mut m, &players, &cfg).unwrap();
+    let result = play_match(&gdlkit::parse_program(TIC_TAC_TOE), &mut m, &players, &cfg).unwrap();
     let r: MatchResult = read(match_json("game", &m, &cfg, &result));
     assert_eq!(r.players.len(), 2);
     assert_eq!(r.results.len(), 2);

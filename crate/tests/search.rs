@@ -812,6 +812,7 @@ fn a_fallback_to_the_interpreter_is_reported_with_its_reason() {
     let mut m = gdlkit::engine::load_engine_with(&text, EngineChoice::Auto, tiny).unwrap();
     let why = m.fallback().expect("a reason").to_string();
     assert!(!why.is_empty());
+    let program = gdlkit::parse_program(&text);
     let o = SearchOptions {
         depth: Some(9),
         ..SearchOptions::default()
@@ -819,8 +820,9 @@ fn a_fallback_to_the_interpreter_is_reported_with_its_reason() {
     let v = search_json(
         Source::Game {
             label: "ttt",
-            text: &text,
+            program: &program,
             machine: &mut m,
+            at: None,
         },
         &o,
     )
@@ -838,7 +840,7 @@ fn a_fallback_to_the_interpreter_is_reported_with_its_reason() {
         seed: 1,
         max_steps: 20,
     };
-    let r = play_match(&text, &mut m, &["legal".into(), "legal".into()], &cfg).unwrap();
+    let r = play_match(&program, &mut m, &["legal".into(), "legal".into()], &cfg).unwrap();
     let v = match_json("ttt", &m, &cfg, &r);
     assert_eq!(
         (v["engine"].as_str(), v["engine_fallback"].as_str()),

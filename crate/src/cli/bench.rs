@@ -1,7 +1,7 @@
 //! `gdlkit bench GAME.kif`: random playouts for a fixed time, as JSON.
 
 use super::options::{EngineArg, SecondsArg};
-use super::{load_engine, Fail, Host, Output, EXIT_OK};
+use super::{load_game, Fail, Host, Output, EXIT_OK};
 use crate::clock::now_ms;
 use crate::reasoner::StateMachine;
 use serde_json::json;
@@ -40,10 +40,16 @@ pub fn run(args: BenchArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32
     let fixed: u64 = args.playouts.unwrap_or(0);
     let path = args.game;
     let t0 = now_ms();
-    let (text, mut m) = load_engine(host, &path, args.engine.choice)?;
+    let (
+        _,
+        crate::Game {
+            program,
+            engine: mut m,
+        },
+    ) = load_game(host, &path, args.engine.choice)?;
     let load_ms = now_ms() - t0;
     if let Some(h) = &args.heuristic {
-        let report = heuristic_bench(&text, &mut m, h, seconds, seed)?;
+        let report = heuristic_bench(&program, &mut m, h, seconds, seed)?;
         out.stdout = format!("{report}\n");
         return Ok(EXIT_OK);
     }
@@ -127,16 +133,15 @@ pub fn run(args: BenchArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32
 /// non-terminal states of random playouts (up to 2,000 states, evaluated
 /// round-robin for `seconds`; building the heuristic is timed apart).
 fn heuristic_bench(
-    text: &str,
+    program: &crate::Program,
     m: &mut crate::Engine,
     name: &str,
     seconds: f64,
     seed: u64,
 ) -> Result<serde_json::Value, Fail> {
     let err = |e: crate::EvalError| Fail::game(e.to_string());
-    let program = crate::parse_program(text);
     let t0 = now_ms();
-    let mut h = crate::search::heuristics::build(name, &program, m).map_err(Fail::game)?;
+    let mut h = crate::search::heuristics::build(name, program, m).map_err(Fail::game)?;
     let build_ms = now_ms() - t0;
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut states = Vec::new();

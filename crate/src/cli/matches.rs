@@ -2,7 +2,7 @@
 //! a match between players, roles rotated, as text or JSON.
 
 use super::options::{EngineArg, FormatArg, SecondsArg};
-use super::{load_engine, Fail, Host, Output, EXIT_OK};
+use super::{load_game, Fail, Host, Output, EXIT_OK};
 use crate::search::matches::{MatchConfig, MAX_GAMES};
 use crate::search::report::{match_json, play_match};
 use std::fmt::Write as _;
@@ -64,12 +64,17 @@ pub fn run(args: MatchArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32
         max_steps: args.max_steps,
     };
     let path = args.game;
-    let (text, mut m) = load_engine(host, &path, args.engine.choice)?;
+    let (
+        _,
+        crate::Game {
+            program,
+            engine: mut m,
+        },
+    ) = load_game(host, &path, args.engine.choice)?;
     let result =
-        play_match(&text, &mut m, &args.players, &cfg).map_err(super::search::report_fail)?;
+        play_match(&program, &mut m, &args.players, &cfg).map_err(super::search::report_fail)?;
     let v = match_json(&path, &m, &cfg, &result);
     let verbose = if args.verbose && !json {
-        let program = crate::parse_program(&text);
         let st = crate::structure::find(&program, &mut m, crate::structure::DISPLAY_OPTIONS)
             .map_err(|e| Fail::game(e.to_string()))?;
         Some(st.boards)

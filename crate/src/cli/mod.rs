@@ -204,6 +204,26 @@ pub fn load_engine_within(
     choice: crate::EngineChoice,
     grounding_ms: f64,
 ) -> Result<(String, crate::Engine), Fail> {
+    load_game_within(host, path, choice, grounding_ms).map(|(text, g)| (text, g.engine))
+}
+
+/// [`load_engine`], keeping the parsed program with the engine (for the
+/// commands that read the rules: heuristics, players, boards).
+pub fn load_game(
+    host: &mut dyn Host,
+    path: &str,
+    choice: crate::EngineChoice,
+) -> Result<(String, crate::Game), Fail> {
+    load_game_within(host, path, choice, f64::INFINITY)
+}
+
+/// [`load_engine_within`], keeping the parsed program (see [`load_game`]).
+pub fn load_game_within(
+    host: &mut dyn Host,
+    path: &str,
+    choice: crate::EngineChoice,
+    grounding_ms: f64,
+) -> Result<(String, crate::Game), Fail> {
     let text = read_game(host, path)?;
     // What `check` rejects, no command runs (the exit codes agree).
     let diags = crate::check_text(&text);
@@ -217,7 +237,7 @@ pub fn load_engine_within(
     }
     let mut budget = crate::ground::Budget::default();
     budget.max_ms = budget.max_ms.min(grounding_ms);
-    match crate::engine::load_engine_with(&text, choice, budget) {
+    match crate::Game::load_with(&text, choice, budget) {
         Ok(g) => Ok((text, g)),
         Err(diags) => {
             let rendered = crate::diagnostic::render(&diags, path, &text, false);

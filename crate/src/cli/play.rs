@@ -3,7 +3,7 @@
 //! `--verbose`) drawn from the game's structure.
 
 use super::options::{EngineArg, FormatArg, SecondsArg};
-use super::{load_engine, Fail, Host, Output, EXIT_OK};
+use super::{load_game, Fail, Host, Output, EXIT_OK};
 use crate::reasoner::StateMachine;
 use crate::structure::board;
 use serde_json::json;
@@ -35,7 +35,13 @@ pub fn run(args: PlayArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32,
     let json = args.format.json();
     let (seed, max_steps) = (args.seed, args.max_steps);
     let path = args.game;
-    let (text, mut m) = load_engine(host, &path, args.engine.choice)?;
+    let (
+        _,
+        crate::Game {
+            program,
+            engine: mut m,
+        },
+    ) = load_game(host, &path, args.engine.choice)?;
     let err = |e: crate::EvalError| Fail::game(e.to_string());
     let roles: Vec<String> = m.roles().iter().map(|&r| m.terms().display(r)).collect();
     let root = m.initial_state().map_err(err)?;
@@ -45,7 +51,6 @@ pub fn run(args: PlayArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32,
     let boards = if json {
         Vec::new()
     } else {
-        let program = crate::parse_program(&text);
         crate::structure::find(&program, &mut m, crate::structure::DISPLAY_OPTIONS)
             .map_err(err)?
             .boards

@@ -3,7 +3,7 @@
 //! The JSON comes from [`crate::search::report`] (shared with wasm).
 
 use super::options::{EngineArg, FormatArg, SecondsArg};
-use super::{load_engine, Fail, Host, Output, EXIT_OK};
+use super::{load_game, Fail, Host, Output, EXIT_OK};
 use crate::search::report::{search_json, ReportError, SearchOptions, Source};
 use crate::trace::DEFAULT_NODE_CAP;
 use serde_json::{Map, Value};
@@ -91,12 +91,13 @@ pub fn run(args: SearchArgs, host: &mut dyn Host, out: &mut Output) -> Result<i3
     let v = match (&args.tree, args.game) {
         (Some(text), _) => search_json(Source::Tree(text), &opts).map_err(report_fail)?,
         (None, Some(path)) => {
-            let (text, mut m) = load_engine(host, &path, args.engine.choice)?;
+            let (_, mut game) = load_game(host, &path, args.engine.choice)?;
             search_json(
                 Source::Game {
                     label: &path,
-                    text: &text,
-                    machine: &mut m,
+                    program: &game.program,
+                    machine: &mut game.engine,
+                    at: None,
                 },
                 &opts,
             )

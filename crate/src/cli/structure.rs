@@ -2,7 +2,7 @@
 //! counters, roles, ...; [`crate::structure`]) as text or JSON.
 
 use super::options::{EngineArg, FormatArg, SecondsArg};
-use super::{load_engine, Fail, Host, Output, EXIT_OK};
+use super::{load_game, Fail, Host, Output, EXIT_OK};
 use crate::structure::{self, Options, Structure};
 use std::fmt::Write as _;
 
@@ -49,8 +49,13 @@ pub fn run(args: StructureArgs, host: &mut dyn Host, out: &mut Output) -> Result
         max_ms: args.ms,
     };
     let path = args.game;
-    let (text, mut m) = load_engine(host, &path, args.engine.choice)?;
-    let program = crate::parse_program(&text);
+    let (
+        text,
+        crate::Game {
+            program,
+            engine: mut m,
+        },
+    ) = load_game(host, &path, args.engine.choice)?;
     let mut st =
         structure::find(&program, &mut m, options).map_err(|e| Fail::game(e.to_string()))?;
     structure::locate(&mut st, &program, &text);

@@ -347,6 +347,31 @@ pub fn random_walk<M: StateMachine>(
     end(s, max_steps, false)
 }
 
+/// A fluent of a list that does not parse: its text and why.
+#[derive(Debug)]
+pub struct BadFluent<'a> {
+    pub text: &'a str,
+    pub error: String,
+}
+
+/// The state made of these fluents (term text, as `from` options and the
+/// bindings give a position).
+pub fn state_of<'a, M: StateMachine>(
+    m: &mut M,
+    fluents: &'a [String],
+) -> Result<M::State, BadFluent<'a>> {
+    let mut ids = Vec::with_capacity(fluents.len());
+    for text in fluents {
+        let id =
+            crate::program::parse_ground_term(m.terms_mut(), text).map_err(|error| BadFluent {
+                text: text.as_str(),
+                error,
+            })?;
+        ids.push(id);
+    }
+    Ok(m.state_from_fluents(&ids))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -101,15 +101,6 @@ pub fn position<M: StateMachine>(m: &mut M, moves: &[Vec<String>]) -> Result<M::
     position_from(m, s, moves)
 }
 
-/// The state made of these fluents (term text, as `from` options give it).
-pub fn state_of<M: StateMachine>(m: &mut M, fluents: &[String]) -> Result<M::State, String> {
-    let mut ids = Vec::with_capacity(fluents.len());
-    for f in fluents {
-        ids.push(parse_ground_term(m.terms_mut(), f).map_err(|e| format!("fluent {f}: {e}"))?);
-    }
-    Ok(m.state_from_fluents(&ids))
-}
-
 /// Plays `moves` from state `s` (see [`position`]).
 pub fn position_from<M: StateMachine>(
     m: &mut M,
@@ -443,7 +434,8 @@ fn explain_in_time(text: &str, o: &ExplainOptions) -> Result<Explanation, String
         .map_err(fail)?;
     let heuristic = super::fjo::with_costs(&o.heuristic, o.costs.as_deref())?;
     let start = match &o.from {
-        Some(fluents) => state_of(&mut m, fluents)?,
+        Some(fluents) => crate::reasoner::state_of(&mut m, fluents)
+            .map_err(|b| format!("fluent {}: {}", b.text, b.error))?,
         None => m.initial_state().map_err(|e| e.to_string())?,
     };
     let s = position_from(&mut m, start, &o.moves)?;

@@ -10,7 +10,8 @@ use super::mcts::{self, Mcts};
 use super::minimax::{Minimax, MinimaxPlayer};
 use super::ordering::Order;
 use super::{Budget, Iteration, PlayerSpec, SearchResult, Stats, Stop, DEFAULT_MS, MAX_DEPTH};
-use crate::engine::Engine;
+use crate::engine::{Engine, EngineState};
+use crate::program::Program;
 use crate::reasoner::StateMachine;
 use crate::trace::{value_json, Trace, Tree, TreeGame, DEFAULT_NODE_CAP};
 use serde::Deserialize;
@@ -102,11 +103,14 @@ pub enum ReportError {
 
 /// What to search.
 pub enum Source<'a> {
-    /// A loaded game; `label` names it in the output (a path).
+    /// A loaded game; `label` names it in the output (a path). The search
+    /// starts at `at` when given, else at the options' `from`, else at the
+    /// initial state.
     Game {
         label: &'a str,
-        text: &'a str,
+        program: &'a Program,
         machine: &'a mut Engine,
+        at: Option<EngineState>,
     },
     /// An abstract tree such as `((3 12 8) (2 4 6) (14 5 2))`.
     Tree(&'a str),
@@ -165,18 +169,15 @@ pub fn search_json(source: Source<'_>, o: &SearchOptions) -> Result<Value, Repor
             // An abstract tree is searched in one full-depth pass, so the
             // counts are the lecture's (13 nodes, 9 leaves for minimax on
             // the classic tree), not a sum over deepening iterations.
-            run(
-                &mut g,
-                h,
+            let pass = Pass {
                 role,
                 budget,
                 algorithm,
                 o,
-                true,
-                Order::Given,
-                None,
-                &mut obj,
-            )?;
+                single_pass: true,
+                order: Order::Given,
+            };
+            run(&mut g, h, None, pass, &mut obj)?;
             // Each trace state's path in the (reordered) tree.
             if let Some(states) = obj.get("states").and_then(Value::as_array) {
                 let paths: Vec<Option<Vec<u32>>> =
@@ -186,12 +187,12 @@ pub fn search_json(source: Source<'_>, o: &SearchOptions) -> Result<Value, Repor
         }
         Source::Game {
             label,
-            text,
+            program,
             machine,
+            at,
         } => {
-            let program = crate::parse_program(text);
             let role = role_index(machine, o.role.as_deref())?;
-            let h = heuristics::build(o.heuristic.as_deref().unwrap_or("fuzzy"), &program, machine)
+            let h = heuristics::build(o.heuristic.as_deref().unwrap_or("fuzzy"), program, machine)
                 .map_err(|m| match m.starts_with("unknown heuristic") {
                     true => ReportError::Usage(m),
                     false => ReportError::Game(m),
@@ -216,22 +217,28 @@ pub fn search_json(source: Source<'_>, o: &SearchOptions) -> Result<Value, Repor
             } else {
                 o.budget_ms
             };
-            run(
-                machine,
-                h,
+            let root = match (at, &o.from) {
+                (Some(s), _) => Some(s),
+                (None, Some(fluents)) => Some(
+                    crate::reasoner::state_of(machine, fluents)
+                        .map_err(|b| ReportError::Usage(format!("from: {}", b.error)))?,
+                ),
+                (None, None) => None,
+            };
+            let budget = Budget {
+                depth,
+                ms,
+                nodes: o.nodes,
+            };
+            let pass = Pass {
                 role,
-                Budget {
-                    depth,
-                    ms,
-                    nodes: o.nodes,
-                },
+                budget,
                 algorithm,
                 o,
-                o.trace,
+                single_pass: o.trace,
                 order,
-                o.from.as_deref(),
-                &mut obj,
-            )?;
+            };
+            run(machine, h, root, pass, &mut obj)?;
         }
     }
     Ok(Value::Object(obj))
@@ -279,25 +286,40 @@ pub fn stats_json(s: &Stats) -> Value {
     v
 }
 
-/// One search. `single_pass`: minimax and alpha-beta search once to the
-/// depth limit, children in the game's order, no table (a trace, an
-/// abstract tree), instead of deepening iteratively.
-#[allow(clippy::too_many_arguments)]
+/// What one search runs besides the machine, the heuristic and the root.
+struct Pass<'a> {
+    role: usize,
+    budget: Budget,
+    /// The canonical name ([`canonical_algorithm`]).
+    algorithm: &'a str,
+    o: &'a SearchOptions,
+    /// Minimax and alpha-beta search once to the depth limit, children in
+    /// the game's order, no table (a trace, an abstract tree), instead of
+    /// deepening iteratively.
+    single_pass: bool,
+    order: Order,
+}
+
+/// One search from `root` (None: the initial state), its result added to
+/// `obj`.
 fn run<M: StateMachine + 'static>(
     m: &mut M,
     mut h: Box<dyn Heuristic<M>>,
-    role: usize,
-    budget: Budget,
-    algorithm: &str,
-    o: &SearchOptions,
-    single_pass: bool,
-    order: Order,
-    from: Option<&[String]>,
+    root: Option<M::State>,
+    pass: Pass<'_>,
     obj: &mut Map<String, Value>,
 ) -> Result<(), ReportError> {
+    let Pass {
+        role,
+        budget,
+        algorithm,
+        o,
+        single_pass,
+        order,
+    } = pass;
     let err = |e: crate::EvalError| ReportError::Game(e.to_string());
-    let root = match from {
-        Some(fluents) => state_of(m, fluents)?,
+    let root = match root {
+        Some(s) => s,
         None => m.initial_state().map_err(err)?,
     };
     let role_name = m.terms().display(m.roles()[role]);
@@ -407,21 +429,10 @@ fn run<M: StateMachine + 'static>(
     Ok(())
 }
 
-/// The state made of `fluents` (term text): a position to search from.
-pub fn state_of<M: StateMachine>(m: &mut M, fluents: &[String]) -> Result<M::State, ReportError> {
-    let mut terms = Vec::with_capacity(fluents.len());
-    for f in fluents {
-        let t = crate::program::parse_ground_term(m.terms_mut(), f)
-            .map_err(|e| ReportError::Usage(format!("from: {e}")))?;
-        terms.push(t);
-    }
-    Ok(m.state_from_fluents(&terms))
-}
-
 /// Plays a match; `specs` are player descriptions such as
 /// `alphabeta:heuristic=fuzzy,ms=200`.
 pub fn play_match(
-    text: &str,
+    program: &Program,
     machine: &mut Engine,
     specs: &[String],
     cfg: &MatchConfig,
@@ -436,8 +447,7 @@ pub fn play_match(
         .map(|s| s.parse())
         .collect::<Result<_, String>>()
         .map_err(ReportError::Usage)?;
-    let program = crate::parse_program(text);
-    run_match(&program, machine, &specs, cfg, &mut |_| {}).map_err(ReportError::Game)
+    run_match(program, machine, &specs, cfg, &mut |_| {}).map_err(ReportError::Game)
 }
 
 /// A match result as JSON: `players` in the order given, each {name, spec,

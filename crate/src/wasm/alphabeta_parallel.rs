@@ -6,7 +6,7 @@
 //! rule as the native threads. JavaScript only carries the messages.
 
 use super::js::{self, to_js};
-use super::search::{load_on, state_of};
+use super::search::{load_game_on, search_state};
 use crate::engine::Engine;
 use crate::js_api::{AlphaBetaChoice, AlphaBetaRootResult, AlphaBetaWorkerOptions};
 use crate::reasoner::StateMachine;
@@ -38,7 +38,10 @@ impl AlphaBetaWorker {
     ) -> Result<AlphaBetaWorker, JsValue> {
         js::init();
         let AlphaBetaWorkerOptions { worker, engine } = js::options(options, "AlphaBetaWorker")?;
-        let mut machine = load_on(kif, engine.as_deref())?;
+        let crate::Game {
+            program,
+            engine: mut machine,
+        } = load_game_on(kif, engine.as_deref())?;
         let spec: PlayerSpec = spec.parse().map_err(|e: String| js::type_error(&e))?;
         if spec.name != "alphabeta" {
             return Err(js::type_error(&format!(
@@ -48,7 +51,6 @@ impl AlphaBetaWorker {
         }
         let mut cfg = alphabeta_config(&spec).map_err(|e| js::type_error(&e))?;
         cfg.helper = worker.unwrap_or(0) as usize;
-        let program = crate::parse_program(kif);
         let h = heuristics::build(
             spec.get("heuristic").unwrap_or("fuzzy"),
             &program,
@@ -65,7 +67,7 @@ impl AlphaBetaWorker {
     /// `role`; returns `{move, value, solved, depth, stats}`.
     #[wasm_bindgen(js_name = rootResult, unchecked_return_type = "AlphaBetaRootResult")]
     pub fn root_result(&mut self, fluents: Vec<String>, role: u32) -> Result<JsValue, JsValue> {
-        let state = state_of(&mut self.machine, &fluents, role)?;
+        let state = search_state(&mut self.machine, &fluents, role)?;
         let r = self
             .search
             .search(&mut self.machine, &state, role as usize, None)

@@ -6,9 +6,10 @@
 //! (`crate::search::ensemble::choose`). JavaScript only carries messages.
 
 use super::js::{self, to_js};
-use super::search::{load_on, state_of};
+use super::search::{load_game_on, search_state};
 use crate::engine::Engine;
 use crate::js_api::{EnsembleChoice, EnsembleMemberOptions, EnsembleMemberResult};
+use crate::program::Program;
 use crate::reasoner::StateMachine;
 use crate::search::alphabeta::AlphaBeta;
 use crate::search::ensemble::{self, choose, MemberResult};
@@ -17,7 +18,11 @@ use wasm_bindgen::prelude::*;
 
 /// The parsed `ensemble` spec: its member heuristics (in member order) and
 /// the time per move.
-fn members_of(kif: &str, spec: &str, machine: &mut Engine) -> Result<(Vec<String>, f64), JsValue> {
+fn members_of(
+    program: &Program,
+    spec: &str,
+    machine: &mut Engine,
+) -> Result<(Vec<String>, f64), JsValue> {
     let spec: PlayerSpec = spec.parse().map_err(|e: String| js::type_error(&e))?;
     if spec.name != "ensemble" {
         return Err(js::type_error(&format!(
@@ -25,8 +30,7 @@ fn members_of(kif: &str, spec: &str, machine: &mut Engine) -> Result<(Vec<String
             spec.name
         )));
     }
-    let program = crate::parse_program(kif);
-    ensemble::from_spec(&spec, &program, machine).map_err(|e| js::type_error(&e))
+    ensemble::from_spec(&spec, program, machine).map_err(|e| js::type_error(&e))
 }
 
 /// The member heuristics of an `ensemble` spec on a game, in member order
@@ -38,8 +42,8 @@ pub fn ensemble_members(
     engine: Option<String>,
 ) -> Result<Vec<String>, JsValue> {
     js::init();
-    let mut machine = load_on(kif, engine.as_deref())?;
-    Ok(members_of(kif, spec, &mut machine)?.0)
+    let mut game = load_game_on(kif, engine.as_deref())?;
+    Ok(members_of(&game.program, spec, &mut game.engine)?.0)
 }
 
 /// One member of the ensemble: its own copy of the game and its search
@@ -64,15 +68,17 @@ impl EnsembleMember {
         js::init();
         let EnsembleMemberOptions { member, engine } = js::options(options, "EnsembleMember")?;
         let member = member.unwrap_or(0);
-        let mut machine = load_on(kif, engine.as_deref())?;
-        let (names, ms) = members_of(kif, spec, &mut machine)?;
+        let crate::Game {
+            program,
+            engine: mut machine,
+        } = load_game_on(kif, engine.as_deref())?;
+        let (names, ms) = members_of(&program, spec, &mut machine)?;
         let heuristic = names.get(member as usize).cloned().ok_or_else(|| {
             js::range_error(&format!(
                 "member {member} out of range: this ensemble has {} members",
                 names.len()
             ))
         })?;
-        let program = crate::parse_program(kif);
         let search = ensemble::member(&program, &mut machine, &heuristic, ms)
             .map_err(|e| js::type_error(&e))?;
         Ok(EnsembleMember {
@@ -92,7 +98,7 @@ impl EnsembleMember {
     /// `{heuristic, move, value, solved, depth, stats}`.
     #[wasm_bindgen(unchecked_return_type = "EnsembleMemberResult")]
     pub fn search(&mut self, fluents: Vec<String>, role: u32) -> Result<JsValue, JsValue> {
-        let state = state_of(&mut self.machine, &fluents, role)?;
+        let state = search_state(&mut self.machine, &fluents, role)?;
         let r = self
             .search
             .search(&mut self.machine, &state, role as usize, None)

@@ -15,10 +15,11 @@
 use super::js::{self, to_js};
 use crate::engine::{Engine, EngineState};
 use crate::js_api::{EngineInfo, StateDescription};
-use crate::program::parse_ground_term;
+use crate::program::{parse_ground_term, Program};
 use crate::reasoner::{cartesian, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::FxHashMap;
+use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 
 /// `legalJointMoves` refuses to build more joint moves than this (the
@@ -49,8 +50,9 @@ pub struct Game {
     machine: Engine,
     /// The engine that was asked for (`auto`, `fast`, `interpreter`).
     requested: String,
-    /// The game text (searches read the heuristics' formulas from it).
-    text: String,
+    /// The game's rules, parsed once (searches and explanations read the
+    /// heuristics' formulas from them).
+    program: Arc<Program>,
     roles: Vec<String>,
     states: FxHashMap<u32, EngineState>,
     /// This game's tag: the high part of its handles.
@@ -149,7 +151,10 @@ impl Game {
     pub fn on_engine(kif: &str, engine: Option<String>) -> Result<Game, JsValue> {
         js::init();
         let requested = engine.unwrap_or_else(|| "auto".into());
-        let machine = super::search::load_on(kif, Some(&requested))?;
+        let crate::Game {
+            program,
+            engine: machine,
+        } = super::search::load_game_on(kif, Some(&requested))?;
         let roles = machine
             .roles()
             .iter()
@@ -158,7 +163,7 @@ impl Game {
         Ok(Game {
             machine,
             requested,
-            text: kif.to_string(),
+            program,
             roles,
             states: FxHashMap::default(),
             tag: next_tag(),
@@ -203,16 +208,14 @@ impl Game {
     /// a state of this game, on this game's engine.
     #[wasm_bindgen(unchecked_return_type = "SearchResult")]
     pub fn search(&mut self, state: f64, options: JsValue) -> Result<JsValue, JsValue> {
-        let mut opts = super::search::search_options(options)?;
+        let opts = super::search::search_options(options)?;
         if opts.from.is_some() {
             return Err(js::type_error(
                 "search(state, options): the state is given, not `from`",
             ));
         }
         let s = self.state(state)?.clone();
-        opts.from = Some(self.texts(&self.machine.fluents(&s)));
-        let text = self.text.clone();
-        super::search::search_on(&mut self.machine, &text, &opts)
+        super::search::search_on(&mut self.machine, &self.program, Some(s), &opts)
     }
 
     /// Every legal move's value in a state for a role under a heuristic
@@ -226,10 +229,9 @@ impl Game {
     ) -> Result<JsValue, JsValue> {
         let o: crate::js_api::StateExplainOptions = js::options(options, "explain")?;
         let s = self.state(state)?.clone();
-        let program = crate::parse_program(&self.text);
         let e = crate::search::explain::explain_state(
             &mut self.machine,
-            &program,
+            &self.program,
             &s,
             o.role.as_deref(),
             &crate::search::fjo::with_costs(&o.heuristic, o.costs.as_deref())

@@ -4,7 +4,7 @@
 //! Its options are `runMatch`'s (`crate::js_api::MatchOptions`).
 
 use super::js::{self, to_js};
-use crate::engine::{load_engine, EngineChoice};
+use crate::engine::EngineChoice;
 use crate::js_api::MatchOptions;
 use crate::search::matches::run_match;
 use crate::search::report::match_json;
@@ -34,7 +34,10 @@ pub fn run_match_with_progress(
         .unwrap_or("auto")
         .parse()
         .map_err(|e: String| js::type_error(&e.replace("--engine", "engine")))?;
-    let mut m = load_engine(kif, choice).map_err(|d| js::diagnostics_error(&d, kif))?;
+    let crate::Game {
+        program,
+        engine: mut m,
+    } = crate::Game::load(kif, choice).map_err(|d| js::diagnostics_error(&d, kif))?;
     if players.is_empty() {
         return Err(js::type_error(
             "no players (e.g. alphabeta:heuristic=fuzzy,ms=200 mcts:ms=200)",
@@ -45,7 +48,6 @@ pub fn run_match_with_progress(
         .map(|s| s.parse())
         .collect::<Result<_, String>>()
         .map_err(|e| js::type_error(&e))?;
-    let program = crate::parse_program(kif);
     let mut thrown: Option<JsValue> = None;
     let result = run_match(&program, &mut m, &specs, &cfg, &mut |record| {
         if thrown.is_none() {

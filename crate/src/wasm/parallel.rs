@@ -6,7 +6,7 @@
 //! carries the messages.
 
 use super::js::{self, to_js};
-use super::search::{load_on, state_of};
+use super::search::{load_on, search_state};
 use crate::engine::Engine;
 use crate::js_api::{MctsChoice, MctsRootResult, MctsWorkerOptions};
 use crate::reasoner::StateMachine;
@@ -60,7 +60,7 @@ impl MctsWorker {
     /// `role`; returns `{moves: [text], visits, totals, playouts, stats}`.
     #[wasm_bindgen(js_name = rootStats, unchecked_return_type = "MctsRootResult")]
     pub fn root_stats(&mut self, fluents: Vec<String>, role: u32) -> Result<JsValue, JsValue> {
-        let state = state_of(&mut self.machine, &fluents, role)?;
+        let state = search_state(&mut self.machine, &fluents, role)?;
         let (rs, stats) = self
             .mcts
             .search_root(&mut self.machine, &state, role as usize)

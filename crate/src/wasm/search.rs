@@ -25,12 +25,10 @@ pub(super) fn search_options(v: JsValue) -> Result<SearchOptions, JsValue> {
     js::options(v, "search")
 }
 
-/// Parses an `engine` option (`auto` when absent) and loads the game on
-/// that engine; an unknown engine is a `TypeError`, game errors are
 /// The state made of `fluents` (term text) for a search by role number
 /// `role`: a `RangeError` for a role out of range, a `TypeError` for a
 /// fluent that does not parse.
-pub(super) fn state_of(
+pub(super) fn search_state(
     machine: &mut Engine,
     fluents: &[String],
     role: u32,
@@ -41,23 +39,24 @@ pub(super) fn state_of(
             "role index {role} out of range: the game has {n} roles"
         )));
     }
-    let mut fl = Vec::with_capacity(fluents.len());
-    for f in fluents {
-        fl.push(
-            crate::program::parse_ground_term(machine.terms_mut(), f)
-                .map_err(|e| js::type_error(&e))?,
-        );
-    }
-    Ok(machine.state_from_fluents(&fl))
+    crate::reasoner::state_of(machine, fluents).map_err(|b| js::type_error(&b.error))
 }
 
+/// Parses an `engine` option (`auto` when absent) and loads the game on
+/// that engine; an unknown engine is a `TypeError`, game errors are
 /// diagnostics.
 pub(super) fn load_on(kif: &str, engine: Option<&str>) -> Result<Engine, JsValue> {
+    load_game_on(kif, engine).map(|g| g.engine)
+}
+
+/// [`load_on`], keeping the parsed program with the engine (for what reads
+/// the rules: heuristics, players, explanations).
+pub(super) fn load_game_on(kif: &str, engine: Option<&str>) -> Result<crate::Game, JsValue> {
     let choice: EngineChoice = engine
         .unwrap_or("auto")
         .parse()
         .map_err(|e: String| js::type_error(&e.replace("--engine", "engine")))?;
-    crate::engine::load_engine(kif, choice).map_err(|d| js::diagnostics_error(&d, kif))
+    crate::Game::load(kif, choice).map_err(|d| js::diagnostics_error(&d, kif))
 }
 
 /// Searches a game from its initial state. `options`: `{algorithm:
@@ -70,21 +69,24 @@ pub(super) fn load_on(kif: &str, engine: Option<&str>) -> Result<Engine, JsValue
 pub fn search(kif: &str, options: JsValue) -> Result<JsValue, JsValue> {
     js::init();
     let opts = search_options(options)?;
-    let mut m = load_on(kif, Some(&opts.engine))?;
-    search_on(&mut m, kif, &opts)
+    let mut game = load_game_on(kif, Some(&opts.engine))?;
+    search_on(&mut game.engine, &game.program, None, &opts)
 }
 
-/// One search on a loaded engine (`search` and `Game.search`).
+/// One search on a loaded engine (`search` and `Game.search`), from `at`
+/// (None: the options' `from`, else the initial state).
 pub(super) fn search_on(
     m: &mut Engine,
-    kif: &str,
+    program: &crate::Program,
+    at: Option<crate::EngineState>,
     opts: &SearchOptions,
 ) -> Result<JsValue, JsValue> {
     let v = search_json(
         Source::Game {
             label: "game",
-            text: kif,
+            program,
             machine: m,
+            at,
         },
         opts,
     )
@@ -173,8 +175,11 @@ pub fn run_match(kif: &str, players: Vec<String>, options: JsValue) -> Result<Js
     let cfg = o
         .config()
         .map_err(|e| js::range_error(&format!("match option {e}")))?;
-    let mut m = load_on(kif, o.engine.as_deref())?;
-    let result = play_match(kif, &mut m, &players, &cfg).map_err(report_error)?;
+    let crate::Game {
+        program,
+        engine: mut m,
+    } = load_game_on(kif, o.engine.as_deref())?;
+    let result = play_match(&program, &mut m, &players, &cfg).map_err(report_error)?;
     to_js(&match_json("game", &m, &cfg, &result))
 }
 
@@ -199,9 +204,11 @@ impl SearchPlayer {
         engine: Option<String>,
     ) -> Result<SearchPlayer, JsValue> {
         js::init();
-        let mut machine = load_on(kif, engine.as_deref())?;
+        let crate::Game {
+            program,
+            engine: mut machine,
+        } = load_game_on(kif, engine.as_deref())?;
         let spec: PlayerSpec = spec.parse().map_err(|e: String| js::type_error(&e))?;
-        let program = crate::parse_program(kif);
         let player = build_player(&spec, &program, &mut machine, seed.unwrap_or(1) as u64)
             .map_err(|e| js::type_error(&e))?;
         Ok(SearchPlayer {
@@ -231,7 +238,7 @@ impl SearchPlayer {
     /// `fluents` (term text).
     #[wasm_bindgen(js_name = selectMove)]
     pub fn select_move(&mut self, fluents: Vec<String>, role: u32) -> Result<String, JsValue> {
-        let state = state_of(&mut self.machine, &fluents, role)?;
+        let state = search_state(&mut self.machine, &fluents, role)?;
         let mv = self
             .player
             .select_move(&mut self.machine, &state, role as usize)

@@ -162,7 +162,7 @@ impl SolveJob {
         let Some(Ok(s)) = &self.solution else {
             return Ok(JsValue::NULL);
         };
-        let state = super::search::state_of(&mut self.engine, &fluents, 0)?;
+        let state = super::search::search_state(&mut self.engine, &fluents, 0)?;
         let p = s
             .position(&mut self.engine, &state)
             .map_err(|e| JsValue::from(js::error("GdlSolveError", &e.to_string())))?;
@@ -183,7 +183,7 @@ impl SolveJob {
             .map_err(|e| js::type_error(&format!("values(states): {e}")))?;
         let mut out = Vec::with_capacity(states.len());
         for fluents in &states {
-            let state = super::search::state_of(&mut self.engine, fluents, 0)?;
+            let state = super::search::search_state(&mut self.engine, fluents, 0)?;
             out.push(s.value_of(&mut self.engine, &state));
         }
         to_js(&out)

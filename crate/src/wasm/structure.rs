@@ -3,15 +3,19 @@
 //! SVG of a state's board, drawn in Rust from that structure.
 
 use super::js::{self, to_js};
-use crate::engine::{load_engine, EngineChoice};
+use crate::engine::EngineChoice;
 use crate::js_api::{RenderBoardOptions, StructureOptions};
+use crate::program::Program;
 use crate::structure::{self, board, Options, Structure};
+use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 
-fn find(kif: &str, options: Options) -> Result<Structure, JsValue> {
-    let program = crate::parse_program(kif);
-    let mut m = load_engine(kif, EngineChoice::Auto).map_err(|d| js::diagnostics_error(&d, kif))?;
-    structure::find(&program, &mut m, options).map_err(js::eval_error)
+/// The structure, with the program it was found from (for [`structure::locate`]).
+fn find(kif: &str, options: Options) -> Result<(Structure, Arc<Program>), JsValue> {
+    let mut game =
+        crate::Game::load(kif, EngineChoice::Auto).map_err(|d| js::diagnostics_error(&d, kif))?;
+    let st = structure::find(&game.program, &mut game.engine, options).map_err(js::eval_error)?;
+    Ok((st, game.program))
 }
 
 /// The structure of a game (`Structure` in the TypeScript types).
@@ -28,8 +32,8 @@ pub fn structure(kif: &str, options: JsValue) -> Result<JsValue, JsValue> {
     };
     // Loading (grounding) gets a minute beside the sampling's own `ms`.
     let limit = options.max_ms + 60_000.0;
-    let mut st = crate::job::scope(limit, || find(kif, options))?;
-    structure::locate(&mut st, &crate::parse_program(kif), kif);
+    let (mut st, program) = crate::job::scope(limit, || find(kif, options))?;
+    structure::locate(&mut st, &program, kif);
     to_js(&st)
 }
 
@@ -43,7 +47,7 @@ pub fn render_board(
 ) -> Result<String, JsValue> {
     js::init();
     let st: Structure = if let Some(kif) = game.as_string() {
-        find(&kif, structure::DISPLAY_OPTIONS)?
+        find(&kif, structure::DISPLAY_OPTIONS)?.0
     } else {
         js::from_js_data(game, "renderBoard: not KIF text or a structure")?
     };
