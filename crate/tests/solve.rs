@@ -1,5 +1,6 @@
 //! `gdlkit::solve` against known values and independent solvers written
-//! here: tic-tac-toe's draw and state count, the corpus' nim games against
+//! here: tic-tac-toe's draw and state count, minichess's forced win, the
+//! corpus' nim games against
 //! their Sprague–Grundy values, a brute-force minimax on every state of
 //! small games (random games written as GDL included, with cycles against
 //! a naive fixpoint), connect-3 on a 4x3 board against a dedicated solver,
@@ -47,6 +48,19 @@ fn tic_tac_toe_is_a_draw_with_5478_states() {
             "acyclic: all decided"
         );
     }
+}
+
+#[test]
+fn minichess_is_a_forced_win_for_white() {
+    // The library's minichess (a mate problem on a small board): white
+    // wins under perfect play, and a brute-force minimax over its states
+    // gives the same value and length.
+    let (mut e, s) = solved(&game_text("minichess.kif"), EngineChoice::Auto);
+    let v = s.initial().unwrap().clone();
+    assert_eq!(v.goals, vec![100, 0], "white wins");
+    let init = e.initial_state().unwrap();
+    let b = brute_force(&mut e, &init, &mut HashMap::new());
+    assert_eq!((b.goals, b.moves_to_end), (v.goals, v.moves_to_end));
 }
 
 /// The brute-force value of every reachable state: the mover (the role
