@@ -854,14 +854,7 @@ impl FastEngine {
                     nodes.push(node);
                 }
             }
-            self.set_inputs(&nodes);
-            let mut next = std::mem::take(&mut self.spare);
-            next.copy_from_slice(&self.hooked[..self.cur.len()]);
-            if self.t.queries_use_does {
-                self.set_inputs(&[]);
-            }
-            self.set_state(&next);
-            self.spare = next;
+            self.play_step(&nodes);
         }
         (max_steps, false)
     }
@@ -916,16 +909,24 @@ impl FastEngine {
                     nodes.push(node);
                 }
             }
-            self.set_inputs(&nodes);
-            let mut next = std::mem::take(&mut self.spare);
-            next.copy_from_slice(&self.hooked[..self.cur.len()]);
-            if self.t.queries_use_does {
-                self.set_inputs(&[]);
-            }
-            self.set_state(&next);
-            self.spare = next;
+            self.play_step(&nodes);
         }
         (max_steps, false)
+    }
+
+    /// One step of a playout inside the network: the chosen moves' input
+    /// nodes in, the successor state (read from the hooks) becomes the
+    /// current one. `spare` is reused so the step allocates nothing.
+    #[inline]
+    fn play_step(&mut self, nodes: &[u32]) {
+        self.set_inputs(nodes);
+        let mut next = std::mem::take(&mut self.spare);
+        next.copy_from_slice(&self.hooked[..self.cur.len()]);
+        if self.t.queries_use_does {
+            self.set_inputs(&[]);
+        }
+        self.set_state(&next);
+        self.spare = next;
     }
 
     /// The state the network holds (e.g. the end of the last playout).
