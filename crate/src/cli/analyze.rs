@@ -3,7 +3,7 @@
 //! reachable state graph when it fits the budget, sampled otherwise.
 
 use super::options::{EngineArg, FormatArg, SecondsArg};
-use super::{load_engine_within, Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
+use super::{load_game_within, Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
 use crate::analysis::{AnalysisJob, Mode, Options};
 use crate::clock::Deadline;
 use std::fmt::Write as _;
@@ -54,7 +54,9 @@ pub fn run(args: AnalyzeArgs, host: &mut dyn Host, out: &mut Output) -> Result<i
     let path = args.game;
     let started = crate::clock::now_ms();
     // Grounding may take a third of the time; the analysis needs the rest.
-    let (_, m) = load_engine_within(host, &path, args.engine.choice, ms / 3.0)?;
+    let m = load_game_within(host, &path, args.engine.choice, ms / 3.0)?
+        .1
+        .engine;
     let ms = (ms - (crate::clock::now_ms() - started)).max(0.0);
     let (explore_until, deadline) = (Deadline::after_ms(ms / 2.0), Deadline::after_ms(ms));
     let engine = m.name();

@@ -186,29 +186,9 @@ pub fn read_game(host: &mut dyn Host, path: &str) -> Result<String, Fail> {
     }))
 }
 
-/// Reads a game and builds the engine chosen by `--engine`.
-pub fn load_engine(
-    host: &mut dyn Host,
-    path: &str,
-    choice: crate::EngineChoice,
-) -> Result<(String, crate::Engine), Fail> {
-    load_engine_within(host, path, choice, f64::INFINITY)
-}
-
-/// [`load_engine`] where grounding may take at most `grounding_ms` (then
-/// `--engine auto` runs the interpreter): `analyze` keeps most of its time
-/// limit for exploring and playouts.
-pub fn load_engine_within(
-    host: &mut dyn Host,
-    path: &str,
-    choice: crate::EngineChoice,
-    grounding_ms: f64,
-) -> Result<(String, crate::Engine), Fail> {
-    load_game_within(host, path, choice, grounding_ms).map(|(text, g)| (text, g.engine))
-}
-
-/// [`load_engine`], keeping the parsed program with the engine (for the
-/// commands that read the rules: heuristics, players, boards).
+/// Reads a game and builds the engine chosen by `--engine`, keeping the
+/// parsed program with it (for the commands that read the rules:
+/// heuristics, players, boards).
 pub fn load_game(
     host: &mut dyn Host,
     path: &str,
@@ -217,7 +197,9 @@ pub fn load_game(
     load_game_within(host, path, choice, f64::INFINITY)
 }
 
-/// [`load_engine_within`], keeping the parsed program (see [`load_game`]).
+/// [`load_game`] where grounding may take at most `grounding_ms` (then
+/// `--engine auto` runs the interpreter): `analyze` and `solve` keep most
+/// of their time limit for their own work.
 pub fn load_game_within(
     host: &mut dyn Host,
     path: &str,

@@ -1,7 +1,7 @@
 //! `gdlkit replay GAME.kif MOVES.json`: the conformance format on stdout.
 
 use super::options::{EngineArg, SecondsArg};
-use super::{load_engine, Fail, Host, Output, EXIT_OK};
+use super::{load_game, Fail, Host, Output, EXIT_OK};
 use crate::replay::{parse_moves_json, replay};
 
 #[derive(clap::Args, Debug)]
@@ -26,7 +26,7 @@ pub fn run(args: ReplayArgs, host: &mut dyn Host, out: &mut Output) -> Result<i3
         .map_err(|e| Fail::usage(format!("cannot read {moves_path}: {e}")))?;
     let moves =
         parse_moves_json(&moves_text).map_err(|e| Fail::usage(format!("{moves_path}: {e}")))?;
-    let (_, mut m) = load_engine(host, &game, args.engine.choice)?;
+    let mut m = load_game(host, &game, args.engine.choice)?.1.engine;
     let r = replay(&mut m, &moves).map_err(|e| Fail::game(e.to_string()))?;
     out.stdout = format!("{}\n", r.to_json());
     Ok(EXIT_OK)

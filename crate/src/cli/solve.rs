@@ -3,7 +3,7 @@
 //! (shared with wasm).
 
 use super::options::{EngineArg, FormatArg, SecondsArg};
-use super::{load_engine_within, Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
+use super::{load_game_within, Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
 use crate::solve::{self, Limits, Solution, Summary};
 use std::fmt::Write as _;
 
@@ -41,7 +41,9 @@ pub fn run(args: SolveArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32
     let path = args.game;
     let started = crate::clock::now_ms();
     // Grounding may take a third of the time; the solve needs the rest.
-    let (_, engine) = load_engine_within(host, &path, args.engine.choice, seconds * 1000.0 / 3.0)?;
+    let engine = load_game_within(host, &path, args.engine.choice, seconds * 1000.0 / 3.0)?
+        .1
+        .engine;
     let left = seconds - (crate::clock::now_ms() - started) / 1000.0;
     let limits = Limits {
         seconds: left.max(0.001),
