@@ -402,7 +402,7 @@ export function structure(kif: string, options?: StructureOptions): Structure;
 
 /** The SVG of a state's board (`""` when the game has none), drawn in Rust from the structure. */
 export function renderBoard(game: string | Structure, state: readonly string[] | { fluents: readonly string[] }, options?: RenderBoardOptions): string;
-// Root-parallel MCTS over workers (issue 17; js/parallel.js, js/mcts-worker.js).
+// Root-parallel MCTS over workers (js/parallel.js, js/mcts-worker.js).
 
 // The result types (RootStats, MctsRootResult, MctsChoice, AlphaBetaResult,
 // AlphaBetaRootResult, AlphaBetaChoice) are generated (js/types.d.ts).
@@ -443,13 +443,13 @@ export function parallelBestMove(
   params: { kif: string; spec?: string; seed?: number; engine?: EngineChoice; fluents: readonly string[]; role?: number },
 ): Promise<MctsChoice & { stats: SearchStats[] }>;
 
-// Limits (issue 13; js/limits.js): the memory budget of the wasm instance.
+// Limits (js/limits.js): the memory budget of the wasm instance.
 
 /** Sets the memory budget in MB (at least 16, at most 1,920): evaluation then stops with a GdlEvalError naming it. */
 export function setMemoryBudget(mb: number): void;
 /** The memory budget and the memory the engine holds now, in MB. */
 export function memoryBudget(): MemoryBudget;
-/** One member of the ensemble player (issue 14): one alpha-beta search with one evaluation function. */
+/** One member of the ensemble player: one alpha-beta search with one evaluation function. */
 export class EnsembleMember {
   /** @throws {TypeError} for an unknown option. */
   constructor(kif: string, spec?: string, options?: EnsembleMemberOptions);

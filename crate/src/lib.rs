@@ -131,7 +131,7 @@ pub mod cli;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
-// Field names for JavaScript and the generated TypeScript (issue 15).
+// Field names for JavaScript and the generated TypeScript.
 pub mod js_api;
 pub mod js_names;
 #[cfg(feature = "typescript")]

@@ -22,7 +22,7 @@
 //!
 //! Without the `engine` feature only `check.rs` (and `version`) is
 //! compiled: the page's check wasm, which the editor's diagnostics use while
-//! the engine's wasm loads (issue 17; `scripts/build.mjs`).
+//! the engine's wasm loads (`scripts/build.mjs`).
 //!
 //! ## Errors
 //! Every failure is a thrown JS `Error` (never a trap) whose `name` says what
@@ -70,7 +70,7 @@ mod solve;
 mod standalone;
 #[cfg(feature = "engine")]
 mod structure;
-// Memory budget and the page test's trap (issue 13).
+// Memory budget and the page test's trap.
 #[cfg(feature = "engine")]
 mod limits;
 #[cfg(feature = "engine")]
