@@ -362,7 +362,7 @@ export function runMatch(kif: string, players: readonly PlayerSpec[], options?: 
  */
 export class Player {
   /**
-   * @param spec the player and its budget, e.g. `"alphabeta:ms=200"` or `{name: 'mcts', ms: 200}` (default `"alphabeta"`: 1000 ms per move).
+   * @param spec the player and its budget, e.g. `"alphabeta:ms=200"` or `{name: 'mcts', ms: 200}` (default `"mcts"`, the player of `gdlkit serve`: 1000 ms per move).
    * @throws {GdlDiagnosticsError} when the text has errors; {TypeError} for an unknown player or option.
    */
   constructor(kif: string | Game, spec?: PlayerSpec, options?: { seed?: number; engine?: EngineChoice });

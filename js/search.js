@@ -113,10 +113,10 @@ export class Player {
   #game;
 
   /**
-   * `spec`: `"alphabeta:ms=200"` or `{name: 'alphabeta', ms: 200}`; `seed`
+   * `spec`: `"mcts:ms=200"` or `{name: 'alphabeta', ms: 200}` (default `mcts`, the player of `gdlkit serve`); `seed`
    * for the random parts; `engine`: "auto" (default), "fast" or "interpreter".
    */
-  constructor(kif, spec = 'alphabeta', { seed, engine } = {}) {
+  constructor(kif, spec = 'mcts', { seed, engine } = {}) {
     needReady();
     if (kif instanceof Game) {
       // A Game: its text and engine; `selectMove` then takes its state handles.

@@ -129,7 +129,7 @@ export function sliced(job, { work, minWork, result }) {
  */
 const players = new Map();
 
-function bestMove(api, { kif, spec = 'alphabeta', seed, engine, fluents, role = 0 }) {
+function bestMove(api, { kif, spec = 'mcts', seed, engine, fluents, role = 0 }) {
   const key = JSON.stringify([kif, api.playerSpec(spec), seed ?? null, engine ?? null]);
   let player = players.get(key);
   players.delete(key); // re-inserted below: the most recent last

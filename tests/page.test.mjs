@@ -184,13 +184,28 @@ test('play: a full game of tic-tac-toe against the engine', async () => {
   await context.close();
 });
 
-test('play: a player spec the registry does not know is said, and alpha-beta plays', async () => {
+test('play: without players in the URL, the first role is human and the others the default engine', async () => {
+  const { page, errors, context } = await open('?view=play&game=ticTacToe');
+  await page.waitForSelector('select[aria-label="engine for o"]');
+  assert.equal(await page.locator('select[aria-label="who plays x"]').inputValue(), 'human');
+  assert.equal(await page.locator('select[aria-label="who plays o"]').inputValue(), 'engine');
+  // `gdlkit serve`'s default player, one second a move, on all cores.
+  assert.equal(await page.locator('select[aria-label="engine for o"]').inputValue(), 'mcts');
+  assert.equal(await page.locator('select[aria-label="time per move for o"]').inputValue(), '1000');
+  assert.equal(await page.locator('select[aria-label="cores for o"]').inputValue(), 'auto');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('play: a player spec the registry does not know is said, and the default engine plays', async () => {
   // The specs of the URL are parsed by the engine (Rust); x (human) is to move, so the message stays.
   const { page, errors, context } = await open('?view=play&game=ticTacToe&players=human;nosuch:ms=100');
   await page.waitForFunction(() => /Player not known/.test(document.querySelector('.play-status')?.textContent ?? ''), null, { timeout: 60_000 });
   assert.match(await page.locator('.play-status').textContent(), /nosuch:ms=100: unknown player `nosuch`/);
   assert.equal(await page.locator('select[aria-label="who plays o"]').inputValue(), 'engine');
-  assert.equal(await page.locator('select[aria-label="engine for o"]').inputValue(), 'alphabeta');
+  // The default engine plays instead: `gdlkit serve`'s default player.
+  assert.equal(await page.locator('select[aria-label="engine for o"]').inputValue(), 'mcts');
+  assert.equal(await page.locator('select[aria-label="time per move for o"]').inputValue(), '1000');
   assert.deepEqual(errors, []);
   await context.close();
 });

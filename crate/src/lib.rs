@@ -156,9 +156,13 @@ pub fn load_game(text: &str) -> Result<Interpreter, Vec<Diagnostic>> {
 /// All diagnostics for a game text: syntax, lowering and every static check
 /// of the validator ([`check`]), sorted by position.
 pub fn check_text(text: &str) -> Vec<Diagnostic> {
-    let program = parse_program(text);
+    check_program(text, &parse_program(text))
+}
+
+/// [`check_text`] for a text already parsed into `program`.
+pub fn check_program(text: &str, program: &Program) -> Vec<Diagnostic> {
     let mut diags = program.diagnostics.clone();
-    diags.extend(check::check_source(text, &program));
+    diags.extend(check::check_source(text, program));
     check::sort(&mut diags);
     fix::tidy_deletions(text, &mut diags);
     diags

@@ -306,7 +306,8 @@ async function openCounterexample(moves) {
   }
   await showView('play');
   const roles = app.play.session?.roles ?? [];
-  app.play.players = roles.map(() => ({ kind: 'human', algorithm: 'alphabeta', ms: 500 }));
+  const { DEFAULT_ENGINE } = await VIEW_MODULES.play();
+  app.play.players = roles.map(() => ({ kind: 'human', ...DEFAULT_ENGINE }));
   app.play.renderRoles();
   app.play.render();
 }

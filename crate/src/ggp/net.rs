@@ -24,16 +24,37 @@ type Job = (Input, f64, mpsc::Sender<(Vec<u8>, String)>);
 /// is read and parsed on its own thread within [`REQUEST_DEADLINE`], so a
 /// slow or huge request never delays another client; the messages then
 /// reach the session in turn, on the calling thread (it plays one match at
-/// a time).
+/// a time). While no message waits, the session ponders in slices of
+/// [`PONDER_SLICE_MS`] (a message's clock runs from its arrival, so a
+/// slice under way only shortens the next search).
 pub fn serve(listener: TcpListener, session: &mut Session, log: Box<dyn FnMut(&str) + Send>) {
     let log = Arc::new(Mutex::new(log));
     let (jobs, queue) = mpsc::channel::<Job>();
     let accept_log = log.clone();
     std::thread::spawn(move || accept(&listener, &jobs, &accept_log));
-    for (input, arrival, back) in queue {
+    loop {
+        let job = if session.ponders() {
+            match queue.try_recv() {
+                Ok(job) => job,
+                Err(mpsc::TryRecvError::Empty) => {
+                    session.ponder(PONDER_SLICE_MS);
+                    continue;
+                }
+                Err(mpsc::TryRecvError::Disconnected) => return,
+            }
+        } else {
+            match queue.recv() {
+                Ok(job) => job,
+                Err(_) => return,
+            }
+        };
+        let (input, arrival, back) = job;
         let _ = back.send(session.answer(input, arrival));
     }
 }
+
+/// How long one pondering search runs before the queue is looked at again.
+pub const PONDER_SLICE_MS: f64 = 100.0;
 
 /// Accepts connections and starts a thread for each.
 fn accept(listener: &TcpListener, jobs: &mpsc::Sender<Job>, log: &Arc<Mutex<Log>>) {

@@ -94,6 +94,8 @@ struct Current {
     engine: Engine,
     player: Box<dyn Player<Engine>>,
     state: EngineState,
+    /// Nothing left to ponder: the state is terminal, or pondering failed.
+    over: bool,
     /// The game solved at START, when it is small enough: its moves are
     /// perfect and cost no search.
     solution: Option<Solution>,
@@ -116,6 +118,37 @@ impl Session {
     /// Whether a match is running.
     pub fn busy(&self) -> bool {
         self.current.is_some()
+    }
+
+    /// Whether [`Session::ponder`] has something to think about: a match
+    /// runs, not solved, not over, and its player keeps what it learns.
+    pub fn ponders(&self) -> bool {
+        self.current.as_ref().is_some_and(|cur| {
+            cur.solution.is_none() && !cur.over && cur.player.ponders()
+        })
+    }
+
+    /// Thinks for about `ms` milliseconds about the current state on the
+    /// opponents' time (the server calls it while no message waits; the
+    /// next message's clock still runs from its arrival); the playouts it
+    /// added. An evaluation error ends the pondering of this match, not the
+    /// match.
+    pub fn ponder(&mut self, ms: f64) -> u64 {
+        let Some(cur) = self.current.as_mut() else {
+            return 0;
+        };
+        if cur.solution.is_some() || cur.over {
+            return 0;
+        }
+        let added = match cur.engine.is_terminal(&cur.state) {
+            Ok(false) => cur
+                .player
+                .ponder(&mut cur.engine, &cur.state, cur.role, ms)
+                .ok(),
+            _ => None,
+        };
+        cur.over |= added.is_none();
+        added.unwrap_or(0)
     }
 
     /// Answers one HTTP request (already parsed) as if it arrived now.
@@ -256,14 +289,11 @@ impl Session {
         budget.max_ms = budget
             .max_ms
             .min((sc as f64 * 1000.0 * 0.6 - self.cfg.margin_ms - spent).max(100.0));
-        let program = crate::parse_program(&rules);
-        let loaded = if crate::diagnostic::has_errors(&program.diagnostics) {
-            Err(program.diagnostics.clone())
-        } else {
-            Engine::from_program(&program, self.cfg.engine, budget)
-        };
-        let mut engine = match loaded {
-            Ok(e) => e,
+        let crate::Game {
+            program,
+            mut engine,
+        } = match crate::Game::load_with(&rules, self.cfg.engine, budget) {
+            Ok(g) => g,
             Err(d) => return refused("START", &rules, &d),
         };
         let err = |e: crate::EvalError| Reply {
@@ -316,6 +346,7 @@ impl Session {
             engine,
             player,
             state,
+            over: false,
             solution,
         });
         Reply {
@@ -575,6 +606,61 @@ mod tests {
         assert_eq!(r.body, "( mark 1 3 )", "{}", r.log);
         // A move that does not parse is an error, not a panic.
         assert!(s.catch_up(&[joint("(mark 1", "noop")]).is_err());
+    }
+
+    /// The tree size in a PLAY reply's log: `(N nodes, P playouts)`.
+    fn nodes_in(log: &str) -> u64 {
+        let at = log.find(" nodes").expect("a searched move");
+        let digits = log[..at].rsplit('(').next().unwrap();
+        digits.parse().unwrap()
+    }
+
+    #[test]
+    fn what_the_player_learns_on_the_opponents_time_is_kept() {
+        // Tic-tac-toe as x, searched with 50 playouts a move; one session
+        // ponders while o thinks, the other does not. The next search
+        // starts from what pondering grew under o's reply.
+        let ttt = include_str!("../../../games/ticTacToe.kif");
+        let session = |spec: &str| {
+            let mut s = Session::new(PlayerConfig {
+                spec: spec.parse().unwrap(),
+                solve: false,
+                ..PlayerConfig::default()
+            });
+            assert_eq!(s.handle(&format!("(start m x ({ttt}) 60 30)")).body, "ready");
+            s
+        };
+        let (mut pondering, mut idle) = (
+            session("mcts:solver=on,playouts=50"),
+            session("mcts:solver=on,playouts=50"),
+        );
+        let first = pondering.handle("(play m nil)").body;
+        assert_eq!(idle.handle("(play m nil)").body, first, "the same seed");
+        let ours = first.trim_matches(|c| c == '(' || c == ')' || c == ' ');
+        let after_ours = format!("(play m (({ours}) noop))");
+        for s in [&mut pondering, &mut idle] {
+            assert_eq!(s.handle(&after_ours).body, "noop", "o moves");
+            assert!(s.ponders());
+        }
+        let mut added = 0;
+        while added < 2000 {
+            let n = pondering.ponder(20.0);
+            assert!(n > 0, "every slice plays at least one playout");
+            added += n;
+        }
+        let theirs = if ours == "mark 2 2" { "(mark 1 1)" } else { "(mark 2 2)" };
+        let reply = format!("(play m (noop {theirs}))");
+        let (p, i) = (pondering.handle(&reply), idle.handle(&reply));
+        assert!(
+            nodes_in(&p.log) >= nodes_in(&i.log) + 50,
+            "pondered: {}; not: {}",
+            p.log,
+            i.log
+        );
+        // Plain MCTS rebuilds its tree every move: nothing to ponder.
+        assert!(!session("mcts").ponders());
+        assert!(!session("mcts:solver=on,reuse=off").ponders());
+        assert_eq!(session("mcts").ponder(10.0), 0);
     }
 
     #[test]

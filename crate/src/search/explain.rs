@@ -426,7 +426,7 @@ fn explain_in_time(text: &str, o: &ExplainOptions) -> Result<Explanation, String
     }
     // What `check` rejects (no roles, no legal moves, ...) is not explained,
     // as no other command runs it.
-    let diags = crate::check_text(text);
+    let diags = crate::check_program(text, &program);
     if crate::diagnostic::has_errors(&diags) {
         return Err(fail(diags.into_iter().filter(|d| d.is_error()).collect()));
     }

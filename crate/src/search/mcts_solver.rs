@@ -694,6 +694,31 @@ where
     fn last_stats(&self) -> Stats {
         self.stats.clone()
     }
+    // The tree is kept between moves, so what pondering adds is used.
+    fn ponders(&self) -> bool {
+        self.workers[0].cfg.reuse
+    }
+    fn ponder(
+        &mut self,
+        m: &mut M,
+        state: &M::State,
+        role: usize,
+        ms: f64,
+    ) -> Result<u64, EvalError> {
+        let budgets: Vec<Budget> = self.workers.iter().map(|w| w.cfg.budget.clone()).collect();
+        for w in &mut self.workers {
+            w.cfg.budget = Budget {
+                ms: Some(ms),
+                nodes: None,
+                depth: None,
+            };
+        }
+        let searched = self.search(m, state, role);
+        for (w, b) in self.workers.iter_mut().zip(budgets) {
+            w.cfg.budget = b;
+        }
+        searched.map(|r| r.stats.playouts)
+    }
 }
 
 #[cfg(test)]

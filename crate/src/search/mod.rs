@@ -253,6 +253,23 @@ pub trait Player<M: StateMachine> {
     fn last_stats(&self) -> Stats {
         Stats::default()
     }
+    /// Whether [`Player::ponder`] does anything: the player keeps what it
+    /// learns between moves, so thinking on the opponent's time pays.
+    fn ponders(&self) -> bool {
+        false
+    }
+    /// Thinks about `state` for about `ms` milliseconds without choosing a
+    /// move (a player server calls it while it waits for the next message);
+    /// the playouts (or nodes) it added.
+    fn ponder(
+        &mut self,
+        _m: &mut M,
+        _state: &M::State,
+        _role: usize,
+        _ms: f64,
+    ) -> Result<u64, EvalError> {
+        Ok(0)
+    }
 }
 
 fn no_move(role: usize) -> EvalError {
@@ -466,7 +483,7 @@ pub const PLAYERS: &[PlayerInfo] = &[
         "alpha-beta, iterative deepening, transposition table, PV-first ordering; options depth, ms, nodes, heuristic, mode=auto|paranoid|maxn, tt=on|off, ordering=on|off, threads=N|cores=auto (lazy SMP on N threads sharing one table, budget per thread), table=shared|own",
     ),
     player("bestfirst", "best-first", false, "best-first search for one-player games (thesis 3.2.1); options ms, nodes, heuristic"),
-    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c, threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves unless reuse=off), mast=on with solver=on (MAST playouts: epsilon-greedy on each move's average reward)"),
+    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c, threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves, and grown on the opponent's time by a player server, unless reuse=off), mast=on with solver=on (MAST playouts: epsilon-greedy on each move's average reward)"),
     player(
         "coolerjo",
         "CoolerJO",

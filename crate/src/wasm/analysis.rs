@@ -14,7 +14,8 @@ use super::js::{self, to_js};
 use crate::analysis::{self, Options};
 use crate::diagnostic::resolve;
 use crate::js_api::AnalysisOptions;
-use crate::{Engine, EngineChoice};
+use crate::{Engine, EngineChoice, Game, Program};
+use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 
 /// A count option: a non-negative whole number.
@@ -33,6 +34,8 @@ fn count(name: &str, v: Option<f64>, default: usize) -> Result<usize, JsValue> {
 pub struct AnalysisJob {
     job: analysis::AnalysisJob<Engine>,
     text: String,
+    /// The parsed rules, to place the refuted properties on them.
+    program: Arc<Program>,
     engine: &'static str,
 }
 
@@ -62,13 +65,13 @@ impl AnalysisJob {
             .unwrap_or("auto")
             .parse()
             .map_err(|e: String| js::type_error(&format!("options.engine: {e}")))?;
-        let machine =
-            crate::load_engine(kif, choice).map_err(|diags| js::diagnostics_error(&diags, kif))?;
-        let engine = machine.name();
+        let Game { program, engine } =
+            Game::load(kif, choice).map_err(|diags| js::diagnostics_error(&diags, kif))?;
         Ok(AnalysisJob {
-            job: analysis::AnalysisJob::new(machine, opts),
+            engine: engine.name(),
+            job: analysis::AnalysisJob::new(engine, opts),
             text: kif.to_string(),
-            engine,
+            program,
         })
     }
 
@@ -110,8 +113,7 @@ impl AnalysisJob {
         let Some(r) = self.job.report() else {
             return Ok(JsValue::NULL);
         };
-        let program = crate::parse_program(&self.text);
-        let diags = analysis::to_diagnostics_located(r, &program);
+        let diags = analysis::to_diagnostics_located(r, &self.program);
         to_js(&resolve(&diags, &self.text))
     }
 

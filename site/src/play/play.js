@@ -31,19 +31,25 @@ export const BUDGETS = [
 ];
 
 /**
+ * The engine a seat gets unless told otherwise: `gdlkit serve`'s default
+ * player (MCTS, on all cores), one second a move.
+ */
+export const DEFAULT_ENGINE = { algorithm: 'mcts', ms: 1000, cores: 'auto' };
+
+/**
  * A player of the view, {kind: 'human'|'engine'|'random', algorithm, ms,
  * cores}, from a spec parsed by the engine's registry (`site.players`:
  * `{name, options}`, `{name: 'human'}` or `{error}`).
  */
 function playerFromParsed(parsed) {
   const name = parsed?.name;
-  if (!name || name === 'human') return { kind: 'human', algorithm: 'alphabeta', ms: 500, cores: '1' };
-  if (name === 'random') return { kind: 'random', algorithm: 'alphabeta', ms: 500, cores: '1' };
-  const ms = Number(parsed.options?.ms ?? 500);
+  if (!name || name === 'human') return { kind: 'human', ...DEFAULT_ENGINE };
+  if (name === 'random') return { kind: 'random', ...DEFAULT_ENGINE };
+  const ms = Number(parsed.options?.ms ?? DEFAULT_ENGINE.ms);
   return {
     kind: 'engine',
     algorithm: name,
-    ms: Number.isFinite(ms) ? Math.min(Math.max(ms, 10), 60000) : 500,
+    ms: Number.isFinite(ms) ? Math.min(Math.max(ms, 10), 60000) : DEFAULT_ENGINE.ms,
     cores: parsed.options?.cores ?? defaultCores(name),
   };
 }
@@ -227,15 +233,15 @@ export class PlayView {
     session.cursor = Math.min(cursor ?? session.states.length - 1, session.states.length - 1);
     this.session = session;
     this.perfect.setGame(text, session.roles);
-    const engineDefault = this.features.searchPlayer ? 'alphabeta:ms=500' : 'random';
+    const engineDefault = this.features.searchPlayer ? `${DEFAULT_ENGINE.algorithm}:ms=${DEFAULT_ENGINE.ms}` : 'random';
     const specs = session.roles.map((_, r) => players?.[r] ?? (r === 0 || session.roles.length === 1 ? 'human' : engineDefault));
     // The specs are parsed by the engine's one registry of players (in the game worker).
     const { registry, parsed } = await engine().game.call('players', { specs });
     if (epoch !== this.epoch) return;
     this.algorithms = engineChoices(registry);
     const unknown = parsed.map((p, r) => (p.error ? `${specs[r]}: ${p.error}` : null)).filter(Boolean);
-    this.players = parsed.map((p) => playerFromParsed(p.error ? { name: 'alphabeta' } : p));
-    if (unknown.length && !replayError) replayError = `Player not known, alpha-beta plays instead: ${unknown.join('; ')}`;
+    this.players = parsed.map((p) => playerFromParsed(p.error ? { name: DEFAULT_ENGINE.algorithm } : p));
+    if (unknown.length && !replayError) replayError = `Player not known, ${DEFAULT_ENGINE.algorithm} plays instead: ${unknown.join('; ')}`;
     if (!this.features.searchPlayer) {
       // A build without the search players: engines play random moves.
       this.players = this.players.map((p) => (p.kind === 'engine' ? { ...p, kind: 'random' } : p));
