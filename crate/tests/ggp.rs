@@ -750,6 +750,16 @@ fn a_content_length_over_the_cap_gets_413_at_once() {
 
 #[test]
 fn play_replies_arrive_within_the_clock_on_a_loaded_machine() {
+    replies_within_the_clock_under_load(&["--no-solve"]);
+}
+
+#[test]
+fn a_pondering_player_answers_within_the_clock_on_a_loaded_machine() {
+    // This player searches between messages too (`ggp/net.rs`).
+    replies_within_the_clock_under_load(&["--no-solve", "--player", "mcts:solver=on,mast=on"]);
+}
+
+fn replies_within_the_clock_under_load(args: &[&str]) {
     // Four threads spin for the test's duration; the server searches on
     // all cores (its default) against them.
     let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -765,7 +775,7 @@ fn play_replies_arrive_within_the_clock_on_a_loaded_machine() {
         })
         .collect();
     // Searched, not solved at START: the search's clock is what is tested.
-    let s = Server::start(&["--no-solve"]);
+    let s = Server::start(args);
     let rules = std::fs::read_to_string(game("ticTacToe.kif")).unwrap();
     let setup = gdlkit::ggp::MatchSetup {
         match_id: "loaded.1".into(),

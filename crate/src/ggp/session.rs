@@ -123,9 +123,9 @@ impl Session {
     /// Whether [`Session::ponder`] has something to think about: a match
     /// runs, not solved, not over, and its player keeps what it learns.
     pub fn ponders(&self) -> bool {
-        self.current.as_ref().is_some_and(|cur| {
-            cur.solution.is_none() && !cur.over && cur.player.ponders()
-        })
+        self.current
+            .as_ref()
+            .is_some_and(|cur| cur.solution.is_none() && !cur.over && cur.player.ponders())
     }
 
     /// Thinks for about `ms` milliseconds about the current state on the
@@ -627,7 +627,10 @@ mod tests {
                 solve: false,
                 ..PlayerConfig::default()
             });
-            assert_eq!(s.handle(&format!("(start m x ({ttt}) 60 30)")).body, "ready");
+            assert_eq!(
+                s.handle(&format!("(start m x ({ttt}) 60 30)")).body,
+                "ready"
+            );
             s
         };
         let (mut pondering, mut idle) = (
@@ -648,7 +651,11 @@ mod tests {
             assert!(n > 0, "every slice plays at least one playout");
             added += n;
         }
-        let theirs = if ours == "mark 2 2" { "(mark 1 1)" } else { "(mark 2 2)" };
+        let theirs = if ours == "mark 2 2" {
+            "(mark 1 1)"
+        } else {
+            "(mark 2 2)"
+        };
         let reply = format!("(play m (noop {theirs}))");
         let (p, i) = (pondering.handle(&reply), idle.handle(&reply));
         assert!(

@@ -31,6 +31,7 @@
 use super::parallel::{run_all, worker_seed, Job};
 use super::{searched_move, since, Budget, Limit, Player, SearchResult, Stats};
 use crate::clock::now_ms;
+use crate::reasoner::greedy::{greedy_playout, Enders};
 use crate::reasoner::mast::Mast;
 use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::TermId;
@@ -49,6 +50,8 @@ pub struct Config {
     pub reuse: bool,
     /// MAST playouts with this chance of a random move (none: uniform).
     pub mast: Option<f64>,
+    /// Greedy playouts: decisive moves taken ([`crate::reasoner::greedy`]).
+    pub greedy: bool,
 }
 
 impl Default for Config {
@@ -60,6 +63,7 @@ impl Default for Config {
             playout_steps: 1000,
             reuse: true,
             mast: None,
+            greedy: false,
         }
     }
 }
@@ -200,6 +204,8 @@ pub struct Searcher<S> {
     rng: fastrand::Rng,
     nodes: Vec<Node<S>>,
     mast: Mast,
+    /// The moves seen to end games (greedy playouts), kept for the game.
+    enders: Enders,
 }
 
 impl<S: Clone + Eq> Searcher<S> {
@@ -209,6 +215,7 @@ impl<S: Clone + Eq> Searcher<S> {
             cfg,
             rng: fastrand::Rng::with_seed(seed),
             nodes: Vec::new(),
+            enders: Enders::default(),
         }
     }
 
@@ -216,6 +223,7 @@ impl<S: Clone + Eq> Searcher<S> {
     pub fn clear(&mut self) {
         self.nodes.clear();
         self.mast.clear();
+        self.enders.clear();
     }
 
     /// Nodes in the tree.
@@ -522,7 +530,11 @@ impl<S: Clone + Eq> Searcher<S> {
         roles: usize,
     ) -> Result<Vec<f64>, EvalError> {
         let steps = self.cfg.playout_steps;
-        let p = if self.cfg.mast.is_some() {
+        let mast = self.cfg.mast.is_some();
+        let p = if self.cfg.greedy {
+            let mast = mast.then_some(&mut self.mast);
+            greedy_playout(m, start, &mut self.rng, steps, &mut self.enders, mast)?
+        } else if mast {
             m.mast_playout(start, &mut self.rng, steps, &mut self.mast)?
         } else {
             m.random_playout(start, &mut self.rng, steps)?
@@ -667,6 +679,11 @@ where
         } else {
             base
         };
+        let base = if cfg.greedy {
+            base.replacen("solver", "solver, greedy", 1)
+        } else {
+            base
+        };
         match self.workers.len() {
             1 => base,
             n => super::parallel::threaded_name(&base, n),
@@ -705,7 +722,7 @@ where
         role: usize,
         ms: f64,
     ) -> Result<u64, EvalError> {
-        let budgets: Vec<Budget> = self.workers.iter().map(|w| w.cfg.budget.clone()).collect();
+        let budgets: Vec<Budget> = self.workers.iter().map(|w| w.cfg.budget).collect();
         for w in &mut self.workers {
             w.cfg.budget = Budget {
                 ms: Some(ms),

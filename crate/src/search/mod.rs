@@ -483,7 +483,7 @@ pub const PLAYERS: &[PlayerInfo] = &[
         "alpha-beta, iterative deepening, transposition table, PV-first ordering; options depth, ms, nodes, heuristic, mode=auto|paranoid|maxn, tt=on|off, ordering=on|off, threads=N|cores=auto (lazy SMP on N threads sharing one table, budget per thread), table=shared|own",
     ),
     player("bestfirst", "best-first", false, "best-first search for one-player games (thesis 3.2.1); options ms, nodes, heuristic"),
-    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c, threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves, and grown on the opponent's time by a player server, unless reuse=off), mast=on with solver=on (MAST playouts: epsilon-greedy on each move's average reward)"),
+    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c, threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves, and grown on the opponent's time by a player server, unless reuse=off), mast=on with solver=on (MAST playouts: epsilon-greedy on each move's average reward), greedy=on with solver=on (playouts take a move that wins at once, among the moves seen to end games)"),
     player(
         "coolerjo",
         "CoolerJO",
@@ -688,11 +688,12 @@ where
                     mast: spec
                         .flag("mast", false)?
                         .then_some(crate::reasoner::mast::EPSILON),
+                    greedy: spec.flag("greedy", false)?,
                     ..mcts_solver::Config::default()
                 };
                 return Ok(Box::new(mcts_solver::SolverMcts::new(cfg, seed, threads)));
             }
-            for key in ["reuse", "mast"] {
+            for key in ["reuse", "mast", "greedy"] {
                 if spec.get(key).is_some() {
                     return Err(format!("player option {key} needs solver=on"));
                 }
@@ -764,7 +765,7 @@ pub fn alphabeta_config(spec: &PlayerSpec) -> Result<alphabeta::Config, String> 
 /// caller).
 pub fn mcts_config(spec: &PlayerSpec) -> Result<mcts::Config, String> {
     spec.check_keys(&[
-        "ms", "playouts", "nodes", "c", "threads", "cores", "solver", "reuse", "mast",
+        "ms", "playouts", "nodes", "c", "threads", "cores", "solver", "reuse", "mast", "greedy",
     ])?;
     let mut cfg = mcts::Config {
         budget: spec.budget(Some(DEFAULT_MS))?,
