@@ -134,12 +134,12 @@ impl Session {
     /// added. An evaluation error ends the pondering of this match, not the
     /// match.
     pub fn ponder(&mut self, ms: f64) -> u64 {
+        if !self.ponders() {
+            return 0;
+        }
         let Some(cur) = self.current.as_mut() else {
             return 0;
         };
-        if cur.solution.is_some() || cur.over {
-            return 0;
-        }
         let added = match cur.engine.is_terminal(&cur.state) {
             Ok(false) => cur
                 .player

@@ -7,8 +7,8 @@
 //! about what a random step costs until the end is near. The other moves
 //! are drawn uniformly, or by MAST when one is given.
 
-use super::mast::{self, Mast};
-use super::{random_index, EvalError, Playout, StateMachine};
+use super::mast::Mast;
+use super::{only_mover, random_index, rewards, EvalError, Playout, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::FxHashSet;
 
@@ -37,14 +37,6 @@ impl Enders {
     pub fn clear(&mut self) {
         self.moves.clear();
     }
-}
-
-/// The goal values of `s` divided by 100 (no goal: 0).
-fn rewards<M: StateMachine>(m: &mut M, s: &M::State) -> Result<Vec<f64>, EvalError> {
-    Ok(m.goals(s)?
-        .iter()
-        .map(|g| g.unwrap_or(0) as f64 / 100.0)
-        .collect())
 }
 
 /// A playout from `state` of at most `max_steps` joint moves, taking a
@@ -83,9 +75,12 @@ pub fn greedy_playout<M: StateMachine>(
             legal.push(moves);
         }
         let mut picks: Vec<usize> = (0..roles)
-            .map(|r| pick(rng, &legal[r], r, mast.as_deref_mut()))
+            .map(|r| match mast.as_deref_mut() {
+                Some(mast) => mast.choose(rng, r, &legal[r]),
+                None => random_index(rng, legal[r].len()),
+            })
             .collect();
-        let mover = only_chooser(&legal);
+        let mover = only_mover(&legal);
         if let Some(r) = mover {
             if let Some(i) = decisive(m, &s, &legal, &picks, r, enders)? {
                 picks[r] = i;
@@ -113,26 +108,6 @@ pub fn greedy_playout<M: StateMachine>(
         steps: max_steps,
         terminal,
     })
-}
-
-/// A move index for role `r`: MAST's epsilon-greedy choice, or uniform.
-fn pick(rng: &mut fastrand::Rng, moves: &[TermId], r: usize, mast: Option<&mut Mast>) -> usize {
-    match mast {
-        Some(mast) if moves.len() > 1 && !mast.explore(rng) => {
-            let slots: Vec<u32> = moves.iter().map(|&mv| mast.slot(r, mv)).collect();
-            mast::best(rng, slots.iter().map(|&s| mast.value(s)).enumerate())
-        }
-        _ => random_index(rng, moves.len()),
-    }
-}
-
-/// The only role with more than one legal move, if exactly one has.
-fn only_chooser(legal: &[Vec<TermId>]) -> Option<usize> {
-    let mut choosers = legal.iter().enumerate().filter(|(_, l)| l.len() > 1);
-    match (choosers.next(), choosers.next()) {
-        (Some((r, _)), None) => Some(r),
-        _ => None,
-    }
 }
 
 /// Of role `r`'s moves known to end games, one that wins now (its role's

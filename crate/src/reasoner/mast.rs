@@ -63,6 +63,17 @@ impl Mast {
         self.trail.push((slot, role as u32));
     }
 
+    /// Role `role`'s move among `moves` (at least one): uniformly random
+    /// with chance `epsilon`, else the best-rated (ties at random).
+    pub fn choose(&mut self, rng: &mut fastrand::Rng, role: usize, moves: &[TermId]) -> usize {
+        let slots: Vec<u32> = moves.iter().map(|&mv| self.slot(role, mv)).collect();
+        if moves.len() == 1 || self.explore(rng) {
+            random_index(rng, moves.len())
+        } else {
+            best(rng, slots.iter().map(|&s| self.value(s)).enumerate())
+        }
+    }
+
     /// The slot of a role's move, numbered on first sight.
     pub fn slot(&mut self, role: usize, mv: TermId) -> u32 {
         let next = self.slots.len() as u32;
@@ -142,13 +153,9 @@ pub fn mast_playout<M: StateMachine>(
                     terminal: false,
                 });
             }
-            let slots: Vec<u32> = moves.iter().map(|&mv| mast.slot(r, mv)).collect();
-            let i = if moves.len() == 1 || mast.explore(rng) {
-                random_index(rng, moves.len())
-            } else {
-                best(rng, slots.iter().map(|&s| mast.value(s)).enumerate())
-            };
-            mast.record(slots[i], r);
+            let i = mast.choose(rng, r, &moves);
+            let slot = mast.slot(r, moves[i]);
+            mast.record(slot, r);
             joint.push(moves[i]);
         }
         s = m.next_state(&s, &joint)?;

@@ -192,6 +192,25 @@ pub const MAX_JOINT_MOVES: u64 = 1_000_000;
 /// large (2,000 roles: at most 8,000 joint moves, 64 MB of term ids).
 pub const MAX_JOINT_MOVE_CELLS: u64 = 16_000_000;
 
+/// Each role's goal value in `s` divided by 100 (no goal: 0): the rewards
+/// of a playout or a tree node in [0, 1].
+pub fn rewards<M: StateMachine>(m: &mut M, s: &M::State) -> Result<Vec<f64>, EvalError> {
+    Ok(m.goals(s)?
+        .iter()
+        .map(|g| g.unwrap_or(0) as f64 / 100.0)
+        .collect())
+}
+
+/// The only role with more than one legal move, if exactly one has
+/// (`legal`: each role's moves).
+pub fn only_mover(legal: &[Vec<TermId>]) -> Option<usize> {
+    let mut choosers = legal.iter().enumerate().filter(|(_, l)| l.len() > 1);
+    match (choosers.next(), choosers.next()) {
+        (Some((r, _)), None) => Some(r),
+        _ => None,
+    }
+}
+
 /// A uniformly random index below `n`, the same for a seed on every target:
 /// fastrand draws `usize` differently where it is 32 bits (wasm32), so a
 /// seeded game in the page or the npm CLI would differ from the native one.

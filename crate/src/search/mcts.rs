@@ -12,7 +12,7 @@
 
 use super::{searched_move, since, Budget, Limit, Player, SearchResult, Stats};
 use crate::clock::now_ms;
-use crate::reasoner::{EvalError, StateMachine};
+use crate::reasoner::{rewards, EvalError, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::FxHashMap;
 
@@ -76,12 +76,12 @@ impl Mcts {
         let n = m.roles().len();
         let terminal = m.is_terminal(&state)?;
         let (legal, rewards) = if terminal {
-            (vec![Vec::new(); n], goal_rewards(m, &state)?)
+            (vec![Vec::new(); n], rewards(m, &state)?)
         } else {
             let legal = m.all_legal_moves(&state)?;
             if legal.iter().any(Vec::is_empty) {
                 // Nobody can move: treat as the end of the game.
-                let r = goal_rewards(m, &state)?;
+                let r = rewards(m, &state)?;
                 return Ok(Node {
                     state,
                     terminal: true,
@@ -191,7 +191,7 @@ impl Mcts {
                 };
                 let p = m.random_playout(&start, &mut self.rng, self.cfg.playout_steps)?;
                 break if p.terminal {
-                    goal_rewards(m, &p.state)?
+                    rewards(m, &p.state)?
                 } else {
                     vec![0.0; n_roles]
                 };
@@ -320,7 +320,7 @@ pub fn decide<M: StateMachine>(
         Some((i, v)) => (Some(rs.moves[i]), v * 100.0),
         None => (
             m.legal_moves(root, role)?.first().copied(),
-            goal_rewards(m, root)?.get(role).copied().unwrap_or(0.0) * 100.0,
+            rewards(m, root)?.get(role).copied().unwrap_or(0.0) * 100.0,
         ),
     };
     Ok(SearchResult {
@@ -364,13 +364,6 @@ fn select(arms: &[Arm], visits: u32, c: f64, rng: &mut fastrand::Rng) -> u16 {
         }
     }
     best.0
-}
-
-fn goal_rewards<M: StateMachine>(m: &mut M, s: &M::State) -> Result<Vec<f64>, EvalError> {
-    Ok(m.goals(s)?
-        .iter()
-        .map(|g| g.unwrap_or(0) as f64 / 100.0)
-        .collect())
 }
 
 impl<M: StateMachine> Player<M> for Mcts {

@@ -33,7 +33,7 @@ use super::{searched_move, since, Budget, Limit, Player, SearchResult, Stats};
 use crate::clock::now_ms;
 use crate::reasoner::greedy::{greedy_playout, Enders};
 use crate::reasoner::mast::Mast;
-use crate::reasoner::{EvalError, StateMachine};
+use crate::reasoner::{only_mover, rewards, EvalError, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::FxHashMap;
 
@@ -113,11 +113,7 @@ struct Node<S> {
 impl<S> Node<S> {
     /// The only role with a choice, if exactly one has one.
     fn mover(&self) -> Option<usize> {
-        let mut choosers = self.legal.iter().enumerate().filter(|(_, l)| l.len() > 1);
-        match (choosers.next(), choosers.next()) {
-            (Some((r, _)), None) => Some(r),
-            _ => None,
-        }
+        only_mover(&self.legal)
     }
     fn joints(&self) -> u64 {
         self.legal
@@ -596,13 +592,6 @@ impl<S: Clone + Eq> Searcher<S> {
             .collect();
         v
     }
-}
-
-fn rewards<M: StateMachine>(m: &mut M, s: &M::State) -> Result<Vec<f64>, EvalError> {
-    Ok(m.goals(s)?
-        .iter()
-        .map(|g| g.unwrap_or(0) as f64 / 100.0)
-        .collect())
 }
 
 /// The player: one [`Searcher`] per thread (root-parallel), trees kept
