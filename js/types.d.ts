@@ -347,11 +347,49 @@ export type PrunedMove = { move: string, };
 export type TraceEvent = { "type": "iteration", depth: number, } | { "type": "enter", node: number, parent: number | null, ply: number, kind: TraceNodeKind, move: string | null, state: number, reply?: true, alpha: SearchValue | null, beta: SearchValue | null, } | { "type": "leaf", node: number, value: SearchValue, terminal: boolean, } | { "type": "bound", node: number, bound: TraceBound, value: SearchValue, } | { "type": "cutoff", node: number, alpha: SearchValue, beta: SearchValue, value: SearchValue, pruned: Array<PrunedMove>, } | { "type": "tt_hit", node: number, value: SearchValue, } | { "type": "return", node: number, value: SearchValue, } | { "type": "best_move", node: number, move: string, value: SearchValue, } | { "type": "truncated", nodes: number, };
 
 /**
- * The result of a search (`gdlkit search --format json`, camelCase).
+ * A report's counters: those of [`Stats`] with `elapsed_ms` rounded to
+ * microseconds, and the speed.
+ */
+export type SearchReportStats = { 
+/**
+ * Nodes per second, rounded.
+ */
+nodesPerSecond: number, 
+/**
+ * States entered (for MCTS: tree nodes created).
+ */
+nodes: number, 
+/**
+ * Leaves evaluated (terminal or heuristic).
+ */
+leaves: number, 
+/**
+ * Alpha-beta cut-offs.
+ */
+cutoffs: number, 
+/**
+ * Transposition-table hits that ended a node.
+ */
+ttHits: number, 
+/**
+ * MCTS iterations (simulations): one per descent, whether it ends in
+ * a random playout or on a terminal node already in the tree.
+ */
+playouts: number, 
+/**
+ * Deepest completed iteration (iterative deepening) or tree depth.
+ */
+depth: number, elapsedMs: number, };
+
+/**
+ * The result of a search (`SearchResult` in JS). Fields that do not apply
+ * are left out: `tree`, `labels` and `paths` are for abstract trees,
+ * `engine` for games, `plan` for best-first, `events` and the other trace
+ * fields for a search with `trace`.
  */
 export type SearchResult = { 
 /**
- * `"game"` (a game text) or `"tree"`.
+ * `"tree"`, or the game's label (`"game"` in JS).
  */
 game: string, 
 /**
@@ -359,31 +397,28 @@ game: string,
  */
 tree?: AbstractTree, 
 /**
- * Reordered trees: each node's children's original numbers.
- */
-labels?: Array<TreeLabel>, 
-/**
- * The move ordering, when not the game's own.
- */
-ordering?: Ordering, 
-/**
- * Minimax and alpha-beta: the counts of each pass (`stats` are their totals).
- */
-iterations?: Array<SearchIteration>, 
-/**
  * Games: the engine that ran, "fast" or "interpreter".
  */
 engine?: string, 
 /**
  * Why the interpreter ran although "auto" asked for the fast engine.
  */
-engineFallback?: string, algorithm: Algorithm, 
+engineFallback?: string, 
+/**
+ * The move ordering, when not the game's own.
+ */
+ordering?: Ordering, 
+/**
+ * Reordered trees: each node's children's original numbers.
+ */
+labels?: Array<TreeLabel>, algorithm: Algorithm, 
 /**
  * The searching role.
  */
 role: string, heuristic: string, 
 /**
- * The value for the role (trees: the MAX value).
+ * The value for the role on the 0..100 goal scale (trees: the MAX
+ * value).
  */
 value: SearchValue, 
 /**
@@ -398,11 +433,12 @@ solved: boolean,
 /**
  * Deepest completed iteration / plan length.
  */
-depth: number, 
+depth: number, stats: SearchReportStats, 
 /**
- * The counters ([`crate::search::Stats`]) and the speed.
+ * Minimax and alpha-beta: the counts of each pass (`stats` are their
+ * totals).
  */
-stats: SearchStats & { nodesPerSecond: number }, 
+iterations?: Array<SearchIteration>, 
 /**
  * Best-first: our moves to the chosen node.
  */
@@ -416,24 +452,24 @@ complete?: boolean,
  */
 exhausted?: boolean, 
 /**
- * With `trace: true`: the events in order.
- */
-events?: Array<TraceEvent>, 
-/**
- * With `trace: true`: the states the events index (sorted fluents).
- */
-states?: Array<Array<string>>, 
-/**
- * With `trace: true`: the node cap cut the record.
+ * With `trace`: the node cap cut the record.
  */
 truncated?: boolean, 
 /**
- * With `trace: true`: the node cap.
+ * With `trace`: the node cap.
  */
 nodeCap?: number, 
 /**
- * Trees with `trace: true`: each state's path of child numbers from
- * the root (null: not a tree node).
+ * With `trace`: the states the events index (sorted fluents).
+ */
+states?: Array<Array<string>>, 
+/**
+ * With `trace`: the events in order.
+ */
+events?: Array<TraceEvent>, 
+/**
+ * Trees with `trace`: each state's path of child numbers from the
+ * root (null: not a tree node).
  */
 paths?: Array<Array<number> | null>, };
 
@@ -488,12 +524,13 @@ ci95: [number, number], wins: number, draws: number, losses: number,
  */
 moves: number, msPerMove: number, nodesPerSecond: number, playoutsPerSecond: number, 
 /**
- * Mean over its moves of the deepest completed iteration (MCTS: tree depth).
+ * Mean over its moves of the deepest completed iteration (MCTS: tree
+ * depth).
  */
 meanDepth: number, };
 
 /**
- * The result of a match (`gdlkit match --format json`, camelCase).
+ * The result of a match (`MatchResult` in JS).
  */
 export type MatchResult = { game: string, 
 /**
@@ -761,7 +798,8 @@ values: Array<string>, };
 export type FluentDomain = { fluent: string, arity: number, sizes: Array<number | null>, };
 
 /**
- * The structure of a game. Terms are canonical text.
+ * The structure of a game. Terms are canonical text. Read back only from
+ * JavaScript (`renderBoard`), hence in camelCase there.
  */
 export type Structure = { roles: Array<string>, turnTaking: boolean, noopMoves: Array<string>, teams: Array<Array<string>>, constantSum: number | null, 
 /**
@@ -1013,7 +1051,8 @@ counterexample: Array<Array<string>> | null, detail: string, };
 export type AnalysisProperties = { terminates: AnalysisProperty, playable: AnalysisProperty, goalsDefined: AnalysisProperty, monotone: AnalysisProperty, weaklyWinnable: AnalysisProperty, stronglyWinnable: AnalysisProperty, };
 
 /**
- * The report of `gdlkit analyze --format json` (camelCase).
+ * The report of an analysis as `gdlkit analyze --format json` prints it
+ * (`AnalysisReport` in JS).
  */
 export type AnalysisReport = { mode: AnalysisMode, 
 /**
@@ -1030,8 +1069,7 @@ terminalStates: number,
 maxDepth: number, properties: AnalysisProperties, };
 
 /**
- * One step of a replay (the conformance format); `legal` and `goals` are
- * keyed by role name.
+ * One step of a replay: `legal` and `goals` keyed by role name.
  */
 export type ReplayStep = { 
 /**
@@ -1040,7 +1078,7 @@ export type ReplayStep = {
 state: Array<string>, terminal: boolean, legal: { [key in string]: Array<string> }, goals: { [key in string]: Array<number> }, };
 
 /**
- * The result of `replay`.
+ * A replay in the conformance format.
  */
 export type ReplayResult = { roles: Array<string>, steps: Array<ReplayStep>, };
 

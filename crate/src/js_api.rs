@@ -226,12 +226,7 @@ pub struct StateDescription {
 pub struct EngineChoice;
 
 // ------------------------------------------------------------------------
-// Search and match results. The reports are built as JSON
-// (`crate::search::report`, shared with `gdlkit search|match --format
-// json`); these structs are their shape in JS, for the generated
-// TypeScript. `tests/js_api.rs` reads real reports (camelCased) into them
-// with unknown fields refused, so a field added to a report without a line
-// here fails that test.
+// TypeScript-only types named by the reports' fields.
 
 /// A search algorithm (`players()` lists every player).
 #[cfg(feature = "typescript")]
@@ -258,200 +253,12 @@ pub struct SearchValue;
 #[ts(type = "number | AbstractTree[]")]
 pub struct AbstractTree;
 
-/// The result of a search (`gdlkit search --format json`, camelCase).
-#[derive(Clone, Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[cfg_attr(feature = "typescript", derive(TS))]
-pub struct SearchResult {
-    /// `"game"` (a game text) or `"tree"`.
-    pub game: String,
-    /// Trees only: the tree (reordered when `ordering` is given).
-    #[cfg_attr(feature = "typescript", ts(as = "Option<AbstractTree>", optional))]
-    pub tree: Option<serde_json::Value>,
-    /// Reordered trees: each node's children's original numbers.
-    #[cfg_attr(
-        feature = "typescript",
-        ts(as = "Option<Vec<crate::trace::Label>>", optional)
-    )]
-    pub labels: Option<serde_json::Value>,
-    /// The move ordering, when not the game's own.
-    #[cfg_attr(feature = "typescript", ts(as = "Option<Ordering>", optional))]
-    pub ordering: Option<String>,
-    /// Minimax and alpha-beta: the counts of each pass (`stats` are their totals).
-    #[cfg_attr(
-        feature = "typescript",
-        ts(as = "Option<Vec<crate::search::Iteration>>", optional)
-    )]
-    pub iterations: Option<Vec<serde_json::Value>>,
-    /// Games: the engine that ran, "fast" or "interpreter".
-    #[cfg_attr(feature = "typescript", ts(optional))]
-    pub engine: Option<String>,
-    /// Why the interpreter ran although "auto" asked for the fast engine.
-    #[cfg_attr(feature = "typescript", ts(optional))]
-    pub engine_fallback: Option<String>,
-    #[cfg_attr(feature = "typescript", ts(as = "Algorithm"))]
-    pub algorithm: String,
-    /// The searching role.
-    pub role: String,
-    pub heuristic: String,
-    /// The value for the role (trees: the MAX value).
-    #[cfg_attr(feature = "typescript", ts(as = "SearchValue"))]
-    pub value: serde_json::Value,
-    /// The chosen move (trees: the child number, `"1"` the first), or null
-    /// when there is none.
-    pub best_move: Option<String>,
-    /// The value is exact (no heuristic estimate was used).
-    pub solved: bool,
-    /// Deepest completed iteration / plan length.
-    pub depth: u32,
-    /// The counters ([`crate::search::Stats`]) and the speed.
-    #[cfg_attr(
-        feature = "typescript",
-        ts(type = "SearchStats & { nodesPerSecond: number }")
-    )]
-    pub stats: serde_json::Value,
-    /// Best-first: our moves to the chosen node.
-    #[cfg_attr(feature = "typescript", ts(optional))]
-    pub plan: Option<Vec<String>>,
-    /// Best-first: the plan reaches a terminal state.
-    #[cfg_attr(feature = "typescript", ts(optional))]
-    pub complete: Option<bool>,
-    /// Best-first: the whole space was searched.
-    #[cfg_attr(feature = "typescript", ts(optional))]
-    pub exhausted: Option<bool>,
-    /// With `trace: true`: the events in order.
-    #[cfg_attr(
-        feature = "typescript",
-        ts(as = "Option<Vec<crate::trace::Event>>", optional)
-    )]
-    pub events: Option<Vec<serde_json::Value>>,
-    /// With `trace: true`: the states the events index (sorted fluents).
-    #[cfg_attr(feature = "typescript", ts(optional))]
-    pub states: Option<Vec<Vec<String>>>,
-    /// With `trace: true`: the node cap cut the record.
-    #[cfg_attr(feature = "typescript", ts(optional))]
-    pub truncated: Option<bool>,
-    /// With `trace: true`: the node cap.
-    #[cfg_attr(feature = "typescript", ts(optional))]
-    pub node_cap: Option<u32>,
-    /// Trees with `trace: true`: each state's path of child numbers from
-    /// the root (null: not a tree node).
-    #[cfg_attr(feature = "typescript", ts(optional))]
-    pub paths: Option<Vec<Option<Vec<u32>>>>,
-}
-
-/// A player's results over a match.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[cfg_attr(feature = "typescript", derive(TS))]
-pub struct MatchPlayerSummary {
-    pub name: String,
-    pub spec: String,
-    pub games: u64,
-    /// Mean goal value over the games.
-    pub mean_goal: f64,
-    /// 95% confidence interval of the mean goal, clipped to 0..100.
-    pub ci95: [f64; 2],
-    pub wins: u64,
-    pub draws: u64,
-    pub losses: u64,
-    /// Moves chosen.
-    pub moves: u64,
-    pub ms_per_move: f64,
-    pub nodes_per_second: u64,
-    pub playouts_per_second: u64,
-    /// Mean over its moves of the deepest completed iteration (MCTS: tree depth).
-    pub mean_depth: f64,
-}
-
-/// The result of a match (`gdlkit match --format json`, camelCase).
-#[derive(Clone, Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[cfg_attr(feature = "typescript", derive(TS))]
-pub struct MatchResult {
-    pub game: String,
-    /// The engine that ran.
-    pub engine: String,
-    /// Why the interpreter ran although "auto" asked for the fast engine.
-    #[cfg_attr(feature = "typescript", ts(optional))]
-    pub engine_fallback: Option<String>,
-    pub games: u64,
-    pub seed: u64,
-    pub roles: Vec<String>,
-    /// In the order the players were given.
-    pub players: Vec<MatchPlayerSummary>,
-    /// One record per game.
-    #[cfg_attr(
-        feature = "typescript",
-        ts(as = "Vec<crate::search::matches::GameRecord>")
-    )]
-    pub results: Vec<serde_json::Value>,
-}
-
 // ------------------------------------------------------------------------
-// Other results built as JSON.
-
-/// The report of `gdlkit analyze --format json` (camelCase).
-#[derive(Clone, Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[cfg_attr(feature = "typescript", derive(TS))]
-pub struct AnalysisReport {
-    #[cfg_attr(feature = "typescript", ts(as = "crate::analysis::Mode"))]
-    pub mode: String,
-    /// Distinct reachable states found (all of them in exhaustive mode).
-    pub states: u64,
-    /// Of which terminal.
-    pub terminal_states: u64,
-    /// The largest breadth-first depth (sampled: the deepest state reached).
-    pub max_depth: u64,
-    pub properties: AnalysisProperties,
-}
-
-/// The six properties of an analysis (docs/analysis.md).
-#[derive(Clone, Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[cfg_attr(feature = "typescript", derive(TS))]
-pub struct AnalysisProperties {
-    #[cfg_attr(feature = "typescript", ts(as = "crate::analysis::Property"))]
-    pub terminates: serde_json::Value,
-    #[cfg_attr(feature = "typescript", ts(as = "crate::analysis::Property"))]
-    pub playable: serde_json::Value,
-    #[cfg_attr(feature = "typescript", ts(as = "crate::analysis::Property"))]
-    pub goals_defined: serde_json::Value,
-    #[cfg_attr(feature = "typescript", ts(as = "crate::analysis::Property"))]
-    pub monotone: serde_json::Value,
-    #[cfg_attr(feature = "typescript", ts(as = "crate::analysis::Property"))]
-    pub weakly_winnable: serde_json::Value,
-    #[cfg_attr(feature = "typescript", ts(as = "crate::analysis::Property"))]
-    pub strongly_winnable: serde_json::Value,
-}
-
-/// One step of a replay (the conformance format); `legal` and `goals` are
-/// keyed by role name.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-#[cfg_attr(feature = "typescript", derive(TS))]
-pub struct ReplayStep {
-    /// The state's fluents, sorted.
-    pub state: Vec<String>,
-    pub terminal: bool,
-    pub legal: std::collections::BTreeMap<String, Vec<String>>,
-    pub goals: std::collections::BTreeMap<String, Vec<i64>>,
-}
-
-/// The result of `replay`.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-#[cfg_attr(feature = "typescript", derive(TS))]
-pub struct ReplayResult {
-    pub roles: Vec<String>,
-    pub steps: Vec<ReplayStep>,
-}
+// Results of JS-only bindings.
 
 /// The result of one CLI run (`runCli`).
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-#[cfg_attr(feature = "typescript", derive(TS))]
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "typescript", derive(TS), ts(rename_all = "camelCase"))]
 pub struct CliResult {
     pub stdout: String,
     pub stderr: String,
@@ -462,23 +269,20 @@ pub struct CliResult {
 }
 
 /// An abstract tree with its children reordered (`reorderTree`).
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-#[cfg_attr(feature = "typescript", derive(TS))]
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "typescript", derive(TS), ts(rename_all = "camelCase"))]
 pub struct ReorderedTree {
     #[cfg_attr(feature = "typescript", ts(as = "AbstractTree"))]
     pub tree: serde_json::Value,
     /// The tree as text.
     pub text: String,
     /// Each node's children's original numbers.
-    #[cfg_attr(feature = "typescript", ts(as = "Vec<crate::trace::Label>"))]
-    pub labels: serde_json::Value,
+    pub labels: Vec<crate::trace::Label>,
 }
 
 /// A player spec parsed by the one registry of players (`parsePlayerSpec`).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-#[cfg_attr(feature = "typescript", derive(TS))]
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "typescript", derive(TS), ts(rename_all = "camelCase"))]
 pub struct ParsedPlayerSpec {
     /// The canonical player name (`bestfirst` for `best-first`).
     pub name: String,

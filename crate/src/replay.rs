@@ -4,7 +4,8 @@
 
 use crate::program::parse_ground_term;
 use crate::reasoner::{EvalError, StateMachine};
-use serde_json::{json, Map, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 /// One step of a replay, in canonical text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -125,38 +126,87 @@ pub fn replay<M: StateMachine>(
 }
 
 impl Replay {
+    /// The replay in the conformance format (`ReplayResult` in JS).
+    pub fn conformance(&self) -> Conformance<'_> {
+        Conformance {
+            roles: &self.roles,
+            steps: self
+                .steps
+                .iter()
+                .map(|s| ConformanceStep {
+                    state: &s.state,
+                    terminal: s.terminal,
+                    legal: ByRole(&self.roles, &s.legal),
+                    goals: ByRole(&self.roles, &s.goals),
+                })
+                .collect(),
+        }
+    }
+
     /// The conformance JSON object `{"roles": [...], "steps": [...]}`.
     pub fn to_json(&self) -> Value {
-        let steps: Vec<Value> = self
-            .steps
-            .iter()
-            .map(|s| {
-                let per_role = |f: &dyn Fn(usize) -> Value| {
-                    let mut obj = Map::new();
-                    for (i, r) in self.roles.iter().enumerate() {
-                        obj.insert(r.clone(), f(i));
-                    }
-                    Value::Object(obj)
-                };
-                json!({
-                    "state": s.state,
-                    "terminal": s.terminal,
-                    "legal": per_role(&|i| json!(s.legal[i])),
-                    "goals": per_role(&|i| json!(s.goals[i])),
-                })
-            })
-            .collect();
-        json!({ "roles": self.roles, "steps": steps })
+        serde_json::to_value(self.conformance()).expect("plain data")
+    }
+}
+
+/// A replay in the conformance format.
+#[derive(Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename = "ReplayResult", rename_all = "camelCase")
+)]
+pub struct Conformance<'a> {
+    pub roles: &'a [String],
+    pub steps: Vec<ConformanceStep<'a>>,
+}
+
+/// One step of a replay: `legal` and `goals` keyed by role name.
+#[derive(Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename = "ReplayStep", rename_all = "camelCase")
+)]
+pub struct ConformanceStep<'a> {
+    /// The state's fluents, sorted.
+    pub state: &'a [String],
+    pub terminal: bool,
+    #[cfg_attr(
+        feature = "typescript",
+        ts(as = "std::collections::BTreeMap<String, Vec<String>>")
+    )]
+    pub legal: ByRole<'a, Vec<String>>,
+    #[cfg_attr(
+        feature = "typescript",
+        ts(as = "std::collections::BTreeMap<String, Vec<i64>>")
+    )]
+    pub goals: ByRole<'a, Vec<i64>>,
+}
+
+/// Per-role values as an object keyed by role name, in role order.
+pub struct ByRole<'a, T>(&'a [String], &'a [T]);
+
+impl<T: Serialize> Serialize for ByRole<'_, T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().zip(self.1))
     }
 }
 
 /// Reads `MOVES.json`: a playout object with `joint_moves`, or a bare list.
 pub fn parse_moves_json(text: &str) -> Result<Vec<Vec<String>>, String> {
     let v: Value = serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
-    let list = match &v {
-        Value::Array(_) => &v,
+    parse_moves(&v)
+}
+
+/// Joint moves from a list of them or an object with `joint_moves` (the
+/// conformance files' spelling) or `jointMoves` (JavaScript's).
+pub fn parse_moves(v: &Value) -> Result<Vec<Vec<String>>, String> {
+    let list = match v {
+        Value::Array(_) => v,
         Value::Object(o) => o
             .get("joint_moves")
+            .or_else(|| o.get("jointMoves"))
             .ok_or("expected a list of joint moves or an object with `joint_moves`")?,
         _ => return Err("expected a list of joint moves or an object with `joint_moves`".into()),
     };

@@ -160,7 +160,7 @@ pub fn value_json(v: f64) -> serde_json::Value {
     }
 }
 
-fn ser_value<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn ser_value<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
     value_json(*v).serialize(s)
 }
 

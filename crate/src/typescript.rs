@@ -13,9 +13,10 @@
 //!    a `TypeError`). Add `#[cfg_attr(feature = "typescript",
 //!    derive(ts_rs::TS))]`; fields with a default get `ts(optional)` (an
 //!    `Option`) or `ts(as = "Option<T>", optional)`.
-//! 2. Results: return `js::to_js(&value)` (fields become camelCase); derive
-//!    TS with `ts(rename_all = "camelCase")`. A report built as JSON gets a
-//!    struct in [`crate::js_api`] and a case in `tests/js_api.rs`.
+//! 2. Results: a struct deriving `Serialize`, returned with
+//!    `js::to_js(&value)` (its fields become camelCase, [`crate::js_names`]);
+//!    derive TS with `ts(rename_all = "camelCase")`. A result is never a
+//!    `serde_json::Value` object: its keys would stay as they are.
 //! 3. List the types in [`declarations`] below, run `node
 //!    scripts/types.mjs`, and name them in the binding's
 //!    `unchecked_return_type` / `js/index.d.ts` signature.
@@ -64,12 +65,13 @@ types!(
     crate::trace::BoundKind,
     crate::trace::Pruned,
     crate::trace::Event,
-    crate::js_api::SearchResult,
+    crate::search::report::ReportStats,
+    crate::search::report::SearchReport,
     // Matches.
     crate::js_api::MatchOptions,
     crate::search::matches::GameRecord,
-    crate::js_api::MatchPlayerSummary,
-    crate::js_api::MatchResult,
+    crate::search::report::MatchPlayerReport,
+    crate::search::report::MatchReport,
     // Explain.
     crate::search::explain::ExplainOptions,
     crate::js_api::StateExplainOptions,
@@ -108,11 +110,11 @@ types!(
     crate::analysis::Mode,
     crate::analysis::Progress,
     crate::analysis::Property,
-    crate::js_api::AnalysisProperties,
-    crate::js_api::AnalysisReport,
+    crate::analysis::Properties<'static>,
+    crate::analysis::Summary<'static>,
     // Replay, the CLI, trees, players.
-    crate::js_api::ReplayStep,
-    crate::js_api::ReplayResult,
+    crate::replay::ConformanceStep<'static>,
+    crate::replay::Conformance<'static>,
     crate::js_api::CliResult,
     crate::js_api::ReorderedTree,
     crate::js_api::ParsedPlayerSpec,

@@ -802,7 +802,7 @@ fn cli_search_and_match_print_the_documented_json() {
 
 #[test]
 fn a_fallback_to_the_interpreter_is_reported_with_its_reason() {
-    use gdlkit::search::report::{match_json, play_match, search_json, SearchOptions, Source};
+    use gdlkit::search::report::{match_report, play_match, search_report, SearchOptions, Source};
     let text = game_text("ticTacToe");
     // A grounding budget of one atom: `auto` must fall back.
     let tiny = gdlkit::engine::GroundBudget {
@@ -817,7 +817,7 @@ fn a_fallback_to_the_interpreter_is_reported_with_its_reason() {
         depth: Some(9),
         ..SearchOptions::default()
     };
-    let v = search_json(
+    let v = search_report(
         Source::Game {
             label: "ttt",
             program: &program,
@@ -828,12 +828,8 @@ fn a_fallback_to_the_interpreter_is_reported_with_its_reason() {
     )
     .unwrap();
     assert_eq!(
-        (
-            v["engine"].as_str(),
-            v["engine_fallback"].as_str(),
-            v["value"].as_i64()
-        ),
-        (Some("interpreter"), Some(why.as_str()), Some(50))
+        (v.engine.as_deref(), v.engine_fallback.as_deref(), v.value),
+        (Some("interpreter"), Some(why.as_str()), 50.0)
     );
     let cfg = MatchConfig {
         games: 2,
@@ -841,10 +837,10 @@ fn a_fallback_to_the_interpreter_is_reported_with_its_reason() {
         max_steps: 20,
     };
     let r = play_match(&program, &mut m, &["legal".into(), "legal".into()], &cfg).unwrap();
-    let v = match_json("ttt", &m, &cfg, &r);
+    let v = match_report("ttt", &m, &cfg, &r);
     assert_eq!(
-        (v["engine"].as_str(), v["engine_fallback"].as_str()),
-        (Some("interpreter"), Some(why.as_str()))
+        (v.engine.as_str(), v.engine_fallback.as_deref()),
+        ("interpreter", Some(why.as_str()))
     );
     // `fast` refuses instead.
     assert!(gdlkit::engine::load_engine_with(&text, EngineChoice::Fast, tiny).is_err());

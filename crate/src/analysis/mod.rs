@@ -40,7 +40,7 @@ use crate::terms::TermId;
 use graph::{goal_cell, Graph, Reverse, MANY_GOALS, NONE, NO_GOAL};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// How much the analysis may do.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -182,9 +182,6 @@ impl Property {
     pub fn refuted_here(&self) -> bool {
         self.holds == Some(false)
     }
-    pub fn to_json(&self) -> Value {
-        json!({ "holds": self.holds, "counterexample": self.counterexample, "detail": self.detail })
-    }
 }
 
 /// The result of an analysis.
@@ -260,20 +257,63 @@ impl Report {
         all.iter().all(|p| p.holds == Some(true)).then_some(true)
     }
 
-    /// The JSON of `gdlkit analyze --format json`.
-    pub fn to_json(&self) -> Value {
-        let mut props = serde_json::Map::new();
-        for (name, p) in self.properties() {
-            props.insert(name.to_string(), p.to_json());
+    /// What `gdlkit analyze --format json` and `analyze` in JS report.
+    pub fn summary(&self) -> Summary<'_> {
+        Summary {
+            mode: self.mode,
+            states: self.states,
+            terminal_states: self.terminal_states,
+            max_depth: self.max_depth,
+            properties: Properties {
+                terminates: &self.terminates,
+                playable: &self.playable,
+                goals_defined: &self.goals_defined,
+                monotone: &self.monotone,
+                weakly_winnable: &self.weakly_winnable,
+                strongly_winnable: &self.strongly_winnable,
+            },
         }
-        json!({
-            "mode": self.mode.name(),
-            "states": self.states,
-            "terminal_states": self.terminal_states,
-            "max_depth": self.max_depth,
-            "properties": Value::Object(props),
-        })
     }
+
+    /// [`Report::summary`] as JSON (the CLI's spelling).
+    pub fn to_json(&self) -> Value {
+        serde_json::to_value(self.summary()).expect("plain data")
+    }
+}
+
+/// The report of an analysis as `gdlkit analyze --format json` prints it
+/// (`AnalysisReport` in JS).
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename = "AnalysisReport", rename_all = "camelCase")
+)]
+pub struct Summary<'a> {
+    pub mode: Mode,
+    /// Distinct reachable states found (all of them in exhaustive mode).
+    pub states: u64,
+    /// Of which terminal.
+    pub terminal_states: u64,
+    /// The largest breadth-first depth (sampled: the deepest state reached).
+    pub max_depth: u64,
+    pub properties: Properties<'a>,
+}
+
+/// The six properties of an analysis (docs/analysis.md).
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename = "AnalysisProperties", rename_all = "camelCase")
+)]
+pub struct Properties<'a> {
+    pub terminates: &'a Property,
+    pub playable: &'a Property,
+    pub goals_defined: &'a Property,
+    pub monotone: &'a Property,
+    pub weakly_winnable: &'a Property,
+    pub strongly_winnable: &'a Property,
 }
 
 /// A counterexample as one line: `b, b` (one role) or

@@ -4,7 +4,7 @@
 use super::options::{EngineArg, FormatArg, SecondsArg};
 use super::{load_game, Fail, Host, Output, EXIT_OK};
 use crate::search::matches::{MatchConfig, MAX_GAMES};
-use crate::search::report::{match_json, play_match};
+use crate::search::report::{match_report, play_match};
 use std::fmt::Write as _;
 
 const PLAYERS_HELP: &str = "\
@@ -73,7 +73,8 @@ pub fn run(args: MatchArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32
     ) = load_game(host, &path, args.engine.choice)?;
     let result =
         play_match(&program, &mut m, &args.players, &cfg).map_err(super::search::report_fail)?;
-    let v = match_json(&path, &m, &cfg, &result);
+    let v = serde_json::to_value(match_report(&path, &m, &cfg, &result))
+        .map_err(|e| Fail::game(e.to_string()))?;
     let verbose = if args.verbose && !json {
         let st = crate::structure::find(&program, &mut m, crate::structure::DISPLAY_OPTIONS)
             .map_err(|e| Fail::game(e.to_string()))?;

@@ -4,7 +4,7 @@
 
 use super::options::{EngineArg, FormatArg, SecondsArg};
 use super::{load_game, Fail, Host, Output, EXIT_OK};
-use crate::search::report::{search_json, ReportError, SearchOptions, Source};
+use crate::search::report::{search_report, ReportError, SearchOptions, Source};
 use crate::trace::DEFAULT_NODE_CAP;
 use serde_json::{Map, Value};
 use std::fmt::Write as _;
@@ -88,11 +88,11 @@ pub fn run(args: SearchArgs, host: &mut dyn Host, out: &mut Output) -> Result<i3
         ordering: args.ordering,
         from: args.from.as_deref().map(terms_of).transpose()?,
     };
-    let v = match (&args.tree, args.game) {
-        (Some(text), _) => search_json(Source::Tree(text), &opts).map_err(report_fail)?,
+    let report = match (&args.tree, args.game) {
+        (Some(text), _) => search_report(Source::Tree(text), &opts).map_err(report_fail)?,
         (None, Some(path)) => {
             let (_, mut game) = load_game(host, &path, args.engine.choice)?;
-            search_json(
+            search_report(
                 Source::Game {
                     label: &path,
                     program: &game.program,
@@ -105,6 +105,7 @@ pub fn run(args: SearchArgs, host: &mut dyn Host, out: &mut Output) -> Result<i3
         }
         (None, None) => unreachable!("clap requires GAME.kif or --tree"),
     };
+    let v = serde_json::to_value(&report).map_err(|e| Fail::game(e.to_string()))?;
     out.stdout = match (json, v) {
         (true, v) => format!("{v}\n"),
         (false, Value::Object(obj)) => text_report(&obj),

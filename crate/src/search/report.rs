@@ -1,10 +1,12 @@
-//! Search and match results as JSON, shared by the CLI (`gdlkit search`,
-//! `gdlkit match`) and the WebAssembly bindings, so both print the same
-//! objects.
+//! Search and match reports, shared by the CLI (`gdlkit search|match
+//! --format json`, the fields' own snake_case names) and the WebAssembly
+//! bindings (`SearchResult` and `MatchResult` in JS, camelCase), so both
+//! return the same objects.
 
 use super::alphabeta::{AlphaBeta, Config, Mode};
 use super::bestfirst::BestFirst;
 use super::heuristics::{self, Constant, Heuristic};
+use super::matches::GameRecord;
 use super::matches::{run_match, MatchConfig, MatchResult};
 use super::mcts::{self, Mcts};
 use super::minimax::{Minimax, MinimaxPlayer};
@@ -13,9 +15,9 @@ use super::{Budget, Iteration, PlayerSpec, SearchResult, Stats, Stop, DEFAULT_MS
 use crate::engine::{Engine, EngineState};
 use crate::program::Program;
 use crate::reasoner::StateMachine;
-use crate::trace::{value_json, Trace, Tree, TreeGame, DEFAULT_NODE_CAP};
-use serde::Deserialize;
-use serde_json::{json, Map, Value};
+use crate::trace::{ser_value, Event, Label, Trace, Tree, TreeGame, DEFAULT_NODE_CAP};
+use serde::{Deserialize, Serialize, Serializer};
+use serde_json::Value;
 
 /// Options of `search`, `searchTree` and `game.search` (`gdlkit search`
 /// flags; all optional, camelCase in JS).
@@ -127,11 +129,138 @@ fn canonical_algorithm(a: &str) -> Result<&'static str, ReportError> {
     }
 }
 
-/// Searches from the initial state (or the tree's root) and returns the
-/// result object: `value`, `best_move`, `solved`, `depth`, `stats` {nodes,
-/// leaves, cutoffs, tt_hits, playouts, depth, elapsed_ms, nodes_per_second},
-/// for best-first `plan`, and with a trace `events`, `states`, `truncated`.
-pub fn search_json(source: Source<'_>, o: &SearchOptions) -> Result<Value, ReportError> {
+/// The result of a search (`SearchResult` in JS). Fields that do not apply
+/// are left out: `tree`, `labels` and `paths` are for abstract trees,
+/// `engine` for games, `plan` for best-first, `events` and the other trace
+/// fields for a search with `trace`.
+#[derive(Clone, Debug, Default, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename = "SearchResult", rename_all = "camelCase")
+)]
+pub struct SearchReport {
+    /// `"tree"`, or the game's label (`"game"` in JS).
+    pub game: String,
+    /// Trees only: the tree (reordered when `ordering` is given).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "typescript",
+        ts(as = "Option<crate::js_api::AbstractTree>", optional)
+    )]
+    pub tree: Option<Value>,
+    /// Games: the engine that ran, "fast" or "interpreter".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub engine: Option<String>,
+    /// Why the interpreter ran although "auto" asked for the fast engine.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub engine_fallback: Option<String>,
+    /// The move ordering, when not the game's own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "typescript",
+        ts(as = "Option<crate::js_api::Ordering>", optional)
+    )]
+    pub ordering: Option<String>,
+    /// Reordered trees: each node's children's original numbers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub labels: Option<Vec<Label>>,
+    #[cfg_attr(feature = "typescript", ts(as = "crate::js_api::Algorithm"))]
+    pub algorithm: String,
+    /// The searching role.
+    pub role: String,
+    pub heuristic: String,
+    /// The value for the role on the 0..100 goal scale (trees: the MAX
+    /// value).
+    #[serde(serialize_with = "ser_value")]
+    #[cfg_attr(feature = "typescript", ts(as = "crate::js_api::SearchValue"))]
+    pub value: f64,
+    /// The chosen move (trees: the child number, `"1"` the first), or null
+    /// when there is none.
+    pub best_move: Option<String>,
+    /// The value is exact (no heuristic estimate was used).
+    pub solved: bool,
+    /// Deepest completed iteration / plan length.
+    pub depth: u32,
+    pub stats: ReportStats,
+    /// Minimax and alpha-beta: the counts of each pass (`stats` are their
+    /// totals).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub iterations: Option<Vec<Iteration>>,
+    /// Best-first: our moves to the chosen node.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub plan: Option<Vec<String>>,
+    /// Best-first: the plan reaches a terminal state.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub complete: Option<bool>,
+    /// Best-first: the whole space was searched.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub exhausted: Option<bool>,
+    /// With `trace`: the node cap cut the record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub truncated: Option<bool>,
+    /// With `trace`: the node cap.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub node_cap: Option<u32>,
+    /// With `trace`: the states the events index (sorted fluents).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub states: Option<Vec<Vec<String>>>,
+    /// With `trace`: the events in order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub events: Option<Vec<Event>>,
+    /// Trees with `trace`: each state's path of child numbers from the
+    /// root (null: not a tree node).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub paths: Option<Vec<Option<Vec<u32>>>>,
+}
+
+/// A report's counters: a search's counts (`elapsed_ms` rounded to
+/// microseconds) and the speed.
+#[derive(Clone, Debug, Default, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename = "SearchReportStats", rename_all = "camelCase")
+)]
+pub struct ReportStats {
+    #[serde(flatten)]
+    #[cfg_attr(feature = "typescript", ts(flatten))]
+    pub counts: Stats,
+    /// Nodes per second, rounded.
+    pub nodes_per_second: u64,
+}
+
+impl From<&Stats> for ReportStats {
+    fn from(s: &Stats) -> ReportStats {
+        let nps = if s.elapsed_ms > 0.0 {
+            s.nodes as f64 * 1000.0 / s.elapsed_ms
+        } else {
+            0.0
+        };
+        ReportStats {
+            counts: Stats {
+                elapsed_ms: (s.elapsed_ms * 1000.0).round() / 1000.0,
+                ..s.clone()
+            },
+            nodes_per_second: nps.round() as u64,
+        }
+    }
+}
+
+/// Searches from the initial state (or the tree's root).
+pub fn search_report(source: Source<'_>, o: &SearchOptions) -> Result<SearchReport, ReportError> {
     let algorithm = canonical_algorithm(&o.algorithm)?;
     let order: Order = match &o.ordering {
         Some(x) => x.parse().map_err(ReportError::Usage)?,
@@ -142,7 +271,7 @@ pub fn search_json(source: Source<'_>, o: &SearchOptions) -> Result<Value, Repor
             "a trace records minimax and alphabeta searches".into(),
         ));
     }
-    let mut obj = Map::new();
+    let mut out = SearchReport::default();
     match source {
         Source::Tree(text) => {
             if o.from.is_some() {
@@ -153,11 +282,11 @@ pub fn search_json(source: Source<'_>, o: &SearchOptions) -> Result<Value, Repor
             let tree = Tree::parse(text).map_err(ReportError::Usage)?;
             let (tree, labels) = tree.reorder(order);
             let mut g = TreeGame::new(&tree);
-            obj.insert("game".into(), json!("tree"));
-            obj.insert("tree".into(), tree.to_json());
+            out.game = "tree".into();
+            out.tree = Some(tree.to_json());
             if order != Order::Given {
-                obj.insert("ordering".into(), json!(order.name()));
-                obj.insert("labels".into(), json!(labels));
+                out.ordering = Some(order.name().into());
+                out.labels = Some(labels);
             }
             let role = role_index(&g, o.role.as_deref())?;
             let h: Box<dyn Heuristic<TreeGame>> = Box::new(Constant);
@@ -177,12 +306,11 @@ pub fn search_json(source: Source<'_>, o: &SearchOptions) -> Result<Value, Repor
                 single_pass: true,
                 order: Order::Given,
             };
-            run(&mut g, h, None, pass, &mut obj)?;
+            run(&mut g, h, None, pass, &mut out)?;
             // Each trace state's path in the (reordered) tree.
-            if let Some(states) = obj.get("states").and_then(Value::as_array) {
-                let paths: Vec<Option<Vec<u32>>> =
-                    g.paths_of(states.iter().map(|s| s.get(0).and_then(Value::as_str)));
-                obj.insert("paths".into(), json!(paths));
+            if let Some(states) = &out.states {
+                let firsts = states.iter().map(|s| s.first().map(String::as_str));
+                out.paths = Some(g.paths_of(firsts));
             }
         }
         Source::Game {
@@ -197,15 +325,16 @@ pub fn search_json(source: Source<'_>, o: &SearchOptions) -> Result<Value, Repor
                     true => ReportError::Usage(m),
                     false => ReportError::Game(m),
                 })?;
-            obj.insert("game".into(), json!(label));
-            insert_engine(&mut obj, machine);
+            out.game = label.into();
+            out.engine = Some(machine.name().into());
+            out.engine_fallback = machine.fallback().map(String::from);
             if order != Order::Given {
                 if !matches!(algorithm, "alphabeta" | "minimax") {
                     return Err(ReportError::Usage(
                         "a move ordering is for minimax and alphabeta".into(),
                     ));
                 }
-                obj.insert("ordering".into(), json!(order.name()));
+                out.ordering = Some(order.name().into());
             }
             let depth = if o.trace {
                 o.depth.or(Some(2))
@@ -238,19 +367,10 @@ pub fn search_json(source: Source<'_>, o: &SearchOptions) -> Result<Value, Repor
                 single_pass: o.trace,
                 order,
             };
-            run(machine, h, root, pass, &mut obj)?;
+            run(machine, h, root, pass, &mut out)?;
         }
     }
-    Ok(Value::Object(obj))
-}
-
-/// `engine` (the engine that ran) and, when `auto` fell back to the
-/// interpreter, `engine_fallback` (why).
-fn insert_engine(obj: &mut Map<String, Value>, m: &Engine) {
-    obj.insert("engine".into(), json!(m.name()));
-    if let Some(why) = m.fallback() {
-        obj.insert("engine_fallback".into(), json!(why));
-    }
+    Ok(out)
 }
 
 fn role_index<M: StateMachine>(m: &M, role: Option<&str>) -> Result<usize, ReportError> {
@@ -267,25 +387,6 @@ fn role_index<M: StateMachine>(m: &M, role: Option<&str>) -> Result<usize, Repor
     }
 }
 
-/// Counters as JSON: the fields of [`Stats`] (the one struct, `SearchStats`
-/// in JS) with `elapsed_ms` rounded to microseconds, and the speed.
-pub fn stats_json(s: &Stats) -> Value {
-    let nps = if s.elapsed_ms > 0.0 {
-        s.nodes as f64 * 1000.0 / s.elapsed_ms
-    } else {
-        0.0
-    };
-    let rounded = Stats {
-        elapsed_ms: (s.elapsed_ms * 1000.0).round() / 1000.0,
-        ..s.clone()
-    };
-    let mut v = serde_json::to_value(rounded).unwrap_or_else(|_| json!({}));
-    if let Some(o) = v.as_object_mut() {
-        o.insert("nodes_per_second".into(), json!(nps.round() as u64));
-    }
-    v
-}
-
 /// What one search runs besides the machine, the heuristic and the root.
 struct Pass<'a> {
     role: usize,
@@ -300,14 +401,14 @@ struct Pass<'a> {
     order: Order,
 }
 
-/// One search from `root` (None: the initial state), its result added to
-/// `obj`.
+/// One search from `root` (None: the initial state), its result written
+/// into `out`.
 fn run<M: StateMachine + 'static>(
     m: &mut M,
     mut h: Box<dyn Heuristic<M>>,
     root: Option<M::State>,
     pass: Pass<'_>,
-    obj: &mut Map<String, Value>,
+    out: &mut SearchReport,
 ) -> Result<(), ReportError> {
     let Pass {
         role,
@@ -322,12 +423,10 @@ fn run<M: StateMachine + 'static>(
         Some(s) => s,
         None => m.initial_state().map_err(err)?,
     };
-    let role_name = m.terms().display(m.roles()[role]);
-    obj.insert("algorithm".into(), json!(algorithm));
-    obj.insert("role".into(), json!(role_name));
-    obj.insert("heuristic".into(), json!(h.name()));
+    out.algorithm = algorithm.into();
+    out.role = m.terms().display(m.roles()[role]);
+    out.heuristic = h.name();
     let mut tr = o.trace.then(|| Trace::new(o.node_cap));
-    let mut extra = Map::new();
     let result: SearchResult = match algorithm {
         "minimax" if single_pass => {
             let d = budget.depth.unwrap_or(MAX_DEPTH);
@@ -391,10 +490,9 @@ fn run<M: StateMachine + 'static>(
             let plan = BestFirst::new(h, budget)
                 .search(m, &root, role)
                 .map_err(err)?;
-            let moves: Vec<String> = plan.moves.iter().map(|&t| m.terms().display(t)).collect();
-            extra.insert("plan".into(), json!(moves));
-            extra.insert("complete".into(), json!(plan.complete));
-            extra.insert("exhausted".into(), json!(plan.exhausted));
+            out.plan = Some(plan.moves.iter().map(|&t| m.terms().display(t)).collect());
+            out.complete = Some(plan.complete);
+            out.exhausted = Some(plan.exhausted);
             plan.result
         }
         _ => {
@@ -405,26 +503,17 @@ fn run<M: StateMachine + 'static>(
             Mcts::new(cfg, o.seed).search(m, &root, role).map_err(err)?
         }
     };
-    obj.insert("value".into(), value_json(result.value));
-    obj.insert(
-        "best_move".into(),
-        json!(result.best_move.map(|t| m.terms().display(t))),
-    );
-    obj.insert("solved".into(), json!(result.solved));
-    obj.insert("depth".into(), json!(result.stats.depth));
-    obj.insert("stats".into(), stats_json(&result.stats));
-    if !result.iterations.is_empty() {
-        obj.insert("iterations".into(), json!(result.iterations));
-    }
-    obj.extend(extra);
+    out.value = result.value;
+    out.best_move = result.best_move.map(|t| m.terms().display(t));
+    out.solved = result.solved;
+    out.depth = result.stats.depth;
+    out.stats = ReportStats::from(&result.stats);
+    out.iterations = (!result.iterations.is_empty()).then_some(result.iterations);
     if let Some(t) = tr {
-        obj.insert("truncated".into(), json!(t.truncated));
-        obj.insert("node_cap".into(), json!(t.node_cap));
-        obj.insert("states".into(), json!(t.states));
-        obj.insert(
-            "events".into(),
-            serde_json::to_value(&t.events).unwrap_or(Value::Null),
-        );
+        out.truncated = Some(t.truncated);
+        out.node_cap = Some(t.node_cap);
+        out.states = Some(t.states);
+        out.events = Some(t.events);
     }
     Ok(())
 }
@@ -450,38 +539,107 @@ pub fn play_match(
     run_match(program, machine, &specs, cfg, &mut |_| {}).map_err(ReportError::Game)
 }
 
-/// A match result as JSON: `players` in the order given, each {name, spec,
-/// games, mean_goal, ci95, wins, draws, losses, moves, ms_per_move,
-/// nodes_per_second, playouts_per_second}, and `results` per game.
-pub fn match_json(label: &str, engine: &Engine, cfg: &MatchConfig, result: &MatchResult) -> Value {
-    let players: Vec<_> = result
+/// The result of a match (`MatchResult` in JS).
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename = "MatchResult", rename_all = "camelCase")
+)]
+pub struct MatchReport {
+    pub game: String,
+    /// The engine that ran.
+    pub engine: String,
+    /// Why the interpreter ran although "auto" asked for the fast engine.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub engine_fallback: Option<String>,
+    #[cfg_attr(feature = "typescript", ts(type = "number"))]
+    pub games: usize,
+    pub seed: u64,
+    pub roles: Vec<String>,
+    /// In the order the players were given.
+    pub players: Vec<MatchPlayerReport>,
+    /// One record per game.
+    pub results: Vec<GameRecord>,
+}
+
+/// A player's results over a match.
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename = "MatchPlayerSummary", rename_all = "camelCase")
+)]
+pub struct MatchPlayerReport {
+    pub name: String,
+    pub spec: String,
+    pub games: u64,
+    /// Mean goal value over the games.
+    #[serde(serialize_with = "ser_value")]
+    pub mean_goal: f64,
+    /// 95% confidence interval of the mean goal, clipped to 0..100.
+    #[serde(serialize_with = "ser_values")]
+    pub ci95: [f64; 2],
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// Moves chosen.
+    pub moves: u64,
+    pub ms_per_move: f64,
+    pub nodes_per_second: u64,
+    pub playouts_per_second: u64,
+    /// Mean over its moves of the deepest completed iteration (MCTS: tree
+    /// depth).
+    pub mean_depth: f64,
+}
+
+fn ser_values<S: Serializer>(v: &[f64; 2], s: S) -> Result<S::Ok, S::Error> {
+    [
+        crate::trace::value_json(v[0]),
+        crate::trace::value_json(v[1]),
+    ]
+    .serialize(s)
+}
+
+/// The report of a match played by [`play_match`].
+pub fn match_report(
+    label: &str,
+    engine: &Engine,
+    cfg: &MatchConfig,
+    result: &MatchResult,
+) -> MatchReport {
+    let players = result
         .players
         .iter()
-        .map(|p| {
-            json!({
-                "name": p.name,
-                "spec": p.spec,
-                "games": p.games,
-                "mean_goal": value_json(p.mean_goal),
-                "ci95": [value_json(p.ci95[0]), value_json(p.ci95[1])],
-                "wins": p.wins,
-                "draws": p.draws,
-                "losses": p.losses,
-                "moves": p.moves,
-                "ms_per_move": if p.moves > 0 { (p.search_ms / p.moves as f64 * 10.0).round() / 10.0 } else { 0.0 },
-                "nodes_per_second": p.nodes_per_second().round() as u64,
-                "playouts_per_second": p.playouts_per_second().round() as u64,
-                "mean_depth": (p.mean_depth * 100.0).round() / 100.0,
-            })
+        .map(|p| MatchPlayerReport {
+            name: p.name.clone(),
+            spec: p.spec.clone(),
+            games: p.games as u64,
+            mean_goal: p.mean_goal,
+            ci95: p.ci95,
+            wins: p.wins as u64,
+            draws: p.draws as u64,
+            losses: p.losses as u64,
+            moves: p.moves,
+            ms_per_move: if p.moves > 0 {
+                (p.search_ms / p.moves as f64 * 10.0).round() / 10.0
+            } else {
+                0.0
+            },
+            nodes_per_second: p.nodes_per_second().round() as u64,
+            playouts_per_second: p.playouts_per_second().round() as u64,
+            mean_depth: (p.mean_depth * 100.0).round() / 100.0,
         })
         .collect();
-    let mut obj = Map::new();
-    obj.insert("game".into(), json!(label));
-    insert_engine(&mut obj, engine);
-    obj.insert("games".into(), json!(cfg.games));
-    obj.insert("seed".into(), json!(cfg.seed));
-    obj.insert("roles".into(), json!(result.roles));
-    obj.insert("players".into(), json!(players));
-    obj.insert("results".into(), json!(result.games));
-    Value::Object(obj)
+    MatchReport {
+        game: label.into(),
+        engine: engine.name().into(),
+        engine_fallback: engine.fallback().map(String::from),
+        games: cfg.games,
+        seed: cfg.seed,
+        roles: result.roles.clone(),
+        players,
+        results: result.games.clone(),
+    }
 }

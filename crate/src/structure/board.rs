@@ -148,27 +148,25 @@ pub fn grid(b: &Board, fluents: &[String]) -> Option<Grid> {
 
 /// The arguments of `(name a b c)` as text when it has `arity` arguments.
 fn split_fluent(f: &str, name: &str, arity: usize) -> Option<Vec<String>> {
-    let inner = f.strip_prefix('(')?.strip_suffix(')')?;
-    let (head, rest) = inner.split_once(' ')?;
-    if head != name {
+    let (head, args) = term_parts(f)?;
+    (head == name && args.len() == arity).then(|| args.into_iter().map(String::from).collect())
+}
+
+/// The head and top-level arguments of one term's text, read by the KIF
+/// parser (`(cell 1 (f 2) x)` → `cell`, [`1`, `(f 2)`, `x`]; a constant
+/// has none).
+fn term_parts(text: &str) -> Option<(&str, Vec<&str>)> {
+    let tree = crate::syntax::parse(text);
+    let [term] = tree.forms.as_slice() else {
         return None;
-    }
-    let mut args = Vec::new();
-    let (mut depth, mut cur) = (0usize, String::new());
-    for ch in rest.chars() {
-        match ch {
-            '(' => depth += 1,
-            ')' => depth = depth.saturating_sub(1),
-            ' ' if depth == 0 => {
-                args.push(std::mem::take(&mut cur));
-                continue;
-            }
-            _ => {}
+    };
+    match term.as_list() {
+        Some([head, args @ ..]) => {
+            Some((head.text(text), args.iter().map(|a| a.text(text)).collect()))
         }
-        cur.push(ch);
+        Some([]) => None,
+        None => Some((term.text(text), Vec::new())),
     }
-    args.push(cur);
-    (args.len() == arity).then_some(args)
 }
 
 /// Chess symbols for the usual GDL piece names (display only: the
@@ -387,32 +385,9 @@ pub fn move_cells(b: &Board, mv: &str) -> MoveCells {
 
 /// The top-level arguments of a move's text (none for a constant).
 fn move_args(mv: &str) -> Vec<String> {
-    let Some(inner) = mv.strip_prefix('(').and_then(|m| m.strip_suffix(')')) else {
-        return Vec::new();
-    };
-    let Some((_, rest)) = inner.split_once(' ') else {
-        return Vec::new();
-    };
-    let mut args = Vec::new();
-    let (mut depth, mut cur) = (0usize, String::new());
-    for ch in rest.chars() {
-        match ch {
-            '(' => depth += 1,
-            ')' => depth = depth.saturating_sub(1),
-            ' ' if depth == 0 => {
-                if !cur.is_empty() {
-                    args.push(std::mem::take(&mut cur));
-                }
-                continue;
-            }
-            _ => {}
-        }
-        cur.push(ch);
-    }
-    if !cur.is_empty() {
-        args.push(cur);
-    }
-    args
+    term_parts(mv).map_or_else(Vec::new, |(_, args)| {
+        args.into_iter().map(String::from).collect()
+    })
 }
 
 #[cfg(test)]

@@ -57,7 +57,9 @@ impl Default for Options {
 }
 
 /// The structure of a game. Terms are canonical text.
+// Read back only from JavaScript (`renderBoard`): in its camelCase.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all(deserialize = "camelCase"))]
 #[cfg_attr(
     feature = "typescript",
     derive(ts_rs::TS),

@@ -101,7 +101,7 @@ impl AnalysisJob {
     pub fn report(&self) -> Result<JsValue, JsValue> {
         match self.job.report() {
             None => Ok(JsValue::NULL),
-            Some(r) => to_js(&r.to_json()),
+            Some(r) => to_js(&r.summary()),
         }
     }
 

@@ -4,7 +4,8 @@
 
 use super::js::{self, to_js};
 use crate::cli::{run, Host};
-use serde_json::{json, Map, Value};
+use crate::js_api::CliResult;
+use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -12,7 +13,7 @@ use wasm_bindgen::JsCast;
 /// `path => contents | undefined`. Writes are collected, not applied.
 struct JsHost {
     files: JsValue,
-    written: Map<String, Value>,
+    written: BTreeMap<String, String>,
     terminal: bool,
 }
 
@@ -39,7 +40,7 @@ impl JsHost {
 
 impl Host for JsHost {
     fn read_file(&mut self, path: &str) -> Result<String, String> {
-        if let Some(Value::String(s)) = self.written.get(path) {
+        if let Some(s) = self.written.get(path) {
             return Ok(s.clone());
         }
         let v = self.lookup(path)?;
@@ -47,8 +48,7 @@ impl Host for JsHost {
     }
 
     fn write_file(&mut self, path: &str, content: &str) -> Result<(), String> {
-        self.written
-            .insert(path.to_string(), Value::String(content.to_string()));
+        self.written.insert(path.to_string(), content.to_string());
         Ok(())
     }
 
@@ -71,14 +71,14 @@ pub fn run_cli(
     js::init();
     let mut host = JsHost {
         files,
-        written: Map::new(),
+        written: BTreeMap::new(),
         terminal: isTerminal.unwrap_or(false),
     };
     let out = run(&args, &mut host);
-    to_js(&json!({
-        "stdout": out.stdout,
-        "stderr": out.stderr,
-        "code": out.code,
-        "written": Value::Object(host.written),
-    }))
+    to_js(&CliResult {
+        stdout: out.stdout,
+        stderr: out.stderr,
+        code: out.code,
+        written: host.written,
+    })
 }

@@ -5,7 +5,7 @@
 //! `GgpHost` take the commands' options, so they exist with the `cli`
 //! feature only (the npm CLI's); the page uses `GgpMatch` and `GgpPlayer`.
 
-use super::js::{range_error, to_js, type_error};
+use super::js::{self, range_error, to_js, type_error};
 #[cfg(feature = "cli")]
 use crate::cli::host::{self, HostOptions};
 #[cfg(feature = "cli")]
@@ -13,8 +13,7 @@ use crate::cli::serve::{self, ServeOptions};
 use crate::ggp::http;
 use crate::ggp::manager::{Answer, Failure, GameMatch, MatchSetup};
 use crate::ggp::session::{PlayerConfig, Session};
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 #[cfg(feature = "cli")]
@@ -188,7 +187,12 @@ impl GgpPlayer {
     pub fn handle(&mut self, message: &str) -> Result<JsValue, JsValue> {
         let r = self.session.handle(message);
         let busy = self.session.busy();
-        to_js(&json!({ "status": r.status, "body": r.body, "log": r.log, "busy": busy }))
+        to_js(&Handled {
+            status: r.status,
+            body: &r.body,
+            log: &r.log,
+            busy,
+        })
     }
     /// After START, applies the match's joint moves so far (`string[][]`,
     /// role order) without choosing: a player rebuilt in a fresh worker
@@ -339,7 +343,8 @@ impl GgpMatch {
     }
     /// The ggp.org match record.
     pub fn record(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.m.to_json())
+        // ggp.org's record format spells its own fields.
+        js::to_js_data(&self.m.to_json())
     }
 }
 
@@ -360,7 +365,12 @@ fn outgoing(out: &[crate::ggp::Outgoing]) -> Result<JsValue, JsValue> {
             let kind = crate::ggp::message::parse(&o.body)
                 .map(|m| m.kind().to_ascii_lowercase())
                 .unwrap_or_default();
-            json!({ "role": o.role, "body": o.body, "kind": kind, "timeoutMs": o.timeout_ms })
+            OutgoingJs {
+                role: o.role,
+                body: &o.body,
+                kind,
+                timeout_ms: o.timeout_ms,
+            }
         })
         .collect();
     to_js(&v)
@@ -447,8 +457,11 @@ pub fn ggp_parse_reply_from(incoming: &GgpIncoming, closed: bool) -> Result<JsVa
 fn reply_js(r: Option<Result<String, String>>) -> Result<JsValue, JsValue> {
     match r {
         None => Ok(JsValue::UNDEFINED),
-        Some(Ok(body)) => to_js(&json!({ "body": body })),
-        Some(Err(detail)) => to_js(&json!({ "error": "connection", "detail": detail })),
+        Some(Ok(body)) => to_js(&Reply::Body { body }),
+        Some(Err(detail)) => to_js(&Reply::Error {
+            error: "connection",
+            detail,
+        }),
     }
 }
 
@@ -457,4 +470,30 @@ fn reply_js(r: Option<Result<String, String>>) -> Result<JsValue, JsValue> {
 #[wasm_bindgen(js_name = ggpParseReply)]
 pub fn ggp_parse_reply(bytes: &[u8], closed: bool) -> Result<JsValue, JsValue> {
     reply_js(http::parse_response(bytes, closed))
+}
+
+/// `GgpPlayer.handle`'s result.
+#[derive(Serialize)]
+struct Handled<'a> {
+    status: u16,
+    body: &'a str,
+    log: &'a str,
+    busy: bool,
+}
+
+/// A message for a player (`GgpMatch` step results).
+#[derive(Serialize)]
+struct OutgoingJs<'a> {
+    role: usize,
+    body: &'a str,
+    kind: String,
+    timeout_ms: u64,
+}
+
+/// A player's reply: its body, or why there is none.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Reply {
+    Body { body: String },
+    Error { error: &'static str, detail: String },
 }

@@ -5,7 +5,7 @@
 #![cfg_attr(not(feature = "engine"), allow(dead_code))]
 
 use crate::diagnostic::{self, Diagnostic};
-use crate::js_names;
+use crate::js_names::Camel;
 use crate::reasoner::EvalError;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -16,20 +16,17 @@ pub fn init() {
     console_error_panic_hook::set_once();
 }
 
-/// Converts a serialisable value to plain JS data (objects, arrays, numbers,
-/// strings, `null`; no `Map`s, no `BigInt`s), field names in camelCase
+/// Converts a result to plain JS data (objects, arrays, numbers, strings,
+/// `null`; no `Map`s, no `BigInt`s), struct fields in camelCase
 /// ([`crate::js_names`]).
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    let bad =
-        |e: &dyn std::fmt::Display| type_error(&format!("cannot convert the result to JS: {e}"));
-    let v = serde_json::to_value(value).map_err(|e| bad(&e))?;
-    js_names::camel_keys(v)
+    Camel(value)
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| bad(&e))
+        .map_err(|e| type_error(&format!("cannot convert the result to JS: {e}")))
 }
 
-/// Converts data keyed by game text (moves, roles) as it is: no field
-/// names to convert.
+/// Converts data in a format of its own (ggp.org's match record) or keyed
+/// by game text as it is.
 pub fn to_js_data<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
@@ -83,13 +80,13 @@ fn option_error(what: &str, serde: &str) -> String {
     format!("unknown {what} option {field} (options: {known})")
 }
 
-/// Reads data that came from a result (camelCase, e.g. a structure handed
-/// back to `renderBoard`) into the Rust struct (snake_case fields).
+/// Reads data that came from a result (e.g. a structure handed back to
+/// `renderBoard`): its type reads JavaScript's camelCase
+/// (`#[serde(rename_all(deserialize = "camelCase"))]`).
 pub fn from_js_data<T: DeserializeOwned>(v: JsValue, what: &str) -> Result<T, JsValue> {
     let json: serde_json::Value =
         serde_wasm_bindgen::from_value(v).map_err(|e| type_error(&format!("{what}: {e}")))?;
-    serde_json::from_value(js_names::snake_keys(json))
-        .map_err(|e| type_error(&format!("{what}: {e}")))
+    serde_json::from_value(json).map_err(|e| type_error(&format!("{what}: {e}")))
 }
 
 /// An `Error` with the given `name`.

@@ -7,7 +7,7 @@ use super::js::{self, to_js};
 use crate::engine::EngineChoice;
 use crate::js_api::MatchOptions;
 use crate::search::matches::run_match;
-use crate::search::report::match_json;
+use crate::search::report::match_report;
 use crate::search::PlayerSpec;
 use wasm_bindgen::prelude::*;
 
@@ -59,5 +59,5 @@ pub fn run_match_with_progress(
     if let Some(e) = thrown {
         return Err(e);
     }
-    to_js(&match_json("game", &m, &cfg, &result))
+    to_js(&match_report("game", &m, &cfg, &result))
 }

@@ -2,7 +2,7 @@
 //! (`shared/conformance/README.md`), as `gdlkit replay` prints it.
 
 use super::js::{self, to_js};
-use crate::replay::{parse_moves_json, replay as run_replay, ReplayError};
+use crate::replay::{parse_moves, parse_moves_json, replay as run_replay, ReplayError};
 use wasm_bindgen::prelude::*;
 
 /// Replays joint moves from the initial state and returns
@@ -19,20 +19,18 @@ pub fn replay(
     moves: JsValue,
 ) -> Result<JsValue, JsValue> {
     js::init();
-    let text = match moves.as_string() {
-        Some(t) => t,
+    let joint_moves = match moves.as_string() {
+        Some(text) => parse_moves_json(&text),
         None => {
             let v: serde_json::Value = serde_wasm_bindgen::from_value(moves)
                 .map_err(|e| js::type_error(&format!("moves: {e}")))?;
-            // `{jointMoves}` (the JS spelling) or `{joint_moves}`.
-            crate::js_names::snake_keys(v).to_string()
+            parse_moves(&v)
         }
-    };
-    let joint_moves =
-        parse_moves_json(&text).map_err(|e| js::type_error(&format!("moves: {e}")))?;
+    }
+    .map_err(|e| js::type_error(&format!("moves: {e}")))?;
     let mut m = crate::load_game(kif).map_err(|diags| js::diagnostics_error(&diags, kif))?;
     match run_replay(&mut m, &joint_moves) {
-        Ok(r) => to_js(&r.to_json()),
+        Ok(r) => to_js(&r.conformance()),
         Err(ReplayError::Illegal { index, message }) => {
             let err = js::move_error(&message);
             js::set(&err, "step", &JsValue::from(index as u32 + 1));

@@ -9,7 +9,7 @@ use crate::engine::{Engine, EngineChoice};
 use crate::js_api::MatchOptions;
 use crate::reasoner::StateMachine;
 use crate::search::report::{
-    match_json, play_match, search_json, ReportError, SearchOptions, Source,
+    match_report, play_match, search_report, ReportError, SearchOptions, Source,
 };
 use crate::search::{build_player, Player, PlayerSpec, Stats};
 use wasm_bindgen::prelude::*;
@@ -81,7 +81,7 @@ pub(super) fn search_on(
     at: Option<crate::EngineState>,
     opts: &SearchOptions,
 ) -> Result<JsValue, JsValue> {
-    let v = search_json(
+    let v = search_report(
         Source::Game {
             label: "game",
             program,
@@ -104,7 +104,11 @@ pub fn reorder_tree(tree: &str, ordering: &str) -> Result<JsValue, JsValue> {
         ordering.parse().map_err(|e: String| js::type_error(&e))?;
     let t = crate::trace::Tree::parse(tree).map_err(|e| js::type_error(&e))?;
     let (t, labels) = t.reorder(order);
-    to_js(&serde_json::json!({ "tree": t.to_json(), "text": t.text(), "labels": labels }))
+    to_js(&crate::js_api::ReorderedTree {
+        tree: t.to_json(),
+        text: t.text(),
+        labels,
+    })
 }
 
 /// A random abstract tree as text (`branching` children per node to
@@ -159,15 +163,13 @@ pub fn heuristics() -> Result<JsValue, JsValue> {
 pub fn search_tree(tree: &str, options: JsValue) -> Result<JsValue, JsValue> {
     js::init();
     let opts = search_options(options)?;
-    let v = search_json(Source::Tree(tree), &opts).map_err(report_error)?;
+    let v = search_report(Source::Tree(tree), &opts).map_err(report_error)?;
     to_js(&v)
 }
 
 /// Plays a match between `players` (specs such as
 /// `"alphabeta:heuristic=fuzzy,ms=200"`, one per role), roles rotated.
-/// `options`: `{games, seed, maxSteps, engine}`. Returns `{engine,
-/// engine_fallback?, players: [{name,
-/// mean_goal, ci95, wins, draws, losses, ...}], results: [...]}`.
+/// `options`: `{games, seed, maxSteps, engine}`.
 #[wasm_bindgen(js_name = runMatch, unchecked_return_type = "MatchResult")]
 pub fn run_match(kif: &str, players: Vec<String>, options: JsValue) -> Result<JsValue, JsValue> {
     js::init();
@@ -180,7 +182,7 @@ pub fn run_match(kif: &str, players: Vec<String>, options: JsValue) -> Result<Js
         engine: mut m,
     } = load_game_on(kif, o.engine.as_deref())?;
     let result = play_match(&program, &mut m, &players, &cfg).map_err(report_error)?;
-    to_js(&match_json("game", &m, &cfg, &result))
+    to_js(&match_report("game", &m, &cfg, &result))
 }
 
 /// A player (`"mcts:ms=200"`, `"alphabeta:heuristic=fuzzy,ms=200"`, ...)
