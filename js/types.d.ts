@@ -347,8 +347,8 @@ export type PrunedMove = { move: string, };
 export type TraceEvent = { "type": "iteration", depth: number, } | { "type": "enter", node: number, parent: number | null, ply: number, kind: TraceNodeKind, move: string | null, state: number, reply?: true, alpha: SearchValue | null, beta: SearchValue | null, } | { "type": "leaf", node: number, value: SearchValue, terminal: boolean, } | { "type": "bound", node: number, bound: TraceBound, value: SearchValue, } | { "type": "cutoff", node: number, alpha: SearchValue, beta: SearchValue, value: SearchValue, pruned: Array<PrunedMove>, } | { "type": "tt_hit", node: number, value: SearchValue, } | { "type": "return", node: number, value: SearchValue, } | { "type": "best_move", node: number, move: string, value: SearchValue, } | { "type": "truncated", nodes: number, };
 
 /**
- * A report's counters: those of [`Stats`] with `elapsed_ms` rounded to
- * microseconds, and the speed.
+ * A report's counters: a search's counts (`elapsed_ms` rounded to
+ * microseconds) and the speed.
  */
 export type SearchReportStats = { 
 /**
@@ -798,8 +798,7 @@ values: Array<string>, };
 export type FluentDomain = { fluent: string, arity: number, sizes: Array<number | null>, };
 
 /**
- * The structure of a game. Terms are canonical text. Read back only from
- * JavaScript (`renderBoard`), hence in camelCase there.
+ * The structure of a game. Terms are canonical text.
  */
 export type Structure = { roles: Array<string>, turnTaking: boolean, noopMoves: Array<string>, teams: Array<Array<string>>, constantSum: number | null, 
 /**
