@@ -849,6 +849,39 @@ export const checks: [
 ] = [true, true, true, true, true, true, true, true, true, true];
 `;
 
+  // Every function and class method that js/index.d.ts and wasm-bindgen's
+  // declarations both name: what the binding returns must be what
+  // index.d.ts promises (assignable to it). Generated from the two files, so
+  // a new binding is checked without a line here.
+  function declared(text) {
+    const fns = new Set([...text.matchAll(/^\s*export (?:declare )?function (\w+)/gm)].map((m) => m[1]));
+    const classes = new Map();
+    for (const m of text.matchAll(/^\s*export (?:declare )?class (\w+)[^{]*\{([\s\S]*?)^\s*\}/gm)) {
+      const methods = [...m[2].matchAll(/^\s+(\w+)\(/gm)].map((x) => x[1]);
+      classes.set(m[1], new Set(methods.filter((x) => x !== 'constructor' && x !== 'free')));
+    }
+    return { fns, classes };
+  }
+  function returnChecks() {
+    const api = declared(readFileSync(join(ROOT, 'js', 'index.d.ts'), 'utf8'));
+    const pkg = declared(readFileSync(join(PKG, 'gdlkit.d.ts'), 'utf8'));
+    const lines = ['type Returns<G, A> = [G] extends [A] ? true : false;'];
+    for (const f of [...api.fns].filter((f) => pkg.fns.has(f) && !['init', 'initSync'].includes(f))) {
+      lines.push('export const fn_' + f + ': Returns<ReturnType<typeof pkg.' + f + '>, ReturnType<typeof api.' + f + '>> = true;');
+    }
+    for (const [c, methods] of api.classes) {
+      for (const m of [...methods].filter((m) => pkg.classes.get(c)?.has(m))) {
+        lines.push('export const ' + c + '_' + m + ": Returns<ReturnType<pkg." + c + "['" + m + "']>, ReturnType<api." + c + "['" + m + "']>> = true;");
+      }
+    }
+    return lines;
+  }
+
+  test('the bindings return what js/index.d.ts declares (at least 40 functions and methods compared)', () => {
+    const lines = returnChecks();
+    assert.ok(lines.length > 40, lines.join('\n'));
+  });
+
   for (const [name, options, agree] of [
     ['bundler resolution; the types agree with wasm-bindgen\'s', { module: 'ESNext', moduleResolution: 'bundler' }, true],
     ['NodeNext resolution', { module: 'NodeNext', moduleResolution: 'NodeNext' }, false],
@@ -860,7 +893,7 @@ export const checks: [
       const files = ['main.mts'];
       const extra = {};
       if (agree) {
-        writeFileSync(join(dir, 'agree.mts'), TS_AGREE);
+        writeFileSync(join(dir, 'agree.mts'), [TS_AGREE, ...returnChecks()].join('\n'));
         files.push('agree.mts');
         extra.paths = { 'gdlkit-pkg': [join(pkgDir, 'pkg', 'gdlkit.d.ts')] };
       }

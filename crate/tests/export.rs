@@ -20,12 +20,24 @@ fn template(tag: &str) -> String {
 }
 
 fn export(binary: &Path, dir: &Path, extra: &[&str]) -> std::process::Output {
-    Command::new(binary)
-        .current_dir(dir)
-        .args(["export", "--tree", TREE, "--out", "o.html"])
-        .args(extra)
-        .output()
-        .expect("the gdlkit binary runs")
+    let mut tries = 0;
+    loop {
+        let out = Command::new(binary)
+            .current_dir(dir)
+            .args(["export", "--tree", TREE, "--out", "o.html"])
+            .args(extra)
+            .output();
+        match out {
+            // A binary just copied can be "busy" for a moment: another test
+            // thread's child, forked while the copy was open for writing,
+            // holds it until its own exec.
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 100 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            out => return out.expect("the gdlkit binary runs"),
+        }
+    }
 }
 
 #[test]

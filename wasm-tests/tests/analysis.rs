@@ -94,7 +94,7 @@ fn buttons_and_lights_does_not_terminate() {
     assert!(diags
         .iter()
         .any(|d| d["code"] == "GDL204" && d["severity"] == "warning"));
-    assert_eq!(job.error(), None);
+    assert!(job.error().is_null());
 }
 
 #[wasm_bindgen_test]

@@ -41,7 +41,7 @@ fn tic_tac_toe_is_a_draw_with_5478_states() {
     assert_eq!(s["stats"]["states"], 5478);
     assert_eq!(s["initial"]["goals"], serde_json::json!([50, 50]));
     assert_eq!(s["initial"]["movesToEnd"], 9);
-    let file = job.solution_file().unwrap();
+    let file = job.solution_file().as_string().expect("the solution file");
     assert_eq!(file.lines().count(), 2 + 5478);
     let back = gdlkit::solve::read_solution(&file).unwrap();
     assert_eq!(back.initial().unwrap().goals, vec![50, 50]);

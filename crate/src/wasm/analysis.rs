@@ -118,12 +118,15 @@ impl AnalysisJob {
     }
 
     /// The state machine that runs the analysis: "fast" or "interpreter".
+    #[wasm_bindgen(unchecked_return_type = "'fast' | 'interpreter'")]
     pub fn engine(&self) -> String {
         self.engine.to_string()
     }
 
-    /// The evaluation error that ended the job early, if any.
-    pub fn error(&self) -> Option<String> {
-        self.job.report().and_then(|r| r.error.clone())
+    /// The evaluation error that ended the job early, or `null`.
+    #[wasm_bindgen(unchecked_return_type = "string | null")]
+    pub fn error(&self) -> JsValue {
+        let error = self.job.report().and_then(|r| r.error.as_deref());
+        error.map_or(JsValue::NULL, JsValue::from_str)
     }
 }

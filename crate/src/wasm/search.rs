@@ -159,7 +159,10 @@ pub fn heuristics() -> Result<JsValue, JsValue> {
 
 /// Searches an abstract tree such as `((3 12 8) (2 4 6) (14 5 2))` (MAX at
 /// the root); same options and result as `search`, plus `tree`.
-#[wasm_bindgen(js_name = searchTree, unchecked_return_type = "SearchResult")]
+#[wasm_bindgen(
+    js_name = searchTree,
+    unchecked_return_type = "SearchResult & { tree: AbstractTree }"
+)]
 pub fn search_tree(tree: &str, options: JsValue) -> Result<JsValue, JsValue> {
     js::init();
     let opts = search_options(options)?;

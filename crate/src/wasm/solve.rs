@@ -142,11 +142,11 @@ impl SolveJob {
     }
 
     /// The solution file's text (`gdlkit solve --out`), or `null` until done.
-    #[wasm_bindgen(js_name = solutionFile)]
-    pub fn solution_file(&self) -> Option<String> {
+    #[wasm_bindgen(js_name = solutionFile, unchecked_return_type = "string | null")]
+    pub fn solution_file(&self) -> JsValue {
         match &self.solution {
-            Some(Ok(s)) => Some(solve::write_solution(s)),
-            _ => None,
+            Some(Ok(s)) => JsValue::from_str(&solve::write_solution(s)),
+            _ => JsValue::NULL,
         }
     }
 }
