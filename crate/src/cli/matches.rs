@@ -5,6 +5,7 @@ use super::options::{EngineArg, FormatArg, SecondsArg};
 use super::{load_game, Fail, Host, Output, EXIT_OK};
 use crate::search::matches::{MatchConfig, MAX_GAMES};
 use crate::search::report::{match_report, play_match};
+use crate::structure::board;
 use std::fmt::Write as _;
 
 const PLAYERS_HELP: &str = "\
@@ -132,7 +133,9 @@ pub fn run(args: MatchArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32
                 g.goals,
                 g.steps
             );
-            s.push_str(&crate::structure::board::text_of(&boards, &g.final_fluents));
+            // The record keeps the final state as text (it is printed).
+            let fluents = board::Fluent::of_texts(&g.final_fluents);
+            s.push_str(&board::text_of(&boards, &fluents));
         }
     }
     Ok(EXIT_OK)

@@ -26,8 +26,7 @@ fn contents<M: StateMachine>(
     m: &M,
     s: &M::State,
 ) -> Option<HashMap<CellCoordinates, String>> {
-    let texts: Vec<String> = m.fluents(s).iter().map(|&f| m.terms().display(f)).collect();
-    let cells = board::cells(b, &texts)?;
+    let cells = board::cells(b, &board::Fluent::of_terms(m.terms(), &m.fluents(s)))?;
     let three = !cells.zs.is_empty();
     Some(
         cells

@@ -49,6 +49,45 @@ pub struct BoardCells {
 /// Most values per coordinate that a board is drawn with.
 const MAX_SIDE: usize = 64;
 
+/// A fluent as a board reads it: its canonical text, relation name and
+/// arguments (canonical text each).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fluent {
+    pub text: String,
+    pub name: String,
+    pub args: Vec<String>,
+}
+
+impl Fluent {
+    /// A state's fluents, split as terms.
+    pub fn of_terms(store: &TermStore, fluents: &[TermId]) -> Vec<Fluent> {
+        fluents
+            .iter()
+            .map(|&f| Fluent {
+                text: store.display(f),
+                name: store.symbols.name(store.functor(f)).to_string(),
+                args: store.args_of(f).iter().map(|&a| store.display(a)).collect(),
+            })
+            .collect()
+    }
+
+    /// Fluents given as canonical text (from JavaScript, a match record),
+    /// read by the KIF parser; a text that is not one term has no relation.
+    pub fn of_texts(texts: &[String]) -> Vec<Fluent> {
+        texts
+            .iter()
+            .map(|t| {
+                let (name, args) = term_parts(t).unwrap_or_default();
+                Fluent {
+                    text: t.clone(),
+                    name: name.to_string(),
+                    args: args.into_iter().map(String::from).collect(),
+                }
+            })
+            .collect()
+    }
+}
+
 /// The board a state is drawn with: the largest with 2 or 3 coordinates,
 /// else the largest with 1.
 pub fn main_board(boards: &[Board]) -> Option<&Board> {
@@ -61,10 +100,10 @@ pub fn main_board(boards: &[Board]) -> Option<&Board> {
     largest(&[2, 3]).or_else(|| largest(&[1]))
 }
 
-/// The cells of board `b` in the state with these fluents (canonical text
-/// `(cell 1 2 x)`); `None` when `b` has no or more than 3 coordinates or a
-/// coordinate with more than 64 values.
-pub fn cells(b: &Board, fluents: &[String]) -> Option<BoardCells> {
+/// The cells of board `b` in the state with these fluents; `None` when `b`
+/// has no or more than 3 coordinates or a coordinate with more than 64
+/// values.
+pub fn cells(b: &Board, fluents: &[Fluent]) -> Option<BoardCells> {
     let dims = b.coordinates.len();
     if dims == 0 || dims > 3 || b.values.len() < dims {
         return None;
@@ -88,7 +127,7 @@ pub fn cells(b: &Board, fluents: &[String]) -> Option<BoardCells> {
     let mut index = std::collections::HashMap::new();
     for f in fluents {
         let Some(cell) = on_board(b, &out, f) else {
-            out.rest.push(f.clone());
+            out.rest.push(f.text.clone());
             continue;
         };
         let key = (cell.x.clone(), cell.y.clone(), cell.z.clone());
@@ -107,8 +146,11 @@ pub fn cells(b: &Board, fluents: &[String]) -> Option<BoardCells> {
 }
 
 /// The cell that fluent `f` puts on board `b` (with the axes of `bc`), if any.
-fn on_board(b: &Board, bc: &BoardCells, f: &str) -> Option<Cell> {
-    let args = split_fluent(f, &b.fluent, b.arity)?;
+fn on_board(b: &Board, bc: &BoardCells, f: &Fluent) -> Option<Cell> {
+    if f.name != b.fluent || f.args.len() != b.arity {
+        return None;
+    }
+    let args = &f.args;
     let coord = |i: usize, values: &[String]| match b.coordinates.get(i) {
         Some(&k) => values.contains(&args[k]).then(|| args[k].clone()),
         None => Some(String::new()),
@@ -122,9 +164,9 @@ fn on_board(b: &Board, bc: &BoardCells, f: &str) -> Option<Cell> {
     })
 }
 
-/// The board's cells in the state with these fluents (`fluents` as text:
-/// canonical `(cell 1 2 x)`), as rows for the text board and the SVG.
-pub fn grid(b: &Board, fluents: &[String]) -> Option<Grid> {
+/// The board's cells in the state with these fluents, as rows for the text
+/// board and the SVG.
+pub fn grid(b: &Board, fluents: &[Fluent]) -> Option<Grid> {
     if b.coordinates.len() > 2 {
         return None;
     }
@@ -144,12 +186,6 @@ pub fn grid(b: &Board, fluents: &[String]) -> Option<Grid> {
         rows,
         cells: grid,
     })
-}
-
-/// The arguments of `(name a b c)` as text when it has `arity` arguments.
-fn split_fluent(f: &str, name: &str, arity: usize) -> Option<Vec<String>> {
-    let (head, args) = term_parts(f)?;
-    (head == name && args.len() == arity).then(|| args.into_iter().map(String::from).collect())
 }
 
 /// The head and top-level arguments of one term's text, read by the KIF
@@ -235,15 +271,14 @@ pub fn text(g: &Grid) -> String {
 /// The boards of a state as text (each titled by its fluent), empty when the
 /// game has no drawable board.
 pub fn text_all(boards: &[Board], store: &TermStore, fluents: &[TermId]) -> String {
-    let texts: Vec<String> = fluents.iter().map(|&f| store.display(f)).collect();
-    text_of(boards, &texts)
+    text_of(boards, &Fluent::of_terms(store, fluents))
 }
 
-/// [`text_all`] of fluents given as text.
-pub fn text_of(boards: &[Board], texts: &[String]) -> String {
+/// [`text_all`] of fluents already split.
+pub fn text_of(boards: &[Board], fluents: &[Fluent]) -> String {
     let mut out = String::new();
     for b in boards {
-        if let Some(g) = grid(b, texts) {
+        if let Some(g) = grid(b, fluents) {
             if boards.len() > 1 {
                 let _ = writeln!(out, "{}:", b.fluent);
             }
@@ -325,14 +360,14 @@ pub fn svg(b: &Board, g: &Grid, cell: f64, labels: bool) -> String {
     s
 }
 
-/// The SVG of the largest drawable board of a state (fluents as text), or
-/// `None` when the game has none.
-pub fn svg_of(boards: &[Board], texts: &[String], cell: f64, labels: bool) -> Option<String> {
+/// The SVG of the largest drawable board of a state, or `None` when the
+/// game has none.
+pub fn svg_of(boards: &[Board], fluents: &[Fluent], cell: f64, labels: bool) -> Option<String> {
     let b = boards
         .iter()
         .filter(|b| (1..=2).contains(&b.coordinates.len()))
         .max_by_key(|b| b.size.iter().product::<usize>())?;
-    let g = grid(b, texts)?;
+    let g = grid(b, fluents)?;
     Some(svg(b, &g, cell, labels))
 }
 
@@ -446,7 +481,7 @@ mod tests {
     fn text_board_puts_the_last_row_on_top() {
         let b = board();
         let texts = vec!["(cell 1 a x)".to_string(), "(cell 3 b x)".to_string()];
-        let g = grid(&b, &texts).unwrap();
+        let g = grid(&b, &Fluent::of_texts(&texts)).unwrap();
         assert_eq!(text(&g), "b | . . x\na | x . .\n    1 2 3\n");
         let svg = svg(&b, &g, 10.0, true);
         assert_eq!(svg.matches("<rect ").count(), 6);
@@ -464,7 +499,7 @@ mod tests {
         ]
         .map(String::from)
         .to_vec();
-        let bc = cells(&b, &texts).unwrap();
+        let bc = cells(&b, &Fluent::of_texts(&texts)).unwrap();
         assert_eq!((bc.xs.len(), bc.ys.len(), bc.zs.len()), (3, 2, 0));
         let at: Vec<(&str, &str, &str)> = bc
             .cells
@@ -487,14 +522,17 @@ mod tests {
         b.values.push(v(&["p", "q"]));
         b.size = vec![3, 2, 2];
         let texts = v(&["(at 2 b q x)", "(at 2 b p o)"]);
-        let bc = cells(&b, &texts).unwrap();
+        let bc = cells(&b, &Fluent::of_texts(&texts)).unwrap();
         assert_eq!(bc.zs, ["p", "q"]);
         assert_eq!(bc.cells.len(), 2);
         assert_eq!(
             (bc.cells[0].z.as_str(), bc.cells[0].content.as_str()),
             ("q", "x")
         );
-        assert!(grid(&b, &texts).is_none(), "the text board is 2-D only");
+        assert!(
+            grid(&b, &Fluent::of_texts(&texts)).is_none(),
+            "the text board is 2-D only"
+        );
         assert_eq!(
             main_board(std::slice::from_ref(&b)).map(|m| &m.fluent),
             Some(&b.fluent)
@@ -507,10 +545,10 @@ mod tests {
         line.contents = vec![1];
         line.values.truncate(1);
         line.size = vec![3];
-        let bc = cells(&line, &v(&["(slot 2 x)"])).unwrap();
+        let bc = cells(&line, &Fluent::of_texts(&v(&["(slot 2 x)"]))).unwrap();
         assert_eq!(bc.ys, [""]);
         assert_eq!((bc.cells[0].x.as_str(), bc.cells[0].y.as_str()), ("2", ""));
-        let g = grid(&line, &v(&["(slot 2 x)"])).unwrap();
+        let g = grid(&line, &Fluent::of_texts(&v(&["(slot 2 x)"]))).unwrap();
         assert_eq!(g.cells, [[None, Some("x".to_string()), None]]);
     }
 }

@@ -53,6 +53,7 @@ pub fn render_board(
     };
     let o: RenderBoardOptions = js::options(options, "renderBoard")?;
     let cell = o.cell.unwrap_or(40.0).clamp(4.0, 400.0);
+    let fluents = board::Fluent::of_texts(&fluents);
     Ok(board::svg_of(&st.boards, &fluents, cell, o.labels.unwrap_or(true)).unwrap_or_default())
 }
 
@@ -91,7 +92,7 @@ pub fn board_cells(
     let b = board::main_board(&st.boards);
     let out: Vec<Option<board::BoardCells>> = states
         .iter()
-        .map(|fluents| b.and_then(|b| board::cells(b, fluents)))
+        .map(|fluents| b.and_then(|b| board::cells(b, &board::Fluent::of_texts(fluents))))
         .collect();
     to_js(&out)
 }
