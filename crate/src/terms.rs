@@ -13,7 +13,7 @@ use std::hash::{Hash, Hasher};
 pub struct Sym(pub u32);
 
 /// Keywords, interned first so they have fixed ids.
-pub mod kw {
+pub(crate) mod kw {
     use super::Sym;
     pub const ROLE: Sym = Sym(0);
     pub const INIT: Sym = Sym(1);

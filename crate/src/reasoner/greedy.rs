@@ -26,10 +26,6 @@ impl Enders {
     fn learn(&mut self, role: usize, mv: TermId) {
         self.moves.insert((role as u32, mv));
     }
-    /// Moves known to end a game.
-    pub fn len(&self) -> usize {
-        self.moves.len()
-    }
     pub fn is_empty(&self) -> bool {
         self.moves.is_empty()
     }

@@ -8,7 +8,7 @@
 pub(crate) mod compile;
 pub mod content_keys;
 pub(crate) mod db;
-pub mod greedy;
+pub(crate) mod greedy;
 pub mod interpreter;
 pub mod mast;
 

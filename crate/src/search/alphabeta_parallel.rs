@@ -3,7 +3,7 @@
 //! of the game, and they differ only in where they start: helper `i`
 //! begins one depth deeper when `i` is odd and tries the root moves rotated
 //! by `i` ([`Config::helper`]). Natively the workers share one
-//! transposition table ([`SharedTable`]), so what one worker learns (values,
+//! transposition table (`search::table`), so what one worker learns (values,
 //! cut-offs, best moves for ordering) the others reuse; that is where the
 //! speed-up comes from. In the page and in Node (workers, message passing,
 //! no `SharedArrayBuffer`) each worker has its own table, and only the

@@ -223,6 +223,7 @@ impl<S: Clone + Eq> Searcher<S> {
     }
 
     /// Nodes in the tree.
+    #[cfg(test)]
     pub fn size(&self) -> usize {
         self.nodes.len()
     }

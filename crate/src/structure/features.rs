@@ -190,17 +190,6 @@ impl FeatureSet {
         found
     }
 
-    /// `V(s)` of every feature on the fluents of a state.
-    pub fn values(&mut self, store: &TermStore, fluents: &[TermId]) -> Vec<f64> {
-        let places: Vec<Place> = fluents
-            .iter()
-            .filter_map(|&f| self.place(store, f))
-            .collect();
-        (0..self.features.len())
-            .map(|i| self.value(i, &places))
-            .collect()
-    }
-
     fn value(&self, i: usize, places: &[Place]) -> f64 {
         let cell_of = |board: usize, piece: &str| {
             places.iter().find_map(|p| match p {

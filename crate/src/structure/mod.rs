@@ -1,14 +1,14 @@
 //! Game structure from the rules (lecture 004; Kuhlmann et al. 2006,
 //! Schiffel & Thielscher 2007), found once for every interface: the
-//! heuristics ([`features`]), the CLI and npm boards ([`board`]), the page.
+//! heuristics (`features`), the CLI and npm boards ([`board`]), the page.
 //!
 //! Everything is found from the semantics, never from symbol names (a game
 //! whose symbols are all renamed has the same structure):
-//! - static ([`statics`]): successor relations (binary, functional,
+//! - static (`statics`): successor relations (binary, functional,
 //!   injective, acyclic: one path) and order relations (antisymmetric,
 //!   transitive, along a successor) on the *evaluated* static relations;
 //!   argument domains from the dependency graph of argument positions;
-//! - dynamic ([`simulate`]), from random playouts: a fluent with at least
+//! - dynamic (`simulate`), from random playouts: a fluent with at least
 //!   two arguments is a *board* when some arguments (the coordinates, the
 //!   lecture's input parameters) determine the others (the contents) in
 //!   every sampled state; a content that is never on two cells at once is a
@@ -24,10 +24,10 @@
 //! short); `states_sampled` says how much evidence the dynamic part has.
 
 pub mod board;
-pub mod features;
-pub mod geometry;
-pub mod simulate;
-pub mod statics;
+pub(crate) mod features;
+pub(crate) mod geometry;
+pub(crate) mod simulate;
+pub(crate) mod statics;
 
 use crate::clock::Deadline;
 use crate::program::{Program, Term};
@@ -81,7 +81,7 @@ pub struct Structure {
     pub quantities: Vec<Quantity>,
     /// Domain size of every fluent argument (`null`: unbounded).
     pub domains: Vec<FluentDomain>,
-    /// The feature names (heuristics `feature:NAME:max|min`, [`features`]).
+    /// The feature names (heuristics `feature:NAME:max|min`, `features`).
     pub features: Vec<String>,
     pub states_sampled: usize,
     pub terminal_states_sampled: usize,

@@ -47,7 +47,7 @@
 //! rules and its unification (`reasoner::compile`), over the rows the
 //! interpreter derives for the relaxed game; the board geometry (chains,
 //! coordinates, distances) is the structure module's
-//! ([`crate::structure::geometry`]). The `Heuristic` adapter lives with the
+//! (`structure::geometry`). The `Heuristic` adapter lives with the
 //! other heuristics (`super::heuristics`), so this module does not depend
 //! on them.
 
