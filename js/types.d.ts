@@ -810,7 +810,7 @@ goalValues: Record<string, number[]>, successors: Array<StructureSuccessor>, ord
  */
 domains: Array<FluentDomain>, 
 /**
- * The feature names (heuristics `feature:NAME:max|min`, [`features`]).
+ * The feature names (heuristics `feature:NAME:max|min`, `features`).
  */
 features: Array<string>, statesSampled: number, terminalStatesSampled: number, 
 /**
