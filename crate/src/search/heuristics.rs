@@ -84,6 +84,12 @@ pub const HEURISTICS: &[HeuristicInfo] = &[
         "states that differ more from the current one are better",
     ),
     heuristic(
+        "learned",
+        "learned from playouts",
+        VALUE,
+        "each fluent's weight learnt from random playouts before the first move (a piece-square table on boards)",
+    ),
+    heuristic(
         "none",
         "none (50)",
         VALUE,
@@ -136,6 +142,13 @@ pub fn build<M: StateMachine + 'static>(
         }
         "novelty" => Ok(Box::new(Novelty::default())),
         "none" | "constant" => Ok(Box::new(Constant)),
+        "learned" => {
+            let mut rng = fastrand::Rng::with_seed(0x1ea2);
+            let eval = super::learned::LearnedEval::learn(m, &mut rng, super::learned::LEARN_MS, 20_000)
+                .map_err(|e| e.to_string())?
+                .ok_or("no evaluation could be learnt: too few random playouts ended")?;
+            Ok(Box::new(std::sync::Arc::new(eval)))
+        }
         name if super::fjo::parse_spec(name).is_some() => {
             let (measure, costs) = super::fjo::parse_spec(name).expect("checked");
             Ok(Box::new(super::fjo::PlanHeuristic::build_with(

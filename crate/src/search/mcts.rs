@@ -10,11 +10,13 @@
 //! statistics along the path. The move played is our role's most visited
 //! move at the root (ties: higher mean). The tree is rebuilt for every move.
 
+use super::learned::LearnedEval;
 use super::{searched_move, since, Budget, Limit, Player, SearchResult, Stats};
 use crate::clock::now_ms;
 use crate::reasoner::{rewards, EvalError, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::FxHashMap;
+use std::sync::Arc;
 
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -25,6 +27,13 @@ pub struct Config {
     pub max_nodes: usize,
     /// Step cap of one playout.
     pub playout_steps: usize,
+    /// With an evaluation, playouts stop after `cutoff` steps and the
+    /// evaluation gives the rewards of the state reached.
+    pub eval: Option<Arc<LearnedEval>>,
+    pub cutoff: usize,
+    /// With an evaluation, each new child's value counts as this many
+    /// visits of the moves leading to it (progressive bias).
+    pub prior: u32,
 }
 
 impl Default for Config {
@@ -34,6 +43,9 @@ impl Default for Config {
             exploration: 0.7,
             max_nodes: 500_000,
             playout_steps: 1000,
+            eval: None,
+            cutoff: 10,
+            prior: 0,
         }
     }
 }
@@ -180,6 +192,7 @@ impl Mcts {
                     let id = tree.len() as u32;
                     tree.push(child);
                     stats.nodes += 1;
+                    self.seed_prior(m, &mut tree, cur, id, &pick);
                     tree[cur as usize].children.insert(pick, id);
                     cur = id;
                     if tree[id as usize].terminal {
@@ -189,12 +202,7 @@ impl Mcts {
                 } else {
                     child_state
                 };
-                let p = m.random_playout(&start, &mut self.rng, self.cfg.playout_steps)?;
-                break if p.terminal {
-                    rewards(m, &p.state)?
-                } else {
-                    vec![0.0; n_roles]
-                };
+                break self.playout(m, &start, n_roles)?;
             };
             stats.playouts += 1;
             max_depth = max_depth.max(path.len() as u32);
@@ -229,6 +237,61 @@ impl Mcts {
         stats.depth = max_depth;
         stats.elapsed_ms = since(t0);
         Ok((rs, stats))
+    }
+}
+
+impl Mcts {
+    /// Adds the evaluation of the new child `id` of `parent` to the arms of
+    /// the joint move `pick` as [`Config::prior`] visits.
+    fn seed_prior<M: StateMachine>(
+        &self,
+        m: &mut M,
+        tree: &mut [Node<M::State>],
+        parent: u32,
+        id: u32,
+        pick: &[u16],
+    ) {
+        let (Some(eval), k) = (&self.cfg.eval, self.cfg.prior) else {
+            return;
+        };
+        if k == 0 {
+            return;
+        }
+        let child = &tree[id as usize];
+        let values = if child.terminal {
+            child.rewards.clone()
+        } else {
+            eval.rewards(&m.fluents(&child.state))
+        };
+        let node = &mut tree[parent as usize];
+        node.visits += k;
+        for (r, &i) in pick.iter().enumerate() {
+            let arm = &mut node.arms[r][i as usize];
+            arm.visits += k;
+            arm.total += k as f64 * values.get(r).copied().unwrap_or(0.0);
+        }
+    }
+
+    /// The rewards of a playout from `start`: random to the end, or cut
+    /// short and evaluated when there is an evaluation.
+    fn playout<M: StateMachine>(
+        &mut self,
+        m: &mut M,
+        start: &M::State,
+        n_roles: usize,
+    ) -> Result<Vec<f64>, EvalError> {
+        let steps = match self.cfg.eval {
+            Some(_) if self.cfg.cutoff > 0 => self.cfg.cutoff,
+            _ => self.cfg.playout_steps,
+        };
+        let p = m.random_playout(start, &mut self.rng, steps)?;
+        if p.terminal {
+            return rewards(m, &p.state);
+        }
+        Ok(match &self.cfg.eval {
+            Some(eval) if self.cfg.cutoff > 0 => eval.rewards(&m.fluents(&p.state)),
+            _ => vec![0.0; n_roles],
+        })
     }
 }
 
@@ -368,10 +431,18 @@ fn select(arms: &[Arm], visits: u32, c: f64, rng: &mut fastrand::Rng) -> u16 {
 
 impl<M: StateMachine> Player<M> for Mcts {
     fn name(&self) -> String {
+        let eval = match &self.cfg.eval {
+            Some(e) => format!(
+                ", eval R² {:.2}, cutoff {}, prior {}",
+                e.fit, self.cfg.cutoff, self.cfg.prior
+            ),
+            None => String::new(),
+        };
         match (self.cfg.budget.ms, self.cfg.budget.nodes) {
-            (Some(ms), _) => format!("mcts({ms} ms)"),
-            (None, Some(n)) => format!("mcts({n} playouts)"),
-            _ => "mcts".into(),
+            (Some(ms), _) => format!("mcts({ms} ms{eval})"),
+            (None, Some(n)) => format!("mcts({n} playouts{eval})"),
+            _ if eval.is_empty() => "mcts".into(),
+            _ => format!("mcts({})", &eval[2..]),
         }
     }
     fn select_move(

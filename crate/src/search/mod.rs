@@ -41,6 +41,7 @@ pub(crate) mod explain_board;
 pub mod fjo;
 pub mod fuzzy;
 pub mod heuristics;
+pub mod learned;
 pub mod matches;
 pub mod mcts;
 pub mod mcts_parallel;
@@ -483,7 +484,7 @@ pub const PLAYERS: &[PlayerInfo] = &[
         "alpha-beta, iterative deepening, transposition table, PV-first ordering; options depth, ms, nodes, heuristic, mode=auto|paranoid|maxn, tt=on|off, ordering=on|off, threads=N|cores=auto (lazy SMP on N threads sharing one table, budget per thread), table=shared|own",
     ),
     player("bestfirst", "best-first", false, "best-first search for one-player games (thesis 3.2.1); options ms, nodes, heuristic"),
-    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c, threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves, and grown on the opponent's time by a player server, unless reuse=off), mast=on with solver=on (MAST playouts: epsilon-greedy on each move's average reward), greedy=on with solver=on (playouts take a move that wins at once, among the moves seen to end games)"),
+    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c, threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves, and grown on the opponent's time by a player server, unless reuse=off), mast=on with solver=on (MAST playouts: epsilon-greedy on each move's average reward), greedy=on with solver=on (playouts take a move that wins at once, among the moves seen to end games), eval=on|auto (an evaluation learnt from random playouts before the first move: playouts cut after cutoff=N steps, default 10, and evaluated; prior=N counts each new child's evaluation as N visits)"),
     player(
         "coolerjo",
         "CoolerJO",
@@ -698,6 +699,8 @@ where
                     return Err(format!("player option {key} needs solver=on"));
                 }
             }
+            let mut cfg = cfg;
+            cfg.eval = learned_eval(spec, m, seed)?;
             if threads > 1 {
                 return Ok(Box::new(mcts_parallel::ParallelMcts::new(
                     cfg, seed, threads,
@@ -715,6 +718,26 @@ where
         }
         other => Err(format!("unknown player `{other}`")),
     }
+}
+
+/// The learnt evaluation an `mcts` spec asks for: `eval=on` (whenever one
+/// could be learnt), `auto` (when it predicts the rewards:
+/// [`learned::MIN_FIT`]) or `off` (the default).
+fn learned_eval<M: StateMachine>(
+    spec: &PlayerSpec,
+    m: &mut M,
+    seed: u64,
+) -> Result<Option<std::sync::Arc<learned::LearnedEval>>, String> {
+    let min_fit = match spec.get("eval").unwrap_or("off") {
+        "off" => return Ok(None),
+        "on" => f64::NEG_INFINITY,
+        "auto" => learned::MIN_FIT,
+        other => return Err(format!("player option eval must be on, auto or off, got `{other}`")),
+    };
+    let mut rng = fastrand::Rng::with_seed(seed ^ 0x1ea2);
+    let eval = learned::LearnedEval::learn(m, &mut rng, learned::LEARN_MS, 20_000)
+        .map_err(|e| e.to_string())?;
+    Ok(eval.filter(|e| e.fit >= min_fit).map(std::sync::Arc::new))
 }
 
 /// The thread count of a spec: `threads=N` or `cores=auto|N` (same
@@ -766,6 +789,7 @@ pub fn alphabeta_config(spec: &PlayerSpec) -> Result<alphabeta::Config, String> 
 pub fn mcts_config(spec: &PlayerSpec) -> Result<mcts::Config, String> {
     spec.check_keys(&[
         "ms", "playouts", "nodes", "c", "threads", "cores", "solver", "reuse", "mast", "greedy",
+        "eval", "cutoff", "prior",
     ])?;
     let mut cfg = mcts::Config {
         budget: spec.budget(Some(DEFAULT_MS))?,
@@ -778,6 +802,13 @@ pub fn mcts_config(spec: &PlayerSpec) -> Result<mcts::Config, String> {
             ));
         }
         cfg.exploration = c;
+    }
+    // cutoff=0: playouts to the end (the evaluation only as a prior).
+    if let Some(n) = spec.number::<usize>("cutoff")? {
+        cfg.cutoff = n;
+    }
+    if let Some(k) = spec.number::<u32>("prior")? {
+        cfg.prior = k;
     }
     Ok(cfg)
 }

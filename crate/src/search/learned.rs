@@ -1,0 +1,275 @@
+//! A state evaluation learnt from random playouts before the first move,
+//! for MCTS playouts cut short (`mcts:eval=on|auto`).
+//!
+//! Random playouts from the initial state are sampled at a few points on
+//! their way; each sample is the state's fluents, labelled with every
+//! role's reward at the playout's end. A fluent's weight for a role is how
+//! far that role's mean reward lies from the overall mean in the samples
+//! where the fluent holds (shrunk towards zero when it was seen rarely), so
+//! the weights form a piece-square table where the game has a board. A
+//! state's raw score is the sum of its fluents' weights; one least-squares
+//! line per role maps it to a reward in [0, 1].
+//!
+//! The weights are learnt on three quarters of the playouts; the line is
+//! fitted, and the fit measured (R², the share of the reward's variance the
+//! evaluation explains), on the other quarter. `auto` uses the evaluation
+//! only where that fit shows it predicts something.
+
+use crate::clock::now_ms;
+use super::evaluation::Heuristic;
+use crate::reasoner::{rewards, EvalError, StateMachine};
+use crate::terms::TermId;
+use rustc_hash::FxHashMap;
+use std::sync::Arc;
+
+/// Time for learning before the first move.
+pub const LEARN_MS: f64 = 500.0;
+/// Samples taken per playout (at evenly spread depths).
+const PER_PLAYOUT: usize = 4;
+/// Pseudo-samples at the mean reward added to every fluent's statistics.
+const SHRINK: f64 = 20.0;
+/// The R² below which `eval=auto` does not use the evaluation.
+pub const MIN_FIT: f64 = 0.05;
+
+/// The learnt evaluation.
+#[derive(Debug)]
+pub struct LearnedEval {
+    /// Per role: each fluent's weight.
+    weights: Vec<FxHashMap<TermId, f64>>,
+    /// Per role: the line from raw score to reward, `(mean reward, slope,
+    /// mean raw score)`.
+    line: Vec<(f64, f64, f64)>,
+    /// The smallest R² of the roles on the held-out playouts.
+    pub fit: f64,
+    /// Playouts learnt from.
+    pub playouts: usize,
+}
+
+/// A sampled state and the rewards at its playout's end.
+struct Sample {
+    fluents: Vec<TermId>,
+    rewards: Vec<f64>,
+}
+
+impl LearnedEval {
+    /// Learns from random playouts from `m`'s initial state, for at most
+    /// `max_ms` milliseconds and `max_playouts` playouts. `None` when the
+    /// game gives too little to learn from (no playout ended, or too few).
+    pub fn learn<M: StateMachine>(
+        m: &mut M,
+        rng: &mut fastrand::Rng,
+        max_ms: f64,
+        max_playouts: usize,
+    ) -> Result<Option<LearnedEval>, EvalError> {
+        let t0 = now_ms();
+        let root = m.initial_state()?;
+        let length = mean_length(m, &root, rng)?;
+        let Some(length) = length.filter(|&l| l >= 2.0) else {
+            return Ok(None);
+        };
+        let chunk = ((length / (PER_PLAYOUT + 1) as f64).ceil() as usize).max(1);
+        let (mut train, mut test) = (Vec::new(), Vec::new());
+        let mut playouts = 0;
+        while playouts < max_playouts && now_ms() - t0 < max_ms {
+            let samples = sampled_playout(m, &root, rng, chunk)?;
+            if playouts % 4 == 3 {
+                test.extend(samples);
+            } else {
+                train.extend(samples);
+            }
+            playouts += 1;
+        }
+        if train.len() < 50 || test.len() < 20 {
+            return Ok(None);
+        }
+        let roles = m.roles().len();
+        let mut eval = LearnedEval {
+            weights: Vec::new(),
+            line: Vec::new(),
+            fit: f64::INFINITY,
+            playouts,
+        };
+        for r in 0..roles {
+            let weights = fluent_weights(&train, r);
+            let raw: Vec<f64> = test.iter().map(|s| raw_score(&weights, &s.fluents)).collect();
+            let ys: Vec<f64> = test.iter().map(|s| s.rewards[r]).collect();
+            let (line, fit) = fit_line(&raw, &ys);
+            eval.weights.push(weights);
+            eval.line.push(line);
+            eval.fit = eval.fit.min(fit);
+        }
+        Ok(Some(eval))
+    }
+
+    /// The estimated reward in [0, 1] of every role in a state with these
+    /// fluents.
+    pub fn rewards(&self, fluents: &[TermId]) -> Vec<f64> {
+        self.weights
+            .iter()
+            .zip(&self.line)
+            .map(|(w, &(mean, slope, raw_mean))| {
+                (mean + slope * (raw_score(w, fluents) - raw_mean)).clamp(0.0, 1.0)
+            })
+            .collect()
+    }
+}
+
+/// The evaluation as a heuristic (`heuristic=learned`), shared by the
+/// threads of a parallel search.
+impl<M: StateMachine> Heuristic<M> for Arc<LearnedEval> {
+    fn name(&self) -> String {
+        "learned".into()
+    }
+    fn evaluate(&mut self, m: &mut M, s: &M::State, role: usize) -> Result<f64, EvalError> {
+        let r = self.rewards(&m.fluents(s));
+        Ok(super::scale(r.get(role).copied().unwrap_or(0.5)))
+    }
+}
+
+/// The mean number of steps of a few random playouts that ended.
+fn mean_length<M: StateMachine>(
+    m: &mut M,
+    root: &M::State,
+    rng: &mut fastrand::Rng,
+) -> Result<Option<f64>, EvalError> {
+    let mut steps = Vec::new();
+    for _ in 0..20 {
+        let p = m.random_playout(root, rng, 1000)?;
+        if p.terminal {
+            steps.push(p.steps as f64);
+        }
+    }
+    Ok((!steps.is_empty()).then(|| steps.iter().sum::<f64>() / steps.len() as f64))
+}
+
+/// One random playout from `root`, sampled every `chunk` steps (the first
+/// sample at a random depth up to `chunk`, so every depth is seen), the
+/// samples labelled with the rewards at its end; none if it did not end.
+fn sampled_playout<M: StateMachine>(
+    m: &mut M,
+    root: &M::State,
+    rng: &mut fastrand::Rng,
+    chunk: usize,
+) -> Result<Vec<Sample>, EvalError> {
+    let mut seen = Vec::new();
+    let mut state = root.clone();
+    let mut step = 1 + rng.usize(..chunk);
+    let mut total = 0;
+    loop {
+        let p = m.random_playout(&state, rng, step)?;
+        total += p.steps;
+        if p.terminal {
+            let r = rewards(m, &p.state)?;
+            return Ok(seen
+                .into_iter()
+                .map(|fluents| Sample {
+                    fluents,
+                    rewards: r.clone(),
+                })
+                .collect());
+        }
+        if p.steps < step || total > 1000 {
+            // Stuck (a role without moves) or endless: no label.
+            return Ok(Vec::new());
+        }
+        seen.push(m.fluents(&p.state));
+        state = p.state;
+        step = chunk;
+    }
+}
+
+/// Each fluent's weight for role `r`: its samples' mean reward less the
+/// overall mean, shrunk by [`SHRINK`] pseudo-samples at the mean.
+fn fluent_weights(samples: &[Sample], r: usize) -> FxHashMap<TermId, f64> {
+    let mean = samples.iter().map(|s| s.rewards[r]).sum::<f64>() / samples.len() as f64;
+    let mut sums: FxHashMap<TermId, (f64, f64)> = FxHashMap::default();
+    for s in samples {
+        for &f in &s.fluents {
+            let e = sums.entry(f).or_default();
+            e.0 += 1.0;
+            e.1 += s.rewards[r] - mean;
+        }
+    }
+    sums.into_iter()
+        .map(|(f, (n, dev))| (f, dev / (n + SHRINK)))
+        .collect()
+}
+
+fn raw_score(weights: &FxHashMap<TermId, f64>, fluents: &[TermId]) -> f64 {
+    fluents.iter().filter_map(|f| weights.get(f)).sum()
+}
+
+/// The least-squares line `y ≈ mean + slope·(x − x̄)` and its R² (0 when
+/// the rewards do not vary).
+fn fit_line(xs: &[f64], ys: &[f64]) -> ((f64, f64, f64), f64) {
+    let n = xs.len() as f64;
+    let xm = xs.iter().sum::<f64>() / n;
+    let ym = ys.iter().sum::<f64>() / n;
+    let sxy: f64 = xs.iter().zip(ys).map(|(x, y)| (x - xm) * (y - ym)).sum();
+    let sxx: f64 = xs.iter().map(|x| (x - xm).powi(2)).sum();
+    let syy: f64 = ys.iter().map(|y| (y - ym).powi(2)).sum();
+    let slope = if sxx > 0.0 { sxy / sxx } else { 0.0 };
+    let sse: f64 = xs
+        .iter()
+        .zip(ys)
+        .map(|(x, y)| (y - (ym + slope * (x - xm)).clamp(0.0, 1.0)).powi(2))
+        .sum();
+    let fit = if syy > 0.0 { 1.0 - sse / syy } else { 0.0 };
+    ((ym, slope, xm), fit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{load_engine, EngineChoice};
+
+    #[test]
+    fn a_line_through_exact_points_explains_everything() {
+        let xs = [0.0, 1.0, 2.0, 3.0];
+        let ys = [0.1, 0.3, 0.5, 0.7];
+        let ((mean, slope, xm), fit) = fit_line(&xs, &ys);
+        assert!((mean - 0.4).abs() < 1e-12 && (slope - 0.2).abs() < 1e-12 && xm == 1.5);
+        assert!((fit - 1.0).abs() < 1e-12);
+        // Rewards that do not vary: nothing to explain.
+        assert_eq!(fit_line(&xs, &[0.5; 4]).1, 0.0);
+    }
+
+    #[test]
+    fn tic_tac_toe_learns_that_the_centre_is_worth_having() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../games/ticTacToe.kif");
+        let text = std::fs::read_to_string(path).expect("the game file");
+        let mut m = load_engine(&text, EngineChoice::Interpreter).expect("the game loads");
+        let mut rng = fastrand::Rng::with_seed(5);
+        let eval = LearnedEval::learn(&mut m, &mut rng, 60_000.0, 3000)
+            .unwrap()
+            .expect("random tic-tac-toe gives enough to learn from");
+        assert_eq!(eval.playouts, 3000);
+        assert!(eval.fit > 0.0, "the evaluation explains something: {}", eval.fit);
+        // After x's first move and o's answer: x in the centre against x in
+        // a corner (o in the other's place).
+        let mut state = |x: (u8, u8), o: (u8, u8)| -> Vec<TermId> {
+            let mut fluents = Vec::new();
+            for row in 1..=3 {
+                for col in 1..=3 {
+                    let mark = if (row, col) == x {
+                        "x"
+                    } else if (row, col) == o {
+                        "o"
+                    } else {
+                        "blank"
+                    };
+                    fluents.push(format!("(cell {row} {col} {mark})"));
+                }
+            }
+            fluents.push("(control x)".into());
+            fluents
+                .iter()
+                .map(|f| crate::program::parse_ground_term(m.terms_mut(), f).unwrap())
+                .collect()
+        };
+        let centre = eval.rewards(&state((2, 2), (1, 1)));
+        let corner = eval.rewards(&state((1, 1), (2, 2)));
+        assert!(centre[0] > corner[0], "x: centre {centre:?}, corner {corner:?}");
+        assert!(centre[1] < corner[1], "o: centre {centre:?}, corner {corner:?}");
+    }
+}
