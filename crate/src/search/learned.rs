@@ -15,8 +15,8 @@
 //! evaluation explains), on the other quarter. `auto` uses the evaluation
 //! only where that fit shows it predicts something.
 
-use crate::clock::now_ms;
 use super::evaluation::Heuristic;
+use crate::clock::now_ms;
 use crate::reasoner::{rewards, EvalError, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::FxHashMap;
@@ -91,7 +91,10 @@ impl LearnedEval {
         };
         for r in 0..roles {
             let weights = fluent_weights(&train, r);
-            let raw: Vec<f64> = test.iter().map(|s| raw_score(&weights, &s.fluents)).collect();
+            let raw: Vec<f64> = test
+                .iter()
+                .map(|s| raw_score(&weights, &s.fluents))
+                .collect();
             let ys: Vec<f64> = test.iter().map(|s| s.rewards[r]).collect();
             let (line, fit) = fit_line(&raw, &ys);
             eval.weights.push(weights);
@@ -244,7 +247,11 @@ mod tests {
             .unwrap()
             .expect("random tic-tac-toe gives enough to learn from");
         assert_eq!(eval.playouts, 3000);
-        assert!(eval.fit > 0.0, "the evaluation explains something: {}", eval.fit);
+        assert!(
+            eval.fit > 0.0,
+            "the evaluation explains something: {}",
+            eval.fit
+        );
         // After x's first move and o's answer: x in the centre against x in
         // a corner (o in the other's place).
         let mut state = |x: (u8, u8), o: (u8, u8)| -> Vec<TermId> {
@@ -269,7 +276,13 @@ mod tests {
         };
         let centre = eval.rewards(&state((2, 2), (1, 1)));
         let corner = eval.rewards(&state((1, 1), (2, 2)));
-        assert!(centre[0] > corner[0], "x: centre {centre:?}, corner {corner:?}");
-        assert!(centre[1] < corner[1], "o: centre {centre:?}, corner {corner:?}");
+        assert!(
+            centre[0] > corner[0],
+            "x: centre {centre:?}, corner {corner:?}"
+        );
+        assert!(
+            centre[1] < corner[1],
+            "o: centre {centre:?}, corner {corner:?}"
+        );
     }
 }

@@ -732,7 +732,11 @@ fn learned_eval<M: StateMachine>(
         "off" => return Ok(None),
         "on" => f64::NEG_INFINITY,
         "auto" => learned::MIN_FIT,
-        other => return Err(format!("player option eval must be on, auto or off, got `{other}`")),
+        other => {
+            return Err(format!(
+                "player option eval must be on, auto or off, got `{other}`"
+            ))
+        }
     };
     let mut rng = fastrand::Rng::with_seed(seed ^ 0x1ea2);
     let eval = learned::LearnedEval::learn(m, &mut rng, learned::LEARN_MS, 20_000)
