@@ -143,11 +143,8 @@ pub fn build<M: StateMachine + 'static>(
         "novelty" => Ok(Box::new(Novelty::default())),
         "none" | "constant" => Ok(Box::new(Constant)),
         "learned" => {
-            let mut rng = fastrand::Rng::with_seed(0x1ea2);
-            let eval =
-                super::learned::LearnedEval::learn(m, &mut rng, super::learned::LEARN_MS, 20_000)
-                    .map_err(|e| e.to_string())?
-                    .ok_or("no evaluation could be learnt: too few random playouts ended")?;
+            let eval = super::learned::LearnedEval::before_first_move(m, 0)?
+                .ok_or("no evaluation could be learnt: too few random playouts ended")?;
             Ok(Box::new(std::sync::Arc::new(eval)))
         }
         name if super::fjo::parse_spec(name).is_some() => {

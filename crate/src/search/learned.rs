@@ -104,6 +104,16 @@ impl LearnedEval {
         Ok(Some(eval))
     }
 
+    /// What players learn before their first move: [`LEARN_MS`] of
+    /// playouts (20,000 at most) from a generator seeded with `seed`.
+    pub fn before_first_move<M: StateMachine>(
+        m: &mut M,
+        seed: u64,
+    ) -> Result<Option<LearnedEval>, String> {
+        let mut rng = fastrand::Rng::with_seed(seed ^ 0x1ea2);
+        LearnedEval::learn(m, &mut rng, LEARN_MS, 20_000).map_err(|e| e.to_string())
+    }
+
     /// The estimated reward in [0, 1] of every role in a state with these
     /// fluents.
     pub fn rewards(&self, fluents: &[TermId]) -> Vec<f64> {

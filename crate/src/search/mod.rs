@@ -738,9 +738,7 @@ fn learned_eval<M: StateMachine>(
             ))
         }
     };
-    let mut rng = fastrand::Rng::with_seed(seed ^ 0x1ea2);
-    let eval = learned::LearnedEval::learn(m, &mut rng, learned::LEARN_MS, 20_000)
-        .map_err(|e| e.to_string())?;
+    let eval = learned::LearnedEval::before_first_move(m, seed)?;
     Ok(eval.filter(|e| e.fit >= min_fit).map(std::sync::Arc::new))
 }
 
