@@ -396,6 +396,29 @@ impl StateMachine for Engine {
         }
     }
 
+    fn greedy_playout(
+        &mut self,
+        state: &EngineState,
+        rng: &mut fastrand::Rng,
+        max_steps: usize,
+        enders: &mut crate::reasoner::greedy::Enders,
+    ) -> Result<Playout<EngineState>, EvalError> {
+        match self {
+            Engine::Fast(f) => {
+                let s = fast_state(f, state)?;
+                let (steps, terminal) = f.playout_greedy(&s, rng, max_steps, enders);
+                Ok(Playout {
+                    state: EngineState::Bits(f.current_state()),
+                    steps,
+                    terminal,
+                })
+            }
+            Engine::Interpreter { .. } => {
+                crate::reasoner::greedy::greedy_playout(self, state, rng, max_steps, enders, None)
+            }
+        }
+    }
+
     fn state_from_fluents(&mut self, fluents: &[TermId]) -> EngineState {
         match self {
             Engine::Interpreter { interpreter, .. } => {

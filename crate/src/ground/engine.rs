@@ -21,6 +21,8 @@ use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::{TermId, TermStore};
 use smallvec::SmallVec;
 
+mod greedy;
+
 /// A state of the fast engine: one bit per base proposition.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub struct BitState(pub SmallVec<[u64; 4]>);

@@ -1,11 +1,15 @@
 //! Greedy playouts: where one role moves and one of its moves wins at once,
 //! the playout takes it (decisive moves), so a playout does not walk past
-//! the win a real player would see. Trying every move at every step would
-//! cost one successor state per move; only the moves that ended a game in
-//! an earlier playout are tried ([`Enders`], learnt as playouts find
-//! them: in breakthrough the steps onto the last row), so a step costs
-//! about what a random step costs until the end is near. The other moves
-//! are drawn uniformly, or by MAST when one is given.
+//! the win a real player would see. And where that win was handed over by
+//! the previous move of another role that chose alone, that role takes
+//! back its move and tries another one (anti-decisive moves), as long as it
+//! has untried moves left: a playout does not walk into a loss in one
+//! either. Trying every move at every step would cost one successor state
+//! per move; only the moves that ended a game in an earlier playout are
+//! tried ([`Enders`], learnt as playouts find them: in breakthrough the
+//! steps onto the last row), so a step costs about what a random step
+//! costs until the end is near. The other moves are drawn uniformly, or by
+//! MAST when one is given.
 
 use super::mast::Mast;
 use super::{only_mover, random_index, rewards, EvalError, Playout, StateMachine};
@@ -17,9 +21,23 @@ use rustc_hash::FxHashSet;
 #[derive(Clone, Debug, Default)]
 pub struct Enders {
     moves: FxHashSet<(u32, TermId)>,
+    /// The same, as bits of legal-proposition indices (the fast engine).
+    index: Vec<u64>,
 }
 
 impl Enders {
+    pub(crate) fn has_index(&self, i: u32) -> bool {
+        self.index
+            .get(i as usize / 64)
+            .is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+    pub(crate) fn learn_index(&mut self, i: u32) {
+        let w = i as usize / 64;
+        if w >= self.index.len() {
+            self.index.resize(w + 1, 0);
+        }
+        self.index[w] |= 1 << (i % 64);
+    }
     fn has(&self, role: usize, mv: TermId) -> bool {
         self.moves.contains(&(role as u32, mv))
     }
@@ -27,17 +45,49 @@ impl Enders {
         self.moves.insert((role as u32, mv));
     }
     pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
+        self.moves.is_empty() && self.index.iter().all(|&w| w == 0)
     }
     /// Forgets them (a new game).
     pub fn clear(&mut self) {
         self.moves.clear();
+        self.index.clear();
+    }
+}
+
+/// The last step of a playout in which one role chose alone: what a later
+/// step needs to take that choice back.
+struct Choice<S> {
+    state: S,
+    legal: Vec<Vec<TermId>>,
+    picks: Vec<usize>,
+    mover: usize,
+    /// The mover's moves not tried yet (filled on the first take-back).
+    untried: Option<Vec<usize>>,
+    /// Steps before it, and the length of MAST's trail before it.
+    steps: usize,
+    trail: usize,
+}
+
+impl<S> Choice<S> {
+    /// Another of the mover's moves, drawn at random, if one is left.
+    fn retry(&mut self, rng: &mut fastrand::Rng) -> Option<usize> {
+        let (n, played) = (self.legal[self.mover].len(), self.picks[self.mover]);
+        let untried = self
+            .untried
+            .get_or_insert_with(|| (0..n).filter(|&i| i != played).collect());
+        if untried.is_empty() {
+            return None;
+        }
+        let i = untried.swap_remove(random_index(rng, untried.len()));
+        self.picks[self.mover] = i;
+        Some(i)
     }
 }
 
 /// A playout from `state` of at most `max_steps` joint moves, taking a
-/// decisive move where the only role to choose has one among `enders`;
-/// moves made with MAST's trail when `mast` is given (credited by
+/// decisive move where the only role to choose has one among `enders`, and
+/// taking back the move before it where that move was another role's lone
+/// choice; moves made with MAST's trail when `mast` is given (credited by
 /// [`Mast::finish`]).
 pub fn greedy_playout<M: StateMachine>(
     m: &mut M,
@@ -50,14 +100,9 @@ pub fn greedy_playout<M: StateMachine>(
     let roles = m.roles().len();
     let mut s = state.clone();
     let mut terminal = m.is_terminal(&s)?;
-    for steps in 0..max_steps {
-        if terminal {
-            return Ok(Playout {
-                state: s,
-                steps,
-                terminal,
-            });
-        }
+    let mut steps = 0;
+    let mut last: Option<Choice<M::State>> = None;
+    while steps < max_steps && !terminal {
         let mut legal = Vec::with_capacity(roles);
         for r in 0..roles {
             let moves = m.legal_moves(&s, r)?;
@@ -79,31 +124,69 @@ pub fn greedy_playout<M: StateMachine>(
         let mover = only_mover(&legal);
         if let Some(r) = mover {
             if let Some(i) = decisive(m, &s, &legal, &picks, r, enders)? {
+                // Anti-decisive: the role that chose before takes it back.
+                if let Some(c) = last.as_mut().filter(|c| c.mover != r) {
+                    if c.retry(rng).is_some() {
+                        if let Some(mast) = mast.as_deref_mut() {
+                            mast.truncate(c.trail);
+                        }
+                        s = step(m, &c.state, &c.legal, &c.picks, mast.as_deref_mut())?;
+                        steps = c.steps + 1;
+                        terminal = m.is_terminal(&s)?;
+                        if terminal {
+                            enders.learn(c.mover, c.legal[c.mover][c.picks[c.mover]]);
+                        }
+                        continue;
+                    }
+                }
                 picks[r] = i;
             }
         }
-        if let Some(mast) = mast.as_deref_mut() {
-            for (r, &i) in picks.iter().enumerate() {
-                let slot = mast.slot(r, legal[r][i]);
-                mast.record(slot, r);
-            }
-        }
-        let joint: Vec<TermId> = picks
-            .iter()
-            .enumerate()
-            .map(|(r, &i)| legal[r][i])
-            .collect();
-        s = m.next_state(&s, &joint)?;
+        let trail = mast.as_deref().map_or(0, Mast::trail_len);
+        let next = step(m, &s, &legal, &picks, mast.as_deref_mut())?;
+        let from = std::mem::replace(&mut s, next);
         terminal = m.is_terminal(&s)?;
         if let (true, Some(r)) = (terminal, mover) {
-            enders.learn(r, joint[r]);
+            enders.learn(r, legal[r][picks[r]]);
         }
+        last = mover.map(|r| Choice {
+            state: from,
+            legal,
+            picks,
+            mover: r,
+            untried: None,
+            steps,
+            trail,
+        });
+        steps += 1;
     }
     Ok(Playout {
         state: s,
-        steps: max_steps,
+        steps,
         terminal,
     })
+}
+
+/// The state after the joint move `picks` from `s`, noted on MAST's trail.
+fn step<M: StateMachine>(
+    m: &mut M,
+    s: &M::State,
+    legal: &[Vec<TermId>],
+    picks: &[usize],
+    mast: Option<&mut Mast>,
+) -> Result<M::State, EvalError> {
+    if let Some(mast) = mast {
+        for (r, &i) in picks.iter().enumerate() {
+            let slot = mast.slot(r, legal[r][i]);
+            mast.record(slot, r);
+        }
+    }
+    let joint: Vec<TermId> = picks
+        .iter()
+        .enumerate()
+        .map(|(r, &i)| legal[r][i])
+        .collect();
+    m.next_state(s, &joint)
 }
 
 /// Of role `r`'s moves known to end games, one that wins now (its role's
@@ -166,15 +249,55 @@ mod tests {
             // Random playouts find that `(step)` can end the game.
             let mut n = 0;
             while enders.is_empty() {
-                greedy_playout(&mut m, &s0, &mut rng, 50, &mut enders, None).unwrap();
+                m.greedy_playout(&s0, &mut rng, 50, &mut enders).unwrap();
                 n += 1;
                 assert!(n < 1000, "no playout ended the game");
             }
             // From then on `a`, to move at 2, wins at once in every playout.
             for _ in 0..200 {
-                let p = greedy_playout(&mut m, &s0, &mut rng, 50, &mut enders, None).unwrap();
+                let p = m.greedy_playout(&s0, &mut rng, 50, &mut enders).unwrap();
                 assert!(p.terminal && p.steps == 1, "{choice:?}: {} steps", p.steps);
                 assert_eq!(m.goals(&p.state).unwrap()[0], Some(100));
+            }
+        }
+    }
+
+    /// `b` wins by stepping from 2 to 3 unless `a`, to move first, blocks
+    /// it (one of its six moves); otherwise `a` wins after four plies.
+    const BLOCK: &str = "(role a) (role b) (init (pos b 2)) (init (control a)) (init (t 0))
+        (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (n 1) (n 2) (n 3) (n 4) (n 5)
+        (<= (legal a (wait ?n)) (true (control a)) (n ?n))
+        (<= (legal a block) (true (control a)))
+        (<= (legal b (step)) (true (control b)) (not (true blocked)))
+        (<= (legal b wait) (true (control b)))
+        (<= (legal a noop) (true (control b))) (<= (legal b noop) (true (control a)))
+        (<= (next blocked) (does a block)) (<= (next blocked) (true blocked))
+        (<= (next (pos b 3)) (does b (step)))
+        (<= (next (pos b 2)) (true (pos b 2)) (not (does b (step))))
+        (<= (next (t ?y)) (true (t ?x)) (succ ?x ?y))
+        (<= (next (control a)) (true (control b))) (<= (next (control b)) (true (control a)))
+        (<= terminal (true (pos b 3))) (<= terminal (true (t 4)))
+        (<= (goal a 100) (not (true (pos b 3)))) (<= (goal a 0) (true (pos b 3)))
+        (<= (goal b 100) (true (pos b 3))) (<= (goal b 0) (not (true (pos b 3))))";
+
+    #[test]
+    fn a_move_that_loses_at_once_is_taken_back() {
+        for choice in [EngineChoice::Interpreter, EngineChoice::Fast] {
+            let mut m = load_engine(BLOCK, choice).expect("the game loads");
+            let s0 = m.initial_state().unwrap();
+            let mut rng = fastrand::Rng::with_seed(5);
+            let mut enders = Enders::default();
+            let mut n = 0;
+            while enders.is_empty() {
+                m.greedy_playout(&s0, &mut rng, 50, &mut enders).unwrap();
+                n += 1;
+                assert!(n < 1000, "no playout ended the game");
+            }
+            // Random play blocks one time in six; greedy play always.
+            for _ in 0..200 {
+                let p = m.greedy_playout(&s0, &mut rng, 50, &mut enders).unwrap();
+                assert!(p.terminal && p.steps == 4, "{choice:?}: {} steps", p.steps);
+                assert_eq!(m.goals(&p.state).unwrap()[0], Some(100), "{choice:?}");
             }
         }
     }

@@ -80,6 +80,17 @@ impl Mast {
         *self.slots.entry((role as u32, mv)).or_insert(next)
     }
 
+    /// How many moves the running playout has noted.
+    pub fn trail_len(&self) -> usize {
+        self.trail.len()
+    }
+
+    /// Forgets the running playout's moves after the first `len` (moves
+    /// taken back).
+    pub fn truncate(&mut self, len: usize) {
+        self.trail.truncate(len);
+    }
+
     /// Credits every move of the finished playout with its role's reward.
     pub fn finish(&mut self, rewards: &[f64]) {
         for &(slot, role) in &self.trail {

@@ -174,6 +174,21 @@ pub trait StateMachine {
         mast::mast_playout(self, state, rng, max_steps, mast)
     }
 
+    /// A greedy playout without MAST ([`greedy::greedy_playout`]); the fast
+    /// engine plays it inside its network.
+    fn greedy_playout(
+        &mut self,
+        state: &Self::State,
+        rng: &mut fastrand::Rng,
+        max_steps: usize,
+        enders: &mut greedy::Enders,
+    ) -> Result<Playout<Self::State>, EvalError>
+    where
+        Self: Sized,
+    {
+        greedy::greedy_playout(self, state, rng, max_steps, enders, None)
+    }
+
     /// One goal value per role: the largest derivable one, or `None`.
     fn goals(&mut self, state: &Self::State) -> Result<Vec<Option<i64>>, EvalError> {
         Ok(self

@@ -13,6 +13,7 @@
 use super::learned::LearnedEval;
 use super::{searched_move, since, Budget, Limit, Player, SearchResult, Stats};
 use crate::clock::now_ms;
+use crate::reasoner::greedy::Enders;
 use crate::reasoner::{rewards, EvalError, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::FxHashMap;
@@ -34,6 +35,9 @@ pub struct Config {
     /// With an evaluation, each new child's value counts as this many
     /// visits of the moves leading to it (progressive bias).
     pub prior: u32,
+    /// Greedy playouts: decisive and anti-decisive moves
+    /// ([`crate::reasoner::greedy`]).
+    pub greedy: bool,
 }
 
 impl Default for Config {
@@ -46,6 +50,7 @@ impl Default for Config {
             eval: None,
             cutoff: 10,
             prior: 0,
+            greedy: false,
         }
     }
 }
@@ -73,6 +78,8 @@ pub struct Mcts {
     pub cfg: Config,
     rng: fastrand::Rng,
     stats: Stats,
+    /// The moves seen to end games (greedy playouts), kept for the game.
+    enders: Enders,
 }
 
 impl Mcts {
@@ -81,6 +88,7 @@ impl Mcts {
             cfg,
             rng: fastrand::Rng::with_seed(seed),
             stats: Stats::default(),
+            enders: Enders::default(),
         }
     }
 
@@ -272,8 +280,8 @@ impl Mcts {
         }
     }
 
-    /// The rewards of a playout from `start`: random to the end, or cut
-    /// short and evaluated when there is an evaluation.
+    /// The rewards of a playout from `start`: random (or greedy) to the
+    /// end, or cut short and evaluated when there is an evaluation.
     fn playout<M: StateMachine>(
         &mut self,
         m: &mut M,
@@ -284,7 +292,11 @@ impl Mcts {
             Some(_) if self.cfg.cutoff > 0 => self.cfg.cutoff,
             _ => self.cfg.playout_steps,
         };
-        let p = m.random_playout(start, &mut self.rng, steps)?;
+        let p = if self.cfg.greedy {
+            m.greedy_playout(start, &mut self.rng, steps, &mut self.enders)?
+        } else {
+            m.random_playout(start, &mut self.rng, steps)?
+        };
         if p.terminal {
             return rewards(m, &p.state);
         }
@@ -437,6 +449,11 @@ impl<M: StateMachine> Player<M> for Mcts {
                 e.fit, self.cfg.cutoff, self.cfg.prior
             ),
             None => String::new(),
+        };
+        let eval = if self.cfg.greedy {
+            format!(", greedy{eval}")
+        } else {
+            eval
         };
         match (self.cfg.budget.ms, self.cfg.budget.nodes) {
             (Some(ms), _) => format!("mcts({ms} ms{eval})"),

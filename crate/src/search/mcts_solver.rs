@@ -528,9 +528,17 @@ impl<S: Clone + Eq> Searcher<S> {
     ) -> Result<Vec<f64>, EvalError> {
         let steps = self.cfg.playout_steps;
         let mast = self.cfg.mast.is_some();
-        let p = if self.cfg.greedy {
-            let mast = mast.then_some(&mut self.mast);
-            greedy_playout(m, start, &mut self.rng, steps, &mut self.enders, mast)?
+        let p = if self.cfg.greedy && mast {
+            greedy_playout(
+                m,
+                start,
+                &mut self.rng,
+                steps,
+                &mut self.enders,
+                Some(&mut self.mast),
+            )?
+        } else if self.cfg.greedy {
+            m.greedy_playout(start, &mut self.rng, steps, &mut self.enders)?
         } else if mast {
             m.mast_playout(start, &mut self.rng, steps, &mut self.mast)?
         } else {

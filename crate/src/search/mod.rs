@@ -484,7 +484,7 @@ pub const PLAYERS: &[PlayerInfo] = &[
         "alpha-beta, iterative deepening, transposition table, PV-first ordering; options depth, ms, nodes, heuristic, mode=auto|paranoid|maxn, tt=on|off, ordering=on|off, threads=N|cores=auto (lazy SMP on N threads sharing one table, budget per thread), table=shared|own",
     ),
     player("bestfirst", "best-first", false, "best-first search for one-player games (thesis 3.2.1); options ms, nodes, heuristic"),
-    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c, threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves, and grown on the opponent's time by a player server, unless reuse=off), mast=on with solver=on (MAST playouts: epsilon-greedy on each move's average reward), greedy=on with solver=on (playouts take a move that wins at once, among the moves seen to end games), eval=on|auto (an evaluation learnt from random playouts before the first move: playouts cut after cutoff=N steps, default 10, and evaluated; prior=N counts each new child's evaluation as N visits)"),
+    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c, threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves, and grown on the opponent's time by a player server, unless reuse=off), mast=on with solver=on (MAST playouts: epsilon-greedy on each move's average reward), greedy=on (playouts take a move that wins at once, among the moves seen to end games, and take back a move that lets the opponent win at once), eval=on|auto (an evaluation learnt from random playouts before the first move: playouts cut after cutoff=N steps, default 10, and evaluated; prior=N counts each new child's evaluation as N visits)"),
     player(
         "coolerjo",
         "CoolerJO",
@@ -694,13 +694,14 @@ where
                 };
                 return Ok(Box::new(mcts_solver::SolverMcts::new(cfg, seed, threads)));
             }
-            for key in ["reuse", "mast", "greedy"] {
+            for key in ["reuse", "mast"] {
                 if spec.get(key).is_some() {
                     return Err(format!("player option {key} needs solver=on"));
                 }
             }
             let mut cfg = cfg;
             cfg.eval = learned_eval(spec, m, seed)?;
+            cfg.greedy = spec.flag("greedy", false)?;
             if threads > 1 {
                 return Ok(Box::new(mcts_parallel::ParallelMcts::new(
                     cfg, seed, threads,

@@ -1,0 +1,150 @@
+//! Greedy playouts inside the network: the rules of
+//! [`crate::reasoner::greedy`] (a lone mover takes a known winning move; the
+//! lone choice before it, by another role, is taken back and redrawn), with
+//! a move named by its legal proposition's index, so a step allocates
+//! nothing and looks nothing up.
+
+use super::{select, FastEngine, NONE};
+use crate::reasoner::greedy::Enders;
+use crate::reasoner::random_index;
+use smallvec::SmallVec;
+
+type Words = SmallVec<[u64; 4]>;
+
+/// The last step in which one role chose alone.
+#[derive(Default)]
+struct Choice {
+    state: Words,
+    /// Per role, the legal index of its move.
+    picks: SmallVec<[u32; 4]>,
+    mover: usize,
+    /// The mover's legal bits not tried yet.
+    untried: Words,
+    steps: usize,
+}
+
+impl FastEngine {
+    /// A greedy playout from `state` of at most `max_steps` joint moves;
+    /// the number of joint moves made and whether the end is terminal.
+    pub fn playout_greedy(
+        &mut self,
+        state: &super::BitState,
+        rng: &mut fastrand::Rng,
+        max_steps: usize,
+        enders: &mut Enders,
+    ) -> (usize, bool) {
+        self.at(state);
+        let terminal = self.t.terminal as usize;
+        let roles = self.t.roles.len();
+        let mut picks: SmallVec<[u32; 4]> = SmallVec::new();
+        let mut bits = Words::new();
+        let mut last = Choice::default();
+        let mut has_last = false;
+        let mut steps = 0;
+        while steps < max_steps && !self.on(terminal) {
+            picks.clear();
+            let mut movers = 0;
+            let mut mover = 0;
+            for r in 0..roles {
+                let legal = self.legal_bits(r);
+                let n: usize = legal.iter().map(|w| w.count_ones() as usize).sum();
+                if n == 0 {
+                    return (steps, false);
+                }
+                if n > 1 {
+                    (movers, mover) = (movers + 1, r);
+                    bits.clear();
+                    bits.extend_from_slice(legal);
+                }
+                let pick = select::<false>(legal, random_index(rng, n));
+                picks.push(self.t.legal_start[r] + pick as u32);
+            }
+            let lone = movers == 1;
+            if lone {
+                if let Some(win) = self.decisive(mover, &bits, &picks, enders) {
+                    if has_last && last.mover != mover && self.retry(&mut last, rng) {
+                        steps = last.steps + 1;
+                        if self.on(terminal) {
+                            enders.learn_index(last.picks[last.mover]);
+                        }
+                        continue;
+                    }
+                    picks[mover] = win;
+                }
+                last.state.clear();
+                last.state.extend_from_slice(&self.cur);
+                last.picks.clone_from(&picks);
+                last.mover = mover;
+                last.untried.clone_from(&bits);
+                let played = picks[mover] - self.t.legal_start[mover];
+                last.untried[played as usize / 64] &= !(1 << (played % 64));
+                last.steps = steps;
+            }
+            has_last = lone;
+            self.play(&picks);
+            if lone && self.on(terminal) {
+                enders.learn_index(picks[mover]);
+            }
+            steps += 1;
+        }
+        (steps, self.on(terminal))
+    }
+
+    /// Plays the joint move given by legal indices.
+    fn play(&mut self, picks: &[u32]) {
+        let nodes: SmallVec<[u32; 8]> = picks
+            .iter()
+            .map(|&i| self.t.legal_input[i as usize])
+            .filter(|&n| n != NONE)
+            .collect();
+        self.play_step(&nodes);
+    }
+
+    /// Of role `r`'s legal moves (`legal`, its bits) known to end games,
+    /// one that wins now (goal 100); the current state is kept.
+    fn decisive(&mut self, r: usize, legal: &[u64], picks: &[u32], enders: &Enders) -> Option<u32> {
+        let start = self.t.legal_start[r];
+        let here: Words = SmallVec::from_slice(&self.cur);
+        let mut joint: SmallVec<[u32; 4]> = SmallVec::from_slice(picks);
+        for (w, &word) in legal.iter().enumerate() {
+            let mut x = word;
+            while x != 0 {
+                let i = start + (w * 64) as u32 + x.trailing_zeros();
+                x &= x - 1;
+                if !enders.has_index(i) {
+                    continue;
+                }
+                joint[r] = i;
+                self.play(&joint);
+                let wins = self.on(self.t.terminal as usize) && self.has_top_goal(r);
+                self.set_state(&here);
+                if wins {
+                    return Some(i);
+                }
+            }
+        }
+        None
+    }
+
+    fn has_top_goal(&mut self, r: usize) -> bool {
+        self.sweep_lazy();
+        self.t.goals[r]
+            .iter()
+            .any(|&(v, n)| v >= 100 && self.on(n as usize))
+    }
+
+    /// Takes `c`'s move back and plays another of its mover's untried
+    /// moves from its state; false when none is left.
+    fn retry(&mut self, c: &mut Choice, rng: &mut fastrand::Rng) -> bool {
+        let n: usize = c.untried.iter().map(|w| w.count_ones() as usize).sum();
+        if n == 0 {
+            return false;
+        }
+        let pos = select::<false>(&c.untried, random_index(rng, n));
+        c.untried[pos / 64] &= !(1 << (pos % 64));
+        c.picks[c.mover] = self.t.legal_start[c.mover] + pos as u32;
+        self.set_state(&c.state);
+        self.play(&c.picks);
+        true
+    }
+}
