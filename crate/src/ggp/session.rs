@@ -667,6 +667,7 @@ mod tests {
         // Plain MCTS rebuilds its tree every move: nothing to ponder.
         assert!(!session("mcts").ponders());
         assert!(!session("mcts:solver=on,reuse=off").ponders());
+        assert!(!session("mcts:solver=on,ponder=off").ponders());
         assert_eq!(session("mcts").ponder(10.0), 0);
     }
 

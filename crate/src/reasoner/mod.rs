@@ -174,7 +174,7 @@ pub trait StateMachine {
         mast::mast_playout(self, state, rng, max_steps, mast)
     }
 
-    /// A greedy playout without MAST ([`greedy::greedy_playout`]); the fast
+    /// A greedy playout without MAST (`reasoner/greedy.rs`); the fast
     /// engine plays it inside its network.
     fn greedy_playout(
         &mut self,

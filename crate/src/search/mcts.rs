@@ -36,7 +36,7 @@ pub struct Config {
     /// visits of the moves leading to it (progressive bias).
     pub prior: u32,
     /// Greedy playouts: decisive and anti-decisive moves
-    /// ([`crate::reasoner::greedy`]).
+    /// (`reasoner/greedy.rs`).
     pub greedy: bool,
 }
 

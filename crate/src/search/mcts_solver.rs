@@ -48,9 +48,14 @@ pub struct Config {
     pub playout_steps: usize,
     /// Keep the tree between moves.
     pub reuse: bool,
+    /// With the tree kept, grow it on the opponents' time (a player
+    /// server). Off, for measuring on one machine: there pondering takes
+    /// the opponent's cores.
+    pub ponder: bool,
     /// MAST playouts with this chance of a random move (none: uniform).
     pub mast: Option<f64>,
-    /// Greedy playouts: decisive moves taken ([`crate::reasoner::greedy`]).
+    /// Greedy playouts: decisive and anti-decisive moves
+    /// ([`crate::reasoner::greedy`]).
     pub greedy: bool,
 }
 
@@ -62,6 +67,7 @@ impl Default for Config {
             max_nodes: 300_000,
             playout_steps: 1000,
             reuse: true,
+            ponder: true,
             mast: None,
             greedy: false,
         }
@@ -711,7 +717,7 @@ where
     }
     // The tree is kept between moves, so what pondering adds is used.
     fn ponders(&self) -> bool {
-        self.workers[0].cfg.reuse
+        self.workers[0].cfg.reuse && self.workers[0].cfg.ponder
     }
     fn ponder(
         &mut self,

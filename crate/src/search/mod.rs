@@ -54,7 +54,7 @@ pub(crate) mod table;
 
 use crate::clock::{now_ms, Deadline};
 use crate::program::Program;
-use crate::reasoner::{EvalError, StateMachine};
+use crate::reasoner::{greedy, EvalError, StateMachine};
 use crate::terms::TermId;
 use serde::Serialize;
 
@@ -484,7 +484,7 @@ pub const PLAYERS: &[PlayerInfo] = &[
         "alpha-beta, iterative deepening, transposition table, PV-first ordering; options depth, ms, nodes, heuristic, mode=auto|paranoid|maxn, tt=on|off, ordering=on|off, threads=N|cores=auto (lazy SMP on N threads sharing one table, budget per thread), table=shared|own",
     ),
     player("bestfirst", "best-first", false, "best-first search for one-player games (thesis 3.2.1); options ms, nodes, heuristic"),
-    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c, threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves, and grown on the opponent's time by a player server, unless reuse=off), mast=on with solver=on (MAST playouts: epsilon-greedy on each move's average reward), greedy=on (playouts take a move that wins at once, among the moves seen to end games, and take back a move that lets the opponent win at once), eval=on|auto (an evaluation learnt from random playouts before the first move: playouts cut after cutoff=N steps, default 10, and evaluated; prior=N counts each new child's evaluation as N visits)"),
+    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c, threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves, and grown on the opponent's time by a player server, unless reuse=off or ponder=off), mast=on with solver=on (MAST playouts: epsilon-greedy on each move's average reward), greedy=on|auto (playouts take a move that wins at once, among the moves seen to end games, and take back a move that lets the opponent win at once; auto: where that costs little), eval=on|auto (an evaluation learnt from random playouts before the first move: playouts cut after cutoff=N steps, default 10, and evaluated; prior=N counts each new child's evaluation as N visits)"),
     player(
         "coolerjo",
         "CoolerJO",
@@ -686,22 +686,23 @@ where
                     budget: cfg.budget,
                     exploration: cfg.exploration,
                     reuse: spec.flag("reuse", true)?,
+                    ponder: spec.flag("ponder", true)?,
                     mast: spec
                         .flag("mast", false)?
                         .then_some(crate::reasoner::mast::EPSILON),
-                    greedy: spec.flag("greedy", false)?,
+                    greedy: greedy_playouts(spec, m, seed)?,
                     ..mcts_solver::Config::default()
                 };
                 return Ok(Box::new(mcts_solver::SolverMcts::new(cfg, seed, threads)));
             }
-            for key in ["reuse", "mast"] {
+            for key in ["reuse", "mast", "ponder"] {
                 if spec.get(key).is_some() {
                     return Err(format!("player option {key} needs solver=on"));
                 }
             }
             let mut cfg = cfg;
             cfg.eval = learned_eval(spec, m, seed)?;
-            cfg.greedy = spec.flag("greedy", false)?;
+            cfg.greedy = greedy_playouts(spec, m, seed)?;
             if threads > 1 {
                 return Ok(Box::new(mcts_parallel::ParallelMcts::new(
                     cfg, seed, threads,
@@ -741,6 +742,23 @@ fn learned_eval<M: StateMachine>(
     };
     let eval = learned::LearnedEval::before_first_move(m, seed)?;
     Ok(eval.filter(|e| e.fit >= min_fit).map(std::sync::Arc::new))
+}
+
+/// Whether an `mcts` spec's playouts are greedy: `greedy=on|off` (the
+/// default), or `auto`: where a greedy step, measured from the initial
+/// state, costs at most four successor states (`reasoner/greedy.rs`).
+pub fn greedy_playouts<M: StateMachine>(
+    spec: &PlayerSpec,
+    m: &mut M,
+    seed: u64,
+) -> Result<bool, String> {
+    if spec.get("greedy") != Some("auto") {
+        return spec.flag("greedy", false);
+    }
+    let s0 = m.initial_state().map_err(|e| e.to_string())?;
+    let mut rng = fastrand::Rng::with_seed(seed ^ 0x9eed);
+    let cost = greedy::step_cost(m, &s0, &mut rng, 200, 300.0).map_err(|e| e.to_string())?;
+    Ok(cost <= greedy::MAX_COST)
 }
 
 /// The thread count of a spec: `threads=N` or `cores=auto|N` (same
@@ -791,8 +809,8 @@ pub fn alphabeta_config(spec: &PlayerSpec) -> Result<alphabeta::Config, String> 
 /// caller).
 pub fn mcts_config(spec: &PlayerSpec) -> Result<mcts::Config, String> {
     spec.check_keys(&[
-        "ms", "playouts", "nodes", "c", "threads", "cores", "solver", "reuse", "mast", "greedy",
-        "eval", "cutoff", "prior",
+        "ms", "playouts", "nodes", "c", "threads", "cores", "solver", "reuse", "ponder", "mast",
+        "greedy", "eval", "cutoff", "prior",
     ])?;
     let mut cfg = mcts::Config {
         budget: spec.budget(Some(DEFAULT_MS))?,

@@ -12,7 +12,7 @@ use crate::js_api::{MctsChoice, MctsRootResult, MctsWorkerOptions};
 use crate::reasoner::StateMachine;
 use crate::search::mcts::{choose, merge_roots, Mcts, RootStats};
 use crate::search::parallel::worker_seed;
-use crate::search::{mcts_config, PlayerSpec};
+use crate::search::{greedy_playouts, mcts_config, PlayerSpec};
 use wasm_bindgen::prelude::*;
 
 /// One worker of a root-parallel MCTS: its own copy of the game and its own
@@ -40,7 +40,7 @@ impl MctsWorker {
             worker,
             engine,
         } = js::options(options, "MctsWorker")?;
-        let machine = load_on(kif, engine.as_deref())?;
+        let mut machine = load_on(kif, engine.as_deref())?;
         let spec: PlayerSpec = spec.parse().map_err(|e: String| js::type_error(&e))?;
         if spec.name != "mcts" {
             return Err(js::type_error(&format!(
@@ -48,7 +48,10 @@ impl MctsWorker {
                 spec.name
             )));
         }
-        let cfg = mcts_config(&spec).map_err(|e| js::type_error(&e))?;
+        let mut cfg = mcts_config(&spec).map_err(|e| js::type_error(&e))?;
+        // `greedy=auto` counts work (within a time cap), so the workers agree.
+        cfg.greedy = greedy_playouts(&spec, &mut machine, seed.unwrap_or(1))
+            .map_err(|e| js::type_error(&e))?;
         let seed = worker_seed(seed.unwrap_or(1), worker.unwrap_or(0) as usize);
         Ok(MctsWorker {
             machine,

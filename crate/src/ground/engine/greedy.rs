@@ -63,6 +63,7 @@ impl FastEngine {
             if lone {
                 if let Some(win) = self.decisive(mover, &bits, &picks, enders) {
                     if has_last && last.mover != mover && self.retry(&mut last, rng) {
+                        enders.tries += 1;
                         steps = last.steps + 1;
                         if self.on(terminal) {
                             enders.learn_index(last.picks[last.mover]);
@@ -102,7 +103,13 @@ impl FastEngine {
 
     /// Of role `r`'s legal moves (`legal`, its bits) known to end games,
     /// one that wins now (goal 100); the current state is kept.
-    fn decisive(&mut self, r: usize, legal: &[u64], picks: &[u32], enders: &Enders) -> Option<u32> {
+    fn decisive(
+        &mut self,
+        r: usize,
+        legal: &[u64],
+        picks: &[u32],
+        enders: &mut Enders,
+    ) -> Option<u32> {
         let start = self.t.legal_start[r];
         let here: Words = SmallVec::from_slice(&self.cur);
         let mut joint: SmallVec<[u32; 4]> = SmallVec::from_slice(picks);
@@ -115,6 +122,7 @@ impl FastEngine {
                     continue;
                 }
                 joint[r] = i;
+                enders.tries += 1;
                 self.play(&joint);
                 let wins = self.on(self.t.terminal as usize) && self.has_top_goal(r);
                 self.set_state(&here);
