@@ -278,20 +278,27 @@ mod tests {
         (<= (goal a 100) (true (pos a 3))) (<= (goal a 0) (not (true (pos a 3))))
         (<= (goal b 100) (true (pos b 3))) (<= (goal b 0) (not (true (pos b 3))))";
 
+    /// The moves that end games, learnt by greedy playouts from `s0` until
+    /// one is known (fewer than 1,000 playouts).
+    fn learn_enders<M: StateMachine>(m: &mut M, s0: &M::State, rng: &mut fastrand::Rng) -> Enders {
+        let mut enders = Enders::default();
+        for _ in 0..999 {
+            m.greedy_playout(s0, rng, 50, &mut enders).unwrap();
+            if !enders.is_empty() {
+                return enders;
+            }
+        }
+        panic!("no playout ended the game");
+    }
+
     #[test]
     fn a_learnt_winning_move_is_always_taken() {
         for choice in [EngineChoice::Interpreter, EngineChoice::Fast] {
             let mut m = load_engine(RACE, choice).expect("the race loads");
             let s0 = m.initial_state().unwrap();
             let mut rng = fastrand::Rng::with_seed(3);
-            let mut enders = Enders::default();
             // Random playouts find that `(step)` can end the game.
-            let mut n = 0;
-            while enders.is_empty() {
-                m.greedy_playout(&s0, &mut rng, 50, &mut enders).unwrap();
-                n += 1;
-                assert!(n < 1000, "no playout ended the game");
-            }
+            let mut enders = learn_enders(&mut m, &s0, &mut rng);
             // From then on `a`, to move at 2, wins at once in every playout.
             for _ in 0..200 {
                 let p = m.greedy_playout(&s0, &mut rng, 50, &mut enders).unwrap();
@@ -325,13 +332,7 @@ mod tests {
             let mut m = load_engine(BLOCK, choice).expect("the game loads");
             let s0 = m.initial_state().unwrap();
             let mut rng = fastrand::Rng::with_seed(5);
-            let mut enders = Enders::default();
-            let mut n = 0;
-            while enders.is_empty() {
-                m.greedy_playout(&s0, &mut rng, 50, &mut enders).unwrap();
-                n += 1;
-                assert!(n < 1000, "no playout ended the game");
-            }
+            let mut enders = learn_enders(&mut m, &s0, &mut rng);
             // Random play blocks one time in six; greedy play always.
             for _ in 0..200 {
                 let p = m.greedy_playout(&s0, &mut rng, 50, &mut enders).unwrap();
