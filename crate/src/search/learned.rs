@@ -1,7 +1,8 @@
-//! A state evaluation learnt from random playouts before the first move,
-//! for MCTS playouts cut short (`mcts:eval=on|auto`).
+//! A state evaluation learnt from playouts before the first move, for MCTS
+//! playouts cut short (`mcts:eval=on|auto`).
 //!
-//! Random playouts from the initial state are sampled at a few points on
+//! Playouts from the initial state (random ones, or greedy ones for a
+//! player whose own playouts are greedy) are sampled at a few points on
 //! their way; each sample is the state's fluents, labelled with every
 //! role's reward at the playout's end. A fluent's weight for a role is how
 //! far that role's mean reward lies from the overall mean in the samples
@@ -17,7 +18,8 @@
 
 use super::evaluation::Heuristic;
 use crate::clock::now_ms;
-use crate::reasoner::{rewards, EvalError, StateMachine};
+use crate::reasoner::greedy::Enders;
+use crate::reasoner::{rewards, EvalError, Playout, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -52,18 +54,18 @@ struct Sample {
 }
 
 impl LearnedEval {
-    /// Learns from random playouts from `m`'s initial state, for at most
-    /// `max_ms` milliseconds and `max_playouts` playouts. `None` when the
-    /// game gives too little to learn from (no playout ended, or too few).
+    /// Learns from playouts from `m`'s initial state, for at most `max_ms`
+    /// milliseconds and `max_playouts` playouts. `None` when the game gives
+    /// too little to learn from (no playout ended, or too few).
     pub fn learn<M: StateMachine>(
         m: &mut M,
-        rng: &mut fastrand::Rng,
+        policy: &mut Policy,
         max_ms: f64,
         max_playouts: usize,
     ) -> Result<Option<LearnedEval>, EvalError> {
         let t0 = now_ms();
         let root = m.initial_state()?;
-        let length = mean_length(m, &root, rng)?;
+        let length = mean_length(m, &root, policy)?;
         let Some(length) = length.filter(|&l| l >= 2.0) else {
             return Ok(None);
         };
@@ -71,7 +73,7 @@ impl LearnedEval {
         let (mut train, mut test) = (Vec::new(), Vec::new());
         let mut playouts = 0;
         while playouts < max_playouts && now_ms() - t0 < max_ms {
-            let samples = sampled_playout(m, &root, rng, chunk)?;
+            let samples = sampled_playout(m, &root, policy, chunk)?;
             if playouts % 4 == 3 {
                 test.extend(samples);
             } else {
@@ -105,13 +107,15 @@ impl LearnedEval {
     }
 
     /// What players learn before their first move: [`LEARN_MS`] of
-    /// playouts (20,000 at most) from a generator seeded with `seed`.
+    /// playouts (20,000 at most), random or greedy, from a generator seeded
+    /// with `seed`.
     pub fn before_first_move<M: StateMachine>(
         m: &mut M,
         seed: u64,
+        greedy: bool,
     ) -> Result<Option<LearnedEval>, String> {
-        let mut rng = fastrand::Rng::with_seed(seed ^ 0x1ea2);
-        LearnedEval::learn(m, &mut rng, LEARN_MS, 20_000).map_err(|e| e.to_string())
+        let mut policy = Policy::new(seed ^ 0x1ea2, greedy);
+        LearnedEval::learn(m, &mut policy, LEARN_MS, 20_000).map_err(|e| e.to_string())
     }
 
     /// The estimated reward in [0, 1] of every role in a state with these
@@ -139,15 +143,45 @@ impl<M: StateMachine> Heuristic<M> for Arc<LearnedEval> {
     }
 }
 
-/// The mean number of steps of a few random playouts that ended.
+/// How the playouts learnt from choose their moves: at random, or greedy
+/// (`reasoner/greedy.rs`: their endings then say more about who stood
+/// better, as in the players' own greedy playouts).
+pub struct Policy {
+    pub rng: fastrand::Rng,
+    /// The moves seen to end games, when greedy.
+    enders: Option<Enders>,
+}
+
+impl Policy {
+    pub fn new(seed: u64, greedy: bool) -> Policy {
+        Policy {
+            rng: fastrand::Rng::with_seed(seed),
+            enders: greedy.then(Enders::default),
+        }
+    }
+
+    fn play<M: StateMachine>(
+        &mut self,
+        m: &mut M,
+        state: &M::State,
+        steps: usize,
+    ) -> Result<Playout<M::State>, EvalError> {
+        match &mut self.enders {
+            Some(enders) => m.greedy_playout(state, &mut self.rng, steps, enders),
+            None => m.random_playout(state, &mut self.rng, steps),
+        }
+    }
+}
+
+/// The mean number of steps of a few playouts that ended.
 fn mean_length<M: StateMachine>(
     m: &mut M,
     root: &M::State,
-    rng: &mut fastrand::Rng,
+    policy: &mut Policy,
 ) -> Result<Option<f64>, EvalError> {
     let mut steps = Vec::new();
     for _ in 0..20 {
-        let p = m.random_playout(root, rng, 1000)?;
+        let p = policy.play(m, root, 1000)?;
         if p.terminal {
             steps.push(p.steps as f64);
         }
@@ -155,21 +189,21 @@ fn mean_length<M: StateMachine>(
     Ok((!steps.is_empty()).then(|| steps.iter().sum::<f64>() / steps.len() as f64))
 }
 
-/// One random playout from `root`, sampled every `chunk` steps (the first
-/// sample at a random depth up to `chunk`, so every depth is seen), the
-/// samples labelled with the rewards at its end; none if it did not end.
+/// One playout from `root`, sampled every `chunk` steps (the first sample
+/// at a random depth up to `chunk`, so every depth is seen), the samples
+/// labelled with the rewards at its end; none if it did not end.
 fn sampled_playout<M: StateMachine>(
     m: &mut M,
     root: &M::State,
-    rng: &mut fastrand::Rng,
+    policy: &mut Policy,
     chunk: usize,
 ) -> Result<Vec<Sample>, EvalError> {
     let mut seen = Vec::new();
     let mut state = root.clone();
-    let mut step = 1 + rng.usize(..chunk);
+    let mut step = 1 + policy.rng.usize(..chunk);
     let mut total = 0;
     loop {
-        let p = m.random_playout(&state, rng, step)?;
+        let p = policy.play(m, &state, step)?;
         total += p.steps;
         if p.terminal {
             let r = rewards(m, &p.state)?;
@@ -248,12 +282,34 @@ mod tests {
     }
 
     #[test]
+    fn greedy_playouts_teach_breakthrough_better_than_random_ones() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../games/breakthrough.kif");
+        let text = std::fs::read_to_string(path).expect("the game file");
+        let mut m = load_engine(&text, EngineChoice::Fast).expect("the game grounds");
+        let mut fit = |greedy| {
+            let mut policy = Policy::new(5, greedy);
+            let eval = LearnedEval::learn(&mut m, &mut policy, 60_000.0, 2000)
+                .unwrap()
+                .expect("breakthrough's playouts end");
+            assert_eq!(eval.playouts, 2000);
+            eval.fit
+        };
+        let (random, greedy) = (fit(false), fit(true));
+        // Random breakthrough is decided by whoever stumbles through
+        // first; greedy endings follow who stood better.
+        assert!(
+            greedy > random && greedy > MIN_FIT,
+            "R² greedy {greedy:.3}, random {random:.3}"
+        );
+    }
+
+    #[test]
     fn tic_tac_toe_learns_that_the_centre_is_worth_having() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../games/ticTacToe.kif");
         let text = std::fs::read_to_string(path).expect("the game file");
         let mut m = load_engine(&text, EngineChoice::Interpreter).expect("the game loads");
-        let mut rng = fastrand::Rng::with_seed(5);
-        let eval = LearnedEval::learn(&mut m, &mut rng, 60_000.0, 3000)
+        let mut policy = Policy::new(5, false);
+        let eval = LearnedEval::learn(&mut m, &mut policy, 60_000.0, 3000)
             .unwrap()
             .expect("random tic-tac-toe gives enough to learn from");
         assert_eq!(eval.playouts, 3000);

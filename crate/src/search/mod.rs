@@ -701,8 +701,8 @@ where
                 }
             }
             let mut cfg = cfg;
-            cfg.eval = learned_eval(spec, m, seed)?;
             cfg.greedy = greedy_playouts(spec, m, seed)?;
+            cfg.eval = learned_eval(spec, m, seed, cfg.greedy)?;
             if threads > 1 {
                 return Ok(Box::new(mcts_parallel::ParallelMcts::new(
                     cfg, seed, threads,
@@ -724,11 +724,13 @@ where
 
 /// The learnt evaluation an `mcts` spec asks for: `eval=on` (whenever one
 /// could be learnt), `auto` (when it predicts the rewards:
-/// [`learned::MIN_FIT`]) or `off` (the default).
+/// [`learned::MIN_FIT`]) or `off` (the default), learnt from playouts
+/// like the player's own (`greedy`).
 fn learned_eval<M: StateMachine>(
     spec: &PlayerSpec,
     m: &mut M,
     seed: u64,
+    greedy: bool,
 ) -> Result<Option<std::sync::Arc<learned::LearnedEval>>, String> {
     let min_fit = match spec.get("eval").unwrap_or("off") {
         "off" => return Ok(None),
@@ -740,7 +742,7 @@ fn learned_eval<M: StateMachine>(
             ))
         }
     };
-    let eval = learned::LearnedEval::before_first_move(m, seed)?;
+    let eval = learned::LearnedEval::before_first_move(m, seed, greedy)?;
     Ok(eval.filter(|e| e.fit >= min_fit).map(std::sync::Arc::new))
 }
 
