@@ -38,3 +38,20 @@ fn on_and_off_are_as_asked() {
         assert!(player_name(game, "mcts:solver=on,greedy=on").contains("greedy"));
     }
 }
+
+#[test]
+fn a_bad_value_names_every_choice() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/ticTacToe.kif"),
+    )
+    .unwrap();
+    let mut m = load_engine(&text, EngineChoice::Auto).expect("the game loads");
+    let spec: PlayerSpec = "mcts:greedy=maybe".parse().unwrap();
+    let err = build_player(&spec, &parse_program(&text), &mut m, 1)
+        .err()
+        .expect("greedy=maybe is refused");
+    assert_eq!(
+        err,
+        "player option greedy expects on, off or auto, got `maybe`"
+    );
+}

@@ -755,7 +755,10 @@ pub fn greedy_playouts<M: StateMachine>(
     seed: u64,
 ) -> Result<bool, String> {
     if spec.get("greedy") != Some("auto") {
-        return spec.flag("greedy", false);
+        return spec.flag("greedy", false).map_err(|_| {
+            let v = spec.get("greedy").unwrap_or_default();
+            format!("player option greedy expects on, off or auto, got `{v}`")
+        });
     }
     let s0 = m.initial_state().map_err(|e| e.to_string())?;
     let mut rng = fastrand::Rng::with_seed(seed ^ 0x9eed);
