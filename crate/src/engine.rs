@@ -406,7 +406,7 @@ impl StateMachine for Engine {
         match self {
             Engine::Fast(f) => {
                 let s = fast_state(f, state)?;
-                let (steps, terminal) = f.playout_greedy(&s, rng, max_steps, enders);
+                let (steps, terminal) = f.playout_greedy(&s, rng, max_steps, enders, None);
                 Ok(Playout {
                     state: EngineState::Bits(f.current_state()),
                     steps,
@@ -416,6 +416,47 @@ impl StateMachine for Engine {
             Engine::Interpreter { .. } => {
                 crate::reasoner::greedy::greedy_playout(self, state, rng, max_steps, enders, None)
             }
+        }
+    }
+
+    fn greedy_mast_playout(
+        &mut self,
+        state: &EngineState,
+        rng: &mut fastrand::Rng,
+        max_steps: usize,
+        enders: &mut crate::reasoner::greedy::Enders,
+        mast: &mut crate::reasoner::mast::Mast,
+    ) -> Result<Playout<EngineState>, EvalError> {
+        match self {
+            Engine::Fast(f) => {
+                let s = fast_state(f, state)?;
+                let (steps, terminal) = f.playout_greedy(&s, rng, max_steps, enders, Some(mast));
+                Ok(Playout {
+                    state: EngineState::Bits(f.current_state()),
+                    steps,
+                    terminal,
+                })
+            }
+            Engine::Interpreter { .. } => crate::reasoner::greedy::greedy_playout(
+                self,
+                state,
+                rng,
+                max_steps,
+                enders,
+                Some(mast),
+            ),
+        }
+    }
+
+    fn move_slot(
+        &mut self,
+        mast: &mut crate::reasoner::mast::Mast,
+        role: usize,
+        mv: TermId,
+    ) -> u32 {
+        match self {
+            Engine::Fast(f) => f.move_slot(role, mv),
+            Engine::Interpreter { .. } => mast.slot(role, mv),
         }
     }
 

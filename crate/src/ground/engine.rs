@@ -861,6 +861,16 @@ impl FastEngine {
         (max_steps, false)
     }
 
+    /// The MAST slot of a role's move: its legal index (one slot past
+    /// them for a move that is never legal).
+    pub fn move_slot(&self, role: usize, mv: TermId) -> u32 {
+        self.t
+            .move_index
+            .get(&(role as u32, mv))
+            .copied()
+            .unwrap_or(self.t.legal_move.len() as u32)
+    }
+
     /// A MAST playout in the network (see [`crate::reasoner::mast`]): a
     /// move's slot is its legal index, so the statistics need no lookup.
     /// The moves stay on `mast`'s trail until [`Mast::finish`].

@@ -342,6 +342,45 @@ mod tests {
         }
     }
 
+    /// Plays `trail`'s joint moves (one slot per role and step, as
+    /// [`StateMachine::move_slot`] numbers them) from `s0`.
+    fn replay<M: StateMachine>(m: &mut M, s0: &M::State, mast: &mut Mast) -> M::State {
+        let trail = mast.trail().to_vec();
+        let mut s = s0.clone();
+        for step in trail.chunks(m.roles().len()) {
+            let mut joint = Vec::new();
+            for &(slot, r) in step {
+                let legal = m.legal_moves(&s, r as usize).unwrap();
+                let mv = legal
+                    .into_iter()
+                    .find(|&mv| m.move_slot(mast, r as usize, mv) == slot);
+                joint.push(mv.expect("the noted move is legal where it was made"));
+            }
+            s = m.next_state(&s, &joint).unwrap();
+        }
+        s
+    }
+
+    #[test]
+    fn the_trail_holds_the_moves_made_after_take_backs() {
+        for choice in [EngineChoice::Interpreter, EngineChoice::Fast] {
+            let mut m = load_engine(BLOCK, choice).expect("the game loads");
+            let s0 = m.initial_state().unwrap();
+            let mut rng = fastrand::Rng::with_seed(7);
+            let mut enders = learn_enders(&mut m, &s0, &mut rng);
+            let mut mast = Mast::new(1.0);
+            for _ in 0..100 {
+                let p = m
+                    .greedy_mast_playout(&s0, &mut rng, 50, &mut enders, &mut mast)
+                    .unwrap();
+                assert_eq!(mast.trail_len(), 2 * p.steps, "{choice:?}");
+                let end = replay(&mut m, &s0, &mut mast);
+                assert!(end == p.state, "{choice:?}: the trail leads elsewhere");
+                mast.truncate(0);
+            }
+        }
+    }
+
     #[test]
     fn with_mast_the_moves_are_credited() {
         let mut m = load_engine(RACE, EngineChoice::Interpreter).unwrap();

@@ -80,6 +80,11 @@ impl Mast {
         *self.slots.entry((role as u32, mv)).or_insert(next)
     }
 
+    /// The (slot, role) of each move the running playout has noted.
+    pub fn trail(&self) -> &[(u32, u32)] {
+        &self.trail
+    }
+
     /// How many moves the running playout has noted.
     pub fn trail_len(&self) -> usize {
         self.trail.len()

@@ -189,6 +189,29 @@ pub trait StateMachine {
         greedy::greedy_playout(self, state, rng, max_steps, enders, None)
     }
 
+    /// A greedy playout whose other moves `mast` draws, every move noted on
+    /// its trail (`reasoner/greedy.rs`); the fast engine plays it inside
+    /// its network.
+    fn greedy_mast_playout(
+        &mut self,
+        state: &Self::State,
+        rng: &mut fastrand::Rng,
+        max_steps: usize,
+        enders: &mut greedy::Enders,
+        mast: &mut mast::Mast,
+    ) -> Result<Playout<Self::State>, EvalError>
+    where
+        Self: Sized,
+    {
+        greedy::greedy_playout(self, state, rng, max_steps, enders, Some(mast))
+    }
+
+    /// The slot of a role's move in `mast`, as the playouts above note it
+    /// (the fast engine: the move's legal index).
+    fn move_slot(&mut self, mast: &mut mast::Mast, role: usize, mv: TermId) -> u32 {
+        mast.slot(role, mv)
+    }
+
     /// One goal value per role: the largest derivable one, or `None`.
     fn goals(&mut self, state: &Self::State) -> Result<Vec<Option<i64>>, EvalError> {
         Ok(self

@@ -9,11 +9,20 @@
 //! play random moves to the end, and add each role's goal value / 100 to the
 //! statistics along the path. The move played is our role's most visited
 //! move at the root (ties: higher mean). The tree is rebuilt for every move.
+//!
+//! With `rave=K` (RAVE, Gelly and Silver; as in CadiaPlayer) each node also
+//! keeps, per role and move, the rewards of every iteration through the
+//! node in which the role made that move later on, in the tree or the
+//! playout (all moves as first: AMAF). Selection mixes a move's AMAF mean
+//! into its own mean with weight `sqrt(K / (3n + K))` after `n` visits of
+//! its own, so moves good elsewhere in the game are tried first and
+//! sooner than their own statistics would tell.
 
 use super::learned::LearnedEval;
 use super::{searched_move, since, Budget, Limit, Player, SearchResult, Stats};
 use crate::clock::now_ms;
 use crate::reasoner::greedy::Enders;
+use crate::reasoner::mast::Mast;
 use crate::reasoner::{rewards, EvalError, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::FxHashMap;
@@ -38,6 +47,8 @@ pub struct Config {
     /// Greedy playouts: decisive and anti-decisive moves
     /// (`reasoner/greedy.rs`).
     pub greedy: bool,
+    /// RAVE's equivalence constant (0: no RAVE).
+    pub rave: u32,
 }
 
 impl Default for Config {
@@ -51,6 +62,7 @@ impl Default for Config {
             cutoff: 10,
             prior: 0,
             greedy: false,
+            rave: 0,
         }
     }
 }
@@ -69,6 +81,10 @@ struct Node<S> {
     legal: Vec<Vec<TermId>>,
     /// Per role, per legal move.
     arms: Vec<Vec<Arm>>,
+    /// With RAVE, per role and legal move: the move's slot in the playout
+    /// trail's numbering, and its all-moves-as-first statistics.
+    slots: Vec<Vec<u32>>,
+    amaf: Vec<Vec<Arm>>,
     visits: u32,
     children: FxHashMap<Box<[u16]>, u32>,
 }
@@ -80,6 +96,10 @@ pub struct Mcts {
     stats: Stats,
     /// The moves seen to end games (greedy playouts), kept for the game.
     enders: Enders,
+    /// With RAVE: notes the playouts' moves (epsilon 1: drawn uniformly).
+    trail: Mast,
+    /// With RAVE: the slots played in an iteration, as bits.
+    played: Vec<u64>,
 }
 
 impl Mcts {
@@ -89,10 +109,30 @@ impl Mcts {
             rng: fastrand::Rng::with_seed(seed),
             stats: Stats::default(),
             enders: Enders::default(),
+            trail: Mast::new(1.0),
+            played: Vec::new(),
         }
     }
 
-    fn make_node<M: StateMachine>(m: &mut M, state: M::State) -> Result<Node<M::State>, EvalError> {
+    fn make_node<M: StateMachine>(
+        &mut self,
+        m: &mut M,
+        state: M::State,
+    ) -> Result<Node<M::State>, EvalError> {
+        let mut node = Self::bare_node(m, state)?;
+        if self.cfg.rave > 0 && !node.terminal {
+            node.amaf = node.arms.clone();
+            node.slots = (node.legal.iter().enumerate())
+                .map(|(r, moves)| {
+                    let slot = |&mv: &TermId| m.move_slot(&mut self.trail, r, mv);
+                    moves.iter().map(slot).collect()
+                })
+                .collect();
+        }
+        Ok(node)
+    }
+
+    fn bare_node<M: StateMachine>(m: &mut M, state: M::State) -> Result<Node<M::State>, EvalError> {
         let n = m.roles().len();
         let terminal = m.is_terminal(&state)?;
         let (legal, rewards) = if terminal {
@@ -108,6 +148,8 @@ impl Mcts {
                     rewards: r,
                     legal,
                     arms: Vec::new(),
+                    slots: Vec::new(),
+                    amaf: Vec::new(),
                     visits: 0,
                     children: FxHashMap::default(),
                 });
@@ -124,6 +166,8 @@ impl Mcts {
             rewards,
             legal,
             arms,
+            slots: Vec::new(),
+            amaf: Vec::new(),
             visits: 0,
             children: FxHashMap::default(),
         })
@@ -151,7 +195,7 @@ impl Mcts {
         let t0 = now_ms();
         let mut limit = Limit::new(&self.cfg.budget);
         let mut stats = Stats::default();
-        let mut tree = vec![Self::make_node(m, root.clone())?];
+        let mut tree = vec![self.make_node(m, root.clone())?];
         stats.nodes = 1;
         let n_roles = m.roles().len();
         let mut path: Vec<(u32, Box<[u16]>)> = Vec::new();
@@ -175,10 +219,14 @@ impl Mcts {
                 }
                 let pick: Box<[u16]> = (0..n_roles)
                     .map(|r| {
+                        let amaf = node.amaf.get(r).map_or(&[][..], Vec::as_slice);
+                        let k = self.cfg.rave as f64;
                         select(
                             &node.arms[r],
+                            amaf,
                             node.visits,
                             self.cfg.exploration,
+                            k,
                             &mut self.rng,
                         )
                     })
@@ -196,7 +244,7 @@ impl Mcts {
                     .collect();
                 let child_state = m.next_state(&node.state.clone(), &joint)?;
                 let start = if tree.len() < self.cfg.max_nodes {
-                    let child = Self::make_node(m, child_state)?;
+                    let child = self.make_node(m, child_state)?;
                     let id = tree.len() as u32;
                     tree.push(child);
                     stats.nodes += 1;
@@ -218,6 +266,9 @@ impl Mcts {
             // the path, then the path).
             if path.last().is_none_or(|(last, _)| *last != cur) {
                 tree[cur as usize].visits += 1;
+            }
+            if self.cfg.rave > 0 {
+                self.back_up_amaf(&mut tree, &path, &rewards);
             }
             for (id, pick) in &path {
                 let node = &mut tree[*id as usize];
@@ -280,6 +331,40 @@ impl Mcts {
         }
     }
 
+    /// Adds the iteration's rewards to the AMAF statistics along `path`:
+    /// at each node, of every move its role made there or below, in the
+    /// tree or in the playout (noted on the trail).
+    fn back_up_amaf<S>(
+        &mut self,
+        tree: &mut [Node<S>],
+        path: &[(u32, Box<[u16]>)],
+        rewards: &[f64],
+    ) {
+        let played = &mut self.played;
+        played.fill(0);
+        for &(slot, _) in self.trail.trail() {
+            mark(played, slot);
+        }
+        self.trail.truncate(0);
+        for (id, pick) in path.iter().rev() {
+            let node = &mut tree[*id as usize];
+            for (r, &i) in pick.iter().enumerate() {
+                if let Some(&slot) = node.slots.get(r).and_then(|s| s.get(i as usize)) {
+                    mark(played, slot);
+                }
+            }
+            for (r, slots) in node.slots.iter().enumerate() {
+                let reward = rewards.get(r).copied().unwrap_or(0.0);
+                for (arm, &slot) in node.amaf[r].iter_mut().zip(slots) {
+                    if has(played, slot) {
+                        arm.visits += 1;
+                        arm.total += reward;
+                    }
+                }
+            }
+        }
+    }
+
     /// The rewards of a playout from `start`: random (or greedy) to the
     /// end, or cut short and evaluated when there is an evaluation.
     fn playout<M: StateMachine>(
@@ -292,10 +377,12 @@ impl Mcts {
             Some(_) if self.cfg.cutoff > 0 => self.cfg.cutoff,
             _ => self.cfg.playout_steps,
         };
-        let p = if self.cfg.greedy {
-            m.greedy_playout(start, &mut self.rng, steps, &mut self.enders)?
-        } else {
-            m.random_playout(start, &mut self.rng, steps)?
+        let (rng, enders, trail) = (&mut self.rng, &mut self.enders, &mut self.trail);
+        let p = match (self.cfg.greedy, self.cfg.rave > 0) {
+            (true, false) => m.greedy_playout(start, rng, steps, enders)?,
+            (true, true) => m.greedy_mast_playout(start, rng, steps, enders, trail)?,
+            (false, false) => m.random_playout(start, rng, steps)?,
+            (false, true) => m.mast_playout(start, rng, steps, trail)?,
         };
         if p.terminal {
             return rewards(m, &p.state);
@@ -332,6 +419,20 @@ impl<Mv> Default for RootStats<Mv> {
             playouts: 0,
         }
     }
+}
+
+/// Sets a slot's bit.
+fn mark(bits: &mut Vec<u64>, slot: u32) {
+    let w = slot as usize / 64;
+    if w >= bits.len() {
+        bits.resize(w + 1, 0);
+    }
+    bits[w] |= 1 << (slot % 64);
+}
+
+fn has(bits: &[u64], slot: u32) -> bool {
+    bits.get(slot as usize / 64)
+        .is_some_and(|w| w & (1 << (slot % 64)) != 0)
 }
 
 /// Merges the root statistics of searches from the same root (root
@@ -415,25 +516,34 @@ fn mean(a: Arm) -> f64 {
     }
 }
 
-/// UCB1 on one role's arms; untried arms first (a random one of them).
-fn select(arms: &[Arm], visits: u32, c: f64, rng: &mut fastrand::Rng) -> u16 {
+/// UCB1 on one role's arms, each mean mixed with its AMAF mean when
+/// `amaf` is given (RAVE with equivalence constant `k`); untried arms
+/// without AMAF statistics first (a random one of them).
+fn select(arms: &[Arm], amaf: &[Arm], visits: u32, c: f64, k: f64, rng: &mut fastrand::Rng) -> u16 {
     if arms.len() == 1 {
         return 0;
     }
-    let untried = arms.iter().filter(|a| a.visits == 0).count();
+    let unknown = |i: usize| arms[i].visits == 0 && amaf.get(i).is_none_or(|a| a.visits == 0);
+    let untried = (0..arms.len()).filter(|&i| unknown(i)).count();
     if untried > 0 {
-        let k = crate::reasoner::random_index(rng, untried);
-        return arms
-            .iter()
-            .enumerate()
-            .filter(|(_, a)| a.visits == 0)
-            .nth(k)
-            .map_or(0, |(i, _)| i as u16);
+        let pick = crate::reasoner::random_index(rng, untried);
+        return (0..arms.len())
+            .filter(|&i| unknown(i))
+            .nth(pick)
+            .unwrap_or(0) as u16;
     }
     let ln = (visits.max(1) as f64).ln();
     let mut best = (0u16, f64::NEG_INFINITY);
-    for (i, a) in arms.iter().enumerate() {
-        let u = mean(*a) + c * (ln / a.visits as f64).sqrt();
+    for (i, &a) in arms.iter().enumerate() {
+        let n = a.visits as f64;
+        let value = match amaf.get(i) {
+            Some(&r) if r.visits > 0 => {
+                let beta = (k / (3.0 * n + k)).sqrt();
+                (1.0 - beta) * mean(a) + beta * mean(r)
+            }
+            _ => mean(a),
+        };
+        let u = value + c * (ln / n.max(1.0)).sqrt();
         if u > best.1 {
             best = (i as u16, u);
         }
@@ -455,6 +565,10 @@ impl<M: StateMachine> Player<M> for Mcts {
         } else {
             eval
         };
+        let eval = match self.cfg.rave {
+            0 => eval,
+            k => format!(", rave {k}{eval}"),
+        };
         match (self.cfg.budget.ms, self.cfg.budget.nodes) {
             (Some(ms), _) => format!("mcts({ms} ms{eval})"),
             (None, Some(n)) => format!("mcts({n} playouts{eval})"),
@@ -475,5 +589,48 @@ impl<M: StateMachine> Player<M> for Mcts {
     }
     fn last_stats(&self) -> Stats {
         self.stats.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{load_engine, EngineChoice};
+
+    #[test]
+    fn amaf_credits_every_move_made_later_by_its_role() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../games/ticTacToe.kif");
+        let text = std::fs::read_to_string(path).expect("the game file");
+        for choice in [EngineChoice::Interpreter, EngineChoice::Fast] {
+            let mut m = load_engine(&text, choice).expect("the game loads");
+            let cfg = Config {
+                rave: 100,
+                ..Config::default()
+            };
+            let mut mcts = Mcts::new(cfg, 1);
+            let s0 = m.initial_state().unwrap();
+            let mut tree = vec![mcts.make_node(&mut m, s0).unwrap()];
+            let (x_moves, o_moves) = (tree[0].legal[0].len(), tree[0].legal[1].len());
+            assert_eq!((x_moves, o_moves), (9, 1), "{choice:?}");
+            // x makes its first move in the tree; the playout then has o
+            // answer and x make its fifth.
+            let (first, fifth) = (tree[0].legal[0][0], tree[0].legal[0][4]);
+            let noop = tree[0].legal[1][0];
+            let s1 = m.next_state(&tree[0].state, &[first, noop]).unwrap();
+            let o_reply = m.legal_moves(&s1, 1).unwrap()[0];
+            let o_slot = m.move_slot(&mut mcts.trail, 1, o_reply);
+            let later = m.move_slot(&mut mcts.trail, 0, fifth);
+            mcts.trail.record(o_slot, 1);
+            mcts.trail.record(later, 0);
+            let pick: Box<[u16]> = Box::new([0, 0]);
+            mcts.back_up_amaf(&mut tree, &[(0, pick)], &[1.0, 0.0]);
+            let amaf = &tree[0].amaf;
+            let visits: Vec<u32> = amaf[0].iter().map(|a| a.visits).collect();
+            assert_eq!(visits, [1, 0, 0, 0, 1, 0, 0, 0, 0], "{choice:?}");
+            assert_eq!((amaf[0][0].total, amaf[0][4].total), (1.0, 1.0));
+            // o's noop at the root: credited with o's reward.
+            assert_eq!((amaf[1][0].visits, amaf[1][0].total), (1, 0.0));
+            assert_eq!(mcts.trail.trail_len(), 0, "the trail is used up");
+        }
     }
 }

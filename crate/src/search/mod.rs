@@ -484,7 +484,7 @@ pub const PLAYERS: &[PlayerInfo] = &[
         "alpha-beta, iterative deepening, transposition table, PV-first ordering; options depth, ms, nodes, heuristic, mode=auto|paranoid|maxn, tt=on|off, ordering=on|off, threads=N|cores=auto (lazy SMP on N threads sharing one table, budget per thread), table=shared|own",
     ),
     player("bestfirst", "best-first", false, "best-first search for one-player games (thesis 3.2.1); options ms, nodes, heuristic"),
-    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c, threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves, and grown on the opponent's time by a player server, unless reuse=off or ponder=off), mast=on with solver=on (MAST playouts: epsilon-greedy on each move's average reward), greedy=on|auto (playouts take a move that wins at once, among the moves seen to end games, and take back a move that lets the opponent win at once; auto: where that costs little), eval=on|auto (an evaluation learnt from random playouts before the first move: playouts cut after cutoff=N steps, default 10, and evaluated; prior=N counts each new child's evaluation as N visits)"),
+    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c, threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves, and grown on the opponent's time by a player server, unless reuse=off or ponder=off), mast=on with solver=on (MAST playouts: epsilon-greedy on each move's average reward), greedy=on|auto (playouts take a move that wins at once, among the moves seen to end games, and take back a move that lets the opponent win at once; auto: where that costs little), eval=on|auto (an evaluation learnt from random playouts before the first move: playouts cut after cutoff=N steps, default 10, and evaluated; prior=N counts each new child's evaluation as N visits), rave=K (RAVE: each move's mean mixed with its all-moves-as-first mean, weight sqrt(K/(3n+K)) after n visits)"),
     player(
         "coolerjo",
         "CoolerJO",
@@ -682,6 +682,9 @@ where
             // MCTS; one thread is the one-core player itself.
             let threads = spec_threads(spec)?;
             if spec.flag("solver", false)? {
+                if spec.get("rave").is_some() {
+                    return Err("player option rave is not for solver=on".into());
+                }
                 let cfg = mcts_solver::Config {
                     budget: cfg.budget,
                     exploration: cfg.exploration,
@@ -815,7 +818,7 @@ pub fn alphabeta_config(spec: &PlayerSpec) -> Result<alphabeta::Config, String> 
 pub fn mcts_config(spec: &PlayerSpec) -> Result<mcts::Config, String> {
     spec.check_keys(&[
         "ms", "playouts", "nodes", "c", "threads", "cores", "solver", "reuse", "ponder", "mast",
-        "greedy", "eval", "cutoff", "prior",
+        "greedy", "eval", "cutoff", "prior", "rave",
     ])?;
     let mut cfg = mcts::Config {
         budget: spec.budget(Some(DEFAULT_MS))?,
@@ -835,6 +838,9 @@ pub fn mcts_config(spec: &PlayerSpec) -> Result<mcts::Config, String> {
     }
     if let Some(k) = spec.number::<u32>("prior")? {
         cfg.prior = k;
+    }
+    if let Some(k) = spec.number::<u32>("rave")? {
+        cfg.rave = k;
     }
     Ok(cfg)
 }

@@ -2,10 +2,12 @@
 //! [`crate::reasoner::greedy`] (a lone mover takes a known winning move; the
 //! lone choice before it, by another role, is taken back and redrawn), with
 //! a move named by its legal proposition's index, so a step allocates
-//! nothing and looks nothing up.
+//! nothing and looks nothing up. With a [`Mast`], the moves are drawn by it
+//! and noted on its trail (their slots are the legal indices).
 
 use super::{select, FastEngine, NONE};
 use crate::reasoner::greedy::Enders;
+use crate::reasoner::mast::{self, Mast};
 use crate::reasoner::random_index;
 use smallvec::SmallVec;
 
@@ -21,17 +23,21 @@ struct Choice {
     /// The mover's legal bits not tried yet.
     untried: Words,
     steps: usize,
+    /// The length of MAST's trail before it.
+    trail: usize,
 }
 
 impl FastEngine {
     /// A greedy playout from `state` of at most `max_steps` joint moves;
-    /// the number of joint moves made and whether the end is terminal.
+    /// the number of joint moves made and whether the end is terminal. The
+    /// moves stay on `mast`'s trail, if given, until [`Mast::finish`].
     pub fn playout_greedy(
         &mut self,
         state: &super::BitState,
         rng: &mut fastrand::Rng,
         max_steps: usize,
         enders: &mut Enders,
+        mut mast: Option<&mut Mast>,
     ) -> (usize, bool) {
         self.at(state);
         let terminal = self.t.terminal as usize;
@@ -46,6 +52,7 @@ impl FastEngine {
             let mut movers = 0;
             let mut mover = 0;
             for r in 0..roles {
+                let start = self.t.legal_start[r];
                 let legal = self.legal_bits(r);
                 let n: usize = legal.iter().map(|w| w.count_ones() as usize).sum();
                 if n == 0 {
@@ -56,14 +63,17 @@ impl FastEngine {
                     bits.clear();
                     bits.extend_from_slice(legal);
                 }
-                let pick = select::<false>(legal, random_index(rng, n));
-                picks.push(self.t.legal_start[r] + pick as u32);
+                picks.push(start + draw(legal, n, start, rng, mast.as_deref()) as u32);
             }
             let lone = movers == 1;
             if lone {
                 if let Some(win) = self.decisive(mover, &bits, &picks, enders) {
                     if has_last && last.mover != mover && self.retry(&mut last, rng) {
                         enders.tries += 1;
+                        if let Some(mast) = mast.as_deref_mut() {
+                            mast.truncate(last.trail);
+                            note(mast, &last.picks);
+                        }
                         steps = last.steps + 1;
                         if self.on(terminal) {
                             enders.learn_index(last.picks[last.mover]);
@@ -80,8 +90,12 @@ impl FastEngine {
                 let played = picks[mover] - self.t.legal_start[mover];
                 last.untried[played as usize / 64] &= !(1 << (played % 64));
                 last.steps = steps;
+                last.trail = mast.as_deref().map_or(0, Mast::trail_len);
             }
             has_last = lone;
+            if let Some(mast) = mast.as_deref_mut() {
+                note(mast, &picks);
+            }
             self.play(&picks);
             if lone && self.on(terminal) {
                 enders.learn_index(picks[mover]);
@@ -154,5 +168,39 @@ impl FastEngine {
         self.set_state(&c.state);
         self.play(&c.picks);
         true
+    }
+}
+
+/// A move among `legal`'s `n` bits, as an offset from the role's first
+/// legal index `start`: uniform, or drawn by MAST.
+fn draw(
+    legal: &[u64],
+    n: usize,
+    start: u32,
+    rng: &mut fastrand::Rng,
+    mast: Option<&Mast>,
+) -> usize {
+    match mast {
+        Some(mast) if n > 1 && !mast.explore(rng) => {
+            let set = legal.iter().enumerate().flat_map(|(w, &word)| {
+                let mut x = word;
+                std::iter::from_fn(move || {
+                    (x != 0).then(|| {
+                        let pos = w * 64 + x.trailing_zeros() as usize;
+                        x &= x - 1;
+                        pos
+                    })
+                })
+            });
+            mast::best(rng, set.map(|pos| (pos, mast.value(start + pos as u32))))
+        }
+        _ => select::<false>(legal, random_index(rng, n)),
+    }
+}
+
+/// Notes a joint move, given by legal indices, on MAST's trail.
+fn note(mast: &mut Mast, picks: &[u32]) {
+    for (r, &i) in picks.iter().enumerate() {
+        mast.record(i, r);
     }
 }
