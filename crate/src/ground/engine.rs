@@ -899,21 +899,7 @@ impl FastEngine {
                 if n == 0 {
                     return (steps, false);
                 }
-                let pick = if n == 1 || mast.explore(rng) {
-                    select::<false>(bits, crate::reasoner::random_index(rng, n))
-                } else {
-                    let set = bits.iter().enumerate().flat_map(|(w, &word)| {
-                        let mut x = word;
-                        std::iter::from_fn(move || {
-                            (x != 0).then(|| {
-                                let pos = w * 64 + x.trailing_zeros() as usize;
-                                x &= x - 1;
-                                pos
-                            })
-                        })
-                    });
-                    mast::best(rng, set.map(|pos| (pos, mast.value(start + pos as u32))))
-                };
+                let pick = draw(bits, n, start, rng, Some(mast));
                 let i = start as usize + pick;
                 mast.record(i as u32, r);
                 let node = self.t.legal_input[i];
@@ -1002,6 +988,33 @@ fn select_in_word(mut x: u64, mut k: u32) -> u32 {
         pos += if up { half } else { 0 };
     }
     pos
+}
+
+/// A move among `legal`'s `n` bits, as an offset from the role's first
+/// legal index `start`: uniform, or drawn by MAST.
+fn draw(
+    legal: &[u64],
+    n: usize,
+    start: u32,
+    rng: &mut fastrand::Rng,
+    mast: Option<&Mast>,
+) -> usize {
+    match mast {
+        Some(mast) if n > 1 && !mast.explore(rng) => {
+            let set = legal.iter().enumerate().flat_map(|(w, &word)| {
+                let mut x = word;
+                std::iter::from_fn(move || {
+                    (x != 0).then(|| {
+                        let pos = w * 64 + x.trailing_zeros() as usize;
+                        x &= x - 1;
+                        pos
+                    })
+                })
+            });
+            mast::best(rng, set.map(|pos| (pos, mast.value(start + pos as u32))))
+        }
+        _ => select::<false>(legal, crate::reasoner::random_index(rng, n)),
+    }
 }
 
 impl StateMachine for FastEngine {

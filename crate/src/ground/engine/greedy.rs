@@ -5,9 +5,9 @@
 //! nothing and looks nothing up. With a [`Mast`], the moves are drawn by it
 //! and noted on its trail (their slots are the legal indices).
 
-use super::{select, FastEngine, NONE};
+use super::{draw, select, FastEngine, NONE};
 use crate::reasoner::greedy::Enders;
-use crate::reasoner::mast::{self, Mast};
+use crate::reasoner::mast::Mast;
 use crate::reasoner::random_index;
 use smallvec::SmallVec;
 
@@ -168,33 +168,6 @@ impl FastEngine {
         self.set_state(&c.state);
         self.play(&c.picks);
         true
-    }
-}
-
-/// A move among `legal`'s `n` bits, as an offset from the role's first
-/// legal index `start`: uniform, or drawn by MAST.
-fn draw(
-    legal: &[u64],
-    n: usize,
-    start: u32,
-    rng: &mut fastrand::Rng,
-    mast: Option<&Mast>,
-) -> usize {
-    match mast {
-        Some(mast) if n > 1 && !mast.explore(rng) => {
-            let set = legal.iter().enumerate().flat_map(|(w, &word)| {
-                let mut x = word;
-                std::iter::from_fn(move || {
-                    (x != 0).then(|| {
-                        let pos = w * 64 + x.trailing_zeros() as usize;
-                        x &= x - 1;
-                        pos
-                    })
-                })
-            });
-            mast::best(rng, set.map(|pos| (pos, mast.value(start + pos as u32))))
-        }
-        _ => select::<false>(legal, random_index(rng, n)),
     }
 }
 
