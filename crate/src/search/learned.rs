@@ -11,6 +11,13 @@
 //! state's raw score is the sum of its fluents' weights; one least-squares
 //! line per role maps it to a reward in [0, 1].
 //!
+//! A material evaluation (`eval=material`, after Sancho's piece heuristic)
+//! ties the weights of the fluents of a board's cells by their content:
+//! every piece of a kind counts the same wherever it stands, and a kind's
+//! weight for a role is the slope of that role's reward on the number of
+//! such pieces. Fewer weights, learnt from the same samples, so less noise
+//! where the squares matter little against the count.
+//!
 //! The weights are learnt on three quarters of the playouts; the line is
 //! fitted, and the fit measured (R², the share of the reward's variance the
 //! evaluation explains), on the other quarter. `auto` uses the evaluation
@@ -20,7 +27,8 @@ use super::evaluation::Heuristic;
 use crate::clock::now_ms;
 use crate::reasoner::greedy::Enders;
 use crate::reasoner::{rewards, EvalError, Playout, StateMachine};
-use crate::terms::TermId;
+use crate::structure::Board;
+use crate::terms::{TermId, TermStore};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
@@ -45,6 +53,41 @@ pub struct LearnedEval {
     pub fit: f64,
     /// Playouts learnt from.
     pub playouts: usize,
+    /// A material evaluation's pieces.
+    pub material: Option<Material>,
+}
+
+/// The pieces of a material evaluation: each piece fluent's kind, and per
+/// role which kinds are its own (their number raises its reward: +1) and
+/// which its opponents' (−1).
+#[derive(Debug)]
+pub struct Material {
+    kinds: FxHashMap<TermId, usize>,
+    sides: Vec<Vec<f64>>,
+}
+
+impl Material {
+    /// Role `r`'s material balance in a state with these fluents:
+    /// `(own − theirs) / (own + theirs)`, and `own + theirs`.
+    pub fn balance(&self, fluents: &[TermId], r: usize) -> (f64, f64) {
+        let (mut own, mut theirs) = (0.0, 0.0);
+        for f in fluents {
+            if let Some(&k) = self.kinds.get(f) {
+                match self.sides[r][k] {
+                    s if s > 0.0 => own += 1.0,
+                    s if s < 0.0 => theirs += 1.0,
+                    _ => {}
+                }
+            }
+        }
+        let total = own + theirs;
+        let share = if total > 0.0 {
+            (own - theirs) / total
+        } else {
+            0.0
+        };
+        (share, total)
+    }
 }
 
 /// A sampled state and the rewards at its playout's end.
@@ -62,6 +105,19 @@ impl LearnedEval {
         policy: &mut Policy,
         max_ms: f64,
         max_playouts: usize,
+    ) -> Result<Option<LearnedEval>, EvalError> {
+        LearnedEval::learn_with(m, policy, max_ms, max_playouts, None)
+    }
+
+    /// [`LearnedEval::learn`], with the weights tied by the content of
+    /// these boards' cells when `material` is given (fluents off the boards
+    /// then weigh nothing).
+    pub fn learn_with<M: StateMachine>(
+        m: &mut M,
+        policy: &mut Policy,
+        max_ms: f64,
+        max_playouts: usize,
+        material: Option<&[Board]>,
     ) -> Result<Option<LearnedEval>, EvalError> {
         let t0 = now_ms();
         let root = m.initial_state()?;
@@ -85,14 +141,24 @@ impl LearnedEval {
             return Ok(None);
         }
         let roles = m.roles().len();
+        let groups = material.map(|boards| piece_kinds(m.terms(), boards, &train, &test));
         let mut eval = LearnedEval {
             weights: Vec::new(),
             line: Vec::new(),
             fit: f64::INFINITY,
             playouts,
+            material: None,
         };
+        let mut sides = Vec::new();
         for r in 0..roles {
-            let weights = fluent_weights(&train, r);
+            let weights = match &groups {
+                Some(groups) => {
+                    let slopes = material_slopes(&train, r, groups);
+                    sides.push(slopes.iter().map(|s| s.signum()).collect());
+                    groups.iter().map(|(&f, &k)| (f, slopes[k])).collect()
+                }
+                None => fluent_weights(&train, r),
+            };
             let raw: Vec<f64> = test
                 .iter()
                 .map(|s| raw_score(&weights, &s.fluents))
@@ -103,19 +169,24 @@ impl LearnedEval {
             eval.line.push(line);
             eval.fit = eval.fit.min(fit);
         }
+        eval.material = groups.map(|kinds| Material { kinds, sides });
         Ok(Some(eval))
     }
 
     /// What players learn before their first move: [`LEARN_MS`] of
     /// playouts (20,000 at most), random or greedy, from a generator seeded
     /// with `seed`.
+    /// `material`: the boards whose pieces are counted (a material
+    /// evaluation).
     pub fn before_first_move<M: StateMachine>(
         m: &mut M,
         seed: u64,
         greedy: bool,
+        material: Option<&[Board]>,
     ) -> Result<Option<LearnedEval>, String> {
         let mut policy = Policy::new(seed ^ 0x1ea2, greedy);
-        LearnedEval::learn(m, &mut policy, LEARN_MS, 20_000).map_err(|e| e.to_string())
+        LearnedEval::learn_with(m, &mut policy, LEARN_MS, 20_000, material)
+            .map_err(|e| e.to_string())
     }
 
     /// The estimated reward in [0, 1] of every role in a state with these
@@ -242,6 +313,70 @@ fn fluent_weights(samples: &[Sample], r: usize) -> FxHashMap<TermId, f64> {
         .collect()
 }
 
+/// The kind of piece of every fluent in the samples that is a cell of one
+/// of `boards`: the board and the cell's content.
+fn piece_kinds(
+    store: &TermStore,
+    boards: &[Board],
+    train: &[Sample],
+    test: &[Sample],
+) -> FxHashMap<TermId, usize> {
+    let mut kinds: Vec<(usize, Vec<String>)> = Vec::new();
+    let mut out = FxHashMap::default();
+    for s in train.iter().chain(test) {
+        for &f in &s.fluents {
+            if out.contains_key(&f) {
+                continue;
+            }
+            let name = store.symbols.name(store.functor(f));
+            let args = store.args_of(f);
+            let Some(b) = boards
+                .iter()
+                .position(|b| b.fluent == name && b.arity == args.len())
+            else {
+                continue;
+            };
+            let content = boards[b]
+                .contents
+                .iter()
+                .map(|&i| store.display(args[i]))
+                .collect();
+            let key = (b, content);
+            let kind = kinds.iter().position(|k| *k == key).unwrap_or_else(|| {
+                kinds.push(key);
+                kinds.len() - 1
+            });
+            out.insert(f, kind);
+        }
+    }
+    out
+}
+
+/// For role `r`, per kind of piece: the slope of the reward on the number
+/// of pieces of that kind, over the samples.
+fn material_slopes(samples: &[Sample], r: usize, kinds: &FxHashMap<TermId, usize>) -> Vec<f64> {
+    let n_kinds = kinds.values().max().map_or(0, |&k| k + 1);
+    let counts: Vec<Vec<f64>> = samples
+        .iter()
+        .map(|s| {
+            let mut c = vec![0.0; n_kinds];
+            for f in &s.fluents {
+                if let Some(&k) = kinds.get(f) {
+                    c[k] += 1.0;
+                }
+            }
+            c
+        })
+        .collect();
+    let ys: Vec<f64> = samples.iter().map(|s| s.rewards[r]).collect();
+    (0..n_kinds)
+        .map(|k| {
+            let xs: Vec<f64> = counts.iter().map(|c| c[k]).collect();
+            fit_line(&xs, &ys).0 .1
+        })
+        .collect()
+}
+
 fn raw_score(weights: &FxHashMap<TermId, f64>, fluents: &[TermId]) -> f64 {
     fluents.iter().filter_map(|f| weights.get(f)).sum()
 }
@@ -301,6 +436,48 @@ mod tests {
             greedy > random && greedy > MIN_FIT,
             "R² greedy {greedy:.3}, random {random:.3}"
         );
+    }
+
+    #[test]
+    fn breakthrough_material_counts_each_side_for_its_role() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../games/breakthrough.kif");
+        let text = std::fs::read_to_string(path).expect("the game file");
+        let crate::Game {
+            program,
+            mut engine,
+        } = crate::Game::load(&text, EngineChoice::Fast).expect("the game grounds");
+        let options = crate::structure::features::HEURISTIC_OPTIONS;
+        let st = crate::structure::find(&program, &mut engine, options).unwrap();
+        let mut policy = Policy::new(5, true);
+        let eval =
+            LearnedEval::learn_with(&mut engine, &mut policy, 60_000.0, 2000, Some(&st.boards))
+                .unwrap()
+                .expect("breakthrough's playouts end");
+        let material = eval.material.as_ref().expect("a material evaluation");
+        let s0 = engine.initial_state().unwrap();
+        let mut fluents = engine.fluents(&s0);
+        // At the start: 10 pieces each, so an even balance for both roles.
+        for r in 0..2 {
+            assert_eq!(material.balance(&fluents, r), (0.0, 20.0), "role {r}");
+        }
+        // Without one white piece (white is the first role), white is
+        // behind by exactly that piece and black ahead.
+        let white = parse(&mut engine, "(cellholds 1 1 white)");
+        fluents.retain(|&f| f != white);
+        let (w, total) = material.balance(&fluents, 0);
+        assert_eq!(total, 19.0);
+        assert!((w + 1.0 / 19.0).abs() < 1e-12, "white's balance {w}");
+        assert!((material.balance(&fluents, 1).0 - 1.0 / 19.0).abs() < 1e-12);
+        // The tied weights rate the position as the balance does.
+        let (fewer, full) = (eval.rewards(&fluents), eval.rewards(&engine.fluents(&s0)));
+        assert!(
+            fewer[0] < full[0] && fewer[1] > full[1],
+            "{fewer:?} against {full:?}"
+        );
+    }
+
+    fn parse<M: StateMachine>(m: &mut M, text: &str) -> TermId {
+        crate::program::parse_ground_term(m.terms_mut(), text).unwrap()
     }
 
     #[test]

@@ -89,6 +89,34 @@ struct Node<S> {
     children: FxHashMap<Box<[u16]>, u32>,
 }
 
+/// A new child's value for role `r` from its material (after Sancho's
+/// piece heuristic): a sigmoid of the change of the role's balance since
+/// the root, steeper with more pieces on the board; once the root has a
+/// mean of its own, that mean displaced towards 0 or 1 by as much.
+fn material_prior<S>(
+    material: &super::learned::Material,
+    fluents: &[TermId],
+    root_balance: &[f64],
+    root: &Node<S>,
+    r: usize,
+) -> f64 {
+    let (share, total) = material.balance(fluents, r);
+    let change = share - root_balance.get(r).copied().unwrap_or(0.0);
+    let h = 1.0 / (1.0 + (-(total / 4.0) * change).exp());
+    let (n, sum) = root.arms[r]
+        .iter()
+        .fold((0u32, 0.0), |(n, s), a| (n + a.visits, s + a.total));
+    if n <= 50 {
+        return h;
+    }
+    let mean = sum / n as f64;
+    if h > 0.5 {
+        mean + (1.0 - mean) * (h - 0.5) * 2.0
+    } else {
+        mean - mean * (0.5 - h) * 2.0
+    }
+}
+
 /// The MCTS player.
 pub struct Mcts {
     pub cfg: Config,
@@ -100,6 +128,8 @@ pub struct Mcts {
     trail: Mast,
     /// With RAVE: the slots played in an iteration, as bits.
     played: Vec<u64>,
+    /// With a material evaluation: each role's balance at the root.
+    root_balance: Vec<f64>,
 }
 
 impl Mcts {
@@ -111,6 +141,7 @@ impl Mcts {
             enders: Enders::default(),
             trail: Mast::new(1.0),
             played: Vec::new(),
+            root_balance: Vec::new(),
         }
     }
 
@@ -196,6 +227,12 @@ impl Mcts {
         let mut limit = Limit::new(&self.cfg.budget);
         let mut stats = Stats::default();
         let mut tree = vec![self.make_node(m, root.clone())?];
+        if let Some(material) = self.cfg.eval.as_ref().and_then(|e| e.material.as_ref()) {
+            let fluents = m.fluents(root);
+            self.root_balance = (0..m.roles().len())
+                .map(|r| material.balance(&fluents, r).0)
+                .collect();
+        }
         stats.nodes = 1;
         let n_roles = m.roles().len();
         let mut path: Vec<(u32, Box<[u16]>)> = Vec::new();
@@ -319,6 +356,12 @@ impl Mcts {
         let child = &tree[id as usize];
         let values = if child.terminal {
             child.rewards.clone()
+        } else if let Some(material) = &eval.material {
+            let fluents = m.fluents(&child.state);
+            let root = &tree[0];
+            (0..root.arms.len())
+                .map(|r| material_prior(material, &fluents, &self.root_balance, root, r))
+                .collect()
         } else {
             eval.rewards(&m.fluents(&child.state))
         };

@@ -484,7 +484,7 @@ pub const PLAYERS: &[PlayerInfo] = &[
         "alpha-beta, iterative deepening, transposition table, PV-first ordering; options depth, ms, nodes, heuristic, mode=auto|paranoid|maxn, tt=on|off, ordering=on|off, threads=N|cores=auto (lazy SMP on N threads sharing one table, budget per thread), table=shared|own",
     ),
     player("bestfirst", "best-first", false, "best-first search for one-player games (thesis 3.2.1); options ms, nodes, heuristic"),
-    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c, threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves, and grown on the opponent's time by a player server, unless reuse=off or ponder=off), mast=on with solver=on (MAST playouts: epsilon-greedy on each move's average reward), greedy=on|auto (playouts take a move that wins at once, among the moves seen to end games, and take back a move that lets the opponent win at once; auto: where that costs little), eval=on|auto (an evaluation learnt from random playouts before the first move: playouts cut after cutoff=N steps, default 10, and evaluated; prior=N counts each new child's evaluation as N visits), rave=K (RAVE: each move's mean mixed with its all-moves-as-first mean, weight sqrt(K/(3n+K)) after n visits)"),
+    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c, threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves, and grown on the opponent's time by a player server, unless reuse=off or ponder=off), mast=on with solver=on (MAST playouts: epsilon-greedy on each move's average reward), greedy=on|auto (playouts take a move that wins at once, among the moves seen to end games, and take back a move that lets the opponent win at once; auto: where that costs little), eval=on|auto|material (an evaluation learnt from playouts before the first move, per square or, material, per kind of piece: playouts cut after cutoff=N steps, default 10, and evaluated; prior=N counts each new child's evaluation as N visits), rave=K (RAVE: each move's mean mixed with its all-moves-as-first mean, weight sqrt(K/(3n+K)) after n visits)"),
     player(
         "coolerjo",
         "CoolerJO",
@@ -705,7 +705,7 @@ where
             }
             let mut cfg = cfg;
             cfg.greedy = greedy_playouts(spec, m, seed)?;
-            cfg.eval = learned_eval(spec, m, seed, cfg.greedy)?;
+            cfg.eval = learned_eval(spec, program, m, seed, cfg.greedy)?;
             if threads > 1 {
                 return Ok(Box::new(mcts_parallel::ParallelMcts::new(
                     cfg, seed, threads,
@@ -727,25 +727,39 @@ where
 
 /// The learnt evaluation an `mcts` spec asks for: `eval=on` (whenever one
 /// could be learnt), `auto` (when it predicts the rewards:
-/// [`learned::MIN_FIT`]) or `off` (the default), learnt from playouts
-/// like the player's own (`greedy`).
+/// [`learned::MIN_FIT`]), `material` (the pieces on the game's boards
+/// counted, whenever the game has boards and a count could be learnt) or
+/// `off` (the default), learnt from playouts like the player's own
+/// (`greedy`).
 fn learned_eval<M: StateMachine>(
     spec: &PlayerSpec,
+    program: &Program,
     m: &mut M,
     seed: u64,
     greedy: bool,
 ) -> Result<Option<std::sync::Arc<learned::LearnedEval>>, String> {
-    let min_fit = match spec.get("eval").unwrap_or("off") {
+    let (min_fit, material) = match spec.get("eval").unwrap_or("off") {
         "off" => return Ok(None),
-        "on" => f64::NEG_INFINITY,
-        "auto" => learned::MIN_FIT,
+        "on" => (f64::NEG_INFINITY, false),
+        "auto" => (learned::MIN_FIT, false),
+        "material" => (f64::NEG_INFINITY, true),
         other => {
             return Err(format!(
-                "player option eval must be on, auto or off, got `{other}`"
+                "player option eval must be on, auto, material or off, got `{other}`"
             ))
         }
     };
-    let eval = learned::LearnedEval::before_first_move(m, seed, greedy)?;
+    let boards = if material {
+        let options = crate::structure::features::HEURISTIC_OPTIONS;
+        let st = crate::structure::find(program, m, options).map_err(|e| e.to_string())?;
+        if st.boards.is_empty() {
+            return Ok(None);
+        }
+        Some(st.boards)
+    } else {
+        None
+    };
+    let eval = learned::LearnedEval::before_first_move(m, seed, greedy, boards.as_deref())?;
     Ok(eval.filter(|e| e.fit >= min_fit).map(std::sync::Arc::new))
 }
 
