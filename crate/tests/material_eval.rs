@@ -1,0 +1,41 @@
+//! `mcts:eval=material`: an evaluation where the game has boards, none
+//! where it has not, and a clear error for a value that is not one.
+
+use gdlkit::search::{build_player, PlayerSpec};
+use gdlkit::{load_engine, parse_program, EngineChoice};
+use std::path::Path;
+
+/// The player built from `spec` for the project's game `name`, or its error.
+fn build(name: &str, spec: &str) -> Result<String, String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../games/{name}.kif"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut m = load_engine(&text, EngineChoice::Auto).expect("the game loads");
+    let spec: PlayerSpec = spec.parse().unwrap();
+    build_player(&spec, &parse_program(&text), &mut m, 1).map(|p| p.name())
+}
+
+#[test]
+fn a_game_with_boards_gets_a_material_evaluation() {
+    let name = build("breakthrough", "mcts:eval=material,cutoff=0,prior=5").unwrap();
+    assert!(
+        name.contains("eval R²") && name.contains("prior 5"),
+        "{name}"
+    );
+}
+
+#[test]
+fn a_game_without_boards_gets_none() {
+    // maze's fluents are a position and a step count: no board.
+    let name = build("maze", "mcts:eval=material").unwrap();
+    assert!(!name.contains("eval"), "{name}");
+    assert!(name.starts_with("mcts("), "{name}");
+}
+
+#[test]
+fn a_bad_value_names_every_choice() {
+    let err = build("ticTacToe", "mcts:eval=pieces").unwrap_err();
+    assert_eq!(
+        err,
+        "player option eval must be on, auto, material or off, got `pieces`"
+    );
+}
