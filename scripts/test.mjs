@@ -15,7 +15,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from './build.mjs';
-import { ARTIFACTS, heading, ROOT, run } from './lib.mjs';
+import { ARTIFACTS, cargoTargetDir, heading, ROOT, run } from './lib.mjs';
 import { browserPaths, setup } from './setup.mjs';
 
 // The `ci` profile (optimised, no fat LTO, parallel codegen): `--release`
@@ -121,10 +121,6 @@ for (const file of readdirSync(join(ROOT, 'tests')).filter((f) => f.endsWith('.t
 
 const results = [];
 const started = Date.now();
-// Tests that need the ../shared corpus list themselves here when it is
-// missing (crate/tests/common/corpus.rs); printed with the summary.
-const SKIPPED_CORPUS = join(ROOT, 'target', 'tmp', 'skipped-corpus-tests.txt');
-rmSync(SKIPPED_CORPUS, { force: true });
 
 function record(name, status, seconds) {
   results.push({ name, status, seconds });
@@ -136,6 +132,12 @@ try {
   console.error(`\nsetup failed: ${e.message}`);
   process.exit(1);
 }
+
+// Tests that need the ../shared corpus list themselves here when it is
+// missing (crate/tests/common/corpus.rs, in Cargo's target directory,
+// which CARGO_TARGET_DIR may move); printed with the summary.
+const SKIPPED_CORPUS = join(cargoTargetDir(), 'tmp', 'skipped-corpus-tests.txt');
+rmSync(SKIPPED_CORPUS, { force: true });
 
 let built = true;
 {
