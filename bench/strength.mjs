@@ -11,7 +11,7 @@
 //   node bench/strength.mjs [--games connectFour,breakthrough] [--matches 4]
 //       [--start 10] [--play 1] [--candidate SPEC] [--baseline SPEC]
 //       [--opponent URL] [--out FILE.json] [--log FILE] [--port P]
-//       [--gdlkit PATH]
+//       [--gdlkit PATH] [--browser SPEC]
 //
 // Defaults: ticTacToe, connectFour, breakthrough and reversi from
 // ../shared/games/repository, 4 matches each, 10 s / 1 s, candidate = the
@@ -19,10 +19,16 @@
 // `--log F` keeps the servers' logs in F.candidate and F.baseline; ports P
 // (candidate) and P+1 (baseline), default 9400. `--gdlkit` runs another
 // build (e.g. a copy of an earlier commit's) instead of target/release.
+//
+// `--browser SPEC`: the candidate is instead the page's engine (the Match
+// view's engine seat, player SPEC from the page's list, e.g. `mcts`) in
+// headless Chromium, the page hosting the match against the opponent (by
+// default a native `gdlkit serve` with the baseline spec). Games are then
+// names from the site's library (games/); it needs `npm run build`.
 // Not part of `npm test`: it takes minutes and needs quiet cores.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -47,6 +53,7 @@ function options(argv) {
     out: null,
     log: null,
     port: 9400,
+    browser: null,
   };
   for (let i = 0; i < argv.length; i += 2) {
     const [k, v] = [argv[i], argv[i + 1]];
@@ -62,6 +69,7 @@ function options(argv) {
     else if (k === '--log') o.log = v;
     else if (k === '--port') o.port = Number(v);
     else if (k === '--gdlkit') GDLKIT = resolve(v);
+    else if (k === '--browser') o.browser = v;
     else throw new Error(`unknown option ${k}`);
   }
   return o;
@@ -117,6 +125,30 @@ function serve(spec, port, name, logFile) {
   return { proc, url: `http://127.0.0.1:${port}` };
 }
 
+/**
+ * The built site served on a free port and headless Chromium (as the
+ * page tests run it); `close()` stops both.
+ */
+async function openPage() {
+  const [{ chromium }, { serve: serveSite }, { browserPaths }, { CHROMIUM_ARGS, SITE }] = await Promise.all([
+    import('playwright-core'),
+    import('../scripts/serve.mjs'),
+    import('../scripts/setup.mjs'),
+    import('../scripts/lib.mjs'),
+  ]);
+  if (!existsSync(join(SITE, 'pkg'))) throw new Error('build the site first: npm run build');
+  const site = await serveSite({ port: 0, quiet: true });
+  const browser = await chromium.launch({ executablePath: browserPaths().chromium, args: CHROMIUM_ARGS });
+  return {
+    browser,
+    url: site.url,
+    close: () => {
+      browser.close();
+      site.server.close();
+    },
+  };
+}
+
 /** One match by `gdlkit host`: the parsed match JSON. */
 function hostMatch(file, players, o, seed) {
   const args = ['host', file, '--players', ...players, '--startclock', String(o.start), '--playclock', String(o.play)];
@@ -142,17 +174,57 @@ function interval(xs) {
   return { mean, half: n > 1 ? (1.96 * sd) / Math.sqrt(n) : Number.NaN };
 }
 
-async function playGame(game, cand, opp, o) {
+/** One match by `gdlkit host` between two player servers, `seat` the candidate's role index. */
+async function hostedMatch(game, seat, cand, opp, o, seed) {
   const file = game.endsWith('.kif') ? game : join(CORPUS, `${game}.kif`);
   if (!existsSync(file)) throw new Error(`no game ${file}`);
+  await ready(cand);
+  await ready(opp);
+  return hostMatch(file, seat === 0 ? [cand, opp] : [opp, cand], o, seed);
+}
+
+/**
+ * One match hosted by the page in Chromium (the Match view): the page's
+ * engine plays role `seat`, the opponent's URL every other role. The
+ * record is the page's match JSON (ggp-base's layout).
+ */
+async function pageMatch(game, seat, page, opp, o) {
+  await ready(opp);
+  const tab = await page.browser.newContext({ acceptDownloads: true });
+  try {
+    const p = await tab.newPage();
+    p.setDefaultTimeout(60_000);
+    await p.goto(new URL(`?view=match&game=${encodeURIComponent(game)}`, page.url).href);
+    await p.waitForSelector('body[data-ready="true"]');
+    await p.waitForSelector('.match-seat select.match-kind');
+    const roles = await p.$$eval('.match-seat select.match-kind', (ss) => ss.map((s) => s.dataset.role));
+    for (const [r, role] of roles.entries()) {
+      const row = `.match-seat:nth-child(${r + 1})`;
+      await p.selectOption(`${row} select.match-kind`, r === seat ? 'engine' : 'remote');
+      if (r === seat) await p.selectOption(`${row} select[aria-label="Engine of ${role}"]`, o.browser);
+      else await p.fill(`${row} input.match-url`, `${opp}/`);
+    }
+    await p.fill('input[aria-label="Start clock (s)"]', String(o.start));
+    await p.fill('input[aria-label="Play clock (s)"]', String(o.play));
+    await p.click('text=Start match');
+    // Every step within its clock, plus the start: a game of 500 steps at most.
+    const wait = (o.start + 500 * (o.play + 1)) * 1000;
+    await p.waitForFunction(() => /Match over|Match aborted|The match stopped/.test(document.querySelector('.match-status')?.textContent ?? ''), null, { timeout: wait, polling: 1000 });
+    const status = await p.textContent('.match-status');
+    if (/stopped/.test(status)) throw new Error(`${game}: ${status}`);
+    const [download] = await Promise.all([p.waitForEvent('download'), p.click('text=Download match JSON')]);
+    return JSON.parse(readFileSync(await download.path(), 'utf8'));
+  } finally {
+    await tab.close();
+  }
+}
+
+async function playGame(game, oneMatch, o) {
   const row = { game, scores: [], wins: 0, draws: 0, losses: 0, aborted: 0 };
   row.errors = { candidate: { TO: 0, IL: 0, CE: 0 }, opponent: { TO: 0, IL: 0, CE: 0 } };
   for (let g = 0; g < o.matches; g++) {
-    await ready(cand);
-    await ready(opp);
     const seat = g % 2;
-    const players = seat === 0 ? [cand, opp] : [opp, cand];
-    const m = hostMatch(file, players, o, g + 1);
+    const m = await oneMatch(game, seat, g + 1);
     const goals = m.goalValues ?? [];
     const mine = goals[seat] ?? 0;
     const best = Math.max(...goals.filter((_, r) => r !== seat), 0);
@@ -175,16 +247,19 @@ async function main() {
   const o = options(process.argv.slice(2));
   if (!existsSync(GDLKIT)) throw new Error(`build first: cargo build --release -p gdlkit (${GDLKIT})`);
   const procs = [];
-  const c = serve(o.candidate, o.port, 'candidate', o.log);
-  procs.push(c.proc);
+  // The candidate: a native player server, or the page in Chromium.
+  const c = o.browser ? null : serve(o.candidate, o.port, 'candidate', o.log);
+  if (c) procs.push(c.proc);
   let oppUrl = o.opponent;
   if (!oppUrl) {
     const b = serve(o.baseline, o.port + 1, 'baseline', o.log);
     procs.push(b.proc);
     oppUrl = b.url;
   }
+  const page = o.browser ? await openPage() : null;
   const stop = () => {
     for (const p of procs) p.kill();
+    page?.close();
   };
   process.on('SIGINT', () => {
     stop();
@@ -193,12 +268,18 @@ async function main() {
   const loadBefore = loadavg();
   const rows = [];
   try {
-    for (const game of o.games) rows.push(await playGame(game, c.url, oppUrl, o));
+    for (const game of o.games) {
+      const oneMatch = page
+        ? (g, seat) => pageMatch(g, seat, page, oppUrl, o)
+        : (g, seat, seed) => hostedMatch(g, seat, c.url, oppUrl, o, seed);
+      rows.push(await playGame(game, oneMatch, o));
+    }
   } finally {
     stop();
   }
   const loadAfter = loadavg();
-  const head = `candidate ${o.candidate ?? '(serve default)'} vs ${o.opponent ?? `baseline ${o.baseline}`}, ${o.start} s / ${o.play} s, seats alternated`;
+  const cand = o.browser ? `the page's engine ${o.browser} (Chromium, Match view)` : (o.candidate ?? '(serve default)');
+  const head = `candidate ${cand} vs ${o.opponent ?? `baseline ${o.baseline}`}, ${o.start} s / ${o.play} s, seats alternated`;
   console.log(head);
   console.log('| game | matches | W/D/L | mean score (95%) | errors candidate | errors opponent |');
   console.log('|---|---|---|---|---|---|');

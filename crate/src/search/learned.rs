@@ -142,6 +142,7 @@ impl LearnedEval {
         }
         let roles = m.roles().len();
         let groups = material.map(|boards| piece_kinds(m.terms(), boards, &train, &test));
+        let counts = groups.as_ref().map(|kinds| piece_counts(&train, kinds));
         let mut eval = LearnedEval {
             weights: Vec::new(),
             line: Vec::new(),
@@ -151,13 +152,13 @@ impl LearnedEval {
         };
         let mut sides = Vec::new();
         for r in 0..roles {
-            let weights = match &groups {
-                Some(groups) => {
-                    let slopes = material_slopes(&train, r, groups);
+            let weights = match (&groups, &counts) {
+                (Some(groups), Some(counts)) => {
+                    let slopes = material_slopes(counts, &train, r);
                     sides.push(slopes.iter().map(|s| s.signum()).collect());
                     groups.iter().map(|(&f, &k)| (f, slopes[k])).collect()
                 }
-                None => fluent_weights(&train, r),
+                _ => fluent_weights(&train, r),
             };
             let raw: Vec<f64> = test
                 .iter()
@@ -352,11 +353,10 @@ fn piece_kinds(
     out
 }
 
-/// For role `r`, per kind of piece: the slope of the reward on the number
-/// of pieces of that kind, over the samples.
-fn material_slopes(samples: &[Sample], r: usize, kinds: &FxHashMap<TermId, usize>) -> Vec<f64> {
+/// Per sample, the number of pieces of each kind.
+fn piece_counts(samples: &[Sample], kinds: &FxHashMap<TermId, usize>) -> Vec<Vec<f64>> {
     let n_kinds = kinds.values().max().map_or(0, |&k| k + 1);
-    let counts: Vec<Vec<f64>> = samples
+    samples
         .iter()
         .map(|s| {
             let mut c = vec![0.0; n_kinds];
@@ -367,7 +367,14 @@ fn material_slopes(samples: &[Sample], r: usize, kinds: &FxHashMap<TermId, usize
             }
             c
         })
-        .collect();
+        .collect()
+}
+
+/// For role `r`, per kind of piece: the slope of the reward on the number
+/// of pieces of that kind, over the samples (`counts` from
+/// [`piece_counts`], in the same order).
+fn material_slopes(counts: &[Vec<f64>], samples: &[Sample], r: usize) -> Vec<f64> {
+    let n_kinds = counts.first().map_or(0, Vec::len);
     let ys: Vec<f64> = samples.iter().map(|s| s.rewards[r]).collect();
     (0..n_kinds)
         .map(|k| {

@@ -19,6 +19,7 @@
 //! sooner than their own statistics would tell.
 
 use super::learned::LearnedEval;
+use super::tactics;
 use super::{searched_move, since, Budget, Limit, Player, SearchResult, Stats};
 use crate::clock::now_ms;
 use crate::reasoner::greedy::Enders;
@@ -49,6 +50,38 @@ pub struct Config {
     pub greedy: bool,
     /// RAVE's equivalence constant (0: no RAVE).
     pub rave: u32,
+    /// Transpositions: a state reached again by another path is the same
+    /// node (the tree becomes a graph whose nodes pool their statistics).
+    pub transpositions: bool,
+    /// Check the final choice for forced wins and losses a few moves deep
+    /// ([`super::tactics`]), in [`TACTICS_SHARE`] of the time.
+    pub tactics: bool,
+}
+
+/// The share of a move's time the tactical check takes (the tree search
+/// the rest); with a playout budget the check gets [`TACTICS_NODES`].
+pub const TACTICS_SHARE: f64 = 0.2;
+pub const TACTICS_NODES: u64 = 200_000;
+
+impl Config {
+    /// The tree search's budget: all of it, or its share with tactics.
+    fn tree_budget(&self) -> Budget {
+        match (self.tactics, self.budget.ms) {
+            (true, Some(ms)) => Budget {
+                ms: Some(ms * (1.0 - TACTICS_SHARE)),
+                ..self.budget
+            },
+            _ => self.budget,
+        }
+    }
+
+    /// The tactical check's budget, when it is on.
+    pub fn tactics_budget(&self) -> Option<Budget> {
+        self.tactics.then(|| match self.budget.ms {
+            Some(ms) => Budget::ms(ms * TACTICS_SHARE),
+            None => Budget::nodes(TACTICS_NODES),
+        })
+    }
 }
 
 impl Default for Config {
@@ -63,6 +96,8 @@ impl Default for Config {
             prior: 0,
             greedy: false,
             rave: 0,
+            transpositions: false,
+            tactics: false,
         }
     }
 }
@@ -212,7 +247,7 @@ impl Mcts {
         role: usize,
     ) -> Result<SearchResult, EvalError> {
         let (rs, stats) = self.search_root(m, root, role)?;
-        decide(m, root, role, &rs, stats)
+        decide(m, root, role, &rs, stats, self.cfg.tactics_budget())
     }
 
     /// Runs MCTS from `root` and returns the statistics of `role`'s moves
@@ -224,9 +259,14 @@ impl Mcts {
         role: usize,
     ) -> Result<(RootStats, Stats), EvalError> {
         let t0 = now_ms();
-        let mut limit = Limit::new(&self.cfg.budget);
+        let mut limit = Limit::new(&self.cfg.tree_budget());
         let mut stats = Stats::default();
         let mut tree = vec![self.make_node(m, root.clone())?];
+        // With transpositions: every node by its state.
+        let mut known: FxHashMap<M::State, u32> = FxHashMap::default();
+        if self.cfg.transpositions {
+            known.insert(root.clone(), 0);
+        }
         if let Some(material) = self.cfg.eval.as_ref().and_then(|e| e.material.as_ref()) {
             let fluents = m.fluents(root);
             self.root_balance = (0..m.roles().len())
@@ -270,6 +310,12 @@ impl Mcts {
                     .collect();
                 path.push((cur, pick.clone()));
                 if let Some(&c) = node.children.get(&pick) {
+                    // With transpositions a link may close a cycle: the
+                    // walk ends there with a playout, as at a new leaf.
+                    if self.cfg.transpositions && path.iter().any(|(id, _)| *id == c) {
+                        let state = tree[c as usize].state.clone();
+                        break self.playout(m, &state, n_roles)?;
+                    }
                     cur = c;
                     continue;
                 }
@@ -280,6 +326,18 @@ impl Mcts {
                     .map(|(r, &i)| node.legal[r][i as usize])
                     .collect();
                 let child_state = m.next_state(&node.state.clone(), &joint)?;
+                let seen = self
+                    .cfg
+                    .transpositions
+                    .then(|| known.get(&child_state).copied());
+                if let Some(c) = seen.flatten() {
+                    tree[cur as usize].children.insert(pick, c);
+                    if path.iter().any(|(id, _)| *id == c) {
+                        break self.playout(m, &child_state, n_roles)?;
+                    }
+                    cur = c;
+                    continue;
+                }
                 let start = if tree.len() < self.cfg.max_nodes {
                     let child = self.make_node(m, child_state)?;
                     let id = tree.len() as u32;
@@ -287,6 +345,9 @@ impl Mcts {
                     stats.nodes += 1;
                     self.seed_prior(m, &mut tree, cur, id, &pick);
                     tree[cur as usize].children.insert(pick, id);
+                    if self.cfg.transpositions {
+                        known.insert(tree[id as usize].state.clone(), id);
+                    }
                     cur = id;
                     if tree[id as usize].terminal {
                         break tree[id as usize].rewards.clone();
@@ -508,13 +569,7 @@ pub fn merge_roots<Mv: Clone + PartialEq>(
 /// The move to play from root statistics: the most visited (ties: higher
 /// mean, then the first), with its mean reward; `None` when there is none.
 pub fn choose<Mv>(rs: &RootStats<Mv>) -> Option<(usize, f64)> {
-    let mean = |i: usize| {
-        if rs.visits[i] == 0 {
-            0.0
-        } else {
-            rs.totals[i] / rs.visits[i] as f64
-        }
-    };
+    let mean = |i: usize| mean_of(rs, i);
     (0..rs.moves.len().min(rs.visits.len()).min(rs.totals.len()))
         .max_by(|&a, &b| {
             rs.visits[a]
@@ -527,28 +582,65 @@ pub fn choose<Mv>(rs: &RootStats<Mv>) -> Option<(usize, f64)> {
 
 /// The search result from (merged) root statistics: the chosen move and its
 /// value on the 0..100 scale; at a terminal root, the first legal move (if
-/// any) and the role's goal.
+/// any) and the role's goal. With a `tactics` budget, a forced win found
+/// by [`tactics::check`] is played (value 100, solved), and a move proven
+/// lost gives way to the best-ranked one not proven lost.
 pub fn decide<M: StateMachine>(
     m: &mut M,
     root: &M::State,
     role: usize,
     rs: &RootStats,
     stats: Stats,
+    tactics: Option<Budget>,
 ) -> Result<SearchResult, EvalError> {
-    let (best_move, value) = match choose(rs) {
-        Some((i, v)) => (Some(rs.moves[i]), v * 100.0),
-        None => (
-            m.legal_moves(root, role)?.first().copied(),
-            rewards(m, root)?.get(role).copied().unwrap_or(0.0) * 100.0,
-        ),
-    };
-    Ok(SearchResult {
+    let mut result = SearchResult {
         iterations: Vec::new(),
-        value,
-        best_move,
+        value: 0.0,
+        best_move: None,
         solved: false,
         stats,
-    })
+    };
+    let Some((i, v)) = choose(rs) else {
+        result.best_move = m.legal_moves(root, role)?.first().copied();
+        result.value = rewards(m, root)?.get(role).copied().unwrap_or(0.0) * 100.0;
+        return Ok(result);
+    };
+    (result.best_move, result.value) = (Some(rs.moves[i]), v * 100.0);
+    if let Some(budget) = tactics {
+        let verdict = tactics::check(m, root, role, &ranked(rs), &budget)?;
+        if verdict.winning.is_some() {
+            (result.value, result.solved) = (100.0, true);
+        } else if let Some(k) = verdict
+            .instead
+            .and_then(|mv| rs.moves.iter().position(|&x| x == mv))
+        {
+            result.value = mean_of(rs, k) * 100.0;
+        }
+        result.best_move = verdict.choice().or(result.best_move);
+    }
+    Ok(result)
+}
+
+/// The root moves, most visited first (ties: higher mean, then the first).
+fn ranked<Mv: Copy>(rs: &RootStats<Mv>) -> Vec<Mv> {
+    let n = rs.moves.len().min(rs.visits.len()).min(rs.totals.len());
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| {
+        rs.visits[b]
+            .cmp(&rs.visits[a])
+            .then(mean_of(rs, b).total_cmp(&mean_of(rs, a)))
+            .then(a.cmp(&b))
+    });
+    order.into_iter().map(|i| rs.moves[i]).collect()
+}
+
+/// Move `i`'s mean reward at the root (0 before any visit).
+fn mean_of<Mv>(rs: &RootStats<Mv>, i: usize) -> f64 {
+    if rs.visits[i] == 0 {
+        0.0
+    } else {
+        rs.totals[i] / rs.visits[i] as f64
+    }
 }
 
 fn mean(a: Arm) -> f64 {
@@ -611,6 +703,16 @@ impl<M: StateMachine> Player<M> for Mcts {
         let eval = match self.cfg.rave {
             0 => eval,
             k => format!(", rave {k}{eval}"),
+        };
+        let eval = if self.cfg.transpositions {
+            format!(", transpositions{eval}")
+        } else {
+            eval
+        };
+        let eval = if self.cfg.tactics {
+            format!(", tactics{eval}")
+        } else {
+            eval
         };
         match (self.cfg.budget.ms, self.cfg.budget.nodes) {
             (Some(ms), _) => format!("mcts({ms} ms{eval})"),
@@ -675,5 +777,68 @@ mod tests {
             assert_eq!((amaf[1][0].visits, amaf[1][0].total), (1, 0.0));
             assert_eq!(mcts.trail.trail_len(), 0, "the trail is used up");
         }
+    }
+}
+
+#[cfg(test)]
+mod transposition_tests {
+    use super::*;
+    use crate::engine::{load_engine, EngineChoice};
+
+    fn config(transpositions: bool, playouts: u64) -> Config {
+        Config {
+            budget: Budget::nodes(playouts),
+            transpositions,
+            ..Config::default()
+        }
+    }
+
+    #[test]
+    fn a_state_reached_by_two_paths_is_one_node() {
+        // ticTacToe: x at 1 then 2 and x at 2 then 1 (o elsewhere) meet.
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../games/ticTacToe.kif");
+        let text = std::fs::read_to_string(path).expect("the game file");
+        for choice in [EngineChoice::Interpreter, EngineChoice::Fast] {
+            let mut m = load_engine(&text, choice).expect("the game loads");
+            let s0 = m.initial_state().unwrap();
+            let nodes = |t: bool, m: &mut crate::engine::Engine| {
+                let (rs, stats) = Mcts::new(config(t, 3000), 1)
+                    .search_root(m, &s0, 0)
+                    .unwrap();
+                assert_eq!(
+                    rs.visits.iter().sum::<u64>(),
+                    3000,
+                    "every playout through the root"
+                );
+                stats.nodes
+            };
+            let (tree, graph) = (nodes(false, &mut m), nodes(true, &mut m));
+            // One node per iteration in a tree; shared nodes in the graph.
+            assert!(tree <= 3001, "{tree} nodes");
+            assert!(graph < tree * 9 / 10, "{graph} nodes against {tree}");
+        }
+    }
+
+    #[test]
+    fn a_cycle_ends_the_walk_and_the_winning_path_is_found() {
+        // From a the player may go to b and back (a cycle) or lose; only
+        // from b can it win.
+        let text = "(role p) (init (at a))
+            (<= (legal p (go b)) (true (at a))) (<= (legal p (go lose)) (true (at a)))
+            (<= (legal p (go a)) (true (at b))) (<= (legal p (go win)) (true (at b)))
+            (<= (next (at ?x)) (does p (go ?x)))
+            (<= terminal (true (at win))) (<= terminal (true (at lose)))
+            (<= (goal p 100) (true (at win))) (<= (goal p 0) (not (true (at win))))";
+        let mut m = load_engine(text, EngineChoice::Interpreter).expect("the game loads");
+        let s0 = m.initial_state().unwrap();
+        let mut p = Mcts::new(config(true, 500), 1);
+        let r = p.search(&mut m, &s0, 0).unwrap();
+        assert_eq!(
+            m.terms().display(r.best_move.unwrap()).to_string(),
+            "(go b)"
+        );
+        assert_eq!(r.stats.playouts, 500);
+        // a, b and the two ends: four states, four nodes.
+        assert!(r.stats.nodes <= 4, "{} nodes", r.stats.nodes);
     }
 }

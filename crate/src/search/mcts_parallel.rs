@@ -76,7 +76,14 @@ impl ParallelMcts {
         stats.elapsed_ms = parts.iter().map(|(_, s)| s.elapsed_ms).fold(0.0, f64::max);
         let roots: Vec<RootStats> = parts.into_iter().map(|(r, _)| r).collect();
         let merged = merge_roots(&roots).map_err(EvalError::BadMove)?;
-        decide(m, root, role, &merged, stats)
+        decide(
+            m,
+            root,
+            role,
+            &merged,
+            stats,
+            self.workers[0].cfg.tactics_budget(),
+        )
     }
 }
 

@@ -743,13 +743,13 @@ where
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::engine::{load_engine, Engine, EngineChoice};
 
     /// Take-away: the mover takes 1 or 2 stones; taking the last one wins.
     /// A pile that is a multiple of 3 is lost for the mover.
-    fn take_away(pile: u32) -> Engine {
+    pub(crate) fn take_away(pile: u32) -> Engine {
         load_engine(&take_away_text(pile), EngineChoice::Interpreter).expect("the test game loads")
     }
 

@@ -1,0 +1,312 @@
+//! Forced wins and losses a few moves deep, for the MCTS player's final
+//! choice (`mcts:tactics=on`).
+//!
+//! UCT is known to walk into shallow traps: a move whose refutation is a
+//! forced win a few plies deep can look best on the average of random
+//! playouts (Ramanujan, Sabharwal and Selman 2010). Champions add an exact
+//! search beside the tree (Sancho's local search). This is the general,
+//! full-width form: where our role alone moves at the root, an iteratively
+//! deepened AND/OR search (odd depths 1, 3, 5, …, within a budget) proves
+//! - a **forced win** for us: that move is played, and
+//! - **forced losses**: moves after which another role has a forced win of
+//!   that depth; the player takes the best-ranked move not proven lost.
+//!
+//! Only proofs change the choice: a search cut short by its budget proves
+//! nothing, and states where several roles choose at once count as no win
+//! for anybody. "Win" is the top reward (goal 100).
+
+use super::{Budget, Limit};
+use crate::reasoner::{only_mover, rewards, EvalError, StateMachine};
+use crate::terms::TermId;
+use rustc_hash::FxHashMap;
+
+/// Rewards above this count as the top reward (a win).
+const WIN: f64 = 1.0 - 1e-9;
+
+/// Deepest search tried (plies).
+const MAX_DEPTH: u8 = 15;
+
+/// States remembered before the table is cleared (bounds memory).
+const MAX_KNOWN: usize = 1 << 20;
+
+/// What the search found at the root.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Verdict {
+    /// A move that wins by force.
+    pub winning: Option<TermId>,
+    /// The best-ranked move not proven lost, when it is not the first of
+    /// the ranking.
+    pub instead: Option<TermId>,
+    /// The deepest depth completed (plies; 0: none).
+    pub depth: u8,
+}
+
+impl Verdict {
+    /// The move to play instead of the ranking's first, if any.
+    pub fn choice(&self) -> Option<TermId> {
+        self.winning.or(self.instead)
+    }
+}
+
+/// Per state and role: no win within `none_to` plies, a win within `win_at`.
+#[derive(Clone, Copy)]
+struct Known {
+    none_to: u8,
+    win_at: u8,
+}
+
+struct Search<'a, M: StateMachine> {
+    m: &'a mut M,
+    limit: Limit,
+    known: FxHashMap<(M::State, usize), Known>,
+}
+
+enum Failed {
+    /// Out of budget: nothing is proven.
+    Time,
+    Eval(EvalError),
+}
+
+impl From<EvalError> for Failed {
+    fn from(e: EvalError) -> Failed {
+        Failed::Eval(e)
+    }
+}
+
+/// Checks `role`'s moves at `root`, `ranked` best first (each a legal
+/// move), within `budget`. Returns the default verdict (no change) where
+/// `role` does not move alone.
+pub fn check<M: StateMachine>(
+    m: &mut M,
+    root: &M::State,
+    role: usize,
+    ranked: &[TermId],
+    budget: &Budget,
+) -> Result<Verdict, EvalError> {
+    let legal = m.all_legal_moves(root)?;
+    if only_mover(&legal) != Some(role) || ranked.is_empty() {
+        return Ok(Verdict::default());
+    }
+    let mut joint: Vec<_> = legal.iter().map(|l| l[0]).collect();
+    let mut children = Vec::with_capacity(ranked.len());
+    for &mv in ranked {
+        joint[role] = mv;
+        children.push(m.next_state(root, &joint)?);
+    }
+    let others: Vec<usize> = (0..legal.len()).filter(|&r| r != role).collect();
+    let mut s = Search {
+        m,
+        limit: Limit::new(budget),
+        known: FxHashMap::default(),
+    };
+    let mut verdict = Verdict::default();
+    // The ranking's first move not proven lost, at the depth completed.
+    let mut first = 0;
+    let mut depth = 1u8;
+    while depth <= MAX_DEPTH {
+        match s.round(&children, role, &others, first, depth) {
+            Ok(Round::Win(i)) => {
+                verdict.winning = Some(ranked[i]);
+                verdict.depth = depth;
+                return Ok(verdict);
+            }
+            Ok(Round::Safe(f)) => {
+                first = f;
+                verdict.depth = depth;
+            }
+            // Every move loses by force: keep the one lost latest.
+            Ok(Round::AllLost) => break,
+            Err(Failed::Time) => break,
+            Err(Failed::Eval(e)) => return Err(e),
+        }
+        depth += 2;
+    }
+    verdict.instead = (first > 0).then(|| ranked[first]);
+    Ok(verdict)
+}
+
+/// One depth's outcome, by index into the ranked moves.
+enum Round {
+    /// This move wins by force.
+    Win(usize),
+    /// The best-ranked move (from the last one) not proven lost.
+    Safe(usize),
+    AllLost,
+}
+
+impl<M: StateMachine> Search<'_, M> {
+    /// One depth: a forced win among our moves (`children`, best-ranked
+    /// first), else the first move from `first` on after which no other
+    /// role wins by force.
+    fn round(
+        &mut self,
+        children: &[M::State],
+        role: usize,
+        others: &[usize],
+        first: usize,
+        depth: u8,
+    ) -> Result<Round, Failed> {
+        for (i, child) in children.iter().enumerate() {
+            if self.wins(child, role, depth - 1)? {
+                return Ok(Round::Win(i));
+            }
+        }
+        for (i, child) in children.iter().enumerate().skip(first) {
+            let mut lost = false;
+            for &o in others {
+                lost = lost || self.wins(child, o, depth)?;
+            }
+            if !lost {
+                return Ok(Round::Safe(i));
+            }
+        }
+        Ok(Round::AllLost)
+    }
+
+    /// Whether `r` has a forced win from `state` within `d` plies.
+    fn wins(&mut self, state: &M::State, r: usize, d: u8) -> Result<bool, Failed> {
+        if self.limit.tick() {
+            return Err(Failed::Time);
+        }
+        if self.m.is_terminal(state)? {
+            return Ok(won(self.m, state, r)?);
+        }
+        if d == 0 {
+            return Ok(false);
+        }
+        let key = (state.clone(), r);
+        if let Some(k) = self.known.get(&key) {
+            if k.win_at <= d {
+                return Ok(true);
+            }
+            if k.none_to >= d {
+                return Ok(false);
+            }
+        }
+        let result = self.expand(state, r, d)?;
+        if self.known.len() >= MAX_KNOWN {
+            self.known.clear();
+        }
+        let k = self.known.entry(key).or_insert(Known {
+            none_to: 0,
+            win_at: u8::MAX,
+        });
+        if result {
+            k.win_at = k.win_at.min(d);
+        } else {
+            k.none_to = k.none_to.max(d);
+        }
+        Ok(result)
+    }
+
+    /// The children of a non-terminal `state`: `r` needs one winning child
+    /// where it moves, every child winning where another role moves.
+    fn expand(&mut self, state: &M::State, r: usize, d: u8) -> Result<bool, Failed> {
+        let legal = self.m.all_legal_moves(state)?;
+        let mover = match only_mover(&legal) {
+            Some(mover) => mover,
+            // Nobody chooses: the one joint move.
+            None if legal.iter().all(|l| l.len() == 1) => r,
+            // Several roles choose at once, or someone cannot move.
+            None => return Ok(false),
+        };
+        let mut joint: Vec<_> = legal.iter().map(|l| l[0]).collect();
+        let mut children = Vec::with_capacity(legal[mover].len());
+        for &mv in &legal[mover] {
+            joint[mover] = mv;
+            children.push(self.m.next_state(state, &joint)?);
+        }
+        let ours = mover == r;
+        // Games ending at once first: they settle most nodes cheaply.
+        let mut open = Vec::with_capacity(children.len());
+        for c in children {
+            if self.m.is_terminal(&c)? {
+                if won(self.m, &c, r)? == ours {
+                    return Ok(ours);
+                }
+            } else {
+                open.push(c);
+            }
+        }
+        for c in &open {
+            if self.wins(c, r, d - 1)? == ours {
+                return Ok(ours);
+            }
+        }
+        Ok(!ours)
+    }
+}
+
+fn won<M: StateMachine>(m: &mut M, state: &M::State, r: usize) -> Result<bool, EvalError> {
+    Ok(rewards(m, state)?.get(r).is_some_and(|&g| g >= WIN))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::mcts_solver::tests::take_away;
+
+    /// a's moves at the start: (take 1) and (take 2).
+    fn takes(m: &mut crate::engine::Engine) -> (TermId, TermId) {
+        let root = m.initial_state().unwrap();
+        let legal = m.legal_moves(&root, 0).unwrap();
+        let find = |name: &str| {
+            *legal
+                .iter()
+                .find(|&&t| m.terms().display(t) == name)
+                .unwrap()
+        };
+        (find("(take 1)"), find("(take 2)"))
+    }
+
+    #[test]
+    fn finds_the_forced_win_deep_in_take_away() {
+        // From 7, taking 1 leaves a multiple of three: a forced win, proven
+        // only at depth 5 (a, b, a, b, a takes the last).
+        let mut m = take_away(7);
+        let root = m.initial_state().unwrap();
+        let (take1, take2) = takes(&mut m);
+        // The ranking prefers the losing move; the verdict overrides it.
+        let v = check(&mut m, &root, 0, &[take2, take1], &Budget::nodes(100_000)).unwrap();
+        assert_eq!(v.winning, Some(take1));
+        assert_eq!(v.depth, 5);
+    }
+
+    #[test]
+    fn avoids_a_move_that_loses_by_force_and_trusts_nothing_unproven() {
+        // From 8, (take 2) leaves 6 and wins; (take 1) leaves 7, and b
+        // takes 1 and wins.
+        let mut m = take_away(8);
+        let root = m.initial_state().unwrap();
+        let (take1, take2) = takes(&mut m);
+        // Too small a budget proves nothing: the ranking stands.
+        let v = check(&mut m, &root, 0, &[take1, take2], &Budget::nodes(3)).unwrap();
+        assert_eq!((v.winning, v.instead), (None, None));
+        // The win of (take 2) takes b, a, b, a after it: proven at depth 5,
+        // where wins are looked for before losses.
+        let v = check(&mut m, &root, 0, &[take1, take2], &Budget::nodes(100_000)).unwrap();
+        assert_eq!(v.winning, Some(take2));
+        // In a lost position (9: every move leaves b a winning pile) both
+        // moves are proven lost at depth 5: nothing is changed, and the
+        // depth completed is the last one with a move not proven lost.
+        let mut m = take_away(9);
+        let root = m.initial_state().unwrap();
+        let (take1, take2) = takes(&mut m);
+        let v = check(&mut m, &root, 0, &[take1, take2], &Budget::nodes(100_000)).unwrap();
+        assert_eq!((v.winning, v.instead, v.depth), (None, None, 3));
+    }
+
+    #[test]
+    fn a_shallow_loss_is_avoided_before_the_win_is_proven() {
+        // From 4, (take 2) lets b take the last two; (take 1) wins at depth
+        // 3. A budget that ends within depth 3 keeps depth 1's finding.
+        let mut m = take_away(4);
+        let root = m.initial_state().unwrap();
+        let (take1, take2) = takes(&mut m);
+        let v = check(&mut m, &root, 0, &[take2, take1], &Budget::nodes(6)).unwrap();
+        assert_eq!((v.winning, v.instead, v.depth), (None, Some(take1), 1));
+        assert_eq!(v.choice(), Some(take1));
+        let v = check(&mut m, &root, 0, &[take2, take1], &Budget::nodes(1000)).unwrap();
+        assert_eq!((v.winning, v.depth), (Some(take1), 3));
+    }
+}
