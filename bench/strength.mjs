@@ -121,7 +121,18 @@ function serve(spec, port, name, logFile) {
   if (spec) args.push('--player', spec);
   // The servers' logs (one line per message) go to the log file, if any.
   if (logFile) args.push('--log', `${logFile}.${name}`);
-  const proc = spawn(GDLKIT, args, { stdio: ['ignore', 'ignore', 'ignore'] });
+  const proc = spawn(GDLKIT, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  // A server that ends before it is stopped (a port in use, say) would
+  // leave its matches to whatever else answers there: stop everything.
+  let why = '';
+  proc.stderr.on('data', (d) => {
+    why = (why + d).slice(-2000);
+  });
+  proc.once('exit', (code) => {
+    if (proc.killed) return;
+    console.error(`gdlkit serve (${name}, port ${port}) ended (${code}): ${why.trim().slice(-500)}`);
+    process.exit(1);
+  });
   return { proc, url: `http://127.0.0.1:${port}` };
 }
 
@@ -246,8 +257,9 @@ const fmtErr = (e) => `TO ${e.TO} IL ${e.IL} CE ${e.CE}`;
 async function main() {
   const o = options(process.argv.slice(2));
   if (!existsSync(GDLKIT)) throw new Error(`build first: cargo build --release -p gdlkit (${GDLKIT})`);
+  // The candidate: the page in Chromium, or a native player server.
+  const page = o.browser ? await openPage() : null;
   const procs = [];
-  // The candidate: a native player server, or the page in Chromium.
   const c = o.browser ? null : serve(o.candidate, o.port, 'candidate', o.log);
   if (c) procs.push(c.proc);
   let oppUrl = o.opponent;
@@ -256,7 +268,6 @@ async function main() {
     procs.push(b.proc);
     oppUrl = b.url;
   }
-  const page = o.browser ? await openPage() : null;
   const stop = () => {
     for (const p of procs) p.kill();
     page?.close();

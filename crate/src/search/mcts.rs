@@ -54,7 +54,7 @@ pub struct Config {
     /// node (the tree becomes a graph whose nodes pool their statistics).
     pub transpositions: bool,
     /// Check the final choice for forced wins and losses a few moves deep
-    /// ([`super::tactics`]), in [`TACTICS_SHARE`] of the time.
+    /// (`search/tactics.rs`), in [`TACTICS_SHARE`] of the time.
     pub tactics: bool,
 }
 
@@ -583,7 +583,8 @@ pub fn choose<Mv>(rs: &RootStats<Mv>) -> Option<(usize, f64)> {
 /// The search result from (merged) root statistics: the chosen move and its
 /// value on the 0..100 scale; at a terminal root, the first legal move (if
 /// any) and the role's goal. With a `tactics` budget, a forced win found
-/// by [`tactics::check`] is played (value 100, solved), and a move proven
+/// by the tactical check (`search/tactics.rs`) is played (value 100,
+/// solved), and a move proven
 /// lost gives way to the best-ranked one not proven lost.
 pub fn decide<M: StateMachine>(
     m: &mut M,

@@ -51,7 +51,7 @@ pub(crate) mod ordering;
 pub mod parallel;
 pub mod report;
 pub(crate) mod table;
-pub mod tactics;
+pub(crate) mod tactics;
 
 use crate::clock::{now_ms, Deadline};
 use crate::program::Program;

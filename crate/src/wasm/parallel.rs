@@ -49,6 +49,12 @@ impl MctsWorker {
             )));
         }
         let mut cfg = mcts_config(&spec).map_err(|e| js::type_error(&e))?;
+        // The workers' statistics are merged without a game to check.
+        if cfg.tactics {
+            return Err(js::type_error(
+                "player option tactics=on needs the game where the move is chosen: use one worker (no cores or threads)",
+            ));
+        }
         // `greedy=auto` counts work (within a time cap), so the workers agree.
         cfg.greedy = greedy_playouts(&spec, &mut machine, seed.unwrap_or(1))
             .map_err(|e| js::type_error(&e))?;
