@@ -1,5 +1,7 @@
-//! `mcts:eval=material`: an evaluation where the game has boards, none
-//! where it has not, and a clear error for a value that is not one.
+//! `mcts` options built for real games: `eval=material` (an evaluation
+//! where the game has boards, none where it has not), `tactics` and
+//! `transpositions` (named in the player, refused with `solver=on`), and
+//! clear errors for values that are not ones.
 
 use gdlkit::search::{build_player, PlayerSpec};
 use gdlkit::{load_engine, parse_program, EngineChoice};
@@ -38,4 +40,27 @@ fn a_bad_value_names_every_choice() {
         err,
         "player option eval must be on, auto, material or off, got `pieces`"
     );
+}
+
+#[test]
+fn tactics_and_transpositions_are_named_and_refused_with_the_solver() {
+    let name = build("connectFour", "mcts:tactics=on,transpositions=on,ms=50").unwrap();
+    assert!(
+        name.contains("tactics") && name.contains("transpositions"),
+        "{name}"
+    );
+    let plain = build("connectFour", "mcts:ms=50").unwrap();
+    assert!(
+        !plain.contains("tactics") && !plain.contains("transpositions"),
+        "{plain}"
+    );
+    for key in ["tactics", "transpositions"] {
+        let err = build("connectFour", &format!("mcts:solver=on,{key}=on")).unwrap_err();
+        assert_eq!(err, format!("player option {key} is not for solver=on"));
+        let err = build("connectFour", &format!("mcts:{key}=maybe")).unwrap_err();
+        assert_eq!(
+            err,
+            format!("player option {key} expects on or off, got `maybe`")
+        );
+    }
 }
