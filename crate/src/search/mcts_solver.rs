@@ -91,7 +91,7 @@ impl Arm {
 }
 
 /// Exact rewards above this count as the top reward (a win).
-const WIN: f64 = 1.0 - 1e-9;
+pub(crate) const WIN: f64 = 1.0 - 1e-9;
 
 /// Joint children of a node where several roles choose, beyond which the
 /// solver does not try to prove it.

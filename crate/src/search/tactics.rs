@@ -15,13 +15,11 @@
 //! nothing, and states where several roles choose at once count as no win
 //! for anybody. "Win" is the top reward (goal 100).
 
+use super::mcts_solver::WIN;
 use super::{Budget, Limit};
 use crate::reasoner::{only_mover, rewards, EvalError, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::FxHashMap;
-
-/// Rewards above this count as the top reward (a win).
-const WIN: f64 = 1.0 - 1e-9;
 
 /// Deepest search tried (plies).
 const MAX_DEPTH: u8 = 15;
@@ -87,12 +85,7 @@ pub fn check<M: StateMachine>(
     if only_mover(&legal) != Some(role) || ranked.is_empty() {
         return Ok(Verdict::default());
     }
-    let mut joint: Vec<_> = legal.iter().map(|l| l[0]).collect();
-    let mut children = Vec::with_capacity(ranked.len());
-    for &mv in ranked {
-        joint[role] = mv;
-        children.push(m.next_state(root, &joint)?);
-    }
+    let children = after_each(m, root, &legal, role, ranked)?;
     let others: Vec<usize> = (0..legal.len()).filter(|&r| r != role).collect();
     let mut s = Search {
         m,
@@ -210,12 +203,7 @@ impl<M: StateMachine> Search<'_, M> {
             // Several roles choose at once, or someone cannot move.
             None => return Ok(false),
         };
-        let mut joint: Vec<_> = legal.iter().map(|l| l[0]).collect();
-        let mut children = Vec::with_capacity(legal[mover].len());
-        for &mv in &legal[mover] {
-            joint[mover] = mv;
-            children.push(self.m.next_state(state, &joint)?);
-        }
+        let children = after_each(self.m, state, &legal, mover, &legal[mover])?;
         let ours = mover == r;
         // Games ending at once first: they settle most nodes cheaply.
         let mut open = Vec::with_capacity(children.len());
@@ -237,6 +225,24 @@ impl<M: StateMachine> Search<'_, M> {
     }
 }
 
+/// The states after each of `mover`'s `moves`, every other role making its
+/// only move (`legal`: each role's moves at `state`).
+fn after_each<M: StateMachine>(
+    m: &mut M,
+    state: &M::State,
+    legal: &[Vec<TermId>],
+    mover: usize,
+    moves: &[TermId],
+) -> Result<Vec<M::State>, EvalError> {
+    let mut joint: Vec<_> = legal.iter().map(|l| l[0]).collect();
+    let mut children = Vec::with_capacity(moves.len());
+    for &mv in moves {
+        joint[mover] = mv;
+        children.push(m.next_state(state, &joint)?);
+    }
+    Ok(children)
+}
+
 fn won<M: StateMachine>(m: &mut M, state: &M::State, r: usize) -> Result<bool, EvalError> {
     Ok(rewards(m, state)?.get(r).is_some_and(|&g| g >= WIN))
 }
@@ -244,10 +250,13 @@ fn won<M: StateMachine>(m: &mut M, state: &M::State, r: usize) -> Result<bool, E
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::{Engine, EngineState};
     use crate::search::mcts_solver::tests::take_away;
 
-    /// a's moves at the start: (take 1) and (take 2).
-    fn takes(m: &mut crate::engine::Engine) -> (TermId, TermId) {
+    /// Take-away from `pile`, its initial state and a's moves there:
+    /// (take 1) and (take 2).
+    fn take_away_start(pile: u32) -> (Engine, EngineState, TermId, TermId) {
+        let mut m = take_away(pile);
         let root = m.initial_state().unwrap();
         let legal = m.legal_moves(&root, 0).unwrap();
         let find = |name: &str| {
@@ -256,16 +265,15 @@ mod tests {
                 .find(|&&t| m.terms().display(t) == name)
                 .unwrap()
         };
-        (find("(take 1)"), find("(take 2)"))
+        let (take1, take2) = (find("(take 1)"), find("(take 2)"));
+        (m, root, take1, take2)
     }
 
     #[test]
     fn finds_the_forced_win_deep_in_take_away() {
         // From 7, taking 1 leaves a multiple of three: a forced win, proven
         // only at depth 5 (a, b, a, b, a takes the last).
-        let mut m = take_away(7);
-        let root = m.initial_state().unwrap();
-        let (take1, take2) = takes(&mut m);
+        let (mut m, root, take1, take2) = take_away_start(7);
         // The ranking prefers the losing move; the verdict overrides it.
         let v = check(&mut m, &root, 0, &[take2, take1], &Budget::nodes(100_000)).unwrap();
         assert_eq!(v.winning, Some(take1));
@@ -276,9 +284,7 @@ mod tests {
     fn avoids_a_move_that_loses_by_force_and_trusts_nothing_unproven() {
         // From 8, (take 2) leaves 6 and wins; (take 1) leaves 7, and b
         // takes 1 and wins.
-        let mut m = take_away(8);
-        let root = m.initial_state().unwrap();
-        let (take1, take2) = takes(&mut m);
+        let (mut m, root, take1, take2) = take_away_start(8);
         // Too small a budget proves nothing: the ranking stands.
         let v = check(&mut m, &root, 0, &[take1, take2], &Budget::nodes(3)).unwrap();
         assert_eq!((v.winning, v.instead), (None, None));
@@ -289,9 +295,7 @@ mod tests {
         // In a lost position (9: every move leaves b a winning pile) both
         // moves are proven lost at depth 5: nothing is changed, and the
         // depth completed is the last one with a move not proven lost.
-        let mut m = take_away(9);
-        let root = m.initial_state().unwrap();
-        let (take1, take2) = takes(&mut m);
+        let (mut m, root, take1, take2) = take_away_start(9);
         let v = check(&mut m, &root, 0, &[take1, take2], &Budget::nodes(100_000)).unwrap();
         assert_eq!((v.winning, v.instead, v.depth), (None, None, 3));
     }
@@ -300,9 +304,7 @@ mod tests {
     fn a_shallow_loss_is_avoided_before_the_win_is_proven() {
         // From 4, (take 2) lets b take the last two; (take 1) wins at depth
         // 3. A budget that ends within depth 3 keeps depth 1's finding.
-        let mut m = take_away(4);
-        let root = m.initial_state().unwrap();
-        let (take1, take2) = takes(&mut m);
+        let (mut m, root, take1, take2) = take_away_start(4);
         let v = check(&mut m, &root, 0, &[take2, take1], &Budget::nodes(6)).unwrap();
         assert_eq!((v.winning, v.instead, v.depth), (None, Some(take1), 1));
         assert_eq!(v.choice(), Some(take1));
