@@ -1,7 +1,8 @@
 //! `mcts` options built for real games: `eval=material` (an evaluation
 //! where the game has boards, none where it has not), `tactics` and
-//! `transpositions` (named in the player, refused with `solver=on`), and
-//! clear errors for values that are not ones.
+//! `transpositions` (named in the player, refused with `solver=on`),
+//! `minimax` (only with an evaluation), and clear errors for values that
+//! are not ones.
 
 use gdlkit::search::{build_player, PlayerSpec};
 use gdlkit::{load_engine, parse_program, EngineChoice};
@@ -63,4 +64,28 @@ fn tactics_and_transpositions_are_named_and_refused_with_the_solver() {
             format!("player option {key} expects on or off, got `maybe`")
         );
     }
+}
+
+#[test]
+fn minimax_needs_an_evaluation_and_a_weight() {
+    let name = build(
+        "breakthrough",
+        "mcts:eval=material,cutoff=0,minimax=0.4,ms=50",
+    )
+    .unwrap();
+    assert!(
+        name.contains("minimax 0.4") && name.contains("eval R²"),
+        "{name}"
+    );
+    let err = build("breakthrough", "mcts:minimax=0.4").unwrap_err();
+    assert_eq!(
+        err,
+        "player option minimax needs an evaluation: eval=on, auto or material"
+    );
+    for bad in ["0", "1.5", "-1"] {
+        let err = build("breakthrough", &format!("mcts:eval=on,minimax={bad}")).unwrap_err();
+        assert!(err.contains("a weight above 0 and at most 1"), "{err}");
+    }
+    let err = build("breakthrough", "mcts:solver=on,eval=on,minimax=0.4").unwrap_err();
+    assert_eq!(err, "player option minimax is not for solver=on");
 }

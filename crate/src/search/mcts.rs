@@ -17,6 +17,15 @@
 //! into its own mean with weight `sqrt(K / (3n + K))` after `n` visits of
 //! its own, so moves good elsewhere in the game are tried first and
 //! sooner than their own statistics would tell.
+//!
+//! With `minimax=A` and an evaluation (implicit minimax backups, Lanctot,
+//! Winands, Pepels and Sturtevant 2014) each node also keeps a value per
+//! role: the evaluation of its state when it is made (a terminal's goal
+//! values), then the minimax of its children's values (the child the
+//! moving role values most). Selection for the moving role mixes each
+//! move's mean with its child's value, weight `A`; proven ends and
+//! material swings deep in the tree then reach the root at once instead
+//! of through many playouts.
 
 use super::learned::LearnedEval;
 use super::tactics;
@@ -56,6 +65,9 @@ pub struct Config {
     /// Check the final choice for forced wins and losses a few moves deep
     /// (`search/tactics.rs`), in [`TACTICS_SHARE`] of the time.
     pub tactics: bool,
+    /// Implicit minimax backups: the weight of the children's minimax
+    /// values in selection (0: off; needs `eval`).
+    pub minimax: f64,
 }
 
 /// The share of a move's time the tactical check takes (the tree search
@@ -98,6 +110,7 @@ impl Default for Config {
             rave: 0,
             transpositions: false,
             tactics: false,
+            minimax: 0.0,
         }
     }
 }
@@ -122,7 +135,19 @@ struct Node<S> {
     amaf: Vec<Vec<Arm>>,
     visits: u32,
     children: FxHashMap<Box<[u16]>, u32>,
+    /// With implicit minimax: the node's value per role, the role that
+    /// moves here (the only one with a choice, else the first when nobody
+    /// has one; none with simultaneous choices), and per move of that
+    /// role the child it leads to (`NONE` before it is made).
+    implicit: Vec<f64>,
+    mover: Option<usize>,
+    child_of: Vec<u32>,
 }
+
+const NONE: u32 = u32::MAX;
+
+/// The nodes of a search, the root first; children by index.
+type Tree<S> = Vec<Node<S>>;
 
 /// A new child's value for role `r` from its material (after Sancho's
 /// piece heuristic): a sigmoid of the change of the role's balance since
@@ -195,6 +220,22 @@ impl Mcts {
                 })
                 .collect();
         }
+        if self.cfg.minimax > 0.0 {
+            if let Some(eval) = &self.cfg.eval {
+                node.implicit = estimate(m, eval, &node);
+                let choosers: Vec<usize> = (0..node.legal.len())
+                    .filter(|&r| node.legal[r].len() > 1)
+                    .collect();
+                node.mover = match choosers[..] {
+                    [] if !node.terminal => Some(0),
+                    [r] => Some(r),
+                    _ => None,
+                };
+                if let Some(r) = node.mover {
+                    node.child_of = vec![NONE; node.legal[r].len()];
+                }
+            }
+        }
         Ok(node)
     }
 
@@ -218,6 +259,9 @@ impl Mcts {
                     amaf: Vec::new(),
                     visits: 0,
                     children: FxHashMap::default(),
+                    implicit: Vec::new(),
+                    mover: None,
+                    child_of: Vec::new(),
                 });
             }
             (legal, Vec::new())
@@ -236,6 +280,9 @@ impl Mcts {
             amaf: Vec::new(),
             visits: 0,
             children: FxHashMap::default(),
+            implicit: Vec::new(),
+            mover: None,
+            child_of: Vec::new(),
         })
     }
 
@@ -259,6 +306,31 @@ impl Mcts {
         role: usize,
     ) -> Result<(RootStats, Stats), EvalError> {
         let t0 = now_ms();
+        let (tree, mut stats) = self.grow(m, root)?;
+        let root_node = &tree[0];
+        let mut rs = RootStats {
+            playouts: stats.playouts,
+            ..RootStats::default()
+        };
+        if !root_node.terminal && !root_node.arms.is_empty() {
+            rs.moves = root_node.legal[role].clone();
+            rs.visits = root_node.arms[role]
+                .iter()
+                .map(|a| a.visits as u64)
+                .collect();
+            rs.totals = root_node.arms[role].iter().map(|a| a.total).collect();
+        }
+        stats.elapsed_ms = since(t0);
+        Ok((rs, stats))
+    }
+
+    /// Grows a tree from `root` within the budget: the tree (the root
+    /// first) and the counters.
+    fn grow<M: StateMachine>(
+        &mut self,
+        m: &mut M,
+        root: &M::State,
+    ) -> Result<(Tree<M::State>, Stats), EvalError> {
         let mut limit = Limit::new(&self.cfg.tree_budget());
         let mut stats = Stats::default();
         let mut tree = vec![self.make_node(m, root.clone())?];
@@ -297,13 +369,18 @@ impl Mcts {
                 let pick: Box<[u16]> = (0..n_roles)
                     .map(|r| {
                         let amaf = node.amaf.get(r).map_or(&[][..], Vec::as_slice);
-                        let k = self.cfg.rave as f64;
+                        let implicit = children_values(&tree, node, r);
+                        let mix = Mix {
+                            rave: self.cfg.rave as f64,
+                            minimax: self.cfg.minimax,
+                        };
                         select(
                             &node.arms[r],
                             amaf,
+                            &implicit,
                             node.visits,
                             self.cfg.exploration,
-                            k,
+                            mix,
                             &mut self.rng,
                         )
                     })
@@ -331,6 +408,7 @@ impl Mcts {
                     .transpositions
                     .then(|| known.get(&child_state).copied());
                 if let Some(c) = seen.flatten() {
+                    link_child(&mut tree[cur as usize], &pick, c);
                     tree[cur as usize].children.insert(pick, c);
                     if path.iter().any(|(id, _)| *id == c) {
                         break self.playout(m, &child_state, n_roles)?;
@@ -344,6 +422,7 @@ impl Mcts {
                     tree.push(child);
                     stats.nodes += 1;
                     self.seed_prior(m, &mut tree, cur, id, &pick);
+                    link_child(&mut tree[cur as usize], &pick, id);
                     tree[cur as usize].children.insert(pick, id);
                     if self.cfg.transpositions {
                         known.insert(tree[id as usize].state.clone(), id);
@@ -368,6 +447,9 @@ impl Mcts {
             if self.cfg.rave > 0 {
                 self.back_up_amaf(&mut tree, &path, &rewards);
             }
+            if self.cfg.minimax > 0.0 {
+                back_up_minimax(&mut tree, &path);
+            }
             for (id, pick) in &path {
                 let node = &mut tree[*id as usize];
                 node.visits += 1;
@@ -378,22 +460,8 @@ impl Mcts {
                 }
             }
         }
-        let root_node = &tree[0];
-        let mut rs = RootStats {
-            playouts: stats.playouts,
-            ..RootStats::default()
-        };
-        if !root_node.terminal && !root_node.arms.is_empty() {
-            rs.moves = root_node.legal[role].clone();
-            rs.visits = root_node.arms[role]
-                .iter()
-                .map(|a| a.visits as u64)
-                .collect();
-            rs.totals = root_node.arms[role].iter().map(|a| a.total).collect();
-        }
         stats.depth = max_depth;
-        stats.elapsed_ms = since(t0);
-        Ok((rs, stats))
+        Ok((tree, stats))
     }
 }
 
@@ -644,6 +712,68 @@ fn mean_of<Mv>(rs: &RootStats<Mv>, i: usize) -> f64 {
     }
 }
 
+/// A new node's value per role for implicit minimax: its goal values when
+/// it is terminal, else the evaluation of its state (a material one: a
+/// sigmoid of the role's lead in pieces, `1 / (1 + e^(−lead/4))`, the
+/// slope of Sancho's piece heuristic).
+fn estimate<M: StateMachine>(m: &mut M, eval: &LearnedEval, node: &Node<M::State>) -> Vec<f64> {
+    if node.terminal {
+        return node.rewards.clone();
+    }
+    let fluents = m.fluents(&node.state);
+    match &eval.material {
+        Some(material) => (0..node.legal.len())
+            .map(|r| {
+                let (share, total) = material.balance(&fluents, r);
+                1.0 / (1.0 + (-share * total / 4.0).exp())
+            })
+            .collect(),
+        None => eval.rewards(&fluents),
+    }
+}
+
+/// With implicit minimax, the values for role `r` of the children its
+/// moves at `node` lead to (NaN where none is made yet); empty when `r`
+/// does not move alone here.
+fn children_values<S>(tree: &[Node<S>], node: &Node<S>, r: usize) -> Vec<f64> {
+    if node.mover != Some(r) {
+        return Vec::new();
+    }
+    let value = |&c: &u32| match c {
+        NONE => f64::NAN,
+        c => tree[c as usize].implicit[r],
+    };
+    node.child_of.iter().map(value).collect()
+}
+
+/// Notes under the mover's move in `pick` that it leads to child `id`.
+fn link_child<S>(node: &mut Node<S>, pick: &[u16], id: u32) {
+    if let Some(slot) = (node.mover)
+        .and_then(|r| pick.get(r))
+        .and_then(|&i| node.child_of.get_mut(i as usize))
+    {
+        *slot = id;
+    }
+}
+
+/// Backs the children's minimax values up the path, from its end: each
+/// node takes the values of the child its mover values most, until a node
+/// keeps the values it had (its ancestors then keep theirs too).
+fn back_up_minimax<S>(tree: &mut [Node<S>], path: &[(u32, Box<[u16]>)]) {
+    for (id, _) in path.iter().rev() {
+        let node = &tree[*id as usize];
+        let Some(r) = node.mover else { return };
+        let best = (node.child_of.iter().copied())
+            .filter(|&c| c != NONE)
+            .max_by(|&a, &b| tree[a as usize].implicit[r].total_cmp(&tree[b as usize].implicit[r]));
+        let Some(best) = best else { return };
+        if tree[best as usize].implicit == tree[*id as usize].implicit {
+            return;
+        }
+        tree[*id as usize].implicit = tree[best as usize].implicit.clone();
+    }
+}
+
 fn mean(a: Arm) -> f64 {
     if a.visits == 0 {
         0.0
@@ -652,10 +782,28 @@ fn mean(a: Arm) -> f64 {
     }
 }
 
+/// How selection mixes other values into a move's mean: RAVE's
+/// equivalence constant and the weight of the implicit minimax value.
+#[derive(Clone, Copy)]
+struct Mix {
+    rave: f64,
+    minimax: f64,
+}
+
 /// UCB1 on one role's arms, each mean mixed with its AMAF mean when
-/// `amaf` is given (RAVE with equivalence constant `k`); untried arms
-/// without AMAF statistics first (a random one of them).
-fn select(arms: &[Arm], amaf: &[Arm], visits: u32, c: f64, k: f64, rng: &mut fastrand::Rng) -> u16 {
+/// `amaf` is given (RAVE with equivalence constant `mix.rave`) and then
+/// with its child's minimax value when `implicit` has one (not NaN);
+/// untried arms without AMAF statistics first (a random one of them).
+fn select(
+    arms: &[Arm],
+    amaf: &[Arm],
+    implicit: &[f64],
+    visits: u32,
+    c: f64,
+    mix: Mix,
+    rng: &mut fastrand::Rng,
+) -> u16 {
+    let k = mix.rave;
     if arms.len() == 1 {
         return 0;
     }
@@ -678,6 +826,10 @@ fn select(arms: &[Arm], amaf: &[Arm], visits: u32, c: f64, k: f64, rng: &mut fas
                 (1.0 - beta) * mean(a) + beta * mean(r)
             }
             _ => mean(a),
+        };
+        let value = match implicit.get(i) {
+            Some(&v) if !v.is_nan() => (1.0 - mix.minimax) * value + mix.minimax * v,
+            _ => value,
         };
         let u = value + c * (ln / n.max(1.0)).sqrt();
         if u > best.1 {
@@ -707,6 +859,11 @@ impl<M: StateMachine> Player<M> for Mcts {
         };
         let eval = if self.cfg.transpositions {
             format!(", transpositions{eval}")
+        } else {
+            eval
+        };
+        let eval = if self.cfg.minimax > 0.0 {
+            format!(", minimax {}{eval}", self.cfg.minimax)
         } else {
             eval
         };
@@ -841,5 +998,80 @@ mod transposition_tests {
         assert_eq!(r.stats.playouts, 500);
         // a, b and the two ends: four states, four nodes.
         assert!(r.stats.nodes <= 4, "{} nodes", r.stats.nodes);
+    }
+}
+
+#[cfg(test)]
+mod minimax_tests {
+    use super::*;
+    use crate::engine::{load_engine, Engine, EngineChoice};
+    use crate::search::learned::Policy;
+
+    /// Every role's value of `s` under the rule implicit minimax backs up:
+    /// the mover takes the child it values most (goal values at the end).
+    fn exact(m: &mut Engine, s: &<Engine as StateMachine>::State) -> Vec<f64> {
+        if m.is_terminal(s).unwrap() {
+            return rewards(m, s).unwrap();
+        }
+        let legal = m.all_legal_moves(s).unwrap();
+        let mover = (0..legal.len()).find(|&r| legal[r].len() > 1).unwrap_or(0);
+        let mut best: Option<Vec<f64>> = None;
+        for &mv in &legal[mover] {
+            let joint: Vec<TermId> = (0..legal.len())
+                .map(|r| if r == mover { mv } else { legal[r][0] })
+                .collect();
+            let child = m.next_state(s, &joint).unwrap();
+            let v = exact(m, &child);
+            if best.as_ref().is_none_or(|b| v[mover] > b[mover]) {
+                best = Some(v);
+            }
+        }
+        best.unwrap()
+    }
+
+    #[test]
+    fn a_fully_grown_tree_holds_the_exact_minimax_values() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../games/ticTacToe.kif");
+        let text = std::fs::read_to_string(path).expect("the game file");
+        for choice in [EngineChoice::Interpreter, EngineChoice::Fast] {
+            let mut m = load_engine(&text, choice).expect("the game loads");
+            let eval = LearnedEval::learn(&mut m, &mut Policy::new(1, false), 60_000.0, 400)
+                .unwrap()
+                .expect("ticTacToe gives an evaluation");
+            // Five marks made, four cells empty: a tree of at most 65 nodes.
+            let mut s = m.initial_state().unwrap();
+            for _ in 0..5 {
+                let joint: Vec<TermId> = (m.all_legal_moves(&s).unwrap().iter())
+                    .map(|l| l[0])
+                    .collect();
+                s = m.next_state(&s, &joint).unwrap();
+            }
+            assert!(!m.is_terminal(&s).unwrap(), "{choice:?}");
+            let cfg = Config {
+                budget: Budget::nodes(3000),
+                eval: Some(Arc::new(eval)),
+                cutoff: 0,
+                minimax: 0.5,
+                ..Config::default()
+            };
+            let (tree, _) = Mcts::new(cfg, 1).grow(&mut m, &s).unwrap();
+            assert!(tree.len() > 20, "{choice:?}: {} nodes", tree.len());
+            assert_eq!(tree[0].implicit, exact(&mut m, &s), "{choice:?}");
+            // Every node all of whose moves are made holds its best child's
+            // values.
+            let mut complete = 0;
+            for node in &tree {
+                let (Some(r), false) = (node.mover, node.child_of.contains(&NONE)) else {
+                    continue;
+                };
+                let best = (node.child_of.iter())
+                    .map(|&c| &tree[c as usize].implicit)
+                    .max_by(|a, b| a[r].total_cmp(&b[r]))
+                    .unwrap();
+                assert_eq!(best[r], node.implicit[r], "{choice:?}");
+                complete += 1;
+            }
+            assert!(complete >= 10, "{choice:?}: {complete} complete nodes");
+        }
     }
 }

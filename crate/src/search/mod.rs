@@ -485,7 +485,7 @@ pub const PLAYERS: &[PlayerInfo] = &[
         "alpha-beta, iterative deepening, transposition table, PV-first ordering; options depth, ms, nodes, heuristic, mode=auto|paranoid|maxn, tt=on|off, ordering=on|off, threads=N|cores=auto (lazy SMP on N threads sharing one table, budget per thread), table=shared|own",
     ),
     player("bestfirst", "best-first", false, "best-first search for one-player games (thesis 3.2.1); options ms, nodes, heuristic"),
-    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c, threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves, and grown on the opponent's time by a player server, unless reuse=off or ponder=off), mast=on with solver=on (MAST playouts: epsilon-greedy on each move's average reward), greedy=on|auto (playouts take a move that wins at once, among the moves seen to end games, and take back a move that lets the opponent win at once; auto: where that costs little), eval=on|auto|material (an evaluation learnt from playouts before the first move, per square or, material, per kind of piece: playouts cut after cutoff=N steps, default 10, and evaluated; prior=N counts each new child's evaluation as N visits), rave=K (RAVE: each move's mean mixed with its all-moves-as-first mean, weight sqrt(K/(3n+K)) after n visits), tactics=on (the move chosen is checked for forced wins and losses a few moves deep, in a fifth of the time: a forced win is played, a move proven lost gives way to the best one not proven lost)"),
+    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c, threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves, and grown on the opponent's time by a player server, unless reuse=off or ponder=off), mast=on with solver=on (MAST playouts: epsilon-greedy on each move's average reward), greedy=on|auto (playouts take a move that wins at once, among the moves seen to end games, and take back a move that lets the opponent win at once; auto: where that costs little), eval=on|auto|material (an evaluation learnt from playouts before the first move, per square or, material, per kind of piece: playouts cut after cutoff=N steps, default 10, and evaluated; prior=N counts each new child's evaluation as N visits), rave=K (RAVE: each move's mean mixed with its all-moves-as-first mean, weight sqrt(K/(3n+K)) after n visits), tactics=on (the move chosen is checked for forced wins and losses a few moves deep, in a fifth of the time: a forced win is played, a move proven lost gives way to the best one not proven lost), transpositions=on (one node per state), minimax=A with eval (implicit minimax backups: each node keeps the minimax of its children's evaluations, mixed into the moving role's means with weight A)"),
     player(
         "coolerjo",
         "CoolerJO",
@@ -683,7 +683,7 @@ where
             // MCTS; one thread is the one-core player itself.
             let threads = spec_threads(spec)?;
             if spec.flag("solver", false)? {
-                for key in ["rave", "tactics", "transpositions"] {
+                for key in ["rave", "tactics", "transpositions", "minimax"] {
                     if spec.get(key).is_some() {
                         return Err(format!("player option {key} is not for solver=on"));
                     }
@@ -851,6 +851,7 @@ pub fn mcts_config(spec: &PlayerSpec) -> Result<mcts::Config, String> {
         "rave",
         "tactics",
         "transpositions",
+        "minimax",
     ])?;
     let mut cfg = mcts::Config {
         budget: spec.budget(Some(DEFAULT_MS))?,
@@ -873,6 +874,19 @@ pub fn mcts_config(spec: &PlayerSpec) -> Result<mcts::Config, String> {
     }
     if let Some(k) = spec.number::<u32>("rave")? {
         cfg.rave = k;
+    }
+    if let Some(a) = spec.number::<f64>("minimax")? {
+        if !(a > 0.0 && a <= 1.0) {
+            return Err(format!(
+                "player option minimax must be a weight above 0 and at most 1, got {a}"
+            ));
+        }
+        if spec.get("eval").is_none_or(|e| e == "off") {
+            return Err(
+                "player option minimax needs an evaluation: eval=on, auto or material".into(),
+            );
+        }
+        cfg.minimax = a;
     }
     cfg.tactics = spec.flag("tactics", false)?;
     cfg.transpositions = spec.flag("transpositions", false)?;
