@@ -89,6 +89,25 @@ test('parallel workers: options are read in Rust, an unknown key is a TypeError 
   ]) {
     assert.throws(make, (e) => e instanceof TypeError && known.test(e.message));
   }
+  // The workers read the spec's evaluation as the one-thread player does.
+  assert.throws(
+    () => new api.MctsWorker(TICTACTOE, 'mcts:eval=pieces'),
+    (e) => e instanceof TypeError && /eval must be on, auto, material or off/.test(e.message),
+  );
+  // Playouts cut after one step are scored by the evaluation, not by goals
+  // (multiples of 0.5 in tic-tac-toe).
+  const game = new api.Game(TICTACTOE);
+  const fluents = game.fluents(game.initialState());
+  const halves = (spec) => {
+    const w = new api.MctsWorker(TICTACTOE, spec, { seed: 1 });
+    const { totals, playouts } = w.rootStats(fluents, 0);
+    w.free();
+    assert.equal(playouts, 40, spec);
+    return totals.every((t) => Number.isInteger(t * 2));
+  };
+  assert.ok(halves('mcts:playouts=40'));
+  assert.ok(!halves('mcts:eval=on,cutoff=1,playouts=40'));
+  game.free();
   // Keys set to undefined count as absent (what the worker jobs pass).
   new api.MctsWorker(TICTACTOE, 'mcts', { seed: undefined, worker: 1, engine: undefined }).free();
   assert.throws(() => new api.EnsembleMember(TICTACTOE, 'ensemble', { member: 99 }), RangeError);

@@ -734,7 +734,7 @@ where
 /// counted, whenever the game has boards and a count could be learnt) or
 /// `off` (the default), learnt from playouts like the player's own
 /// (`greedy`).
-fn learned_eval<M: StateMachine>(
+pub fn learned_eval<M: StateMachine>(
     spec: &PlayerSpec,
     program: &Program,
     m: &mut M,

@@ -12,7 +12,7 @@ use crate::js_api::{MctsChoice, MctsRootResult, MctsWorkerOptions};
 use crate::reasoner::StateMachine;
 use crate::search::mcts::{choose, merge_roots, Mcts, RootStats};
 use crate::search::parallel::worker_seed;
-use crate::search::{greedy_playouts, mcts_config, PlayerSpec};
+use crate::search::{greedy_playouts, learned_eval, mcts_config, PlayerSpec};
 use wasm_bindgen::prelude::*;
 
 /// One worker of a root-parallel MCTS: its own copy of the game and its own
@@ -57,6 +57,11 @@ impl MctsWorker {
         }
         // `greedy=auto` counts work (within a time cap), so the workers agree.
         cfg.greedy = greedy_playouts(&spec, &mut machine, seed.unwrap_or(1))
+            .map_err(|e| js::type_error(&e))?;
+        // `eval=` (and `minimax=` over it): each worker learns the same
+        // evaluation from the same seed, as the one-thread player does.
+        let program = crate::parse_program(kif);
+        cfg.eval = learned_eval(&spec, &program, &mut machine, seed.unwrap_or(1), cfg.greedy)
             .map_err(|e| js::type_error(&e))?;
         let seed = worker_seed(seed.unwrap_or(1), worker.unwrap_or(0) as usize);
         Ok(MctsWorker {
