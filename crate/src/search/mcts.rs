@@ -33,7 +33,7 @@ use super::{searched_move, since, Budget, Limit, Player, SearchResult, Stats};
 use crate::clock::now_ms;
 use crate::reasoner::greedy::Enders;
 use crate::reasoner::mast::Mast;
-use crate::reasoner::{rewards, EvalError, StateMachine};
+use crate::reasoner::{only_mover, rewards, EvalError, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -223,14 +223,8 @@ impl Mcts {
         if self.cfg.minimax > 0.0 {
             if let Some(eval) = &self.cfg.eval {
                 node.implicit = estimate(m, eval, &node);
-                let choosers: Vec<usize> = (0..node.legal.len())
-                    .filter(|&r| node.legal[r].len() > 1)
-                    .collect();
-                node.mover = match choosers[..] {
-                    [] if !node.terminal => Some(0),
-                    [r] => Some(r),
-                    _ => None,
-                };
+                let forced = !node.terminal && node.legal.iter().all(|l| l.len() == 1);
+                node.mover = only_mover(&node.legal).or(forced.then_some(0));
                 if let Some(r) = node.mover {
                     node.child_of = vec![NONE; node.legal[r].len()];
                 }
@@ -349,6 +343,10 @@ impl Mcts {
         let n_roles = m.roles().len();
         let mut path: Vec<(u32, Box<[u16]>)> = Vec::new();
         let mut max_depth = 0u32;
+        let mix = Mix {
+            rave: self.cfg.rave as f64,
+            minimax: self.cfg.minimax,
+        };
         loop {
             // Playouts are expensive: read the clock every time.
             if stats.playouts > 0 && limit.exhausted() {
@@ -370,10 +368,6 @@ impl Mcts {
                     .map(|r| {
                         let amaf = node.amaf.get(r).map_or(&[][..], Vec::as_slice);
                         let implicit = children_values(&tree, node, r);
-                        let mix = Mix {
-                            rave: self.cfg.rave as f64,
-                            minimax: self.cfg.minimax,
-                        };
                         select(
                             &node.arms[r],
                             amaf,
@@ -895,6 +889,10 @@ impl<M: StateMachine> Player<M> for Mcts {
     }
 }
 
+/// The project's tic-tac-toe, for the tests below.
+#[cfg(test)]
+const TIC_TAC_TOE: &str = include_str!("../../../games/ticTacToe.kif");
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -902,10 +900,8 @@ mod tests {
 
     #[test]
     fn amaf_credits_every_move_made_later_by_its_role() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../games/ticTacToe.kif");
-        let text = std::fs::read_to_string(path).expect("the game file");
         for choice in [EngineChoice::Interpreter, EngineChoice::Fast] {
-            let mut m = load_engine(&text, choice).expect("the game loads");
+            let mut m = load_engine(TIC_TAC_TOE, choice).expect("the game loads");
             let cfg = Config {
                 rave: 100,
                 ..Config::default()
@@ -954,10 +950,8 @@ mod transposition_tests {
     #[test]
     fn a_state_reached_by_two_paths_is_one_node() {
         // ticTacToe: x at 1 then 2 and x at 2 then 1 (o elsewhere) meet.
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../games/ticTacToe.kif");
-        let text = std::fs::read_to_string(path).expect("the game file");
         for choice in [EngineChoice::Interpreter, EngineChoice::Fast] {
-            let mut m = load_engine(&text, choice).expect("the game loads");
+            let mut m = load_engine(TIC_TAC_TOE, choice).expect("the game loads");
             let s0 = m.initial_state().unwrap();
             let nodes = |t: bool, m: &mut crate::engine::Engine| {
                 let (rs, stats) = Mcts::new(config(t, 3000), 1)
@@ -1031,10 +1025,8 @@ mod minimax_tests {
 
     #[test]
     fn a_fully_grown_tree_holds_the_exact_minimax_values() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../games/ticTacToe.kif");
-        let text = std::fs::read_to_string(path).expect("the game file");
         for choice in [EngineChoice::Interpreter, EngineChoice::Fast] {
-            let mut m = load_engine(&text, choice).expect("the game loads");
+            let mut m = load_engine(TIC_TAC_TOE, choice).expect("the game loads");
             let eval = LearnedEval::learn(&mut m, &mut Policy::new(1, false), 60_000.0, 400)
                 .unwrap()
                 .expect("ticTacToe gives an evaluation");

@@ -707,8 +707,7 @@ where
                 }
             }
             let mut cfg = cfg;
-            cfg.greedy = greedy_playouts(spec, m, seed)?;
-            cfg.eval = learned_eval(spec, program, m, seed, cfg.greedy)?;
+            prepare_playouts(&mut cfg, spec, program, m, seed)?;
             if threads > 1 {
                 return Ok(Box::new(mcts_parallel::ParallelMcts::new(
                     cfg, seed, threads,
@@ -734,7 +733,22 @@ where
 /// counted, whenever the game has boards and a count could be learnt) or
 /// `off` (the default), learnt from playouts like the player's own
 /// (`greedy`).
-pub fn learned_eval<M: StateMachine>(
+/// What an `mcts` spec's playouts settle before the first move, for the
+/// player and for each wasm worker alike: whether they are greedy
+/// (`greedy=`) and the evaluation they learn (`eval=`).
+pub fn prepare_playouts<M: StateMachine>(
+    cfg: &mut mcts::Config,
+    spec: &PlayerSpec,
+    program: &Program,
+    m: &mut M,
+    seed: u64,
+) -> Result<(), String> {
+    cfg.greedy = greedy_playouts(spec, m, seed)?;
+    cfg.eval = learned_eval(spec, program, m, seed, cfg.greedy)?;
+    Ok(())
+}
+
+fn learned_eval<M: StateMachine>(
     spec: &PlayerSpec,
     program: &Program,
     m: &mut M,

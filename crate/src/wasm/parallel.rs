@@ -12,7 +12,7 @@ use crate::js_api::{MctsChoice, MctsRootResult, MctsWorkerOptions};
 use crate::reasoner::StateMachine;
 use crate::search::mcts::{choose, merge_roots, Mcts, RootStats};
 use crate::search::parallel::worker_seed;
-use crate::search::{greedy_playouts, learned_eval, mcts_config, PlayerSpec};
+use crate::search::{mcts_config, prepare_playouts, PlayerSpec};
 use wasm_bindgen::prelude::*;
 
 /// One worker of a root-parallel MCTS: its own copy of the game and its own
@@ -55,15 +55,13 @@ impl MctsWorker {
                 "player option tactics=on needs the game where the move is chosen: use one worker (no cores or threads)",
             ));
         }
-        // `greedy=auto` counts work (within a time cap), so the workers agree.
-        cfg.greedy = greedy_playouts(&spec, &mut machine, seed.unwrap_or(1))
-            .map_err(|e| js::type_error(&e))?;
-        // `eval=` (and `minimax=` over it): each worker learns the same
-        // evaluation from the same seed, as the one-thread player does.
+        // `greedy=auto` and `eval=` are settled from the player's seed, not
+        // the worker's, so the workers agree (within the learning's time cap).
+        let seed = seed.unwrap_or(1);
         let program = crate::parse_program(kif);
-        cfg.eval = learned_eval(&spec, &program, &mut machine, seed.unwrap_or(1), cfg.greedy)
+        prepare_playouts(&mut cfg, &spec, &program, &mut machine, seed)
             .map_err(|e| js::type_error(&e))?;
-        let seed = worker_seed(seed.unwrap_or(1), worker.unwrap_or(0) as usize);
+        let seed = worker_seed(seed, worker.unwrap_or(0) as usize);
         Ok(MctsWorker {
             machine,
             mcts: Mcts::new(cfg, seed),
