@@ -2,7 +2,7 @@
 //!
 //! The statistics are those of [`super::mcts`] (per node and role, each
 //! move's visits and summed reward: decoupled UCT, which is plain
-//! single-perspective UCT where one role moves), with three additions:
+//! single-perspective UCT where one role moves), with these additions:
 //! - **Proven values** (MCTS-Solver, Winands et al.): a terminal node is
 //!   proven with its goals; a node where one role chooses is proven as soon
 //!   as one child gives that role the top reward 1, or once every child is
@@ -15,15 +15,21 @@
 //! - **Decisive moves**: on a node's second visit, where one role moves,
 //!   each of its moves is tried once; one that ends the game with the
 //!   mover's top reward proves the node at once (and its parent sees a
-//!   proven loss: anti-decisive).
+//!   proven loss: anti-decisive). Otherwise that iteration's playout
+//!   starts at the node.
 //! - **The tree is kept** between moves: the next search starts from the
 //!   node of the new state (a child or grandchild of the old root, found by
-//!   state equality), with its statistics, and the rest is dropped.
+//!   state equality), with its statistics, and the rest is dropped. It
+//!   grows to [`Config::max_nodes`] or half the memory budget.
 //! - **MAST playouts** (`mast=on`): moves drawn epsilon-greedily by their
 //!   average reward over earlier playouts ([`crate::reasoner::mast`]),
 //!   the statistics kept for the whole game.
-//! - **Root-parallel on N threads**: each worker keeps its own tree and
-//!   seed; the root statistics are summed before the move is chosen.
+//! - **Tree-parallel on N threads**: one tree, grown by every thread.
+//!   A thread locks it to walk down, and again to add the new node and
+//!   the rewards; the engine's work between (the new node's state and
+//!   moves, the decisive-move check, the playout) runs unlocked. A move
+//!   counts its visit on the way down (a virtual loss until the rewards
+//!   arrive), so the threads spread over different lines.
 //!
 //! The move played is our role's most visited root move (ties: higher
 //! mean), after the proven values above.
@@ -36,13 +42,17 @@ use crate::reasoner::mast::Mast;
 use crate::reasoner::{only_mover, rewards, EvalError, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::FxHashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 
 #[derive(Clone, Debug)]
 pub struct Config {
     pub budget: Budget,
     /// UCB1 exploration constant (rewards are in [0, 1]).
     pub exploration: f64,
-    /// Tree nodes before the tree stops growing (playouts continue).
+    /// Tree nodes before the tree stops growing (playouts continue); it
+    /// also stops at half the memory budget, and that size is then the cap
+    /// for the rest of the game.
     pub max_nodes: usize,
     /// Step cap of one playout.
     pub playout_steps: usize,
@@ -64,7 +74,7 @@ impl Default for Config {
         Config {
             budget: Budget::default(),
             exploration: 0.7,
-            max_nodes: 300_000,
+            max_nodes: 5_000_000,
             playout_steps: 1000,
             reuse: true,
             ponder: true,
@@ -141,23 +151,6 @@ pub struct RootView {
 }
 
 impl RootView {
-    /// Sums views of the same root (root-parallel workers).
-    pub fn merge(parts: &[RootView]) -> RootView {
-        let mut out = parts.first().cloned().unwrap_or_default();
-        for p in parts.iter().skip(1) {
-            if p.moves != out.moves {
-                continue;
-            }
-            for i in 0..out.moves.len() {
-                out.visits[i] += p.visits[i];
-                out.totals[i] += p.totals[i];
-                out.proven[i] = out.proven[i].or(p.proven[i]);
-            }
-            out.playouts += p.playouts;
-        }
-        out
-    }
-
     /// The move to play and its value in [0, 1]: a proven win; else, of
     /// the moves not proven lost (all if every one is), the best proven
     /// value when all are proven, else the most visited (ties: higher mean).
@@ -200,32 +193,92 @@ impl RootView {
     }
 }
 
-/// One search tree with its own random generator.
+/// The search tree, shared by the player's threads.
 pub struct Searcher<S> {
     cfg: Config,
-    rng: fastrand::Rng,
     nodes: Vec<Node<S>>,
-    mast: Mast,
-    /// The moves seen to end games (greedy playouts), kept for the game.
-    enders: Enders,
 }
 
-impl<S: Clone + Eq> Searcher<S> {
-    pub fn new(cfg: Config, seed: u64) -> Searcher<S> {
-        Searcher {
-            mast: Mast::new(cfg.mast.unwrap_or(0.0)),
-            cfg,
-            rng: fastrand::Rng::with_seed(seed),
-            nodes: Vec::new(),
-            enders: Enders::default(),
+/// How many new nodes between two readings of the memory in use.
+const MEMORY_STRIDE: usize = 4096;
+
+/// Frees `count` pruned nodes: natively, when there are many, on a thread
+/// of their own, since millions of them take a good part of a second to
+/// free and the move's clock runs.
+fn discard<T: Send + 'static>(garbage: T, count: usize) {
+    #[cfg(not(target_arch = "wasm32"))]
+    if count >= 10_000 {
+        std::thread::spawn(move || drop(garbage));
+        return;
+    }
+    let _ = count;
+    drop(garbage);
+}
+
+/// Where one descent ended, and the engine's work it leaves to do with
+/// the tree unlocked.
+enum Leaf<S> {
+    /// A proven node: its rewards.
+    Proven(u32, Vec<f64>),
+    /// The child of `parent` by the joint move (`key` its index) is not in
+    /// the tree: its state follows from the parent's. Without room in the
+    /// tree the playout starts there and counts at the parent.
+    Expand {
+        parent: u32,
+        key: u64,
+        state: S,
+        joint: Vec<TermId>,
+        room: bool,
+    },
+    /// A node on its second visit, with its state and legal moves: checked
+    /// for a decisive move, else a playout starts there.
+    Check(u32, S, Vec<Vec<TermId>>),
+}
+
+/// What an iteration found with the tree unlocked, for [`Searcher::end`].
+enum End<S> {
+    At(u32),
+    New {
+        parent: u32,
+        key: u64,
+        node: Node<S>,
+    },
+    Checked(u32, Option<(u16, Vec<f64>)>),
+}
+
+/// Decisive moves: where one role moves, each of its moves is tried once;
+/// the first that ends the game with the mover's top reward, with the
+/// goals. Done on a node's second visit, so leaves visited once never pay
+/// for it; the parent then sees a proven loss (anti-decisive).
+fn decisive_move<M: StateMachine>(
+    m: &mut M,
+    state: &M::State,
+    legal: &[Vec<TermId>],
+) -> Result<Option<(u16, Vec<f64>)>, EvalError> {
+    let Some(r) = only_mover(legal) else {
+        return Ok(None);
+    };
+    let mut joint: Vec<TermId> = legal.iter().map(|l| l[0]).collect();
+    for (i, &mv) in legal[r].iter().enumerate() {
+        joint[r] = mv;
+        let next = m.next_state(state, &joint)?;
+        if !m.is_terminal(&next)? {
+            continue;
+        }
+        let goals = rewards(m, &next)?;
+        if goals.get(r).is_some_and(|&g| g >= WIN) {
+            return Ok(Some((i as u16, goals)));
         }
     }
+    Ok(None)
+}
 
-    /// Drops the tree (a new game).
-    pub fn clear(&mut self) {
-        self.nodes.clear();
-        self.mast.clear();
-        self.enders.clear();
+impl<S: Clone + Eq + Send + 'static> Searcher<S> {
+    pub fn new(cfg: Config) -> Searcher<S> {
+        Searcher {
+            cfg,
+            nodes: Vec::new(),
+        }
     }
 
     /// Nodes in the tree.
@@ -239,30 +292,41 @@ impl<S: Clone + Eq> Searcher<S> {
     /// True when a subtree was kept.
     pub fn reroot(&mut self, state: &S) -> bool {
         let Some(found) = self.find(state) else {
-            self.nodes.clear();
+            let n = self.nodes.len();
+            discard(std::mem::take(&mut self.nodes), n);
             return false;
         };
         if found == 0 {
             return true;
         }
-        let mut old: Vec<Option<Node<S>>> = std::mem::take(&mut self.nodes)
-            .into_iter()
-            .map(Some)
-            .collect();
-        // No transpositions: every node has one parent, so each old node is
-        // taken once, breadth first.
-        let mut kept = vec![old[found as usize].take().expect("a tree node")];
+        // The kept subtree breadth first (no transpositions: each node has
+        // one parent), moved to the front in that order by swaps, so the
+        // work is in the kept nodes, not in the whole tree.
+        let mut order = vec![found];
         let mut i = 0;
-        while i < kept.len() {
-            let mut kids = std::mem::take(&mut kept[i].children);
-            for id in kids.values_mut() {
-                kept.push(old[*id as usize].take().expect("a tree node"));
-                *id = (kept.len() - 1) as u32;
-            }
-            kept[i].children = kids;
+        while i < order.len() {
+            let kids = self.nodes[order[i] as usize].children.values();
+            order.extend(kids.copied());
             i += 1;
         }
-        self.nodes = kept;
+        let n = self.nodes.len() as u32;
+        // Where each old node is now, and which old node each place holds.
+        let (mut pos, mut at): (Vec<u32>, Vec<u32>) = ((0..n).collect(), (0..n).collect());
+        for (j, &id) in order.iter().enumerate() {
+            let p = pos[id as usize] as usize;
+            self.nodes.swap(j, p);
+            at.swap(j, p);
+            pos[id as usize] = j as u32;
+            pos[at[p] as usize] = p as u32;
+        }
+        for node in &mut self.nodes[..order.len()] {
+            for c in node.children.values_mut() {
+                *c = pos[*c as usize];
+            }
+        }
+        let mut old = std::mem::take(&mut self.nodes).into_iter();
+        self.nodes = old.by_ref().take(order.len()).collect();
+        discard(old, n as usize - order.len());
         true
     }
 
@@ -279,6 +343,34 @@ impl<S: Clone + Eq> Searcher<S> {
             .chain(kids(0).flat_map(kids))
             .filter(|&id| self.nodes[id as usize].state == *state)
             .max_by_key(|&id| (self.nodes[id as usize].visits, std::cmp::Reverse(id)))
+    }
+
+    /// Whether the tree has reached its cap. Every [`MEMORY_STRIDE`] nodes
+    /// the memory in use is read: above half the budget, the tree's size
+    /// becomes its cap (memory freed by later moves' pruning is reused,
+    /// so the cap holds for the game).
+    fn full(&mut self) -> bool {
+        let n = self.nodes.len();
+        if n >= self.cfg.max_nodes {
+            return true;
+        }
+        if n.is_multiple_of(MEMORY_STRIDE) && crate::memory::above(0.5) {
+            self.cfg.max_nodes = n;
+            return true;
+        }
+        false
+    }
+
+    /// Roots the tree at `root` (its kept subtree, or a new node) and
+    /// looks for a decisive move there.
+    fn start<M: StateMachine<State = S>>(&mut self, m: &mut M, root: &S) -> Result<(), EvalError> {
+        if !(self.cfg.reuse && self.reroot(root)) {
+            self.nodes = vec![Self::make_node(m, root.clone())?];
+        }
+        if !self.nodes[0].checked {
+            self.decisive(m, 0)?;
+        }
+        Ok(())
     }
 
     fn make_node<M: StateMachine<State = S>>(m: &mut M, state: S) -> Result<Node<S>, EvalError> {
@@ -318,35 +410,28 @@ impl<S: Clone + Eq> Searcher<S> {
         })
     }
 
-    /// Decisive moves: when one role moves at `id`, tries each of its moves
-    /// once and proves the node if one ends the game with the mover's top
-    /// reward. Done on a node's second visit, so leaves visited once never
-    /// pay for it; the parent then sees a proven loss (anti-decisive).
+    /// Looks for a decisive move at `id` ([`decisive_move`]) and proves
+    /// the node with it.
     fn decisive<M: StateMachine<State = S>>(
         &mut self,
         m: &mut M,
         id: u32,
     ) -> Result<(), EvalError> {
+        let node = &self.nodes[id as usize];
+        let found = decisive_move(m, &node.state, &node.legal)?;
+        self.settle(id, found);
+        Ok(())
+    }
+
+    /// Marks node `id` checked for a decisive move, and proven by the one
+    /// found.
+    fn settle(&mut self, id: u32, found: Option<(u16, Vec<f64>)>) {
         let node = &mut self.nodes[id as usize];
         node.checked = true;
-        let Some(r) = node.mover() else {
-            return Ok(());
-        };
-        let mut joint: Vec<TermId> = node.legal.iter().map(|l| l[0]).collect();
-        for i in 0..node.legal[r].len() {
-            joint[r] = node.legal[r][i];
-            let next = m.next_state(&node.state, &joint)?;
-            if !m.is_terminal(&next)? {
-                continue;
-            }
-            let goals = rewards(m, &next)?;
-            if goals.get(r).is_some_and(|&g| g >= WIN) {
-                node.proven = Some(goals.into_boxed_slice());
-                node.winning = Some(i as u16);
-                break;
-            }
+        if let Some((i, goals)) = found {
+            node.proven = Some(goals.into_boxed_slice());
+            node.winning = Some(i);
         }
-        Ok(())
     }
 
     /// The proven rewards of the child of `node` reached by joint index `k`.
@@ -357,7 +442,7 @@ impl<S: Clone + Eq> Searcher<S> {
 
     /// Role `r`'s move at `node`: an untried one (random) first, else UCB1,
     /// where a proven child (the role moving alone) scores its exact value.
-    fn select(&mut self, id: u32, r: usize) -> u16 {
+    fn select(&self, id: u32, r: usize, rng: &mut fastrand::Rng) -> u16 {
         let node = &self.nodes[id as usize];
         let arms = &node.arms[r];
         if arms.len() == 1 {
@@ -365,7 +450,7 @@ impl<S: Clone + Eq> Searcher<S> {
         }
         let untried = arms.iter().filter(|a| a.visits == 0).count();
         if untried > 0 {
-            let k = crate::reasoner::random_index(&mut self.rng, untried);
+            let k = crate::reasoner::random_index(rng, untried);
             return arms
                 .iter()
                 .enumerate()
@@ -435,134 +520,83 @@ impl<S: Clone + Eq> Searcher<S> {
         proven
     }
 
-    /// Searches from `root` (keeping the subtree of the last search when it
-    /// leads there) and returns `role`'s root view and the counters.
-    pub fn search<M: StateMachine<State = S>>(
-        &mut self,
-        m: &mut M,
-        root: &S,
-        role: usize,
-    ) -> Result<(RootView, Stats), EvalError> {
-        let t0 = now_ms();
-        let mut limit = Limit::new(&self.cfg.budget);
-        let mut stats = Stats::default();
-        if !(self.cfg.reuse && self.reroot(root)) {
-            self.nodes = vec![Self::make_node(m, root.clone())?];
-        }
-        if !self.nodes[0].checked {
-            self.decisive(m, 0)?;
-        }
-        stats.nodes = self.nodes.len() as u64;
-        let mut path: Vec<(u32, Vec<u16>)> = Vec::new();
-        let mut max_depth = 0u32;
-        loop {
-            if stats.playouts > 0 && limit.exhausted() {
-                break;
-            }
-            limit.tick();
-            if self.nodes[0].proven.is_some() {
-                break;
-            }
-            let (end, rewards) = self.descend(m, &mut path)?;
-            stats.playouts += 1;
-            max_depth = max_depth.max(path.len() as u32);
-            self.backup(end, &path, &rewards);
-        }
-        stats.nodes = self.nodes.len() as u64;
-        stats.depth = max_depth;
-        stats.elapsed_ms = since(t0);
-        Ok((self.root_view(role, stats.playouts), stats))
-    }
-
-    /// One iteration down from the root: selection, expansion of one node
-    /// (while the tree has room) and a random playout; the node the walk
-    /// ended on and the rewards per role.
-    fn descend<M: StateMachine<State = S>>(
-        &mut self,
-        m: &mut M,
-        path: &mut Vec<(u32, Vec<u16>)>,
-    ) -> Result<(u32, Vec<f64>), EvalError> {
+    /// One descent from the root, by selection, to where the tree ends:
+    /// a proven node, a move whose child is not made yet, or a node on
+    /// its second visit, not yet checked for a decisive move (then claimed
+    /// for the check). Each node on the way counts the visit, and each
+    /// chosen move its pull, at once, before the rewards arrive: a thread
+    /// descending meanwhile sees them as worth nothing (a virtual loss)
+    /// and spreads to other moves. The engine's work waits until the tree
+    /// is unlocked.
+    fn descend(&mut self, rng: &mut fastrand::Rng, path: &mut Vec<(u32, Vec<u16>)>) -> Leaf<S> {
         path.clear();
         let mut cur = 0u32;
         loop {
-            if !self.nodes[cur as usize].checked && self.nodes[cur as usize].visits > 0 {
-                self.decisive(m, cur)?;
+            let node = &mut self.nodes[cur as usize];
+            if let Some(p) = &node.proven {
+                return Leaf::Proven(cur, p.to_vec());
             }
-            if let Some(p) = &self.nodes[cur as usize].proven {
-                return Ok((cur, p.to_vec()));
+            if !node.checked && node.visits > 0 {
+                node.checked = true;
+                return Leaf::Check(cur, node.state.clone(), node.legal.clone());
             }
-            let roles = self.nodes[cur as usize].legal.len();
-            let pick: Vec<u16> = (0..roles).map(|r| self.select(cur, r)).collect();
-            let node = &self.nodes[cur as usize];
+            let roles = node.legal.len();
+            let pick: Vec<u16> = (0..roles).map(|r| self.select(cur, r, rng)).collect();
+            let node = &mut self.nodes[cur as usize];
+            node.visits += 1;
+            for (r, &i) in pick.iter().enumerate() {
+                node.arms[r][i as usize].visits += 1;
+            }
             let key: u64 = pick
                 .iter()
                 .zip(&node.strides)
                 .map(|(&i, &w)| i as u64 * w)
                 .sum();
+            let joint: Vec<TermId> = (pick.iter().enumerate())
+                .map(|(r, &i)| node.legal[r][i as usize])
+                .collect();
             path.push((cur, pick));
             if let Some(&c) = node.children.get(&key) {
                 cur = c;
                 continue;
             }
-            let joint: Vec<TermId> = path[path.len() - 1]
-                .1
-                .iter()
-                .enumerate()
-                .map(|(r, &i)| node.legal[r][i as usize])
-                .collect();
-            let child_state = m.next_state(&node.state, &joint)?;
-            if self.nodes.len() >= self.cfg.max_nodes {
-                return Ok((cur, self.playout(m, &child_state, roles)?));
-            }
-            let child = Self::make_node(m, child_state)?;
-            let id = self.nodes.len() as u32;
-            self.nodes.push(child);
-            self.nodes[cur as usize].children.insert(key, id);
-            if let Some(p) = &self.nodes[id as usize].proven {
-                return Ok((id, p.to_vec()));
-            }
-            let start = self.nodes[id as usize].state.clone();
-            return Ok((id, self.playout(m, &start, roles)?));
+            let state = node.state.clone();
+            return Leaf::Expand {
+                parent: cur,
+                key,
+                state,
+                joint,
+                room: !self.full(),
+            };
         }
     }
 
-    fn playout<M: StateMachine<State = S>>(
-        &mut self,
-        m: &mut M,
-        start: &S,
-        roles: usize,
-    ) -> Result<Vec<f64>, EvalError> {
-        let steps = self.cfg.playout_steps;
-        let mast = self.cfg.mast.is_some();
-        let p = if self.cfg.greedy && mast {
-            greedy_playout(
-                m,
-                start,
-                &mut self.rng,
-                steps,
-                &mut self.enders,
-                Some(&mut self.mast),
-            )?
-        } else if self.cfg.greedy {
-            m.greedy_playout(start, &mut self.rng, steps, &mut self.enders)?
-        } else if mast {
-            m.mast_playout(start, &mut self.rng, steps, &mut self.mast)?
-        } else {
-            m.random_playout(start, &mut self.rng, steps)?
-        };
-        let r = if p.terminal {
-            rewards(m, &p.state)?
-        } else {
-            vec![0.0; roles]
-        };
-        if self.cfg.mast.is_some() {
-            self.mast.finish(&r);
+    /// Where an iteration's rewards go: the node it ended on, after adding
+    /// what was found with the tree unlocked (a new node, or the result of
+    /// a decisive-move check). A child another thread made meanwhile is
+    /// kept, and the new one dropped.
+    fn end(&mut self, end: End<S>) -> u32 {
+        match end {
+            End::At(id) => id,
+            End::New { parent, key, node } => {
+                if let Some(&c) = self.nodes[parent as usize].children.get(&key) {
+                    return c;
+                }
+                let id = self.nodes.len() as u32;
+                self.nodes.push(node);
+                self.nodes[parent as usize].children.insert(key, id);
+                id
+            }
+            End::Checked(id, found) => {
+                self.settle(id, found);
+                id
+            }
         }
-        Ok(r)
     }
 
-    /// Adds the rewards along the path (and to the node the walk ended on)
-    /// and proves what the new values prove, bottom up.
+    /// Adds the rewards along the path (whose visits [`Self::descend`]
+    /// counted; the node the walk ended on counts its own here) and proves
+    /// what the new values prove, bottom up.
     fn backup(&mut self, end: u32, path: &[(u32, Vec<u16>)], rewards: &[f64]) {
         if path.last().is_none_or(|(last, _)| *last != end) {
             self.nodes[end as usize].visits += 1;
@@ -570,11 +604,8 @@ impl<S: Clone + Eq> Searcher<S> {
         let mut proving = self.nodes[end as usize].proven.is_some();
         for (id, pick) in path.iter().rev() {
             let node = &mut self.nodes[*id as usize];
-            node.visits += 1;
             for (r, &i) in pick.iter().enumerate() {
-                let arm = &mut node.arms[r][i as usize];
-                arm.visits += 1;
-                arm.total += rewards.get(r).copied().unwrap_or(0.0);
+                node.arms[r][i as usize].total += rewards.get(r).copied().unwrap_or(0.0);
             }
             // Only a node whose child was just proven can become proven.
             proving = proving && self.prove(*id);
@@ -609,49 +640,243 @@ impl<S: Clone + Eq> Searcher<S> {
     }
 }
 
-/// The player: one [`Searcher`] per thread (root-parallel), trees kept
-/// between moves.
+/// What each thread keeps to itself: its random generator, MAST's
+/// statistics and the moves seen to end games (the latter two for the
+/// game).
+struct Walker {
+    rng: fastrand::Rng,
+    mast: Mast,
+    enders: Enders,
+}
+
+/// The tree as the threads share it, and the flag that stops them all
+/// (the root proven, or an error in one of them).
+struct Shared<'a, S> {
+    tree: Mutex<&'a mut Searcher<S>>,
+    stop: AtomicBool,
+}
+
+impl<'a, S> Shared<'a, S> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, &'a mut Searcher<S>> {
+        // A thread that panicked re-raises its panic in `run_all`.
+        self.tree.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Walker {
+    fn new(cfg: &Config, seed: u64) -> Walker {
+        Walker {
+            rng: fastrand::Rng::with_seed(seed),
+            mast: Mast::new(cfg.mast.unwrap_or(0.0)),
+            enders: Enders::default(),
+        }
+    }
+
+    /// Iterates on the shared tree within `limit` (this thread's): the
+    /// playouts made and the deepest descent. The tree is locked while a
+    /// descent walks it, and again while what was found and the rewards
+    /// are added; the engine's work between runs unlocked.
+    fn walk<S: Clone + Eq + Send + 'static, M: StateMachine<State = S>>(
+        &mut self,
+        m: &mut M,
+        shared: &Shared<'_, S>,
+        cfg: &Config,
+        mut limit: Limit,
+    ) -> Result<(u64, u32), EvalError> {
+        let (mut playouts, mut depth) = (0u64, 0u32);
+        let mut path = Vec::new();
+        let roles = m.roles().len();
+        let failed = |e: EvalError| {
+            shared.stop.store(true, Ordering::Relaxed);
+            e
+        };
+        loop {
+            if shared.stop.load(Ordering::Relaxed) || (playouts > 0 && limit.exhausted()) {
+                break;
+            }
+            limit.tick();
+            let leaf = {
+                let mut tree = shared.lock();
+                if tree.nodes[0].proven.is_some() {
+                    break;
+                }
+                tree.descend(&mut self.rng, &mut path)
+            };
+            let (end, rewards) = self.explore(m, leaf, roles, cfg).map_err(failed)?;
+            let mut tree = shared.lock();
+            let end = tree.end(end);
+            tree.backup(end, &path, &rewards);
+            drop(tree);
+            playouts += 1;
+            depth = depth.max(path.len() as u32);
+        }
+        Ok((playouts, depth))
+    }
+
+    /// The engine's work of an iteration, with the tree unlocked: the
+    /// node a descent ended on made or checked, and the rewards (proven,
+    /// or a playout's).
+    fn explore<S: Clone + Eq + Send + 'static, M: StateMachine<State = S>>(
+        &mut self,
+        m: &mut M,
+        leaf: Leaf<S>,
+        roles: usize,
+        cfg: &Config,
+    ) -> Result<(End<S>, Vec<f64>), EvalError> {
+        Ok(match leaf {
+            Leaf::Proven(id, rewards) => (End::At(id), rewards),
+            Leaf::Expand {
+                parent,
+                room: false,
+                state,
+                joint,
+                ..
+            } => {
+                let next = m.next_state(&state, &joint)?;
+                (End::At(parent), self.playout(m, &next, roles, cfg)?)
+            }
+            Leaf::Expand {
+                parent,
+                key,
+                state,
+                joint,
+                ..
+            } => {
+                let next = m.next_state(&state, &joint)?;
+                let node = Searcher::make_node(m, next)?;
+                let rewards = match &node.proven {
+                    Some(p) => p.to_vec(),
+                    None => self.playout(m, &node.state, roles, cfg)?,
+                };
+                (End::New { parent, key, node }, rewards)
+            }
+            Leaf::Check(id, state, legal) => match decisive_move(m, &state, &legal)? {
+                Some((i, goals)) => (End::Checked(id, Some((i, goals.clone()))), goals),
+                None => (End::Checked(id, None), self.playout(m, &state, roles, cfg)?),
+            },
+        })
+    }
+
+    fn playout<S, M: StateMachine<State = S>>(
+        &mut self,
+        m: &mut M,
+        start: &S,
+        roles: usize,
+        cfg: &Config,
+    ) -> Result<Vec<f64>, EvalError> {
+        let steps = cfg.playout_steps;
+        let mast = cfg.mast.is_some();
+        let p = if cfg.greedy && mast {
+            greedy_playout(
+                m,
+                start,
+                &mut self.rng,
+                steps,
+                &mut self.enders,
+                Some(&mut self.mast),
+            )?
+        } else if cfg.greedy {
+            m.greedy_playout(start, &mut self.rng, steps, &mut self.enders)?
+        } else if mast {
+            m.mast_playout(start, &mut self.rng, steps, &mut self.mast)?
+        } else {
+            m.random_playout(start, &mut self.rng, steps)?
+        };
+        let r = if p.terminal {
+            rewards(m, &p.state)?
+        } else {
+            vec![0.0; roles]
+        };
+        if mast {
+            self.mast.finish(&r);
+        }
+        Ok(r)
+    }
+}
+
+/// The player: one tree, kept between moves, grown by one walker per
+/// thread (tree-parallel).
 pub struct SolverMcts<S> {
-    workers: Vec<Searcher<S>>,
+    tree: Searcher<S>,
+    walkers: Vec<Walker>,
     stats: Stats,
 }
 
-impl<S: Clone + Eq> SolverMcts<S> {
-    /// `threads` workers (at least one); worker `i` is seeded with
+impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
+    /// `threads` walkers (at least one); walker `i` is seeded with
     /// [`worker_seed`]`(seed, i)`.
     pub fn new(cfg: Config, seed: u64, threads: usize) -> SolverMcts<S> {
         SolverMcts {
-            workers: (0..threads.max(1))
-                .map(|i| Searcher::new(cfg.clone(), worker_seed(seed, i)))
+            walkers: (0..threads.max(1))
+                .map(|i| Walker::new(&cfg, worker_seed(seed, i)))
                 .collect(),
+            tree: Searcher::new(cfg),
             stats: Stats::default(),
         }
     }
 
-    /// Searches with every worker (the first on `m`, the others on clones
-    /// of it, which keep its term ids) and decides on the summed view.
+    /// Grows the tree from `root` with every walker (the first on `m`, the
+    /// others on clones of it, which keep its term ids): `role`'s view of
+    /// the root and the counters. An error empties the tree.
+    pub fn search_view<M>(
+        &mut self,
+        m: &mut M,
+        root: &S,
+        role: usize,
+    ) -> Result<(RootView, Stats), EvalError>
+    where
+        M: StateMachine<State = S> + Clone + Send,
+        S: Send + Sync,
+    {
+        let t0 = now_ms();
+        let cfg = self.tree.cfg.clone();
+        // Every thread's clock starts now, before the tree is rerooted (on
+        // wasm32 the threads run one after the other, within that time).
+        let mut limits: Vec<Limit> = (self.walkers.iter())
+            .map(|_| Limit::new(&cfg.budget))
+            .collect();
+        self.tree.start(m, root)?;
+        let mut forks: Vec<M> = (1..self.walkers.len()).map(|_| m.clone()).collect();
+        let mut machines: Vec<&mut M> = vec![m];
+        machines.extend(forks.iter_mut());
+        let shared = Shared {
+            tree: Mutex::new(&mut self.tree),
+            stop: AtomicBool::new(false),
+        };
+        let jobs: Vec<Job<Result<(u64, u32), EvalError>>> = (self.walkers.iter_mut())
+            .zip(machines)
+            .map(|(w, mm)| {
+                let (shared, cfg) = (&shared, &cfg);
+                let limit = limits.pop().expect("one limit per walker");
+                Box::new(move || w.walk(mm, shared, cfg, limit)) as Job<_>
+            })
+            .collect();
+        let parts = run_all(jobs);
+        let mut stats = Stats::default();
+        for part in parts {
+            match part {
+                Ok((playouts, depth)) => {
+                    stats.playouts += playouts;
+                    stats.depth = stats.depth.max(depth);
+                }
+                Err(e) => {
+                    self.tree.nodes.clear();
+                    return Err(e);
+                }
+            }
+        }
+        stats.nodes = self.tree.nodes.len() as u64;
+        stats.elapsed_ms = since(t0);
+        Ok((self.tree.root_view(role, stats.playouts), stats))
+    }
+
+    /// Searches and decides on the root's view.
     pub fn search<M>(&mut self, m: &mut M, root: &S, role: usize) -> Result<SearchResult, EvalError>
     where
         M: StateMachine<State = S> + Clone + Send,
         S: Send + Sync,
     {
-        let mut forks: Vec<M> = (1..self.workers.len()).map(|_| m.clone()).collect();
-        let mut machines: Vec<&mut M> = vec![m];
-        machines.extend(forks.iter_mut());
-        let jobs: Vec<Job<Result<(RootView, Stats), EvalError>>> = self
-            .workers
-            .iter_mut()
-            .zip(machines)
-            .map(|(w, mm)| Box::new(move || w.search(mm, root, role)) as Job<_>)
-            .collect();
-        let parts = run_all(jobs).into_iter().collect::<Result<Vec<_>, _>>()?;
-        let mut stats = Stats::default();
-        for (_, s) in &parts {
-            stats.add(s);
-        }
-        stats.elapsed_ms = parts.iter().map(|(_, s)| s.elapsed_ms).fold(0.0, f64::max);
-        let views: Vec<RootView> = parts.into_iter().map(|(v, _)| v).collect();
-        let view = RootView::merge(&views);
+        let (view, stats) = self.search_view(m, root, role)?;
         let (best_move, value, solved) = match view.choose() {
             Some((i, v)) => (Some(view.moves[i]), v * 100.0, view.proven[i].is_some()),
             None => (m.legal_moves(root, role)?.first().copied(), 0.0, false),
@@ -669,10 +894,10 @@ impl<S: Clone + Eq> SolverMcts<S> {
 impl<M> Player<M> for SolverMcts<M::State>
 where
     M: StateMachine + Clone + Send,
-    M::State: Send + Sync,
+    M::State: Send + Sync + 'static,
 {
     fn name(&self) -> String {
-        let cfg = &self.workers[0].cfg;
+        let cfg = &self.tree.cfg;
         let base = match (cfg.budget.ms, cfg.budget.nodes) {
             (Some(ms), _) => format!("mcts(solver, {ms} ms)"),
             (None, Some(n)) => format!("mcts(solver, {n} playouts)"),
@@ -688,7 +913,7 @@ where
         } else {
             base
         };
-        match self.workers.len() {
+        match self.walkers.len() {
             1 => base,
             n => super::parallel::threaded_name(&base, n),
         }
@@ -702,22 +927,22 @@ where
         searched_move(self.search(m, state, role)?, &mut self.stats, role)
     }
     fn new_game(&mut self) {
-        for w in &mut self.workers {
-            w.clear();
+        self.tree.nodes.clear();
+        for w in &mut self.walkers {
+            w.mast.clear();
+            w.enders.clear();
         }
     }
     // The server sets each move's budget from the request's arrival.
     fn set_time_ms(&mut self, ms: f64) {
-        for w in &mut self.workers {
-            w.cfg.budget.ms = Some(ms);
-        }
+        self.tree.cfg.budget.ms = Some(ms);
     }
     fn last_stats(&self) -> Stats {
         self.stats.clone()
     }
     // The tree is kept between moves, so what pondering adds is used.
     fn ponders(&self) -> bool {
-        self.workers[0].cfg.reuse && self.workers[0].cfg.ponder
+        self.tree.cfg.reuse && self.tree.cfg.ponder
     }
     fn ponder(
         &mut self,
@@ -726,18 +951,9 @@ where
         role: usize,
         ms: f64,
     ) -> Result<u64, EvalError> {
-        let budgets: Vec<Budget> = self.workers.iter().map(|w| w.cfg.budget).collect();
-        for w in &mut self.workers {
-            w.cfg.budget = Budget {
-                ms: Some(ms),
-                nodes: None,
-                depth: None,
-            };
-        }
+        let budget = std::mem::replace(&mut self.tree.cfg.budget, Budget::ms(ms));
         let searched = self.search(m, state, role);
-        for (w, b) in self.workers.iter_mut().zip(budgets) {
-            w.cfg.budget = b;
-        }
+        self.tree.cfg.budget = budget;
         searched.map(|r| r.stats.playouts)
     }
 }
@@ -787,20 +1003,49 @@ pub(crate) mod tests {
     #[test]
     fn proves_a_forced_win_and_plays_it() {
         // From 4 the only winning move is to take 1, from 5 to take 2.
-        for (pile, win) in [(4, "(take 1)"), (5, "(take 2)"), (7, "(take 1)")] {
+        // One thread, and two sharing the tree.
+        let cases = [(4, "(take 1)"), (5, "(take 2)"), (7, "(take 1)")];
+        for ((pile, win), threads) in cases.into_iter().flat_map(|c| [(c, 1), (c, 2)]) {
             let mut m = take_away(pile);
             let root = m.initial_state().unwrap();
-            let mut p = SolverMcts::new(cfg(20_000), 3, 1);
+            let mut p = SolverMcts::new(cfg(20_000), 3, threads);
             let r = p.search(&mut m, &root, 0).unwrap();
             assert_eq!(shown(&m, r.best_move), win, "pile {pile}");
             assert!(r.solved, "pile {pile}: the win is proven");
             assert_eq!(r.value, 100.0);
             // The root itself is proven a win for a, and the search stopped
             // early once it was.
-            let tree = &p.workers[0].nodes;
+            let tree = &p.tree.nodes;
             assert_eq!(tree[0].proven.as_deref(), Some(&[1.0, 0.0][..]));
             assert!(r.stats.playouts < 20_000, "pile {pile}");
         }
+    }
+
+    #[test]
+    fn threads_grow_one_tree_and_lose_no_update() {
+        // Tic-tac-toe, two threads of 3,000 playouts each on one tree:
+        // every playout reaches the root, and at every node each move's
+        // visits are its child's visits (one lost or doubled update
+        // between the threads breaks this).
+        let ttt = include_str!("../../../games/ticTacToe.kif");
+        let mut m = load_engine(ttt, EngineChoice::Fast).expect("tic-tac-toe loads");
+        let root = m.initial_state().unwrap();
+        let mut p = SolverMcts::new(cfg(3_000), 11, 2);
+        let (view, stats) = p.search_view(&mut m, &root, 0).unwrap();
+        assert!(stats.playouts > 3_000, "both threads searched: {stats:?}");
+        let tree = &p.tree.nodes;
+        assert_eq!(tree[0].visits as u64, stats.playouts);
+        assert_eq!(view.visits.iter().sum::<u64>(), stats.playouts);
+        let mut checked = 0;
+        for node in tree {
+            let Some(r) = node.mover() else { continue };
+            for (&k, &c) in &node.children {
+                let i = (k / node.strides[r]) as usize;
+                assert_eq!(node.arms[r][i].visits, tree[c as usize].visits);
+                checked += 1;
+            }
+        }
+        assert!(checked >= 1_000, "{checked} moves checked");
     }
 
     #[test]
@@ -821,9 +1066,9 @@ pub(crate) mod tests {
         // with a's reward 0, and both moves are proven losses.
         let mut m = take_away(6);
         let root = m.initial_state().unwrap();
-        let mut s = Searcher::new(cfg(50_000), 5);
-        let (view, _) = s.search(&mut m, &root, 0).unwrap();
-        assert_eq!(s.nodes[0].proven.as_deref(), Some(&[0.0, 1.0][..]));
+        let mut p = SolverMcts::new(cfg(50_000), 5, 1);
+        let (view, _) = p.search_view(&mut m, &root, 0).unwrap();
+        assert_eq!(p.tree.nodes[0].proven.as_deref(), Some(&[0.0, 1.0][..]));
         assert_eq!(view.proven, vec![Some(0.0), Some(0.0)]);
         assert!(view.choose().is_some());
     }
@@ -832,8 +1077,9 @@ pub(crate) mod tests {
     fn kept_subtree_keeps_its_statistics() {
         let mut m = take_away(12);
         let root = m.initial_state().unwrap();
-        let mut s = Searcher::new(cfg(3_000), 9);
-        s.search(&mut m, &root, 0).unwrap();
+        let mut p = SolverMcts::new(cfg(3_000), 9, 1);
+        p.search_view(&mut m, &root, 0).unwrap();
+        let s = &mut p.tree;
         // The most visited child and, below it, a grandchild.
         let best_child = |s: &Searcher<_>, id: u32| -> u32 {
             let n: &Node<_> = &s.nodes[id as usize];
@@ -842,14 +1088,14 @@ pub(crate) mod tests {
                 .max_by_key(|&&c| s.nodes[c as usize].visits)
                 .unwrap()
         };
-        let c = best_child(&s, 0);
-        let g = best_child(&s, c);
+        let c = best_child(s, 0);
+        let g = best_child(s, c);
         // The same state may be reached by two move orders: the kept node
-        // is the most visited of them.
+        // is the most visited of them (ties: the first made, as in reroot).
         let state = s.nodes[g as usize].state.clone();
         let g = (0..s.nodes.len())
             .filter(|&i| s.nodes[i].state == state)
-            .max_by_key(|&i| s.nodes[i].visits)
+            .max_by_key(|&i| (s.nodes[i].visits, std::cmp::Reverse(i)))
             .unwrap();
         let node = &s.nodes[g];
         let visits = node.visits;
@@ -894,12 +1140,12 @@ pub(crate) mod tests {
         }
         assert!(seen.iter().all(|&x| x));
         // A search from there starts with those visits and adds its own.
-        let (view, _) = s.search(&mut m, &state, 0).unwrap();
-        assert_eq!(s.nodes[0].visits, visits + view.playouts as u32);
+        let (view, _) = p.search_view(&mut m, &state, 0).unwrap();
+        assert_eq!(p.tree.nodes[0].visits, visits + view.playouts as u32);
         // A state that is not in the tree empties it.
         let fresh = m.initial_state().unwrap();
-        assert!(!s.reroot(&fresh));
-        assert_eq!(s.size(), 0);
+        assert!(!p.tree.reroot(&fresh));
+        assert_eq!(p.tree.size(), 0);
     }
 
     #[test]
@@ -942,14 +1188,14 @@ pub(crate) mod tests {
         let mut m = take_away(12);
         let root = m.initial_state().unwrap();
         let run = |m: &mut Engine| {
-            let mut s = Searcher::new(cfg(500), 17);
-            s.search(m, &root, 0).unwrap().0
+            let mut p = SolverMcts::new(cfg(500), 17, 1);
+            p.search_view(m, &root, 0).unwrap().0
         };
         assert_eq!(run(&mut m), run(&mut m));
     }
 
     #[test]
-    fn merging_sums_visits_and_keeps_proofs() {
+    fn proven_values_overrule_visits() {
         let a = RootView {
             moves: vec![TermId(1), TermId(2)],
             visits: vec![3, 5],
@@ -959,11 +1205,8 @@ pub(crate) mod tests {
         };
         let mut b = a.clone();
         b.proven[0] = Some(1.0);
-        let m = RootView::merge(&[a.clone(), b]);
-        assert_eq!(m.visits, vec![6, 10]);
-        assert_eq!(m.playouts, 16);
         // The proven win is chosen over the more visited move.
-        assert_eq!(m.choose(), Some((0, 1.0)));
+        assert_eq!(b.choose(), Some((0, 1.0)));
         // A proven loss is not played while another move is open.
         let mut c = a;
         c.proven[1] = Some(0.0);
