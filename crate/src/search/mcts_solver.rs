@@ -650,7 +650,7 @@ struct Walker {
 }
 
 /// The tree as the threads share it, and the flag that stops them all
-/// (the root proven, or an error in one of them).
+/// when one of them fails (a proven root stops each by itself).
 struct Shared<'a, S> {
     tree: Mutex<&'a mut Searcher<S>>,
     stop: AtomicBool,

@@ -728,12 +728,6 @@ where
     }
 }
 
-/// The learnt evaluation an `mcts` spec asks for: `eval=on` (whenever one
-/// could be learnt), `auto` (when it predicts the rewards:
-/// [`learned::MIN_FIT`]), `material` (the pieces on the game's boards
-/// counted, whenever the game has boards and a count could be learnt) or
-/// `off` (the default), learnt from playouts like the player's own
-/// (`greedy`).
 /// What an `mcts` spec's playouts settle before the first move, for the
 /// player and for each wasm worker alike: whether they are greedy
 /// (`greedy=`) and the evaluation they learn (`eval=`).
@@ -749,6 +743,12 @@ pub fn prepare_playouts<M: StateMachine>(
     Ok(())
 }
 
+/// The learnt evaluation an `mcts` spec asks for: `eval=on` (whenever one
+/// could be learnt), `auto` (when it predicts the rewards:
+/// [`learned::MIN_FIT`]), `material` (the pieces on the game's boards
+/// counted, whenever the game has boards and a count could be learnt) or
+/// `off` (the default), learnt from playouts like the player's own
+/// (`greedy`).
 fn learned_eval<M: StateMachine>(
     spec: &PlayerSpec,
     program: &Program,
