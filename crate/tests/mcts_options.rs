@@ -1,8 +1,8 @@
 //! `mcts` options built for real games: `eval=material` (an evaluation
 //! where the game has boards, none where it has not), `tactics` and
 //! `transpositions` (named in the player, refused with `solver=on`),
-//! `minimax` (only with an evaluation), and clear errors for values that
-//! are not ones.
+//! `minimax` (only with an evaluation), the solver's material shift, and
+//! clear errors for values that are not ones.
 
 use gdlkit::search::{build_player, PlayerSpec};
 use gdlkit::{load_engine, parse_program, EngineChoice};
@@ -88,4 +88,28 @@ fn minimax_needs_an_evaluation_and_a_weight() {
     }
     let err = build("breakthrough", "mcts:solver=on,eval=on,minimax=0.4").unwrap_err();
     assert_eq!(err, "player option minimax is not for solver=on");
+}
+
+#[test]
+fn the_solver_counts_material_in_two_role_games_with_pieces() {
+    let name = build("breakthrough", "mcts:solver=on,eval=material,ms=50").unwrap();
+    assert!(name.contains("material"), "{name}");
+    let plain = build("breakthrough", "mcts:solver=on,ms=50").unwrap();
+    assert!(!plain.contains("material"), "{plain}");
+    // maze has one role and no board: nothing to count.
+    let name = build("maze", "mcts:solver=on,eval=material").unwrap();
+    assert!(!name.contains("material"), "{name}");
+    let err = build("breakthrough", "mcts:solver=on,eval=on").unwrap_err();
+    assert_eq!(
+        err,
+        "player option eval must be material or off with solver=on, got `on`"
+    );
+    for key in ["cutoff", "prior"] {
+        let err = build(
+            "breakthrough",
+            &format!("mcts:solver=on,eval=material,{key}=5"),
+        )
+        .unwrap_err();
+        assert_eq!(err, format!("player option {key} is not for solver=on"));
+    }
 }

@@ -30,10 +30,21 @@
 //!   moves, the decisive-move check, the playout) runs unlocked. A move
 //!   counts its visit on the way down (a virtual loss until the rewards
 //!   arrive), so the threads spread over different lines.
+//! - **Material** (`eval=material`, two roles; after Sancho's piece
+//!   heuristic): where an exchange of pieces ends (a quiet move after one
+//!   or more captures), the node's rewards are shifted, on their way up,
+//!   towards the role that came out of the exchange with more: by
+//!   `2σ(t/4 · Δ) − 1` of the distance to the top (or bottom) reward, `Δ`
+//!   the change of role 0's balance `(own − theirs)/(own + theirs)` over
+//!   the exchange, `t` the pieces on the board. Random playouts count
+//!   material only by its chances to win the race to the end; the shift
+//!   makes a piece won in the tree worth something at once. Proven
+//!   rewards are not shifted.
 //!
 //! The move played is our role's most visited root move (ties: higher
 //! mean), after the proven values above.
 
+use super::learned::{LearnedEval, Material};
 use super::parallel::{run_all, worker_seed, Job};
 use super::{searched_move, since, Budget, Limit, Player, SearchResult, Stats};
 use crate::clock::now_ms;
@@ -43,7 +54,7 @@ use crate::reasoner::{only_mover, rewards, EvalError, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -67,6 +78,8 @@ pub struct Config {
     /// Greedy playouts: decisive and anti-decisive moves
     /// ([`crate::reasoner::greedy`]).
     pub greedy: bool,
+    /// The pieces counted for the material shift (two roles).
+    pub material: Option<Arc<LearnedEval>>,
 }
 
 impl Default for Config {
@@ -80,17 +93,43 @@ impl Default for Config {
             ponder: true,
             mast: None,
             greedy: false,
+            material: None,
         }
     }
 }
 
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Arm {
     visits: u32,
+    /// With material, a capture's expected reward (NaN: none): tried
+    /// first, and counted in the mean as [`SEED_WEIGHT`] visits.
+    seed: f32,
     total: f64,
 }
 
+impl Default for Arm {
+    fn default() -> Arm {
+        Arm {
+            visits: 0,
+            seed: f32::NAN,
+            total: 0.0,
+        }
+    }
+}
+
+/// The visits a capture's seed counts for in its move's mean (Sancho's
+/// piece heuristic counts 2 to 6).
+const SEED_WEIGHT: f64 = 4.0;
+
 impl Arm {
+    /// The mean selection sees: the seed counted in.
+    fn score(self) -> f64 {
+        if self.seed.is_nan() {
+            return self.mean();
+        }
+        (self.total + SEED_WEIGHT * self.seed as f64) / (self.visits as f64 + SEED_WEIGHT)
+    }
+
     fn mean(self) -> f64 {
         if self.visits == 0 {
             0.0
@@ -124,6 +163,84 @@ struct Node<S> {
     winning: Option<u16>,
     /// Whether [`Searcher::decisive`] has looked at this node.
     checked: bool,
+    /// Where the node stands in an exchange of pieces (with material).
+    exchange: Exchange,
+}
+
+/// A node's material, for the shift at the end of an exchange.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Exchange {
+    /// Role 0's balance `(own − theirs) / (own + theirs)`.
+    balance: f64,
+    /// The balance before the exchange the node is in (its own when the
+    /// move into it took nothing).
+    before: f64,
+    /// Whether the move into the node changed the balance.
+    took: bool,
+    /// The shift of the rewards passing up through the node: towards
+    /// role 0's top reward when positive, role 1's when negative.
+    shift: f64,
+}
+
+impl Exchange {
+    /// The exchange of a node with role 0's `balance` and `total` pieces,
+    /// the child of a node with `parent`'s (none: the root).
+    fn after(parent: Option<Exchange>, balance: f64, total: f64) -> Exchange {
+        let Some(parent) = parent else {
+            return Exchange {
+                balance,
+                before: balance,
+                ..Exchange::default()
+            };
+        };
+        let took = (balance - parent.balance).abs() > 1e-9;
+        let before = match (took, parent.took) {
+            (false, _) => balance,
+            (true, true) => parent.before,
+            (true, false) => parent.balance,
+        };
+        // A quiet move after captures ends the exchange: its outcome counts.
+        let shift = if !took && parent.took {
+            let h = 1.0 / (1.0 + (-(total / 4.0) * (balance - parent.before)).exp());
+            2.0 * h - 1.0
+        } else {
+            0.0
+        };
+        Exchange {
+            balance,
+            before,
+            took,
+            shift,
+        }
+    }
+
+    /// `value` of role `r`, displaced as Sancho's piece heuristic does
+    /// towards the top reward (or the bottom) by the change `gain` of role
+    /// 0's balance with `total` pieces on the board.
+    fn displace(value: f64, r: usize, gain: f64, total: f64) -> f64 {
+        let h = 1.0 / (1.0 + (-(total / 4.0) * gain).exp());
+        let s = if r == 0 { 2.0 * h - 1.0 } else { 1.0 - 2.0 * h };
+        if s >= 0.0 {
+            value + (1.0 - value) * s
+        } else {
+            value + value * s
+        }
+    }
+
+    /// Shifts two roles' rewards by [`Exchange::shift`].
+    fn apply(&self, rewards: &mut [f64]) {
+        let ([r0, r1], false) = (rewards, self.shift == 0.0) else {
+            return;
+        };
+        let (up, down) = if self.shift >= 0.0 {
+            (r0, r1)
+        } else {
+            (r1, r0)
+        };
+        let s = self.shift.abs();
+        *up += (1.0 - *up) * s;
+        *down -= *down * s;
+    }
 }
 
 impl<S> Node<S> {
@@ -229,6 +346,8 @@ enum Leaf<S> {
         state: S,
         joint: Vec<TermId>,
         room: bool,
+        /// The parent's exchange.
+        exchange: Exchange,
     },
     /// A node on its second visit, with its state and legal moves: checked
     /// for a decisive move, else a playout starts there.
@@ -243,7 +362,57 @@ enum End<S> {
         key: u64,
         node: Node<S>,
     },
-    Checked(u32, Option<(u16, Vec<f64>)>),
+    Checked(u32, Checked),
+}
+
+/// What a node's check found: a decisive move with its goals, and with
+/// material, per move of the mover the change of role 0's balance and the
+/// pieces on the board after it.
+#[derive(Default)]
+struct Checked {
+    win: Option<(u16, Vec<f64>)>,
+    captures: Vec<(f64, f64)>,
+}
+
+/// [`decisive_move`], and with `material` each of the mover's moves'
+/// change of role 0's balance (from the same successor states).
+fn check_node<M: StateMachine>(
+    m: &mut M,
+    state: &M::State,
+    legal: &[Vec<TermId>],
+    material: Option<&Material>,
+) -> Result<Checked, EvalError> {
+    let Some(material) = material else {
+        return Ok(Checked {
+            win: decisive_move(m, state, legal)?,
+            captures: Vec::new(),
+        });
+    };
+    let Some(r) = only_mover(legal) else {
+        return Ok(Checked::default());
+    };
+    let (before, _) = material.balance(&m.fluents(state), 0);
+    let mut joint: Vec<TermId> = legal.iter().map(|l| l[0]).collect();
+    let mut captures = Vec::with_capacity(legal[r].len());
+    for (i, &mv) in legal[r].iter().enumerate() {
+        joint[r] = mv;
+        let next = m.next_state(state, &joint)?;
+        if m.is_terminal(&next)? {
+            let goals = rewards(m, &next)?;
+            if goals.get(r).is_some_and(|&g| g >= WIN) {
+                return Ok(Checked {
+                    win: Some((i as u16, goals)),
+                    captures: Vec::new(),
+                });
+            }
+        }
+        let (after, total) = material.balance(&m.fluents(&next), 0);
+        captures.push((after - before, total));
+    }
+    Ok(Checked {
+        win: None,
+        captures,
+    })
 }
 
 /// Decisive moves: where one role moves, each of its moves is tried once;
@@ -365,7 +534,9 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
     /// looks for a decisive move there.
     fn start<M: StateMachine<State = S>>(&mut self, m: &mut M, root: &S) -> Result<(), EvalError> {
         if !(self.cfg.reuse && self.reroot(root)) {
-            self.nodes = vec![Self::make_node(m, root.clone())?];
+            let eval = self.cfg.material.clone();
+            let material = eval.as_ref().and_then(|e| e.material.as_ref());
+            self.nodes = vec![Self::make_node(m, root.clone(), material, None)?];
         }
         if !self.nodes[0].checked {
             self.decisive(m, 0)?;
@@ -373,7 +544,18 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
         Ok(())
     }
 
-    fn make_node<M: StateMachine<State = S>>(m: &mut M, state: S) -> Result<Node<S>, EvalError> {
+    /// The node of `state`; with `material`, the child of a node whose
+    /// exchange is `parent` (none: the root).
+    fn make_node<M: StateMachine<State = S>>(
+        m: &mut M,
+        state: S,
+        material: Option<&Material>,
+        parent: Option<Exchange>,
+    ) -> Result<Node<S>, EvalError> {
+        let exchange = material.map_or(Exchange::default(), |mat| {
+            let (balance, total) = mat.balance(&m.fluents(&state), 0);
+            Exchange::after(parent, balance, total)
+        });
         let terminal = m.is_terminal(&state)?;
         let legal = if terminal {
             Vec::new()
@@ -407,6 +589,7 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
             proven,
             winning: None,
             checked: false,
+            exchange,
         })
     }
 
@@ -418,19 +601,36 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
         id: u32,
     ) -> Result<(), EvalError> {
         let node = &self.nodes[id as usize];
-        let found = decisive_move(m, &node.state, &node.legal)?;
+        let eval = self.cfg.material.clone();
+        let material = eval.as_ref().and_then(|e| e.material.as_ref());
+        let found = check_node(m, &node.state, &node.legal, material)?;
         self.settle(id, found);
         Ok(())
     }
 
     /// Marks node `id` checked for a decisive move, and proven by the one
-    /// found.
-    fn settle(&mut self, id: u32, found: Option<(u16, Vec<f64>)>) {
+    /// found; otherwise seeds the mover's captures: the node's mean for
+    /// the mover so far, displaced by what each capture gains or loses.
+    fn settle(&mut self, id: u32, found: Checked) {
         let node = &mut self.nodes[id as usize];
         node.checked = true;
-        if let Some((i, goals)) = found {
+        if let Some((i, goals)) = found.win {
             node.proven = Some(goals.into_boxed_slice());
             node.winning = Some(i);
+            return;
+        }
+        let Some(r) = node.mover().filter(|_| !found.captures.is_empty()) else {
+            return;
+        };
+        let arms = &mut node.arms[r];
+        let (n, sum) = arms
+            .iter()
+            .fold((0, 0.0), |(n, s), a| (n + a.visits, s + a.total));
+        let mean = if n > 0 { sum / n as f64 } else { 0.5 };
+        for (arm, &(gain, total)) in arms.iter_mut().zip(&found.captures) {
+            if gain.abs() > 1e-9 {
+                arm.seed = Exchange::displace(mean, r, gain, total) as f32;
+            }
         }
     }
 
@@ -449,6 +649,13 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
             return 0;
         }
         let untried = arms.iter().filter(|a| a.visits == 0).count();
+        // Untried captures first, the best seed first.
+        let capture = (arms.iter().enumerate())
+            .filter(|(_, a)| a.visits == 0 && !a.seed.is_nan())
+            .max_by(|x, y| x.1.seed.total_cmp(&y.1.seed));
+        if let Some((i, _)) = capture {
+            return i as u16;
+        }
         if untried > 0 {
             let k = crate::reasoner::random_index(rng, untried);
             return arms
@@ -468,8 +675,9 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
             } else {
                 None
             };
-            let u = exact
-                .unwrap_or_else(|| a.mean() + self.cfg.exploration * (ln / a.visits as f64).sqrt());
+            let u = exact.unwrap_or_else(|| {
+                a.score() + self.cfg.exploration * (ln / a.visits as f64).sqrt()
+            });
             if u > best.1 {
                 best = (i as u16, u);
             }
@@ -560,13 +768,14 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
                 cur = c;
                 continue;
             }
-            let state = node.state.clone();
+            let (state, exchange) = (node.state.clone(), node.exchange);
             return Leaf::Expand {
                 parent: cur,
                 key,
                 state,
                 joint,
                 room: !self.full(),
+                exchange,
             };
         }
     }
@@ -596,13 +805,24 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
 
     /// Adds the rewards along the path (whose visits [`Self::descend`]
     /// counted; the node the walk ended on counts its own here) and proves
-    /// what the new values prove, bottom up.
+    /// what the new values prove, bottom up. Rewards not proven are
+    /// shifted by each node's exchange on their way up.
     fn backup(&mut self, end: u32, path: &[(u32, Vec<u16>)], rewards: &[f64]) {
-        if path.last().is_none_or(|(last, _)| *last != end) {
+        let ended_below = path.last().is_none_or(|(last, _)| *last != end);
+        if ended_below {
             self.nodes[end as usize].visits += 1;
         }
         let mut proving = self.nodes[end as usize].proven.is_some();
+        let shifting = !proving;
+        let mut rewards = rewards.to_vec();
+        // The node below each on the path: the next one, and for the last
+        // the node the walk ended on (none when the playout left the tree).
+        let mut below = ended_below.then_some(end);
         for (id, pick) in path.iter().rev() {
+            if let (true, Some(c)) = (shifting, below) {
+                self.nodes[c as usize].exchange.apply(&mut rewards);
+            }
+            below = Some(*id);
             let node = &mut self.nodes[*id as usize];
             for (r, &i) in pick.iter().enumerate() {
                 node.arms[r][i as usize].total += rewards.get(r).copied().unwrap_or(0.0);
@@ -740,20 +960,27 @@ impl Walker {
                 key,
                 state,
                 joint,
+                exchange,
                 ..
             } => {
                 let next = m.next_state(&state, &joint)?;
-                let node = Searcher::make_node(m, next)?;
+                let material = cfg.material.as_ref().and_then(|e| e.material.as_ref());
+                let node = Searcher::make_node(m, next, material, Some(exchange))?;
                 let rewards = match &node.proven {
                     Some(p) => p.to_vec(),
                     None => self.playout(m, &node.state, roles, cfg)?,
                 };
                 (End::New { parent, key, node }, rewards)
             }
-            Leaf::Check(id, state, legal) => match decisive_move(m, &state, &legal)? {
-                Some((i, goals)) => (End::Checked(id, Some((i, goals.clone()))), goals),
-                None => (End::Checked(id, None), self.playout(m, &state, roles, cfg)?),
-            },
+            Leaf::Check(id, state, legal) => {
+                let material = cfg.material.as_ref().and_then(|e| e.material.as_ref());
+                let checked = check_node(m, &state, &legal, material)?;
+                let rewards = match &checked.win {
+                    Some((_, goals)) => goals.clone(),
+                    None => self.playout(m, &state, roles, cfg)?,
+                };
+                (End::Checked(id, checked), rewards)
+            }
         })
     }
 
@@ -910,6 +1137,11 @@ where
         };
         let base = if cfg.greedy {
             base.replacen("solver", "solver, greedy", 1)
+        } else {
+            base
+        };
+        let base = if cfg.material.is_some() {
+            base.replacen("solver", "solver, material", 1)
         } else {
             base
         };
@@ -1146,6 +1378,106 @@ pub(crate) mod tests {
         let fresh = m.initial_state().unwrap();
         assert!(!p.tree.reroot(&fresh));
         assert_eq!(p.tree.size(), 0);
+    }
+
+    #[test]
+    fn an_exchange_shifts_rewards_by_its_outcome_once_it_ends() {
+        // Balances of 20 pieces: role 0 takes one (10 against 9), then
+        // role 1 takes one back (9 against 9), then a quiet move.
+        let root = Exchange::after(None, 0.0, 20.0);
+        let take = Exchange::after(Some(root), 1.0 / 19.0, 19.0);
+        assert!(take.took && take.shift == 0.0 && take.before == 0.0);
+        let quiet = Exchange::after(Some(take), 1.0 / 19.0, 19.0);
+        assert!(!quiet.took && quiet.shift > 0.0, "{quiet:?}");
+        let back = Exchange::after(Some(take), 0.0, 18.0);
+        assert_eq!(
+            back.before, 0.0,
+            "the exchange began before the first capture"
+        );
+        let even = Exchange::after(Some(back), 0.0, 18.0);
+        assert_eq!(even.shift, 0.0, "an even exchange shifts nothing");
+        // Quiet moves without an exchange before shift nothing either.
+        assert_eq!(Exchange::after(Some(quiet), 1.0 / 19.0, 19.0).shift, 0.0);
+        // The shift moves role 0's reward up by its share of the distance
+        // left, role 1's down, and keeps a zero-sum sum.
+        for (r0, r1) in [(0.0, 1.0), (0.5, 0.5), (1.0, 0.0)] {
+            let mut rewards = [r0, r1];
+            quiet.apply(&mut rewards);
+            let s = quiet.shift;
+            assert!((rewards[0] - (r0 + (1.0 - r0) * s)).abs() < 1e-12);
+            assert!((rewards[0] + rewards[1] - 1.0).abs() < 1e-12, "{rewards:?}");
+        }
+        // Role 1's gain shifts the other way.
+        let lost = Exchange::after(Some(root), -1.0 / 19.0, 19.0);
+        let mut rewards = [0.5, 0.5];
+        Exchange::after(Some(lost), -1.0 / 19.0, 19.0).apply(&mut rewards);
+        assert!(rewards[1] > 0.5 && rewards[0] < 0.5, "{rewards:?}");
+    }
+
+    #[test]
+    fn backed_up_rewards_are_shifted_above_an_exchange_that_ended() {
+        // Root, then A (a capture: no shift), then B (the exchange's end,
+        // shifting by 0.2 towards role 0). A playout's rewards from B reach
+        // A's and the root's move shifted; proven rewards are not.
+        let mut m = take_away(4);
+        let s0 = m.initial_state().unwrap();
+        let joint = |m: &mut Engine, s| {
+            let legal = m.all_legal_moves(s).unwrap();
+            legal.iter().map(|l| l[0]).collect::<Vec<_>>()
+        };
+        let j0 = joint(&mut m, &s0);
+        let s1 = m.next_state(&s0, &j0).unwrap();
+        let j1 = joint(&mut m, &s1);
+        let s2 = m.next_state(&s1, &j1).unwrap();
+        let mut tree = Searcher::new(cfg(1));
+        for (s, took, shift) in [(s0, false, 0.0), (s1, true, 0.0), (s2, false, 0.2)] {
+            let mut node = Searcher::make_node(&mut m, s, None, None).unwrap();
+            node.exchange = Exchange {
+                took,
+                shift,
+                ..Exchange::default()
+            };
+            tree.nodes.push(node);
+        }
+        let path = vec![(0, vec![0, 0]), (1, vec![0, 0])];
+        tree.backup(2, &path, &[0.5, 0.5]);
+        let total = |t: &Searcher<_>, id: usize, r: usize| t.nodes[id].arms[r][0].total;
+        for id in [0, 1] {
+            assert!((total(&tree, id, 0) - 0.6).abs() < 1e-12, "node {id}");
+            assert!((total(&tree, id, 1) - 0.4).abs() < 1e-12, "node {id}");
+        }
+        tree.nodes[2].proven = Some(vec![0.0, 1.0].into_boxed_slice());
+        tree.backup(2, &path, &[0.0, 1.0]);
+        assert!((total(&tree, 0, 0) - 0.6).abs() < 1e-12);
+        assert!((total(&tree, 0, 1) - 1.4).abs() < 1e-12);
+    }
+
+    #[test]
+    fn captures_are_seeded_and_tried_first() {
+        // Take-away from 4: role a moves; pretend its second move captures
+        // (role 0's balance up by 0.1 of 20 pieces), its first not.
+        let mut m = take_away(4);
+        let s0 = m.initial_state().unwrap();
+        let mut tree = Searcher::new(cfg(1));
+        tree.nodes
+            .push(Searcher::make_node(&mut m, s0, None, None).unwrap());
+        tree.settle(
+            0,
+            Checked {
+                win: None,
+                captures: vec![(0.0, 20.0), (0.1, 20.0)],
+            },
+        );
+        let arms = &tree.nodes[0].arms[0];
+        assert!(arms[0].seed.is_nan(), "a quiet move is not seeded");
+        let seed = arms[1].seed as f64;
+        let expected = 0.5 + 0.5 * (2.0 / (1.0 + (-0.5f64).exp()) - 1.0);
+        assert!((seed - expected).abs() < 1e-6, "{seed} against {expected}");
+        let mut rng = fastrand::Rng::with_seed(1);
+        assert_eq!(tree.select(0, 0, &mut rng), 1, "the capture first");
+        // Role 1 losing as much is displaced the other way.
+        assert!(Exchange::displace(0.5, 1, 0.1, 20.0) < 0.5);
+        assert!((Exchange::displace(0.5, 1, 0.1, 20.0) + seed - 1.0).abs() < 1e-6);
     }
 
     #[test]

@@ -485,7 +485,7 @@ pub const PLAYERS: &[PlayerInfo] = &[
         "alpha-beta, iterative deepening, transposition table, PV-first ordering; options depth, ms, nodes, heuristic, mode=auto|paranoid|maxn, tt=on|off, ordering=on|off, threads=N|cores=auto (lazy SMP on N threads sharing one table, budget per thread), table=shared|own",
     ),
     player("bestfirst", "best-first", false, "best-first search for one-player games (thesis 3.2.1); options ms, nodes, heuristic"),
-    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c, threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves, and grown on the opponent's time by a player server, unless reuse=off or ponder=off; with threads, one tree shared by the threads), mast=on with solver=on (MAST playouts: epsilon-greedy on each move's average reward), greedy=on|auto (playouts take a move that wins at once, among the moves seen to end games, and take back a move that lets the opponent win at once; auto: where that costs little), eval=on|auto|material (an evaluation learnt from playouts before the first move, per square or, material, per kind of piece: playouts cut after cutoff=N steps, default 10, and evaluated; prior=N counts each new child's evaluation as N visits), rave=K (RAVE: each move's mean mixed with its all-moves-as-first mean, weight sqrt(K/(3n+K)) after n visits), tactics=on (the move chosen is checked for forced wins and losses a few moves deep, in a fifth of the time: a forced win is played, a move proven lost gives way to the best one not proven lost), transpositions=on (one node per state), minimax=A with eval (implicit minimax backups: each node keeps the minimax of its children's evaluations, mixed into the moving role's means with weight A)"),
+    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c, threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves, and grown on the opponent's time by a player server, unless reuse=off or ponder=off; with threads, one tree shared by the threads), mast=on with solver=on (MAST playouts: epsilon-greedy on each move's average reward), greedy=on|auto (playouts take a move that wins at once, among the moves seen to end games, and take back a move that lets the opponent win at once; auto: where that costs little), eval=on|auto|material (an evaluation learnt from playouts before the first move, per square or, material, per kind of piece: playouts cut after cutoff=N steps, default 10, and evaluated; prior=N counts each new child's evaluation as N visits; with solver=on, eval=material shifts the rewards backed up through the end of an exchange of pieces towards the side that gained, after Sancho's piece heuristic), rave=K (RAVE: each move's mean mixed with its all-moves-as-first mean, weight sqrt(K/(3n+K)) after n visits), tactics=on (the move chosen is checked for forced wins and losses a few moves deep, in a fifth of the time: a forced win is played, a move proven lost gives way to the best one not proven lost), transpositions=on (one node per state), minimax=A with eval (implicit minimax backups: each node keeps the minimax of its children's evaluations, mixed into the moving role's means with weight A)"),
     player(
         "coolerjo",
         "CoolerJO",
@@ -684,11 +684,19 @@ where
             // one-core player itself.
             let threads = spec_threads(spec)?;
             if spec.flag("solver", false)? {
-                for key in ["rave", "tactics", "transpositions", "minimax"] {
+                for key in [
+                    "rave",
+                    "tactics",
+                    "transpositions",
+                    "minimax",
+                    "cutoff",
+                    "prior",
+                ] {
                     if spec.get(key).is_some() {
                         return Err(format!("player option {key} is not for solver=on"));
                     }
                 }
+                let greedy = greedy_playouts(spec, m, seed)?;
                 let cfg = mcts_solver::Config {
                     budget: cfg.budget,
                     exploration: cfg.exploration,
@@ -697,7 +705,8 @@ where
                     mast: spec
                         .flag("mast", false)?
                         .then_some(crate::reasoner::mast::EPSILON),
-                    greedy: greedy_playouts(spec, m, seed)?,
+                    greedy,
+                    material: solver_material(spec, program, m, seed, greedy)?,
                     ..mcts_solver::Config::default()
                 };
                 return Ok(Box::new(mcts_solver::SolverMcts::new(cfg, seed, threads)));
@@ -779,6 +788,28 @@ fn learned_eval<M: StateMachine>(
     };
     let eval = learned::LearnedEval::before_first_move(m, seed, greedy, boards.as_deref())?;
     Ok(eval.filter(|e| e.fit >= min_fit).map(std::sync::Arc::new))
+}
+
+/// The pieces `mcts:solver=on,eval=material` counts: in a two-role game
+/// whose boards have pieces whose count could be learnt.
+fn solver_material<M: StateMachine>(
+    spec: &PlayerSpec,
+    program: &Program,
+    m: &mut M,
+    seed: u64,
+    greedy: bool,
+) -> Result<Option<std::sync::Arc<learned::LearnedEval>>, String> {
+    match spec.get("eval").unwrap_or("off") {
+        "off" => Ok(None),
+        "material" if m.roles().len() == 2 => {
+            let eval = learned_eval(spec, program, m, seed, greedy)?;
+            Ok(eval.filter(|e| e.material.is_some()))
+        }
+        "material" => Ok(None),
+        other => Err(format!(
+            "player option eval must be material or off with solver=on, got `{other}`"
+        )),
+    }
 }
 
 /// Whether an `mcts` spec's playouts are greedy: `greedy=on|off` (the
