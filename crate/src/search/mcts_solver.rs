@@ -619,7 +619,11 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
             node.winning = Some(i);
             return;
         }
-        let Some(r) = node.mover().filter(|_| !found.captures.is_empty()) else {
+        // Where every move changes the balance alike (a piece dropped in
+        // connect four) there is nothing to tell the moves apart by.
+        let gains = found.captures.iter().map(|c| c.0);
+        let spread = gains.clone().fold(f64::MIN, f64::max) - gains.fold(f64::MAX, f64::min);
+        let Some(r) = node.mover().filter(|_| spread > 1e-9) else {
             return;
         };
         let arms = &mut node.arms[r];
@@ -1461,11 +1465,25 @@ pub(crate) mod tests {
         let mut tree = Searcher::new(cfg(1));
         tree.nodes
             .push(Searcher::make_node(&mut m, s0, None, None).unwrap());
+        let alike = vec![(0.1, 20.0), (0.1, 20.0)];
         tree.settle(
             0,
             Checked {
                 win: None,
-                captures: vec![(0.0, 20.0), (0.1, 20.0)],
+                captures: alike,
+            },
+        );
+        let arms = &tree.nodes[0].arms[0];
+        assert!(
+            arms.iter().all(|a| a.seed.is_nan()),
+            "moves alike: no seeds"
+        );
+        let captures = vec![(0.0, 20.0), (0.1, 20.0)];
+        tree.settle(
+            0,
+            Checked {
+                win: None,
+                captures,
             },
         );
         let arms = &tree.nodes[0].arms[0];
