@@ -39,7 +39,10 @@
 //!   the exchange, `t` the pieces on the board. Random playouts count
 //!   material only by its chances to win the race to the end; the shift
 //!   makes a piece won in the tree worth something at once. Proven
-//!   rewards are not shifted.
+//!   rewards are not shifted. The decisive-move check, which makes the
+//!   mover's child states anyway, also seeds the captures: tried before
+//!   the other untried moves, with the node's mean displaced alike counted
+//!   in their means as `SEED_WEIGHT` visits.
 //!
 //! The move played is our role's most visited root move (ties: higher
 //! mean), after the proven values above.
