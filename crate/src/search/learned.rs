@@ -90,6 +90,23 @@ impl Material {
     }
 }
 
+/// Sancho's piece heuristic: a change of a balance, with `total` pieces
+/// on the board, as a value in (0, 1) (0.5 for none): a sigmoid, steeper
+/// with more pieces.
+pub fn piece_value(change: f64, total: f64) -> f64 {
+    1.0 / (1.0 + (-(total / 4.0) * change).exp())
+}
+
+/// `value` in [0, 1] displaced towards 1 when `h` is above 0.5, towards 0
+/// when below, by `|2h − 1|` of the distance.
+pub fn displace(value: f64, h: f64) -> f64 {
+    if h > 0.5 {
+        value + (1.0 - value) * (h - 0.5) * 2.0
+    } else {
+        value - value * (0.5 - h) * 2.0
+    }
+}
+
 /// A sampled state and the rewards at its playout's end.
 struct Sample {
     fluents: Vec<TermId>,

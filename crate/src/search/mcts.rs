@@ -162,19 +162,14 @@ fn material_prior<S>(
 ) -> f64 {
     let (share, total) = material.balance(fluents, r);
     let change = share - root_balance.get(r).copied().unwrap_or(0.0);
-    let h = 1.0 / (1.0 + (-(total / 4.0) * change).exp());
+    let h = super::learned::piece_value(change, total);
     let (n, sum) = root.arms[r]
         .iter()
         .fold((0u32, 0.0), |(n, s), a| (n + a.visits, s + a.total));
     if n <= 50 {
         return h;
     }
-    let mean = sum / n as f64;
-    if h > 0.5 {
-        mean + (1.0 - mean) * (h - 0.5) * 2.0
-    } else {
-        mean - mean * (0.5 - h) * 2.0
-    }
+    super::learned::displace(sum / n as f64, h)
 }
 
 /// The MCTS player.

@@ -47,7 +47,7 @@
 //! The move played is our role's most visited root move (ties: higher
 //! mean), after the proven values above.
 
-use super::learned::{LearnedEval, Material};
+use super::learned::{displace, piece_value, LearnedEval, Material};
 use super::parallel::{run_all, worker_seed, Job};
 use super::{searched_move, since, Budget, Limit, Player, SearchResult, Stats};
 use crate::clock::now_ms;
@@ -204,8 +204,7 @@ impl Exchange {
         };
         // A quiet move after captures ends the exchange: its outcome counts.
         let shift = if !took && parent.took {
-            let h = 1.0 / (1.0 + (-(total / 4.0) * (balance - parent.before)).exp());
-            2.0 * h - 1.0
+            2.0 * piece_value(balance - parent.before, total) - 1.0
         } else {
             0.0
         };
@@ -221,13 +220,8 @@ impl Exchange {
     /// towards the top reward (or the bottom) by the change `gain` of role
     /// 0's balance with `total` pieces on the board.
     fn displace(value: f64, r: usize, gain: f64, total: f64) -> f64 {
-        let h = 1.0 / (1.0 + (-(total / 4.0) * gain).exp());
-        let s = if r == 0 { 2.0 * h - 1.0 } else { 1.0 - 2.0 * h };
-        if s >= 0.0 {
-            value + (1.0 - value) * s
-        } else {
-            value + value * s
-        }
+        let h = piece_value(gain, total);
+        displace(value, if r == 0 { h } else { 1.0 - h })
     }
 
     /// Shifts two roles' rewards by [`Exchange::shift`].
@@ -377,26 +371,24 @@ struct Checked {
     captures: Vec<(f64, f64)>,
 }
 
-/// [`decisive_move`], and with `material` each of the mover's moves'
-/// change of role 0's balance (from the same successor states).
+/// Decisive moves: where one role moves, each of its moves is tried once;
+/// the first that ends the game with the mover's top reward wins, with the
+/// goals. Done on a node's second visit, so leaves visited once never pay
+/// for it; the parent then sees a proven loss (anti-decisive). With
+/// `material`, each move's change of role 0's balance is noted from the
+/// same successor states.
 fn check_node<M: StateMachine>(
     m: &mut M,
     state: &M::State,
     legal: &[Vec<TermId>],
     material: Option<&Material>,
 ) -> Result<Checked, EvalError> {
-    let Some(material) = material else {
-        return Ok(Checked {
-            win: decisive_move(m, state, legal)?,
-            captures: Vec::new(),
-        });
-    };
     let Some(r) = only_mover(legal) else {
         return Ok(Checked::default());
     };
-    let (before, _) = material.balance(&m.fluents(state), 0);
+    let before = material.map(|mat| mat.balance(&m.fluents(state), 0).0);
     let mut joint: Vec<TermId> = legal.iter().map(|l| l[0]).collect();
-    let mut captures = Vec::with_capacity(legal[r].len());
+    let mut captures = Vec::new();
     for (i, &mv) in legal[r].iter().enumerate() {
         joint[r] = mv;
         let next = m.next_state(state, &joint)?;
@@ -409,40 +401,15 @@ fn check_node<M: StateMachine>(
                 });
             }
         }
-        let (after, total) = material.balance(&m.fluents(&next), 0);
-        captures.push((after - before, total));
+        if let (Some(mat), Some(before)) = (material, before) {
+            let (after, total) = mat.balance(&m.fluents(&next), 0);
+            captures.push((after - before, total));
+        }
     }
     Ok(Checked {
         win: None,
         captures,
     })
-}
-
-/// Decisive moves: where one role moves, each of its moves is tried once;
-/// the first that ends the game with the mover's top reward, with the
-/// goals. Done on a node's second visit, so leaves visited once never pay
-/// for it; the parent then sees a proven loss (anti-decisive).
-fn decisive_move<M: StateMachine>(
-    m: &mut M,
-    state: &M::State,
-    legal: &[Vec<TermId>],
-) -> Result<Option<(u16, Vec<f64>)>, EvalError> {
-    let Some(r) = only_mover(legal) else {
-        return Ok(None);
-    };
-    let mut joint: Vec<TermId> = legal.iter().map(|l| l[0]).collect();
-    for (i, &mv) in legal[r].iter().enumerate() {
-        joint[r] = mv;
-        let next = m.next_state(state, &joint)?;
-        if !m.is_terminal(&next)? {
-            continue;
-        }
-        let goals = rewards(m, &next)?;
-        if goals.get(r).is_some_and(|&g| g >= WIN) {
-            return Ok(Some((i as u16, goals)));
-        }
-    }
-    Ok(None)
 }
 
 impl<S: Clone + Eq + Send + 'static> Searcher<S> {
@@ -596,7 +563,7 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
         })
     }
 
-    /// Looks for a decisive move at `id` ([`decisive_move`]) and proves
+    /// Looks for a decisive move at `id` ([`check_node`]) and proves
     /// the node with it.
     fn decisive<M: StateMachine<State = S>>(
         &mut self,
