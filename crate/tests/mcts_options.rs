@@ -96,6 +96,9 @@ fn the_solver_counts_material_in_two_role_games_with_pieces() {
     assert!(name.contains("material"), "{name}");
     let plain = build("breakthrough", "mcts:solver=on,ms=50").unwrap();
     assert!(!plain.contains("material"), "{plain}");
+    // Every drop adds a piece in connect four: the count says nothing.
+    let name = build("connectFour", "mcts:solver=on,eval=material").unwrap();
+    assert!(!name.contains("material"), "{name}");
     // maze has one role and no board: nothing to count.
     let name = build("maze", "mcts:solver=on,eval=material").unwrap();
     assert!(!name.contains("material"), "{name}");
@@ -112,4 +115,36 @@ fn the_solver_counts_material_in_two_role_games_with_pieces() {
         .unwrap_err();
         assert_eq!(err, format!("player option {key} is not for solver=on"));
     }
+}
+
+/// The exploration constant named in a solver player's name.
+fn named_c(name: &str) -> f64 {
+    let at = name.find("c=").unwrap_or_else(|| panic!("no c in {name}"));
+    let digits: String = name[at + 2..]
+        .chars()
+        .take_while(|ch| ch.is_ascii_digit() || *ch == '.')
+        .collect();
+    digits.parse().unwrap()
+}
+
+#[test]
+fn the_solver_explores_less_in_long_piece_games() {
+    // Sancho's rule from the playouts' length: breakthrough (long, with
+    // pieces) below connect four (short), both within the rule's range.
+    let long = named_c(&build("breakthrough", "mcts:solver=on,eval=material").unwrap());
+    let short = named_c(&build("connectFour", "mcts:solver=on").unwrap());
+    let range = 0.5 * 0.7 / 2f64.sqrt()..=1.2 / 2f64.sqrt();
+    assert!(long < short, "breakthrough {long}, connect four {short}");
+    assert!(
+        range.contains(&long) && range.contains(&short),
+        "{long} {short}"
+    );
+    // The same game without material explores more.
+    let plain = named_c(&build("breakthrough", "mcts:solver=on").unwrap());
+    assert!(plain > long, "{plain} {long}");
+    // A number is kept as given; auto is only for the solver.
+    let given = build("breakthrough", "mcts:solver=on,c=0.7").unwrap();
+    assert!(!given.contains("c="), "{given}");
+    let err = build("breakthrough", "mcts:c=auto").unwrap_err();
+    assert_eq!(err, "player option c=auto needs solver=on");
 }

@@ -485,7 +485,7 @@ pub const PLAYERS: &[PlayerInfo] = &[
         "alpha-beta, iterative deepening, transposition table, PV-first ordering; options depth, ms, nodes, heuristic, mode=auto|paranoid|maxn, tt=on|off, ordering=on|off, threads=N|cores=auto (lazy SMP on N threads sharing one table, budget per thread), table=shared|own",
     ),
     player("bestfirst", "best-first", false, "best-first search for one-player games (thesis 3.2.1); options ms, nodes, heuristic"),
-    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c, threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves, and grown on the opponent's time by a player server, unless reuse=off or ponder=off; with threads, one tree shared by the threads), mast=on with solver=on (MAST playouts: epsilon-greedy on each move's average reward), greedy=on|auto (playouts take a move that wins at once, among the moves seen to end games, and take back a move that lets the opponent win at once; auto: where that costs little), eval=on|auto|material (an evaluation learnt from playouts before the first move, per square or, material, per kind of piece: playouts cut after cutoff=N steps, default 10, and evaluated; prior=N counts each new child's evaluation as N visits; with solver=on, eval=material shifts the rewards backed up through the end of an exchange of pieces towards the side that gained, after Sancho's piece heuristic), rave=K (RAVE: each move's mean mixed with its all-moves-as-first mean, weight sqrt(K/(3n+K)) after n visits), tactics=on (the move chosen is checked for forced wins and losses a few moves deep, in a fifth of the time: a forced win is played, a move proven lost gives way to the best one not proven lost), transpositions=on (one node per state), minimax=A with eval (implicit minimax backups: each node keeps the minimax of its children's evaluations, mixed into the moving role's means with weight A)"),
+    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c (exploration, default 0.7; with solver=on auto, from the game's length), threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves, and grown on the opponent's time by a player server, unless reuse=off or ponder=off; with threads, one tree shared by the threads), mast=on with solver=on (MAST playouts: epsilon-greedy on each move's average reward), greedy=on|auto (playouts take a move that wins at once, among the moves seen to end games, and take back a move that lets the opponent win at once; auto: where that costs little), eval=on|auto|material (an evaluation learnt from playouts before the first move, per square or, material, per kind of piece: playouts cut after cutoff=N steps, default 10, and evaluated; prior=N counts each new child's evaluation as N visits; with solver=on, eval=material shifts the rewards backed up through the end of an exchange of pieces towards the side that gained, after Sancho's piece heuristic), rave=K (RAVE: each move's mean mixed with its all-moves-as-first mean, weight sqrt(K/(3n+K)) after n visits), tactics=on (the move chosen is checked for forced wins and losses a few moves deep, in a fifth of the time: a forced win is played, a move proven lost gives way to the best one not proven lost), transpositions=on (one node per state), minimax=A with eval (implicit minimax backups: each node keeps the minimax of its children's evaluations, mixed into the moving role's means with weight A)"),
     player(
         "coolerjo",
         "CoolerJO",
@@ -697,16 +697,22 @@ where
                     }
                 }
                 let greedy = greedy_playouts(spec, m, seed)?;
+                let material = solver_material(spec, program, m, seed, greedy)?;
+                let exploration = match spec.get("c") {
+                    Some(c) if c != "auto" => cfg.exploration,
+                    _ => mcts_solver::auto_exploration(m, seed, material.is_some(), 200, 300.0)
+                        .map_err(|e| e.to_string())?,
+                };
                 let cfg = mcts_solver::Config {
                     budget: cfg.budget,
-                    exploration: cfg.exploration,
+                    exploration,
                     reuse: spec.flag("reuse", true)?,
                     ponder: spec.flag("ponder", true)?,
                     mast: spec
                         .flag("mast", false)?
                         .then_some(crate::reasoner::mast::EPSILON),
                     greedy,
-                    material: solver_material(spec, program, m, seed, greedy)?,
+                    material,
                     ..mcts_solver::Config::default()
                 };
                 return Ok(Box::new(mcts_solver::SolverMcts::new(cfg, seed, threads)));
@@ -715,6 +721,9 @@ where
                 if spec.get(key).is_some() {
                     return Err(format!("player option {key} needs solver=on"));
                 }
+            }
+            if spec.get("c") == Some("auto") {
+                return Err("player option c=auto needs solver=on".into());
             }
             let mut cfg = cfg;
             prepare_playouts(&mut cfg, spec, program, m, seed)?;
@@ -791,7 +800,8 @@ fn learned_eval<M: StateMachine>(
 }
 
 /// The pieces `mcts:solver=on,eval=material` counts: in a two-role game
-/// whose boards have pieces whose count could be learnt.
+/// whose boards have pieces whose count could be learnt and tells
+/// something of the outcome ([`learned::MATERIAL_MIN_FIT`]).
 fn solver_material<M: StateMachine>(
     spec: &PlayerSpec,
     program: &Program,
@@ -803,7 +813,7 @@ fn solver_material<M: StateMachine>(
         "off" => Ok(None),
         "material" if m.roles().len() == 2 => {
             let eval = learned_eval(spec, program, m, seed, greedy)?;
-            Ok(eval.filter(|e| e.material.is_some()))
+            Ok(eval.filter(|e| e.material.is_some() && e.fit >= learned::MATERIAL_MIN_FIT))
         }
         "material" => Ok(None),
         other => Err(format!(
@@ -903,7 +913,13 @@ pub fn mcts_config(spec: &PlayerSpec) -> Result<mcts::Config, String> {
         budget: spec.budget(Some(DEFAULT_MS))?,
         ..mcts::Config::default()
     };
-    if let Some(c) = spec.number::<f64>("c")? {
+    // c=auto (solver=on) is settled by the caller, from the game.
+    let number = spec.get("c").filter(|&c| c != "auto");
+    if let Some(c) = number
+        .map(|_| spec.number::<f64>("c"))
+        .transpose()?
+        .flatten()
+    {
         if !(c.is_finite() && c >= 0.0) {
             return Err(format!(
                 "player option c must be a finite number at least 0, got {c}"
