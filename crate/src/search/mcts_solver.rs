@@ -132,8 +132,9 @@ const SEED_WEIGHT: f64 = 4.0;
 /// moved towards the middle of the shortest and longest by the spread
 /// (Sancho's correction for skewed lengths). Breakthrough gets about 0.3,
 /// connect four about 0.7; in self-play 0.4 beat 0.7 in breakthrough, and
-/// 0.7 beat 0.3 in connect four. At most `playouts` playouts and `max_ms`; counted, not
-/// timed, below that, so a seed gives one value everywhere.
+/// 0.7 beat 0.3 in connect four. At most `playouts` playouts and
+/// `max_ms`: counted, not timed, below that, so a seed gives one value
+/// everywhere.
 pub fn auto_exploration<M: StateMachine>(
     m: &mut M,
     seed: u64,

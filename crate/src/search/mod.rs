@@ -914,18 +914,15 @@ pub fn mcts_config(spec: &PlayerSpec) -> Result<mcts::Config, String> {
         ..mcts::Config::default()
     };
     // c=auto (solver=on) is settled by the caller, from the game.
-    let number = spec.get("c").filter(|&c| c != "auto");
-    if let Some(c) = number
-        .map(|_| spec.number::<f64>("c"))
-        .transpose()?
-        .flatten()
-    {
-        if !(c.is_finite() && c >= 0.0) {
-            return Err(format!(
-                "player option c must be a finite number at least 0, got {c}"
-            ));
+    if spec.get("c") != Some("auto") {
+        if let Some(c) = spec.number::<f64>("c")? {
+            if !(c.is_finite() && c >= 0.0) {
+                return Err(format!(
+                    "player option c must be a finite number at least 0, got {c}"
+                ));
+            }
+            cfg.exploration = c;
         }
-        cfg.exploration = c;
     }
     // cutoff=0: playouts to the end (the evaluation only as a prior).
     if let Some(n) = spec.number::<usize>("cutoff")? {
