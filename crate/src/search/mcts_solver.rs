@@ -1136,31 +1136,22 @@ where
 {
     fn name(&self) -> String {
         let cfg = &self.tree.cfg;
-        let base = match (cfg.budget.ms, cfg.budget.nodes) {
-            (Some(ms), _) => format!("mcts(solver, {ms} ms)"),
-            (None, Some(n)) => format!("mcts(solver, {n} playouts)"),
-            _ => "mcts(solver)".into(),
-        };
-        let base = if cfg.mast.is_some() {
-            base.replacen("solver", "solver, mast", 1)
-        } else {
-            base
-        };
-        let base = if cfg.greedy {
-            base.replacen("solver", "solver, greedy", 1)
-        } else {
-            base
-        };
-        let base = if cfg.material.is_some() {
-            base.replacen("solver", "solver, material", 1)
-        } else {
-            base
-        };
-        let base = if cfg.exploration != Config::default().exploration {
-            base.replacen("solver", &format!("solver, c={:.2}", cfg.exploration), 1)
-        } else {
-            base
-        };
+        let mut tags = vec!["solver".to_string()];
+        if cfg.exploration != Config::default().exploration {
+            tags.push(format!("c={:.2}", cfg.exploration));
+        }
+        let options = [
+            (cfg.material.is_some(), "material"),
+            (cfg.greedy, "greedy"),
+            (cfg.mast.is_some(), "mast"),
+        ];
+        tags.extend(options.iter().filter(|o| o.0).map(|o| o.1.to_string()));
+        match (cfg.budget.ms, cfg.budget.nodes) {
+            (Some(ms), _) => tags.push(format!("{ms} ms")),
+            (None, Some(n)) => tags.push(format!("{n} playouts")),
+            _ => {}
+        }
+        let base = format!("mcts({})", tags.join(", "));
         match self.walkers.len() {
             1 => base,
             n => super::parallel::threaded_name(&base, n),
