@@ -62,6 +62,9 @@ export function parsePlayerSpec(spec: PlayerSpec): ParsedPlayerSpec;
 /** The players and search algorithms of the engine's one registry. */
 export function players(): PlayerInfo[];
 
+/** The player used unless told otherwise (`gdlkit serve`'s, `new Player(kif)`'s, the page's): `"mcts-solver"`. */
+export function defaultPlayer(): string;
+
 /** The evaluation functions for `heuristic=` options, the engine's one list. */
 export function heuristics(): import('./types.js').HeuristicInfo[];
 
@@ -333,7 +336,7 @@ export function solve(kif: string, options?: SolveOptions): SolveSummary;
  * `"mcts:ms=200"`, `"random"`), or an object `{name, ...options}` written as such
  * a string (`{name: 'alphabeta', ms: 200}`).
  */
-export type PlayerSpec = string | { name: 'random' | 'legal' | 'minimax' | 'alphabeta' | 'bestfirst' | 'mcts' | (string & {}); [option: string]: string | number | boolean | undefined };
+export type PlayerSpec = string | { name: 'random' | 'legal' | 'minimax' | 'alphabeta' | 'bestfirst' | 'mcts' | 'mcts-solver' | (string & {}); [option: string]: string | number | boolean | undefined };
 
 /** A player spec object as the spec string the CLI takes (strings are returned as they are). */
 export function playerSpec(spec: PlayerSpec): string;
@@ -362,7 +365,7 @@ export function runMatch(kif: string, players: readonly PlayerSpec[], options?: 
  */
 export class Player {
   /**
-   * @param spec the player and its budget, e.g. `"alphabeta:ms=200"` or `{name: 'mcts', ms: 200}` (default `"mcts"`, the player of `gdlkit serve`: 1000 ms per move).
+   * @param spec the player and its budget, e.g. `"alphabeta:ms=200"` or `{name: 'mcts', ms: 200}` (default `defaultPlayer()`, `"mcts-solver"`, the player of `gdlkit serve`: 1000 ms per move).
    * @throws {GdlDiagnosticsError} when the text has errors; {TypeError} for an unknown player or option.
    */
   constructor(kif: string | Game, spec?: PlayerSpec, options?: { seed?: number; engine?: EngineChoice });

@@ -8,7 +8,7 @@ import { initFrom, wasmSource } from './wasm.js';
 export { check, explain, fix, format, Game, gameText, games, hasErrors, isGdlError, PlayoutJob, replay, runCli, version } from './api.js';
 export { analyze, AnalysisJob } from './analysis.js';
 export { solve, SolveJob } from './solve.js';
-export { parsePlayerSpec, parseTree, Player, players, playerSpec, reorderTree, runMatch, search, searchTree } from './search.js';
+export { defaultPlayer, parsePlayerSpec, parseTree, Player, players, playerSpec, reorderTree, runMatch, search, searchTree } from './search.js';
 export { heuristics } from './search.js';
 export { renderBoard, structure } from './structure.js';
 export { DEFAULT_REPOSITORY, repositoryGame, repositoryGames } from './repository.js';

@@ -10,16 +10,18 @@ export class MctsWorker {
   #w;
 
   /**
-   * `spec`: an `mcts` spec (`"mcts:ms=200"`); options `{seed, worker,
+   * `spec`: an `mcts` or `mcts-solver` spec (`"mcts:ms=200"`, default
+   * `defaultPlayer()`); options `{seed, worker,
    * engine}` (read in Rust, an unknown key is a TypeError): `worker` is
    * this worker's number (its seed is derived from `seed` as natively).
    */
-  constructor(kif, spec = 'mcts', options = undefined) {
+  constructor(kif, spec = undefined, options = undefined) {
     needReady();
+    spec ??= wasm.defaultPlayer();
     this.#w = new wasm.MctsWorker(needString(kif, 'new MctsWorker(kif, spec): kif'), needString(spec, 'new MctsWorker(kif, spec): spec'), options);
   }
 
-  /** `{moves, visits, totals, playouts, stats}` of a search from `fluents` for role number `role`. */
+  /** `{moves, visits, totals, playouts, proven, stats}` of a search from `fluents` for role number `role`. */
   rootStats(fluents, role = 0) {
     if (!this.#w) {
       throw new Error('gdlkit: this MctsWorker was freed');

@@ -12,17 +12,18 @@ export function autoCores() {
 
 /**
  * One move of a parallel search. `workers`: GdlWorker instances (one per
- * core); params: `{kif, spec ("mcts:ms=500" or "alphabeta:ms=500"), seed,
+ * core); params: `{kif, spec ("mcts-solver:ms=500", "mcts:ms=500" or
+ * "alphabeta:ms=500"; default: the default player), seed,
  * engine, fluents, role}`. MCTS resolves to `{move, value, merged: {moves,
  * visits, totals, playouts}, stats: [per worker]}`; alpha-beta (lazy SMP,
  * worker `i` is helper `i` with its own table) to `{worker, move, value,
  * solved, depth, stats: [per worker]}`.
  */
-export async function parallelBestMove(workers, { kif, spec = 'mcts', seed = 1, engine, fluents, role = 0 }) {
+export async function parallelBestMove(workers, { kif, spec, seed = 1, engine, fluents, role = 0 }) {
   if (!workers.length) {
     throw new TypeError('parallelBestMove: give at least one worker');
   }
-  if (/^\s*alpha-?beta\b/i.test(spec)) {
+  if (typeof spec === 'string' && /^\s*alpha-?beta\b/i.test(spec)) {
     const parts = await Promise.all(
       workers.map((w, worker) => w.run('alphabetaRoot', { kif, spec, worker, engine, fluents, role })),
     );

@@ -55,6 +55,12 @@ export function players() {
   return wasm.players();
 }
 
+/** The player used unless told otherwise (`gdlkit serve`'s, `new Player(kif)`'s, the page's): `"mcts-solver"`. */
+export function defaultPlayer() {
+  needReady();
+  return wasm.defaultPlayer();
+}
+
 /** The evaluation functions for `heuristic=`: `[{name, label, description, distance, explain}]`. */
 export function heuristics() {
   needReady();
@@ -113,11 +119,12 @@ export class Player {
   #game;
 
   /**
-   * `spec`: `"mcts:ms=200"` or `{name: 'alphabeta', ms: 200}` (default `mcts`, the player of `gdlkit serve`); `seed`
+   * `spec`: `"mcts:ms=200"` or `{name: 'alphabeta', ms: 200}` (default: `defaultPlayer()`, the player of `gdlkit serve`); `seed`
    * for the random parts; `engine`: "auto" (default), "fast" or "interpreter".
    */
-  constructor(kif, spec = 'mcts', { seed, engine } = {}) {
+  constructor(kif, spec = undefined, { seed, engine } = {}) {
     needReady();
+    spec ??= wasm.defaultPlayer();
     if (kif instanceof Game) {
       // A Game: its text and engine; `selectMove` then takes its state handles.
       this.#game = kif;

@@ -1283,7 +1283,8 @@ move: string | null, value: number | null, solved: boolean, depth: number, };
 
 /**
  * The statistics of one role's moves at the root of a search: per legal
- * move (in the machine's order) its visits and summed reward in [0, 1].
+ * move (in the machine's order) its visits, summed reward in [0, 1] and,
+ * from MCTS-Solver, its proven value (where the role alone moves).
  * Empty `moves` means the root is terminal (or nobody can move).
  * `Mv` is the move: a term id natively, the move's text when statistics
  * travel between Web Workers or Node worker threads.
@@ -1296,7 +1297,12 @@ totals: Array<number>,
 /**
  * Iterations that produced these statistics.
  */
-playouts: number, };
+playouts: number, 
+/**
+ * Per move its proven value in [0, 1] (`null`: not proven); empty
+ * when the search proves nothing (plain MCTS).
+ */
+proven: Array<number | null>, };
 
 /**
  * One root-parallel MCTS worker's result (`MctsWorker.rootStats`).
@@ -1309,7 +1315,12 @@ totals: Array<number>,
 /**
  * Iterations that produced these statistics.
  */
-playouts: number, };
+playouts: number, 
+/**
+ * Per move its proven value in [0, 1] (`null`: not proven); empty
+ * when the search proves nothing (plain MCTS).
+ */
+proven: Array<number | null>, };
 
 /**
  * Root-parallel MCTS's choice over the merged statistics (`mctsChoose`).

@@ -129,7 +129,7 @@ export function sliced(job, { work, minWork, result }) {
  */
 const players = new Map();
 
-function bestMove(api, { kif, spec = 'mcts', seed, engine, fluents, role = 0 }) {
+function bestMove(api, { kif, spec = api.defaultPlayer(), seed, engine, fluents, role = 0 }) {
   const key = JSON.stringify([kif, api.playerSpec(spec), seed ?? null, engine ?? null]);
   let player = players.get(key);
   players.delete(key); // re-inserted below: the most recent last
@@ -152,7 +152,7 @@ function bestMove(api, { kif, spec = 'mcts', seed, engine, fluents, role = 0 }) 
  */
 const mctsWorkers = new Map();
 
-function mctsRoot(api, { kif, spec = 'mcts', seed, worker = 0, engine, fluents, role = 0 }) {
+function mctsRoot(api, { kif, spec = api.defaultPlayer(), seed, worker = 0, engine, fluents, role = 0 }) {
   const key = JSON.stringify([kif, spec, seed ?? null, worker, engine ?? null]);
   let w = mctsWorkers.get(key);
   mctsWorkers.delete(key);

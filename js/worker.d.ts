@@ -103,7 +103,7 @@ export interface MatchProgress {
 
 /** What `GdlWorker.bestMove` asks for: the player, and the state (its fluents) and role to move for. */
 export interface BestMoveRequest {
-  /** Default `"mcts"` (the player of `gdlkit serve`). */
+  /** Default `defaultPlayer()`, `"mcts-solver"` (the player of `gdlkit serve`). */
   spec?: PlayerSpec;
   seed?: number;
   /** The state machine: "auto" (default), "fast" or "interpreter". */

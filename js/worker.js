@@ -414,7 +414,7 @@ export class GdlWorker extends EventTarget {
    * last few players (by game, spec and seed) between calls, so their
    * tables carry over from move to move.
    */
-  bestMove(kif, { spec = 'mcts', seed, engine, fluents, role = 0 } = {}, taskOptions) {
+  bestMove(kif, { spec, seed, engine, fluents, role = 0 } = {}, taskOptions) {
     return this.run('bestMove', { kif, spec, seed, engine, fluents, role }, taskOptions);
   }
 

@@ -52,11 +52,50 @@ test('mctsChoose sums the parts and refuses parts of different roots', async () 
   const a = { moves: ['x', 'y'], visits: [3, 1], totals: [1.5, 1], playouts: 4 };
   const b = { moves: ['x', 'y'], visits: [1, 4], totals: [0, 3], playouts: 5 };
   const c = gdl.mctsChoose([a, b]);
-  assert.deepEqual(c.merged, { moves: ['x', 'y'], visits: [4, 5], totals: [1.5, 4], playouts: 9 });
+  assert.deepEqual(c.merged, { moves: ['x', 'y'], visits: [4, 5], totals: [1.5, 4], playouts: 9, proven: [] });
   assert.equal(c.move, 'y');
   assert.equal(c.value, 80);
   assert.throws(() => gdl.mctsChoose([a, { ...b, moves: ['y', 'x'] }]), TypeError);
   assert.equal(gdl.mctsChoose([{ moves: [], visits: [], totals: [], playouts: 0 }]).move, null);
+  // MCTS-Solver's parts: a proof by any part is kept, a proven win is
+  // played over the most visited move, a proven loss is not.
+  const won = gdl.mctsChoose([a, { ...b, proven: [1, null] }]);
+  assert.deepEqual(won.merged.proven, [1, null]);
+  assert.deepEqual([won.move, won.value], ['x', 100]);
+  assert.equal(gdl.mctsChoose([a, { ...b, proven: [null, 0] }]).move, 'x');
+  assert.throws(() => gdl.mctsChoose([{ ...a, proven: [null] }]), TypeError);
+});
+
+test('parallelBestMove with the default player (MCTS-Solver) on worker threads: a tree per worker, the win proven', async () => {
+  assert.ok(existsSync(join(PKG, 'gdlkit_bg.wasm')), 'pkg/ is missing: run `npm run build` first');
+  const gdl = await import('../js/node.js');
+  const { GdlWorker } = await import('../js/worker-node.js');
+  const kif = readFileSync(join(ROOT, 'games', 'ticTacToe.kif'), 'utf8');
+  const game = new gdl.Game(kif);
+  const workers = [new GdlWorker(), new GdlWorker()];
+  try {
+    // x: (1,1) (1,2); o: (2,1) (2,2). x to move wins at (1,3); o threatens (2,3).
+    let state = game.initialState();
+    for (const [r, c] of [[1, 1], [2, 1], [1, 2], [2, 2]]) {
+      const mover = game.roles().findIndex((_x, i) => game.legalMoves(state, i).length > 1);
+      state = game.next(state, game.roles().map((_x, i) => (i === mover ? `(mark ${r} ${c})` : 'noop')));
+    }
+    const fluents = game.fluents(state);
+    const got = await gdl.parallelBestMove(workers, { kif, seed: 3, fluents, role: 0, spec: 'mcts-solver:playouts=2000' });
+    assert.equal(got.move, '(mark 1 3)');
+    assert.equal(got.value, 100);
+    const i = got.merged.moves.indexOf('(mark 1 3)');
+    assert.equal(got.merged.proven[i], 1);
+    assert.equal(got.merged.proven.length, got.merged.moves.length);
+    assert.equal(got.stats.length, 2);
+    // Without a spec the workers run the default player (one second a move).
+    const plain = await gdl.parallelBestMove(workers, { kif, seed: 3, fluents, role: 0 });
+    assert.equal(plain.move, '(mark 1 3)');
+    assert.equal(plain.merged.proven.length, plain.merged.moves.length);
+  } finally {
+    for (const w of workers) w.terminate();
+    game.free();
+  }
 });
 
 // Parallel alpha-beta (lazy SMP) over Node worker threads: worker `i` is

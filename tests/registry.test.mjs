@@ -72,13 +72,31 @@ test('parallel workers: results and choices have the generated fields, camelCase
 
   const mc = new api.MctsWorker(TICTACTOE, 'mcts:playouts=50', { seed: 1 });
   const rs = mc.rootStats(fluents, 0);
-  assert.deepEqual(keys(rs), ['moves', 'playouts', 'stats', 'totals', 'visits']);
+  assert.deepEqual(keys(rs), ['moves', 'playouts', 'proven', 'stats', 'totals', 'visits']);
+  assert.deepEqual(rs.proven, [], 'plain MCTS proves nothing');
   assert.equal(rs.moves.length, 9);
   const { stats: _m, ...stats } = rs;
   const choice = api.mctsChoose([stats]);
   assert.deepEqual(keys(choice), ['merged', 'move', 'value']);
   assert.ok(rs.moves.includes(choice.move));
   for (const w of [member, ab, mc, game]) w.free();
+});
+
+test('the default player: MCTS-Solver, the same in the registry, the npm API and the page', () => {
+  assert.equal(api.defaultPlayer(), 'mcts-solver');
+  assert.ok(api.players().some((p) => p.name === api.defaultPlayer()));
+  // The page knows it before its engine loads (site/src/engine/client.js).
+  const client = readFileSync(join(ROOT, 'site', 'src', 'engine', 'client.js'), 'utf8');
+  assert.match(client, new RegExp(`export const DEFAULT_PLAYER = '${api.defaultPlayer()}';`));
+  const player = new api.Player(TICTACTOE);
+  assert.match(player.name, /^mcts\(solver\b.*\bgreedy\b/);
+  player.free();
+  // Its options are those of mcts with solver=on; it cannot be turned into plain MCTS.
+  assert.throws(() => new api.Player(TICTACTOE, 'mcts-solver:solver=off'), (e) => e instanceof TypeError && /always solves/.test(e.message));
+  assert.throws(() => new api.Player(TICTACTOE, 'mcts-solver:rave=10'), (e) => e instanceof TypeError && /rave is not for solver=on/.test(e.message));
+  const off = new api.Player(TICTACTOE, 'mcts-solver:greedy=off,ms=50');
+  assert.doesNotMatch(off.name, /greedy/);
+  off.free();
 });
 
 test('parallel workers: options are read in Rust, an unknown key is a TypeError naming the known ones', () => {

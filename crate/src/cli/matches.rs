@@ -9,8 +9,8 @@ use crate::structure::board;
 use std::fmt::Write as _;
 
 const PLAYERS_HELP: &str = "\
-SPEC: random | legal | minimax | alphabeta | bestfirst | mcts | coolerjo | ensemble, options
-after a colon, e.g. alphabeta:heuristic=fuzzy,ms=200  mcts:ms=200  ensemble:workers=4,ms=200
+SPEC: random | legal | minimax | alphabeta | bestfirst | mcts | mcts-solver | coolerjo | ensemble,
+options after a colon, e.g. alphabeta:heuristic=fuzzy,ms=200  mcts-solver:ms=200  ensemble:workers=4,ms=200
 (heuristics: fuzzy, mobility, inverse-mobility, novelty, none, fjo, hff, hadd, hmax,
 feature:NAME:max|min; default budget 1000 ms per move)";
 

@@ -19,7 +19,7 @@ pub struct ServeArgs {
     host: String,
     /// The player, a SPEC as for `gdlkit match`; its time per move is
     /// capped at the play clock minus --margin-ms
-    #[arg(long, value_name = "SPEC", default_value = "mcts", value_parser = player_spec)]
+    #[arg(long, value_name = "SPEC", default_value = crate::search::DEFAULT_PLAYER, value_parser = player_spec)]
     player: PlayerSpec,
     /// Milliseconds kept back from each clock (0 to 600000)
     #[arg(long, value_name = "MS", default_value_t = 500.0, value_parser = margin_ms,
@@ -50,7 +50,7 @@ fn player_spec(text: &str) -> Result<PlayerSpec, String> {
 /// search on all cores unless the spec says otherwise: a player server has
 /// the machine to itself.
 fn all_cores(mut spec: PlayerSpec) -> PlayerSpec {
-    let threaded = ["mcts", "alphabeta"].contains(&spec.name.as_str());
+    let threaded = ["mcts", "mcts-solver", "alphabeta"].contains(&spec.name.as_str());
     if threaded && spec.get("threads").is_none() && spec.get("cores").is_none() {
         spec.options.push(("cores".into(), "auto".into()));
     }

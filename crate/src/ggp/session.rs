@@ -31,7 +31,9 @@ impl Default for PlayerConfig {
     fn default() -> PlayerConfig {
         PlayerConfig {
             name: "gdlkit".into(),
-            spec: "mcts".parse().expect("mcts is a player"),
+            spec: crate::search::DEFAULT_PLAYER
+                .parse()
+                .expect("the default player is a player"),
             engine: EngineChoice::Auto,
             margin_ms: 500.0,
             seed: 1,
@@ -108,7 +110,7 @@ pub struct Session {
 }
 
 /// Players whose budget has a time option (`ms`).
-const TIMED: &[&str] = &["minimax", "alphabeta", "bestfirst", "mcts"];
+const TIMED: &[&str] = &["minimax", "alphabeta", "bestfirst", "mcts", "mcts-solver"];
 
 impl Session {
     pub fn new(cfg: PlayerConfig) -> Session {

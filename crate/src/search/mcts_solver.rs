@@ -48,6 +48,7 @@
 //! mean), after the proven values above.
 
 use super::learned::{displace, piece_value, LearnedEval, Material};
+use super::mcts::{choose, RootStats};
 use super::parallel::{run_all, worker_seed, Job};
 use super::{searched_move, since, Budget, Limit, Player, SearchResult, Stats};
 use crate::clock::now_ms;
@@ -287,60 +288,6 @@ impl<S> Node<S> {
             .iter()
             .try_fold(1u64, |a, l| a.checked_mul(l.len() as u64))
             .unwrap_or(u64::MAX)
-    }
-}
-
-/// One role's view of the root after a search: per legal move its visits,
-/// summed reward and proven value (where the role alone moves).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct RootView {
-    pub moves: Vec<TermId>,
-    pub visits: Vec<u64>,
-    pub totals: Vec<f64>,
-    pub proven: Vec<Option<f64>>,
-    pub playouts: u64,
-}
-
-impl RootView {
-    /// The move to play and its value in [0, 1]: a proven win; else, of
-    /// the moves not proven lost (all if every one is), the best proven
-    /// value when all are proven, else the most visited (ties: higher mean).
-    pub fn choose(&self) -> Option<(usize, f64)> {
-        let n = self.moves.len();
-        let mean = |i: usize| {
-            if self.visits[i] == 0 {
-                0.0
-            } else {
-                self.totals[i] / self.visits[i] as f64
-            }
-        };
-        let value = |i: usize| self.proven[i].unwrap_or_else(|| mean(i));
-        if let Some(i) = (0..n).find(|&i| self.proven[i].is_some_and(|v| v >= WIN)) {
-            return Some((i, 1.0));
-        }
-        let lost = |i: usize| self.proven[i].is_some_and(|v| v <= 1e-9);
-        let open: Vec<usize> = (0..n).filter(|&i| !lost(i)).collect();
-        let pool = if open.is_empty() {
-            (0..n).collect()
-        } else {
-            open
-        };
-        if pool.iter().all(|&i| self.proven[i].is_some()) {
-            return pool
-                .iter()
-                .copied()
-                .max_by(|&a, &b| value(a).total_cmp(&value(b)).then(b.cmp(&a)))
-                .map(|i| (i, value(i)));
-        }
-        pool.iter()
-            .copied()
-            .max_by(|&a, &b| {
-                self.visits[a]
-                    .cmp(&self.visits[b])
-                    .then(mean(a).total_cmp(&mean(b)))
-                    .then(b.cmp(&a))
-            })
-            .map(|i| (i, value(i)))
     }
 }
 
@@ -843,11 +790,11 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
         }
     }
 
-    fn root_view(&self, role: usize, playouts: u64) -> RootView {
+    fn root_view(&self, role: usize, playouts: u64) -> RootStats {
         let root = &self.nodes[0];
-        let mut v = RootView {
+        let mut v = RootStats {
             playouts,
-            ..RootView::default()
+            ..RootStats::default()
         };
         let Some(arms) = root.arms.get(role) else {
             return v;
@@ -1061,7 +1008,7 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
         m: &mut M,
         root: &S,
         role: usize,
-    ) -> Result<(RootView, Stats), EvalError>
+    ) -> Result<(RootStats, Stats), EvalError>
     where
         M: StateMachine<State = S> + Clone + Send,
         S: Send + Sync,
@@ -1115,7 +1062,7 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
         S: Send + Sync,
     {
         let (view, stats) = self.search_view(m, root, role)?;
-        let (best_move, value, solved) = match view.choose() {
+        let (best_move, value, solved) = match choose(&view) {
             Some((i, v)) => (Some(view.moves[i]), v * 100.0, view.proven[i].is_some()),
             None => (m.legal_moves(root, role)?.first().copied(), 0.0, false),
         };
@@ -1201,6 +1148,7 @@ where
 pub(crate) mod tests {
     use super::*;
     use crate::engine::{load_engine, Engine, EngineChoice};
+    use crate::search::mcts::merge_roots;
 
     /// Take-away: the mover takes 1 or 2 stones; taking the last one wins.
     /// A pile that is a multiple of 3 is lost for the mover.
@@ -1261,6 +1209,49 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn root_parallel_parts_keep_their_proofs() {
+        // Take-away from 7, two searches with their own seeds (the page's
+        // workers): the merged root keeps the proven win (take 1, to 6),
+        // and the merge plays it whatever the visits.
+        let mut m = take_away(7);
+        let root = m.initial_state().unwrap();
+        let parts: Vec<RootStats> = (0..2)
+            .map(|w| {
+                let mut p = SolverMcts::new(cfg(20_000), worker_seed(3, w), 1);
+                p.search_view(&mut m, &root, 0).unwrap().0
+            })
+            .collect();
+        let merged = merge_roots(&parts).unwrap();
+        let win = merged
+            .moves
+            .iter()
+            .position(|&t| shown(&m, Some(t)) == "(take 1)");
+        let win = win.expect("take 1 is legal");
+        // The search stops once the root is proven, so the other move
+        // may be left unproven, but never proven a win.
+        assert_eq!(merged.proven[win], Some(1.0));
+        assert_ne!(merged.proven[1 - win], Some(1.0));
+        let mut skewed = merged.clone();
+        skewed.visits[win] = 0;
+        assert_eq!(choose(&skewed), Some((win, 1.0)));
+        // A part that proves nothing (plain MCTS) takes nothing away.
+        let plain = RootStats {
+            proven: Vec::new(),
+            ..parts[0].clone()
+        };
+        assert_eq!(
+            merge_roots(&[plain, parts[1].clone()]).unwrap().proven,
+            parts[1].proven
+        );
+        // Proven values of another length are refused.
+        let bad = RootStats {
+            proven: vec![None],
+            ..parts[0].clone()
+        };
+        assert!(merge_roots(&[parts[0].clone(), bad]).is_err());
+    }
+
+    #[test]
     fn threads_grow_one_tree_and_lose_no_update() {
         // Tic-tac-toe, two threads of 3,000 playouts each on one tree:
         // every playout reaches the root, and at every node each move's
@@ -1309,7 +1300,7 @@ pub(crate) mod tests {
         let (view, _) = p.search_view(&mut m, &root, 0).unwrap();
         assert_eq!(p.tree.nodes[0].proven.as_deref(), Some(&[0.0, 1.0][..]));
         assert_eq!(view.proven, vec![Some(0.0), Some(0.0)]);
-        assert!(view.choose().is_some());
+        assert!(choose(&view).is_some());
     }
 
     #[test]
@@ -1549,7 +1540,7 @@ pub(crate) mod tests {
 
     #[test]
     fn proven_values_overrule_visits() {
-        let a = RootView {
+        let a = RootStats {
             moves: vec![TermId(1), TermId(2)],
             visits: vec![3, 5],
             totals: vec![1.0, 2.0],
@@ -1559,10 +1550,10 @@ pub(crate) mod tests {
         let mut b = a.clone();
         b.proven[0] = Some(1.0);
         // The proven win is chosen over the more visited move.
-        assert_eq!(b.choose(), Some((0, 1.0)));
+        assert_eq!(choose(&b), Some((0, 1.0)));
         // A proven loss is not played while another move is open.
         let mut c = a;
         c.proven[1] = Some(0.0);
-        assert_eq!(c.choose().map(|x| x.0), Some(0));
+        assert_eq!(choose(&c).map(|x| x.0), Some(0));
     }
 }

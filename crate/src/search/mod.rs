@@ -487,6 +487,12 @@ pub const PLAYERS: &[PlayerInfo] = &[
     player("bestfirst", "best-first", false, "best-first search for one-player games (thesis 3.2.1); options ms, nodes, heuristic"),
     player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c (exploration, default 0.7; with solver=on auto, from the game's length), threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves, and grown on the opponent's time by a player server, unless reuse=off or ponder=off; with threads, one tree shared by the threads), mast=on with solver=on (MAST playouts: epsilon-greedy on each move's average reward), greedy=on|auto (playouts take a move that wins at once, among the moves seen to end games, and take back a move that lets the opponent win at once; auto: where that costs little), eval=on|auto|material (an evaluation learnt from playouts before the first move, per square or, material, per kind of piece: playouts cut after cutoff=N steps, default 10, and evaluated; prior=N counts each new child's evaluation as N visits; with solver=on, eval=material shifts the rewards backed up through the end of an exchange of pieces towards the side that gained, after Sancho's piece heuristic), rave=K (RAVE: each move's mean mixed with its all-moves-as-first mean, weight sqrt(K/(3n+K)) after n visits), tactics=on (the move chosen is checked for forced wins and losses a few moves deep, in a fifth of the time: a forced win is played, a move proven lost gives way to the best one not proven lost), transpositions=on (one node per state), minimax=A with eval (implicit minimax backups: each node keeps the minimax of its children's evaluations, mixed into the moving role's means with weight A)"),
     player(
+        "mcts-solver",
+        "MCTS-Solver",
+        false,
+        "the default player (the strongest by measurement, BENCHMARKS.md): mcts with solver=on, greedy=on and eval=material (counted only where the pieces tell something of the outcome); takes the options of mcts with solver=on, e.g. greedy=off, eval=off, c, mast, threads|cores",
+    ),
+    player(
         "coolerjo",
         "CoolerJO",
         false,
@@ -499,6 +505,14 @@ pub const PLAYERS: &[PlayerInfo] = &[
         "several alpha-beta searches, one per evaluation function plus an exhaustive one; follows a proven result, else the deepest (lecture 004); options workers, ms, heuristics=a+b+...",
     ),
 ];
+
+/// The player `serve`, npm's `Player` and workers and the page use unless
+/// told otherwise.
+pub const DEFAULT_PLAYER: &str = "mcts-solver";
+
+/// The options `mcts-solver` stands for, before its own.
+const MCTS_SOLVER_OPTIONS: [(&str, &str); 3] =
+    [("solver", "on"), ("greedy", "on"), ("eval", "material")];
 
 /// The canonical name of a player or search algorithm, from the one
 /// registry [`PLAYERS`]: case is ignored and the usual spellings
@@ -549,6 +563,26 @@ impl std::str::FromStr for PlayerSpec {
 }
 
 impl PlayerSpec {
+    /// The spec as the player that runs it: `mcts-solver` is `mcts` with
+    /// its options (solver=on, greedy=on, eval=material) before the
+    /// spec's own.
+    pub fn expanded(&self) -> Result<PlayerSpec, String> {
+        if self.name != "mcts-solver" {
+            return Ok(self.clone());
+        }
+        if self.get("solver").is_some() {
+            return Err("mcts-solver always solves: for plain MCTS use mcts".into());
+        }
+        let options = (MCTS_SOLVER_OPTIONS.iter())
+            .map(|&(k, v)| (k.to_string(), v.to_string()))
+            .chain(self.options.iter().cloned())
+            .collect();
+        Ok(PlayerSpec {
+            name: "mcts".into(),
+            options,
+        })
+    }
+
     pub fn get(&self, key: &str) -> Option<&str> {
         self.options
             .iter()
@@ -619,6 +653,7 @@ pub fn build_player<M: StateMachine + Clone + Send + 'static>(
 where
     M::State: Send + Sync,
 {
+    let spec = &spec.expanded()?;
     let heuristic = |m: &mut M, default: &str| -> Result<Box<dyn Heuristic<M>>, String> {
         heuristics::build(spec.get("heuristic").unwrap_or(default), program, m)
     };
@@ -684,37 +719,7 @@ where
             // one-core player itself.
             let threads = spec_threads(spec)?;
             if spec.flag("solver", false)? {
-                for key in [
-                    "rave",
-                    "tactics",
-                    "transpositions",
-                    "minimax",
-                    "cutoff",
-                    "prior",
-                ] {
-                    if spec.get(key).is_some() {
-                        return Err(format!("player option {key} is not for solver=on"));
-                    }
-                }
-                let greedy = greedy_playouts(spec, m, seed)?;
-                let material = solver_material(spec, program, m, seed, greedy)?;
-                let exploration = match spec.get("c") {
-                    Some(c) if c != "auto" => cfg.exploration,
-                    _ => mcts_solver::auto_exploration(m, seed, material.is_some(), 200, 300.0)
-                        .map_err(|e| e.to_string())?,
-                };
-                let cfg = mcts_solver::Config {
-                    budget: cfg.budget,
-                    exploration,
-                    reuse: spec.flag("reuse", true)?,
-                    ponder: spec.flag("ponder", true)?,
-                    mast: spec
-                        .flag("mast", false)?
-                        .then_some(crate::reasoner::mast::EPSILON),
-                    greedy,
-                    material,
-                    ..mcts_solver::Config::default()
-                };
+                let cfg = solver_config(spec, cfg, program, m, seed)?;
                 return Ok(Box::new(mcts_solver::SolverMcts::new(cfg, seed, threads)));
             }
             for key in ["reuse", "mast", "ponder"] {
@@ -744,6 +749,51 @@ where
         }
         other => Err(format!("unknown player `{other}`")),
     }
+}
+
+/// The MCTS-Solver configuration of an `mcts:solver=on` spec (`cfg`: its
+/// `mcts_config`), for the player and for each wasm worker alike: its
+/// playouts (`greedy=`), the material it counts (`eval=material`) and its
+/// exploration constant (`c=auto`, the default, from the game's length),
+/// settled from the player's seed.
+pub fn solver_config<M: StateMachine>(
+    spec: &PlayerSpec,
+    cfg: mcts::Config,
+    program: &Program,
+    m: &mut M,
+    seed: u64,
+) -> Result<mcts_solver::Config, String> {
+    for key in [
+        "rave",
+        "tactics",
+        "transpositions",
+        "minimax",
+        "cutoff",
+        "prior",
+    ] {
+        if spec.get(key).is_some() {
+            return Err(format!("player option {key} is not for solver=on"));
+        }
+    }
+    let greedy = greedy_playouts(spec, m, seed)?;
+    let material = solver_material(spec, program, m, seed, greedy)?;
+    let exploration = match spec.get("c") {
+        Some(c) if c != "auto" => cfg.exploration,
+        _ => mcts_solver::auto_exploration(m, seed, material.is_some(), 200, 300.0)
+            .map_err(|e| e.to_string())?,
+    };
+    Ok(mcts_solver::Config {
+        budget: cfg.budget,
+        exploration,
+        reuse: spec.flag("reuse", true)?,
+        ponder: spec.flag("ponder", true)?,
+        mast: spec
+            .flag("mast", false)?
+            .then_some(crate::reasoner::mast::EPSILON),
+        greedy,
+        material,
+        ..mcts_solver::Config::default()
+    })
 }
 
 /// What an `mcts` spec's playouts settle before the first move, for the

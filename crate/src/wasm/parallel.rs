@@ -1,5 +1,6 @@
 //! Root-parallel MCTS across workers (Web Workers in the page, worker
-//! threads in Node): each worker holds an `MctsWorker` that searches from a
+//! threads in Node): each worker holds an `MctsWorker` (plain MCTS or
+//! MCTS-Solver, its tree kept from move to move) that searches from a
 //! state and returns its root statistics; the main thread passes them to
 //! `mctsChoose`, which merges them and picks the move with the same Rust
 //! functions as the native threads (`crate::search::mcts`). JavaScript only
@@ -7,12 +8,13 @@
 
 use super::js::{self, to_js};
 use super::search::{load_on, search_state};
-use crate::engine::Engine;
+use crate::engine::{Engine, EngineState};
 use crate::js_api::{MctsChoice, MctsRootResult, MctsWorkerOptions};
 use crate::reasoner::StateMachine;
 use crate::search::mcts::{choose, merge_roots, Mcts, RootStats};
+use crate::search::mcts_solver::SolverMcts;
 use crate::search::parallel::worker_seed;
-use crate::search::{mcts_config, prepare_playouts, PlayerSpec};
+use crate::search::{mcts_config, prepare_playouts, solver_config, PlayerSpec};
 use wasm_bindgen::prelude::*;
 
 /// One worker of a root-parallel MCTS: its own copy of the game and its own
@@ -21,13 +23,21 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen]
 pub struct MctsWorker {
     machine: Engine,
-    mcts: Mcts,
+    search: Search,
+}
+
+/// The tree a worker grows: plain MCTS's (grown anew each move) or
+/// MCTS-Solver's (kept, with its proven values).
+enum Search {
+    Plain(Box<Mcts>),
+    Solver(SolverMcts<EngineState>),
 }
 
 #[wasm_bindgen]
 impl MctsWorker {
-    /// `spec`: an `mcts` player spec (`"mcts:ms=200"`; `threads`/`cores`
-    /// are the caller's business); `worker`: this worker's number.
+    /// `spec`: an `mcts` or `mcts-solver` player spec (`"mcts:ms=200"`;
+    /// `threads`/`cores` are the caller's business); `worker`: this
+    /// worker's number.
     #[wasm_bindgen(constructor)]
     pub fn new(
         kif: &str,
@@ -42,6 +52,7 @@ impl MctsWorker {
         } = js::options(options, "MctsWorker")?;
         let mut machine = load_on(kif, engine.as_deref())?;
         let spec: PlayerSpec = spec.parse().map_err(|e: String| js::type_error(&e))?;
+        let spec = spec.expanded().map_err(|e| js::type_error(&e))?;
         if spec.name != "mcts" {
             return Err(js::type_error(&format!(
                 "MctsWorker runs mcts, got player `{}`",
@@ -55,34 +66,44 @@ impl MctsWorker {
                 "player option tactics=on needs the game where the move is chosen: use one worker (no cores or threads)",
             ));
         }
-        // `greedy=auto` and `eval=` are settled from the player's seed, not
-        // the worker's, so the workers agree (within the learning's time cap).
+        // What the playouts settle before the first move comes from the
+        // player's seed, not the worker's, so the workers agree (within the
+        // learning's time cap).
         let seed = seed.unwrap_or(1);
         let program = crate::parse_program(kif);
-        prepare_playouts(&mut cfg, &spec, &program, &mut machine, seed)
-            .map_err(|e| js::type_error(&e))?;
-        let seed = worker_seed(seed, worker.unwrap_or(0) as usize);
-        Ok(MctsWorker {
-            machine,
-            mcts: Mcts::new(cfg, seed),
-        })
+        let solver = spec.flag("solver", false).map_err(|e| js::type_error(&e))?;
+        let worker_seed = worker_seed(seed, worker.unwrap_or(0) as usize);
+        let search = if solver {
+            let cfg = solver_config(&spec, cfg, &program, &mut machine, seed)
+                .map_err(|e| js::type_error(&e))?;
+            Search::Solver(SolverMcts::new(cfg, worker_seed, 1))
+        } else {
+            prepare_playouts(&mut cfg, &spec, &program, &mut machine, seed)
+                .map_err(|e| js::type_error(&e))?;
+            Search::Plain(Box::new(Mcts::new(cfg, worker_seed)))
+        };
+        Ok(MctsWorker { machine, search })
     }
 
     /// Searches the state made of `fluents` (term text) for role number
-    /// `role`; returns `{moves: [text], visits, totals, playouts, stats}`.
+    /// `role`; returns `{moves: [text], visits, totals, playouts, proven,
+    /// stats}`.
     #[wasm_bindgen(js_name = rootStats, unchecked_return_type = "MctsRootResult")]
     pub fn root_stats(&mut self, fluents: Vec<String>, role: u32) -> Result<JsValue, JsValue> {
         let state = search_state(&mut self.machine, &fluents, role)?;
-        let (rs, stats) = self
-            .mcts
-            .search_root(&mut self.machine, &state, role as usize)
-            .map_err(js::eval_error)?;
+        let role = role as usize;
+        let (rs, stats) = match &mut self.search {
+            Search::Plain(p) => p.search_root(&mut self.machine, &state, role),
+            Search::Solver(p) => p.search_view(&mut self.machine, &state, role),
+        }
+        .map_err(js::eval_error)?;
         let terms = self.machine.terms();
         let root = RootStats {
             moves: rs.moves.iter().map(|&m| terms.display(m)).collect(),
             visits: rs.visits,
             totals: rs.totals,
             playouts: rs.playouts,
+            proven: rs.proven,
         };
         to_js(&MctsRootResult { root, stats })
     }

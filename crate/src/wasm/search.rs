@@ -149,6 +149,13 @@ pub fn players() -> Result<JsValue, JsValue> {
     to_js(crate::search::PLAYERS)
 }
 
+/// The player used unless told otherwise: `gdlkit serve`'s, npm's
+/// `Player` and workers', the page's ([`crate::search::DEFAULT_PLAYER`]).
+#[wasm_bindgen(js_name = defaultPlayer)]
+pub fn default_player() -> String {
+    crate::search::DEFAULT_PLAYER.into()
+}
+
 /// The evaluation functions for `heuristic=` options: `[{name, label,
 /// description, distance, explain}]`, the one list
 /// ([`crate::search::heuristics::HEURISTICS`]).

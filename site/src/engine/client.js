@@ -24,6 +24,13 @@ const PACKAGE_KINDS = new Set(['check', 'format', 'replay', 'cli', 'version', 'p
 // view's game and its moves). The page's text and history live outside the
 // workers; they are saved before any job that may run long.
 
+/**
+ * The player an engine seat gets unless told otherwise: the engine's
+ * `defaultPlayer()` (a test checks that they agree), known here before
+ * the engine loads.
+ */
+export const DEFAULT_PLAYER = 'mcts-solver';
+
 /** `restarted` events ({detail: {worker, message}}) after a worker fault. */
 export const engineEvents = new EventTarget();
 

@@ -16,7 +16,7 @@
 // then the joint moves so far applied without thinking (`GgpPlayer.catchUp`),
 // and the pending message is sent again within its clock.
 
-import { engine, engineEvents, EngineWorker } from '../engine/client.js';
+import { DEFAULT_PLAYER, engine, engineEvents, EngineWorker } from '../engine/client.js';
 import { h, labelled, select } from '../dom.js';
 import { renderBoard, renderFluentList } from '../play/board.js';
 
@@ -109,7 +109,7 @@ export class MatchView {
     this.roles = roles;
     // The engines a seat can take: the one registry of players (Rust).
     this.engines ??= (await engine().game.call('players', {})).registry.map((p) => [p.name, p.label]);
-    this.seats = roles.map((_, r) => this.seats[r] ?? { kind: r === 0 ? 'human' : 'engine', url: 'http://127.0.0.1:9147/', spec: 'mcts' });
+    this.seats = roles.map((_, r) => this.seats[r] ?? { kind: r === 0 ? 'human' : 'engine', url: 'http://127.0.0.1:9147/', spec: DEFAULT_PLAYER });
     this.seatBox.replaceChildren(...roles.map((role, r) => this.seatRow(role, r)));
   }
 

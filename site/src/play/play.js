@@ -4,7 +4,7 @@
 // jumping to any step; the goals at the end. The game's states live in the
 // `game` worker and are addressed by handle; this module only shows them.
 
-import { autoCores, engine, engineEvents, features, terminateThinkers, thinkers } from '../engine/client.js';
+import { autoCores, DEFAULT_PLAYER, engine, engineEvents, features, terminateThinkers, thinkers } from '../engine/client.js';
 import { parallelBestMove, parallelEnsembleMove } from '../../../js/parallel.js';
 import { movesFromText, movesToText } from '../state.js';
 import { h, formatMs, select } from '../dom.js';
@@ -31,10 +31,11 @@ export const BUDGETS = [
 ];
 
 /**
- * The engine a seat gets unless told otherwise: `gdlkit serve`'s default
- * player (MCTS, on all cores), one second a move.
+ * The engine a seat gets unless told otherwise: the engine's default
+ * player (`defaultPlayer()`, `gdlkit serve`'s: MCTS-Solver, one tree per
+ * worker on all cores), one second a move.
  */
-export const DEFAULT_ENGINE = { algorithm: 'mcts', ms: 1000, cores: 'auto' };
+export const DEFAULT_ENGINE = { algorithm: DEFAULT_PLAYER, ms: 1000, cores: 'auto' };
 
 /**
  * A player of the view, {kind: 'human'|'engine'|'random', algorithm, ms,
@@ -77,8 +78,8 @@ export function playerText(p) {
   return p.kind === 'engine' ? `${p.algorithm}:ms=${p.ms}${cores}` : p.kind;
 }
 
-/** The algorithms that think on several workers (root-parallel MCTS, lazy-SMP alpha-beta, the ensemble's members). */
-const PARALLEL = new Set(['mcts', 'alphabeta', 'ensemble']);
+/** The algorithms that think on several workers (root-parallel MCTS and MCTS-Solver, lazy-SMP alpha-beta, the ensemble's members). */
+const PARALLEL = new Set(['mcts', 'mcts-solver', 'alphabeta', 'ensemble']);
 
 /** How many workers an engine player thinks on. */
 function coresOf(p) {
