@@ -178,7 +178,7 @@ console.log('played');
   });
 
   test('the entries export the documented names, the same in Node and browsers; deep imports are closed', () => {
-    const names = 'AlphaBetaWorker AnalysisJob DEFAULT_REPOSITORY EnsembleMember Game MctsWorker Player PlayoutJob SolveJob alphabetaChoose analyze autoCores check ensembleChoose ensembleMembers explain fix format gameText games hasErrors heuristics init initSync isGdlError isReady mctsChoose memoryBudget parallelBestMove parallelEnsembleMove parsePlayerSpec parseTree playerSpec players renderBoard reorderTree replay repositoryGame repositoryGames runCli runMatch search searchTree setMemoryBudget solve structure version';
+    const names = 'AlphaBetaWorker AnalysisJob DEFAULT_REPOSITORY EnsembleMember Game MctsWorker Player PlayoutJob SolveJob alphabetaChoose analyze autoCores check defaultPlayer ensembleChoose ensembleMembers explain fix format gameText games hasErrors heuristics init initSync isGdlError isReady mctsChoose memoryBudget parallelBestMove parallelEnsembleMove parsePlayerSpec parseTree playerSpec players renderBoard reorderTree replay repositoryGame repositoryGames runCli runMatch search searchTree setMemoryBudget solve structure version';
     const inNode = node('exports-node.mjs', `console.log(Object.keys(await import('gdlkit')).sort().join(' '));\n`);
     assert.equal(inNode.code, 0, explain(inNode));
     assert.equal(inNode.stdout.trim(), names);
@@ -277,9 +277,9 @@ for (const spec of ['alphabeta:depth=3', { name: 'alphabeta', ms: 200 }, { name:
   player[Symbol.dispose]();
   assert.equal(player.freed, true);
 }
-// Without a spec: the player of gdlkit serve (MCTS, one second a move).
+// Without a spec: the player of gdlkit serve (MCTS-Solver, one second a move).
 const plain = new Player(kif);
-assert.ok(plain.name.startsWith('mcts('), plain.name);
+assert.ok(plain.name.startsWith('mcts(solver'), plain.name);
 plain.free();
 const blocker = new Player(kif, 'alphabeta:depth=3');
 assert.equal(blocker.name, 'alphabeta(fuzzy, depth 3)');

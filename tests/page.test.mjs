@@ -190,7 +190,7 @@ test('play: without players in the URL, the first role is human and the others t
   assert.equal(await page.locator('select[aria-label="who plays x"]').inputValue(), 'human');
   assert.equal(await page.locator('select[aria-label="who plays o"]').inputValue(), 'engine');
   // `gdlkit serve`'s default player, one second a move, on all cores.
-  assert.equal(await page.locator('select[aria-label="engine for o"]').inputValue(), 'mcts');
+  assert.equal(await page.locator('select[aria-label="engine for o"]').inputValue(), 'mcts-solver');
   assert.equal(await page.locator('select[aria-label="time per move for o"]').inputValue(), '1000');
   assert.equal(await page.locator('select[aria-label="cores for o"]').inputValue(), 'auto');
   assert.deepEqual(errors, []);
@@ -204,7 +204,7 @@ test('play: a player spec the registry does not know is said, and the default en
   assert.match(await page.locator('.play-status').textContent(), /nosuch:ms=100: unknown player `nosuch`/);
   assert.equal(await page.locator('select[aria-label="who plays o"]').inputValue(), 'engine');
   // The default engine plays instead: `gdlkit serve`'s default player.
-  assert.equal(await page.locator('select[aria-label="engine for o"]').inputValue(), 'mcts');
+  assert.equal(await page.locator('select[aria-label="engine for o"]').inputValue(), 'mcts-solver');
   assert.equal(await page.locator('select[aria-label="time per move for o"]').inputValue(), '1000');
   assert.deepEqual(errors, []);
   await context.close();
