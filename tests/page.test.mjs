@@ -827,6 +827,18 @@ test('play: MCTS on several Web Workers (cores), a whole game', async () => {
   await context.close();
 });
 
+test('play: the default engine, MCTS-Solver, on two Web Workers (a tree each), a whole game it does not lose', async () => {
+  const { page, errors, context } = await open('?view=play&game=ticTacToe&players=mcts-solver:ms=200,cores=2;random');
+  assert.equal(await page.locator('select[aria-label="engine for x"]').inputValue(), 'mcts-solver');
+  assert.equal(await page.locator('select[aria-label="cores for x"]').inputValue(), '2');
+  await page.locator('.goals').waitFor({ state: 'visible', timeout: 60_000 });
+  assert.ok((await page.locator('.history li').count()) >= 6, 'a game of at least five moves');
+  // Tic-tac-toe's first player, searched to its proofs, never loses to random moves.
+  assert.notEqual(await page.locator('.goal-list li[data-role="x"] .goal-value').textContent(), '0');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('play: alpha-beta on several Web Workers (cores=2, lazy SMP), a whole game', async () => {
   const { page, errors, context } = await open('?view=play&game=ticTacToe&players=alphabeta:ms=100,cores=2;alphabeta:ms=100');
   // Alpha-beta has the cores setting too; one core by default (each worker keeps its own table).
