@@ -266,19 +266,61 @@ pub fn print(m: &Message) -> String {
     }
 }
 
-/// The rules' top-level forms, spaced, comments dropped.
+/// The rules' top-level forms on one line, spaced, every comment dropped
+/// (one inside a form would swallow the rest of the line).
 fn rules_text(rules: &str) -> String {
     let tree = syntax::parse(rules);
-    tree.forms
-        .iter()
-        .map(|f| spaced(f.text(rules)))
-        .collect::<Vec<_>>()
-        .join(" ")
+    let mut out = String::with_capacity(rules.len());
+    for f in &tree.forms {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        push_form(&mut out, f, rules);
+    }
+    out
+}
+
+/// A form from its atoms, lists written `( a b )`.
+fn push_form(out: &mut String, f: &syntax::Sexp, src: &str) {
+    match f.as_list() {
+        Some(items) => {
+            out.push_str("( ");
+            for item in items {
+                push_form(out, item, src);
+                out.push(' ');
+            }
+            out.push(')');
+        }
+        None => out.push_str(f.text(src)),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn comments_inside_a_form_are_dropped_from_start() {
+        // On one line a comment would swallow the rest of the message.
+        let rules =
+            "; head\n(role a) ; after\n(<= (base (cell ?x)) ; inside\n (index ?x))\n(index 1)";
+        let m = Message::Start {
+            id: "m".into(),
+            role: "a".into(),
+            rules: rules.into(),
+            start_clock: 5,
+            play_clock: 2,
+        };
+        let text = print(&m);
+        assert_eq!(
+            text,
+            "( START m a (( role a ) ( <= ( base ( cell ?x ) ) ( index ?x ) ) ( index 1 ) ) 5 2)"
+        );
+        let Ok(Message::Start { rules: back, .. }) = parse(&text) else {
+            panic!("the message parses: {text}");
+        };
+        assert_eq!(back, "( role a )\n( <= ( base ( cell ?x ) ) ( index ?x ) )\n( index 1 )");
+    }
 
     #[test]
     fn parses_every_kind_case_insensitively() {
