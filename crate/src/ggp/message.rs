@@ -319,7 +319,10 @@ mod tests {
         let Ok(Message::Start { rules: back, .. }) = parse(&text) else {
             panic!("the message parses: {text}");
         };
-        assert_eq!(back, "( role a )\n( <= ( base ( cell ?x ) ) ( index ?x ) )\n( index 1 )");
+        assert_eq!(
+            back,
+            "( role a )\n( <= ( base ( cell ?x ) ) ( index ?x ) )\n( index 1 )"
+        );
     }
 
     #[test]

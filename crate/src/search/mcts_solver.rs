@@ -48,8 +48,8 @@
 //! mean), after the proven values above.
 
 use super::learned::{displace, piece_value, LearnedEval, Material};
-use super::mcts::{choose, RootStats};
 use super::parallel::{run_all, worker_seed, Job};
+use super::root::{choose, RootStats};
 use super::{searched_move, since, Budget, Limit, Player, SearchResult, Stats};
 use crate::clock::now_ms;
 use crate::reasoner::greedy::{greedy_playout, Enders};
@@ -1148,7 +1148,7 @@ where
 pub(crate) mod tests {
     use super::*;
     use crate::engine::{load_engine, Engine, EngineChoice};
-    use crate::search::mcts::merge_roots;
+    use crate::search::root::merge_roots;
 
     /// Take-away: the mover takes 1 or 2 stones; taking the last one wins.
     /// A pile that is a multiple of 3 is lost for the mover.

@@ -50,6 +50,7 @@ pub mod minimax;
 pub(crate) mod ordering;
 pub mod parallel;
 pub mod report;
+pub mod root;
 pub(crate) mod table;
 pub(crate) mod tactics;
 

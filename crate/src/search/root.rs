@@ -1,0 +1,120 @@
+//! The statistics of one role's moves at the root of a search, as plain
+//! MCTS and MCTS-Solver report them: what root-parallel search merges
+//! across threads and workers, and the one rule that picks the move.
+
+use crate::terms::TermId;
+
+/// The statistics of one role's moves at the root of a search: per legal
+/// move (in the machine's order) its visits, summed reward in [0, 1] and,
+/// from MCTS-Solver, its proven value (where the role alone moves).
+/// Empty `moves` means the root is terminal (or nobody can move).
+/// `Mv` is the move: a term id natively, the move's text when statistics
+/// travel between Web Workers or Node worker threads.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(concrete(Mv = String)))]
+pub struct RootStats<Mv = TermId> {
+    pub moves: Vec<Mv>,
+    pub visits: Vec<u64>,
+    /// Summed rewards in [0, 1] per move.
+    pub totals: Vec<f64>,
+    /// Iterations that produced these statistics.
+    pub playouts: u64,
+    /// Per move its proven value in [0, 1] (`null`: not proven); empty
+    /// when the search proves nothing (plain MCTS).
+    #[serde(default)]
+    pub proven: Vec<Option<f64>>,
+}
+
+impl<Mv> Default for RootStats<Mv> {
+    fn default() -> Self {
+        RootStats {
+            moves: Vec::new(),
+            visits: Vec::new(),
+            totals: Vec::new(),
+            playouts: 0,
+            proven: Vec::new(),
+        }
+    }
+}
+
+/// Merges the root statistics of searches from the same root (root
+/// parallelisation): visits, rewards and playouts are summed per move, and
+/// a value proven by any part is kept (proofs are exact, so they agree).
+/// Parts must list the same moves in the same order.
+pub fn merge_roots<Mv: Clone + PartialEq>(
+    parts: &[RootStats<Mv>],
+) -> Result<RootStats<Mv>, String> {
+    let mut out = RootStats::default();
+    for (k, p) in parts.iter().enumerate() {
+        let n = p.moves.len();
+        let proven_ok = p.proven.is_empty() || p.proven.len() == n;
+        if p.visits.len() != n || p.totals.len() != n || !proven_ok {
+            return Err(
+                "root statistics: moves, visits, totals and proven values differ in length".into(),
+            );
+        }
+        if k == 0 {
+            out.moves = p.moves.clone();
+            out.visits = vec![0; n];
+            out.totals = vec![0.0; n];
+        } else if p.moves != out.moves {
+            return Err("root statistics of different roots or roles cannot be merged".into());
+        }
+        for i in 0..n {
+            out.visits[i] += p.visits[i];
+            out.totals[i] += p.totals[i];
+        }
+        if !p.proven.is_empty() {
+            out.proven.resize(n, None);
+            for (o, v) in out.proven.iter_mut().zip(&p.proven) {
+                *o = o.or(*v);
+            }
+        }
+        out.playouts += p.playouts;
+    }
+    Ok(out)
+}
+
+/// The move to play from root statistics and its value in [0, 1]: a
+/// proven win; else, of the moves not proven lost (all if every one is),
+/// the best proven value when all are proven, else the most visited (ties:
+/// higher mean, then the first). `None` when there is no move.
+pub fn choose<Mv>(rs: &RootStats<Mv>) -> Option<(usize, f64)> {
+    let n = rs.moves.len().min(rs.visits.len()).min(rs.totals.len());
+    let mean = |i: usize| mean_of(rs, i);
+    let proven = |i: usize| rs.proven.get(i).copied().flatten();
+    let value = |i: usize| proven(i).unwrap_or_else(|| mean(i));
+    if let Some(i) = (0..n).find(|&i| proven(i).is_some_and(|v| v >= 1.0 - 1e-9)) {
+        return Some((i, 1.0));
+    }
+    let lost = |i: usize| proven(i).is_some_and(|v| v <= 1e-9);
+    let open: Vec<usize> = (0..n).filter(|&i| !lost(i)).collect();
+    let pool = if open.is_empty() {
+        (0..n).collect()
+    } else {
+        open
+    };
+    if pool.iter().all(|&i| proven(i).is_some()) {
+        return pool
+            .into_iter()
+            .max_by(|&a, &b| value(a).total_cmp(&value(b)).then(b.cmp(&a)))
+            .map(|i| (i, value(i)));
+    }
+    pool.into_iter()
+        .max_by(|&a, &b| {
+            rs.visits[a]
+                .cmp(&rs.visits[b])
+                .then(mean(a).total_cmp(&mean(b)))
+                .then(b.cmp(&a))
+        })
+        .map(|i| (i, value(i)))
+}
+
+/// Move `i`'s mean reward at the root (0 before any visit).
+pub fn mean_of<Mv>(rs: &RootStats<Mv>, i: usize) -> f64 {
+    if rs.visits[i] == 0 {
+        0.0
+    } else {
+        rs.totals[i] / rs.visits[i] as f64
+    }
+}
