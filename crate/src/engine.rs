@@ -460,6 +460,13 @@ impl StateMachine for Engine {
         }
     }
 
+    fn slot_move(&self, mast: &crate::reasoner::mast::Mast, slot: u32) -> Option<TermId> {
+        match self {
+            Engine::Fast(f) => f.slot_move(slot),
+            Engine::Interpreter { .. } => mast.slot_move(slot),
+        }
+    }
+
     fn state_from_fluents(&mut self, fluents: &[TermId]) -> EngineState {
         match self {
             Engine::Interpreter { interpreter, .. } => {

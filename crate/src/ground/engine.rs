@@ -871,6 +871,11 @@ impl FastEngine {
             .unwrap_or(self.t.legal_move.len() as u32)
     }
 
+    /// The move whose legal index is `slot` ([`FastEngine::move_slot`]).
+    pub fn slot_move(&self, slot: u32) -> Option<TermId> {
+        self.t.legal_move.get(slot as usize).copied()
+    }
+
     /// A MAST playout in the network (see [`crate::reasoner::mast`]): a
     /// move's slot is its legal index, so the statistics need no lookup.
     /// The moves stay on `mast`'s trail until [`Mast::finish`].

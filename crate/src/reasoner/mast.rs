@@ -22,8 +22,10 @@ pub struct Mast {
     arms: Vec<(f64, f64)>,
     /// Slot and role of each move of the running playout.
     trail: Vec<(u32, u32)>,
-    /// Machines without their own numbering: a slot per role and move.
+    /// Machines without their own numbering: a slot per role and move,
+    /// and each slot's move.
     slots: FxHashMap<(u32, TermId), u32>,
+    moves: Vec<TermId>,
 }
 
 impl Default for Mast {
@@ -39,6 +41,7 @@ impl Mast {
             arms: Vec::new(),
             trail: Vec::new(),
             slots: FxHashMap::default(),
+            moves: Vec::new(),
         }
     }
 
@@ -77,7 +80,16 @@ impl Mast {
     /// The slot of a role's move, numbered on first sight.
     pub fn slot(&mut self, role: usize, mv: TermId) -> u32 {
         let next = self.slots.len() as u32;
-        *self.slots.entry((role as u32, mv)).or_insert(next)
+        let slot = *self.slots.entry((role as u32, mv)).or_insert(next);
+        if slot == next {
+            self.moves.push(mv);
+        }
+        slot
+    }
+
+    /// The move numbered `slot` by [`Mast::slot`].
+    pub fn slot_move(&self, slot: u32) -> Option<TermId> {
+        self.moves.get(slot as usize).copied()
     }
 
     /// The (slot, role) of each move the running playout has noted.
@@ -115,6 +127,7 @@ impl Mast {
         self.arms.clear();
         self.trail.clear();
         self.slots.clear();
+        self.moves.clear();
     }
 }
 

@@ -212,6 +212,12 @@ pub trait StateMachine {
         mast.slot(role, mv)
     }
 
+    /// The move a slot of `mast`'s trail stands for (the inverse of
+    /// [`StateMachine::move_slot`]).
+    fn slot_move(&self, mast: &mast::Mast, slot: u32) -> Option<TermId> {
+        mast.slot_move(slot)
+    }
+
     /// One goal value per role: the largest derivable one, or `None`.
     fn goals(&mut self, state: &Self::State) -> Result<Vec<Option<i64>>, EvalError> {
         Ok(self

@@ -24,6 +24,9 @@
 //! - **MAST playouts** (`mast=on`): moves drawn epsilon-greedily by their
 //!   average reward over earlier playouts ([`crate::reasoner::mast`]),
 //!   the statistics kept for the whole game.
+//! - **RAVE** (`rave=K`): each move's mean mixed with its all-moves-as-first
+//!   mean, as in [`super::mcts`]; the moves are compared by role and term,
+//!   since each thread numbers the interpreter's moves on its own.
 //! - **Tree-parallel on N threads**: one tree, grown by every thread.
 //!   A thread locks it to walk down, and again to add the new node and
 //!   the rewards; the engine's work between (the new node's state and
@@ -49,14 +52,14 @@
 
 use super::learned::{displace, piece_value, LearnedEval, Material};
 use super::parallel::{run_all, worker_seed, Job};
-use super::root::{choose, RootStats};
+use super::root::{choose, RootStats, WIN};
 use super::{searched_move, since, Budget, Limit, Player, SearchResult, Stats};
 use crate::clock::now_ms;
-use crate::reasoner::greedy::{greedy_playout, Enders};
+use crate::reasoner::greedy::Enders;
 use crate::reasoner::mast::Mast;
 use crate::reasoner::{only_mover, rewards, EvalError, StateMachine};
 use crate::terms::TermId;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -84,6 +87,9 @@ pub struct Config {
     pub greedy: bool,
     /// The pieces counted for the material shift (two roles).
     pub material: Option<Arc<LearnedEval>>,
+    /// RAVE's equivalence constant `K` (0: off): a move's mean is mixed
+    /// with its all-moves-as-first mean, weight `sqrt(K / (3n + K))`.
+    pub rave: u32,
 }
 
 impl Default for Config {
@@ -98,6 +104,7 @@ impl Default for Config {
             mast: None,
             greedy: false,
             material: None,
+            rave: 0,
         }
     }
 }
@@ -118,6 +125,20 @@ impl Default for Arm {
             seed: f32::NAN,
             total: 0.0,
         }
+    }
+}
+
+/// A move's all-moves-as-first statistics (RAVE): the iterations through
+/// its node in which its role made it there or later, and their rewards.
+#[derive(Clone, Copy, Default)]
+struct Amaf {
+    visits: u32,
+    total: f32,
+}
+
+impl Amaf {
+    fn mean(self) -> f64 {
+        self.total as f64 / self.visits.max(1) as f64
     }
 }
 
@@ -180,9 +201,6 @@ impl Arm {
     }
 }
 
-/// Exact rewards above this count as the top reward (a win).
-pub(crate) const WIN: f64 = 1.0 - 1e-9;
-
 /// Joint children of a node where several roles choose, beyond which the
 /// solver does not try to prove it.
 const MAX_PROVEN_JOINTS: u64 = 256;
@@ -193,6 +211,9 @@ struct Node<S> {
     legal: Vec<Vec<TermId>>,
     /// Per role, per legal move.
     arms: Vec<Vec<Arm>>,
+    /// With RAVE, shaped as `arms` once an iteration has passed (else
+    /// empty).
+    amaf: Vec<Vec<Amaf>>,
     /// Mixed-radix weights: the joint index is `sum(pick[r] * strides[r])`.
     strides: Vec<u64>,
     visits: u32,
@@ -288,6 +309,39 @@ impl<S> Node<S> {
             .iter()
             .try_fold(1u64, |a, l| a.checked_mul(l.len() as u64))
             .unwrap_or(u64::MAX)
+    }
+}
+
+/// RAVE's update of `node` on the way up: the moves of `pick` join
+/// `played`, and each move its role made there or below takes that
+/// role's reward.
+fn all_moves_as_first<S>(
+    node: &mut Node<S>,
+    pick: &[u16],
+    rewards: &[f64],
+    played: &mut FxHashSet<(u32, TermId)>,
+) {
+    for (r, &i) in pick.iter().enumerate() {
+        played.insert((r as u32, node.legal[r][i as usize]));
+    }
+    if node.amaf.is_empty() {
+        node.amaf = node
+            .arms
+            .iter()
+            .map(|a| vec![Amaf::default(); a.len()])
+            .collect();
+    }
+    for (r, (moves, stats)) in node.legal.iter().zip(&mut node.amaf).enumerate() {
+        if moves.len() < 2 {
+            continue;
+        }
+        let reward = rewards.get(r).copied().unwrap_or(0.0) as f32;
+        for (&mv, a) in moves.iter().zip(stats.iter_mut()) {
+            if played.contains(&(r as u32, mv)) {
+                a.visits += 1;
+                a.total += reward;
+            }
+        }
     }
 }
 
@@ -535,6 +589,7 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
                 .iter()
                 .map(|l| vec![Arm::default(); l.len()])
                 .collect(),
+            amaf: Vec::new(),
             state,
             legal,
             strides,
@@ -600,13 +655,17 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
 
     /// Role `r`'s move at `node`: an untried one (random) first, else UCB1,
     /// where a proven child (the role moving alone) scores its exact value.
+    /// With RAVE, a move tried only in other lines counts as tried, its
+    /// mean taken from those.
     fn select(&self, id: u32, r: usize, rng: &mut fastrand::Rng) -> u16 {
         let node = &self.nodes[id as usize];
         let arms = &node.arms[r];
         if arms.len() == 1 {
             return 0;
         }
-        let untried = arms.iter().filter(|a| a.visits == 0).count();
+        let amaf = node.amaf.get(r).map_or(&[][..], Vec::as_slice);
+        let unknown = |i: usize| arms[i].visits == 0 && amaf.get(i).is_none_or(|a| a.visits == 0);
+        let untried = (0..arms.len()).filter(|&i| unknown(i)).count();
         // Untried captures first, the best seed first.
         let capture = (arms.iter().enumerate())
             .filter(|(_, a)| a.visits == 0 && !a.seed.is_nan())
@@ -616,13 +675,9 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
         }
         if untried > 0 {
             let k = crate::reasoner::random_index(rng, untried);
-            return arms
-                .iter()
-                .enumerate()
-                .filter(|(_, a)| a.visits == 0)
-                .nth(k)
-                .map_or(0, |(i, _)| i as u16);
+            return (0..arms.len()).filter(|&i| unknown(i)).nth(k).unwrap_or(0) as u16;
         }
+        let rave = self.cfg.rave as f64;
         let alone = node.mover() == Some(r);
         let ln = (node.visits.max(1) as f64).ln();
         let mut best = (0u16, f64::NEG_INFINITY);
@@ -634,7 +689,15 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
                 None
             };
             let u = exact.unwrap_or_else(|| {
-                a.score() + self.cfg.exploration * (ln / a.visits as f64).sqrt()
+                let n = a.visits as f64;
+                let mean = match amaf.get(i) {
+                    Some(&all) if all.visits > 0 => {
+                        let beta = (rave / (3.0 * n + rave)).sqrt();
+                        (1.0 - beta) * a.score() + beta * all.mean()
+                    }
+                    _ => a.score(),
+                };
+                mean + self.cfg.exploration * (ln / n.max(1.0)).sqrt()
             });
             if u > best.1 {
                 best = (i as u16, u);
@@ -764,8 +827,17 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
     /// Adds the rewards along the path (whose visits [`Self::descend`]
     /// counted; the node the walk ended on counts its own here) and proves
     /// what the new values prove, bottom up. Rewards not proven are
-    /// shifted by each node's exchange on their way up.
-    fn backup(&mut self, end: u32, path: &[(u32, Vec<u16>)], rewards: &[f64]) {
+    /// shifted by each node's exchange on their way up. With RAVE, `played`
+    /// holds the playout's moves (role, move), and each node's
+    /// all-moves-as-first statistics take the rewards of the moves made
+    /// there or below.
+    fn backup(
+        &mut self,
+        end: u32,
+        path: &[(u32, Vec<u16>)],
+        rewards: &[f64],
+        played: &mut FxHashSet<(u32, TermId)>,
+    ) {
         let ended_below = path.last().is_none_or(|(last, _)| *last != end);
         if ended_below {
             self.nodes[end as usize].visits += 1;
@@ -784,6 +856,9 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
             let node = &mut self.nodes[*id as usize];
             for (r, &i) in pick.iter().enumerate() {
                 node.arms[r][i as usize].total += rewards.get(r).copied().unwrap_or(0.0);
+            }
+            if self.cfg.rave > 0 {
+                all_moves_as_first(node, pick, &rewards, played);
             }
             // Only a node whose child was just proven can become proven.
             proving = proving && self.prove(*id);
@@ -825,6 +900,8 @@ struct Walker {
     rng: fastrand::Rng,
     mast: Mast,
     enders: Enders,
+    /// With RAVE, the moves (role, move) of the running iteration.
+    played: FxHashSet<(u32, TermId)>,
 }
 
 /// The tree as the threads share it, and the flag that stops them all
@@ -845,8 +922,10 @@ impl Walker {
     fn new(cfg: &Config, seed: u64) -> Walker {
         Walker {
             rng: fastrand::Rng::with_seed(seed),
-            mast: Mast::new(cfg.mast.unwrap_or(0.0)),
+            // Without MAST its trail still notes RAVE's moves: all random.
+            mast: Mast::new(cfg.mast.unwrap_or(1.0)),
             enders: Enders::default(),
+            played: FxHashSet::default(),
         }
     }
 
@@ -880,10 +959,11 @@ impl Walker {
                 }
                 tree.descend(&mut self.rng, &mut path)
             };
+            self.played.clear();
             let (end, rewards) = self.explore(m, leaf, roles, cfg).map_err(failed)?;
             let mut tree = shared.lock();
             let end = tree.end(end);
-            tree.backup(end, &path, &rewards);
+            tree.backup(end, &path, &rewards, &mut self.played);
             drop(tree);
             playouts += 1;
             depth = depth.max(path.len() as u32);
@@ -951,29 +1031,30 @@ impl Walker {
     ) -> Result<Vec<f64>, EvalError> {
         let steps = cfg.playout_steps;
         let mast = cfg.mast.is_some();
-        let p = if cfg.greedy && mast {
-            greedy_playout(
-                m,
-                start,
-                &mut self.rng,
-                steps,
-                &mut self.enders,
-                Some(&mut self.mast),
-            )?
-        } else if cfg.greedy {
-            m.greedy_playout(start, &mut self.rng, steps, &mut self.enders)?
-        } else if mast {
-            m.mast_playout(start, &mut self.rng, steps, &mut self.mast)?
-        } else {
-            m.random_playout(start, &mut self.rng, steps)?
+        // MAST and RAVE read the playout's moves off the trail.
+        let trail = mast || cfg.rave > 0;
+        let (rng, enders) = (&mut self.rng, &mut self.enders);
+        let p = match (cfg.greedy, trail) {
+            (true, true) => m.greedy_mast_playout(start, rng, steps, enders, &mut self.mast)?,
+            (true, false) => m.greedy_playout(start, rng, steps, enders)?,
+            (false, true) => m.mast_playout(start, rng, steps, &mut self.mast)?,
+            (false, false) => m.random_playout(start, rng, steps)?,
         };
         let r = if p.terminal {
             rewards(m, &p.state)?
         } else {
             vec![0.0; roles]
         };
+        if cfg.rave > 0 {
+            let moves = self.mast.trail().iter();
+            let moves =
+                moves.filter_map(|&(slot, role)| Some((role, m.slot_move(&self.mast, slot)?)));
+            self.played.extend(moves);
+        }
         if mast {
             self.mast.finish(&r);
+        } else {
+            self.mast.truncate(0);
         }
         Ok(r)
     }
@@ -1093,6 +1174,9 @@ where
             (cfg.mast.is_some(), "mast"),
         ];
         tags.extend(options.iter().filter(|o| o.0).map(|o| o.1.to_string()));
+        if cfg.rave > 0 {
+            tags.push(format!("rave {}", cfg.rave));
+        }
         match (cfg.budget.ms, cfg.budget.nodes) {
             (Some(ms), _) => tags.push(format!("{ms} ms")),
             (None, Some(n)) => tags.push(format!("{n} playouts")),
@@ -1438,14 +1522,14 @@ pub(crate) mod tests {
             tree.nodes.push(node);
         }
         let path = vec![(0, vec![0, 0]), (1, vec![0, 0])];
-        tree.backup(2, &path, &[0.5, 0.5]);
+        tree.backup(2, &path, &[0.5, 0.5], &mut FxHashSet::default());
         let total = |t: &Searcher<_>, id: usize, r: usize| t.nodes[id].arms[r][0].total;
         for id in [0, 1] {
             assert!((total(&tree, id, 0) - 0.6).abs() < 1e-12, "node {id}");
             assert!((total(&tree, id, 1) - 0.4).abs() < 1e-12, "node {id}");
         }
         tree.nodes[2].proven = Some(vec![0.0, 1.0].into_boxed_slice());
-        tree.backup(2, &path, &[0.0, 1.0]);
+        tree.backup(2, &path, &[0.0, 1.0], &mut FxHashSet::default());
         assert!((total(&tree, 0, 0) - 0.6).abs() < 1e-12);
         assert!((total(&tree, 0, 1) - 1.4).abs() < 1e-12);
     }
@@ -1523,6 +1607,44 @@ pub(crate) mod tests {
             ..cfg(20_000)
         };
         let r = SolverMcts::new(cfg, 3, 1).search(&mut m, &root, 0).unwrap();
+        assert_eq!(shown(&m, r.best_move), "(take 1)");
+        assert!(r.solved && r.value == 100.0);
+    }
+
+    #[test]
+    fn rave_counts_the_moves_made_there_or_later_and_keeps_the_proofs() {
+        // From 12 each role takes several times a game, so a root move's
+        // all-moves-as-first count passes its own visits. On both engines:
+        // the fast one names a playout's moves by their legal index.
+        for choice in [EngineChoice::Interpreter, EngineChoice::Fast] {
+            let mut m = load_engine(&take_away_text(12), choice).unwrap();
+            let root = m.initial_state().unwrap();
+            let cfg = Config {
+                rave: 50,
+                ..cfg(300)
+            };
+            let mut player = SolverMcts::new(cfg, 5, 1);
+            player.search(&mut m, &root, 0).unwrap();
+            let node = &player.tree.nodes[0];
+            let (arms, amaf) = (&node.arms[0], &node.amaf[0]);
+            assert_eq!(arms.len(), 2, "{choice:?}");
+            for (a, all) in arms.iter().zip(amaf) {
+                assert!(all.visits >= a.visits, "{choice:?}");
+                assert!((0.0..=1.0).contains(&all.mean()), "{choice:?}");
+            }
+            let (own, all): (u32, u32) = (
+                arms.iter().map(|a| a.visits).sum(),
+                amaf.iter().map(|a| a.visits).sum(),
+            );
+            assert!(all > own + 50, "{choice:?}: {all} against {own}");
+        }
+        let mut m = take_away(7);
+        let root = m.initial_state().unwrap();
+        let cfg = Config {
+            rave: 50,
+            ..cfg(20_000)
+        };
+        let r = SolverMcts::new(cfg, 3, 2).search(&mut m, &root, 0).unwrap();
         assert_eq!(shown(&m, r.best_move), "(take 1)");
         assert!(r.solved && r.value == 100.0);
     }

@@ -764,14 +764,7 @@ pub fn solver_config<M: StateMachine>(
     m: &mut M,
     seed: u64,
 ) -> Result<mcts_solver::Config, String> {
-    for key in [
-        "rave",
-        "tactics",
-        "transpositions",
-        "minimax",
-        "cutoff",
-        "prior",
-    ] {
+    for key in ["tactics", "transpositions", "minimax", "cutoff", "prior"] {
         if spec.get(key).is_some() {
             return Err(format!("player option {key} is not for solver=on"));
         }
@@ -793,6 +786,7 @@ pub fn solver_config<M: StateMachine>(
             .then_some(crate::reasoner::mast::EPSILON),
         greedy,
         material,
+        rave: cfg.rave,
         ..mcts_solver::Config::default()
     })
 }

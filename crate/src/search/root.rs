@@ -4,6 +4,10 @@
 
 use crate::terms::TermId;
 
+/// Exact rewards above this count as the top reward (a win); below
+/// `1 - WIN` as the bottom (a loss).
+pub(crate) const WIN: f64 = 1.0 - 1e-9;
+
 /// The statistics of one role's moves at the root of a search: per legal
 /// move (in the machine's order) its visits, summed reward in [0, 1] and,
 /// from MCTS-Solver, its proven value (where the role alone moves).
@@ -84,10 +88,10 @@ pub fn choose<Mv>(rs: &RootStats<Mv>) -> Option<(usize, f64)> {
     let mean = |i: usize| mean_of(rs, i);
     let proven = |i: usize| rs.proven.get(i).copied().flatten();
     let value = |i: usize| proven(i).unwrap_or_else(|| mean(i));
-    if let Some(i) = (0..n).find(|&i| proven(i).is_some_and(|v| v >= 1.0 - 1e-9)) {
+    if let Some(i) = (0..n).find(|&i| proven(i).is_some_and(|v| v >= WIN)) {
         return Some((i, 1.0));
     }
-    let lost = |i: usize| proven(i).is_some_and(|v| v <= 1e-9);
+    let lost = |i: usize| proven(i).is_some_and(|v| v <= 1.0 - WIN);
     let open: Vec<usize> = (0..n).filter(|&i| !lost(i)).collect();
     let pool = if open.is_empty() {
         (0..n).collect()

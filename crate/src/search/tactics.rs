@@ -15,7 +15,7 @@
 //! nothing, and states where several roles choose at once count as no win
 //! for anybody. "Win" is the top reward (goal 100).
 
-use super::mcts_solver::WIN;
+use super::root::WIN;
 use super::{Budget, Limit};
 use crate::reasoner::{only_mover, rewards, EvalError, StateMachine};
 use crate::terms::TermId;
