@@ -67,6 +67,16 @@ fn tactics_and_transpositions_are_named_and_refused_with_the_solver() {
 }
 
 #[test]
+fn rave_is_named_with_and_without_the_solver() {
+    for spec in ["mcts:rave=30,ms=50", "mcts-solver:rave=30,ms=50"] {
+        let name = build("breakthrough", spec).unwrap();
+        assert!(name.contains("rave 30"), "{spec}: {name}");
+    }
+    let name = build("breakthrough", "mcts-solver:ms=50").unwrap();
+    assert!(!name.contains("rave"), "{name}");
+}
+
+#[test]
 fn minimax_needs_an_evaluation_and_a_weight() {
     let name = build(
         "breakthrough",

@@ -491,7 +491,7 @@ pub const PLAYERS: &[PlayerInfo] = &[
         "mcts-solver",
         "MCTS-Solver",
         false,
-        "the default player (the strongest by measurement, BENCHMARKS.md): mcts with solver=on, greedy=on and eval=material (counted only where the pieces tell something of the outcome); takes the options of mcts with solver=on, e.g. greedy=off, eval=off, c, mast, threads|cores",
+        "the default player (the strongest by measurement, BENCHMARKS.md): mcts with solver=on, greedy=on and eval=material (counted only where the pieces tell something of the outcome); takes the options of mcts with solver=on, e.g. greedy=off, eval=off, c, mast, rave, threads|cores",
     ),
     player(
         "coolerjo",
