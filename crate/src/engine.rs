@@ -460,6 +460,10 @@ impl StateMachine for Engine {
         }
     }
 
+    fn clones_share_terms(&self) -> bool {
+        matches!(self, Engine::Fast(_))
+    }
+
     fn slot_move(&self, mast: &crate::reasoner::mast::Mast, slot: u32) -> Option<TermId> {
         match self {
             Engine::Fast(f) => f.slot_move(slot),

@@ -212,6 +212,13 @@ pub trait StateMachine {
         mast.slot(role, mv)
     }
 
+    /// Whether a clone names every term as this machine does, whatever
+    /// either computes later. The interpreter interns the terms it meets,
+    /// so its clones drift apart; a tree shared by threads needs this.
+    fn clones_share_terms(&self) -> bool {
+        false
+    }
+
     /// The move a slot of `mast`'s trail stands for (the inverse of
     /// [`StateMachine::move_slot`]).
     fn slot_move(&self, mast: &mast::Mast, slot: u32) -> Option<TermId> {

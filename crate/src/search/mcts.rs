@@ -734,10 +734,7 @@ fn select(
     for (i, &a) in arms.iter().enumerate() {
         let n = a.visits as f64;
         let value = match amaf.get(i) {
-            Some(&r) if r.visits > 0 => {
-                let beta = (k / (3.0 * n + k)).sqrt();
-                (1.0 - beta) * mean(a) + beta * mean(r)
-            }
+            Some(&r) if r.visits > 0 => rave_mix(mean(a), mean(r), n, k),
             _ => mean(a),
         };
         let value = match implicit.get(i) {
@@ -750,6 +747,14 @@ fn select(
         }
     }
     best.0
+}
+
+/// RAVE's mix of a move's mean after `n` visits with its all-moves-as-first
+/// mean, equivalence constant `k`: weight `sqrt(k / (3n + k))` on the
+/// latter.
+pub(super) fn rave_mix(mean: f64, amaf: f64, n: f64, k: f64) -> f64 {
+    let beta = (k / (3.0 * n + k)).sqrt();
+    (1.0 - beta) * mean + beta * amaf
 }
 
 impl<M: StateMachine> Player<M> for Mcts {

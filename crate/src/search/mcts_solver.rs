@@ -51,6 +51,7 @@
 //! mean), after the proven values above.
 
 use super::learned::{displace, piece_value, LearnedEval, Material};
+use super::mcts::rave_mix;
 use super::parallel::{run_all, worker_seed, Job};
 use super::root::{choose, RootStats, WIN};
 use super::{searched_move, since, Budget, Limit, Player, SearchResult, Stats};
@@ -691,10 +692,7 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
             let u = exact.unwrap_or_else(|| {
                 let n = a.visits as f64;
                 let mean = match amaf.get(i) {
-                    Some(&all) if all.visits > 0 => {
-                        let beta = (rave / (3.0 * n + rave)).sqrt();
-                        (1.0 - beta) * a.score() + beta * all.mean()
-                    }
+                    Some(&all) if all.visits > 0 => rave_mix(a.score(), all.mean(), n, rave),
                     _ => a.score(),
                 };
                 mean + self.cfg.exploration * (ln / n.max(1.0)).sqrt()
@@ -1102,7 +1100,14 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
             .map(|_| Limit::new(&cfg.budget))
             .collect();
         self.tree.start(m, root)?;
-        let mut forks: Vec<M> = (1..self.walkers.len()).map(|_| m.clone()).collect();
+        // The tree holds the walkers' terms: on a machine whose clones name
+        // new terms apart (the interpreter) one walker grows it.
+        let threads = if m.clones_share_terms() {
+            self.walkers.len()
+        } else {
+            1
+        };
+        let mut forks: Vec<M> = (1..threads).map(|_| m.clone()).collect();
         let mut machines: Vec<&mut M> = vec![m];
         machines.extend(forks.iter_mut());
         let shared = Shared {
@@ -1110,6 +1115,7 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
             stop: AtomicBool::new(false),
         };
         let jobs: Vec<Job<Result<(u64, u32), EvalError>>> = (self.walkers.iter_mut())
+            .take(threads)
             .zip(machines)
             .map(|(w, mm)| {
                 let (shared, cfg) = (&shared, &cfg);
@@ -1638,6 +1644,8 @@ pub(crate) mod tests {
             );
             assert!(all > own + 50, "{choice:?}: {all} against {own}");
         }
+        // Two threads on the interpreter: its clones intern the piles they
+        // meet apart, so one walker grows the tree (two crashed here).
         let mut m = take_away(7);
         let root = m.initial_state().unwrap();
         let cfg = Config {
