@@ -25,8 +25,8 @@
 //!   average reward over earlier playouts ([`crate::reasoner::mast`]),
 //!   the statistics kept for the whole game.
 //! - **RAVE** (`rave=K`): each move's mean mixed with its all-moves-as-first
-//!   mean, as in [`super::mcts`]; the moves are compared by role and term,
-//!   since each thread numbers the interpreter's moves on its own.
+//!   mean, as in [`super::mcts`]; the tree's nodes hold moves as terms, so
+//!   a playout's trail is read back as terms ([`StateMachine::slot_move`]).
 //! - **Tree-parallel on N threads**: one tree, grown by every thread.
 //!   A thread locks it to walk down, and again to add the new node and
 //!   the rewards; the engine's work between (the new node's state and
