@@ -28,7 +28,7 @@
 //! of through many playouts.
 
 use super::learned::LearnedEval;
-pub use super::root::{choose, mean_of, merge_roots, RootStats};
+pub use super::root::{choose, mean_of, merge_roots, ranked, RootStats};
 use super::tactics;
 use super::{searched_move, since, Budget, Limit, Player, SearchResult, Stats};
 use crate::clock::now_ms;
@@ -610,19 +610,6 @@ pub fn decide<M: StateMachine>(
         result.best_move = verdict.choice().or(result.best_move);
     }
     Ok(result)
-}
-
-/// The root moves, most visited first (ties: higher mean, then the first).
-fn ranked<Mv: Copy>(rs: &RootStats<Mv>) -> Vec<Mv> {
-    let n = rs.moves.len().min(rs.visits.len()).min(rs.totals.len());
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| {
-        rs.visits[b]
-            .cmp(&rs.visits[a])
-            .then(mean_of(rs, b).total_cmp(&mean_of(rs, a)))
-            .then(a.cmp(&b))
-    });
-    order.into_iter().map(|i| rs.moves[i]).collect()
 }
 
 /// A new node's value per role for implicit minimax: its goal values when

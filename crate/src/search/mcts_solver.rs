@@ -53,7 +53,8 @@
 use super::learned::{displace, piece_value, LearnedEval, Material};
 use super::mcts::rave_mix;
 use super::parallel::{run_all, worker_seed, Job};
-use super::root::{choose, RootStats, WIN};
+use super::root::{choose, ranked, RootStats, WIN};
+use super::tactics::{self, Proofs};
 use super::{searched_move, since, Budget, Limit, Player, SearchResult, Stats};
 use crate::clock::now_ms;
 use crate::reasoner::greedy::Enders;
@@ -91,7 +92,15 @@ pub struct Config {
     /// RAVE's equivalence constant `K` (0: off): a move's mean is mixed
     /// with its all-moves-as-first mean, weight `sqrt(K / (3n + K))`.
     pub rave: u32,
+    /// Prove forced wins and losses a few moves deep at the root
+    /// ([`super::tactics`]): on a thread of its own beside the walkers,
+    /// or in [`TACTICS_SHARE`] of the time on one thread.
+    pub tactics: bool,
 }
+
+/// The share of a move's time the tactical check takes where it cannot
+/// run beside the tree search (one thread).
+pub const TACTICS_SHARE: f64 = 0.3;
 
 impl Default for Config {
     fn default() -> Config {
@@ -106,6 +115,7 @@ impl Default for Config {
             greedy: false,
             material: None,
             rave: 0,
+            tactics: false,
         }
     }
 }
@@ -1066,6 +1076,42 @@ pub struct SolverMcts<S> {
     stats: Stats,
 }
 
+/// What one thread of a search brings back: a walker's playouts and
+/// deepest descent, or the tactical check's proofs.
+enum Part {
+    Walk(u64, u32),
+    Proofs(Proofs),
+}
+
+/// The walkers' budget and the tactical check's: with `share` the check
+/// runs after the walkers in [`TACTICS_SHARE`] of the time; a playout
+/// budget gives it [`super::mcts::TACTICS_NODES`].
+fn split_budget(budget: &Budget, share: bool) -> (Budget, Budget) {
+    match budget.ms {
+        Some(ms) if share => (
+            Budget {
+                ms: Some(ms * (1.0 - TACTICS_SHARE)),
+                ..*budget
+            },
+            Budget::ms(ms * TACTICS_SHARE),
+        ),
+        Some(ms) => (*budget, Budget::ms(ms)),
+        None => (*budget, Budget::nodes(super::mcts::TACTICS_NODES)),
+    }
+}
+
+/// Marks the check's proofs in a root view where the tree proved nothing.
+fn mark_proofs(view: &mut RootStats, proofs: &Proofs) {
+    view.proven.resize(view.moves.len(), None);
+    for (mv, proven) in view.moves.iter().zip(view.proven.iter_mut()) {
+        if proofs.winning == Some(*mv) {
+            proven.get_or_insert(1.0);
+        } else if proofs.lost.contains(mv) {
+            proven.get_or_insert(0.0);
+        }
+    }
+}
+
 impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
     /// `threads` walkers (at least one); walker `i` is seeded with
     /// [`worker_seed`]`(seed, i)`.
@@ -1081,7 +1127,9 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
 
     /// Grows the tree from `root` with every walker (the first on `m`, the
     /// others on clones of it, which keep its term ids): `role`'s view of
-    /// the root and the counters. An error empties the tree.
+    /// the root and the counters. With tactics, where `role` moves alone,
+    /// what the check proves is marked in the view (a forced win proven
+    /// 1, forced losses 0). An error empties the tree.
     pub fn search_view<M>(
         &mut self,
         m: &mut M,
@@ -1094,52 +1142,85 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
     {
         let t0 = now_ms();
         let cfg = self.tree.cfg.clone();
+        let tactics = cfg.tactics && only_mover(&m.all_legal_moves(root)?) == Some(role);
+        // The moves the walkers saw end games, for the check's last plies.
+        let mut enders: Option<FxHashSet<TermId>> = tactics
+            .then(|| (self.walkers.iter()).flat_map(|w| w.enders.terms(m)).collect());
+        // The check runs beside the walkers on a thread of its own, or
+        // after them in its share of the time.
+        let beside = tactics && self.walkers.len() >= 2 && !cfg!(target_arch = "wasm32");
+        let (walk_budget, check_budget) = split_budget(&cfg.budget, tactics && !beside);
+        let walkers = self.walkers.len() - usize::from(beside);
         // Every thread's clock starts now, before the tree is rerooted (on
         // wasm32 the threads run one after the other, within that time).
-        let mut limits: Vec<Limit> = (self.walkers.iter())
-            .map(|_| Limit::new(&cfg.budget))
-            .collect();
+        let mut limits: Vec<Limit> = (0..walkers).map(|_| Limit::new(&walk_budget)).collect();
         self.tree.start(m, root)?;
         // The tree holds the walkers' terms: on a machine whose clones name
         // new terms apart (the interpreter) one walker grows it.
-        let threads = if m.clones_share_terms() {
-            self.walkers.len()
-        } else {
-            1
-        };
-        let mut forks: Vec<M> = (1..threads).map(|_| m.clone()).collect();
-        let mut machines: Vec<&mut M> = vec![m];
+        let threads = if m.clones_share_terms() { walkers } else { 1 };
+        let mut forks: Vec<M> = (1..threads + usize::from(beside))
+            .map(|_| m.clone())
+            .collect();
+        let checker = if beside { forks.pop() } else { None };
+        let mut machines: Vec<&mut M> = vec![&mut *m];
         machines.extend(forks.iter_mut());
         let shared = Shared {
             tree: Mutex::new(&mut self.tree),
             stop: AtomicBool::new(false),
         };
-        let jobs: Vec<Job<Result<(u64, u32), EvalError>>> = (self.walkers.iter_mut())
+        let mut jobs: Vec<Job<Result<Part, EvalError>>> = (self.walkers.iter_mut())
             .take(threads)
             .zip(machines)
             .map(|(w, mm)| {
                 let (shared, cfg) = (&shared, &cfg);
                 let limit = limits.pop().expect("one limit per walker");
-                Box::new(move || w.walk(mm, shared, cfg, limit)) as Job<_>
+                Box::new(move || {
+                    let (playouts, depth) = w.walk(mm, shared, cfg, limit)?;
+                    Ok(Part::Walk(playouts, depth))
+                }) as Job<_>
             })
             .collect();
+        if let Some(mut tm) = checker {
+            let (shared, enders) = (&shared, enders.take().unwrap_or_default());
+            jobs.push(Box::new(move || {
+                let mut rank = || ranked(&shared.lock().root_view(role, 0));
+                let proofs = tactics::prove(&mut tm, root, role, &mut rank, enders, &check_budget);
+                // A forced win ends the search; an error ends every thread.
+                if proofs.as_ref().map_or(true, |p| p.winning.is_some()) {
+                    shared.stop.store(true, Ordering::Relaxed);
+                }
+                Ok(Part::Proofs(proofs?))
+            }));
+        }
         let parts = run_all(jobs);
         let mut stats = Stats::default();
+        let mut proofs = None;
         for part in parts {
             match part {
-                Ok((playouts, depth)) => {
+                Ok(Part::Walk(playouts, depth)) => {
                     stats.playouts += playouts;
                     stats.depth = stats.depth.max(depth);
                 }
+                Ok(Part::Proofs(p)) => proofs = Some(p),
                 Err(e) => {
                     self.tree.nodes.clear();
                     return Err(e);
                 }
             }
         }
+        if tactics && !beside {
+            let mut rank = || ranked(&self.tree.root_view(role, 0));
+            let enders = enders.take().unwrap_or_default();
+            let check = tactics::prove(m, root, role, &mut rank, enders, &check_budget)?;
+            proofs = Some(check);
+        }
         stats.nodes = self.tree.nodes.len() as u64;
         stats.elapsed_ms = since(t0);
-        Ok((self.tree.root_view(role, stats.playouts), stats))
+        let mut view = self.tree.root_view(role, stats.playouts);
+        if let Some(p) = &proofs {
+            mark_proofs(&mut view, p);
+        }
+        Ok((view, stats))
     }
 
     /// Searches and decides on the root's view.
@@ -1178,6 +1259,7 @@ where
             (cfg.material.is_some(), "material"),
             (cfg.greedy, "greedy"),
             (cfg.mast.is_some(), "mast"),
+            (cfg.tactics, "tactics"),
         ];
         tags.extend(options.iter().filter(|o| o.0).map(|o| o.1.to_string()));
         if cfg.rave > 0 {
@@ -1296,6 +1378,50 @@ pub(crate) mod tests {
             assert_eq!(tree[0].proven.as_deref(), Some(&[1.0, 0.0][..]));
             assert!(r.stats.playouts < 20_000, "pile {pile}");
         }
+    }
+
+    #[test]
+    fn tactics_prove_a_win_the_tree_has_not_seen() {
+        // From 11 only (take 2) wins, seven plies deep: three playouts
+        // prove nothing, the check beside them (two threads) or after them
+        // (one) does.
+        let search = |tactics, threads| {
+            let mut m = take_away(11);
+            let root = m.initial_state().unwrap();
+            let mut p = SolverMcts::new(Config { tactics, ..cfg(3) }, 3, threads);
+            let r = p.search(&mut m, &root, 0).unwrap();
+            (shown(&m, r.best_move), r.solved, r.value)
+        };
+        assert!(!search(false, 1).1, "the tree alone proves nothing");
+        for threads in [1, 2] {
+            assert_eq!(search(true, threads), ("(take 2)".into(), true, 100.0));
+        }
+    }
+
+    #[test]
+    fn a_move_proven_lost_by_tactics_is_not_played() {
+        let mut m = take_away(8);
+        let root = m.initial_state().unwrap();
+        let moves = m.legal_moves(&root, 0).unwrap();
+        let mut view = RootStats {
+            moves: moves.clone(),
+            visits: vec![10, 5],
+            totals: vec![8.0, 2.0],
+            playouts: 15,
+            proven: vec![None, None],
+        };
+        assert_eq!(choose(&view).map(|c| c.0), Some(0));
+        let lost = Proofs {
+            lost: vec![moves[0]],
+            ..Proofs::default()
+        };
+        mark_proofs(&mut view, &lost);
+        assert_eq!(view.proven, [Some(0.0), None]);
+        assert_eq!(choose(&view).map(|c| c.0), Some(1));
+        // A value the tree proved stands.
+        view.proven[0] = Some(1.0);
+        mark_proofs(&mut view, &lost);
+        assert_eq!(choose(&view).map(|c| c.0), Some(0));
     }
 
     #[test]

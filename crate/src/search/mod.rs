@@ -764,7 +764,7 @@ pub fn solver_config<M: StateMachine>(
     m: &mut M,
     seed: u64,
 ) -> Result<mcts_solver::Config, String> {
-    for key in ["tactics", "transpositions", "minimax", "cutoff", "prior"] {
+    for key in ["transpositions", "minimax", "cutoff", "prior"] {
         if spec.get(key).is_some() {
             return Err(format!("player option {key} is not for solver=on"));
         }
@@ -787,6 +787,7 @@ pub fn solver_config<M: StateMachine>(
         greedy,
         material,
         rave: cfg.rave,
+        tactics: cfg.tactics,
         ..mcts_solver::Config::default()
     })
 }

@@ -114,6 +114,27 @@ pub fn choose<Mv>(rs: &RootStats<Mv>) -> Option<(usize, f64)> {
         .map(|i| (i, value(i)))
 }
 
+/// The root moves best first: a proven win, then the moves not proven
+/// lost, then the rest; each group most visited first (ties: higher mean,
+/// then the first).
+pub fn ranked<Mv: Copy>(rs: &RootStats<Mv>) -> Vec<Mv> {
+    let n = rs.moves.len().min(rs.visits.len()).min(rs.totals.len());
+    let proven = |i: usize| rs.proven.get(i).copied().flatten();
+    let group = |i: usize| match proven(i) {
+        Some(v) if v >= WIN => 0,
+        Some(v) if v <= 1.0 - WIN => 2,
+        _ => 1,
+    };
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| {
+        (group(a).cmp(&group(b)))
+            .then(rs.visits[b].cmp(&rs.visits[a]))
+            .then(mean_of(rs, b).total_cmp(&mean_of(rs, a)))
+            .then(a.cmp(&b))
+    });
+    order.into_iter().map(|i| rs.moves[i]).collect()
+}
+
 /// Move `i`'s mean reward at the root (0 before any visit).
 pub fn mean_of<Mv>(rs: &RootStats<Mv>, i: usize) -> f64 {
     if rs.visits[i] == 0 {

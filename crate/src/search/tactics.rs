@@ -19,7 +19,7 @@ use super::root::WIN;
 use super::{Budget, Limit};
 use crate::reasoner::{only_mover, rewards, EvalError, StateMachine};
 use crate::terms::TermId;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Deepest search tried (plies).
 const MAX_DEPTH: u8 = 15;
@@ -57,6 +57,8 @@ struct Search<'a, M: StateMachine> {
     m: &'a mut M,
     limit: Limit,
     known: FxHashMap<(M::State, usize), Known>,
+    /// Moves seen to end a game in playouts.
+    enders: FxHashSet<TermId>,
 }
 
 enum Failed {
@@ -71,6 +73,19 @@ impl From<EvalError> for Failed {
     }
 }
 
+/// What a check proved at the root, for a player whose ranking may change
+/// while it runs (a tree search beside it).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Proofs {
+    /// A move that wins by force.
+    pub winning: Option<TermId>,
+    /// Moves after which another role wins by force, each proven at a
+    /// depth where some move was not (the moves lost latest are kept).
+    pub lost: Vec<TermId>,
+    /// The deepest depth completed (plies; 0: none).
+    pub depth: u8,
+}
+
 /// Checks `role`'s moves at `root`, `ranked` best first (each a legal
 /// move), within `budget`. Returns the default verdict (no change) where
 /// `role` does not move alone.
@@ -81,79 +96,115 @@ pub fn check<M: StateMachine>(
     ranked: &[TermId],
     budget: &Budget,
 ) -> Result<Verdict, EvalError> {
-    let legal = m.all_legal_moves(root)?;
-    if only_mover(&legal) != Some(role) || ranked.is_empty() {
+    if ranked.is_empty() {
         return Ok(Verdict::default());
     }
-    let children = after_each(m, root, &legal, role, ranked)?;
+    let enders = FxHashSet::default();
+    let proofs = prove(m, root, role, &mut || ranked.to_vec(), enders, budget)?;
+    let first = ranked.iter().find(|mv| !proofs.lost.contains(mv));
+    Ok(Verdict {
+        winning: proofs.winning,
+        instead: first.filter(|&&mv| mv != ranked[0]).copied(),
+        depth: proofs.depth,
+    })
+}
+
+/// Proves what it can about `role`'s moves at `root` within `budget`,
+/// deepening by two plies at a time. Before each depth `rank` gives the
+/// moves best first: losses are looked for in that order up to the first
+/// move not lost, so the best-ranked moves are the ones checked. `enders`:
+/// moves that ended games in playouts ([`crate::reasoner::greedy::Enders`]),
+/// where known the only ones tried on a search's last ply.
+pub fn prove<M: StateMachine>(
+    m: &mut M,
+    root: &M::State,
+    role: usize,
+    rank: &mut dyn FnMut() -> Vec<TermId>,
+    enders: FxHashSet<TermId>,
+    budget: &Budget,
+) -> Result<Proofs, EvalError> {
+    let legal = m.all_legal_moves(root)?;
+    let mut proofs = Proofs::default();
+    if only_mover(&legal) != Some(role) {
+        return Ok(proofs);
+    }
+    let moves = legal[role].clone();
+    let children = after_each(m, root, &legal, role, &moves)?;
     let others: Vec<usize> = (0..legal.len()).filter(|&r| r != role).collect();
     let mut s = Search {
         m,
         limit: Limit::new(budget),
         known: FxHashMap::default(),
+        enders,
     };
-    let mut verdict = Verdict::default();
-    // The ranking's first move not proven lost, at the depth completed.
-    let mut first = 0;
+    let mut lost = Vec::new();
     let mut depth = 1u8;
     while depth <= MAX_DEPTH {
-        match s.round(&children, role, &others, first, depth) {
-            Ok(Round::Win(i)) => {
-                verdict.winning = Some(ranked[i]);
-                verdict.depth = depth;
-                return Ok(verdict);
+        let order = in_order(&moves, &rank());
+        match s.round(&children, &order, role, &others, &mut lost, depth) {
+            Ok(Some(i)) => {
+                proofs.winning = Some(moves[i]);
+                proofs.depth = depth;
+                break;
             }
-            Ok(Round::Safe(f)) => {
-                first = f;
-                verdict.depth = depth;
-            }
-            // Every move loses by force: keep the one lost latest.
-            Ok(Round::AllLost) => break,
+            Ok(None) => proofs.depth = depth,
+            // Out of time, or every move lost: what is proven stands.
             Err(Failed::Time) => break,
             Err(Failed::Eval(e)) => return Err(e),
         }
         depth += 2;
     }
-    verdict.instead = (first > 0).then(|| ranked[first]);
-    Ok(verdict)
+    proofs.lost = lost.into_iter().map(|i| moves[i]).collect();
+    Ok(proofs)
 }
 
-/// One depth's outcome, by index into the ranked moves.
-enum Round {
-    /// This move wins by force.
-    Win(usize),
-    /// The best-ranked move (from the last one) not proven lost.
-    Safe(usize),
-    AllLost,
+/// Indices into `moves` in the order of `ranked`, the moves it leaves out
+/// after them.
+fn in_order(moves: &[TermId], ranked: &[TermId]) -> Vec<usize> {
+    let mut order: Vec<usize> = (ranked.iter())
+        .filter_map(|mv| moves.iter().position(|x| x == mv))
+        .collect();
+    let rest: Vec<usize> = (0..moves.len()).filter(|i| !order.contains(i)).collect();
+    order.extend(rest);
+    order
 }
 
 impl<M: StateMachine> Search<'_, M> {
-    /// One depth: a forced win among our moves (`children`, best-ranked
-    /// first), else the first move from `first` on after which no other
-    /// role wins by force.
+    /// One depth: a forced win among our moves (`children`, checked in
+    /// `order`), else the moves proven lost, in `order` up to the first
+    /// one after which no other role wins by force (added to `lost`).
+    /// Where every move is lost, `lost` is left as it was and the search
+    /// ends ([`Failed::Time`]: deeper, nothing more is learnt).
     fn round(
         &mut self,
         children: &[M::State],
+        order: &[usize],
         role: usize,
         others: &[usize],
-        first: usize,
+        lost: &mut Vec<usize>,
         depth: u8,
-    ) -> Result<Round, Failed> {
-        for (i, child) in children.iter().enumerate() {
-            if self.wins(child, role, depth - 1)? {
-                return Ok(Round::Win(i));
+    ) -> Result<Option<usize>, Failed> {
+        for &i in order {
+            if self.wins(&children[i], role, depth - 1)? {
+                return Ok(Some(i));
             }
         }
-        for (i, child) in children.iter().enumerate().skip(first) {
-            let mut lost = false;
+        let before = lost.len();
+        for &i in order {
+            if lost[..before].contains(&i) {
+                continue;
+            }
+            let mut beaten = false;
             for &o in others {
-                lost = lost || self.wins(child, o, depth)?;
+                beaten = beaten || self.wins(&children[i], o, depth)?;
             }
-            if !lost {
-                return Ok(Round::Safe(i));
+            if !beaten {
+                return Ok(None);
             }
+            lost.push(i);
         }
-        Ok(Round::AllLost)
+        lost.truncate(before);
+        Err(Failed::Time)
     }
 
     /// Whether `r` has a forced win from `state` within `d` plies.
@@ -203,25 +254,59 @@ impl<M: StateMachine> Search<'_, M> {
             // Several roles choose at once, or someone cannot move.
             None => return Ok(false),
         };
-        let children = after_each(self.m, state, &legal, mover, &legal[mover])?;
-        let ours = mover == r;
+        if mover != r {
+            return self.every_reply_wins(state, &legal, mover, r, d);
+        }
+        // On the last ply only a move that ends the game wins: where the
+        // playouts have seen moves end games, only those are tried (a win
+        // missed there proves less, never something false).
+        let moves: Vec<TermId> = if d == 1 && !self.enders.is_empty() {
+            (legal[r].iter().copied())
+                .filter(|mv| self.enders.contains(mv))
+                .collect()
+        } else {
+            legal[r].clone()
+        };
+        let children = after_each(self.m, state, &legal, r, &moves)?;
         // Games ending at once first: they settle most nodes cheaply.
         let mut open = Vec::with_capacity(children.len());
         for c in children {
             if self.m.is_terminal(&c)? {
-                if won(self.m, &c, r)? == ours {
-                    return Ok(ours);
+                if won(self.m, &c, r)? {
+                    return Ok(true);
                 }
-            } else {
+            } else if d > 1 {
                 open.push(c);
             }
         }
         for c in &open {
-            if self.wins(c, r, d - 1)? == ours {
-                return Ok(ours);
+            if self.wins(c, r, d - 1)? {
+                return Ok(true);
             }
         }
-        Ok(!ours)
+        Ok(false)
+    }
+
+    /// Where another role (`mover`) chooses: whether each of its moves
+    /// leaves `r` a win within `d - 1` plies. The children are made one at
+    /// a time, since the first escape settles it.
+    fn every_reply_wins(
+        &mut self,
+        state: &M::State,
+        legal: &[Vec<TermId>],
+        mover: usize,
+        r: usize,
+        d: u8,
+    ) -> Result<bool, Failed> {
+        let mut joint: Vec<TermId> = legal.iter().map(|l| l[0]).collect();
+        for &mv in &legal[mover] {
+            joint[mover] = mv;
+            let child = self.m.next_state(state, &joint)?;
+            if !self.wins(&child, r, d - 1)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 }
 
@@ -310,5 +395,57 @@ mod tests {
         assert_eq!(v.choice(), Some(take1));
         let v = check(&mut m, &root, 0, &[take2, take1], &Budget::nodes(1000)).unwrap();
         assert_eq!((v.winning, v.depth), (Some(take1), 3));
+    }
+}
+
+#[cfg(test)]
+mod probe {
+    use super::*;
+    use crate::engine::{load_engine, EngineChoice};
+
+    /// PROBE_MOVES=file PROBE_AT=n: replays n joint moves of a breakthrough
+    /// record and checks the mover's moves for forced wins and losses.
+    #[test]
+    #[ignore]
+    fn probe() {
+        let path = std::env::var("PROBE_GAME").unwrap();
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut m = load_engine(&text, EngineChoice::Fast).unwrap();
+        let lines = std::fs::read_to_string(std::env::var("PROBE_MOVES").unwrap()).unwrap();
+        let at: usize = std::env::var("PROBE_AT").unwrap().parse().unwrap();
+        let ms: f64 = std::env::var("PROBE_MS").map(|s| s.parse().unwrap()).unwrap_or(2500.0);
+        let mut s = m.initial_state().unwrap();
+        for line in lines.lines().take(at) {
+            let inner = line.trim().trim_start_matches('[').trim_end_matches(']');
+            let parts: Vec<&str> = inner.split(", ").collect();
+            let legal = m.all_legal_moves(&s).unwrap();
+            let joint: Vec<TermId> = parts
+                .iter()
+                .enumerate()
+                .map(|(r, p)| {
+                    let want = p.replace("( ", "(").replace(" )", ")").to_lowercase();
+                    *legal[r].iter().find(|&&t| m.terms().display(t).to_lowercase() == want).unwrap_or_else(|| panic!("{want} not legal: {}", m.terms().display(legal[r][0])))
+                })
+                .collect();
+            s = m.next_state(&s, &joint).unwrap();
+        }
+        let legal = m.all_legal_moves(&s).unwrap();
+        let role = only_mover(&legal).unwrap();
+        let next = lines.lines().nth(at).unwrap();
+        let played = next.trim().trim_start_matches('[').trim_end_matches(']').split(", ").nth(role).unwrap().replace("( ", "(").replace(" )", ")");
+        let mut ranked: Vec<TermId> = legal[role].clone();
+        let i = ranked.iter().position(|&t| m.terms().display(t) == played).unwrap();
+        ranked.swap(0, i);
+        println!("played {played}");
+        let t = std::time::Instant::now();
+        let v = check(&mut m, &s, role, &ranked, &Budget::ms(ms)).unwrap();
+        println!(
+            "role {role} moves {} winning {:?} instead {:?} depth {} in {:?}",
+            legal[role].len(),
+            v.winning.map(|t| m.terms().display(t)),
+            v.instead.map(|t| m.terms().display(t)),
+            v.depth,
+            t.elapsed()
+        );
     }
 }
