@@ -93,7 +93,10 @@ test('the default player: MCTS-Solver, the same in the registry, the npm API and
   player.free();
   // Its options are those of mcts with solver=on; it cannot be turned into plain MCTS.
   assert.throws(() => new api.Player(TICTACTOE, 'mcts-solver:solver=off'), (e) => e instanceof TypeError && /always solves/.test(e.message));
-  assert.throws(() => new api.Player(TICTACTOE, 'mcts-solver:tactics=on'), (e) => e instanceof TypeError && /tactics is not for solver=on/.test(e.message));
+  assert.throws(() => new api.Player(TICTACTOE, 'mcts-solver:transpositions=on'), (e) => e instanceof TypeError && /transpositions is not for solver=on/.test(e.message));
+  const tactics = new api.Player(TICTACTOE, 'mcts-solver:tactics=on,ms=50');
+  assert.match(tactics.name, /\btactics\b/);
+  tactics.free();
   const rave = new api.Player(TICTACTOE, 'mcts-solver:rave=10,ms=50');
   assert.match(rave.name, /\brave 10\b/);
   rave.free();

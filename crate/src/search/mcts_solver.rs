@@ -1074,6 +1074,8 @@ pub struct SolverMcts<S> {
     tree: Searcher<S>,
     walkers: Vec<Walker>,
     stats: Stats,
+    /// The tactical check's table, kept for the game.
+    table: tactics::Table<S>,
 }
 
 /// What one thread of a search brings back: a walker's playouts and
@@ -1122,6 +1124,7 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
                 .collect(),
             tree: Searcher::new(cfg),
             stats: Stats::default(),
+            table: tactics::Table::default(),
         }
     }
 
@@ -1182,9 +1185,11 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
             .collect();
         if let Some(mut tm) = checker {
             let (shared, enders) = (&shared, enders.take().unwrap_or_default());
+            let table = &mut self.table;
             jobs.push(Box::new(move || {
                 let mut rank = || ranked(&shared.lock().root_view(role, 0));
-                let proofs = tactics::prove(&mut tm, root, role, &mut rank, enders, &check_budget);
+                let proofs =
+                    tactics::prove(&mut tm, root, role, &mut rank, enders, table, &check_budget);
                 // A forced win ends the search; an error ends every thread.
                 if proofs.as_ref().map_or(true, |p| p.winning.is_some()) {
                     shared.stop.store(true, Ordering::Relaxed);
@@ -1210,8 +1215,8 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
         }
         if tactics && !beside {
             let mut rank = || ranked(&self.tree.root_view(role, 0));
-            let enders = enders.take().unwrap_or_default();
-            let check = tactics::prove(m, root, role, &mut rank, enders, &check_budget)?;
+            let (enders, table) = (enders.take().unwrap_or_default(), &mut self.table);
+            let check = tactics::prove(m, root, role, &mut rank, enders, table, &check_budget)?;
             proofs = Some(check);
         }
         stats.nodes = self.tree.nodes.len() as u64;
@@ -1286,6 +1291,7 @@ where
     }
     fn new_game(&mut self) {
         self.tree.nodes.clear();
+        self.table.clear();
         for w in &mut self.walkers {
             w.mast.clear();
             w.enders.clear();

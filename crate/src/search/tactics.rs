@@ -53,10 +53,32 @@ struct Known {
     win_at: u8,
 }
 
+/// What the searches proved per state and role: kept by a player from one
+/// move to the next (the facts stay true), so the states met again cost
+/// nothing, and so a move's search does not end by freeing its table.
+pub struct Table<S> {
+    known: FxHashMap<(S, usize), Known>,
+}
+
+impl<S> Default for Table<S> {
+    fn default() -> Table<S> {
+        Table {
+            known: FxHashMap::default(),
+        }
+    }
+}
+
+impl<S> Table<S> {
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        self.known.clear();
+    }
+}
+
 struct Search<'a, M: StateMachine> {
     m: &'a mut M,
     limit: Limit,
-    known: FxHashMap<(M::State, usize), Known>,
+    known: &'a mut FxHashMap<(M::State, usize), Known>,
     /// Moves seen to end a game in playouts.
     enders: FxHashSet<TermId>,
 }
@@ -99,8 +121,9 @@ pub fn check<M: StateMachine>(
     if ranked.is_empty() {
         return Ok(Verdict::default());
     }
-    let enders = FxHashSet::default();
-    let proofs = prove(m, root, role, &mut || ranked.to_vec(), enders, budget)?;
+    let (enders, mut table) = (FxHashSet::default(), Table::default());
+    let mut rank = || ranked.to_vec();
+    let proofs = prove(m, root, role, &mut rank, enders, &mut table, budget)?;
     let first = ranked.iter().find(|mv| !proofs.lost.contains(mv));
     Ok(Verdict {
         winning: proofs.winning,
@@ -114,13 +137,15 @@ pub fn check<M: StateMachine>(
 /// moves best first: losses are looked for in that order up to the first
 /// move not lost, so the best-ranked moves are the ones checked. `enders`:
 /// moves that ended games in playouts ([`crate::reasoner::greedy::Enders`]),
-/// where known the only ones tried on a search's last ply.
+/// where known the only ones tried on a search's last ply. `table`: what
+/// earlier searches of this game proved.
 pub fn prove<M: StateMachine>(
     m: &mut M,
     root: &M::State,
     role: usize,
     rank: &mut dyn FnMut() -> Vec<TermId>,
     enders: FxHashSet<TermId>,
+    table: &mut Table<M::State>,
     budget: &Budget,
 ) -> Result<Proofs, EvalError> {
     let legal = m.all_legal_moves(root)?;
@@ -134,7 +159,7 @@ pub fn prove<M: StateMachine>(
     let mut s = Search {
         m,
         limit: Limit::new(budget),
-        known: FxHashMap::default(),
+        known: &mut table.known,
         enders,
     };
     let mut lost = Vec::new();
@@ -396,56 +421,27 @@ mod tests {
         let v = check(&mut m, &root, 0, &[take2, take1], &Budget::nodes(1000)).unwrap();
         assert_eq!((v.winning, v.depth), (Some(take1), 3));
     }
-}
 
-#[cfg(test)]
-mod probe {
-    use super::*;
-    use crate::engine::{load_engine, EngineChoice};
-
-    /// PROBE_MOVES=file PROBE_AT=n: replays n joint moves of a breakthrough
-    /// record and checks the mover's moves for forced wins and losses.
     #[test]
-    #[ignore]
-    fn probe() {
-        let path = std::env::var("PROBE_GAME").unwrap();
-        let text = std::fs::read_to_string(path).unwrap();
-        let mut m = load_engine(&text, EngineChoice::Fast).unwrap();
-        let lines = std::fs::read_to_string(std::env::var("PROBE_MOVES").unwrap()).unwrap();
-        let at: usize = std::env::var("PROBE_AT").unwrap().parse().unwrap();
-        let ms: f64 = std::env::var("PROBE_MS").map(|s| s.parse().unwrap()).unwrap_or(2500.0);
-        let mut s = m.initial_state().unwrap();
-        for line in lines.lines().take(at) {
-            let inner = line.trim().trim_start_matches('[').trim_end_matches(']');
-            let parts: Vec<&str> = inner.split(", ").collect();
-            let legal = m.all_legal_moves(&s).unwrap();
-            let joint: Vec<TermId> = parts
-                .iter()
-                .enumerate()
-                .map(|(r, p)| {
-                    let want = p.replace("( ", "(").replace(" )", ")").to_lowercase();
-                    *legal[r].iter().find(|&&t| m.terms().display(t).to_lowercase() == want).unwrap_or_else(|| panic!("{want} not legal: {}", m.terms().display(legal[r][0])))
-                })
-                .collect();
-            s = m.next_state(&s, &joint).unwrap();
-        }
-        let legal = m.all_legal_moves(&s).unwrap();
-        let role = only_mover(&legal).unwrap();
-        let next = lines.lines().nth(at).unwrap();
-        let played = next.trim().trim_start_matches('[').trim_end_matches(']').split(", ").nth(role).unwrap().replace("( ", "(").replace(" )", ")");
-        let mut ranked: Vec<TermId> = legal[role].clone();
-        let i = ranked.iter().position(|&t| m.terms().display(t) == played).unwrap();
-        ranked.swap(0, i);
-        println!("played {played}");
-        let t = std::time::Instant::now();
-        let v = check(&mut m, &s, role, &ranked, &Budget::ms(ms)).unwrap();
-        println!(
-            "role {role} moves {} winning {:?} instead {:?} depth {} in {:?}",
-            legal[role].len(),
-            v.winning.map(|t| m.terms().display(t)),
-            v.instead.map(|t| m.terms().display(t)),
-            v.depth,
-            t.elapsed()
-        );
+    fn the_last_ply_tries_only_the_moves_seen_ending_games() {
+        // From 4, (take 1) wins at depth 3 and (take 2) loses at depth 1.
+        let (mut m, root, take1, take2) = take_away_start(4);
+        let budget = Budget::nodes(10_000);
+        let mut depths = 0;
+        let both = FxHashSet::from_iter([take1, take2]);
+        let mut rank = || {
+            depths += 1;
+            vec![take2, take1]
+        };
+        let p = prove(&mut m, &root, 0, &mut rank, both, &mut Table::default(), &budget).unwrap();
+        assert_eq!((p.winning, p.depth, &p.lost[..]), (Some(take1), 3, &[take2][..]));
+        assert_eq!(depths, 2, "the ranking is read before each depth");
+        // Knowing only (take 1) to end games, the last ply misses (take 2)
+        // from a pile of two: the loss is proven at depth 3, the win at
+        // depth 5, and nothing false.
+        let only = FxHashSet::from_iter([take1]);
+        let mut rank = || vec![take2, take1];
+        let p = prove(&mut m, &root, 0, &mut rank, only, &mut Table::default(), &budget).unwrap();
+        assert_eq!((p.winning, p.depth, &p.lost[..]), (Some(take1), 5, &[take2][..]));
     }
 }
