@@ -54,10 +54,17 @@ impl Enders {
     /// The moves, as terms of `m` (the machine that learnt them).
     pub fn terms<M: StateMachine>(&self, m: &M) -> Vec<TermId> {
         let mast = Mast::new(1.0);
-        let bits = (self.index.iter().enumerate())
-            .flat_map(|(w, &bits)| (0..64).filter(move |b| bits & (1 << b) != 0).map(move |b| (w * 64 + b) as u32));
+        let bits = (self.index.iter().enumerate()).flat_map(|(w, &bits)| {
+            (0..64)
+                .filter(move |b| bits & (1 << b) != 0)
+                .map(move |b| (w * 64 + b) as u32)
+        });
         let indexed = bits.filter_map(|i| m.slot_move(&mast, i));
-        self.moves.iter().map(|&(_, mv)| mv).chain(indexed).collect()
+        self.moves
+            .iter()
+            .map(|&(_, mv)| mv)
+            .chain(indexed)
+            .collect()
     }
     /// Forgets them (a new game).
     pub fn clear(&mut self) {

@@ -1147,8 +1147,11 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
         let cfg = self.tree.cfg.clone();
         let tactics = cfg.tactics && only_mover(&m.all_legal_moves(root)?) == Some(role);
         // The moves the walkers saw end games, for the check's last plies.
-        let mut enders: Option<FxHashSet<TermId>> = tactics
-            .then(|| (self.walkers.iter()).flat_map(|w| w.enders.terms(m)).collect());
+        let mut enders: Option<FxHashSet<TermId>> = tactics.then(|| {
+            (self.walkers.iter())
+                .flat_map(|w| w.enders.terms(m))
+                .collect()
+        });
         // The check runs beside the walkers on a thread of its own, or
         // after them in its share of the time.
         let beside = tactics && self.walkers.len() >= 2 && !cfg!(target_arch = "wasm32");

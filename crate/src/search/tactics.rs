@@ -433,15 +433,39 @@ mod tests {
             depths += 1;
             vec![take2, take1]
         };
-        let p = prove(&mut m, &root, 0, &mut rank, both, &mut Table::default(), &budget).unwrap();
-        assert_eq!((p.winning, p.depth, &p.lost[..]), (Some(take1), 3, &[take2][..]));
+        let p = prove(
+            &mut m,
+            &root,
+            0,
+            &mut rank,
+            both,
+            &mut Table::default(),
+            &budget,
+        )
+        .unwrap();
+        assert_eq!(
+            (p.winning, p.depth, &p.lost[..]),
+            (Some(take1), 3, &[take2][..])
+        );
         assert_eq!(depths, 2, "the ranking is read before each depth");
         // Knowing only (take 1) to end games, the last ply misses (take 2)
         // from a pile of two: the loss is proven at depth 3, the win at
         // depth 5, and nothing false.
         let only = FxHashSet::from_iter([take1]);
         let mut rank = || vec![take2, take1];
-        let p = prove(&mut m, &root, 0, &mut rank, only, &mut Table::default(), &budget).unwrap();
-        assert_eq!((p.winning, p.depth, &p.lost[..]), (Some(take1), 5, &[take2][..]));
+        let p = prove(
+            &mut m,
+            &root,
+            0,
+            &mut rank,
+            only,
+            &mut Table::default(),
+            &budget,
+        )
+        .unwrap();
+        assert_eq!(
+            (p.winning, p.depth, &p.lost[..]),
+            (Some(take1), 5, &[take2][..])
+        );
     }
 }
