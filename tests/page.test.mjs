@@ -49,14 +49,18 @@ async function open(path, { context, viewport = { width: 1280, height: 860 } } =
 /** The play view with `kif` loaded through the URL hash (deflated, as a shared link carries it). */
 async function openPlayWithKif(kif) {
   const opened = await open('?view=play');
-  await opened.page.evaluate(async (text) => {
+  const b64 = await opened.page.evaluate(async (text) => {
     const bytes = new TextEncoder().encode(text);
     const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate'));
     const buf = new Uint8Array(await new Response(stream).arrayBuffer());
-    const b64 = btoa(String.fromCharCode(...buf)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-    location.hash = `view=play&kif=${b64}`;
-    location.reload();
+    return btoa(String.fromCharCode(...buf)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
   }, kif);
+  // The reload is Playwright's: one started inside evaluate() can destroy
+  // its context before it returns.
+  await opened.page.evaluate((hash) => {
+    location.hash = hash;
+  }, `view=play&kif=${b64}`);
+  await opened.page.reload();
   return opened;
 }
 

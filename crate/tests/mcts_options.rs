@@ -44,7 +44,7 @@ fn a_bad_value_names_every_choice() {
 }
 
 #[test]
-fn tactics_and_transpositions_are_named_and_refused_with_the_solver() {
+fn tactics_and_transpositions_are_named_and_transpositions_refused_with_the_solver() {
     let name = build("connectFour", "mcts:tactics=on,transpositions=on,ms=50").unwrap();
     assert!(
         name.contains("tactics") && name.contains("transpositions"),
@@ -55,9 +55,20 @@ fn tactics_and_transpositions_are_named_and_refused_with_the_solver() {
         !plain.contains("tactics") && !plain.contains("transpositions"),
         "{plain}"
     );
+    let err = build("connectFour", "mcts:solver=on,transpositions=on").unwrap_err();
+    assert_eq!(err, "player option transpositions is not for solver=on");
+    // The tactical check runs beside the solver's tree.
+    for spec in [
+        "mcts:solver=on,tactics=on,ms=50",
+        "mcts-solver:tactics=on,ms=50",
+    ] {
+        let name = build("connectFour", spec).unwrap();
+        assert!(
+            name.starts_with("mcts(solver") && name.contains("tactics"),
+            "{spec}: {name}"
+        );
+    }
     for key in ["tactics", "transpositions"] {
-        let err = build("connectFour", &format!("mcts:solver=on,{key}=on")).unwrap_err();
-        assert_eq!(err, format!("player option {key} is not for solver=on"));
         let err = build("connectFour", &format!("mcts:{key}=maybe")).unwrap_err();
         assert_eq!(
             err,

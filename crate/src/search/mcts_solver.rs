@@ -1168,6 +1168,11 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
             .map(|_| m.clone())
             .collect();
         let checker = if beside { forks.pop() } else { None };
+        // The check's table holds its machine's states: a clone of a
+        // machine whose clones name new terms apart starts it afresh.
+        if beside && !m.clones_share_terms() {
+            self.table.clear();
+        }
         let mut machines: Vec<&mut M> = vec![&mut *m];
         machines.extend(forks.iter_mut());
         let shared = Shared {
@@ -1404,6 +1409,35 @@ pub(crate) mod tests {
         assert!(!search(false, 1).1, "the tree alone proves nothing");
         for threads in [1, 2] {
             assert_eq!(search(true, threads), ("(take 2)".into(), true, 100.0));
+        }
+    }
+
+    #[test]
+    fn tactics_stay_sound_from_move_to_move() {
+        // a has a forced win from 11: with tactics on two threads (the
+        // check on a clone, whose terms the interpreter names apart) and
+        // three playouts a move, a wins a whole game on both engines.
+        for choice in [EngineChoice::Interpreter, EngineChoice::Fast] {
+            let mut m = load_engine(&take_away_text(11), choice).unwrap();
+            let mut s = m.initial_state().unwrap();
+            let mut p = SolverMcts::new(
+                Config {
+                    tactics: true,
+                    ..cfg(3)
+                },
+                7,
+                2,
+            );
+            while !m.is_terminal(&s).unwrap() {
+                let legal = m.all_legal_moves(&s).unwrap();
+                let a = match legal[0].len() {
+                    1 => legal[0][0],
+                    _ => p.select_move(&mut m, &s, 0).unwrap(),
+                };
+                let b = *legal[1].last().unwrap();
+                s = m.next_state(&s, &[a, b]).unwrap();
+            }
+            assert_eq!(rewards(&mut m, &s).unwrap(), [1.0, 0.0], "{choice:?}");
         }
     }
 
