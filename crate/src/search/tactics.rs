@@ -11,6 +11,9 @@
 //! - **forced losses**: moves after which another role has a forced win of
 //!   that depth; the player takes the best-ranked move not proven lost.
 //!
+//! Moves that won or escaped at earlier nodes are tried first (the
+//! history heuristic), which orders the search and proves nothing new.
+//!
 //! Only proofs change the choice: a search cut short by its budget proves
 //! nothing, and states where several roles choose at once count as no win
 //! for anybody. "Win" is the top reward (goal 100).
@@ -58,12 +61,17 @@ struct Known {
 /// nothing, and so a move's search does not end by freeing its table.
 pub struct Table<S> {
     known: FxHashMap<(S, usize), Known>,
+    /// Per move, how often and how deep it won or escaped: tried first
+    /// (the history heuristic). It orders moves only, so it changes what
+    /// a budget reaches, never what is proven.
+    history: FxHashMap<TermId, u32>,
 }
 
 impl<S> Default for Table<S> {
     fn default() -> Table<S> {
         Table {
             known: FxHashMap::default(),
+            history: FxHashMap::default(),
         }
     }
 }
@@ -72,6 +80,7 @@ impl<S> Table<S> {
     /// Forgets everything (a new game).
     pub fn clear(&mut self) {
         self.known.clear();
+        self.history.clear();
     }
 }
 
@@ -79,6 +88,7 @@ struct Search<'a, M: StateMachine> {
     m: &'a mut M,
     limit: Limit,
     known: &'a mut FxHashMap<(M::State, usize), Known>,
+    history: &'a mut FxHashMap<TermId, u32>,
     /// Moves seen to end a game in playouts.
     enders: FxHashSet<TermId>,
 }
@@ -156,10 +166,13 @@ pub fn prove<M: StateMachine>(
     let moves = legal[role].clone();
     let children = after_each(m, root, &legal, role, &moves)?;
     let others: Vec<usize> = (0..legal.len()).filter(|&r| r != role).collect();
+    // Older successes count half: the position has moved on.
+    table.history.values_mut().for_each(|h| *h /= 2);
     let mut s = Search {
         m,
         limit: Limit::new(budget),
         known: &mut table.known,
+        history: &mut table.history,
         enders,
     };
     let mut lost = Vec::new();
@@ -285,31 +298,45 @@ impl<M: StateMachine> Search<'_, M> {
         // On the last ply only a move that ends the game wins: where the
         // playouts have seen moves end games, only those are tried (a win
         // missed there proves less, never something false).
-        let moves: Vec<TermId> = if d == 1 && !self.enders.is_empty() {
+        let mut moves: Vec<TermId> = if d == 1 && !self.enders.is_empty() {
             (legal[r].iter().copied())
                 .filter(|mv| self.enders.contains(mv))
                 .collect()
         } else {
             legal[r].clone()
         };
+        self.order(&mut moves);
         let children = after_each(self.m, state, &legal, r, &moves)?;
         // Games ending at once first: they settle most nodes cheaply.
         let mut open = Vec::with_capacity(children.len());
-        for c in children {
+        for (mv, c) in moves.into_iter().zip(children) {
             if self.m.is_terminal(&c)? {
                 if won(self.m, &c, r)? {
+                    self.credit(mv, d);
                     return Ok(true);
                 }
             } else if d > 1 {
-                open.push(c);
+                open.push((mv, c));
             }
         }
-        for c in &open {
+        for (mv, c) in &open {
             if self.wins(c, r, d - 1)? {
+                self.credit(*mv, d);
                 return Ok(true);
             }
         }
         Ok(false)
+    }
+
+    /// Moves that won or escaped before first, by their history.
+    fn order(&self, moves: &mut [TermId]) {
+        moves.sort_by_key(|mv| std::cmp::Reverse(self.history.get(mv).copied().unwrap_or(0)));
+    }
+
+    /// `mv` settled a node `d` plies from the horizon: deeper counts more.
+    fn credit(&mut self, mv: TermId, d: u8) {
+        let h = self.history.entry(mv).or_insert(0);
+        *h = h.saturating_add(u32::from(d) * u32::from(d));
     }
 
     /// Where another role (`mover`) chooses: whether each of its moves
@@ -324,10 +351,13 @@ impl<M: StateMachine> Search<'_, M> {
         d: u8,
     ) -> Result<bool, Failed> {
         let mut joint: Vec<TermId> = legal.iter().map(|l| l[0]).collect();
-        for &mv in &legal[mover] {
+        let mut replies = legal[mover].clone();
+        self.order(&mut replies);
+        for mv in replies {
             joint[mover] = mv;
             let child = self.m.next_state(state, &joint)?;
             if !self.wins(&child, r, d - 1)? {
+                self.credit(mv, d);
                 return Ok(false);
             }
         }
@@ -467,5 +497,36 @@ mod tests {
             (p.winning, p.depth, &p.lost[..]),
             (Some(take1), 5, &[take2][..])
         );
+    }
+
+    #[test]
+    fn the_history_orders_moves_and_proves_the_same() {
+        // From 8, (take 2) wins by force (depth 5).
+        let (mut m, root, take1, take2) = take_away_start(8);
+        let budget = Budget::nodes(100_000);
+        let mut rank = || vec![take1, take2];
+        let mut fresh = Table::default();
+        let none = FxHashSet::default();
+        let p = prove(
+            &mut m,
+            &root,
+            0,
+            &mut rank,
+            none.clone(),
+            &mut fresh,
+            &budget,
+        )
+        .unwrap();
+        assert_eq!(p.winning, Some(take2));
+        assert!(
+            fresh.history.get(&take2).is_some_and(|&h| h > 0),
+            "the winning move is credited"
+        );
+        // A history that favours the losing move everywhere changes the
+        // order of the search, not what it proves.
+        let mut skewed = Table::default();
+        skewed.history.insert(take1, 1_000_000);
+        let q = prove(&mut m, &root, 0, &mut rank, none, &mut skewed, &budget).unwrap();
+        assert_eq!(p, q);
     }
 }
