@@ -360,6 +360,9 @@ fn all_moves_as_first<S>(
 pub struct Searcher<S> {
     cfg: Config,
     nodes: Vec<Node<S>>,
+    /// The root mover's moves proven lost by the tactical check while the
+    /// walkers run: selection leaves them, so the time goes to the others.
+    banned: Vec<u16>,
 }
 
 /// How many new nodes between two readings of the memory in use.
@@ -466,6 +469,7 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
         Searcher {
             cfg,
             nodes: Vec::new(),
+            banned: Vec::new(),
         }
     }
 
@@ -552,6 +556,7 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
     /// Roots the tree at `root` (its kept subtree, or a new node) and
     /// looks for a decisive move there.
     fn start<M: StateMachine<State = S>>(&mut self, m: &mut M, root: &S) -> Result<(), EvalError> {
+        self.banned.clear();
         if !(self.cfg.reuse && self.reroot(root)) {
             let eval = self.cfg.material.clone();
             let material = eval.as_ref().and_then(|e| e.material.as_ref());
@@ -674,12 +679,20 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
         if arms.len() == 1 {
             return 0;
         }
+        let alone = node.mover() == Some(r);
+        // Moves proven lost at the root are left while another is open.
+        let banned = match id == 0 && alone && self.banned.len() < arms.len() {
+            true => &self.banned[..],
+            false => &[],
+        };
+        let open = |i: usize| !banned.contains(&(i as u16));
         let amaf = node.amaf.get(r).map_or(&[][..], Vec::as_slice);
-        let unknown = |i: usize| arms[i].visits == 0 && amaf.get(i).is_none_or(|a| a.visits == 0);
+        let unknown =
+            |i: usize| open(i) && arms[i].visits == 0 && amaf.get(i).is_none_or(|a| a.visits == 0);
         let untried = (0..arms.len()).filter(|&i| unknown(i)).count();
         // Untried captures first, the best seed first.
         let capture = (arms.iter().enumerate())
-            .filter(|(_, a)| a.visits == 0 && !a.seed.is_nan())
+            .filter(|&(i, a)| open(i) && a.visits == 0 && !a.seed.is_nan())
             .max_by(|x, y| x.1.seed.total_cmp(&y.1.seed));
         if let Some((i, _)) = capture {
             return i as u16;
@@ -689,10 +702,9 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
             return (0..arms.len()).filter(|&i| unknown(i)).nth(k).unwrap_or(0) as u16;
         }
         let rave = self.cfg.rave as f64;
-        let alone = node.mover() == Some(r);
         let ln = (node.visits.max(1) as f64).ln();
         let mut best = (0u16, f64::NEG_INFINITY);
-        for (i, a) in arms.iter().enumerate() {
+        for (i, a) in arms.iter().enumerate().filter(|&(i, _)| open(i)) {
             let exact = if alone {
                 self.child_proven(node, i as u64 * node.strides[r])
                     .map(|p| p[r])
@@ -871,6 +883,17 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
             // Only a node whose child was just proven can become proven.
             proving = proving && self.prove(*id);
         }
+    }
+
+    /// Bans `role`'s root moves `lost` from selection (see `banned`).
+    fn ban(&mut self, role: usize, lost: &[TermId]) {
+        let Some(moves) = self.nodes.first().and_then(|n| n.legal.get(role)) else {
+            return;
+        };
+        self.banned = (moves.iter().enumerate())
+            .filter(|(_, mv)| lost.contains(mv))
+            .map(|(i, _)| i as u16)
+            .collect();
     }
 
     fn root_view(&self, role: usize, playouts: u64) -> RootStats {
@@ -1195,7 +1218,13 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
             let (shared, enders) = (&shared, enders.take().unwrap_or_default());
             let table = &mut self.table;
             jobs.push(Box::new(move || {
-                let mut rank = || ranked(&shared.lock().root_view(role, 0));
+                // Before each depth: what is proven lost is left by the
+                // walkers from then on, and the ranking is read again.
+                let mut rank = |lost: &[TermId]| {
+                    let mut tree = shared.lock();
+                    tree.ban(role, lost);
+                    ranked(&tree.root_view(role, 0))
+                };
                 let proofs =
                     tactics::prove(&mut tm, root, role, &mut rank, enders, table, &check_budget);
                 // A forced win ends the search; an error ends every thread.
@@ -1222,7 +1251,7 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
             }
         }
         if tactics && !beside {
-            let mut rank = || ranked(&self.tree.root_view(role, 0));
+            let mut rank = |_: &[TermId]| ranked(&self.tree.root_view(role, 0));
             let (enders, table) = (enders.take().unwrap_or_default(), &mut self.table);
             let check = tactics::prove(m, root, role, &mut rank, enders, table, &check_budget)?;
             proofs = Some(check);
@@ -1410,6 +1439,35 @@ pub(crate) mod tests {
         for threads in [1, 2] {
             assert_eq!(search(true, threads), ("(take 2)".into(), true, 100.0));
         }
+    }
+
+    #[test]
+    fn moves_banned_at_the_root_are_left_while_another_is_open() {
+        let mut m = take_away(8);
+        let root = m.initial_state().unwrap();
+        let mut t = Searcher::new(cfg(100));
+        t.start(&mut m, &root).unwrap();
+        let moves = t.nodes[0].legal[0].clone();
+        let mut rng = fastrand::Rng::with_seed(1);
+        t.ban(0, &moves[..1]);
+        // Untried moves first, then by UCB1: never the banned one.
+        for visits in [0, 10] {
+            t.nodes[0].arms[0]
+                .iter_mut()
+                .for_each(|a| a.visits = visits);
+            t.nodes[0].visits = 2 * visits;
+            for _ in 0..50 {
+                assert_eq!(t.select(0, 0, &mut rng), 1);
+            }
+        }
+        // Every move banned (a lost root): the ban is ignored.
+        t.nodes[0].arms[0].iter_mut().for_each(|a| a.visits = 0);
+        t.ban(0, &moves);
+        let picks: FxHashSet<u16> = (0..50).map(|_| t.select(0, 0, &mut rng)).collect();
+        assert_eq!(picks.len(), 2);
+        // A new search starts with nothing banned.
+        t.start(&mut m, &root).unwrap();
+        assert!(t.banned.is_empty());
     }
 
     #[test]

@@ -132,7 +132,7 @@ pub fn check<M: StateMachine>(
         return Ok(Verdict::default());
     }
     let (enders, mut table) = (FxHashSet::default(), Table::default());
-    let mut rank = || ranked.to_vec();
+    let mut rank = |_: &[TermId]| ranked.to_vec();
     let proofs = prove(m, root, role, &mut rank, enders, &mut table, budget)?;
     let first = ranked.iter().find(|mv| !proofs.lost.contains(mv));
     Ok(Verdict {
@@ -143,8 +143,8 @@ pub fn check<M: StateMachine>(
 }
 
 /// Proves what it can about `role`'s moves at `root` within `budget`,
-/// deepening by two plies at a time. Before each depth `rank` gives the
-/// moves best first: losses are looked for in that order up to the first
+/// deepening by two plies at a time. Before each depth `rank` is told the
+/// moves proven lost so far and gives the moves best first: losses are looked for in that order up to the first
 /// move not lost, so the best-ranked moves are the ones checked. `enders`:
 /// moves that ended games in playouts ([`crate::reasoner::greedy::Enders`]),
 /// where known the only ones tried on a search's last ply. `table`: what
@@ -153,7 +153,7 @@ pub fn prove<M: StateMachine>(
     m: &mut M,
     root: &M::State,
     role: usize,
-    rank: &mut dyn FnMut() -> Vec<TermId>,
+    rank: &mut dyn FnMut(&[TermId]) -> Vec<TermId>,
     enders: FxHashSet<TermId>,
     table: &mut Table<M::State>,
     budget: &Budget,
@@ -178,7 +178,8 @@ pub fn prove<M: StateMachine>(
     let mut lost = Vec::new();
     let mut depth = 1u8;
     while depth <= MAX_DEPTH {
-        let order = in_order(&moves, &rank());
+        let proven: Vec<TermId> = lost.iter().map(|&i| moves[i]).collect();
+        let order = in_order(&moves, &rank(&proven));
         match s.round(&children, &order, role, &others, &mut lost, depth) {
             Ok(Some(i)) => {
                 proofs.winning = Some(moves[i]);
@@ -457,10 +458,10 @@ mod tests {
         // From 4, (take 1) wins at depth 3 and (take 2) loses at depth 1.
         let (mut m, root, take1, take2) = take_away_start(4);
         let budget = Budget::nodes(10_000);
-        let mut depths = 0;
+        let mut told = Vec::new();
         let both = FxHashSet::from_iter([take1, take2]);
-        let mut rank = || {
-            depths += 1;
+        let mut rank = |lost: &[TermId]| {
+            told.push(lost.to_vec());
             vec![take2, take1]
         };
         let p = prove(
@@ -477,12 +478,13 @@ mod tests {
             (p.winning, p.depth, &p.lost[..]),
             (Some(take1), 3, &[take2][..])
         );
-        assert_eq!(depths, 2, "the ranking is read before each depth");
+        // The ranking is read before each depth, told what is lost so far.
+        assert_eq!(told, [vec![], vec![take2]]);
         // Knowing only (take 1) to end games, the last ply misses (take 2)
         // from a pile of two: the loss is proven at depth 3, the win at
         // depth 5, and nothing false.
         let only = FxHashSet::from_iter([take1]);
-        let mut rank = || vec![take2, take1];
+        let mut rank = |_: &[TermId]| vec![take2, take1];
         let p = prove(
             &mut m,
             &root,
@@ -504,7 +506,7 @@ mod tests {
         // From 8, (take 2) wins by force (depth 5).
         let (mut m, root, take1, take2) = take_away_start(8);
         let budget = Budget::nodes(100_000);
-        let mut rank = || vec![take1, take2];
+        let mut rank = |_: &[TermId]| vec![take1, take2];
         let mut fresh = Table::default();
         let none = FxHashSet::default();
         let p = prove(
