@@ -144,8 +144,9 @@ pub fn check<M: StateMachine>(
 
 /// Proves what it can about `role`'s moves at `root` within `budget`,
 /// deepening by two plies at a time. Before each depth `rank` is told the
-/// moves proven lost so far and gives the moves best first: losses are looked for in that order up to the first
-/// move not lost, so the best-ranked moves are the ones checked. `enders`:
+/// moves proven lost so far and gives the moves best first: losses are
+/// looked for in that order up to the first move not lost, so the
+/// best-ranked moves are the ones checked. `enders`:
 /// moves that ended games in playouts ([`crate::reasoner::greedy::Enders`]),
 /// where known the only ones tried on a search's last ply. `table`: what
 /// earlier searches of this game proved.
