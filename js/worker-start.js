@@ -138,6 +138,9 @@ export function mainThreadWorker(load, { sliceMs = 8 } = {}) {
   return worker;
 }
 
+/** How long a worker may stay silent at start before its URLs are checked. */
+const STARTUP_CHECK_MS = 10_000;
+
 /**
  * A Worker-like object for GdlWorker (its `createWorker`) that starts the
  * real worker with `create()` and, until the worker has answered:
@@ -145,10 +148,12 @@ export function mainThreadWorker(load, { sliceMs = 8 } = {}) {
  *    (`urls.script`, `urls.wasm`: what diagnose() checks),
  *  - switches to `fallback()` (a main-thread worker) when workers are
  *    impossible here: the constructor throws, or the worker fails although
- *    every URL is fine.
+ *    every URL is fine,
+ *  - checks the script's URL after `checkAfterMs` of silence, in case no
+ *    error event arrives, and fails naming it if it is blocked.
  * Messages posted before that are kept and sent again after a switch.
  */
-export function resilientWorker({ create, urls = {}, fallback }) {
+export function resilientWorker({ create, urls = {}, fallback, checkAfterMs = STARTUP_CHECK_MS }) {
   const sent = [];
   let answered = false;
   let closed = false;
@@ -160,17 +165,22 @@ export function resilientWorker({ create, urls = {}, fallback }) {
     },
     terminate() {
       closed = true;
+      clearTimeout(watchdog);
       inner?.terminate();
     },
   });
   Object.defineProperty(outer, 'mainThread', { get: () => Boolean(inner?.mainThread) });
-  const fail = (message) => !closed && outer.emit('error', { message });
+  const fail = (message) => {
+    clearTimeout(watchdog);
+    if (!closed) outer.emit('error', { message });
+  };
   const attach = (worker) => {
     inner = worker;
     worker.onmessage = (event) => {
       if (closed || inner !== worker) return;
       if (!answered) {
         answered = true;
+        clearTimeout(watchdog);
         sent.length = 0;
         if (event.data?.type === 'init-error' && urls.wasm) {
           explainInitError(event.data, urls.wasm).then((data) => !closed && outer.emit('message', { data }));
@@ -191,13 +201,28 @@ export function resilientWorker({ create, urls = {}, fallback }) {
       startupFailed(event?.message);
     };
   };
+  // A worker that neither answers nor fails (no error event reached us)
+  // has its script checked all the same: a blocked script is then named,
+  // never a silent wait. A script that is fine leaves a slow start alone
+  // (the wasm is not fetched again: a blocked wasm is told by the worker).
+  const watchdog = setTimeout(async () => {
+    const problem = urls.script ? await diagnose(urls.script, 'script') : null;
+    if (problem && !answered && !closed) {
+      inner?.terminate();
+      fail(problem);
+    }
+  }, checkAfterMs);
+  watchdog.unref?.(); // in Node, a silent worker does not keep the process alive
+  const urlProblem = async () =>
+    (urls.script && (await diagnose(urls.script, 'script'))) || (urls.wasm && (await diagnose(urls.wasm, 'wasm'))) || null;
   const switchToFallback = () => {
     const worker = fallback();
     attach(worker);
     for (const m of sent) worker.postMessage(m);
   };
   const startupFailed = async (browserMessage) => {
-    const problem = (urls.script && (await diagnose(urls.script, 'script'))) || (urls.wasm && (await diagnose(urls.wasm, 'wasm'))) || null;
+    clearTimeout(watchdog);
+    const problem = await urlProblem();
     if (closed) return;
     if (problem) {
       fail(problem);
