@@ -138,7 +138,7 @@ export function mainThreadWorker(load, { sliceMs = 8 } = {}) {
   return worker;
 }
 
-/** How long a worker may stay silent at start before its URLs are checked. */
+/** How long a worker may stay silent at start before its script's URL is checked. */
 const STARTUP_CHECK_MS = 10_000;
 
 /**
@@ -213,8 +213,6 @@ export function resilientWorker({ create, urls = {}, fallback, checkAfterMs = ST
     }
   }, checkAfterMs);
   watchdog.unref?.(); // in Node, a silent worker does not keep the process alive
-  const urlProblem = async () =>
-    (urls.script && (await diagnose(urls.script, 'script'))) || (urls.wasm && (await diagnose(urls.wasm, 'wasm'))) || null;
   const switchToFallback = () => {
     const worker = fallback();
     attach(worker);
@@ -222,7 +220,7 @@ export function resilientWorker({ create, urls = {}, fallback, checkAfterMs = ST
   };
   const startupFailed = async (browserMessage) => {
     clearTimeout(watchdog);
-    const problem = await urlProblem();
+    const problem = (urls.script && (await diagnose(urls.script, 'script'))) || (urls.wasm && (await diagnose(urls.wasm, 'wasm'))) || null;
     if (closed) return;
     if (problem) {
       fail(problem);
