@@ -16,7 +16,7 @@ use super::passes::{
 };
 pub use super::tables::Tables;
 use super::GroundStats;
-use crate::reasoner::mast::{self, Mast};
+use crate::reasoner::mast::Mast;
 use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::{TermId, TermStore};
 use smallvec::SmallVec;
@@ -906,7 +906,8 @@ impl FastEngine {
                 }
                 let pick = draw(bits, n, start, rng, Some(mast));
                 let i = start as usize + pick;
-                mast.record(i as u32, r);
+                let among = bit_positions(bits).map(|pos| start + pos as u32);
+                mast.record_among(i as u32, r, among.filter(|_| n > 1));
                 let node = self.t.legal_input[i];
                 if node != NONE {
                     nodes.push(node);
@@ -996,7 +997,7 @@ fn select_in_word(mut x: u64, mut k: u32) -> u32 {
 }
 
 /// A move among `legal`'s `n` bits, as an offset from the role's first
-/// legal index `start`: uniform, or drawn by MAST.
+/// legal index `start`: uniform, or drawn by MAST's rule.
 fn draw(
     legal: &[u64],
     n: usize,
@@ -1004,22 +1005,28 @@ fn draw(
     rng: &mut fastrand::Rng,
     mast: Option<&Mast>,
 ) -> usize {
-    match mast {
-        Some(mast) if n > 1 && !mast.explore(rng) => {
-            let set = legal.iter().enumerate().flat_map(|(w, &word)| {
-                let mut x = word;
-                std::iter::from_fn(move || {
-                    (x != 0).then(|| {
-                        let pos = w * 64 + x.trailing_zeros() as usize;
-                        x &= x - 1;
-                        pos
-                    })
-                })
-            });
-            mast::best(rng, set.map(|pos| (pos, mast.value(start + pos as u32))))
+    let drawn = match mast {
+        Some(mast) if n > 1 => {
+            let set = bit_positions(legal).map(|pos| (pos, start + pos as u32));
+            mast.pick(rng, set)
         }
-        _ => select::<false>(legal, crate::reasoner::random_index(rng, n)),
-    }
+        _ => None,
+    };
+    drawn.unwrap_or_else(|| select::<false>(legal, crate::reasoner::random_index(rng, n)))
+}
+
+/// The positions of the set bits of `words`, in order.
+pub(crate) fn bit_positions(words: &[u64]) -> impl Iterator<Item = usize> + Clone + '_ {
+    words.iter().enumerate().flat_map(|(w, &word)| {
+        let mut x = word;
+        std::iter::from_fn(move || {
+            (x != 0).then(|| {
+                let pos = w * 64 + x.trailing_zeros() as usize;
+                x &= x - 1;
+                pos
+            })
+        })
+    })
 }
 
 impl StateMachine for FastEngine {

@@ -1,10 +1,18 @@
-//! Move-average sampling (MAST, Finnsson and Björnsson): playouts that
-//! prefer the moves whose earlier playouts ended well for their role,
-//! whatever the state. Each move slot keeps how many playouts made it and
-//! their summed reward; a playout takes, per role, a uniformly random move
-//! with chance `epsilon` and otherwise the best-rated legal move (an
-//! untried move rates 1, so it is tried). It needs no game knowledge and
-//! is among the largest known gains of general game playing's MCTS.
+//! Move statistics shared by every playout of a search, whatever the
+//! state, in one of two rules:
+//!
+//! - **MAST** (move-average sampling, Finnsson and Björnsson): each move
+//!   slot keeps how many playouts made it and their summed reward; a
+//!   playout takes, per role, a uniformly random move with chance
+//!   `epsilon` and otherwise the best-rated legal move (an untried move
+//!   rates 1, so it is tried). It needs no game knowledge and is among the
+//!   largest known gains of general game playing's MCTS.
+//! - **PPA** (playout policy adaptation, Cazenave): each slot keeps a
+//!   weight, and a playout draws each role's move with the softmax of its
+//!   legal moves' weights. After a playout with a winner (the roles with
+//!   the top reward, where not every role has it), each of the winners'
+//!   moves gains `alpha` and the alternatives it had lose `alpha` times
+//!   their probability, so the policy learns to play as the winners did.
 
 use super::{random_index, EvalError, Playout, StateMachine};
 use crate::terms::TermId;
@@ -13,15 +21,46 @@ use rustc_hash::FxHashMap;
 /// Epsilon-greedy's usual chance of a random move.
 pub const EPSILON: f64 = 0.4;
 
+/// PPA's learning rate: Cazenave's choice for two-player board games.
+pub const ALPHA: f64 = 0.32;
+
+/// The largest magnitude of a PPA weight, so its exponential stays finite
+/// and a long game cannot make one move certain.
+const MAX_WEIGHT: f64 = 30.0;
+
+/// How a playout draws its moves from the statistics.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Rule {
+    /// MAST: a uniformly random move with this chance, else the best-rated.
+    Greedy(f64),
+    /// PPA: the softmax of the weights, learnt with this rate.
+    Adapt(f64),
+}
+
+/// One move of the running playout: its slot, its role, and (PPA) where
+/// the slots of its role's alternatives end in `Mast::among`.
+#[derive(Clone, Copy, Debug)]
+struct Step {
+    slot: u32,
+    role: u32,
+    end: u32,
+}
+
 /// Move statistics shared by every playout of a search (kept between moves).
 #[derive(Clone, Debug)]
 pub struct Mast {
-    /// Chance of a uniformly random move instead of the best-rated one.
-    pub epsilon: f64,
+    pub rule: Rule,
     /// Per move slot: playouts that made the move, summed reward of its role.
     arms: Vec<(f64, f64)>,
-    /// Slot and role of each move of the running playout.
-    trail: Vec<(u32, u32)>,
+    /// PPA: per move slot, its weight and the weight's exponential.
+    weights: Vec<(f64, f64)>,
+    /// The running playout's moves, and (PPA) the legal slots each was
+    /// chosen among, one list after another.
+    trail: Vec<Step>,
+    among: Vec<u32>,
+    /// PPA's change per slot while a playout is credited, and its slots.
+    delta: Vec<f64>,
+    touched: Vec<u32>,
     /// Machines without their own numbering: a slot per role and move,
     /// and each slot's move.
     slots: FxHashMap<(u32, TermId), u32>,
@@ -35,11 +74,20 @@ impl Default for Mast {
 }
 
 impl Mast {
+    /// MAST with this chance of a random move.
     pub fn new(epsilon: f64) -> Mast {
+        Mast::with_rule(Rule::Greedy(epsilon))
+    }
+
+    pub fn with_rule(rule: Rule) -> Mast {
         Mast {
-            epsilon,
+            rule,
             arms: Vec::new(),
+            weights: Vec::new(),
             trail: Vec::new(),
+            among: Vec::new(),
+            delta: Vec::new(),
+            touched: Vec::new(),
             slots: FxHashMap::default(),
             moves: Vec::new(),
         }
@@ -54,26 +102,99 @@ impl Mast {
         }
     }
 
-    /// Whether this choice is random rather than greedy.
+    /// PPA: the exponential of a slot's weight (1 when never adapted).
     #[inline]
-    pub fn explore(&self, rng: &mut fastrand::Rng) -> bool {
-        rng.f64() < self.epsilon
+    pub fn odds(&self, slot: u32) -> f64 {
+        self.weights.get(slot as usize).map_or(1.0, |w| w.1)
+    }
+
+    /// PPA: a slot's weight.
+    pub fn weight(&self, slot: u32) -> f64 {
+        self.weights.get(slot as usize).map_or(0.0, |w| w.0)
+    }
+
+    /// Whether the playouts note the alternatives of each move (PPA).
+    #[inline]
+    pub fn adapts(&self) -> bool {
+        matches!(self.rule, Rule::Adapt(_))
+    }
+
+    /// Of the candidates (position, slot), at least two, the position of
+    /// the move drawn; `None` where the rule draws uniformly this time
+    /// (MAST's random moves), which the caller does faster.
+    #[inline]
+    pub fn pick(
+        &self,
+        rng: &mut fastrand::Rng,
+        candidates: impl Iterator<Item = (usize, u32)> + Clone,
+    ) -> Option<usize> {
+        match self.rule {
+            Rule::Greedy(epsilon) if rng.f64() < epsilon => None,
+            Rule::Greedy(_) => Some(best(rng, candidates.map(|(p, s)| (p, self.value(s))))),
+            Rule::Adapt(_) => Some(self.sample(rng, candidates)),
+        }
+    }
+
+    /// A candidate drawn with the softmax of the weights.
+    fn sample(
+        &self,
+        rng: &mut fastrand::Rng,
+        candidates: impl Iterator<Item = (usize, u32)> + Clone,
+    ) -> usize {
+        let total: f64 = candidates.clone().map(|(_, s)| self.odds(s)).sum();
+        let mut x = rng.f64() * total;
+        let mut last = 0;
+        for (p, s) in candidates {
+            x -= self.odds(s);
+            if x < 0.0 {
+                return p;
+            }
+            last = p;
+        }
+        last
+    }
+
+    /// Role `role`'s move among `moves` (at least one), by the rule.
+    pub fn choose(&mut self, rng: &mut fastrand::Rng, role: usize, moves: &[TermId]) -> usize {
+        let slots: Vec<u32> = moves.iter().map(|&mv| self.slot(role, mv)).collect();
+        if moves.len() == 1 {
+            return 0;
+        }
+        self.pick(rng, slots.iter().copied().enumerate())
+            .unwrap_or_else(|| random_index(rng, moves.len()))
     }
 
     /// Notes a move of the running playout.
     #[inline]
     pub fn record(&mut self, slot: u32, role: usize) {
-        self.trail.push((slot, role as u32));
+        self.record_among(slot, role, std::iter::empty());
     }
 
-    /// Role `role`'s move among `moves` (at least one): uniformly random
-    /// with chance `epsilon`, else the best-rated (ties at random).
-    pub fn choose(&mut self, rng: &mut fastrand::Rng, role: usize, moves: &[TermId]) -> usize {
-        let slots: Vec<u32> = moves.iter().map(|&mv| self.slot(role, mv)).collect();
-        if moves.len() == 1 || self.explore(rng) {
-            random_index(rng, moves.len())
+    /// Notes a move of the running playout made among the legal slots
+    /// `among` (kept only by PPA, which credits the alternatives too; a
+    /// move noted without them was its role's only one).
+    #[inline]
+    pub fn record_among(&mut self, slot: u32, role: usize, among: impl IntoIterator<Item = u32>) {
+        if self.adapts() {
+            self.among.extend(among);
+        }
+        let end = self.among.len() as u32;
+        self.trail.push(Step {
+            slot,
+            role: role as u32,
+            end,
+        });
+    }
+
+    /// Notes role `role`'s move `moves[i]` (machines without their own
+    /// numbering), with its alternatives under PPA.
+    pub fn note(&mut self, role: usize, moves: &[TermId], i: usize) {
+        let slot = self.slot(role, moves[i]);
+        if self.adapts() && moves.len() > 1 {
+            let among: Vec<u32> = moves.iter().map(|&mv| self.slot(role, mv)).collect();
+            self.record_among(slot, role, among);
         } else {
-            best(rng, slots.iter().map(|&s| self.value(s)).enumerate())
+            self.record(slot, role);
         }
     }
 
@@ -93,8 +214,15 @@ impl Mast {
     }
 
     /// The (slot, role) of each move the running playout has noted.
-    pub fn trail(&self) -> &[(u32, u32)] {
-        &self.trail
+    pub fn trail(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.trail.iter().map(|s| (s.slot, s.role))
+    }
+
+    /// The legal slots the running playout's `i`-th noted move was chosen
+    /// among (PPA; empty where its role had one move).
+    pub fn among(&self, i: usize) -> &[u32] {
+        let from = if i == 0 { 0 } else { self.trail[i - 1].end };
+        &self.among[from as usize..self.trail[i].end as usize]
     }
 
     /// How many moves the running playout has noted.
@@ -106,26 +234,88 @@ impl Mast {
     /// taken back).
     pub fn truncate(&mut self, len: usize) {
         self.trail.truncate(len);
+        self.among
+            .truncate(self.trail.last().map_or(0, |s| s.end as usize));
     }
 
-    /// Credits every move of the finished playout with its role's reward.
+    /// Credits the finished playout's moves by its rewards, and starts the
+    /// next playout's trail.
     pub fn finish(&mut self, rewards: &[f64]) {
-        for &(slot, role) in &self.trail {
-            let s = slot as usize;
+        match self.rule {
+            Rule::Greedy(_) => self.average(rewards),
+            Rule::Adapt(alpha) => self.adapt(rewards, alpha),
+        }
+        self.trail.clear();
+        self.among.clear();
+    }
+
+    /// MAST: every move's slot counts the playout with its role's reward.
+    fn average(&mut self, rewards: &[f64]) {
+        for step in &self.trail {
+            let s = step.slot as usize;
             if s >= self.arms.len() {
                 self.arms.resize(s + 1, (0.0, 0.0));
             }
             let a = &mut self.arms[s];
             a.0 += 1.0;
-            a.1 += rewards.get(role as usize).copied().unwrap_or(0.0);
+            a.1 += rewards.get(step.role as usize).copied().unwrap_or(0.0);
         }
-        self.trail.clear();
+    }
+
+    /// PPA: the winners' moves gain `alpha`, each alternative loses
+    /// `alpha` times its probability under the weights before this
+    /// playout (so the changes at a step sum to zero).
+    fn adapt(&mut self, rewards: &[f64], alpha: f64) {
+        let reward = |role: u32| rewards.get(role as usize).copied().unwrap_or(0.0);
+        let top = rewards.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let low = rewards.iter().copied().fold(f64::INFINITY, f64::min);
+        if !(top > low) {
+            return;
+        }
+        let mut start = 0;
+        for i in 0..self.trail.len() {
+            let step = self.trail[i];
+            let (from, to) = (start, step.end as usize);
+            start = to;
+            if from == to || reward(step.role) < top {
+                continue;
+            }
+            let z: f64 = self.among[from..to].iter().map(|&s| self.odds(s)).sum();
+            self.change(step.slot, alpha);
+            for k in from..to {
+                let s = self.among[k];
+                self.change(s, -alpha * self.odds(s) / z);
+            }
+        }
+        for k in 0..self.touched.len() {
+            let s = self.touched[k] as usize;
+            if s >= self.weights.len() {
+                self.weights.resize(s + 1, (0.0, 1.0));
+            }
+            let w = (self.weights[s].0 + self.delta[s]).clamp(-MAX_WEIGHT, MAX_WEIGHT);
+            self.weights[s] = (w, w.exp());
+            self.delta[s] = 0.0;
+        }
+        self.touched.clear();
+    }
+
+    fn change(&mut self, slot: u32, by: f64) {
+        let s = slot as usize;
+        if s >= self.delta.len() {
+            self.delta.resize(s + 1, 0.0);
+        }
+        if self.delta[s] == 0.0 {
+            self.touched.push(slot);
+        }
+        self.delta[s] += by;
     }
 
     /// Forgets the statistics (a new game).
     pub fn clear(&mut self) {
         self.arms.clear();
+        self.weights.clear();
         self.trail.clear();
+        self.among.clear();
         self.slots.clear();
         self.moves.clear();
     }
@@ -183,8 +373,7 @@ pub fn mast_playout<M: StateMachine>(
                 });
             }
             let i = mast.choose(rng, r, &moves);
-            let slot = mast.slot(r, moves[i]);
-            mast.record(slot, r);
+            mast.note(r, &moves, i);
             joint.push(moves[i]);
         }
         s = m.next_state(&s, &joint)?;
@@ -212,6 +401,66 @@ mod tests {
         assert_eq!(m.value(5), 0.0);
         assert_eq!(m.value(3), 1.0);
         assert_eq!(m.value(99), 1.0);
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-12
+    }
+
+    #[test]
+    fn ppa_raises_the_winners_moves_against_their_alternatives() {
+        let mut m = Mast::with_rule(Rule::Adapt(0.5));
+        m.record_among(1, 0, [1, 2, 3]);
+        m.record_among(5, 1, [4, 5]);
+        m.record(7, 0);
+        m.record_among(2, 0, [2, 3]);
+        m.finish(&[1.0, 0.0]);
+        // Before it every weight was 0: the first step's three moves were
+        // equally likely, the last step's two.
+        let third = 0.5 / 3.0;
+        assert!(close(m.weight(1), 0.5 - third), "{}", m.weight(1));
+        assert!(close(m.weight(2), -third + 0.5 - 0.25));
+        assert!(close(m.weight(3), -third - 0.25));
+        let sum: f64 = (1..=3).map(|s| m.weight(s)).sum();
+        assert!(close(sum, 0.0), "the changes of a step sum to zero");
+        // The loser's moves, and a move without alternatives, keep theirs.
+        for s in [4, 5, 7] {
+            assert_eq!(m.weight(s), 0.0);
+        }
+        assert!(close(m.odds(1), m.weight(1).exp()));
+        // A draw teaches nothing.
+        m.record_among(3, 0, [1, 2, 3]);
+        let before: Vec<f64> = (1..=3).map(|s| m.weight(s)).collect();
+        m.finish(&[0.5, 0.5]);
+        assert_eq!(before, (1..=3).map(|s| m.weight(s)).collect::<Vec<_>>());
+        // The second step's changes use the weights before the playout:
+        // a move chosen twice gains twice the same.
+        let mut twice = Mast::with_rule(Rule::Adapt(0.5));
+        twice.record_among(1, 0, [1, 2]);
+        twice.record_among(1, 0, [1, 2]);
+        twice.finish(&[1.0, 0.0]);
+        assert!(close(twice.weight(1), 0.5));
+        assert_eq!(twice.trail_len(), 0);
+    }
+
+    #[test]
+    fn ppa_draws_by_the_softmax_of_the_weights() {
+        let mut m = Mast::with_rule(Rule::Adapt(1.0));
+        for _ in 0..3 {
+            m.record_among(0, 0, [0, 1]);
+            m.finish(&[1.0, 0.0]);
+        }
+        let p0 = m.odds(0) / (m.odds(0) + m.odds(1));
+        assert!(p0 > 0.8, "{p0}");
+        let mut rng = fastrand::Rng::with_seed(9);
+        let n = 20_000;
+        let zeros = (0..n)
+            .filter(|_| m.pick(&mut rng, [(0, 0), (1, 1)].into_iter()) == Some(0))
+            .count();
+        let seen = zeros as f64 / n as f64;
+        // Four standard deviations of the binomial at most.
+        let sd = (p0 * (1.0 - p0) / n as f64).sqrt();
+        assert!((seen - p0).abs() < 4.0 * sd, "{seen} against {p0}");
     }
 
     #[test]

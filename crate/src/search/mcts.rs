@@ -504,7 +504,7 @@ impl Mcts {
     ) {
         let played = &mut self.played;
         played.fill(0);
-        for &(slot, _) in self.trail.trail() {
+        for (slot, _) in self.trail.trail() {
             mark(played, slot);
         }
         self.trail.truncate(0);

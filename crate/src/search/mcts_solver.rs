@@ -22,8 +22,9 @@
 //!   state equality), with its statistics, and the rest is dropped. It
 //!   grows to [`Config::max_nodes`] or half the memory budget.
 //! - **MAST playouts** (`mast=on`): moves drawn epsilon-greedily by their
-//!   average reward over earlier playouts ([`crate::reasoner::mast`]),
-//!   the statistics kept for the whole game.
+//!   average reward over earlier playouts; or **PPA** (`mast=ppa`): by a
+//!   softmax policy that learns the winners' moves
+//!   ([`crate::reasoner::mast`]). Either is kept for the whole game.
 //! - **RAVE** (`rave=K`): each move's mean mixed with its all-moves-as-first
 //!   mean, as in [`super::mcts`]; the tree's nodes hold moves as terms, so
 //!   a playout's trail is read back as terms ([`StateMachine::slot_move`]).
@@ -58,7 +59,7 @@ use super::tactics::{self, Proofs};
 use super::{searched_move, since, Budget, Limit, Player, SearchResult, Stats};
 use crate::clock::now_ms;
 use crate::reasoner::greedy::Enders;
-use crate::reasoner::mast::Mast;
+use crate::reasoner::mast::{Mast, Rule};
 use crate::reasoner::{only_mover, rewards, EvalError, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -82,8 +83,8 @@ pub struct Config {
     /// server). Off, for measuring on one machine: there pondering takes
     /// the opponent's cores.
     pub ponder: bool,
-    /// MAST playouts with this chance of a random move (none: uniform).
-    pub mast: Option<f64>,
+    /// Playouts drawn by move statistics: MAST or PPA (none: uniform).
+    pub mast: Option<Rule>,
     /// Greedy playouts: decisive and anti-decisive moves
     /// ([`crate::reasoner::greedy`]).
     pub greedy: bool,
@@ -954,7 +955,7 @@ impl Walker {
         Walker {
             rng: fastrand::Rng::with_seed(seed),
             // Without MAST its trail still notes RAVE's moves: all random.
-            mast: Mast::new(cfg.mast.unwrap_or(1.0)),
+            mast: Mast::with_rule(cfg.mast.unwrap_or(Rule::Greedy(1.0))),
             enders: Enders::default(),
             played: FxHashSet::default(),
         }
@@ -1077,9 +1078,9 @@ impl Walker {
             vec![0.0; roles]
         };
         if cfg.rave > 0 {
-            let moves = self.mast.trail().iter();
+            let moves = self.mast.trail();
             let moves =
-                moves.filter_map(|&(slot, role)| Some((role, m.slot_move(&self.mast, slot)?)));
+                moves.filter_map(|(slot, role)| Some((role, m.slot_move(&self.mast, slot)?)));
             self.played.extend(moves);
         }
         if mast {
@@ -1300,7 +1301,8 @@ where
         let options = [
             (cfg.material.is_some(), "material"),
             (cfg.greedy, "greedy"),
-            (cfg.mast.is_some(), "mast"),
+            (matches!(cfg.mast, Some(Rule::Greedy(_))), "mast"),
+            (matches!(cfg.mast, Some(Rule::Adapt(_))), "ppa"),
             (cfg.tactics, "tactics"),
         ];
         tags.extend(options.iter().filter(|o| o.0).map(|o| o.1.to_string()));
@@ -1836,7 +1838,7 @@ pub(crate) mod tests {
         let mut m = take_away(7);
         let root = m.initial_state().unwrap();
         let cfg = Config {
-            mast: Some(crate::reasoner::mast::EPSILON),
+            mast: Some(Rule::Greedy(crate::reasoner::mast::EPSILON)),
             ..cfg(20_000)
         };
         let r = SolverMcts::new(cfg, 3, 1).search(&mut m, &root, 0).unwrap();

@@ -781,15 +781,27 @@ pub fn solver_config<M: StateMachine>(
         exploration,
         reuse: spec.flag("reuse", true)?,
         ponder: spec.flag("ponder", true)?,
-        mast: spec
-            .flag("mast", false)?
-            .then_some(crate::reasoner::mast::EPSILON),
+        mast: playout_rule(spec)?,
         greedy,
         material,
         rave: cfg.rave,
         tactics: cfg.tactics,
         ..mcts_solver::Config::default()
     })
+}
+
+/// The move statistics an `mcts:solver=on` spec's playouts draw by:
+/// `mast=on` (MAST), `mast=ppa` (playout policy adaptation) or `off`.
+fn playout_rule(spec: &PlayerSpec) -> Result<Option<crate::reasoner::mast::Rule>, String> {
+    use crate::reasoner::mast::{Rule, ALPHA, EPSILON};
+    match spec.get("mast") {
+        None | Some("off" | "false" | "no" | "0") => Ok(None),
+        Some("on" | "true" | "yes" | "1") => Ok(Some(Rule::Greedy(EPSILON))),
+        Some("ppa") => Ok(Some(Rule::Adapt(ALPHA))),
+        Some(other) => Err(format!(
+            "player option mast must be on, ppa or off, got `{other}`"
+        )),
+    }
 }
 
 /// What an `mcts` spec's playouts settle before the first move, for the

@@ -61,10 +61,10 @@ struct Known {
 /// nothing, and so a move's search does not end by freeing its table.
 pub struct Table<S> {
     known: FxHashMap<(S, usize), Known>,
-    /// Per move, how often and how deep it won or escaped: tried first
-    /// (the history heuristic). It orders moves only, so it changes what
-    /// a budget reaches, never what is proven.
-    history: FxHashMap<TermId, u32>,
+    /// Per role and move, how often and how deep it won or escaped: tried
+    /// first (the history heuristic). It orders moves only, so it changes
+    /// what a budget reaches, never what is proven.
+    history: FxHashMap<(usize, TermId), u32>,
 }
 
 impl<S> Default for Table<S> {
@@ -88,7 +88,7 @@ struct Search<'a, M: StateMachine> {
     m: &'a mut M,
     limit: Limit,
     known: &'a mut FxHashMap<(M::State, usize), Known>,
-    history: &'a mut FxHashMap<TermId, u32>,
+    history: &'a mut FxHashMap<(usize, TermId), u32>,
     /// Moves seen to end a game in playouts.
     enders: FxHashSet<TermId>,
 }
@@ -307,14 +307,14 @@ impl<M: StateMachine> Search<'_, M> {
         } else {
             legal[r].clone()
         };
-        self.order(&mut moves);
+        self.order(r, &mut moves);
         let children = after_each(self.m, state, &legal, r, &moves)?;
         // Games ending at once first: they settle most nodes cheaply.
         let mut open = Vec::with_capacity(children.len());
         for (mv, c) in moves.into_iter().zip(children) {
             if self.m.is_terminal(&c)? {
                 if won(self.m, &c, r)? {
-                    self.credit(mv, d);
+                    self.credit(r, mv, d);
                     return Ok(true);
                 }
             } else if d > 1 {
@@ -323,21 +323,23 @@ impl<M: StateMachine> Search<'_, M> {
         }
         for (mv, c) in &open {
             if self.wins(c, r, d - 1)? {
-                self.credit(*mv, d);
+                self.credit(r, *mv, d);
                 return Ok(true);
             }
         }
         Ok(false)
     }
 
-    /// Moves that won or escaped before first, by their history.
-    fn order(&self, moves: &mut [TermId]) {
-        moves.sort_by_key(|mv| std::cmp::Reverse(self.history.get(mv).copied().unwrap_or(0)));
+    /// Role `r`'s moves that won or escaped before first, by their history.
+    fn order(&self, r: usize, moves: &mut [TermId]) {
+        let h = |mv: &TermId| self.history.get(&(r, *mv)).copied().unwrap_or(0);
+        moves.sort_by_key(|mv| std::cmp::Reverse(h(mv)));
     }
 
-    /// `mv` settled a node `d` plies from the horizon: deeper counts more.
-    fn credit(&mut self, mv: TermId, d: u8) {
-        let h = self.history.entry(mv).or_insert(0);
+    /// Role `r`'s `mv` settled a node `d` plies from the horizon: deeper
+    /// counts more.
+    fn credit(&mut self, r: usize, mv: TermId, d: u8) {
+        let h = self.history.entry((r, mv)).or_insert(0);
         *h = h.saturating_add(u32::from(d) * u32::from(d));
     }
 
@@ -354,12 +356,12 @@ impl<M: StateMachine> Search<'_, M> {
     ) -> Result<bool, Failed> {
         let mut joint: Vec<TermId> = legal.iter().map(|l| l[0]).collect();
         let mut replies = legal[mover].clone();
-        self.order(&mut replies);
+        self.order(mover, &mut replies);
         for mv in replies {
             joint[mover] = mv;
             let child = self.m.next_state(state, &joint)?;
             if !self.wins(&child, r, d - 1)? {
-                self.credit(mv, d);
+                self.credit(mover, mv, d);
                 return Ok(false);
             }
         }
@@ -522,13 +524,13 @@ mod tests {
         .unwrap();
         assert_eq!(p.winning, Some(take2));
         assert!(
-            fresh.history.get(&take2).is_some_and(|&h| h > 0),
+            fresh.history.get(&(0, take2)).is_some_and(|&h| h > 0),
             "the winning move is credited"
         );
         // A history that favours the losing move everywhere changes the
         // order of the search, not what it proves.
         let mut skewed = Table::default();
-        skewed.history.insert(take1, 1_000_000);
+        skewed.history.insert((0, take1), 1_000_000);
         let q = prove(&mut m, &root, 0, &mut rank, none, &mut skewed, &budget).unwrap();
         assert_eq!(p, q);
     }

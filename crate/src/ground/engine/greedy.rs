@@ -5,7 +5,7 @@
 //! nothing and looks nothing up. With a [`Mast`], the moves are drawn by it
 //! and noted on its trail (their slots are the legal indices).
 
-use super::{draw, select, FastEngine, NONE};
+use super::{bit_positions, draw, select, FastEngine, NONE};
 use crate::reasoner::greedy::Enders;
 use crate::reasoner::mast::Mast;
 use crate::reasoner::random_index;
@@ -20,7 +20,8 @@ struct Choice {
     /// Per role, the legal index of its move.
     picks: SmallVec<[u32; 4]>,
     mover: usize,
-    /// The mover's legal bits not tried yet.
+    /// The mover's legal bits, and those not tried yet.
+    legal: Words,
     untried: Words,
     steps: usize,
     /// The length of MAST's trail before it.
@@ -44,11 +45,17 @@ impl FastEngine {
         let roles = self.t.roles.len();
         let mut picks: SmallVec<[u32; 4]> = SmallVec::new();
         let mut bits = Words::new();
+        // Under PPA: each role's legal bits, where it has several moves.
+        let adapts = mast.as_deref().is_some_and(Mast::adapts);
+        let mut words = Words::new();
+        let mut spans: SmallVec<[(usize, usize); 4]> = SmallVec::new();
         let mut last = Choice::default();
         let mut has_last = false;
         let mut steps = 0;
         while steps < max_steps && !self.on(terminal) {
             picks.clear();
+            words.clear();
+            spans.clear();
             let mut movers = 0;
             let mut mover = 0;
             for r in 0..roles {
@@ -63,6 +70,13 @@ impl FastEngine {
                     bits.clear();
                     bits.extend_from_slice(legal);
                 }
+                if adapts {
+                    let from = words.len();
+                    if n > 1 {
+                        words.extend_from_slice(legal);
+                    }
+                    spans.push((from, words.len()));
+                }
                 picks.push(start + draw(legal, n, start, rng, mast.as_deref()) as u32);
             }
             let lone = movers == 1;
@@ -72,7 +86,11 @@ impl FastEngine {
                         enders.tries += 1;
                         if let Some(mast) = mast.as_deref_mut() {
                             mast.truncate(last.trail);
-                            note(mast, &last.picks);
+                            let mut spans: SmallVec<[(usize, usize); 4]> =
+                                SmallVec::from_elem((0, 0), roles);
+                            spans[last.mover] = (0, last.legal.len());
+                            let starts = &self.t.legal_start;
+                            note(mast, &last.picks, starts, &last.legal, &spans);
                         }
                         steps = last.steps + 1;
                         if self.on(terminal) {
@@ -86,6 +104,7 @@ impl FastEngine {
                 last.state.extend_from_slice(&self.cur);
                 last.picks.clone_from(&picks);
                 last.mover = mover;
+                last.legal.clone_from(&bits);
                 last.untried.clone_from(&bits);
                 let played = picks[mover] - self.t.legal_start[mover];
                 last.untried[played as usize / 64] &= !(1 << (played % 64));
@@ -94,7 +113,7 @@ impl FastEngine {
             }
             has_last = lone;
             if let Some(mast) = mast.as_deref_mut() {
-                note(mast, &picks);
+                note(mast, &picks, &self.t.legal_start, &words, &spans);
             }
             self.play(&picks);
             if lone && self.on(terminal) {
@@ -171,9 +190,14 @@ impl FastEngine {
     }
 }
 
-/// Notes a joint move, given by legal indices, on MAST's trail.
-fn note(mast: &mut Mast, picks: &[u32]) {
+/// Notes a joint move, given by legal indices, on MAST's trail; under PPA
+/// with the moves each role chose among (`spans[r]`: role `r`'s legal
+/// bits in `words`, empty where it had one move; `starts`: each role's
+/// first legal index).
+fn note(mast: &mut Mast, picks: &[u32], starts: &[u32], words: &[u64], spans: &[(usize, usize)]) {
     for (r, &i) in picks.iter().enumerate() {
-        mast.record(i, r);
+        let (from, to) = spans.get(r).copied().unwrap_or((0, 0));
+        let among = bit_positions(&words[from..to]).map(|pos| starts[r] + pos as u32);
+        mast.record_among(i, r, among);
     }
 }
