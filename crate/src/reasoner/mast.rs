@@ -269,7 +269,7 @@ impl Mast {
         let reward = |role: u32| rewards.get(role as usize).copied().unwrap_or(0.0);
         let top = rewards.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let low = rewards.iter().copied().fold(f64::INFINITY, f64::min);
-        if !(top > low) {
+        if top <= low {
             return;
         }
         let mut start = 0;

@@ -20,7 +20,7 @@ struct Choice {
     /// Per role, the legal index of its move.
     picks: SmallVec<[u32; 4]>,
     mover: usize,
-    /// The mover's legal bits, and those not tried yet.
+    /// The mover's legal bits (kept under PPA), and those not tried yet.
     legal: Words,
     untried: Words,
     steps: usize,
@@ -104,7 +104,9 @@ impl FastEngine {
                 last.state.extend_from_slice(&self.cur);
                 last.picks.clone_from(&picks);
                 last.mover = mover;
-                last.legal.clone_from(&bits);
+                if adapts {
+                    last.legal.clone_from(&bits);
+                }
                 last.untried.clone_from(&bits);
                 let played = picks[mover] - self.t.legal_start[mover];
                 last.untried[played as usize / 64] &= !(1 << (played % 64));
