@@ -1,8 +1,8 @@
 //! `mcts` options built for real games: `eval=material` (an evaluation
 //! where the game has boards, none where it has not), `tactics` and
 //! `transpositions` (named in the player, refused with `solver=on`),
-//! `minimax` (only with an evaluation), the solver's material shift, and
-//! clear errors for values that are not ones.
+//! `minimax` (only with an evaluation), the solver's material shift, its
+//! playout rule (`mast`), and clear errors for values that are not ones.
 
 use gdlkit::search::{build_player, PlayerSpec};
 use gdlkit::{load_engine, parse_program, EngineChoice};
@@ -41,6 +41,20 @@ fn a_bad_value_names_every_choice() {
         err,
         "player option eval must be on, auto, material or off, got `pieces`"
     );
+}
+
+#[test]
+fn mast_takes_on_ppa_or_off_and_the_player_names_its_rule() {
+    let mast = build("breakthrough", "mcts-solver:mast=on").unwrap();
+    assert!(mast.contains("mast") && !mast.contains("ppa"), "{mast}");
+    let ppa = build("breakthrough", "mcts-solver:mast=ppa").unwrap();
+    assert!(ppa.contains("ppa") && !ppa.contains("mast"), "{ppa}");
+    let off = build("breakthrough", "mcts-solver:mast=off").unwrap();
+    assert!(!off.contains("mast") && !off.contains("ppa"), "{off}");
+    let err = build("breakthrough", "mcts-solver:mast=nst").unwrap_err();
+    assert_eq!(err, "player option mast must be on, ppa or off, got `nst`");
+    let err = build("breakthrough", "mcts:mast=ppa").unwrap_err();
+    assert_eq!(err, "player option mast needs solver=on");
 }
 
 #[test]
