@@ -58,9 +58,8 @@ pub struct Mast {
     /// chosen among, one list after another.
     trail: Vec<Step>,
     among: Vec<u32>,
-    /// PPA's change per slot while a playout is credited, and its slots.
-    delta: Vec<f64>,
-    touched: Vec<u32>,
+    /// PPA's changes (slot, amount) while a playout is credited.
+    changes: Vec<(u32, f64)>,
     /// Machines without their own numbering: a slot per role and move,
     /// and each slot's move.
     slots: FxHashMap<(u32, TermId), u32>,
@@ -86,8 +85,7 @@ impl Mast {
             weights: Vec::new(),
             trail: Vec::new(),
             among: Vec::new(),
-            delta: Vec::new(),
-            touched: Vec::new(),
+            changes: Vec::new(),
             slots: FxHashMap::default(),
             moves: Vec::new(),
         }
@@ -221,8 +219,13 @@ impl Mast {
     /// The legal slots the running playout's `i`-th noted move was chosen
     /// among (PPA; empty where its role had one move).
     pub fn among(&self, i: usize) -> &[u32] {
+        &self.among[self.span(i)]
+    }
+
+    /// Where the `i`-th noted move's alternatives lie in `among`.
+    fn span(&self, i: usize) -> std::ops::Range<usize> {
         let from = if i == 0 { 0 } else { self.trail[i - 1].end };
-        &self.among[from as usize..self.trail[i].end as usize]
+        from as usize..self.trail[i].end as usize
     }
 
     /// How many moves the running playout has noted.
@@ -272,42 +275,33 @@ impl Mast {
         if top <= low {
             return;
         }
-        let mut start = 0;
+        // Reused between playouts, so crediting one allocates nothing.
+        let mut changes = std::mem::take(&mut self.changes);
         for i in 0..self.trail.len() {
-            let step = self.trail[i];
-            let (from, to) = (start, step.end as usize);
-            start = to;
-            if from == to || reward(step.role) < top {
+            let (step, span) = (self.trail[i], self.span(i));
+            if span.is_empty() || reward(step.role) < top {
                 continue;
             }
-            let z: f64 = self.among[from..to].iter().map(|&s| self.odds(s)).sum();
-            self.change(step.slot, alpha);
-            for k in from..to {
-                let s = self.among[k];
-                self.change(s, -alpha * self.odds(s) / z);
-            }
+            let among = &self.among[span];
+            let z: f64 = among.iter().map(|&s| self.odds(s)).sum();
+            changes.push((step.slot, alpha));
+            changes.extend(among.iter().map(|&s| (s, -alpha * self.odds(s) / z)));
         }
-        for k in 0..self.touched.len() {
-            let s = self.touched[k] as usize;
+        // Applied once all are known, so each used the weights before.
+        for &(s, by) in &changes {
+            let s = s as usize;
             if s >= self.weights.len() {
                 self.weights.resize(s + 1, (0.0, 1.0));
             }
-            let w = (self.weights[s].0 + self.delta[s]).clamp(-MAX_WEIGHT, MAX_WEIGHT);
-            self.weights[s] = (w, w.exp());
-            self.delta[s] = 0.0;
+            self.weights[s].0 += by;
         }
-        self.touched.clear();
-    }
-
-    fn change(&mut self, slot: u32, by: f64) {
-        let s = slot as usize;
-        if s >= self.delta.len() {
-            self.delta.resize(s + 1, 0.0);
+        for &(s, _) in &changes {
+            let w = &mut self.weights[s as usize];
+            let clamped = w.0.clamp(-MAX_WEIGHT, MAX_WEIGHT);
+            *w = (clamped, clamped.exp());
         }
-        if self.delta[s] == 0.0 {
-            self.touched.push(slot);
-        }
-        self.delta[s] += by;
+        changes.clear();
+        self.changes = changes;
     }
 
     /// Forgets the statistics (a new game).
