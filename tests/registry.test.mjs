@@ -89,7 +89,7 @@ test('the default player: MCTS-Solver, the same in the registry, the npm API and
   const client = readFileSync(join(ROOT, 'site', 'src', 'engine', 'client.js'), 'utf8');
   assert.match(client, new RegExp(`export const DEFAULT_PLAYER = '${api.defaultPlayer()}';`));
   const player = new api.Player(TICTACTOE);
-  assert.match(player.name, /^mcts\(solver\b.*\bgreedy\b/);
+  assert.match(player.name, /^mcts\(solver\b.*\bgreedy\b.*\btactics\b/);
   player.free();
   // Its options are those of mcts with solver=on; it cannot be turned into plain MCTS.
   assert.throws(() => new api.Player(TICTACTOE, 'mcts-solver:solver=off'), (e) => e instanceof TypeError && /always solves/.test(e.message));
@@ -118,6 +118,13 @@ test('parallel workers: options are read in Rust, an unknown key is a TypeError 
     () => new api.MctsWorker(TICTACTOE, 'mcts:eval=pieces'),
     (e) => e instanceof TypeError && /eval must be on, auto, material or off/.test(e.message),
   );
+  // Plain MCTS checks tactics on merged statistics, where there is no
+  // game; the solver's workers take it (worker 0 checks).
+  assert.throws(
+    () => new api.MctsWorker(TICTACTOE, 'mcts:tactics=on'),
+    (e) => e instanceof TypeError && /tactics=on needs solver=on/.test(e.message),
+  );
+  for (const worker of [0, 1]) new api.MctsWorker(TICTACTOE, 'mcts-solver', { worker }).free();
   // Playouts cut after one step are scored by the evaluation, not by goals
   // (multiples of 0.5 in tic-tac-toe).
   const game = new api.Game(TICTACTOE);

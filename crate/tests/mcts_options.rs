@@ -71,10 +71,14 @@ fn tactics_and_transpositions_are_named_and_transpositions_refused_with_the_solv
     );
     let err = build("connectFour", "mcts:solver=on,transpositions=on").unwrap_err();
     assert_eq!(err, "player option transpositions is not for solver=on");
-    // The tactical check runs beside the solver's tree.
+    // The tactical check runs beside the solver's tree: the default
+    // player's unless turned off.
+    let off = build("connectFour", "mcts-solver:tactics=off,ms=50").unwrap();
+    assert!(!off.contains("tactics"), "{off}");
     for spec in [
         "mcts:solver=on,tactics=on,ms=50",
         "mcts-solver:tactics=on,ms=50",
+        "mcts-solver:ms=50",
     ] {
         let name = build("connectFour", spec).unwrap();
         assert!(

@@ -49,6 +49,7 @@ pub(crate) mod mcts_solver;
 pub mod minimax;
 pub(crate) mod ordering;
 pub mod parallel;
+pub mod proof_number;
 pub mod report;
 pub mod root;
 pub(crate) mod table;
@@ -491,7 +492,7 @@ pub const PLAYERS: &[PlayerInfo] = &[
         "mcts-solver",
         "MCTS-Solver",
         false,
-        "the default player (the strongest by measurement, BENCHMARKS.md): mcts with solver=on, greedy=on and eval=material (counted only where the pieces tell something of the outcome); takes the options of mcts with solver=on, e.g. greedy=off, eval=off, c, mast, rave, threads|cores",
+        "the default player (the strongest by measurement, BENCHMARKS.md): mcts with solver=on, greedy=on, eval=material (counted only where the pieces tell something of the outcome) and tactics=on (forced wins and losses proven on a thread beside the tree, full width then by proof numbers); takes the options of mcts with solver=on, e.g. greedy=off, eval=off, tactics=off, c, mast, rave, threads|cores",
     ),
     player(
         "coolerjo",
@@ -512,8 +513,12 @@ pub const PLAYERS: &[PlayerInfo] = &[
 pub const DEFAULT_PLAYER: &str = "mcts-solver";
 
 /// The options `mcts-solver` stands for, before its own.
-const MCTS_SOLVER_OPTIONS: [(&str, &str); 3] =
-    [("solver", "on"), ("greedy", "on"), ("eval", "material")];
+const MCTS_SOLVER_OPTIONS: [(&str, &str); 4] = [
+    ("solver", "on"),
+    ("greedy", "on"),
+    ("eval", "material"),
+    ("tactics", "on"),
+];
 
 /// The canonical name of a player or search algorithm, from the one
 /// registry [`PLAYERS`]: case is ignored and the usual spellings
@@ -565,8 +570,8 @@ impl std::str::FromStr for PlayerSpec {
 
 impl PlayerSpec {
     /// The spec as the player that runs it: `mcts-solver` is `mcts` with
-    /// its options (solver=on, greedy=on, eval=material) before the
-    /// spec's own.
+    /// its options (solver=on, greedy=on, eval=material, tactics=on)
+    /// before the spec's own.
     pub fn expanded(&self) -> Result<PlayerSpec, String> {
         if self.name != "mcts-solver" {
             return Ok(self.clone());

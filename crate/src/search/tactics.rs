@@ -14,10 +14,16 @@
 //! Moves that won or escaped at earlier nodes are tried first (the
 //! history heuristic), which orders the search and proves nothing new.
 //!
+//! The full-width search has 40% of the budget. Proof-number searches
+//! ([`super::proof_number`]) have the rest, for the long forced lines it
+//! cannot reach: a win at the root, then losses in the ranking's order up
+//! to the first move not proven lost, at any depth.
+//!
 //! Only proofs change the choice: a search cut short by its budget proves
 //! nothing, and states where several roles choose at once count as no win
 //! for anybody. "Win" is the top reward (goal 100).
 
+use super::proof_number::{self, Outcome};
 use super::root::WIN;
 use super::{Budget, Limit};
 use crate::reasoner::{only_mover, rewards, EvalError, StateMachine};
@@ -169,9 +175,10 @@ pub fn prove<M: StateMachine>(
     let others: Vec<usize> = (0..legal.len()).filter(|&r| r != role).collect();
     // Older successes count half: the position has moved on.
     table.history.values_mut().for_each(|h| *h /= 2);
+    let mut whole = Limit::new(budget);
     let mut s = Search {
         m,
-        limit: Limit::new(budget),
+        limit: Limit::new(&share(budget, WIDE_SHARE)),
         known: &mut table.known,
         history: &mut table.history,
         enders,
@@ -194,8 +201,79 @@ pub fn prove<M: StateMachine>(
         }
         depth += 2;
     }
+    if proofs.winning.is_none() {
+        let mut win = Limit::new(&share(budget, (1.0 - WIDE_SHARE) / 2.0));
+        proofs.winning = match proof_number::prove(s.m, root, role, &mut win)? {
+            (Outcome::Win, mv) => mv,
+            _ => None,
+        };
+    }
+    if proofs.winning.is_none() {
+        let deep = Deep {
+            moves: &moves,
+            children: &children,
+            others: &others,
+        };
+        deep.losses(s.m, rank, &mut lost, &mut whole)?;
+    }
     proofs.lost = lost.into_iter().map(|i| moves[i]).collect();
     Ok(proofs)
+}
+
+/// The full-width search's share of the budget. Proof-number searches
+/// have the rest: half of it for a win at the root, then what is left for
+/// losses.
+const WIDE_SHARE: f64 = 0.4;
+
+/// `fraction` of `budget`'s time and nodes.
+fn share(budget: &Budget, fraction: f64) -> Budget {
+    Budget {
+        ms: budget.ms.map(|ms| ms * fraction),
+        nodes: (budget.nodes).map(|n| (n as f64 * fraction).ceil() as u64),
+        ..*budget
+    }
+}
+
+/// The root's moves, the states after them and the other roles, for the
+/// proof-number searches beyond the full width.
+struct Deep<'a, S> {
+    moves: &'a [TermId],
+    children: &'a [S],
+    others: &'a [usize],
+}
+
+impl<S> Deep<'_, S> {
+    /// Forced losses at any depth, looked for in `rank`'s order up to the
+    /// first move not proven lost (added to `lost`). As in the full-width
+    /// rounds, where every move is lost nothing is added.
+    fn losses<M: StateMachine<State = S>>(
+        &self,
+        m: &mut M,
+        rank: &mut dyn FnMut(&[TermId]) -> Vec<TermId>,
+        lost: &mut Vec<usize>,
+        limit: &mut Limit,
+    ) -> Result<(), EvalError> {
+        let proven: Vec<TermId> = lost.iter().map(|&i| self.moves[i]).collect();
+        let mut found = Vec::new();
+        for i in in_order(self.moves, &rank(&proven)) {
+            if lost.contains(&i) {
+                continue;
+            }
+            let mut beaten = false;
+            for &o in self.others {
+                if !beaten {
+                    let (outcome, _) = proof_number::prove(m, &self.children[i], o, limit)?;
+                    beaten = outcome == Outcome::Win;
+                }
+            }
+            if !beaten {
+                lost.extend(found);
+                return Ok(());
+            }
+            found.push(i);
+        }
+        Ok(())
+    }
 }
 
 /// Indices into `moves` in the order of `ranked`, the moves it leaves out
@@ -387,7 +465,12 @@ fn after_each<M: StateMachine>(
     Ok(children)
 }
 
-fn won<M: StateMachine>(m: &mut M, state: &M::State, r: usize) -> Result<bool, EvalError> {
+/// Whether role `r` has the top reward at terminal `state`.
+pub(super) fn won<M: StateMachine>(
+    m: &mut M,
+    state: &M::State,
+    r: usize,
+) -> Result<bool, EvalError> {
     Ok(rewards(m, state)?.get(r).is_some_and(|&g| g >= WIN))
 }
 
@@ -447,10 +530,12 @@ mod tests {
     #[test]
     fn a_shallow_loss_is_avoided_before_the_win_is_proven() {
         // From 4, (take 2) lets b take the last two; (take 1) wins at depth
-        // 3. A budget that ends within depth 3 keeps depth 1's finding.
+        // 3. A budget whose full-width share (three of its six nodes)
+        // ends within depth 1 still proves the loss, by the proof-number
+        // search.
         let (mut m, root, take1, take2) = take_away_start(4);
         let v = check(&mut m, &root, 0, &[take2, take1], &Budget::nodes(6)).unwrap();
-        assert_eq!((v.winning, v.instead, v.depth), (None, Some(take1), 1));
+        assert_eq!((v.winning, v.instead, v.depth), (None, Some(take1), 0));
         assert_eq!(v.choice(), Some(take1));
         let v = check(&mut m, &root, 0, &[take2, take1], &Budget::nodes(1000)).unwrap();
         assert_eq!((v.winning, v.depth), (Some(take1), 3));

@@ -60,18 +60,23 @@ impl MctsWorker {
             )));
         }
         let mut cfg = mcts_config(&spec).map_err(|e| js::type_error(&e))?;
-        // The workers' statistics are merged without a game to check.
-        if cfg.tactics {
+        let solver = spec.flag("solver", false).map_err(|e| js::type_error(&e))?;
+        // Plain MCTS checks the move chosen from the merged statistics,
+        // where there is no game; the solver's check marks its proofs in
+        // the root's statistics, which the merge keeps.
+        if cfg.tactics && !solver {
             return Err(js::type_error(
-                "player option tactics=on needs the game where the move is chosen: use one worker (no cores or threads)",
+                "player option tactics=on needs solver=on with workers, or one worker (no cores or threads)",
             ));
         }
+        // One worker checks, as one thread does natively; the others
+        // spend all their time on the tree.
+        cfg.tactics &= worker.unwrap_or(0) == 0;
         // What the playouts settle before the first move comes from the
         // player's seed, not the worker's, so the workers agree (within the
         // learning's time cap).
         let seed = seed.unwrap_or(1);
         let program = crate::parse_program(kif);
-        let solver = spec.flag("solver", false).map_err(|e| js::type_error(&e))?;
         let worker_seed = worker_seed(seed, worker.unwrap_or(0) as usize);
         let search = if solver {
             let cfg = solver_config(&spec, cfg, &program, &mut machine, seed)
