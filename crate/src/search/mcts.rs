@@ -63,7 +63,7 @@ pub struct Config {
     /// Transpositions: a state reached again by another path is the same
     /// node (the tree becomes a graph whose nodes pool their statistics).
     pub transpositions: bool,
-    /// Check the final choice for forced wins and losses a few moves deep
+    /// Check the final choice for forced wins and losses
     /// (`search/tactics.rs`), in [`TACTICS_SHARE`] of the time.
     pub tactics: bool,
     /// Implicit minimax backups: the weight of the children's minimax

@@ -93,7 +93,7 @@ pub struct Config {
     /// RAVE's equivalence constant `K` (0: off): a move's mean is mixed
     /// with its all-moves-as-first mean, weight `sqrt(K / (3n + K))`.
     pub rave: u32,
-    /// Prove forced wins and losses a few moves deep at the root
+    /// Prove forced wins and losses at the root
     /// ([`super::tactics`]): on a thread of its own beside the walkers,
     /// or in [`TACTICS_SHARE`] of the time on one thread.
     pub tactics: bool,

@@ -1,5 +1,5 @@
-//! Forced wins and losses a few moves deep, for the MCTS player's final
-//! choice (`mcts:tactics=on`).
+//! Forced wins and losses, a few moves deep at full width and deeper by
+//! proof numbers, for the MCTS player's final choice (`mcts:tactics=on`).
 //!
 //! UCT is known to walk into shallow traps: a move whose refutation is a
 //! forced win a few plies deep can look best on the average of random
