@@ -47,6 +47,9 @@
 //!   mover's child states anyway, also seeds the captures: tried before
 //!   the other untried moves, with the node's mean displaced alike counted
 //!   in their means as `SEED_WEIGHT` visits.
+//! - **The tactical check** (`tactics=on`, on in `mcts-solver`): forced
+//!   wins and losses at the root proven by [`super::tactics`] on a thread
+//!   beside the walkers, marked in the root's view as proven values.
 //!
 //! The move played is our role's most visited root move (ties: higher
 //! mean), after the proven values above.
