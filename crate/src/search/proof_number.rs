@@ -10,12 +10,12 @@
 //! same size, which is why it finds the long forced wins of race games.
 //!
 //! The search is exact: a node is proven only from terminal states. States
-//! where several roles choose at once count as no win, as in
-//! [`super::tactics`]. "Win" is the top reward (goal 100).
+//! where several roles choose at once count as no win, as in the
+//! tactical check (`search/tactics.rs`) that runs it. "Win" is the top reward (goal 100).
 
-use super::tactics::won;
+use super::root::WIN;
 use super::Limit;
-use crate::reasoner::{only_mover, EvalError, StateMachine};
+use crate::reasoner::{only_mover, rewards, EvalError, StateMachine};
 use crate::terms::TermId;
 
 /// Infinity for proof and disproof numbers; sums saturate here.
@@ -160,7 +160,10 @@ impl<M: StateMachine> Tree<'_, M> {
             // Nobody chooses: the one joint move, as if the role chose it.
             None if legal.iter().all(|l| l.len() == 1) => self.role,
             // Several roles choose at once, or someone cannot move.
-            None => return Ok(self.settle(i, INF, 0)),
+            None => {
+                self.settle(i, INF, 0);
+                return Ok(());
+            }
         };
         let or = mover == self.role;
         let first = self.nodes.len() as u32;
@@ -189,7 +192,8 @@ impl<M: StateMachine> Tree<'_, M> {
             mover,
         });
         let (proof, disproof) = self.numbers(i);
-        Ok(self.settle(i, proof, disproof))
+        self.settle(i, proof, disproof);
+        Ok(())
     }
 
     fn settle(&mut self, i: u32, proof: u32, disproof: u32) {
@@ -244,6 +248,15 @@ impl<M: StateMachine> Tree<'_, M> {
         let kids = &self.nodes[root.first as usize..(root.first + root.len) as usize];
         kids.iter().find(|c| c.proof == 0).map(|c| c.mv)
     }
+}
+
+/// Whether role `r` has the top reward at terminal `state`.
+pub(super) fn won<M: StateMachine>(
+    m: &mut M,
+    state: &M::State,
+    r: usize,
+) -> Result<bool, EvalError> {
+    Ok(rewards(m, state)?.get(r).is_some_and(|&g| g >= WIN))
 }
 
 #[cfg(test)]

@@ -23,10 +23,9 @@
 //! nothing, and states where several roles choose at once count as no win
 //! for anybody. "Win" is the top reward (goal 100).
 
-use super::proof_number::{self, Outcome};
-use super::root::WIN;
+use super::proof_number::{self, won, Outcome};
 use super::{Budget, Limit};
-use crate::reasoner::{only_mover, rewards, EvalError, StateMachine};
+use crate::reasoner::{only_mover, EvalError, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -463,15 +462,6 @@ fn after_each<M: StateMachine>(
         children.push(m.next_state(state, &joint)?);
     }
     Ok(children)
-}
-
-/// Whether role `r` has the top reward at terminal `state`.
-pub(super) fn won<M: StateMachine>(
-    m: &mut M,
-    state: &M::State,
-    r: usize,
-) -> Result<bool, EvalError> {
-    Ok(rewards(m, state)?.get(r).is_some_and(|&g| g >= WIN))
 }
 
 #[cfg(test)]
