@@ -21,7 +21,7 @@ use crate::terms::TermId;
 /// Infinity for proof and disproof numbers; sums saturate here.
 const INF: u32 = u32::MAX / 4;
 
-/// Nodes a tree may hold (about 24 bytes each): beyond it, nothing more is
+/// Nodes a tree may hold (32 bytes each): beyond it, nothing more is
 /// proven.
 pub const MAX_NODES: usize = 1 << 21;
 
