@@ -49,7 +49,9 @@
 //!   in their means as `SEED_WEIGHT` visits.
 //! - **The tactical check** (`tactics=on`, on in `mcts-solver`): forced
 //!   wins and losses at the root proven by [`super::tactics`] on a thread
-//!   beside the walkers, marked in the root's view as proven values.
+//!   beside the walkers (in a move's last [`TACTICS_MAX_MS`]; that thread
+//!   walks too before and after), marked in the root's view as proven
+//!   values.
 //!
 //! The move played is our role's most visited root move (ties: higher
 //! mean), after the proven values above.
@@ -105,6 +107,16 @@ pub struct Config {
 /// The share of a move's time the tactical check takes where it cannot
 /// run beside the tree search (one thread).
 pub const TACTICS_SHARE: f64 = 0.3;
+
+/// The most time the check takes on its own thread. In a longer move
+/// that thread first grows the tree with the walkers and checks in the
+/// move's last `TACTICS_MAX_MS`, when the tree's ranking is nearer the
+/// move it will play; and it walks again if the check ends early. The
+/// check's proofs come mostly from its first seconds (it deepens by
+/// plies, and its last proof-number search tries to prove the best move
+/// lost until the time is up); the tree's judgement grows with every
+/// playout.
+pub const TACTICS_MAX_MS: f64 = 2_500.0;
 
 impl Default for Config {
     fn default() -> Config {
@@ -1109,12 +1121,12 @@ pub struct SolverMcts<S> {
 /// deepest descent, or the tactical check's proofs.
 enum Part {
     Walk(u64, u32),
-    Proofs(Proofs),
+    Proofs(Proofs, u64, u32),
 }
 
 /// The walkers' budget and the tactical check's: with `share` the check
-/// runs after the walkers in [`TACTICS_SHARE`] of the time; a playout
-/// budget gives it [`super::mcts::TACTICS_NODES`].
+/// runs after the walkers in [`TACTICS_SHARE`] of the time, else beside
+/// them; a playout budget gives it [`super::mcts::TACTICS_NODES`].
 fn split_budget(budget: &Budget, share: bool) -> (Budget, Budget) {
     match budget.ms {
         Some(ms) if share => (
@@ -1187,6 +1199,17 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
         // Every thread's clock starts now, before the tree is rerooted (on
         // wasm32 the threads run one after the other, within that time).
         let mut limits: Vec<Limit> = (0..walkers).map(|_| Limit::new(&walk_budget)).collect();
+        // The check's thread walks too where the time allows (a playout
+        // budget leaves it out: the walkers' playouts stay as counted).
+        let check_walks = walk_budget.nodes.is_none() && m.clones_share_terms();
+        let (lead, check_budget) = match check_budget.ms {
+            Some(ms) if check_walks && ms > TACTICS_MAX_MS => (
+                Some(Budget::ms(ms - TACTICS_MAX_MS)),
+                Budget::ms(TACTICS_MAX_MS),
+            ),
+            _ => (None, check_budget),
+        };
+        let mut after = Limit::new(&walk_budget);
         self.tree.start(m, root)?;
         // The tree holds the walkers' terms: on a machine whose clones name
         // new terms apart (the interpreter) one walker grows it.
@@ -1206,8 +1229,8 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
             tree: Mutex::new(&mut self.tree),
             stop: AtomicBool::new(false),
         };
-        let mut jobs: Vec<Job<Result<Part, EvalError>>> = (self.walkers.iter_mut())
-            .take(threads)
+        let (walking, spare) = self.walkers.split_at_mut(threads);
+        let mut jobs: Vec<Job<Result<Part, EvalError>>> = (walking.iter_mut())
             .zip(machines)
             .map(|(w, mm)| {
                 let (shared, cfg) = (&shared, &cfg);
@@ -1221,7 +1244,13 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
         if let Some(mut tm) = checker {
             let (shared, enders) = (&shared, enders.take().unwrap_or_default());
             let table = &mut self.table;
+            let mut walker = spare.first_mut().filter(|_| check_walks);
+            let cfg = &cfg;
             jobs.push(Box::new(move || {
+                let (mut playouts, mut depth) = (0, 0);
+                if let (Some(w), Some(lead)) = (walker.as_deref_mut(), lead) {
+                    (playouts, depth) = w.walk(&mut tm, shared, cfg, Limit::new(&lead))?;
+                }
                 // Before each depth: what is proven lost is left by the
                 // walkers from then on, and the ranking is read again.
                 let mut rank = |lost: &[TermId]| {
@@ -1235,7 +1264,14 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
                 if proofs.as_ref().map_or(true, |p| p.winning.is_some()) {
                     shared.stop.store(true, Ordering::Relaxed);
                 }
-                Ok(Part::Proofs(proofs?))
+                let proofs = proofs?;
+                if let Some(w) = walker.filter(|_| proofs.winning.is_none()) {
+                    if !after.exhausted() {
+                        let (more, deeper) = w.walk(&mut tm, shared, cfg, after)?;
+                        (playouts, depth) = (playouts + more, depth.max(deeper));
+                    }
+                }
+                Ok(Part::Proofs(proofs, playouts, depth))
             }));
         }
         let parts = run_all(jobs);
@@ -1247,7 +1283,11 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
                     stats.playouts += playouts;
                     stats.depth = stats.depth.max(depth);
                 }
-                Ok(Part::Proofs(p)) => proofs = Some(p),
+                Ok(Part::Proofs(p, playouts, depth)) => {
+                    stats.playouts += playouts;
+                    stats.depth = stats.depth.max(depth);
+                    proofs = Some(p);
+                }
                 Err(e) => {
                     self.tree.nodes.clear();
                     return Err(e);
@@ -1426,6 +1466,29 @@ pub(crate) mod tests {
             assert_eq!(tree[0].proven.as_deref(), Some(&[1.0, 0.0][..]));
             assert!(r.stats.playouts < 20_000, "pile {pile}");
         }
+    }
+
+    #[test]
+    fn the_check_thread_walks_once_its_check_has_ended() {
+        // In tic-tac-toe the check proves all it can in milliseconds; with
+        // a time budget its thread then walks (its walker's generator has
+        // moved on), with a playout budget it does not.
+        let ttt = include_str!("../../../games/ticTacToe.kif");
+        let walked = |budget: Budget| {
+            let mut m = load_engine(ttt, EngineChoice::Fast).expect("tic-tac-toe loads");
+            let root = m.initial_state().unwrap();
+            let cfg = Config {
+                tactics: true,
+                budget,
+                ..Config::default()
+            };
+            let mut p = SolverMcts::new(cfg, 3, 2);
+            p.search_view(&mut m, &root, 0).unwrap();
+            let fresh = fastrand::Rng::with_seed(worker_seed(3, 1)).u64(..);
+            p.walkers[1].rng.u64(..) != fresh
+        };
+        assert!(walked(Budget::ms(1_500.0)));
+        assert!(!walked(Budget::nodes(2_000)));
     }
 
     #[test]
