@@ -49,9 +49,8 @@
 //!   in their means as `SEED_WEIGHT` visits.
 //! - **The tactical check** (`tactics=on`, on in `mcts-solver`): forced
 //!   wins and losses at the root proven by [`super::tactics`] on a thread
-//!   beside the walkers (in a move's last [`TACTICS_MAX_MS`]; that thread
-//!   walks too before and after), marked in the root's view as proven
-//!   values.
+//!   beside the walkers (that thread walks too once the check has
+//!   ended), marked in the root's view as proven values.
 //!
 //! The move played is our role's most visited root move (ties: higher
 //! mean), after the proven values above.
@@ -107,16 +106,6 @@ pub struct Config {
 /// The share of a move's time the tactical check takes where it cannot
 /// run beside the tree search (one thread).
 pub const TACTICS_SHARE: f64 = 0.3;
-
-/// The most time the check takes on its own thread. In a longer move
-/// that thread first grows the tree with the walkers and checks in the
-/// move's last `TACTICS_MAX_MS`, when the tree's ranking is nearer the
-/// move it will play; and it walks again if the check ends early. The
-/// check's proofs come mostly from its first seconds (it deepens by
-/// plies, and its last proof-number search tries to prove the best move
-/// lost until the time is up); the tree's judgement grows with every
-/// playout.
-pub const TACTICS_MAX_MS: f64 = 2_500.0;
 
 impl Default for Config {
     fn default() -> Config {
@@ -1199,16 +1188,10 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
         // Every thread's clock starts now, before the tree is rerooted (on
         // wasm32 the threads run one after the other, within that time).
         let mut limits: Vec<Limit> = (0..walkers).map(|_| Limit::new(&walk_budget)).collect();
-        // The check's thread walks too where the time allows (a playout
-        // budget leaves it out: the walkers' playouts stay as counted).
+        // Once its check has ended, the check's thread walks until the
+        // walkers' clock runs out (a playout budget leaves it out: the
+        // walkers' playouts stay as counted).
         let check_walks = walk_budget.nodes.is_none() && m.clones_share_terms();
-        let (lead, check_budget) = match check_budget.ms {
-            Some(ms) if check_walks && ms > TACTICS_MAX_MS => (
-                Some(Budget::ms(ms - TACTICS_MAX_MS)),
-                Budget::ms(TACTICS_MAX_MS),
-            ),
-            _ => (None, check_budget),
-        };
         let mut after = Limit::new(&walk_budget);
         self.tree.start(m, root)?;
         // The tree holds the walkers' terms: on a machine whose clones name
@@ -1244,13 +1227,9 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
         if let Some(mut tm) = checker {
             let (shared, enders) = (&shared, enders.take().unwrap_or_default());
             let table = &mut self.table;
-            let mut walker = spare.first_mut().filter(|_| check_walks);
+            let walker = spare.first_mut().filter(|_| check_walks);
             let cfg = &cfg;
             jobs.push(Box::new(move || {
-                let (mut playouts, mut depth) = (0, 0);
-                if let (Some(w), Some(lead)) = (walker.as_deref_mut(), lead) {
-                    (playouts, depth) = w.walk(&mut tm, shared, cfg, Limit::new(&lead))?;
-                }
                 // Before each depth: what is proven lost is left by the
                 // walkers from then on, and the ranking is read again.
                 let mut rank = |lost: &[TermId]| {
@@ -1265,12 +1244,13 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
                     shared.stop.store(true, Ordering::Relaxed);
                 }
                 let proofs = proofs?;
-                if let Some(w) = walker.filter(|_| proofs.winning.is_none()) {
-                    if !after.exhausted() {
-                        let (more, deeper) = w.walk(&mut tm, shared, cfg, after)?;
-                        (playouts, depth) = (playouts + more, depth.max(deeper));
+                // A check that ended early leaves its thread to the tree.
+                let (playouts, depth) = match walker {
+                    Some(w) if proofs.winning.is_none() && !after.exhausted() => {
+                        w.walk(&mut tm, shared, cfg, after)?
                     }
-                }
+                    _ => (0, 0),
+                };
                 Ok(Part::Proofs(proofs, playouts, depth))
             }));
         }
@@ -1487,7 +1467,7 @@ pub(crate) mod tests {
             let fresh = fastrand::Rng::with_seed(worker_seed(3, 1)).u64(..);
             p.walkers[1].rng.u64(..) != fresh
         };
-        assert!(walked(Budget::ms(1_500.0)));
+        assert!(walked(Budget::ms(3_000.0)));
         assert!(!walked(Budget::nodes(2_000)));
     }
 
