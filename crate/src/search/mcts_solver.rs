@@ -1106,11 +1106,11 @@ pub struct SolverMcts<S> {
     table: tactics::Table<S>,
 }
 
-/// What one thread of a search brings back: a walker's playouts and
-/// deepest descent, or the tactical check's proofs.
-enum Part {
-    Walk(u64, u32),
-    Proofs(Proofs, u64, u32),
+/// What one thread of a search brings back: its playouts and deepest
+/// descent, and on the check's thread the check's proofs.
+struct Part {
+    walked: (u64, u32),
+    proofs: Option<Proofs>,
 }
 
 /// The walkers' budget and the tactical check's: with `share` the check
@@ -1219,8 +1219,11 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
                 let (shared, cfg) = (&shared, &cfg);
                 let limit = limits.pop().expect("one limit per walker");
                 Box::new(move || {
-                    let (playouts, depth) = w.walk(mm, shared, cfg, limit)?;
-                    Ok(Part::Walk(playouts, depth))
+                    let walked = w.walk(mm, shared, cfg, limit)?;
+                    Ok(Part {
+                        walked,
+                        proofs: None,
+                    })
                 }) as Job<_>
             })
             .collect();
@@ -1245,13 +1248,16 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
                 }
                 let proofs = proofs?;
                 // A check that ended early leaves its thread to the tree.
-                let (playouts, depth) = match walker {
+                let walked = match walker {
                     Some(w) if proofs.winning.is_none() && !after.exhausted() => {
                         w.walk(&mut tm, shared, cfg, after)?
                     }
                     _ => (0, 0),
                 };
-                Ok(Part::Proofs(proofs, playouts, depth))
+                Ok(Part {
+                    walked,
+                    proofs: Some(proofs),
+                })
             }));
         }
         let parts = run_all(jobs);
@@ -1259,14 +1265,13 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
         let mut proofs = None;
         for part in parts {
             match part {
-                Ok(Part::Walk(playouts, depth)) => {
+                Ok(Part {
+                    walked: (playouts, depth),
+                    proofs: p,
+                }) => {
                     stats.playouts += playouts;
                     stats.depth = stats.depth.max(depth);
-                }
-                Ok(Part::Proofs(p, playouts, depth)) => {
-                    stats.playouts += playouts;
-                    stats.depth = stats.depth.max(depth);
-                    proofs = Some(p);
+                    proofs = proofs.or(p);
                 }
                 Err(e) => {
                     self.tree.nodes.clear();

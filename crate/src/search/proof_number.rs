@@ -11,7 +11,8 @@
 //!
 //! The search is exact: a node is proven only from terminal states. States
 //! where several roles choose at once count as no win, as in the
-//! tactical check (`search/tactics.rs`) that runs it. "Win" is the top reward (goal 100).
+//! tactical check (`search/tactics.rs`) that runs it. "Win" is the top
+//! reward (goal 100).
 
 use super::root::WIN;
 use super::Limit;
