@@ -16,8 +16,8 @@
 //!
 //! The full-width search has 40% of the budget. Proof-number searches
 //! ([`super::proof_number`]) have the rest, for the long forced lines it
-//! cannot reach: a win at the root, then losses in the ranking's order up
-//! to the first move not proven lost, at any depth.
+//! cannot reach: a win at the root (20%), then losses in the ranking's
+//! order up to the first move not proven lost, at any depth.
 //!
 //! Only proofs change the choice: a search cut short by its budget proves
 //! nothing, and states where several roles choose at once count as no win
@@ -201,7 +201,7 @@ pub fn prove<M: StateMachine>(
         depth += 2;
     }
     if proofs.winning.is_none() {
-        let mut win = Limit::new(&share(budget, (1.0 - WIDE_SHARE) / 2.0));
+        let mut win = Limit::new(&share(budget, WIN_SHARE));
         proofs.winning = match proof_number::prove(s.m, root, role, &mut win)? {
             (Outcome::Win, mv) => mv,
             _ => None,
@@ -220,9 +220,15 @@ pub fn prove<M: StateMachine>(
 }
 
 /// The full-width search's share of the budget. Proof-number searches
-/// have the rest: half of it for a win at the root, then what is left for
-/// losses.
+/// have the rest: [`WIN_SHARE`] for a win at the root, then what is left
+/// for losses.
 const WIDE_SHARE: f64 = 0.4;
+
+/// The share of the budget of the proof-number search for a win at the
+/// root. The search for losses gets more: where the tree's choice walks
+/// into a forced loss the game is lost, and a missed win of ours is
+/// often found a move later.
+const WIN_SHARE: f64 = 0.2;
 
 /// `fraction` of `budget`'s time and nodes.
 fn share(budget: &Budget, fraction: f64) -> Budget {
