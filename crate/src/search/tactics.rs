@@ -121,6 +121,11 @@ pub struct Proofs {
     pub lost: Vec<TermId>,
     /// The deepest depth completed (plies; 0: none).
     pub depth: u8,
+    /// The move found not lost at that depth (the best-ranked when the
+    /// depth began), or shown by a proof-number search to lose at no
+    /// depth: a move the check has looked at, for a player whose ranking
+    /// moved on after the check looked.
+    pub cleared: Option<TermId>,
 }
 
 /// Checks `role`'s moves at `root`, `ranked` best first (each a legal
@@ -188,12 +193,12 @@ pub fn prove<M: StateMachine>(
         let proven: Vec<TermId> = lost.iter().map(|&i| moves[i]).collect();
         let order = in_order(&moves, &rank(&proven));
         match s.round(&children, &order, role, &others, &mut lost, depth) {
-            Ok(Some(i)) => {
+            Ok(Step::Win(i)) => {
                 proofs.winning = Some(moves[i]);
                 proofs.depth = depth;
                 break;
             }
-            Ok(None) => proofs.depth = depth,
+            Ok(Step::Cleared(i)) => (proofs.depth, proofs.cleared) = (depth, Some(moves[i])),
             // Out of time, or every move lost: what is proven stands.
             Err(Failed::Time) => break,
             Err(Failed::Eval(e)) => return Err(e),
@@ -213,9 +218,13 @@ pub fn prove<M: StateMachine>(
             children: &children,
             others: &others,
         };
-        deep.losses(s.m, rank, &mut lost, &mut whole)?;
+        if let Some(i) = deep.losses(s.m, rank, &mut lost, &mut whole)? {
+            proofs.cleared = Some(moves[i]);
+        }
     }
     proofs.lost = lost.into_iter().map(|i| moves[i]).collect();
+    // A move cleared at a depth may be proven lost deeper.
+    proofs.cleared = proofs.cleared.filter(|mv| !proofs.lost.contains(mv));
     Ok(proofs)
 }
 
@@ -250,34 +259,36 @@ struct Deep<'a, S> {
 impl<S> Deep<'_, S> {
     /// Forced losses at any depth, looked for in `rank`'s order up to the
     /// first move not proven lost (added to `lost`). As in the full-width
-    /// rounds, where every move is lost nothing is added.
+    /// rounds, where every move is lost nothing is added. Returns that
+    /// first move where it is proven to lose at no depth.
     fn losses<M: StateMachine<State = S>>(
         &self,
         m: &mut M,
         rank: &mut dyn FnMut(&[TermId]) -> Vec<TermId>,
         lost: &mut Vec<usize>,
         limit: &mut Limit,
-    ) -> Result<(), EvalError> {
+    ) -> Result<Option<usize>, EvalError> {
         let proven: Vec<TermId> = lost.iter().map(|&i| self.moves[i]).collect();
         let mut found = Vec::new();
         for i in in_order(self.moves, &rank(&proven)) {
             if lost.contains(&i) {
                 continue;
             }
-            let mut beaten = false;
+            let (mut beaten, mut safe) = (false, true);
             for &o in self.others {
                 if !beaten {
                     let (outcome, _) = proof_number::prove(m, &self.children[i], o, limit)?;
                     beaten = outcome == Outcome::Win;
+                    safe &= outcome == Outcome::NoWin;
                 }
             }
             if !beaten {
                 lost.extend(found);
-                return Ok(());
+                return Ok(safe.then_some(i));
             }
             found.push(i);
         }
-        Ok(())
+        Ok(None)
     }
 }
 
@@ -290,6 +301,14 @@ fn in_order(moves: &[TermId], ranked: &[TermId]) -> Vec<usize> {
     let rest: Vec<usize> = (0..moves.len()).filter(|i| !order.contains(i)).collect();
     order.extend(rest);
     order
+}
+
+/// How a depth of the full-width search ended.
+enum Step {
+    /// This move (an index into the root's moves) wins by force.
+    Win(usize),
+    /// This move is the first in the order not proven lost.
+    Cleared(usize),
 }
 
 impl<M: StateMachine> Search<'_, M> {
@@ -306,10 +325,10 @@ impl<M: StateMachine> Search<'_, M> {
         others: &[usize],
         lost: &mut Vec<usize>,
         depth: u8,
-    ) -> Result<Option<usize>, Failed> {
+    ) -> Result<Step, Failed> {
         for &i in order {
             if self.wins(&children[i], role, depth - 1)? {
-                return Ok(Some(i));
+                return Ok(Step::Win(i));
             }
         }
         let before = lost.len();
@@ -322,7 +341,7 @@ impl<M: StateMachine> Search<'_, M> {
                 beaten = beaten || self.wins(&children[i], o, depth)?;
             }
             if !beaten {
-                return Ok(None);
+                return Ok(Step::Cleared(i));
             }
             lost.push(i);
         }
@@ -521,6 +540,30 @@ mod tests {
         let (mut m, root, take1, take2) = take_away_start(9);
         let v = check(&mut m, &root, 0, &[take1, take2], &Budget::nodes(100_000)).unwrap();
         assert_eq!((v.winning, v.instead, v.depth), (None, None, 3));
+    }
+
+    #[test]
+    fn the_move_cleared_is_the_first_not_lost_at_the_deepest_depth() {
+        // From 9 both moves lose, by force at depth 5: at depth 3 the
+        // first in the ranking escaped, and that move is the one cleared.
+        for first in [0, 1] {
+            let (mut m, root, take1, take2) = take_away_start(9);
+            let order = if first == 0 { [take1, take2] } else { [take2, take1] };
+            let mut rank = |_: &[TermId]| order.to_vec();
+            let (enders, mut table) = (FxHashSet::default(), Table::default());
+            let budget = Budget::nodes(100_000);
+            let p = prove(&mut m, &root, 0, &mut rank, enders, &mut table, &budget).unwrap();
+            assert_eq!((p.depth, p.cleared, p.lost), (3, Some(order[0]), vec![]));
+        }
+        // From 8, (take 1) is lost at depth 3 and (take 2) wins: nothing
+        // is cleared where a win is played.
+        let (mut m, root, take1, take2) = take_away_start(8);
+        let mut rank = |_: &[TermId]| vec![take1, take2];
+        let (enders, mut table) = (FxHashSet::default(), Table::default());
+        let p = prove(&mut m, &root, 0, &mut rank, enders, &mut table, &Budget::nodes(100_000));
+        let p = p.unwrap();
+        assert_eq!(p.winning, Some(take2));
+        assert!(p.cleared.is_none_or(|c| !p.lost.contains(&c)), "{p:?}");
     }
 
     #[test]
