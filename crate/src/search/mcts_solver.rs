@@ -1142,7 +1142,9 @@ fn split_budget(budget: &Budget, share: bool) -> (Budget, Budget) {
 fn looked_at(view: &RootStats, proofs: Option<&Proofs>) -> Option<(usize, f64)> {
     let (i, v) = choose(view)?;
     let proven = view.proven.get(i).copied().flatten().is_some();
-    let cleared = proofs.and_then(|p| p.cleared).filter(|&c| c != view.moves[i]);
+    let cleared = proofs
+        .and_then(|p| p.cleared)
+        .filter(|&c| c != view.moves[i]);
     match cleared.and_then(|c| view.moves.iter().position(|&mv| mv == c)) {
         Some(c) if !proven => Some((c, super::root::mean_of(view, c))),
         _ => Some((i, v)),

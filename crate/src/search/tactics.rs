@@ -548,7 +548,11 @@ mod tests {
         // first in the ranking escaped, and that move is the one cleared.
         for first in [0, 1] {
             let (mut m, root, take1, take2) = take_away_start(9);
-            let order = if first == 0 { [take1, take2] } else { [take2, take1] };
+            let order = if first == 0 {
+                [take1, take2]
+            } else {
+                [take2, take1]
+            };
             let mut rank = |_: &[TermId]| order.to_vec();
             let (enders, mut table) = (FxHashSet::default(), Table::default());
             let budget = Budget::nodes(100_000);
@@ -560,7 +564,15 @@ mod tests {
         let (mut m, root, take1, take2) = take_away_start(8);
         let mut rank = |_: &[TermId]| vec![take1, take2];
         let (enders, mut table) = (FxHashSet::default(), Table::default());
-        let p = prove(&mut m, &root, 0, &mut rank, enders, &mut table, &Budget::nodes(100_000));
+        let p = prove(
+            &mut m,
+            &root,
+            0,
+            &mut rank,
+            enders,
+            &mut table,
+            &Budget::nodes(100_000),
+        );
         let p = p.unwrap();
         assert_eq!(p.winning, Some(take2));
         assert!(p.cleared.is_none_or(|c| !p.lost.contains(&c)), "{p:?}");
