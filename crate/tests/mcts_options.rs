@@ -1,5 +1,6 @@
 //! `mcts` options built for real games: `eval=material` (an evaluation
-//! where the game has boards, none where it has not), `tactics` and
+//! where the game has boards, none where it has not), `tactics` (with the
+//! solver, `auto` follows the material) and
 //! `transpositions` (named in the player, refused with `solver=on`),
 //! `minimax` (only with an evaluation), the solver's material shift, its
 //! playout rule (`mast`), and clear errors for values that are not ones.
@@ -72,13 +73,14 @@ fn tactics_and_transpositions_are_named_and_transpositions_refused_with_the_solv
     let err = build("connectFour", "mcts:solver=on,transpositions=on").unwrap_err();
     assert_eq!(err, "player option transpositions is not for solver=on");
     // The tactical check runs beside the solver's tree: the default
-    // player's unless turned off.
+    // player's where the material is counted (tactics=auto), unless
+    // turned on or off.
     let off = build("connectFour", "mcts-solver:tactics=off,ms=50").unwrap();
     assert!(!off.contains("tactics"), "{off}");
     for spec in [
         "mcts:solver=on,tactics=on,ms=50",
         "mcts-solver:tactics=on,ms=50",
-        "mcts-solver:ms=50",
+        "mcts-solver:tactics=on,eval=off,ms=50",
     ] {
         let name = build("connectFour", spec).unwrap();
         assert!(
@@ -86,11 +88,35 @@ fn tactics_and_transpositions_are_named_and_transpositions_refused_with_the_solv
             "{spec}: {name}"
         );
     }
-    for key in ["tactics", "transpositions"] {
+    for game in ["connectFour", "breakthrough", "maze"] {
+        for spec in [
+            "mcts-solver:ms=50",
+            "mcts-solver",
+            "mcts:solver=on,eval=material,tactics=auto",
+        ] {
+            let name = build(game, spec).unwrap();
+            assert_eq!(
+                name.contains("tactics"),
+                name.contains("material"),
+                "{game}, {spec}: {name}"
+            );
+        }
+    }
+    let name = build("breakthrough", "mcts-solver").unwrap();
+    assert!(name.contains("material, greedy, tactics"), "{name}");
+    let name = build("maze", "mcts-solver").unwrap();
+    assert!(!name.contains("tactics"), "{name}");
+    // Plain MCTS has no material to follow: auto checks.
+    let name = build("connectFour", "mcts:tactics=auto,ms=50").unwrap();
+    assert!(name.contains("tactics"), "{name}");
+    for (key, choices) in [
+        ("tactics", "on, off or auto"),
+        ("transpositions", "on or off"),
+    ] {
         let err = build("connectFour", &format!("mcts:{key}=maybe")).unwrap_err();
         assert_eq!(
             err,
-            format!("player option {key} expects on or off, got `maybe`")
+            format!("player option {key} expects {choices}, got `maybe`")
         );
     }
 }

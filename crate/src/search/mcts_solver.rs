@@ -47,7 +47,8 @@
 //!   mover's child states anyway, also seeds the captures: tried before
 //!   the other untried moves, with the node's mean displaced alike counted
 //!   in their means as `SEED_WEIGHT` visits.
-//! - **The tactical check** (`tactics=on`, on in `mcts-solver`): forced
+//! - **The tactical check** (`tactics=on`; in `mcts-solver` `auto`, on
+//!   where the material is counted): forced
 //!   wins and losses at the root proven by [`super::tactics`] on a thread
 //!   beside the walkers (that thread walks too once the check has
 //!   ended), marked in the root's view as proven values.

@@ -487,12 +487,12 @@ pub const PLAYERS: &[PlayerInfo] = &[
         "alpha-beta, iterative deepening, transposition table, PV-first ordering; options depth, ms, nodes, heuristic, mode=auto|paranoid|maxn, tt=on|off, ordering=on|off, threads=N|cores=auto (lazy SMP on N threads sharing one table, budget per thread), table=shared|own",
     ),
     player("bestfirst", "best-first", false, "best-first search for one-player games (thesis 3.2.1); options ms, nodes, heuristic"),
-    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c (exploration, default 0.7; with solver=on auto, from the game's length), threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves, and grown on the opponent's time by a player server, unless reuse=off or ponder=off; with threads, one tree shared by the threads), mast=on with solver=on (MAST playouts: epsilon-greedy on each move's average reward), greedy=on|auto (playouts take a move that wins at once, among the moves seen to end games, and take back a move that lets the opponent win at once; auto: where that costs little), eval=on|auto|material (an evaluation learnt from playouts before the first move, per square or, material, per kind of piece: playouts cut after cutoff=N steps, default 10, and evaluated; prior=N counts each new child's evaluation as N visits; with solver=on, eval=material shifts the rewards backed up through the end of an exchange of pieces towards the side that gained, after Sancho's piece heuristic), rave=K (RAVE: each move's mean mixed with its all-moves-as-first mean, weight sqrt(K/(3n+K)) after n visits), tactics=on (forced wins and losses, by a full-width search a few moves deep, then by proof-number searches at any depth: a forced win is played, a move proven lost gives way to the best one not proven lost; checked on the move chosen in a fifth of the time, or with solver=on on a thread of its own beside the tree, 30% of the time with one thread), transpositions=on (one node per state), minimax=A with eval (implicit minimax backups: each node keeps the minimax of its children's evaluations, mixed into the moving role's means with weight A)"),
+    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c (exploration, default 0.7; with solver=on auto, from the game's length), threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves, and grown on the opponent's time by a player server, unless reuse=off or ponder=off; with threads, one tree shared by the threads), mast=on with solver=on (MAST playouts: epsilon-greedy on each move's average reward), greedy=on|auto (playouts take a move that wins at once, among the moves seen to end games, and take back a move that lets the opponent win at once; auto: where that costs little), eval=on|auto|material (an evaluation learnt from playouts before the first move, per square or, material, per kind of piece: playouts cut after cutoff=N steps, default 10, and evaluated; prior=N counts each new child's evaluation as N visits; with solver=on, eval=material shifts the rewards backed up through the end of an exchange of pieces towards the side that gained, after Sancho's piece heuristic), rave=K (RAVE: each move's mean mixed with its all-moves-as-first mean, weight sqrt(K/(3n+K)) after n visits), tactics=on|auto (forced wins and losses, by a full-width search a few moves deep, then by proof-number searches at any depth: a forced win is played, a move proven lost gives way to the best one not proven lost; checked on the move chosen in a fifth of the time, or with solver=on on a thread of its own beside the tree, 30% of the time with one thread; auto: on, but with solver=on only where eval=material counts the pieces), transpositions=on (one node per state), minimax=A with eval (implicit minimax backups: each node keeps the minimax of its children's evaluations, mixed into the moving role's means with weight A)"),
     player(
         "mcts-solver",
         "MCTS-Solver",
         false,
-        "the default player (the strongest by measurement, BENCHMARKS.md): mcts with solver=on, greedy=on, eval=material (counted only where the pieces tell something of the outcome) and tactics=on (forced wins and losses proven on a thread beside the tree, full width then by proof numbers); takes the options of mcts with solver=on, e.g. greedy=off, eval=off, tactics=off, c, mast, rave, threads|cores",
+        "the default player (the strongest by measurement, BENCHMARKS.md): mcts with solver=on, greedy=on, eval=material (counted only where the pieces tell something of the outcome) and tactics=auto (forced wins and losses proven on a thread beside the tree, full width then by proof numbers, where the material is counted); takes the options of mcts with solver=on, e.g. greedy=off, eval=off, tactics=on|off, c, mast, rave, threads|cores",
     ),
     player(
         "coolerjo",
@@ -517,7 +517,7 @@ const MCTS_SOLVER_OPTIONS: [(&str, &str); 4] = [
     ("solver", "on"),
     ("greedy", "on"),
     ("eval", "material"),
-    ("tactics", "on"),
+    ("tactics", "auto"),
 ];
 
 /// The canonical name of a player or search algorithm, from the one
@@ -570,7 +570,7 @@ impl std::str::FromStr for PlayerSpec {
 
 impl PlayerSpec {
     /// The spec as the player that runs it: `mcts-solver` is `mcts` with
-    /// its options (solver=on, greedy=on, eval=material, tactics=on)
+    /// its options (solver=on, greedy=on, eval=material, tactics=auto)
     /// before the spec's own.
     pub fn expanded(&self) -> Result<PlayerSpec, String> {
         if self.name != "mcts-solver" {
@@ -776,6 +776,10 @@ pub fn solver_config<M: StateMachine>(
     }
     let greedy = greedy_playouts(spec, m, seed)?;
     let material = solver_material(spec, program, m, seed, greedy)?;
+    // tactics=auto: the check where the material is counted. Against
+    // Sancho it doubled the score in breakthrough and cost a third of it
+    // in connect four, where the thread it takes grows the tree instead.
+    let tactics = cfg.tactics && (spec.get("tactics") != Some("auto") || material.is_some());
     let exploration = match spec.get("c") {
         Some(c) if c != "auto" => cfg.exploration,
         _ => mcts_solver::auto_exploration(m, seed, material.is_some(), 200, 300.0)
@@ -790,7 +794,7 @@ pub fn solver_config<M: StateMachine>(
         greedy,
         material,
         rave: cfg.rave,
-        tactics: cfg.tactics,
+        tactics,
         ..mcts_solver::Config::default()
     })
 }
@@ -1010,7 +1014,13 @@ pub fn mcts_config(spec: &PlayerSpec) -> Result<mcts::Config, String> {
         }
         cfg.minimax = a;
     }
-    cfg.tactics = spec.flag("tactics", false)?;
+    // With solver=on, tactics=auto is settled with the material
+    // (`solver_config`); plain MCTS checks.
+    cfg.tactics = spec.get("tactics") == Some("auto")
+        || spec.flag("tactics", false).map_err(|_| {
+            let v = spec.get("tactics").unwrap_or_default();
+            format!("player option tactics expects on, off or auto, got `{v}`")
+        })?;
     cfg.transpositions = spec.flag("transpositions", false)?;
     Ok(cfg)
 }
