@@ -54,10 +54,7 @@
 //!   ended), marked in the root's view as proven values.
 //!
 //! The move played is our role's most visited root move (ties: higher
-//! mean), after the proven values above. Where the check ran, it is a
-//! move the check looked at: a first move that rose in the tree after
-//! the check's deepest depth began gives way to the move that depth
-//! cleared (not proven lost).
+//! mean), after the proven values above.
 
 use super::learned::{displace, piece_value, LearnedEval, Material};
 use super::mcts::rave_mix;
@@ -1135,23 +1132,6 @@ fn split_budget(budget: &Budget, share: bool) -> (Budget, Budget) {
 }
 
 /// Marks the check's proofs in a root view where the tree proved nothing.
-/// The move to play from `view` ([`choose`]), where the check ran: the
-/// move it cleared at its deepest depth in place of a choice it never
-/// looked at. The check reads the tree's ranking as each depth begins, and
-/// the tree goes on growing beside it; a move that rose to the top after
-/// that may lose by force within the depth the check had completed.
-fn looked_at(view: &RootStats, proofs: Option<&Proofs>) -> Option<(usize, f64)> {
-    let (i, v) = choose(view)?;
-    let proven = view.proven.get(i).copied().flatten().is_some();
-    let cleared = proofs
-        .and_then(|p| p.cleared)
-        .filter(|&c| c != view.moves[i]);
-    match cleared.and_then(|c| view.moves.iter().position(|&mv| mv == c)) {
-        Some(c) if !proven => Some((c, super::root::mean_of(view, c))),
-        _ => Some((i, v)),
-    }
-}
-
 fn mark_proofs(view: &mut RootStats, proofs: &Proofs) {
     view.proven.resize(view.moves.len(), None);
     for (mv, proven) in view.moves.iter().zip(view.proven.iter_mut()) {
@@ -1182,28 +1162,12 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
     /// the root and the counters. With tactics, where `role` moves alone,
     /// what the check proves is marked in the view (a forced win proven
     /// 1, forced losses 0). An error empties the tree.
-    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the page's workers
     pub fn search_view<M>(
         &mut self,
         m: &mut M,
         root: &S,
         role: usize,
     ) -> Result<(RootStats, Stats), EvalError>
-    where
-        M: StateMachine<State = S> + Clone + Send,
-        S: Send + Sync,
-    {
-        let (view, stats, _) = self.search_proofs(m, root, role)?;
-        Ok((view, stats))
-    }
-
-    /// [`Self::search_view`], with what the check proved.
-    fn search_proofs<M>(
-        &mut self,
-        m: &mut M,
-        root: &S,
-        role: usize,
-    ) -> Result<(RootStats, Stats, Option<Proofs>), EvalError>
     where
         M: StateMachine<State = S> + Clone + Send,
         S: Send + Sync,
@@ -1328,7 +1292,7 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
         if let Some(p) = &proofs {
             mark_proofs(&mut view, p);
         }
-        Ok((view, stats, proofs))
+        Ok((view, stats))
     }
 
     /// Searches and decides on the root's view.
@@ -1337,8 +1301,8 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
         M: StateMachine<State = S> + Clone + Send,
         S: Send + Sync,
     {
-        let (view, stats, proofs) = self.search_proofs(m, root, role)?;
-        let (best_move, value, solved) = match looked_at(&view, proofs.as_ref()) {
+        let (view, stats) = self.search_view(m, root, role)?;
+        let (best_move, value, solved) = match choose(&view) {
             Some((i, v)) => (Some(view.moves[i]), v * 100.0, view.proven[i].is_some()),
             None => (m.legal_moves(root, role)?.first().copied(), 0.0, false),
         };
@@ -1613,35 +1577,6 @@ pub(crate) mod tests {
         view.proven[0] = Some(1.0);
         mark_proofs(&mut view, &lost);
         assert_eq!(choose(&view).map(|c| c.0), Some(0));
-    }
-
-    #[test]
-    fn the_move_played_is_one_the_check_looked_at() {
-        let mut m = take_away(8);
-        let root = m.initial_state().unwrap();
-        let moves = m.legal_moves(&root, 0).unwrap();
-        let mut view = RootStats {
-            moves: moves.clone(),
-            visits: vec![10, 5],
-            totals: vec![8.0, 2.0],
-            playouts: 15,
-            proven: vec![None, None],
-        };
-        let pick = |view: &RootStats, p: Option<&Proofs>| looked_at(view, p).map(|c| c.0);
-        // The tree's first, where the check cleared it or ran nowhere.
-        let cleared = |i: usize| Proofs {
-            cleared: Some(moves[i]),
-            ..Proofs::default()
-        };
-        assert_eq!(pick(&view, None), Some(0));
-        assert_eq!(pick(&view, Some(&Proofs::default())), Some(0));
-        assert_eq!(pick(&view, Some(&cleared(0))), Some(0));
-        // The tree's first rose after the check cleared the other: the
-        // cleared one is played, with its own mean.
-        assert_eq!(looked_at(&view, Some(&cleared(1))), Some((1, 0.4)));
-        // A value the tree proved stands.
-        view.proven[0] = Some(0.5);
-        assert_eq!(pick(&view, Some(&cleared(1))), Some(0));
     }
 
     #[test]

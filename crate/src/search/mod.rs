@@ -777,8 +777,9 @@ pub fn solver_config<M: StateMachine>(
     let greedy = greedy_playouts(spec, m, seed)?;
     let material = solver_material(spec, program, m, seed, greedy)?;
     // tactics=auto: the check where the material is counted. Against
-    // Sancho it doubled the score in breakthrough and cost a third of it
-    // in connect four, where the thread it takes grows the tree instead.
+    // Sancho it doubled the score in breakthrough; in connect four, where
+    // its thread grows the tree instead, the series scored less with it
+    // (BENCHMARKS.md).
     let tactics = cfg.tactics && (spec.get("tactics") != Some("auto") || material.is_some());
     let exploration = match spec.get("c") {
         Some(c) if c != "auto" => cfg.exploration,

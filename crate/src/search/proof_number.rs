@@ -22,15 +22,9 @@ use crate::terms::TermId;
 /// Infinity for proof and disproof numbers; sums saturate here.
 const INF: u32 = u32::MAX / 4;
 
-/// Nodes a tree may hold, beyond which nothing more is proven: an eighth
-/// of the memory budget at about 64 bytes a node (32 for the node, the
-/// rest for its share of the expanded states), between 1M and 8M nodes.
-/// A search reaches 2M nodes in under a second in breakthrough's middle
-/// game, where the long forced lines need more.
-pub fn max_nodes() -> usize {
-    let bytes = crate::memory::budget_mb() as usize * (1 << 20);
-    (bytes / 8 / 64).clamp(1 << 20, 1 << 23)
-}
+/// Nodes a tree may hold (32 bytes each): beyond it, nothing more is
+/// proven.
+pub const MAX_NODES: usize = 1 << 21;
 
 /// What a search found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,7 +91,6 @@ pub fn prove<M: StateMachine>(
         states: Vec::new(),
     };
     tree.expand(0, Some(state.clone()))?;
-    let max_nodes = max_nodes();
     loop {
         let root = tree.nodes[0];
         if root.proof == 0 {
@@ -106,7 +99,7 @@ pub fn prove<M: StateMachine>(
         if root.disproof == 0 {
             return Ok((Outcome::NoWin, None));
         }
-        if limit.tick() || tree.nodes.len() >= max_nodes {
+        if limit.tick() || tree.nodes.len() >= MAX_NODES {
             return Ok((Outcome::Unknown, None));
         }
         let leaf = tree.most_proving();

@@ -16,8 +16,8 @@
 //!
 //! The full-width search has 40% of the budget. Proof-number searches
 //! ([`super::proof_number`]) have the rest, for the long forced lines it
-//! cannot reach: a win at the root (20%), then losses in the ranking's
-//! order up to the first move not proven lost, at any depth.
+//! cannot reach: a win at the root, then losses in the ranking's order up
+//! to the first move not proven lost, at any depth.
 //!
 //! Only proofs change the choice: a search cut short by its budget proves
 //! nothing, and states where several roles choose at once count as no win
@@ -121,11 +121,6 @@ pub struct Proofs {
     pub lost: Vec<TermId>,
     /// The deepest depth completed (plies; 0: none).
     pub depth: u8,
-    /// The move found not lost at that depth (the best-ranked when the
-    /// depth began), or shown by a proof-number search to lose at no
-    /// depth: a move the check has looked at, for a player whose ranking
-    /// moved on after the check looked.
-    pub cleared: Option<TermId>,
 }
 
 /// Checks `role`'s moves at `root`, `ranked` best first (each a legal
@@ -193,12 +188,12 @@ pub fn prove<M: StateMachine>(
         let proven: Vec<TermId> = lost.iter().map(|&i| moves[i]).collect();
         let order = in_order(&moves, &rank(&proven));
         match s.round(&children, &order, role, &others, &mut lost, depth) {
-            Ok(Step::Win(i)) => {
+            Ok(Some(i)) => {
                 proofs.winning = Some(moves[i]);
                 proofs.depth = depth;
                 break;
             }
-            Ok(Step::Cleared(i)) => (proofs.depth, proofs.cleared) = (depth, Some(moves[i])),
+            Ok(None) => proofs.depth = depth,
             // Out of time, or every move lost: what is proven stands.
             Err(Failed::Time) => break,
             Err(Failed::Eval(e)) => return Err(e),
@@ -206,7 +201,7 @@ pub fn prove<M: StateMachine>(
         depth += 2;
     }
     if proofs.winning.is_none() {
-        let mut win = Limit::new(&share(budget, WIN_SHARE));
+        let mut win = Limit::new(&share(budget, (1.0 - WIDE_SHARE) / 2.0));
         proofs.winning = match proof_number::prove(s.m, root, role, &mut win)? {
             (Outcome::Win, mv) => mv,
             _ => None,
@@ -218,26 +213,16 @@ pub fn prove<M: StateMachine>(
             children: &children,
             others: &others,
         };
-        if let Some(i) = deep.losses(s.m, rank, &mut lost, &mut whole)? {
-            proofs.cleared = Some(moves[i]);
-        }
+        deep.losses(s.m, rank, &mut lost, &mut whole)?;
     }
     proofs.lost = lost.into_iter().map(|i| moves[i]).collect();
-    // A move cleared at a depth may be proven lost deeper.
-    proofs.cleared = proofs.cleared.filter(|mv| !proofs.lost.contains(mv));
     Ok(proofs)
 }
 
 /// The full-width search's share of the budget. Proof-number searches
-/// have the rest: [`WIN_SHARE`] for a win at the root, then what is left
-/// for losses.
+/// have the rest: half of it for a win at the root, then what is left for
+/// losses.
 const WIDE_SHARE: f64 = 0.4;
-
-/// The share of the budget of the proof-number search for a win at the
-/// root. The search for losses gets more: where the tree's choice walks
-/// into a forced loss the game is lost, and a missed win of ours is
-/// often found a move later.
-const WIN_SHARE: f64 = 0.2;
 
 /// `fraction` of `budget`'s time and nodes.
 fn share(budget: &Budget, fraction: f64) -> Budget {
@@ -259,36 +244,34 @@ struct Deep<'a, S> {
 impl<S> Deep<'_, S> {
     /// Forced losses at any depth, looked for in `rank`'s order up to the
     /// first move not proven lost (added to `lost`). As in the full-width
-    /// rounds, where every move is lost nothing is added. Returns that
-    /// first move where it is proven to lose at no depth.
+    /// rounds, where every move is lost nothing is added.
     fn losses<M: StateMachine<State = S>>(
         &self,
         m: &mut M,
         rank: &mut dyn FnMut(&[TermId]) -> Vec<TermId>,
         lost: &mut Vec<usize>,
         limit: &mut Limit,
-    ) -> Result<Option<usize>, EvalError> {
+    ) -> Result<(), EvalError> {
         let proven: Vec<TermId> = lost.iter().map(|&i| self.moves[i]).collect();
         let mut found = Vec::new();
         for i in in_order(self.moves, &rank(&proven)) {
             if lost.contains(&i) {
                 continue;
             }
-            let (mut beaten, mut safe) = (false, true);
+            let mut beaten = false;
             for &o in self.others {
                 if !beaten {
                     let (outcome, _) = proof_number::prove(m, &self.children[i], o, limit)?;
                     beaten = outcome == Outcome::Win;
-                    safe &= outcome == Outcome::NoWin;
                 }
             }
             if !beaten {
                 lost.extend(found);
-                return Ok(safe.then_some(i));
+                return Ok(());
             }
             found.push(i);
         }
-        Ok(None)
+        Ok(())
     }
 }
 
@@ -301,14 +284,6 @@ fn in_order(moves: &[TermId], ranked: &[TermId]) -> Vec<usize> {
     let rest: Vec<usize> = (0..moves.len()).filter(|i| !order.contains(i)).collect();
     order.extend(rest);
     order
-}
-
-/// How a depth of the full-width search ended.
-enum Step {
-    /// This move (an index into the root's moves) wins by force.
-    Win(usize),
-    /// This move is the first in the order not proven lost.
-    Cleared(usize),
 }
 
 impl<M: StateMachine> Search<'_, M> {
@@ -325,10 +300,10 @@ impl<M: StateMachine> Search<'_, M> {
         others: &[usize],
         lost: &mut Vec<usize>,
         depth: u8,
-    ) -> Result<Step, Failed> {
+    ) -> Result<Option<usize>, Failed> {
         for &i in order {
             if self.wins(&children[i], role, depth - 1)? {
-                return Ok(Step::Win(i));
+                return Ok(Some(i));
             }
         }
         let before = lost.len();
@@ -341,7 +316,7 @@ impl<M: StateMachine> Search<'_, M> {
                 beaten = beaten || self.wins(&children[i], o, depth)?;
             }
             if !beaten {
-                return Ok(Step::Cleared(i));
+                return Ok(None);
             }
             lost.push(i);
         }
@@ -540,37 +515,6 @@ mod tests {
         let (mut m, root, take1, take2) = take_away_start(9);
         let v = check(&mut m, &root, 0, &[take1, take2], &Budget::nodes(100_000)).unwrap();
         assert_eq!((v.winning, v.instead, v.depth), (None, None, 3));
-    }
-
-    #[test]
-    fn the_move_cleared_is_the_first_not_lost_at_the_deepest_depth() {
-        // From 9 both moves lose, by force at depth 5: at depth 3 the
-        // first in the ranking escaped, and that move is the one cleared.
-        let (mut m, root, take1, take2) = take_away_start(9);
-        for order in [[take1, take2], [take2, take1]] {
-            let mut rank = |_: &[TermId]| order.to_vec();
-            let (enders, mut table) = (FxHashSet::default(), Table::default());
-            let budget = Budget::nodes(100_000);
-            let p = prove(&mut m, &root, 0, &mut rank, enders, &mut table, &budget).unwrap();
-            assert_eq!((p.depth, p.cleared, p.lost), (3, Some(order[0]), vec![]));
-        }
-        // From 8, (take 1) loses and (take 2) wins by force: a move
-        // cleared on the way to the win is not one proven lost.
-        let (mut m, root, take1, take2) = take_away_start(8);
-        let mut rank = |_: &[TermId]| vec![take1, take2];
-        let (enders, mut table) = (FxHashSet::default(), Table::default());
-        let p = prove(
-            &mut m,
-            &root,
-            0,
-            &mut rank,
-            enders,
-            &mut table,
-            &Budget::nodes(100_000),
-        );
-        let p = p.unwrap();
-        assert_eq!(p.winning, Some(take2));
-        assert!(p.cleared.is_none_or(|c| !p.lost.contains(&c)), "{p:?}");
     }
 
     #[test]
