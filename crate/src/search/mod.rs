@@ -613,6 +613,16 @@ impl PlayerSpec {
             Some(v) => Err(format!("player option {key} expects on or off, got `{v}`")),
         }
     }
+    /// An on/off option that may also be `auto`: `None` for auto.
+    pub fn flag_or_auto(&self, key: &str, default: bool) -> Result<Option<bool>, String> {
+        if self.get(key) == Some("auto") {
+            return Ok(None);
+        }
+        self.flag(key, default).map(Some).map_err(|_| {
+            let v = self.get(key).unwrap_or_default();
+            format!("player option {key} expects on, off or auto, got `{v}`")
+        })
+    }
     fn check_keys(&self, known: &[&str]) -> Result<(), String> {
         match self
             .options
@@ -780,7 +790,9 @@ pub fn solver_config<M: StateMachine>(
     // Sancho it doubled the score in breakthrough; in connect four, where
     // its thread grows the tree instead, the series scored less with it
     // (BENCHMARKS.md).
-    let tactics = cfg.tactics && (spec.get("tactics") != Some("auto") || material.is_some());
+    let tactics = spec
+        .flag_or_auto("tactics", false)?
+        .unwrap_or(material.is_some());
     let exploration = match spec.get("c") {
         Some(c) if c != "auto" => cfg.exploration,
         _ => mcts_solver::auto_exploration(m, seed, material.is_some(), 200, 300.0)
@@ -898,11 +910,8 @@ pub fn greedy_playouts<M: StateMachine>(
     m: &mut M,
     seed: u64,
 ) -> Result<bool, String> {
-    if spec.get("greedy") != Some("auto") {
-        return spec.flag("greedy", false).map_err(|_| {
-            let v = spec.get("greedy").unwrap_or_default();
-            format!("player option greedy expects on, off or auto, got `{v}`")
-        });
+    if let Some(greedy) = spec.flag_or_auto("greedy", false)? {
+        return Ok(greedy);
     }
     let s0 = m.initial_state().map_err(|e| e.to_string())?;
     let mut rng = fastrand::Rng::with_seed(seed ^ 0x9eed);
@@ -1017,11 +1026,7 @@ pub fn mcts_config(spec: &PlayerSpec) -> Result<mcts::Config, String> {
     }
     // With solver=on, tactics=auto is settled with the material
     // (`solver_config`); plain MCTS checks.
-    cfg.tactics = spec.get("tactics") == Some("auto")
-        || spec.flag("tactics", false).map_err(|_| {
-            let v = spec.get("tactics").unwrap_or_default();
-            format!("player option tactics expects on, off or auto, got `{v}`")
-        })?;
+    cfg.tactics = spec.flag_or_auto("tactics", false)?.unwrap_or(true);
     cfg.transpositions = spec.flag("transpositions", false)?;
     Ok(cfg)
 }
