@@ -42,10 +42,10 @@ const SHRINK: f64 = 20.0;
 pub const MIN_FIT: f64 = 0.05;
 
 /// The R² below which the solver leaves a material count out, as Sancho
-/// drops a piece set too little correlated with the outcome: where every
-/// move adds a piece (connect four, tic-tac-toe, pentago: below 0.001) the
-/// count says nothing; breakthrough, reversi and checkers learn 0.015–0.045,
-/// knightThrough 0.004.
+/// drops a piece set too little correlated with the outcome: breakthrough,
+/// reversi and checkers learn 0.015–0.045, knightThrough 0.004. (Where
+/// every move adds a piece, connect four or tic-tac-toe, no material is
+/// counted at all: the numbers follow the ply.)
 pub const MATERIAL_MIN_FIT: f64 = 0.002;
 
 /// The learnt evaluation.
@@ -60,7 +60,8 @@ pub struct LearnedEval {
     pub fit: f64,
     /// Playouts learnt from.
     pub playouts: usize,
-    /// A material evaluation's pieces.
+    /// A material evaluation's pieces: none where their numbers follow
+    /// the ply.
     pub material: Option<Material>,
 }
 
@@ -118,6 +119,8 @@ pub fn displace(value: f64, h: f64) -> f64 {
 struct Sample {
     fluents: Vec<TermId>,
     rewards: Vec<f64>,
+    /// Joint moves from the initial state.
+    ply: usize,
 }
 
 impl LearnedEval {
@@ -194,7 +197,8 @@ impl LearnedEval {
             eval.line.push(line);
             eval.fit = eval.fit.min(fit);
         }
-        eval.material = groups.map(|kinds| Material { kinds, sides });
+        let varies = counts.is_some_and(|c| counts_vary(&train, &c));
+        eval.material = (groups.filter(|_| varies)).map(|kinds| Material { kinds, sides });
         Ok(Some(eval))
     }
 
@@ -305,9 +309,10 @@ fn sampled_playout<M: StateMachine>(
             let r = rewards(m, &p.state)?;
             return Ok(seen
                 .into_iter()
-                .map(|fluents| Sample {
+                .map(|(ply, fluents)| Sample {
                     fluents,
                     rewards: r.clone(),
+                    ply,
                 })
                 .collect());
         }
@@ -315,7 +320,7 @@ fn sampled_playout<M: StateMachine>(
             // Stuck (a role without moves) or endless: no label.
             return Ok(Vec::new());
         }
-        seen.push(m.fluents(&p.state));
+        seen.push((total, m.fluents(&p.state)));
         state = p.state;
         step = chunk;
     }
@@ -394,6 +399,15 @@ fn piece_counts(samples: &[Sample], kinds: &FxHashMap<TermId, usize>) -> Vec<Vec
         .collect()
 }
 
+/// Whether the numbers of pieces differ between samples of the same ply
+/// (`counts` from [`piece_counts`], in the order of `samples`). Where every
+/// move adds one piece (connect four, tic-tac-toe, pentago, amazons) they
+/// follow the ply, and a balance tells nothing the move number does not.
+fn counts_vary(samples: &[Sample], counts: &[Vec<f64>]) -> bool {
+    let mut at_ply: FxHashMap<usize, &Vec<f64>> = FxHashMap::default();
+    (samples.iter().zip(counts)).any(|(s, c)| *at_ply.entry(s.ply).or_insert(c) != c)
+}
+
 /// For role `r`, per kind of piece: the slope of the reward on the number
 /// of pieces of that kind, over the samples (`counts` from
 /// [`piece_counts`], in the same order).
@@ -467,6 +481,31 @@ mod tests {
             greedy > random && greedy > MIN_FIT,
             "R² greedy {greedy:.3}, random {random:.3}"
         );
+    }
+
+    #[test]
+    fn no_material_where_the_counts_follow_the_ply() {
+        // Connect four adds one piece a move: for every seed the counts
+        // are those of the ply, so nothing is counted (the fit alone had
+        // let some seeds count it).
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../games/connectFour.kif");
+        let text = std::fs::read_to_string(path).expect("the game file");
+        let crate::Game {
+            program,
+            mut engine,
+        } = crate::Game::load(&text, EngineChoice::Fast).expect("the game grounds");
+        let options = crate::structure::features::HEURISTIC_OPTIONS;
+        let st = crate::structure::find(&program, &mut engine, options).unwrap();
+        assert!(!st.boards.is_empty(), "connect four's board is found");
+        for seed in 1..=4 {
+            let mut policy = Policy::new(seed, true);
+            let boards = Some(&st.boards[..]);
+            let eval = LearnedEval::learn_with(&mut engine, &mut policy, 60_000.0, 500, boards)
+                .unwrap()
+                .expect("connect four's playouts end");
+            assert_eq!(eval.playouts, 500);
+            assert!(eval.material.is_none(), "seed {seed}");
+        }
     }
 
     #[test]
