@@ -108,6 +108,10 @@ pub struct Config {
 /// run beside the tree search (one thread).
 pub const TACTICS_SHARE: f64 = 0.3;
 
+/// The last share of a move's time, where the check beside the tree looks
+/// again at the move the tree then ranks first ([`tactics::confirm`]).
+pub const CONFIRM_SHARE: f64 = 0.15;
+
 impl Default for Config {
     fn default() -> Config {
         Config {
@@ -1190,10 +1194,12 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
         // wasm32 the threads run one after the other, within that time).
         let mut limits: Vec<Limit> = (0..walkers).map(|_| Limit::new(&walk_budget)).collect();
         // Once its check has ended, the check's thread walks until the
-        // walkers' clock runs out (a playout budget leaves it out: the
-        // walkers' playouts stay as counted).
+        // confirmation in the move's last part, then until the walkers'
+        // clock runs out (a playout budget leaves it out: the walkers'
+        // playouts stay as counted).
         let check_walks = walk_budget.nodes.is_none() && m.clones_share_terms();
-        let mut after = Limit::new(&walk_budget);
+        let after = Limit::new(&walk_budget);
+        let confirm_at = Limit::new(&walk_budget.share(1.0 - CONFIRM_SHARE));
         self.tree.start(m, root)?;
         // The tree holds the walkers' terms: on a machine whose clones name
         // new terms apart (the interpreter) one walker grows it.
@@ -1231,7 +1237,7 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
         if let Some(mut tm) = checker {
             let (shared, enders) = (&shared, enders.take().unwrap_or_default());
             let table = &mut self.table;
-            let walker = spare.first_mut().filter(|_| check_walks);
+            let mut walker = spare.first_mut().filter(|_| check_walks);
             let cfg = &cfg;
             jobs.push(Box::new(move || {
                 // Before each depth: what is proven lost is left by the
@@ -1241,22 +1247,45 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
                     tree.ban(role, lost);
                     ranked(&tree.root_view(role, 0))
                 };
-                let proofs =
-                    tactics::prove(&mut tm, root, role, &mut rank, enders, table, &check_budget);
+                let proofs = tactics::prove(
+                    &mut tm,
+                    root,
+                    role,
+                    &mut rank,
+                    enders.clone(),
+                    table,
+                    &check_budget.share(1.0 - CONFIRM_SHARE),
+                );
                 // A forced win ends the search; an error ends every thread.
                 if proofs.as_ref().map_or(true, |p| p.winning.is_some()) {
                     shared.stop.store(true, Ordering::Relaxed);
                 }
-                let proofs = proofs?;
-                // A check that ended early leaves its thread to the tree.
-                let walked = match walker {
-                    Some(w) if proofs.winning.is_none() && !after.exhausted() => {
-                        w.walk(&mut tm, shared, cfg, after)?
+                let mut proofs = proofs?;
+                let won = proofs.winning.is_some();
+                // A check that ended early leaves its thread to the tree,
+                // until the move the tree then ranks first is confirmed,
+                // and after.
+                let mut walk_until = |tm: &mut M, mut limit: Limit| match walker.as_deref_mut() {
+                    Some(w) if !won && !limit.exhausted() => {
+                        w.walk(tm, shared, cfg, limit)
                     }
-                    _ => (0, 0),
+                    _ => Ok((0, 0)),
                 };
+                let (playouts, depth) = walk_until(&mut tm, confirm_at)?;
+                let confirm_budget = check_budget.share(CONFIRM_SHARE);
+                tactics::confirm(
+                    &mut tm,
+                    root,
+                    role,
+                    &mut rank,
+                    enders,
+                    table,
+                    &mut proofs,
+                    &confirm_budget,
+                )?;
+                let (more, deeper) = walk_until(&mut tm, after)?;
                 Ok(Part {
-                    walked,
+                    walked: (playouts + more, depth.max(deeper)),
                     proofs: Some(proofs),
                 })
             }));

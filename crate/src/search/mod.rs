@@ -93,6 +93,14 @@ impl Budget {
             ..Budget::default()
         }
     }
+    /// `fraction` of this budget's time and nodes.
+    pub fn share(&self, fraction: f64) -> Budget {
+        Budget {
+            ms: self.ms.map(|ms| ms * fraction),
+            nodes: (self.nodes).map(|n| (n as f64 * fraction).ceil() as u64),
+            ..*self
+        }
+    }
     pub fn unlimited(&self) -> bool {
         self.ms.is_none() && self.nodes.is_none()
     }

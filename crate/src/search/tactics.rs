@@ -19,6 +19,10 @@
 //! cannot reach: a win at the root, then losses in the ranking's order up
 //! to the first move not proven lost, at any depth.
 //!
+//! A player whose ranking changes while the check runs (the tree beside
+//! it) ends with [`confirm`]: the move ranked first by then, searched at
+//! full width to the depth completed.
+//!
 //! Only proofs change the choice: a search cut short by its budget proves
 //! nothing, and states where several roles choose at once count as no win
 //! for anybody. "Win" is the top reward (goal 100).
@@ -177,7 +181,7 @@ pub fn prove<M: StateMachine>(
     let mut whole = Limit::new(budget);
     let mut s = Search {
         m,
-        limit: Limit::new(&share(budget, WIDE_SHARE)),
+        limit: Limit::new(&budget.share(WIDE_SHARE)),
         known: &mut table.known,
         history: &mut table.history,
         enders,
@@ -201,7 +205,7 @@ pub fn prove<M: StateMachine>(
         depth += 2;
     }
     if proofs.winning.is_none() {
-        let mut win = Limit::new(&share(budget, (1.0 - WIDE_SHARE) / 2.0));
+        let mut win = Limit::new(&budget.share((1.0 - WIDE_SHARE) / 2.0));
         proofs.winning = match proof_number::prove(s.m, root, role, &mut win)? {
             (Outcome::Win, mv) => mv,
             _ => None,
@@ -219,19 +223,58 @@ pub fn prove<M: StateMachine>(
     Ok(proofs)
 }
 
+/// Looks again, within `budget`, at the move `rank` now puts first, for
+/// a player whose ranking changes while [`prove`] runs: a move that rose
+/// to the top after its depth began was never looked at. The move is
+/// searched at full width to the deepest depth `proofs` completed; proven
+/// lost, it joins `proofs.lost` and the next one is looked at, until one
+/// is not proven lost. As in [`prove`], the last move not lost is never
+/// added, and a search cut short proves nothing.
+#[allow(clippy::too_many_arguments)]
+pub fn confirm<M: StateMachine>(
+    m: &mut M,
+    root: &M::State,
+    role: usize,
+    rank: &mut dyn FnMut(&[TermId]) -> Vec<TermId>,
+    enders: FxHashSet<TermId>,
+    table: &mut Table<M::State>,
+    proofs: &mut Proofs,
+    budget: &Budget,
+) -> Result<(), EvalError> {
+    let legal = m.all_legal_moves(root)?;
+    if proofs.winning.is_some() || proofs.depth == 0 || only_mover(&legal) != Some(role) {
+        return Ok(());
+    }
+    let moves = legal[role].clone();
+    let others: Vec<usize> = (0..legal.len()).filter(|&r| r != role).collect();
+    let mut s = Search {
+        m,
+        limit: Limit::new(budget),
+        known: &mut table.known,
+        history: &mut table.history,
+        enders,
+    };
+    loop {
+        let open: Vec<usize> = in_order(&moves, &rank(&proofs.lost))
+            .into_iter()
+            .filter(|&i| !proofs.lost.contains(&moves[i]))
+            .collect();
+        let [first, _, ..] = open[..] else {
+            return Ok(());
+        };
+        let child = after_each(s.m, root, &legal, role, &[moves[first]])?;
+        match s.beaten(&child[0], &others, proofs.depth) {
+            Ok(true) => proofs.lost.push(moves[first]),
+            Ok(false) | Err(Failed::Time) => return Ok(()),
+            Err(Failed::Eval(e)) => return Err(e),
+        }
+    }
+}
+
 /// The full-width search's share of the budget. Proof-number searches
 /// have the rest: half of it for a win at the root, then what is left for
 /// losses.
 const WIDE_SHARE: f64 = 0.4;
-
-/// `fraction` of `budget`'s time and nodes.
-fn share(budget: &Budget, fraction: f64) -> Budget {
-    Budget {
-        ms: budget.ms.map(|ms| ms * fraction),
-        nodes: (budget.nodes).map(|n| (n as f64 * fraction).ceil() as u64),
-        ..*budget
-    }
-}
 
 /// The root's moves, the states after them and the other roles, for the
 /// proof-number searches beyond the full width.
@@ -322,6 +365,19 @@ impl<M: StateMachine> Search<'_, M> {
         }
         lost.truncate(before);
         Err(Failed::Time)
+    }
+
+    /// Whether another role (`others`) wins by force from `state` within
+    /// `depth` plies, the shallow depths first (they settle most cheaply).
+    fn beaten(&mut self, state: &M::State, others: &[usize], depth: u8) -> Result<bool, Failed> {
+        for d in (1..=depth).step_by(2) {
+            for &o in others {
+                if self.wins(state, o, d)? {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
     }
 
     /// Whether `r` has a forced win from `state` within `d` plies.
@@ -577,6 +633,48 @@ mod tests {
             (p.winning, p.depth, &p.lost[..]),
             (Some(take1), 5, &[take2][..])
         );
+    }
+
+    #[test]
+    fn confirm_looks_at_the_move_ranked_first_now() {
+        // From 4, (take 2) lets b take the last two (lost at depth 1) and
+        // (take 1) wins.
+        let (mut m, root, take1, take2) = take_away_start(4);
+        let budget = Budget::nodes(10_000);
+        let none = FxHashSet::default();
+        let mut table = Table::default();
+        let confirm_with = |m: &mut Engine, ranking: Vec<TermId>, depth: u8| {
+            let mut proofs = Proofs {
+                depth,
+                ..Proofs::default()
+            };
+            let mut told = Vec::new();
+            let mut rank = |lost: &[TermId]| {
+                told.push(lost.to_vec());
+                ranking.clone()
+            };
+            let (e, t) = (none.clone(), &mut Table::default());
+            confirm(m, &root, 0, &mut rank, e, t, &mut proofs, &budget).unwrap();
+            (proofs.lost, told)
+        };
+        // The loss ranked first is found and the next move looked at.
+        let (lost, told) = confirm_with(&mut m, vec![take2, take1], 1);
+        assert_eq!((lost, told), (vec![take2], vec![vec![], vec![take2]]));
+        // A move not lost ranked first ends it at once.
+        let (lost, told) = confirm_with(&mut m, vec![take1, take2], 1);
+        assert_eq!((lost, told.len()), (vec![], 1));
+        // Where no depth was completed, nothing is looked at.
+        let (lost, told) = confirm_with(&mut m, vec![take2, take1], 0);
+        assert_eq!((lost, told.len()), (vec![], 0));
+        // In a lost position (9) the last move not proven lost is kept.
+        let (mut m, root9, take1, take2) = take_away_start(9);
+        let mut proofs = Proofs {
+            depth: 5,
+            ..Proofs::default()
+        };
+        let mut rank = |_: &[TermId]| vec![take1, take2];
+        confirm(&mut m, &root9, 0, &mut rank, none, &mut table, &mut proofs, &budget).unwrap();
+        assert_eq!(proofs.lost, [take1]);
     }
 
     #[test]
