@@ -401,7 +401,7 @@ fn piece_counts(samples: &[Sample], kinds: &FxHashMap<TermId, usize>) -> Vec<Vec
 
 /// Whether the numbers of pieces differ between samples of the same ply
 /// (`counts` from [`piece_counts`], in the order of `samples`). Where every
-/// move adds one piece (connect four, tic-tac-toe, pentago, amazons) they
+/// move adds one piece (connect four, tic-tac-toe, pentago) they
 /// follow the ply, and a balance tells nothing the move number does not.
 fn counts_vary(samples: &[Sample], counts: &[Vec<f64>]) -> bool {
     let mut at_ply: FxHashMap<usize, &Vec<f64>> = FxHashMap::default();
