@@ -1266,9 +1266,7 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
                 // until the move the tree then ranks first is confirmed,
                 // and after.
                 let mut walk_until = |tm: &mut M, mut limit: Limit| match walker.as_deref_mut() {
-                    Some(w) if !won && !limit.exhausted() => {
-                        w.walk(tm, shared, cfg, limit)
-                    }
+                    Some(w) if !won && !limit.exhausted() => w.walk(tm, shared, cfg, limit),
                     _ => Ok((0, 0)),
                 };
                 let (playouts, depth) = walk_until(&mut tm, confirm_at)?;

@@ -673,7 +673,17 @@ mod tests {
             ..Proofs::default()
         };
         let mut rank = |_: &[TermId]| vec![take1, take2];
-        confirm(&mut m, &root9, 0, &mut rank, none, &mut table, &mut proofs, &budget).unwrap();
+        confirm(
+            &mut m,
+            &root9,
+            0,
+            &mut rank,
+            none,
+            &mut table,
+            &mut proofs,
+            &budget,
+        )
+        .unwrap();
         assert_eq!(proofs.lost, [take1]);
     }
 
