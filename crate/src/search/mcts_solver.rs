@@ -51,7 +51,8 @@
 //!   where the material is counted): forced
 //!   wins and losses at the root proven by [`super::tactics`] on a thread
 //!   beside the walkers (that thread walks too once the check has
-//!   ended), marked in the root's view as proven values.
+//!   ended, and in the move's last part searches again the move the tree
+//!   then ranks first), marked in the root's view as proven values.
 //!
 //! The move played is our role's most visited root move (ties: higher
 //! mean), after the proven values above.
