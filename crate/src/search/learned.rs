@@ -483,12 +483,9 @@ mod tests {
         );
     }
 
-    #[test]
-    fn no_material_where_the_counts_follow_the_ply() {
-        // Connect four adds one piece a move: for every seed the counts
-        // are those of the ply, so nothing is counted (the fit alone had
-        // let some seeds count it).
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../games/connectFour.kif");
+    /// The game `games/NAME.kif` on the fast engine, and its structure.
+    fn with_structure(name: &str) -> (crate::engine::Engine, crate::structure::Structure) {
+        let path = format!("{}/../games/{name}.kif", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(path).expect("the game file");
         let crate::Game {
             program,
@@ -496,6 +493,15 @@ mod tests {
         } = crate::Game::load(&text, EngineChoice::Fast).expect("the game grounds");
         let options = crate::structure::features::HEURISTIC_OPTIONS;
         let st = crate::structure::find(&program, &mut engine, options).unwrap();
+        (engine, st)
+    }
+
+    #[test]
+    fn no_material_where_the_counts_follow_the_ply() {
+        // Connect four adds one piece a move: for every seed the counts
+        // are those of the ply, so nothing is counted (the fit alone had
+        // let some seeds count it).
+        let (mut engine, st) = with_structure("connectFour");
         assert!(!st.boards.is_empty(), "connect four's board is found");
         for seed in 1..=4 {
             let mut policy = Policy::new(seed, true);
@@ -510,14 +516,7 @@ mod tests {
 
     #[test]
     fn breakthrough_material_counts_each_side_for_its_role() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../games/breakthrough.kif");
-        let text = std::fs::read_to_string(path).expect("the game file");
-        let crate::Game {
-            program,
-            mut engine,
-        } = crate::Game::load(&text, EngineChoice::Fast).expect("the game grounds");
-        let options = crate::structure::features::HEURISTIC_OPTIONS;
-        let st = crate::structure::find(&program, &mut engine, options).unwrap();
+        let (mut engine, st) = with_structure("breakthrough");
         let mut policy = Policy::new(5, true);
         let eval =
             LearnedEval::learn_with(&mut engine, &mut policy, 60_000.0, 2000, Some(&st.boards))

@@ -179,13 +179,7 @@ pub fn prove<M: StateMachine>(
     // Older successes count half: the position has moved on.
     table.history.values_mut().for_each(|h| *h /= 2);
     let mut whole = Limit::new(budget);
-    let mut s = Search {
-        m,
-        limit: Limit::new(&budget.share(WIDE_SHARE)),
-        known: &mut table.known,
-        history: &mut table.history,
-        enders,
-    };
+    let mut s = Search::new(m, table, enders, &budget.share(WIDE_SHARE));
     let mut lost = Vec::new();
     let mut depth = 1u8;
     while depth <= MAX_DEPTH {
@@ -247,13 +241,7 @@ pub fn confirm<M: StateMachine>(
     }
     let moves = legal[role].clone();
     let others: Vec<usize> = (0..legal.len()).filter(|&r| r != role).collect();
-    let mut s = Search {
-        m,
-        limit: Limit::new(budget),
-        known: &mut table.known,
-        history: &mut table.history,
-        enders,
-    };
+    let mut s = Search::new(m, table, enders, budget);
     loop {
         let open: Vec<usize> = in_order(&moves, &rank(&proofs.lost))
             .into_iter()
@@ -329,7 +317,22 @@ fn in_order(moves: &[TermId], ranked: &[TermId]) -> Vec<usize> {
     order
 }
 
-impl<M: StateMachine> Search<'_, M> {
+impl<'a, M: StateMachine> Search<'a, M> {
+    fn new(
+        m: &'a mut M,
+        table: &'a mut Table<M::State>,
+        enders: FxHashSet<TermId>,
+        budget: &Budget,
+    ) -> Search<'a, M> {
+        Search {
+            m,
+            limit: Limit::new(budget),
+            known: &mut table.known,
+            history: &mut table.history,
+            enders,
+        }
+    }
+
     /// One depth: a forced win among our moves (`children`, checked in
     /// `order`), else the moves proven lost, in `order` up to the first
     /// one after which no other role wins by force (added to `lost`).
@@ -354,11 +357,7 @@ impl<M: StateMachine> Search<'_, M> {
             if lost[..before].contains(&i) {
                 continue;
             }
-            let mut beaten = false;
-            for &o in others {
-                beaten = beaten || self.wins(&children[i], o, depth)?;
-            }
-            if !beaten {
+            if !self.beaten_at(&children[i], others, depth)? {
                 return Ok(None);
             }
             lost.push(i);
@@ -371,10 +370,19 @@ impl<M: StateMachine> Search<'_, M> {
     /// `depth` plies, the shallow depths first (they settle most cheaply).
     fn beaten(&mut self, state: &M::State, others: &[usize], depth: u8) -> Result<bool, Failed> {
         for d in (1..=depth).step_by(2) {
-            for &o in others {
-                if self.wins(state, o, d)? {
-                    return Ok(true);
-                }
+            if self.beaten_at(state, others, d)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Whether another role (`others`) wins by force from `state` within
+    /// `d` plies.
+    fn beaten_at(&mut self, state: &M::State, others: &[usize], d: u8) -> Result<bool, Failed> {
+        for &o in others {
+            if self.wins(state, o, d)? {
+                return Ok(true);
             }
         }
         Ok(false)
