@@ -613,22 +613,27 @@ pub fn decide<M: StateMachine>(
 }
 
 /// A new node's value per role for implicit minimax: its goal values when
-/// it is terminal, else the evaluation of its state (a material one: a
-/// sigmoid of the role's lead in pieces, `1 / (1 + e^(−lead/4))`, the
-/// slope of Sancho's piece heuristic).
+/// it is terminal, else [`implicit_estimate`] of its state.
 fn estimate<M: StateMachine>(m: &mut M, eval: &LearnedEval, node: &Node<M::State>) -> Vec<f64> {
     if node.terminal {
         return node.rewards.clone();
     }
-    let fluents = m.fluents(&node.state);
+    implicit_estimate(eval, &m.fluents(&node.state), node.legal.len())
+}
+
+/// A state's value per role for implicit minimax, from its fluents: with
+/// a material evaluation a sigmoid of the role's lead in pieces,
+/// `1 / (1 + e^(−lead/4))` (the slope of Sancho's piece heuristic), else
+/// the learnt evaluation.
+pub(super) fn implicit_estimate(eval: &LearnedEval, fluents: &[TermId], roles: usize) -> Vec<f64> {
     match &eval.material {
-        Some(material) => (0..node.legal.len())
+        Some(material) => (0..roles)
             .map(|r| {
-                let (share, total) = material.balance(&fluents, r);
+                let (share, total) = material.balance(fluents, r);
                 1.0 / (1.0 + (-share * total / 4.0).exp())
             })
             .collect(),
-        None => eval.rewards(&fluents),
+        None => eval.rewards(fluents),
     }
 }
 

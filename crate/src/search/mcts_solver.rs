@@ -58,7 +58,7 @@
 //! mean), after the proven values above.
 
 use super::learned::{displace, piece_value, LearnedEval, Material};
-use super::mcts::rave_mix;
+use super::mcts::{implicit_estimate, rave_mix};
 use super::parallel::{run_all, worker_seed, Job};
 use super::root::{choose, ranked, RootStats, WIN};
 use super::tactics::{self, Proofs};
@@ -103,6 +103,9 @@ pub struct Config {
     /// ([`super::tactics`]): on a thread of its own beside the walkers,
     /// or in [`TACTICS_SHARE`] of the time on one thread.
     pub tactics: bool,
+    /// Implicit minimax backups over the material evaluation (0: off):
+    /// the weight of a child's minimax value in its move's mean.
+    pub minimax: f64,
 }
 
 /// The share of a move's time the tactical check takes where it cannot
@@ -127,6 +130,7 @@ impl Default for Config {
             material: None,
             rave: 0,
             tactics: false,
+            minimax: 0.0,
         }
     }
 }
@@ -249,6 +253,10 @@ struct Node<S> {
     checked: bool,
     /// Where the node stands in an exchange of pieces (with material).
     exchange: Exchange,
+    /// With implicit minimax, the node's value per role: its state's
+    /// material estimate, then that of the child its mover values most
+    /// (empty: off).
+    implicit: Box<[f64]>,
 }
 
 /// A node's material, for the shift at the end of an exchange.
@@ -569,9 +577,7 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
     fn start<M: StateMachine<State = S>>(&mut self, m: &mut M, root: &S) -> Result<(), EvalError> {
         self.banned.clear();
         if !(self.cfg.reuse && self.reroot(root)) {
-            let eval = self.cfg.material.clone();
-            let material = eval.as_ref().and_then(|e| e.material.as_ref());
-            self.nodes = vec![Self::make_node(m, root.clone(), material, None)?];
+            self.nodes = vec![Self::make_node(m, root.clone(), &self.cfg, None)?];
         }
         if !self.nodes[0].checked {
             self.decisive(m, 0)?;
@@ -579,18 +585,23 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
         Ok(())
     }
 
-    /// The node of `state`; with `material`, the child of a node whose
+    /// The node of `state`; with material, the child of a node whose
     /// exchange is `parent` (none: the root).
     fn make_node<M: StateMachine<State = S>>(
         m: &mut M,
         state: S,
-        material: Option<&Material>,
+        cfg: &Config,
         parent: Option<Exchange>,
     ) -> Result<Node<S>, EvalError> {
-        let exchange = material.map_or(Exchange::default(), |mat| {
-            let (balance, total) = mat.balance(&m.fluents(&state), 0);
-            Exchange::after(parent, balance, total)
-        });
+        let eval = cfg.material.as_deref();
+        let fluents = eval.map(|_| m.fluents(&state));
+        let exchange = match (eval.and_then(|e| e.material.as_ref()), &fluents) {
+            (Some(mat), Some(fluents)) => {
+                let (balance, total) = mat.balance(fluents, 0);
+                Exchange::after(parent, balance, total)
+            }
+            _ => Exchange::default(),
+        };
         let terminal = m.is_terminal(&state)?;
         let legal = if terminal {
             Vec::new()
@@ -602,6 +613,13 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
             Some(rewards(m, &state)?.into_boxed_slice())
         } else {
             None
+        };
+        let implicit: Box<[f64]> = match (eval, &fluents, &proven) {
+            (_, _, Some(p)) if cfg.minimax > 0.0 => p.clone(),
+            (Some(e), Some(f), None) if cfg.minimax > 0.0 => {
+                implicit_estimate(e, f, legal.len()).into_boxed_slice()
+            }
+            _ => Box::default(),
         };
         let legal = if proven.is_some() { Vec::new() } else { legal };
         let mut strides = Vec::with_capacity(legal.len());
@@ -626,6 +644,7 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
             winning: None,
             checked: false,
             exchange,
+            implicit,
         })
     }
 
@@ -680,6 +699,42 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
         self.nodes[*c as usize].proven.as_deref()
     }
 
+    /// With implicit minimax, where one role moves, the values of the child
+    /// of `node` reached by joint index `k` (its proven rewards once
+    /// proven), if it is made.
+    fn implicit(&self, node: &Node<S>, alone: bool, k: u64) -> Option<&[f64]> {
+        if !alone || self.cfg.minimax <= 0.0 {
+            return None;
+        }
+        let child = &self.nodes[*node.children.get(&k)? as usize];
+        child.proven.as_deref().or(Some(&child.implicit))
+    }
+
+    /// Backs the children's minimax values up the path, from its end: each
+    /// node where one role moves takes the values of the child its mover
+    /// values most, until a node keeps the values it had (its ancestors
+    /// then keep theirs too).
+    fn back_up_minimax(&mut self, path: &[(u32, Vec<u16>)]) {
+        for (id, _) in path.iter().rev() {
+            let node = &self.nodes[*id as usize];
+            let Some(r) = node.mover() else { return };
+            let value = |c: &u32| {
+                let c = &self.nodes[*c as usize];
+                c.proven.as_deref().unwrap_or(&c.implicit)
+            };
+            let best = (node.children.values())
+                .map(value)
+                .filter(|v| !v.is_empty())
+                .max_by(|a, b| a[r].total_cmp(&b[r]));
+            let Some(best) = best else { return };
+            if *best == *node.implicit {
+                return;
+            }
+            let best: Box<[f64]> = best.into();
+            self.nodes[*id as usize].implicit = best;
+        }
+    }
+
     /// Role `r`'s move at `node`: an untried one (random) first, else UCB1,
     /// where a proven child (the role moving alone) scores its exact value.
     /// With RAVE, a move tried only in other lines counts as tried, its
@@ -727,6 +782,10 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
                 let mean = match amaf.get(i) {
                     Some(&all) if all.visits > 0 => rave_mix(a.score(), all.mean(), n, rave),
                     _ => a.score(),
+                };
+                let mean = match self.implicit(node, alone, i as u64 * node.strides[r]) {
+                    Some(v) => (1.0 - self.cfg.minimax) * mean + self.cfg.minimax * v[r],
+                    None => mean,
                 };
                 mean + self.cfg.exploration * (ln / n.max(1.0)).sqrt()
             });
@@ -894,6 +953,9 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
             // Only a node whose child was just proven can become proven.
             proving = proving && self.prove(*id);
         }
+        if self.cfg.minimax > 0.0 {
+            self.back_up_minimax(path);
+        }
     }
 
     /// Bans `role`'s root moves `lost` from selection (see `banned`).
@@ -1044,8 +1106,7 @@ impl Walker {
                 ..
             } => {
                 let next = m.next_state(&state, &joint)?;
-                let material = cfg.material.as_ref().and_then(|e| e.material.as_ref());
-                let node = Searcher::make_node(m, next, material, Some(exchange))?;
+                let node = Searcher::make_node(m, next, cfg, Some(exchange))?;
                 let rewards = match &node.proven {
                     Some(p) => p.to_vec(),
                     None => self.playout(m, &node.state, roles, cfg)?,
@@ -1366,6 +1427,9 @@ where
         if cfg.rave > 0 {
             tags.push(format!("rave {}", cfg.rave));
         }
+        if cfg.minimax > 0.0 {
+            tags.push(format!("minimax {}", cfg.minimax));
+        }
         match (cfg.budget.ms, cfg.budget.nodes) {
             (Some(ms), _) => tags.push(format!("{ms} ms")),
             (None, Some(n)) => tags.push(format!("{n} playouts")),
@@ -1422,6 +1486,7 @@ where
 pub(crate) mod tests {
     use super::*;
     use crate::engine::{load_engine, Engine, EngineChoice};
+    use crate::search::learned::Policy;
     use crate::search::root::merge_roots;
 
     /// Take-away: the mover takes 1 or 2 stones; taking the last one wins.
@@ -1828,7 +1893,7 @@ pub(crate) mod tests {
         let s2 = m.next_state(&s1, &j1).unwrap();
         let mut tree = Searcher::new(cfg(1));
         for (s, took, shift) in [(s0, false, 0.0), (s1, true, 0.0), (s2, false, 0.2)] {
-            let mut node = Searcher::make_node(&mut m, s, None, None).unwrap();
+            let mut node = Searcher::make_node(&mut m, s, &cfg(1), None).unwrap();
             node.exchange = Exchange {
                 took,
                 shift,
@@ -1857,7 +1922,7 @@ pub(crate) mod tests {
         let s0 = m.initial_state().unwrap();
         let mut tree = Searcher::new(cfg(1));
         tree.nodes
-            .push(Searcher::make_node(&mut m, s0, None, None).unwrap());
+            .push(Searcher::make_node(&mut m, s0, &cfg(1), None).unwrap());
         let alike = vec![(0.1, 20.0), (0.1, 20.0)];
         tree.settle(
             0,
@@ -1975,6 +2040,82 @@ pub(crate) mod tests {
             p.search_view(m, &root, 0).unwrap().0
         };
         assert_eq!(run(&mut m), run(&mut m));
+    }
+
+    /// Role values of `s` under the rule implicit minimax backs up: the
+    /// mover takes the child it values most (goal values at the end).
+    fn exact(m: &mut Engine, s: &<Engine as StateMachine>::State) -> Vec<f64> {
+        if m.is_terminal(s).unwrap() {
+            return rewards(m, s).unwrap();
+        }
+        let legal = m.all_legal_moves(s).unwrap();
+        let r = (0..legal.len()).find(|&r| legal[r].len() > 1).unwrap_or(0);
+        let mut best: Option<Vec<f64>> = None;
+        for &mv in &legal[r] {
+            let joint: Vec<TermId> = (0..legal.len())
+                .map(|q| if q == r { mv } else { legal[q][0] })
+                .collect();
+            let child = m.next_state(s, &joint).unwrap();
+            let v = exact(m, &child);
+            if best.as_ref().is_none_or(|b| v[r] > b[r]) {
+                best = Some(v);
+            }
+        }
+        best.unwrap()
+    }
+
+    #[test]
+    fn implicit_minimax_backs_up_the_best_childs_values() {
+        let text = include_str!("../../../games/ticTacToe.kif");
+        let mut m = load_engine(text, EngineChoice::Fast).expect("the game loads");
+        let eval = LearnedEval::learn(&mut m, &mut Policy::new(1, false), 60_000.0, 400)
+            .unwrap()
+        .expect("ticTacToe gives an evaluation");
+        let eval = Arc::new(eval);
+        // Four marks made, five cells empty.
+        let mut s = m.initial_state().unwrap();
+        for _ in 0..4 {
+            let joint: Vec<TermId> = (m.all_legal_moves(&s).unwrap().iter())
+                .map(|l| l[0])
+                .collect();
+            s = m.next_state(&s, &joint).unwrap();
+        }
+        let with = |playouts| Config {
+            material: Some(eval.clone()),
+            minimax: 0.5,
+            ..cfg(playouts)
+        };
+        // Part grown: every open node all of whose moves are made holds
+        // the values of the child its mover values most; a leaf its own
+        // estimate.
+        let mut p = SolverMcts::new(with(150), 3, 1);
+        p.search_view(&mut m, &s, 0).unwrap();
+        let nodes = &p.tree.nodes;
+        let value = |c: &u32| {
+            let c = &nodes[*c as usize];
+            c.proven.clone().unwrap_or(c.implicit.clone())
+        };
+        let (mut complete, mut leaves) = (0, 0);
+        for node in nodes.iter().filter(|n| n.proven.is_none()) {
+            let r = node.mover().unwrap();
+            if node.children.is_empty() {
+                let own = implicit_estimate(&eval, &m.fluents(&node.state), 2);
+                assert_eq!(*node.implicit, *own);
+                leaves += 1;
+            } else if node.children.len() == node.legal[r].len() {
+                let best = node.children.values().map(value);
+                let best = best.max_by(|a, b| a[r].total_cmp(&b[r])).unwrap();
+                assert_eq!(best[r], node.implicit[r]);
+                complete += 1;
+            }
+        }
+        assert!(complete >= 3 && leaves >= 3, "{complete} complete, {leaves} leaves");
+        // Grown until proven: the root holds the exact values.
+        let mut p = SolverMcts::new(with(20_000), 3, 1);
+        p.search_view(&mut m, &s, 0).unwrap();
+        let root = &p.tree.nodes[0];
+        assert!(root.proven.is_some());
+        assert_eq!(*root.implicit, *exact(&mut m, &s));
     }
 
     #[test]

@@ -787,7 +787,7 @@ pub fn solver_config<M: StateMachine>(
     m: &mut M,
     seed: u64,
 ) -> Result<mcts_solver::Config, String> {
-    for key in ["transpositions", "minimax", "cutoff", "prior"] {
+    for key in ["transpositions", "cutoff", "prior"] {
         if spec.get(key).is_some() {
             return Err(format!("player option {key} is not for solver=on"));
         }
@@ -813,9 +813,11 @@ pub fn solver_config<M: StateMachine>(
         ponder: spec.flag("ponder", true)?,
         mast: playout_rule(spec)?,
         greedy,
-        material,
+        material: material.clone(),
         rave: cfg.rave,
         tactics,
+        // Over the material evaluation, the one the solver learns.
+        minimax: material.as_ref().map_or(0.0, |_| cfg.minimax),
         ..mcts_solver::Config::default()
     })
 }
