@@ -2,7 +2,8 @@
 //! where the game has boards, none where it has not), `tactics` (with the
 //! solver, `auto` follows the material) and
 //! `transpositions` (named in the player, refused with `solver=on`),
-//! `minimax` (only with an evaluation), the solver's material shift, its
+//! `minimax` (only with an evaluation; the solver's over its material),
+//! the solver's material shift, its
 //! playout rule (`mast`), and clear errors for values that are not ones.
 
 use gdlkit::search::{build_player, PlayerSpec};
@@ -151,8 +152,26 @@ fn minimax_needs_an_evaluation_and_a_weight() {
         let err = build("breakthrough", &format!("mcts:eval=on,minimax={bad}")).unwrap_err();
         assert!(err.contains("a weight above 0 and at most 1"), "{err}");
     }
+    // The solver backs up over its material only.
     let err = build("breakthrough", "mcts:solver=on,eval=on,minimax=0.4").unwrap_err();
-    assert_eq!(err, "player option minimax is not for solver=on");
+    assert!(err.contains("eval must be material or off"), "{err}");
+}
+
+#[test]
+fn the_solver_backs_up_minimax_over_the_material_it_counts() {
+    let name = build("breakthrough", "mcts-solver:minimax=0.25,ms=50").unwrap();
+    assert!(name.contains("material") && name.contains("minimax 0.25"), "{name}");
+    // Not in the default, and nothing to back up where no material is
+    // counted (connect four).
+    for (game, spec) in [
+        ("breakthrough", "mcts-solver:ms=50"),
+        ("connectFour", "mcts-solver:minimax=0.4,ms=50"),
+    ] {
+        let name = build(game, spec).unwrap();
+        assert!(!name.contains("minimax"), "{game}, {spec}: {name}");
+    }
+    let err = build("breakthrough", "mcts-solver:eval=off,minimax=0.4").unwrap_err();
+    assert!(err.contains("minimax needs an evaluation"), "{err}");
 }
 
 #[test]

@@ -47,6 +47,12 @@
 //!   mover's child states anyway, also seeds the captures: tried before
 //!   the other untried moves, with the node's mean displaced alike counted
 //!   in their means as `SEED_WEIGHT` visits.
+//! - **Implicit minimax backups** (`minimax=A`, with the material;
+//!   Lanctot et al. 2014, as in [`super::mcts`]): each node keeps a value
+//!   per role, its state's material estimate when made, then after each
+//!   iteration that of the child its mover values most (a proven child by
+//!   its proven rewards); where one role moves, selection mixes each
+//!   move's mean with its child's value, `(1 − A) · mean + A · value`.
 //! - **The tactical check** (`tactics=on`; in `mcts-solver` `auto`, on
 //!   where the material is counted): forced
 //!   wins and losses at the root proven by [`super::tactics`] on a thread
