@@ -160,7 +160,10 @@ fn minimax_needs_an_evaluation_and_a_weight() {
 #[test]
 fn the_solver_backs_up_minimax_over_the_material_it_counts() {
     let name = build("breakthrough", "mcts-solver:minimax=0.25,ms=50").unwrap();
-    assert!(name.contains("material") && name.contains("minimax 0.25"), "{name}");
+    assert!(
+        name.contains("material") && name.contains("minimax 0.25"),
+        "{name}"
+    );
     // Not in the default, and nothing to back up where no material is
     // counted (connect four).
     for (game, spec) in [

@@ -912,14 +912,14 @@ mod transposition_tests {
 }
 
 #[cfg(test)]
-mod minimax_tests {
+pub(crate) mod minimax_tests {
     use super::*;
     use crate::engine::{load_engine, Engine, EngineChoice};
     use crate::search::learned::Policy;
 
     /// Every role's value of `s` under the rule implicit minimax backs up:
     /// the mover takes the child it values most (goal values at the end).
-    fn exact(m: &mut Engine, s: &<Engine as StateMachine>::State) -> Vec<f64> {
+    pub(crate) fn exact(m: &mut Engine, s: &<Engine as StateMachine>::State) -> Vec<f64> {
         if m.is_terminal(s).unwrap() {
             return rewards(m, s).unwrap();
         }

@@ -1493,6 +1493,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::engine::{load_engine, Engine, EngineChoice};
     use crate::search::learned::Policy;
+    use crate::search::mcts::minimax_tests::exact;
     use crate::search::root::merge_roots;
 
     /// Take-away: the mover takes 1 or 2 stones; taking the last one wins.
@@ -2048,35 +2049,13 @@ pub(crate) mod tests {
         assert_eq!(run(&mut m), run(&mut m));
     }
 
-    /// Role values of `s` under the rule implicit minimax backs up: the
-    /// mover takes the child it values most (goal values at the end).
-    fn exact(m: &mut Engine, s: &<Engine as StateMachine>::State) -> Vec<f64> {
-        if m.is_terminal(s).unwrap() {
-            return rewards(m, s).unwrap();
-        }
-        let legal = m.all_legal_moves(s).unwrap();
-        let r = (0..legal.len()).find(|&r| legal[r].len() > 1).unwrap_or(0);
-        let mut best: Option<Vec<f64>> = None;
-        for &mv in &legal[r] {
-            let joint: Vec<TermId> = (0..legal.len())
-                .map(|q| if q == r { mv } else { legal[q][0] })
-                .collect();
-            let child = m.next_state(s, &joint).unwrap();
-            let v = exact(m, &child);
-            if best.as_ref().is_none_or(|b| v[r] > b[r]) {
-                best = Some(v);
-            }
-        }
-        best.unwrap()
-    }
-
     #[test]
     fn implicit_minimax_backs_up_the_best_childs_values() {
         let text = include_str!("../../../games/ticTacToe.kif");
         let mut m = load_engine(text, EngineChoice::Fast).expect("the game loads");
         let eval = LearnedEval::learn(&mut m, &mut Policy::new(1, false), 60_000.0, 400)
             .unwrap()
-        .expect("ticTacToe gives an evaluation");
+            .expect("ticTacToe gives an evaluation");
         let eval = Arc::new(eval);
         // Four marks made, five cells empty.
         let mut s = m.initial_state().unwrap();
@@ -2115,7 +2094,10 @@ pub(crate) mod tests {
                 complete += 1;
             }
         }
-        assert!(complete >= 3 && leaves >= 3, "{complete} complete, {leaves} leaves");
+        assert!(
+            complete >= 3 && leaves >= 3,
+            "{complete} complete, {leaves} leaves"
+        );
         // Grown until proven: the root holds the exact values.
         let mut p = SolverMcts::new(with(20_000), 3, 1);
         p.search_view(&mut m, &s, 0).unwrap();
