@@ -813,11 +813,11 @@ pub fn solver_config<M: StateMachine>(
         ponder: spec.flag("ponder", true)?,
         mast: playout_rule(spec)?,
         greedy,
-        material: material.clone(),
-        rave: cfg.rave,
-        tactics,
         // Over the material, the one evaluation the solver learns.
         minimax: material.as_ref().map_or(0.0, |_| cfg.minimax),
+        material,
+        rave: cfg.rave,
+        tactics,
         ..mcts_solver::Config::default()
     })
 }
