@@ -939,21 +939,31 @@ pub(crate) mod minimax_tests {
         best.unwrap()
     }
 
+    /// Tic-tac-toe on `choice`, an evaluation learnt from its playouts,
+    /// and the state after `marks` marks (each role's first legal move).
+    pub(crate) fn tic_tac_toe_after(
+        choice: EngineChoice,
+        marks: usize,
+    ) -> (Engine, LearnedEval, <Engine as StateMachine>::State) {
+        let mut m = load_engine(TIC_TAC_TOE, choice).expect("the game loads");
+        let eval = LearnedEval::learn(&mut m, &mut Policy::new(1, false), 60_000.0, 400)
+            .unwrap()
+            .expect("ticTacToe gives an evaluation");
+        let mut s = m.initial_state().unwrap();
+        for _ in 0..marks {
+            let joint: Vec<TermId> = (m.all_legal_moves(&s).unwrap().iter())
+                .map(|l| l[0])
+                .collect();
+            s = m.next_state(&s, &joint).unwrap();
+        }
+        (m, eval, s)
+    }
+
     #[test]
     fn a_fully_grown_tree_holds_the_exact_minimax_values() {
         for choice in [EngineChoice::Interpreter, EngineChoice::Fast] {
-            let mut m = load_engine(TIC_TAC_TOE, choice).expect("the game loads");
-            let eval = LearnedEval::learn(&mut m, &mut Policy::new(1, false), 60_000.0, 400)
-                .unwrap()
-                .expect("ticTacToe gives an evaluation");
             // Five marks made, four cells empty: a tree of at most 65 nodes.
-            let mut s = m.initial_state().unwrap();
-            for _ in 0..5 {
-                let joint: Vec<TermId> = (m.all_legal_moves(&s).unwrap().iter())
-                    .map(|l| l[0])
-                    .collect();
-                s = m.next_state(&s, &joint).unwrap();
-            }
+            let (mut m, eval, s) = tic_tac_toe_after(choice, 5);
             assert!(!m.is_terminal(&s).unwrap(), "{choice:?}");
             let cfg = Config {
                 budget: Budget::nodes(3000),

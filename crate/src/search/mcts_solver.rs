@@ -1492,8 +1492,7 @@ where
 pub(crate) mod tests {
     use super::*;
     use crate::engine::{load_engine, Engine, EngineChoice};
-    use crate::search::learned::Policy;
-    use crate::search::mcts::minimax_tests::exact;
+    use crate::search::mcts::minimax_tests::{exact, tic_tac_toe_after};
     use crate::search::root::merge_roots;
 
     /// Take-away: the mover takes 1 or 2 stones; taking the last one wins.
@@ -2051,20 +2050,9 @@ pub(crate) mod tests {
 
     #[test]
     fn implicit_minimax_backs_up_the_best_childs_values() {
-        let text = include_str!("../../../games/ticTacToe.kif");
-        let mut m = load_engine(text, EngineChoice::Fast).expect("the game loads");
-        let eval = LearnedEval::learn(&mut m, &mut Policy::new(1, false), 60_000.0, 400)
-            .unwrap()
-            .expect("ticTacToe gives an evaluation");
-        let eval = Arc::new(eval);
         // Four marks made, five cells empty.
-        let mut s = m.initial_state().unwrap();
-        for _ in 0..4 {
-            let joint: Vec<TermId> = (m.all_legal_moves(&s).unwrap().iter())
-                .map(|l| l[0])
-                .collect();
-            s = m.next_state(&s, &joint).unwrap();
-        }
+        let (mut m, eval, s) = tic_tac_toe_after(EngineChoice::Fast, 4);
+        let eval = Arc::new(eval);
         let with = |playouts| Config {
             material: Some(eval.clone()),
             minimax: 0.5,
