@@ -48,6 +48,10 @@ pub const MIN_FIT: f64 = 0.05;
 /// counted at all: the numbers follow the ply.)
 pub const MATERIAL_MIN_FIT: f64 = 0.002;
 
+/// The share of the strongest kind's correlation with the reward a kind of
+/// piece needs to be counted for a side ([`material_sides`]).
+const SIDE_SHARE: f64 = 0.3;
+
 /// The learnt evaluation.
 #[derive(Debug)]
 pub struct LearnedEval {
@@ -72,6 +76,10 @@ pub struct LearnedEval {
 pub struct Material {
     kinds: FxHashMap<TermId, usize>,
     sides: Vec<Vec<f64>>,
+    /// No counted kind's number rose within a playout learnt from: pieces
+    /// are only ever taken (breakthrough), never added or turned over
+    /// (reversi) or promoted (checkers' kings).
+    pub falls_only: bool,
 }
 
 impl Material {
@@ -182,7 +190,7 @@ impl LearnedEval {
             let weights = match (&groups, &counts) {
                 (Some(groups), Some(counts)) => {
                     let slopes = material_slopes(counts, &train, r);
-                    sides.push(slopes.iter().map(|s| s.signum()).collect());
+                    sides.push(material_sides(&slopes, &correlations(counts, &train, r)));
                     groups.iter().map(|(&f, &k)| (f, slopes[k])).collect()
                 }
                 _ => fluent_weights(&train, r),
@@ -197,8 +205,14 @@ impl LearnedEval {
             eval.line.push(line);
             eval.fit = eval.fit.min(fit);
         }
-        let varies = counts.is_some_and(|c| counts_vary(&train, &c));
-        eval.material = (groups.filter(|_| varies)).map(|kinds| Material { kinds, sides });
+        let varies = counts.as_ref().is_some_and(|c| counts_vary(&train, c));
+        let falls_only = (counts.as_ref().zip(sides.first()))
+            .is_some_and(|(c, own)| counts_fall_only(&train, c, own, chunk));
+        eval.material = (groups.filter(|_| varies)).map(|kinds| Material {
+            kinds,
+            sides,
+            falls_only,
+        });
         Ok(Some(eval))
     }
 
@@ -408,6 +422,17 @@ fn counts_vary(samples: &[Sample], counts: &[Vec<f64>]) -> bool {
     (samples.iter().zip(counts)).any(|(s, c)| *at_ply.entry(s.ply).or_insert(c) != c)
 }
 
+/// Whether no kind counted for a side (`sides`, nonzero) has more pieces in
+/// a sample than in the one before it of the same playout. Two samples of a
+/// playout lie `chunk` plies apart ([`sampled_playout`]); a new playout's
+/// first lies less than `chunk` after the one before it.
+fn counts_fall_only(samples: &[Sample], counts: &[Vec<f64>], sides: &[f64], chunk: usize) -> bool {
+    let pairs = samples.windows(2).zip(counts.windows(2));
+    pairs
+        .filter(|(s, _)| s[1].ply == s[0].ply + chunk)
+        .all(|(_, c)| (0..sides.len()).all(|k| sides[k] == 0.0 || c[1][k] <= c[0][k]))
+}
+
 /// For role `r`, per kind of piece: the slope of the reward on the number
 /// of pieces of that kind, over the samples (`counts` from
 /// [`piece_counts`], in the same order).
@@ -420,6 +445,52 @@ fn material_slopes(counts: &[Vec<f64>], samples: &[Sample], r: usize) -> Vec<f64
             fit_line(&xs, &ys).0 .1
         })
         .collect()
+}
+
+/// For role `r`, per kind of piece: the correlation of the number of
+/// pieces of that kind with the reward, over the samples.
+fn correlations(counts: &[Vec<f64>], samples: &[Sample], r: usize) -> Vec<f64> {
+    let n_kinds = counts.first().map_or(0, Vec::len);
+    let ys: Vec<f64> = samples.iter().map(|s| s.rewards[r]).collect();
+    (0..n_kinds)
+        .map(|k| {
+            let xs: Vec<f64> = counts.iter().map(|c| c[k]).collect();
+            correlation(&xs, &ys)
+        })
+        .collect()
+}
+
+/// Per kind: +1 where it is the role's own (its slope raises the reward),
+/// −1 where its opponents', 0 where it counts for neither: a kind whose
+/// correlation with the reward is under [`SIDE_SHARE`] of the strongest
+/// kind's. Where a board writes its empty cells as a kind of their own
+/// (`b` in checkers), their number follows the captures of both sides
+/// and tells little of who wins; counted for the side of its noisy
+/// slope, it would add a board's worth of pieces to one side's count.
+fn material_sides(slopes: &[f64], correlations: &[f64]) -> Vec<f64> {
+    let strongest = correlations.iter().fold(0.0_f64, |m, c| m.max(c.abs()));
+    (slopes.iter().zip(correlations))
+        .map(|(s, c)| {
+            if c.abs() >= SIDE_SHARE * strongest && strongest > 0.0 {
+                s.signum()
+            } else {
+                0.0
+            }
+        })
+        .collect()
+}
+
+fn correlation(xs: &[f64], ys: &[f64]) -> f64 {
+    let n = xs.len() as f64;
+    let (xm, ym) = (xs.iter().sum::<f64>() / n, ys.iter().sum::<f64>() / n);
+    let sxy: f64 = xs.iter().zip(ys).map(|(x, y)| (x - xm) * (y - ym)).sum();
+    let sxx: f64 = xs.iter().map(|x| (x - xm).powi(2)).sum();
+    let syy: f64 = ys.iter().map(|y| (y - ym).powi(2)).sum();
+    if sxx > 0.0 && syy > 0.0 {
+        sxy / (sxx * syy).sqrt()
+    } else {
+        0.0
+    }
 }
 
 fn raw_score(weights: &FxHashMap<TermId, f64>, fluents: &[TermId]) -> f64 {
@@ -543,6 +614,45 @@ mod tests {
             fewer[0] < full[0] && fewer[1] > full[1],
             "{fewer:?} against {full:?}"
         );
+    }
+
+    /// The material learnt from `games/NAME.kif`'s greedy playouts.
+    fn material_of(name: &str) -> (crate::engine::Engine, LearnedEval) {
+        let (mut engine, st) = with_structure(name);
+        let mut policy = Policy::new(5, true);
+        let eval =
+            LearnedEval::learn_with(&mut engine, &mut policy, 60_000.0, 2000, Some(&st.boards))
+                .unwrap()
+                .expect("the playouts end");
+        assert!(eval.material.is_some(), "{name} counts material");
+        (engine, eval)
+    }
+
+    #[test]
+    fn empty_cells_count_for_neither_side() {
+        // Both write empty cells as a kind of their own (`b`); counted for
+        // a side, the start's total would be the whole board (36).
+        for (name, pieces) in [("checkers", 12.0), ("reversi", 4.0)] {
+            let (mut engine, eval) = material_of(name);
+            let s0 = engine.initial_state().unwrap();
+            let fluents = engine.fluents(&s0);
+            let material = eval.material.as_ref().unwrap();
+            for r in 0..2 {
+                assert_eq!(
+                    material.balance(&fluents, r),
+                    (0.0, pieces),
+                    "{name}, role {r}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn pieces_fall_only_where_they_are_only_taken() {
+        let falls_only = |name| material_of(name).1.material.unwrap().falls_only;
+        assert!(falls_only("breakthrough"));
+        // Discs are added and turned over.
+        assert!(!falls_only("reversi"));
     }
 
     fn parse<M: StateMachine>(m: &mut M, text: &str) -> TermId {
