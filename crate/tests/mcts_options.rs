@@ -164,16 +164,10 @@ fn the_solver_backs_up_minimax_over_the_material_it_counts() {
         name.contains("material") && name.contains("minimax 0.25"),
         "{name}"
     );
-    // The default (minimax=auto): on where pieces are only ever taken.
-    for spec in ["mcts-solver:ms=50", "mcts-solver:minimax=auto,ms=50"] {
-        let name = build("breakthrough", spec).unwrap();
-        assert!(name.contains("minimax 0.4"), "{spec}: {name}");
-    }
-    // Off where discs are added and turned over (reversi), when told,
-    // and where no material is counted (connect four).
+    // Not in the default, and nothing to back up where no material is
+    // counted (connect four).
     for (game, spec) in [
-        ("reversi", "mcts-solver:ms=50"),
-        ("breakthrough", "mcts-solver:minimax=off,ms=50"),
+        ("breakthrough", "mcts-solver:ms=50"),
         ("connectFour", "mcts-solver:minimax=0.4,ms=50"),
     ] {
         let name = build(game, spec).unwrap();
@@ -181,8 +175,6 @@ fn the_solver_backs_up_minimax_over_the_material_it_counts() {
     }
     let err = build("breakthrough", "mcts-solver:eval=off,minimax=0.4").unwrap_err();
     assert!(err.contains("minimax needs an evaluation"), "{err}");
-    let err = build("breakthrough", "mcts:eval=on,minimax=auto").unwrap_err();
-    assert_eq!(err, "player option minimax=auto or off is for solver=on");
 }
 
 #[test]

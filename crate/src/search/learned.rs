@@ -76,10 +76,6 @@ pub struct LearnedEval {
 pub struct Material {
     kinds: FxHashMap<TermId, usize>,
     sides: Vec<Vec<f64>>,
-    /// No counted kind's number rose within a playout learnt from: pieces
-    /// are only ever taken (breakthrough), never added or turned over
-    /// (reversi) or promoted (checkers' kings).
-    pub falls_only: bool,
 }
 
 impl Material {
@@ -205,14 +201,8 @@ impl LearnedEval {
             eval.line.push(line);
             eval.fit = eval.fit.min(fit);
         }
-        let varies = counts.as_ref().is_some_and(|c| counts_vary(&train, c));
-        let falls_only = (counts.as_ref().zip(sides.first()))
-            .is_some_and(|(c, own)| counts_fall_only(&train, c, own, chunk));
-        eval.material = (groups.filter(|_| varies)).map(|kinds| Material {
-            kinds,
-            sides,
-            falls_only,
-        });
+        let varies = counts.is_some_and(|c| counts_vary(&train, &c));
+        eval.material = (groups.filter(|_| varies)).map(|kinds| Material { kinds, sides });
         Ok(Some(eval))
     }
 
@@ -420,17 +410,6 @@ fn piece_counts(samples: &[Sample], kinds: &FxHashMap<TermId, usize>) -> Vec<Vec
 fn counts_vary(samples: &[Sample], counts: &[Vec<f64>]) -> bool {
     let mut at_ply: FxHashMap<usize, &Vec<f64>> = FxHashMap::default();
     (samples.iter().zip(counts)).any(|(s, c)| *at_ply.entry(s.ply).or_insert(c) != c)
-}
-
-/// Whether no kind counted for a side (`sides`, nonzero) has more pieces in
-/// a sample than in the one before it of the same playout. Two samples of a
-/// playout lie `chunk` plies apart ([`sampled_playout`]); a new playout's
-/// first lies less than `chunk` after the one before it.
-fn counts_fall_only(samples: &[Sample], counts: &[Vec<f64>], sides: &[f64], chunk: usize) -> bool {
-    let pairs = samples.windows(2).zip(counts.windows(2));
-    pairs
-        .filter(|(s, _)| s[1].ply == s[0].ply + chunk)
-        .all(|(_, c)| (0..sides.len()).all(|k| sides[k] == 0.0 || c[1][k] <= c[0][k]))
 }
 
 /// For role `r`, per kind of piece: the slope of the reward on the number
@@ -645,14 +624,6 @@ mod tests {
                 );
             }
         }
-    }
-
-    #[test]
-    fn pieces_fall_only_where_they_are_only_taken() {
-        let falls_only = |name| material_of(name).1.material.unwrap().falls_only;
-        assert!(falls_only("breakthrough"));
-        // Discs are added and turned over.
-        assert!(!falls_only("reversi"));
     }
 
     fn parse<M: StateMachine>(m: &mut M, text: &str) -> TermId {

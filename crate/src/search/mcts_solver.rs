@@ -53,8 +53,6 @@
 //!   iteration that of the child its mover values most (a proven child by
 //!   its proven rewards); where one role moves, selection mixes each
 //!   move's mean with its child's value, `(1 − A) · mean + A · value`.
-//!   The default player's `minimax=auto` sets `A` = 0.4 where pieces are
-//!   only ever taken ([`super::learned::Material::falls_only`]).
 //! - **The tactical check** (`tactics=on`; in `mcts-solver` `auto`, on
 //!   where the material is counted): forced
 //!   wins and losses at the root proven by [`super::tactics`] on a thread

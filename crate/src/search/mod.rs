@@ -495,12 +495,12 @@ pub const PLAYERS: &[PlayerInfo] = &[
         "alpha-beta, iterative deepening, transposition table, PV-first ordering; options depth, ms, nodes, heuristic, mode=auto|paranoid|maxn, tt=on|off, ordering=on|off, threads=N|cores=auto (lazy SMP on N threads sharing one table, budget per thread), table=shared|own",
     ),
     player("bestfirst", "best-first", false, "best-first search for one-player games (thesis 3.2.1); options ms, nodes, heuristic"),
-    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c (exploration, default 0.7; with solver=on auto, from the game's length), threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves, and grown on the opponent's time by a player server, unless reuse=off or ponder=off; with threads, one tree shared by the threads), mast=on with solver=on (MAST playouts: epsilon-greedy on each move's average reward), greedy=on|auto (playouts take a move that wins at once, among the moves seen to end games, and take back a move that lets the opponent win at once; auto: where that costs little), eval=on|auto|material (an evaluation learnt from playouts before the first move, per square or, material, per kind of piece: playouts cut after cutoff=N steps, default 10, and evaluated; prior=N counts each new child's evaluation as N visits; with solver=on, eval=material shifts the rewards backed up through the end of an exchange of pieces towards the side that gained, after Sancho's piece heuristic), rave=K (RAVE: each move's mean mixed with its all-moves-as-first mean, weight sqrt(K/(3n+K)) after n visits), tactics=on|auto (forced wins and losses, by a full-width search a few moves deep, then by proof-number searches at any depth: a forced win is played, a move proven lost gives way to the best one not proven lost; checked on the move chosen in a fifth of the time, or with solver=on on a thread of its own beside the tree, 30% of the time with one thread; auto: on, but with solver=on only where eval=material counts the pieces), transpositions=on (one node per state), minimax=A with eval (implicit minimax backups: each node keeps the minimax of its children's evaluations, mixed into the moving role's means with weight A; with solver=on over the material it counts, and minimax=auto, the default there, is 0.4 where pieces are only ever taken and off elsewhere; minimax=off turns it off)"),
+    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c (exploration, default 0.7; with solver=on auto, from the game's length), threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves, and grown on the opponent's time by a player server, unless reuse=off or ponder=off; with threads, one tree shared by the threads), mast=on with solver=on (MAST playouts: epsilon-greedy on each move's average reward), greedy=on|auto (playouts take a move that wins at once, among the moves seen to end games, and take back a move that lets the opponent win at once; auto: where that costs little), eval=on|auto|material (an evaluation learnt from playouts before the first move, per square or, material, per kind of piece: playouts cut after cutoff=N steps, default 10, and evaluated; prior=N counts each new child's evaluation as N visits; with solver=on, eval=material shifts the rewards backed up through the end of an exchange of pieces towards the side that gained, after Sancho's piece heuristic), rave=K (RAVE: each move's mean mixed with its all-moves-as-first mean, weight sqrt(K/(3n+K)) after n visits), tactics=on|auto (forced wins and losses, by a full-width search a few moves deep, then by proof-number searches at any depth: a forced win is played, a move proven lost gives way to the best one not proven lost; checked on the move chosen in a fifth of the time, or with solver=on on a thread of its own beside the tree, 30% of the time with one thread; auto: on, but with solver=on only where eval=material counts the pieces), transpositions=on (one node per state), minimax=A with eval (implicit minimax backups: each node keeps the minimax of its children's evaluations, mixed into the moving role's means with weight A; with solver=on over the material it counts)"),
     player(
         "mcts-solver",
         "MCTS-Solver",
         false,
-        "the default player (the strongest by measurement, BENCHMARKS.md): mcts with solver=on, greedy=on, eval=material (counted only where the pieces tell something of the outcome) tactics=auto (forced wins and losses proven on a thread beside the tree, full width then by proof numbers, where the material is counted) and minimax=auto (implicit minimax backups over the material, weight 0.4, where pieces are only ever taken); takes the options of mcts with solver=on, e.g. greedy=off, eval=off, tactics=on|off, minimax=A|off, c, mast, rave, threads|cores",
+        "the default player (the strongest by measurement, BENCHMARKS.md): mcts with solver=on, greedy=on, eval=material (counted only where the pieces tell something of the outcome) and tactics=auto (forced wins and losses proven on a thread beside the tree, full width then by proof numbers, where the material is counted); takes the options of mcts with solver=on, e.g. greedy=off, eval=off, tactics=on|off, minimax=A, c, mast, rave, threads|cores",
     ),
     player(
         "coolerjo",
@@ -521,12 +521,11 @@ pub const PLAYERS: &[PlayerInfo] = &[
 pub const DEFAULT_PLAYER: &str = "mcts-solver";
 
 /// The options `mcts-solver` stands for, before its own.
-const MCTS_SOLVER_OPTIONS: [(&str, &str); 5] = [
+const MCTS_SOLVER_OPTIONS: [(&str, &str); 4] = [
     ("solver", "on"),
     ("greedy", "on"),
     ("eval", "material"),
     ("tactics", "auto"),
-    ("minimax", "auto"),
 ];
 
 /// The canonical name of a player or search algorithm, from the one
@@ -579,8 +578,8 @@ impl std::str::FromStr for PlayerSpec {
 
 impl PlayerSpec {
     /// The spec as the player that runs it: `mcts-solver` is `mcts` with
-    /// its options (solver=on, greedy=on, eval=material, tactics=auto,
-    /// minimax=auto) before the spec's own.
+    /// its options (solver=on, greedy=on, eval=material, tactics=auto)
+    /// before the spec's own.
     pub fn expanded(&self) -> Result<PlayerSpec, String> {
         if self.name != "mcts-solver" {
             return Ok(self.clone());
@@ -814,37 +813,14 @@ pub fn solver_config<M: StateMachine>(
         ponder: spec.flag("ponder", true)?,
         mast: playout_rule(spec)?,
         greedy,
-        minimax: solver_minimax(spec, &cfg, material.as_deref())?,
+        // Over the material, the one evaluation the solver learns.
+        minimax: material.as_ref().map_or(0.0, |_| cfg.minimax),
         material,
         rave: cfg.rave,
         tactics,
         ..mcts_solver::Config::default()
     })
 }
-
-/// The weight of the solver's implicit minimax backups, over the material,
-/// the one evaluation it learns: `minimax=A`, `off`, or `auto` (the
-/// default): [`AUTO_MINIMAX`] where pieces are only ever taken. There
-/// backing the count up as minimax won breakthrough's self-play; where
-/// discs turn over every move (reversi) it lost nearly every game
-/// (BENCHMARKS.md).
-fn solver_minimax(
-    spec: &PlayerSpec,
-    cfg: &mcts::Config,
-    material: Option<&learned::LearnedEval>,
-) -> Result<f64, String> {
-    let Some(material) = material.and_then(|e| e.material.as_ref()) else {
-        return Ok(0.0);
-    };
-    Ok(match spec.get("minimax") {
-        None | Some("auto") if material.falls_only => AUTO_MINIMAX,
-        None | Some("auto" | "off") => 0.0,
-        Some(_) => cfg.minimax,
-    })
-}
-
-/// The solver's `minimax=auto` weight where pieces are only ever taken.
-pub const AUTO_MINIMAX: f64 = 0.4;
 
 /// The move statistics an `mcts:solver=on` spec's playouts draw by:
 /// `mast=on` (MAST), `mast=ppa` (playout policy adaptation) or `off`.
@@ -1045,17 +1021,7 @@ pub fn mcts_config(spec: &PlayerSpec) -> Result<mcts::Config, String> {
     if let Some(k) = spec.number::<u32>("rave")? {
         cfg.rave = k;
     }
-    // minimax=auto|off (solver=on) is settled by the caller, with the
-    // material.
-    let settled_later = matches!(spec.get("minimax"), Some("auto" | "off"));
-    if settled_later && spec.get("solver").is_none_or(|s| s == "off") {
-        return Err("player option minimax=auto or off is for solver=on".into());
-    }
-    if let Some(a) = (!settled_later)
-        .then(|| spec.number::<f64>("minimax"))
-        .transpose()?
-        .flatten()
-    {
+    if let Some(a) = spec.number::<f64>("minimax")? {
         if !(a > 0.0 && a <= 1.0) {
             return Err(format!(
                 "player option minimax must be a weight above 0 and at most 1, got {a}"
