@@ -460,11 +460,7 @@ fn material_sides(slopes: &[f64], correlations: &[f64]) -> Vec<f64> {
 }
 
 fn correlation(xs: &[f64], ys: &[f64]) -> f64 {
-    let n = xs.len() as f64;
-    let (xm, ym) = (xs.iter().sum::<f64>() / n, ys.iter().sum::<f64>() / n);
-    let sxy: f64 = xs.iter().zip(ys).map(|(x, y)| (x - xm) * (y - ym)).sum();
-    let sxx: f64 = xs.iter().map(|x| (x - xm).powi(2)).sum();
-    let syy: f64 = ys.iter().map(|y| (y - ym).powi(2)).sum();
+    let Moments { sxy, sxx, syy, .. } = moments(xs, ys);
     if sxx > 0.0 && syy > 0.0 {
         sxy / (sxx * syy).sqrt()
     } else {
@@ -476,15 +472,37 @@ fn raw_score(weights: &FxHashMap<TermId, f64>, fluents: &[TermId]) -> f64 {
     fluents.iter().filter_map(|f| weights.get(f)).sum()
 }
 
+/// The means of two series and their sums of products of deviations.
+struct Moments {
+    xm: f64,
+    ym: f64,
+    sxy: f64,
+    sxx: f64,
+    syy: f64,
+}
+
+fn moments(xs: &[f64], ys: &[f64]) -> Moments {
+    let n = xs.len() as f64;
+    let (xm, ym) = (xs.iter().sum::<f64>() / n, ys.iter().sum::<f64>() / n);
+    Moments {
+        xm,
+        ym,
+        sxy: xs.iter().zip(ys).map(|(x, y)| (x - xm) * (y - ym)).sum(),
+        sxx: xs.iter().map(|x| (x - xm).powi(2)).sum(),
+        syy: ys.iter().map(|y| (y - ym).powi(2)).sum(),
+    }
+}
+
 /// The least-squares line `y ≈ mean + slope·(x − x̄)` and its R² (0 when
 /// the rewards do not vary).
 fn fit_line(xs: &[f64], ys: &[f64]) -> ((f64, f64, f64), f64) {
-    let n = xs.len() as f64;
-    let xm = xs.iter().sum::<f64>() / n;
-    let ym = ys.iter().sum::<f64>() / n;
-    let sxy: f64 = xs.iter().zip(ys).map(|(x, y)| (x - xm) * (y - ym)).sum();
-    let sxx: f64 = xs.iter().map(|x| (x - xm).powi(2)).sum();
-    let syy: f64 = ys.iter().map(|y| (y - ym).powi(2)).sum();
+    let Moments {
+        xm,
+        ym,
+        sxy,
+        sxx,
+        syy,
+    } = moments(xs, ys);
     let slope = if sxx > 0.0 { sxy / sxx } else { 0.0 };
     let sse: f64 = xs
         .iter()
