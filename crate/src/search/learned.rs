@@ -185,8 +185,11 @@ impl LearnedEval {
         for r in 0..roles {
             let weights = match (&groups, &counts) {
                 (Some(groups), Some(counts)) => {
-                    let slopes = material_slopes(counts, &train, r);
-                    sides.push(material_sides(&slopes, &correlations(counts, &train, r)));
+                    let per_kind = kind_moments(counts, &train, r);
+                    let slopes: Vec<f64> = per_kind.iter().map(Moments::slope).collect();
+                    let correlations: Vec<f64> =
+                        per_kind.iter().map(Moments::correlation).collect();
+                    sides.push(material_sides(&slopes, &correlations));
                     groups.iter().map(|(&f, &k)| (f, slopes[k])).collect()
                 }
                 _ => fluent_weights(&train, r),
@@ -412,29 +415,16 @@ fn counts_vary(samples: &[Sample], counts: &[Vec<f64>]) -> bool {
     (samples.iter().zip(counts)).any(|(s, c)| *at_ply.entry(s.ply).or_insert(c) != c)
 }
 
-/// For role `r`, per kind of piece: the slope of the reward on the number
-/// of pieces of that kind, over the samples (`counts` from
+/// For role `r`, per kind of piece: the moments of the number of pieces of
+/// that kind against the reward, over the samples (`counts` from
 /// [`piece_counts`], in the same order).
-fn material_slopes(counts: &[Vec<f64>], samples: &[Sample], r: usize) -> Vec<f64> {
+fn kind_moments(counts: &[Vec<f64>], samples: &[Sample], r: usize) -> Vec<Moments> {
     let n_kinds = counts.first().map_or(0, Vec::len);
     let ys: Vec<f64> = samples.iter().map(|s| s.rewards[r]).collect();
     (0..n_kinds)
         .map(|k| {
             let xs: Vec<f64> = counts.iter().map(|c| c[k]).collect();
-            fit_line(&xs, &ys).0 .1
-        })
-        .collect()
-}
-
-/// For role `r`, per kind of piece: the correlation of the number of
-/// pieces of that kind with the reward, over the samples.
-fn correlations(counts: &[Vec<f64>], samples: &[Sample], r: usize) -> Vec<f64> {
-    let n_kinds = counts.first().map_or(0, Vec::len);
-    let ys: Vec<f64> = samples.iter().map(|s| s.rewards[r]).collect();
-    (0..n_kinds)
-        .map(|k| {
-            let xs: Vec<f64> = counts.iter().map(|c| c[k]).collect();
-            correlation(&xs, &ys)
+            moments(&xs, &ys)
         })
         .collect()
 }
@@ -459,15 +449,6 @@ fn material_sides(slopes: &[f64], correlations: &[f64]) -> Vec<f64> {
         .collect()
 }
 
-fn correlation(xs: &[f64], ys: &[f64]) -> f64 {
-    let Moments { sxy, sxx, syy, .. } = moments(xs, ys);
-    if sxx > 0.0 && syy > 0.0 {
-        sxy / (sxx * syy).sqrt()
-    } else {
-        0.0
-    }
-}
-
 fn raw_score(weights: &FxHashMap<TermId, f64>, fluents: &[TermId]) -> f64 {
     fluents.iter().filter_map(|f| weights.get(f)).sum()
 }
@@ -479,6 +460,26 @@ struct Moments {
     sxy: f64,
     sxx: f64,
     syy: f64,
+}
+
+impl Moments {
+    /// The least-squares slope of y on x (0 where x does not vary).
+    fn slope(&self) -> f64 {
+        if self.sxx > 0.0 {
+            self.sxy / self.sxx
+        } else {
+            0.0
+        }
+    }
+
+    /// The correlation of x and y (0 where either does not vary).
+    fn correlation(&self) -> f64 {
+        if self.sxx > 0.0 && self.syy > 0.0 {
+            self.sxy / (self.sxx * self.syy).sqrt()
+        } else {
+            0.0
+        }
+    }
 }
 
 fn moments(xs: &[f64], ys: &[f64]) -> Moments {
@@ -496,14 +497,8 @@ fn moments(xs: &[f64], ys: &[f64]) -> Moments {
 /// The least-squares line `y ≈ mean + slope·(x − x̄)` and its R² (0 when
 /// the rewards do not vary).
 fn fit_line(xs: &[f64], ys: &[f64]) -> ((f64, f64, f64), f64) {
-    let Moments {
-        xm,
-        ym,
-        sxy,
-        sxx,
-        syy,
-    } = moments(xs, ys);
-    let slope = if sxx > 0.0 { sxy / sxx } else { 0.0 };
+    let m = moments(xs, ys);
+    let (xm, ym, syy, slope) = (m.xm, m.ym, m.syy, m.slope());
     let sse: f64 = xs
         .iter()
         .zip(ys)
