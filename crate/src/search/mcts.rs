@@ -668,15 +668,29 @@ fn back_up_minimax<S>(tree: &mut [Node<S>], path: &[(u32, Box<[u16]>)]) {
     for (id, _) in path.iter().rev() {
         let node = &tree[*id as usize];
         let Some(r) = node.mover else { return };
-        let best = (node.child_of.iter().copied())
+        let children = (node.child_of.iter().copied())
             .filter(|&c| c != NONE)
-            .max_by(|&a, &b| tree[a as usize].implicit[r].total_cmp(&tree[b as usize].implicit[r]));
-        let Some(best) = best else { return };
-        if tree[best as usize].implicit == tree[*id as usize].implicit {
+            .map(|c| &*tree[c as usize].implicit);
+        let Some(best) = most_valued(children, r) else {
+            return;
+        };
+        if *best == *node.implicit {
             return;
         }
-        tree[*id as usize].implicit = tree[best as usize].implicit.clone();
+        let best = best.to_vec();
+        tree[*id as usize].implicit = best;
     }
+}
+
+/// Of children's implicit minimax values (empty: none yet), the one
+/// role `r`, the mover, values most: what the parent's value becomes.
+pub(super) fn most_valued<'a>(
+    children: impl Iterator<Item = &'a [f64]>,
+    r: usize,
+) -> Option<&'a [f64]> {
+    children
+        .filter(|v| !v.is_empty())
+        .max_by(|a, b| a[r].total_cmp(&b[r]))
 }
 
 fn mean(a: Arm) -> f64 {

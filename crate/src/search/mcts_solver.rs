@@ -64,7 +64,7 @@
 //! mean), after the proven values above.
 
 use super::learned::{displace, piece_value, LearnedEval, Material};
-use super::mcts::{implicit_estimate, rave_mix};
+use super::mcts::{implicit_estimate, most_valued, rave_mix};
 use super::parallel::{run_all, worker_seed, Job};
 use super::root::{choose, ranked, RootStats, WIN};
 use super::tactics::{self, Proofs};
@@ -728,11 +728,9 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
                 let c = &self.nodes[*c as usize];
                 c.proven.as_deref().unwrap_or(&c.implicit)
             };
-            let best = (node.children.values())
-                .map(value)
-                .filter(|v| !v.is_empty())
-                .max_by(|a, b| a[r].total_cmp(&b[r]));
-            let Some(best) = best else { return };
+            let Some(best) = most_valued(node.children.values().map(value), r) else {
+                return;
+            };
             if *best == *node.implicit {
                 return;
             }

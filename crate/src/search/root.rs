@@ -81,58 +81,58 @@ pub fn merge_roots<Mv: Clone + PartialEq>(
 
 /// The move to play from root statistics and its value in [0, 1]: a
 /// proven win; else, of the moves not proven lost (all if every one is),
-/// the best proven value when all are proven, else the most visited (ties:
-/// higher mean, then the first). `None` when there is no move.
+/// the best proven value when all are proven, else the first of
+/// [`ranked`]'s order. `None` when there is no move.
 pub fn choose<Mv>(rs: &RootStats<Mv>) -> Option<(usize, f64)> {
-    let n = rs.moves.len().min(rs.visits.len()).min(rs.totals.len());
-    let mean = |i: usize| mean_of(rs, i);
+    let order = order(rs);
+    let &first = order.first()?;
     let proven = |i: usize| rs.proven.get(i).copied().flatten();
-    let value = |i: usize| proven(i).unwrap_or_else(|| mean(i));
-    if let Some(i) = (0..n).find(|&i| proven(i).is_some_and(|v| v >= WIN)) {
-        return Some((i, 1.0));
+    let value = |i: usize| proven(i).unwrap_or_else(|| mean_of(rs, i));
+    if group(rs, first) == 0 {
+        return Some((first, 1.0));
     }
-    let lost = |i: usize| proven(i).is_some_and(|v| v <= 1.0 - WIN);
-    let open: Vec<usize> = (0..n).filter(|&i| !lost(i)).collect();
-    let pool = if open.is_empty() {
-        (0..n).collect()
-    } else {
-        open
-    };
+    let open: Vec<usize> = order
+        .iter()
+        .copied()
+        .filter(|&i| group(rs, i) == 1)
+        .collect();
+    let pool = if open.is_empty() { order } else { open };
     if pool.iter().all(|&i| proven(i).is_some()) {
         return pool
             .into_iter()
             .max_by(|&a, &b| value(a).total_cmp(&value(b)).then(b.cmp(&a)))
             .map(|i| (i, value(i)));
     }
-    pool.into_iter()
-        .max_by(|&a, &b| {
-            rs.visits[a]
-                .cmp(&rs.visits[b])
-                .then(mean(a).total_cmp(&mean(b)))
-                .then(b.cmp(&a))
-        })
-        .map(|i| (i, value(i)))
+    Some((pool[0], value(pool[0])))
 }
 
 /// The root moves best first: a proven win, then the moves not proven
 /// lost, then the rest; each group most visited first (ties: higher mean,
 /// then the first).
 pub fn ranked<Mv: Copy>(rs: &RootStats<Mv>) -> Vec<Mv> {
+    order(rs).into_iter().map(|i| rs.moves[i]).collect()
+}
+
+/// [`ranked`]'s order, as indices.
+fn order<Mv>(rs: &RootStats<Mv>) -> Vec<usize> {
     let n = rs.moves.len().min(rs.visits.len()).min(rs.totals.len());
-    let proven = |i: usize| rs.proven.get(i).copied().flatten();
-    let group = |i: usize| match proven(i) {
-        Some(v) if v >= WIN => 0,
-        Some(v) if v <= 1.0 - WIN => 2,
-        _ => 1,
-    };
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&a, &b| {
-        (group(a).cmp(&group(b)))
+        (group(rs, a).cmp(&group(rs, b)))
             .then(rs.visits[b].cmp(&rs.visits[a]))
             .then(mean_of(rs, b).total_cmp(&mean_of(rs, a)))
             .then(a.cmp(&b))
     });
-    order.into_iter().map(|i| rs.moves[i]).collect()
+    order
+}
+
+/// Move `i`'s group in [`ranked`]: 0 proven won, 1 open, 2 proven lost.
+fn group<Mv>(rs: &RootStats<Mv>, i: usize) -> u8 {
+    match rs.proven.get(i).copied().flatten() {
+        Some(v) if v >= WIN => 0,
+        Some(v) if v <= 1.0 - WIN => 2,
+        _ => 1,
+    }
 }
 
 /// Move `i`'s mean reward at the root (0 before any visit).
@@ -141,5 +141,48 @@ pub fn mean_of<Mv>(rs: &RootStats<Mv>, i: usize) -> f64 {
         0.0
     } else {
         rs.totals[i] / rs.visits[i] as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stats(visits: &[u64], means: &[f64], proven: &[Option<f64>]) -> RootStats<u8> {
+        RootStats {
+            moves: (0..visits.len() as u8).collect(),
+            visits: visits.to_vec(),
+            totals: visits
+                .iter()
+                .zip(means)
+                .map(|(&n, m)| n as f64 * m)
+                .collect(),
+            playouts: visits.iter().sum(),
+            proven: proven.to_vec(),
+        }
+    }
+
+    #[test]
+    fn choose_plays_the_first_ranked_move_unless_every_open_one_is_proven() {
+        // Open moves: the most visited, a tie to the higher mean.
+        let rs = stats(&[5, 9, 9], &[0.9, 0.4, 0.5], &[]);
+        assert_eq!(ranked(&rs), vec![2, 1, 0]);
+        assert_eq!(choose(&rs), Some((2, 0.5)));
+        // A proven loss goes last, behind a less visited open move.
+        let rs = stats(&[5, 9], &[0.3, 0.6], &[None, Some(0.0)]);
+        assert_eq!(ranked(&rs), vec![0, 1]);
+        assert_eq!(choose(&rs), Some((0, 0.3)));
+        // A proven win first, whatever its visits.
+        let rs = stats(&[9, 1], &[0.5, 1.0], &[None, Some(1.0)]);
+        assert_eq!(ranked(&rs), vec![1, 0]);
+        assert_eq!(choose(&rs), Some((1, 1.0)));
+        // Every move proven: the best value, not the most visited.
+        let rs = stats(&[9, 1], &[0.5, 0.7], &[Some(0.5), Some(0.7)]);
+        assert_eq!(ranked(&rs), vec![0, 1]);
+        assert_eq!(choose(&rs), Some((1, 0.7)));
+        // Every move lost: still a move, the first of the equals.
+        let rs = stats(&[2, 7], &[0.0, 0.0], &[Some(0.0), Some(0.0)]);
+        assert_eq!(choose(&rs).map(|c| c.0), Some(0));
+        assert_eq!(choose(&stats(&[], &[], &[])), None);
     }
 }
