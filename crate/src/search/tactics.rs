@@ -20,8 +20,9 @@
 //! to the first move not proven lost, at any depth.
 //!
 //! A player whose ranking changes while the check runs (the tree beside
-//! it) ends with [`confirm`]: the move ranked first by then, searched at
-//! full width to the depth completed.
+//! it) ends with [`confirm`]: the move ranked first, searched at full
+//! width ever deeper while it stays first, so the move played is the one
+//! searched deepest.
 //!
 //! Only proofs change the choice: a search cut short by its budget proves
 //! nothing, and states where several roles choose at once count as no win
@@ -217,13 +218,16 @@ pub fn prove<M: StateMachine>(
     Ok(proofs)
 }
 
-/// Looks again, within `budget`, at the move `rank` now puts first, for
-/// a player whose ranking changes while [`prove`] runs: a move that rose
-/// to the top after its depth began was never looked at. The move is
-/// searched at full width to the deepest depth `proofs` completed; proven
-/// lost, it joins `proofs.lost` and the next one is looked at, until one
-/// is not proven lost. As in [`prove`], the last move not lost is never
-/// added, and a search cut short proves nothing.
+/// Watches, within `budget`, the move `rank` puts first, for a player
+/// whose ranking changes while [`prove`] runs: the move about to be played
+/// is the one searched deepest. The first open move is searched at full
+/// width one depth deeper at a time (odd depths, from 1: the table makes
+/// the depths already searched cheap), and the ranking is read again after
+/// each depth; a move proven lost joins `proofs.lost` and the next one is
+/// watched. A forced loss is often a few plies deeper than the rounds over
+/// every move reach, yet cheap to prove for one move. As in [`prove`], the
+/// last move not lost is never added, and a search cut short proves
+/// nothing.
 #[allow(clippy::too_many_arguments)]
 pub fn confirm<M: StateMachine>(
     m: &mut M,
@@ -236,12 +240,14 @@ pub fn confirm<M: StateMachine>(
     budget: &Budget,
 ) -> Result<(), EvalError> {
     let legal = m.all_legal_moves(root)?;
-    if proofs.winning.is_some() || proofs.depth == 0 || only_mover(&legal) != Some(role) {
+    if proofs.winning.is_some() || only_mover(&legal) != Some(role) {
         return Ok(());
     }
     let moves = legal[role].clone();
     let others: Vec<usize> = (0..legal.len()).filter(|&r| r != role).collect();
     let mut s = Search::new(m, table, enders, budget);
+    // Per move, the deepest depth it was searched to and not lost.
+    let mut safe: FxHashMap<TermId, u8> = FxHashMap::default();
     loop {
         let open: Vec<usize> = in_order(&moves, &rank(&proofs.lost))
             .into_iter()
@@ -250,10 +256,18 @@ pub fn confirm<M: StateMachine>(
         let [first, _, ..] = open[..] else {
             return Ok(());
         };
-        let child = after_each(s.m, root, &legal, role, &[moves[first]])?;
-        match s.beaten(&child[0], &others, proofs.depth) {
-            Ok(true) => proofs.lost.push(moves[first]),
-            Ok(false) | Err(Failed::Time) => return Ok(()),
+        let mv = moves[first];
+        let depth = safe.get(&mv).map_or(1, |d| d + 2);
+        if depth > MAX_DEPTH {
+            return Ok(());
+        }
+        let child = after_each(s.m, root, &legal, role, &[mv])?;
+        match s.beaten_at(&child[0], &others, depth) {
+            Ok(true) => proofs.lost.push(mv),
+            Ok(false) => {
+                safe.insert(mv, depth);
+            }
+            Err(Failed::Time) => return Ok(()),
             Err(Failed::Eval(e)) => return Err(e),
         }
     }
@@ -364,17 +378,6 @@ impl<'a, M: StateMachine> Search<'a, M> {
         }
         lost.truncate(before);
         Err(Failed::Time)
-    }
-
-    /// Whether another role (`others`) wins by force from `state` within
-    /// `depth` plies, the shallow depths first (they settle most cheaply).
-    fn beaten(&mut self, state: &M::State, others: &[usize], depth: u8) -> Result<bool, Failed> {
-        for d in (1..=depth).step_by(2) {
-            if self.beaten_at(state, others, d)? {
-                return Ok(true);
-            }
-        }
-        Ok(false)
     }
 
     /// Whether another role (`others`) wins by force from `state` within
@@ -651,11 +654,8 @@ mod tests {
         let budget = Budget::nodes(10_000);
         let none = FxHashSet::default();
         let mut table = Table::default();
-        let confirm_with = |m: &mut Engine, ranking: Vec<TermId>, depth: u8| {
-            let mut proofs = Proofs {
-                depth,
-                ..Proofs::default()
-            };
+        let confirm_with = |m: &mut Engine, ranking: Vec<TermId>| {
+            let mut proofs = Proofs::default();
             let mut told = Vec::new();
             let mut rank = |lost: &[TermId]| {
                 told.push(lost.to_vec());
@@ -666,14 +666,37 @@ mod tests {
             (proofs.lost, told)
         };
         // The loss ranked first is found and the next move looked at.
-        let (lost, told) = confirm_with(&mut m, vec![take2, take1], 1);
+        let (lost, told) = confirm_with(&mut m, vec![take2, take1]);
         assert_eq!((lost, told), (vec![take2], vec![vec![], vec![take2]]));
-        // A move not lost ranked first ends it at once.
-        let (lost, told) = confirm_with(&mut m, vec![take1, take2], 1);
-        assert_eq!((lost, told.len()), (vec![], 1));
-        // Where no depth was completed, nothing is looked at.
-        let (lost, told) = confirm_with(&mut m, vec![take2, take1], 0);
-        assert_eq!((lost, told.len()), (vec![], 0));
+        // A move not lost ranked first is searched deeper and deeper, the
+        // ranking read again after each depth, and never proven lost.
+        let (lost, told) = confirm_with(&mut m, vec![take1, take2]);
+        let depths = usize::from(MAX_DEPTH).div_ceil(2);
+        assert_eq!((lost, told.len()), (vec![], depths + 1));
+        // A ranking that changes is followed: the new first move is looked
+        // at, proven lost, and the one left open is kept.
+        let mut reads = 0;
+        let mut rank = |_: &[TermId]| {
+            reads += 1;
+            if reads == 1 {
+                vec![take1, take2]
+            } else {
+                vec![take2, take1]
+            }
+        };
+        let (mut proofs, t) = (Proofs::default(), &mut Table::default());
+        confirm(
+            &mut m,
+            &root,
+            0,
+            &mut rank,
+            none.clone(),
+            t,
+            &mut proofs,
+            &budget,
+        )
+        .unwrap();
+        assert_eq!((&proofs.lost[..], reads), (&[take2][..], 3));
         // In a lost position (9) the last move not proven lost is kept.
         let (mut m, root9, take1, take2) = take_away_start(9);
         let mut proofs = Proofs {
