@@ -30,6 +30,7 @@
 
 use super::proof_number::{self, won, Outcome};
 use super::{Budget, Limit};
+use crate::clock::Deadline;
 use crate::reasoner::{only_mover, EvalError, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -101,6 +102,9 @@ struct Search<'a, M: StateMachine> {
     history: &'a mut FxHashMap<(usize, TermId), u32>,
     /// Moves seen to end a game in playouts.
     enders: FxHashSet<TermId>,
+    /// In [`confirm`]: when the current look ends and the ranking is read
+    /// again, the budget left.
+    look_ends: Deadline,
 }
 
 enum Failed {
@@ -223,8 +227,8 @@ pub fn prove<M: StateMachine>(
 /// is the one searched deepest. The first open move is searched at full
 /// width one depth deeper at a time (odd depths, from 1: the table makes
 /// the depths already searched cheap), and the ranking is read again after
-/// each depth; a move proven lost joins `proofs.lost` and the next one is
-/// watched. A forced loss is often a few plies deeper than the rounds over
+/// each depth, or after [`LOOK_MS`] within one; a move proven lost joins
+/// `proofs.lost` and the next one is watched. A forced loss is often a few plies deeper than the rounds over
 /// every move reach, yet cheap to prove for one move. As in [`prove`], the
 /// last move not lost is never added, and a search cut short proves
 /// nothing.
@@ -262,16 +266,24 @@ pub fn confirm<M: StateMachine>(
             return Ok(());
         }
         let child = after_each(s.m, root, &legal, role, &[mv])?;
+        s.look_ends = Deadline::after_ms(LOOK_MS);
         match s.beaten_at(&child[0], &others, depth) {
             Ok(true) => proofs.lost.push(mv),
             Ok(false) => {
                 safe.insert(mv, depth);
             }
+            // A look that ended early is taken up again (what it settled
+            // is in the table) unless the move is no longer first.
+            Err(Failed::Time) if !s.limit.exhausted() => {}
             Err(Failed::Time) => return Ok(()),
             Err(Failed::Eval(e)) => return Err(e),
         }
     }
 }
+
+/// How long [`confirm`] searches before it reads the ranking again: a deep
+/// depth can take longer than the tree keeps one move first.
+const LOOK_MS: f64 = 100.0;
 
 /// The full-width search's share of the budget. Proof-number searches
 /// have the rest: half of it for a win at the root, then what is left for
@@ -344,6 +356,7 @@ impl<'a, M: StateMachine> Search<'a, M> {
             known: &mut table.known,
             history: &mut table.history,
             enders,
+            look_ends: Deadline::never(),
         }
     }
 
@@ -393,7 +406,7 @@ impl<'a, M: StateMachine> Search<'a, M> {
 
     /// Whether `r` has a forced win from `state` within `d` plies.
     fn wins(&mut self, state: &M::State, r: usize, d: u8) -> Result<bool, Failed> {
-        if self.limit.tick() {
+        if self.limit.tick() || (self.limit.ticks() % 64 == 0 && self.look_ends.passed()) {
             return Err(Failed::Time);
         }
         if self.m.is_terminal(state)? {
@@ -716,6 +729,60 @@ mod tests {
         )
         .unwrap();
         assert_eq!(proofs.lost, [take1]);
+    }
+
+    /// A move of a breakthrough match gdlkit lost to Sancho: the last of
+    /// the fixture's moves lets black win by force within 9 plies, not
+    /// within 7. Watched as the tree's first move, it is searched past 7
+    /// and proven lost first; the moves watched after it are lost too,
+    /// save the last one open, which is never added.
+    #[test]
+    fn confirm_proves_lost_a_move_a_few_plies_past_the_rounds() {
+        let Some(dir) = crate::shared_games() else {
+            eprintln!("skipped: the corpus's breakthrough (../shared is missing)");
+            return;
+        };
+        let text = std::fs::read_to_string(dir.join("breakthrough.kif")).unwrap();
+        let crate::Game { mut engine, .. } =
+            crate::Game::load(&text, crate::engine::EngineChoice::Fast).unwrap();
+        let m = &mut engine;
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/breakthrough-lost-past-the-rounds.txt"
+        );
+        let record = std::fs::read_to_string(path).unwrap();
+        let mut moves: Vec<TermId> = (record.lines())
+            .filter(|l| !l.starts_with(';') && !l.trim().is_empty())
+            .map(|l| crate::program::parse_ground_term(m.terms_mut(), l).unwrap())
+            .collect();
+        let played = moves.pop().unwrap();
+        let mut state = m.initial_state().unwrap();
+        for mv in moves {
+            let legal = m.all_legal_moves(&state).unwrap();
+            let mover = only_mover(&legal).unwrap();
+            let mut joint: Vec<TermId> = legal.iter().map(|l| l[0]).collect();
+            joint[mover] = mv;
+            state = m.next_state(&state, &joint).unwrap();
+        }
+        let legal = m.all_legal_moves(&state).unwrap();
+        assert_eq!(only_mover(&legal), Some(0), "white to move");
+        assert!(legal[0].contains(&played));
+        // Not lost within 7 plies after it: the rounds to depth 7 keep it.
+        let child = after_each(m, &state, &legal, 0, &[played]).unwrap();
+        let mut table = Table::default();
+        let none = FxHashSet::default();
+        let budget = Budget::nodes(2_000_000);
+        let mut s = Search::new(m, &mut table, none.clone(), &budget);
+        assert!(matches!(s.beaten_at(&child[0], &[1], 7), Ok(false)));
+        // Watched first, it is proven lost first.
+        let next = *legal[0].iter().find(|&&mv| mv != played).unwrap();
+        let mut rank = |_: &[TermId]| vec![played, next];
+        let mut proofs = Proofs::default();
+        let budget = Budget::nodes(300_000);
+        let (t, e) = (&mut Table::default(), none);
+        confirm(m, &state, 0, &mut rank, e, t, &mut proofs, &budget).unwrap();
+        assert_eq!(proofs.lost.first(), Some(&played));
+        assert!(proofs.lost.len() < legal[0].len(), "one move stays open");
     }
 
     #[test]
