@@ -167,17 +167,3 @@ pub fn check_program(text: &str, program: &Program) -> Vec<Diagnostic> {
     fix::tidy_deletions(text, &mut diags);
     diags
 }
-
-/// The shared corpus's games (`../shared/games/repository`, or under
-/// `GDLKIT_SHARED`), which a plain clone does not have: tests that read
-/// them say they skipped them.
-#[cfg(test)]
-pub(crate) fn shared_games() -> Option<std::path::PathBuf> {
-    let dir = std::env::var_os("GDLKIT_SHARED")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| {
-            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared")
-        })
-        .join("games/repository");
-    dir.is_dir().then_some(dir)
-}

@@ -795,6 +795,14 @@ mod tests {
         assert!(seen.len() >= 30, "only {} states", seen.len());
     }
 
+    fn shared_games() -> Option<PathBuf> {
+        let dir = std::env::var_os("GDLKIT_SHARED")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"))
+            .join("games/repository");
+        dir.is_dir().then_some(dir)
+    }
+
     /// The project's games and corpus games with typed positions: the same
     /// outputs typed and untyped, never more rule instances.
     #[test]
@@ -810,7 +818,7 @@ mod tests {
                 ));
             }
         }
-        match crate::shared_games() {
+        match shared_games() {
             Some(dir) => {
                 for name in CORPUS {
                     let p = dir.join(format!("{name}.kif"));

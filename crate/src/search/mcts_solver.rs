@@ -118,12 +118,9 @@ pub struct Config {
 /// run beside the tree search (one thread).
 pub const TACTICS_SHARE: f64 = 0.3;
 
-/// The last share of the check's time, where it watches the move the tree
-/// ranks first, ever deeper ([`tactics::confirm`]): in the losses probed
-/// (BENCHMARKS.md) the move played was often lost a few plies deeper than
-/// the rounds over every move reached, and that one move took well under a
-/// second to prove lost.
-pub const CONFIRM_SHARE: f64 = 0.35;
+/// The last share of a move's time, where the check beside the tree looks
+/// again at the move the tree then ranks first ([`tactics::confirm`]).
+pub const CONFIRM_SHARE: f64 = 0.15;
 
 impl Default for Config {
     fn default() -> Config {
@@ -1339,11 +1336,7 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
                     _ => Ok((0, 0)),
                 };
                 let (playouts, depth) = walk_until(&mut tm, confirm_at)?;
-                // It ends with the walkers, however late the check began.
-                let confirm_budget = Budget {
-                    ms: check_budget.ms.map(|ms| (ms - since(t0)).max(0.0)),
-                    ..check_budget.share(CONFIRM_SHARE)
-                };
+                let confirm_budget = check_budget.share(CONFIRM_SHARE);
                 tactics::confirm(
                     &mut tm,
                     root,
@@ -1383,11 +1376,7 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
         if tactics && !beside {
             let mut rank = |_: &[TermId]| ranked(&self.tree.root_view(role, 0));
             let (enders, table) = (enders.take().unwrap_or_default(), &mut self.table);
-            let first = check_budget.share(1.0 - CONFIRM_SHARE);
-            let mut check =
-                tactics::prove(m, root, role, &mut rank, enders.clone(), table, &first)?;
-            let last = check_budget.share(CONFIRM_SHARE);
-            tactics::confirm(m, root, role, &mut rank, enders, table, &mut check, &last)?;
+            let check = tactics::prove(m, root, role, &mut rank, enders, table, &check_budget)?;
             proofs = Some(check);
         }
         stats.nodes = self.tree.nodes.len() as u64;

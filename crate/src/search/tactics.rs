@@ -20,9 +20,8 @@
 //! to the first move not proven lost, at any depth.
 //!
 //! A player whose ranking changes while the check runs (the tree beside
-//! it) ends with [`confirm`]: the move ranked first, searched at full
-//! width ever deeper while it stays first, so the move played is the one
-//! searched deepest.
+//! it) ends with [`confirm`]: the move ranked first by then, searched at
+//! full width to the depth completed.
 //!
 //! Only proofs change the choice: a search cut short by its budget proves
 //! nothing, and states where several roles choose at once count as no win
@@ -30,7 +29,6 @@
 
 use super::proof_number::{self, won, Outcome};
 use super::{Budget, Limit};
-use crate::clock::Deadline;
 use crate::reasoner::{only_mover, EvalError, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -102,9 +100,6 @@ struct Search<'a, M: StateMachine> {
     history: &'a mut FxHashMap<(usize, TermId), u32>,
     /// Moves seen to end a game in playouts.
     enders: FxHashSet<TermId>,
-    /// In [`confirm`]: when the current look ends and the ranking is read
-    /// again, the budget left.
-    look_ends: Deadline,
 }
 
 enum Failed {
@@ -222,16 +217,13 @@ pub fn prove<M: StateMachine>(
     Ok(proofs)
 }
 
-/// Watches, within `budget`, the move `rank` puts first, for a player
-/// whose ranking changes while [`prove`] runs: the move about to be played
-/// is the one searched deepest. The first open move is searched at full
-/// width one depth deeper at a time (odd depths, from 1: the table makes
-/// the depths already searched cheap), and the ranking is read again after
-/// each depth, or after [`LOOK_MS`] within one; a move proven lost joins
-/// `proofs.lost` and the next one is watched. A forced loss is often a few plies deeper than the rounds over
-/// every move reach, yet cheap to prove for one move. As in [`prove`], the
-/// last move not lost is never added, and a search cut short proves
-/// nothing.
+/// Looks again, within `budget`, at the move `rank` now puts first, for
+/// a player whose ranking changes while [`prove`] runs: a move that rose
+/// to the top after its depth began was never looked at. The move is
+/// searched at full width to the deepest depth `proofs` completed; proven
+/// lost, it joins `proofs.lost` and the next one is looked at, until one
+/// is not proven lost. As in [`prove`], the last move not lost is never
+/// added, and a search cut short proves nothing.
 #[allow(clippy::too_many_arguments)]
 pub fn confirm<M: StateMachine>(
     m: &mut M,
@@ -244,14 +236,12 @@ pub fn confirm<M: StateMachine>(
     budget: &Budget,
 ) -> Result<(), EvalError> {
     let legal = m.all_legal_moves(root)?;
-    if proofs.winning.is_some() || only_mover(&legal) != Some(role) {
+    if proofs.winning.is_some() || proofs.depth == 0 || only_mover(&legal) != Some(role) {
         return Ok(());
     }
     let moves = legal[role].clone();
     let others: Vec<usize> = (0..legal.len()).filter(|&r| r != role).collect();
     let mut s = Search::new(m, table, enders, budget);
-    // Per move, the deepest depth it was searched to and not lost.
-    let mut safe: FxHashMap<TermId, u8> = FxHashMap::default();
     loop {
         let open: Vec<usize> = in_order(&moves, &rank(&proofs.lost))
             .into_iter()
@@ -260,30 +250,14 @@ pub fn confirm<M: StateMachine>(
         let [first, _, ..] = open[..] else {
             return Ok(());
         };
-        let mv = moves[first];
-        let depth = safe.get(&mv).map_or(1, |d| d + 2);
-        if depth > MAX_DEPTH {
-            return Ok(());
-        }
-        let child = after_each(s.m, root, &legal, role, &[mv])?;
-        s.look_ends = Deadline::after_ms(LOOK_MS);
-        match s.beaten_at(&child[0], &others, depth) {
-            Ok(true) => proofs.lost.push(mv),
-            Ok(false) => {
-                safe.insert(mv, depth);
-            }
-            // A look that ended early is taken up again (what it settled
-            // is in the table) unless the move is no longer first.
-            Err(Failed::Time) if !s.limit.exhausted() => {}
-            Err(Failed::Time) => return Ok(()),
+        let child = after_each(s.m, root, &legal, role, &[moves[first]])?;
+        match s.beaten(&child[0], &others, proofs.depth) {
+            Ok(true) => proofs.lost.push(moves[first]),
+            Ok(false) | Err(Failed::Time) => return Ok(()),
             Err(Failed::Eval(e)) => return Err(e),
         }
     }
 }
-
-/// How long [`confirm`] searches before it reads the ranking again: a deep
-/// depth can take longer than the tree keeps one move first.
-const LOOK_MS: f64 = 100.0;
 
 /// The full-width search's share of the budget. Proof-number searches
 /// have the rest: half of it for a win at the root, then what is left for
@@ -356,7 +330,6 @@ impl<'a, M: StateMachine> Search<'a, M> {
             known: &mut table.known,
             history: &mut table.history,
             enders,
-            look_ends: Deadline::never(),
         }
     }
 
@@ -394,6 +367,17 @@ impl<'a, M: StateMachine> Search<'a, M> {
     }
 
     /// Whether another role (`others`) wins by force from `state` within
+    /// `depth` plies, the shallow depths first (they settle most cheaply).
+    fn beaten(&mut self, state: &M::State, others: &[usize], depth: u8) -> Result<bool, Failed> {
+        for d in (1..=depth).step_by(2) {
+            if self.beaten_at(state, others, d)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Whether another role (`others`) wins by force from `state` within
     /// `d` plies.
     fn beaten_at(&mut self, state: &M::State, others: &[usize], d: u8) -> Result<bool, Failed> {
         for &o in others {
@@ -406,7 +390,7 @@ impl<'a, M: StateMachine> Search<'a, M> {
 
     /// Whether `r` has a forced win from `state` within `d` plies.
     fn wins(&mut self, state: &M::State, r: usize, d: u8) -> Result<bool, Failed> {
-        if self.limit.tick() || (self.limit.ticks() % 64 == 0 && self.look_ends.passed()) {
+        if self.limit.tick() {
             return Err(Failed::Time);
         }
         if self.m.is_terminal(state)? {
@@ -667,8 +651,11 @@ mod tests {
         let budget = Budget::nodes(10_000);
         let none = FxHashSet::default();
         let mut table = Table::default();
-        let confirm_with = |m: &mut Engine, ranking: Vec<TermId>| {
-            let mut proofs = Proofs::default();
+        let confirm_with = |m: &mut Engine, ranking: Vec<TermId>, depth: u8| {
+            let mut proofs = Proofs {
+                depth,
+                ..Proofs::default()
+            };
             let mut told = Vec::new();
             let mut rank = |lost: &[TermId]| {
                 told.push(lost.to_vec());
@@ -679,37 +666,14 @@ mod tests {
             (proofs.lost, told)
         };
         // The loss ranked first is found and the next move looked at.
-        let (lost, told) = confirm_with(&mut m, vec![take2, take1]);
+        let (lost, told) = confirm_with(&mut m, vec![take2, take1], 1);
         assert_eq!((lost, told), (vec![take2], vec![vec![], vec![take2]]));
-        // A move not lost ranked first is searched deeper and deeper, the
-        // ranking read again after each depth, and never proven lost.
-        let (lost, told) = confirm_with(&mut m, vec![take1, take2]);
-        let depths = usize::from(MAX_DEPTH).div_ceil(2);
-        assert_eq!((lost, told.len()), (vec![], depths + 1));
-        // A ranking that changes is followed: the new first move is looked
-        // at, proven lost, and the one left open is kept.
-        let mut reads = 0;
-        let mut rank = |_: &[TermId]| {
-            reads += 1;
-            if reads == 1 {
-                vec![take1, take2]
-            } else {
-                vec![take2, take1]
-            }
-        };
-        let (mut proofs, t) = (Proofs::default(), &mut Table::default());
-        confirm(
-            &mut m,
-            &root,
-            0,
-            &mut rank,
-            none.clone(),
-            t,
-            &mut proofs,
-            &budget,
-        )
-        .unwrap();
-        assert_eq!((&proofs.lost[..], reads), (&[take2][..], 3));
+        // A move not lost ranked first ends it at once.
+        let (lost, told) = confirm_with(&mut m, vec![take1, take2], 1);
+        assert_eq!((lost, told.len()), (vec![], 1));
+        // Where no depth was completed, nothing is looked at.
+        let (lost, told) = confirm_with(&mut m, vec![take2, take1], 0);
+        assert_eq!((lost, told.len()), (vec![], 0));
         // In a lost position (9) the last move not proven lost is kept.
         let (mut m, root9, take1, take2) = take_away_start(9);
         let mut proofs = Proofs {
@@ -729,60 +693,6 @@ mod tests {
         )
         .unwrap();
         assert_eq!(proofs.lost, [take1]);
-    }
-
-    /// A move of a breakthrough match gdlkit lost to Sancho: the last of
-    /// the fixture's moves lets black win by force within 9 plies, not
-    /// within 7. Watched as the tree's first move, it is searched past 7
-    /// and proven lost first; the moves watched after it are lost too,
-    /// save the last one open, which is never added.
-    #[test]
-    fn confirm_proves_lost_a_move_a_few_plies_past_the_rounds() {
-        let Some(dir) = crate::shared_games() else {
-            eprintln!("skipped: the corpus's breakthrough (../shared is missing)");
-            return;
-        };
-        let text = std::fs::read_to_string(dir.join("breakthrough.kif")).unwrap();
-        let crate::Game { mut engine, .. } =
-            crate::Game::load(&text, crate::engine::EngineChoice::Fast).unwrap();
-        let m = &mut engine;
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/breakthrough-lost-past-the-rounds.txt"
-        );
-        let record = std::fs::read_to_string(path).unwrap();
-        let mut moves: Vec<TermId> = (record.lines())
-            .filter(|l| !l.starts_with(';') && !l.trim().is_empty())
-            .map(|l| crate::program::parse_ground_term(m.terms_mut(), l).unwrap())
-            .collect();
-        let played = moves.pop().unwrap();
-        let mut state = m.initial_state().unwrap();
-        for mv in moves {
-            let legal = m.all_legal_moves(&state).unwrap();
-            let mover = only_mover(&legal).unwrap();
-            let mut joint: Vec<TermId> = legal.iter().map(|l| l[0]).collect();
-            joint[mover] = mv;
-            state = m.next_state(&state, &joint).unwrap();
-        }
-        let legal = m.all_legal_moves(&state).unwrap();
-        assert_eq!(only_mover(&legal), Some(0), "white to move");
-        assert!(legal[0].contains(&played));
-        // Not lost within 7 plies after it: the rounds to depth 7 keep it.
-        let child = after_each(m, &state, &legal, 0, &[played]).unwrap();
-        let mut table = Table::default();
-        let none = FxHashSet::default();
-        let budget = Budget::nodes(2_000_000);
-        let mut s = Search::new(m, &mut table, none.clone(), &budget);
-        assert!(matches!(s.beaten_at(&child[0], &[1], 7), Ok(false)));
-        // Watched first, it is proven lost first.
-        let next = *legal[0].iter().find(|&&mv| mv != played).unwrap();
-        let mut rank = |_: &[TermId]| vec![played, next];
-        let mut proofs = Proofs::default();
-        let budget = Budget::nodes(300_000);
-        let (t, e) = (&mut Table::default(), none);
-        confirm(m, &state, 0, &mut rank, e, t, &mut proofs, &budget).unwrap();
-        assert_eq!(proofs.lost.first(), Some(&played));
-        assert!(proofs.lost.len() < legal[0].len(), "one move stays open");
     }
 
     #[test]
