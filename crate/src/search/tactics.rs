@@ -100,7 +100,27 @@ struct Search<'a, M: StateMachine> {
     history: &'a mut FxHashMap<(usize, TermId), u32>,
     /// Moves seen to end a game in playouts.
     enders: FxHashSet<TermId>,
+    /// Set for a local search: the attacker's moves are restricted.
+    local: Option<Local<M::State>>,
 }
+
+/// A local search (after Sancho's): the role looking for a win moves,
+/// after its first move, only where the last plies changed something;
+/// every other role keeps every move. A win found so is a forced win (the
+/// defence was searched in full), so it is written to the shared table;
+/// a win not found says nothing about the full width, so those results
+/// are kept apart.
+struct Local<S> {
+    /// The fluents each ply on the path changed, the latest last.
+    trail: Vec<Vec<TermId>>,
+    /// What each of the root's moves changed, to start the trail with.
+    root: Vec<Vec<TermId>>,
+    /// States where the local search found no win within the depth.
+    none: FxHashMap<(S, usize), u8>,
+}
+
+/// The plies whose changes make a move local.
+const RECENT: usize = 4;
 
 enum Failed {
     /// Out of budget: nothing is proven.
@@ -199,8 +219,37 @@ pub fn prove<M: StateMachine>(
         depth += 2;
     }
     if proofs.winning.is_none() {
-        let mut win = Limit::new(&budget.share((1.0 - WIDE_SHARE) / 2.0));
-        proofs.winning = match proof_number::prove(s.m, root, role, &mut win)? {
+        let deltas = (children.iter())
+            .map(|c| delta(s.m, root, c))
+            .collect();
+        s.limit = Limit::new(&budget.share(LOCAL_SHARE));
+        s.local = Some(Local {
+            trail: Vec::new(),
+            root: deltas,
+            none: FxHashMap::default(),
+        });
+        // Deeper than the full width reached, by at least two plies.
+        let mut depth = (proofs.depth + 2).max(3);
+        while depth <= MAX_DEPTH {
+            let proven: Vec<TermId> = lost.iter().map(|&i| moves[i]).collect();
+            let order = in_order(&moves, &rank(&proven));
+            match s.round(&children, &order, role, &others, &mut lost, depth) {
+                Ok(Some(i)) => {
+                    proofs.winning = Some(moves[i]);
+                    break;
+                }
+                Ok(None) => {}
+                Err(Failed::Time) => break,
+                Err(Failed::Eval(e)) => return Err(e),
+            }
+            depth += 2;
+        }
+    }
+    let m = s.m;
+    if proofs.winning.is_none() {
+        let pn_share = (1.0 - WIDE_SHARE - LOCAL_SHARE) / 2.0;
+        let mut win = Limit::new(&budget.share(pn_share));
+        proofs.winning = match proof_number::prove(m, root, role, &mut win)? {
             (Outcome::Win, mv) => mv,
             _ => None,
         };
@@ -211,7 +260,7 @@ pub fn prove<M: StateMachine>(
             children: &children,
             others: &others,
         };
-        deep.losses(s.m, rank, &mut lost, &mut whole)?;
+        deep.losses(m, rank, &mut lost, &mut whole)?;
     }
     proofs.lost = lost.into_iter().map(|i| moves[i]).collect();
     Ok(proofs)
@@ -259,10 +308,11 @@ pub fn confirm<M: StateMachine>(
     }
 }
 
-/// The full-width search's share of the budget. Proof-number searches
-/// have the rest: half of it for a win at the root, then what is left for
-/// losses.
-const WIDE_SHARE: f64 = 0.4;
+/// The full-width search's share of the budget, then the local search's.
+/// Proof-number searches have the rest: half of it for a win at the root,
+/// then what is left for losses.
+const WIDE_SHARE: f64 = 0.35;
+const LOCAL_SHARE: f64 = 0.3;
 
 /// The root's moves, the states after them and the other roles, for the
 /// proof-number searches beyond the full width.
@@ -330,6 +380,7 @@ impl<'a, M: StateMachine> Search<'a, M> {
             known: &mut table.known,
             history: &mut table.history,
             enders,
+            local: None,
         }
     }
 
@@ -348,6 +399,7 @@ impl<'a, M: StateMachine> Search<'a, M> {
         depth: u8,
     ) -> Result<Option<usize>, Failed> {
         for &i in order {
+            self.start_trail(i);
             if self.wins(&children[i], role, depth - 1)? {
                 return Ok(Some(i));
             }
@@ -357,6 +409,7 @@ impl<'a, M: StateMachine> Search<'a, M> {
             if lost[..before].contains(&i) {
                 continue;
             }
+            self.start_trail(i);
             if !self.beaten_at(&children[i], others, depth)? {
                 return Ok(None);
             }
@@ -364,6 +417,13 @@ impl<'a, M: StateMachine> Search<'a, M> {
         }
         lost.truncate(before);
         Err(Failed::Time)
+    }
+
+    /// A local search's trail starts with what the root's move `i` changed.
+    fn start_trail(&mut self, i: usize) {
+        if let Some(l) = &mut self.local {
+            l.trail = vec![l.root[i].clone()];
+        }
     }
 
     /// Whether another role (`others`) wins by force from `state` within
@@ -408,18 +468,35 @@ impl<'a, M: StateMachine> Search<'a, M> {
                 return Ok(false);
             }
         }
+        if let Some(l) = &self.local {
+            if l.none.get(&key).is_some_and(|&n| n >= d) {
+                return Ok(false);
+            }
+        }
         let result = self.expand(state, r, d)?;
         if self.known.len() >= MAX_KNOWN {
             self.known.clear();
         }
-        let k = self.known.entry(key).or_insert(Known {
-            none_to: 0,
-            win_at: u8::MAX,
-        });
-        if result {
-            k.win_at = k.win_at.min(d);
-        } else {
-            k.none_to = k.none_to.max(d);
+        match &mut self.local {
+            // No win found locally proves nothing for the full width.
+            Some(l) if !result => {
+                if l.none.len() >= MAX_KNOWN {
+                    l.none.clear();
+                }
+                let n = l.none.entry(key).or_insert(0);
+                *n = (*n).max(d);
+            }
+            _ => {
+                let k = self.known.entry(key).or_insert(Known {
+                    none_to: 0,
+                    win_at: u8::MAX,
+                });
+                if result {
+                    k.win_at = k.win_at.min(d);
+                } else {
+                    k.none_to = k.none_to.max(d);
+                }
+            }
         }
         Ok(result)
     }
@@ -462,13 +539,72 @@ impl<'a, M: StateMachine> Search<'a, M> {
                 open.push((mv, c));
             }
         }
-        for (mv, c) in &open {
-            if self.wins(c, r, d - 1)? {
+        let changes = self.changes(state, &open)?;
+        let near = self.near(&changes);
+        for (((mv, c), changed), near) in open.iter().zip(changes).zip(near) {
+            if near && self.down(c, r, d - 1, changed)? {
                 self.credit(r, *mv, d);
                 return Ok(true);
             }
         }
         Ok(false)
+    }
+
+    /// In a local search, what each of `children` changed from `state`
+    /// (empty otherwise, where nothing needs it).
+    fn changes(
+        &mut self,
+        state: &M::State,
+        children: &[(TermId, M::State)],
+    ) -> Result<Vec<Vec<TermId>>, Failed> {
+        Ok(match self.local {
+            Some(_) => (children.iter())
+                .map(|(_, c)| delta(self.m, state, c))
+                .collect(),
+            None => vec![Vec::new(); children.len()],
+        })
+    }
+
+    /// Which of the attacker's moves (by what they `changes`) a local
+    /// search tries: after the attacker's first move, those that change a
+    /// fluent one of the last [`RECENT`] plies changed, leaving out the
+    /// fluents every move changes (whose turn it is, a step counter).
+    fn near(&self, changes: &[Vec<TermId>]) -> Vec<bool> {
+        let Some(l) = self.local.as_ref().filter(|l| l.trail.len() >= 2) else {
+            return vec![true; changes.len()];
+        };
+        let recent: FxHashSet<TermId> = (l.trail.iter().rev().take(RECENT))
+            .flatten()
+            .copied()
+            .collect();
+        let every: FxHashSet<TermId> = match changes {
+            [first, _, ..] => (first.iter())
+                .filter(|f| changes.iter().all(|c| c.contains(f)))
+                .copied()
+                .collect(),
+            _ => FxHashSet::default(),
+        };
+        (changes.iter())
+            .map(|c| c.iter().any(|f| recent.contains(f) && !every.contains(f)))
+            .collect()
+    }
+
+    /// [`Self::wins`] from a child, its changes on the trail meanwhile.
+    fn down(
+        &mut self,
+        child: &M::State,
+        r: usize,
+        d: u8,
+        changed: Vec<TermId>,
+    ) -> Result<bool, Failed> {
+        if let Some(l) = &mut self.local {
+            l.trail.push(changed);
+        }
+        let result = self.wins(child, r, d);
+        if let Some(l) = &mut self.local {
+            l.trail.pop();
+        }
+        result
     }
 
     /// Role `r`'s moves that won or escaped before first, by their history.
@@ -501,13 +637,27 @@ impl<'a, M: StateMachine> Search<'a, M> {
         for mv in replies {
             joint[mover] = mv;
             let child = self.m.next_state(state, &joint)?;
-            if !self.wins(&child, r, d - 1)? {
+            let changed = match self.local {
+                Some(_) => delta(self.m, state, &child),
+                None => Vec::new(),
+            };
+            if !self.down(&child, r, d - 1, changed)? {
                 self.credit(mover, mv, d);
                 return Ok(false);
             }
         }
         Ok(true)
     }
+}
+
+/// The fluents true in one of `a` and `b` but not the other.
+fn delta<M: StateMachine>(m: &M, a: &M::State, b: &M::State) -> Vec<TermId> {
+    let (fa, fb) = (m.fluents(a), m.fluents(b));
+    let (sa, sb): (FxHashSet<TermId>, FxHashSet<TermId>) =
+        (fa.iter().copied().collect(), fb.iter().copied().collect());
+    let gone = fa.into_iter().filter(|f| !sb.contains(f));
+    gone.chain(fb.into_iter().filter(|f| !sa.contains(f)))
+        .collect()
 }
 
 /// The states after each of `mover`'s `moves`, every other role making its
