@@ -14,10 +14,13 @@
 //! Moves that won or escaped at earlier nodes are tried first (the
 //! history heuristic), which orders the search and proves nothing new.
 //!
-//! The full-width search has 40% of the budget. Proof-number searches
-//! ([`super::proof_number`]) have the rest, for the long forced lines it
-//! cannot reach: a win at the root, then losses in the ranking's order up
-//! to the first move not proven lost, at any depth.
+//! The full-width search has 35% of the budget. A local search (after
+//! Sancho's) then goes deeper in the same rounds, the role looking for a
+//! win restricted, after its first move, to moves that change what the
+//! last plies changed ([`Local`]); 30%. Proof-number searches
+//! ([`super::proof_number`]) have the rest, for the long forced lines
+//! neither reaches: a win at the root, then losses in the ranking's order
+//! up to the first move not proven lost, at any depth.
 //!
 //! A player whose ranking changes while the check runs (the tree beside
 //! it) ends with [`confirm`]: the move ranked first by then, searched at
@@ -199,29 +202,17 @@ pub fn prove<M: StateMachine>(
     // Older successes count half: the position has moved on.
     table.history.values_mut().for_each(|h| *h /= 2);
     let mut whole = Limit::new(budget);
+    let deep = Deep {
+        moves: &moves,
+        children: &children,
+        others: &others,
+    };
     let mut s = Search::new(m, table, enders, &budget.share(WIDE_SHARE));
     let mut lost = Vec::new();
-    let mut depth = 1u8;
-    while depth <= MAX_DEPTH {
-        let proven: Vec<TermId> = lost.iter().map(|&i| moves[i]).collect();
-        let order = in_order(&moves, &rank(&proven));
-        match s.round(&children, &order, role, &others, &mut lost, depth) {
-            Ok(Some(i)) => {
-                proofs.winning = Some(moves[i]);
-                proofs.depth = depth;
-                break;
-            }
-            Ok(None) => proofs.depth = depth,
-            // Out of time, or every move lost: what is proven stands.
-            Err(Failed::Time) => break,
-            Err(Failed::Eval(e)) => return Err(e),
-        }
-        depth += 2;
-    }
+    let (win, depth) = deep.deepen(&mut s, role, rank, &mut lost, 1)?;
+    (proofs.winning, proofs.depth) = (win.map(|i| moves[i]), depth);
     if proofs.winning.is_none() {
-        let deltas = (children.iter())
-            .map(|c| delta(s.m, root, c))
-            .collect();
+        let deltas = (children.iter()).map(|c| delta(s.m, root, c)).collect();
         s.limit = Limit::new(&budget.share(LOCAL_SHARE));
         s.local = Some(Local {
             trail: Vec::new(),
@@ -229,21 +220,9 @@ pub fn prove<M: StateMachine>(
             none: FxHashMap::default(),
         });
         // Deeper than the full width reached, by at least two plies.
-        let mut depth = (proofs.depth + 2).max(3);
-        while depth <= MAX_DEPTH {
-            let proven: Vec<TermId> = lost.iter().map(|&i| moves[i]).collect();
-            let order = in_order(&moves, &rank(&proven));
-            match s.round(&children, &order, role, &others, &mut lost, depth) {
-                Ok(Some(i)) => {
-                    proofs.winning = Some(moves[i]);
-                    break;
-                }
-                Ok(None) => {}
-                Err(Failed::Time) => break,
-                Err(Failed::Eval(e)) => return Err(e),
-            }
-            depth += 2;
-        }
+        let from = (proofs.depth + 2).max(3);
+        let (win, _) = deep.deepen(&mut s, role, rank, &mut lost, from)?;
+        proofs.winning = win.map(|i| moves[i]);
     }
     let m = s.m;
     if proofs.winning.is_none() {
@@ -255,11 +234,6 @@ pub fn prove<M: StateMachine>(
         };
     }
     if proofs.winning.is_none() {
-        let deep = Deep {
-            moves: &moves,
-            children: &children,
-            others: &others,
-        };
         deep.losses(m, rank, &mut lost, &mut whole)?;
     }
     proofs.lost = lost.into_iter().map(|i| moves[i]).collect();
@@ -315,7 +289,7 @@ const WIDE_SHARE: f64 = 0.35;
 const LOCAL_SHARE: f64 = 0.3;
 
 /// The root's moves, the states after them and the other roles, for the
-/// proof-number searches beyond the full width.
+/// rounds and the proof-number searches.
 struct Deep<'a, S> {
     moves: &'a [TermId],
     children: &'a [S],
@@ -323,6 +297,33 @@ struct Deep<'a, S> {
 }
 
 impl<S> Deep<'_, S> {
+    /// Rounds of `s` from `depth` on, two plies deeper each, until its
+    /// budget ends: a forced win (the move's index) and the depth it was
+    /// proven at, else none and the deepest depth completed (0: none).
+    fn deepen<M: StateMachine<State = S>>(
+        &self,
+        s: &mut Search<M>,
+        role: usize,
+        rank: &mut dyn FnMut(&[TermId]) -> Vec<TermId>,
+        lost: &mut Vec<usize>,
+        mut depth: u8,
+    ) -> Result<(Option<usize>, u8), EvalError> {
+        let mut done = 0;
+        while depth <= MAX_DEPTH {
+            let proven: Vec<TermId> = lost.iter().map(|&i| self.moves[i]).collect();
+            let order = in_order(self.moves, &rank(&proven));
+            match s.round(self.children, &order, role, self.others, lost, depth) {
+                Ok(Some(i)) => return Ok((Some(i), depth)),
+                Ok(None) => done = depth,
+                // Out of time, or every move lost: what is proven stands.
+                Err(Failed::Time) => break,
+                Err(Failed::Eval(e)) => return Err(e),
+            }
+            depth += 2;
+        }
+        Ok((None, done))
+    }
+
     /// Forced losses at any depth, looked for in `rank`'s order up to the
     /// first move not proven lost (added to `lost`). As in the full-width
     /// rounds, where every move is lost nothing is added.
@@ -843,6 +844,96 @@ mod tests {
         )
         .unwrap();
         assert_eq!(proofs.lost, [take1]);
+    }
+
+    /// A search restricted to local moves (`local`) or not, from
+    /// `child`, the state after the move that changed `changed`.
+    fn beaten_within(
+        m: &mut Engine,
+        child: &EngineState,
+        changed: Vec<TermId>,
+        attacker: usize,
+        local: bool,
+    ) -> (Option<u8>, u64) {
+        let mut t = Table::default();
+        let mut s = Search::new(m, &mut t, FxHashSet::default(), &Budget::nodes(20_000));
+        if local {
+            s.local = Some(Local {
+                trail: vec![changed],
+                root: Vec::new(),
+                none: FxHashMap::default(),
+            });
+        }
+        let mut found = None;
+        for d in (1..=7).step_by(2) {
+            match s.beaten_at(child, &[attacker], d) {
+                Ok(true) => {
+                    found = Some(d);
+                    break;
+                }
+                Ok(false) => {}
+                Err(_) => break,
+            }
+        }
+        (found, s.limit.ticks())
+    }
+
+    #[test]
+    fn a_win_the_local_search_proves_the_full_width_proves_and_it_searches_less() {
+        // Breakthrough 5×6 along random games: after each move, whether
+        // the other role wins by force within 7 plies, locally and at
+        // full width.
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../games/breakthrough.kif");
+        let text = std::fs::read_to_string(path).expect("the library's breakthrough");
+        let crate::Game { mut engine, .. } =
+            crate::Game::load(&text, crate::engine::EngineChoice::Fast).expect("it grounds");
+        let m = &mut engine;
+        let mut rng = fastrand::Rng::with_seed(11);
+        const BIG: u64 = 2_000_000;
+        let (mut local_wins, mut wide_wins, mut deeper, mut unconfirmed) = (0, 0, 0, 0);
+        let (mut local_nodes, mut wide_nodes) = (0, 0);
+        for _ in 0..4 {
+            let mut s = m.initial_state().unwrap();
+            while !m.is_terminal(&s).unwrap() {
+                let legal = m.all_legal_moves(&s).unwrap();
+                let mover = only_mover(&legal).expect("one role moves");
+                let mv = legal[mover][rng.usize(..legal[mover].len())];
+                let child = after_each(m, &s, &legal, mover, &[mv]).unwrap().remove(0);
+                let changed = delta(m, &s, &child);
+                let local = beaten_within(m, &child, changed.clone(), 1 - mover, true);
+                let wide = beaten_within(m, &child, changed, 1 - mover, false);
+                if let Some(d) = local.0 {
+                    // Sound: the full width proves it at that depth too.
+                    let mut t = Table::default();
+                    let mut full =
+                        Search::new(m, &mut t, FxHashSet::default(), &Budget::nodes(BIG));
+                    match full.wins(&child, 1 - mover, d) {
+                        Ok(won) => assert!(won, "a local win at depth {d} is no win"),
+                        Err(_) => unconfirmed += 1,
+                    }
+                    local_wins += 1;
+                    deeper += usize::from(d >= 5);
+                }
+                if wide.0.is_some() {
+                    wide_wins += 1;
+                }
+                (local_nodes, wide_nodes) = (local_nodes + local.1, wide_nodes + wide.1);
+                s = child;
+            }
+        }
+        assert!(
+            local_wins >= 10 && deeper >= 1,
+            "{local_wins} local wins, {deeper} deep"
+        );
+        assert!(
+            unconfirmed * 2 < local_wins,
+            "{unconfirmed} of {local_wins} unconfirmed"
+        );
+        assert!(local_wins <= wide_wins);
+        assert!(
+            local_nodes < wide_nodes,
+            "{local_nodes} against {wide_nodes}"
+        );
     }
 
     #[test]
