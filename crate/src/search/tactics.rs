@@ -14,13 +14,10 @@
 //! Moves that won or escaped at earlier nodes are tried first (the
 //! history heuristic), which orders the search and proves nothing new.
 //!
-//! The full-width search has 35% of the budget. A local search (after
-//! Sancho's) then goes deeper in the same rounds, the role looking for a
-//! win restricted, after its first move, to moves that change what the
-//! last plies changed ([`Local`]); 30%. Proof-number searches
-//! ([`super::proof_number`]) have the rest, for the long forced lines
-//! neither reaches: a win at the root, then losses in the ranking's order
-//! up to the first move not proven lost, at any depth.
+//! The full-width search has 40% of the budget. Proof-number searches
+//! ([`super::proof_number`]) have the rest, for the long forced lines it
+//! cannot reach: a win at the root, then losses in the ranking's order up
+//! to the first move not proven lost, at any depth.
 //!
 //! A player whose ranking changes while the check runs (the tree beside
 //! it) ends with [`confirm`]: the move ranked first by then, searched at
@@ -103,27 +100,7 @@ struct Search<'a, M: StateMachine> {
     history: &'a mut FxHashMap<(usize, TermId), u32>,
     /// Moves seen to end a game in playouts.
     enders: FxHashSet<TermId>,
-    /// Set for a local search: the attacker's moves are restricted.
-    local: Option<Local<M::State>>,
 }
-
-/// A local search (after Sancho's): the role looking for a win moves,
-/// after its first move, only where the last plies changed something;
-/// every other role keeps every move. A win found so is a forced win (the
-/// defence was searched in full), so it is written to the shared table;
-/// a win not found says nothing about the full width, so those results
-/// are kept apart.
-struct Local<S> {
-    /// The fluents each ply on the path changed, the latest last.
-    trail: Vec<Vec<TermId>>,
-    /// What each of the root's moves changed, to start the trail with.
-    root: Vec<Vec<TermId>>,
-    /// States where the local search found no win within the depth.
-    none: FxHashMap<(S, usize), u8>,
-}
-
-/// The plies whose changes make a move local.
-const RECENT: usize = 4;
 
 enum Failed {
     /// Out of budget: nothing is proven.
@@ -202,39 +179,39 @@ pub fn prove<M: StateMachine>(
     // Older successes count half: the position has moved on.
     table.history.values_mut().for_each(|h| *h /= 2);
     let mut whole = Limit::new(budget);
-    let deep = Deep {
-        moves: &moves,
-        children: &children,
-        others: &others,
-    };
     let mut s = Search::new(m, table, enders, &budget.share(WIDE_SHARE));
     let mut lost = Vec::new();
-    let (win, depth) = deep.deepen(&mut s, role, rank, &mut lost, 1)?;
-    (proofs.winning, proofs.depth) = (win.map(|i| moves[i]), depth);
-    if proofs.winning.is_none() {
-        let deltas = (children.iter()).map(|c| delta(s.m, root, c)).collect();
-        s.limit = Limit::new(&budget.share(LOCAL_SHARE));
-        s.local = Some(Local {
-            trail: Vec::new(),
-            root: deltas,
-            none: FxHashMap::default(),
-        });
-        // Deeper than the full width reached, by at least two plies.
-        let from = (proofs.depth + 2).max(3);
-        let (win, _) = deep.deepen(&mut s, role, rank, &mut lost, from)?;
-        proofs.winning = win.map(|i| moves[i]);
+    let mut depth = 1u8;
+    while depth <= MAX_DEPTH {
+        let proven: Vec<TermId> = lost.iter().map(|&i| moves[i]).collect();
+        let order = in_order(&moves, &rank(&proven));
+        match s.round(&children, &order, role, &others, &mut lost, depth) {
+            Ok(Some(i)) => {
+                proofs.winning = Some(moves[i]);
+                proofs.depth = depth;
+                break;
+            }
+            Ok(None) => proofs.depth = depth,
+            // Out of time, or every move lost: what is proven stands.
+            Err(Failed::Time) => break,
+            Err(Failed::Eval(e)) => return Err(e),
+        }
+        depth += 2;
     }
-    let m = s.m;
     if proofs.winning.is_none() {
-        let pn_share = (1.0 - WIDE_SHARE - LOCAL_SHARE) / 2.0;
-        let mut win = Limit::new(&budget.share(pn_share));
-        proofs.winning = match proof_number::prove(m, root, role, &mut win)? {
+        let mut win = Limit::new(&budget.share((1.0 - WIDE_SHARE) / 2.0));
+        proofs.winning = match proof_number::prove(s.m, root, role, &mut win)? {
             (Outcome::Win, mv) => mv,
             _ => None,
         };
     }
     if proofs.winning.is_none() {
-        deep.losses(m, rank, &mut lost, &mut whole)?;
+        let deep = Deep {
+            moves: &moves,
+            children: &children,
+            others: &others,
+        };
+        deep.losses(s.m, rank, &mut lost, &mut whole)?;
     }
     proofs.lost = lost.into_iter().map(|i| moves[i]).collect();
     Ok(proofs)
@@ -282,14 +259,13 @@ pub fn confirm<M: StateMachine>(
     }
 }
 
-/// The full-width search's share of the budget, then the local search's.
-/// Proof-number searches have the rest: half of it for a win at the root,
-/// then what is left for losses.
-const WIDE_SHARE: f64 = 0.35;
-const LOCAL_SHARE: f64 = 0.3;
+/// The full-width search's share of the budget. Proof-number searches
+/// have the rest: half of it for a win at the root, then what is left for
+/// losses.
+const WIDE_SHARE: f64 = 0.4;
 
 /// The root's moves, the states after them and the other roles, for the
-/// rounds and the proof-number searches.
+/// proof-number searches beyond the full width.
 struct Deep<'a, S> {
     moves: &'a [TermId],
     children: &'a [S],
@@ -297,33 +273,6 @@ struct Deep<'a, S> {
 }
 
 impl<S> Deep<'_, S> {
-    /// Rounds of `s` from `depth` on, two plies deeper each, until its
-    /// budget ends: a forced win (the move's index) and the depth it was
-    /// proven at, else none and the deepest depth completed (0: none).
-    fn deepen<M: StateMachine<State = S>>(
-        &self,
-        s: &mut Search<M>,
-        role: usize,
-        rank: &mut dyn FnMut(&[TermId]) -> Vec<TermId>,
-        lost: &mut Vec<usize>,
-        mut depth: u8,
-    ) -> Result<(Option<usize>, u8), EvalError> {
-        let mut done = 0;
-        while depth <= MAX_DEPTH {
-            let proven: Vec<TermId> = lost.iter().map(|&i| self.moves[i]).collect();
-            let order = in_order(self.moves, &rank(&proven));
-            match s.round(self.children, &order, role, self.others, lost, depth) {
-                Ok(Some(i)) => return Ok((Some(i), depth)),
-                Ok(None) => done = depth,
-                // Out of time, or every move lost: what is proven stands.
-                Err(Failed::Time) => break,
-                Err(Failed::Eval(e)) => return Err(e),
-            }
-            depth += 2;
-        }
-        Ok((None, done))
-    }
-
     /// Forced losses at any depth, looked for in `rank`'s order up to the
     /// first move not proven lost (added to `lost`). As in the full-width
     /// rounds, where every move is lost nothing is added.
@@ -381,7 +330,6 @@ impl<'a, M: StateMachine> Search<'a, M> {
             known: &mut table.known,
             history: &mut table.history,
             enders,
-            local: None,
         }
     }
 
@@ -400,7 +348,6 @@ impl<'a, M: StateMachine> Search<'a, M> {
         depth: u8,
     ) -> Result<Option<usize>, Failed> {
         for &i in order {
-            self.start_trail(i);
             if self.wins(&children[i], role, depth - 1)? {
                 return Ok(Some(i));
             }
@@ -410,7 +357,6 @@ impl<'a, M: StateMachine> Search<'a, M> {
             if lost[..before].contains(&i) {
                 continue;
             }
-            self.start_trail(i);
             if !self.beaten_at(&children[i], others, depth)? {
                 return Ok(None);
             }
@@ -418,13 +364,6 @@ impl<'a, M: StateMachine> Search<'a, M> {
         }
         lost.truncate(before);
         Err(Failed::Time)
-    }
-
-    /// A local search's trail starts with what the root's move `i` changed.
-    fn start_trail(&mut self, i: usize) {
-        if let Some(l) = &mut self.local {
-            l.trail = vec![l.root[i].clone()];
-        }
     }
 
     /// Whether another role (`others`) wins by force from `state` within
@@ -469,35 +408,18 @@ impl<'a, M: StateMachine> Search<'a, M> {
                 return Ok(false);
             }
         }
-        if let Some(l) = &self.local {
-            if l.none.get(&key).is_some_and(|&n| n >= d) {
-                return Ok(false);
-            }
-        }
         let result = self.expand(state, r, d)?;
         if self.known.len() >= MAX_KNOWN {
             self.known.clear();
         }
-        match &mut self.local {
-            // No win found locally proves nothing for the full width.
-            Some(l) if !result => {
-                if l.none.len() >= MAX_KNOWN {
-                    l.none.clear();
-                }
-                let n = l.none.entry(key).or_insert(0);
-                *n = (*n).max(d);
-            }
-            _ => {
-                let k = self.known.entry(key).or_insert(Known {
-                    none_to: 0,
-                    win_at: u8::MAX,
-                });
-                if result {
-                    k.win_at = k.win_at.min(d);
-                } else {
-                    k.none_to = k.none_to.max(d);
-                }
-            }
+        let k = self.known.entry(key).or_insert(Known {
+            none_to: 0,
+            win_at: u8::MAX,
+        });
+        if result {
+            k.win_at = k.win_at.min(d);
+        } else {
+            k.none_to = k.none_to.max(d);
         }
         Ok(result)
     }
@@ -540,72 +462,13 @@ impl<'a, M: StateMachine> Search<'a, M> {
                 open.push((mv, c));
             }
         }
-        let changes = self.changes(state, &open)?;
-        let near = self.near(&changes);
-        for (((mv, c), changed), near) in open.iter().zip(changes).zip(near) {
-            if near && self.down(c, r, d - 1, changed)? {
+        for (mv, c) in &open {
+            if self.wins(c, r, d - 1)? {
                 self.credit(r, *mv, d);
                 return Ok(true);
             }
         }
         Ok(false)
-    }
-
-    /// In a local search, what each of `children` changed from `state`
-    /// (empty otherwise, where nothing needs it).
-    fn changes(
-        &mut self,
-        state: &M::State,
-        children: &[(TermId, M::State)],
-    ) -> Result<Vec<Vec<TermId>>, Failed> {
-        Ok(match self.local {
-            Some(_) => (children.iter())
-                .map(|(_, c)| delta(self.m, state, c))
-                .collect(),
-            None => vec![Vec::new(); children.len()],
-        })
-    }
-
-    /// Which of the attacker's moves (by what they `changes`) a local
-    /// search tries: after the attacker's first move, those that change a
-    /// fluent one of the last [`RECENT`] plies changed, leaving out the
-    /// fluents every move changes (whose turn it is, a step counter).
-    fn near(&self, changes: &[Vec<TermId>]) -> Vec<bool> {
-        let Some(l) = self.local.as_ref().filter(|l| l.trail.len() >= 2) else {
-            return vec![true; changes.len()];
-        };
-        let recent: FxHashSet<TermId> = (l.trail.iter().rev().take(RECENT))
-            .flatten()
-            .copied()
-            .collect();
-        let every: FxHashSet<TermId> = match changes {
-            [first, _, ..] => (first.iter())
-                .filter(|f| changes.iter().all(|c| c.contains(f)))
-                .copied()
-                .collect(),
-            _ => FxHashSet::default(),
-        };
-        (changes.iter())
-            .map(|c| c.iter().any(|f| recent.contains(f) && !every.contains(f)))
-            .collect()
-    }
-
-    /// [`Self::wins`] from a child, its changes on the trail meanwhile.
-    fn down(
-        &mut self,
-        child: &M::State,
-        r: usize,
-        d: u8,
-        changed: Vec<TermId>,
-    ) -> Result<bool, Failed> {
-        if let Some(l) = &mut self.local {
-            l.trail.push(changed);
-        }
-        let result = self.wins(child, r, d);
-        if let Some(l) = &mut self.local {
-            l.trail.pop();
-        }
-        result
     }
 
     /// Role `r`'s moves that won or escaped before first, by their history.
@@ -638,27 +501,13 @@ impl<'a, M: StateMachine> Search<'a, M> {
         for mv in replies {
             joint[mover] = mv;
             let child = self.m.next_state(state, &joint)?;
-            let changed = match self.local {
-                Some(_) => delta(self.m, state, &child),
-                None => Vec::new(),
-            };
-            if !self.down(&child, r, d - 1, changed)? {
+            if !self.wins(&child, r, d - 1)? {
                 self.credit(mover, mv, d);
                 return Ok(false);
             }
         }
         Ok(true)
     }
-}
-
-/// The fluents true in one of `a` and `b` but not the other.
-fn delta<M: StateMachine>(m: &M, a: &M::State, b: &M::State) -> Vec<TermId> {
-    let (fa, fb) = (m.fluents(a), m.fluents(b));
-    let (sa, sb): (FxHashSet<TermId>, FxHashSet<TermId>) =
-        (fa.iter().copied().collect(), fb.iter().copied().collect());
-    let gone = fa.into_iter().filter(|f| !sb.contains(f));
-    gone.chain(fb.into_iter().filter(|f| !sa.contains(f)))
-        .collect()
 }
 
 /// The states after each of `mover`'s `moves`, every other role making its
@@ -844,96 +693,6 @@ mod tests {
         )
         .unwrap();
         assert_eq!(proofs.lost, [take1]);
-    }
-
-    /// A search restricted to local moves (`local`) or not, from
-    /// `child`, the state after the move that changed `changed`.
-    fn beaten_within(
-        m: &mut Engine,
-        child: &EngineState,
-        changed: Vec<TermId>,
-        attacker: usize,
-        local: bool,
-    ) -> (Option<u8>, u64) {
-        let mut t = Table::default();
-        let mut s = Search::new(m, &mut t, FxHashSet::default(), &Budget::nodes(20_000));
-        if local {
-            s.local = Some(Local {
-                trail: vec![changed],
-                root: Vec::new(),
-                none: FxHashMap::default(),
-            });
-        }
-        let mut found = None;
-        for d in (1..=7).step_by(2) {
-            match s.beaten_at(child, &[attacker], d) {
-                Ok(true) => {
-                    found = Some(d);
-                    break;
-                }
-                Ok(false) => {}
-                Err(_) => break,
-            }
-        }
-        (found, s.limit.ticks())
-    }
-
-    #[test]
-    fn a_win_the_local_search_proves_the_full_width_proves_and_it_searches_less() {
-        // Breakthrough 5×6 along random games: after each move, whether
-        // the other role wins by force within 7 plies, locally and at
-        // full width.
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../games/breakthrough.kif");
-        let text = std::fs::read_to_string(path).expect("the library's breakthrough");
-        let crate::Game { mut engine, .. } =
-            crate::Game::load(&text, crate::engine::EngineChoice::Fast).expect("it grounds");
-        let m = &mut engine;
-        let mut rng = fastrand::Rng::with_seed(11);
-        const BIG: u64 = 2_000_000;
-        let (mut local_wins, mut wide_wins, mut deeper, mut unconfirmed) = (0, 0, 0, 0);
-        let (mut local_nodes, mut wide_nodes) = (0, 0);
-        for _ in 0..4 {
-            let mut s = m.initial_state().unwrap();
-            while !m.is_terminal(&s).unwrap() {
-                let legal = m.all_legal_moves(&s).unwrap();
-                let mover = only_mover(&legal).expect("one role moves");
-                let mv = legal[mover][rng.usize(..legal[mover].len())];
-                let child = after_each(m, &s, &legal, mover, &[mv]).unwrap().remove(0);
-                let changed = delta(m, &s, &child);
-                let local = beaten_within(m, &child, changed.clone(), 1 - mover, true);
-                let wide = beaten_within(m, &child, changed, 1 - mover, false);
-                if let Some(d) = local.0 {
-                    // Sound: the full width proves it at that depth too.
-                    let mut t = Table::default();
-                    let mut full =
-                        Search::new(m, &mut t, FxHashSet::default(), &Budget::nodes(BIG));
-                    match full.wins(&child, 1 - mover, d) {
-                        Ok(won) => assert!(won, "a local win at depth {d} is no win"),
-                        Err(_) => unconfirmed += 1,
-                    }
-                    local_wins += 1;
-                    deeper += usize::from(d >= 5);
-                }
-                if wide.0.is_some() {
-                    wide_wins += 1;
-                }
-                (local_nodes, wide_nodes) = (local_nodes + local.1, wide_nodes + wide.1);
-                s = child;
-            }
-        }
-        assert!(
-            local_wins >= 10 && deeper >= 1,
-            "{local_wins} local wins, {deeper} deep"
-        );
-        assert!(
-            unconfirmed * 2 < local_wins,
-            "{unconfirmed} of {local_wins} unconfirmed"
-        );
-        assert!(local_wins <= wide_wins);
-        assert!(
-            local_nodes < wide_nodes,
-            "{local_nodes} against {wide_nodes}"
-        );
     }
 
     #[test]
