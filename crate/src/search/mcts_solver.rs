@@ -1175,9 +1175,6 @@ pub struct SolverMcts<S> {
     stats: Stats,
     /// The tactical check's table, kept for the game.
     table: tactics::Table<S>,
-    /// On the opponents' time, the check's proof that the role moving
-    /// wins, continued from one pondering slice to the next.
-    proof: Option<super::proof_number::Proof<S>>,
 }
 
 /// What one thread of a search brings back: its playouts and deepest
@@ -1227,7 +1224,6 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
             tree: Searcher::new(cfg),
             stats: Stats::default(),
             table: tactics::Table::default(),
-            proof: None,
         }
     }
 
@@ -1248,13 +1244,7 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
     {
         let t0 = now_ms();
         let cfg = self.tree.cfg.clone();
-        let mover = only_mover(&m.all_legal_moves(root)?);
-        let tactics = cfg.tactics && mover == Some(role);
-        // Where another role moves alone (on its time, pondering), the
-        // check's thread proves whether it wins: what that settles waits in
-        // the check's table for our turn (not where a machine's clones name
-        // new terms apart: there the table starts afresh each move).
-        let proving = cfg.tactics && mover.is_some_and(|r| r != role) && m.clones_share_terms();
+        let tactics = cfg.tactics && only_mover(&m.all_legal_moves(root)?) == Some(role);
         // The moves the walkers saw end games, for the check's last plies.
         let mut enders: Option<FxHashSet<TermId>> = tactics.then(|| {
             (self.walkers.iter())
@@ -1263,8 +1253,7 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
         });
         // The check runs beside the walkers on a thread of its own, or
         // after them in its share of the time.
-        let beside =
-            (tactics || proving) && self.walkers.len() >= 2 && !cfg!(target_arch = "wasm32");
+        let beside = tactics && self.walkers.len() >= 2 && !cfg!(target_arch = "wasm32");
         let (walk_budget, check_budget) = split_budget(&cfg.budget, tactics && !beside);
         let walkers = self.walkers.len() - usize::from(beside);
         // Every thread's clock starts now, before the tree is rerooted (on
@@ -1284,7 +1273,7 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
         let mut forks: Vec<M> = (1..threads + usize::from(beside))
             .map(|_| m.clone())
             .collect();
-        let mut checker = if beside { forks.pop() } else { None };
+        let checker = if beside { forks.pop() } else { None };
         // The check's table holds its machine's states: a clone of a
         // machine whose clones name new terms apart starts it afresh.
         if beside && !m.clones_share_terms() {
@@ -1311,23 +1300,7 @@ impl<S: Clone + Eq + Send + 'static> SolverMcts<S> {
                 }) as Job<_>
             })
             .collect();
-        if let Some(mut tm) = checker.take_if(|_| proving) {
-            let (proof, table) = (&mut self.proof, &mut self.table);
-            let mut walker = spare.first_mut().filter(|_| check_walks);
-            let (shared, cfg) = (&shared, &cfg);
-            jobs.push(Box::new(move || {
-                let mut limit = Limit::new(&walk_budget);
-                tactics::ponder(&mut tm, root, proof, table, &mut limit)?;
-                let walked = match walker.as_deref_mut() {
-                    Some(w) if !limit.exhausted() => w.walk(&mut tm, shared, cfg, after)?,
-                    _ => (0, 0),
-                };
-                Ok(Part {
-                    walked,
-                    proofs: None,
-                })
-            }));
-        } else if let Some(mut tm) = checker {
+        if let Some(mut tm) = checker {
             let (shared, enders) = (&shared, enders.take().unwrap_or_default());
             let table = &mut self.table;
             let mut walker = spare.first_mut().filter(|_| check_walks);
@@ -1483,7 +1456,6 @@ where
     fn new_game(&mut self) {
         self.tree.nodes.clear();
         self.table.clear();
-        self.proof = None;
         for w in &mut self.walkers {
             w.mast.clear();
             w.enders.clear();

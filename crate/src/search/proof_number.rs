@@ -9,12 +9,6 @@
 //! search follows that line far deeper than a full-width search of the
 //! same size, which is why it finds the long forced wins of race games.
 //!
-//! Transpositions are many in long forced lines (independent moves
-//! commute), so every state proven or disproven is kept in a [`Solved`]
-//! table, shared by the searches of a game: the same state met again, in
-//! another branch or another search, is settled at once. The facts hold
-//! whatever the path, since a state is the whole position.
-//!
 //! The search is exact: a node is proven only from terminal states. States
 //! where several roles choose at once count as no win, as in the
 //! tactical check (`search/tactics.rs`) that runs it. "Win" is the top
@@ -24,26 +18,13 @@ use super::root::WIN;
 use super::Limit;
 use crate::reasoner::{only_mover, rewards, EvalError, StateMachine};
 use crate::terms::TermId;
-use rustc_hash::FxHashMap;
 
 /// Infinity for proof and disproof numbers; sums saturate here.
 const INF: u32 = u32::MAX / 4;
 
 /// Nodes a tree may hold (32 bytes each): beyond it, nothing more is
-/// proven. Natively 256 MB, about three seconds of search in breakthrough
-/// (pondering runs one search that long); less in a page.
-pub const MAX_NODES: usize = if cfg!(target_arch = "wasm32") {
-    1 << 21
-} else {
-    1 << 23
-};
-
-/// States settled before it is cleared (bounds memory).
-const MAX_SOLVED: usize = 1 << 20;
-
-/// Per state and role, whether the role forces a win from there, at any
-/// depth: what earlier searches proved or disproved.
-pub type Solved<S> = FxHashMap<(S, usize), bool>;
+/// proven.
+pub const MAX_NODES: usize = 1 << 21;
 
 /// What a search found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,96 +63,48 @@ struct Expanded<S> {
 struct Tree<'a, M: StateMachine> {
     m: &'a mut M,
     role: usize,
-    solved: &'a mut Solved<M::State>,
-    nodes: &'a mut Vec<Node>,
-    states: &'a mut Vec<Expanded<M::State>>,
+    nodes: Vec<Node>,
+    states: Vec<Expanded<M::State>>,
 }
 
 /// Whether `role` can force a win from `state`, within `limit` (one tick
-/// per node expanded), using and adding to what `solved` holds. With a win
-/// proven, also the winning move where `role` chooses at `state`.
+/// per node expanded). With a win proven, also the winning move where
+/// `role` chooses at `state`.
 pub fn prove<M: StateMachine>(
     m: &mut M,
     state: &M::State,
     role: usize,
     limit: &mut Limit,
-    solved: &mut Solved<M::State>,
 ) -> Result<(Outcome, Option<TermId>), EvalError> {
-    Proof::new(state, role).run(m, limit, solved)
-}
-
-/// A search that can be continued: its tree is kept between calls to
-/// [`Proof::run`] (a player proves on the opponents' time in slices).
-pub struct Proof<S> {
-    root: S,
-    role: usize,
-    nodes: Vec<Node>,
-    states: Vec<Expanded<S>>,
-}
-
-impl<S: Clone> Proof<S> {
-    /// Whether `role` can force a win from `root` (nothing searched yet).
-    pub fn new(root: &S, role: usize) -> Proof<S> {
-        Proof {
-            root: root.clone(),
-            role,
-            nodes: Vec::new(),
-            states: Vec::new(),
-        }
-    }
-
-    /// The state searched from.
-    pub fn root(&self) -> &S {
-        &self.root
-    }
-
-    /// Whether the tree can grow no more ([`MAX_NODES`]).
-    pub fn full(&self) -> bool {
-        self.nodes.len() >= MAX_NODES
-    }
-
-    /// Searches on within `limit`, as [`prove`] does. After an error the
-    /// tree is not to be continued.
-    pub fn run<M: StateMachine<State = S>>(
-        &mut self,
-        m: &mut M,
-        limit: &mut Limit,
-        solved: &mut Solved<S>,
-    ) -> Result<(Outcome, Option<TermId>), EvalError> {
-        if m.is_terminal(&self.root)? {
-            let outcome = if won(m, &self.root, self.role)? {
-                Outcome::Win
-            } else {
-                Outcome::NoWin
-            };
-            return Ok((outcome, None));
-        }
-        let mut tree = Tree {
-            m,
-            role: self.role,
-            solved,
-            nodes: &mut self.nodes,
-            states: &mut self.states,
+    if m.is_terminal(state)? {
+        let outcome = if won(m, state, role)? {
+            Outcome::Win
+        } else {
+            Outcome::NoWin
         };
-        if tree.nodes.is_empty() {
-            tree.nodes.push(leaf(u32::MAX, TermId(u32::MAX), 1, 1));
-            tree.expand(0, Some(self.root.clone()))?;
+        return Ok((outcome, None));
+    }
+    let mut tree = Tree {
+        m,
+        role,
+        nodes: vec![leaf(u32::MAX, TermId(u32::MAX), 1, 1)],
+        states: Vec::new(),
+    };
+    tree.expand(0, Some(state.clone()))?;
+    loop {
+        let root = tree.nodes[0];
+        if root.proof == 0 {
+            return Ok((Outcome::Win, tree.winning_move()));
         }
-        loop {
-            let root = tree.nodes[0];
-            if root.proof == 0 {
-                return Ok((Outcome::Win, tree.winning_move()));
-            }
-            if root.disproof == 0 {
-                return Ok((Outcome::NoWin, None));
-            }
-            if limit.tick() || tree.nodes.len() >= MAX_NODES {
-                return Ok((Outcome::Unknown, None));
-            }
-            let leaf = tree.most_proving();
-            tree.expand(leaf, None)?;
-            tree.update_from(tree.nodes[leaf as usize].parent);
+        if root.disproof == 0 {
+            return Ok((Outcome::NoWin, None));
         }
+        if limit.tick() || tree.nodes.len() >= MAX_NODES {
+            return Ok((Outcome::Unknown, None));
+        }
+        let leaf = tree.most_proving();
+        tree.expand(leaf, None)?;
+        tree.update_from(tree.nodes[leaf as usize].parent);
     }
 }
 
@@ -240,11 +173,7 @@ impl<M: StateMachine> Tree<'_, M> {
             joint[mover] = mv;
             let child = self.m.next_state(&state, &joint)?;
             let (proof, disproof) = if !self.m.is_terminal(&child)? {
-                match self.solved.get(&(child, self.role)) {
-                    Some(true) => (0, INF),
-                    Some(false) => (INF, 0),
-                    None => (1, 1),
-                }
+                (1, 1)
             } else if won(self.m, &child, self.role)? {
                 (0, INF)
             } else {
@@ -271,23 +200,6 @@ impl<M: StateMachine> Tree<'_, M> {
     fn settle(&mut self, i: u32, proof: u32, disproof: u32) {
         let n = &mut self.nodes[i as usize];
         (n.proof, n.disproof) = (proof, disproof);
-        self.remember(i);
-    }
-
-    /// Keeps expanded node `i`'s state in the table once it is settled.
-    fn remember(&mut self, i: u32) {
-        let n = self.nodes[i as usize];
-        let Some(e) = self.states.get(n.state as usize) else {
-            return;
-        };
-        if n.proof != 0 && n.disproof != 0 {
-            return;
-        }
-        if self.solved.len() >= MAX_SOLVED {
-            self.solved.clear();
-        }
-        self.solved
-            .insert((e.state.clone(), self.role), n.proof == 0);
     }
 
     /// The state of unexpanded node `i`, from its parent's.
@@ -323,9 +235,7 @@ impl<M: StateMachine> Tree<'_, M> {
                 return;
             }
             (n.proof, n.disproof) = (proof, disproof);
-            let parent = n.parent;
-            self.remember(i);
-            i = parent;
+            i = n.parent;
         }
     }
 
@@ -399,8 +309,7 @@ mod tests {
         for pile in 1..=12 {
             let mut m = take_away(pile);
             let root = m.initial_state().unwrap();
-            let (outcome, mv) =
-                prove(&mut m, &root, 0, &mut unlimited(), &mut Solved::default()).unwrap();
+            let (outcome, mv) = prove(&mut m, &root, 0, &mut unlimited()).unwrap();
             let expected = if pile % 3 == 0 {
                 Outcome::NoWin
             } else {
@@ -418,8 +327,7 @@ mod tests {
             }
             assert_eq!(mv.is_some(), pile % 3 != 0 && pile > 1, "pile {pile}");
             // b, who moves second, wins exactly where a does not.
-            let (outcome, _) =
-                prove(&mut m, &root, 1, &mut unlimited(), &mut Solved::default()).unwrap();
+            let (outcome, _) = prove(&mut m, &root, 1, &mut unlimited()).unwrap();
             assert_eq!(outcome == Outcome::Win, pile % 3 == 0, "pile {pile}");
         }
     }
@@ -427,14 +335,12 @@ mod tests {
     #[test]
     fn agrees_with_exhaustive_search_on_tic_tac_toe_positions() {
         // Every position after two, three and four marks, for both roles:
-        // the proof-number search says what the exhaustive search says,
-        // alone and with a table shared by all the searches.
+        // the proof-number search says what the exhaustive search says.
         let ttt = include_str!("../../../games/ticTacToe.kif");
         let mut m = load_engine(ttt, EngineChoice::Fast).expect("tic-tac-toe loads");
         let mut layer = vec![m.initial_state().unwrap()];
         let (mut memos, mut checked, mut wins) =
             ([FxHashMap::default(), FxHashMap::default()], 0, 0);
-        let mut shared = Solved::default();
         for depth in 1..=4 {
             let mut next = Vec::new();
             for s in &layer {
@@ -451,12 +357,9 @@ mod tests {
             for s in &layer {
                 for (r, memo) in memos.iter_mut().enumerate() {
                     let truth = forced_win(&mut m, s, r, memo);
-                    let (outcome, _) =
-                        prove(&mut m, s, r, &mut unlimited(), &mut Solved::default()).unwrap();
+                    let (outcome, _) = prove(&mut m, s, r, &mut unlimited()).unwrap();
                     let expected = if truth { Outcome::Win } else { Outcome::NoWin };
                     assert_eq!(outcome, expected, "role {r} at {:?}", m.fluents(s));
-                    let (outcome, _) = prove(&mut m, s, r, &mut unlimited(), &mut shared).unwrap();
-                    assert_eq!(outcome, expected, "shared, role {r} at {:?}", m.fluents(s));
                     checked += 1;
                     wins += usize::from(truth);
                 }
@@ -466,31 +369,12 @@ mod tests {
             checked >= 1_000 && wins >= 100,
             "{checked} checked, {wins} wins"
         );
-        let settled = |won| shared.values().filter(|&&w| w == won).count();
-        assert!(settled(true) >= 100 && settled(false) >= 100);
         // From the start nobody forces a win.
         let root = m.initial_state().unwrap();
         for r in 0..2 {
-            let (outcome, _) =
-                prove(&mut m, &root, r, &mut unlimited(), &mut Solved::default()).unwrap();
+            let (outcome, _) = prove(&mut m, &root, r, &mut unlimited()).unwrap();
             assert_eq!(outcome, Outcome::NoWin);
         }
-    }
-
-    #[test]
-    fn a_state_settled_before_costs_nothing_again() {
-        // The same search again, with the table the first one filled:
-        // settled at once, with the same outcome and winning move.
-        let mut m = take_away(11);
-        let root = m.initial_state().unwrap();
-        let mut solved = Solved::default();
-        let (mut first, mut again) = (unlimited(), unlimited());
-        let a = prove(&mut m, &root, 0, &mut first, &mut solved).unwrap();
-        let b = prove(&mut m, &root, 0, &mut again, &mut solved).unwrap();
-        assert_eq!(a, b);
-        assert_eq!(a.0, Outcome::Win);
-        assert!(first.ticks() >= 10, "{} ticks", first.ticks());
-        assert!(again.ticks() <= 1, "{} ticks", again.ticks());
     }
 
     #[test]
@@ -499,7 +383,7 @@ mod tests {
         let root = m.initial_state().unwrap();
         let mut tiny = Limit::new(&Budget::nodes(2));
         assert_eq!(
-            prove(&mut m, &root, 0, &mut tiny, &mut Solved::default()).unwrap(),
+            prove(&mut m, &root, 0, &mut tiny).unwrap(),
             (Outcome::Unknown, None)
         );
     }

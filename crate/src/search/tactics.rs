@@ -70,8 +70,6 @@ struct Known {
 /// nothing, and so a move's search does not end by freeing its table.
 pub struct Table<S> {
     known: FxHashMap<(S, usize), Known>,
-    /// What the proof-number searches settled, at any depth.
-    solved: proof_number::Solved<S>,
     /// Per role and move, how often and how deep it won or escaped: tried
     /// first (the history heuristic). It orders moves only, so it changes
     /// what a budget reaches, never what is proven.
@@ -82,7 +80,6 @@ impl<S> Default for Table<S> {
     fn default() -> Table<S> {
         Table {
             known: FxHashMap::default(),
-            solved: FxHashMap::default(),
             history: FxHashMap::default(),
         }
     }
@@ -92,7 +89,6 @@ impl<S> Table<S> {
     /// Forgets everything (a new game).
     pub fn clear(&mut self) {
         self.known.clear();
-        self.solved.clear();
         self.history.clear();
     }
 }
@@ -101,7 +97,6 @@ struct Search<'a, M: StateMachine> {
     m: &'a mut M,
     limit: Limit,
     known: &'a mut FxHashMap<(M::State, usize), Known>,
-    solved: &'a mut proof_number::Solved<M::State>,
     history: &'a mut FxHashMap<(usize, TermId), u32>,
     /// Moves seen to end a game in playouts.
     enders: FxHashSet<TermId>,
@@ -205,7 +200,7 @@ pub fn prove<M: StateMachine>(
     }
     if proofs.winning.is_none() {
         let mut win = Limit::new(&budget.share((1.0 - WIDE_SHARE) / 2.0));
-        proofs.winning = match proof_number::prove(s.m, root, role, &mut win, s.solved)? {
+        proofs.winning = match proof_number::prove(s.m, root, role, &mut win)? {
             (Outcome::Win, mv) => mv,
             _ => None,
         };
@@ -216,7 +211,7 @@ pub fn prove<M: StateMachine>(
             children: &children,
             others: &others,
         };
-        deep.losses(s.m, s.solved, rank, &mut lost, &mut whole)?;
+        deep.losses(s.m, rank, &mut lost, &mut whole)?;
     }
     proofs.lost = lost.into_iter().map(|i| moves[i]).collect();
     Ok(proofs)
@@ -264,33 +259,6 @@ pub fn confirm<M: StateMachine>(
     }
 }
 
-/// On the opponents' time, where another role moves alone at `root`:
-/// proves on, within `limit`, whether that role forces a win from there,
-/// continuing `proof` where it searched the same state. What it settles,
-/// above all our moves lost after its replies, waits in `table` for our
-/// turn's searches. `proof` is kept only while something is left to find.
-pub fn ponder<M: StateMachine>(
-    m: &mut M,
-    root: &M::State,
-    proof: &mut Option<proof_number::Proof<M::State>>,
-    table: &mut Table<M::State>,
-    limit: &mut Limit,
-) -> Result<(), EvalError> {
-    let Some(mover) = only_mover(&m.all_legal_moves(root)?) else {
-        *proof = None;
-        return Ok(());
-    };
-    let mut p = match proof.take() {
-        Some(p) if p.root() == root => p,
-        _ => proof_number::Proof::new(root, mover),
-    };
-    let (outcome, _) = p.run(m, limit, &mut table.solved)?;
-    if outcome == Outcome::Unknown && !p.full() {
-        *proof = Some(p);
-    }
-    Ok(())
-}
-
 /// The full-width search's share of the budget. Proof-number searches
 /// have the rest: half of it for a win at the root, then what is left for
 /// losses.
@@ -311,7 +279,6 @@ impl<S> Deep<'_, S> {
     fn losses<M: StateMachine<State = S>>(
         &self,
         m: &mut M,
-        solved: &mut proof_number::Solved<S>,
         rank: &mut dyn FnMut(&[TermId]) -> Vec<TermId>,
         lost: &mut Vec<usize>,
         limit: &mut Limit,
@@ -325,7 +292,7 @@ impl<S> Deep<'_, S> {
             let mut beaten = false;
             for &o in self.others {
                 if !beaten {
-                    let (outcome, _) = proof_number::prove(m, &self.children[i], o, limit, solved)?;
+                    let (outcome, _) = proof_number::prove(m, &self.children[i], o, limit)?;
                     beaten = outcome == Outcome::Win;
                 }
             }
@@ -361,7 +328,6 @@ impl<'a, M: StateMachine> Search<'a, M> {
             m,
             limit: Limit::new(budget),
             known: &mut table.known,
-            solved: &mut table.solved,
             history: &mut table.history,
             enders,
         }
@@ -567,44 +533,6 @@ mod tests {
     use super::*;
     use crate::engine::{Engine, EngineState};
     use crate::search::mcts_solver::tests::take_away;
-
-    #[test]
-    fn pondering_proves_on_across_slices_and_leaves_the_facts_in_the_table() {
-        // After a takes one, b moves from pile - 1 and wins exactly where
-        // that is not a multiple of three. Pondered in slices of two
-        // nodes, the proof goes on from slice to slice until it ends; then
-        // a search from there is settled by the table at once.
-        for pile in 8..=12 {
-            let (mut m, root, take1, _) = take_away_start(pile);
-            let legal = m.all_legal_moves(&root).unwrap();
-            let after = after_each(&mut m, &root, &legal, 0, &[take1]).unwrap();
-            let (mut proof, mut table) = (None, Table::default());
-            let mut slices = 0;
-            loop {
-                let mut limit = Limit::new(&Budget::nodes(2));
-                ponder(&mut m, &after[0], &mut proof, &mut table, &mut limit).unwrap();
-                slices += 1;
-                if proof.is_none() || slices > 1_000 {
-                    break;
-                }
-            }
-            assert!((3..1_000).contains(&slices), "pile {pile}: {slices} slices");
-            let expected = if (pile - 1) % 3 == 0 {
-                Outcome::NoWin
-            } else {
-                Outcome::Win
-            };
-            let mut tiny = Limit::new(&Budget::nodes(1));
-            let (outcome, _) =
-                proof_number::prove(&mut m, &after[0], 1, &mut tiny, &mut table.solved).unwrap();
-            assert_eq!(outcome, expected, "pile {pile}");
-            let mut fresh = Table::default();
-            let mut tiny = Limit::new(&Budget::nodes(1));
-            let (outcome, _) =
-                proof_number::prove(&mut m, &after[0], 1, &mut tiny, &mut fresh.solved).unwrap();
-            assert_eq!(outcome, Outcome::Unknown, "pile {pile}, without the table");
-        }
-    }
 
     /// Take-away from `pile`, its initial state and a's moves there:
     /// (take 1) and (take 2).
