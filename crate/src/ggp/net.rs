@@ -5,7 +5,7 @@
 
 use super::http::{self, Incoming, Parsed};
 use super::manager::{epoch_ms, Answer, Failure, GameMatch, Outgoing};
-use super::session::{Input, Session};
+use super::session::{Input, Session, Watch};
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -17,8 +17,9 @@ pub use super::http::{MAX_BUFFERED, MAX_CONNECTIONS, REQUEST_DEADLINE};
 /// ggp-base's manager gives up connecting after 5 s.
 const CONNECT: Duration = Duration::from_secs(5);
 
-/// A complete request on its way to the session, and where its reply goes.
-type Job = (Input, f64, mpsc::Sender<(Vec<u8>, String)>);
+/// A complete request on its way to the session, where its reply goes and
+/// where the session leaves a reply to send if its own comes too late.
+type Job = (Input, f64, mpsc::Sender<(Vec<u8>, String)>, Watch);
 
 /// Serves GGP requests forever, one log line per message. Each connection
 /// is read and parsed on its own thread within [`REQUEST_DEADLINE`], so a
@@ -48,8 +49,8 @@ pub fn serve(listener: TcpListener, session: &mut Session, log: Box<dyn FnMut(&s
                 Err(_) => return,
             }
         };
-        let (input, arrival, back) = job;
-        let _ = back.send(session.answer(input, arrival));
+        let (input, arrival, back, watch) = job;
+        let _ = back.send(session.answer_watched(input, arrival, watch));
     }
 }
 
@@ -117,8 +118,9 @@ fn answer(mut stream: TcpStream, jobs: &mpsc::Sender<Job>) -> String {
     };
     drop(held);
     let (back, reply) = mpsc::channel();
-    let _ = jobs.send((input, arrival, back));
-    let Ok((bytes, line)) = reply.recv() else {
+    let watch = Watch::default();
+    let _ = jobs.send((input, arrival, back, watch.clone()));
+    let Some((bytes, line)) = await_reply(&reply, &watch) else {
         return "the session stopped".into();
     };
     let _ = stream.write_all(&bytes);
@@ -128,6 +130,33 @@ fn answer(mut stream: TcpStream, jobs: &mpsc::Sender<Job>) -> String {
         drain(&mut stream);
     }
     line
+}
+
+/// How often a connection waiting for the session looks at its watch.
+const WATCH_EVERY: Duration = Duration::from_millis(10);
+
+/// The session's reply, or once the fallback it left is due, that one (a
+/// reply the session sends later is dropped: the manager has its move).
+/// `None` if the session stopped.
+fn await_reply(
+    reply: &mpsc::Receiver<(Vec<u8>, String)>,
+    watch: &Watch,
+) -> Option<(Vec<u8>, String)> {
+    loop {
+        match reply.recv_timeout(WATCH_EVERY) {
+            Ok(answer) => return Some(answer),
+            Err(mpsc::RecvTimeoutError::Disconnected) => return None,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                let mut due = watch.lock().unwrap_or_else(|e| e.into_inner());
+                if due
+                    .as_ref()
+                    .is_some_and(|f| crate::clock::now_ms() >= f.at_ms)
+                {
+                    return due.take().map(|f| (f.response, f.log));
+                }
+            }
+        }
+    }
 }
 
 /// Bytes of requests being read, over all connections.
@@ -302,4 +331,46 @@ pub fn run_match(m: &mut GameMatch, progress: &mut dyn FnMut(&GameMatch)) -> Res
         progress(m);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ggp::session::Fallback;
+
+    fn fallback(in_ms: f64) -> Watch {
+        let f = Fallback {
+            at_ms: crate::clock::now_ms() + in_ms,
+            response: b"fallback".to_vec(),
+            log: "at the deadline".into(),
+        };
+        Arc::new(Mutex::new(Some(f)))
+    }
+
+    /// A session that answers after `ms`.
+    fn answering_after(ms: u64) -> mpsc::Receiver<(Vec<u8>, String)> {
+        let (back, reply) = mpsc::channel();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(ms));
+            let _ = back.send((b"answer".to_vec(), "answered".into()));
+        });
+        reply
+    }
+
+    #[test]
+    fn a_late_answer_gives_way_to_the_fallback() {
+        let got = await_reply(&answering_after(3_000), &fallback(50.0));
+        assert_eq!(got, Some((b"fallback".to_vec(), "at the deadline".into())));
+    }
+
+    #[test]
+    fn an_answer_in_time_is_sent_and_none_without_a_fallback() {
+        let got = await_reply(&answering_after(20), &fallback(3_000.0));
+        assert_eq!(got, Some((b"answer".to_vec(), "answered".into())));
+        let got = await_reply(&answering_after(50), &Watch::default());
+        assert_eq!(got, Some((b"answer".to_vec(), "answered".into())));
+        let (back, reply) = mpsc::channel::<(Vec<u8>, String)>();
+        drop(back);
+        assert_eq!(await_reply(&reply, &fallback(3_000.0)), None);
+    }
 }

@@ -85,8 +85,25 @@ impl Input {
     }
 }
 
+/// A reply a server sends in the session's place when the session has not
+/// answered by `at_ms` (`clock::now_ms`): left before a search or START's
+/// work, halfway through the margin, so a search that overruns (a machine
+/// busier than the margin allows for) still answers within the clock.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fallback {
+    pub at_ms: f64,
+    /// The HTTP response.
+    pub response: Vec<u8>,
+    pub log: String,
+}
+
+/// Where the session leaves the [`Fallback`] for the request it answers.
+pub type Watch = std::sync::Arc<std::sync::Mutex<Option<Fallback>>>;
+
 struct Current {
     id: String,
+    /// Milliseconds of each play clock.
+    clock: f64,
     /// Milliseconds of each play clock the player may think.
     think: f64,
     /// The spec's own time budget (`ms`), at most `think`; none for
@@ -107,6 +124,8 @@ struct Current {
 pub struct Session {
     cfg: PlayerConfig,
     current: Option<Current>,
+    /// While a request is answered: where its fallback goes.
+    watch: Option<Watch>,
 }
 
 /// Players whose budget has a time option (`ms`).
@@ -114,7 +133,11 @@ const TIMED: &[&str] = &["minimax", "alphabeta", "bestfirst", "mcts", "mcts-solv
 
 impl Session {
     pub fn new(cfg: PlayerConfig) -> Session {
-        Session { cfg, current: None }
+        Session {
+            cfg,
+            current: None,
+            watch: None,
+        }
     }
 
     /// Whether a match is running.
@@ -183,6 +206,20 @@ impl Session {
                 format!("bad request: {why}"),
             ),
         }
+    }
+
+    /// [`Session::answer`], leaving in `watch` a reply for the server to
+    /// send in time should the answer come too late.
+    pub fn answer_watched(
+        &mut self,
+        input: Input,
+        arrival: f64,
+        watch: Watch,
+    ) -> (Vec<u8>, String) {
+        self.watch = Some(watch);
+        let answer = self.answer(input, arrival);
+        self.watch = None;
+        answer
     }
 
     /// Answers one message text as if it arrived now.
@@ -284,6 +321,9 @@ impl Session {
         (sc, pc): (u64, u64),
         arrival: f64,
     ) -> Reply {
+        let start_ms = sc as f64 * 1000.0;
+        let at = arrival + deadline(start_ms, self.cfg.margin_ms);
+        offer(&self.watch, at, "ready", format!("START {id}"));
         let mut budget = crate::ground::Budget::default();
         // Grounding gets part of the start clock (which runs from the
         // message's arrival); past it, the interpreter runs.
@@ -342,6 +382,7 @@ impl Session {
         );
         self.current = Some(Current {
             id,
+            clock: pc as f64 * 1000.0,
             think,
             cap,
             role: r,
@@ -400,6 +441,9 @@ impl Session {
         } else if let Some(m) = solved {
             m
         } else {
+            let at = arrival + deadline(cur.clock, self.cfg.margin_ms);
+            let first = spaced(&cur.engine.terms().display(legal[0]));
+            offer(&self.watch, at, &first, format!("PLAY {}", cur.id));
             if let Some(cap) = cur.cap {
                 let left = cur.think - (crate::clock::now_ms() - arrival);
                 cur.player.set_time_ms(cap.min(left).max(1.0));
@@ -501,10 +545,33 @@ fn advance(cur: &mut Current, moves: &[String]) -> Result<EngineState, String> {
 
 /// The milliseconds of a play clock of `pc` seconds a player may think:
 /// the clock minus the margin, but at least a quarter of it.
+/// Leaves `body` as the reply to send at `at_ms` unless another is sent
+/// by then (where a server watches).
+fn offer(watch: &Option<Watch>, at_ms: f64, body: &str, log: String) {
+    if let Some(w) = watch {
+        let fallback = Fallback {
+            at_ms,
+            response: http::response(200, body),
+            log: format!("{log} -> {body} (sent at the deadline, the answer not ready)"),
+        };
+        *w.lock().unwrap_or_else(|e| e.into_inner()) = Some(fallback);
+    }
+}
+
+/// When, from a message's arrival, a server sends the fallback: halfway
+/// through the margin kept back from a clock of `clock_ms` (the search
+/// ends at its start).
+fn deadline(clock_ms: f64, margin_ms: f64) -> f64 {
+    clock_ms - (clock_ms - think_ms_of(clock_ms, margin_ms)) / 2.0
+}
+
 fn think_ms(pc: u64, margin_ms: f64) -> f64 {
-    (pc as f64 * 1000.0 - margin_ms)
-        .max(pc as f64 * 250.0)
-        .max(10.0)
+    think_ms_of(pc as f64 * 1000.0, margin_ms)
+}
+
+/// The time a search has of a clock of `clock_ms`.
+fn think_ms_of(clock_ms: f64, margin_ms: f64) -> f64 {
+    (clock_ms - margin_ms).max(clock_ms / 4.0).max(10.0)
 }
 
 /// The spec with its time budget capped at `think_ms` (players with a
@@ -587,6 +654,51 @@ mod tests {
         assert_eq!(r.body, "done");
         assert!(r.log.contains("our goal 100"), "{}", r.log);
         assert!(!s.busy());
+    }
+
+    #[test]
+    fn start_and_play_leave_a_fallback_due_halfway_through_the_margin() {
+        let mut s = Session::new(PlayerConfig {
+            spec: "mcts:playouts=50".parse().unwrap(),
+            // Solved, the game's moves would cost no search.
+            solve: false,
+            ..PlayerConfig::default()
+        });
+        let watch = Watch::default();
+        let answer = |s: &mut Session, text: &str, watch: &Watch| {
+            let parsed = message::parse(text);
+            let input = Input::Message {
+                get: false,
+                text: text.into(),
+                parsed,
+            };
+            s.answer_watched(input, 1_000.0, watch.clone())
+        };
+        // START (5 s): "ready", due 250 ms before the start clock ends.
+        answer(&mut s, &start("m", "a"), &watch);
+        let f = watch
+            .lock()
+            .unwrap()
+            .take()
+            .expect("START leaves a fallback");
+        assert_eq!(f.at_ms, 1_000.0 + 5_000.0 - 250.0);
+        assert_eq!(f.response, http::response(200, "ready"));
+        // PLAY (1 s): one of a's legal moves, due 250 ms before the clock.
+        answer(&mut s, "(play m nil)", &watch);
+        let f = watch
+            .lock()
+            .unwrap()
+            .take()
+            .expect("PLAY leaves a fallback");
+        assert_eq!(f.at_ms, 1_000.0 + 1_000.0 - 250.0);
+        let legal = ["( go 1 )", "( go 2 )"].map(|mv| http::response(200, mv));
+        assert!(legal.contains(&f.response), "{}", f.log);
+        // A forced move is sent at once: no fallback.
+        let mut b = Session::new(PlayerConfig::default());
+        answer(&mut b, &start("n", "b"), &watch);
+        watch.lock().unwrap().take();
+        answer(&mut b, "(play n nil)", &watch);
+        assert_eq!(*watch.lock().unwrap(), None);
     }
 
     #[test]
