@@ -19,7 +19,7 @@ const CONNECT: Duration = Duration::from_secs(5);
 
 /// A complete request on its way to the session, where its reply goes and
 /// where the session leaves a reply to send if its own comes too late.
-type Job = (Input, f64, mpsc::Sender<(Vec<u8>, String)>, Watch);
+type Job = (Input, f64, mpsc::Sender<Response>, Watch);
 
 /// Serves GGP requests forever, one log line per message. Each connection
 /// is read and parsed on its own thread within [`REQUEST_DEADLINE`], so a
@@ -120,7 +120,7 @@ fn answer(mut stream: TcpStream, jobs: &mpsc::Sender<Job>) -> String {
     let (back, reply) = mpsc::channel();
     let watch = Watch::default();
     let _ = jobs.send((input, arrival, back, watch.clone()));
-    let Some((bytes, line)) = await_reply(&reply, &watch) else {
+    let Some(((bytes, line), late)) = await_reply(&reply, &watch) else {
         return "the session stopped".into();
     };
     let _ = stream.write_all(&bytes);
@@ -129,22 +129,26 @@ fn answer(mut stream: TcpStream, jobs: &mpsc::Sender<Job>) -> String {
     if refused {
         drain(&mut stream);
     }
-    line
+    match reply.recv() {
+        // The log says what the session would have answered, and when.
+        Ok((_, answer)) if late => format!("{line}; the session's answer, dropped: {answer}"),
+        _ => line,
+    }
 }
 
 /// How often a connection waiting for the session looks at its watch.
 const WATCH_EVERY: Duration = Duration::from_millis(10);
 
-/// The session's reply, or once the fallback it left is due, that one (a
-/// reply the session sends later is dropped: the manager has its move).
-/// `None` if the session stopped.
-fn await_reply(
-    reply: &mpsc::Receiver<(Vec<u8>, String)>,
-    watch: &Watch,
-) -> Option<(Vec<u8>, String)> {
+/// A response and its log line.
+type Response = (Vec<u8>, String);
+
+/// The session's reply, or once the fallback it left is due, that one
+/// (then `true`: a reply the session sends later is not sent, the manager
+/// has its move). `None` if the session stopped.
+fn await_reply(reply: &mpsc::Receiver<Response>, watch: &Watch) -> Option<(Response, bool)> {
     loop {
         match reply.recv_timeout(WATCH_EVERY) {
-            Ok(answer) => return Some(answer),
+            Ok(answer) => return Some((answer, false)),
             Err(mpsc::RecvTimeoutError::Disconnected) => return None,
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 let mut due = watch.lock().unwrap_or_else(|e| e.into_inner());
@@ -152,7 +156,7 @@ fn await_reply(
                     .as_ref()
                     .is_some_and(|f| crate::clock::now_ms() >= f.at_ms)
                 {
-                    return due.take().map(|f| (f.response, f.log));
+                    return due.take().map(|f| ((f.response, f.log), true));
                 }
             }
         }
@@ -348,7 +352,7 @@ mod tests {
     }
 
     /// A session that answers after `ms`.
-    fn answering_after(ms: u64) -> mpsc::Receiver<(Vec<u8>, String)> {
+    fn answering_after(ms: u64) -> mpsc::Receiver<Response> {
         let (back, reply) = mpsc::channel();
         std::thread::spawn(move || {
             std::thread::sleep(Duration::from_millis(ms));
@@ -360,16 +364,19 @@ mod tests {
     #[test]
     fn a_late_answer_gives_way_to_the_fallback() {
         let got = await_reply(&answering_after(3_000), &fallback(50.0));
-        assert_eq!(got, Some((b"fallback".to_vec(), "at the deadline".into())));
+        assert_eq!(
+            got,
+            Some(((b"fallback".to_vec(), "at the deadline".into()), true))
+        );
     }
 
     #[test]
     fn an_answer_in_time_is_sent_and_none_without_a_fallback() {
         let got = await_reply(&answering_after(20), &fallback(3_000.0));
-        assert_eq!(got, Some((b"answer".to_vec(), "answered".into())));
+        assert_eq!(got, Some(((b"answer".to_vec(), "answered".into()), false)));
         let got = await_reply(&answering_after(50), &Watch::default());
-        assert_eq!(got, Some((b"answer".to_vec(), "answered".into())));
-        let (back, reply) = mpsc::channel::<(Vec<u8>, String)>();
+        assert_eq!(got, Some(((b"answer".to_vec(), "answered".into()), false)));
+        let (back, reply) = mpsc::channel::<Response>();
         drop(back);
         assert_eq!(await_reply(&reply, &fallback(3_000.0)), None);
     }
