@@ -129,10 +129,13 @@ fn answer(mut stream: TcpStream, jobs: &mpsc::Sender<Job>) -> String {
     if refused {
         drain(&mut stream);
     }
+    if !late {
+        return line;
+    }
+    // The log says what the session would have answered, and when.
     match reply.recv() {
-        // The log says what the session would have answered, and when.
-        Ok((_, answer)) if late => format!("{line}; the session's answer, dropped: {answer}"),
-        _ => line,
+        Ok((_, answer)) => format!("{line}; the session's answer, dropped: {answer}"),
+        Err(_) => line,
     }
 }
 

@@ -543,8 +543,6 @@ fn advance(cur: &mut Current, moves: &[String]) -> Result<EngineState, String> {
         .map_err(|e| e.to_string())
 }
 
-/// The milliseconds of a play clock of `pc` seconds a player may think:
-/// the clock minus the margin, but at least a quarter of it.
 /// Leaves `body` as the reply to send at `at_ms` unless another is sent
 /// by then (where a server watches).
 fn offer(watch: &Option<Watch>, at_ms: f64, body: &str, log: String) {
@@ -565,11 +563,13 @@ fn deadline(clock_ms: f64, margin_ms: f64) -> f64 {
     clock_ms - (clock_ms - think_ms_of(clock_ms, margin_ms)) / 2.0
 }
 
+/// The milliseconds of a play clock of `pc` seconds a player may think.
 fn think_ms(pc: u64, margin_ms: f64) -> f64 {
     think_ms_of(pc as f64 * 1000.0, margin_ms)
 }
 
-/// The time a search has of a clock of `clock_ms`.
+/// The milliseconds of a clock of `clock_ms` a search may take: the clock
+/// minus the margin, but at least a quarter of it.
 fn think_ms_of(clock_ms: f64, margin_ms: f64) -> f64 {
     (clock_ms - margin_ms).max(clock_ms / 4.0).max(10.0)
 }
