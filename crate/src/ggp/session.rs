@@ -664,41 +664,31 @@ mod tests {
             solve: false,
             ..PlayerConfig::default()
         });
-        let watch = Watch::default();
-        let answer = |s: &mut Session, text: &str, watch: &Watch| {
-            let parsed = message::parse(text);
+        // Answers `text`; the fallback it left, if any.
+        let answer = |s: &mut Session, text: &str| {
+            let watch = Watch::default();
             let input = Input::Message {
                 get: false,
                 text: text.into(),
-                parsed,
+                parsed: message::parse(text),
             };
-            s.answer_watched(input, 1_000.0, watch.clone())
+            s.answer_watched(input, 1_000.0, watch.clone());
+            let left = watch.lock().unwrap().take();
+            left
         };
         // START (5 s): "ready", due 250 ms before the start clock ends.
-        answer(&mut s, &start("m", "a"), &watch);
-        let f = watch
-            .lock()
-            .unwrap()
-            .take()
-            .expect("START leaves a fallback");
+        let f = answer(&mut s, &start("m", "a")).expect("START leaves a fallback");
         assert_eq!(f.at_ms, 1_000.0 + 5_000.0 - 250.0);
         assert_eq!(f.response, http::response(200, "ready"));
         // PLAY (1 s): one of a's legal moves, due 250 ms before the clock.
-        answer(&mut s, "(play m nil)", &watch);
-        let f = watch
-            .lock()
-            .unwrap()
-            .take()
-            .expect("PLAY leaves a fallback");
+        let f = answer(&mut s, "(play m nil)").expect("PLAY leaves a fallback");
         assert_eq!(f.at_ms, 1_000.0 + 1_000.0 - 250.0);
         let legal = ["( go 1 )", "( go 2 )"].map(|mv| http::response(200, mv));
         assert!(legal.contains(&f.response), "{}", f.log);
         // A forced move is sent at once: no fallback.
         let mut b = Session::new(PlayerConfig::default());
-        answer(&mut b, &start("n", "b"), &watch);
-        watch.lock().unwrap().take();
-        answer(&mut b, "(play n nil)", &watch);
-        assert_eq!(*watch.lock().unwrap(), None);
+        answer(&mut b, &start("n", "b"));
+        assert_eq!(answer(&mut b, "(play n nil)"), None);
     }
 
     #[test]
