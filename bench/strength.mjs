@@ -27,7 +27,7 @@
 // names from the site's library (games/); it needs `npm run build`.
 // Not part of `npm test`: it takes minutes and needs quiet cores.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { loadavg } from 'node:os';
@@ -115,13 +115,20 @@ async function ready(url, ms = 120000) {
   throw new Error(`${url} is not available after ${ms / 1000} s`);
 }
 
+/** The processes this script started: stopped with it. */
+const children = new Set();
+const child = (proc) => {
+  children.add(proc);
+  return proc;
+};
+
 /** Starts `gdlkit serve` with a player spec on a port; returns the process and URL. */
 function serve(spec, port, name, logFile) {
   const args = ['serve', '--port', String(port), '--name', name];
   if (spec) args.push('--player', spec);
   // The servers' logs (one line per message) go to the log file, if any.
   if (logFile) args.push('--log', `${logFile}.${name}`);
-  const proc = spawn(GDLKIT, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const proc = child(spawn(GDLKIT, args, { stdio: ['ignore', 'ignore', 'pipe'] }));
   // A server that ends before it is stopped (a port in use, say) would
   // leave its matches to whatever else answers there: stop everything.
   let why = '';
@@ -160,13 +167,28 @@ async function openPage() {
   };
 }
 
-/** One match by `gdlkit host`: the parsed match JSON. */
+/**
+ * One match by `gdlkit host`: the parsed match JSON. The host runs as a
+ * child while the event loop goes on, so a stopped series stops it too.
+ */
 function hostMatch(file, players, o, seed) {
   const args = ['host', file, '--players', ...players, '--startclock', String(o.start), '--playclock', String(o.play)];
   args.push('--matches', '1', '--format', 'json', '--seed', String(seed));
-  const r = spawnSync(GDLKIT, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
-  if (r.status !== 0) throw new Error(`gdlkit host failed (${r.status}): ${r.stderr.slice(-2000)}`);
-  return JSON.parse(r.stdout).matches[0];
+  return new Promise((resolve, reject) => {
+    const proc = child(spawn(GDLKIT, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
+    const out = [];
+    let err = '';
+    proc.stdout.on('data', (d) => out.push(d));
+    proc.stderr.on('data', (d) => {
+      err = (err + d).slice(-2000);
+    });
+    proc.once('error', reject);
+    proc.once('close', (status) => {
+      children.delete(proc);
+      if (status !== 0) reject(new Error(`gdlkit host failed (${status}): ${err}`));
+      else resolve(JSON.parse(Buffer.concat(out).toString('utf8')).matches[0]);
+    });
+  });
 }
 
 /** Counts of TO / IL / CE in one role's column of a match's errors. */
@@ -259,23 +281,18 @@ async function main() {
   if (!existsSync(GDLKIT)) throw new Error(`build first: cargo build --release -p gdlkit (${GDLKIT})`);
   // The candidate: the page in Chromium, or a native player server.
   const page = o.browser ? await openPage() : null;
-  const procs = [];
   const c = o.browser ? null : serve(o.candidate, o.port, 'candidate', o.log);
-  if (c) procs.push(c.proc);
-  let oppUrl = o.opponent;
-  if (!oppUrl) {
-    const b = serve(o.baseline, o.port + 1, 'baseline', o.log);
-    procs.push(b.proc);
-    oppUrl = b.url;
-  }
+  const oppUrl = o.opponent ?? serve(o.baseline, o.port + 1, 'baseline', o.log).url;
   const stop = () => {
-    for (const p of procs) p.kill();
+    for (const p of children) p.kill();
     page?.close();
   };
-  process.on('SIGINT', () => {
-    stop();
-    process.exit(130);
-  });
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
+    process.on(signal, () => {
+      stop();
+      process.exit(code);
+    });
+  }
   const loadBefore = loadavg();
   const rows = [];
   try {

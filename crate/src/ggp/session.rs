@@ -441,9 +441,13 @@ impl Session {
         } else if let Some(m) = solved {
             m
         } else {
+            // Should the search overrun: the move the player would make
+            // from what it kept (a tree grown on the opponents' time),
+            // else our first legal move.
             let at = arrival + deadline(cur.clock, self.cfg.margin_ms);
-            let first = spaced(&cur.engine.terms().display(legal[0]));
-            offer(&self.watch, at, &first, format!("PLAY {}", cur.id));
+            let known = (cur.player.known_move(&cur.state, cur.role)).filter(|m| legal.contains(m));
+            let fallback = spaced(&cur.engine.terms().display(known.unwrap_or(legal[0])));
+            offer(&self.watch, at, &fallback, format!("PLAY {}", cur.id));
             if let Some(cap) = cur.cap {
                 let left = cur.think - (crate::clock::now_ms() - arrival);
                 cur.player.set_time_ms(cap.min(left).max(1.0));
@@ -656,6 +660,50 @@ mod tests {
         assert!(!s.busy());
     }
 
+    /// Answers `text` (arrived at 1 s); the fallback it left, if any.
+    fn answer(s: &mut Session, text: &str) -> Option<Fallback> {
+        let watch = Watch::default();
+        let input = Input::Message {
+            get: false,
+            text: text.into(),
+            parsed: message::parse(text),
+        };
+        s.answer_watched(input, 1_000.0, watch.clone());
+        let left = watch.lock().unwrap().take();
+        left
+    }
+
+    #[test]
+    fn the_fallback_is_the_move_the_kept_tree_would_make() {
+        // As x: the first search keeps its tree. After o's reply that
+        // tree has searched, PLAY leaves the move the tree would make.
+        let ttt = include_str!("../../../games/ticTacToe.kif");
+        let mut s = Session::new(PlayerConfig {
+            spec: "mcts:solver=on,playouts=3000".parse().unwrap(),
+            solve: false,
+            ..PlayerConfig::default()
+        });
+        assert_eq!(s.handle(&format!("(start m x ({ttt}) 5 2)")).body, "ready");
+        let first = s.handle("(play m nil)").body;
+        assert_eq!(s.handle(&format!("(play m ({first} noop))")).body, "noop");
+        let cur = s.current.as_mut().unwrap();
+        let reply = cur
+            .player
+            .known_move(&cur.state, 1)
+            .expect("o's replies searched");
+        let wait = cur.engine.legal_moves(&cur.state, 0).unwrap()[0];
+        let after = cur.engine.next_state(&cur.state, &[wait, reply]).unwrap();
+        let known = cur
+            .player
+            .known_move(&after, 0)
+            .expect("x's answers searched");
+        let show = |t: TermId| spaced(&cur.engine.terms().display(t));
+        let (reply, known) = (show(reply), show(known));
+        let f = answer(&mut s, &format!("(play m (noop {reply}))")).expect("a fallback");
+        let text = |r: &[u8]| String::from_utf8_lossy(r).into_owned();
+        assert_eq!(text(&f.response), text(&http::response(200, &known)));
+    }
+
     #[test]
     fn start_and_play_leave_a_fallback_due_halfway_through_the_margin() {
         let mut s = Session::new(PlayerConfig {
@@ -664,18 +712,6 @@ mod tests {
             solve: false,
             ..PlayerConfig::default()
         });
-        // Answers `text`; the fallback it left, if any.
-        let answer = |s: &mut Session, text: &str| {
-            let watch = Watch::default();
-            let input = Input::Message {
-                get: false,
-                text: text.into(),
-                parsed: message::parse(text),
-            };
-            s.answer_watched(input, 1_000.0, watch.clone());
-            let left = watch.lock().unwrap().take();
-            left
-        };
         // START (5 s): "ready", due 250 ms before the start clock ends.
         let f = answer(&mut s, &start("m", "a")).expect("START leaves a fallback");
         assert_eq!(f.at_ms, 1_000.0 + 5_000.0 - 250.0);

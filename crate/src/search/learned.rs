@@ -152,7 +152,10 @@ impl LearnedEval {
     ) -> Result<Option<LearnedEval>, EvalError> {
         let t0 = now_ms();
         let root = m.initial_state()?;
-        let length = mean_length(m, &root, policy)?;
+        // Half the time at most for the length: on a slow game (chess on
+        // the interpreter, a second a playout) twenty playouts would hold
+        // up START far past its clock.
+        let length = mean_length(m, &root, policy, t0 + max_ms / 2.0)?;
         let Some(length) = length.filter(|&l| l >= 2.0) else {
             return Ok(None);
         };
@@ -257,6 +260,9 @@ pub struct Policy {
     pub rng: fastrand::Rng,
     /// The moves seen to end games, when greedy.
     enders: Option<Enders>,
+    /// Playouts run so far (a sampled playout runs in pieces, one a
+    /// sample).
+    pub runs: u64,
 }
 
 impl Policy {
@@ -264,6 +270,7 @@ impl Policy {
         Policy {
             rng: fastrand::Rng::with_seed(seed),
             enders: greedy.then(Enders::default),
+            runs: 0,
         }
     }
 
@@ -273,6 +280,7 @@ impl Policy {
         state: &M::State,
         steps: usize,
     ) -> Result<Playout<M::State>, EvalError> {
+        self.runs += 1;
         match &mut self.enders {
             Some(enders) => m.greedy_playout(state, &mut self.rng, steps, enders),
             None => m.random_playout(state, &mut self.rng, steps),
@@ -280,14 +288,19 @@ impl Policy {
     }
 }
 
-/// The mean number of steps of a few playouts that ended.
+/// The mean number of steps of the playouts that ended, of up to twenty
+/// played, after the first only until `until_ms`.
 fn mean_length<M: StateMachine>(
     m: &mut M,
     root: &M::State,
     policy: &mut Policy,
+    until_ms: f64,
 ) -> Result<Option<f64>, EvalError> {
     let mut steps = Vec::new();
-    for _ in 0..20 {
+    for i in 0..20 {
+        if i > 0 && now_ms() >= until_ms {
+            break;
+        }
         let p = policy.play(m, root, 1000)?;
         if p.terminal {
             steps.push(p.steps as f64);
@@ -544,6 +557,23 @@ mod tests {
             greedy > random && greedy > MIN_FIT,
             "R² greedy {greedy:.3}, random {random:.3}"
         );
+    }
+
+    #[test]
+    fn the_length_is_measured_within_the_learning_time() {
+        // With no time the length takes one playout and no sample is
+        // drawn: a slow game's twenty playouts cannot hold up the start.
+        let (mut m, _) = with_structure("breakthrough");
+        let mut policy = Policy::new(5, true);
+        let eval = LearnedEval::learn(&mut m, &mut policy, 0.0, 2000).unwrap();
+        assert!(eval.is_none());
+        assert_eq!(policy.runs, 1);
+        // Given the time, twenty for the length, then the samples (each
+        // run in pieces).
+        let mut policy = Policy::new(5, true);
+        let eval = LearnedEval::learn(&mut m, &mut policy, 60_000.0, 100).unwrap();
+        assert_eq!(eval.expect("breakthrough's playouts end").playouts, 100);
+        assert!(policy.runs >= 20 + 100, "{} runs", policy.runs);
     }
 
     /// The game `games/NAME.kif` on the fast engine, and its structure.

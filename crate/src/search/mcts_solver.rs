@@ -974,25 +974,43 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
     }
 
     fn root_view(&self, role: usize, playouts: u64) -> RootStats {
-        let root = &self.nodes[0];
+        self.view(0, role, playouts)
+    }
+
+    /// The move [`choose`] picks for `role` at `state` from the tree as it
+    /// is, if the tree holds `state` (the root, a child or a grandchild)
+    /// and has visited it.
+    pub fn known_move(&self, state: &S, role: usize) -> Option<TermId> {
+        let id = self.find(state)?;
+        let view = self.view(id, role, 0);
+        let visited = view.visits.iter().any(|&v| v > 0);
+        let proven = view.proven.iter().any(Option::is_some);
+        let (i, _) = choose(&view).filter(|_| visited || proven)?;
+        view.moves.get(i).copied()
+    }
+
+    /// `role`'s view of node `id`: its moves' visits, totals and proven
+    /// values.
+    fn view(&self, id: u32, role: usize, playouts: u64) -> RootStats {
+        let node = &self.nodes[id as usize];
         let mut v = RootStats {
             playouts,
             ..RootStats::default()
         };
-        let Some(arms) = root.arms.get(role) else {
+        let Some(arms) = node.arms.get(role) else {
             return v;
         };
-        let alone = root.mover() == Some(role);
-        v.moves = root.legal[role].clone();
+        let alone = node.mover() == Some(role);
+        v.moves = node.legal[role].clone();
         v.visits = arms.iter().map(|a| a.visits as u64).collect();
         v.totals = arms.iter().map(|a| a.total).collect();
         v.proven = (0..arms.len())
             .map(|i| {
-                if alone && root.winning == Some(i as u16) {
+                if alone && node.winning == Some(i as u16) {
                     return Some(1.0);
                 }
-                let k = i as u64 * root.strides[role];
-                self.child_proven(root, k)
+                let k = i as u64 * node.strides[role];
+                self.child_proven(node, k)
                     .filter(|_| alone)
                     .map(|p| p[role])
             })
@@ -1468,6 +1486,9 @@ where
     fn last_stats(&self) -> Stats {
         self.stats.clone()
     }
+    fn known_move(&self, state: &M::State, role: usize) -> Option<TermId> {
+        self.tree.known_move(state, role)
+    }
     // The tree is kept between moves, so what pondering adds is used.
     fn ponders(&self) -> bool {
         self.tree.cfg.reuse && self.tree.cfg.ponder
@@ -1549,6 +1570,47 @@ pub(crate) mod tests {
             assert_eq!(tree[0].proven.as_deref(), Some(&[1.0, 0.0][..]));
             assert!(r.stats.playouts < 20_000, "pile {pile}");
         }
+    }
+
+    #[test]
+    fn the_move_known_without_a_search_is_the_trees_choice() {
+        let ttt = include_str!("../../../games/ticTacToe.kif");
+        let mut m = load_engine(ttt, EngineChoice::Fast).expect("tic-tac-toe loads");
+        let root = m.initial_state().unwrap();
+        let mut p = SolverMcts::new(cfg(3_000), 5, 1);
+        assert_eq!(
+            p.tree.known_move(&root, 0),
+            None,
+            "an empty tree knows nothing"
+        );
+        let r = p.search(&mut m, &root, 0).unwrap();
+        assert_eq!(p.tree.known_move(&root, 0), r.best_move);
+        // At a child (o to move): o's most visited move there.
+        let legal = m.all_legal_moves(&root).unwrap();
+        let x = r.best_move.unwrap();
+        let child = m.next_state(&root, &[x, legal[1][0]]).unwrap();
+        let id = p
+            .tree
+            .find(&child)
+            .expect("the played move's child is in the tree");
+        let view = p.tree.view(id, 1, 0);
+        let o = p
+            .tree
+            .known_move(&child, 1)
+            .expect("o's replies were searched");
+        let i = view
+            .moves
+            .iter()
+            .position(|&mv| mv == o)
+            .expect("a legal move of o");
+        assert_eq!(Some(i), choose(&view).map(|c| c.0));
+        assert!(view.visits[i] > 0 && view.visits[i] == *view.visits.iter().max().unwrap());
+        // Three plies down the tree holds nothing to go by.
+        let lc = m.all_legal_moves(&child).unwrap();
+        let grandchild = m.next_state(&child, &[lc[0][0], o]).unwrap();
+        let lg = m.all_legal_moves(&grandchild).unwrap();
+        let deeper = m.next_state(&grandchild, &[lg[0][0], lg[1][0]]).unwrap();
+        assert_eq!(p.tree.known_move(&deeper, 1), None);
     }
 
     #[test]

@@ -261,6 +261,12 @@ pub trait Player<M: StateMachine> {
     /// Sets the wall-clock budget of the next searches (a player on a play
     /// clock: the time left of it); players without a time budget ignore it.
     fn set_time_ms(&mut self, _ms: f64) {}
+    /// The move the player would make at `state` from what it holds now,
+    /// without searching (a server's reply should the search overrun);
+    /// none where it holds nothing of `state`.
+    fn known_move(&self, _state: &M::State, _role: usize) -> Option<TermId> {
+        None
+    }
     /// Counters of the last `select_move`.
     fn last_stats(&self) -> Stats {
         Stats::default()
