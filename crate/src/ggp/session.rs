@@ -445,7 +445,10 @@ impl Session {
             // from what it kept (a tree grown on the opponents' time),
             // else our first legal move.
             let at = arrival + deadline(cur.clock, self.cfg.margin_ms);
-            let known = (cur.player.known_move(&cur.state, cur.role)).filter(|m| legal.contains(m));
+            let known = cur
+                .player
+                .known_move(&cur.state, cur.role)
+                .filter(|m| legal.contains(m));
             let fallback = spaced(&cur.engine.terms().display(known.unwrap_or(legal[0])));
             offer(&self.watch, at, &fallback, format!("PLAY {}", cur.id));
             if let Some(cap) = cur.cap {
