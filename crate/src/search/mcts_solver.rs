@@ -112,6 +112,7 @@ pub struct Config {
     /// Implicit minimax backups over the material evaluation (0: off):
     /// the weight of a child's minimax value in its move's mean.
     pub minimax: f64,
+    pub choke: bool,
 }
 
 /// The share of a move's time the tactical check takes where it cannot
@@ -137,6 +138,7 @@ impl Default for Config {
             rave: 0,
             tactics: false,
             minimax: 0.0,
+            choke: true,
         }
     }
 }
@@ -388,6 +390,9 @@ pub struct Searcher<S> {
     /// The root mover's moves proven lost by the tactical check while the
     /// walkers run: selection leaves them, so the time goes to the others.
     banned: Vec<u16>,
+    /// Iterations whose visits were taken back (a move into a proven
+    /// loss), for the root's count: its visits are the others.
+    choked: u64,
 }
 
 /// How many new nodes between two readings of the memory in use.
@@ -435,6 +440,8 @@ enum End<S> {
         parent: u32,
         key: u64,
         node: Node<S>,
+        /// The new node's decisive-move check, where made at once.
+        found: Option<Checked>,
     },
     Checked(u32, Checked),
 }
@@ -446,6 +453,11 @@ enum End<S> {
 struct Checked {
     win: Option<(u16, Vec<f64>)>,
     captures: Vec<(f64, f64)>,
+}
+
+/// The material counted, if any.
+fn material(cfg: &Config) -> Option<&Material> {
+    cfg.material.as_ref().and_then(|e| e.material.as_ref())
 }
 
 /// Decisive moves: where one role moves, each of its moves is tried once;
@@ -495,6 +507,7 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
             cfg,
             nodes: Vec::new(),
             banned: Vec::new(),
+            choked: 0,
         }
     }
 
@@ -902,13 +915,21 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
     fn end(&mut self, end: End<S>) -> u32 {
         match end {
             End::At(id) => id,
-            End::New { parent, key, node } => {
+            End::New {
+                parent,
+                key,
+                node,
+                found,
+            } => {
                 if let Some(&c) = self.nodes[parent as usize].children.get(&key) {
                     return c;
                 }
                 let id = self.nodes.len() as u32;
                 self.nodes.push(node);
                 self.nodes[parent as usize].children.insert(key, id);
+                if let Some(found) = found {
+                    self.settle(id, found);
+                }
                 id
             }
             End::Checked(id, found) => {
@@ -939,6 +960,14 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
         let mut proving = self.nodes[end as usize].proven.is_some();
         let shifting = !proving;
         let mut rewards = rewards.to_vec();
+        // A move into a proven loss for its mover, where the mover has
+        // another move open, is one it will not make: the loss tells
+        // nothing of the nodes above, and counting it there (once per
+        // losing move, as each is tried) would make a position with one
+        // good reply look lost (Sancho's anti-decisive choke, for
+        // breakthrough's runners). The iteration's visits are taken back
+        // instead, from the node and above, except its move's.
+        let mut choked = self.cfg.choke && ended_below && self.lost_into(end, path.last());
         // The node below each on the path: the next one, and for the last
         // the node the walk ended on (none when the playout left the tree).
         let mut below = ended_below.then_some(end);
@@ -956,9 +985,39 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
             }
             // Only a node whose child was just proven can become proven.
             proving = proving && self.prove(*id);
+            if choked && !proving {
+                self.take_back(&path[..path.len() - 1]);
+                let node = &mut self.nodes[*id as usize];
+                node.visits = node.visits.saturating_sub(1);
+                self.choked += 1;
+                break;
+            }
+            choked = false;
         }
         if self.cfg.minimax > 0.0 {
             self.back_up_minimax(path);
+        }
+    }
+
+    /// Whether node `end`, reached from the path's last step `last`, is
+    /// proven lost for the role that moved alone into it.
+    fn lost_into(&self, end: u32, last: Option<&(u32, Vec<u16>)>) -> bool {
+        let (Some((parent, _)), Some(p)) = (last, &self.nodes[end as usize].proven) else {
+            return false;
+        };
+        let mover = self.nodes[*parent as usize].mover();
+        mover.is_some_and(|r| p[r] <= 0.0)
+    }
+
+    /// Takes back the visits a descent counted along `path`.
+    fn take_back(&mut self, path: &[(u32, Vec<u16>)]) {
+        for (id, pick) in path {
+            let node = &mut self.nodes[*id as usize];
+            node.visits = node.visits.saturating_sub(1);
+            for (r, &i) in pick.iter().enumerate() {
+                let arm = &mut node.arms[r][i as usize];
+                arm.visits = arm.visits.saturating_sub(1);
+            }
         }
     }
 
@@ -1117,7 +1176,7 @@ impl Walker {
                 ..
             } => {
                 let next = m.next_state(&state, &joint)?;
-                (End::At(parent), self.playout(m, &next, roles, cfg)?)
+                (End::At(parent), self.playout(m, &next, roles, cfg)?.0)
             }
             Leaf::Expand {
                 parent,
@@ -1129,31 +1188,53 @@ impl Walker {
             } => {
                 let next = m.next_state(&state, &joint)?;
                 let node = Searcher::make_node(m, next, cfg, Some(exchange))?;
-                let rewards = match &node.proven {
-                    Some(p) => p.to_vec(),
+                let (rewards, won) = match &node.proven {
+                    Some(p) => (p.to_vec(), false),
                     None => self.playout(m, &node.state, roles, cfg)?,
                 };
-                (End::New { parent, key, node }, rewards)
+                // A playout whose first step won for the node's only
+                // mover shows it a decisive move: the node is checked at
+                // once, not on its second visit, so that its parent's
+                // mover sees a proven loss before it counts as a playout.
+                let won = cfg.choke && won && node.mover().is_some_and(|r| rewards[r] >= WIN);
+                let found = match won {
+                    true => Some(check_node(m, &node.state, &node.legal, material(cfg))?),
+                    false => None,
+                };
+                let rewards = match found.as_ref().and_then(|f| f.win.as_ref()) {
+                    Some((_, goals)) => goals.clone(),
+                    None => rewards,
+                };
+                (
+                    End::New {
+                        parent,
+                        key,
+                        node,
+                        found,
+                    },
+                    rewards,
+                )
             }
             Leaf::Check(id, state, legal) => {
-                let material = cfg.material.as_ref().and_then(|e| e.material.as_ref());
-                let checked = check_node(m, &state, &legal, material)?;
+                let checked = check_node(m, &state, &legal, material(cfg))?;
                 let rewards = match &checked.win {
                     Some((_, goals)) => goals.clone(),
-                    None => self.playout(m, &state, roles, cfg)?,
+                    None => self.playout(m, &state, roles, cfg)?.0,
                 };
                 (End::Checked(id, checked), rewards)
             }
         })
     }
 
+    /// A playout from `start`: its rewards, and whether its first step
+    /// ended the game.
     fn playout<S, M: StateMachine<State = S>>(
         &mut self,
         m: &mut M,
         start: &S,
         roles: usize,
         cfg: &Config,
-    ) -> Result<Vec<f64>, EvalError> {
+    ) -> Result<(Vec<f64>, bool), EvalError> {
         let steps = cfg.playout_steps;
         let mast = cfg.mast.is_some();
         // MAST and RAVE read the playout's moves off the trail.
@@ -1181,7 +1262,7 @@ impl Walker {
         } else {
             self.mast.truncate(0);
         }
-        Ok(r)
+        Ok((r, p.terminal && p.steps == 1))
     }
 }
 
@@ -1510,7 +1591,7 @@ where
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::engine::{load_engine, Engine, EngineChoice};
+    use crate::engine::{load_engine, Engine, EngineChoice, EngineState};
     use crate::search::mcts::minimax_tests::{exact, tic_tac_toe_after};
     use crate::search::root::merge_roots;
 
@@ -1784,9 +1865,10 @@ pub(crate) mod tests {
     #[test]
     fn threads_grow_one_tree_and_lose_no_update() {
         // Tic-tac-toe, two threads of 3,000 playouts each on one tree:
-        // every playout reaches the root, and at every node each move's
-        // visits are its child's visits (one lost or doubled update
-        // between the threads breaks this).
+        // every playout reaches the root but those taken back (a move into
+        // a proven loss), and at every node each move's visits are its
+        // child's visits (one lost or doubled update between the threads
+        // breaks this).
         let ttt = include_str!("../../../games/ticTacToe.kif");
         let mut m = load_engine(ttt, EngineChoice::Fast).expect("tic-tac-toe loads");
         let root = m.initial_state().unwrap();
@@ -1794,8 +1876,9 @@ pub(crate) mod tests {
         let (view, stats) = p.search_view(&mut m, &root, 0).unwrap();
         assert!(stats.playouts > 3_000, "both threads searched: {stats:?}");
         let tree = &p.tree.nodes;
-        assert_eq!(tree[0].visits as u64, stats.playouts);
-        assert_eq!(view.visits.iter().sum::<u64>(), stats.playouts);
+        let choked = p.tree.choked;
+        assert_eq!(tree[0].visits as u64 + choked, stats.playouts);
+        assert_eq!(view.visits.iter().sum::<u64>() + choked, stats.playouts);
         let mut checked = 0;
         for node in tree {
             let Some(r) = node.mover() else { continue };
@@ -1818,6 +1901,121 @@ pub(crate) mod tests {
         let r = p.search(&mut m, &root, 0).unwrap();
         assert_eq!(shown(&m, r.best_move), "(take 2)");
         assert_eq!((r.value, r.solved, r.stats.playouts), (100.0, true, 0));
+    }
+
+    /// Adds to `s` the child of node `id` by `role`'s move `mv` (the other
+    /// role's only move), counting the visit as a descent does: the child
+    /// and the descent's step.
+    fn descend_to(
+        s: &mut Searcher<EngineState>,
+        m: &mut Engine,
+        id: u32,
+        role: usize,
+        mv: &str,
+    ) -> (u32, (u32, Vec<u16>)) {
+        let node = &mut s.nodes[id as usize];
+        let picks: Vec<u16> = (node.legal.iter().enumerate())
+            .map(|(r, l)| match r == role {
+                true => l.iter().position(|&t| m.terms().display(t) == mv).unwrap() as u16,
+                false => 0,
+            })
+            .collect();
+        node.visits += 1;
+        for (r, &i) in picks.iter().enumerate() {
+            node.arms[r][i as usize].visits += 1;
+        }
+        let key: u64 = picks
+            .iter()
+            .zip(&node.strides)
+            .map(|(&i, &w)| i as u64 * w)
+            .sum();
+        let joint: Vec<TermId> = (picks.iter().enumerate())
+            .map(|(r, &i)| node.legal[r][i as usize])
+            .collect();
+        let (state, exchange) = (node.state.clone(), node.exchange);
+        let next = m.next_state(&state, &joint).unwrap();
+        let child = Searcher::make_node(m, next, &s.cfg, Some(exchange)).unwrap();
+        let c = s.nodes.len() as u32;
+        s.nodes.push(child);
+        s.nodes[id as usize].children.insert(key, c);
+        (c, (id, picks))
+    }
+
+    #[test]
+    fn a_move_into_a_proven_loss_is_not_counted_above_its_node() {
+        // From 6 a takes 2; at 4 b's (take 2) leaves 2, which a takes: a
+        // loss for b, whose (take 1) is still open.
+        let mut m = take_away(6);
+        let root = m.initial_state().unwrap();
+        for choke in [true, false] {
+            let mut s = Searcher::new(Config { choke, ..cfg(1) });
+            s.start(&mut m, &root).unwrap();
+            let (p, top) = descend_to(&mut s, &mut m, 0, 0, "(take 2)");
+            let (e, step) = descend_to(&mut s, &mut m, p, 1, "(take 2)");
+            s.decisive(&mut m, e).unwrap();
+            assert_eq!(s.nodes[e as usize].proven.as_deref(), Some(&[1.0, 0.0][..]));
+            let path = [top.clone(), step.clone()];
+            s.backup(e, &path, &[1.0, 0.0], &mut FxHashSet::default());
+            assert!(s.nodes[p as usize].proven.is_none());
+            // The losing move counts at b's node, either way.
+            let lost = s.nodes[p as usize].arms[1][step.1[1] as usize];
+            assert_eq!((lost.visits, lost.total), (1, 0.0));
+            let above = s.nodes[0].arms[0][top.1[0] as usize];
+            let expected = if choke { (0, 0.0, 0) } else { (1, 1.0, 1) };
+            assert_eq!(
+                (above.visits, above.total, s.nodes[0].visits),
+                expected,
+                "choke {choke}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_playout_won_at_its_first_step_proves_the_new_node_at_once() {
+        // From 4 a's (take 2) leaves 2: b's (take 2) wins at once, its
+        // (take 1) only a step later. Random playouts take either.
+        let mut m = take_away(4);
+        let root = m.initial_state().unwrap();
+        let mut seen = (0, 0);
+        for seed in 0..40 {
+            let config = cfg(1);
+            let mut s = Searcher::new(config.clone());
+            s.start(&mut m, &root).unwrap();
+            let (c, (_, picks)) = descend_to(&mut s, &mut m, 0, 0, "(take 2)");
+            let child = s.nodes.pop().unwrap();
+            let node = &s.nodes[0];
+            let leaf = Leaf::Expand {
+                parent: 0,
+                key: node
+                    .children
+                    .iter()
+                    .find(|(_, &v)| v == c)
+                    .map(|(&k, _)| k)
+                    .unwrap(),
+                state: node.state.clone(),
+                joint: (picks.iter().enumerate())
+                    .map(|(r, &i)| node.legal[r][i as usize])
+                    .collect(),
+                room: true,
+                exchange: node.exchange,
+            };
+            let mut w = Walker::new(&config, seed);
+            let (end, rewards) = w.explore(&mut m, leaf, 2, &config).unwrap();
+            let End::New { node, found, .. } = end else {
+                panic!("a new node");
+            };
+            assert!(node.state == child.state);
+            match found {
+                Some(found) => {
+                    let (i, goals) = found.win.expect("the decisive move");
+                    assert_eq!(shown(&m, Some(node.legal[1][i as usize])), "(take 2)");
+                    assert_eq!((goals.clone(), rewards), (vec![0.0, 1.0], goals));
+                    seen.0 += 1;
+                }
+                None => seen.1 += 1,
+            }
+        }
+        assert!(seen.0 >= 5 && seen.1 >= 5, "{seen:?}");
     }
 
     #[test]
@@ -2110,8 +2308,8 @@ pub(crate) mod tests {
 
     #[test]
     fn implicit_minimax_backs_up_the_best_childs_values() {
-        // Four marks made, five cells empty.
-        let (mut m, eval, s) = tic_tac_toe_after(EngineChoice::Fast, 4);
+        // Three marks made, six cells empty.
+        let (mut m, eval, s) = tic_tac_toe_after(EngineChoice::Fast, 3);
         let eval = Arc::new(eval);
         let with = |playouts| Config {
             material: Some(eval.clone()),
@@ -2130,7 +2328,7 @@ pub(crate) mod tests {
         };
         let (mut complete, mut leaves) = (0, 0);
         for node in nodes.iter().filter(|n| n.proven.is_none()) {
-            let r = node.mover().unwrap();
+            let Some(r) = node.mover() else { continue };
             if node.children.is_empty() {
                 let own = implicit_estimate(&eval, &m.fluents(&node.state), 2);
                 assert_eq!(*node.implicit, *own);

@@ -824,6 +824,7 @@ pub fn solver_config<M: StateMachine>(
         material,
         rave: cfg.rave,
         tactics,
+        choke: spec.flag("choke", true)?,
         ..mcts_solver::Config::default()
     })
 }
@@ -1001,6 +1002,7 @@ pub fn mcts_config(spec: &PlayerSpec) -> Result<mcts::Config, String> {
         "tactics",
         "transpositions",
         "minimax",
+        "choke",
     ])?;
     let mut cfg = mcts::Config {
         budget: spec.budget(Some(DEFAULT_MS))?,
