@@ -4,7 +4,7 @@
 //! `transpositions` (named in the player, refused with `solver=on`),
 //! `minimax` (only with an evaluation; the solver's over its material),
 //! the solver's material shift, its
-//! playout rule (`mast`), and clear errors for values that are not ones.
+//! playout rule (`mast`), its choke (`choke=off`), and clear errors for values that are not ones.
 
 use gdlkit::search::{build_player, PlayerSpec};
 use gdlkit::{load_engine, parse_program, EngineChoice};
@@ -234,4 +234,14 @@ fn the_solver_explores_less_in_long_piece_games() {
     assert!(!given.contains("c="), "{given}");
     let err = build("breakthrough", "mcts:c=auto").unwrap_err();
     assert_eq!(err, "player option c=auto needs solver=on");
+}
+
+#[test]
+fn moves_into_proven_losses_are_choked_off_unless_turned_off() {
+    let name = build("ticTacToe", "mcts-solver:ms=50").unwrap();
+    assert!(!name.contains("no choke"), "{name}");
+    let name = build("ticTacToe", "mcts-solver:choke=off,ms=50").unwrap();
+    assert!(name.contains("no choke"), "{name}");
+    let err = build("ticTacToe", "mcts:choke=off").unwrap_err();
+    assert_eq!(err, "player option choke needs solver=on");
 }

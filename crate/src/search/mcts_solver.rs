@@ -16,7 +16,12 @@
 //!   each of its moves is tried once; one that ends the game with the
 //!   mover's top reward proves the node at once (and its parent sees a
 //!   proven loss: anti-decisive). Otherwise that iteration's playout
-//!   starts at the node.
+//!   starts at the node. A new node whose first playout won at its first
+//!   step for its only mover is checked at once.
+//! - **Moves into proven losses choked off** (after Sancho; `choke=off`
+//!   counts them): an iteration that ends on a child proven lost for the
+//!   role that moved into it, while that role has another move open,
+//!   counts at that node only; the visits above are taken back.
 //! - **The tree is kept** between moves: the next search starts from the
 //!   node of the new state (a child or grandchild of the old root, found by
 //!   state equality), with its statistics, and the rest is dropped. It
@@ -112,6 +117,10 @@ pub struct Config {
     /// Implicit minimax backups over the material evaluation (0: off):
     /// the weight of a child's minimax value in its move's mean.
     pub minimax: f64,
+    /// A move into a proven loss for its mover is not counted above its
+    /// node while the mover has another move open, and a new node whose
+    /// first playout won at once for its mover is checked at once
+    /// (`choke=off`: counted, and checked on the second visit).
     pub choke: bool,
 }
 
@@ -441,7 +450,7 @@ enum End<S> {
         key: u64,
         node: Node<S>,
         /// The new node's decisive-move check, where made at once.
-        found: Option<Checked>,
+        found: Option<Box<Checked>>,
     },
     Checked(u32, Checked),
 }
@@ -928,7 +937,7 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
                 self.nodes.push(node);
                 self.nodes[parent as usize].children.insert(key, id);
                 if let Some(found) = found {
-                    self.settle(id, found);
+                    self.settle(id, *found);
                 }
                 id
             }
@@ -1198,7 +1207,12 @@ impl Walker {
                 // mover sees a proven loss before it counts as a playout.
                 let won = cfg.choke && won && node.mover().is_some_and(|r| rewards[r] >= WIN);
                 let found = match won {
-                    true => Some(check_node(m, &node.state, &node.legal, material(cfg))?),
+                    true => Some(Box::new(check_node(
+                        m,
+                        &node.state,
+                        &node.legal,
+                        material(cfg),
+                    )?)),
                     false => None,
                 };
                 let rewards = match found.as_ref().and_then(|f| f.win.as_ref()) {
@@ -1532,6 +1546,9 @@ where
         }
         if cfg.minimax > 0.0 {
             tags.push(format!("minimax {}", cfg.minimax));
+        }
+        if !cfg.choke {
+            tags.push("no choke".into());
         }
         match (cfg.budget.ms, cfg.budget.nodes) {
             (Some(ms), _) => tags.push(format!("{ms} ms")),
