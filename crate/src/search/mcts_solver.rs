@@ -347,6 +347,24 @@ impl Exchange {
 }
 
 impl<S> Node<S> {
+    /// Counts a descent's visit by the roles' `pick`s: the joint move's
+    /// index among the children, and the joint move.
+    fn visit(&mut self, pick: &[u16]) -> (u64, Vec<TermId>) {
+        self.visits += 1;
+        for (r, &i) in pick.iter().enumerate() {
+            self.arms[r][i as usize].visits += 1;
+        }
+        let key = pick
+            .iter()
+            .zip(&self.strides)
+            .map(|(&i, &w)| i as u64 * w)
+            .sum();
+        let joint = (pick.iter().enumerate())
+            .map(|(r, &i)| self.legal[r][i as usize])
+            .collect();
+        (key, joint)
+    }
+
     /// The only role with a choice, if exactly one has one.
     fn mover(&self) -> Option<usize> {
         only_mover(&self.legal)
@@ -888,18 +906,7 @@ impl<S: Clone + Eq + Send + 'static> Searcher<S> {
             let roles = node.legal.len();
             let pick: Vec<u16> = (0..roles).map(|r| self.select(cur, r, rng)).collect();
             let node = &mut self.nodes[cur as usize];
-            node.visits += 1;
-            for (r, &i) in pick.iter().enumerate() {
-                node.arms[r][i as usize].visits += 1;
-            }
-            let key: u64 = pick
-                .iter()
-                .zip(&node.strides)
-                .map(|(&i, &w)| i as u64 * w)
-                .sum();
-            let joint: Vec<TermId> = (pick.iter().enumerate())
-                .map(|(r, &i)| node.legal[r][i as usize])
-                .collect();
+            let (key, joint) = node.visit(&pick);
             path.push((cur, pick));
             if let Some(&c) = node.children.get(&key) {
                 cur = c;
@@ -1937,18 +1944,7 @@ pub(crate) mod tests {
                 false => 0,
             })
             .collect();
-        node.visits += 1;
-        for (r, &i) in picks.iter().enumerate() {
-            node.arms[r][i as usize].visits += 1;
-        }
-        let key: u64 = picks
-            .iter()
-            .zip(&node.strides)
-            .map(|(&i, &w)| i as u64 * w)
-            .sum();
-        let joint: Vec<TermId> = (picks.iter().enumerate())
-            .map(|(r, &i)| node.legal[r][i as usize])
-            .collect();
+        let (key, joint) = node.visit(&picks);
         let (state, exchange) = (node.state.clone(), node.exchange);
         let next = m.next_state(&state, &joint).unwrap();
         let child = Searcher::make_node(m, next, &s.cfg, Some(exchange)).unwrap();
