@@ -1,7 +1,8 @@
 //! `mcts` options built for real games: `eval=material` (an evaluation
 //! where the game has boards, none where it has not), `tactics` (with the
 //! solver, `auto` follows the material) and
-//! `transpositions` (named in the player, refused with `solver=on`),
+//! `transpositions` (named in the player; with the solver, `auto` where no
+//! material is counted),
 //! `minimax` (only with an evaluation; the solver's over its material),
 //! the solver's material shift, its
 //! playout rule (`mast`), its choke (`choke=off`), and clear errors for values that are not ones.
@@ -60,7 +61,7 @@ fn mast_takes_on_ppa_or_off_and_the_player_names_its_rule() {
 }
 
 #[test]
-fn tactics_and_transpositions_are_named_and_transpositions_refused_with_the_solver() {
+fn tactics_and_transpositions_are_named_and_follow_the_material_with_the_solver() {
     let name = build("connectFour", "mcts:tactics=on,transpositions=on,ms=50").unwrap();
     assert!(
         name.contains("tactics") && name.contains("transpositions"),
@@ -71,8 +72,15 @@ fn tactics_and_transpositions_are_named_and_transpositions_refused_with_the_solv
         !plain.contains("tactics") && !plain.contains("transpositions"),
         "{plain}"
     );
-    let err = build("connectFour", "mcts:solver=on,transpositions=on").unwrap_err();
-    assert_eq!(err, "player option transpositions is not for solver=on");
+    let name = build("breakthrough", "mcts-solver:transpositions=on,ms=50").unwrap();
+    assert!(
+        name.contains("material, greedy, tactics, transpositions"),
+        "{name}"
+    );
+    let name = build("connectFour", "mcts-solver:transpositions=off,ms=50").unwrap();
+    assert!(!name.contains("transpositions"), "{name}");
+    let err = build("connectFour", "mcts:transpositions=auto").unwrap_err();
+    assert_eq!(err, "player option transpositions=auto needs solver=on");
     // The tactical check runs beside the solver's tree: the default
     // player's where the material is counted (tactics=auto), unless
     // turned on or off.
@@ -101,6 +109,12 @@ fn tactics_and_transpositions_are_named_and_transpositions_refused_with_the_solv
                 name.contains("material"),
                 "{game}, {spec}: {name}"
             );
+            // One node per state where no material is counted.
+            assert_ne!(
+                name.contains("transpositions"),
+                name.contains("material"),
+                "{game}, {spec}: {name}"
+            );
         }
     }
     let name = build("breakthrough", "mcts-solver").unwrap();
@@ -112,7 +126,7 @@ fn tactics_and_transpositions_are_named_and_transpositions_refused_with_the_solv
     assert!(name.contains("tactics"), "{name}");
     for (key, choices) in [
         ("tactics", "on, off or auto"),
-        ("transpositions", "on or off"),
+        ("transpositions", "on, off or auto"),
     ] {
         let err = build("connectFour", &format!("mcts:{key}=maybe")).unwrap_err();
         assert_eq!(
