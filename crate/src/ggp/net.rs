@@ -38,8 +38,16 @@ pub fn serve(listener: TcpListener, session: &mut Session, log: Box<dyn FnMut(&s
             match queue.try_recv() {
                 Ok(job) => job,
                 Err(mpsc::TryRecvError::Empty) => {
-                    session.ponder(PONDER_SLICE_MS);
-                    continue;
+                    // A slice that added nothing (a proven root) would
+                    // come back at once: wait for a message instead.
+                    if session.ponder(PONDER_SLICE_MS) > 0 {
+                        continue;
+                    }
+                    match queue.recv_timeout(Duration::from_millis(PONDER_SLICE_MS as u64)) {
+                        Ok(job) => job,
+                        Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                        Err(mpsc::RecvTimeoutError::Disconnected) => return,
+                    }
                 }
                 Err(mpsc::TryRecvError::Disconnected) => return,
             }
