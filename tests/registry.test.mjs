@@ -89,17 +89,19 @@ test('the default player: MCTS-Solver, the same in the registry, the npm API and
   const client = readFileSync(join(ROOT, 'site', 'src', 'engine', 'client.js'), 'utf8');
   assert.match(client, new RegExp(`export const DEFAULT_PLAYER = '${api.defaultPlayer()}';`));
   // Tic-tac-toe counts no material (every move adds a piece), so its
-  // tactical check is off (tactics=auto); breakthrough counts it and checks.
+  // tactical check is off (tactics=auto) and its tree holds one node per
+  // state (transpositions=auto); breakthrough counts it, checks, and not.
   const player = new api.Player(TICTACTOE);
-  assert.match(player.name, /^mcts\(solver\b.*\bgreedy\b/);
+  assert.match(player.name, /^mcts\(solver\b.*\bgreedy\b.*\btranspositions\b/);
   assert.doesNotMatch(player.name, /\b(material|tactics)\b/);
   player.free();
   const breakthrough = new api.Player(readFileSync(join(ROOT, 'games', 'breakthrough.kif'), 'utf8'));
   assert.match(breakthrough.name, /^mcts\(solver\b.*\bmaterial\b.*\bgreedy\b.*\btactics\b/);
+  assert.doesNotMatch(breakthrough.name, /transpositions/);
   breakthrough.free();
   // Its options are those of mcts with solver=on; it cannot be turned into plain MCTS.
   assert.throws(() => new api.Player(TICTACTOE, 'mcts-solver:solver=off'), (e) => e instanceof TypeError && /always solves/.test(e.message));
-  assert.throws(() => new api.Player(TICTACTOE, 'mcts-solver:transpositions=on'), (e) => e instanceof TypeError && /transpositions is not for solver=on/.test(e.message));
+  assert.throws(() => new api.Player(TICTACTOE, 'mcts-solver:cutoff=5'), (e) => e instanceof TypeError && /cutoff is not for solver=on/.test(e.message));
   const tactics = new api.Player(TICTACTOE, 'mcts-solver:tactics=on,ms=50');
   assert.match(tactics.name, /\btactics\b/);
   tactics.free();

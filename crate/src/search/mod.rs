@@ -506,7 +506,7 @@ pub const PLAYERS: &[PlayerInfo] = &[
         "mcts-solver",
         "MCTS-Solver",
         false,
-        "the default player (the strongest by measurement, BENCHMARKS.md): mcts with solver=on, greedy=on, eval=material (counted only where the pieces tell something of the outcome) and tactics=auto (forced wins and losses proven on a thread beside the tree, full width then by proof numbers, where the material is counted); takes the options of mcts with solver=on, e.g. greedy=off, eval=off, tactics=on|off, minimax=A, c, mast, rave, threads|cores",
+        "the default player (the strongest by measurement, BENCHMARKS.md): mcts with solver=on, greedy=on, eval=material (counted only where the pieces tell something of the outcome) and tactics=auto (forced wins and losses proven on a thread beside the tree, full width then by proof numbers, where the material is counted), and one node per state where no material is counted (transpositions=auto); takes the options of mcts with solver=on, e.g. greedy=off, eval=off, tactics=on|off, minimax=A, c, mast, rave, threads|cores",
     ),
     player(
         "coolerjo",
