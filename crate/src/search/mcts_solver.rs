@@ -1009,10 +1009,9 @@ impl<S: Clone + Eq + Hash + Send + 'static> Searcher<S> {
                 if let Some(&c) = self.nodes[parent as usize].children.get(&key) {
                     return c;
                 }
-                let known = match self.cfg.transpositions {
-                    true => self.indexed(&node.state),
-                    false => None,
-                };
+                let known = (self.cfg.transpositions)
+                    .then(|| self.indexed(&node.state))
+                    .flatten();
                 let id = match known {
                     Some(id) => id,
                     None => self.push(node),
