@@ -969,25 +969,25 @@ impl<S: Clone + Eq + Hash + Send + 'static> Searcher<S> {
             let node = &mut self.nodes[cur as usize];
             let (key, joint) = node.visit(&pick);
             path.push((cur, pick));
-            let (state, exchange) = match node.children.get(&key) {
+            let cycle = match node.children.get(&key) {
                 // With transpositions a link may close a cycle: the
                 // playout then starts there and counts at this node.
-                Some(&c) if linked && path.iter().any(|(id, _)| *id == c) => {
-                    (node.state.clone(), None)
-                }
+                Some(&c) if linked && path.iter().any(|(id, _)| *id == c) => true,
                 Some(&c) => {
                     cur = c;
                     continue;
                 }
-                None => (node.state.clone(), Some(node.exchange)),
+                None => false,
             };
+            let room = !cycle && !self.full();
+            let node = &self.nodes[cur as usize];
             return Leaf::Expand {
                 parent: cur,
                 key,
-                state,
+                state: node.state.clone(),
                 joint,
-                room: exchange.is_some() && !self.full(),
-                exchange: exchange.unwrap_or_default(),
+                room,
+                exchange: node.exchange,
             };
         }
     }
