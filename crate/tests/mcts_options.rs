@@ -5,7 +5,8 @@
 //! material is counted),
 //! `minimax` (only with an evaluation; the solver's over its material),
 //! the solver's material shift, its
-//! playout rule (`mast`), its choke (`choke=off`), and clear errors for values that are not ones.
+//! playout rule (`mast`), its choke (with the solver, `auto` where the
+//! material is counted), and clear errors for values that are not ones.
 
 use gdlkit::search::{build_player, PlayerSpec};
 use gdlkit::{load_engine, parse_program, EngineChoice};
@@ -251,11 +252,18 @@ fn the_solver_explores_less_in_long_piece_games() {
 }
 
 #[test]
-fn moves_into_proven_losses_are_choked_off_unless_turned_off() {
-    let name = build("ticTacToe", "mcts-solver:ms=50").unwrap();
+fn moves_into_proven_losses_are_choked_off_where_the_material_is_counted() {
+    // auto: on in breakthrough (pieces counted), off in connect four.
+    let name = build("breakthrough", "mcts-solver:ms=50").unwrap();
+    assert!(name.contains("material") && !name.contains("no choke"), "{name}");
+    let name = build("connectFour", "mcts-solver:ms=50").unwrap();
+    assert!(name.contains("no choke"), "{name}");
+    let name = build("connectFour", "mcts-solver:choke=on,ms=50").unwrap();
     assert!(!name.contains("no choke"), "{name}");
-    let name = build("ticTacToe", "mcts-solver:choke=off,ms=50").unwrap();
+    let name = build("breakthrough", "mcts-solver:choke=off,ms=50").unwrap();
     assert!(name.contains("no choke"), "{name}");
     let err = build("ticTacToe", "mcts:choke=off").unwrap_err();
     assert_eq!(err, "player option choke needs solver=on");
+    let err = build("ticTacToe", "mcts-solver:choke=maybe").unwrap_err();
+    assert!(err.contains("choke"), "{err}");
 }

@@ -501,12 +501,12 @@ pub const PLAYERS: &[PlayerInfo] = &[
         "alpha-beta, iterative deepening, transposition table, PV-first ordering; options depth, ms, nodes, heuristic, mode=auto|paranoid|maxn, tt=on|off, ordering=on|off, threads=N|cores=auto (lazy SMP on N threads sharing one table, budget per thread), table=shared|own",
     ),
     player("bestfirst", "best-first", false, "best-first search for one-player games (thesis 3.2.1); options ms, nodes, heuristic"),
-    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c (exploration, default 0.7; with solver=on auto, from the game's length), threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves, and grown on the opponent's time by a player server, unless reuse=off or ponder=off; with threads, one tree shared by the threads), mast=on with solver=on (MAST playouts: epsilon-greedy on each move's average reward), choke=off with solver=on (a move into a proven loss counts above its node, as in plain MCTS-Solver; by default it counts only at its node while another move is open, after Sancho), greedy=on|auto (playouts take a move that wins at once, among the moves seen to end games, and take back a move that lets the opponent win at once; auto: where that costs little), eval=on|auto|material (an evaluation learnt from playouts before the first move, per square or, material, per kind of piece: playouts cut after cutoff=N steps, default 10, and evaluated; prior=N counts each new child's evaluation as N visits; with solver=on, eval=material shifts the rewards backed up through the end of an exchange of pieces towards the side that gained, after Sancho's piece heuristic), rave=K (RAVE: each move's mean mixed with its all-moves-as-first mean, weight sqrt(K/(3n+K)) after n visits), tactics=on|auto (forced wins and losses, by a full-width search a few moves deep, then by proof-number searches at any depth: a forced win is played, a move proven lost gives way to the best one not proven lost; checked on the move chosen in a fifth of the time, or with solver=on on a thread of its own beside the tree, 30% of the time with one thread; auto: on, but with solver=on only where eval=material counts the pieces), transpositions=on (one node per state; with solver=on auto, the default: where no material is counted), minimax=A with eval (implicit minimax backups: each node keeps the minimax of its children's evaluations, mixed into the moving role's means with weight A; with solver=on over the material it counts)"),
+    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c (exploration, default 0.7; with solver=on auto, from the game's length), threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves, and grown on the opponent's time by a player server, unless reuse=off or ponder=off; with threads, one tree shared by the threads), mast=on with solver=on (MAST playouts: epsilon-greedy on each move's average reward), choke=on|off|auto with solver=on (on: a move into a proven loss counts only at its node while another move is open, after Sancho; off: above it too, as in plain MCTS-Solver; auto, the default: on where eval=material counts the pieces), greedy=on|auto (playouts take a move that wins at once, among the moves seen to end games, and take back a move that lets the opponent win at once; auto: where that costs little), eval=on|auto|material (an evaluation learnt from playouts before the first move, per square or, material, per kind of piece: playouts cut after cutoff=N steps, default 10, and evaluated; prior=N counts each new child's evaluation as N visits; with solver=on, eval=material shifts the rewards backed up through the end of an exchange of pieces towards the side that gained, after Sancho's piece heuristic), rave=K (RAVE: each move's mean mixed with its all-moves-as-first mean, weight sqrt(K/(3n+K)) after n visits), tactics=on|auto (forced wins and losses, by a full-width search a few moves deep, then by proof-number searches at any depth: a forced win is played, a move proven lost gives way to the best one not proven lost; checked on the move chosen in a fifth of the time, or with solver=on on a thread of its own beside the tree, 30% of the time with one thread; auto: on, but with solver=on only where eval=material counts the pieces), transpositions=on (one node per state; with solver=on auto, the default: where no material is counted), minimax=A with eval (implicit minimax backups: each node keeps the minimax of its children's evaluations, mixed into the moving role's means with weight A; with solver=on over the material it counts)"),
     player(
         "mcts-solver",
         "MCTS-Solver",
         false,
-        "the default player (the strongest by measurement, BENCHMARKS.md): mcts with solver=on, greedy=on, eval=material (counted only where the pieces tell something of the outcome) and tactics=auto (forced wins and losses proven on a thread beside the tree, full width then by proof numbers, where the material is counted), and one node per state where no material is counted (transpositions=auto); takes the options of mcts with solver=on, e.g. greedy=off, eval=off, tactics=on|off, minimax=A, c, mast, rave, threads|cores",
+        "the default player (the strongest by measurement, BENCHMARKS.md): mcts with solver=on, greedy=on, eval=material (counted only where the pieces tell something of the outcome) and tactics=auto (forced wins and losses proven on a thread beside the tree, full width then by proof numbers, where the material is counted), moves into proven losses choked off where the material is counted (choke=auto), and one node per state where no material is counted (transpositions=auto); takes the options of mcts with solver=on, e.g. greedy=off, eval=off, tactics=on|off, minimax=A, c, mast, rave, threads|cores",
     ),
     player(
         "coolerjo",
@@ -816,6 +816,15 @@ pub fn solver_config<M: StateMachine>(
         None | Some("auto") => material.is_none(),
         Some(_) => cfg.transpositions,
     };
+    // choke=auto: moves into proven losses choked off where the material
+    // is counted. Against Sancho at 30 s / 5 s it lifted breakthrough
+    // above half; in connect four the series without it scored more
+    // (BENCHMARKS.md).
+    let choke = match spec.get("choke") {
+        None => None,
+        Some(_) => spec.flag_or_auto("choke", true)?,
+    }
+    .unwrap_or(material.is_some());
     let exploration = match spec.get("c") {
         Some(c) if c != "auto" => cfg.exploration,
         _ => mcts_solver::auto_exploration(m, seed, material.is_some(), 200, 300.0)
@@ -833,7 +842,7 @@ pub fn solver_config<M: StateMachine>(
         material,
         rave: cfg.rave,
         tactics,
-        choke: spec.flag("choke", true)?,
+        choke,
         transpositions,
         ..mcts_solver::Config::default()
     })
