@@ -255,7 +255,10 @@ fn the_solver_explores_less_in_long_piece_games() {
 fn moves_into_proven_losses_are_choked_off_where_the_material_is_counted() {
     // auto: on in breakthrough (pieces counted), off in connect four.
     let name = build("breakthrough", "mcts-solver:ms=50").unwrap();
-    assert!(name.contains("material") && !name.contains("no choke"), "{name}");
+    assert!(
+        name.contains("material") && !name.contains("no choke"),
+        "{name}"
+    );
     let name = build("connectFour", "mcts-solver:ms=50").unwrap();
     assert!(name.contains("no choke"), "{name}");
     let name = build("connectFour", "mcts-solver:choke=on,ms=50").unwrap();
