@@ -19,7 +19,8 @@
 //!   starts at the node. A new node whose first playout won at its first
 //!   step for its only mover is checked at once.
 //! - **Moves into proven losses choked off** (after Sancho; `choke=off`
-//!   counts them): an iteration that ends on a child proven lost for the
+//!   counts them; in `mcts-solver` `auto`: on where the material is
+//!   counted): an iteration that ends on a child proven lost for the
 //!   role that moved into it, while that role has another move open,
 //!   counts at that node only; the visits above are taken back.
 //! - **Transpositions** (`transpositions=on`; in the player `auto`, on
