@@ -4,7 +4,7 @@
 // interpreter, and the engine `--engine auto` picks (or why it falls back).
 // Prints a Markdown table, with the machine's load before and after.
 //
-//   cargo build --release -p gdlkit --example ground_stats
+//   cargo build --release --example ground_stats
 //   node bench/corpus.mjs [--seconds S] [--budget-ms MS] [--games a,b,…] > /tmp/corpus.md
 //
 // Each game runs in its own process: `ground_stats` with
@@ -72,7 +72,7 @@ function table(rows) {
 
 const o = options(process.argv.slice(2));
 for (const needed of [STATS, GDLKIT]) {
-  if (!existsSync(needed)) throw new Error(`${needed} is missing: cargo build --release -p gdlkit --bin gdlkit --example ground_stats`);
+  if (!existsSync(needed)) throw new Error(`${needed} is missing: cargo build --release --bin gdlkit --example ground_stats`);
 }
 const games = o.games ?? readdirSync(CORPUS).filter((f) => f.endsWith('.kif')).map((f) => basename(f, '.kif')).sort();
 const before = loadavg().map((x) => x.toFixed(2)).join(' ');

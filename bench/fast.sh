@@ -4,7 +4,7 @@
 #
 #   bash bench/fast.sh [SECONDS]          # default 20 s per figure
 #
-# Needs `cargo build --release -p gdlkit` and `npm run build` first (the
+# Needs `cargo build --release -p gdlkit-cli` and `npm run build` first (the
 # binary is looked up in $CARGO_TARGET_DIR or target/).
 set -euo pipefail
 cd "$(dirname "$0")/.."

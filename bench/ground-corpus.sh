@@ -6,7 +6,7 @@
 #
 #   bash bench/ground-corpus.sh [DIR] > /tmp/ground-corpus.jsonl
 #
-# Needs `cargo build --release -p gdlkit --example ground_stats`.
+# Needs `cargo build --release --example ground_stats`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 DIR=${1:-../shared/games/repository}

@@ -7,7 +7,7 @@
 # search").
 # Usage: bash bench/parallel-alphabeta.sh [OUT_DIR]   (default /tmp/gdlkit-smp)
 # Environment (defaults in brackets):
-#   GDLKIT [target/ci/gdlkit]   the binary (`cargo build --profile ci -p gdlkit`)
+#   GDLKIT [target/ci/gdlkit]   the binary (`cargo build --profile ci -p gdlkit-cli`)
 #   GAMES_LIST [connectFour breakthrough]  ../shared/games/repository names
 #   GAMES [40]   games per match     MS [200]   ms per move
 #   THREADS [2]  threads of the parallel player   SEED [31]

@@ -7,7 +7,7 @@
 // interval, errors per side (TO timeout, IL illegal, CE connection) and the
 // machine's load before and after.
 //
-//   cargo build --release -p gdlkit
+//   cargo build --release -p gdlkit-cli
 //   node bench/strength.mjs [--games connectFour,breakthrough] [--matches 4]
 //       [--start 10] [--play 1] [--candidate SPEC] [--baseline SPEC]
 //       [--opponent URL] [--out FILE.json] [--log FILE] [--port P]
@@ -278,7 +278,7 @@ const fmtErr = (e) => `TO ${e.TO} IL ${e.IL} CE ${e.CE}`;
 
 async function main() {
   const o = options(process.argv.slice(2));
-  if (!existsSync(GDLKIT)) throw new Error(`build first: cargo build --release -p gdlkit (${GDLKIT})`);
+  if (!existsSync(GDLKIT)) throw new Error(`build first: cargo build --release -p gdlkit-cli (${GDLKIT})`);
   // The candidate: the page in Chromium, or a native player server.
   const page = o.browser ? await openPage() : null;
   const c = o.browser ? null : serve(o.candidate, o.port, 'candidate', o.log);

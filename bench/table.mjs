@@ -11,7 +11,7 @@
 // adds the native fast engine's ratio to the 2014 champion (Sancho).
 //
 // Needs `npm run build` (pkg/) for the wasm cells and a release binary for
-// the native ones (built with `cargo build --release -p gdlkit` when missing).
+// the native ones (built with `cargo build --release -p gdlkit-cli` when missing).
 // Not part of `npm test` (tests/bench-table.test.mjs checks its arguments).
 //
 // Usage: node bench/table.mjs [--seconds S] [--games a,b,…] [--engines fast,interpreter]
@@ -128,8 +128,8 @@ async function main() {
   console.log(`${cells} cells of ${o.seconds} s: games ${o.games.map((g) => g.name).join(', ')}; engines ${o.engines.join(', ')}; runtimes ${o.runtimes.join(', ')}`);
   if (o.dryRun) return;
   if (o.runtimes.includes('native') && !existsSync(o.native)) {
-    console.log(`${o.native} is missing: cargo build --release -p gdlkit`);
-    const b = spawnSync('cargo', ['build', '--release', '-p', 'gdlkit'], { cwd: ROOT, stdio: 'inherit' });
+    console.log(`${o.native} is missing: cargo build --release -p gdlkit-cli`);
+    const b = spawnSync('cargo', ['build', '--release', '-p', 'gdlkit-cli'], { cwd: ROOT, stdio: 'inherit' });
     if (b.status !== 0) throw new Error('cargo build failed');
   }
   const wasm = o.runtimes.some((r) => r !== 'native');

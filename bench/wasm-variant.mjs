@@ -40,10 +40,10 @@ for (let i = 1; i < args.length; i++) {
 }
 
 const run = (cmd, argv) => execFileSync(cmd, argv, { cwd: ROOT, stdio: 'inherit' });
-run('cargo', ['build', '--release', '--target', 'wasm32-unknown-unknown', '-p', 'gdlkit', '--lib', '--target-dir', targetDir, '--config', `target.wasm32-unknown-unknown.rustflags=${JSON.stringify(rustflags)}`, ...config]);
+run('cargo', ['build', '--release', '--target', 'wasm32-unknown-unknown', '-p', 'gdlkit-wasm', '--lib', '--target-dir', targetDir, '--config', `target.wasm32-unknown-unknown.rustflags=${JSON.stringify(rustflags)}`, ...config]);
 const input = join(targetDir, 'tmp', 'gdlkit-variant-input.wasm');
 mkdirSync(join(targetDir, 'tmp'), { recursive: true });
-writeFileSync(input, withoutTargetFeature(readFileSync(join(targetDir, 'wasm32-unknown-unknown', 'release', 'gdlkit.wasm')), 'reference-types'));
+writeFileSync(input, withoutTargetFeature(readFileSync(join(targetDir, 'wasm32-unknown-unknown', 'release', 'gdlkit_wasm.wasm')), 'reference-types'));
 rmSync(out, { recursive: true, force: true });
 run('wasm-bindgen', ['--target', 'web', '--out-dir', out, '--out-name', 'gdlkit', input]);
 const wasm = join(out, 'gdlkit_bg.wasm');

@@ -59,8 +59,8 @@ export const WASM_RUSTFLAGS = ['-C', 'link-arg=-zstack-size=8388608', '-C', 'lin
 /** `cargo build` of the wasm library with `cargoFlags`: its bytes. */
 function cargoWasm(cargoFlags) {
   const rustflags = `target.wasm32-unknown-unknown.rustflags=${JSON.stringify(WASM_RUSTFLAGS)}`;
-  runOrThrow('cargo', ['build', '--release', '--target', 'wasm32-unknown-unknown', '-p', 'gdlkit', '--lib', '--config', rustflags, ...cargoFlags]);
-  return readFileSync(join(cargoTargetDir(), 'wasm32-unknown-unknown', 'release', 'gdlkit.wasm'));
+  runOrThrow('cargo', ['build', '--release', '--target', 'wasm32-unknown-unknown', '-p', 'gdlkit-wasm', '--lib', '--config', rustflags, ...cargoFlags]);
+  return readFileSync(join(cargoTargetDir(), 'wasm32-unknown-unknown', 'release', 'gdlkit_wasm.wasm'));
 }
 
 const bytes = (n) => `${n.toLocaleString('en-US')} bytes`;

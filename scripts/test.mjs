@@ -1,7 +1,7 @@
 // `npm test`: installs what is missing (Chromium too), builds, then runs
 // every test and prints a summary. Exits non-zero when anything fails.
 //
-//   1. native Rust tests: cargo test --profile ci --workspace --features gdlkit/typescript
+//   1. native Rust tests: cargo test --profile ci --workspace --features gdlkit-wasm/typescript
 //      (unit tests, the conformance traces, the CLI)
 //   2. wasm tests in Node:     cargo test --profile ci --target wasm32-unknown-unknown -p gdlkit-wasm-tests
 //   3. wasm tests in Chromium: the same with WASM_BINDGEN_USE_BROWSER=1 (chromedriver)
@@ -24,7 +24,7 @@ const WASM_TEST = ['test', '--profile', 'ci', '--target', 'wasm32-unknown-unknow
 // The native tests build with the `typescript` feature too, so the
 // generated-TypeScript step below reuses their build instead of compiling
 // the crate a second time with other features.
-const NATIVE_TEST = ['test', '--profile', 'ci', '--workspace', '--features', 'gdlkit/typescript'];
+const NATIVE_TEST = ['test', '--profile', 'ci', '--workspace', '--features', 'gdlkit-wasm/typescript'];
 
 /** webdriver.json for the browser run: wasm-tests/webdriver.json with the browser found by setup. */
 function webdriverJson() {

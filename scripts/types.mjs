@@ -4,7 +4,7 @@
 import { isMain, ROOT, runOrThrow } from './lib.mjs';
 
 export function generateTypes() {
-  runOrThrow('cargo', ['test', '--profile', 'ci', '-p', 'gdlkit', '--features', 'typescript', '--test', 'typescript'], {
+  runOrThrow('cargo', ['test', '--profile', 'ci', '-p', 'gdlkit-wasm', '--features', 'typescript', '--test', 'typescript'], {
     cwd: ROOT,
     env: { ...process.env, UPDATE_TYPES: '1' },
   });

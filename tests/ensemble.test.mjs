@@ -16,7 +16,7 @@ const needPkg = () => assert.ok(existsSync(join(PKG, 'gdlkit_bg.wasm')), 'pkg/ i
 test('ensembleChoose follows the same rule as the native player (shared fixture)', async () => {
   needPkg();
   const gdl = await import('../js/node.js');
-  const { cases } = JSON.parse(readFileSync(join(ROOT, 'crate/tests/fixtures/ensemble-choices.json'), 'utf8'));
+  const { cases } = JSON.parse(readFileSync(join(ROOT, 'crate/gdlkit/tests/fixtures/ensemble-choices.json'), 'utf8'));
   assert.ok(cases.length >= 7);
   for (const c of cases) {
     const got = gdl.ensembleChoose(c.parts);

@@ -13,7 +13,7 @@ import { ROOT } from '../scripts/lib.mjs';
 import { explain, isGdlError } from '../js/node.js';
 import { GdlWorker } from '../js/worker-node.js';
 
-const example = readFileSync(join(ROOT, 'crate', 'tests', 'fixtures', 'planning_example.kif'), 'utf8');
+const example = readFileSync(join(ROOT, 'crate', 'gdlkit', 'tests', 'fixtures', 'planning_example.kif'), 'utf8');
 const ticTacToe = readFileSync(join(ROOT, 'games', 'ticTacToe.kif'), 'utf8');
 
 test('the lecture planning example: h_FF 3, plan op2 op1 op0', () => {

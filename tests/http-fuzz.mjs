@@ -25,7 +25,7 @@ import { cargoTargetDir, ROOT } from '../scripts/lib.mjs';
  */
 export function nativeBinary() {
   if (process.env.GDLKIT_BIN) return process.env.GDLKIT_BIN;
-  const built = spawnSync('cargo', ['build', '--profile', 'ci', '-p', 'gdlkit', '--bin', 'gdlkit'], { cwd: ROOT, encoding: 'utf8' });
+  const built = spawnSync('cargo', ['build', '--profile', 'ci', '-p', 'gdlkit-cli', '--bin', 'gdlkit'], { cwd: ROOT, encoding: 'utf8' });
   if (built.status !== 0) throw new Error(`cargo build failed:\n${built.stderr}`);
   return join(cargoTargetDir(), 'ci', 'gdlkit');
 }

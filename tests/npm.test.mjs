@@ -658,7 +658,7 @@ describe('the Node CLI (npx gdlkit)', () => {
 
   test('the same output and exit codes as the native binary', () => {
     // The native CLI, built with the profile `npm test` builds its Rust tests with.
-    const built = spawnSync('cargo', ['build', '--profile', 'ci', '-p', 'gdlkit', '--bin', 'gdlkit'], { cwd: ROOT, encoding: 'utf8' });
+    const built = spawnSync('cargo', ['build', '--profile', 'ci', '-p', 'gdlkit-cli', '--bin', 'gdlkit'], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(built.status, 0, built.stderr);
     const native = join(cargoTargetDir(), 'ci', 'gdlkit');
     writeFileSync(join(scratch, 'bad.kif'), '(role x)\n(init (cell 1 1)\n(<= (legal y a) (true (q ?z)))\n');

@@ -143,7 +143,7 @@ test('parallelBestMove with alphabeta on worker threads: the workers are the hel
 test('alphabetaChoose runs the cases the native rule runs', async () => {
   assert.ok(existsSync(join(PKG, 'gdlkit_bg.wasm')), 'pkg/ is missing: run `npm run build` first');
   const gdl = await import('../js/node.js');
-  const { cases } = JSON.parse(readFileSync(join(ROOT, 'crate', 'tests', 'fixtures', 'alphabeta_choose.json'), 'utf8'));
+  const { cases } = JSON.parse(readFileSync(join(ROOT, 'crate', 'gdlkit', 'tests', 'fixtures', 'alphabeta_choose.json'), 'utf8'));
   assert.ok(cases.length >= 5);
   for (const c of cases) {
     const got = gdl.alphabetaChoose(c.parts);

@@ -6,7 +6,7 @@
 mod common;
 
 use common::{from_js, get, TIC_TAC_TOE};
-use gdlkit::wasm::AnalysisJob;
+use gdlkit_wasm::wasm::AnalysisJob;
 use serde_json::{json, Value};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{from_js, get, ROCK_PAPER_SCISSORS, TIC_TAC_TOE};
-use gdlkit::wasm::{replay, run_cli, Game};
+use gdlkit_wasm::wasm::{replay, run_cli, Game};
 use serde_json::{json, Value};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -392,7 +392,7 @@ fn clock_uses_a_monotonic_millisecond_timer() {
 
 #[wasm_bindgen_test]
 fn version_is_the_crate_version() {
-    assert_eq!(gdlkit::wasm::version(), "0.1.0");
+    assert_eq!(gdlkit_wasm::wasm::version(), "0.1.0");
 }
 
 #[wasm_bindgen_test]

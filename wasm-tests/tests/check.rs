@@ -7,7 +7,7 @@
 mod common;
 
 use common::{from_js, get, TIC_TAC_TOE};
-use gdlkit::wasm::{check, format_kif, run_cli};
+use gdlkit_wasm::wasm::{check, format_kif, run_cli};
 use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::{console_log, wasm_bindgen_test};

@@ -7,7 +7,7 @@
 mod common;
 
 use common::{from_js, strings};
-use gdlkit::wasm::{replay, Game};
+use gdlkit_wasm::wasm::{replay, Game};
 use serde_json::Value;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::wasm_bindgen_test;

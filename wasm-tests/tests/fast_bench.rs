@@ -13,7 +13,7 @@
 mod common;
 
 use common::get;
-use gdlkit::wasm::run_cli;
+use gdlkit_wasm::wasm::run_cli;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::{console_log, wasm_bindgen_test};
 

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{from_js, TIC_TAC_TOE};
-use gdlkit::wasm::run_match_with_progress;
+use gdlkit_wasm::wasm::run_match_with_progress;
 use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::rc::Rc;

@@ -7,7 +7,7 @@
 mod common;
 
 use common::{from_js, TIC_TAC_TOE};
-use gdlkit::wasm::{check, fix, run_cli, search_tree, Game};
+use gdlkit_wasm::wasm::{check, fix, run_cli, search_tree, Game};
 use serde_json::{json, Value};
 use wasm_bindgen_test::wasm_bindgen_test;
 

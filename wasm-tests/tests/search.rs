@@ -5,7 +5,7 @@
 mod common;
 
 use common::{from_js, ROCK_PAPER_SCISSORS, TIC_TAC_TOE};
-use gdlkit::wasm::{run_match, search, search_tree, Game, SearchPlayer};
+use gdlkit_wasm::wasm::{run_match, search, search_tree, Game, SearchPlayer};
 use serde_json::{json, Value};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{from_js, TIC_TAC_TOE};
-use gdlkit::wasm::SolveJob;
+use gdlkit_wasm::wasm::SolveJob;
 use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;

@@ -1,0 +1,914 @@
+//! The player side: a session is fed GGP messages and returns replies, as
+//! ggp-base's `GamePlayer` answers them. One match at a time; messages for
+//! another match get `busy`. START does the meta-gaming (parse, ground,
+//! build the player and its heuristic) under the start clock; PLAY searches
+//! for the play clock minus a safety margin.
+
+use super::http::{self, Parsed, Request};
+use super::message::{self, spaced, Message};
+use crate::engine::{Engine, EngineChoice, EngineState};
+use crate::reasoner::StateMachine;
+use crate::search::{build_player, Player, PlayerSpec, RandomPlayer};
+use crate::solve::{self, Solution};
+use crate::terms::TermId;
+
+/// How the player plays.
+#[derive(Clone, Debug)]
+pub struct PlayerConfig {
+    /// The name in INFO replies.
+    pub name: String,
+    pub spec: PlayerSpec,
+    pub engine: EngineChoice,
+    /// Milliseconds kept free of each clock for parsing and the network.
+    pub margin_ms: f64,
+    pub seed: u64,
+    /// Whether START tries to solve the game (`crate::solve`) and, when it
+    /// can within part of the start clock, plays perfect moves.
+    pub solve: bool,
+}
+
+impl Default for PlayerConfig {
+    fn default() -> PlayerConfig {
+        PlayerConfig {
+            name: "gdlkit".into(),
+            spec: crate::search::DEFAULT_PLAYER
+                .parse()
+                .expect("the default player is a player"),
+            engine: EngineChoice::Auto,
+            margin_ms: 500.0,
+            seed: 1,
+            solve: true,
+        }
+    }
+}
+
+/// A reply to one message: HTTP status, body, and one log line (followed
+/// by diagnostics when a rules text is refused).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reply {
+    pub status: u16,
+    pub body: String,
+    pub log: String,
+}
+
+/// A request read from a client, its message parsed.
+pub enum Input {
+    /// A CORS preflight.
+    Options,
+    Message {
+        /// Sent as ggp-base's `GET /?(info)` form.
+        get: bool,
+        text: String,
+        parsed: Result<Message, String>,
+    },
+    /// Not a request: the HTTP status and why.
+    Refused { status: u16, why: String },
+}
+
+impl Input {
+    /// Parses the message of a request (no session needed).
+    pub fn read(parsed: Parsed) -> Input {
+        match parsed {
+            Parsed::Done(Request { method, .. }) if method == "OPTIONS" => Input::Options,
+            Parsed::Done(Request { method, message }) => Input::Message {
+                get: method == "GET",
+                parsed: message::parse(&message),
+                text: message,
+            },
+            Parsed::Bad(why) => Input::Refused { status: 400, why },
+            Parsed::TooLarge(why) => Input::Refused { status: 413, why },
+            Parsed::Incomplete => Input::Refused {
+                status: 400,
+                why: "incomplete request".into(),
+            },
+        }
+    }
+}
+
+/// A reply a server sends in the session's place when the session has not
+/// answered by `at_ms` (`clock::now_ms`): left before a search or START's
+/// work, halfway through the margin, so a search that overruns (a machine
+/// busier than the margin allows for) still answers within the clock.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fallback {
+    pub at_ms: f64,
+    /// The HTTP response.
+    pub response: Vec<u8>,
+    pub log: String,
+}
+
+/// Where the session leaves the [`Fallback`] for the request it answers.
+pub type Watch = std::sync::Arc<std::sync::Mutex<Option<Fallback>>>;
+
+struct Current {
+    id: String,
+    /// Milliseconds of each play clock.
+    clock: f64,
+    /// Milliseconds of each play clock the player may think.
+    think: f64,
+    /// The spec's own time budget (`ms`), at most `think`; none for
+    /// players without one.
+    cap: Option<f64>,
+    role: usize,
+    engine: Engine,
+    player: Box<dyn Player<Engine>>,
+    state: EngineState,
+    /// Nothing left to ponder: the state is terminal, or pondering failed.
+    over: bool,
+    /// The game solved at START, when it is small enough: its moves are
+    /// perfect and cost no search.
+    solution: Option<Solution>,
+}
+
+/// A player server's protocol state.
+pub struct Session {
+    cfg: PlayerConfig,
+    current: Option<Current>,
+    /// While a request is answered: where its fallback goes.
+    watch: Option<Watch>,
+}
+
+/// Players whose budget has a time option (`ms`).
+const TIMED: &[&str] = &["minimax", "alphabeta", "bestfirst", "mcts", "mcts-solver"];
+
+impl Session {
+    pub fn new(cfg: PlayerConfig) -> Session {
+        Session {
+            cfg,
+            current: None,
+            watch: None,
+        }
+    }
+
+    /// Whether a match is running.
+    pub fn busy(&self) -> bool {
+        self.current.is_some()
+    }
+
+    /// Whether [`Session::ponder`] has something to think about: a match
+    /// runs, not solved, not over, and its player keeps what it learns.
+    pub fn ponders(&self) -> bool {
+        self.current
+            .as_ref()
+            .is_some_and(|cur| cur.solution.is_none() && !cur.over && cur.player.ponders())
+    }
+
+    /// Thinks for about `ms` milliseconds about the current state on the
+    /// opponents' time (the server calls it while no message waits; the
+    /// next message's clock still runs from its arrival); the playouts it
+    /// added. An evaluation error ends the pondering of this match, not the
+    /// match.
+    pub fn ponder(&mut self, ms: f64) -> u64 {
+        if !self.ponders() {
+            return 0;
+        }
+        let Some(cur) = self.current.as_mut() else {
+            return 0;
+        };
+        let added = match cur.engine.is_terminal(&cur.state) {
+            Ok(false) => cur
+                .player
+                .ponder(&mut cur.engine, &cur.state, cur.role, ms)
+                .ok(),
+            _ => None,
+        };
+        cur.over |= added.is_none();
+        added.unwrap_or(0)
+    }
+
+    /// Answers one HTTP request (already parsed) as if it arrived now.
+    pub fn respond(&mut self, parsed: Parsed) -> (Vec<u8>, String) {
+        self.respond_at(parsed, crate::clock::now_ms())
+    }
+
+    /// Answers one HTTP request whose first byte arrived at `arrival`
+    /// (`clock::now_ms`); returns the response bytes and the log line.
+    pub fn respond_at(&mut self, parsed: Parsed, arrival: f64) -> (Vec<u8>, String) {
+        self.answer(Input::read(parsed), arrival)
+    }
+
+    /// Answers a request read with [`Input::read`] (a server parses the
+    /// message before it takes the session, so a huge message never holds
+    /// the session while it is parsed).
+    pub fn answer(&mut self, input: Input, arrival: f64) -> (Vec<u8>, String) {
+        match input {
+            Input::Options => (
+                http::response(200, ""),
+                "OPTIONS -> (CORS preflight)".into(),
+            ),
+            Input::Message { get, text, parsed } => {
+                let r = self.handle_parsed(&text, parsed, arrival);
+                let log = if get { format!("GET {}", r.log) } else { r.log };
+                (http::response(r.status, &r.body), log)
+            }
+            Input::Refused { status, why } => (
+                http::response(status, &error_body(&why)),
+                format!("bad request: {why}"),
+            ),
+        }
+    }
+
+    /// [`Session::answer`], leaving in `watch` a reply for the server to
+    /// send in time should the answer come too late.
+    pub fn answer_watched(
+        &mut self,
+        input: Input,
+        arrival: f64,
+        watch: Watch,
+    ) -> (Vec<u8>, String) {
+        self.watch = Some(watch);
+        let answer = self.answer(input, arrival);
+        self.watch = None;
+        answer
+    }
+
+    /// Answers one message text as if it arrived now.
+    pub fn handle(&mut self, text: &str) -> Reply {
+        self.handle_at(text, crate::clock::now_ms())
+    }
+
+    /// Answers one message text that arrived at `arrival` (`clock::now_ms`):
+    /// the clocks of START and PLAY run from then.
+    pub fn handle_at(&mut self, text: &str, arrival: f64) -> Reply {
+        self.handle_parsed(text, message::parse(text), arrival)
+    }
+
+    fn handle_parsed(&mut self, text: &str, m: Result<Message, String>, arrival: f64) -> Reply {
+        let mut r = match m {
+            Err(why) => Reply {
+                status: 400,
+                body: error_body(&why),
+                log: format!(
+                    "malformed message: {}: {}",
+                    message::excerpt(&why, 200),
+                    message::excerpt(text, 80)
+                ),
+            },
+            Ok(m) => self.dispatch(m, arrival),
+        };
+        r.log = format!("{} ({:.0} ms)", r.log, crate::clock::now_ms() - arrival);
+        r
+    }
+
+    fn dispatch(&mut self, m: Message, arrival: f64) -> Reply {
+        let kind = m.kind();
+        let ok = |body: String, note: String| Reply {
+            status: 200,
+            log: format!("{kind} {note}-> {body}"),
+            body,
+        };
+        // A message for another match than the running one: busy.
+        if let (Some(cur), Some(id)) = (&self.current, m.match_id()) {
+            if cur.id != id || matches!(m, Message::Start { .. }) {
+                return ok("busy".into(), format!("{id} (playing {}) ", cur.id));
+            }
+        }
+        match m {
+            Message::Info => {
+                let status = if self.busy() { "busy" } else { "available" };
+                ok(
+                    format!("( ( name {} ) ( status {status} ) )", self.cfg.name),
+                    String::new(),
+                )
+            }
+            Message::Preview { rules, .. } => {
+                if self.busy() {
+                    return ok("busy".into(), String::new());
+                }
+                match crate::engine::load_engine(&rules, EngineChoice::Interpreter) {
+                    Ok(_) => ok("done".into(), String::new()),
+                    Err(d) => refused("PREVIEW", &rules, &d),
+                }
+            }
+            Message::Start {
+                id,
+                role,
+                rules,
+                start_clock,
+                play_clock,
+            } => self.start(id, role, rules, (start_clock, play_clock), arrival),
+            Message::Play { id, moves } => match self.play(moves, arrival) {
+                Ok((mv, note)) => ok(mv, format!("{id} {note}")),
+                Err(e) => Reply {
+                    status: 400,
+                    body: error_body(&e),
+                    log: format!("PLAY {id} error: {e}"),
+                },
+            },
+            Message::Stop { id, moves } => {
+                if self.current.is_none() {
+                    return ok("busy".into(), format!("{id} (no match) "));
+                }
+                let goals = self.finish(moves);
+                self.current = None;
+                ok("done".into(), format!("{id} {goals}"))
+            }
+            Message::Abort { id } => {
+                if self.current.is_none() {
+                    return ok("busy".into(), format!("{id} (no match) "));
+                }
+                self.current = None;
+                ok("aborted".into(), format!("{id} "))
+            }
+        }
+    }
+
+    fn start(
+        &mut self,
+        id: String,
+        role: String,
+        rules: String,
+        (sc, pc): (u64, u64),
+        arrival: f64,
+    ) -> Reply {
+        let start_ms = sc as f64 * 1000.0;
+        let at = arrival + deadline(start_ms, self.cfg.margin_ms);
+        offer(&self.watch, at, "ready", format!("START {id}"));
+        let mut budget = crate::ground::Budget::default();
+        // Grounding gets part of the start clock (which runs from the
+        // message's arrival); past it, the interpreter runs.
+        let spent = crate::clock::now_ms() - arrival;
+        budget.max_ms = budget
+            .max_ms
+            .min((sc as f64 * 1000.0 * 0.6 - self.cfg.margin_ms - spent).max(100.0));
+        let crate::Game {
+            program,
+            mut engine,
+        } = match crate::Game::load_with(&rules, self.cfg.engine, budget) {
+            Ok(g) => g,
+            Err(d) => return refused("START", &rules, &d),
+        };
+        let err = |e: crate::EvalError| Reply {
+            status: 400,
+            body: error_body(&e.to_string()),
+            log: format!("START {id} error: {e}"),
+        };
+        let Some(r) = engine
+            .roles()
+            .iter()
+            .position(|&t| engine.terms().display(t).eq_ignore_ascii_case(&role))
+        else {
+            let why = format!("the rules have no role `{role}`");
+            return Reply {
+                status: 400,
+                body: error_body(&why),
+                log: format!("START {id} refused: {why}"),
+            };
+        };
+        let state = match engine.initial_state() {
+            Ok(s) => s,
+            Err(e) => return err(e),
+        };
+        let think = think_ms(pc, self.cfg.margin_ms);
+        let spec = timed_spec(&self.cfg.spec, think);
+        let cap = spec.get("ms").and_then(|v| v.parse::<f64>().ok());
+        let (player, note) = match build_player(&spec, &program, &mut engine, self.cfg.seed) {
+            Ok(p) => (p, String::new()),
+            Err(e) => (
+                Box::new(RandomPlayer::new(self.cfg.seed)) as Box<dyn Player<Engine>>,
+                format!(" ({e}; playing random moves)"),
+            ),
+        };
+        let solution = if self.cfg.solve {
+            solve_at_start(&engine, sc, self.cfg.margin_ms, arrival)
+        } else {
+            None
+        };
+        let solved = if solution.is_some() { ", solved" } else { "" };
+        let log = format!(
+            "START {id} as {role}, {} engine, {} {think:.0} ms/move{note}{solved} -> ready",
+            engine.name(),
+            player.name()
+        );
+        self.current = Some(Current {
+            id,
+            clock: pc as f64 * 1000.0,
+            think,
+            cap,
+            role: r,
+            engine,
+            player,
+            state,
+            over: false,
+            solution,
+        });
+        Reply {
+            status: 200,
+            body: "ready".into(),
+            log,
+        }
+    }
+
+    /// Applies joint moves (texts in role order) to the running match
+    /// without choosing any: a player rebuilt after its worker died (the
+    /// page's Match view) is sent the match's START again, then catches up
+    /// with the moves before the pending message's.
+    pub fn catch_up(&mut self, moves: &[Vec<String>]) -> Result<(), String> {
+        let Some(cur) = self.current.as_mut() else {
+            return Err("no match is running: START first".into());
+        };
+        for joint in moves {
+            cur.state = advance(cur, joint)?;
+        }
+        Ok(())
+    }
+
+    /// Applies the previous joint move and chooses our move within the play
+    /// clock, which runs from the message's `arrival`.
+    fn play(
+        &mut self,
+        moves: Option<Vec<String>>,
+        arrival: f64,
+    ) -> Result<(String, String), String> {
+        let Some(cur) = self.current.as_mut() else {
+            return Ok(("busy".into(), "(no match) ".into()));
+        };
+        if let Some(ms) = moves {
+            cur.state = advance(cur, &ms)?;
+        }
+        let legal = cur
+            .engine
+            .legal_moves(&cur.state, cur.role)
+            .map_err(|e| e.to_string())?;
+        if legal.is_empty() {
+            return Err("our role has no legal move in this state".into());
+        }
+        // A forced move is sent at once, without a search; in a solved
+        // game a move that keeps the solved value, also without one.
+        let solved = solved_move(cur, &legal);
+        let mv: TermId = if legal.len() == 1 {
+            legal[0]
+        } else if let Some(m) = solved {
+            m
+        } else {
+            // Should the search overrun: the move the player would make
+            // from what it kept (a tree grown on the opponents' time),
+            // else our first legal move.
+            let at = arrival + deadline(cur.clock, self.cfg.margin_ms);
+            let known = cur
+                .player
+                .known_move(&cur.state, cur.role)
+                .filter(|m| legal.contains(m));
+            let fallback = spaced(&cur.engine.terms().display(known.unwrap_or(legal[0])));
+            offer(&self.watch, at, &fallback, format!("PLAY {}", cur.id));
+            if let Some(cap) = cur.cap {
+                let left = cur.think - (crate::clock::now_ms() - arrival);
+                cur.player.set_time_ms(cap.min(left).max(1.0));
+            }
+            match cur
+                .player
+                .select_move(&mut cur.engine, &cur.state, cur.role)
+            {
+                Ok(m) if legal.contains(&m) => m,
+                // Never leave the manager without a legal move.
+                _ => legal[0],
+            }
+        };
+        let stats = cur.player.last_stats();
+        let note = if legal.len() == 1 {
+            "(forced) ".into()
+        } else if solved.is_some() {
+            "(solved) ".into()
+        } else {
+            format!("({} nodes, {} playouts) ", stats.nodes, stats.playouts)
+        };
+        Ok((spaced(&cur.engine.terms().display(mv)), note))
+    }
+
+    /// Applies the last joint move (if any) and describes the goals.
+    fn finish(&mut self, moves: Option<Vec<String>>) -> String {
+        let Some(cur) = self.current.as_mut() else {
+            return String::new();
+        };
+        if let Some(ms) = moves {
+            match advance(cur, &ms) {
+                Ok(s) => cur.state = s,
+                Err(e) => return format!("({e}) "),
+            }
+        }
+        match cur.engine.goals(&cur.state) {
+            Ok(g) => format!(
+                "(our goal {}) ",
+                g.get(cur.role)
+                    .copied()
+                    .flatten()
+                    .map_or("none".into(), |v| v.to_string())
+            ),
+            Err(e) => format!("({e}) "),
+        }
+    }
+}
+
+/// States the solver may explore at START: few enough that the
+/// retrograde analysis after the exploration takes well under a second.
+const SOLVE_AT_START_STATES: usize = 300_000;
+
+/// The whole game solved within part of what is left of the start clock,
+/// or `None` (too large, refused, or no time).
+fn solve_at_start(engine: &Engine, sc: u64, margin_ms: f64, arrival: f64) -> Option<Solution> {
+    let left = sc as f64 * 1000.0 - margin_ms - (crate::clock::now_ms() - arrival);
+    if left < 1000.0 {
+        return None;
+    }
+    let limits = solve::Limits {
+        seconds: (left * 0.4 / 1000.0).min(30.0),
+        max_states: SOLVE_AT_START_STATES,
+    };
+    solve::try_solve(engine, limits)
+}
+
+/// A legal move of ours that keeps the solved value of the current state.
+fn solved_move(cur: &mut Current, legal: &[TermId]) -> Option<TermId> {
+    let sol = cur.solution.as_ref()?;
+    // A move into a position the solution leaves open (a cycle nobody can
+    // force an end of) might beat every valued one: then search instead.
+    let all = sol
+        .move_values(&mut cur.engine, &cur.state, cur.role)
+        .ok()?;
+    if all.iter().any(|m| m.value.is_none()) {
+        return None;
+    }
+    let best = sol.best_moves(&mut cur.engine, &cur.state, cur.role).ok()?;
+    best.iter().map(|m| m.r#move).find(|m| legal.contains(m))
+}
+
+/// The state after a joint move given as KIF texts in role order.
+fn advance(cur: &mut Current, moves: &[String]) -> Result<EngineState, String> {
+    let n = cur.engine.roles().len();
+    if moves.len() != n {
+        return Err(format!(
+            "a joint move has {n} moves (one per role), got {}",
+            moves.len()
+        ));
+    }
+    let joint = moves
+        .iter()
+        .map(|m| crate::program::parse_ground_term(cur.engine.terms_mut(), m))
+        .collect::<Result<Vec<_>, _>>()?;
+    cur.engine
+        .next_state(&cur.state, &joint)
+        .map_err(|e| e.to_string())
+}
+
+/// Leaves `body` as the reply to send at `at_ms` unless another is sent
+/// by then (where a server watches).
+fn offer(watch: &Option<Watch>, at_ms: f64, body: &str, log: String) {
+    if let Some(w) = watch {
+        let fallback = Fallback {
+            at_ms,
+            response: http::response(200, body),
+            log: format!("{log} -> {body} (sent at the deadline, the answer not ready)"),
+        };
+        *w.lock().unwrap_or_else(|e| e.into_inner()) = Some(fallback);
+    }
+}
+
+/// When, from a message's arrival, a server sends the fallback: halfway
+/// through the margin kept back from a clock of `clock_ms` (the search
+/// ends at its start).
+fn deadline(clock_ms: f64, margin_ms: f64) -> f64 {
+    clock_ms - (clock_ms - think_ms_of(clock_ms, margin_ms)) / 2.0
+}
+
+/// The milliseconds of a play clock of `pc` seconds a player may think.
+fn think_ms(pc: u64, margin_ms: f64) -> f64 {
+    think_ms_of(pc as f64 * 1000.0, margin_ms)
+}
+
+/// The milliseconds of a clock of `clock_ms` a search may take: the clock
+/// minus the margin, but at least a quarter of it.
+fn think_ms_of(clock_ms: f64, margin_ms: f64) -> f64 {
+    (clock_ms - margin_ms).max(clock_ms / 4.0).max(10.0)
+}
+
+/// The spec with its time budget capped at `think_ms` (players with a
+/// time option only; random and legal answer at once).
+fn timed_spec(spec: &PlayerSpec, think_ms: f64) -> PlayerSpec {
+    let mut s = spec.clone();
+    if TIMED.contains(&s.name.as_str()) {
+        let ms = s
+            .get("ms")
+            .and_then(|v| v.parse::<f64>().ok())
+            .map_or(think_ms, |v| v.min(think_ms));
+        s.options.retain(|(k, _)| k != "ms");
+        s.options.push(("ms".into(), format!("{ms:.0}")));
+    }
+    s
+}
+
+fn refused(kind: &str, rules: &str, diags: &[crate::Diagnostic]) -> Reply {
+    let errors: Vec<_> = diags
+        .iter()
+        .filter(|d| d.severity == crate::Severity::Error)
+        .cloned()
+        .collect();
+    let first = errors
+        .first()
+        .map_or("the rules have errors".to_string(), |d| {
+            format!("{}: {}", d.code, d.message)
+        });
+    let rendered = crate::diagnostic::render(&errors, "rules", rules, false);
+    Reply {
+        status: 400,
+        body: error_body(&format!("the rules have errors: {first}")),
+        log: format!(
+            "{kind} refused: the rules have {} error(s)\n{}",
+            errors.len(),
+            rendered.trim_end()
+        ),
+    }
+}
+
+/// An error reply: `( error "…" )` (quotes in the reason dropped).
+pub fn error_body(why: &str) -> String {
+    let clean: String = why
+        .chars()
+        .map(|c| if c == '"' || c.is_control() { ' ' } else { c })
+        .collect();
+    format!("( error \"{clean}\" )")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GAME: &str = "(role a) (role b) (init (s 0)) (<= (legal a (go ?x)) (true (s 0)) (n ?x))
+        (<= (legal b wait) (true (s 0))) (n 1) (n 2) (<= (next (s ?x)) (does a (go ?x)))
+        (<= terminal (not (true (s 0)))) (<= (goal a 100) (true (s 2))) (<= (goal a 0) (true (s 1)))
+        (<= (goal b 0) (true (s 2))) (<= (goal b 100) (true (s 1)))";
+
+    fn start(id: &str, role: &str) -> String {
+        format!("(start {id} {role} ({GAME}) 5 1)")
+    }
+
+    #[test]
+    fn a_match_from_start_to_stop() {
+        let mut s = Session::new(PlayerConfig {
+            spec: "alphabeta".parse().unwrap(),
+            ..PlayerConfig::default()
+        });
+        assert_eq!(
+            s.handle(&start("m", "A")).body,
+            "ready",
+            "roles match case-insensitively"
+        );
+        assert!(s.busy());
+        assert_eq!(s.handle(&start("other", "b")).body, "busy");
+        assert_eq!(s.handle("(play other nil)").body, "busy");
+        // Alpha-beta finds the win: (go 2).
+        assert_eq!(s.handle("(play m nil)").body, "( go 2 )");
+        let r = s.handle("(stop m ((go 2) wait))");
+        assert_eq!(r.body, "done");
+        assert!(r.log.contains("our goal 100"), "{}", r.log);
+        assert!(!s.busy());
+    }
+
+    /// Answers `text` (arrived at 1 s); the fallback it left, if any.
+    fn answer(s: &mut Session, text: &str) -> Option<Fallback> {
+        let watch = Watch::default();
+        let input = Input::Message {
+            get: false,
+            text: text.into(),
+            parsed: message::parse(text),
+        };
+        s.answer_watched(input, 1_000.0, watch.clone());
+        let left = watch.lock().unwrap().take();
+        left
+    }
+
+    #[test]
+    fn the_fallback_is_the_move_the_kept_tree_would_make() {
+        // As x: the first search keeps its tree. After o's reply that
+        // tree has searched, PLAY leaves the move the tree would make.
+        let ttt = include_str!("../../../../games/ticTacToe.kif");
+        let mut s = Session::new(PlayerConfig {
+            spec: "mcts:solver=on,playouts=3000".parse().unwrap(),
+            solve: false,
+            ..PlayerConfig::default()
+        });
+        assert_eq!(s.handle(&format!("(start m x ({ttt}) 5 2)")).body, "ready");
+        let first = s.handle("(play m nil)").body;
+        assert_eq!(s.handle(&format!("(play m ({first} noop))")).body, "noop");
+        let cur = s.current.as_mut().unwrap();
+        let reply = cur
+            .player
+            .known_move(&cur.state, 1)
+            .expect("o's replies searched");
+        let wait = cur.engine.legal_moves(&cur.state, 0).unwrap()[0];
+        let after = cur.engine.next_state(&cur.state, &[wait, reply]).unwrap();
+        let known = cur
+            .player
+            .known_move(&after, 0)
+            .expect("x's answers searched");
+        let show = |t: TermId| spaced(&cur.engine.terms().display(t));
+        let (reply, known) = (show(reply), show(known));
+        let f = answer(&mut s, &format!("(play m (noop {reply}))")).expect("a fallback");
+        let text = |r: &[u8]| String::from_utf8_lossy(r).into_owned();
+        assert_eq!(text(&f.response), text(&http::response(200, &known)));
+    }
+
+    #[test]
+    fn start_and_play_leave_a_fallback_due_halfway_through_the_margin() {
+        let mut s = Session::new(PlayerConfig {
+            spec: "mcts:playouts=50".parse().unwrap(),
+            // Solved, the game's moves would cost no search.
+            solve: false,
+            ..PlayerConfig::default()
+        });
+        // START (5 s): "ready", due 250 ms before the start clock ends.
+        let f = answer(&mut s, &start("m", "a")).expect("START leaves a fallback");
+        assert_eq!(f.at_ms, 1_000.0 + 5_000.0 - 250.0);
+        assert_eq!(f.response, http::response(200, "ready"));
+        // PLAY (1 s): one of a's legal moves, due 250 ms before the clock.
+        let f = answer(&mut s, "(play m nil)").expect("PLAY leaves a fallback");
+        assert_eq!(f.at_ms, 1_000.0 + 1_000.0 - 250.0);
+        let legal = ["( go 1 )", "( go 2 )"].map(|mv| http::response(200, mv));
+        assert!(legal.contains(&f.response), "{}", f.log);
+        // A forced move is sent at once: no fallback.
+        let mut b = Session::new(PlayerConfig::default());
+        answer(&mut b, &start("n", "b"));
+        assert_eq!(answer(&mut b, "(play n nil)"), None);
+    }
+
+    #[test]
+    fn a_rebuilt_player_catches_up_and_plays_on() {
+        // Tic-tac-toe as o: x's first mark and o's centre are caught up
+        // with, then PLAY brings x's second mark, a threat on the first
+        // line; every other answer loses at once, so o blocks at (1 3).
+        let ttt = include_str!("../../../../games/ticTacToe.kif");
+        let mut s = Session::new(PlayerConfig {
+            spec: "alphabeta:depth=4,heuristic=none".parse().unwrap(),
+            ..PlayerConfig::default()
+        });
+        assert!(s.catch_up(&[]).is_err(), "no match yet");
+        assert_eq!(s.handle(&format!("(start m o ({ttt}) 5 2)")).body, "ready");
+        let joint = |a: &str, b: &str| vec![a.to_string(), b.to_string()];
+        s.catch_up(&[joint("(mark 1 1)", "noop"), joint("noop", "(mark 2 2)")])
+            .unwrap();
+        let r = s.handle("(play m ((mark 1 2) noop))");
+        assert_eq!(r.body, "( mark 1 3 )", "{}", r.log);
+        // A move that does not parse is an error, not a panic.
+        assert!(s.catch_up(&[joint("(mark 1", "noop")]).is_err());
+    }
+
+    /// The tree size in a PLAY reply's log: `(N nodes, P playouts)`.
+    fn nodes_in(log: &str) -> u64 {
+        let at = log.find(" nodes").expect("a searched move");
+        let digits = log[..at].rsplit('(').next().unwrap();
+        digits.parse().unwrap()
+    }
+
+    #[test]
+    fn what_the_player_learns_on_the_opponents_time_is_kept() {
+        // Tic-tac-toe as x, searched with 50 playouts a move; one session
+        // ponders while o thinks, the other does not. The next search
+        // starts from what pondering grew under o's reply. A tree, not a
+        // graph: one node per state soon proves the game, and a proven
+        // root leaves nothing to ponder.
+        let ttt = include_str!("../../../../games/ticTacToe.kif");
+        let session = |spec: &str| {
+            let mut s = Session::new(PlayerConfig {
+                spec: spec.parse().unwrap(),
+                solve: false,
+                ..PlayerConfig::default()
+            });
+            assert_eq!(
+                s.handle(&format!("(start m x ({ttt}) 60 30)")).body,
+                "ready"
+            );
+            s
+        };
+        let (mut pondering, mut idle) = (
+            session("mcts:solver=on,transpositions=off,playouts=50"),
+            session("mcts:solver=on,transpositions=off,playouts=50"),
+        );
+        let first = pondering.handle("(play m nil)").body;
+        assert_eq!(idle.handle("(play m nil)").body, first, "the same seed");
+        let ours = first.trim_matches(|c| c == '(' || c == ')' || c == ' ');
+        let after_ours = format!("(play m (({ours}) noop))");
+        for s in [&mut pondering, &mut idle] {
+            assert_eq!(s.handle(&after_ours).body, "noop", "o moves");
+            assert!(s.ponders());
+        }
+        let mut added = 0;
+        while added < 2000 {
+            let n = pondering.ponder(20.0);
+            assert!(n > 0, "every slice plays at least one playout");
+            added += n;
+        }
+        let theirs = if ours == "mark 2 2" {
+            "(mark 1 1)"
+        } else {
+            "(mark 2 2)"
+        };
+        let reply = format!("(play m (noop {theirs}))");
+        let (p, i) = (pondering.handle(&reply), idle.handle(&reply));
+        assert!(
+            nodes_in(&p.log) >= nodes_in(&i.log) + 50,
+            "pondered: {}; not: {}",
+            p.log,
+            i.log
+        );
+        // Plain MCTS rebuilds its tree every move: nothing to ponder.
+        assert!(!session("mcts").ponders());
+        assert!(!session("mcts:solver=on,reuse=off").ponders());
+        assert!(!session("mcts:solver=on,ponder=off").ponders());
+        assert_eq!(session("mcts").ponder(10.0), 0);
+    }
+
+    #[test]
+    fn bad_moves_and_bad_rules_are_errors_not_panics() {
+        let mut s = Session::new(PlayerConfig::default());
+        assert_eq!(s.handle(&start("m", "b")).body, "ready");
+        let r = s.handle("(play m ((go 3) wait))");
+        assert_eq!(r.status, 400, "{r:?}");
+        let r = s.handle("(play m ((go 1)))");
+        assert!(r.body.contains("one per role"), "{r:?}");
+        assert_eq!(s.handle("(abort m)").body, "aborted");
+        let r = s.handle("(start m2 a ((role a) (<= (p ?x) (q))) 5 1)");
+        assert_eq!(r.status, 400);
+        assert!(
+            r.log.contains("START refused") && r.log.contains("GDL"),
+            "{}",
+            r.log
+        );
+        assert!(!s.busy());
+        let r = s.handle("(start m3 nobody ((role a)) 5 1)");
+        assert!(r.body.contains("no role"), "{r:?}");
+    }
+
+    #[test]
+    fn the_play_clock_runs_from_the_arrival_and_forced_moves_are_immediate() {
+        let ttt = include_str!("../../../../games/ticTacToe.kif");
+        let mut s = Session::new(PlayerConfig {
+            spec: "mcts".parse().unwrap(),
+            // Searched, not solved: the clock is what is tested.
+            solve: false,
+            ..PlayerConfig::default()
+        });
+        // A 60 s play clock: o's only move (noop) must not wait for it.
+        assert_eq!(
+            s.handle(&format!("(start m o ({ttt}) 60 60)")).body,
+            "ready"
+        );
+        let t = crate::clock::now_ms();
+        let r = s.handle("(play m nil)");
+        assert_eq!(r.body, "noop");
+        assert!(r.log.contains("(forced)"), "{}", r.log);
+        assert!(crate::clock::now_ms() - t < 10_000.0, "{}", r.log);
+        assert_eq!(s.handle("(abort m)").body, "aborted");
+        // x with a 4 s clock (3.5 s of thinking) whose message arrived
+        // 3.4 s ago: about 0.1 s is left, not 3.5 s.
+        assert_eq!(
+            s.handle(&format!("(start m2 x ({ttt}) 60 4)")).body,
+            "ready"
+        );
+        let t = crate::clock::now_ms();
+        let r = s.handle_at("(play m2 nil)", t - 3400.0);
+        assert!(r.body.starts_with("( mark"), "{r:?}");
+        let took = crate::clock::now_ms() - t;
+        assert!(
+            took < 2000.0,
+            "searched {took:.0} ms of a clock nearly spent"
+        );
+    }
+
+    #[test]
+    fn a_small_game_is_solved_at_start_and_played_perfectly() {
+        // Tic-tac-toe as o after x's (1 1) and (1 2) with o's centre: every
+        // move but the block at (1 3) loses, and the solved move needs no
+        // search. A random player would find it one time in six.
+        let ttt = include_str!("../../../../games/ticTacToe.kif");
+        let mut s = Session::new(PlayerConfig {
+            spec: "random".parse().unwrap(),
+            ..PlayerConfig::default()
+        });
+        let r = s.handle(&format!("(start m o ({ttt}) 30 2)"));
+        assert_eq!(r.body, "ready");
+        assert!(r.log.contains("solved"), "{}", r.log);
+        let joint = |a: &str, b: &str| vec![a.to_string(), b.to_string()];
+        s.catch_up(&[joint("(mark 1 1)", "noop"), joint("noop", "(mark 2 2)")])
+            .unwrap();
+        let r = s.handle("(play m ((mark 1 2) noop))");
+        assert_eq!(r.body, "( mark 1 3 )", "{}", r.log);
+        assert!(r.log.contains("(solved)"), "{}", r.log);
+        // Without solving, the random player is asked instead.
+        let mut s = Session::new(PlayerConfig {
+            spec: "random".parse().unwrap(),
+            solve: false,
+            ..PlayerConfig::default()
+        });
+        let r = s.handle(&format!("(start m o ({ttt}) 30 2)"));
+        assert!(!r.log.contains("solved"), "{}", r.log);
+    }
+
+    #[test]
+    fn the_time_budget_is_cut_to_the_play_clock() {
+        let spec: PlayerSpec = "mcts:ms=60000".parse().unwrap();
+        assert_eq!(timed_spec(&spec, 1500.0).get("ms"), Some("1500"));
+        let spec: PlayerSpec = "alphabeta:ms=200".parse().unwrap();
+        assert_eq!(timed_spec(&spec, 1500.0).get("ms"), Some("200"));
+        let spec: PlayerSpec = "random".parse().unwrap();
+        assert_eq!(timed_spec(&spec, 1500.0), spec, "random takes no ms option");
+    }
+}

@@ -1,0 +1,1080 @@
+//! Search: players that work on any game through the [`StateMachine`] API
+//! (n roles, simultaneous moves, goals 0..100).
+//!
+//! | player | file | needs a heuristic |
+//! |---|---|---|
+//! | `random`, `legal` | here | no |
+//! | `minimax` (reference, depth-limited, iterative deepening) | `minimax.rs` | at the depth limit |
+//! | `alphabeta` (iterative deepening, transposition table, PV-first ordering) | `alphabeta.rs` | at the depth limit |
+//! | `bestfirst` (one-player games, thesis 3.2.1) | `bestfirst.rs` | yes |
+//! | `mcts` (UCT with per-role joint-move statistics) | `mcts.rs` | no |
+//! | `mcts:solver=on` (MCTS-Solver, tree kept between moves) | `mcts_solver.rs` | no |
+//! | `ensemble` (one alpha-beta per evaluation function plus an exhaustive one, lecture 004) | `ensemble.rs` | one each |
+//!
+//! Heuristics (`heuristics.rs`, `fuzzy/`) map non-terminal states to
+//! `[1, 99]`, so a real win (100) is better and a real loss (0) worse than
+//! any estimate; terminal states always score their real goal values.
+//!
+//! **Game-tree semantics** (minimax and alpha-beta): values are goal values
+//! of the searching role ("our role"). In a state where only our role has a
+//! choice we maximise; where only other roles choose, they minimise our value
+//! (*paranoid* assumption); where both choose (simultaneous moves) we pick
+//! our move first and the others answer with the joint reply that is worst
+//! for us. For two-player zero-sum turn-taking games this is exactly classic
+//! minimax. For two-player turn-taking games that are *not* zero-sum, the
+//! default is the thesis' adaptation (3.2.3): each mover maximises its own
+//! value (`mode=maxn`); paranoid is the default for more than two roles and
+//! for simultaneous moves. Zero-sum and turn-taking are detected by random
+//! simulation ([`GameInfo::sample`]).
+//!
+//! Budgets ([`Budget`]): wall-clock milliseconds (natively and in wasm),
+//! nodes, and a depth limit. Every player always has a move when its budget
+//! ends.
+
+pub mod alphabeta;
+pub mod alphabeta_parallel;
+pub mod bestfirst;
+pub mod ensemble;
+pub(crate) mod evaluation;
+pub mod explain;
+pub(crate) mod explain_board;
+pub mod fjo;
+pub mod fuzzy;
+pub mod heuristics;
+pub mod learned;
+pub mod matches;
+pub mod mcts;
+pub mod mcts_parallel;
+pub mod mcts_solver;
+pub mod minimax;
+pub mod ordering;
+pub mod parallel;
+pub mod proof_number;
+pub mod report;
+pub mod root;
+pub(crate) mod table;
+pub(crate) mod tactics;
+
+use crate::clock::{now_ms, Deadline};
+use crate::program::Program;
+use crate::reasoner::{greedy, EvalError, StateMachine};
+use crate::terms::TermId;
+use serde::Serialize;
+
+pub use heuristics::Heuristic;
+
+/// Search budget: any limit that is set ends the search.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Budget {
+    /// Wall-clock milliseconds.
+    pub ms: Option<f64>,
+    /// Nodes (states entered; for MCTS, playouts).
+    pub nodes: Option<u64>,
+    /// Maximum depth in joint moves (plies).
+    pub depth: Option<u32>,
+}
+
+impl Budget {
+    pub fn ms(ms: f64) -> Budget {
+        Budget {
+            ms: Some(ms),
+            ..Budget::default()
+        }
+    }
+    pub fn depth(d: u32) -> Budget {
+        Budget {
+            depth: Some(d),
+            ..Budget::default()
+        }
+    }
+    pub fn nodes(n: u64) -> Budget {
+        Budget {
+            nodes: Some(n),
+            ..Budget::default()
+        }
+    }
+    /// `fraction` of this budget's time and nodes.
+    pub fn share(&self, fraction: f64) -> Budget {
+        Budget {
+            ms: self.ms.map(|ms| ms * fraction),
+            nodes: (self.nodes).map(|n| (n as f64 * fraction).ceil() as u64),
+            ..*self
+        }
+    }
+    pub fn unlimited(&self) -> bool {
+        self.ms.is_none() && self.nodes.is_none()
+    }
+}
+
+/// Hard cap on search depth (recursion stays bounded on any game).
+pub const MAX_DEPTH: u32 = 400;
+
+/// Checks a [`Budget`] cheaply: the clock is read every 64 ticks.
+#[derive(Clone, Debug)]
+pub struct Limit {
+    deadline: Deadline,
+    max_nodes: u64,
+    ticks: u64,
+    stopped: bool,
+}
+
+impl Limit {
+    pub fn new(b: &Budget) -> Limit {
+        Limit {
+            deadline: b.ms.map(Deadline::after_ms).unwrap_or_else(Deadline::never),
+            max_nodes: b.nodes.unwrap_or(u64::MAX),
+            ticks: 0,
+            stopped: false,
+        }
+    }
+    /// Counts one unit of work; true once the budget is exhausted.
+    pub fn tick(&mut self) -> bool {
+        self.ticks += 1;
+        if self.ticks > self.max_nodes || (self.ticks.is_multiple_of(64) && self.deadline.passed())
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+    /// True once the budget is exhausted (reads the clock).
+    pub fn exhausted(&mut self) -> bool {
+        if self.ticks >= self.max_nodes || self.deadline.passed() {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+    pub fn ticks(&self) -> u64 {
+        self.ticks
+    }
+}
+
+/// Why a search stopped early.
+#[derive(Debug)]
+pub enum Stop {
+    Budget,
+    Eval(EvalError),
+}
+
+impl From<EvalError> for Stop {
+    fn from(e: EvalError) -> Stop {
+        Stop::Eval(e)
+    }
+}
+
+/// Counters of one search (`SearchStats` in JS).
+#[derive(Clone, Debug, Default, Serialize, serde::Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename_all = "camelCase", rename = "SearchStats")
+)]
+pub struct Stats {
+    /// States entered (for MCTS: tree nodes created).
+    pub nodes: u64,
+    /// Leaves evaluated (terminal or heuristic).
+    pub leaves: u64,
+    /// Alpha-beta cut-offs.
+    pub cutoffs: u64,
+    /// Transposition-table hits that ended a node.
+    pub tt_hits: u64,
+    /// MCTS iterations (simulations): one per descent, whether it ends in
+    /// a random playout or on a terminal node already in the tree.
+    pub playouts: u64,
+    /// Deepest completed iteration (iterative deepening) or tree depth.
+    pub depth: u32,
+    pub elapsed_ms: f64,
+}
+
+impl Stats {
+    pub fn add(&mut self, o: &Stats) {
+        self.nodes += o.nodes;
+        self.leaves += o.leaves;
+        self.cutoffs += o.cutoffs;
+        self.tt_hits += o.tt_hits;
+        self.playouts += o.playouts;
+        self.depth = self.depth.max(o.depth);
+        self.elapsed_ms += o.elapsed_ms;
+    }
+}
+
+/// The outcome of one search from one state for one role.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// Value for the searching role on the 0..100 goal scale.
+    pub value: f64,
+    /// The chosen move of the searching role (`None` only if it has none).
+    pub best_move: Option<TermId>,
+    /// Whether the value is exact: no heuristic estimate influenced it.
+    pub solved: bool,
+    /// Totals over every iteration.
+    pub stats: Stats,
+    /// The counts of each iterative-deepening pass (one entry for a
+    /// single full-depth pass; empty for best-first and MCTS).
+    pub iterations: Vec<Iteration>,
+}
+
+/// The counts of one iterative-deepening pass.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename_all = "camelCase", rename = "SearchIteration")
+)]
+pub struct Iteration {
+    /// The depth limit of the pass.
+    pub depth: u32,
+    /// The pass finished (false: the budget ended it).
+    pub complete: bool,
+    pub nodes: u64,
+    pub leaves: u64,
+    pub cutoffs: u64,
+    pub tt_hits: u64,
+}
+
+impl Iteration {
+    pub fn of(depth: u32, complete: bool, s: &Stats) -> Iteration {
+        Iteration {
+            depth,
+            complete,
+            nodes: s.nodes,
+            leaves: s.leaves,
+            cutoffs: s.cutoffs,
+            tt_hits: s.tt_hits,
+        }
+    }
+}
+
+/// A player: picks a move for one role in a state.
+pub trait Player<M: StateMachine> {
+    /// Short name with options, e.g. `alphabeta(fuzzy, 200 ms)`.
+    fn name(&self) -> String;
+    /// The move for `role`; always a legal move when the role has one.
+    fn select_move(
+        &mut self,
+        m: &mut M,
+        state: &M::State,
+        role: usize,
+    ) -> Result<TermId, EvalError>;
+    /// Called before each new game.
+    fn new_game(&mut self) {}
+    /// Sets the wall-clock budget of the next searches (a player on a play
+    /// clock: the time left of it); players without a time budget ignore it.
+    fn set_time_ms(&mut self, _ms: f64) {}
+    /// The move the player would make at `state` from what it holds now,
+    /// without searching (a server's reply should the search overrun);
+    /// none where it holds nothing of `state`.
+    fn known_move(&self, _state: &M::State, _role: usize) -> Option<TermId> {
+        None
+    }
+    /// Counters of the last `select_move`.
+    fn last_stats(&self) -> Stats {
+        Stats::default()
+    }
+    /// Whether [`Player::ponder`] does anything: the player keeps what it
+    /// learns between moves, so thinking on the opponent's time pays.
+    fn ponders(&self) -> bool {
+        false
+    }
+    /// Thinks about `state` for about `ms` milliseconds without choosing a
+    /// move (a player server calls it while it waits for the next message);
+    /// the playouts (or nodes) it added.
+    fn ponder(
+        &mut self,
+        _m: &mut M,
+        _state: &M::State,
+        _role: usize,
+        _ms: f64,
+    ) -> Result<u64, EvalError> {
+        Ok(0)
+    }
+}
+
+fn no_move(role: usize) -> EvalError {
+    EvalError::BadMove(format!("role number {role} has no legal move"))
+}
+
+/// The move a finished search chose for `role`, its counters kept in
+/// `stats` (what [`Player::last_stats`] returns): the `select_move` of every
+/// player that searches.
+pub fn searched_move(
+    result: SearchResult,
+    stats: &mut Stats,
+    role: usize,
+) -> Result<TermId, EvalError> {
+    *stats = result.stats;
+    result.best_move.ok_or_else(|| no_move(role))
+}
+
+/// Plays uniformly random legal moves (seeded).
+pub struct RandomPlayer {
+    rng: fastrand::Rng,
+}
+
+impl RandomPlayer {
+    pub fn new(seed: u64) -> RandomPlayer {
+        RandomPlayer {
+            rng: fastrand::Rng::with_seed(seed),
+        }
+    }
+}
+
+impl<M: StateMachine> Player<M> for RandomPlayer {
+    fn name(&self) -> String {
+        "random".into()
+    }
+    fn select_move(
+        &mut self,
+        m: &mut M,
+        state: &M::State,
+        role: usize,
+    ) -> Result<TermId, EvalError> {
+        let moves = m.legal_moves(state, role)?;
+        if moves.is_empty() {
+            return Err(no_move(role));
+        }
+        Ok(moves[crate::reasoner::random_index(&mut self.rng, moves.len())])
+    }
+}
+
+/// Plays the first legal move (deterministic, for tests).
+pub struct LegalPlayer;
+
+impl<M: StateMachine> Player<M> for LegalPlayer {
+    fn name(&self) -> String {
+        "legal".into()
+    }
+    fn select_move(
+        &mut self,
+        m: &mut M,
+        state: &M::State,
+        role: usize,
+    ) -> Result<TermId, EvalError> {
+        m.legal_moves(state, role)?
+            .first()
+            .copied()
+            .ok_or_else(|| no_move(role))
+    }
+}
+
+/// The goal value of `role` in a state (the largest derivable; 0 if none).
+pub fn goal_of<M: StateMachine>(m: &mut M, s: &M::State, role: usize) -> Result<f64, EvalError> {
+    Ok(m.goals(s)?.get(role).copied().flatten().unwrap_or(0) as f64)
+}
+
+/// Who chooses in a state, from the legal moves of every role.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// Nobody has a choice (every role has exactly one move).
+    Forced,
+    /// Only our role has a choice.
+    Ours,
+    /// Only other roles have a choice.
+    Theirs,
+    /// Our role and at least one other choose simultaneously.
+    Both,
+}
+
+pub fn turn_of(legal: &[Vec<TermId>], role: usize) -> Turn {
+    let ours = legal.get(role).map_or(0, Vec::len) > 1;
+    let theirs = legal
+        .iter()
+        .enumerate()
+        .any(|(r, ms)| r != role && ms.len() > 1);
+    match (ours, theirs) {
+        (false, false) => Turn::Forced,
+        (true, false) => Turn::Ours,
+        (false, true) => Turn::Theirs,
+        (true, true) => Turn::Both,
+    }
+}
+
+/// The joint moves where our role plays `ours` and the others range over
+/// their legal moves (first other role slowest).
+pub fn replies(
+    legal: &[Vec<TermId>],
+    role: usize,
+    ours: TermId,
+) -> Result<Vec<Vec<TermId>>, EvalError> {
+    let mut lists: Vec<Vec<TermId>> = legal.to_vec();
+    lists[role] = vec![ours];
+    crate::reasoner::joint_moves(&lists)
+}
+
+/// Properties of a game found by random simulation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameInfo {
+    pub roles: usize,
+    /// In every sampled terminal state the goal values summed to the same
+    /// total.
+    pub zero_sum: bool,
+    /// In every sampled state at most one role had more than one legal move.
+    pub turn_taking: bool,
+    /// Sampled playouts that reached a terminal state.
+    pub terminal_samples: usize,
+}
+
+impl GameInfo {
+    /// Plays `playouts` random games from `root` (at most 300 steps each).
+    pub fn sample<M: StateMachine>(
+        m: &mut M,
+        root: &M::State,
+        playouts: usize,
+        seed: u64,
+    ) -> Result<GameInfo, EvalError> {
+        let n = m.roles().len();
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let (mut zero_sum, mut turn_taking, mut sum, mut terminals) = (true, true, None, 0);
+        for _ in 0..playouts {
+            let end = crate::reasoner::random_walk(m, root, &mut rng, 300, |_, _, legal, _| {
+                if legal.iter().filter(|l| l.len() > 1).count() > 1 {
+                    turn_taking = false;
+                }
+                Ok(true)
+            })?;
+            if end.terminal {
+                let total: i64 = m.goals(&end.state)?.iter().map(|g| g.unwrap_or(0)).sum();
+                if *sum.get_or_insert(total) != total {
+                    zero_sum = false;
+                }
+                terminals += 1;
+            }
+        }
+        Ok(GameInfo {
+            roles: n,
+            zero_sum: zero_sum && terminals > 0,
+            turn_taking,
+            terminal_samples: terminals,
+        })
+    }
+}
+
+/// A player description such as `alphabeta:heuristic=fuzzy,ms=200`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerSpec {
+    pub name: String,
+    pub options: Vec<(String, String)>,
+}
+
+/// One player of the registry [`PLAYERS`] (`players()` in JS).
+#[derive(Clone, Copy, Debug, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename = "PlayerInfo", rename_all = "camelCase")
+)]
+pub struct PlayerInfo {
+    /// The canonical name (`bestfirst`; `best-first` is an alias).
+    pub name: &'static str,
+    /// The name for people (`best-first`, `alpha-beta`).
+    pub label: &'static str,
+    pub description: &'static str,
+    /// It searches abstract trees with the lecture's trace, so the tree
+    /// view can draw its search (minimax and alpha-beta).
+    pub draws_tree: bool,
+}
+
+const fn player(
+    name: &'static str,
+    label: &'static str,
+    draws_tree: bool,
+    description: &'static str,
+) -> PlayerInfo {
+    PlayerInfo {
+        name,
+        label,
+        description,
+        draws_tree,
+    }
+}
+
+/// The one registry of players and search algorithms (for `--help`, the
+/// player specs, the page's play and tree views).
+pub const PLAYERS: &[PlayerInfo] = &[
+    player("random", "random", false, "uniformly random legal moves"),
+    player("legal", "legal", false, "the first legal move (deterministic)"),
+    player("minimax", "minimax", true, "depth-limited minimax with iterative deepening (no pruning); options depth, ms, nodes, heuristic"),
+    player(
+        "alphabeta",
+        "alpha-beta",
+        true,
+        "alpha-beta, iterative deepening, transposition table, PV-first ordering; options depth, ms, nodes, heuristic, mode=auto|paranoid|maxn, tt=on|off, ordering=on|off, threads=N|cores=auto (lazy SMP on N threads sharing one table, budget per thread), table=shared|own",
+    ),
+    player("bestfirst", "best-first", false, "best-first search for one-player games (thesis 3.2.1); options ms, nodes, heuristic"),
+    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c (exploration, default 0.7; with solver=on auto, from the game's length), threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves, and grown on the opponent's time by a player server, unless reuse=off or ponder=off; with threads, one tree shared by the threads), mast=on with solver=on (MAST playouts: epsilon-greedy on each move's average reward), choke=on|off|auto with solver=on (on: a move into a proven loss counts only at its node while another move is open, after Sancho; off: above it too, as in plain MCTS-Solver; auto, the default: on where eval=material counts the pieces), greedy=on|auto (playouts take a move that wins at once, among the moves seen to end games, and take back a move that lets the opponent win at once; auto: where that costs little), eval=on|auto|material (an evaluation learnt from playouts before the first move, per square or, material, per kind of piece: playouts cut after cutoff=N steps, default 10, and evaluated; prior=N counts each new child's evaluation as N visits; with solver=on, eval=material shifts the rewards backed up through the end of an exchange of pieces towards the side that gained, after Sancho's piece heuristic), rave=K (RAVE: each move's mean mixed with its all-moves-as-first mean, weight sqrt(K/(3n+K)) after n visits), tactics=on|auto (forced wins and losses, by a full-width search a few moves deep, then by proof-number searches at any depth: a forced win is played, a move proven lost gives way to the best one not proven lost; checked on the move chosen in a fifth of the time, or with solver=on on a thread of its own beside the tree, 30% of the time with one thread; auto: on, but with solver=on only where eval=material counts the pieces), transpositions=on (one node per state; with solver=on auto, the default: where no material is counted), minimax=A with eval (implicit minimax backups: each node keeps the minimax of its children's evaluations, mixed into the moving role's means with weight A; with solver=on over the material it counts)"),
+    player(
+        "mcts-solver",
+        "MCTS-Solver",
+        false,
+        "the default player (the strongest by measurement, BENCHMARKS.md): mcts with solver=on, greedy=on, eval=material (counted only where the pieces tell something of the outcome) and tactics=auto (forced wins and losses proven on a thread beside the tree, full width then by proof numbers, where the material is counted), moves into proven losses choked off where the material is counted (choke=auto), and one node per state where no material is counted (transpositions=auto); takes the options of mcts with solver=on, e.g. greedy=off, eval=off, tactics=on|off, minimax=A, c, mast, rave, threads|cores",
+    ),
+    player(
+        "coolerjo",
+        "CoolerJO",
+        false,
+        "the thesis's player: f_JO (relaxed plans) with best-first for one role, alpha-beta for more; options depth, ms, nodes",
+    ),
+    player(
+        "ensemble",
+        "ensemble",
+        false,
+        "several alpha-beta searches, one per evaluation function plus an exhaustive one; follows a proven result, else the deepest (lecture 004); options workers, ms, heuristics=a+b+...",
+    ),
+];
+
+/// The player `serve`, npm's `Player` and workers and the page use unless
+/// told otherwise.
+pub const DEFAULT_PLAYER: &str = "mcts-solver";
+
+/// The options `mcts-solver` stands for, before its own.
+const MCTS_SOLVER_OPTIONS: [(&str, &str); 4] = [
+    ("solver", "on"),
+    ("greedy", "on"),
+    ("eval", "material"),
+    ("tactics", "auto"),
+];
+
+/// The canonical name of a player or search algorithm, from the one
+/// registry [`PLAYERS`]: case is ignored and the usual spellings
+/// (`best-first`, `alpha-beta`, `uct`) are aliases.
+pub fn player_name(text: &str) -> Result<&'static str, String> {
+    let name = text.trim().to_ascii_lowercase();
+    let name = match name.as_str() {
+        "best-first" | "best_first" => "bestfirst",
+        "alpha-beta" | "alpha_beta" => "alphabeta",
+        "uct" => "mcts",
+        other => other,
+    };
+    PLAYERS
+        .iter()
+        .map(|p| p.name)
+        .find(|n| *n == name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = PLAYERS.iter().map(|p| p.name).collect();
+            format!("unknown player `{name}` (players: {})", names.join(", "))
+        })
+}
+
+/// Default milliseconds per move for players with a time budget.
+pub const DEFAULT_MS: f64 = 1000.0;
+
+impl std::str::FromStr for PlayerSpec {
+    type Err = String;
+    fn from_str(text: &str) -> Result<PlayerSpec, String> {
+        let (name, rest) = match text.split_once(':') {
+            Some((n, r)) => (n, Some(r)),
+            None => (text, None),
+        };
+        let name = player_name(name)?.to_string();
+        let mut options = Vec::new();
+        for part in rest
+            .unwrap_or("")
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+        {
+            let Some((k, v)) = part.split_once('=') else {
+                return Err(format!("player option `{part}` must be written name=value"));
+            };
+            options.push((k.trim().to_ascii_lowercase(), v.trim().to_string()));
+        }
+        Ok(PlayerSpec { name, options })
+    }
+}
+
+impl PlayerSpec {
+    /// The spec as the player that runs it: `mcts-solver` is `mcts` with
+    /// its options (solver=on, greedy=on, eval=material, tactics=auto)
+    /// before the spec's own.
+    pub fn expanded(&self) -> Result<PlayerSpec, String> {
+        if self.name != "mcts-solver" {
+            return Ok(self.clone());
+        }
+        if self.get("solver").is_some() {
+            return Err("mcts-solver always solves: for plain MCTS use mcts".into());
+        }
+        let options = (MCTS_SOLVER_OPTIONS.iter())
+            .map(|&(k, v)| (k.to_string(), v.to_string()))
+            .chain(self.options.iter().cloned())
+            .collect();
+        Ok(PlayerSpec {
+            name: "mcts".into(),
+            options,
+        })
+    }
+
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.options
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+    pub fn number<T: std::str::FromStr>(&self, key: &str) -> Result<Option<T>, String> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(v) => v
+                .parse()
+                .map(Some)
+                .map_err(|_| format!("player option {key} expects a number, got `{v}`")),
+        }
+    }
+    pub fn flag(&self, key: &str, default: bool) -> Result<bool, String> {
+        match self.get(key) {
+            None => Ok(default),
+            Some("on" | "true" | "yes" | "1") => Ok(true),
+            Some("off" | "false" | "no" | "0") => Ok(false),
+            Some(v) => Err(format!("player option {key} expects on or off, got `{v}`")),
+        }
+    }
+    /// An on/off option that may also be `auto`: `None` for auto.
+    pub fn flag_or_auto(&self, key: &str, default: bool) -> Result<Option<bool>, String> {
+        if self.get(key) == Some("auto") {
+            return Ok(None);
+        }
+        self.flag(key, default).map(Some).map_err(|_| {
+            let v = self.get(key).unwrap_or_default();
+            format!("player option {key} expects on, off or auto, got `{v}`")
+        })
+    }
+    fn check_keys(&self, known: &[&str]) -> Result<(), String> {
+        match self
+            .options
+            .iter()
+            .find(|(k, _)| !known.contains(&k.as_str()))
+        {
+            Some((k, _)) => Err(format!(
+                "player `{}` has no option `{k}` (options: {})",
+                self.name,
+                known.join(", ")
+            )),
+            None => Ok(()),
+        }
+    }
+    /// The budget from `ms`, `nodes`/`playouts` and `depth`; `default_ms`
+    /// applies when neither time nor nodes are given.
+    pub fn budget(&self, default_ms: Option<f64>) -> Result<Budget, String> {
+        let ms: Option<f64> = self.number("ms")?;
+        if let Some(ms) = ms {
+            crate::job::check_ms("player option ms", ms)?;
+        }
+        let nodes: Option<u64> = match self.number("nodes")? {
+            Some(n) => Some(n),
+            None => self.number("playouts")?,
+        };
+        let depth: Option<u32> = self.number("depth")?;
+        let ms = if ms.is_none() && nodes.is_none() && depth.is_none() {
+            default_ms
+        } else {
+            ms
+        };
+        Ok(Budget { ms, nodes, depth })
+    }
+}
+
+/// Builds a player from its spec. `program` is the game's rules (the fuzzy
+/// heuristic reads the goal and terminal formulas from it).
+pub fn build_player<M: StateMachine + Clone + Send + 'static>(
+    spec: &PlayerSpec,
+    program: &Program,
+    m: &mut M,
+    seed: u64,
+) -> Result<Box<dyn Player<M>>, String>
+where
+    M::State: Send + Sync,
+{
+    let spec = &spec.expanded()?;
+    let heuristic = |m: &mut M, default: &str| -> Result<Box<dyn Heuristic<M>>, String> {
+        heuristics::build(spec.get("heuristic").unwrap_or(default), program, m)
+    };
+    match spec.name.as_str() {
+        "random" => {
+            spec.check_keys(&[])?;
+            Ok(Box::new(RandomPlayer::new(seed)))
+        }
+        "legal" => {
+            spec.check_keys(&[])?;
+            Ok(Box::new(LegalPlayer))
+        }
+        "minimax" => {
+            spec.check_keys(&["depth", "ms", "nodes", "heuristic"])?;
+            let h = heuristic(m, "fuzzy")?;
+            Ok(Box::new(minimax::MinimaxPlayer::new(
+                h,
+                spec.budget(Some(DEFAULT_MS))?,
+            )))
+        }
+        "alphabeta" => {
+            let cfg = alphabeta_config(spec)?;
+            // `threads=N` or `cores=auto|N`: lazy SMP; one thread is the
+            // one-core player itself.
+            let threads = spec_threads(spec)?;
+            if threads > 1 {
+                let name = spec.get("heuristic").unwrap_or("fuzzy");
+                let hs = (0..threads)
+                    .map(|_| heuristics::build(name, program, m))
+                    .collect::<Result<Vec<_>, _>>()?;
+                // `table=own`: a table per thread, as the workers in Node
+                // and the page have (for measuring that case natively).
+                let share = match spec.get("table").unwrap_or("shared") {
+                    "shared" => true,
+                    "own" => false,
+                    other => return Err(format!("table must be shared or own, got `{other}`")),
+                };
+                return Ok(Box::new(alphabeta_parallel::ParallelAlphaBeta::new(
+                    hs, cfg, share,
+                )));
+            }
+            let h = heuristic(m, "fuzzy")?;
+            Ok(Box::new(alphabeta::AlphaBeta::new(h, cfg)))
+        }
+        "bestfirst" => {
+            spec.check_keys(&["ms", "nodes", "heuristic"])?;
+            if m.roles().len() != 1 {
+                return Err(format!(
+                    "bestfirst is for one-player games; this game has {} roles (use alphabeta or mcts)",
+                    m.roles().len()
+                ));
+            }
+            let h = heuristic(m, "fuzzy")?;
+            Ok(Box::new(bestfirst::BestFirst::new(
+                h,
+                spec.budget(Some(DEFAULT_MS))?,
+            )))
+        }
+        "mcts" => {
+            let cfg = mcts_config(spec)?;
+            // `threads=N` or `cores=auto|N` (same meaning): root-parallel
+            // MCTS (tree-parallel with solver=on); one thread is the
+            // one-core player itself.
+            let threads = spec_threads(spec)?;
+            if spec.flag("solver", false)? {
+                let cfg = solver_config(spec, cfg, program, m, seed)?;
+                return Ok(Box::new(mcts_solver::SolverMcts::new(cfg, seed, threads)));
+            }
+            for key in ["reuse", "mast", "ponder", "choke"] {
+                if spec.get(key).is_some() {
+                    return Err(format!("player option {key} needs solver=on"));
+                }
+            }
+            for key in ["c", "transpositions"] {
+                if spec.get(key) == Some("auto") {
+                    return Err(format!("player option {key}=auto needs solver=on"));
+                }
+            }
+            let mut cfg = cfg;
+            prepare_playouts(&mut cfg, spec, program, m, seed)?;
+            if threads > 1 {
+                return Ok(Box::new(mcts_parallel::ParallelMcts::new(
+                    cfg, seed, threads,
+                )));
+            }
+            Ok(Box::new(mcts::Mcts::new(cfg, seed)))
+        }
+        "coolerjo" => {
+            spec.check_keys(&["depth", "ms", "nodes"])?;
+            fjo::coolerjo(program, m, spec.budget(Some(DEFAULT_MS))?)
+        }
+        "ensemble" => {
+            let (names, ms) = ensemble::from_spec(spec, program, m)?;
+            Ok(Box::new(ensemble::Ensemble::new(program, m, &names, ms)?))
+        }
+        other => Err(format!("unknown player `{other}`")),
+    }
+}
+
+/// The MCTS-Solver configuration of an `mcts:solver=on` spec (`cfg`: its
+/// `mcts_config`), for the player and for each wasm worker alike: its
+/// playouts (`greedy=`), the material it counts (`eval=material`) and its
+/// exploration constant (`c=auto`, the default, from the game's length),
+/// settled from the player's seed.
+pub fn solver_config<M: StateMachine>(
+    spec: &PlayerSpec,
+    cfg: mcts::Config,
+    program: &Program,
+    m: &mut M,
+    seed: u64,
+) -> Result<mcts_solver::Config, String> {
+    for key in ["cutoff", "prior"] {
+        if spec.get(key).is_some() {
+            return Err(format!("player option {key} is not for solver=on"));
+        }
+    }
+    let greedy = greedy_playouts(spec, m, seed)?;
+    let material = solver_material(spec, program, m, seed, greedy)?;
+    // tactics=auto: the check where the material is counted. Against
+    // Sancho it doubled the score in breakthrough; in connect four, where
+    // its thread grows the tree instead, the series scored less with it
+    // (BENCHMARKS.md).
+    let tactics = spec
+        .flag_or_auto("tactics", false)?
+        .unwrap_or(material.is_some());
+    // transpositions=auto: one node per state where no material is
+    // counted (a node's material shift depends on the move into it).
+    // Against Sancho in connect four (BENCHMARKS.md).
+    let transpositions = match spec.get("transpositions") {
+        None | Some("auto") => material.is_none(),
+        Some(_) => cfg.transpositions,
+    };
+    // choke=auto: moves into proven losses choked off where the material
+    // is counted. Against Sancho at 30 s / 5 s it lifted breakthrough
+    // above half; in connect four the series without it scored more
+    // (BENCHMARKS.md).
+    let choke = match spec.get("choke") {
+        None => None,
+        Some(_) => spec.flag_or_auto("choke", true)?,
+    }
+    .unwrap_or(material.is_some());
+    let exploration = match spec.get("c") {
+        Some(c) if c != "auto" => cfg.exploration,
+        _ => mcts_solver::auto_exploration(m, seed, material.is_some(), 200, 300.0)
+            .map_err(|e| e.to_string())?,
+    };
+    Ok(mcts_solver::Config {
+        budget: cfg.budget,
+        exploration,
+        reuse: spec.flag("reuse", true)?,
+        ponder: spec.flag("ponder", true)?,
+        mast: playout_rule(spec)?,
+        greedy,
+        // Over the material, the one evaluation the solver learns.
+        minimax: material.as_ref().map_or(0.0, |_| cfg.minimax),
+        material,
+        rave: cfg.rave,
+        tactics,
+        choke,
+        transpositions,
+        ..mcts_solver::Config::default()
+    })
+}
+
+/// The move statistics an `mcts:solver=on` spec's playouts draw by:
+/// `mast=on` (MAST), `mast=ppa` (playout policy adaptation) or `off`.
+fn playout_rule(spec: &PlayerSpec) -> Result<Option<crate::reasoner::mast::Rule>, String> {
+    use crate::reasoner::mast::{Rule, ALPHA, EPSILON};
+    match spec.get("mast") {
+        None | Some("off" | "false" | "no" | "0") => Ok(None),
+        Some("on" | "true" | "yes" | "1") => Ok(Some(Rule::Greedy(EPSILON))),
+        Some("ppa") => Ok(Some(Rule::Adapt(ALPHA))),
+        Some(other) => Err(format!(
+            "player option mast must be on, ppa or off, got `{other}`"
+        )),
+    }
+}
+
+/// What an `mcts` spec's playouts settle before the first move, for the
+/// player and for each wasm worker alike: whether they are greedy
+/// (`greedy=`) and the evaluation they learn (`eval=`).
+pub fn prepare_playouts<M: StateMachine>(
+    cfg: &mut mcts::Config,
+    spec: &PlayerSpec,
+    program: &Program,
+    m: &mut M,
+    seed: u64,
+) -> Result<(), String> {
+    cfg.greedy = greedy_playouts(spec, m, seed)?;
+    cfg.eval = learned_eval(spec, program, m, seed, cfg.greedy)?;
+    Ok(())
+}
+
+/// The learnt evaluation an `mcts` spec asks for: `eval=on` (whenever one
+/// could be learnt), `auto` (when it predicts the rewards:
+/// [`learned::MIN_FIT`]), `material` (the pieces on the game's boards
+/// counted, whenever the game has boards and a count could be learnt) or
+/// `off` (the default), learnt from playouts like the player's own
+/// (`greedy`).
+fn learned_eval<M: StateMachine>(
+    spec: &PlayerSpec,
+    program: &Program,
+    m: &mut M,
+    seed: u64,
+    greedy: bool,
+) -> Result<Option<std::sync::Arc<learned::LearnedEval>>, String> {
+    let (min_fit, material) = match spec.get("eval").unwrap_or("off") {
+        "off" => return Ok(None),
+        "on" => (f64::NEG_INFINITY, false),
+        "auto" => (learned::MIN_FIT, false),
+        "material" => (f64::NEG_INFINITY, true),
+        other => {
+            return Err(format!(
+                "player option eval must be on, auto, material or off, got `{other}`"
+            ))
+        }
+    };
+    let boards = if material {
+        let options = crate::structure::features::HEURISTIC_OPTIONS;
+        let st = crate::structure::find(program, m, options).map_err(|e| e.to_string())?;
+        if st.boards.is_empty() {
+            return Ok(None);
+        }
+        Some(st.boards)
+    } else {
+        None
+    };
+    let eval = learned::LearnedEval::before_first_move(m, seed, greedy, boards.as_deref())?;
+    Ok(eval.filter(|e| e.fit >= min_fit).map(std::sync::Arc::new))
+}
+
+/// The pieces `mcts:solver=on,eval=material` counts: in a two-role game
+/// whose boards have pieces whose count could be learnt and tells
+/// something of the outcome ([`learned::MATERIAL_MIN_FIT`]).
+fn solver_material<M: StateMachine>(
+    spec: &PlayerSpec,
+    program: &Program,
+    m: &mut M,
+    seed: u64,
+    greedy: bool,
+) -> Result<Option<std::sync::Arc<learned::LearnedEval>>, String> {
+    match spec.get("eval").unwrap_or("off") {
+        "off" => Ok(None),
+        "material" if m.roles().len() == 2 => {
+            let eval = learned_eval(spec, program, m, seed, greedy)?;
+            Ok(eval.filter(|e| e.material.is_some() && e.fit >= learned::MATERIAL_MIN_FIT))
+        }
+        "material" => Ok(None),
+        other => Err(format!(
+            "player option eval must be material or off with solver=on, got `{other}`"
+        )),
+    }
+}
+
+/// Whether an `mcts` spec's playouts are greedy: `greedy=on|off` (the
+/// default), or `auto`: where a greedy step, measured from the initial
+/// state, costs at most four successor states (`reasoner/greedy.rs`).
+pub fn greedy_playouts<M: StateMachine>(
+    spec: &PlayerSpec,
+    m: &mut M,
+    seed: u64,
+) -> Result<bool, String> {
+    if let Some(greedy) = spec.flag_or_auto("greedy", false)? {
+        return Ok(greedy);
+    }
+    let s0 = m.initial_state().map_err(|e| e.to_string())?;
+    let mut rng = fastrand::Rng::with_seed(seed ^ 0x9eed);
+    let cost = greedy::step_cost(m, &s0, &mut rng, 200, 300.0).map_err(|e| e.to_string())?;
+    Ok(cost <= greedy::MAX_COST)
+}
+
+/// The thread count of a spec: `threads=N` or `cores=auto|N` (same
+/// meaning), 1 when neither is given.
+pub fn spec_threads(spec: &PlayerSpec) -> Result<usize, String> {
+    match spec.get("threads").or(spec.get("cores")) {
+        Some(t) => parallel::parse_threads(t),
+        None => Ok(1),
+    }
+}
+
+/// The alpha-beta configuration of an `alphabeta` spec (threads and cores
+/// are accepted and read by the caller, the heuristic too).
+pub fn alphabeta_config(spec: &PlayerSpec) -> Result<alphabeta::Config, String> {
+    spec.check_keys(&[
+        "depth",
+        "ms",
+        "nodes",
+        "heuristic",
+        "mode",
+        "tt",
+        "ordering",
+        "threads",
+        "cores",
+        "table",
+    ])?;
+    let mut cfg = alphabeta::Config {
+        budget: spec.budget(Some(DEFAULT_MS))?,
+        ..alphabeta::Config::default()
+    };
+    cfg.tt = spec.flag("tt", true)?;
+    cfg.ordering = spec.flag("ordering", true)?;
+    cfg.mode = match spec.get("mode").unwrap_or("auto") {
+        "auto" => alphabeta::Mode::Auto,
+        "paranoid" => alphabeta::Mode::Paranoid,
+        "maxn" => alphabeta::Mode::MaxN,
+        other => {
+            return Err(format!(
+                "alphabeta mode must be auto, paranoid or maxn, got `{other}`"
+            ))
+        }
+    };
+    Ok(cfg)
+}
+
+/// The MCTS configuration of an `mcts` spec (options ms, playouts/nodes, c;
+/// threads, cores, solver, reuse and mast are accepted and read by the
+/// caller).
+pub fn mcts_config(spec: &PlayerSpec) -> Result<mcts::Config, String> {
+    spec.check_keys(&[
+        "ms",
+        "playouts",
+        "nodes",
+        "c",
+        "threads",
+        "cores",
+        "solver",
+        "reuse",
+        "ponder",
+        "mast",
+        "greedy",
+        "eval",
+        "cutoff",
+        "prior",
+        "rave",
+        "tactics",
+        "transpositions",
+        "minimax",
+        "choke",
+    ])?;
+    let mut cfg = mcts::Config {
+        budget: spec.budget(Some(DEFAULT_MS))?,
+        ..mcts::Config::default()
+    };
+    // c=auto (solver=on) is settled by the caller, from the game.
+    if spec.get("c") != Some("auto") {
+        if let Some(c) = spec.number::<f64>("c")? {
+            if !(c.is_finite() && c >= 0.0) {
+                return Err(format!(
+                    "player option c must be a finite number at least 0, got {c}"
+                ));
+            }
+            cfg.exploration = c;
+        }
+    }
+    // cutoff=0: playouts to the end (the evaluation only as a prior).
+    if let Some(n) = spec.number::<usize>("cutoff")? {
+        cfg.cutoff = n;
+    }
+    if let Some(k) = spec.number::<u32>("prior")? {
+        cfg.prior = k;
+    }
+    if let Some(k) = spec.number::<u32>("rave")? {
+        cfg.rave = k;
+    }
+    if let Some(a) = spec.number::<f64>("minimax")? {
+        if !(a > 0.0 && a <= 1.0) {
+            return Err(format!(
+                "player option minimax must be a weight above 0 and at most 1, got {a}"
+            ));
+        }
+        if spec.get("eval").is_none_or(|e| e == "off") {
+            return Err(
+                "player option minimax needs an evaluation: eval=on, auto or material".into(),
+            );
+        }
+        cfg.minimax = a;
+    }
+    // With solver=on, tactics=auto is settled with the material
+    // (`solver_config`); plain MCTS checks.
+    cfg.tactics = spec.flag_or_auto("tactics", false)?.unwrap_or(true);
+    cfg.transpositions = spec.flag_or_auto("transpositions", false)?.unwrap_or(false);
+    Ok(cfg)
+}
+
+/// Maps `x` in `[0, 1]` to `[1, 99]`, the range of every heuristic, so a
+/// real win (100) beats and a real loss (0) is worse than any estimate.
+pub fn scale(x: f64) -> f64 {
+    1.0 + 98.0 * x.clamp(0.0, 1.0)
+}
+
+/// Milliseconds since `t0` (from [`now_ms`]).
+pub(crate) fn since(t0: f64) -> f64 {
+    now_ms() - t0
+}

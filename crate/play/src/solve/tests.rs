@@ -1,0 +1,203 @@
+use super::*;
+use crate::engine::{load_engine, EngineChoice};
+
+fn game(name: &str) -> String {
+    let path = format!("{}/../../games/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn solve_text(text: &str, choice: EngineChoice) -> Result<Solution, Refusal> {
+    solve(load_engine(text, choice).expect("loads"), Limits::default())
+}
+
+#[test]
+fn nim_345_is_a_first_player_win() {
+    for choice in [EngineChoice::Fast, EngineChoice::Interpreter] {
+        let s = solve_text(&game("nim.kif"), choice).unwrap();
+        assert!(s.complete);
+        assert_eq!(s.concept, Concept::ZeroSum);
+        assert_eq!(s.initial().unwrap().goals, vec![100, 0], "{choice:?}");
+        // (3+1)(4+1)(5+1) heap sizes times whose turn, at most.
+        assert!(s.len() <= 240, "{}", s.len());
+    }
+}
+
+#[test]
+fn the_winning_moves_of_nim_leave_a_zero_xor() {
+    let mut e = load_engine(&game("nim.kif"), EngineChoice::Auto).unwrap();
+    let s = solve(e.clone(), Limits::default()).unwrap();
+    let init = e.initial_state().unwrap();
+    let best = s.best_moves(&mut e, &init, 0).unwrap();
+    let names: Vec<String> = best.iter().map(|m| e.terms().display(m.r#move)).collect();
+    // 3 xor 4 xor 5 = 2: the only move to a zero xor takes 2 from heap a.
+    assert_eq!(names, vec!["(take a 2)"]);
+    // The second role is not to move: no moves to rank.
+    assert!(s.best_moves(&mut e, &init, 1).unwrap().is_empty());
+}
+
+#[test]
+fn simultaneous_moves_and_three_roles_are_refused() {
+    let e = solve_text(&game("rockPaperScissors.kif"), EngineChoice::Auto).unwrap_err();
+    assert!(e.0.contains("simultaneous"), "{e}");
+    let e = solve_text(&game("threePlayerTicTacToe.kif"), EngineChoice::Auto).unwrap_err();
+    assert!(e.0.contains("3 roles"), "{e}");
+}
+
+/// A counter that one role may move up or down for ever: 3 is a win for
+/// the first role, 0 for the second; the second can always step back.
+const CYCLE: &str = "
+    (role a) (role b)
+    (init (at 1)) (init (control a))
+    (up 0 1) (up 1 2) (up 2 3)
+    (<= (legal ?p (move ?y)) (true (control ?p)) (true (at ?x)) (up ?x ?y))
+    (<= (legal ?p (move ?y)) (true (control ?p)) (true (at ?x)) (up ?y ?x))
+    (<= (legal a noop) (true (control b)))
+    (<= (legal b noop) (true (control a)))
+    (<= (next (at ?y)) (does ?p (move ?y)))
+    (<= (next (control b)) (true (control a)))
+    (<= (next (control a)) (true (control b)))
+    (<= terminal (true (at 3)))
+    (<= terminal (true (at 0)))
+    (<= (goal a 100) (true (at 3)))
+    (<= (goal a 0) (true (at 0)))
+    (<= (goal b 0) (true (at 3)))
+    (<= (goal b 100) (true (at 0)))
+";
+
+#[test]
+fn positions_that_repeat_for_ever_have_no_value() {
+    let s = solve_text(CYCLE, EngineChoice::Auto).unwrap();
+    assert!(s.complete);
+    // a moves 1->2 (not 1->0, its loss), b moves back 2->1 (not 2->3):
+    // neither can force an end, so only the two terminal states have values.
+    assert_eq!(s.len(), 4);
+    assert_eq!(s.initial(), None);
+    let known: Vec<_> = s
+        .counts()
+        .into_iter()
+        .filter(|(v, _)| v.is_some())
+        .collect();
+    assert_eq!(known.iter().map(|(_, n)| n).sum::<u64>(), 2, "{known:?}");
+}
+
+#[test]
+fn a_solution_file_reads_back_the_same() {
+    let s = solve_text(&game("nim.kif"), EngineChoice::Auto).unwrap();
+    let text = write_solution(&s);
+    let back = read_solution(&text).unwrap();
+    assert_eq!(back.len(), s.len());
+    assert_eq!(back.concept, s.concept);
+    assert_eq!(back.roles, s.roles);
+    for i in 0..s.len() {
+        assert_eq!(back.value_at(i), s.value_at(i));
+    }
+    assert_eq!(back.index, s.index);
+    // Damage is reported with its line.
+    let bad = text.replacen(" 0\n", " x\n", 1);
+    assert!(read_solution(&bad).unwrap_err().starts_with("line "));
+    assert!(read_solution("gdlkit-solution 9\n{}")
+        .unwrap_err()
+        .contains("version 9"));
+}
+
+#[test]
+fn a_tiny_state_limit_gives_a_partial_solution_with_proved_values_only() {
+    let text = game("ticTacToe.kif");
+    let full = solve_text(&text, EngineChoice::Auto).unwrap();
+    for max_states in [1, 10, 300, 2000] {
+        let e = load_engine(&text, EngineChoice::Auto).unwrap();
+        let limits = Limits {
+            max_states,
+            ..Limits::default()
+        };
+        let s = solve(e, limits).unwrap();
+        assert!(!s.complete && s.stopped.is_some());
+        for (&key, &i) in &s.index {
+            if let Some(v) = s.value_at(i as usize) {
+                let j = full.index_of(key).unwrap();
+                assert_eq!(Some(v.goals), full.value_at(j).map(|v| v.goals));
+            }
+        }
+    }
+}
+
+/// The state after `joints` (move texts per role) from the initial state.
+fn after(e: &mut Engine, joints: &[[&str; 2]]) -> EngineState {
+    let mut s = e.initial_state().unwrap();
+    for joint in joints {
+        let ids: Vec<TermId> = joint
+            .iter()
+            .map(|m| crate::program::parse_ground_term(e.terms_mut(), m).unwrap())
+            .collect();
+        s = e.next_state(&s, &ids).unwrap();
+    }
+    s
+}
+
+#[test]
+fn a_position_gives_each_move_its_outcome_for_the_role_to_move() {
+    let mut e = load_engine(&game("ticTacToe.kif"), EngineChoice::Auto).unwrap();
+    let s = solve(e.clone(), Limits::default()).unwrap();
+    let init = e.initial_state().unwrap();
+    let p = s.position(&mut e, &init).unwrap();
+    assert_eq!(
+        (p.role, p.outcome, p.terminal),
+        (Some(0), Some(Outcome::Draw), false)
+    );
+    assert_eq!(p.moves.len(), 9);
+    // Every first move keeps the draw: all of them are best.
+    assert!(p
+        .moves
+        .iter()
+        .all(|m| m.outcome == Some(Outcome::Draw) && m.best));
+    // x (1 1), o (2 2), x (3 3), o (1 3): only (3 1) stops o's diagonal,
+    // and it makes two threats; every other move loses.
+    let late = after(
+        &mut e,
+        &[
+            ["(mark 1 1)", "noop"],
+            ["noop", "(mark 2 2)"],
+            ["(mark 3 3)", "noop"],
+            ["noop", "(mark 1 3)"],
+        ],
+    );
+    let p = s.position(&mut e, &late).unwrap();
+    assert_eq!((p.role, p.outcome), (Some(0), Some(Outcome::Win)));
+    let by: Vec<_> = p
+        .moves
+        .iter()
+        .map(|m| (m.r#move.as_str(), m.outcome, m.best))
+        .collect();
+    assert_eq!(by.len(), 5);
+    for (m, o, best) in by {
+        let win = m == "(mark 3 1)";
+        assert_eq!(
+            o,
+            Some(if win { Outcome::Win } else { Outcome::Loss }),
+            "{m}"
+        );
+        assert_eq!(best, win, "{m}");
+    }
+    // A loss is the opponent's win: o wins at once after a wrong move.
+    let loss = p
+        .moves
+        .iter()
+        .find(|m| m.outcome == Some(Outcome::Loss))
+        .unwrap();
+    assert_eq!(loss.value.as_ref().unwrap().goals, vec![0, 100]);
+    assert_eq!(loss.value.as_ref().unwrap().moves_to_end, 1);
+}
+
+#[test]
+fn one_role_outcomes_are_the_goal_and_two_roles_compare_goals() {
+    let v = |goals: Vec<u8>| Value {
+        goals,
+        moves_to_end: 0,
+    };
+    assert_eq!(outcome(&v(vec![100]), 0), Outcome::Win);
+    assert_eq!(outcome(&v(vec![0]), 0), Outcome::Loss);
+    assert_eq!(outcome(&v(vec![40]), 0), Outcome::Score);
+    assert_eq!(outcome(&v(vec![60, 40]), 1), Outcome::Loss);
+    assert_eq!(outcome(&v(vec![60, 40]), 0), Outcome::Win);
+    assert_eq!(outcome(&v(vec![50, 50]), 1), Outcome::Draw);
+}
