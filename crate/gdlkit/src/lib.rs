@@ -95,7 +95,7 @@
 pub use gdlkit_engine::{clock, engine, job, playouts, reasoner, replay};
 pub use gdlkit_ggp::{ggp, repository};
 pub use gdlkit_lang::{check, diagnostic, fix, format, program, syntax, terms};
-pub use gdlkit_play::{analysis, search, solve, structure, trace};
+pub use gdlkit_play::{analysis, evaluation, ordering, search, solve, structure, trace};
 
 pub use gdlkit_engine::{
     load_engine, load_game, Engine, EngineChoice, EngineState, EvalError, Game, Interpreter,

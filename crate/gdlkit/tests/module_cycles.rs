@@ -1,53 +1,191 @@
-//! The crate's modules form no cycle: data flows one way through the layers
-//! (`docs/ARCHITECTURE.md`), so no module uses, directly or through others,
-//! a module that uses it.
+//! The workspace's layers hold: each crate depends only on the crates below
+//! it (`docs/ARCHITECTURE.md`), and inside each crate data flows one way,
+//! so no module uses, directly or through others, a module that uses it;
+//! nor does any top-level module, counted with everything under it.
 //!
-//! How edges are counted: every file of `crate/src` is a module (`a/mod.rs`
-//! and `a.rs` are `a`, `a/b.rs` is `a::b`; `lib.rs` is the root and
-//! `main.rs`, the binary, and the `tests.rs` unit-test files are left
-//! out). Each path that starts with
-//! `crate::`, `super::` or `self::` in the file's code (in `use` items,
-//! with their `{…}` groups expanded, and in qualified paths; comments and
-//! `#[cfg(test)] mod … { … }` blocks do not count) is an edge to the deepest
-//! module the path names. An edge between a module and one of its ancestors
-//! or descendants is not counted: a parent declares and re-exports its
-//! children, so the two are one unit. A path through a parent's re-export
-//! counts as an edge to the parent.
+//! How edges are counted: every file of a crate's `src` is a module
+//! (`a/mod.rs` and `a.rs` are `a`, `a/b.rs` is `a::b`; `lib.rs` is the
+//! root and `main.rs`, the binary, and the `tests.rs` unit-test files are
+//! left out). Each path that starts with `crate::`, `super::` or `self::`
+//! in the file's code (in `use` items, with their `{…}` groups expanded,
+//! and in qualified paths; comments and `#[cfg(test)] mod … { … }` blocks
+//! do not count) is an edge to the deepest module the path names; a path
+//! through one of the root's `pub use` re-exports is an edge to the module
+//! re-exported. Between modules, an edge between a module and one of its
+//! ancestors or descendants is not counted: a parent declares and
+//! re-exports its children, so the two are one unit. Between top-level
+//! modules every edge counts, from a module or any module under it to
+//! another top-level module or any module under that.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 type Module = Vec<String>;
+type Graph = BTreeMap<Module, BTreeSet<Module>>;
+
+/// The library crates from the bottom up: each may depend on those before it.
+const LAYERS: [&[&str]; 6] = [
+    &["gdlkit-lang"],
+    &["gdlkit-engine"],
+    &["gdlkit-play"],
+    &["gdlkit-ggp"],
+    &["gdlkit", "gdlkit-cli"],
+    &["gdlkit-wasm"],
+];
+
+fn crates_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Each crate's `[dependencies]` (and target-specific ones) on crates of
+/// the workspace are on a lower layer.
+#[test]
+fn crates_depend_only_on_lower_layers() {
+    let layer = |name: &str| LAYERS.iter().position(|l| l.contains(&name));
+    let mut checked = 0;
+    for entry in std::fs::read_dir(crates_dir()).expect("read crate/") {
+        let manifest = entry.expect("dir entry").path().join("Cargo.toml");
+        let Ok(text) = std::fs::read_to_string(&manifest) else {
+            continue;
+        };
+        let name = package_name(&text);
+        let own = layer(&name).unwrap_or_else(|| panic!("{name} is on no layer of LAYERS"));
+        for dep in workspace_dependencies(&text) {
+            let theirs = layer(&dep).unwrap_or_else(|| panic!("{dep} is on no layer"));
+            assert!(
+                theirs < own,
+                "{name} depends on {dep}, which is not below it"
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked >= 7, "only {checked} crates read");
+}
+
+fn package_name(manifest: &str) -> String {
+    let line = manifest
+        .lines()
+        .find(|l| l.starts_with("name = "))
+        .expect("a package name");
+    line["name = ".len()..].trim_matches('"').to_string()
+}
+
+/// The workspace crates named in the dependency tables that are not for
+/// development (tests may use the crates above, as the CLI's outputs).
+fn workspace_dependencies(manifest: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut in_deps = false;
+    for line in manifest.lines() {
+        if line.starts_with('[') {
+            in_deps = line.ends_with("dependencies]") && !line.contains("dev-dependencies");
+            continue;
+        }
+        let name = line.split(['=', ' ', '.']).next().unwrap_or("");
+        if in_deps && name.starts_with("gdlkit") {
+            out.push(name.to_string());
+        }
+    }
+    out
+}
 
 #[test]
-fn the_module_graph_has_no_cycle() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let modules = read_modules(&src, &src);
-    assert!(modules.len() >= 80, "only {} modules read", modules.len());
+fn no_crate_has_a_module_cycle() {
+    let mut modules_read = 0;
+    let mut edges_read = 0;
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(crates_dir()).expect("read crate/") {
+        let src = entry.expect("dir entry").path().join("src");
+        if !src.join("lib.rs").exists() {
+            continue;
+        }
+        let modules = read_modules(&src, &src);
+        modules_read += modules.len();
+        let (graph, edges) = module_graph(&modules);
+        edges_read += edges;
+        let krate = src.parent().unwrap().file_name().unwrap();
+        let krate = krate.to_string_lossy();
+        for (what, g) in [
+            ("module", graph.clone()),
+            ("top-level module", top_level(&graph)),
+        ] {
+            for cycle in cycles(&g) {
+                found.push(format!("{krate}: {what} cycle {}", show_cycle(&cycle)));
+            }
+        }
+    }
+    assert!(modules_read >= 140, "only {modules_read} modules read");
+    assert!(
+        edges_read >= 200,
+        "only {edges_read} edges found: the reader is broken"
+    );
+    assert!(
+        found.is_empty(),
+        "{} cycle(s):\n{}",
+        found.len(),
+        found.join("\n")
+    );
+}
+
+/// The edges between a crate's modules, and how many there are.
+fn module_graph(modules: &BTreeMap<Module, String>) -> (Graph, usize) {
     let names: BTreeSet<Module> = modules.keys().cloned().collect();
-    let mut graph: BTreeMap<Module, BTreeSet<Module>> = BTreeMap::new();
+    let aliases = (modules.get(&Vec::new()))
+        .map(|root| reexports(root, &names))
+        .unwrap_or_default();
+    let mut graph = Graph::new();
     let mut edges = 0;
-    for (module, code) in &modules {
+    for (module, code) in modules {
         let targets = graph.entry(module.clone()).or_default();
         for path in paths_in(&strip(code), module) {
-            let target = deepest_module(&path, &names);
+            let target = deepest_module(&through_reexport(path, &aliases), &names);
             if !is_prefix(&target, module) && !is_prefix(module, &target) {
                 edges += usize::from(targets.insert(target));
             }
         }
     }
-    assert!(
-        edges >= 200,
-        "only {edges} edges found: the reader is broken"
-    );
-    let cycles = cycles(&graph);
-    let shown: Vec<String> = cycles.iter().map(show_cycle).collect();
-    assert!(
-        cycles.is_empty(),
-        "{} module cycle(s):\n{}",
-        cycles.len(),
-        shown.join("\n")
-    );
+    (graph, edges)
+}
+
+/// The root's `pub use module::…::Name` items: `Name` → the module's path.
+fn reexports(root: &str, names: &BTreeSet<Module>) -> BTreeMap<String, Module> {
+    let mut out = BTreeMap::new();
+    for item in strip(root).split("pub use ").skip(1) {
+        let mut paths = Vec::new();
+        use_tree(item, &mut Vec::new(), &mut paths);
+        for path in paths {
+            let target = deepest_module(&path, names);
+            if !target.is_empty() {
+                out.insert(path.last().unwrap().clone(), target);
+            }
+        }
+    }
+    out
+}
+
+/// A path to an item the root re-exports (`[Name, …]` after `crate::`),
+/// as a path into the module that defines it.
+fn through_reexport(path: Module, aliases: &BTreeMap<String, Module>) -> Module {
+    match path.first().and_then(|name| aliases.get(name)) {
+        Some(target) => target.clone(),
+        None => path,
+    }
+}
+
+/// The graph between top-level modules: every edge from a module or one
+/// under it to another top-level module or one under that.
+fn top_level(graph: &Graph) -> Graph {
+    let mut out = Graph::new();
+    for (from, targets) in graph {
+        let Some(a) = from.first() else { continue };
+        for b in targets.iter().filter_map(|to| to.first()) {
+            if b != a {
+                out.entry(vec![a.clone()])
+                    .or_default()
+                    .insert(vec![b.clone()]);
+            }
+        }
+    }
+    out
 }
 
 /// The checker itself: it finds a two-module cycle and a three-module one
@@ -64,7 +202,7 @@ fn the_checker_finds_cycles() {
         ("a::c", "fn f() { crate::d::g() }"),
         ("d", "use crate::a::b::{self as bb};"),
     ];
-    let mut graph: BTreeMap<Module, BTreeSet<Module>> = BTreeMap::new();
+    let mut graph = Graph::new();
     for (name, text) in code {
         let m = module(name);
         let targets = graph.entry(m.clone()).or_default();
@@ -86,7 +224,7 @@ fn module(name: &str) -> Module {
 /// Every module file under `dir`, by module path, with its text.
 fn read_modules(root: &Path, dir: &Path) -> BTreeMap<Module, String> {
     let mut out = BTreeMap::new();
-    for entry in std::fs::read_dir(dir).expect("read crate/src") {
+    for entry in std::fs::read_dir(dir).expect("read a crate's src") {
         let path = entry.expect("dir entry").path();
         if path.is_dir() {
             out.extend(read_modules(root, &path));
@@ -282,7 +420,7 @@ fn is_prefix(a: &Module, b: &Module) -> bool {
 /// For each strongly connected component of more than one module, the
 /// shortest cycle through its first module and then the component's other
 /// modules, if any (each on some cycle through the first).
-fn cycles(graph: &BTreeMap<Module, BTreeSet<Module>>) -> Vec<(Vec<Module>, Vec<Module>)> {
+fn cycles(graph: &Graph) -> Vec<(Vec<Module>, Vec<Module>)> {
     let mut found = Vec::new();
     let mut seen = BTreeSet::new();
     for start in graph.keys() {
@@ -308,7 +446,7 @@ fn cycles(graph: &BTreeMap<Module, BTreeSet<Module>>) -> Vec<(Vec<Module>, Vec<M
     found
 }
 
-fn reachable(graph: &BTreeMap<Module, BTreeSet<Module>>, start: &Module) -> BTreeSet<Module> {
+fn reachable(graph: &Graph, start: &Module) -> BTreeSet<Module> {
     let mut out = BTreeSet::from([start.clone()]);
     let mut stack = vec![start.clone()];
     while let Some(m) = stack.pop() {
@@ -321,11 +459,7 @@ fn reachable(graph: &BTreeMap<Module, BTreeSet<Module>>, start: &Module) -> BTre
     out
 }
 
-fn shortest_cycle(
-    graph: &BTreeMap<Module, BTreeSet<Module>>,
-    start: &Module,
-    component: &BTreeSet<Module>,
-) -> Vec<Module> {
+fn shortest_cycle(graph: &Graph, start: &Module, component: &BTreeSet<Module>) -> Vec<Module> {
     let mut parent: BTreeMap<Module, Module> = BTreeMap::new();
     let mut queue = std::collections::VecDeque::from([start.clone()]);
     while let Some(m) = queue.pop_front() {

@@ -1,12 +1,15 @@
 //! Playing and understanding GDL games on any [`StateMachine`]: the
 //! players and their searches ([`search`]: minimax, alpha-beta, best-first,
-//! MCTS, the heuristics, matches), the relaxed planning problem behind the
+//! MCTS, the heuristics, matches; what they ask of an evaluation function,
+//! [`evaluation`], and the teaching move orders, [`ordering`]), the relaxed planning problem behind the
 //! thesis's f_JO ([`plan`]), the game's structure found from its semantics
 //! ([`structure`]: boards, pieces, counters, features), perfect play
 //! ([`solve`]), the semantic validator ([`analysis`]), the lecture's search
 //! traces ([`trace`]) and the self-contained lecture file ([`standalone`]).
 
 pub mod analysis;
+pub mod evaluation;
+pub mod ordering;
 pub mod plan;
 pub mod search;
 pub mod solve;

@@ -451,8 +451,8 @@ impl Tree {
     /// ties keep the given order), and for each node its children's
     /// original numbers ([`Label`]), so moves can be shown as in the
     /// original tree.
-    pub fn reorder(&self, order: crate::search::ordering::Order) -> (Tree, Vec<Label>) {
-        use crate::search::ordering::Order;
+    pub fn reorder(&self, order: crate::ordering::Order) -> (Tree, Vec<Label>) {
+        use crate::ordering::Order;
         fn walk(t: &Tree, max: bool, order: Order) -> (Tree, Option<Vec<Label>>) {
             let Tree::Node(kids) = t else {
                 return (t.clone(), None);
@@ -806,7 +806,7 @@ mod tests {
 
     #[test]
     fn trees_reorder_by_value_and_keep_their_labels() {
-        use crate::search::ordering::Order;
+        use crate::ordering::Order;
         let t = Tree::parse("((3 12 8) (2 4 6) (14 5 2))").unwrap();
         assert_eq!(t.value(true), 3);
         let (best, labels) = t.reorder(Order::Best);

@@ -28,4 +28,4 @@ use gdlkit_ggp::{ggp, repository};
 #[allow(unused_imports)]
 use gdlkit_lang::{check_text, diagnostic, fix, format, parse_program, program, terms, Program};
 #[allow(unused_imports)]
-use gdlkit_play::{analysis, search, solve, standalone, structure, trace};
+use gdlkit_play::{analysis, ordering, search, solve, standalone, structure, trace};

@@ -33,15 +33,15 @@
 //! two-player turn-taking games that are not zero-sum; it prunes nothing and
 //! is not traced).
 
-use super::evaluation::BoxedHeuristic;
 use super::minimax::order_moves;
-use super::ordering::Order;
 use super::table::SharedTable;
 use super::{
     goal_of, replies, searched_move, since, turn_of, Budget, GameInfo, Heuristic, Iteration, Limit,
     Player, SearchResult, Stats, Stop, Turn, MAX_DEPTH,
 };
 use crate::clock::now_ms;
+use crate::evaluation::BoxedHeuristic;
+use crate::ordering::Order;
 use crate::reasoner::content_keys::Key;
 use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::TermId;

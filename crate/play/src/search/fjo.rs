@@ -15,9 +15,9 @@
 //! `M = Σ_q |q − 50|`; `hff`, `hadd`, `hmax` map the distance `d` to the
 //! role's best goal value as `1 / (1 + d)` (unreachable: 0).
 
-use super::evaluation::Heuristic;
-pub use super::evaluation::{Details, GoalDistance};
 use super::scale;
+use crate::evaluation::Heuristic;
+pub use crate::evaluation::{Details, GoalDistance};
 use crate::ground::Budget as GroundBudget;
 /// The action costs of the relaxed planning problem ([`PlanHeuristic::build_with`]).
 pub use crate::plan::Costs;

@@ -5,9 +5,9 @@
 //! worse than any estimate (Kuhlmann et al.'s scaling); searches score
 //! terminal states with their real goal values and never ask a heuristic.
 
-pub use super::evaluation::{BoxedHeuristic, Heuristic};
 use super::fuzzy::FuzzyHeuristic;
 pub use super::scale;
+pub use crate::evaluation::{BoxedHeuristic, Heuristic};
 use crate::program::Program;
 use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::TermId;

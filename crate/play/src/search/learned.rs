@@ -23,8 +23,8 @@
 //! evaluation explains), on the other quarter. `auto` uses the evaluation
 //! only where that fit shows it predicts something.
 
-use super::evaluation::Heuristic;
 use crate::clock::now_ms;
+use crate::evaluation::Heuristic;
 use crate::reasoner::greedy::Enders;
 use crate::reasoner::{rewards, EvalError, Playout, StateMachine};
 use crate::structure::Board;

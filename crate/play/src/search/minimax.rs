@@ -6,12 +6,12 @@
 //! Alpha-beta must return the same value (property-tested), so this file
 //! stays deliberately plain.
 
-use super::ordering::Order;
 use super::{
     goal_of, replies, searched_move, since, turn_of, Budget, Heuristic, Iteration, Limit, Player,
     SearchResult, Stats, Stop, Turn, MAX_DEPTH,
 };
 use crate::clock::now_ms;
+use crate::ordering::Order;
 use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::TermId;
 use crate::trace::{joint_label, Event, NodeKind, Trace};

@@ -14,9 +14,9 @@
 //! are named `feature:NAME:max` and `feature:NAME:min`.
 
 use super::{Board, Options, Structure};
+use crate::evaluation::Heuristic;
 use crate::program::Program;
 use crate::reasoner::{EvalError, StateMachine};
-use crate::search::evaluation::Heuristic;
 use crate::terms::{TermId, TermStore};
 use rustc_hash::FxHashMap;
 

@@ -100,8 +100,7 @@ pub(super) fn search_on(
 #[wasm_bindgen(js_name = reorderTree, unchecked_return_type = "ReorderedTree")]
 pub fn reorder_tree(tree: &str, ordering: &str) -> Result<JsValue, JsValue> {
     js::init();
-    let order: crate::search::ordering::Order =
-        ordering.parse().map_err(|e: String| js::type_error(&e))?;
+    let order: crate::ordering::Order = ordering.parse().map_err(|e: String| js::type_error(&e))?;
     let t = crate::trace::Tree::parse(tree).map_err(|e| js::type_error(&e))?;
     let (t, labels) = t.reorder(order);
     to_js(&crate::js_api::ReorderedTree {

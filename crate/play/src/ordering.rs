@@ -2,7 +2,7 @@
 //! reversed, the best move first (perfect ordering: alpha-beta prunes the
 //! most) or the worst first (it prunes nothing). Minimax and alpha-beta
 //! reorder each node's legal moves with
-//! [`order_moves`](super::minimax::order_moves), which lives with the plain
+//! [`order_moves`](crate::search::minimax::order_moves), which lives with the plain
 //! minimax it runs for best and worst first.
 
 /// The order in which a search visits a node's moves.
