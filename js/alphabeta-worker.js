@@ -2,7 +2,7 @@
 // `AlphaBetaWorker` is helper number `worker` with its own table (helpers
 // start one depth deeper when odd and try the root moves in another order);
 // `alphabetaChoose` picks among the workers' results. Both are thin
-// wrappers over crate/src/wasm/alphabeta_parallel.rs: the rule is the same
+// wrappers over crate/wasm/src/wasm/alphabeta_parallel.rs: the rule is the same
 // Rust function as the native threads' (`alphabeta:threads=N`).
 
 import { needReady, needString, needStrings, wasm } from './wasm.js';

@@ -1,6 +1,6 @@
 // The gdlkit JavaScript API, analysis area: the semantic validator
 // (termination, playability, goals, monotonicity, winnability; docs/analysis.md)
-// as a resumable job. A thin layer over crate/src/wasm/analysis.rs.
+// as a resumable job. A thin layer over crate/wasm/src/wasm/analysis.rs.
 
 import { needReady, needString, wasm } from './wasm.js';
 

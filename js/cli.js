@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npx gdlkit …`: the gdlkit command line in Node. It runs the very same
-// code as the native binary (crate/src/cli, through runCli in wasm), so the
+// code as the native binary (crate/cli/src/cli, through runCli in wasm), so the
 // commands, options, output and exit codes are the same (`gdlkit --help`).
 // Files are read from disk on demand; files a command writes (`fmt
 // --write`) are written once the command has finished.

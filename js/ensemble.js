@@ -2,7 +2,7 @@
 // Suche"), the worker side: `EnsembleMember` runs one member's search (one
 // evaluation function) from a state; `ensembleMembers` lists an ensemble's
 // members; `ensembleChoose` applies the lecture's rule to the members'
-// results. Thin wrappers over crate/src/wasm/ensemble.rs: the members and
+// results. Thin wrappers over crate/wasm/src/wasm/ensemble.rs: the members and
 // the rule are the same Rust functions as the native threads.
 
 import { needReady, needString, needStrings, optionalString, wasm } from './wasm.js';

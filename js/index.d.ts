@@ -1,7 +1,7 @@
 // TypeScript declarations of the gdlkit JavaScript API (`gdlkit`), for both
 // the browser entry (index.js) and the Node entry (node.js). The option and
 // result types are generated from the Rust types (js/types.d.ts, re-exported
-// here; crate/src/typescript.rs); this file declares the functions and
+// here; crate/wasm/src/typescript.rs); this file declares the functions and
 // classes. Documentation: docs/js-api.md.
 
 export * from './types.js';

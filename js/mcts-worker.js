@@ -1,7 +1,7 @@
 // Root-parallel MCTS, the worker side: `MctsWorker` searches
 // from a state and returns its root statistics; `mctsChoose` merges the
 // statistics of several workers and picks the move. Both are thin wrappers
-// over crate/src/wasm/parallel.rs: the merge and the move choice are the
+// over crate/wasm/src/wasm/parallel.rs: the merge and the move choice are the
 // same Rust functions as the native threads (`mcts:threads=N`).
 
 import { needReady, needString, needStrings, wasm } from './wasm.js';

@@ -1,6 +1,6 @@
 // The gdlkit JavaScript API, GGP repositories: games of a repository in
 // ggp-base's layout (the Stanford base repository by default). JavaScript
-// only fetches; the URLs and the answers are Rust's (crate/src/repository.rs).
+// only fetches; the URLs and the answers are Rust's (crate/ggp/src/repository.rs).
 
 import { needReady, wasm } from './wasm.js';
 

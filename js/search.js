@@ -1,6 +1,6 @@
 // The gdlkit JavaScript API, search area: one search (best move, value,
 // the lecture trace), a match between players, and a player that picks
-// moves. A thin layer over crate/src/wasm/search.rs (docs/search.md):
+// moves. A thin layer over crate/wasm/src/wasm/search.rs (docs/search.md):
 // options are passed through as they are, so an option the wasm binding
 // learns works here unchanged (and a misspelt one is a TypeError there).
 

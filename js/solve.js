@@ -1,6 +1,6 @@
 // The gdlkit JavaScript API, solve area: every reachable state's value under
 // perfect play (docs/solve.md) as a resumable job. A thin layer over
-// crate/src/wasm/solve.rs.
+// crate/wasm/src/wasm/solve.rs.
 
 import { needReady, needString, optionsObject, wasm } from './wasm.js';
 

@@ -1,7 +1,7 @@
 // The gdlkit JavaScript API, structure area: the structure of a game
 // (boards, pieces, markers, counters, quantities, roles; lecture 004) and
 // the SVG of a state's board drawn from it. A thin layer over
-// crate/src/wasm/structure.rs: everything is computed in Rust.
+// crate/wasm/src/wasm/structure.rs: everything is computed in Rust.
 
 import { needReady, wasm } from './wasm.js';
 

@@ -1,4 +1,4 @@
-// Generated from the Rust types by ts-rs (crate/src/typescript.rs):
+// Generated from the Rust types by ts-rs (crate/wasm/src/typescript.rs):
 // do not edit; run `node scripts/types.mjs` after changing them.
 
 export type Severity = "error" | "warning" | "info";

@@ -1,6 +1,6 @@
 // The standalone template: one HTML file with the engine's worker script,
 // the page's wasm (site/pkg/, base64) and the custom elements inlined, and two markers that
-// `gdlkit export` (crate/src/cli/export.rs) replaces with the title and the
+// `gdlkit export` (crate/cli/src/cli/export.rs) replaces with the title and the
 // element (<gdl-tree> or <gdl-play> with the game inlined). Written to
 // site/build/standalone.html (the page's "Download as standalone HTML"
 // fetches it) and pkg/gdlkit-standalone.html (the npm package's CLI reads

@@ -134,7 +134,7 @@ try {
 }
 
 // Tests that need the ../shared corpus list themselves here when it is
-// missing (crate/tests/common/corpus.rs, in Cargo's target directory,
+// missing (crate/gdlkit/tests/common/corpus.rs, in Cargo's target directory,
 // which CARGO_TARGET_DIR may move); printed with the summary.
 const SKIPPED_CORPUS = join(cargoTargetDir(), 'tmp', 'skipped-corpus-tests.txt');
 rmSync(SKIPPED_CORPUS, { force: true });

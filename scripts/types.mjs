@@ -1,4 +1,4 @@
-// Rewrites js/types.d.ts from the Rust types (crate/src/typescript.rs):
+// Rewrites js/types.d.ts from the Rust types (crate/wasm/src/typescript.rs):
 // run it after changing a type that crosses to JavaScript. `npm test`
 // fails while the checked-in file differs from what the types generate.
 import { isMain, ROOT, runOrThrow } from './lib.mjs';

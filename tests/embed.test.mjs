@@ -186,7 +186,7 @@ try {
   await context.close();
 });
 
-/** Runs the npm package's CLI (js/cli.js: the wasm build of crate/src/cli). */
+/** Runs the npm package's CLI (js/cli.js: the wasm build of crate/cli/src/cli). */
 function cli(args) {
   const r = spawnSync(process.execPath, [join(ROOT, 'js', 'cli.js'), ...args], { cwd: scratch, encoding: 'utf8' });
   assert.equal(r.status, 0, `gdlkit ${args.join(' ')}: ${r.stderr}`);

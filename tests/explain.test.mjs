@@ -1,6 +1,6 @@
 // explain(kif, options) from JavaScript (js/node.js over pkg/) and through
 // the worker: the same object as `gdlkit explain --format json`. The
-// lecture's planning example 2 (crate/tests/fixtures) gives h_FF 3 with the
+// lecture's planning example 2 (crate/gdlkit/tests/fixtures) gives h_FF 3 with the
 // plan [op2, op1, op0]; tic-tac-toe's first moves are all worth the same
 // f_JO (25/3 each with the thesis's costs); errors are thrown, never
 // traps. Needs `npm run build` (pkg/).

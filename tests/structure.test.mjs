@@ -1,5 +1,5 @@
 // The structure of a game and its board as SVG through the npm API
-// (js/structure.js over crate/src/wasm/structure.rs) and the Node worker.
+// (js/structure.js over crate/wasm/src/wasm/structure.rs) and the Node worker.
 // Runs on the wasm build in pkg/ (`npm run build`).
 
 import { test } from 'node:test';

@@ -1,7 +1,7 @@
 // "Download as standalone HTML": the current tree or game as one
 // self-contained lecture file that works offline from disk. The file is made
 // in the engine's worker by the Rust function behind `gdlkit export`
-// (crate/src/standalone.rs, the `standaloneHtml` binding) over the
+// (crate/play/src/standalone.rs, the `standaloneHtml` binding) over the
 // standalone template the build wrote beside this script
 // (build/standalone.html), so the page and the command line make the very
 // same file.

@@ -1,5 +1,5 @@
 //! `--engine auto` picks the faster engine for a game that grounds
-//! (`crate/src/engine/choice.rs`): the interpreter where the fast engine is
+//! (`crate/engine/src/engine/choice.rs`): the interpreter where the fast engine is
 //! clearly slower, the fast engine elsewhere. No timing is asserted: small
 //! networks get the fast engine without a trial (`needs_trial`), and the games checked
 //! after a trial are 2× (merrills, amazonsTorus) to 50× (the local game)

@@ -149,7 +149,7 @@ fn decl<T: TS>(cfg: &Config) -> String {
 pub fn declarations() -> String {
     let cfg = Config::new().with_large_int("number");
     let mut out = String::from(
-        "// Generated from the Rust types by ts-rs (crate/src/typescript.rs):\n\
+        "// Generated from the Rust types by ts-rs (crate/wasm/src/typescript.rs):\n\
          // do not edit; run `node scripts/types.mjs` after changing them.\n\n",
     );
     for d in each(&cfg) {

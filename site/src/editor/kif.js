@@ -4,7 +4,7 @@
 // (arguments line up under the first argument of their form, the body of a
 // rule four columns in, as `gdlkit fmt` writes it). Colours and indentation
 // only: the page parses no game text itself (checks, formatting, fixes,
-// boards and moves all come from the engine, crate/src).
+// boards and moves all come from the engine, crate/).
 
 import { HighlightStyle, LanguageSupport, StreamLanguage, syntaxHighlighting } from '@codemirror/language';
 import { tags as t } from '@lezer/highlight';

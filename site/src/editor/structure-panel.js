@@ -1,11 +1,11 @@
 // The Rules view's "Structure" panel: what the engine finds in the rules
-// (crate/src/structure, `gdlkit structure`): roles and whether they
+// (crate/play/src/structure, `gdlkit structure`): roles and whether they
 // alternate, teams, boards with their size and order, pieces and markers,
 // counters and quantities. Computed in the worker; this module only lists.
 // The panel opens beside the editor (below it on a narrow screen, scrolled
 // into view) and takes the focus; each structure's "rules" button marks the
 // rules that define it in the editor (their spans come from Rust:
-// `rulesAt`, crate/src/structure/mod.rs `locate`).
+// `rulesAt`, crate/play/src/structure/mod.rs `locate`).
 
 import { h } from '../dom.js';
 import { engine } from '../engine/client.js';

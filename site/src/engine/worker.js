@@ -51,7 +51,7 @@ function ggpSnapshot(m, id) {
 /**
  * The board cells of each state (a list of fluent texts) for drawing:
  * `{fluent, size, xs, ys, zs, cells: [{x, y, z, content}], rest}` or null,
- * split in Rust (`boardCells`, crate/src/structure/board.rs).
+ * split in Rust (`boardCells`, crate/play/src/structure/board.rs).
  */
 function boardsOf(structure, states) {
   const boardCells = optional('boardCells');
@@ -59,7 +59,7 @@ function boardsOf(structure, states) {
   return boardCells(structure, states);
 }
 
-/** The structure for drawing boards: a short simulation (crate/src/structure). */
+/** The structure for drawing boards: a short simulation (crate/play/src/structure). */
 function structureOf(text) {
   try {
     return api.structure(text, { states: 300, ms: 1500 });
@@ -182,7 +182,7 @@ const ops = {
     return wasm.randomTree(branching, depth, seed);
   },
 
-  // ---- the players of the play view, from the one registry (crate/src/search) ----
+  // ---- the players of the play view, from the one registry (crate/play/src/search) ----
   /**
    * The registry's players (`[{name, description}]`) and each of `specs`
    * parsed by it: `{name, options}`, `{name: 'human'}` (the page's own
@@ -276,13 +276,13 @@ const ops = {
     return reply;
   },
 
-  // ---- GGP repositories (the gallery): URLs and answers read in Rust (crate/src/repository.rs); the page fetches ----
+  // ---- GGP repositories (the gallery): URLs and answers read in Rust (crate/ggp/src/repository.rs); the page fetches ----
   repository({ repo, key, body }) {
     if (body === undefined) return key === undefined ? wasm.repositoryIndexUrl(repo) : wasm.repositoryMetadataUrl(repo, key);
     return key === undefined ? wasm.repositoryParseIndex(body) : wasm.repositoryParseMetadata(repo, key, body);
   },
 
-  // ---- "Download as standalone HTML": the file `gdlkit export` writes (crate/src/standalone.rs) ----
+  // ---- "Download as standalone HTML": the file `gdlkit export` writes (crate/play/src/standalone.rs) ----
   standalone({ template, request }) {
     return wasm.standaloneHtml(template, request);
   },

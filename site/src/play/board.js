@@ -1,6 +1,6 @@
 // Boards drawn from the state, for any game. Which fluent is a board, its
 // coordinates and the cells of each state come from Rust (the structure,
-// crate/src/structure, and `boardCells` in crate/src/structure/board.rs,
+// crate/play/src/structure, and `boardCells` in crate/play/src/structure/board.rs,
 // sent by the engine worker with each state as `board`: {fluent, size, xs,
 // ys, zs, cells: [{x, y, z, content}], rest}); this module only draws the
 // grid (one per value of a third coordinate, side by side; a 1-D board is

@@ -2,7 +2,7 @@
 // cells each move changes, a move's relaxed plan as numbered marks, and the
 // chosen move and its runner-up outlined. Every cell comes from Rust (the
 // explanation's `cells` per move and `planCells` per plan action, computed
-// by `explain`, crate/src/search/explain_board.rs); this module only turns
+// by `explain`, crate/play/src/search/explain_board.rs); this module only turns
 // values into colours and keys, for the HTML board (board.js), the tree's
 // node boards (tree/render.js) and their SVG export.
 

@@ -1,5 +1,5 @@
 // The play view's "Perfect play" switch: solves the game in the `solve`
-// worker (the engine's solver, crate/src/solve, with its default time
+// worker (the engine's solver, crate/play/src/solve, with its default time
 // limit; progress shown, cancellable) and marks each legal move of the role
 // to move with its solved value: win, draw or loss for that role and the
 // moves to the end. Every value and outcome comes from Rust (the worker's

@@ -13,7 +13,7 @@ import { solvedText } from './perfect.js';
 
 const num = (v) => (v === null || v === undefined ? '∞' : String(Math.round(v * 1000) / 1000));
 
-/** The planning heuristics' action costs (`explain`'s `costs`, crate/src/search/fjo.rs COST_PRESETS). */
+/** The planning heuristics' action costs (`explain`'s `costs`, crate/play/src/search/fjo.rs COST_PRESETS). */
 export const COSTS = [
   ['default', 'costs: default', 'Thesis 4.5: every rule without `does` that changes the state (whose turn it is, a step counter) costs 1'],
   ['thesis', 'costs: thesis table', 'Rules without `does` cost 0: the thesis’s own tic-tac-toe table (every first move 25/3; docs/planning.md, deviation 2)'],
@@ -72,7 +72,7 @@ export class WhyPanel {
 
   /**
    * Fills the list from the engine's heuristics registry (`heuristics()`,
-   * crate/src/search/heuristics.rs: `explain` marks those offered here,
+   * crate/play/src/search/heuristics.rs: `explain` marks those offered here,
    * `distance` those whose best value is the smallest); f_JO is selected.
    */
   async load() {

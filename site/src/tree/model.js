@@ -1,4 +1,4 @@
-// The search tree of a lecture trace (crate/src/trace.rs, docs/search.md):
+// The search tree of a lecture trace (crate/play/src/trace.rs, docs/search.md):
 // nodes with the event index at which each thing happens to them, so that
 // the picture at any step is computed directly (stepping back is as cheap
 // as stepping forward; nothing is replayed or mutated).

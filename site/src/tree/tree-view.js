@@ -101,7 +101,7 @@ export class TreeView {
       this.rebuild();
     });
     // The algorithms are the engine's registry's players that draw a tree
-    // (`drawsTree`, crate/src/search/mod.rs); until it answers, the chosen one.
+    // (`drawsTree`, crate/play/src/search/mod.rs); until it answers, the chosen one.
     this.algo = select([[st.algo, st.algo]], st.algo, { 'aria-label': 'algorithm' });
     this.algorithmList().catch(() => {}); // a failure shows at the search
     this.depth = h('input', { type: 'number', min: 1, max: 8, value: String(st.depth), class: 'num', 'aria-label': 'search depth (game positions)' });
@@ -111,7 +111,7 @@ export class TreeView {
     this.role = select([['', 'first role']], st.role, { 'aria-label': 'role to maximise' });
     // The evaluation at the cut-off leaves of a depth-limited game tree
     // (fjo: the thesis's f_JO, docs/planning.md), scaled into [1, 99].
-    // The list is the engine's (crate/src/search/heuristics.rs), filled by
+    // The list is the engine's (crate/play/src/search/heuristics.rs), filled by
     // loadAlgorithms; until it answers, the chosen one.
     this.heuristic = select([[st.heuristic, st.heuristic]], st.heuristic, { 'aria-label': 'evaluation at the cut-off leaves' });
     // The planning heuristics' action costs (as the Why? panel's).
@@ -289,7 +289,7 @@ export class TreeView {
 
   /**
    * Whether a heuristic has planning costs: f_JO and the registry's
-   * distances (h_FF, h_add, h_max: crate/src/search/fjo.rs).
+   * distances (h_FF, h_add, h_max: crate/play/src/search/fjo.rs).
    */
   planning(name) {
     return name === 'fjo' || Boolean(this.heuristicList?.find((x) => x.name === name)?.distance);
