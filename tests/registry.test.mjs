@@ -101,13 +101,10 @@ test('the default player: MCTS-Solver, the same in the registry, the npm API and
   breakthrough.free();
   // Its options are those of mcts with solver=on; it cannot be turned into plain MCTS.
   assert.throws(() => new api.Player(TICTACTOE, 'mcts-solver:solver=off'), (e) => e instanceof TypeError && /always solves/.test(e.message));
-  assert.throws(() => new api.Player(TICTACTOE, 'mcts-solver:cutoff=5'), (e) => e instanceof TypeError && /cutoff is not for solver=on/.test(e.message));
+  assert.throws(() => new api.Player(TICTACTOE, 'mcts-solver:rave=5'), (e) => e instanceof TypeError && /has no option `rave` \(options: ms, .*choke\)/.test(e.message));
   const tactics = new api.Player(TICTACTOE, 'mcts-solver:tactics=on,ms=50');
   assert.match(tactics.name, /\btactics\b/);
   tactics.free();
-  const rave = new api.Player(TICTACTOE, 'mcts-solver:rave=10,ms=50');
-  assert.match(rave.name, /\brave 10\b/);
-  rave.free();
   const off = new api.Player(TICTACTOE, 'mcts-solver:greedy=off,ms=50');
   assert.doesNotMatch(off.name, /greedy/);
   off.free();
@@ -123,18 +120,17 @@ test('parallel workers: options are read in Rust, an unknown key is a TypeError 
   }
   // The workers read the spec's evaluation as the one-thread player does.
   assert.throws(
-    () => new api.MctsWorker(TICTACTOE, 'mcts:eval=pieces'),
-    (e) => e instanceof TypeError && /eval must be on, auto, material or off/.test(e.message),
+    () => new api.MctsWorker(TICTACTOE, 'mcts-solver:eval=pieces'),
+    (e) => e instanceof TypeError && /eval must be material or off/.test(e.message),
   );
-  // Plain MCTS checks tactics on merged statistics, where there is no
-  // game; the solver's workers take it (worker 0 checks).
+  // The solver's options need the solver; its workers take tactics
+  // (worker 0 checks).
   assert.throws(
     () => new api.MctsWorker(TICTACTOE, 'mcts:tactics=on'),
-    (e) => e instanceof TypeError && /tactics=on needs solver=on/.test(e.message),
+    (e) => e instanceof TypeError && /tactics needs solver=on/.test(e.message),
   );
   for (const worker of [0, 1]) new api.MctsWorker(TICTACTOE, 'mcts-solver', { worker }).free();
-  // Playouts cut after one step are scored by the evaluation, not by goals
-  // (multiples of 0.5 in tic-tac-toe).
+  // Playouts end in goals: multiples of 0.5 in tic-tac-toe.
   const game = new api.Game(TICTACTOE);
   const fluents = game.fluents(game.initialState());
   const halves = (spec) => {
@@ -145,7 +141,7 @@ test('parallel workers: options are read in Rust, an unknown key is a TypeError 
     return totals.every((t) => Number.isInteger(t * 2));
   };
   assert.ok(halves('mcts:playouts=40'));
-  assert.ok(!halves('mcts:eval=on,cutoff=1,playouts=40'));
+  assert.ok(halves('mcts:greedy=on,playouts=40'));
   game.free();
   // Keys set to undefined count as absent (what the worker jobs pass).
   new api.MctsWorker(TICTACTOE, 'mcts', { seed: undefined, worker: 1, engine: undefined }).free();

@@ -1,12 +1,9 @@
-//! `mcts` options built for real games: `eval=material` (an evaluation
-//! where the game has boards, none where it has not), `tactics` (with the
-//! solver, `auto` follows the material) and
-//! `transpositions` (named in the player; with the solver, `auto` where no
-//! material is counted),
-//! `minimax` (only with an evaluation; the solver's over its material),
-//! the solver's material shift, its
-//! playout rule (`mast`), its choke (with the solver, `auto` where the
-//! material is counted), and clear errors for values that are not ones.
+//! `mcts` options built for real games: the solver's material
+//! (`eval=material`, where the game has boards whose pieces tell something
+//! of the outcome), `tactics` and `transpositions` (`auto` follows the
+//! material), the exploration constant, the choke (`auto` where the
+//! material is counted), and clear errors for options and values that are
+//! not ones.
 
 use gdlkit::search::{build_player, PlayerSpec};
 use gdlkit::{load_engine, parse_program, EngineChoice};
@@ -22,57 +19,48 @@ fn build(name: &str, spec: &str) -> Result<String, String> {
 }
 
 #[test]
-fn a_game_with_boards_gets_a_material_evaluation() {
-    let name = build("breakthrough", "mcts:eval=material,cutoff=0,prior=5").unwrap();
-    assert!(
-        name.contains("eval R²") && name.contains("prior 5"),
-        "{name}"
-    );
-}
-
-#[test]
-fn a_game_without_boards_gets_none() {
-    // maze's fluents are a position and a step count: no board.
-    let name = build("maze", "mcts:eval=material").unwrap();
-    assert!(!name.contains("eval"), "{name}");
-    assert!(name.starts_with("mcts("), "{name}");
-}
-
-#[test]
 fn a_bad_value_names_every_choice() {
-    let err = build("ticTacToe", "mcts:eval=pieces").unwrap_err();
+    let err = build("ticTacToe", "mcts:solver=on,eval=pieces").unwrap_err();
     assert_eq!(
         err,
-        "player option eval must be on, auto, material or off, got `pieces`"
+        "player option eval must be material or off, got `pieces`"
     );
+    let err = build("ticTacToe", "mcts-solver:eval=on").unwrap_err();
+    assert_eq!(err, "player option eval must be material or off, got `on`");
 }
 
 #[test]
-fn mast_takes_on_ppa_or_off_and_the_player_names_its_rule() {
-    let mast = build("breakthrough", "mcts-solver:mast=on").unwrap();
-    assert!(mast.contains("mast") && !mast.contains("ppa"), "{mast}");
-    let ppa = build("breakthrough", "mcts-solver:mast=ppa").unwrap();
-    assert!(ppa.contains("ppa") && !ppa.contains("mast"), "{ppa}");
-    let off = build("breakthrough", "mcts-solver:mast=off").unwrap();
-    assert!(!off.contains("mast") && !off.contains("ppa"), "{off}");
-    let err = build("breakthrough", "mcts-solver:mast=nst").unwrap_err();
-    assert_eq!(err, "player option mast must be on, ppa or off, got `nst`");
-    let err = build("breakthrough", "mcts:mast=ppa").unwrap_err();
-    assert_eq!(err, "player option mast needs solver=on");
+fn an_unknown_option_names_the_valid_ones() {
+    for key in ["rave", "mast", "minimax", "cutoff", "prior", "bogus"] {
+        let err = build("ticTacToe", &format!("mcts-solver:{key}=1")).unwrap_err();
+        assert_eq!(
+            err,
+            format!(
+                "player `mcts` has no option `{key}` (options: ms, playouts, nodes, c, threads, cores, greedy, solver, reuse, ponder, eval, tactics, transpositions, choke)"
+            )
+        );
+    }
+}
+
+#[test]
+fn the_solvers_options_need_the_solver() {
+    for key in [
+        "reuse",
+        "ponder",
+        "choke",
+        "eval",
+        "tactics",
+        "transpositions",
+    ] {
+        let err = build("connectFour", &format!("mcts:{key}=on")).unwrap_err();
+        assert_eq!(err, format!("player option {key} needs solver=on"));
+    }
+    let plain = build("connectFour", "mcts:greedy=on,ms=50").unwrap();
+    assert_eq!(plain, "mcts(50 ms, greedy)");
 }
 
 #[test]
 fn tactics_and_transpositions_are_named_and_follow_the_material_with_the_solver() {
-    let name = build("connectFour", "mcts:tactics=on,transpositions=on,ms=50").unwrap();
-    assert!(
-        name.contains("tactics") && name.contains("transpositions"),
-        "{name}"
-    );
-    let plain = build("connectFour", "mcts:ms=50").unwrap();
-    assert!(
-        !plain.contains("tactics") && !plain.contains("transpositions"),
-        "{plain}"
-    );
     let name = build("breakthrough", "mcts-solver:transpositions=on,ms=50").unwrap();
     assert!(
         name.contains("material, greedy, tactics, transpositions"),
@@ -80,8 +68,6 @@ fn tactics_and_transpositions_are_named_and_follow_the_material_with_the_solver(
     );
     let name = build("connectFour", "mcts-solver:transpositions=off,ms=50").unwrap();
     assert!(!name.contains("transpositions"), "{name}");
-    let err = build("connectFour", "mcts:transpositions=auto").unwrap_err();
-    assert_eq!(err, "player option transpositions=auto needs solver=on");
     // The tactical check runs beside the solver's tree: the default
     // player's where the material is counted (tactics=auto), unless
     // turned on or off.
@@ -122,74 +108,16 @@ fn tactics_and_transpositions_are_named_and_follow_the_material_with_the_solver(
     assert!(name.contains("material, greedy, tactics"), "{name}");
     let name = build("maze", "mcts-solver").unwrap();
     assert!(!name.contains("tactics"), "{name}");
-    // Plain MCTS has no material to follow: auto checks.
-    let name = build("connectFour", "mcts:tactics=auto,ms=50").unwrap();
-    assert!(name.contains("tactics"), "{name}");
     for (key, choices) in [
         ("tactics", "on, off or auto"),
         ("transpositions", "on, off or auto"),
     ] {
-        let err = build("connectFour", &format!("mcts:{key}=maybe")).unwrap_err();
+        let err = build("connectFour", &format!("mcts-solver:{key}=maybe")).unwrap_err();
         assert_eq!(
             err,
             format!("player option {key} expects {choices}, got `maybe`")
         );
     }
-}
-
-#[test]
-fn rave_is_named_with_and_without_the_solver() {
-    for spec in ["mcts:rave=30,ms=50", "mcts-solver:rave=30,ms=50"] {
-        let name = build("breakthrough", spec).unwrap();
-        assert!(name.contains("rave 30"), "{spec}: {name}");
-    }
-    let name = build("breakthrough", "mcts-solver:ms=50").unwrap();
-    assert!(!name.contains("rave"), "{name}");
-}
-
-#[test]
-fn minimax_needs_an_evaluation_and_a_weight() {
-    let name = build(
-        "breakthrough",
-        "mcts:eval=material,cutoff=0,minimax=0.4,ms=50",
-    )
-    .unwrap();
-    assert!(
-        name.contains("minimax 0.4") && name.contains("eval R²"),
-        "{name}"
-    );
-    let err = build("breakthrough", "mcts:minimax=0.4").unwrap_err();
-    assert_eq!(
-        err,
-        "player option minimax needs an evaluation: eval=on, auto or material"
-    );
-    for bad in ["0", "1.5", "-1"] {
-        let err = build("breakthrough", &format!("mcts:eval=on,minimax={bad}")).unwrap_err();
-        assert!(err.contains("a weight above 0 and at most 1"), "{err}");
-    }
-    // The solver backs up over its material only.
-    let err = build("breakthrough", "mcts:solver=on,eval=on,minimax=0.4").unwrap_err();
-    assert!(err.contains("eval must be material or off"), "{err}");
-}
-
-#[test]
-fn the_solver_backs_up_minimax_over_the_material_it_counts() {
-    let name = build("breakthrough", "mcts-solver:minimax=0.25,ms=50").unwrap();
-    assert!(
-        name.contains("material") && name.contains("minimax 0.25"),
-        "{name}"
-    );
-    // Not in the default, and nothing to back up where no material is
-    // counted (connect four).
-    for (game, spec) in [
-        ("breakthrough", "mcts-solver:ms=50"),
-        ("connectFour", "mcts-solver:minimax=0.4,ms=50"),
-    ] {
-        let name = build(game, spec).unwrap();
-        assert!(!name.contains("minimax"), "{game}, {spec}: {name}");
-    }
-    let err = build("breakthrough", "mcts-solver:eval=off,minimax=0.4").unwrap_err();
-    assert!(err.contains("minimax needs an evaluation"), "{err}");
 }
 
 #[test]
@@ -204,19 +132,6 @@ fn the_solver_counts_material_in_two_role_games_with_pieces() {
     // maze has one role and no board: nothing to count.
     let name = build("maze", "mcts:solver=on,eval=material").unwrap();
     assert!(!name.contains("material"), "{name}");
-    let err = build("breakthrough", "mcts:solver=on,eval=on").unwrap_err();
-    assert_eq!(
-        err,
-        "player option eval must be material or off with solver=on, got `on`"
-    );
-    for key in ["cutoff", "prior"] {
-        let err = build(
-            "breakthrough",
-            &format!("mcts:solver=on,eval=material,{key}=5"),
-        )
-        .unwrap_err();
-        assert_eq!(err, format!("player option {key} is not for solver=on"));
-    }
 }
 
 /// The exploration constant named in a solver player's name.

@@ -5,8 +5,8 @@
 
 mod common;
 
+use gdlkit::search::mcts::parallel::ParallelMcts;
 use gdlkit::search::mcts::{self, merge_roots, Mcts};
-use gdlkit::search::mcts_parallel::ParallelMcts;
 use gdlkit::search::parallel::worker_seed;
 use gdlkit::search::{build_player, Budget, Player, PlayerSpec};
 use gdlkit::{Engine, StateMachine};

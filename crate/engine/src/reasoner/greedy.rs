@@ -13,7 +13,6 @@
 
 use super::mast::Mast;
 use super::{only_mover, random_index, rewards, EvalError, Playout, StateMachine};
-use crate::clock::now_ms;
 use crate::terms::TermId;
 use rustc_hash::FxHashSet;
 
@@ -185,39 +184,6 @@ pub fn greedy_playout<M: StateMachine>(
         steps,
         terminal,
     })
-}
-
-/// The cost of a greedy step (successor states computed per step made)
-/// above which `greedy=auto` leaves greedy playouts off: where every move
-/// may end the game (connect four, tic-tac-toe) each step tries them all,
-/// and the playouts lost to that cost more than better playouts gain.
-pub const MAX_COST: f64 = 4.0;
-
-/// What a step of a greedy playout from `state` costs, in successor states
-/// computed per step made (a random step costs 1): greedy playouts learn
-/// the moves that end games, then as many are counted. At most
-/// `playouts` of each, and `max_ms` in all. The same on every target for a
-/// seed (it counts, it does not time), so the page's workers agree.
-pub fn step_cost<M: StateMachine>(
-    m: &mut M,
-    state: &M::State,
-    rng: &mut fastrand::Rng,
-    playouts: usize,
-    max_ms: f64,
-) -> Result<f64, EvalError> {
-    let t0 = now_ms();
-    let mut enders = Enders::default();
-    let (mut steps, mut tries) = (0usize, 0u64);
-    for i in 0..2 * playouts {
-        if now_ms() - t0 > max_ms {
-            break;
-        }
-        if i == playouts {
-            (steps, tries) = (0, enders.tries);
-        }
-        steps += m.greedy_playout(state, rng, 1000, &mut enders)?.steps;
-    }
-    Ok(1.0 + (enders.tries - tries) as f64 / steps.max(1) as f64)
 }
 
 /// The state after the joint move `picks` from `s`, noted on MAST's trail.

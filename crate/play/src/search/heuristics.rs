@@ -143,7 +143,7 @@ pub fn build<M: StateMachine + 'static>(
         "novelty" => Ok(Box::new(Novelty::default())),
         "none" | "constant" => Ok(Box::new(Constant)),
         "learned" => {
-            let eval = super::learned::LearnedEval::before_first_move(m, 0, false, None)?
+            let eval = super::mcts::learned::LearnedEval::before_first_move(m, 0, false, None)?
                 .ok_or("no evaluation could be learnt: too few random playouts ended")?;
             Ok(Box::new(std::sync::Arc::new(eval)))
         }

@@ -40,22 +40,16 @@ pub(crate) mod explain_board;
 pub mod fjo;
 pub mod fuzzy;
 pub mod heuristics;
-pub mod learned;
 pub mod matches;
 pub mod mcts;
-pub mod mcts_parallel;
-pub mod mcts_solver;
 pub mod minimax;
 pub mod parallel;
-pub mod proof_number;
 pub mod report;
-pub mod root;
 pub(crate) mod table;
-pub(crate) mod tactics;
 
 use crate::clock::{now_ms, Deadline};
 use crate::program::Program;
-use crate::reasoner::{greedy, EvalError, StateMachine};
+use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::TermId;
 use serde::Serialize;
 
@@ -499,12 +493,12 @@ pub const PLAYERS: &[PlayerInfo] = &[
         "alpha-beta, iterative deepening, transposition table, PV-first ordering; options depth, ms, nodes, heuristic, mode=auto|paranoid|maxn, tt=on|off, ordering=on|off, threads=N|cores=auto (lazy SMP on N threads sharing one table, budget per thread), table=shared|own",
     ),
     player("bestfirst", "best-first", false, "best-first search for one-player games (thesis 3.2.1); options ms, nodes, heuristic"),
-    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c (exploration, default 0.7; with solver=on auto, from the game's length), threads=N|cores=auto (root-parallel on N threads, budget per thread), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves, and grown on the opponent's time by a player server, unless reuse=off or ponder=off; with threads, one tree shared by the threads), mast=on with solver=on (MAST playouts: epsilon-greedy on each move's average reward), choke=on|off|auto with solver=on (on: a move into a proven loss counts only at its node while another move is open, after Sancho; off: above it too, as in plain MCTS-Solver; auto, the default: on where eval=material counts the pieces), greedy=on|auto (playouts take a move that wins at once, among the moves seen to end games, and take back a move that lets the opponent win at once; auto: where that costs little), eval=on|auto|material (an evaluation learnt from playouts before the first move, per square or, material, per kind of piece: playouts cut after cutoff=N steps, default 10, and evaluated; prior=N counts each new child's evaluation as N visits; with solver=on, eval=material shifts the rewards backed up through the end of an exchange of pieces towards the side that gained, after Sancho's piece heuristic), rave=K (RAVE: each move's mean mixed with its all-moves-as-first mean, weight sqrt(K/(3n+K)) after n visits), tactics=on|auto (forced wins and losses, by a full-width search a few moves deep, then by proof-number searches at any depth: a forced win is played, a move proven lost gives way to the best one not proven lost; checked on the move chosen in a fifth of the time, or with solver=on on a thread of its own beside the tree, 30% of the time with one thread; auto: on, but with solver=on only where eval=material counts the pieces), transpositions=on (one node per state; with solver=on auto, the default: where no material is counted), minimax=A with eval (implicit minimax backups: each node keeps the minimax of its children's evaluations, mixed into the moving role's means with weight A; with solver=on over the material it counts)"),
+    player("mcts", "MCTS", false, "Monte-Carlo tree search (UCT, per-role statistics); options ms, playouts, c (exploration, default 0.7; with solver=on auto, from the game's length), threads=N|cores=auto (root-parallel on N threads, budget per thread; with solver=on one tree shared by the threads), greedy=on (playouts take a move that wins at once, among the moves seen to end games, and take back a move that lets the opponent win at once), solver=on (MCTS-Solver: proven wins and losses, the tree kept between moves, and grown on the opponent's time by a player server, unless reuse=off or ponder=off); with solver=on also eval=material|off (the pieces counted: rewards backed up through the end of an exchange of pieces shifted towards the side that gained, after Sancho's piece heuristic), tactics=on|off|auto (forced wins and losses proven on a thread beside the tree, full width then by proof numbers; auto: where the material is counted), choke=on|off|auto (on: a move into a proven loss counts only at its node while another move is open, after Sancho; auto: where the material is counted), transpositions=on|off|auto (one node per state; auto: where no material is counted)"),
     player(
         "mcts-solver",
         "MCTS-Solver",
         false,
-        "the default player (the strongest by measurement, BENCHMARKS.md): mcts with solver=on, greedy=on, eval=material (counted only where the pieces tell something of the outcome) and tactics=auto (forced wins and losses proven on a thread beside the tree, full width then by proof numbers, where the material is counted), moves into proven losses choked off where the material is counted (choke=auto), and one node per state where no material is counted (transpositions=auto); takes the options of mcts with solver=on, e.g. greedy=off, eval=off, tactics=on|off, minimax=A, c, mast, rave, threads|cores",
+        "the default player (the strongest by measurement, BENCHMARKS.md): mcts with solver=on, greedy=on, eval=material (counted only where the pieces tell something of the outcome) and tactics=auto (forced wins and losses proven on a thread beside the tree, full width then by proof numbers, where the material is counted), moves into proven losses choked off where the material is counted (choke=auto), and one node per state where no material is counted (transpositions=auto); takes the options of mcts with solver=on, e.g. greedy=off, eval=off, tactics=on|off, c, threads|cores",
     ),
     player(
         "coolerjo",
@@ -635,6 +629,13 @@ impl PlayerSpec {
             format!("player option {key} expects on, off or auto, got `{v}`")
         })
     }
+    /// An on/off option whose absence means `auto`: `None` for auto.
+    pub fn auto_flag(&self, key: &str) -> Result<Option<bool>, String> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(_) => self.flag_or_auto(key, false),
+        }
+    }
     fn check_keys(&self, known: &[&str]) -> Result<(), String> {
         match self
             .options
@@ -748,22 +749,11 @@ where
             let threads = spec_threads(spec)?;
             if spec.flag("solver", false)? {
                 let cfg = solver_config(spec, cfg, program, m, seed)?;
-                return Ok(Box::new(mcts_solver::SolverMcts::new(cfg, seed, threads)));
+                return Ok(Box::new(mcts::solver::SolverMcts::new(cfg, seed, threads)));
             }
-            for key in ["reuse", "mast", "ponder", "choke"] {
-                if spec.get(key).is_some() {
-                    return Err(format!("player option {key} needs solver=on"));
-                }
-            }
-            for key in ["c", "transpositions"] {
-                if spec.get(key) == Some("auto") {
-                    return Err(format!("player option {key}=auto needs solver=on"));
-                }
-            }
-            let mut cfg = cfg;
-            prepare_playouts(&mut cfg, spec, program, m, seed)?;
+            let cfg = plain_config(spec, cfg)?;
             if threads > 1 {
-                return Ok(Box::new(mcts_parallel::ParallelMcts::new(
+                return Ok(Box::new(mcts::parallel::ParallelMcts::new(
                     cfg, seed, threads,
                 )));
             }
@@ -781,176 +771,106 @@ where
     }
 }
 
+/// The options only MCTS-Solver reads: refused without `solver=on`.
+const SOLVER_ONLY: [&str; 6] = [
+    "reuse",
+    "ponder",
+    "choke",
+    "eval",
+    "tactics",
+    "transpositions",
+];
+
+/// The plain MCTS configuration of an `mcts` spec without `solver=on`
+/// (`cfg`: its `mcts_config`), for the player and each wasm worker alike.
+pub fn plain_config(spec: &PlayerSpec, cfg: mcts::Config) -> Result<mcts::Config, String> {
+    if let Some(key) = SOLVER_ONLY.iter().find(|k| spec.get(k).is_some()) {
+        return Err(format!("player option {key} needs solver=on"));
+    }
+    if spec.get("c") == Some("auto") {
+        return Err("player option c=auto needs solver=on".into());
+    }
+    Ok(cfg)
+}
+
 /// The MCTS-Solver configuration of an `mcts:solver=on` spec (`cfg`: its
-/// `mcts_config`), for the player and for each wasm worker alike: its
-/// playouts (`greedy=`), the material it counts (`eval=material`) and its
-/// exploration constant (`c=auto`, the default, from the game's length),
-/// settled from the player's seed.
+/// `mcts_config`), for the player and for each wasm worker alike: the
+/// material it counts (`eval=material`), what depends on it (`tactics`,
+/// `choke`, `transpositions`: `auto`) and its exploration constant
+/// (`c=auto`, the default, from the game's length), settled from the
+/// player's seed.
 pub fn solver_config<M: StateMachine>(
     spec: &PlayerSpec,
     cfg: mcts::Config,
     program: &Program,
     m: &mut M,
     seed: u64,
-) -> Result<mcts_solver::Config, String> {
-    for key in ["cutoff", "prior"] {
-        if spec.get(key).is_some() {
-            return Err(format!("player option {key} is not for solver=on"));
-        }
-    }
-    let greedy = greedy_playouts(spec, m, seed)?;
-    let material = solver_material(spec, program, m, seed, greedy)?;
+) -> Result<mcts::solver::Config, String> {
+    let material = solver_material(spec, program, m, seed, cfg.greedy)?;
+    let counted = material.is_some();
     // tactics=auto: the check where the material is counted. Against
     // Sancho it doubled the score in breakthrough; in connect four, where
     // its thread grows the tree instead, the series scored less with it
     // (BENCHMARKS.md).
-    let tactics = spec
-        .flag_or_auto("tactics", false)?
-        .unwrap_or(material.is_some());
+    let tactics = spec.flag_or_auto("tactics", false)?.unwrap_or(counted);
     // transpositions=auto: one node per state where no material is
     // counted (a node's material shift depends on the move into it).
     // Against Sancho in connect four (BENCHMARKS.md).
-    let transpositions = match spec.get("transpositions") {
-        None | Some("auto") => material.is_none(),
-        Some(_) => cfg.transpositions,
-    };
+    let transpositions = spec.auto_flag("transpositions")?.unwrap_or(!counted);
     // choke=auto: moves into proven losses choked off where the material
     // is counted. Against Sancho at 30 s / 5 s it lifted breakthrough
     // above half; in connect four the series without it scored more
     // (BENCHMARKS.md).
-    let choke = match spec.get("choke") {
-        None => None,
-        Some(_) => spec.flag_or_auto("choke", true)?,
-    }
-    .unwrap_or(material.is_some());
+    let choke = spec.auto_flag("choke")?.unwrap_or(counted);
     let exploration = match spec.get("c") {
         Some(c) if c != "auto" => cfg.exploration,
-        _ => mcts_solver::auto_exploration(m, seed, material.is_some(), 200, 300.0)
+        _ => mcts::solver::auto_exploration(m, seed, counted, 200, 300.0)
             .map_err(|e| e.to_string())?,
     };
-    Ok(mcts_solver::Config {
+    Ok(mcts::solver::Config {
         budget: cfg.budget,
         exploration,
         reuse: spec.flag("reuse", true)?,
         ponder: spec.flag("ponder", true)?,
-        mast: playout_rule(spec)?,
-        greedy,
-        // Over the material, the one evaluation the solver learns.
-        minimax: material.as_ref().map_or(0.0, |_| cfg.minimax),
+        greedy: cfg.greedy,
         material,
-        rave: cfg.rave,
         tactics,
         choke,
         transpositions,
-        ..mcts_solver::Config::default()
+        ..mcts::solver::Config::default()
     })
 }
 
-/// The move statistics an `mcts:solver=on` spec's playouts draw by:
-/// `mast=on` (MAST), `mast=ppa` (playout policy adaptation) or `off`.
-fn playout_rule(spec: &PlayerSpec) -> Result<Option<crate::reasoner::mast::Rule>, String> {
-    use crate::reasoner::mast::{Rule, ALPHA, EPSILON};
-    match spec.get("mast") {
-        None | Some("off" | "false" | "no" | "0") => Ok(None),
-        Some("on" | "true" | "yes" | "1") => Ok(Some(Rule::Greedy(EPSILON))),
-        Some("ppa") => Ok(Some(Rule::Adapt(ALPHA))),
-        Some(other) => Err(format!(
-            "player option mast must be on, ppa or off, got `{other}`"
-        )),
-    }
-}
-
-/// What an `mcts` spec's playouts settle before the first move, for the
-/// player and for each wasm worker alike: whether they are greedy
-/// (`greedy=`) and the evaluation they learn (`eval=`).
-pub fn prepare_playouts<M: StateMachine>(
-    cfg: &mut mcts::Config,
-    spec: &PlayerSpec,
-    program: &Program,
-    m: &mut M,
-    seed: u64,
-) -> Result<(), String> {
-    cfg.greedy = greedy_playouts(spec, m, seed)?;
-    cfg.eval = learned_eval(spec, program, m, seed, cfg.greedy)?;
-    Ok(())
-}
-
-/// The learnt evaluation an `mcts` spec asks for: `eval=on` (whenever one
-/// could be learnt), `auto` (when it predicts the rewards:
-/// [`learned::MIN_FIT`]), `material` (the pieces on the game's boards
-/// counted, whenever the game has boards and a count could be learnt) or
-/// `off` (the default), learnt from playouts like the player's own
-/// (`greedy`).
-fn learned_eval<M: StateMachine>(
-    spec: &PlayerSpec,
-    program: &Program,
-    m: &mut M,
-    seed: u64,
-    greedy: bool,
-) -> Result<Option<std::sync::Arc<learned::LearnedEval>>, String> {
-    let (min_fit, material) = match spec.get("eval").unwrap_or("off") {
-        "off" => return Ok(None),
-        "on" => (f64::NEG_INFINITY, false),
-        "auto" => (learned::MIN_FIT, false),
-        "material" => (f64::NEG_INFINITY, true),
-        other => {
-            return Err(format!(
-                "player option eval must be on, auto, material or off, got `{other}`"
-            ))
-        }
-    };
-    let boards = if material {
-        let options = crate::structure::features::HEURISTIC_OPTIONS;
-        let st = crate::structure::find(program, m, options).map_err(|e| e.to_string())?;
-        if st.boards.is_empty() {
-            return Ok(None);
-        }
-        Some(st.boards)
-    } else {
-        None
-    };
-    let eval = learned::LearnedEval::before_first_move(m, seed, greedy, boards.as_deref())?;
-    Ok(eval.filter(|e| e.fit >= min_fit).map(std::sync::Arc::new))
-}
-
 /// The pieces `mcts:solver=on,eval=material` counts: in a two-role game
-/// whose boards have pieces whose count could be learnt and tells
-/// something of the outcome ([`learned::MATERIAL_MIN_FIT`]).
+/// whose boards have pieces whose count could be learnt from playouts
+/// like the player's own (`greedy`) and tells something of the outcome
+/// ([`mcts::learned::MATERIAL_MIN_FIT`]).
 fn solver_material<M: StateMachine>(
     spec: &PlayerSpec,
     program: &Program,
     m: &mut M,
     seed: u64,
     greedy: bool,
-) -> Result<Option<std::sync::Arc<learned::LearnedEval>>, String> {
+) -> Result<Option<std::sync::Arc<mcts::learned::LearnedEval>>, String> {
     match spec.get("eval").unwrap_or("off") {
         "off" => Ok(None),
         "material" if m.roles().len() == 2 => {
-            let eval = learned_eval(spec, program, m, seed, greedy)?;
-            Ok(eval.filter(|e| e.material.is_some() && e.fit >= learned::MATERIAL_MIN_FIT))
+            let options = crate::structure::features::HEURISTIC_OPTIONS;
+            let st = crate::structure::find(program, m, options).map_err(|e| e.to_string())?;
+            if st.boards.is_empty() {
+                return Ok(None);
+            }
+            let eval =
+                mcts::learned::LearnedEval::before_first_move(m, seed, greedy, Some(&st.boards))?;
+            Ok(eval
+                .filter(|e| e.material.is_some() && e.fit >= mcts::learned::MATERIAL_MIN_FIT)
+                .map(std::sync::Arc::new))
         }
         "material" => Ok(None),
         other => Err(format!(
-            "player option eval must be material or off with solver=on, got `{other}`"
+            "player option eval must be material or off, got `{other}`"
         )),
     }
-}
-
-/// Whether an `mcts` spec's playouts are greedy: `greedy=on|off` (the
-/// default), or `auto`: where a greedy step, measured from the initial
-/// state, costs at most four successor states (`reasoner/greedy.rs`).
-pub fn greedy_playouts<M: StateMachine>(
-    spec: &PlayerSpec,
-    m: &mut M,
-    seed: u64,
-) -> Result<bool, String> {
-    if let Some(greedy) = spec.flag_or_auto("greedy", false)? {
-        return Ok(greedy);
-    }
-    let s0 = m.initial_state().map_err(|e| e.to_string())?;
-    let mut rng = fastrand::Rng::with_seed(seed ^ 0x9eed);
-    let cost = greedy::step_cost(m, &s0, &mut rng, 200, 300.0).map_err(|e| e.to_string())?;
-    Ok(cost <= greedy::MAX_COST)
 }
 
 /// The thread count of a spec: `threads=N` or `cores=auto|N` (same
@@ -996,9 +916,8 @@ pub fn alphabeta_config(spec: &PlayerSpec) -> Result<alphabeta::Config, String> 
     Ok(cfg)
 }
 
-/// The MCTS configuration of an `mcts` spec (options ms, playouts/nodes, c;
-/// threads, cores, solver, reuse and mast are accepted and read by the
-/// caller).
+/// The MCTS configuration of an `mcts` spec (options ms, playouts/nodes,
+/// c, greedy); the other keys are checked here and read by the caller.
 pub fn mcts_config(spec: &PlayerSpec) -> Result<mcts::Config, String> {
     spec.check_keys(&[
         "ms",
@@ -1007,22 +926,18 @@ pub fn mcts_config(spec: &PlayerSpec) -> Result<mcts::Config, String> {
         "c",
         "threads",
         "cores",
+        "greedy",
         "solver",
         "reuse",
         "ponder",
-        "mast",
-        "greedy",
         "eval",
-        "cutoff",
-        "prior",
-        "rave",
         "tactics",
         "transpositions",
-        "minimax",
         "choke",
     ])?;
     let mut cfg = mcts::Config {
         budget: spec.budget(Some(DEFAULT_MS))?,
+        greedy: spec.flag("greedy", false)?,
         ..mcts::Config::default()
     };
     // c=auto (solver=on) is settled by the caller, from the game.
@@ -1036,33 +951,6 @@ pub fn mcts_config(spec: &PlayerSpec) -> Result<mcts::Config, String> {
             cfg.exploration = c;
         }
     }
-    // cutoff=0: playouts to the end (the evaluation only as a prior).
-    if let Some(n) = spec.number::<usize>("cutoff")? {
-        cfg.cutoff = n;
-    }
-    if let Some(k) = spec.number::<u32>("prior")? {
-        cfg.prior = k;
-    }
-    if let Some(k) = spec.number::<u32>("rave")? {
-        cfg.rave = k;
-    }
-    if let Some(a) = spec.number::<f64>("minimax")? {
-        if !(a > 0.0 && a <= 1.0) {
-            return Err(format!(
-                "player option minimax must be a weight above 0 and at most 1, got {a}"
-            ));
-        }
-        if spec.get("eval").is_none_or(|e| e == "off") {
-            return Err(
-                "player option minimax needs an evaluation: eval=on, auto or material".into(),
-            );
-        }
-        cfg.minimax = a;
-    }
-    // With solver=on, tactics=auto is settled with the material
-    // (`solver_config`); plain MCTS checks.
-    cfg.tactics = spec.flag_or_auto("tactics", false)?.unwrap_or(true);
-    cfg.transpositions = spec.flag_or_auto("transpositions", false)?.unwrap_or(false);
     Ok(cfg)
 }
 

@@ -11,10 +11,10 @@ use super::search::{load_on, search_state};
 use crate::engine::{Engine, EngineState};
 use crate::js_api::{MctsChoice, MctsRootResult, MctsWorkerOptions};
 use crate::reasoner::StateMachine;
+use crate::search::mcts::solver::SolverMcts;
 use crate::search::mcts::{choose, merge_roots, Mcts, RootStats};
-use crate::search::mcts_solver::SolverMcts;
 use crate::search::parallel::worker_seed;
-use crate::search::{mcts_config, prepare_playouts, solver_config, PlayerSpec};
+use crate::search::{mcts_config, plain_config, solver_config, PlayerSpec};
 use wasm_bindgen::prelude::*;
 
 /// One worker of a root-parallel MCTS: its own copy of the game and its own
@@ -59,19 +59,8 @@ impl MctsWorker {
                 spec.name
             )));
         }
-        let mut cfg = mcts_config(&spec).map_err(|e| js::type_error(&e))?;
+        let cfg = mcts_config(&spec).map_err(|e| js::type_error(&e))?;
         let solver = spec.flag("solver", false).map_err(|e| js::type_error(&e))?;
-        // Plain MCTS checks the move chosen from the merged statistics,
-        // where there is no game; the solver's check marks its proofs in
-        // the root's statistics, which the merge keeps.
-        if cfg.tactics && !solver {
-            return Err(js::type_error(
-                "player option tactics=on needs solver=on with workers, or one worker (no cores or threads)",
-            ));
-        }
-        // One worker checks, as one thread does natively; the others
-        // spend all their time on the tree.
-        cfg.tactics &= worker.unwrap_or(0) == 0;
         // What the playouts settle before the first move comes from the
         // player's seed, not the worker's, so the workers agree (within the
         // learning's time cap).
@@ -79,12 +68,14 @@ impl MctsWorker {
         let program = crate::parse_program(kif);
         let worker_seed = worker_seed(seed, worker.unwrap_or(0) as usize);
         let search = if solver {
-            let cfg = solver_config(&spec, cfg, &program, &mut machine, seed)
+            let mut cfg = solver_config(&spec, cfg, &program, &mut machine, seed)
                 .map_err(|e| js::type_error(&e))?;
+            // One worker checks, as one thread does natively; the others
+            // spend all their time on the tree.
+            cfg.tactics &= worker.unwrap_or(0) == 0;
             Search::Solver(SolverMcts::new(cfg, worker_seed, 1))
         } else {
-            prepare_playouts(&mut cfg, &spec, &program, &mut machine, seed)
-                .map_err(|e| js::type_error(&e))?;
+            let cfg = plain_config(&spec, cfg).map_err(|e| js::type_error(&e))?;
             Search::Plain(Box::new(Mcts::new(cfg, worker_seed)))
         };
         Ok(MctsWorker { machine, search })

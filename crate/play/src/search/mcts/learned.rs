@@ -1,5 +1,6 @@
-//! A state evaluation learnt from playouts before the first move, for MCTS
-//! playouts cut short (`mcts:eval=on|auto`).
+//! A state evaluation learnt from playouts before the first move: the
+//! pieces MCTS-Solver counts (`eval=material`) and alpha-beta's
+//! `heuristic=learned`.
 //!
 //! Playouts from the initial state (random ones, or greedy ones for a
 //! player whose own playouts are greedy) are sampled at a few points on
@@ -249,7 +250,7 @@ impl<M: StateMachine> Heuristic<M> for Arc<LearnedEval> {
     }
     fn evaluate(&mut self, m: &mut M, s: &M::State, role: usize) -> Result<f64, EvalError> {
         let r = self.rewards(&m.fluents(s));
-        Ok(super::scale(r.get(role).copied().unwrap_or(0.5)))
+        Ok(crate::search::scale(r.get(role).copied().unwrap_or(0.5)))
     }
 }
 

@@ -1,5 +1,5 @@
 //! Forced wins and losses, a few moves deep at full width and deeper by
-//! proof numbers, for the MCTS player's final choice (`mcts:tactics=on`).
+//! proof numbers, proven beside MCTS-Solver's tree (`tactics=on`).
 //!
 //! UCT is known to walk into shallow traps: a move whose refutation is a
 //! forced win a few plies deep can look best on the average of random
@@ -28,8 +28,8 @@
 //! for anybody. "Win" is the top reward (goal 100).
 
 use super::proof_number::{self, won, Outcome};
-use super::{Budget, Limit};
 use crate::reasoner::{only_mover, EvalError, StateMachine};
+use crate::search::{Budget, Limit};
 use crate::terms::TermId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -39,7 +39,8 @@ const MAX_DEPTH: u8 = 15;
 /// States remembered before the table is cleared (bounds memory).
 const MAX_KNOWN: usize = 1 << 20;
 
-/// What the search found at the root.
+/// What the search found at the root (the tests' view of [`prove`]).
+#[cfg(test)]
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Verdict {
     /// A move that wins by force.
@@ -51,6 +52,7 @@ pub struct Verdict {
     pub depth: u8,
 }
 
+#[cfg(test)]
 impl Verdict {
     /// The move to play instead of the ranking's first, if any.
     pub fn choice(&self) -> Option<TermId> {
@@ -130,6 +132,7 @@ pub struct Proofs {
 /// Checks `role`'s moves at `root`, `ranked` best first (each a legal
 /// move), within `budget`. Returns the default verdict (no change) where
 /// `role` does not move alone.
+#[cfg(test)]
 pub fn check<M: StateMachine>(
     m: &mut M,
     root: &M::State,
@@ -532,7 +535,7 @@ fn after_each<M: StateMachine>(
 mod tests {
     use super::*;
     use crate::engine::{Engine, EngineState};
-    use crate::search::mcts_solver::tests::take_away;
+    use crate::search::mcts::solver::tests::take_away;
 
     /// Take-away from `pile`, its initial state and a's moves there:
     /// (take 1) and (take 2).

@@ -6,10 +6,10 @@
 //! Each worker keeps its random generator across moves, so with one thread
 //! the player plays exactly like `mcts` with the same seed.
 
-use super::mcts::{decide, merge_roots, Config, Mcts, RootStats};
-use super::parallel::{run_all, worker_seed, Job};
-use super::{searched_move, Player, SearchResult, Stats};
+use super::uct::{decide, merge_roots, Config, Mcts, RootStats};
 use crate::reasoner::{EvalError, StateMachine};
+use crate::search::parallel::{run_all, worker_seed, Job};
+use crate::search::{searched_move, Player, SearchResult, Stats};
 use crate::terms::TermId;
 
 pub struct ParallelMcts {
@@ -76,14 +76,7 @@ impl ParallelMcts {
         stats.elapsed_ms = parts.iter().map(|(_, s)| s.elapsed_ms).fold(0.0, f64::max);
         let roots: Vec<RootStats> = parts.into_iter().map(|(r, _)| r).collect();
         let merged = merge_roots(&roots).map_err(EvalError::BadMove)?;
-        decide(
-            m,
-            root,
-            role,
-            &merged,
-            stats,
-            self.workers[0].cfg.tactics_budget(),
-        )
+        decide(m, root, role, &merged, stats)
     }
 }
 
@@ -93,7 +86,7 @@ where
 {
     fn name(&self) -> String {
         let one: &dyn Player<M> = &self.workers[0];
-        super::parallel::threaded_name(&one.name(), self.threads())
+        crate::search::parallel::threaded_name(&one.name(), self.threads())
     }
     fn select_move(
         &mut self,

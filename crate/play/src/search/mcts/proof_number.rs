@@ -15,8 +15,8 @@
 //! reward (goal 100).
 
 use super::root::WIN;
-use super::Limit;
 use crate::reasoner::{only_mover, rewards, EvalError, StateMachine};
+use crate::search::Limit;
 use crate::terms::TermId;
 
 /// Infinity for proof and disproof numbers; sums saturate here.
@@ -264,7 +264,7 @@ pub(super) fn won<M: StateMachine>(
 mod tests {
     use super::*;
     use crate::engine::{load_engine, EngineChoice};
-    use crate::search::mcts_solver::tests::take_away;
+    use crate::search::mcts::solver::tests::take_away;
     use crate::search::Budget;
     use rustc_hash::FxHashMap;
 
@@ -336,7 +336,7 @@ mod tests {
     fn agrees_with_exhaustive_search_on_tic_tac_toe_positions() {
         // Every position after two, three and four marks, for both roles:
         // the proof-number search says what the exhaustive search says.
-        let ttt = include_str!("../../../../games/ticTacToe.kif");
+        let ttt = include_str!("../../../../../games/ticTacToe.kif");
         let mut m = load_engine(ttt, EngineChoice::Fast).expect("tic-tac-toe loads");
         let mut layer = vec![m.initial_state().unwrap()];
         let (mut memos, mut checked, mut wins) =
