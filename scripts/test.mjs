@@ -92,13 +92,17 @@ STEPS.unshift(
   },
 );
 
-// API docs gate: the crate's documentation builds without warnings
-// (no broken links, none to private items); its example runs as a doctest
-// with the native tests. After fmt and clippy, with the quick gates.
+// API docs gate: the library crates' documentation builds without
+// warnings (no broken links, none to private items); the facade's example
+// runs as a doctest with the native tests. After fmt and clippy, with the
+// quick gates.
+const DOCUMENTED = ['gdlkit', 'gdlkit-lang', 'gdlkit-engine', 'gdlkit-play', 'gdlkit-ggp', 'gdlkit-cli'];
 STEPS.splice(2, 0, {
-  name: 'cargo doc --no-deps -p gdlkit (RUSTDOCFLAGS=-D warnings)',
+  name: 'cargo doc --no-deps --lib, the library crates (RUSTDOCFLAGS=-D warnings)',
   run: () =>
-    run('cargo', ['doc', '--no-deps', '-p', 'gdlkit'], { env: { ...process.env, RUSTDOCFLAGS: '-D warnings' } }),
+    run('cargo', ['doc', '--no-deps', '--lib', ...DOCUMENTED.flatMap((p) => ['-p', p])], {
+      env: { ...process.env, RUSTDOCFLAGS: '-D warnings' },
+    }),
 });
 
 // Generated TypeScript: js/types.d.ts is what the Rust types

@@ -15,11 +15,14 @@
 //! - **Check, fix, format**: [`check_text`] (every static diagnostic),
 //!   [`fix::fix_text`], [`format::format`], and the semantic validator
 //!   [`analysis`] (terminating, playable, winnable, proved or sampled).
-//! - **Search and play**: [`search`] (minimax, alpha-beta, best-first,
-//!   MCTS, the heuristics, [`search::build_player`] from a spec such as
-//!   `alphabeta:heuristic=fuzzy,ms=200`, matches), [`playouts`] (seeded
-//!   random games), [`trace`] (search events for lectures), [`solve`]
-//!   (the value of every reachable state under perfect play).
+//! - **Search and play**: [`build_player`] makes a [`Player`] from a
+//!   [`PlayerSpec`] such as `alphabeta:heuristic=fuzzy,ms=200` (the default
+//!   is [`DEFAULT_PLAYER`]); [`search`] holds the players (minimax,
+//!   alpha-beta, best-first, MCTS and MCTS-Solver), the heuristics and
+//!   matches; [`playouts`] (seeded random games), [`trace`] (search events
+//!   for lectures). `examples/play.rs` plays a game in twenty lines.
+//! - **Solve**: [`solve()`] gives the value of every reachable state under
+//!   perfect play ([`Solution`]).
 //! - **Structure and explanations**: [`structure`] (boards, successor and
 //!   order relations, from the semantics), [`search::explain`].
 //! - **Long work**: [`job`] (time limits, cancellation, progress; [`clock`]
@@ -105,3 +108,5 @@ pub use gdlkit_lang::{
     check_program, check_text, parse_program, Diagnostic, Program, Severity, Span, TermId,
     TermStore,
 };
+pub use gdlkit_play::search::{build_player, Player, PlayerSpec, DEFAULT_PLAYER};
+pub use gdlkit_play::solve::{solve, Solution};

@@ -5,7 +5,7 @@
 //!
 //! One module per stage: [`syntax`] (text → s-expressions) → [`program`]
 //! (rules, literals, terms) → [`deps`] (the dependency graph and strata) →
-//! [`check`] (the validator), with [`fix`] and [`format`] beside it;
+//! [`check`] (the validator), with [`fix`] and [`format`](mod@format) beside it;
 //! [`terms`] and [`diagnostic`] are the vocabulary every stage shares.
 
 pub mod check;

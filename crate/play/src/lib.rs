@@ -1,5 +1,6 @@
-//! Playing and understanding GDL games on any [`StateMachine`]: the
-//! players and their searches ([`search`]: minimax, alpha-beta, best-first,
+//! Playing and understanding GDL games on any
+//! [`StateMachine`](gdlkit_engine::StateMachine): the players and their
+//! searches ([`search`]: minimax, alpha-beta, best-first,
 //! MCTS, the heuristics, matches; what they ask of an evaluation function,
 //! [`evaluation`], and the teaching move orders, [`ordering`]), the relaxed planning problem behind the
 //! thesis's f_JO ([`plan`]), the game's structure found from its semantics
