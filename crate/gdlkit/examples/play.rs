@@ -8,7 +8,10 @@ use gdlkit::{EngineChoice, Game, StateMachine};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let text = include_str!("../../../games/ticTacToe.kif");
-    let Game { program, engine: mut m } = Game::load(text, EngineChoice::Auto)
+    let Game {
+        program,
+        engine: mut m,
+    } = Game::load(text, EngineChoice::Auto)
         .map_err(|d| format!("the rules have errors: {d:?}"))?;
     let specs: [PlayerSpec; 2] = ["mcts-solver:ms=200".parse()?, "random".parse()?];
     let mut players = Vec::new();

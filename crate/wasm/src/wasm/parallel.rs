@@ -7,7 +7,7 @@
 //! carries the messages.
 
 use super::js::{self, to_js};
-use super::search::{load_on, search_state};
+use super::search::{load_game_on, search_state};
 use crate::engine::{Engine, EngineState};
 use crate::js_api::{MctsChoice, MctsRootResult, MctsWorkerOptions};
 use crate::reasoner::StateMachine;
@@ -50,7 +50,10 @@ impl MctsWorker {
             worker,
             engine,
         } = js::options(options, "MctsWorker")?;
-        let mut machine = load_on(kif, engine.as_deref())?;
+        let crate::Game {
+            program,
+            engine: mut machine,
+        } = load_game_on(kif, engine.as_deref())?;
         let spec: PlayerSpec = spec.parse().map_err(|e: String| js::type_error(&e))?;
         let spec = spec.expanded().map_err(|e| js::type_error(&e))?;
         if spec.name != "mcts" {
@@ -65,7 +68,6 @@ impl MctsWorker {
         // player's seed, not the worker's, so the workers agree (within the
         // learning's time cap).
         let seed = seed.unwrap_or(1);
-        let program = crate::parse_program(kif);
         let worker_seed = worker_seed(seed, worker.unwrap_or(0) as usize);
         let search = if solver {
             let mut cfg = solver_config(&spec, cfg, &program, &mut machine, seed)
