@@ -167,6 +167,17 @@ impl FastEngine {
             let m = self.net.scc_members[k] as usize;
             self.scratch.push(self.on(m));
         }
+        self.least_fixpoint(c, s, e);
+        if init {
+            self.count_first_values(c, s, e);
+            return;
+        }
+        self.propagate_changed_members(c, s, e);
+    }
+
+    /// Recomputes the values of component `c` (its members are
+    /// `scc_members[s..e]`) from false, counting internal edges only.
+    fn least_fixpoint(&mut self, c: u32, s: usize, e: usize) {
         // Members to false (internal edges are positive).
         for k in s..e {
             let m = self.net.scc_members[k] as usize;
@@ -203,21 +214,26 @@ impl FastEngine {
                 }
             }
         }
-        if init {
-            // First evaluation: every member's value counts once outside.
-            for idx in s..e {
-                let m = self.net.scc_members[idx] as usize;
-                let val = self.on(m);
-                for j in self.net.out_start[m]..self.net.out_start[m + 1] {
-                    let edge = self.edges[j as usize];
-                    let t = (edge >> 2) as usize;
-                    if self.net.scc[t] != c && val != (edge & E_NEG != 0) {
-                        self.ns[t] += 1;
-                    }
+    }
+
+    /// First evaluation: every member's value counts once outside.
+    fn count_first_values(&mut self, c: u32, s: usize, e: usize) {
+        for idx in s..e {
+            let m = self.net.scc_members[idx] as usize;
+            let val = self.on(m);
+            for j in self.net.out_start[m]..self.net.out_start[m + 1] {
+                let edge = self.edges[j as usize];
+                let t = (edge >> 2) as usize;
+                if self.net.scc[t] != c && val != (edge & E_NEG != 0) {
+                    self.ns[t] += 1;
                 }
             }
-            return;
         }
+    }
+
+    /// Propagates the members whose value changed (see `scratch`) to their
+    /// successors outside the component.
+    fn propagate_changed_members(&mut self, c: u32, s: usize, e: usize) {
         for (k, idx) in (s..e).enumerate() {
             let m = self.net.scc_members[idx] as usize;
             let val = self.on(m);

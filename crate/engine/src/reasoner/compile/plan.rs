@@ -231,36 +231,14 @@ pub(super) fn order(
     c: &Compiled,
     indexes: &mut Vec<(RelId, u32)>,
 ) -> Result<Vec<Op>, (VarId, Span)> {
-    let class = &c.class;
-    let demand = &c.demand;
     let mut bound = vec![false; num_vars];
     for (v, &b) in pre_bound.iter().enumerate() {
         bound[v] |= b;
     }
     let mut done = vec![false; body.len()];
     let mut ops = Vec::new();
-    let mut scan = |i: usize, bound: &mut Vec<bool>, ops: &mut Vec<Op>, is_delta: bool| {
-        let Lit::Pos { rel, pats, .. } = &body[i] else {
-            unreachable!("only positive literals are scanned")
-        };
-        let mask = bound_mask(pats, bound);
-        if mask != 0 {
-            indexes.push((*rel, mask));
-        }
-        pats.iter()
-            .for_each(|p| p.for_each_var(&mut |v| bound[v as usize] = true));
-        let demand = demand[*rel];
-        ops.push(Op::Scan {
-            rel: *rel,
-            class: class[*rel],
-            pats: pats.clone().into(),
-            mask,
-            delta: is_delta,
-            demand,
-        });
-    };
     if let Some(i) = delta {
-        scan(i, &mut bound, &mut ops, true);
+        ops.push(scan(&body[i], &mut bound, c, true, indexes));
         done[i] = true;
     }
     loop {
@@ -268,71 +246,119 @@ pub(super) fn order(
             if done[i] {
                 continue;
             }
-            let op = match lit {
-                Lit::Pos { rel, pats, .. } if pats.iter().all(|p| p.is_bound(&bound)) => {
-                    Some(Op::Check {
-                        rel: *rel,
-                        class: class[*rel],
-                        pats: pats.clone().into(),
-                        negated: false,
-                        demand: demand[*rel],
-                    })
-                }
-                Lit::Neg { rel, pats, .. } if pats.iter().all(|p| p.is_bound(&bound)) => {
-                    Some(Op::Check {
-                        rel: *rel,
-                        class: class[*rel],
-                        pats: pats.clone().into(),
-                        negated: true,
-                        demand: demand[*rel],
-                    })
-                }
-                Lit::Distinct(a, b, _) if a.is_bound(&bound) && b.is_bound(&bound) => {
-                    Some(Op::Distinct(a.clone(), b.clone()))
-                }
-                _ => None,
-            };
-            if let Some(op) = op {
+            if let Some(op) = filter(lit, &bound, c) {
                 ops.push(op);
                 done[i] = true;
             }
         }
-        let best = body
-            .iter()
-            .enumerate()
-            .filter(|(i, l)| !done[*i] && matches!(l, Lit::Pos { .. }))
-            .map(|(i, l)| {
-                let Lit::Pos { rel, pats, .. } = l else {
-                    unreachable!()
-                };
-                let b = pats.iter().filter(|p| p.is_bound(&bound)).count();
-                let n = if class[*rel] == Class::Static {
-                    size(*rel)
-                } else {
-                    size(*rel).max(DYNAMIC_FLOOR)
-                };
-                let mut cost = estimate(n, b, pats.len(), demand[*rel]);
-                if demand[*rel]
-                    && !c.safe.is_empty()
-                    && !eligible(&c.safe, *rel, bound_mask(pats, &bound))
-                {
-                    // Not callable yet in this pattern: last resort only.
-                    cost = f64::INFINITY;
-                }
-                (cost, i)
-            })
-            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
-            .map(|(_, i)| i);
-        match best {
+        match cheapest_scan(body, &done, &bound, size, c) {
             Some(i) => {
-                scan(i, &mut bound, &mut ops, false);
+                ops.push(scan(&body[i], &mut bound, c, false, indexes));
                 done[i] = true;
             }
             None => break,
         }
     }
-    // Anything left is a `not` or `distinct` with a variable that no
-    // positive literal binds.
+    match first_unbound(body, &done, &bound) {
+        Some(unbound) => Err(unbound),
+        None => Ok(ops),
+    }
+}
+
+/// The scan of a positive literal; binds its variables and notes the index
+/// it looks up.
+fn scan(
+    lit: &Lit,
+    bound: &mut [bool],
+    c: &Compiled,
+    is_delta: bool,
+    indexes: &mut Vec<(RelId, u32)>,
+) -> Op {
+    let Lit::Pos { rel, pats, .. } = lit else {
+        unreachable!("only positive literals are scanned")
+    };
+    let mask = bound_mask(pats, bound);
+    if mask != 0 {
+        indexes.push((*rel, mask));
+    }
+    pats.iter()
+        .for_each(|p| p.for_each_var(&mut |v| bound[v as usize] = true));
+    let demand = c.demand[*rel];
+    Op::Scan {
+        rel: *rel,
+        class: c.class[*rel],
+        pats: pats.clone().into(),
+        mask,
+        delta: is_delta,
+        demand,
+    }
+}
+
+/// The test a literal becomes once all its variables are bound, if they are.
+fn filter(lit: &Lit, bound: &[bool], c: &Compiled) -> Option<Op> {
+    let (class, demand) = (&c.class, &c.demand);
+    match lit {
+        Lit::Pos { rel, pats, .. } if pats.iter().all(|p| p.is_bound(bound)) => Some(Op::Check {
+            rel: *rel,
+            class: class[*rel],
+            pats: pats.clone().into(),
+            negated: false,
+            demand: demand[*rel],
+        }),
+        Lit::Neg { rel, pats, .. } if pats.iter().all(|p| p.is_bound(bound)) => Some(Op::Check {
+            rel: *rel,
+            class: class[*rel],
+            pats: pats.clone().into(),
+            negated: true,
+            demand: demand[*rel],
+        }),
+        Lit::Distinct(a, b, _) if a.is_bound(bound) && b.is_bound(bound) => {
+            Some(Op::Distinct(a.clone(), b.clone()))
+        }
+        _ => None,
+    }
+}
+
+/// The positive literal not yet placed with the fewest estimated rows (the
+/// first among equals).
+fn cheapest_scan(
+    body: &[Lit],
+    done: &[bool],
+    bound: &[bool],
+    size: &dyn Fn(RelId) -> usize,
+    c: &Compiled,
+) -> Option<usize> {
+    let (class, demand) = (&c.class, &c.demand);
+    body.iter()
+        .enumerate()
+        .filter(|(i, l)| !done[*i] && matches!(l, Lit::Pos { .. }))
+        .map(|(i, l)| {
+            let Lit::Pos { rel, pats, .. } = l else {
+                unreachable!()
+            };
+            let b = pats.iter().filter(|p| p.is_bound(bound)).count();
+            let n = if class[*rel] == Class::Static {
+                size(*rel)
+            } else {
+                size(*rel).max(DYNAMIC_FLOOR)
+            };
+            let mut cost = estimate(n, b, pats.len(), demand[*rel]);
+            if demand[*rel]
+                && !c.safe.is_empty()
+                && !eligible(&c.safe, *rel, bound_mask(pats, bound))
+            {
+                // Not callable yet in this pattern: last resort only.
+                cost = f64::INFINITY;
+            }
+            (cost, i)
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+        .map(|(_, i)| i)
+}
+
+/// Anything left is a `not` or `distinct` with a variable that no positive
+/// literal binds: the first such variable, and its literal's span.
+fn first_unbound(body: &[Lit], done: &[bool], bound: &[bool]) -> Option<(VarId, Span)> {
     for (i, lit) in body.iter().enumerate() {
         if done[i] {
             continue;
@@ -351,11 +377,11 @@ pub(super) fn order(
                 }
             });
             if let Some(v) = unbound {
-                return Err((v, span));
+                return Some((v, span));
             }
         }
     }
-    Ok(ops)
+    None
 }
 
 pub(super) fn first_var(pats: &[Pat]) -> Option<VarId> {

@@ -111,42 +111,13 @@ impl Ctx<'_> {
                 rel,
                 class,
                 pats,
-                mask,
-                delta: is_delta,
                 demand,
+                ..
             } => {
-                let (k, rel, mask) = (ci(*class), *rel, *mask);
-                let vals = if *demand {
-                    let Some(vals) = self.call_values(pats, mask, env) else {
-                        return;
-                    };
-                    self.call(rel, *class, mask, &vals);
-                    if self.halted() {
-                        return;
-                    }
-                    vals
-                } else {
-                    let Some(vals) = self.key_values(pats, mask, env) else {
-                        return;
-                    };
-                    vals
+                let Some(rows) = self.scan_rows(op, env, delta) else {
+                    return;
                 };
-                let mut key = KeyHasher::default();
-                vals.iter().for_each(|&v| key.add(v));
-                // Row ids are taken first: tables may grow while we iterate
-                // (answers of recursive subgoals) and indexes are built here.
-                let table = if *demand {
-                    &mut self.demand.dbs[k].rels[rel]
-                } else {
-                    &mut self.dbs[k].rels[rel]
-                };
-                let (lo, hi) = if *is_delta {
-                    delta
-                } else {
-                    (0, table.len() as Row)
-                };
-                let mut rows: SmallVec<[Row; 32]> = SmallVec::new();
-                table.lookup(mask, key.finish(), lo, hi, &mut rows);
+                let (k, rel) = (ci(*class), *rel);
                 for r in rows {
                     if !self.step() {
                         return;
@@ -179,28 +150,8 @@ impl Ctx<'_> {
                 negated,
                 demand,
             } => {
-                // Demand relations have at most MAX_DEMAND_ARITY (< 32)
-                // arguments, so the full mask covers them all.
-                let full = full_mask(pats.len());
-                let present = if *demand && !self.c.graph.is_recursive(*rel) {
-                    let Some(row) = self.call_values(pats, full, env) else {
-                        return;
-                    };
-                    self.exists(*rel, *class, row)
-                } else if *demand {
-                    let Some(row) = self.call_values(pats, full, env) else {
-                        return;
-                    };
-                    self.call(*rel, *class, full, &row);
-                    if self.halted() {
-                        return;
-                    }
-                    self.demand.dbs[ci(*class)].rels[*rel].contains(&row)
-                } else {
-                    match self.all_values(pats, env) {
-                        None => false,
-                        Some(row) => self.dbs[ci(*class)].rels[*rel].contains(&row),
-                    }
+                let Some(present) = self.holds(*rel, *class, pats, *demand, env) else {
+                    return;
                 };
                 if present != *negated {
                     self.join(plan, i + 1, env, trail, out, delta);
@@ -215,6 +166,88 @@ impl Ctx<'_> {
                 }
             }
         }
+    }
+
+    /// The rows a scan visits: those matching its bound arguments (calling
+    /// the subgoal first for a demand relation), in the delta range for a
+    /// delta scan. `None` if the join stops here.
+    fn scan_rows(
+        &mut self,
+        op: &Op,
+        env: &[TermId],
+        delta: (Row, Row),
+    ) -> Option<SmallVec<[Row; 32]>> {
+        let Op::Scan {
+            rel,
+            class,
+            pats,
+            mask,
+            delta: is_delta,
+            demand,
+        } = op
+        else {
+            unreachable!("only scans have rows")
+        };
+        let (k, rel, mask) = (ci(*class), *rel, *mask);
+        let vals = if *demand {
+            let vals = self.call_values(pats, mask, env)?;
+            self.call(rel, *class, mask, &vals);
+            if self.halted() {
+                return None;
+            }
+            vals
+        } else {
+            self.key_values(pats, mask, env)?
+        };
+        let mut key = KeyHasher::default();
+        vals.iter().for_each(|&v| key.add(v));
+        // Row ids are taken first: tables may grow while we iterate
+        // (answers of recursive subgoals) and indexes are built here.
+        let table = if *demand {
+            &mut self.demand.dbs[k].rels[rel]
+        } else {
+            &mut self.dbs[k].rels[rel]
+        };
+        let (lo, hi) = if *is_delta {
+            delta
+        } else {
+            (0, table.len() as Row)
+        };
+        let mut rows: SmallVec<[Row; 32]> = SmallVec::new();
+        table.lookup(mask, key.finish(), lo, hi, &mut rows);
+        Some(rows)
+    }
+
+    /// Whether the fully bound literal `rel(pats)` holds. `None` if the join
+    /// stops here.
+    fn holds(
+        &mut self,
+        rel: RelId,
+        class: Class,
+        pats: &[Pat],
+        demand: bool,
+        env: &[TermId],
+    ) -> Option<bool> {
+        // Demand relations have at most MAX_DEMAND_ARITY (< 32)
+        // arguments, so the full mask covers them all.
+        let full = full_mask(pats.len());
+        let present = if demand && !self.c.graph.is_recursive(rel) {
+            let row = self.call_values(pats, full, env)?;
+            self.exists(rel, class, row)
+        } else if demand {
+            let row = self.call_values(pats, full, env)?;
+            self.call(rel, class, full, &row);
+            if self.halted() {
+                return None;
+            }
+            self.demand.dbs[ci(class)].rels[rel].contains(&row)
+        } else {
+            match self.all_values(pats, env) {
+                None => false,
+                Some(row) => self.dbs[ci(class)].rels[rel].contains(&row),
+            }
+        };
+        Some(present)
     }
 
     /// Whether the fully bound atom `rel(row)` of a non-recursive demand
