@@ -37,7 +37,9 @@ fn game(name: &str) -> PathBuf {
 }
 
 fn fixture(name: &str) -> PathBuf {
-    root().join("crate/gdlkit/tests/fixtures/analysis").join(name)
+    root()
+        .join("crate/gdlkit/tests/fixtures/analysis")
+        .join(name)
 }
 
 fn run(path: &Path, opts: Options) -> Report {
