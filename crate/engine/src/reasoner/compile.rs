@@ -119,6 +119,17 @@ impl Pat {
     }
 }
 
+/// The positions (of the first 32) of `pats` that `bound` binds.
+fn bound_mask(pats: &[Pat], bound: &[bool]) -> u32 {
+    let mut mask = 0u32;
+    for (i, p) in pats.iter().enumerate().take(32) {
+        if p.is_bound(bound) {
+            mask |= 1 << i;
+        }
+    }
+    mask
+}
+
 /// Which database a relation lives in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Class {

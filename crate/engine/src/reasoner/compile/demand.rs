@@ -2,8 +2,7 @@
 //! a greatest fixpoint over the rules, shared with the planner so a demand
 //! relation is never called in a pattern that forces computing it in full.
 
-use super::plan::bound_mask;
-use super::{Compiled, Lit, RuleBodies};
+use super::{bound_mask, Compiled, Lit, RuleBodies};
 use crate::deps::RelId;
 use crate::program::Program;
 use crate::terms::kw;

@@ -3,7 +3,7 @@
 //! pattern of a demand relation.
 
 use super::demand::eligible;
-use super::{Class, Compiled, Cost, Lit, Op, Pat, Plan, StratumPlans};
+use super::{bound_mask, Class, Compiled, Cost, Lit, Op, Pat, Plan, StratumPlans};
 use crate::deps::RelId;
 use crate::diagnostic::Span;
 use crate::program::VarId;
@@ -206,16 +206,6 @@ const DEMAND_PRIOR: usize = 10_000;
 /// Relations that change with the state are planned with at least this many
 /// rows: the state the plan is made on may be unusually small.
 const DYNAMIC_FLOOR: usize = 8;
-
-pub(super) fn bound_mask(pats: &[Pat], bound: &[bool]) -> u32 {
-    let mut mask = 0u32;
-    for (i, p) in pats.iter().enumerate().take(32) {
-        if p.is_bound(bound) {
-            mask |= 1 << i;
-        }
-    }
-    mask
-}
 
 /// Orders a body into operations: filters (`not`, `distinct`, fully bound
 /// literals) as soon as their variables are bound, otherwise the scan with
