@@ -125,10 +125,31 @@ fn calls(rule: &GRule, cand: &[bool], adorn: &[Vec<usize>]) -> Vec<Call> {
 /// Chooses the restricted relations and rewrites the rules.
 pub fn transform(input: Input<'_>, arity: &mut Vec<usize>, is_static: &mut Vec<bool>) -> Output {
     let n = arity.len();
-    let all = || input.dynamic.iter().chain(input.strata.iter().flatten());
+    let cand = candidates(&input, is_static, n);
+    let adorn: Vec<Vec<usize>> = (0..n).map(|r| (0..arity[r]).collect()).collect();
+    let (cand, adorn) = consistent_choice(&input, is_static, cand, adorn);
+    let mut demand_rel = vec![usize::MAX; n];
+    for r in 0..n {
+        if cand[r] {
+            demand_rel[r] = arity.len();
+            arity.push(adorn[r].len());
+            is_static.push(true);
+        }
+    }
+    rewrite(&input, &cand, &adorn, &demand_rel)
+}
+
+/// Every rule of the input: the dynamic ones, then the static ones.
+fn all_rules<'a>(input: &'a Input<'_>) -> impl Iterator<Item = &'a GRule> {
+    input.dynamic.iter().chain(input.strata.iter().flatten())
+}
+
+/// The relations that may be restricted: those with rules, neither
+/// protected nor static and negated, and in the focus if there is one.
+fn candidates(input: &Input<'_>, is_static: &[bool], n: usize) -> Vec<bool> {
     let mut has_rules = vec![false; n];
     let mut negated = vec![false; n];
-    for r in all() {
+    for r in all_rules(input) {
         has_rules[r.head_rel] = true;
         for l in &r.body {
             if let GLit::Neg(x, _) = l {
@@ -136,7 +157,7 @@ pub fn transform(input: Input<'_>, arity: &mut Vec<usize>, is_static: &mut Vec<b
             }
         }
     }
-    let mut cand: Vec<bool> = (0..n)
+    (0..n)
         .map(|r| {
             has_rules[r]
                 && !input.protected.contains(&r)
@@ -145,14 +166,21 @@ pub fn transform(input: Input<'_>, arity: &mut Vec<usize>, is_static: &mut Vec<b
                     .focus
                     .is_none_or(|f| f.get(r).copied().unwrap_or(false))
         })
-        .collect();
-    let mut adorn: Vec<Vec<usize>> = (0..n).map(|r| (0..arity[r]).collect()).collect();
-    // Greatest consistent choice: shrink adornments and drop candidates
-    // until every call binds its relation's adornment.
+        .collect()
+}
+
+/// Greatest consistent choice: shrinks adornments and drops candidates
+/// until every call binds its relation's adornment.
+fn consistent_choice(
+    input: &Input<'_>,
+    is_static: &[bool],
+    mut cand: Vec<bool>,
+    mut adorn: Vec<Vec<usize>>,
+) -> (Vec<bool>, Vec<Vec<usize>>) {
     loop {
         let mut new_adorn = adorn.clone();
         let mut new_cand = cand.clone();
-        for rule in all() {
+        for rule in all_rules(input) {
             let active = !is_static[rule.head_rel] || cand[rule.head_rel];
             for l in &rule.body {
                 if let GLit::Pos(x, _) | GLit::Neg(x, _) = l {
@@ -172,25 +200,23 @@ pub fn transform(input: Input<'_>, arity: &mut Vec<usize>, is_static: &mut Vec<b
                 new_adorn[*x].retain(|k| c.bound.contains(k));
             }
         }
-        for r in 0..n {
+        for r in 0..cand.len() {
             if new_cand[r] && new_adorn[r].is_empty() {
                 new_cand[r] = false;
             }
         }
         if new_cand == cand && new_adorn == adorn {
-            break;
+            return (cand, adorn);
         }
         cand = new_cand;
         adorn = new_adorn;
     }
-    let mut demand_rel = vec![usize::MAX; n];
-    for r in 0..n {
-        if cand[r] {
-            demand_rel[r] = arity.len();
-            arity.push(adorn[r].len());
-            is_static.push(true);
-        }
-    }
+}
+
+/// The rules rewritten: a demand rule per call of a restricted relation,
+/// each rule of a restricted relation led by its head's demand (and moved
+/// from the static strata into the dynamic rules).
+fn rewrite(input: &Input<'_>, cand: &[bool], adorn: &[Vec<usize>], demand_rel: &[RelId]) -> Output {
     let head_demand = |rule: &GRule| {
         let h = rule.head_rel;
         cand[h].then(|| {
@@ -212,7 +238,7 @@ pub fn transform(input: Input<'_>, arity: &mut Vec<usize>, is_static: &mut Vec<b
         .filter(|r| cand[r.head_rel])
         .collect();
     for rule in input.dynamic.iter().chain(moved) {
-        for c in calls(rule, &cand, &adorn) {
+        for c in calls(rule, cand, adorn) {
             let (GLit::Pos(x, pats) | GLit::Neg(x, pats)) = &rule.body[c.lit] else {
                 continue;
             };

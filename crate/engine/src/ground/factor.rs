@@ -39,78 +39,112 @@ pub(super) fn factor_ors(net: &mut Network, keep: &[bool], is_input: &[bool]) ->
             preds[(e >> 1) as usize].push((v as u32) << 1 | (e & 1));
         }
     }
-    let hooked = |net: &Network, v: usize| net.hook_start[v] != net.hook_start[v + 1];
     // New OR gates, each placed before its factored gate in `topo`.
     let mut before: Vec<u32> = vec![NONE; n];
     let mut factored = 0;
     for g in 0..n {
-        if net.thr[g] != 1 || net.scc[g] != NONE || preds[g].len() < 2 {
+        let Some(c) = shared_literal(net, &out, &preds, g, keep, n) else {
             continue;
-        }
-        let and = |a: usize| {
-            a < n
-                && !keep[a]
-                && net.thr[a] != LEAF
-                && net.thr[a] >= 2
-                && net.scc[a] == NONE
-                && !hooked(net, a)
-                && out[a].len() == 1
-                && net.thr[a] as usize == preds[a].len()
         };
-        if !preds[g]
-            .iter()
-            .all(|&p| p & 1 == 0 && and((p >> 1) as usize))
-        {
-            continue;
-        }
-        let first = (preds[g][0] >> 1) as usize;
-        let shared = preds[first].iter().copied().find(|&l| {
-            preds[g]
-                .iter()
-                .all(|&p| preds[(p >> 1) as usize].contains(&l))
-        });
-        let Some(c) = shared else { continue };
         if !over_many_inputs(net, &preds, &preds[g], c, is_input) {
             continue;
         }
-        let x = net.thr.len();
-        net.thr.push(1);
-        net.scc.push(NONE);
-        out.push(Vec::new());
-        preds.push(Vec::new());
-        for p in std::mem::take(&mut preds[g]) {
-            let a = (p >> 1) as usize;
-            remove(&mut out[(c >> 1) as usize], (a as u32) << 1 | (c & 1));
-            remove(&mut preds[a], c);
-            net.thr[a] -= 1;
-            if let [s] = preds[a][..] {
-                if net.thr[a] == 1 && s & 1 == 0 {
-                    // A buffer: its input feeds X directly.
-                    let s = (s >> 1) as usize;
-                    remove(&mut out[s], (a as u32) << 1);
-                    if !preds[x].contains(&((s as u32) << 1)) {
-                        out[s].push((x as u32) << 1);
-                        preds[x].push((s as u32) << 1);
-                    }
-                    net.thr[a] = LEAF;
-                    preds[a].clear();
-                    out[a].clear();
-                    continue;
-                }
-            }
-            out[a] = vec![(x as u32) << 1];
-            preds[x].push((a as u32) << 1);
-        }
-        out[(c >> 1) as usize].push((g as u32) << 1 | (c & 1));
-        out[x].push((g as u32) << 1);
-        preds[g] = vec![c, (x as u32) << 1];
-        net.thr[g] = 2;
-        before[g] = x as u32;
+        before[g] = factor(net, &mut out, &mut preds, g, c);
         factored += 1;
     }
     if factored == 0 {
         return 0;
     }
+    store(net, &out, &before);
+    factored
+}
+
+/// The literal shared by all the inputs of `g`, if `g` is an OR (outside
+/// cycles) of at least two ANDs that may be factored (among the first `n`
+/// nodes, none kept, hooked or in a cycle, each feeding only `g`).
+fn shared_literal(
+    net: &Network,
+    out: &[Vec<u32>],
+    preds: &[Vec<u32>],
+    g: usize,
+    keep: &[bool],
+    n: usize,
+) -> Option<u32> {
+    if net.thr[g] != 1 || net.scc[g] != NONE || preds[g].len() < 2 {
+        return None;
+    }
+    let hooked = |net: &Network, v: usize| net.hook_start[v] != net.hook_start[v + 1];
+    let and = |a: usize| {
+        a < n
+            && !keep[a]
+            && net.thr[a] != LEAF
+            && net.thr[a] >= 2
+            && net.scc[a] == NONE
+            && !hooked(net, a)
+            && out[a].len() == 1
+            && net.thr[a] as usize == preds[a].len()
+    };
+    if !preds[g]
+        .iter()
+        .all(|&p| p & 1 == 0 && and((p >> 1) as usize))
+    {
+        return None;
+    }
+    let first = (preds[g][0] >> 1) as usize;
+    preds[first].iter().copied().find(|&l| {
+        preds[g]
+            .iter()
+            .all(|&p| preds[(p >> 1) as usize].contains(&l))
+    })
+}
+
+/// Rewrites the OR `g` of ANDs sharing `c` into `c ∧ X`; returns the new
+/// OR gate `X`.
+fn factor(
+    net: &mut Network,
+    out: &mut Vec<Vec<u32>>,
+    preds: &mut Vec<Vec<u32>>,
+    g: usize,
+    c: u32,
+) -> u32 {
+    let x = net.thr.len();
+    net.thr.push(1);
+    net.scc.push(NONE);
+    out.push(Vec::new());
+    preds.push(Vec::new());
+    for p in std::mem::take(&mut preds[g]) {
+        let a = (p >> 1) as usize;
+        remove(&mut out[(c >> 1) as usize], (a as u32) << 1 | (c & 1));
+        remove(&mut preds[a], c);
+        net.thr[a] -= 1;
+        if let [s] = preds[a][..] {
+            if net.thr[a] == 1 && s & 1 == 0 {
+                // A buffer: its input feeds X directly.
+                let s = (s >> 1) as usize;
+                remove(&mut out[s], (a as u32) << 1);
+                if !preds[x].contains(&((s as u32) << 1)) {
+                    out[s].push((x as u32) << 1);
+                    preds[x].push((s as u32) << 1);
+                }
+                net.thr[a] = LEAF;
+                preds[a].clear();
+                out[a].clear();
+                continue;
+            }
+        }
+        out[a] = vec![(x as u32) << 1];
+        preds[x].push((a as u32) << 1);
+    }
+    out[(c >> 1) as usize].push((g as u32) << 1 | (c & 1));
+    out[x].push((g as u32) << 1);
+    preds[g] = vec![c, (x as u32) << 1];
+    net.thr[g] = 2;
+    x as u32
+}
+
+/// Stores the successor lists `out` in `net`, and the new gates in its
+/// topological order (each `before[g]` just before `g`).
+fn store(net: &mut Network, out: &[Vec<u32>], before: &[u32]) {
     let total = net.thr.len();
     let mut topo = Vec::with_capacity(total);
     for &v in &net.topo {
@@ -128,7 +162,6 @@ pub(super) fn factor_ors(net: &mut Network, keep: &[bool], is_input: &[bool]) ->
         net.out.extend_from_slice(outs);
         net.out_start[v + 1] = net.out.len() as u32;
     }
-    factored
 }
 
 /// Removes one occurrence of `x` from `list`.

@@ -288,25 +288,6 @@ impl<'a> Grounder<'a> {
         let mut bound = vec![false; rule.num_vars];
         let mut done = vec![false; body.len()];
         let mut ops = Vec::with_capacity(body.len());
-        let is_bound = |p: &Pat, bound: &[bool]| {
-            let mut vs = Vec::new();
-            super::rules::pat_vars(p, &mut vs);
-            vs.iter().all(|&v| bound[v as usize])
-        };
-        let bind = |pats: &[Pat], bound: &mut Vec<bool>| {
-            let mut vs = Vec::new();
-            pats.iter().for_each(|p| super::rules::pat_vars(p, &mut vs));
-            vs.iter().for_each(|&v| bound[v as usize] = true);
-        };
-        let mask_of = |pats: &[Pat], bound: &[bool]| {
-            let mut m = 0u32;
-            for (i, p) in pats.iter().enumerate().take(32) {
-                if is_bound(p, bound) {
-                    m |= 1 << i;
-                }
-            }
-            m
-        };
         if let Some(i) = delta {
             if let GLit::Pos(_, pats) = &body[i] {
                 ops.push(Op::Scan {
@@ -320,43 +301,10 @@ impl<'a> Grounder<'a> {
             }
         }
         loop {
-            for (i, l) in body.iter().enumerate() {
-                if done[i] {
-                    continue;
-                }
-                let ready = match l {
-                    GLit::Pos(_, ps) | GLit::Neg(_, ps) => ps.iter().all(|p| is_bound(p, &bound)),
-                    GLit::Distinct(a, b) => is_bound(a, &bound) && is_bound(b, &bound),
-                };
-                if ready {
-                    done[i] = true;
-                    match l {
-                        GLit::Distinct(..) => ops.push(Op::Distinct { lit: i }),
-                        GLit::Neg(r, _) if relaxed && !self.is_static[*r] => {}
-                        _ => ops.push(Op::Check { lit: i }),
-                    }
-                }
-            }
-            let mut best: Option<(f64, usize)> = None;
-            for (i, l) in body.iter().enumerate() {
-                if done[i] {
-                    continue;
-                }
-                if let GLit::Pos(r, pats) = l {
-                    let a = pats.len();
-                    let b = pats.iter().filter(|p| is_bound(p, &bound)).count();
-                    let size = self.rels[*r].rows.len().max(1) as f64;
-                    let est = if a == 0 {
-                        0.0
-                    } else {
-                        size.powf((a - b) as f64 / a as f64)
-                    };
-                    if best.is_none_or(|(e, _)| est < e) {
-                        best = Some((est, i));
-                    }
-                }
-            }
-            let Some((_, i)) = best else { break };
+            self.place_tests(body, &bound, &mut done, &mut ops, relaxed);
+            let Some(i) = self.cheapest_scan(body, &done, &bound) else {
+                break;
+            };
             let GLit::Pos(_, pats) = &body[i] else {
                 unreachable!()
             };
@@ -373,6 +321,60 @@ impl<'a> Grounder<'a> {
             mark_existential(rule, &mut ops);
         }
         ops
+    }
+
+    /// Places every literal not yet done whose variables are all bound, as
+    /// a test (negations on dynamic relations are left out when `relaxed`).
+    fn place_tests(
+        &self,
+        body: &[GLit],
+        bound: &[bool],
+        done: &mut [bool],
+        ops: &mut Vec<Op>,
+        relaxed: bool,
+    ) {
+        for (i, l) in body.iter().enumerate() {
+            if done[i] {
+                continue;
+            }
+            let ready = match l {
+                GLit::Pos(_, ps) | GLit::Neg(_, ps) => ps.iter().all(|p| pat_bound(p, bound)),
+                GLit::Distinct(a, b) => pat_bound(a, bound) && pat_bound(b, bound),
+            };
+            if ready {
+                done[i] = true;
+                match l {
+                    GLit::Distinct(..) => ops.push(Op::Distinct { lit: i }),
+                    GLit::Neg(r, _) if relaxed && !self.is_static[*r] => {}
+                    _ => ops.push(Op::Check { lit: i }),
+                }
+            }
+        }
+    }
+
+    /// The positive literal not yet done with the fewest estimated rows
+    /// (the first among equals).
+    fn cheapest_scan(&self, body: &[GLit], done: &[bool], bound: &[bool]) -> Option<usize> {
+        let mut best: Option<(f64, usize)> = None;
+        for (i, l) in body.iter().enumerate() {
+            if done[i] {
+                continue;
+            }
+            if let GLit::Pos(r, pats) = l {
+                let a = pats.len();
+                let b = pats.iter().filter(|p| pat_bound(p, bound)).count();
+                let size = self.rels[*r].rows.len().max(1) as f64;
+                let est = if a == 0 {
+                    0.0
+                } else {
+                    size.powf((a - b) as f64 / a as f64)
+                };
+                if best.is_none_or(|(e, _)| est < e) {
+                    best = Some((est, i));
+                }
+            }
+        }
+        best.map(|(_, i)| i)
     }
 
     fn ensure_index(&mut self, rel: RelId, mask: u32) -> usize {
@@ -462,114 +464,8 @@ impl<'a> Grounder<'a> {
             return;
         };
         match *op {
-            Op::Scan {
-                lit,
-                mask,
-                delta,
-                exists,
-            } => {
-                let GLit::Pos(rel, pats) = &cx.rule.body[lit] else {
-                    unreachable!()
-                };
-                let rel = *rel;
-                let record = !cx.relaxed && !self.is_static[rel];
-                let hi = cx.limit[rel];
-                let lo = if delta { cx.delta.0 } else { 0 };
-                let hi = if delta { cx.delta.1 } else { hi };
-                if mask == 0 {
-                    for row in lo..hi {
-                        if !self.step() {
-                            return;
-                        }
-                        let a = self.rels[rel].rows[row as usize];
-                        if self.try_row(cx, i, pats, a, record, env, trail, lits) && exists {
-                            return;
-                        }
-                    }
-                } else {
-                    let mut vals: Args = Args::new();
-                    for (k, p) in pats.iter().enumerate() {
-                        if k < 32 && mask >> k & 1 == 1 {
-                            match value(self.store, p, env) {
-                                Some(v) => vals.push(v),
-                                None => return,
-                            }
-                        }
-                    }
-                    let key = hash_vals(&vals);
-                    let pos = self.rels[rel]
-                        .indexes
-                        .iter()
-                        .position(|(m, _)| *m == mask)
-                        .expect("index registered");
-                    let mut row = self.rels[rel].indexes[pos]
-                        .1
-                        .heads
-                        .get(&key)
-                        .copied()
-                        .unwrap_or(NO_ROW);
-                    while row != NO_ROW {
-                        if !self.step() {
-                            return;
-                        }
-                        let next = self.rels[rel].indexes[pos].1.chain[row as usize];
-                        if row >= lo && row < hi {
-                            let a = self.rels[rel].rows[row as usize];
-                            if self.try_row(cx, i, pats, a, record, env, trail, lits) && exists {
-                                return;
-                            }
-                        }
-                        row = next;
-                    }
-                }
-            }
-            Op::Check { lit } => {
-                let (rel, pats, neg) = match &cx.rule.body[lit] {
-                    GLit::Pos(r, p) => (*r, p, false),
-                    GLit::Neg(r, p) => (*r, p, true),
-                    GLit::Distinct(..) => unreachable!(),
-                };
-                let mut vals: Args = Args::new();
-                let mut exists = true;
-                for p in pats.iter() {
-                    match value(self.store, p, env) {
-                        Some(v) => vals.push(v),
-                        None => {
-                            exists = false;
-                            break;
-                        }
-                    }
-                }
-                let atom = if exists {
-                    self.atoms.find(rel as u32, &vals)
-                } else {
-                    None
-                };
-                // Rows beyond the snapshot are not visible yet.
-                let atom = atom.filter(|&a| self.visible(rel, a, cx.limit[rel]));
-                let stat = self.is_static[rel];
-                match (atom, neg) {
-                    (None, false) => {}
-                    (Some(a), false) => {
-                        if !cx.relaxed && !stat {
-                            lits.push(a << 1);
-                            self.join(cx, i + 1, env, trail, lits);
-                            lits.pop();
-                        } else {
-                            self.join(cx, i + 1, env, trail, lits);
-                        }
-                    }
-                    (None, true) => self.join(cx, i + 1, env, trail, lits),
-                    (Some(a), true) => {
-                        if !stat {
-                            // Only reached when instantiating.
-                            lits.push(a << 1 | 1);
-                            self.join(cx, i + 1, env, trail, lits);
-                            lits.pop();
-                        }
-                    }
-                }
-            }
+            Op::Scan { .. } => self.join_scan(cx, i, env, trail, lits),
+            Op::Check { .. } => self.join_check(cx, i, env, trail, lits),
             Op::Distinct { lit } => {
                 let GLit::Distinct(a, b) = &cx.rule.body[lit] else {
                     unreachable!()
@@ -580,6 +476,141 @@ impl<'a> Grounder<'a> {
                     if x != y {
                         self.join(cx, i + 1, env, trail, lits);
                     }
+                }
+            }
+        }
+    }
+
+    /// A scan: every visible row of the literal that matches its bound
+    /// arguments (by index when some are bound) continues the join.
+    fn join_scan(
+        &mut self,
+        cx: &mut JoinCtx<'_>,
+        i: usize,
+        env: &mut [TermId],
+        trail: &mut Vec<u16>,
+        lits: &mut Vec<u32>,
+    ) {
+        let Op::Scan {
+            lit,
+            mask,
+            delta,
+            exists,
+        } = cx.ops[i]
+        else {
+            unreachable!("a scan")
+        };
+        let GLit::Pos(rel, pats) = &cx.rule.body[lit] else {
+            unreachable!()
+        };
+        let rel = *rel;
+        let record = !cx.relaxed && !self.is_static[rel];
+        let hi = cx.limit[rel];
+        let lo = if delta { cx.delta.0 } else { 0 };
+        let hi = if delta { cx.delta.1 } else { hi };
+        if mask == 0 {
+            for row in lo..hi {
+                if !self.step() {
+                    return;
+                }
+                let a = self.rels[rel].rows[row as usize];
+                if self.try_row(cx, i, pats, a, record, env, trail, lits) && exists {
+                    return;
+                }
+            }
+        } else {
+            let mut vals: Args = Args::new();
+            for (k, p) in pats.iter().enumerate() {
+                if k < 32 && mask >> k & 1 == 1 {
+                    match value(self.store, p, env) {
+                        Some(v) => vals.push(v),
+                        None => return,
+                    }
+                }
+            }
+            let key = hash_vals(&vals);
+            let pos = self.rels[rel]
+                .indexes
+                .iter()
+                .position(|(m, _)| *m == mask)
+                .expect("index registered");
+            let mut row = self.rels[rel].indexes[pos]
+                .1
+                .heads
+                .get(&key)
+                .copied()
+                .unwrap_or(NO_ROW);
+            while row != NO_ROW {
+                if !self.step() {
+                    return;
+                }
+                let next = self.rels[rel].indexes[pos].1.chain[row as usize];
+                if row >= lo && row < hi {
+                    let a = self.rels[rel].rows[row as usize];
+                    if self.try_row(cx, i, pats, a, record, env, trail, lits) && exists {
+                        return;
+                    }
+                }
+                row = next;
+            }
+        }
+    }
+
+    /// A test of a fully bound literal; a dynamic one is recorded in the
+    /// instance (when instantiating).
+    fn join_check(
+        &mut self,
+        cx: &mut JoinCtx<'_>,
+        i: usize,
+        env: &mut [TermId],
+        trail: &mut Vec<u16>,
+        lits: &mut Vec<u32>,
+    ) {
+        let Op::Check { lit } = cx.ops[i] else {
+            unreachable!("a check")
+        };
+        let (rel, pats, neg) = match &cx.rule.body[lit] {
+            GLit::Pos(r, p) => (*r, p, false),
+            GLit::Neg(r, p) => (*r, p, true),
+            GLit::Distinct(..) => unreachable!(),
+        };
+        let mut vals: Args = Args::new();
+        let mut exists = true;
+        for p in pats.iter() {
+            match value(self.store, p, env) {
+                Some(v) => vals.push(v),
+                None => {
+                    exists = false;
+                    break;
+                }
+            }
+        }
+        let atom = if exists {
+            self.atoms.find(rel as u32, &vals)
+        } else {
+            None
+        };
+        // Rows beyond the snapshot are not visible yet.
+        let atom = atom.filter(|&a| self.visible(rel, a, cx.limit[rel]));
+        let stat = self.is_static[rel];
+        match (atom, neg) {
+            (None, false) => {}
+            (Some(a), false) => {
+                if !cx.relaxed && !stat {
+                    lits.push(a << 1);
+                    self.join(cx, i + 1, env, trail, lits);
+                    lits.pop();
+                } else {
+                    self.join(cx, i + 1, env, trail, lits);
+                }
+            }
+            (None, true) => self.join(cx, i + 1, env, trail, lits),
+            (Some(a), true) => {
+                if !stat {
+                    // Only reached when instantiating.
+                    lits.push(a << 1 | 1);
+                    self.join(cx, i + 1, env, trail, lits);
+                    lits.pop();
                 }
             }
         }
@@ -673,6 +704,30 @@ impl<'a> Grounder<'a> {
             }
         }
     }
+}
+/// Whether every variable of `p` is bound.
+fn pat_bound(p: &Pat, bound: &[bool]) -> bool {
+    let mut vs = Vec::new();
+    super::rules::pat_vars(p, &mut vs);
+    vs.iter().all(|&v| bound[v as usize])
+}
+
+/// Binds every variable of `pats`.
+fn bind(pats: &[Pat], bound: &mut [bool]) {
+    let mut vs = Vec::new();
+    pats.iter().for_each(|p| super::rules::pat_vars(p, &mut vs));
+    vs.iter().for_each(|&v| bound[v as usize] = true);
+}
+
+/// The positions (of the first 32) of `pats` that are bound.
+fn mask_of(pats: &[Pat], bound: &[bool]) -> u32 {
+    let mut m = 0u32;
+    for (i, p) in pats.iter().enumerate().take(32) {
+        if pat_bound(p, bound) {
+            m |= 1 << i;
+        }
+    }
+    m
 }
 
 /// Marks the scans after which one matching row suffices (`semijoin.rs`).

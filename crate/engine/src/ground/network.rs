@@ -86,22 +86,72 @@ pub fn build(
     leaves: &Leaves<'_>,
     hooked_atoms: &[(AtomId, u32)],
 ) -> Result<(Network, Vec<u32>), GroundError> {
-    // Instances per head atom.
-    let mut per_head = vec![0u32; num_atoms + 1];
-    for &h in &inst.head {
-        per_head[h as usize + 1] += 1;
+    let by_head = ByHead::of(num_atoms, inst);
+    let (mut thr, node_of_atom) = atom_nodes(num_atoms, leaves, &by_head);
+    let inputs = raw_inputs(inst, leaves, &by_head, &node_of_atom, &mut thr);
+    let raw = thr.len();
+    // Fold constants where it is easy: inputs that are TRUE/FALSE.
+    // (An OR with a TRUE input is TRUE; an AND with a FALSE positive input is
+    // FALSE.) Done lazily by the evaluation otherwise.
+    let rep = collapse_buffers(&thr, &inputs);
+    // Keep only representatives; renumber.
+    let mut new_id = vec![NONE; raw];
+    let mut nthr = Vec::new();
+    for n in 0..raw {
+        if rep[n] == n as u32 {
+            new_id[n] = nthr.len() as u32;
+            nthr.push(thr[n]);
+        }
     }
-    for i in 0..num_atoms {
-        per_head[i + 1] += per_head[i];
+    let map = |n: u32| new_id[rep[n as usize] as usize];
+    let (out_deg, out) = successors(&inputs, &rep, &new_id, nthr.len());
+    drop(inputs);
+    let node_of_atom: Vec<u32> = node_of_atom.iter().map(|&n| map(n)).collect();
+    let (hook_deg, hooks) = hook_lists(nthr.len(), hooked_atoms, &node_of_atom);
+    let mut net = Network {
+        thr: nthr,
+        out_start: out_deg,
+        out,
+        hook_start: hook_deg,
+        hooks,
+        ..Network::default()
+    };
+    components(&mut net)?;
+    Ok((net, node_of_atom))
+}
+
+/// Instances per head atom: atom `a`'s are `at[start[a]..start[a + 1]]`.
+struct ByHead {
+    start: Vec<u32>,
+    at: Vec<u32>,
+}
+
+impl ByHead {
+    fn of(num_atoms: usize, inst: &Instances) -> ByHead {
+        let mut per_head = vec![0u32; num_atoms + 1];
+        for &h in &inst.head {
+            per_head[h as usize + 1] += 1;
+        }
+        for i in 0..num_atoms {
+            per_head[i + 1] += per_head[i];
+        }
+        let mut by_head = vec![0u32; inst.len()];
+        let mut fill = per_head.clone();
+        for (i, &h) in inst.head.iter().enumerate() {
+            by_head[fill[h as usize] as usize] = i as u32;
+            fill[h as usize] += 1;
+        }
+        ByHead {
+            start: per_head,
+            at: by_head,
+        }
     }
-    let mut by_head = vec![0u32; inst.len()];
-    let mut fill = per_head.clone();
-    for (i, &h) in inst.head.iter().enumerate() {
-        by_head[fill[h as usize] as usize] = i as u32;
-        fill[h as usize] += 1;
-    }
-    // Raw nodes: FALSE, TRUE, leaves, one per derived atom, one per
-    // instance with several literals (or one negated literal).
+}
+
+/// The first raw nodes (FALSE, TRUE, the leaves, one per derived atom) as
+/// thresholds, and the node of each atom.
+fn atom_nodes(num_atoms: usize, leaves: &Leaves<'_>, by_head: &ByHead) -> (Vec<u32>, Vec<u32>) {
+    let per_head = &by_head.start;
     let mut thr: Vec<u32> = vec![1, 0];
     thr.extend(std::iter::repeat_n(LEAF, leaves.num_leaves));
     let mut node_of_atom: Vec<u32> = leaves.leaf_of_atom.to_vec();
@@ -117,16 +167,29 @@ pub fn build(
             *n = FALSE;
         }
     }
-    // Inputs of each raw node, as (source, negated).
+    (thr, node_of_atom)
+}
+
+/// Inputs of each raw node, as (source, negated): a derived atom's OR over
+/// its instances, each instance with several literals (or one negated
+/// literal) a new AND node appended to `thr`.
+fn raw_inputs(
+    inst: &Instances,
+    leaves: &Leaves<'_>,
+    by_head: &ByHead,
+    node_of_atom: &[u32],
+    thr: &mut Vec<u32>,
+) -> Vec<Vec<(u32, bool)>> {
+    let per_head = &by_head.start;
     let mut inputs: Vec<Vec<(u32, bool)>> = vec![Vec::new(); thr.len()];
-    for a in 0..num_atoms {
+    for a in 0..node_of_atom.len() {
         let (s, e) = (per_head[a] as usize, per_head[a + 1] as usize);
         if s == e || leaves.leaf_of_atom.get(a).is_some_and(|&l| l != NONE) {
             continue;
         }
         let or = node_of_atom[a];
         let mut ins = Vec::new();
-        for &i in &by_head[s..e] {
+        for &i in &by_head.at[s..e] {
             let lits = inst.lits(i as usize);
             match lits {
                 [] => ins.push((TRUE, false)),
@@ -145,11 +208,13 @@ pub fn build(
         }
         inputs[or as usize] = ins;
     }
+    inputs
+}
+
+/// Collapses buffers (a gate of threshold 1 with exactly one positive
+/// input): the representative of each raw node.
+fn collapse_buffers(thr: &[u32], inputs: &[Vec<(u32, bool)>]) -> Vec<u32> {
     let raw = thr.len();
-    // Fold constants where it is easy: inputs that are TRUE/FALSE.
-    // (An OR with a TRUE input is TRUE; an AND with a FALSE positive input is
-    // FALSE.) Done lazily by the evaluation otherwise.
-    // Collapse buffers: a gate of threshold 1 with exactly one positive input.
     let mut rep: Vec<u32> = (0..raw as u32).collect();
     let mut state = vec![0u8; raw]; // 0 unvisited, 1 on path, 2 done
     for start in 0..raw {
@@ -178,17 +243,19 @@ pub fn build(
             state[p] = 2;
         }
     }
-    // Keep only representatives; renumber.
-    let mut new_id = vec![NONE; raw];
-    let mut nthr = Vec::new();
-    for n in 0..raw {
-        if rep[n] == n as u32 {
-            new_id[n] = nthr.len() as u32;
-            nthr.push(thr[n]);
-        }
-    }
+    rep
+}
+
+/// The successor lists of the `nn` kept nodes (`target << 1 | negated`)
+/// and where each node's starts.
+fn successors(
+    inputs: &[Vec<(u32, bool)>],
+    rep: &[u32],
+    new_id: &[u32],
+    nn: usize,
+) -> (Vec<u32>, Vec<u32>) {
+    let raw = inputs.len();
     let map = |n: u32| new_id[rep[n as usize] as usize];
-    let nn = nthr.len();
     let mut out_deg = vec![0u32; nn + 1];
     for n in 0..raw {
         if rep[n] != n as u32 {
@@ -214,9 +281,15 @@ pub fn build(
             fill[s] += 1;
         }
     }
-    drop(inputs);
-    let node_of_atom: Vec<u32> = node_of_atom.iter().map(|&n| map(n)).collect();
-    // Hooks.
+    (out_deg, out)
+}
+
+/// The hooks of each of the `nn` nodes, and where each node's start.
+fn hook_lists(
+    nn: usize,
+    hooked_atoms: &[(AtomId, u32)],
+    node_of_atom: &[u32],
+) -> (Vec<u32>, Vec<u32>) {
     let mut hook_deg = vec![0u32; nn + 1];
     for &(a, _) in hooked_atoms {
         hook_deg[node_of_atom[a as usize] as usize + 1] += 1;
@@ -231,21 +304,20 @@ pub fn build(
         hooks[fill[n] as usize] = h;
         fill[n] += 1;
     }
-    let mut net = Network {
-        thr: nthr,
-        out_start: out_deg,
-        out,
-        hook_start: hook_deg,
-        hooks,
-        ..Network::default()
-    };
-    components(&mut net)?;
-    Ok((net, node_of_atom))
+    (hook_deg, hooks)
 }
 
 /// Finds cyclic components (iterative Tarjan on the successor lists) and a
 /// topological order.
 fn components(net: &mut Network) -> Result<(), GroundError> {
+    let (comps_rev, members) = tarjan(net);
+    record_components(net, &comps_rev, &members);
+    check_components(net)
+}
+
+/// Strongly connected components (iterative Tarjan), sinks first: each as
+/// (start in the members, length), and the members.
+fn tarjan(net: &Network) -> (Vec<(u32, u32)>, Vec<u32>) {
     let n = net.len();
     let mut index = vec![NONE; n];
     let mut low = vec![0u32; n];
@@ -300,7 +372,13 @@ fn components(net: &mut Network) -> Result<(), GroundError> {
             }
         }
     }
-    drop((index, low, on_stack));
+    (comps_rev, members)
+}
+
+/// Records the cyclic components and the topological order (sources
+/// first) in `net`.
+fn record_components(net: &mut Network, comps_rev: &[(u32, u32)], members: &[u32]) {
+    let n = net.len();
     net.scc = vec![NONE; n];
     net.topo = Vec::with_capacity(n);
     net.scc_start = vec![0];
@@ -323,6 +401,12 @@ fn components(net: &mut Network) -> Result<(), GroundError> {
         }
         net.topo.extend_from_slice(ms);
     }
+}
+
+/// Rejects what the engine cannot run: too wide a gate, a negation inside
+/// a component, or a leaf in one.
+fn check_components(net: &Network) -> Result<(), GroundError> {
+    let n = net.len();
     let mut indeg = vec![0u32; n];
     for &e in &net.out {
         indeg[(e >> 1) as usize] += 1;

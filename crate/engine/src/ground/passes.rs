@@ -242,82 +242,10 @@ const MIN_GATED: usize = 4;
 const MAX_GATES_PER_ROLE: usize = 8;
 
 pub(super) fn legal_gates(net: &Network, legal_word: &[u32]) -> Gates {
-    let n = net.len();
-    let roles = legal_word.len() - 1;
-    let mut indeg = vec![0u32; n];
-    for &e in &net.out {
-        indeg[(e >> 1) as usize] += 1;
-    }
-    let outdeg = |v: usize| net.out_start[v + 1] - net.out_start[v];
-    // Candidates: role of each gatable legal AND gate.
-    let mut role_of = vec![NONE; n];
-    for v in 0..n {
-        let hooks = &net.hooks[net.hook_start[v] as usize..net.hook_start[v + 1] as usize];
-        if hooks.is_empty() || outdeg(v) != 0 || net.scc[v] != NONE || net.thr[v] == LEAF {
-            continue;
-        }
-        if net.thr[v] < 2 || net.thr[v] != indeg[v] {
-            continue;
-        }
-        let role = |h: u32| {
-            let bit = (h & HOOK_MASK) / 64;
-            (0..roles)
-                .find(|&r| legal_word[r] <= bit && bit < legal_word[r + 1])
-                .map_or(NONE, |r| r as u32)
-        };
-        let r = role(hooks[0]);
-        if hooks
-            .iter()
-            .all(|&h| h & !HOOK_MASK == HOOK_LEGAL && role(h) == r)
-        {
-            role_of[v] = r;
-        }
-    }
-    // How many candidates of a role each positive, acyclic input feeds.
-    let inputs = |v: usize| {
-        net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize]
-            .iter()
-            .filter(|&&e| e & 1 == 0 && role_of[(e >> 1) as usize] != NONE)
-            .map(|&e| (e >> 1) as usize)
-    };
-    let mut shared: FxHashMap<(u32, u32), u32> = FxHashMap::default();
-    for v in (0..n).filter(|&v| net.scc[v] == NONE) {
-        for t in inputs(v) {
-            *shared.entry((role_of[t], v as u32)).or_default() += 1;
-        }
-    }
-    // Each candidate's input shared by most of its role's candidates (the
-    // one of highest fan-out on ties), if it is an input once.
-    let mut best = vec![NONE; n];
-    let mut times = vec![0u8; n];
-    let rank = |t: usize, v: usize| (shared[&(role_of[t], v as u32)], outdeg(v));
-    for v in (0..n).filter(|&v| net.scc[v] == NONE) {
-        for t in inputs(v) {
-            if best[t] == v as u32 {
-                times[t] = times[t].saturating_add(1);
-            } else if best[t] == NONE || rank(t, v) > rank(t, best[t] as usize) {
-                best[t] = v as u32;
-                times[t] = 1;
-            }
-        }
-    }
-    let mut groups: FxHashMap<(u32, u32), Vec<u32>> = FxHashMap::default();
-    for v in 0..n {
-        if best[v] != NONE && times[v] == 1 {
-            groups
-                .entry((role_of[v], best[v]))
-                .or_default()
-                .push(v as u32);
-        }
-    }
-    let mut per_role: Vec<Vec<(u32, Vec<u32>)>> = vec![Vec::new(); roles];
-    for ((r, c), members) in groups {
-        if members.len() >= MIN_GATED {
-            per_role[r as usize].push((c, members));
-        }
-    }
+    let role_of = gate_roles(net, legal_word);
+    let mut per_role = gate_groups(net, &role_of, legal_word.len() - 1);
     let mut g = Gates {
-        removed: vec![NONE; n],
+        removed: vec![NONE; net.len()],
         start: vec![0],
         node: Vec::new(),
         mask_at: Vec::new(),
@@ -345,6 +273,97 @@ pub(super) fn legal_gates(net: &Network, legal_word: &[u32]) -> Gates {
         g.start.push(g.node.len() as u32);
     }
     g
+}
+
+fn outdeg(net: &Network, v: usize) -> u32 {
+    net.out_start[v + 1] - net.out_start[v]
+}
+
+/// Candidates for gating: per node, the role of a legal AND gate with no
+/// successor, outside cycles, whose hooks are all legal bits of that role;
+/// `NONE` for other nodes.
+fn gate_roles(net: &Network, legal_word: &[u32]) -> Vec<u32> {
+    let n = net.len();
+    let roles = legal_word.len() - 1;
+    let mut indeg = vec![0u32; n];
+    for &e in &net.out {
+        indeg[(e >> 1) as usize] += 1;
+    }
+    let mut role_of = vec![NONE; n];
+    for v in 0..n {
+        let hooks = &net.hooks[net.hook_start[v] as usize..net.hook_start[v + 1] as usize];
+        if hooks.is_empty() || outdeg(net, v) != 0 || net.scc[v] != NONE || net.thr[v] == LEAF {
+            continue;
+        }
+        if net.thr[v] < 2 || net.thr[v] != indeg[v] {
+            continue;
+        }
+        let role = |h: u32| {
+            let bit = (h & HOOK_MASK) / 64;
+            (0..roles)
+                .find(|&r| legal_word[r] <= bit && bit < legal_word[r + 1])
+                .map_or(NONE, |r| r as u32)
+        };
+        let r = role(hooks[0]);
+        if hooks
+            .iter()
+            .all(|&h| h & !HOOK_MASK == HOOK_LEGAL && role(h) == r)
+        {
+            role_of[v] = r;
+        }
+    }
+    role_of
+}
+
+/// Per role, the inputs worth taking out of its candidates (`role_of`):
+/// each with the candidates whose best input it is, at least
+/// [`MIN_GATED`] of them.
+fn gate_groups(net: &Network, role_of: &[u32], roles: usize) -> Vec<Vec<(u32, Vec<u32>)>> {
+    let n = net.len();
+    // How many candidates of a role each positive, acyclic input feeds.
+    let inputs = |v: usize| {
+        net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize]
+            .iter()
+            .filter(|&&e| e & 1 == 0 && role_of[(e >> 1) as usize] != NONE)
+            .map(|&e| (e >> 1) as usize)
+    };
+    let mut shared: FxHashMap<(u32, u32), u32> = FxHashMap::default();
+    for v in (0..n).filter(|&v| net.scc[v] == NONE) {
+        for t in inputs(v) {
+            *shared.entry((role_of[t], v as u32)).or_default() += 1;
+        }
+    }
+    // Each candidate's input shared by most of its role's candidates (the
+    // one of highest fan-out on ties), if it is an input once.
+    let mut best = vec![NONE; n];
+    let mut times = vec![0u8; n];
+    let rank = |t: usize, v: usize| (shared[&(role_of[t], v as u32)], outdeg(net, v));
+    for v in (0..n).filter(|&v| net.scc[v] == NONE) {
+        for t in inputs(v) {
+            if best[t] == v as u32 {
+                times[t] = times[t].saturating_add(1);
+            } else if best[t] == NONE || rank(t, v) > rank(t, best[t] as usize) {
+                best[t] = v as u32;
+                times[t] = 1;
+            }
+        }
+    }
+    let mut groups: FxHashMap<(u32, u32), Vec<u32>> = FxHashMap::default();
+    for v in 0..n {
+        if best[v] != NONE && times[v] == 1 {
+            groups
+                .entry((role_of[v], best[v]))
+                .or_default()
+                .push(v as u32);
+        }
+    }
+    let mut per_role: Vec<Vec<(u32, Vec<u32>)>> = vec![Vec::new(); roles];
+    for ((r, c), members) in groups {
+        if members.len() >= MIN_GATED {
+            per_role[r as usize].push((c, members));
+        }
+    }
+    per_role
 }
 
 /// Levels: leaves 0, a node one more than its highest input; a cyclic
@@ -414,12 +433,18 @@ pub(super) fn complement_ors(
             inputs.push(i);
         }
     }
-    // Per gate, the inputs its OR reaches: directly, or through an OR gate
-    // over inputs only (ticTacToe's "some move in row j", see
-    // `factor.rs`); none if it reads anything else. The expansion stops
-    // at twice the number of inputs (no gate is rewritten that would need
-    // more).
-    // Predecessors, flat: node `v`'s are `pred[pred_start[v]..pred_start[v + 1]]`.
+    let support = input_support(net, lazy, &is_input, inputs.len());
+    let Some((chosen, counted)) = choose_complemented(&support, &mut inputs) else {
+        return (Vec::new(), Vec::new());
+    };
+    rewire_complemented(net, &chosen, &support, &inputs);
+    (chosen, counted)
+}
+
+/// Predecessors, flat: node `v`'s are `pred[pred_start[v]..pred_start[v + 1]]`
+/// (as `source << 1 | negated`). Returns `(pred_start, pred)`.
+fn predecessors(net: &Network) -> (Vec<u32>, Vec<u32>) {
+    let n = net.len();
     let mut pred_start = vec![0u32; n + 1];
     for &e in &net.out {
         pred_start[(e >> 1) as usize + 1] += 1;
@@ -436,7 +461,21 @@ pub(super) fn complement_ors(
             fill[t] += 1;
         }
     }
-    drop(fill);
+    (pred_start, pred)
+}
+
+/// Per gate, the inputs its OR reaches: directly, or through an OR gate
+/// over inputs only (ticTacToe's "some move in row j", see `factor.rs`);
+/// none if it reads anything else. The expansion stops at twice the number
+/// of inputs (no gate is rewritten that would need more).
+fn input_support(
+    net: &Network,
+    lazy: &[bool],
+    is_input: &[bool],
+    num_inputs: usize,
+) -> Vec<Vec<u32>> {
+    let n = net.len();
+    let (pred_start, pred) = predecessors(net);
     let preds = |v: usize| &pred[pred_start[v] as usize..pred_start[v + 1] as usize];
     let gate = |v: usize| net.thr[v] == 1 && !lazy[v] && net.scc[v] == NONE;
     // Once per node (a wide OR over inputs can feed thousands of gates).
@@ -452,7 +491,7 @@ pub(super) fn complement_ors(
     let mut mark = vec![NONE; n];
     let mut support: Vec<Vec<u32>> = vec![Vec::new(); n];
     for (v, slot) in support.iter_mut().enumerate() {
-        if !gate(v) || preds(v).len() > 2 * inputs.len() {
+        if !gate(v) || preds(v).len() > 2 * num_inputs {
             continue;
         }
         let mut work = 0;
@@ -469,7 +508,7 @@ pub(super) fn complement_ors(
                 break;
             };
             work += reach.len().max(1);
-            if work > 2 * inputs.len() {
+            if work > 2 * num_inputs {
                 ok = false;
                 break;
             }
@@ -489,6 +528,17 @@ pub(super) fn complement_ors(
             *slot = sup;
         }
     }
+    support
+}
+
+/// The gates to rewrite (wide, with at most half as many inputs left out
+/// as in their support), and per node whether it counts in the global
+/// term; `inputs` keeps only those that count. `None` if no gate is chosen.
+fn choose_complemented(
+    support: &[Vec<u32>],
+    inputs: &mut Vec<u32>,
+) -> Option<(Vec<u32>, Vec<bool>)> {
+    let n = support.len();
     // The inputs that some wide gate reaches: only they count.
     let wide = |v: usize| support[v].len() >= 16;
     let mut counted = vec![false; n];
@@ -498,23 +548,17 @@ pub(super) fn complement_ors(
         }
     }
     inputs.retain(|&i| counted[i as usize]);
-    let mut complement = vec![false; n];
     let mut chosen = Vec::new();
-    for v in 0..n {
-        let p = support[v].len();
+    for (v, sup) in support.iter().enumerate() {
+        let p = sup.len();
         if wide(v) && 2 * (inputs.len().saturating_sub(p)) <= p {
-            complement[v] = true;
             chosen.push(v as u32);
         }
     }
     if chosen.is_empty() {
-        return (chosen, Vec::new());
+        return None;
     }
     // Inputs that feed no chosen gate after all do not count either.
-    complement.fill(false);
-    for &g in &chosen {
-        complement[g as usize] = true;
-    }
     counted.fill(false);
     for &g in &chosen {
         for &i in &support[g as usize] {
@@ -522,16 +566,25 @@ pub(super) fn complement_ors(
         }
     }
     inputs.retain(|&i| counted[i as usize]);
-    if chosen.is_empty() {
-        return (chosen, Vec::new());
+    Some((chosen, counted))
+}
+
+/// Rewires the chosen gates: each loses its incoming edges and gets a
+/// negated edge from every counted input outside its support, its
+/// threshold one more than the number of those.
+fn rewire_complemented(net: &mut Network, chosen: &[u32], support: &[Vec<u32>], inputs: &[u32]) {
+    let n = net.len();
+    let mut complement = vec![false; n];
+    for &g in chosen {
+        complement[g as usize] = true;
     }
     let mut extra: Vec<Vec<u32>> = vec![Vec::new(); n];
-    mark.fill(NONE);
-    for &g in &chosen {
+    let mut mark = vec![NONE; n];
+    for &g in chosen {
         for &i in &support[g as usize] {
             mark[i as usize] = g;
         }
-        for &i in &inputs {
+        for &i in inputs {
             if mark[i as usize] != g {
                 extra[i as usize].push(g << 1 | 1);
             }
@@ -548,11 +601,10 @@ pub(super) fn complement_ors(
         out.extend_from_slice(&extra[v]);
         start[v + 1] = out.len() as u32;
     }
-    for &g in &chosen {
+    for &g in chosen {
         let left_out = inputs.len() - support[g as usize].len();
         net.thr[g as usize] = left_out as u32 + 1;
     }
     net.out = out;
     net.out_start = start;
-    (chosen, counted)
 }

@@ -63,12 +63,72 @@ pub fn collect(c: &Compiled, strategy: Strategy, focus: Option<&[bool]>) -> Rule
     let n = c.num_rels();
     let mut is_static: Vec<bool> = (0..n).map(|r| c.class[r] == Class::Static).collect();
     let mut arity = c.arity.clone();
-    let mut dynamic = Vec::new();
     let mut static_needed = vec![false; n];
+    let dynamic = dynamic_rules(c, &needed, &is_static, &mut static_needed);
+    let protected = protect(c, &roots, &is_static, &mut static_needed);
+    let static_roots: Vec<RelId> = (0..g.rels.len()).filter(|&r| static_needed[r]).collect();
+    let strata_rules = static_rules(c, &g.closure(&static_roots));
+    let (dynamic, strata_rules): (Vec<(GRule, Kind)>, _) = if strategy.demand {
+        let out = super::demand::transform(
+            super::demand::Input {
+                dynamic,
+                strata: strata_rules,
+                protected: &protected,
+                focus,
+            },
+            &mut arity,
+            &mut is_static,
+        );
+        (out.dynamic, out.strata)
+    } else {
+        (
+            dynamic.into_iter().map(|r| (r, Kind::Plain)).collect(),
+            strata_rules,
+        )
+    };
+    let mut projections = Projections::default();
+    let mut rels = Rels {
+        arity: &mut arity,
+        is_static: &mut is_static,
+        projections: &mut projections,
+    };
+    let mut rules = Vec::new();
+    for (rule, kind) in dynamic {
+        split(rule, &mut rules, &mut rels, strategy, kind);
+    }
+    let mut static_strata = Vec::new();
+    for st in strata_rules {
+        let mut stratum = Vec::new();
+        for rule in st {
+            split(rule, &mut stratum, &mut rels, strategy, Kind::Plain);
+        }
+        if !stratum.is_empty() {
+            static_strata.push(stratum);
+        }
+    }
+    let aux = arity.len() - n;
+    RuleSet {
+        rules,
+        arity,
+        is_static,
+        static_strata,
+        aux,
+    }
+}
+
+/// The rules of the `needed` relations that are not static, in stratum
+/// order; marks the static relations their bodies read.
+fn dynamic_rules(
+    c: &Compiled,
+    needed: &[bool],
+    is_static: &[bool],
+    static_needed: &mut [bool],
+) -> Vec<GRule> {
+    let mut dynamic = Vec::new();
     for st in &c.strata {
         for rb in &st.rules {
             let h = rb.head_rel;
-            if h >= g.rels.len() || !needed[h] || is_static[h] {
+            if h >= c.graph.rels.len() || !needed[h] || is_static[h] {
                 continue;
             }
             for body in &rb.bodies {
@@ -89,28 +149,41 @@ pub fn collect(c: &Compiled, strategy: Strategy, focus: Option<&[bool]>) -> Rule
             }
         }
     }
-    // The initial state and the roles come from static relations too, and
-    // so may legal, next, goal or terminal.
-    let mut protected = roots.clone();
-    for &r in &roots {
+    dynamic
+}
+
+/// The initial state and the roles come from static relations too, and so
+/// may legal, next, goal or terminal: marks them needed. Returns the
+/// relations the demand strategy must keep (`roots`, `init`, `role`).
+fn protect(
+    c: &Compiled,
+    roots: &[RelId],
+    is_static: &[bool],
+    static_needed: &mut [bool],
+) -> Vec<RelId> {
+    let mut protected = roots.to_vec();
+    for &r in roots {
         if is_static[r] {
             static_needed[r] = true;
         }
     }
     for (s, a) in [(kw::INIT, 1), (kw::ROLE, 1)] {
-        if let Some(r) = g.id_of(s, a) {
+        if let Some(r) = c.graph.id_of(s, a) {
             static_needed[r] = true;
             protected.push(r);
         }
     }
-    let static_roots: Vec<RelId> = (0..g.rels.len()).filter(|&r| static_needed[r]).collect();
-    let needed = g.closure(&static_roots);
+    protected
+}
+
+/// The rules of the `needed` static relations, per stratum.
+fn static_rules(c: &Compiled, needed: &[bool]) -> Vec<Vec<GRule>> {
     let mut strata_rules: Vec<Vec<GRule>> = Vec::new();
     for st in &c.strata {
         let mut stratum = Vec::new();
         for rb in &st.rules {
             let h = rb.head_rel;
-            if h >= g.rels.len() || !needed[h] || c.class[h] != Class::Static {
+            if h >= c.graph.rels.len() || !needed[h] || c.class[h] != Class::Static {
                 continue;
             }
             for body in &rb.bodies {
@@ -124,57 +197,7 @@ pub fn collect(c: &Compiled, strategy: Strategy, focus: Option<&[bool]>) -> Rule
         }
         strata_rules.push(stratum);
     }
-    let (dynamic, strata_rules): (Vec<(GRule, Kind)>, _) = if strategy.demand {
-        let out = super::demand::transform(
-            super::demand::Input {
-                dynamic,
-                strata: strata_rules,
-                protected: &protected,
-                focus,
-            },
-            &mut arity,
-            &mut is_static,
-        );
-        (out.dynamic, out.strata)
-    } else {
-        (
-            dynamic.into_iter().map(|r| (r, Kind::Plain)).collect(),
-            strata_rules,
-        )
-    };
-    let mut rules = Vec::new();
-    let mut projections = Projections::default();
-    for (rule, kind) in dynamic {
-        let mut rels = Rels {
-            arity: &mut arity,
-            is_static: &mut is_static,
-            projections: &mut projections,
-        };
-        split(rule, &mut rules, &mut rels, strategy, kind);
-    }
-    let mut static_strata = Vec::new();
-    for st in strata_rules {
-        let mut stratum = Vec::new();
-        for rule in st {
-            let mut rels = Rels {
-                arity: &mut arity,
-                is_static: &mut is_static,
-                projections: &mut projections,
-            };
-            split(rule, &mut stratum, &mut rels, strategy, Kind::Plain);
-        }
-        if !stratum.is_empty() {
-            static_strata.push(stratum);
-        }
-    }
-    let aux = arity.len() - n;
-    RuleSet {
-        rules,
-        arity,
-        is_static,
-        static_strata,
-        aux,
-    }
+    strata_rules
 }
 
 fn lits_of(body: &[Lit]) -> Vec<GLit> {
@@ -277,67 +300,7 @@ fn split(rule: GRule, out: &mut Vec<GRule>, rels: &mut Rels<'_>, strategy: Strat
         if npos < 2 || crate::job::check().is_err() {
             break;
         }
-        let lit_vars: Vec<Vec<VarId>> = body
-            .iter()
-            .map(|l| {
-                let mut v = Vec::new();
-                l.vars(&mut v);
-                v
-            })
-            .collect();
-        let mut candidates: Vec<VarId> = lit_vars
-            .iter()
-            .flatten()
-            .copied()
-            .filter(|v| !head_vars.contains(v))
-            .collect();
-        candidates.sort_unstable();
-        candidates.dedup();
-        // (neighbours, -eliminated, literals, var) — smaller is better.
-        let mut best: Option<(Score, Vec<usize>, Vec<VarId>)> = None;
-        for &v in &candidates {
-            let bucket: Vec<usize> = (0..body.len())
-                .filter(|&i| lit_vars[i].contains(&v))
-                .collect();
-            let bpos = bucket.iter().filter(|&&i| body[i].is_pos()).count();
-            if bpos == 0 || bpos == npos {
-                continue;
-            }
-            let mut pos_vars = Vec::new();
-            let mut all_vars = Vec::new();
-            for &i in &bucket {
-                for &w in &lit_vars[i] {
-                    if body[i].is_pos() && !pos_vars.contains(&w) {
-                        pos_vars.push(w);
-                    }
-                    if !all_vars.contains(&w) {
-                        all_vars.push(w);
-                    }
-                }
-            }
-            // Negations and distincts in the bucket must be bound by it.
-            if all_vars.iter().any(|w| !pos_vars.contains(w)) {
-                continue;
-            }
-            let outside: Vec<VarId> = (0..body.len())
-                .filter(|i| !bucket.contains(i))
-                .flat_map(|i| lit_vars[i].iter().copied())
-                .collect();
-            let keep: Vec<VarId> = all_vars
-                .iter()
-                .copied()
-                .filter(|w| head_vars.contains(w) || outside.contains(w))
-                .collect();
-            let elim = all_vars.len() - keep.len();
-            // A projection (one literal alone) never multiplies rows: with
-            // `project_first` it goes before a join of the same width.
-            let joins = project_first && bucket.len() > 1;
-            let score = (keep.len(), joins, -(elim as isize), bucket.len());
-            if best.as_ref().is_none_or(|(s, _, _)| score < *s) {
-                best = Some((score, bucket, keep));
-            }
-        }
-        let Some((_, bucket, mut keep)) = best else {
+        let Some((bucket, mut keep)) = best_bucket(&body, &head_vars, npos, project_first) else {
             break;
         };
         keep.sort_unstable();
@@ -360,31 +323,7 @@ fn split(rule: GRule, out: &mut Vec<GRule>, rels: &mut Rels<'_>, strategy: Strat
         rels.is_static.push(stat);
         let head: Vec<Pat> = keep.iter().map(|&v| Pat::Var(v)).collect();
         if let Some(d) = &demand {
-            let mut vs = Vec::new();
-            aux_body.iter().for_each(|l| l.vars(&mut vs));
-            let mut shared: Vec<VarId> = demand_vars
-                .iter()
-                .copied()
-                .filter(|v| vs.contains(v))
-                .collect();
-            shared.sort_unstable();
-            if !shared.is_empty() {
-                let pats: Vec<Pat> = shared.iter().map(|&v| Pat::Var(v)).collect();
-                let (proj, new) = rels.projection(d, &shared).unwrap_or_else(|| {
-                    rels.arity.push(shared.len());
-                    rels.is_static.push(true);
-                    (rels.arity.len() - 1, true)
-                });
-                if new {
-                    out.push(GRule {
-                        head_rel: proj,
-                        head: pats.clone(),
-                        body: vec![d.clone()],
-                        num_vars: rule.num_vars,
-                    });
-                }
-                aux_body.push(GLit::Pos(proj, pats));
-            }
+            join_demand(d, &demand_vars, &mut aux_body, rels, out, rule.num_vars);
         }
         out.push(GRule {
             head_rel: aux_rel,
@@ -401,6 +340,117 @@ fn split(rule: GRule, out: &mut Vec<GRule>, rels: &mut Rels<'_>, strategy: Strat
         body,
         num_vars: rule.num_vars,
     });
+}
+
+/// The literals to split off next (the best variable elimination, see
+/// [`Score`]) and the variables their auxiliary keeps; `None` if every
+/// elimination would take all or none of the `npos` positive literals.
+fn best_bucket(
+    body: &[GLit],
+    head_vars: &[VarId],
+    npos: usize,
+    project_first: bool,
+) -> Option<(Vec<usize>, Vec<VarId>)> {
+    let lit_vars: Vec<Vec<VarId>> = body
+        .iter()
+        .map(|l| {
+            let mut v = Vec::new();
+            l.vars(&mut v);
+            v
+        })
+        .collect();
+    let mut candidates: Vec<VarId> = lit_vars
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|v| !head_vars.contains(v))
+        .collect();
+    candidates.sort_unstable();
+    candidates.dedup();
+    // (neighbours, -eliminated, literals, var) — smaller is better.
+    let mut best: Option<(Score, Vec<usize>, Vec<VarId>)> = None;
+    for &v in &candidates {
+        let bucket: Vec<usize> = (0..body.len())
+            .filter(|&i| lit_vars[i].contains(&v))
+            .collect();
+        let bpos = bucket.iter().filter(|&&i| body[i].is_pos()).count();
+        if bpos == 0 || bpos == npos {
+            continue;
+        }
+        let mut pos_vars = Vec::new();
+        let mut all_vars = Vec::new();
+        for &i in &bucket {
+            for &w in &lit_vars[i] {
+                if body[i].is_pos() && !pos_vars.contains(&w) {
+                    pos_vars.push(w);
+                }
+                if !all_vars.contains(&w) {
+                    all_vars.push(w);
+                }
+            }
+        }
+        // Negations and distincts in the bucket must be bound by it.
+        if all_vars.iter().any(|w| !pos_vars.contains(w)) {
+            continue;
+        }
+        let outside: Vec<VarId> = (0..body.len())
+            .filter(|i| !bucket.contains(i))
+            .flat_map(|i| lit_vars[i].iter().copied())
+            .collect();
+        let keep: Vec<VarId> = all_vars
+            .iter()
+            .copied()
+            .filter(|w| head_vars.contains(w) || outside.contains(w))
+            .collect();
+        let elim = all_vars.len() - keep.len();
+        // A projection (one literal alone) never multiplies rows: with
+        // `project_first` it goes before a join of the same width.
+        let joins = project_first && bucket.len() > 1;
+        let score = (keep.len(), joins, -(elim as isize), bucket.len());
+        if best.as_ref().is_none_or(|(s, _, _)| score < *s) {
+            best = Some((score, bucket, keep));
+        }
+    }
+    best.map(|(_, bucket, keep)| (bucket, keep))
+}
+
+/// Joins an auxiliary body of a demanded rule with the demand `d`
+/// projected on the variables they share, if any (adding the projection's
+/// rule to `out` when it is new).
+fn join_demand(
+    d: &GLit,
+    demand_vars: &[VarId],
+    aux_body: &mut Vec<GLit>,
+    rels: &mut Rels<'_>,
+    out: &mut Vec<GRule>,
+    num_vars: usize,
+) {
+    let mut vs = Vec::new();
+    aux_body.iter().for_each(|l| l.vars(&mut vs));
+    let mut shared: Vec<VarId> = demand_vars
+        .iter()
+        .copied()
+        .filter(|v| vs.contains(v))
+        .collect();
+    shared.sort_unstable();
+    if shared.is_empty() {
+        return;
+    }
+    let pats: Vec<Pat> = shared.iter().map(|&v| Pat::Var(v)).collect();
+    let (proj, new) = rels.projection(d, &shared).unwrap_or_else(|| {
+        rels.arity.push(shared.len());
+        rels.is_static.push(true);
+        (rels.arity.len() - 1, true)
+    });
+    if new {
+        out.push(GRule {
+            head_rel: proj,
+            head: pats.clone(),
+            body: vec![d.clone()],
+            num_vars,
+        });
+    }
+    aux_body.push(GLit::Pos(proj, pats));
 }
 
 /// (neighbours, joins, -eliminated, literals) of a variable elimination: smaller is better.

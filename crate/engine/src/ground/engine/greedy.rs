@@ -5,7 +5,8 @@
 //! nothing and looks nothing up. With a [`Mast`], the moves are drawn by it
 //! and noted on its trail (their slots are the legal indices).
 
-use super::{bit_positions, draw, select, FastEngine, NONE};
+use super::playout::{draw, select};
+use super::{bit_positions, FastEngine, NONE};
 use crate::reasoner::greedy::Enders;
 use crate::reasoner::mast::Mast;
 use crate::reasoner::random_index;

@@ -1,0 +1,262 @@
+//! Building the fast engine from a grounded network: the passes that
+//! reshape it (factoring, flattening, complement gates, legal gates), then
+//! the edge list, hook bits and run-time buffers, and a first evaluation.
+
+use super::{
+    FastEngine, COMPLEMENT, E_SCC, FACTOR, FLATTEN, GATE_LEGALS, HOOKED, NEW_FIRST, OFFSET,
+};
+use crate::ground::factor::factor_ors;
+use crate::ground::network::{Network, HOOK_LEGAL, HOOK_MASK, LEAF, NONE};
+use crate::ground::passes::{
+    complement_ors, flatten, frame_inputs, lazy_nodes, legal_gates, levels, Gates,
+};
+use crate::ground::tables::Tables;
+use crate::ground::GroundStats;
+use crate::terms::TermStore;
+use smallvec::SmallVec;
+
+impl FastEngine {
+    pub(in crate::ground) fn new(
+        store: TermStore,
+        mut net: Network,
+        t: Tables,
+        stats: GroundStats,
+    ) -> FastEngine {
+        let words = t.base_fluent.len().div_ceil(64).max(1);
+        let mut legal_word = legal_words(&t);
+        address_legal_hooks(&mut net, &t, &legal_word);
+        if FLATTEN {
+            flatten(&mut net, &t);
+        }
+        let new_first = NEW_FIRST && frame_inputs(&net, &t);
+        if FACTOR {
+            factor(&mut net, &t);
+        }
+        let mut lazy = lazy_nodes(&net, t.terminal);
+        let (complement, counted) = if COMPLEMENT {
+            complement_ors(&mut net, &t, &lazy)
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        if !complement.is_empty() {
+            // ORs that fed only rewritten gates are no longer needed.
+            lazy = lazy_nodes(&net, t.terminal);
+        }
+        let gates = take_gates(&mut net, &t, &legal_word);
+        let (out_start, edges) = propagated_edges(&net, &lazy, &gates);
+        let (lazy_order, lazy_in_start, lazy_in) = lazy_inputs(&net, &lazy);
+        net.out_start = out_start;
+        net.out = Vec::new();
+        let hook_bits = hook_bits(&net, words);
+        let hook = single_hooks(&net, &hook_bits);
+        for w in legal_word.iter_mut() {
+            *w += words as u32;
+        }
+        let ns = initial_counts(&net);
+        let nscc = net.scc_start.len() - 1;
+        let levels = levels(&net, &edges);
+        let widest = legal_word.windows(2).map(|w| (w[1] - w[0]) as usize).max();
+        let mut e = FastEngine {
+            store,
+            edges,
+            hook,
+            lazy_order,
+            lazy_in_start,
+            lazy_in,
+            lazy_fresh: false,
+            ns,
+            cur: vec![0; words],
+            hooked: vec![0; *legal_word.last().expect("one entry") as usize],
+            spare: vec![0; words],
+            hook_bits,
+            masked: vec![0; widest.unwrap_or(0)],
+            legal_word,
+            gates,
+            inputs: SmallVec::new(),
+            inputs_on: 0,
+            complement,
+            counted,
+            buckets: vec![Vec::new(); levels.iter().max().map_or(1, |&l| l as usize + 1)],
+            level: levels,
+            stack: Vec::new(),
+            lo: usize::MAX,
+            hi: 0,
+            dirty_flag: vec![false; nscc],
+            new_first,
+            scratch: Vec::new(),
+            work: Vec::new(),
+            net,
+            t,
+            stats,
+        };
+        e.initialise();
+        e
+    }
+}
+
+/// The first word of each role's legal bits (relative to the legal part of
+/// `hooked`), and one past the last.
+fn legal_words(t: &Tables) -> Vec<u32> {
+    let mut legal_word = vec![0u32];
+    for r in 0..t.roles.len() {
+        let len = (t.legal_start[r + 1] - t.legal_start[r]) as usize;
+        legal_word.push(legal_word[r] + len.div_ceil(64).max(1) as u32);
+    }
+    legal_word
+}
+
+/// Legal hooks address their bit directly.
+fn address_legal_hooks(net: &mut Network, t: &Tables, legal_word: &[u32]) {
+    for h in net.hooks.iter_mut() {
+        if *h & !HOOK_MASK == HOOK_LEGAL {
+            let i = (*h & HOOK_MASK) as usize;
+            let r = t.legal_role(i);
+            let bit = legal_word[r] as usize * 64 + i - t.legal_start[r] as usize;
+            *h = HOOK_LEGAL | bit as u32;
+        }
+    }
+}
+
+/// Factors shared literals out of ORs of ANDs, keeping the terminal and
+/// goal nodes and the inputs.
+fn factor(net: &mut Network, t: &Tables) {
+    let mut keep = vec![false; net.len()];
+    keep[t.terminal as usize] = true;
+    for g in t.goals.iter().flatten() {
+        keep[g.1 as usize] = true;
+    }
+    let mut is_input = vec![false; net.len()];
+    for &i in t.legal_input.iter().filter(|&&i| i != NONE) {
+        is_input[i as usize] = true;
+    }
+    factor_ors(net, &keep, &is_input);
+}
+
+/// The legal gates (none without [`GATE_LEGALS`]); a gate whose input was
+/// taken out needs one input fewer.
+fn take_gates(net: &mut Network, t: &Tables, legal_word: &[u32]) -> Gates {
+    let n = net.len();
+    let gates = if GATE_LEGALS {
+        legal_gates(net, legal_word)
+    } else {
+        Gates {
+            removed: vec![NONE; n],
+            start: vec![0; t.roles.len() + 1],
+            node: Vec::new(),
+            mask_at: Vec::new(),
+            mask: Vec::new(),
+        }
+    };
+    for v in 0..n {
+        if gates.removed[v] != NONE {
+            net.thr[v] -= 1;
+        }
+    }
+    gates
+}
+
+/// The edges propagated (as in [`FastEngine::edges`]) and each node's first
+/// edge: edges into lazy nodes, and those taken out of legal gates, are not.
+fn propagated_edges(net: &Network, lazy: &[bool], gates: &Gates) -> (Vec<u32>, Vec<u32>) {
+    let n = net.len();
+    let mut out_start = vec![0u32; n + 1];
+    let mut edges: Vec<u32> = Vec::with_capacity(net.out.len());
+    for v in 0..n {
+        for &e in &net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize] {
+            let target = e >> 1;
+            if !lazy[target as usize] && gates.removed[target as usize] != v as u32 {
+                edges.push(
+                    (target << 2)
+                        | if net.scc[target as usize] != NONE {
+                            E_SCC
+                        } else {
+                            0
+                        }
+                        | (e & 1),
+                );
+            }
+        }
+        out_start[v + 1] = edges.len() as u32;
+    }
+    (out_start, edges)
+}
+
+/// The lazy nodes in topological order, and their inputs (`node << 1 |
+/// negated`, starting at `lazy_in_start[i]` for the `i`-th).
+fn lazy_inputs(net: &Network, lazy: &[bool]) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+    let n = net.len();
+    let lazy_order: Vec<u32> = net
+        .topo
+        .iter()
+        .copied()
+        .filter(|&v| lazy[v as usize])
+        .collect();
+    let mut pos = vec![NONE; n];
+    for (i, &v) in lazy_order.iter().enumerate() {
+        pos[v as usize] = i as u32;
+    }
+    let mut lazy_in_start = vec![0u32; lazy_order.len() + 1];
+    for v in 0..n {
+        for &e in &net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize] {
+            let p = pos[(e >> 1) as usize];
+            if p != NONE {
+                lazy_in_start[p as usize + 1] += 1;
+            }
+        }
+    }
+    for i in 0..lazy_order.len() {
+        lazy_in_start[i + 1] += lazy_in_start[i];
+    }
+    let mut lazy_in = vec![0u32; lazy_in_start[lazy_order.len()] as usize];
+    let mut fill = lazy_in_start.clone();
+    for v in 0..n {
+        for &e in &net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize] {
+            let p = pos[(e >> 1) as usize];
+            if p != NONE {
+                lazy_in[fill[p as usize] as usize] = (v as u32) << 1 | (e & 1);
+                fill[p as usize] += 1;
+            }
+        }
+    }
+    (lazy_order, lazy_in_start, lazy_in)
+}
+
+/// Hooks as positions in `hooked`: next bits first, then legal bits.
+fn hook_bits(net: &Network, words: usize) -> Vec<u32> {
+    net.hooks
+        .iter()
+        .map(|&h| match h & !HOOK_MASK {
+            HOOK_LEGAL => (words * 64) as u32 + (h & HOOK_MASK),
+            _ => h & HOOK_MASK,
+        })
+        .collect()
+}
+
+/// Per node its one hook bit, or `NONE` (no hook, or several).
+fn single_hooks(net: &Network, hook_bits: &[u32]) -> Vec<u32> {
+    (0..net.len())
+        .map(|v| {
+            let (a, b) = (net.hook_start[v] as usize, net.hook_start[v + 1] as usize);
+            if b == a + 1 {
+                hook_bits[a]
+            } else {
+                NONE
+            }
+        })
+        .collect()
+}
+
+/// Each node's count and flags with every input false.
+fn initial_counts(net: &Network) -> Vec<u32> {
+    (0..net.len())
+        .map(|v| {
+            let thr = net.thr[v];
+            let count = if thr == LEAF { 0 } else { OFFSET - thr };
+            if net.hook_start[v] != net.hook_start[v + 1] {
+                count | HOOKED
+            } else {
+                count
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,297 @@
+//! Playouts run inside the network: reading a role's legal bits, drawing
+//! a move by the index of a set bit, and stepping without allocation.
+
+use super::{BitState, FastEngine, V};
+use crate::ground::network::NONE;
+use crate::reasoner::mast::Mast;
+use crate::reasoner::EvalError;
+use crate::terms::TermId;
+use smallvec::SmallVec;
+
+impl FastEngine {
+    pub(super) fn check_state(&self, s: &BitState) -> Result<(), EvalError> {
+        if s.0.len() != self.cur.len() {
+            return Err(EvalError::BadMove("a state of another game".into()));
+        }
+        Ok(())
+    }
+
+    /// The input nodes for a joint move.
+    pub(super) fn input_nodes(&self, joint: &[TermId]) -> Result<SmallVec<[u32; 8]>, EvalError> {
+        if joint.len() != self.t.roles.len() {
+            return Err(EvalError::BadMove(format!(
+                "a joint move needs one move per role ({}), got {}",
+                self.t.roles.len(),
+                joint.len()
+            )));
+        }
+        let mut nodes = SmallVec::new();
+        for (r, &m) in joint.iter().enumerate() {
+            match self.t.move_index.get(&(r as u32, m)) {
+                Some(&i) => {
+                    let n = self.t.legal_input[i as usize];
+                    if n != NONE {
+                        nodes.push(n);
+                    }
+                }
+                None => {
+                    return Err(EvalError::BadMove(format!(
+                        "{} is not a legal move of {} in any reachable state",
+                        self.store.display(m),
+                        self.store.display(self.t.roles[r])
+                    )))
+                }
+            }
+        }
+        Ok(nodes)
+    }
+
+    /// Role `r`'s legal bits, with the masks of its gates that are off.
+    pub(super) fn legal_bits(&mut self, r: usize) -> &[u64] {
+        let raw = &self.hooked[self.legal_word[r] as usize..self.legal_word[r + 1] as usize];
+        let (a, b) = (
+            self.gates.start[r] as usize,
+            self.gates.start[r + 1] as usize,
+        );
+        if a == b {
+            return raw;
+        }
+        let out = &mut self.masked[..raw.len()];
+        out.copy_from_slice(raw);
+        for g in a..b {
+            if self.ns[self.gates.node[g] as usize] & V == 0 {
+                let mask = &self.gates.mask[self.gates.mask_at[g] as usize..][..raw.len()];
+                for (o, m) in out.iter_mut().zip(mask) {
+                    *o &= !m;
+                }
+            }
+        }
+        out
+    }
+
+    /// Random playouts without allocation: the same moves as
+    /// [`crate::reasoner::random_playout`] would pick with the same `rng`
+    /// (legal moves in the order [`StateMachine::legal_moves`](crate::reasoner::StateMachine::legal_moves) returns them).
+    /// Returns the number of joint moves made and whether the end is terminal.
+    pub fn playout(
+        &mut self,
+        state: &BitState,
+        rng: &mut fastrand::Rng,
+        max_steps: usize,
+    ) -> (usize, bool) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU has `popcnt`, checked just above.
+            return unsafe { self.playout_popcnt(state, rng, max_steps) };
+        }
+        // Halving did not pay in wasm (`bench/wasm-ab.mjs`, BENCHMARKS.md).
+        self.playout_body::<false>(state, rng, max_steps)
+    }
+
+    /// [`Self::playout`] compiled with the `popcnt` instruction: counting
+    /// and selecting legal moves took a tenth of a breakthrough step (perf), and
+    /// x86-64's baseline (which the release build keeps, to run anywhere)
+    /// counts bits in a dozen instructions.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    fn playout_popcnt(
+        &mut self,
+        state: &BitState,
+        rng: &mut fastrand::Rng,
+        max_steps: usize,
+    ) -> (usize, bool) {
+        self.playout_body::<true>(state, rng, max_steps)
+    }
+
+    /// `HALVING`: bit counts are one instruction, so a move is selected by
+    /// halving (see [`select`]).
+    #[inline(always)]
+    fn playout_body<const HALVING: bool>(
+        &mut self,
+        state: &BitState,
+        rng: &mut fastrand::Rng,
+        max_steps: usize,
+    ) -> (usize, bool) {
+        self.at(state);
+        let mut nodes: SmallVec<[u32; 8]> = SmallVec::new();
+        let terminal = self.t.terminal as usize;
+        for steps in 0..=max_steps {
+            if self.on(terminal) {
+                return (steps, true);
+            }
+            if steps == max_steps {
+                break;
+            }
+            nodes.clear();
+            for r in 0..self.t.roles.len() {
+                let bits = self.legal_bits(r);
+                let n: usize = bits.iter().map(|w| w.count_ones() as usize).sum();
+                if n == 0 {
+                    return (steps, false);
+                }
+                let pick = select::<HALVING>(bits, crate::reasoner::random_index(rng, n));
+                let i = self.t.legal_start[r] as usize + pick;
+                let node = self.t.legal_input[i];
+                if node != NONE {
+                    nodes.push(node);
+                }
+            }
+            self.play_step(&nodes);
+        }
+        (max_steps, false)
+    }
+
+    /// The MAST slot of a role's move: its legal index (one slot past
+    /// them for a move that is never legal).
+    pub fn move_slot(&self, role: usize, mv: TermId) -> u32 {
+        self.t
+            .move_index
+            .get(&(role as u32, mv))
+            .copied()
+            .unwrap_or(self.t.legal_move.len() as u32)
+    }
+
+    /// The move whose legal index is `slot` ([`FastEngine::move_slot`]).
+    pub fn slot_move(&self, slot: u32) -> Option<TermId> {
+        self.t.legal_move.get(slot as usize).copied()
+    }
+
+    /// A MAST playout in the network (see [`crate::reasoner::mast`]): a
+    /// move's slot is its legal index, so the statistics need no lookup.
+    /// The moves stay on `mast`'s trail until [`Mast::finish`].
+    pub fn playout_mast(
+        &mut self,
+        state: &BitState,
+        rng: &mut fastrand::Rng,
+        max_steps: usize,
+        mast: &mut Mast,
+    ) -> (usize, bool) {
+        self.at(state);
+        let mut nodes: SmallVec<[u32; 8]> = SmallVec::new();
+        let terminal = self.t.terminal as usize;
+        for steps in 0..=max_steps {
+            if self.on(terminal) {
+                return (steps, true);
+            }
+            if steps == max_steps {
+                break;
+            }
+            nodes.clear();
+            for r in 0..self.t.roles.len() {
+                let start = self.t.legal_start[r];
+                let bits = self.legal_bits(r);
+                let n: usize = bits.iter().map(|w| w.count_ones() as usize).sum();
+                if n == 0 {
+                    return (steps, false);
+                }
+                let pick = draw(bits, n, start, rng, Some(mast));
+                let i = start as usize + pick;
+                let among = bit_positions(bits).map(|pos| start + pos as u32);
+                mast.record_among(i as u32, r, among.filter(|_| n > 1));
+                let node = self.t.legal_input[i];
+                if node != NONE {
+                    nodes.push(node);
+                }
+            }
+            self.play_step(&nodes);
+        }
+        (max_steps, false)
+    }
+
+    /// One step of a playout inside the network: the chosen moves' input
+    /// nodes in, the successor state (read from the hooks) becomes the
+    /// current one. `spare` is reused so the step allocates nothing.
+    #[inline]
+    pub(super) fn play_step(&mut self, nodes: &[u32]) {
+        self.set_inputs(nodes);
+        let mut next = std::mem::take(&mut self.spare);
+        next.copy_from_slice(&self.hooked[..self.cur.len()]);
+        if self.t.queries_use_does {
+            self.set_inputs(&[]);
+        }
+        self.set_state(&next);
+        self.spare = next;
+    }
+
+    /// The state the network holds (e.g. the end of the last playout).
+    pub fn current_state(&self) -> BitState {
+        BitState(SmallVec::from_slice(&self.cur))
+    }
+
+    pub fn num_nodes(&self) -> usize {
+        self.net.len()
+    }
+}
+
+/// Position of the `k`-th set bit. With `HALVING`, within its word by
+/// [`select_in_word`], else by clearing the `k` lower bits (a loop whose
+/// random length the branch predictor cannot guess, but without cheap bit
+/// counts the cheaper one).
+#[inline(always)]
+pub(super) fn select<const HALVING: bool>(bits: &[u64], mut k: usize) -> usize {
+    for (w, &word) in bits.iter().enumerate() {
+        let c = word.count_ones() as usize;
+        if k < c {
+            if HALVING {
+                return w * 64 + select_in_word(word, k as u32) as usize;
+            }
+            let mut x = word;
+            for _ in 0..k {
+                x &= x - 1;
+            }
+            return w * 64 + x.trailing_zeros() as usize;
+        }
+        k -= c;
+    }
+    unreachable!("k < number of set bits")
+}
+
+/// Position of the `k`-th set bit of `x` (`k < x.count_ones()`): the
+/// window holding it halves six times, each step a bit count and
+/// conditional moves, no branch to mispredict.
+#[inline(always)]
+pub(super) fn select_in_word(mut x: u64, mut k: u32) -> u32 {
+    let mut pos = 0;
+    for half in [32, 16, 8, 4, 2, 1] {
+        let low = x & ((1u64 << half) - 1);
+        let c = low.count_ones();
+        let up = k >= c;
+        k -= if up { c } else { 0 };
+        x = if up { x >> half } else { low };
+        pos += if up { half } else { 0 };
+    }
+    pos
+}
+
+/// A move among `legal`'s `n` bits, as an offset from the role's first
+/// legal index `start`: uniform, or drawn by MAST's rule.
+pub(super) fn draw(
+    legal: &[u64],
+    n: usize,
+    start: u32,
+    rng: &mut fastrand::Rng,
+    mast: Option<&Mast>,
+) -> usize {
+    let drawn = match mast {
+        Some(mast) if n > 1 => {
+            let set = bit_positions(legal).map(|pos| (pos, start + pos as u32));
+            mast.pick(rng, set)
+        }
+        _ => None,
+    };
+    drawn.unwrap_or_else(|| select::<false>(legal, crate::reasoner::random_index(rng, n)))
+}
+
+/// The positions of the set bits of `words`, in order.
+pub(crate) fn bit_positions(words: &[u64]) -> impl Iterator<Item = usize> + Clone + '_ {
+    words.iter().enumerate().flat_map(|(w, &word)| {
+        let mut x = word;
+        std::iter::from_fn(move || {
+            (x != 0).then(|| {
+                let pos = w * 64 + x.trailing_zeros() as usize;
+                x &= x - 1;
+                pos
+            })
+        })
+    })
+}

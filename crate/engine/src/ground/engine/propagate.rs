@@ -1,0 +1,402 @@
+//! Differential propagation: flipping nodes, queueing the successors whose
+//! threshold test changes, recomputing cyclic components as a unit, and
+//! moving the network to another state or joint move.
+
+use super::{BitState, FastEngine, E_NEG, E_SCC, HOOKED, LEVELLED, OFFSET, QUEUED, SCC_MARK, V};
+use crate::ground::network::{LEAF, NONE};
+
+impl FastEngine {
+    #[inline]
+    pub(super) fn on(&self, v: usize) -> bool {
+        self.ns[v] & V != 0
+    }
+
+    /// Evaluates every node from scratch (all leaves false), in topological
+    /// order, and fills the hook bitsets.
+    pub(super) fn initialise(&mut self) {
+        let topo = std::mem::take(&mut self.net.topo);
+        let mut i = 0;
+        while i < topo.len() {
+            let v = topo[i] as usize;
+            let c = self.net.scc[v];
+            if c == NONE {
+                let val = self.net.thr[v] != LEAF && self.ns[v] & OFFSET != 0;
+                if val {
+                    self.ns[v] |= V;
+                }
+                for k in self.net.out_start[v]..self.net.out_start[v + 1] {
+                    let e = self.edges[k as usize];
+                    if val != (e & E_NEG != 0) {
+                        self.ns[(e >> 2) as usize] += 1;
+                    }
+                }
+                i += 1;
+            } else {
+                let len =
+                    (self.net.scc_start[c as usize + 1] - self.net.scc_start[c as usize]) as usize;
+                self.recompute(c, true);
+                i += len;
+            }
+        }
+        self.net.topo = topo;
+        for v in 0..self.net.len() {
+            if self.on(v) && self.ns[v] & HOOKED != 0 {
+                self.run_hooks(v);
+            }
+        }
+    }
+
+    /// Applies the hooks of node `v` after its value changed.
+    #[inline(never)]
+    fn run_hooks(&mut self, v: usize) {
+        let (s, e) = (
+            self.net.hook_start[v] as usize,
+            self.net.hook_start[v + 1] as usize,
+        );
+        for &i in &self.hook_bits[s..e] {
+            self.hooked[i as usize / 64] ^= 1 << (i % 64);
+        }
+    }
+
+    /// Sets node `v` (whose value differs) and updates its successors.
+    #[inline(always)]
+    fn flip(&mut self, v: usize) {
+        let f = self.ns[v] ^ V;
+        self.ns[v] = f;
+        if f & HOOKED != 0 {
+            let h = self.hook[v];
+            if h != NONE {
+                self.hooked[h as usize / 64] ^= 1 << (h % 64);
+            } else {
+                self.run_hooks(v);
+            }
+        }
+        let val = f & V != 0;
+        let (s, e) = (
+            self.net.out_start[v] as usize,
+            self.net.out_start[v + 1] as usize,
+        );
+        for k in s..e {
+            let edge = self.edges[k];
+            let t = (edge >> 2) as usize;
+            // The count never leaves its 24 bits, so +-1 on the word.
+            let c = if val != (edge & E_NEG != 0) {
+                self.ns[t] + 1
+            } else {
+                self.ns[t] - 1
+            };
+            self.ns[t] = c;
+            if edge & E_SCC != 0 {
+                self.mark_dirty(t);
+            } else if needs_queue(c) {
+                self.ns[t] = c | QUEUED;
+                self.enqueue(t, t as u32);
+            }
+        }
+    }
+
+    #[inline]
+    fn enqueue(&mut self, at: usize, item: u32) {
+        if LEVELLED {
+            let l = self.level[at] as usize;
+            self.buckets[l].push(item);
+            self.lo = self.lo.min(l);
+            self.hi = self.hi.max(l);
+        } else {
+            self.stack.push(item);
+        }
+    }
+
+    /// Schedules the recomputation of the cyclic component of member `t`.
+    #[inline(never)]
+    fn mark_dirty(&mut self, t: usize) {
+        let k = self.net.scc[t] as usize;
+        if !self.dirty_flag[k] {
+            self.dirty_flag[k] = true;
+            self.enqueue(t, SCC_MARK | k as u32);
+        }
+    }
+
+    /// Propagates until nothing changes: last in, first out (or level by
+    /// level with [`LEVELLED`]).
+    fn propagate(&mut self) {
+        if !LEVELLED {
+            while let Some(item) = self.stack.pop() {
+                self.settle(item);
+            }
+            return;
+        }
+        while self.lo <= self.hi && self.lo != usize::MAX {
+            let l = self.lo;
+            while let Some(item) = self.buckets[l].pop() {
+                self.settle(item);
+            }
+            self.lo += 1;
+        }
+        self.lo = usize::MAX;
+        self.hi = 0;
+    }
+
+    /// A queued node (or `SCC_MARK | component`) taken off the queue: flip
+    /// it if its count says its value changed.
+    #[inline(always)]
+    fn settle(&mut self, item: u32) {
+        if item & SCC_MARK != 0 {
+            let c = item & !SCC_MARK;
+            self.dirty_flag[c as usize] = false;
+            self.recompute(c, false);
+            return;
+        }
+        let t = item as usize;
+        let s = self.ns[t] & !QUEUED;
+        self.ns[t] = s;
+        if stale(s) {
+            self.flip(t);
+        }
+    }
+
+    /// Least fixpoint of cyclic component `c` given its external inputs;
+    /// changed members update their successors outside the component.
+    fn recompute(&mut self, c: u32, init: bool) {
+        let (s, e) = (
+            self.net.scc_start[c as usize] as usize,
+            self.net.scc_start[c as usize + 1] as usize,
+        );
+        self.scratch.clear();
+        for k in s..e {
+            let m = self.net.scc_members[k] as usize;
+            self.scratch.push(self.on(m));
+        }
+        self.least_fixpoint(c, s, e);
+        if init {
+            self.count_first_values(c, s, e);
+            return;
+        }
+        self.propagate_changed_members(c, s, e);
+    }
+
+    /// Recomputes the values of component `c` (its members are
+    /// `scc_members[s..e]`) from false, counting internal edges only.
+    fn least_fixpoint(&mut self, c: u32, s: usize, e: usize) {
+        // Members to false (internal edges are positive).
+        for k in s..e {
+            let m = self.net.scc_members[k] as usize;
+            if self.on(m) {
+                self.ns[m] &= !V;
+                for j in self.net.out_start[m]..self.net.out_start[m + 1] {
+                    let t = (self.edges[j as usize] >> 2) as usize;
+                    if self.net.scc[t] == c {
+                        self.ns[t] -= 1;
+                    }
+                }
+            }
+        }
+        self.work.clear();
+        for k in s..e {
+            let m = self.net.scc_members[k];
+            if self.ns[m as usize] & OFFSET != 0 {
+                self.work.push(m);
+            }
+        }
+        while let Some(m) = self.work.pop() {
+            let m = m as usize;
+            if self.on(m) || self.ns[m] & OFFSET == 0 {
+                continue;
+            }
+            self.ns[m] |= V;
+            for j in self.net.out_start[m]..self.net.out_start[m + 1] {
+                let t = (self.edges[j as usize] >> 2) as usize;
+                if self.net.scc[t] == c {
+                    self.ns[t] += 1;
+                    if !self.on(t) && self.ns[t] & OFFSET != 0 {
+                        self.work.push(t as u32);
+                    }
+                }
+            }
+        }
+    }
+
+    /// First evaluation: every member's value counts once outside.
+    fn count_first_values(&mut self, c: u32, s: usize, e: usize) {
+        for idx in s..e {
+            let m = self.net.scc_members[idx] as usize;
+            let val = self.on(m);
+            for j in self.net.out_start[m]..self.net.out_start[m + 1] {
+                let edge = self.edges[j as usize];
+                let t = (edge >> 2) as usize;
+                if self.net.scc[t] != c && val != (edge & E_NEG != 0) {
+                    self.ns[t] += 1;
+                }
+            }
+        }
+    }
+
+    /// Propagates the members whose value changed (see `scratch`) to their
+    /// successors outside the component.
+    fn propagate_changed_members(&mut self, c: u32, s: usize, e: usize) {
+        for (k, idx) in (s..e).enumerate() {
+            let m = self.net.scc_members[idx] as usize;
+            let val = self.on(m);
+            if val == self.scratch[k] {
+                continue;
+            }
+            if self.ns[m] & HOOKED != 0 {
+                self.run_hooks(m);
+            }
+            for j in self.net.out_start[m]..self.net.out_start[m + 1] {
+                let edge = self.edges[j as usize];
+                let t = (edge >> 2) as usize;
+                let tc = self.net.scc[t];
+                if tc == c {
+                    continue;
+                }
+                if val != (edge & E_NEG != 0) {
+                    self.ns[t] += 1;
+                } else {
+                    self.ns[t] -= 1;
+                }
+                if tc != NONE {
+                    self.mark_dirty(t);
+                } else {
+                    let ft = self.ns[t];
+                    if needs_queue(ft) {
+                        self.ns[t] = ft | QUEUED;
+                        self.enqueue(t, t as u32);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Evaluates the lazy (goal-only) nodes from their inputs.
+    pub(super) fn sweep_lazy(&mut self) {
+        if self.lazy_fresh {
+            return;
+        }
+        for (i, &v) in self.lazy_order.iter().enumerate() {
+            let v = v as usize;
+            let mut c = OFFSET - self.net.thr[v];
+            for &e in
+                &self.lazy_in[self.lazy_in_start[i] as usize..self.lazy_in_start[i + 1] as usize]
+            {
+                if (self.ns[(e >> 1) as usize] & V != 0) != (e & 1 == 1) {
+                    c += 1;
+                }
+            }
+            let flags = self.ns[v] & HOOKED;
+            self.ns[v] = c | flags | if c & OFFSET != 0 { V } else { 0 };
+        }
+        self.lazy_fresh = true;
+    }
+
+    /// Makes `s` the current state (the joint move stays as it was).
+    pub(super) fn set_state(&mut self, s: &[u64]) {
+        self.lazy_fresh = false;
+        // Fluents turning false first, true last: propagation is last in,
+        // first out, so an OR fed by both sees its +1 before its -1 and
+        // does not change and change back (as with the inputs).
+        for turning_on in [false, true] {
+            for (w, &sw) in s.iter().enumerate() {
+                let mut d = (self.cur[w] ^ sw) & if turning_on { sw } else { !sw };
+                while d != 0 {
+                    let b = d.trailing_zeros() as usize;
+                    d &= d - 1;
+                    let node = self.t.base_node[w * 64 + b];
+                    if node != NONE {
+                        self.flip(node as usize);
+                    }
+                }
+            }
+        }
+        self.cur.copy_from_slice(s);
+        self.propagate();
+    }
+
+    /// The input flips of [`Self::set_inputs`], new moves on first (see
+    /// [`frame_inputs`](crate::ground::passes::frame_inputs)); apart, so that the usual order's code is as before
+    /// (inlined together, both orders cost ticTacToe ~5% in wasm).
+    #[inline(never)]
+    fn flip_inputs_new_first(&mut self, nodes: &[u32]) {
+        for &n in nodes {
+            if !self.on(n as usize) {
+                self.flip(n as usize);
+            }
+        }
+        for k in 0..self.inputs.len() {
+            let n = self.inputs[k];
+            if !nodes.contains(&n) {
+                self.flip(n as usize);
+            }
+        }
+    }
+
+    /// Sets exactly these input nodes.
+    pub(super) fn set_inputs(&mut self, nodes: &[u32]) {
+        self.lazy_fresh = false;
+        if self.new_first {
+            self.flip_inputs_new_first(nodes);
+        } else {
+            for k in 0..self.inputs.len() {
+                let n = self.inputs[k];
+                if !nodes.contains(&n) {
+                    self.flip(n as usize);
+                }
+            }
+            for &n in nodes {
+                if !self.on(n as usize) {
+                    self.flip(n as usize);
+                }
+            }
+        }
+        self.inputs.clear();
+        self.inputs.extend_from_slice(nodes);
+        if !self.complement.is_empty() {
+            let on = (0..nodes.len())
+                .filter(|&i| self.counted[nodes[i] as usize] && !nodes[..i].contains(&nodes[i]))
+                .count() as u32;
+            if on != self.inputs_on {
+                self.add_inputs_on(on.wrapping_sub(self.inputs_on));
+                self.inputs_on = on;
+            }
+        }
+        self.propagate();
+    }
+
+    /// Adds `d` (wrapping: may be negative) to the counts of the complement
+    /// gates, whose global term is the number of inputs set.
+    #[inline(never)]
+    fn add_inputs_on(&mut self, d: u32) {
+        for k in 0..self.complement.len() {
+            let t = self.complement[k] as usize;
+            let c = self.ns[t].wrapping_add(d);
+            self.ns[t] = c;
+            if needs_queue(c) {
+                self.ns[t] = c | QUEUED;
+                self.enqueue(t, t as u32);
+            }
+        }
+    }
+
+    /// Prepares the network to answer about state `s`.
+    pub(super) fn at(&mut self, s: &BitState) {
+        if self.t.queries_use_does && !self.inputs.is_empty() {
+            self.set_inputs(&[]);
+        }
+        if s.0[..] != self.cur[..] {
+            self.set_state(&s.0);
+        }
+    }
+}
+
+/// Whether a node's count and value disagree (bit 23 against bit 24).
+#[inline(always)]
+fn stale(s: u32) -> bool {
+    (s ^ s >> 1) & OFFSET != 0
+}
+
+/// Whether a node's count and value disagree and it is not queued yet
+/// (`QUEUED`, bit 26, shifted onto bit 23): one test.
+#[inline(always)]
+fn needs_queue(s: u32) -> bool {
+    (s ^ s >> 1) & !(s >> 3) & OFFSET != 0
+}

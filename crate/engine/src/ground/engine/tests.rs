@@ -1,0 +1,75 @@
+use super::super::{ground, Budget};
+use super::playout::{select, select_in_word};
+
+/// Both ways of selecting the `k`-th set bit against a scan of the bits.
+#[test]
+fn select_finds_the_kth_set_bit() {
+    let mut rng = fastrand::Rng::with_seed(7);
+    let mut words = vec![u64::MAX, 1, 1 << 63, 0x8000_0001_0000_0000];
+    words.extend((0..2000).map(|_| rng.u64(..) & rng.u64(..)));
+    let mut checked = 0;
+    for x in words {
+        let ones: Vec<usize> = (0..64).filter(|&i| x >> i & 1 == 1).collect();
+        for (k, &i) in ones.iter().enumerate() {
+            assert_eq!(select_in_word(x, k as u32) as usize, i, "{x:#x} k={k}");
+            assert_eq!(select::<true>(&[5, x], k + 2), 64 + i);
+            assert_eq!(select::<false>(&[5, x], k + 2), 64 + i);
+            checked += 1;
+        }
+    }
+    assert!(checked > 20_000, "{checked} bits checked");
+}
+
+/// Marking cells of a 3x3 board in turn, with ticTacToe's frame axiom
+/// for blank cells (a disjunction in the body).
+const MARKS: &str = "(role xp) (role op) (index 1) (index 2) (index 3)
+    (<= (init (cell ?x ?y blank)) (index ?x) (index ?y))
+    (init (control xp))
+    (<= (legal ?r (mark ?x ?y)) (true (control ?r)) (true (cell ?x ?y blank)))
+    (<= (legal xp noop) (true (control op)))
+    (<= (legal op noop) (true (control xp)))
+    (<= (next (cell ?x ?y ?r)) (does ?r (mark ?x ?y)))
+    (<= (next (cell ?x ?y ?r)) (true (cell ?x ?y ?r)) (distinct ?r blank))
+    (<= (next (cell ?x ?y blank)) (true (cell ?x ?y blank)) (does ?r (mark ?j ?k))
+        (or (distinct ?x ?j) (distinct ?y ?k)))
+    (<= (next (control xp)) (true (control op)))
+    (<= (next (control op)) (true (control xp)))
+    (<= open (true (cell ?x ?y blank)))
+    (<= terminal (not open))
+    (<= (goal ?r 50) (role ?r))";
+
+/// The frame as breakthrough writes it: a static relation of distinct
+/// cells, so one wide OR over the moves per cell.
+const DISTINCT_CELL: &str = "(distinctCell ?x ?y ?j ?k))
+    (<= (distinctCell ?x ?y ?j ?k) (index ?x) (index ?y) (index ?j) (index ?k)
+        (distinct ?x ?j))
+    (<= (distinctCell ?x ?y ?j ?k) (index ?x) (index ?y) (index ?j) (index ?k)
+        (distinct ?y ?k)";
+
+/// Frame axioms as ticTacToe (after factoring) and breakthrough write
+/// them are rewritten as complement gates, one per cell, so that a
+/// move's input updates at most its own cell's gate and its `next`
+/// gates: at most 4 propagated edges out of any `does` input (before:
+/// breakthrough ~62, each into the frame OR of a cell the move leaves
+/// alone). The answers are checked by `tests/fast_vs_interpreter.rs`.
+#[test]
+fn moves_touch_only_their_own_cells_frame_gates() {
+    for (text, cells) in [
+        (MARKS.to_string(), 9),
+        (
+            MARKS.replace("(or (distinct ?x ?j) (distinct ?y ?k))", DISTINCT_CELL),
+            9,
+        ),
+    ] {
+        let e = ground(&crate::parse_program(&text), Budget::default()).expect("grounds");
+        assert_eq!(e.complement.len(), cells, "one complement gate per cell");
+        let mut inputs = 0;
+        for &i in e.t.legal_input.iter().filter(|&&i| i != super::NONE) {
+            let i = i as usize;
+            let fan_out = e.net.out_start[i + 1] - e.net.out_start[i];
+            assert!(fan_out <= 4, "a move input with {fan_out} propagated edges");
+            inputs += 1;
+        }
+        assert!(inputs >= 18, "only {inputs} move inputs");
+    }
+}
