@@ -27,7 +27,7 @@ pub struct Drawing {
     /// The content's text, as `BoardCell.content`.
     pub content: String,
     /// `blank`, `disc`, `man`, `king`, `chess`, `mark`, `number`, `arrow`,
-    /// `burnt` or `token`.
+    /// `burnt`, `tile` (a square piece: a trail, a crate) or `token`.
     pub kind: String,
     /// The owning role (an index into the structure's roles), if known.
     pub owner: Option<usize>,
@@ -42,12 +42,16 @@ pub struct Drawing {
 }
 
 /// Contents shown as an empty cell.
-const BLANKS: [&str; 10] = [
-    "b", "blank", "empty", "none", "free", "nil", "space", "_", "-", ".",
+const BLANKS: [&str; 14] = [
+    "b", "blank", "empty", "none", "free", "nil", "space", "_", "-", ".", "eaten", "gone",
+    "removed", "captured",
 ];
 
-/// Colour words and their fills.
-const COLOURS: [(&str, &str); 11] = [
+/// Colour words (and lights, on or off) and their fills.
+const COLOURS: [(&str, &str); 14] = [
+    ("on", "#f2c200"),
+    ("lit", "#f2c200"),
+    ("off", "#4b5563"),
     ("white", "#f4f1ea"),
     ("black", "#262b36"),
     ("red", "#d63a32"),
@@ -80,6 +84,9 @@ const CHESS: [(&str, &str, char, char); 6] = [
     ("knight", "n", '♘', '♞'),
     ("pawn", "p", '♙', '♟'),
 ];
+
+/// Names of square pieces: an owner's trail or wall, crates.
+const TILES: [&str; 6] = ["trail", "tail", "wall", "box", "crate", "block"];
 
 /// Names of plain pieces drawn as discs.
 const DISCS: [&str; 12] = [
@@ -157,6 +164,18 @@ fn owner<'a>(content: &'a str, roles: &[String]) -> Owned<'a> {
             prefixed: false,
         };
     }
+    // A role's name before a piece's (`bluetrail`).
+    for (i, r) in roles.iter().enumerate() {
+        if let Some(rest) = ws.first().and_then(|w| w.strip_prefix(r.as_str())) {
+            if rest.len() >= 2 {
+                return Owned {
+                    who: Some(i),
+                    rest: vec![rest],
+                    prefixed: true,
+                };
+            }
+        }
+    }
     let initials: Vec<char> = roles.iter().filter_map(|r| r.chars().next()).collect();
     let unique = |c: char| initials.iter().filter(|&&i| i == c).count() == 1;
     if let [w] = ws.as_slice() {
@@ -171,10 +190,12 @@ fn owner<'a>(content: &'a str, roles: &[String]) -> Owned<'a> {
                     prefixed: true,
                 };
             }
-            if rest.is_empty() && (c == 'x' || c == 'o') {
+            // x and o are marks; another role's initial alone is its piece (`v`, `h`).
+            if rest.is_empty() {
+                let piece = if c == 'x' || c == 'o' { *w } else { "piece" };
                 return Owned {
                     who,
-                    rest: vec![*w],
+                    rest: vec![piece],
                     prefixed: false,
                 };
             }
@@ -238,7 +259,9 @@ fn kind_of(w: &str, words: usize, prefixed: bool, checkers: bool) -> &'static st
         "king" | "k" if checkers => "king",
         "x" | "o" if words == 1 => "mark",
         "arrow" => "arrow",
-        "burnt" | "burned" | "fire" | "blocked" | "block" | "wall" => "burnt",
+        "wall" if words == 1 && !prefixed => "burnt",
+        "burnt" | "burned" | "fire" | "blocked" => "burnt",
+        _ if TILES.contains(&w) => "tile",
         // A single letter is a chess piece only after an owner's initial (`wk`).
         _ if chess_name || (prefixed && chess_letter) => "chess",
         _ if DISCS.contains(&w) || colour_of(w).is_some() => "disc",
@@ -355,6 +378,13 @@ fn svg(kind: &str, fill: &str, label: &str) -> String {
         "arrow" => s.push_str(
             r##"<rect x="10" y="10" width="80" height="80" rx="8" fill="#4a3f35"/><path d="M28 72 L72 28 M52 28 L72 28 L72 48" stroke="#f2c200" stroke-width="7" fill="none" stroke-linecap="round" stroke-linejoin="round"/>"##,
         ),
+        "tile" => {
+            let rim = if is_dark(fill) { "#0b0d12" } else { "#5a5346" };
+            let _ = write!(
+                s,
+                r#"<rect x="14" y="14" width="72" height="72" rx="10" fill="{fill}" stroke="{rim}" stroke-width="4"/>"#
+            );
+        }
         "burnt" => s.push_str(
             r##"<rect x="10" y="10" width="80" height="80" rx="8" fill="#4a3f35"/>"##,
         ),
@@ -449,5 +479,24 @@ mod tests {
         assert_eq!(ds[3].kind, "arrow");
         assert!(ds.iter().all(|d| d.label.chars().count() <= 3));
         assert!(fallback("<x y>", 1).svg.contains("&lt;"));
+    }
+
+    #[test]
+    fn owners_by_name_prefix_or_initial() {
+        let b = board(&["b", "bluetrail", "off"], &["blue"]);
+        assert_eq!(
+            kinds(&b, &["red", "blue"]),
+            [
+                k("b", "blank", None),
+                k("bluetrail", "tile", Some(1)),
+                k("off", "disc", None),
+                k("blue", "disc", Some(1)),
+            ]
+        );
+        let b = board(&["v", "h"], &[]);
+        assert_eq!(
+            kinds(&b, &["vertical", "horizontal"]),
+            [k("v", "disc", Some(0)), k("h", "disc", Some(1))]
+        );
     }
 }
