@@ -1,7 +1,8 @@
 // Every library game's board as a student sees it: the play view (served
 // site/, after `npm run build`, in headless Chromium) at the start and
 // after a few moves, one PNG each in test-artifacts/boards/, and a contact
-// sheet of them all (test-artifacts/boards/all.png; with
+// sheet of them all (test-artifacts/boards/all.png, the gallery's
+// thumbnails in thumbnails.png; with
 // GDLKIT_BOARDS_DOC=1 also docs/boards.png, shown in README.md). Asserted
 // without eyes: no text wider than its cell, every piece inside its cell
 // and the board, distinct owners drawn distinctly, hex games with six
@@ -198,7 +199,9 @@ test('boards: the gallery thumbnails draw pieces, never cut-off text', async () 
   assert.ok(thumbs.length >= 25, `${thumbs.length} thumbnails`);
   const page = await browser.newPage();
   const svgs = thumbs.map((g) => readFileSync(join(SITE, 'games', g.thumbnail), 'utf8'));
-  await page.setContent(`<!doctype html><body>${svgs.map((s) => `<div class="thumb">${s}</div>`).join('')}</body>`);
+  const style = '<style>body { display: flex; flex-wrap: wrap; gap: 8px; width: 1200px; } .thumb svg { width: 140px; height: 140px; }</style>';
+  await page.setContent(`<!doctype html>${style}<body>${svgs.map((s) => `<div class="thumb">${s}</div>`).join('')}</body>`);
+  await page.screenshot({ path: join(OUT, 'thumbnails.png'), fullPage: true });
   const problems = await page.evaluate(() => {
     const out = [];
     for (const piece of document.querySelectorAll('.thumb svg svg')) {
