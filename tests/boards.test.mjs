@@ -122,6 +122,15 @@ function inspectBoard() {
   };
 }
 
+/** Waits until the list of moves played has not changed for half a second. */
+async function settle(page) {
+  const count = () => page.evaluate(() => document.querySelectorAll('.history li').length);
+  for (let last = -1, now = await count(); now !== last; ) {
+    await page.waitForTimeout(500);
+    [last, now] = [now, await count()];
+  }
+}
+
 /** Which library games have a board (the library's headers, site/games/index.json). */
 const withBoard = () => new Set(JSON.parse(readFileSync(join(SITE, 'games', 'index.json'), 'utf8')).filter((g) => g.board).map((g) => g.name));
 
@@ -132,7 +141,9 @@ async function showGame(page, name, roles, moves, file, board) {
   const query = `?view=play&game=${name}&players=${encodeURIComponent(players)}${steps ? `&moves=${encodeURIComponent(steps)}` : ''}`;
   await page.goto(new URL(query, url).href);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
-  await page.waitForFunction((n) => document.querySelectorAll('.history li').length === n + 1, moves.length, { timeout: 60_000 });
+  // Forced moves (a single legal move each) may be played on from there: until the list stops growing.
+  await page.waitForFunction((n) => document.querySelectorAll('.history li').length >= n + 1, moves.length, { timeout: 60_000 });
+  await settle(page);
   // A game without a board in its header may still have one found in its rules.
   await page.waitForSelector(board ? '.board-box > :first-child' : '.board-box > :first-child, .fluents-details', { timeout: 60_000 });
   const drawn = await page.locator('.board-box > :first-child').count();

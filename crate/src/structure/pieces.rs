@@ -33,8 +33,8 @@ pub struct Drawing {
     pub owner: Option<usize>,
     /// The fill colour (CSS).
     pub colour: String,
-    /// A label of at most three characters (a chess glyph, a number, an
-    /// abbreviation; empty for shapes).
+    /// A label of at most four characters (a chess glyph, a number, an
+    /// abbreviation of two; empty for shapes).
     pub label: String,
     /// The drawing as SVG elements in a 100 × 100 view box (nest it in an
     /// `<svg viewBox="0 0 100 100">`); every text is escaped and fits.
@@ -220,13 +220,13 @@ fn drawing(content: &str, roles: &[String], checkers: bool, tone: usize) -> Draw
         return finish(content, "blank", None, "none", String::new());
     }
     if lower.parse::<i64>().is_ok() {
-        return finish(
-            content,
-            "number",
-            None,
-            "none",
-            lower.chars().take(3).collect(),
-        );
+        // Up to four digits, squeezed; a longer number is cut with "…".
+        let label = if lower.len() <= 4 {
+            lower.clone()
+        } else {
+            format!("{}…", &lower[..3])
+        };
+        return finish(content, "number", None, "none", label);
     }
     let Owned {
         who,
