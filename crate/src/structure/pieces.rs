@@ -47,8 +47,10 @@ const BLANKS: [&str; 14] = [
     "removed", "captured",
 ];
 
-/// Colour words (and lights, on or off) and their fills.
-const COLOURS: [(&str, &str); 14] = [
+/// Colour words (and lights, on or off, and chocolate) and their fills.
+const COLOURS: [(&str, &str); 16] = [
+    ("choc", "#6b4226"),
+    ("chocolate", "#6b4226"),
     ("on", "#f2c200"),
     ("lit", "#f2c200"),
     ("off", "#4b5563"),
@@ -85,8 +87,17 @@ const CHESS: [(&str, &str, char, char); 6] = [
     ("pawn", "p", '♙', '♟'),
 ];
 
-/// Names of square pieces: an owner's trail or wall, crates.
-const TILES: [&str; 6] = ["trail", "tail", "wall", "box", "crate", "block"];
+/// Names of square pieces: an owner's trail or wall, crates, chocolate.
+const TILES: [&str; 8] = [
+    "trail",
+    "tail",
+    "wall",
+    "box",
+    "crate",
+    "block",
+    "choc",
+    "chocolate",
+];
 
 /// Names of plain pieces drawn as discs.
 const DISCS: [&str; 12] = [
@@ -466,11 +477,11 @@ mod tests {
 
     #[test]
     fn unknown_names_are_distinct_short_tokens() {
-        let b = board(&["chocolate", "poison"], &["red", "arrow"]);
+        let b = board(&["caramel", "poison"], &["red", "arrow"]);
         let roles: Vec<String> = vec!["ann".into(), "ben".into()];
         let ds = drawings(&b, &roles);
         assert_eq!(ds[0].kind, "token");
-        assert_eq!(ds[0].label, "ch");
+        assert_eq!(ds[0].label, "ca");
         assert_ne!(ds[0].colour, ds[1].colour);
         assert_eq!(
             (ds[2].kind.as_str(), ds[2].colour.as_str()),
