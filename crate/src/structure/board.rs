@@ -49,7 +49,7 @@ pub struct BoardCells {
     pub geometry: String,
     pub shear: f64,
     /// How each content on the board is drawn (`pieces`): the structure's,
-    /// and a token for any content it did not list.
+    /// and one by its name alone for any content it did not list.
     pub drawings: Vec<Drawing>,
 }
 
@@ -156,7 +156,7 @@ pub fn cells(b: &Board, fluents: &[Fluent]) -> Option<BoardCells> {
     Some(out)
 }
 
-/// Tokens for the contents that have no drawing yet.
+/// Drawings (by name alone) for the contents that have none yet.
 fn add_fallbacks(bc: &mut BoardCells) {
     for i in 0..bc.cells.len() {
         let content = &bc.cells[i].content;
