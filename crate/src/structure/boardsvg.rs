@@ -73,7 +73,8 @@ impl Layout {
         } else {
             self.cell * rows
         };
-        (w, h + self.margin)
+        // A pixel more, for the outermost strokes.
+        (w + 1.0, h + self.margin + 1.0)
     }
 
     /// The outline of cell (r, c): a square or a pointy-top hexagon.
