@@ -85,7 +85,8 @@ export function flatBoard(board) {
 /** How a content is shown: {label, blank, drawing}. */
 export function symbolLook(content, board) {
   const drawing = drawingOf(board, content);
-  return { label: content, blank: drawing.kind === 'blank', drawing };
+  const blank = drawing.kind === 'blank';
+  return { label: blank ? 'empty' : content, blank, drawing };
 }
 
 /** The grid's rows and columns after the view's orientation (transpose / flip). */
