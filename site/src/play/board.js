@@ -15,7 +15,7 @@
 
 import { heatLabel, heatTitle } from './overlay.js';
 
-/** The drawing of a content on a board (Rust's `drawings`); a round token when it has none. */
+/** The drawing of a content on a board (Rust's `drawings`: boardCells lists one for every content; the rest is a guard). */
 export function drawingOf(board, content) {
   const found = board.drawings?.find((d) => d.content === content);
   return found ?? { content, kind: 'token', label: content.slice(0, 2), svg: '' };
