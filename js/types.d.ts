@@ -776,7 +776,20 @@ order: Array<string | null>,
 /**
  * The values of each coordinate, in order.
  */
-values: Array<Array<string>>, pieces: Array<string>, markers: Array<string>, };
+values: Array<Array<string>>, pieces: Array<string>, markers: Array<string>, 
+/**
+ * `square`, or `hex` when each cell has six neighbours (`hexgrid`).
+ */
+geometry: string, 
+/**
+ * On a hex board, how far (in cells) each row lies right of the row
+ * of the previous value of the second coordinate (±0.5); else 0.
+ */
+shear: number, 
+/**
+ * How each content is drawn (`pieces`).
+ */
+drawings: Array<PieceDrawing>, };
 
 export type StructureCounter = { fluent: string, argument: number, successor: string, 
 /**
@@ -1419,7 +1432,48 @@ cells: Array<BoardCell>,
 /**
  * The fluents that are not on this board, in the given order.
  */
-rest: Array<string>, };
+rest: Array<string>, 
+/**
+ * The board's `geometry` and `shear` (see `StructureBoard`).
+ */
+geometry: string, shear: number, 
+/**
+ * How each content on the board is drawn (`pieces`): the structure's,
+ * and one by its name alone for any content it did not list.
+ */
+drawings: Array<PieceDrawing>, };
+
+/**
+ * The drawing of one content of a board.
+ */
+export type PieceDrawing = { 
+/**
+ * The content's text, as `BoardCell.content`.
+ */
+content: string, 
+/**
+ * `blank`, `disc`, `man`, `king`, `chess`, `mark`, `number`, `arrow`,
+ * `burnt`, `tile` (a square piece: a trail, a crate) or `token`.
+ */
+kind: string, 
+/**
+ * The owning role (an index into the structure's roles), if known.
+ */
+owner: number | null, 
+/**
+ * The fill colour (CSS).
+ */
+colour: string, 
+/**
+ * A label of at most four characters (a chess glyph, a number, an
+ * abbreviation of two; empty for shapes).
+ */
+label: string, 
+/**
+ * The drawing as SVG elements in a 100 × 100 view box (nest it in an
+ * `<svg viewBox="0 0 100 100">`); every text is escaped and fits.
+ */
+svg: string, };
 
 /**
  * What the file shows. JS: `{view, tree, game, gameName, title, attrs}`.

@@ -46,7 +46,7 @@ async function open(path, { faults = false } = {}) {
 }
 
 const historyTexts = (page) => page.locator('.history li').allTextContents();
-const boardSymbols = (page) => page.locator('.board .symbol').allTextContents();
+const boardSymbols = (page) => page.locator('.board .drawing').evaluateAll((ds) => ds.map((d) => d.dataset.content));
 
 /** Clicks the first free cell and waits for the move list to grow. */
 async function playFirstFree(page) {

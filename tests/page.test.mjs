@@ -176,7 +176,7 @@ test('play: a full game of tic-tac-toe against the engine', async () => {
   // Restart: back to the empty board, x to move.
   await page.locator('button', { hasText: 'Restart' }).click();
   await page.waitForFunction(() => document.querySelectorAll('.history li').length === 1);
-  assert.equal(await page.locator('.board .symbol').count(), 0, 'an empty board');
+  assert.equal(await page.locator('.board .drawing').count(), 0, 'an empty board');
   assert.equal(await page.locator('.board button.cell.target').count(), 9);
   assert.match(await page.locator('.play-status').textContent(), /x to move/);
   // Two random players play a whole game by themselves.
@@ -227,7 +227,7 @@ test('play: the engine thinks with progress and stops', async (t) => {
   // Paused: the engine's role can be moved by hand, then the engine is asked again.
   await page.locator('.board button[data-cell="4|6"]').click();
   await page.waitForFunction(() => document.querySelectorAll('.history li').length === 2);
-  await page.locator('.board [data-cell="4|1"] .disc').waitFor();
+  await page.locator('.board [data-cell="4|1"] .drawing[data-kind="disc"]').waitFor();
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -235,7 +235,7 @@ test('play: the engine thinks with progress and stops', async (t) => {
 test('play: the Why? panel gives each move\'s f_JO with relaxed plans', async () => {
   // After x (1 1) and o (2 2) in the project's tic-tac-toe.
   const { page, errors, context } = await open('?view=play&game=ticTacToe&moves=(mark 1 1),noop;noop,(mark 2 2)&players=human;human');
-  await page.waitForSelector('.board [data-cell="2|2"] .symbol');
+  await page.waitForSelector('.board [data-cell="2|2"] .drawing');
   // The list is the engine's registry (heuristics(): those marked `explain`, with their labels), f_JO first chosen.
   await page.waitForFunction(() => document.querySelectorAll('.why-panel select[aria-label="heuristic to explain with"] option').length > 0, null, { timeout: 60_000 });
   const offered = await page.locator('.why-panel select[aria-label="heuristic to explain with"] option').evaluateAll((l) => l.map((o) => [o.value, o.textContent]));
@@ -298,7 +298,7 @@ test('play: Perfect play marks every move with its solved value, as solve() give
 
   const text = moves.map((j) => j.join(',')).join(';');
   const { page, errors, context } = await open(`?view=play&game=ticTacToe&moves=${text}&players=human;human`);
-  await page.waitForSelector('.board [data-cell="1|3"] .symbol');
+  await page.waitForSelector('.board [data-cell="1|3"] .drawing');
   await page.locator('.perfect-switch').check();
   await page.waitForFunction(() => document.querySelectorAll('.board [data-solved]').length === 5, null, { timeout: 60_000 });
   assert.match(await page.locator('.perfect-status').textContent(), /Solved \(zero-sum\): 5,478 states; from the start x 50, o 50/);
@@ -506,8 +506,8 @@ test('embed: ?embed=1 shows only the view, restored from the URL', async () => {
   await tree.context.close();
 
   const play = await open('?embed=1&view=play&game=ticTacToe&moves=(mark 2 2),noop&players=human;human', { viewport: { width: 700, height: 450 } });
-  await play.page.waitForSelector('.board [data-cell="2|2"] .symbol');
-  assert.equal(await play.page.locator('.board [data-cell="2|2"] .symbol').textContent(), 'x');
+  await play.page.waitForSelector('.board [data-cell="2|2"] .drawing');
+  assert.equal(await play.page.locator('.board [data-cell="2|2"] .drawing').getAttribute('data-content'), 'x');
   assert.equal(await play.page.locator('.history li').count(), 2);
   await shot(play.page, 'view-embed-play');
   // An embed never touches the user's autosave.
@@ -679,16 +679,16 @@ test('play: a board with 3 coordinates is drawn as one grid per layer, its cells
   // at column 2, row 1.
   await page.waitForFunction(() => document.querySelectorAll('.board-layer button.cell.target').length === 8);
   await page.locator('.board-layer[data-layer="top"] [data-cell="2|1|top"]').click();
-  await page.waitForSelector('.board-layer[data-layer="top"] [data-cell="2|1|top"] .symbol');
-  assert.equal(await page.locator('.board-layer[data-layer="top"] [data-cell="2|1|top"] .symbol').textContent(), 'x');
-  assert.equal(await page.locator('.board-layer[data-layer="bottom"] .symbol').count(), 0);
-  assert.equal(await page.locator('.board-layer .symbol').count(), 1);
+  await page.waitForSelector('.board-layer[data-layer="top"] [data-cell="2|1|top"] .drawing');
+  assert.equal(await page.locator('.board-layer[data-layer="top"] [data-cell="2|1|top"] .drawing').getAttribute('data-content'), 'x');
+  assert.equal(await page.locator('.board-layer[data-layer="bottom"] .drawing').count(), 0);
+  assert.equal(await page.locator('.board-layer .drawing').count(), 1);
   await page.waitForFunction(() => document.querySelectorAll('.board-layer button.cell.target').length === 7);
   assert.equal(await page.locator('.board-layer[data-layer="top"] [data-cell="2|1|top"].target').count(), 0, 'a marked cell is no target');
   await page.locator('.board-layer[data-layer="bottom"] [data-cell="1|2|bottom"]').click();
-  await page.waitForSelector('.board-layer[data-layer="bottom"] [data-cell="1|2|bottom"] .symbol');
-  assert.equal(await page.locator('.board-layer[data-layer="top"] [data-cell="1|2|top"] .symbol').count(), 0, 'the other layer is untouched');
-  assert.equal(await page.locator('.board-layer .symbol').count(), 2);
+  await page.waitForSelector('.board-layer[data-layer="bottom"] [data-cell="1|2|bottom"] .drawing');
+  assert.equal(await page.locator('.board-layer[data-layer="top"] [data-cell="1|2|top"] .drawing').count(), 0, 'the other layer is untouched');
+  assert.equal(await page.locator('.board-layer .drawing').count(), 2);
   assert.match((await page.locator('.history li').allTextContents()).join('\n'), /\(mark 1 2 bottom\)/);
   await shot(page, 'play-cube-layers');
   assert.deepEqual(errors, []);
@@ -705,7 +705,7 @@ const boardValues = (page) => page.locator('.board .cell.heat').evaluateAll((cel
 test('play: the Why? values as a heat map on the board equal explain\'s, the plan numbered, best and runner-up outlined', async () => {
   const moves = [['(mark 1 1)', 'noop'], ['noop', '(mark 2 2)']];
   const { page, errors, context } = await open('?view=play&game=ticTacToe&moves=(mark 1 1),noop;noop,(mark 2 2)&players=human;human');
-  await page.waitForSelector('.board [data-cell="2|2"] .symbol');
+  await page.waitForSelector('.board [data-cell="2|2"] .drawing');
   await page.waitForFunction(() => document.querySelectorAll('.why-panel select[aria-label="heuristic to explain with"] option').length > 0, null, { timeout: 60_000 });
   await page.locator('.why-panel button', { hasText: 'Why?' }).click();
   await page.waitForSelector('.board .cell.heat', { timeout: 60_000 });

@@ -42,12 +42,27 @@ test('renderBoard() draws the state of a game as SVG, from KIF or a structure', 
   const svg = renderBoard(kif, fluents);
   assert.match(svg, /^<svg /);
   assert.equal((svg.match(/<rect /g) ?? []).length, 9, 'one square per cell');
-  // The marked cell shows x; the others show blank.
-  assert.equal((svg.match(/>x</g) ?? []).length, 1);
+  // The marked cell shows an x mark (pieces.rs); the others nothing.
+  assert.equal((svg.match(/M24 24 L76 76/g) ?? []).length, 1);
+  assert.doesNotMatch(svg, /<text [^>]*>(x|b|blank)</);
   assert.equal(renderBoard(structure(kif), { fluents }), svg);
   g.free();
   // A game without a board draws nothing.
   assert.equal(renderBoard(game('buttonsAndLights.kif'), []), '');
+});
+
+test('boards look like their games: checkers men and kings, Hex a rhombus of hexagons', () => {
+  const checkers = structure(game('checkers.kif')).boards[0];
+  const kinds = Object.fromEntries(checkers.drawings.map((d) => [d.content, [d.kind, d.owner]]));
+  assert.deepEqual(kinds, { b: ['blank', null], bman: ['man', 1], wman: ['man', 0], bking: ['king', 1], wking: ['king', 0] });
+  const hex = structure(game('hex.kif'));
+  assert.equal(hex.boards[0].geometry, 'hex');
+  assert.equal(hex.boards[0].shear, 0.5);
+  assert.equal(structure(game('ticTacToe.kif')).boards[0].geometry, 'square');
+  const start = new Game(game('hex.kif'), { engine: 'interpreter' });
+  const svg = renderBoard(hex, start.fluents(start.initialState()));
+  start.free();
+  assert.equal((svg.match(/<polygon /g) ?? []).length, 25, 'one hexagon per cell');
 });
 
 test('the worker finds the same structure', async () => {

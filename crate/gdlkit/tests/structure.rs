@@ -71,9 +71,9 @@ fn rename(text: &str) -> (String, HashMap<String, String>) {
 
 /// The structure as JSON with every name mapped through `map` (identity
 /// when empty) and name-sorted lists sorted, so that a renamed copy
-/// compares equal. Domains, the feature names, coordinate values and the
-/// count of terminal states (they depend on names or on the exact
-/// playouts) are left out.
+/// compares equal. Domains, the feature names, coordinate values, the
+/// drawings (display only, chosen by names) and the count of terminal
+/// states (they depend on names or on the exact playouts) are left out.
 fn normal(st: &Structure, map: &HashMap<String, String>) -> Value {
     walk(&serde_json::to_value(st).unwrap(), "", map)
 }
@@ -110,8 +110,14 @@ fn walk(v: &Value, key: &str, map: &HashMap<String, String>) -> Value {
         Value::Object(o) => Value::Object(
             o.iter()
                 .filter(|(k, _)| {
-                    !["domains", "features", "terminal_states_sampled", "values"]
-                        .contains(&k.as_str())
+                    ![
+                        "domains",
+                        "features",
+                        "terminal_states_sampled",
+                        "values",
+                        "drawings",
+                    ]
+                    .contains(&k.as_str())
                 })
                 .map(|(k, x)| {
                     // Only the goal values are keyed by names (the roles).

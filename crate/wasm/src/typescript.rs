@@ -136,6 +136,7 @@ types!(
     crate::js_api::EnsembleMemberOptions,
     crate::structure::board::Cell,
     crate::structure::board::BoardCells,
+    crate::structure::pieces::Drawing,
     crate::standalone::Request,
 );
 

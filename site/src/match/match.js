@@ -55,7 +55,6 @@ export class MatchView {
     this.running = false;
     this.match = null; // {id, roles, record, ...} from the worker
     this.humanWait = null;
-    this.palette = new Map();
     this.played = null; // {text, setup, deliveries: [{answers, now}]}: what rebuilds the match
     this.lost = null; // why the game worker died during the match
     this.seatStart = []; // per role: the START message its engine player got
@@ -301,7 +300,7 @@ export class MatchView {
   draw(snap) {
     // The board's cells come split in Rust with each snapshot (the worker's ggpSnapshot).
     const board = snap.board;
-    this.boardBox.replaceChildren(board ? renderBoard(board, { palette: this.palette }) : renderFluentList(snap.fluents));
+    this.boardBox.replaceChildren(board ? renderBoard(board) : renderFluentList(snap.fluents));
     if (board?.rest.length) this.boardBox.append(renderFluentList(board.rest));
     const rec = snap.record;
     const rows = rec.moves.map((jm, i) => h('tr', {},

@@ -2,35 +2,53 @@
 // coordinates and the cells of each state come from Rust (the structure,
 // crate/play/src/structure, and `boardCells` in crate/play/src/structure/board.rs,
 // sent by the engine worker with each state as `board`: {fluent, size, xs,
-// ys, zs, cells: [{x, y, z, content}], rest}); this module only draws the
-// grid (one per value of a third coordinate, side by side; a 1-D board is
-// one row). Nothing here is specific to a game: no per-game stylesheet, no
-// per-game code. Every symbol is inserted as text. An explanation's
+// ys, zs, cells: [{x, y, z, content}], rest, geometry, shear, drawings});
+// this module only draws the grid (one per value of a third coordinate,
+// side by side; a 1-D board is one row; a hex board's rows shifted by
+// `shear` cells into a rhombus of hexagons) and places each content's
+// drawing, the SVG that Rust chose for it (crate/src/structure/pieces.rs).
+// Nothing here is specific to a game: no per-game stylesheet, no per-game
+// code, no piece names. An explanation's
 // overlay (overlay.js: heat map, numbered plan marks, the chosen move and
 // its runner-up) and the Perfect-play marks (perfect.js) are drawn on the
 // cells they name.
 
 import { heatLabel, heatTitle } from './overlay.js';
 
-/** Content symbols shown as an empty cell. */
-const BLANKS = new Set(['b', 'blank', 'empty', 'none', 'free', 'nil', 'space', '_', '-', '.']);
+/** The drawing of a content on a board (Rust's `drawings`: boardCells lists one for every content; the rest is a guard). */
+export function drawingOf(board, content) {
+  const found = board.drawings?.find((d) => d.content === content);
+  return found ?? { content, kind: 'token', label: content.slice(0, 2), svg: '' };
+}
 
-/** Chess pieces by common GDL names. */
-const PIECES = {
-  wk: '♔', wq: '♕', wr: '♖', wb: '♗', wn: '♘', wp: '♙',
-  bk: '♚', bq: '♛', br: '♜', bb: '♝', bn: '♞', bp: '♟',
-  white_king: '♔', white_queen: '♕', white_rook: '♖', white_bishop: '♗', white_knight: '♘', white_pawn: '♙',
-  black_king: '♚', black_queen: '♛', black_rook: '♜', black_bishop: '♝', black_knight: '♞', black_pawn: '♟',
-};
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const parsed = new Map();
 
-/** Colour names shown as discs (with the name as the label). */
-const DISCS = {
-  red: '#d63a32', yellow: '#f2c200', white: '#ffffff', black: '#1d2330', blue: '#2456c7',
-  green: '#1b8a4a', orange: '#f07d00', purple: '#7a3cc2', brown: '#8a5a2b',
-};
+/** A drawing's SVG element (a 100 × 100 view box), parsed once per drawing. */
+export function drawingSvg(drawing) {
+  let svg = parsed.get(drawing.svg);
+  if (!svg) {
+    const text = `<svg xmlns="${SVG_NS}" viewBox="0 0 100 100">${drawing.svg}</svg>`;
+    svg = new DOMParser().parseFromString(text, 'image/svg+xml').documentElement;
+    svg.setAttribute('class', 'drawing');
+    svg.setAttribute('aria-hidden', 'true');
+    parsed.set(drawing.svg, svg);
+  }
+  const node = document.importNode(svg, true);
+  node.dataset.kind = drawing.kind;
+  node.dataset.content = drawing.content;
+  if (drawing.owner !== undefined && drawing.owner !== null) node.dataset.owner = drawing.owner;
+  return node;
+}
 
-/** Background tints for other symbols, in order of first appearance (light enough for dark text). */
-const TINTS = ['#dbe7ff', '#ffe1d6', '#dff5e3', '#f6e6ff', '#fff3c4', '#d9f3f5', '#f2e3d5', '#e9ecef'];
+/** Each row's shift in cells on a hex board (rows listed from the top, `rows` as gridAxes gives them), else 0. */
+export function rowShifts(board, rows) {
+  if (board.geometry !== 'hex') return rows.map(() => 0);
+  const axis = board.ys.includes(rows[0]) ? board.ys : board.xs;
+  const raw = rows.map((row) => board.shear * axis.indexOf(row));
+  const least = Math.min(0, ...raw);
+  return raw.map((s) => s - least);
+}
 
 /** The cells of one layer (`z`, "" on a board with fewer than 3 coordinates): Map "x|y" → content text. */
 export function cellMap(board, z = '') {
@@ -64,21 +82,11 @@ export function flatBoard(board) {
   return { cols, rows: [...board.ys].reverse(), cells };
 }
 
-/** How a content symbol is shown: {text, label, disc?, tint?, blank}. */
-export function symbolLook(content, palette) {
-  const key = content.toLowerCase();
-  if (BLANKS.has(key)) {
-    return { text: '', label: 'empty', blank: true };
-  }
-  if (PIECES[key]) {
-    return { text: PIECES[key], label: content, piece: true };
-  }
-  if (DISCS[key]) {
-    return { text: '', label: content, disc: DISCS[key] };
-  }
-  if (!palette.has(key)) palette.set(key, TINTS[palette.size % TINTS.length]);
-  const text = content.length <= 3 ? content : content.slice(0, 3);
-  return { text, label: content, tint: palette.get(key) };
+/** How a content is shown: {label, blank, drawing}. */
+export function symbolLook(content, board) {
+  const drawing = drawingOf(board, content);
+  const blank = drawing.kind === 'blank';
+  return { label: blank ? 'empty' : content, blank, drawing };
 }
 
 /** The grid's rows and columns after the view's orientation (transpose / flip). */
@@ -131,25 +139,28 @@ export function renderBoard(board, options = {}) {
  * Returns the element (a grid of buttons when interactive, of divs
  * otherwise); arrow keys move between the cells of an interactive board.
  */
-function renderGrid(board, cells, { orientation, targets, onCell, marked, selected, small = false, palette = new Map(), layer = '', overlay = null } = {}) {
+function renderGrid(board, cells, { orientation, targets, onCell, marked, selected, small = false, layer = '', overlay = null } = {}) {
   const { cols, rows, key } = gridAxes(board, orientation);
   const interactive = Boolean(onCell);
-  const checkered = cols.length >= 4 && rows.length >= 4;
-  const grid = el('div', `board${small ? ' board-small' : ''}${checkered ? ' checkered' : ''}`);
+  const hex = board.geometry === 'hex';
+  const checkered = !hex && cols.length >= 4 && rows.length >= 4;
+  const grid = el('div', `board${small ? ' board-small' : ''}${checkered ? ' checkered' : ''}${hex ? ' hex' : ''}`);
   grid.setAttribute('role', interactive ? 'grid' : 'img');
-  grid.style.setProperty('--cols', cols.length);
+  const shifts = rowShifts(board, rows);
+  grid.style.setProperty('--cols', cols.length + Math.max(...shifts));
   grid.style.setProperty('--rows', rows.length);
   const summary = [];
   const buttons = [];
   rows.forEach((row, r) => {
     const line = el('div', 'board-row');
     if (interactive) line.setAttribute('role', 'row');
+    if (hex) line.style.setProperty('--shift', shifts[r]);
     cols.forEach((col, c) => {
       const flat = key(col, row);
       const [x, y] = flat.split('|');
       const k = layer === '' ? flat : cellKey([x, y, layer]);
       const content = cells.get(flat);
-      const look = content === undefined ? { text: '', label: 'empty', blank: true } : symbolLook(content, palette);
+      const look = content === undefined ? { label: 'empty', blank: true } : symbolLook(content, board);
       const cell = el(interactive ? 'button' : 'div', 'cell');
       if (interactive) {
         cell.type = 'button';
@@ -159,15 +170,7 @@ function renderGrid(board, cells, { orientation, targets, onCell, marked, select
       }
       cell.dataset.cell = k;
       cell.classList.add((r + c) % 2 === 0 ? 'light' : 'dark');
-      if (look.disc) {
-        const disc = el('span', 'disc');
-        disc.style.background = look.disc;
-        cell.append(disc);
-      } else if (look.text) {
-        cell.append(el('span', look.piece ? 'piece' : 'symbol', look.text));
-        if (look.tint) cell.style.setProperty('--tint', look.tint);
-        if (look.tint) cell.classList.add('tinted');
-      }
+      if (!look.blank) cell.append(drawingSvg(look.drawing));
       const target = targets?.get(k);
       const at = [x, y, layer].filter((v) => v !== '').join(' ');
       const description = `${board.fluent} ${at}: ${look.label}${target ? `, ${target}` : ''}`;

@@ -107,7 +107,6 @@ export class PlayView {
     this.thinking = null;
     this.selectedCell = null;
     this.orientation = { transpose: false, flip: false };
-    this.palette = new Map();
     this.lastAuto = 0;
     this.message = '';
     this.build();
@@ -248,7 +247,6 @@ export class PlayView {
       this.players = this.players.map((p) => (p.kind === 'engine' ? { ...p, kind: 'random' } : p));
     }
     this.paused = paused;
-    this.palette = new Map();
     this.message = replayError ?? '';
     this.renderRoles();
     this.enter();
@@ -719,7 +717,6 @@ export class PlayView {
         targets,
         marked,
         selected: this.selectedCell,
-        palette: this.palette,
         onCell: (cell) => this.clickCell(cell, byCell),
       });
       board.setAttribute('aria-label', `board (${this.board.fluent})`);

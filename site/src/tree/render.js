@@ -145,9 +145,14 @@ function fit(ctx, text, max) {
  * The cells of a small board inside node (x, y), for the canvas and the
  * SVG alike: `board` is {cols, rows, cells, overlay?} (cells: Map
  * "col|row" → content text, split in Rust: board.js flatBoard; overlay: an
- * explanation's marks by the same keys, play/overlay.js). Each cell:
- * {x, y, size, text, heat, plan, chosen, runnerUp}.
+ * explanation's marks by the same keys, play/overlay.js; look: a
+ * content's drawing, board.js symbolLook). Each cell: {x, y, size, text,
+ * disc, heat, plan, chosen, runnerUp}: round pieces as discs of their
+ * colour, chess pieces, marks and numbers as their label.
  */
+/** Drawings shown as a disc of their colour on a small board. */
+const ROUND = new Set(['disc', 'man', 'king', 'token']);
+
 function miniCells(board, x, y) {
   const n = Math.max(board.cols.length, board.rows.length);
   const cell = (R * 1.45) / n;
@@ -159,11 +164,14 @@ function miniCells(board, x, y) {
     board.cols.forEach((col, c) => {
       const k = `${col}|${row}`;
       const content = board.cells.get(k);
+      const look = content === undefined || !board.look ? null : board.look(content);
+      const round = look && ROUND.has(look.drawing.kind);
       out.push({
         x: left + c * cell,
         y: top + r * cell,
         size: cell,
-        text: content && !board.blank?.(content) ? content.slice(0, 1) : '',
+        text: !look || look.blank || round ? '' : (look.drawing.label || '■').slice(0, 2),
+        disc: round ? look.drawing.colour : null,
         heat: o?.heat.get(k)?.color ?? null,
         plan: o?.plan.get(k)?.join(',') ?? '',
         chosen: Boolean(o?.chosen.has(k)),
@@ -177,7 +185,7 @@ function miniCells(board, x, y) {
 /** Colours of an explanation on a small board (as the play view's, overlay.js). */
 const MARKS = { plan: '#5b21b6', chosen: '#15803d' };
 
-/** A small board inside node (x, y) on the canvas (see miniCells); the contents are drawn as their first letters. */
+/** A small board inside node (x, y) on the canvas (see miniCells). */
 function drawMiniBoard(ctx, board, x, y) {
   const m = miniCells(board, x, y);
   ctx.fillStyle = '#ffffff';
@@ -197,8 +205,17 @@ function drawMiniBoard(ctx, board, x, y) {
       ctx.strokeRect(c.x + c.size * 0.1, c.y + c.size * 0.1, c.size * 0.8, c.size * 0.8);
       ctx.setLineDash([]);
     }
+    if (c.disc) {
+      ctx.beginPath();
+      ctx.arc(c.x + c.size / 2, c.y + c.size / 2, c.size * 0.38, 0, 2 * Math.PI);
+      ctx.fillStyle = c.disc;
+      ctx.fill();
+      ctx.strokeStyle = COLORS.ink;
+      ctx.lineWidth = Math.max(0.3, c.size * 0.06);
+      ctx.stroke();
+    }
     if (c.text) {
-      ctx.font = `600 ${Math.max(2, c.size * 0.8)}px system-ui, sans-serif`;
+      ctx.font = `600 ${Math.max(2, c.size * (c.text.length > 1 ? 0.5 : 0.8))}px system-ui, sans-serif`;
       ctx.fillStyle = COLORS.ink;
       ctx.fillText(c.text, c.x + c.size / 2, c.y + c.size / 2 + c.size * 0.3);
     }
@@ -220,7 +237,8 @@ function miniBoardSvg(board, x, y) {
       const dash = c.runnerUp && !c.chosen ? ` stroke-dasharray="${c.size * 0.2} ${c.size * 0.15}"` : '';
       out.push(`<rect x="${c.x + c.size * 0.1}" y="${c.y + c.size * 0.1}" width="${c.size * 0.8}" height="${c.size * 0.8}" fill="none" stroke="${MARKS.chosen}" stroke-width="${Math.max(0.6, c.size * (c.chosen ? 0.14 : 0.08))}"${dash}/>`);
     }
-    if (c.text) out.push(`<text x="${c.x + c.size / 2}" y="${c.y + c.size / 2 + c.size * 0.3}" font-size="${Math.max(2, c.size * 0.8)}" font-weight="600" text-anchor="middle" fill="${COLORS.ink}">${esc(c.text)}</text>`);
+    if (c.disc) out.push(`<circle cx="${c.x + c.size / 2}" cy="${c.y + c.size / 2}" r="${c.size * 0.38}" fill="${c.disc}" stroke="${COLORS.ink}" stroke-width="${Math.max(0.3, c.size * 0.06)}"/>`);
+    if (c.text) out.push(`<text x="${c.x + c.size / 2}" y="${c.y + c.size / 2 + c.size * 0.3}" font-size="${Math.max(2, c.size * (c.text.length > 1 ? 0.5 : 0.8))}" font-weight="600" text-anchor="middle" fill="${COLORS.ink}">${esc(c.text)}</text>`);
     if (c.plan) out.push(`<text class="plan-mark" x="${c.x + c.size * 0.75}" y="${c.y + c.size * 0.4}" font-size="${Math.max(2, c.size * 0.45)}" font-weight="700" text-anchor="middle" fill="${MARKS.plan}">${esc(c.plan)}</text>`);
   }
   return out.join('');

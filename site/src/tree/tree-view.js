@@ -553,7 +553,7 @@ export class TreeView {
     info.cells ??= new Map();
     if (!info.cells.has(i)) {
       // As the play view: y grows upwards, layers side by side.
-      info.cells.set(i, { ...flatBoard(board), blank: (c) => symbolLook(c, info.palette).blank });
+      info.cells.set(i, { ...flatBoard(board), look: (c) => symbolLook(c, board) });
     }
     const overlay = this.overlayOf(model, i);
     return overlay ? { ...info.cells.get(i), overlay: flatOverlay(overlay) } : info.cells.get(i);
@@ -609,7 +609,7 @@ export class TreeView {
   boardFor(model) {
     if (model.abstract) return null;
     if (!this.boardInfo || this.boardInfo.model !== model) {
-      this.boardInfo = { model, palette: new Map() };
+      this.boardInfo = { model };
     }
     return this.boardInfo;
   }
@@ -636,7 +636,7 @@ export class TreeView {
       const fluents = model.states[n.state];
       const board = this.stateBoard(model, i);
       if (board) {
-        box.append(renderBoard(board, { small, palette: this.boardFor(model).palette, overlay: this.overlayOf(model, i) }));
+        box.append(renderBoard(board, { small, overlay: this.overlayOf(model, i) }));
       } else if (!model.abstract) {
         const list = renderFluentList(fluents.slice(0, small ? 12 : 200), 'fluents small');
         box.append(list);

@@ -4,6 +4,7 @@
 //! row. Only the drawing lives here: which fluent is a board, its size and
 //! order come from [`super::Structure`].
 
+use super::pieces::{self, Drawing};
 use super::Board;
 use crate::terms::{TermId, TermStore};
 use std::fmt::Write as _;
@@ -44,6 +45,12 @@ pub struct BoardCells {
     pub cells: Vec<Cell>,
     /// The fluents that are not on this board, in the given order.
     pub rest: Vec<String>,
+    /// The board's `geometry` and `shear` (see `StructureBoard`).
+    pub geometry: String,
+    pub shear: f64,
+    /// How each content on the board is drawn (`pieces`): the structure's,
+    /// and one by its name alone for any content it did not list.
+    pub drawings: Vec<Drawing>,
 }
 
 /// Most values per coordinate that a board is drawn with.
@@ -123,6 +130,9 @@ pub fn cells(b: &Board, fluents: &[Fluent]) -> Option<BoardCells> {
         zs,
         cells: Vec::new(),
         rest: Vec::new(),
+        geometry: b.geometry.clone(),
+        shear: b.shear,
+        drawings: b.drawings.clone(),
     };
     let mut index = std::collections::HashMap::new();
     for f in fluents {
@@ -142,7 +152,19 @@ pub fn cells(b: &Board, fluents: &[Fluent]) -> Option<BoardCells> {
             }
         }
     }
+    add_fallbacks(&mut out);
     Some(out)
+}
+
+/// Drawings (by name alone) for the contents that have none yet.
+fn add_fallbacks(bc: &mut BoardCells) {
+    for i in 0..bc.cells.len() {
+        let content = &bc.cells[i].content;
+        if !bc.drawings.iter().any(|d| &d.content == content) {
+            let d = pieces::fallback(content, bc.drawings.len());
+            bc.drawings.push(d);
+        }
+    }
 }
 
 /// The cell that fluent `f` puts on board `b` (with the axes of `bc`), if any.
@@ -288,77 +310,7 @@ pub fn text_of(boards: &[Board], fluents: &[Fluent]) -> String {
     out
 }
 
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-/// Fill colours for contents, by order of the board's markers and pieces.
-const FILLS: [&str; 8] = [
-    "#dbe7ff", "#ffe1d6", "#dff5e3", "#f6e6ff", "#fff3c4", "#d9f3f5", "#f2e3d5", "#e9ecef",
-];
-
-/// The board as a standalone SVG, `cell` pixels per square, coordinates
-/// along the edges (`labels`), contents as text on a tint.
-pub fn svg(b: &Board, g: &Grid, cell: f64, labels: bool) -> String {
-    let margin = if labels { cell * 0.6 } else { 0.0 };
-    let w = margin + cell * g.cols.len() as f64;
-    let h = margin + cell * g.rows.len() as f64;
-    let kinds: Vec<&String> = b.markers.iter().chain(&b.pieces).collect();
-    let font = cell * 0.45;
-    let mut s = format!(
-        r#"<svg xmlns="http://www.w3.org/2000/svg" class="gdl-board" viewBox="0 0 {w} {h}" width="{w}" height="{h}" font-family="sans-serif" role="img" aria-label="board {}">"#,
-        escape(&g.fluent)
-    );
-    for (r, row) in g.cells.iter().enumerate() {
-        for (c, content) in row.iter().enumerate() {
-            let x = margin + c as f64 * cell;
-            let y = r as f64 * cell;
-            let fill = content
-                .as_ref()
-                .and_then(|t| kinds.iter().position(|k| *k == t))
-                .map_or("#ffffff", |i| FILLS[i % FILLS.len()]);
-            let _ = write!(
-                s,
-                r##"<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" stroke="#5a6270" stroke-width="1"/>"##
-            );
-            if let Some(t) = content {
-                let _ = write!(
-                    s,
-                    r##"<text x="{}" y="{}" font-size="{font}" text-anchor="middle" dominant-baseline="central" fill="#1d2330">{}</text>"##,
-                    x + cell / 2.0,
-                    y + cell / 2.0,
-                    escape(&label(t, 4))
-                );
-            }
-        }
-    }
-    if labels {
-        let lf = cell * 0.3;
-        for (c, l) in g.cols.iter().enumerate() {
-            let _ = write!(
-                s,
-                r##"<text x="{}" y="{}" font-size="{lf}" text-anchor="middle" fill="#5a6270">{}</text>"##,
-                margin + (c as f64 + 0.5) * cell,
-                h - margin * 0.25,
-                escape(l)
-            );
-        }
-        for (r, l) in g.rows.iter().enumerate() {
-            let _ = write!(
-                s,
-                r##"<text x="{}" y="{}" font-size="{lf}" text-anchor="middle" dominant-baseline="central" fill="#5a6270">{}</text>"##,
-                margin / 2.0,
-                (r as f64 + 0.5) * cell,
-                escape(l)
-            );
-        }
-    }
-    s.push_str("</svg>");
-    s
-}
+pub use super::boardsvg::svg;
 
 /// The SVG of the largest drawable board of a state, or `None` when the
 /// game has none.
@@ -442,6 +394,9 @@ mod tests {
             values: vec![v(&["1", "2", "3"]), v(&["a", "b"])],
             pieces: vec![],
             markers: v(&["x"]),
+            geometry: crate::structure::SQUARE.to_string(),
+            shear: 0.0,
+            drawings: vec![],
         }
     }
 
@@ -485,7 +440,8 @@ mod tests {
         assert_eq!(text(&g), "b | . . x\na | x . .\n    1 2 3\n");
         let svg = svg(&b, &g, 10.0, true);
         assert_eq!(svg.matches("<rect ").count(), 6);
-        assert_eq!(svg.matches(">x<").count(), 2);
+        // Two x marks (pieces.rs), no text.
+        assert_eq!(svg.matches("M24 24").count(), 2);
     }
 
     #[test]

@@ -24,8 +24,11 @@
 //! short); `states_sampled` says how much evidence the dynamic part has.
 
 pub mod board;
+mod boardsvg;
 pub(crate) mod features;
 pub(crate) mod geometry;
+pub(crate) mod hexgrid;
+pub mod pieces;
 pub(crate) mod simulate;
 pub(crate) mod statics;
 
@@ -148,6 +151,23 @@ pub struct Board {
     pub values: Vec<Vec<String>>,
     pub pieces: Vec<String>,
     pub markers: Vec<String>,
+    /// `square`, or `hex` when each cell has six neighbours (`hexgrid`).
+    #[serde(default = "square")]
+    pub geometry: String,
+    /// On a hex board, how far (in cells) each row lies right of the row
+    /// of the previous value of the second coordinate (±0.5); else 0.
+    #[serde(default)]
+    pub shear: f64,
+    /// How each content is drawn (`pieces`).
+    #[serde(default)]
+    pub drawings: Vec<pieces::Drawing>,
+}
+
+pub const SQUARE: &str = "square";
+pub const HEX: &str = "hex";
+
+fn square() -> String {
+    SQUARE.to_string()
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -234,6 +254,10 @@ pub fn find<M: StateMachine>(
                 boards.push(b);
             }
         }
+    }
+    hexgrid::detect(program, &mut boards);
+    for b in &mut boards {
+        b.drawings = pieces::drawings(b, &roles);
     }
     let (teams, constant_sum) = teams(&roles, &sample);
     let mut st = Structure {
@@ -378,6 +402,9 @@ impl Found<'_> {
             values,
             pieces: pieces.map(|(c, _)| c.clone()).collect(),
             markers: markers.map(|(c, _)| c.clone()).collect(),
+            geometry: square(),
+            shear: 0.0,
+            drawings: Vec::new(),
         }
     }
 

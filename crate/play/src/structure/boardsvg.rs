@@ -1,0 +1,181 @@
+//! A board as a standalone SVG (npm `renderBoard`, the gallery's
+//! thumbnails): square cells (checkered from 4 × 4 on) or hexagons (a
+//! rhombus, `hexgrid`), each content drawn as `pieces` names it. The page
+//! draws the same cells and the same piece SVG in HTML (`site/src/play/board.js`).
+
+use super::board::Grid;
+use super::pieces::{self, Drawing};
+use super::{Board, HEX};
+use std::fmt::Write as _;
+
+const LIGHT: &str = "#efe6d3";
+const DARK: &str = "#c8b48f";
+const LINE: &str = "#8a7a60";
+const INK: &str = "#5a6270";
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Where the cells of a grid lie: the centre of (row, column) and the
+/// drawing's size, `cell` pixels per cell, `margin` on the left and bottom.
+struct Layout {
+    cell: f64,
+    margin: f64,
+    hex: bool,
+    /// Rows' shifts in cells (hex boards), from the top row.
+    shifts: Vec<f64>,
+    step: f64,
+}
+
+impl Layout {
+    fn new(b: &Board, g: &Grid, cell: f64, margin: f64) -> Layout {
+        let hex = b.geometry == HEX;
+        let n = g.rows.len();
+        // Rows are listed from the top, the last value of the second coordinate first.
+        let raw: Vec<f64> = (0..n).map(|r| b.shear * (n - 1 - r) as f64).collect();
+        let least = raw.iter().copied().fold(0.0, f64::min);
+        let shifts = if hex {
+            raw.iter().map(|s| s - least).collect()
+        } else {
+            vec![0.0; n]
+        };
+        // Hexagons as wide as a cell: rows 0.866 cells apart.
+        let step = if hex { cell * 3f64.sqrt() / 2.0 } else { cell };
+        Layout {
+            cell,
+            margin,
+            hex,
+            shifts,
+            step,
+        }
+    }
+
+    fn centre(&self, r: usize, c: usize) -> (f64, f64) {
+        let top = if self.hex {
+            self.cell / 2.0 / 0.866
+        } else {
+            self.cell / 2.0
+        };
+        let x = self.margin + (c as f64 + 0.5 + self.shifts[r]) * self.cell;
+        (x, top + r as f64 * self.step)
+    }
+
+    fn size(&self, g: &Grid) -> (f64, f64) {
+        let widest = self.shifts.iter().copied().fold(0.0, f64::max);
+        let w = self.margin + self.cell * (g.cols.len() as f64 + widest);
+        let rows = g.rows.len().max(1) as f64;
+        let h = if self.hex {
+            self.step * (rows - 1.0) + self.cell / 0.866
+        } else {
+            self.cell * rows
+        };
+        // A pixel more, for the outermost strokes.
+        (w + 1.0, h + self.margin + 1.0)
+    }
+
+    /// The outline of cell (r, c): a square or a pointy-top hexagon.
+    fn outline(&self, r: usize, c: usize, fill: &str) -> String {
+        let (x, y) = self.centre(r, c);
+        let half = self.cell / 2.0;
+        if !self.hex {
+            return format!(
+                r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{fill}" stroke="{LINE}" stroke-width="1"/>"#,
+                x - half,
+                y - half,
+                self.cell,
+                self.cell
+            );
+        }
+        let (h, q) = (half / 0.866, half / 0.866 / 2.0);
+        let p = [
+            (x, y - h),
+            (x + half, y - q),
+            (x + half, y + q),
+            (x, y + h),
+            (x - half, y + q),
+            (x - half, y - q),
+        ];
+        let points: Vec<String> = p.iter().map(|(a, b)| format!("{a:.2},{b:.2}")).collect();
+        format!(
+            r#"<polygon points="{}" fill="{fill}" stroke="{LINE}" stroke-width="1"/>"#,
+            points.join(" ")
+        )
+    }
+}
+
+/// A content's drawing (the structure's, else a token).
+fn drawing_of(b: &Board, content: &str) -> Drawing {
+    b.drawings
+        .iter()
+        .find(|d| d.content == content)
+        .cloned()
+        .unwrap_or_else(|| pieces::fallback(content, b.drawings.len()))
+}
+
+/// The board as a standalone SVG, `cell` pixels per square, coordinates
+/// along the edges (`labels`), contents drawn as `pieces` names them.
+pub fn svg(b: &Board, g: &Grid, cell: f64, labels: bool) -> String {
+    let margin = if labels { cell * 0.6 } else { 0.0 };
+    let l = Layout::new(b, g, cell, margin);
+    let (w, h) = l.size(g);
+    let checkered = !l.hex && g.cols.len() >= 4 && g.rows.len() >= 4;
+    let mut s = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="gdl-board" viewBox="0 0 {w:.2} {h:.2}" width="{w:.2}" height="{h:.2}" font-family="sans-serif" role="img" aria-label="board {}">"#,
+        escape(&g.fluent)
+    );
+    for (r, row) in g.cells.iter().enumerate() {
+        for (c, content) in row.iter().enumerate() {
+            let dark = checkered && (r + c) % 2 == 1;
+            s.push_str(&l.outline(r, c, if dark { DARK } else { LIGHT }));
+            let Some(t) = content else { continue };
+            let d = drawing_of(b, t);
+            if d.kind == "blank" {
+                continue;
+            }
+            let (x, y) = l.centre(r, c);
+            let _ = write!(
+                s,
+                r#"<svg x="{:.2}" y="{:.2}" width="{cell}" height="{cell}" viewBox="0 0 100 100"><title>{}</title>{}</svg>"#,
+                x - cell / 2.0,
+                y - cell / 2.0,
+                escape(t),
+                d.svg
+            );
+        }
+    }
+    if labels {
+        s.push_str(&edge_labels(&l, g, h));
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// Column labels under the bottom row, row labels left of each row.
+fn edge_labels(l: &Layout, g: &Grid, h: f64) -> String {
+    let lf = l.cell * 0.3;
+    let bottom = g.rows.len().saturating_sub(1);
+    let mut s = String::new();
+    for (c, label) in g.cols.iter().enumerate() {
+        let (x, _) = l.centre(bottom, c);
+        let _ = write!(
+            s,
+            r#"<text x="{x:.2}" y="{:.2}" font-size="{lf}" text-anchor="middle" fill="{INK}">{}</text>"#,
+            h - l.margin * 0.25,
+            escape(label)
+        );
+    }
+    for (r, label) in g.rows.iter().enumerate() {
+        let (x, y) = l.centre(r, 0);
+        let _ = write!(
+            s,
+            r#"<text x="{:.2}" y="{y:.2}" font-size="{lf}" text-anchor="middle" dominant-baseline="central" fill="{INK}">{}</text>"#,
+            x - l.cell / 2.0 - l.margin / 2.0,
+            escape(label)
+        );
+    }
+    s
+}

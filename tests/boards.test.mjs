@@ -1,0 +1,228 @@
+// Every library game's board as a student sees it: the play view (served
+// site/, after `npm run build`, in headless Chromium) at the start and
+// after a few moves, one PNG each in test-artifacts/boards/, and a contact
+// sheet of them all (test-artifacts/boards/all.png, the gallery's
+// thumbnails in thumbnails.png; with
+// GDLKIT_BOARDS_DOC=1 also docs/boards.png, shown in README.md). Asserted
+// without eyes: no text wider than its cell, every piece inside its cell
+// and the board, distinct owners drawn distinctly, hex games with six
+// neighbours per inner cell, and the gallery's thumbnails likewise.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { ARTIFACTS, CHROMIUM_ARGS, ROOT, SITE } from '../scripts/lib.mjs';
+import { serve } from '../scripts/serve.mjs';
+import { browserPaths } from '../scripts/setup.mjs';
+import { Game } from '../js/node.js';
+
+const OUT = join(ARTIFACTS, 'boards');
+/** Moves played before the second picture. */
+const MOVES = 4;
+/** Games with six neighbours per cell (the rest are square or one row). */
+const HEX_GAMES = new Set(['hex']);
+
+let server;
+let url;
+let browser;
+
+before(async () => {
+  assert.ok(existsSync(join(SITE, 'build', 'app.js')), 'site/build is missing: run `npm run build` first');
+  mkdirSync(OUT, { recursive: true });
+  ({ server, url } = await serve({ port: 0, quiet: true }));
+  browser = await chromium.launch({ executablePath: browserPaths().chromium, args: CHROMIUM_ARGS });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+/** The library's games; GDLKIT_BOARDS=hex,checkers draws only those (no floors then). */
+const only = process.env.GDLKIT_BOARDS?.split(',').filter(Boolean);
+const names = readdirSync(join(ROOT, 'games'))
+  .filter((f) => f.endsWith('.kif'))
+  .map((f) => f.slice(0, -4))
+  .filter((n) => !only || only.includes(n))
+  .sort();
+
+/** A few moves from the start, the same every run: each role's middle legal move. */
+function someMoves(kif) {
+  const game = new Game(kif, { engine: 'interpreter' });
+  try {
+    const roles = game.roles();
+    let state = game.initialState();
+    const moves = [];
+    while (moves.length < MOVES && !game.isTerminal(state)) {
+      const joint = roles.map((r) => {
+        const legal = game.legalMoves(state, r);
+        return legal[Math.floor(legal.length / 2)];
+      });
+      moves.push(joint);
+      state = game.next(state, joint);
+    }
+    return { roles, moves };
+  } finally {
+    game.free();
+  }
+}
+
+/** What can be checked of the drawn board without eyes (run in the page). */
+function inspectBoard() {
+  const rect = (e) => e.getBoundingClientRect();
+  const inside = (a, b, slack = 1.5) =>
+    a.left >= b.left - slack && a.top >= b.top - slack && a.right <= b.right + slack && a.bottom <= b.bottom + slack;
+  const board = document.querySelector('.board-box .board');
+  if (!board) return { drawn: false, list: Boolean(document.querySelector('.fluents-details li')) };
+  const problems = [];
+  const cells = [...board.querySelectorAll('.cell')];
+  const box = rect(board);
+  const owners = new Map();
+  for (const cell of cells) {
+    const c = rect(cell);
+    for (const d of cell.querySelectorAll('.drawing')) {
+      if (!inside(rect(d), c)) problems.push(`${cell.dataset.cell}: the drawing leaves its cell`);
+      if (!inside(rect(d), box)) problems.push(`${cell.dataset.cell}: the drawing leaves the board`);
+      for (const t of d.querySelectorAll('text')) {
+        if (rect(t).width > c.width + 1) problems.push(`${cell.dataset.cell}: text "${t.textContent}" is wider than its cell`);
+      }
+      if (d.dataset.owner !== undefined) {
+        const looks = owners.get(d.dataset.owner) ?? new Set();
+        looks.add(d.innerHTML);
+        owners.set(d.dataset.owner, looks);
+      }
+    }
+    for (const t of cell.querySelectorAll(':scope > span')) {
+      if (rect(t).width > c.width + 1) problems.push(`${cell.dataset.cell}: "${t.textContent}" is wider than its cell`);
+    }
+  }
+  const looks = [...owners.entries()];
+  for (let i = 0; i < looks.length; i++) {
+    for (let j = i + 1; j < looks.length; j++) {
+      const shared = [...looks[i][1]].filter((l) => looks[j][1].has(l));
+      if (shared.length) problems.push(`owners ${looks[i][0]} and ${looks[j][0]} share a drawing`);
+    }
+  }
+  // Neighbours by distance between centres: six on a hex board's inner cells.
+  const centres = cells.map((c) => {
+    const r = rect(c);
+    return [r.left + r.width / 2, r.top + r.height / 2, r.width];
+  });
+  const neighbours = centres.map(([x, y, w]) => centres.filter(([u, v]) => (u !== x || v !== y) && Math.hypot(u - x, v - y) < w * 1.1).length);
+  return {
+    drawn: true,
+    hex: board.classList.contains('hex'),
+    cells: cells.length,
+    pieces: board.querySelectorAll('.drawing').length,
+    owners: owners.size,
+    mostNeighbours: Math.max(0, ...neighbours),
+    problems,
+  };
+}
+
+/** Waits until the list of moves played has not changed for half a second. */
+async function settle(page) {
+  const count = () => page.evaluate(() => document.querySelectorAll('.history li').length);
+  for (let last = -1, now = await count(); now !== last; ) {
+    await page.waitForTimeout(500);
+    [last, now] = [now, await count()];
+  }
+}
+
+/** Which library games have a board (the library's headers, site/games/index.json). */
+const withBoard = () => new Set(JSON.parse(readFileSync(join(SITE, 'games', 'index.json'), 'utf8')).filter((g) => g.board).map((g) => g.name));
+
+/** The play view of a library game after `moves`; the board's picture (or the state's list) and what inspectBoard finds. */
+async function showGame(page, name, roles, moves, file, board) {
+  const players = roles.map(() => 'human').join(';');
+  const steps = moves.map((joint) => joint.join(',')).join(';');
+  const query = `?view=play&game=${name}&players=${encodeURIComponent(players)}${steps ? `&moves=${encodeURIComponent(steps)}` : ''}`;
+  await page.goto(new URL(query, url).href);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+  // Forced moves (a single legal move each) may be played on from there: until the list stops growing.
+  await page.waitForFunction((n) => document.querySelectorAll('.history li').length >= n + 1, moves.length, { timeout: 60_000 });
+  await settle(page);
+  // A game without a board in its header may still have one found in its rules.
+  await page.waitForSelector(board ? '.board-box > :first-child' : '.board-box > :first-child, .fluents-details', { timeout: 60_000 });
+  const drawn = await page.locator('.board-box > :first-child').count();
+  await page.locator(drawn ? '.board-box > :first-child' : '.fluents-details').screenshot({ path: join(OUT, `${file}.png`) });
+  return page.evaluate(inspectBoard);
+}
+
+const results = [];
+
+test('boards: every library game drawn at the start and after a few moves', { timeout: 20 * 60_000 }, async (t) => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  context.setDefaultTimeout(60_000);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const boards = withBoard();
+  for (const name of names) {
+    const { roles, moves } = someMoves(readFileSync(join(ROOT, 'games', `${name}.kif`), 'utf8'));
+    for (const [stage, played] of [['start', []], ['moves', moves]]) {
+      const r = await showGame(page, name, roles, played, `${name}-${stage}`, boards.has(name));
+      results.push({ name, stage, ...r });
+      if (!r.drawn) continue;
+      assert.deepEqual(r.problems, [], `${name} (${stage})`);
+      assert.equal(r.hex, HEX_GAMES.has(name), `${name}: hex geometry`);
+      if (r.hex) assert.equal(r.mostNeighbours, 6, `${name}: six neighbours per inner cell`);
+      else assert.ok(r.mostNeighbours <= 4, `${name}: at most four neighbours on a square board`);
+    }
+  }
+  const drawn = results.filter((r) => r.drawn);
+  t.diagnostic(`${names.length} games, ${new Set(drawn.map((r) => r.name)).size} with a board, pictures in ${OUT}`);
+  assert.deepEqual(errors, []);
+  await contactSheet(page);
+  await context.close();
+  if (only) return;
+  assert.ok(names.length >= 30, 'at least 30 games in the library');
+  assert.ok(results.filter((r) => r.stage === 'start' && (r.drawn || r.list)).length >= 30, 'at least 30 games rendered');
+  assert.ok(new Set(drawn.map((r) => r.name)).size >= 25, 'at least 25 games drawn as boards');
+});
+
+/** All pictures on one page, each titled: test-artifacts/boards/all.png (and docs/boards.png on request). */
+async function contactSheet(page) {
+  const tiles = names
+    .map((name) => {
+      const pngs = ['start', 'moves'].map((s) => readFileSync(join(OUT, `${name}-${s}.png`)).toString('base64'));
+      const imgs = pngs.map((b) => `<img src="data:image/png;base64,${b}">`).join('');
+      return `<figure><figcaption>${name}</figcaption><div>${imgs}</div></figure>`;
+    })
+    .join('');
+  await page.setContent(`<!doctype html><style>
+    body { margin: 8px; font: 13px sans-serif; display: grid; grid-template-columns: repeat(6, 1fr); gap: 6px; width: 1800px; }
+    figure { margin: 0; border: 1px solid #ddd; padding: 3px; }
+    figure div { display: flex; gap: 3px; align-items: center; }
+    img { max-width: 50%; max-height: 130px; object-fit: contain; }
+  </style>${tiles}`);
+  await page.setViewportSize({ width: 1820, height: 900 });
+  const sheet = join(OUT, 'all.png');
+  await page.screenshot({ path: sheet, fullPage: true });
+  if (process.env.GDLKIT_BOARDS_DOC === '1') copyFileSync(sheet, join(ROOT, 'docs', 'boards.png'));
+}
+
+test('boards: the gallery thumbnails draw pieces, never cut-off text', async () => {
+  const index = JSON.parse(readFileSync(join(SITE, 'games', 'index.json'), 'utf8'));
+  const thumbs = index.filter((g) => g.thumbnail);
+  assert.ok(thumbs.length >= 25, `${thumbs.length} thumbnails`);
+  const page = await browser.newPage();
+  const svgs = thumbs.map((g) => readFileSync(join(SITE, 'games', g.thumbnail), 'utf8'));
+  const style = '<style>body { display: flex; flex-wrap: wrap; gap: 8px; width: 1200px; } .thumb svg { width: 140px; height: 140px; }</style>';
+  await page.setContent(`<!doctype html>${style}<body>${svgs.map((s) => `<div class="thumb">${s}</div>`).join('')}</body>`);
+  await page.screenshot({ path: join(OUT, 'thumbnails.png'), fullPage: true });
+  const problems = await page.evaluate(() => {
+    const out = [];
+    for (const piece of document.querySelectorAll('.thumb svg svg')) {
+      const cell = piece.getBoundingClientRect();
+      for (const t of piece.querySelectorAll('text')) {
+        if (t.getBoundingClientRect().width > cell.width + 1) out.push(`"${t.textContent}" is wider than its cell`);
+      }
+    }
+    return out;
+  });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
