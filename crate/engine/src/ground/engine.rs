@@ -157,7 +157,7 @@ impl FastEngine {
         &self.stats
     }
 
-    /// The network as run (flattened; its edges, as in [`Self::edges`], and
+    /// The network as run (flattened; its edges, as in `Self::edges`, and
     /// each node's level): `crate::engine::choice` reads its shape.
     pub fn layout(&self) -> (&Network, &[u32], &[u32]) {
         (&self.net, &self.edges, &self.level)

@@ -11,7 +11,7 @@
 //! - `assemble`: from a [`GroundProgram`] to the network and the engine's
 //!   tables;
 //! - [`network`]: threshold gates in flat arrays, cycles as components;
-//! - [`engine`]: differential propagation and the [`StateMachine`]
+//! - [`engine`]: differential propagation and the [`StateMachine`](crate::StateMachine)
 //!   implementation.
 //!
 //! Grounding has a [`Budget`]; a game over it gets a [`GroundError`] and the

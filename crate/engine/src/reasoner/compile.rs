@@ -274,7 +274,7 @@ pub struct Compiled {
     /// The rules of each demand relation.
     pub demand_rules: Vec<Vec<RuleBodies>>,
     /// `safe[rel][mask]`: a demand relation may be called with the argument
-    /// positions in `mask` bound (see [`choose_demand`]).
+    /// positions in `mask` bound (see `choose_demand`).
     pub safe: Vec<Vec<bool>>,
 }
 
