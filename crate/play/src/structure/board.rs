@@ -310,19 +310,6 @@ pub fn text_of(boards: &[Board], fluents: &[Fluent]) -> String {
     out
 }
 
-pub use super::boardsvg::svg;
-
-/// The SVG of the largest drawable board of a state, or `None` when the
-/// game has none.
-pub fn svg_of(boards: &[Board], fluents: &[Fluent], cell: f64, labels: bool) -> Option<String> {
-    let b = boards
-        .iter()
-        .filter(|b| (1..=2).contains(&b.coordinates.len()))
-        .max_by_key(|b| b.size.iter().product::<usize>())?;
-    let g = grid(b, fluents)?;
-    Some(svg(b, &g, cell, labels))
-}
-
 /// The cells of a 2-D or 3-D board that a move names, for clicking moves
 /// on a drawn board: the first run of adjacent (column, row) argument pairs
 /// (`(move 1 2 1 3)` names (1,2) then (1,3)), or (column, row, layer)
@@ -380,6 +367,7 @@ fn move_args(mv: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::structure::boardsvg::svg;
 
     fn board() -> Board {
         let v = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<Vec<_>>();

@@ -3,7 +3,7 @@
 //! rhombus, `hexgrid`), each content drawn as `pieces` names it. The page
 //! draws the same cells and the same piece SVG in HTML (`site/src/play/board.js`).
 
-use super::board::Grid;
+use super::board::{grid, Fluent, Grid};
 use super::pieces::{self, Drawing};
 use super::{Board, HEX};
 use std::fmt::Write as _;
@@ -178,4 +178,15 @@ fn edge_labels(l: &Layout, g: &Grid, h: f64) -> String {
         );
     }
     s
+}
+
+/// The SVG of the largest drawable board of a state, or `None` when the
+/// game has none.
+pub fn svg_of(boards: &[Board], fluents: &[Fluent], cell: f64, labels: bool) -> Option<String> {
+    let b = boards
+        .iter()
+        .filter(|b| (1..=2).contains(&b.coordinates.len()))
+        .max_by_key(|b| b.size.iter().product::<usize>())?;
+    let g = grid(b, fluents)?;
+    Some(svg(b, &g, cell, labels))
 }

@@ -24,7 +24,7 @@
 //! short); `states_sampled` says how much evidence the dynamic part has.
 
 pub mod board;
-mod boardsvg;
+pub mod boardsvg;
 pub(crate) mod features;
 pub(crate) mod geometry;
 pub(crate) mod hexgrid;

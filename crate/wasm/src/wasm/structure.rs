@@ -6,7 +6,7 @@ use super::js::{self, to_js};
 use crate::engine::EngineChoice;
 use crate::js_api::{RenderBoardOptions, StructureOptions};
 use crate::program::Program;
-use crate::structure::{self, board, Options, Structure};
+use crate::structure::{self, board, boardsvg, Options, Structure};
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 
@@ -54,7 +54,7 @@ pub fn render_board(
     let o: RenderBoardOptions = js::options(options, "renderBoard")?;
     let cell = o.cell.unwrap_or(40.0).clamp(4.0, 400.0);
     let fluents = board::Fluent::of_texts(&fluents);
-    Ok(board::svg_of(&st.boards, &fluents, cell, o.labels.unwrap_or(true)).unwrap_or_default())
+    Ok(boardsvg::svg_of(&st.boards, &fluents, cell, o.labels.unwrap_or(true)).unwrap_or_default())
 }
 
 /// For each move, the cells it names on the board `boardCells` draws
