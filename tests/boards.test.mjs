@@ -48,22 +48,29 @@ const names = readdirSync(join(ROOT, 'games'))
   .filter((n) => !only || only.includes(n))
   .sort();
 
-/** A few moves from the start, the same every run: each role's middle legal move. */
+/**
+ * A few moves from the start, the same every run: each role's middle legal
+ * move; `steps` also counts the forced steps (every role has one legal
+ * move) the page then plays on its own.
+ */
 function someMoves(kif) {
   const game = new Game(kif, { engine: 'interpreter' });
   try {
     const roles = game.roles();
     let state = game.initialState();
     const moves = [];
-    while (moves.length < MOVES && !game.isTerminal(state)) {
-      const joint = roles.map((r) => {
-        const legal = game.legalMoves(state, r);
-        return legal[Math.floor(legal.length / 2)];
-      });
-      moves.push(joint);
+    let steps = 0;
+    for (;;) {
+      if (game.isTerminal(state)) break;
+      const legal = roles.map((r) => game.legalMoves(state, r));
+      const forced = legal.every((l) => l.length === 1);
+      if (moves.length >= MOVES && !forced) break;
+      const joint = legal.map((l) => l[Math.floor(l.length / 2)]);
+      if (!forced || moves.length < MOVES) moves.push(joint);
       state = game.next(state, joint);
+      steps += 1;
     }
-    return { roles, moves };
+    return { roles, moves, steps };
   } finally {
     game.free();
   }
@@ -122,33 +129,51 @@ function inspectBoard() {
   };
 }
 
-/** Waits until the list of moves played has not changed for half a second. */
-async function settle(page) {
-  const count = () => page.evaluate(() => document.querySelectorAll('.history li').length);
-  for (let last = -1, now = await count(); now !== last; ) {
-    await page.waitForTimeout(500);
-    [last, now] = [now, await count()];
-  }
-}
-
 /** Which library games have a board (the library's headers, site/games/index.json). */
 const withBoard = () => new Set(JSON.parse(readFileSync(join(SITE, 'games', 'index.json'), 'utf8')).filter((g) => g.board).map((g) => g.name));
 
-/** The play view of a library game after `moves`; the board's picture (or the state's list) and what inspectBoard finds. */
-async function showGame(page, name, roles, moves, file, board) {
-  const players = roles.map(() => 'human').join(';');
-  const steps = moves.map((joint) => joint.join(',')).join(';');
-  const query = `?view=play&game=${name}&players=${encodeURIComponent(players)}${steps ? `&moves=${encodeURIComponent(steps)}` : ''}`;
-  await page.goto(new URL(query, url).href);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
-  // Forced moves (a single legal move each) may be played on from there: until the list stops growing.
-  await page.waitForFunction((n) => document.querySelectorAll('.history li').length >= n + 1, moves.length, { timeout: 60_000 });
-  await settle(page);
+/** The state's list as wide as its items (run in the page), not the whole column. */
+function listBox() {
+  const box = document.querySelector('.fluents-details').getBoundingClientRect();
+  // The right edge of the text itself (block elements span the column).
+  const walker = document.createTreeWalker(document.querySelector('.fluents-details'), NodeFilter.SHOW_TEXT);
+  let right = box.left + 40;
+  for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+    const range = document.createRange();
+    range.selectNodeContents(t);
+    right = Math.max(right, range.getBoundingClientRect().right);
+  }
+  return { x: box.left, y: box.top, width: Math.min(box.width, right - box.left + 8), height: box.height };
+}
+
+/** The drawn board (or the state's list) in a PNG, and what inspectBoard finds. */
+async function picture(page, file, board) {
   // A game without a board in its header may still have one found in its rules.
   await page.waitForSelector(board ? '.board-box > :first-child' : '.board-box > :first-child, .fluents-details', { timeout: 60_000 });
   const drawn = await page.locator('.board-box > :first-child').count();
-  await page.locator(drawn ? '.board-box > :first-child' : '.fluents-details').screenshot({ path: join(OUT, `${file}.png`) });
+  const path = join(OUT, `${file}.png`);
+  if (drawn) await page.locator('.board-box > :first-child').screenshot({ path });
+  else await page.screenshot({ path, clip: await page.evaluate(listBox) });
   return page.evaluate(inspectBoard);
+}
+
+/**
+ * A library game in the play view, one page load: after `moves` and the
+ * forced steps after them (`steps` in all), then back at the start (the
+ * move list's first entry).
+ */
+async function showGame(page, name, roles, moves, steps, board) {
+  const players = roles.map(() => 'human').join(';');
+  const played = moves.map((joint) => joint.join(',')).join(';');
+  const query = `?view=play&game=${name}&players=${encodeURIComponent(players)}${played ? `&moves=${encodeURIComponent(played)}` : ''}`;
+  await page.goto(new URL(query, url).href);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+  await page.waitForFunction((n) => document.querySelectorAll('.history li').length >= n + 1, steps, { timeout: 60_000 });
+  const after = await picture(page, `${name}-moves`, board);
+  await page.locator('.history li:first-child button').click();
+  await page.waitForSelector('.history li:first-child.current', { timeout: 60_000 });
+  const start = await picture(page, `${name}-start`, board);
+  return { start, moves: after };
 }
 
 const results = [];
@@ -161,9 +186,10 @@ test('boards: every library game drawn at the start and after a few moves', { ti
   page.on('pageerror', (e) => errors.push(e.message));
   const boards = withBoard();
   for (const name of names) {
-    const { roles, moves } = someMoves(readFileSync(join(ROOT, 'games', `${name}.kif`), 'utf8'));
-    for (const [stage, played] of [['start', []], ['moves', moves]]) {
-      const r = await showGame(page, name, roles, played, `${name}-${stage}`, boards.has(name));
+    const { roles, moves, steps } = someMoves(readFileSync(join(ROOT, 'games', `${name}.kif`), 'utf8'));
+    const shown = await showGame(page, name, roles, moves, steps, boards.has(name));
+    for (const stage of ['start', 'moves']) {
+      const r = shown[stage];
       results.push({ name, stage, ...r });
       if (!r.drawn) continue;
       assert.deepEqual(r.problems, [], `${name} (${stage})`);

@@ -42,7 +42,7 @@ enum Outcome {
 }
 
 /// Walks both engines along random playouts; compares every state, for
-/// 0.5 s but at least `min_states` states (when the game has them).
+/// 0.3 s but at least `min_states` states (when the game has them).
 fn compare(path: &Path, budget: Budget, seed: u64, min_states: usize) -> Result<Outcome, String> {
     compare_text(
         &std::fs::read_to_string(path).unwrap(),
@@ -81,11 +81,11 @@ fn compare_text(
             return Ok(Outcome::Skipped("interpreter error".into()));
         };
         for step in 0..80 {
-            // 0.5 s of comparisons, but never fewer than the states the
+            // 0.3 s of comparisons, but never fewer than the states the
             // tests assert (a loaded machine is slow, not wrong); 120 s
             // only bounds a hang.
             let secs = start.elapsed().as_secs_f64();
-            if (secs > 0.5 && states >= min_states) || secs > 120.0 {
+            if (secs > 0.3 && states >= min_states) || secs > 120.0 {
                 return Ok(Outcome::Agree(states));
             }
             let at = format!("playout {playout} step {step}");

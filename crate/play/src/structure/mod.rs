@@ -242,7 +242,7 @@ pub fn find<M: StateMachine>(
         if masks.contains(&0) {
             found.singleton(kind, &mut counters, &mut quantities);
         } else if kind.1 >= 2 {
-            if let Some(&coords) = masks.iter().min_by_key(|m| (m.count_ones(), **m)) {
+            if let Some(coords) = found.coordinates(kind, masks) {
                 let mut b = found.board(kind, coords);
                 let before = quantities.len();
                 found.board_quantities(&b, kind, coords, &mut quantities);
@@ -366,6 +366,23 @@ impl Found<'_> {
             (in_chain.len() == vals.len()).then_some((i, in_chain))
         });
         fits.min_by_key(|(i, _)| (self.succs[*i].chain.len(), *i))
+    }
+
+    /// Which arguments of `kind` are a board's coordinates, among the sets
+    /// that determine the rest in every sampled state: those whose every
+    /// argument runs along a successor chain (the eight-puzzle's columns
+    /// and rows, not its tiles, each of which is also on one cell), then
+    /// the fewest.
+    fn coordinates(&self, kind: Kind, masks: &[u32]) -> Option<u32> {
+        let ordered = |mask: u32| {
+            (0..kind.1)
+                .filter(|i| mask & (1 << i) != 0)
+                .all(|i| self.ordered(&self.values(kind, i)).is_some())
+        };
+        masks
+            .iter()
+            .copied()
+            .min_by_key(|&m| (!ordered(m), m.count_ones(), m))
     }
 
     fn board(&self, kind: Kind, coords: u32) -> Board {

@@ -293,10 +293,13 @@ fn chess_glyph(w: &str, black: bool) -> char {
     }
 }
 
-/// At most two characters: the initials of two words, else the first two
-/// letters.
+/// A short word whole (`rock`, `gold`), else two characters: the initials
+/// of two words, or the first two letters.
 fn abbreviation(content: &str) -> String {
     let ws = words(content);
+    if ws.len() == 1 && content.chars().count() <= MAX_WORD {
+        return content.to_string();
+    }
     let s: String = if ws.len() >= 2 {
         ws.iter().filter_map(|w| w.chars().next()).take(2).collect()
     } else {
@@ -304,6 +307,9 @@ fn abbreviation(content: &str) -> String {
     };
     s
 }
+
+/// The longest word a token shows whole.
+const MAX_WORD: usize = 5;
 
 fn finish(content: &str, kind: &str, owner: Option<usize>, fill: &str, label: String) -> Drawing {
     Drawing {
@@ -401,7 +407,13 @@ fn svg(kind: &str, fill: &str, label: &str) -> String {
         ),
         _ => {
             s.push_str(&disc(fill, 40));
-            s.push_str(&text(label, 40, 54, ink));
+            // Smaller type for longer words, each squeezed into the disc.
+            let (size, width) = match label.chars().count() {
+                0..=2 => (40, 54),
+                3 => (34, 60),
+                _ => (28, 64),
+            };
+            s.push_str(&text(label, size, width, ink));
         }
     }
     s
@@ -490,6 +502,10 @@ mod tests {
         assert_eq!(ds[3].kind, "arrow");
         assert!(ds.iter().all(|d| d.label.chars().count() <= 3));
         assert!(fallback("<x y>", 1).svg.contains("&lt;"));
+        // Short words whole, in smaller type.
+        assert_eq!(fallback("rock", 0).label, "rock");
+        assert!(fallback("rock", 0).svg.contains(r#"font-size="28""#));
+        assert_eq!(fallback("keeper", 0).label, "ke");
     }
 
     #[test]
