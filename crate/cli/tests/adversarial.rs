@@ -7,24 +7,10 @@ mod adversarial;
 use adversarial::*;
 use gdlkit::{EvalError, Interpreter, Limits, StateMachine};
 
-struct Mem(Vec<(String, String)>);
-
-impl gdlkit_cli::cli::Host for Mem {
-    fn read_file(&mut self, path: &str) -> Result<String, String> {
-        let f = self.0.iter().find(|(p, _)| p == path);
-        f.map(|(_, t)| t.clone()).ok_or_else(|| "not found".into())
-    }
-    fn write_file(&mut self, path: &str, content: &str) -> Result<(), String> {
-        self.0.push((path.into(), content.into()));
-        Ok(())
-    }
-    fn stdout_is_terminal(&self) -> bool {
-        false
-    }
-}
+use gdlkit_cli::cli::MemoryHost;
 
 fn cli(args: &[&str], game: &str) -> gdlkit_cli::cli::Output {
-    let mut host = Mem(vec![("g.kif".into(), game.into())]);
+    let mut host = MemoryHost::with([("g.kif", game)]);
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
     gdlkit_cli::cli::run(&args, &mut host)
 }
@@ -190,10 +176,8 @@ fn one_step(extra: &str) -> String {
 
 #[test]
 fn replay_of_the_5000_long_closure_on_the_interpreter_is_answered_on_a_small_stack() {
-    let mut host = Mem(vec![
-        ("g.kif".into(), chain(5000)),
-        ("m.json".into(), "[]".into()),
-    ]);
+    let game = chain(5000);
+    let mut host = MemoryHost::with([("g.kif", game.as_str()), ("m.json", "[]")]);
     let args: Vec<String> = ["replay", "g.kif", "m.json", "--engine", "interpreter"]
         .map(String::from)
         .to_vec();

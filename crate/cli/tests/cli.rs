@@ -3,37 +3,14 @@
 //! suggestion and exit 2, shell completions are generated; the library
 //! function and the native binary answer alike.
 
-use gdlkit_cli::cli::{run, Host, Output};
-use std::collections::HashMap;
-
-/// Files in memory.
-struct Files(HashMap<String, String>);
-
-impl Host for Files {
-    fn read_file(&mut self, path: &str) -> Result<String, String> {
-        self.0
-            .get(path)
-            .cloned()
-            .ok_or_else(|| "No such file".into())
-    }
-    fn write_file(&mut self, path: &str, content: &str) -> Result<(), String> {
-        self.0.insert(path.into(), content.into());
-        Ok(())
-    }
-    fn stdout_is_terminal(&self) -> bool {
-        false
-    }
-}
+use gdlkit_cli::cli::{run, MemoryHost, Output};
 
 const COINS: &str = "(role you)\n(init (coins 0))\n(<= (legal you take) (true (coins 0)))\n\
 (<= (next (coins 1)) (does you take))\n(<= terminal (true (coins 1)))\n(goal you 100)\n";
 
 fn cli(args: &[&str]) -> Output {
     let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
-    let mut files = Files(HashMap::from([(
-        "coins.kif".to_string(),
-        COINS.to_string(),
-    )]));
+    let mut files = MemoryHost::with([("coins.kif", COINS)]);
     run(&args, &mut files)
 }
 

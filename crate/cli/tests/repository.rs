@@ -3,7 +3,7 @@
 //! keys, a game's metadata and its rules; a malformed metadata file, a
 //! missing game and a closed port give messages that say what failed.
 
-use gdlkit_cli::cli::{run, Host};
+use gdlkit_cli::cli::{run, MemoryHost};
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::net::TcpListener;
@@ -32,25 +32,7 @@ fn serve(files: HashMap<String, String>) -> String {
     url
 }
 
-struct Files(HashMap<String, String>);
-
-impl Host for Files {
-    fn read_file(&mut self, path: &str) -> Result<String, String> {
-        self.0
-            .get(path)
-            .cloned()
-            .ok_or_else(|| "No such file".into())
-    }
-    fn write_file(&mut self, path: &str, content: &str) -> Result<(), String> {
-        self.0.insert(path.to_string(), content.to_string());
-        Ok(())
-    }
-    fn stdout_is_terminal(&self) -> bool {
-        false
-    }
-}
-
-fn cli(args: &[&str], host: &mut Files) -> gdlkit_cli::cli::Output {
+fn cli(args: &[&str], host: &mut MemoryHost) -> gdlkit_cli::cli::Output {
     run(
         &args.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
         host,
@@ -81,7 +63,7 @@ fn repository() -> String {
 #[test]
 fn lists_and_fetches_a_game() {
     let repo = repository();
-    let mut host = Files(HashMap::new());
+    let mut host = MemoryHost::default();
     let list = cli(&["fetch-game", "--repo", &repo], &mut host);
     assert_eq!(list.code, 0, "{}", list.stderr);
     assert_eq!(list.stdout, "broken\nghost\nnim\n");
@@ -108,7 +90,7 @@ fn lists_and_fetches_a_game() {
 #[test]
 fn failures_say_what_failed() {
     let repo = repository();
-    let mut host = Files(HashMap::new());
+    let mut host = MemoryHost::default();
     let broken = cli(&["fetch-game", "broken", "--repo", &repo], &mut host);
     assert_eq!(broken.code, 2);
     assert!(

@@ -133,24 +133,7 @@ fn read_template(host: &mut dyn Host, path: Option<&str>) -> Result<String, Fail
 mod tests {
     use super::*;
 
-    /// Files in memory.
-    struct Files(std::collections::HashMap<String, String>);
-
-    impl Host for Files {
-        fn read_file(&mut self, path: &str) -> Result<String, String> {
-            self.0
-                .get(path)
-                .cloned()
-                .ok_or_else(|| "No such file".into())
-        }
-        fn write_file(&mut self, path: &str, content: &str) -> Result<(), String> {
-            self.0.insert(path.into(), content.into());
-            Ok(())
-        }
-        fn stdout_is_terminal(&self) -> bool {
-            false
-        }
-    }
+    use crate::cli::MemoryHost as Files;
 
     fn export(args: &[&str], files: &[(&str, &str)]) -> (Output, Files) {
         let template =

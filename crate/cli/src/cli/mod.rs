@@ -34,6 +34,39 @@ pub trait Host {
     fn stdout_is_terminal(&self) -> bool;
 }
 
+/// Files in memory, keyed by path: a host for tests and for embedding the
+/// CLI where there is no file system. Nothing is a terminal.
+#[derive(Debug, Default)]
+pub struct MemoryHost(pub std::collections::HashMap<String, String>);
+
+impl MemoryHost {
+    /// A host holding these files.
+    pub fn with<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> MemoryHost {
+        MemoryHost(
+            files
+                .into_iter()
+                .map(|(p, t)| (p.to_string(), t.to_string()))
+                .collect(),
+        )
+    }
+}
+
+impl Host for MemoryHost {
+    fn read_file(&mut self, path: &str) -> Result<String, String> {
+        self.0
+            .get(path)
+            .cloned()
+            .ok_or_else(|| "No such file".into())
+    }
+    fn write_file(&mut self, path: &str, content: &str) -> Result<(), String> {
+        self.0.insert(path.to_string(), content.to_string());
+        Ok(())
+    }
+    fn stdout_is_terminal(&self) -> bool {
+        false
+    }
+}
+
 /// Output of one CLI run.
 #[derive(Debug, Default)]
 pub struct Output {
