@@ -3,15 +3,17 @@
 // alternated. The opponent is either another `gdlkit serve` (the baseline
 // player spec, the quick signal) or any GGP player URL (Sancho, ggp-base's
 // sample players: ../shared/ggp/opponents/README.md says how to run them).
-// Prints per game W/D/L of the candidate, its mean score with a 95%
-// interval, errors per side (TO timeout, IL illegal, CE connection) and the
-// machine's load before and after.
+// Prints per game W/D/L of the candidate and its mean score with a 95%
+// interval over the *clean* matches (neither side had an error), the
+// matches that were not clean listed apart with each side's errors (TO
+// timeout, IL illegal, CE connection, or the host's failure), the commit,
+// the clocks and the machine's load before and after.
 //
 //   cargo build --release -p gdlkit-cli
 //   node bench/strength.mjs [--games connectFour,breakthrough] [--matches 4]
 //       [--start 10] [--play 1] [--candidate SPEC] [--baseline SPEC]
 //       [--opponent URL] [--out FILE.json] [--log FILE] [--port P]
-//       [--gdlkit PATH] [--browser SPEC]
+//       [--gdlkit PATH] [--browser SPEC] [--draw N] [--seed S]
 //
 // Defaults: ticTacToe, connectFour, breakthrough and reversi from
 // ../shared/games/repository, 4 matches each, 10 s / 1 s, candidate = the
@@ -20,6 +22,13 @@
 // (candidate) and P+1 (baseline), default 9400. `--gdlkit` runs another
 // build (e.g. a copy of an earlier commit's) instead of target/release.
 //
+// `--draw N`: instead of `--games`, N two-player games of the corpus drawn
+// at random (seeded by `--seed`, default 1; the order is printed), each
+// kept only if its first match is clean on the opponent's side: a game the
+// opponent cannot set up (out of memory, a propnet that never finishes) is
+// listed and replaced by the next drawn game. Start Sancho with its 10 GB
+// heap (`sancho.sh` in ../shared/ggp/opponents, `SANCHO_JOPTS`).
+//
 // `--browser SPEC`: the candidate is instead the page's engine (the Match
 // view's engine seat, player SPEC from the page's list, e.g. `mcts`) in
 // headless Chromium, the page hosting the match against the opponent (by
@@ -27,8 +36,8 @@
 // names from the site's library (games/); it needs `npm run build`.
 // Not part of `npm test`: it takes minutes and needs quiet cores.
 
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -54,6 +63,8 @@ function options(argv) {
     log: null,
     port: 9400,
     browser: null,
+    draw: 0,
+    seed: 1,
   };
   for (let i = 0; i < argv.length; i += 2) {
     const [k, v] = [argv[i], argv[i + 1]];
@@ -70,12 +81,17 @@ function options(argv) {
     else if (k === '--port') o.port = Number(v);
     else if (k === '--gdlkit') GDLKIT = resolve(v);
     else if (k === '--browser') o.browser = v;
+    else if (k === '--draw') o.draw = Number(v);
+    else if (k === '--seed') o.seed = Number(v);
     else throw new Error(`unknown option ${k}`);
   }
   return o;
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The checkout's commit, as the tables name it. */
+const commit = () => spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim() || 'unknown';
 
 /**
  * The player's INFO status, or null while it does not answer. A raw socket,
@@ -252,26 +268,88 @@ async function pageMatch(game, seat, page, opp, o) {
   }
 }
 
-async function playGame(game, oneMatch, o) {
-  const row = { game, scores: [], wins: 0, draws: 0, losses: 0, aborted: 0 };
-  row.errors = { candidate: { TO: 0, IL: 0, CE: 0 }, opponent: { TO: 0, IL: 0, CE: 0 } };
+/** The errors of a match, per side: `TO`/`IL`/`CE` counts, none when clean. */
+function matchErrors(m, seat) {
+  const e = { candidate: { TO: 0, IL: 0, CE: 0 }, opponent: { TO: 0, IL: 0, CE: 0 } };
+  errorCounts(m, seat, e.candidate);
+  for (let r = 0; r < (m.gameRoleNames ?? []).length; r++) if (r !== seat) errorCounts(m, r, e.opponent);
+  return e;
+}
+
+const anyError = (e) => e.TO + e.IL + e.CE > 0;
+
+/**
+ * `o.matches` matches of `game`, seats alternated. Only clean matches
+ * count; the others (an error on either side, an aborted match, a host
+ * that failed) are kept in `failures` with what went wrong.
+ */
+async function playGame(game, oneMatch, o, stopEarly = false) {
+  const row = { game, played: 0, scores: [], wins: 0, draws: 0, losses: 0, failures: [] };
   for (let g = 0; g < o.matches; g++) {
     const seat = g % 2;
-    const m = await oneMatch(game, seat, g + 1);
+    row.played += 1;
+    let m;
+    try {
+      m = await oneMatch(game, seat, g + 1);
+    } catch (e) {
+      row.failures.push({ match: g + 1, seat, side: 'host', what: e.message.slice(0, 300) });
+      console.error(`${game} ${g + 1}/${o.matches}: failed: ${e.message.slice(0, 300)}`);
+      if (stopEarly) break;
+      continue;
+    }
     const goals = m.goalValues ?? [];
     const mine = goals[seat] ?? 0;
+    const e = matchErrors(m, seat);
+    const errs = (m.errors ?? []).flatMap((r) => r.filter((x) => x)).length;
+    console.error(`${game} ${g + 1}/${o.matches}: candidate as ${m.gameRoleNames[seat]} scored ${mine} (goals ${goals.join('/')}, ${m.moves.length} moves, ${errs} errors)`);
+    if (m.isAborted || anyError(e.candidate) || anyError(e.opponent)) {
+      const side = anyError(e.candidate) ? (anyError(e.opponent) ? 'both' : 'candidate') : 'opponent';
+      row.failures.push({ match: g + 1, seat, side, what: `candidate ${fmtErr(e.candidate)}, opponent ${fmtErr(e.opponent)}${m.isAborted ? ', aborted' : ''}` });
+      if (stopEarly && side !== 'candidate') break;
+      continue;
+    }
     const best = Math.max(...goals.filter((_, r) => r !== seat), 0);
     row.scores.push(mine);
-    if (m.isAborted) row.aborted += 1;
     if (mine > best) row.wins += 1;
     else if (mine === best) row.draws += 1;
     else row.losses += 1;
-    errorCounts(m, seat, row.errors.candidate);
-    errorCounts(m, 1 - seat, row.errors.opponent);
-    const errs = (m.errors ?? []).flatMap((r) => r.filter((e) => e)).length;
-    console.error(`${game} ${g + 1}/${o.matches}: candidate as ${m.gameRoleNames[seat]} scored ${mine} (goals ${goals.join('/')}, ${m.moves.length} moves, ${errs} errors)`);
   }
-  return { ...row, ...interval(row.scores) };
+  return { ...row, ...(row.scores.length ? interval(row.scores) : { mean: Number.NaN, half: Number.NaN }) };
+}
+
+/** Two-player games of the corpus in a random order drawn from `seed` (mulberry32). */
+function drawnGames(seed) {
+  const files = readdirSync(CORPUS).filter((f) => f.endsWith('.kif')).sort();
+  const twoPlayer = files.filter((f) => {
+    const roles = readFileSync(join(CORPUS, f), 'utf8').match(/\(\s*role\s+[^\s()]+\s*\)/g) ?? [];
+    return roles.length === 2 && !roles.some((r) => /\brandom\b/.test(r));
+  });
+  let t = seed >>> 0;
+  const random = () => {
+    t = (t + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(t ^ (t >>> 15), 1 | t);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+  for (let i = twoPlayer.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [twoPlayer[i], twoPlayer[j]] = [twoPlayer[j], twoPlayer[i]];
+  }
+  return twoPlayer.map((f) => f.slice(0, -4));
+}
+
+/** The rows of `o.draw` drawn games whose first match the opponent played cleanly, and the games set aside. */
+async function playDrawn(oneMatch, o) {
+  const rows = [];
+  const setAside = [];
+  for (const game of drawnGames(o.seed)) {
+    if (rows.length >= o.draw) break;
+    const row = await playGame(game, oneMatch, o, true);
+    const first = row.failures.find((f) => f.match === 1 && f.side !== 'candidate');
+    if (first) setAside.push(`${game} (${first.side}: ${first.what})`);
+    else rows.push(row);
+  }
+  return { rows, setAside };
 }
 
 const fmtErr = (e) => `TO ${e.TO} IL ${e.IL} CE ${e.CE}`;
@@ -294,30 +372,42 @@ async function main() {
     });
   }
   const loadBefore = loadavg();
-  const rows = [];
+  let rows = [];
+  let setAside = [];
+  const oneMatch = page
+    ? (g, seat) => pageMatch(g, seat, page, oppUrl, o)
+    : (g, seat, seed) => hostedMatch(g, seat, c.url, oppUrl, o, seed);
   try {
-    for (const game of o.games) {
-      const oneMatch = page
-        ? (g, seat) => pageMatch(g, seat, page, oppUrl, o)
-        : (g, seat, seed) => hostedMatch(g, seat, c.url, oppUrl, o, seed);
-      rows.push(await playGame(game, oneMatch, o));
-    }
+    if (o.draw > 0) ({ rows, setAside } = await playDrawn(oneMatch, o));
+    else for (const game of o.games) rows.push(await playGame(game, oneMatch, o));
   } finally {
     stop();
   }
   const loadAfter = loadavg();
   const cand = o.browser ? `the page's engine ${o.browser} (Chromium, Match view)` : (o.candidate ?? '(serve default)');
-  const head = `candidate ${cand} vs ${o.opponent ?? `baseline ${o.baseline}`}, ${o.start} s / ${o.play} s, seats alternated`;
+  const drawn = o.draw > 0 ? `, ${o.draw} games drawn with seed ${o.seed}` : '';
+  const head = `candidate ${cand} vs ${o.opponent ?? `baseline ${o.baseline}`}, ${o.start} s / ${o.play} s, seats alternated${drawn}, gdlkit ${commit()}`;
   console.log(head);
-  console.log('| game | matches | W/D/L | mean score (95%) | errors candidate | errors opponent |');
-  console.log('|---|---|---|---|---|---|');
+  console.log('| game | clean / played | W/D/L | mean score (95%) |');
+  console.log('|---|---|---|---|');
+  const all = [];
   for (const r of rows) {
     const ci = Number.isNaN(r.half) ? '' : ` ± ${r.half.toFixed(1)}`;
-    console.log(`| ${r.game} | ${r.scores.length} | ${r.wins}/${r.draws}/${r.losses} | ${r.mean.toFixed(1)}${ci} | ${fmtErr(r.errors.candidate)} | ${fmtErr(r.errors.opponent)} |`);
+    const mean = Number.isNaN(r.mean) ? '–' : `${r.mean.toFixed(1)}${ci}`;
+    console.log(`| ${r.game} | ${r.scores.length} / ${r.played} | ${r.wins}/${r.draws}/${r.losses} | ${mean} |`);
+    all.push(...r.scores);
   }
+  if (rows.length > 1 && all.length) {
+    const t = interval(all);
+    const sum = (k) => rows.reduce((a, r) => a + r[k], 0);
+    console.log(`| all | ${all.length} / ${sum('played')} | ${sum('wins')}/${sum('draws')}/${sum('losses')} | ${t.mean.toFixed(1)} ± ${t.half.toFixed(1)} |`);
+  }
+  const failures = rows.flatMap((r) => r.failures.map((f) => `${r.game} match ${f.match} (${f.side}): ${f.what}`));
+  if (failures.length) console.log(`not counted:\n${failures.map((f) => `- ${f}`).join('\n')}`);
+  if (setAside.length) console.log(`set aside (the opponent failed its first match):\n${setAside.map((f) => `- ${f}`).join('\n')}`);
   const la = (l) => l.map((x) => x.toFixed(2)).join(' ');
   console.log(`load (1/5/15 min) before: ${la(loadBefore)}, after: ${la(loadAfter)}`);
-  if (o.out) writeFileSync(o.out, `${JSON.stringify({ options: o, rows, loadBefore, loadAfter }, null, 1)}\n`);
+  if (o.out) writeFileSync(o.out, `${JSON.stringify({ options: o, rows, setAside, loadBefore, loadAfter }, null, 1)}\n`);
 }
 
 main().catch((e) => {
