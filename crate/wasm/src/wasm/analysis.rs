@@ -64,7 +64,7 @@ impl AnalysisJob {
             .as_deref()
             .unwrap_or("auto")
             .parse()
-            .map_err(|e: String| js::type_error(&format!("options.engine: {e}")))?;
+            .map_err(|e: gdlkit_engine::error::OptionError| js::type_error(&format!("options.engine: {e}")))?;
         let Game { program, engine } =
             Game::load(kif, choice).map_err(|diags| js::diagnostics_error(&diags, kif))?;
         Ok(AnalysisJob {

@@ -33,7 +33,9 @@ pub fn run_match_with_progress(
         .as_deref()
         .unwrap_or("auto")
         .parse()
-        .map_err(|e: String| js::type_error(&e.replace("--engine", "engine")))?;
+        .map_err(|e: gdlkit_engine::error::OptionError| {
+            js::type_error(&e.to_string().replace("--engine", "engine"))
+        })?;
     let crate::Game {
         program,
         engine: mut m,
