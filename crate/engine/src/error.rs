@@ -41,7 +41,9 @@ pub enum OptionError {
     Ms { what: String, ms: f64, max: f64 },
     #[error("--seconds {0}: give a number of seconds greater than 0 (e.g. 10 or 0.5)")]
     Seconds(String),
-    #[error("--memory {0}: give the memory budget in MB, a whole number of at least 16 (e.g. 8192)")]
+    #[error(
+        "--memory {0}: give the memory budget in MB, a whole number of at least 16 (e.g. 8192)"
+    )]
     Memory(String),
 }
 

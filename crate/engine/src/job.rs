@@ -175,7 +175,10 @@ mod tests {
         }
         assert_eq!(parse_seconds("0.5"), Ok(0.5));
         for bad in [f64::NAN, f64::INFINITY, -5.0, 0.0, 1e300] {
-            assert!(check_ms("ms", bad).unwrap_err().to_string().contains("ms"), "{bad}");
+            assert!(
+                check_ms("ms", bad).unwrap_err().to_string().contains("ms"),
+                "{bad}"
+            );
         }
         assert_eq!(check_ms("ms", 250.0), Ok(250.0));
     }

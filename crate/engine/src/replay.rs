@@ -2,8 +2,8 @@
 //! conformance format (`shared/conformance/README.md`): canonical lowercase
 //! terms, every list sorted by code point.
 
-use crate::program::parse_ground_term;
 pub use crate::error::{MovesError, ReplayError};
+use crate::program::parse_ground_term;
 use crate::reasoner::{EvalError, StateMachine};
 use serde::Serialize;
 use serde_json::Value;
@@ -205,4 +205,3 @@ pub fn parse_moves(v: &Value) -> Result<Vec<Vec<String>>, MovesError> {
         })
         .collect()
 }
-

@@ -163,8 +163,8 @@ pub fn get(url: &str, timeout_ms: u64) -> Result<String, RepositoryError> {
         })?
         .next()
         .ok_or_else(|| fail(FetchFailure::NoAddress(host.into())))?;
-    let mut stream = TcpStream::connect_timeout(&addr, left())
-        .map_err(|e| fail(FetchFailure::Connect(e)))?;
+    let mut stream =
+        TcpStream::connect_timeout(&addr, left()).map_err(|e| fail(FetchFailure::Connect(e)))?;
     let request = format!(
         "GET {path} HTTP/1.0\r\nHost: {authority}\r\nAccept: */*\r\nConnection: close\r\n\r\n"
     );

@@ -492,9 +492,7 @@ pub fn parse_ground_term(
                 let sym = store.symbols.intern(s.text(text));
                 values.push(store.constant(sym));
             }
-            SexpKind::Var => {
-                return Err(TermError::NotGround(text.into()))
-            }
+            SexpKind::Var => return Err(TermError::NotGround(text.into())),
             SexpKind::List(items) => {
                 if visited {
                     let (f, n) = arities.pop().expect("pushed on first visit");

@@ -136,7 +136,11 @@ pub enum TraceError {
     #[error("return from node {node} while node {open} is open")]
     ReturnMismatch { node: u32, open: u32 },
     #[error("node {node} returned {value} but its children give {computed}")]
-    WrongValue { node: u32, value: f64, computed: f64 },
+    WrongValue {
+        node: u32,
+        value: f64,
+        computed: f64,
+    },
     #[error("the trace ends inside a node")]
     Unfinished,
     #[error("the trace has no complete search")]

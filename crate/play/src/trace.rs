@@ -395,14 +395,10 @@ impl Tree {
             match &s.kind {
                 SexpKind::Atom => {
                     let t = s.text(text);
-                    let v: i64 = t
-                        .parse()
-                        .map_err(|_| TreeError::NotAnInteger(t.into()))?;
+                    let v: i64 = t.parse().map_err(|_| TreeError::NotAnInteger(t.into()))?;
                     out.push(Tree::Leaf(v));
                 }
-                SexpKind::Var => {
-                    return Err(TreeError::Variable(s.text(text).into()))
-                }
+                SexpKind::Var => return Err(TreeError::Variable(s.text(text).into())),
                 SexpKind::List(items) => {
                     if done {
                         let kids = out.split_off(out.len() - items.len());

@@ -4,7 +4,6 @@
 //! JavaScript only owns the socket) frame messages identically.
 pub use crate::error::{ReplyError, UrlError};
 
-
 /// Requests larger than this are refused (a rules text is far smaller).
 pub const MAX_REQUEST_BYTES: usize = 32 << 20;
 

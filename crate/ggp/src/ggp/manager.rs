@@ -15,10 +15,10 @@
 //! `i`'s at index `i`.
 
 use super::message::{excerpt, print, spaced, Message};
-pub use crate::error::ManagerError;
-use crate::EvalError;
 use crate::engine::{Engine, EngineChoice, EngineState};
+pub use crate::error::ManagerError;
 use crate::reasoner::{random_index, StateMachine};
+use crate::EvalError;
 use serde_json::{json, Value};
 
 /// What a match needs besides the rules.
@@ -338,8 +338,7 @@ impl GameMatch {
         let stuck = !terminal
             && self
                 .engine
-                .all_legal_moves(&self.state)
-                ?
+                .all_legal_moves(&self.state)?
                 .iter()
                 .any(Vec::is_empty);
         if terminal {
@@ -356,8 +355,7 @@ impl GameMatch {
         }
         self.goal_values = self
             .engine
-            .goals(&self.state)
-            ?
+            .goals(&self.state)?
             .iter()
             .map(|g| g.unwrap_or(0))
             .collect();

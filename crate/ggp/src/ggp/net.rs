@@ -3,10 +3,10 @@
 //! Blocking I/O with timeouts; a thread per connection on the server and per
 //! player message on the manager; no async runtime.
 
-use crate::error::ManagerError;
 use super::http::{self, Incoming, Parsed};
 use super::manager::{epoch_ms, Answer, Failure, GameMatch, Outgoing};
 use super::session::{Input, Session, Watch};
+use crate::error::ManagerError;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicUsize, Ordering};

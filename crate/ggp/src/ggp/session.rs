@@ -4,11 +4,11 @@
 //! build the player and its heuristic) under the start clock; PLAY searches
 //! for the play clock minus a safety margin.
 
-pub use crate::error::SessionError;
-use crate::error::MessageError;
 use super::http::{self, Parsed, Request};
 use super::message::{self, spaced, Message};
 use crate::engine::{Engine, EngineChoice, EngineState};
+use crate::error::MessageError;
+pub use crate::error::SessionError;
 use crate::reasoner::StateMachine;
 use crate::search::{build_player, Player, PlayerSpec, RandomPlayer};
 use crate::solve::{self, Solution};

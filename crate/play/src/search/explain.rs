@@ -441,11 +441,12 @@ fn explain_in_time(text: &str, o: &ExplainOptions) -> Result<Explanation, Explai
         .map_err(fail)?;
     let heuristic = super::fjo::with_costs(&o.heuristic, o.costs.as_deref())?;
     let start = match &o.from {
-        Some(fluents) => crate::reasoner::state_of(&mut m, fluents)
-            .map_err(|b| ExplainError::BadFluent {
+        Some(fluents) => {
+            crate::reasoner::state_of(&mut m, fluents).map_err(|b| ExplainError::BadFluent {
                 text: b.text.into(),
                 error: b.error,
-            })?,
+            })?
+        }
         None => m.initial_state()?,
     };
     let s = position_from(&mut m, start, &o.moves)?;

@@ -7,8 +7,8 @@
 
 use super::fuzzy::FuzzyHeuristic;
 pub use super::scale;
-pub use crate::evaluation::{BoxedHeuristic, Heuristic};
 use crate::error::HeuristicError;
+pub use crate::evaluation::{BoxedHeuristic, Heuristic};
 use crate::program::Program;
 use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::TermId;

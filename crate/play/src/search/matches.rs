@@ -10,8 +10,8 @@
 //! loss. The 95% interval of the mean goal is the normal approximation
 //! `mean ± 1.96·s/√n`, clipped to the goal range 0..100.
 
-use crate::error::{MatchError, SearchError};
 use super::{build_player, Player, PlayerSpec, Stats};
+use crate::error::{MatchError, SearchError};
 use crate::program::Program;
 use crate::reasoner::StateMachine;
 use crate::terms::TermId;
@@ -294,12 +294,7 @@ where
             steps += 1;
             terminal = m.is_terminal(&s)?;
         }
-        let goals: Vec<i64> = m
-            .goals(&s)
-            ?
-            .iter()
-            .map(|g| g.unwrap_or(0))
-            .collect();
+        let goals: Vec<i64> = m.goals(&s)?.iter().map(|g| g.unwrap_or(0)).collect();
         let rec = GameRecord {
             game: g,
             seats,

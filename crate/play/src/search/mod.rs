@@ -684,7 +684,8 @@ where
 {
     let spec = &spec.expanded()?;
     let heuristic = |m: &mut M, default: &str| -> Result<Box<dyn Heuristic<M>>, String> {
-        heuristics::build(spec.get("heuristic").unwrap_or(default), program, m).map_err(String::from)
+        heuristics::build(spec.get("heuristic").unwrap_or(default), program, m)
+            .map_err(String::from)
     };
     match spec.name.as_str() {
         "random" => {

@@ -6,13 +6,13 @@
 use super::alphabeta::{AlphaBeta, Config, Mode};
 use super::bestfirst::BestFirst;
 use super::heuristics::{self, Constant, Heuristic};
-use crate::error::HeuristicError;
 use super::matches::GameRecord;
 use super::matches::{run_match, MatchConfig, MatchResult};
 use super::mcts::{self, Mcts};
 use super::minimax::{Minimax, MinimaxPlayer};
 use super::{Budget, Iteration, PlayerSpec, SearchResult, Stats, Stop, DEFAULT_MS, MAX_DEPTH};
 use crate::engine::{Engine, EngineState};
+use crate::error::HeuristicError;
 use crate::ordering::Order;
 use crate::program::Program;
 use crate::reasoner::StateMachine;
@@ -541,7 +541,8 @@ pub fn play_match(
         .map(|s| s.parse())
         .collect::<Result<_, String>>()
         .map_err(ReportError::Usage)?;
-    run_match(program, machine, &specs, cfg, &mut |_| {}).map_err(|e| ReportError::Game(e.to_string()))
+    run_match(program, machine, &specs, cfg, &mut |_| {})
+        .map_err(|e| ReportError::Game(e.to_string()))
 }
 
 /// The result of a match (`MatchResult` in JS).

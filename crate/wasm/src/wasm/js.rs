@@ -4,12 +4,12 @@
 // The check wasm (no `engine` feature) uses only a few of them.
 #![cfg_attr(not(feature = "engine"), allow(dead_code))]
 
-use std::fmt::Display;
 use crate::diagnostic::{self, Diagnostic};
 use crate::js_names::Camel;
 use crate::reasoner::EvalError;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use std::fmt::Display;
 use wasm_bindgen::prelude::*;
 
 /// Routes Rust panics to `console.error` with a message (once).

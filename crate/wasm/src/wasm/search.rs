@@ -52,12 +52,13 @@ pub(super) fn load_on(kif: &str, engine: Option<&str>) -> Result<Engine, JsValue
 /// [`load_on`], keeping the parsed program with the engine (for what reads
 /// the rules: heuristics, players, explanations).
 pub(super) fn load_game_on(kif: &str, engine: Option<&str>) -> Result<crate::Game, JsValue> {
-    let choice: EngineChoice = engine
-        .unwrap_or("auto")
-        .parse()
-        .map_err(|e: gdlkit_engine::error::OptionError| {
-            js::type_error(&e.to_string().replace("--engine", "engine"))
-        })?;
+    let choice: EngineChoice =
+        engine
+            .unwrap_or("auto")
+            .parse()
+            .map_err(|e: gdlkit_engine::error::OptionError| {
+                js::type_error(&e.to_string().replace("--engine", "engine"))
+            })?;
     crate::Game::load(kif, choice).map_err(|d| js::diagnostics_error(&d, kif))
 }
 
