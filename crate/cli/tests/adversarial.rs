@@ -536,6 +536,15 @@ fn option_values_out_of_range_are_refused_with_the_option_and_range() {
     };
     let e = gdlkit::search::explain::explain_text(&game, &explain).unwrap_err();
     assert!(
+        matches!(
+            &e,
+            gdlkit::error::ExplainError::Option(gdlkit::error::OptionError::Ms { ms, .. })
+                if *ms == -5.0
+        ),
+        "{e:?}"
+    );
+    let e = e.to_string();
+    assert!(
         e.contains("explain option ms -5") && e.contains("above 0"),
         "{e}"
     );
@@ -543,7 +552,15 @@ fn option_values_out_of_range_are_refused_with_the_option_and_range() {
         games: 1_000_000_000,
         ..Default::default()
     };
-    assert!(cfg.check().unwrap_err().contains("1 to 100000"));
+    let e = cfg.check().unwrap_err();
+    assert!(e.to_string().contains("1 to 100000"), "{e}");
+    assert!(matches!(
+        e,
+        gdlkit::error::MatchError::Games {
+            games: 1_000_000_000,
+            ..
+        }
+    ));
     cfg.games = 100_000;
     assert!(cfg.check().is_ok());
     for spec in [

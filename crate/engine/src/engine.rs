@@ -45,15 +45,13 @@ impl EngineChoice {
 }
 
 impl FromStr for EngineChoice {
-    type Err = String;
-    fn from_str(s: &str) -> Result<EngineChoice, String> {
+    type Err = crate::error::OptionError;
+    fn from_str(s: &str) -> Result<EngineChoice, Self::Err> {
         match s {
             "auto" => Ok(EngineChoice::Auto),
             "interpreter" => Ok(EngineChoice::Interpreter),
             "fast" => Ok(EngineChoice::Fast),
-            other => Err(format!(
-                "--engine must be `auto`, `interpreter` or `fast`, got `{other}`"
-            )),
+            other => Err(crate::error::OptionError::Engine(other.into())),
         }
     }
 }

@@ -15,7 +15,7 @@
 // Cancellation lives with the clock, whose deadlines it ends.
 use crate::clock::now_ms;
 pub use crate::clock::{cancel, cancelled, reset_cancel};
-use crate::error::EvalError;
+use crate::error::{EvalError, OptionError};
 use std::cell::{Cell, RefCell};
 
 thread_local! {
@@ -133,23 +133,23 @@ pub const MAX_MS: f64 = 86_400_000.0;
 /// An `ms` option (`explain`, `structure`, a player's `ms=`): a finite
 /// number of milliseconds above 0 and at most [`MAX_MS`]; else the error
 /// names `what` and the range (a `RangeError` in JavaScript).
-pub fn check_ms(what: &str, ms: f64) -> Result<f64, String> {
+pub fn check_ms(what: &str, ms: f64) -> Result<f64, OptionError> {
     if ms.is_finite() && ms > 0.0 && ms <= MAX_MS {
         Ok(ms)
     } else {
-        Err(format!(
-            "{what} {ms}: give a number of milliseconds above 0 and at most {MAX_MS}"
-        ))
+        Err(OptionError::Ms {
+            what: what.into(),
+            ms,
+            max: MAX_MS,
+        })
     }
 }
 
 /// A time limit in seconds from the command line: a finite number > 0.
-pub fn parse_seconds(text: &str) -> Result<f64, String> {
+pub fn parse_seconds(text: &str) -> Result<f64, OptionError> {
     match text.trim().parse::<f64>() {
         Ok(s) if s.is_finite() && s > 0.0 && s <= 1e9 => Ok(s),
-        _ => Err(format!(
-            "--seconds {text}: give a number of seconds greater than 0 (e.g. 10 or 0.5)"
-        )),
+        _ => Err(OptionError::Seconds(text.into())),
     }
 }
 
@@ -175,7 +175,10 @@ mod tests {
         }
         assert_eq!(parse_seconds("0.5"), Ok(0.5));
         for bad in [f64::NAN, f64::INFINITY, -5.0, 0.0, 1e300] {
-            assert!(check_ms("ms", bad).unwrap_err().contains("ms"), "{bad}");
+            assert!(
+                check_ms("ms", bad).unwrap_err().to_string().contains("ms"),
+                "{bad}"
+            );
         }
         assert_eq!(check_ms("ms", 250.0), Ok(250.0));
     }

@@ -75,12 +75,10 @@ pub fn with_budget_mb<R>(mb: Option<u64>, f: impl FnOnce() -> R) -> R {
 }
 
 /// `--memory MB` from the command line: a whole number of megabytes ≥ 16.
-pub fn parse_mb(text: &str) -> Result<u64, String> {
+pub fn parse_mb(text: &str) -> Result<u64, crate::error::OptionError> {
     match text.trim().parse::<u64>() {
         Ok(mb) if (16..=1 << 30).contains(&mb) => Ok(mb),
-        _ => Err(format!(
-            "--memory {text}: give the memory budget in MB, a whole number of at least 16 (e.g. 8192)"
-        )),
+        _ => Err(crate::error::OptionError::Memory(text.into())),
     }
 }
 

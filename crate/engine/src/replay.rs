@@ -2,6 +2,7 @@
 //! conformance format (`shared/conformance/README.md`): canonical lowercase
 //! terms, every list sorted by code point.
 
+pub use crate::error::{MovesError, ReplayError};
 use crate::program::parse_ground_term;
 use crate::reasoner::{EvalError, StateMachine};
 use serde::Serialize;
@@ -22,31 +23,6 @@ pub struct Step {
 pub struct Replay {
     pub roles: Vec<String>,
     pub steps: Vec<Step>,
-}
-
-#[derive(Debug)]
-pub enum ReplayError {
-    /// Joint move number `index` (0-based) is not legal.
-    Illegal {
-        index: usize,
-        message: String,
-    },
-    Eval(EvalError),
-}
-
-impl std::fmt::Display for ReplayError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ReplayError::Illegal { message, .. } => write!(f, "{message}"),
-            ReplayError::Eval(e) => write!(f, "{e}"),
-        }
-    }
-}
-
-impl From<EvalError> for ReplayError {
-    fn from(e: EvalError) -> Self {
-        ReplayError::Eval(e)
-    }
 }
 
 fn sorted(mut v: Vec<String>) -> Vec<String> {
@@ -194,24 +170,24 @@ impl<T: Serialize> Serialize for ByRole<'_, T> {
 }
 
 /// Reads `MOVES.json`: a playout object with `joint_moves`, or a bare list.
-pub fn parse_moves_json(text: &str) -> Result<Vec<Vec<String>>, String> {
-    let v: Value = serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
+pub fn parse_moves_json(text: &str) -> Result<Vec<Vec<String>>, MovesError> {
+    let v: Value = serde_json::from_str(text)?;
     parse_moves(&v)
 }
 
 /// Joint moves from a list of them or an object with `joint_moves` (the
 /// conformance files' spelling) or `jointMoves` (JavaScript's).
-pub fn parse_moves(v: &Value) -> Result<Vec<Vec<String>>, String> {
+pub fn parse_moves(v: &Value) -> Result<Vec<Vec<String>>, MovesError> {
     let list = match v {
         Value::Array(_) => v,
         Value::Object(o) => o
             .get("joint_moves")
             .or_else(|| o.get("jointMoves"))
-            .ok_or("expected a list of joint moves or an object with `joint_moves`")?,
-        _ => return Err("expected a list of joint moves or an object with `joint_moves`".into()),
+            .ok_or(MovesError::NotMoves)?,
+        _ => return Err(MovesError::NotMoves),
     };
     let Value::Array(items) = list else {
-        return Err("`joint_moves` must be a list".into());
+        return Err(MovesError::NotAList);
     };
     items
         .iter()
@@ -222,10 +198,10 @@ pub fn parse_moves(v: &Value) -> Result<Vec<Vec<String>>, String> {
                 .map(|m| {
                     m.as_str()
                         .map(str::to_string)
-                        .ok_or(format!("joint move {}: moves must be strings", i + 1))
+                        .ok_or(MovesError::NotStrings(i + 1))
                 })
                 .collect(),
-            _ => Err(format!("joint move {} must be a list of moves", i + 1)),
+            _ => Err(MovesError::NotAJointMove(i + 1)),
         })
         .collect()
 }

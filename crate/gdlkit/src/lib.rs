@@ -28,6 +28,8 @@
 //! - **Long work**: [`job`] (time limits, cancellation, progress; [`clock`]
 //!   a wall clock and deadlines that work in WebAssembly too) and the GGP
 //!   protocol [`ggp`] (messages, HTTP framing, player and manager sessions).
+//! - **Errors**: [`error`] gathers the typed errors of every function that
+//!   can fail (their `Display` is the message the command line prints).
 //!
 //! Behind it, one crate per layer, each re-exported here: `gdlkit-lang`
 //! (KIF text → s-expressions → rules; the validator), `gdlkit-engine` (the
@@ -95,6 +97,8 @@
 //! ```
 
 // The layers, one crate each, under the module names they have always had.
+pub mod error;
+
 pub use gdlkit_engine::{clock, engine, job, playouts, reasoner, replay};
 pub use gdlkit_ggp::{ggp, repository};
 pub use gdlkit_lang::{check, diagnostic, fix, format, program, syntax, terms};

@@ -57,7 +57,16 @@ fn unknown_costs_are_an_error() {
         ..ExplainOptions::default()
     };
     let err = explain_text(TIC_TAC_TOE, &o).unwrap_err();
-    assert!(err.contains("unknown costs `cheap`"), "{err}");
+    assert!(
+        matches!(&err, gdlkit::error::ExplainError::Heuristic(
+            gdlkit::error::HeuristicError::UnknownCosts { name, .. }
+        ) if name == "cheap"),
+        "{err:?}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "unknown costs `cheap` (costs: default, thesis)"
+    );
 }
 
 #[test]

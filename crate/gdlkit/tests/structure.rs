@@ -459,15 +459,24 @@ fn suicide_reversi_evaluation_numbers() {
 
 #[test]
 fn unknown_feature_is_a_clear_error() {
+    use gdlkit::error::HeuristicError;
     let text = project("ticTacToe.kif");
     let program = parse_program(&text);
     let mut m = load_engine(&text, EngineChoice::Auto).unwrap();
     let err = heuristics::build("feature:count.cell.z:max", &program, &mut m)
         .err()
         .unwrap();
-    assert!(err.contains("count.cell.x"), "{err}");
+    match &err {
+        HeuristicError::UnknownFeature { name, known } => {
+            assert_eq!(name, "count.cell.z");
+            assert!(known.contains("count.cell.x"), "{known}");
+        }
+        other => panic!("not an unknown feature: {other:?}"),
+    }
+    assert!(err.to_string().contains("count.cell.x"), "{err}");
     let err = heuristics::build("feature:count.cell.x:up", &program, &mut m)
         .err()
         .unwrap();
-    assert!(err.contains("neither max nor min"), "{err}");
+    assert_eq!(err, HeuristicError::FeatureDirection("up".into()));
+    assert!(err.to_string().contains("neither max nor min"), "{err}");
 }

@@ -4,6 +4,7 @@
 //! transport; sockets only natively, in `ggp::net`), and the URLs of a game
 //! repository in ggp-base's layout ([`repository`]).
 
+pub mod error;
 pub mod ggp;
 pub mod repository;
 

@@ -11,6 +11,7 @@
 //! This module builds the URLs and reads the answers (one place for every
 //! platform); the native CLI fetches with [`get`], JavaScript with `fetch`.
 
+pub use crate::error::{FetchFailure, MetadataProblem, RepositoryError};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -35,12 +36,10 @@ pub struct Metadata {
 }
 
 /// The repository URL with a trailing `/` (an error unless http or https).
-pub fn normalize(repo: &str) -> Result<String, String> {
+pub fn normalize(repo: &str) -> Result<String, RepositoryError> {
     let repo = repo.trim();
     if !(repo.starts_with("http://") || repo.starts_with("https://")) {
-        return Err(format!(
-            "`{repo}`: a repository URL starts with http:// or https://"
-        ));
+        return Err(RepositoryError::NotHttp(repo.into()));
     }
     Ok(if repo.ends_with('/') {
         repo.to_string()
@@ -50,18 +49,18 @@ pub fn normalize(repo: &str) -> Result<String, String> {
 }
 
 /// `REPO/games/`: the list of keys.
-pub fn index_url(repo: &str) -> Result<String, String> {
+pub fn index_url(repo: &str) -> Result<String, RepositoryError> {
     Ok(format!("{}games/", normalize(repo)?))
 }
 
 /// `REPO/games/KEY/`: the metadata of a game.
-pub fn metadata_url(repo: &str, key: &str) -> Result<String, String> {
+pub fn metadata_url(repo: &str, key: &str) -> Result<String, RepositoryError> {
     check_key(key)?;
     Ok(format!("{}games/{key}/", normalize(repo)?))
 }
 
 /// A key is one path segment of letters, digits, `_`, `-` and `.`.
-fn check_key(key: &str) -> Result<(), String> {
+fn check_key(key: &str) -> Result<(), RepositoryError> {
     let ok = !key.is_empty()
         && key != "."
         && key != ".."
@@ -71,28 +70,21 @@ fn check_key(key: &str) -> Result<(), String> {
     if ok {
         Ok(())
     } else {
-        Err(format!(
-            "`{key}` is not a game key (letters, digits, _ - . only)"
-        ))
+        Err(RepositoryError::NotAKey(key.into()))
     }
 }
 
 /// The keys of `GET REPO/games/`, sorted.
-pub fn parse_index(body: &str) -> Result<Vec<String>, String> {
-    let v: Value = serde_json::from_str(body)
-        .map_err(|e| format!("the repository's game list is not JSON: {e}"))?;
+pub fn parse_index(body: &str) -> Result<Vec<String>, RepositoryError> {
+    let v: Value = serde_json::from_str(body).map_err(RepositoryError::IndexNotJson)?;
     let Value::Array(items) = v else {
-        return Err("the repository's game list is not a JSON array of keys".into());
+        return Err(RepositoryError::IndexNotArray);
     };
     let mut keys = Vec::with_capacity(items.len());
     for item in items {
         match item {
             Value::String(k) if check_key(&k).is_ok() => keys.push(k),
-            other => {
-                return Err(format!(
-                    "the repository's game list holds {other}, not a game key"
-                ))
-            }
+            other => return Err(RepositoryError::IndexItem(other.to_string())),
         }
     }
     keys.sort();
@@ -100,28 +92,26 @@ pub fn parse_index(body: &str) -> Result<Vec<String>, String> {
 }
 
 /// The metadata of `GET REPO/games/KEY/`, with the URL of the rules.
-pub fn parse_metadata(repo: &str, key: &str, body: &str) -> Result<Metadata, String> {
-    let bad = |what: String| {
-        format!(
-            "the metadata of {key} ({}): {what}",
-            metadata_url(repo, key).unwrap_or_default()
-        )
+pub fn parse_metadata(repo: &str, key: &str, body: &str) -> Result<Metadata, RepositoryError> {
+    let bad = |problem: MetadataProblem| RepositoryError::Metadata {
+        key: key.into(),
+        url: metadata_url(repo, key).unwrap_or_default(),
+        problem,
     };
-    let v: Value = serde_json::from_str(body).map_err(|e| bad(format!("not JSON: {e}")))?;
+    let v: Value = serde_json::from_str(body).map_err(|e| bad(MetadataProblem::NotJson(e)))?;
     let Value::Object(o) = v else {
-        return Err(bad("not a JSON object".into()));
+        return Err(bad(MetadataProblem::NotAnObject));
     };
     let version = o
         .get("version")
         .and_then(Value::as_u64)
-        .ok_or_else(|| bad("no `version` (a non-negative integer)".into()))?;
+        .ok_or_else(|| bad(MetadataProblem::NoVersion))?;
     let rulesheet = o
         .get("rulesheet")
         .and_then(Value::as_str)
-        .ok_or_else(|| bad("no `rulesheet` (the rules' file name)".into()))?
+        .ok_or_else(|| bad(MetadataProblem::NoRulesheet))?
         .to_string();
-    check_key(&rulesheet)
-        .map_err(|_| bad(format!("`rulesheet` {rulesheet:?} is not a file name")))?;
+    check_key(&rulesheet).map_err(|_| bad(MetadataProblem::BadRulesheet(rulesheet.clone())))?;
     let text = |k: &str| o.get(k).and_then(Value::as_str).map(str::to_string);
     Ok(Metadata {
         key: key.to_string(),
@@ -136,22 +126,24 @@ pub fn parse_metadata(repo: &str, key: &str, body: &str) -> Result<Metadata, Str
 /// `GET url` over plain HTTP (native only), within `timeout_ms`: the body
 /// of a 200 reply, or an error that says what failed.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn get(url: &str, timeout_ms: u64) -> Result<String, String> {
+pub fn get(url: &str, timeout_ms: u64) -> Result<String, RepositoryError> {
     use std::io::{Read, Write};
     use std::net::{TcpStream, ToSocketAddrs};
     use std::time::{Duration, Instant};
-    let rest = url.strip_prefix("http://").ok_or_else(|| {
-        format!(
-            "{url}: the command line fetches over http:// only (the GGP repositories serve http)"
-        )
-    })?;
+    let fail = |failure: FetchFailure| RepositoryError::Fetch {
+        url: url.into(),
+        failure,
+    };
+    let rest = url
+        .strip_prefix("http://")
+        .ok_or_else(|| fail(FetchFailure::NotHttp))?;
     let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
     let path = if path.is_empty() { "/" } else { path };
     let (host, port) = match authority.rsplit_once(':') {
         Some((h, p)) => (
             h,
             p.parse::<u16>()
-                .map_err(|_| format!("{url}: bad port `{p}`"))?,
+                .map_err(|_| fail(FetchFailure::BadPort(p.into())))?,
         ),
         None => (authority, 80),
     };
@@ -163,17 +155,22 @@ pub fn get(url: &str, timeout_ms: u64) -> Result<String, String> {
     };
     let addr = (host, port)
         .to_socket_addrs()
-        .map_err(|e| format!("{url}: cannot resolve {host}: {e}"))?
+        .map_err(|source| {
+            fail(FetchFailure::Resolve {
+                host: host.into(),
+                source,
+            })
+        })?
         .next()
-        .ok_or_else(|| format!("{url}: no address for {host}"))?;
-    let mut stream = TcpStream::connect_timeout(&addr, left())
-        .map_err(|e| format!("{url}: cannot connect: {e}"))?;
+        .ok_or_else(|| fail(FetchFailure::NoAddress(host.into())))?;
+    let mut stream =
+        TcpStream::connect_timeout(&addr, left()).map_err(|e| fail(FetchFailure::Connect(e)))?;
     let request = format!(
         "GET {path} HTTP/1.0\r\nHost: {authority}\r\nAccept: */*\r\nConnection: close\r\n\r\n"
     );
     stream
         .write_all(request.as_bytes())
-        .map_err(|e| format!("{url}: cannot send the request: {e}"))?;
+        .map_err(|e| fail(FetchFailure::Send(e)))?;
     let mut buf = Vec::new();
     let mut chunk = [0u8; 16384];
     loop {
@@ -181,29 +178,30 @@ pub fn get(url: &str, timeout_ms: u64) -> Result<String, String> {
         match stream.read(&mut chunk) {
             Ok(0) => break,
             Ok(n) => buf.extend_from_slice(&chunk[..n]),
-            Err(e) => {
-                return Err(format!(
-                    "{url}: no complete reply within {timeout_ms} ms ({e})"
-                ))
+            Err(source) => {
+                return Err(fail(FetchFailure::Timeout {
+                    ms: timeout_ms,
+                    source,
+                }))
             }
         }
         if buf.len() > 64 << 20 {
-            return Err(format!("{url}: the reply is larger than 64 MB"));
+            return Err(fail(FetchFailure::TooLarge));
         }
     }
     let text = String::from_utf8_lossy(&buf);
     let (head, body) = text
         .split_once("\r\n\r\n")
         .or_else(|| text.split_once("\n\n"))
-        .ok_or_else(|| format!("{url}: not an HTTP reply"))?;
+        .ok_or_else(|| fail(FetchFailure::NotHttpReply))?;
     let status = head.lines().next().unwrap_or("");
     match status.split_whitespace().nth(1) {
         Some("200") => Ok(body.to_string()),
-        Some(code) => Err(format!(
-            "{url}: the server answered {code} ({})",
-            status.trim()
-        )),
-        None => Err(format!("{url}: not an HTTP reply")),
+        Some(code) => Err(fail(FetchFailure::Status {
+            code: code.into(),
+            status: status.trim().into(),
+        })),
+        None => Err(fail(FetchFailure::NotHttpReply)),
     }
 }
 
@@ -223,6 +221,7 @@ mod tests {
         assert_eq!(parse_index(r#"["b","a"]"#).unwrap(), vec!["a", "b"]);
         assert!(parse_index(r#"{"a":1}"#)
             .unwrap_err()
+            .to_string()
             .contains("not a JSON array"));
         assert!(parse_index(r#"["a/b"]"#).is_err());
         let m = parse_metadata(
@@ -233,13 +232,16 @@ mod tests {
         .unwrap();
         assert_eq!(m.rules_url, "http://x/games/nim/v3/rules.kif");
         assert_eq!(m.game_name.as_deref(), Some("Nim"));
-        let e = parse_metadata("http://x/", "nim", r#"{"rulesheet":"rules.kif"}"#).unwrap_err();
+        let e = parse_metadata("http://x/", "nim", r#"{"rulesheet":"rules.kif"}"#)
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("no `version`") && e.contains("http://x/games/nim/"),
             "{e}"
         );
         assert!(parse_metadata("http://x/", "nim", "<html>")
             .unwrap_err()
+            .to_string()
             .contains("not JSON"));
     }
 }

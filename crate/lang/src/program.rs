@@ -450,18 +450,37 @@ fn nested_rule(span: Span) -> Diagnostic {
         .with_hint("rules are top-level forms; is a `)` missing before this one?")
 }
 
+/// Why a text is not one ground term (the text is quoted in each message).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TermError {
+    /// The text does not parse; `message` is the syntax error's.
+    #[error("`{text}`: {message}")]
+    Syntax { text: String, message: String },
+    #[error("`{0}` is not a single term")]
+    NotOneTerm(String),
+    #[error("`{0}` contains a variable; a move must be ground")]
+    NotGround(String),
+    #[error("`{0}`: a compound term starts with a function name")]
+    NoFunctionName(String),
+    #[error("`{0}` is empty")]
+    Empty(String),
+}
+
 /// Parses one ground term such as `(mark 1 2)` into the store (used for moves
 /// typed by users or read from JSON). Symbols are case-insensitive.
 pub fn parse_ground_term(
     store: &mut crate::terms::TermStore,
     text: &str,
-) -> Result<crate::terms::TermId, String> {
+) -> Result<crate::terms::TermId, TermError> {
     let tree = syntax::parse(text);
     if let Some(d) = tree.diagnostics.first() {
-        return Err(format!("`{text}`: {}", d.message));
+        return Err(TermError::Syntax {
+            text: text.into(),
+            message: d.message.clone(),
+        });
     }
     let [form] = tree.forms.as_slice() else {
-        return Err(format!("`{text}` is not a single term"));
+        return Err(TermError::NotOneTerm(text.into()));
     };
     let mut stack = vec![(form, false)];
     let mut values: Vec<crate::terms::TermId> = Vec::new();
@@ -473,11 +492,7 @@ pub fn parse_ground_term(
                 let sym = store.symbols.intern(s.text(text));
                 values.push(store.constant(sym));
             }
-            SexpKind::Var => {
-                return Err(format!(
-                    "`{text}` contains a variable; a move must be ground"
-                ))
-            }
+            SexpKind::Var => return Err(TermError::NotGround(text.into())),
             SexpKind::List(items) => {
                 if visited {
                     let (f, n) = arities.pop().expect("pushed on first visit");
@@ -486,9 +501,7 @@ pub fn parse_ground_term(
                     continue;
                 }
                 let Some(head) = items.first().filter(|h| h.is_atom()) else {
-                    return Err(format!(
-                        "`{text}`: a compound term starts with a function name"
-                    ));
+                    return Err(TermError::NoFunctionName(text.into()));
                 };
                 arities.push((store.symbols.intern(head.text(text)), items.len() - 1));
                 stack.push((s, true));
@@ -498,7 +511,7 @@ pub fn parse_ground_term(
             }
         }
     }
-    values.pop().ok_or_else(|| format!("`{text}` is empty"))
+    values.pop().ok_or_else(|| TermError::Empty(text.into()))
 }
 
 #[cfg(test)]

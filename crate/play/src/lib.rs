@@ -9,6 +9,7 @@
 //! traces ([`trace`]) and the self-contained lecture file ([`standalone`]).
 
 pub mod analysis;
+pub mod error;
 pub mod evaluation;
 pub mod ordering;
 pub mod plan;

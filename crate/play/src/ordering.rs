@@ -19,16 +19,14 @@ pub enum Order {
 }
 
 impl std::str::FromStr for Order {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Order, String> {
+    type Err = crate::error::SearchError;
+    fn from_str(s: &str) -> Result<Order, Self::Err> {
         match s.to_ascii_lowercase().as_str() {
             "given" | "game" => Ok(Order::Given),
             "reversed" | "reverse" => Ok(Order::Reversed),
             "best" | "best-first" => Ok(Order::Best),
             "worst" | "worst-first" => Ok(Order::Worst),
-            other => Err(format!(
-                "ordering must be given, reversed, best or worst, got `{other}`"
-            )),
+            other => Err(crate::error::SearchError::Ordering(other.into())),
         }
     }
 }

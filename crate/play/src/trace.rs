@@ -18,6 +18,7 @@
 //! JSON numbers: values are plain numbers (integers print without `.0`);
 //! an unbounded alpha or beta is the string `"-inf"` or `"inf"`.
 
+use crate::error::{TraceError, TreeError};
 use crate::reasoner::{EvalError, StateMachine};
 use crate::syntax::{self, Sexp, SexpKind};
 use crate::terms::{SymbolTable, TermId, TermStore};
@@ -284,7 +285,7 @@ pub fn joint_label<M: StateMachine>(m: &M, legal: &[Vec<TermId>], joint: &[TermI
 /// events: leaves and table hits give values, each node is the max (MAX) or
 /// min (MIN, forced: the only child) of the children it returned from, and
 /// every `return` must agree. Returns the root's value.
-pub fn replay(events: &[Event]) -> Result<f64, String> {
+pub fn replay(events: &[Event]) -> Result<f64, TraceError> {
     struct N {
         kind: NodeKind,
         children: Vec<f64>,
@@ -294,7 +295,7 @@ pub fn replay(events: &[Event]) -> Result<f64, String> {
     let mut root_value = None;
     for e in events {
         match e {
-            Event::Truncated { .. } => return Err("the trace is truncated".into()),
+            Event::Truncated { .. } => return Err(TraceError::Truncated),
             Event::Iteration { .. } => {
                 stack.clear();
                 root_value = None;
@@ -310,15 +311,18 @@ pub fn replay(events: &[Event]) -> Result<f64, String> {
             Event::Leaf { node, value, .. } | Event::TtHit { node, value } => {
                 match stack.last_mut() {
                     Some((n, rec)) if n == node => rec.fixed = Some(*value),
-                    _ => return Err(format!("value for node {node} outside that node")),
+                    _ => return Err(TraceError::ValueOutside(*node)),
                 }
             }
             Event::Return { node, value } => {
                 let Some((n, rec)) = stack.pop() else {
-                    return Err(format!("return from node {node} with no node open"));
+                    return Err(TraceError::ReturnUnopened(*node));
                 };
                 if n != *node {
-                    return Err(format!("return from node {node} while node {n} is open"));
+                    return Err(TraceError::ReturnMismatch {
+                        node: *node,
+                        open: n,
+                    });
                 }
                 let computed = match rec.fixed {
                     Some(v) => v,
@@ -334,9 +338,11 @@ pub fn replay(events: &[Event]) -> Result<f64, String> {
                     }
                 };
                 if (computed - value).abs() > 1e-9 {
-                    return Err(format!(
-                        "node {node} returned {value} but its children give {computed}"
-                    ));
+                    return Err(TraceError::WrongValue {
+                        node: *node,
+                        value: *value,
+                        computed,
+                    });
                 }
                 match stack.last_mut() {
                     Some((_, parent)) => parent.children.push(*value),
@@ -347,9 +353,9 @@ pub fn replay(events: &[Event]) -> Result<f64, String> {
         }
     }
     if !stack.is_empty() {
-        return Err("the trace ends inside a node".into());
+        return Err(TraceError::Unfinished);
     }
-    root_value.ok_or_else(|| "the trace has no complete search".into())
+    root_value.ok_or(TraceError::NoSearch)
 }
 
 /// An abstract game tree: leaves carry values for MAX.
@@ -366,13 +372,13 @@ impl Tree {
     /// Parses `((3 12 8) (2 4 6) (14 5 2))` with the project's s-expression
     /// reader. Leaves are integers; a list is a node whose children are its
     /// elements.
-    pub fn parse(text: &str) -> Result<Tree, String> {
+    pub fn parse(text: &str) -> Result<Tree, TreeError> {
         let st = syntax::parse(text);
         if let Some(d) = st.diagnostics.first() {
-            return Err(format!("tree: {}", d.message));
+            return Err(TreeError::Syntax(d.message.clone()));
         }
         let [form] = st.forms.as_slice() else {
-            return Err("a tree is one nested list such as ((3 12 8) (2 4 6) (14 5 2))".into());
+            return Err(TreeError::NotOneList);
         };
         // Post-order walk with an explicit stack (input depth is bounded by
         // the reader, but stay iterative anyway).
@@ -382,29 +388,24 @@ impl Tree {
         while let Some((s, done)) = stack.pop() {
             count += 1;
             if count > 2 * MAX_TREE_NODES {
-                return Err(format!("the tree has more than {MAX_TREE_NODES} nodes"));
+                return Err(TreeError::TooLarge {
+                    max: MAX_TREE_NODES,
+                });
             }
             match &s.kind {
                 SexpKind::Atom => {
                     let t = s.text(text);
-                    let v: i64 = t
-                        .parse()
-                        .map_err(|_| format!("tree leaf `{t}` is not an integer"))?;
+                    let v: i64 = t.parse().map_err(|_| TreeError::NotAnInteger(t.into()))?;
                     out.push(Tree::Leaf(v));
                 }
-                SexpKind::Var => {
-                    return Err(format!(
-                        "`{}`: a tree has numbers, not variables",
-                        s.text(text)
-                    ))
-                }
+                SexpKind::Var => return Err(TreeError::Variable(s.text(text).into())),
                 SexpKind::List(items) => {
                     if done {
                         let kids = out.split_off(out.len() - items.len());
                         out.push(Tree::Node(kids));
                     } else {
                         if items.is_empty() {
-                            return Err("a tree node `()` needs at least one child".into());
+                            return Err(TreeError::EmptyNode);
                         }
                         stack.push((s, true));
                         for it in items.iter().rev() {
@@ -414,7 +415,7 @@ impl Tree {
                 }
             }
         }
-        out.pop().ok_or_else(|| "empty tree".into())
+        out.pop().ok_or(TreeError::Empty)
     }
 
     /// Moves on the longest path from the root.
@@ -498,7 +499,7 @@ impl Tree {
     /// A random tree with `branching` children per node to `depth`, leaves
     /// 0..100, reproducible for a seed (the page's example trees). At most
     /// [`MAX_TREE_NODES`] nodes.
-    pub fn random(branching: u32, depth: u32, seed: u64) -> Result<Tree, String> {
+    pub fn random(branching: u32, depth: u32, seed: u64) -> Result<Tree, TreeError> {
         let (b, d) = (branching.max(1) as usize, depth as usize);
         let mut nodes = 1usize;
         let mut level = 1usize;
@@ -507,9 +508,11 @@ impl Tree {
             nodes = nodes.saturating_add(level);
         }
         if nodes > MAX_TREE_NODES {
-            return Err(format!(
-                "a tree of branching {b} and depth {d} has more than {MAX_TREE_NODES} nodes"
-            ));
+            return Err(TreeError::RandomTooLarge {
+                branching: b,
+                depth: d,
+                max: MAX_TREE_NODES,
+            });
         }
         let mut rng = fastrand::Rng::with_seed(seed);
         // Leaves in depth-first order, then nodes built bottom-up.

@@ -36,7 +36,7 @@ impl MatchOptions {
             seed: self.seed.unwrap_or(d.seed),
             max_steps: self.max_steps.unwrap_or(d.max_steps),
         };
-        cfg.check()?;
+        cfg.check().map_err(|e| e.to_string())?;
         Ok(cfg)
     }
 }

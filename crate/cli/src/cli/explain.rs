@@ -53,8 +53,8 @@ pub fn run(args: ExplainArgs, host: &mut dyn Host, out: &mut Output) -> Result<i
     }
     o.costs = args.costs;
     o.engine = args.engine.choice.name().to_string();
-    let e =
-        explain_text(&text, &o).map_err(|m| Fail::game(m.replace("game:", &format!("{game}:"))))?;
+    let e = explain_text(&text, &o)
+        .map_err(|e| Fail::game(e.to_string().replace("game:", &format!("{game}:"))))?;
     out.stdout = if json {
         format!(
             "{}\n",

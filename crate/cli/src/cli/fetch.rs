@@ -69,7 +69,7 @@ pub fn run(args: FetchArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32
 
 #[cfg(not(target_arch = "wasm32"))]
 fn fetch(url: &str, timeout_ms: u64) -> Result<String, String> {
-    repository::get(url, timeout_ms)
+    repository::get(url, timeout_ms).map_err(|e| e.to_string())
 }
 
 #[cfg(target_arch = "wasm32")]

@@ -54,7 +54,7 @@ fn clock_seconds(text: &str) -> Result<u64, String> {
 }
 
 fn player_url(text: &str) -> Result<String, String> {
-    crate::ggp::http::split_url(text)?;
+    crate::ggp::http::split_url(text).map_err(|e| e.to_string())?;
     Ok(text.to_string())
 }
 

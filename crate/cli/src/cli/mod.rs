@@ -88,16 +88,17 @@ pub struct Fail {
 }
 
 impl Fail {
-    pub fn usage(message: impl Into<String>) -> Fail {
+    // Display: a message or any of the libraries' errors.
+    pub fn usage(message: impl std::fmt::Display) -> Fail {
         Fail {
             code: EXIT_USAGE,
-            message: message.into(),
+            message: message.to_string(),
         }
     }
-    pub fn game(message: impl Into<String>) -> Fail {
+    pub fn game(message: impl std::fmt::Display) -> Fail {
         Fail {
             code: EXIT_DIAGNOSTICS,
-            message: message.into(),
+            message: message.to_string(),
         }
     }
 }

@@ -14,7 +14,7 @@ pub struct EngineArg {
     pub choice: EngineChoice,
 }
 
-fn engine_choice(text: &str) -> Result<EngineChoice, String> {
+fn engine_choice(text: &str) -> Result<EngineChoice, gdlkit_engine::error::OptionError> {
     text.parse()
 }
 

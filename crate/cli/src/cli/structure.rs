@@ -38,7 +38,7 @@ fn sampling_ms(text: &str) -> Result<f64, String> {
     let ms = text
         .parse()
         .map_err(|_| format!("--ms {text}: give a number of milliseconds"))?;
-    crate::job::check_ms("--ms", ms)
+    crate::job::check_ms("--ms", ms).map_err(|e| e.to_string())
 }
 
 pub fn run(args: StructureArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {

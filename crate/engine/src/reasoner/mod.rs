@@ -401,7 +401,7 @@ pub fn random_walk<M: StateMachine>(
 #[derive(Debug)]
 pub struct BadFluent<'a> {
     pub text: &'a str,
-    pub error: String,
+    pub error: crate::program::TermError,
 }
 
 /// The state made of these fluents (term text, as `from` options and the

@@ -2,6 +2,7 @@
 //! `shared/ggp/WIRE.md`): requests are parsed from bytes and replies are
 //! printed to bytes here, so the native server and the Node server (where
 //! JavaScript only owns the socket) frame messages identically.
+pub use crate::error::{ReplyError, UrlError};
 
 /// Requests larger than this are refused (a rules text is far smaller).
 pub const MAX_REQUEST_BYTES: usize = 32 << 20;
@@ -297,16 +298,18 @@ pub fn request(host: &str, receiver: &str, body: &str) -> Vec<u8> {
 /// ggp-base's manager, the status line is ignored and exactly
 /// `Content-Length` bytes are read; without it, the body ends when the
 /// connection closes.
-pub fn parse_response(buf: &[u8], closed: bool) -> Option<Result<String, String>> {
+pub fn parse_response(buf: &[u8], closed: bool) -> Option<Result<String, ReplyError>> {
     let mut inc = Incoming::new();
     inc.push(buf);
     parse_reply(&inc, closed)
 }
 
 /// [`parse_response`] on the bytes of `inc` (no rescan of the headers' end).
-pub fn parse_reply(inc: &Incoming, closed: bool) -> Option<Result<String, String>> {
+pub fn parse_reply(inc: &Incoming, closed: bool) -> Option<Result<String, ReplyError>> {
     if inc.len() > MAX_REQUEST_BYTES {
-        return Some(Err(format!("reply larger than {MAX_REQUEST_BYTES} bytes")));
+        return Some(Err(ReplyError::TooLarge {
+            max: MAX_REQUEST_BYTES,
+        }));
     }
     if !closed && inc.len() < inc.needed {
         return None;
@@ -314,20 +317,22 @@ pub fn parse_reply(inc: &Incoming, closed: bool) -> Option<Result<String, String
     let Some((head, body)) = inc.split() else {
         return closed.then(|| {
             Err(if inc.is_empty() {
-                "the connection closed without a reply".to_string()
+                ReplyError::ClosedEmpty
             } else {
-                "the connection closed inside the reply headers".to_string()
+                ReplyError::ClosedInHeaders
             })
         });
     };
     let head = String::from_utf8_lossy(head);
     let len = header(&head, "content-length").and_then(|v| v.parse::<u64>().ok());
     if len.is_some_and(|n| n > MAX_REQUEST_BYTES as u64) {
-        return Some(Err(format!("reply larger than {MAX_REQUEST_BYTES} bytes")));
+        return Some(Err(ReplyError::TooLarge {
+            max: MAX_REQUEST_BYTES,
+        }));
     }
     let body = match len.map(|n| n as usize) {
         Some(n) if body.len() >= n => &body[..n],
-        Some(_) if closed => return Some(Err("the connection closed inside the reply".into())),
+        Some(_) if closed => return Some(Err(ReplyError::ClosedInBody)),
         None if closed => body,
         _ => return None,
     };
@@ -336,10 +341,10 @@ pub fn parse_reply(inc: &Incoming, closed: bool) -> Option<Result<String, String
 
 /// Splits `http://host:port/path` into (host, port, path); the port
 /// defaults to 9147 (the usual GGP port) when the URL has none.
-pub fn split_url(url: &str) -> Result<(String, u16, String), String> {
+pub fn split_url(url: &str) -> Result<(String, u16, String), UrlError> {
     let rest = url
         .strip_prefix("http://")
-        .ok_or_else(|| format!("`{url}`: a player URL starts with http://"))?;
+        .ok_or_else(|| UrlError::NotHttp(url.into()))?;
     let (authority, path) = match rest.find('/') {
         Some(i) => (&rest[..i], rest[i..].to_string()),
         None => (rest, "/".to_string()),
@@ -347,12 +352,15 @@ pub fn split_url(url: &str) -> Result<(String, u16, String), String> {
     let (host, port) = match authority.rsplit_once(':') {
         Some((h, p)) => (
             h,
-            p.parse().map_err(|_| format!("`{url}`: bad port `{p}`"))?,
+            p.parse().map_err(|_| UrlError::BadPort {
+                url: url.into(),
+                port: p.into(),
+            })?,
         ),
         None => (authority, 9147),
     };
     if host.is_empty() {
-        return Err(format!("`{url}`: no host"));
+        return Err(UrlError::NoHost(url.into()));
     }
     Ok((host.to_string(), port, path))
 }

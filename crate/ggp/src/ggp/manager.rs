@@ -16,7 +16,9 @@
 
 use super::message::{excerpt, print, spaced, Message};
 use crate::engine::{Engine, EngineChoice, EngineState};
+pub use crate::error::ManagerError;
 use crate::reasoner::{random_index, StateMachine};
+use crate::EvalError;
 use serde_json::{json, Value};
 
 /// What a match needs besides the rules.
@@ -91,24 +93,27 @@ pub struct GameMatch {
 
 impl GameMatch {
     /// Loads the rules; errors in them are rendered diagnostics.
-    pub fn new(rules: &str, choice: EngineChoice, setup: MatchSetup) -> Result<GameMatch, String> {
-        let mut engine = crate::engine::load_engine(rules, choice)
-            .map_err(|d| crate::diagnostic::render(&d, "rules", rules, false))?;
+    pub fn new(
+        rules: &str,
+        choice: EngineChoice,
+        setup: MatchSetup,
+    ) -> Result<GameMatch, ManagerError> {
+        let mut engine =
+            crate::engine::load_engine(rules, choice).map_err(|d| ManagerError::Rules {
+                rendered: crate::diagnostic::render(&d, "rules", rules, false),
+            })?;
         let roles: Vec<String> = engine
             .roles()
             .iter()
             .map(|&r| engine.terms().display(r))
             .collect();
         if setup.players.len() != roles.len() {
-            return Err(format!(
-                "the game has {} role{} ({}); give one player per role, got {}",
-                roles.len(),
-                if roles.len() == 1 { "" } else { "s" },
-                roles.join(" "),
-                setup.players.len()
-            ));
+            return Err(ManagerError::Players {
+                roles,
+                given: setup.players.len(),
+            });
         }
-        let state = engine.initial_state().map_err(|e| e.to_string())?;
+        let state = engine.initial_state()?;
         // Its own generator: the token does not change the moves drawn.
         let mut token_rng = fastrand::Rng::with_seed(setup.seed ^ setup.start_time.to_bits());
         let random_token = (0..32)
@@ -153,11 +158,8 @@ impl GameMatch {
     }
 
     /// The legal moves of `role` in the current state, as KIF.
-    pub fn legal_moves(&mut self, role: usize) -> Result<Vec<String>, String> {
-        let legal = self
-            .engine
-            .legal_moves(&self.state, role)
-            .map_err(|e| e.to_string())?;
+    pub fn legal_moves(&mut self, role: usize) -> Result<Vec<String>, EvalError> {
+        let legal = self.engine.legal_moves(&self.state, role)?;
         Ok(legal
             .iter()
             .map(|&t| spaced(&self.engine.terms().display(t)))
@@ -236,7 +238,7 @@ impl GameMatch {
 
     /// Takes the answers to [`GameMatch::requests`] (one per role, in role
     /// order) and moves to the next phase; `now` is epoch milliseconds.
-    pub fn deliver(&mut self, answers: Vec<Answer>, now: f64) -> Result<(), String> {
+    pub fn deliver(&mut self, answers: Vec<Answer>, now: f64) -> Result<(), ManagerError> {
         match self.phase {
             Phase::Start => {
                 let mut errors = Vec::new();
@@ -279,9 +281,8 @@ impl GameMatch {
         format!("{} ({})", self.roles[r], self.setup.players[r])
     }
 
-    fn play(&mut self, answers: Vec<Answer>, now: f64) -> Result<(), String> {
-        let err = |e: crate::EvalError| e.to_string();
-        let legal = self.engine.all_legal_moves(&self.state).map_err(err)?;
+    fn play(&mut self, answers: Vec<Answer>, now: f64) -> Result<(), EvalError> {
+        let legal = self.engine.all_legal_moves(&self.state)?;
         let step = self.moves.len() + 1;
         let mut joint = Vec::new();
         let mut errors = Vec::new();
@@ -323,7 +324,7 @@ impl GameMatch {
             .iter()
             .map(|&t| spaced(&self.engine.terms().display(t)))
             .collect();
-        self.state = self.engine.next_state(&self.state, &joint).map_err(err)?;
+        self.state = self.engine.next_state(&self.state, &joint)?;
         self.moves.push(texts.clone());
         self.errors.push(errors);
         self.last_joint = Some(texts);
@@ -332,14 +333,12 @@ impl GameMatch {
     }
 
     /// After START or a step: on to STOP when the game is over.
-    fn check_end(&mut self) -> Result<(), String> {
-        let err = |e: crate::EvalError| e.to_string();
-        let terminal = self.engine.is_terminal(&self.state).map_err(err)?;
+    fn check_end(&mut self) -> Result<(), EvalError> {
+        let terminal = self.engine.is_terminal(&self.state)?;
         let stuck = !terminal
             && self
                 .engine
-                .all_legal_moves(&self.state)
-                .map_err(err)?
+                .all_legal_moves(&self.state)?
                 .iter()
                 .any(Vec::is_empty);
         if terminal {
@@ -356,8 +355,7 @@ impl GameMatch {
         }
         self.goal_values = self
             .engine
-            .goals(&self.state)
-            .map_err(err)?
+            .goals(&self.state)?
             .iter()
             .map(|g| g.unwrap_or(0))
             .collect();
@@ -597,7 +595,10 @@ mod tests {
     fn wrong_player_count_and_bad_rules_are_refused() {
         let mut s = setup();
         s.players.pop();
-        let e = GameMatch::new(GAME, EngineChoice::Auto, s).err().unwrap();
+        let e = GameMatch::new(GAME, EngineChoice::Auto, s)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(e.contains("2 roles"), "{e}");
         assert!(GameMatch::new("(role a", EngineChoice::Auto, setup()).is_err());
     }

@@ -2,6 +2,7 @@
 //! …), parsed case-insensitively, and printed the way ggp-base prints them
 //! (spaces inside parentheses, upper-case keywords).
 
+pub use crate::error::MessageError;
 use crate::syntax::{self, Sexp, SexpKind};
 
 /// One manager → player message. Texts (rules, moves) are kept as KIF text.
@@ -61,38 +62,35 @@ impl Message {
 }
 
 /// Parses a message body; the error says what is wrong.
-pub fn parse(text: &str) -> Result<Message, String> {
+pub fn parse(text: &str) -> Result<Message, MessageError> {
     let tree = syntax::parse(text);
     if let Some(d) = tree.diagnostics.first() {
-        return Err(format!("not KIF: {}", d.message));
+        return Err(MessageError::NotKif(d.message.clone()));
     }
     let [form] = tree.forms.as_slice() else {
-        return Err(format!(
-            "expected one message, found {} forms",
-            tree.forms.len()
-        ));
+        return Err(MessageError::Forms(tree.forms.len()));
     };
     let items: &[Sexp] = match &form.kind {
         SexpKind::List(items) => items,
         // `info` without parentheses is accepted as ggp-base does not send it,
         // but a human with curl may.
         SexpKind::Atom => std::slice::from_ref(form),
-        SexpKind::Var => return Err("a message is a list such as (info)".into()),
+        SexpKind::Var => return Err(MessageError::NotAList),
     };
     let Some(head) = items.first().filter(|h| h.is_atom()) else {
-        return Err("a message starts with its keyword, e.g. (info)".into());
+        return Err(MessageError::NoKeyword);
     };
     let keyword = head.text(text).to_ascii_lowercase();
     let args = &items[1..];
-    let arity = |n: usize| -> Result<(), String> {
+    let arity = |n: usize| -> Result<(), MessageError> {
         if args.len() == n {
             Ok(())
         } else {
-            Err(format!(
-                "({keyword} …) takes {n} argument{}, got {}",
-                if n == 1 { "" } else { "s" },
-                args.len()
-            ))
+            Err(MessageError::Arity {
+                keyword: keyword.clone(),
+                takes: n,
+                got: args.len(),
+            })
         }
     };
     match keyword.as_str() {
@@ -133,52 +131,50 @@ pub fn parse(text: &str) -> Result<Message, String> {
                 clock: clock(text, &args[1], "preview clock")?,
             })
         }
-        other => Err(format!(
-            "unknown message `{other}` (info, start, play, stop, abort, preview)"
-        )),
+        other => Err(MessageError::Unknown(other.into())),
     }
 }
 
-fn atom(text: &str, s: &Sexp, what: &str) -> Result<String, String> {
+fn atom(text: &str, s: &Sexp, what: &'static str) -> Result<String, MessageError> {
     if s.is_atom() {
         Ok(s.text(text).to_string())
     } else {
-        Err(format!(
-            "the {what} must be a symbol, got `{}`",
-            s.text(text)
-        ))
+        Err(MessageError::NotASymbol {
+            what,
+            got: s.text(text).into(),
+        })
     }
 }
 
-fn clock(text: &str, s: &Sexp, what: &str) -> Result<u64, String> {
+fn clock(text: &str, s: &Sexp, what: &'static str) -> Result<u64, MessageError> {
     s.text(text)
         .parse()
         .ok()
         .filter(|_| s.is_atom())
-        .ok_or_else(|| format!("the {what} must be whole seconds, got `{}`", s.text(text)))
+        .ok_or_else(|| MessageError::NotSeconds {
+            what,
+            got: s.text(text).into(),
+        })
 }
 
-fn rules(text: &str, s: &Sexp) -> Result<String, String> {
+fn rules(text: &str, s: &Sexp) -> Result<String, MessageError> {
     match s.as_list() {
         Some(items) => Ok(items
             .iter()
             .map(|r| r.text(text))
             .collect::<Vec<_>>()
             .join("\n")),
-        None => Err("the rules must be a list of rules".into()),
+        None => Err(MessageError::NotRules),
     }
 }
 
-fn joint_move(text: &str, s: &Sexp) -> Result<Option<Vec<String>>, String> {
+fn joint_move(text: &str, s: &Sexp) -> Result<Option<Vec<String>>, MessageError> {
     match &s.kind {
         SexpKind::Atom if s.text(text).eq_ignore_ascii_case("nil") => Ok(None),
         SexpKind::List(items) => Ok(Some(
             items.iter().map(|m| m.text(text).to_string()).collect(),
         )),
-        _ => Err(format!(
-            "moves must be nil or a list of moves, got `{}`",
-            s.text(text)
-        )),
+        _ => Err(MessageError::NotMoves(s.text(text).into())),
     }
 }
 
@@ -370,7 +366,7 @@ mod tests {
             ("(play m1 (a b)", "not KIF"),
             ("(play m1 x)", "nil or a list"),
         ] {
-            let e = parse(bad).unwrap_err();
+            let e = parse(bad).unwrap_err().to_string();
             assert!(e.contains(why), "{bad}: {e}");
         }
     }

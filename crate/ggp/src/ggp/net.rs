@@ -6,6 +6,7 @@
 use super::http::{self, Incoming, Parsed};
 use super::manager::{epoch_ms, Answer, Failure, GameMatch, Outgoing};
 use super::session::{Input, Session, Watch};
+use crate::error::ManagerError;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -255,7 +256,7 @@ fn drain(stream: &mut TcpStream) {
 /// Sends one message to a player and reads its reply within `timeout_ms`.
 pub fn post(url: &str, body: &str, timeout_ms: u64) -> Answer {
     let deadline = Instant::now() + Duration::from_millis(timeout_ms.max(1));
-    let (host, port, _) = http::split_url(url).map_err(Failure::Connection)?;
+    let (host, port, _) = http::split_url(url).map_err(|e| Failure::Connection(e.to_string()))?;
     let addr = (host.as_str(), port)
         .to_socket_addrs()
         .map_err(|e| Failure::Connection(format!("{url}: {e}")))?
@@ -276,7 +277,7 @@ pub fn post(url: &str, body: &str, timeout_ms: u64) -> Answer {
     let mut chunk = vec![0u8; 64 * 1024];
     loop {
         if let Some(done) = http::parse_reply(&inc, false) {
-            return done.map_err(Failure::Connection);
+            return done.map_err(|e| Failure::Connection(e.to_string()));
         }
         let rest = left();
         if rest.is_zero() {
@@ -286,8 +287,8 @@ pub fn post(url: &str, body: &str, timeout_ms: u64) -> Answer {
         match stream.read(&mut chunk) {
             Ok(0) => {
                 return http::parse_reply(&inc, true)
-                    .unwrap_or(Err("closed".into()))
-                    .map_err(Failure::Connection)
+                    .unwrap_or(Err(http::ReplyError::ClosedEmpty))
+                    .map_err(|e| Failure::Connection(e.to_string()))
             }
             Ok(n) => inc.push(&chunk[..n]),
             Err(e)
@@ -327,7 +328,10 @@ pub fn send_all(urls: &[String], out: &[Outgoing]) -> Vec<Answer> {
 /// Runs a match to its end over HTTP; `progress` sees each phase's summary;
 /// once the job is cancelled ([`crate::job::cancel`], Ctrl-C natively), the
 /// players get ABORT and the match stops.
-pub fn run_match(m: &mut GameMatch, progress: &mut dyn FnMut(&GameMatch)) -> Result<(), String> {
+pub fn run_match(
+    m: &mut GameMatch,
+    progress: &mut dyn FnMut(&GameMatch),
+) -> Result<(), ManagerError> {
     let urls = m.setup.players.clone();
     while !m.is_done() {
         if crate::job::cancelled() {

@@ -7,6 +7,8 @@
 use super::http::{self, Parsed, Request};
 use super::message::{self, spaced, Message};
 use crate::engine::{Engine, EngineChoice, EngineState};
+use crate::error::MessageError;
+pub use crate::error::SessionError;
 use crate::reasoner::StateMachine;
 use crate::search::{build_player, Player, PlayerSpec, RandomPlayer};
 use crate::solve::{self, Solution};
@@ -59,7 +61,7 @@ pub enum Input {
         /// Sent as ggp-base's `GET /?(info)` form.
         get: bool,
         text: String,
-        parsed: Result<Message, String>,
+        parsed: Result<Message, MessageError>,
     },
     /// Not a request: the HTTP status and why.
     Refused { status: u16, why: String },
@@ -233,8 +235,13 @@ impl Session {
         self.handle_parsed(text, message::parse(text), arrival)
     }
 
-    fn handle_parsed(&mut self, text: &str, m: Result<Message, String>, arrival: f64) -> Reply {
-        let mut r = match m {
+    fn handle_parsed(
+        &mut self,
+        text: &str,
+        m: Result<Message, MessageError>,
+        arrival: f64,
+    ) -> Reply {
+        let mut r = match m.map_err(|e| e.to_string()) {
             Err(why) => Reply {
                 status: 400,
                 body: error_body(&why),
@@ -403,9 +410,9 @@ impl Session {
     /// without choosing any: a player rebuilt after its worker died (the
     /// page's Match view) is sent the match's START again, then catches up
     /// with the moves before the pending message's.
-    pub fn catch_up(&mut self, moves: &[Vec<String>]) -> Result<(), String> {
+    pub fn catch_up(&mut self, moves: &[Vec<String>]) -> Result<(), SessionError> {
         let Some(cur) = self.current.as_mut() else {
-            return Err("no match is running: START first".into());
+            return Err(SessionError::NoMatch);
         };
         for joint in moves {
             cur.state = advance(cur, joint)?;
@@ -424,7 +431,7 @@ impl Session {
             return Ok(("busy".into(), "(no match) ".into()));
         };
         if let Some(ms) = moves {
-            cur.state = advance(cur, &ms)?;
+            cur.state = advance(cur, &ms).map_err(|e| e.to_string())?;
         }
         let legal = cur
             .engine
@@ -533,21 +540,19 @@ fn solved_move(cur: &mut Current, legal: &[TermId]) -> Option<TermId> {
 }
 
 /// The state after a joint move given as KIF texts in role order.
-fn advance(cur: &mut Current, moves: &[String]) -> Result<EngineState, String> {
+fn advance(cur: &mut Current, moves: &[String]) -> Result<EngineState, SessionError> {
     let n = cur.engine.roles().len();
     if moves.len() != n {
-        return Err(format!(
-            "a joint move has {n} moves (one per role), got {}",
-            moves.len()
-        ));
+        return Err(SessionError::MoveCount {
+            roles: n,
+            given: moves.len(),
+        });
     }
     let joint = moves
         .iter()
         .map(|m| crate::program::parse_ground_term(cur.engine.terms_mut(), m))
         .collect::<Result<Vec<_>, _>>()?;
-    cur.engine
-        .next_state(&cur.state, &joint)
-        .map_err(|e| e.to_string())
+    Ok(cur.engine.next_state(&cur.state, &joint)?)
 }
 
 /// Leaves `body` as the reply to send at `at_ms` unless another is sent

@@ -26,6 +26,7 @@ use super::alphabeta::{AlphaBeta, Config};
 use super::heuristics;
 use super::parallel::{run_all, Job};
 use super::{Budget, Player, SearchResult, Stats};
+use crate::error::{HeuristicError, SearchError};
 use crate::program::Program;
 use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::TermId;
@@ -131,10 +132,17 @@ pub fn from_spec<M: StateMachine>(
     spec: &super::PlayerSpec,
     program: &Program,
     m: &mut M,
-) -> Result<(Vec<String>, f64), String> {
-    spec.check_keys(&["workers", "ms", "heuristics"])?;
-    let workers: usize = spec.number("workers")?.unwrap_or(4);
-    let ms: f64 = spec.number("ms")?.unwrap_or(super::DEFAULT_MS);
+) -> Result<(Vec<String>, f64), SearchError> {
+    spec.check_keys(&["workers", "ms", "heuristics"])
+        .map_err(SearchError::Spec)?;
+    let workers: usize = spec
+        .number("workers")
+        .map_err(SearchError::Spec)?
+        .unwrap_or(4);
+    let ms: f64 = spec
+        .number("ms")
+        .map_err(SearchError::Spec)?
+        .unwrap_or(super::DEFAULT_MS);
     Ok((
         member_heuristics(program, m, spec.get("heuristics"), workers),
         ms,
@@ -148,7 +156,7 @@ pub fn member<M: StateMachine + 'static>(
     m: &mut M,
     name: &str,
     ms: f64,
-) -> Result<AlphaBeta<M>, String> {
+) -> Result<AlphaBeta<M>, HeuristicError> {
     member_with_budget(program, m, name, Budget::ms(ms))
 }
 
@@ -158,7 +166,7 @@ pub fn member_with_budget<M: StateMachine + 'static>(
     m: &mut M,
     name: &str,
     budget: Budget,
-) -> Result<AlphaBeta<M>, String> {
+) -> Result<AlphaBeta<M>, HeuristicError> {
     let h = heuristics::build(name, program, m)?;
     let cfg = Config {
         budget,
@@ -177,7 +185,7 @@ impl<M: StateMachine + 'static> Ensemble<M> {
         m: &mut M,
         heuristic_names: &[String],
         ms: f64,
-    ) -> Result<Ensemble<M>, String> {
+    ) -> Result<Ensemble<M>, HeuristicError> {
         let share = if cfg!(target_arch = "wasm32") {
             ms / heuristic_names.len().max(1) as f64
         } else {
@@ -195,7 +203,7 @@ impl<M: StateMachine + 'static> Ensemble<M> {
         m: &mut M,
         heuristic_names: &[String],
         budget: Budget,
-    ) -> Result<Ensemble<M>, String> {
+    ) -> Result<Ensemble<M>, HeuristicError> {
         let mut members = Vec::new();
         for name in heuristic_names {
             members.push(Member {

@@ -12,6 +12,7 @@
 
 use super::heuristics::{self, Heuristic};
 use super::Stop;
+use crate::error::{ExplainError, PositionError};
 use crate::program::{parse_ground_term, Program};
 use crate::reasoner::{first_joint_moves, joint_count, StateMachine};
 use serde::Serialize;
@@ -96,8 +97,11 @@ const MAX_REPLY_MOVES: usize = 65_536;
 
 /// Plays `moves` (joint moves, one per role in role order, as text) from
 /// the initial state.
-pub fn position<M: StateMachine>(m: &mut M, moves: &[Vec<String>]) -> Result<M::State, String> {
-    let s = m.initial_state().map_err(|e| e.to_string())?;
+pub fn position<M: StateMachine>(
+    m: &mut M,
+    moves: &[Vec<String>],
+) -> Result<M::State, PositionError> {
+    let s = m.initial_state()?;
     position_from(m, s, moves)
 }
 
@@ -106,35 +110,35 @@ pub fn position_from<M: StateMachine>(
     m: &mut M,
     mut s: M::State,
     moves: &[Vec<String>],
-) -> Result<M::State, String> {
+) -> Result<M::State, PositionError> {
     let n = m.roles().len();
     for (i, joint) in moves.iter().enumerate() {
-        if m.is_terminal(&s).map_err(|e| e.to_string())? {
-            return Err(format!("step {}: the state is terminal", i + 1));
+        let step = i + 1;
+        if m.is_terminal(&s)? {
+            return Err(PositionError::Terminal { step });
         }
         if joint.len() != n {
-            return Err(format!(
-                "step {}: {} moves given for {n} roles",
-                i + 1,
-                joint.len()
-            ));
+            return Err(PositionError::MoveCount {
+                step,
+                given: joint.len(),
+                roles: n,
+            });
         }
-        let legal = m.all_legal_moves(&s).map_err(|e| e.to_string())?;
+        let legal = m.all_legal_moves(&s)?;
         let mut ids = Vec::with_capacity(n);
         for (r, text) in joint.iter().enumerate() {
             let id = parse_ground_term(m.terms_mut(), text)
-                .map_err(|e| format!("step {}: {e}", i + 1))?;
+                .map_err(|error| PositionError::BadMove { step, error })?;
             if !legal[r].contains(&id) {
-                let role = m.terms().display(m.roles()[r]);
-                return Err(format!(
-                    "step {}: move {} of role {role} is not legal",
-                    i + 1,
-                    m.terms().display(id)
-                ));
+                return Err(PositionError::Illegal {
+                    step,
+                    mv: m.terms().display(id),
+                    role: m.terms().display(m.roles()[r]),
+                });
             }
             ids.push(id);
         }
-        s = m.next_state(&s, &ids).map_err(|e| e.to_string())?;
+        s = m.next_state(&s, &ids)?;
     }
     Ok(s)
 }
@@ -165,7 +169,7 @@ pub fn explain<M: StateMachine + 'static>(
     moves: &[Vec<String>],
     role: Option<&str>,
     heuristic: &str,
-) -> Result<Explanation, String> {
+) -> Result<Explanation, ExplainError> {
     let s = position(m, moves)?;
     explain_state(m, program, &s, role, heuristic)
 }
@@ -177,27 +181,30 @@ pub fn explain_state<M: StateMachine + 'static>(
     s: &M::State,
     role: Option<&str>,
     heuristic: &str,
-) -> Result<Explanation, String> {
+) -> Result<Explanation, ExplainError> {
     let s = s.clone();
     if m.roles().is_empty() {
-        return Err("the game has no roles (GDL060): nothing to explain".into());
+        return Err(ExplainError::NoRoles);
     }
-    let legal = m.all_legal_moves(&s).map_err(|e| e.to_string())?;
+    let legal = m.all_legal_moves(&s)?;
     let names: Vec<String> = m.roles().iter().map(|&r| m.terms().display(r)).collect();
     let role = match role {
         Some(r) => names
             .iter()
             .position(|n| n.eq_ignore_ascii_case(r))
-            .ok_or_else(|| format!("unknown role `{r}` (roles: {})", names.join(", ")))?,
+            .ok_or_else(|| ExplainError::UnknownRole {
+                role: r.into(),
+                roles: names.join(", "),
+            })?,
         None => legal.iter().position(|l| l.len() > 1).unwrap_or(0),
     };
     let mut h = heuristics::build(heuristic, program, m)?;
-    h.set_root(m, &s).map_err(|e| e.to_string())?;
+    h.set_root(m, &s)?;
     let measure = super::fjo::parse_spec(&h.name()).map(|(m, _)| m);
     let fjo = measure == Some(super::fjo::Measure::Fjo);
     let err = |e: Stop| match e {
-        Stop::Eval(e) => e.to_string(),
-        Stop::Budget => "budget exhausted".to_string(),
+        Stop::Eval(e) => ExplainError::Eval(e),
+        Stop::Budget => ExplainError::Budget,
     };
     let (terminal, value, goals) = value_of(m, h.as_mut(), fjo, &s, role).map_err(err)?;
     let mut out = Explanation {
@@ -230,7 +237,7 @@ pub fn explain_state<M: StateMachine + 'static>(
         crate::job::progress("explain: moves", || format!("{i} of {n} moves"));
         // Thousands of moves, each with its replies valued: the time limit
         // is checked here, since a heuristic's value may not evaluate rules.
-        crate::job::check().map_err(|e| e.to_string())?;
+        crate::job::check()?;
         let mut mvv = MoveValue {
             mv: m.terms().display(mv),
             value: None,
@@ -242,10 +249,10 @@ pub fn explain_state<M: StateMachine + 'static>(
         let mut min: Option<f64> = None;
         let mut all_unknown = true;
         for joint in &replies {
-            crate::job::check().map_err(|e| e.to_string())?;
+            crate::job::check()?;
             let mut joint = joint.clone();
             joint[role] = mv;
-            let next = m.next_state(&s, &joint).map_err(|e| e.to_string())?;
+            let next = m.next_state(&s, &joint)?;
             if let Some(b) = &board {
                 touched(&mut mvv, super::explain_board::changed(b, m, &s, &next));
             }
@@ -400,26 +407,26 @@ impl Default for ExplainOptions {
 /// Loads a game from its text and explains a position (what the wasm
 /// binding and the page call). Errors are messages (the game's first
 /// error diagnostic with its line, a bad option, an illegal move).
-pub fn explain_text(text: &str, o: &ExplainOptions) -> Result<Explanation, String> {
+pub fn explain_text(text: &str, o: &ExplainOptions) -> Result<Explanation, ExplainError> {
     let ms = o.time_limit()?;
     crate::job::scope(ms, || explain_in_time(text, o))
 }
 
 impl ExplainOptions {
     /// The time limit: `ms` ([`crate::job::check_ms`]) or [`EXPLAIN_MS`].
-    pub fn time_limit(&self) -> Result<f64, String> {
+    pub fn time_limit(&self) -> Result<f64, gdlkit_engine::error::OptionError> {
         self.ms.map_or(Ok(EXPLAIN_MS), |ms| {
             crate::job::check_ms("explain option ms", ms)
         })
     }
 }
 
-fn explain_in_time(text: &str, o: &ExplainOptions) -> Result<Explanation, String> {
+fn explain_in_time(text: &str, o: &ExplainOptions) -> Result<Explanation, ExplainError> {
     let choice: crate::EngineChoice = o.engine.parse()?;
     let program = crate::parse_program(text);
     let fail = |d: Vec<crate::Diagnostic>| {
-        let resolved = crate::diagnostic::render(&d, "game", text, false);
-        format!("the game has errors:\n{resolved}")
+        let rendered = crate::diagnostic::render(&d, "game", text, false);
+        ExplainError::Game { rendered }
     };
     if crate::diagnostic::has_errors(&program.diagnostics) {
         return Err(fail(program.diagnostics));
@@ -434,9 +441,13 @@ fn explain_in_time(text: &str, o: &ExplainOptions) -> Result<Explanation, String
         .map_err(fail)?;
     let heuristic = super::fjo::with_costs(&o.heuristic, o.costs.as_deref())?;
     let start = match &o.from {
-        Some(fluents) => crate::reasoner::state_of(&mut m, fluents)
-            .map_err(|b| format!("fluent {}: {}", b.text, b.error))?,
-        None => m.initial_state().map_err(|e| e.to_string())?,
+        Some(fluents) => {
+            crate::reasoner::state_of(&mut m, fluents).map_err(|b| ExplainError::BadFluent {
+                text: b.text.into(),
+                error: b.error,
+            })?
+        }
+        None => m.initial_state()?,
     };
     let s = position_from(&mut m, start, &o.moves)?;
     explain_state(&mut m, &program, &s, o.role.as_deref(), &heuristic)

@@ -16,6 +16,7 @@
 //! role's best goal value as `1 / (1 + d)` (unreachable: 0).
 
 use super::scale;
+use crate::error::HeuristicError;
 use crate::evaluation::Heuristic;
 pub use crate::evaluation::{Details, GoalDistance};
 use crate::ground::Budget as GroundBudget;
@@ -42,14 +43,14 @@ pub const THESIS_TABLE: Costs = Costs {
 };
 
 /// The costs of a preset of [`COST_PRESETS`].
-pub fn costs_named(name: &str) -> Result<Costs, String> {
+pub fn costs_named(name: &str) -> Result<Costs, HeuristicError> {
     match name {
         "default" | "" => Ok(Costs::THESIS),
         "thesis" => Ok(THESIS_TABLE),
-        other => Err(format!(
-            "unknown costs `{other}` (costs: {})",
-            COST_PRESETS.join(", ")
-        )),
+        other => Err(HeuristicError::UnknownCosts {
+            name: other.into(),
+            known: COST_PRESETS.join(", "),
+        }),
     }
 }
 
@@ -66,7 +67,7 @@ pub fn parse_spec(name: &str) -> Option<(Measure, Costs)> {
 /// `heuristic` with the costs of preset `costs` (`explain --costs`): a
 /// planning heuristic's name gets `-thesis` for the `thesis` preset; other
 /// heuristics have no costs and keep their name.
-pub fn with_costs(heuristic: &str, costs: Option<&str>) -> Result<String, String> {
+pub fn with_costs(heuristic: &str, costs: Option<&str>) -> Result<String, HeuristicError> {
     let Some(preset) = costs else {
         return Ok(heuristic.to_string());
     };
@@ -129,7 +130,7 @@ impl PlanHeuristic {
         program: &Program,
         measure: Measure,
         m: &mut M,
-    ) -> Result<PlanHeuristic, String> {
+    ) -> Result<PlanHeuristic, HeuristicError> {
         PlanHeuristic::build_with(program, measure, m, Costs::THESIS)
     }
 
@@ -139,11 +140,15 @@ impl PlanHeuristic {
         measure: Measure,
         m: &mut M,
         costs: Costs,
-    ) -> Result<PlanHeuristic, String> {
+    ) -> Result<PlanHeuristic, HeuristicError> {
+        let plan_error = |message: String| HeuristicError::Plan {
+            measure: measure.name(),
+            message,
+        };
         let problem = Problem::build(program, GroundBudget::default(), costs)
-            .map_err(|e| format!("{} heuristic: {e}", measure.name()))?;
+            .map_err(|e| plan_error(e.to_string()))?;
         if problem.roles.len() != m.roles().len() {
-            return Err(format!("{} heuristic: roles differ", measure.name()));
+            return Err(plan_error("roles differ".into()));
         }
         let graph = Graph::new(&problem);
         Ok(PlanHeuristic {
@@ -327,7 +332,7 @@ pub fn coolerjo<M: StateMachine + 'static>(
     program: &Program,
     m: &mut M,
     budget: super::Budget,
-) -> Result<Box<dyn super::Player<M>>, String> {
+) -> Result<Box<dyn super::Player<M>>, HeuristicError> {
     let h = Box::new(PlanHeuristic::build(program, Measure::Fjo, m)?);
     if m.roles().len() == 1 {
         return Ok(Box::new(super::bestfirst::BestFirst::new(h, budget)));

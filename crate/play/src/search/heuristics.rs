@@ -7,6 +7,7 @@
 
 use super::fuzzy::FuzzyHeuristic;
 pub use super::scale;
+use crate::error::HeuristicError;
 pub use crate::evaluation::{BoxedHeuristic, Heuristic};
 use crate::program::Program;
 use crate::reasoner::{EvalError, StateMachine};
@@ -133,7 +134,7 @@ pub fn build<M: StateMachine + 'static>(
     name: &str,
     program: &Program,
     m: &mut M,
-) -> Result<Box<dyn Heuristic<M>>, String> {
+) -> Result<Box<dyn Heuristic<M>>, HeuristicError> {
     match name {
         "fuzzy" | "goal" | "goal-distance" => Ok(Box::new(FuzzyHeuristic::build(program, m)?)),
         "mobility" => Ok(Box::new(Mobility { inverse: false })),
@@ -143,8 +144,9 @@ pub fn build<M: StateMachine + 'static>(
         "novelty" => Ok(Box::new(Novelty::default())),
         "none" | "constant" => Ok(Box::new(Constant)),
         "learned" => {
-            let eval = super::mcts::learned::LearnedEval::before_first_move(m, 0, false, None)?
-                .ok_or("no evaluation could be learnt: too few random playouts ended")?;
+            let eval = super::mcts::learned::LearnedEval::before_first_move(m, 0, false, None)
+                .map_err(HeuristicError::Learned)?
+                .ok_or(HeuristicError::NothingLearnt)?;
             Ok(Box::new(std::sync::Arc::new(eval)))
         }
         name if super::fjo::parse_spec(name).is_some() => {
@@ -160,10 +162,10 @@ pub fn build<M: StateMachine + 'static>(
         )),
         other => {
             let names: Vec<&str> = HEURISTICS.iter().map(|h| h.name).collect();
-            Err(format!(
-                "unknown heuristic `{other}` (heuristics: {})",
-                names.join(", ")
-            ))
+            Err(HeuristicError::Unknown {
+                name: other.into(),
+                known: names.join(", "),
+            })
         }
     }
 }

@@ -11,6 +11,7 @@
 //! `mean ± 1.96·s/√n`, clipped to the goal range 0..100.
 
 use super::{build_player, Player, PlayerSpec, Stats};
+use crate::error::{MatchError, SearchError};
 use crate::program::Program;
 use crate::reasoner::StateMachine;
 use crate::terms::TermId;
@@ -29,9 +30,12 @@ pub const MAX_GAMES: usize = 100_000;
 
 impl MatchConfig {
     /// The one check of a match's numbers (the CLI prefixes `--`).
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), MatchError> {
         if self.games == 0 || self.games > MAX_GAMES {
-            return Err(format!("games {}: give 1 to {MAX_GAMES} games", self.games));
+            return Err(MatchError::Games {
+                games: self.games,
+                max: MAX_GAMES,
+            });
         }
         Ok(())
     }
@@ -221,17 +225,16 @@ pub fn run_match<M: StateMachine + Clone + Send + 'static>(
     specs: &[PlayerSpec],
     cfg: &MatchConfig,
     progress: &mut dyn FnMut(&GameRecord),
-) -> Result<MatchResult, String>
+) -> Result<MatchResult, MatchError>
 where
     M::State: Send + Sync,
 {
     let n = m.roles().len();
     if specs.len() != n {
-        return Err(format!(
-            "the game has {n} role{}; give one player per role, got {}",
-            if n == 1 { "" } else { "s" },
-            specs.len()
-        ));
+        return Err(MatchError::Players {
+            roles: n,
+            given: specs.len(),
+        });
     }
     let mut players: Vec<Box<dyn Player<M>>> = Vec::new();
     for (i, s) in specs.iter().enumerate() {
@@ -239,15 +242,14 @@ where
             .seed
             .wrapping_mul(0x9E37_79B9_7F4A_7C15)
             .wrapping_add(i as u64 + 1);
-        players.push(build_player(s, program, m, seed)?);
+        players.push(build_player(s, program, m, seed).map_err(SearchError::Spec)?);
     }
     let names: Vec<String> = players.iter().map(|p| p.name()).collect();
     let mut totals = vec![Stats::default(); n];
     let mut moves = vec![0u64; n];
     let mut depths = vec![0u64; n];
     let mut records = Vec::new();
-    let err = |e: crate::EvalError| e.to_string();
-    let init = m.initial_state().map_err(err)?;
+    let init = m.initial_state()?;
     for g in 0..cfg.games {
         // Out of time or Ctrl-C: the games played so far are the result.
         if g > 0 && crate::job::soft_passed() {
@@ -260,9 +262,9 @@ where
         }
         let mut s = init.clone();
         let mut steps = 0;
-        let mut terminal = m.is_terminal(&s).map_err(err)?;
+        let mut terminal = m.is_terminal(&s)?;
         while !terminal && steps < cfg.max_steps {
-            let legal = m.all_legal_moves(&s).map_err(err)?;
+            let legal = m.all_legal_moves(&s)?;
             if legal.iter().any(Vec::is_empty) {
                 break;
             }
@@ -273,7 +275,7 @@ where
                 let mv = if moves_r.len() == 1 {
                     moves_r[0]
                 } else {
-                    let mv = players[p].select_move(m, &s, r).map_err(err)?;
+                    let mv = players[p].select_move(m, &s, r)?;
                     let last = players[p].last_stats();
                     totals[p].add(&last);
                     depths[p] += last.depth as u64;
@@ -281,24 +283,18 @@ where
                     mv
                 };
                 if !moves_r.contains(&mv) {
-                    return Err(format!(
-                        "player {} chose an illegal move {}",
-                        names[p],
-                        m.terms().display(mv)
-                    ));
+                    return Err(MatchError::IllegalMove {
+                        player: names[p].clone(),
+                        mv: m.terms().display(mv),
+                    });
                 }
                 joint.push(mv);
             }
-            s = m.next_state(&s, &joint).map_err(err)?;
+            s = m.next_state(&s, &joint)?;
             steps += 1;
-            terminal = m.is_terminal(&s).map_err(err)?;
+            terminal = m.is_terminal(&s)?;
         }
-        let goals: Vec<i64> = m
-            .goals(&s)
-            .map_err(err)?
-            .iter()
-            .map(|g| g.unwrap_or(0))
-            .collect();
+        let goals: Vec<i64> = m.goals(&s)?.iter().map(|g| g.unwrap_or(0)).collect();
         let rec = GameRecord {
             game: g,
             seats,

@@ -685,6 +685,7 @@ where
     let spec = &spec.expanded()?;
     let heuristic = |m: &mut M, default: &str| -> Result<Box<dyn Heuristic<M>>, String> {
         heuristics::build(spec.get("heuristic").unwrap_or(default), program, m)
+            .map_err(String::from)
     };
     match spec.name.as_str() {
         "random" => {
@@ -761,7 +762,7 @@ where
         }
         "coolerjo" => {
             spec.check_keys(&["depth", "ms", "nodes"])?;
-            fjo::coolerjo(program, m, spec.budget(Some(DEFAULT_MS))?)
+            fjo::coolerjo(program, m, spec.budget(Some(DEFAULT_MS))?).map_err(String::from)
         }
         "ensemble" => {
             let (names, ms) = ensemble::from_spec(spec, program, m)?;
@@ -877,7 +878,7 @@ fn solver_material<M: StateMachine>(
 /// meaning), 1 when neither is given.
 pub fn spec_threads(spec: &PlayerSpec) -> Result<usize, String> {
     match spec.get("threads").or(spec.get("cores")) {
-        Some(t) => parallel::parse_threads(t),
+        Some(t) => parallel::parse_threads(t).map_err(String::from),
         None => Ok(1),
     }
 }

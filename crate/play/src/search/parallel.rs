@@ -31,14 +31,12 @@ pub fn available_cores() -> usize {
 }
 
 /// Parses a thread count: a positive number or `auto` (all cores).
-pub fn parse_threads(text: &str) -> Result<usize, String> {
+pub fn parse_threads(text: &str) -> Result<usize, crate::error::SearchError> {
     match text.trim() {
         "auto" => Ok(available_cores()),
         t => match t.parse::<usize>() {
             Ok(n) if (1..=256).contains(&n) => Ok(n),
-            _ => Err(format!(
-                "threads/cores expects auto or a number from 1 to 256, got `{t}`"
-            )),
+            _ => Err(crate::error::SearchError::Threads(t.into())),
         },
     }
 }

@@ -12,6 +12,7 @@ use super::mcts::{self, Mcts};
 use super::minimax::{Minimax, MinimaxPlayer};
 use super::{Budget, Iteration, PlayerSpec, SearchResult, Stats, Stop, DEFAULT_MS, MAX_DEPTH};
 use crate::engine::{Engine, EngineState};
+use crate::error::HeuristicError;
 use crate::ordering::Order;
 use crate::program::Program;
 use crate::reasoner::StateMachine;
@@ -97,9 +98,11 @@ impl Default for SearchOptions {
 }
 
 /// What went wrong: bad options (usage) or a problem with the game.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum ReportError {
+    #[error("{0}")]
     Usage(String),
+    #[error("{0}")]
     Game(String),
 }
 
@@ -263,7 +266,9 @@ impl From<&Stats> for ReportStats {
 pub fn search_report(source: Source<'_>, o: &SearchOptions) -> Result<SearchReport, ReportError> {
     let algorithm = canonical_algorithm(&o.algorithm)?;
     let order: Order = match &o.ordering {
-        Some(x) => x.parse().map_err(ReportError::Usage)?,
+        Some(x) => x
+            .parse()
+            .map_err(|e: crate::error::SearchError| ReportError::Usage(e.to_string()))?,
         None => Order::Given,
     };
     if o.trace && !matches!(algorithm, "alphabeta" | "minimax") {
@@ -279,7 +284,7 @@ pub fn search_report(source: Source<'_>, o: &SearchOptions) -> Result<SearchRepo
                     "`from` is for games; a tree is searched from its root".into(),
                 ));
             }
-            let tree = Tree::parse(text).map_err(ReportError::Usage)?;
+            let tree = Tree::parse(text).map_err(|e| ReportError::Usage(e.to_string()))?;
             let (tree, labels) = tree.reorder(order);
             let mut g = TreeGame::new(&tree);
             out.game = "tree".into();
@@ -321,9 +326,9 @@ pub fn search_report(source: Source<'_>, o: &SearchOptions) -> Result<SearchRepo
         } => {
             let role = role_index(machine, o.role.as_deref())?;
             let h = heuristics::build(o.heuristic.as_deref().unwrap_or("fuzzy"), program, machine)
-                .map_err(|m| match m.starts_with("unknown heuristic") {
-                    true => ReportError::Usage(m),
-                    false => ReportError::Game(m),
+                .map_err(|e| match e {
+                    HeuristicError::Unknown { .. } => ReportError::Usage(e.to_string()),
+                    _ => ReportError::Game(e.to_string()),
                 })?;
             out.game = label.into();
             out.engine = Some(machine.name().into());
@@ -536,7 +541,8 @@ pub fn play_match(
         .map(|s| s.parse())
         .collect::<Result<_, String>>()
         .map_err(ReportError::Usage)?;
-    run_match(program, machine, &specs, cfg, &mut |_| {}).map_err(ReportError::Game)
+    run_match(program, machine, &specs, cfg, &mut |_| {})
+        .map_err(|e| ReportError::Game(e.to_string()))
 }
 
 /// The result of a match (`MatchResult` in JS).

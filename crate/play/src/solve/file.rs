@@ -46,7 +46,11 @@ pub fn write_solution(s: &Solution) -> String {
 }
 
 /// Reads a solution file; errors name the line.
-pub fn read_solution(text: &str) -> Result<Solution, String> {
+pub fn read_solution(text: &str) -> Result<Solution, crate::error::SolutionError> {
+    read(text).map_err(crate::error::SolutionError)
+}
+
+fn read(text: &str) -> Result<Solution, String> {
     let mut lines = text.lines().enumerate().map(|(n, l)| (n + 1, l));
     let (_, first) = lines.next().ok_or("an empty file, not a solution")?;
     let version = first

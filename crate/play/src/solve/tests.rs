@@ -94,9 +94,13 @@ fn a_solution_file_reads_back_the_same() {
     assert_eq!(back.index, s.index);
     // Damage is reported with its line.
     let bad = text.replacen(" 0\n", " x\n", 1);
-    assert!(read_solution(&bad).unwrap_err().starts_with("line "));
+    assert!(read_solution(&bad)
+        .unwrap_err()
+        .to_string()
+        .starts_with("line "));
     assert!(read_solution("gdlkit-solution 9\n{}")
         .unwrap_err()
+        .to_string()
         .contains("version 9"));
 }
 

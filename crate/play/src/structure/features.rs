@@ -14,6 +14,7 @@
 //! are named `feature:NAME:max` and `feature:NAME:min`.
 
 use super::{Board, Options, Structure};
+use crate::error::HeuristicError;
 use crate::evaluation::Heuristic;
 use crate::program::Program;
 use crate::reasoner::{EvalError, StateMachine};
@@ -315,26 +316,26 @@ impl FeatureHeuristic {
         spec: &str,
         program: &Program,
         m: &mut M,
-    ) -> Result<FeatureHeuristic, String> {
-        let (name, dir) = spec.rsplit_once(':').ok_or_else(|| {
-            format!("feature heuristic `{spec}`: write feature:NAME:max or feature:NAME:min")
-        })?;
+    ) -> Result<FeatureHeuristic, HeuristicError> {
+        let (name, dir) = spec
+            .rsplit_once(':')
+            .ok_or_else(|| HeuristicError::FeatureSpec(spec.into()))?;
         let minimise = match dir {
             "max" => false,
             "min" => true,
-            d => return Err(format!("feature heuristic: `{d}` is neither max nor min")),
+            d => return Err(HeuristicError::FeatureDirection(d.into())),
         };
-        let st = super::find(program, m, HEURISTIC_OPTIONS).map_err(|e| e.to_string())?;
+        let st = super::find(program, m, HEURISTIC_OPTIONS)?;
         let set = FeatureSet::new(&st);
         let index = set.names.iter().position(|n| n == name).ok_or_else(|| {
-            format!(
-                "unknown feature `{name}` (features of this game: {})",
-                if set.names.is_empty() {
+            HeuristicError::UnknownFeature {
+                name: name.into(),
+                known: if set.names.is_empty() {
                     "none".to_string()
                 } else {
                     set.names.join(", ")
-                }
-            )
+                },
+            }
         })?;
         let range = st
             .roles

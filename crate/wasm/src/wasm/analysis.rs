@@ -59,12 +59,9 @@ impl AnalysisJob {
             seed: count("seed", o.seed, defaults.seed as usize)? as u64,
             ..defaults
         };
-        let choice: EngineChoice = o
-            .engine
-            .as_deref()
-            .unwrap_or("auto")
-            .parse()
-            .map_err(|e: String| js::type_error(&format!("options.engine: {e}")))?;
+        let choice: EngineChoice = o.engine.as_deref().unwrap_or("auto").parse().map_err(
+            |e: gdlkit_engine::error::OptionError| js::type_error(&format!("options.engine: {e}")),
+        )?;
         let Game { program, engine } =
             Game::load(kif, choice).map_err(|diags| js::diagnostics_error(&diags, kif))?;
         Ok(AnalysisJob {

@@ -263,7 +263,7 @@ impl GgpMatch {
             start_time: s.start_time.unwrap_or_else(crate::ggp::manager::epoch_ms),
         };
         let m = GameMatch::new(rules, crate::EngineChoice::Auto, setup)
-            .map_err(|e| JsValue::from(js_sys::Error::new(&e)))?;
+            .map_err(|e| JsValue::from(js_sys::Error::new(&e.to_string())))?;
         Ok(GgpMatch { m, seen: 0 })
     }
     /// The messages to send now: `[{role, body, kind, timeoutMs}]`; `kind`
@@ -290,7 +290,7 @@ impl GgpMatch {
             .collect();
         self.m
             .deliver(answers, now)
-            .map_err(|e| JsValue::from(js_sys::Error::new(&e)))?;
+            .map_err(|e| JsValue::from(js_sys::Error::new(&e.to_string())))?;
         Ok(())
     }
     /// Marks the match aborted; returns the ABORT messages to send.
@@ -329,7 +329,7 @@ impl GgpMatch {
         }
         self.m
             .legal_moves(role)
-            .map_err(|e| JsValue::from(js_sys::Error::new(&e)))
+            .map_err(|e| JsValue::from(js_sys::Error::new(&e.to_string())))
     }
     /// The current state's fluents (canonical KIF, sorted), for drawing.
     #[wasm_bindgen(getter)]
@@ -454,13 +454,13 @@ pub fn ggp_parse_reply_from(incoming: &GgpIncoming, closed: bool) -> Result<JsVa
     reply_js(http::parse_reply(&incoming.inc, closed))
 }
 
-fn reply_js(r: Option<Result<String, String>>) -> Result<JsValue, JsValue> {
+fn reply_js(r: Option<Result<String, http::ReplyError>>) -> Result<JsValue, JsValue> {
     match r {
         None => Ok(JsValue::UNDEFINED),
         Some(Ok(body)) => to_js(&Reply::Body { body }),
-        Some(Err(detail)) => to_js(&Reply::Error {
+        Some(Err(e)) => to_js(&Reply::Error {
             error: "connection",
-            detail,
+            detail: e.to_string(),
         }),
     }
 }

@@ -9,6 +9,7 @@ use crate::js_names::Camel;
 use crate::reasoner::EvalError;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use std::fmt::Display;
 use wasm_bindgen::prelude::*;
 
 /// Routes Rust panics to `console.error` with a message (once).
@@ -90,8 +91,9 @@ pub fn from_js_data<T: DeserializeOwned>(v: JsValue, what: &str) -> Result<T, Js
 }
 
 /// An `Error` with the given `name`.
-pub fn error(name: &str, message: &str) -> js_sys::Error {
-    let err = js_sys::Error::new(message);
+// Messages are `Display`: a text or one of the libraries' errors.
+pub fn error(name: &str, message: &(impl Display + ?Sized)) -> js_sys::Error {
+    let err = js_sys::Error::new(&message.to_string());
     err.set_name(name);
     err
 }
@@ -101,12 +103,12 @@ pub fn set(target: &JsValue, key: &str, value: &JsValue) {
     let _ = js_sys::Reflect::set(target, &JsValue::from_str(key), value);
 }
 
-pub fn type_error(message: &str) -> JsValue {
-    js_sys::TypeError::new(message).into()
+pub fn type_error(message: &(impl Display + ?Sized)) -> JsValue {
+    js_sys::TypeError::new(&message.to_string()).into()
 }
 
-pub fn range_error(message: &str) -> JsValue {
-    js_sys::RangeError::new(message).into()
+pub fn range_error(message: &(impl Display + ?Sized)) -> JsValue {
+    js_sys::RangeError::new(&message.to_string()).into()
 }
 
 /// `GdlDiagnosticsError` carrying `diagnostics` (resolved against `text`).
@@ -133,6 +135,6 @@ pub fn eval_error(e: EvalError) -> JsValue {
 }
 
 /// `GdlMoveError`: a move that is not legal or not a term.
-pub fn move_error(message: &str) -> JsValue {
+pub fn move_error(message: &(impl Display + ?Sized)) -> JsValue {
     error("GdlMoveError", message).into()
 }

@@ -28,12 +28,11 @@ pub fn run_match_with_progress(
     let cfg = o
         .config()
         .map_err(|e| js::range_error(&format!("match option {e}")))?;
-    let choice: EngineChoice = o
-        .engine
-        .as_deref()
-        .unwrap_or("auto")
-        .parse()
-        .map_err(|e: String| js::type_error(&e.replace("--engine", "engine")))?;
+    let choice: EngineChoice = o.engine.as_deref().unwrap_or("auto").parse().map_err(
+        |e: gdlkit_engine::error::OptionError| {
+            js::type_error(&e.to_string().replace("--engine", "engine"))
+        },
+    )?;
     let crate::Game {
         program,
         engine: mut m,

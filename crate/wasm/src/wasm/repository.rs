@@ -5,8 +5,8 @@
 use super::js::{self, to_js};
 use wasm_bindgen::prelude::*;
 
-fn error(message: String) -> JsValue {
-    js_sys::Error::new(&message).into()
+fn error(e: crate::repository::RepositoryError) -> JsValue {
+    js_sys::Error::new(&e.to_string()).into()
 }
 
 /// `REPO/games/` (throws for a URL that is not http or https).

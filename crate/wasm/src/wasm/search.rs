@@ -52,10 +52,13 @@ pub(super) fn load_on(kif: &str, engine: Option<&str>) -> Result<Engine, JsValue
 /// [`load_on`], keeping the parsed program with the engine (for what reads
 /// the rules: heuristics, players, explanations).
 pub(super) fn load_game_on(kif: &str, engine: Option<&str>) -> Result<crate::Game, JsValue> {
-    let choice: EngineChoice = engine
-        .unwrap_or("auto")
-        .parse()
-        .map_err(|e: String| js::type_error(&e.replace("--engine", "engine")))?;
+    let choice: EngineChoice =
+        engine
+            .unwrap_or("auto")
+            .parse()
+            .map_err(|e: gdlkit_engine::error::OptionError| {
+                js::type_error(&e.to_string().replace("--engine", "engine"))
+            })?;
     crate::Game::load(kif, choice).map_err(|d| js::diagnostics_error(&d, kif))
 }
 
@@ -100,7 +103,9 @@ pub(super) fn search_on(
 #[wasm_bindgen(js_name = reorderTree, unchecked_return_type = "ReorderedTree")]
 pub fn reorder_tree(tree: &str, ordering: &str) -> Result<JsValue, JsValue> {
     js::init();
-    let order: crate::ordering::Order = ordering.parse().map_err(|e: String| js::type_error(&e))?;
+    let order: crate::ordering::Order = ordering
+        .parse()
+        .map_err(|e: gdlkit_play::error::SearchError| js::type_error(&e))?;
     let t = crate::trace::Tree::parse(tree).map_err(|e| js::type_error(&e))?;
     let (t, labels) = t.reorder(order);
     to_js(&crate::js_api::ReorderedTree {

@@ -57,12 +57,9 @@ impl SolveJob {
                 )))
             }
         };
-        let choice: EngineChoice = o
-            .engine
-            .as_deref()
-            .unwrap_or("auto")
-            .parse()
-            .map_err(|e: String| js::type_error(&format!("options.engine: {e}")))?;
+        let choice: EngineChoice = o.engine.as_deref().unwrap_or("auto").parse().map_err(
+            |e: gdlkit_engine::error::OptionError| js::type_error(&format!("options.engine: {e}")),
+        )?;
         let engine =
             crate::load_engine(kif, choice).map_err(|diags| js::diagnostics_error(&diags, kif))?;
         let copy = engine.clone();

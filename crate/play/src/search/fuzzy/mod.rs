@@ -97,7 +97,18 @@ pub struct FuzzyHeuristic {
 impl FuzzyHeuristic {
     /// Builds the formulas of `program` for machine `m` (fluents are
     /// interned into `m`'s term store).
-    pub fn build<M: StateMachine>(program: &Program, m: &mut M) -> Result<FuzzyHeuristic, String> {
+    pub fn build<M: StateMachine>(
+        program: &Program,
+        m: &mut M,
+    ) -> Result<FuzzyHeuristic, crate::error::HeuristicError> {
+        Self::build_formulas(program, m).map_err(crate::error::HeuristicError::Fuzzy)
+    }
+
+    // The grounder's messages, made where the formulas are, become the error.
+    fn build_formulas<M: StateMachine>(
+        program: &Program,
+        m: &mut M,
+    ) -> Result<FuzzyHeuristic, String> {
         let relaxed = relax(program);
         let limits = Limits {
             max_static_rows: 2_000_000,
