@@ -468,6 +468,11 @@ states?: Array<Array<string>>,
  */
 events?: Array<TraceEvent>, 
 /**
+ * With `trace`: the principal variation of the first search, as node
+ * ids from its root (`trace::principal_variation`).
+ */
+principalVariation?: Array<number>, 
+/**
  * Trees with `trace`: each state's path of child numbers from the
  * root (null: not a tree node).
  */

@@ -12,7 +12,7 @@ use gdlkit::search::matches::{run_match, MatchConfig};
 use gdlkit::search::mcts::{self, Mcts};
 use gdlkit::search::minimax::Minimax;
 use gdlkit::search::{Budget, GameInfo, Player, PlayerSpec};
-use gdlkit::trace::{replay, Event, Trace, Tree, TreeGame};
+use gdlkit::trace::{principal_variation, replay, Event, Trace, Tree, TreeGame};
 use gdlkit::{Engine, EngineChoice, Interpreter, StateMachine};
 use proptest::prelude::*;
 use std::path::Path;
@@ -109,6 +109,18 @@ fn classic_tree_root_3_leaves_4_and_6_pruned_first_move() {
     assert_eq!(v, 3.0);
     let t = t.unwrap();
     assert_eq!(replay(&t.events).unwrap(), 3.0);
+    // The principal variation: the root, its first MIN node, the leaf 3.
+    let pv: Vec<Option<String>> = principal_variation(&t.events)
+        .iter()
+        .map(|&id| {
+            t.events.iter().find_map(|e| match e {
+                Event::Enter { node, mv, .. } if *node == id => Some(mv.clone()),
+                _ => None,
+            })
+        })
+        .map(Option::flatten)
+        .collect();
+    assert_eq!(pv, [None, Some("1".into()), Some("1".into())]);
     let best: Vec<&Event> = t
         .events
         .iter()

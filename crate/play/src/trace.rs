@@ -281,6 +281,65 @@ pub fn joint_label<M: StateMachine>(m: &M, legal: &[Vec<TermId>], joint: &[TermI
         .join(" ")
 }
 
+/// The principal variation of the first search in a trace, as node ids
+/// from its root: each node's first returned child (in search order) whose
+/// value is the node's own, else its best returned child for the node's
+/// kind. What the lecture tree highlights.
+pub fn principal_variation(events: &[Event]) -> Vec<u32> {
+    let mut children: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+    let mut kinds: FxHashMap<u32, NodeKind> = FxHashMap::default();
+    let mut values: FxHashMap<u32, f64> = FxHashMap::default();
+    let mut root = None;
+    for e in events {
+        match e {
+            Event::Enter {
+                node, parent, kind, ..
+            } => {
+                root.get_or_insert(*node);
+                if let Some(p) = parent {
+                    children.entry(*p).or_default().push(*node);
+                }
+                kinds.insert(*node, *kind);
+            }
+            Event::Return { node, value } => {
+                values.insert(*node, *value);
+                if root == Some(*node) {
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut pv = Vec::new();
+    let mut at = root;
+    while let Some(n) = at {
+        pv.push(n);
+        let returned: Vec<(u32, f64)> = children
+            .get(&n)
+            .into_iter()
+            .flatten()
+            .filter_map(|c| values.get(c).map(|&v| (*c, v)))
+            .collect();
+        let target = values.get(&n).copied();
+        let min = kinds.get(&n) == Some(&NodeKind::Min);
+        at = returned
+            .iter()
+            .find(|(_, v)| Some(*v) == target)
+            .or_else(|| {
+                returned.iter().reduce(|a, b| {
+                    let better = if min { b.1 < a.1 } else { b.1 > a.1 };
+                    if better {
+                        b
+                    } else {
+                        a
+                    }
+                })
+            })
+            .map(|(c, _)| *c);
+    }
+    pv
+}
+
 /// Recomputes the value of the last complete search in a trace from its
 /// events: leaves and table hits give values, each node is the max (MAX) or
 /// min (MIN, forced: the only child) of the children it returned from, and

@@ -223,23 +223,10 @@ function sortChildrenBySearchOrder(model) {
   }
 }
 
-/** The principal variation: from the root, the first child whose value decides its parent's. */
+/** The principal variation the engine found (`principalVariation`: trace node ids from the root). */
 function computePv(model) {
-  const pv = new Set();
-  let i = model.root;
-  while (i >= 0) {
-    pv.add(i);
-    const n = model.nodes[i];
-    const searched = n.children.map((c) => model.nodes[c]).filter((c) => c.returnAt < INF);
-    if (!searched.length) break;
-    const target = n.value;
-    let next = searched.find((c) => c.value === target);
-    if (!next) {
-      next = searched.reduce((a, b) => ((n.kind === 'min' ? b.value < a.value : b.value > a.value) ? b : a));
-    }
-    i = next.index;
-  }
-  model.pv = pv;
+  const ids = model.result.principalVariation ?? [];
+  model.pv = new Set(ids.map((id) => model.indexOfId.get(id)).filter((i) => i !== undefined));
 }
 
 /** What a node looks like at step `s` (events [0, s) applied). */

@@ -222,6 +222,11 @@ pub struct SearchReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "typescript", ts(optional))]
     pub events: Option<Vec<Event>>,
+    /// With `trace`: the principal variation of the first search, as node
+    /// ids from its root (`trace::principal_variation`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub principal_variation: Option<Vec<u32>>,
     /// Trees with `trace`: each state's path of child numbers from the
     /// root (null: not a tree node).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -518,6 +523,7 @@ fn run<M: StateMachine + 'static>(
         out.truncated = Some(t.truncated);
         out.node_cap = Some(t.node_cap);
         out.states = Some(t.states);
+        out.principal_variation = Some(crate::trace::principal_variation(&t.events));
         out.events = Some(t.events);
     }
     Ok(())
