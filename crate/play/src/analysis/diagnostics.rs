@@ -29,100 +29,111 @@ pub mod codes {
     pub const SAMPLED: &str = "GDL208";
 }
 
+/// Per property: the property, its code, severity, message and hint.
+type Check<'a> = (
+    &'a Property,
+    &'static str,
+    Severity,
+    &'static str,
+    &'static str,
+);
+
 /// The refuted properties of `report` as diagnostics, without source
 /// locations (span `0..0`); see [`to_diagnostics_located`].
 pub fn to_diagnostics(report: &Report) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    let nroles = report.roles.len();
-    let mut push =
-        |code: &'static str, severity: Severity, p: &Property, message: String, hint: &str| {
-            let mut d = Diagnostic::error(code, Span::default(), message).with_hint(hint);
-            d.severity = severity;
-            if let Some(moves) = &p.counterexample {
-                d = d.with_related(
-                    Span::default(),
-                    format!(
-                        "counterexample ({} joint move{} from the initial state): {}",
-                        moves.len(),
-                        if moves.len() == 1 { "" } else { "s" },
-                        format_moves(moves)
-                    ),
-                );
-            }
-            out.push(d);
-        };
-    let p = &report.terminates;
-    if p.refuted_here() {
-        push(
+    let checks: [Check<'_>; 6] = [
+        (
+            &report.terminates,
             codes::NOT_TERMINATING,
             Severity::Error,
-            p,
-            format!("the game does not terminate: {}", p.detail),
+            "the game does not terminate",
             "make every play end, e.g. with a step counter in the state and a `terminal` rule on it",
-        );
-    }
-    let p = &report.playable;
-    if p.refuted_here() {
-        push(
+        ),
+        (
+            &report.playable,
             codes::NOT_PLAYABLE,
             Severity::Error,
-            p,
-            format!("the game is not playable: {}", p.detail),
+            "the game is not playable",
             "give every role a legal move (e.g. `noop`) in every non-terminal state, or make that state terminal",
-        );
-    }
-    let p = &report.goals_defined;
-    if p.refuted_here() {
-        push(
+        ),
+        (
+            &report.goals_defined,
             codes::GOALS_UNDEFINED,
             Severity::Error,
-            p,
-            format!(
-                "goal values are not defined in every terminal state: {}",
-                p.detail
-            ),
+            "goal values are not defined in every terminal state",
             "every role needs exactly one `goal` value in every terminal state",
-        );
-    }
-    let p = &report.monotone;
-    if p.refuted_here() {
-        push(
+        ),
+        (
+            &report.monotone,
             codes::NOT_MONOTONE,
             Severity::Warning,
-            p,
-            format!("the game is not monotone: {}", p.detail),
+            "the game is not monotone",
             "common in real games; monotone goals (exactly one value per role in every state, never lower) help players",
-        );
-    }
-    let p = &report.weakly_winnable;
-    if p.refuted_here() {
-        push(
+        ),
+        (
+            &report.weakly_winnable,
             codes::NOT_WEAKLY_WINNABLE,
             Severity::Error,
-            p,
-            format!("the game is not weakly winnable: {}", p.detail),
+            "the game is not weakly winnable",
             "every role needs some play that ends with its goal value 100",
-        );
-    }
-    let p = &report.strongly_winnable;
-    if p.refuted_here() && nroles > 1 {
-        push(
+        ),
+        (
+            &report.strongly_winnable,
             codes::NOT_STRONGLY_WINNABLE,
             Severity::Info,
-            p,
-            format!("the game is not strongly winnable: {}", p.detail),
+            "the game is not strongly winnable",
             "fine for competitive games; one-player games must be solvable",
+        ),
+    ];
+    // One-player games: GDL205 already says the game is not solvable.
+    let multi = report.roles.len() > 1;
+    let mut out: Vec<Diagnostic> = checks
+        .into_iter()
+        .filter(|&(p, code, ..)| {
+            p.refuted_here() && (multi || code != codes::NOT_STRONGLY_WINNABLE)
+        })
+        .map(|(p, code, severity, what, hint)| refutation(p, code, severity, what, hint))
+        .collect();
+    out.extend(incomplete(report));
+    out
+}
+
+/// The diagnostic of the refuted property `p`, with its counterexample.
+fn refutation(
+    p: &Property,
+    code: &'static str,
+    severity: Severity,
+    what: &str,
+    hint: &str,
+) -> Diagnostic {
+    let message = format!("{what}: {}", p.detail);
+    let mut d = Diagnostic::error(code, Span::default(), message).with_hint(hint);
+    d.severity = severity;
+    if let Some(moves) = &p.counterexample {
+        d = d.with_related(
+            Span::default(),
+            format!(
+                "counterexample ({} joint move{} from the initial state): {}",
+                moves.len(),
+                if moves.len() == 1 { "" } else { "s" },
+                format_moves(moves)
+            ),
         );
     }
+    d
+}
+
+/// Why the analysis settled less than it could: it stopped, or it sampled.
+fn incomplete(report: &Report) -> Option<Diagnostic> {
     if let Some(e) = &report.error {
-        out.push(
+        Some(
             Diagnostic::warning(
                 codes::ANALYSIS_STOPPED,
                 Span::default(),
                 format!("the semantic analysis stopped: {e}"),
             )
             .with_hint("the properties not settled before are unknown"),
-        );
+        )
     } else if report.mode == Mode::Sampled {
         let mut d = Diagnostic::error(
             codes::SAMPLED,
@@ -134,9 +145,10 @@ pub fn to_diagnostics(report: &Report) -> Vec<Diagnostic> {
         )
         .with_hint("raise the budget (`gdlkit analyze --budget N`) to prove them");
         d.severity = Severity::Info;
-        out.push(d);
+        Some(d)
+    } else {
+        None
     }
-    out
 }
 
 /// Like [`to_diagnostics`], with each diagnostic placed on the first rule

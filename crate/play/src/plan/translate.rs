@@ -19,7 +19,7 @@ use crate::deps::RelId;
 use crate::ground::instantiate::AtomId;
 use crate::ground::{Budget, GroundError, GroundProgram};
 use crate::program::Program;
-use crate::terms::{TermId, TermStore};
+use crate::terms::{Sym, TermId, TermStore};
 use rustc_hash::FxHashMap;
 
 /// Operator costs by rule type (thesis 4.5).
@@ -117,63 +117,8 @@ impl Problem {
     /// Translates a ground program (thesis 3.5).
     pub fn translate(gp: GroundProgram, costs: Costs) -> Problem {
         let n = gp.atoms.len();
-        let rel_of = |a: AtomId| gp.atoms.rel[a as usize] as RelId;
-        let is = |a: AtomId, r: Option<RelId>| r == Some(rel_of(a));
-        // Merge next(f) into true(f), does(r, m) into legal(r, m).
-        let mut var: Vec<u32> = (0..n as u32).collect();
-        let mut fluent_var = FxHashMap::default();
-        if let Some(rn) = gp.rel_next {
-            for &a in &gp.rels[rn].rows {
-                let f = gp.atoms.args(a)[0];
-                if let Some(t) = gp.true_atom(f) {
-                    var[a as usize] = t;
-                }
-                fluent_var.insert(f, var[a as usize]);
-            }
-        }
-        for &f in &gp.fluents {
-            if let Some(t) = gp.true_atom(f) {
-                fluent_var.insert(f, t);
-            }
-        }
-        let mut is_does = vec![false; n];
-        if let (Some(rd), Some(rl)) = (gp.rel_does, gp.rel_legal) {
-            for &a in &gp.rels[rd].rows {
-                if let Some(l) = gp.atoms.find(rl as u32, gp.atoms.args(a)) {
-                    var[a as usize] = l;
-                }
-                is_does[var[a as usize] as usize] = true;
-            }
-        }
-        // Which derived variables depend on a move (then a `next` rule
-        // reading them is an action effect even after bucket elimination
-        // moved its `does` literal into an auxiliary rule).
-        let mut on_does = is_does;
-        let derived =
-            |a: AtomId| !is(a, gp.rel_next) && !is(a, gp.rel_legal) && !is(a, gp.rel_init);
-        loop {
-            let mut changed = false;
-            for i in 0..gp.inst.len() {
-                let h = gp.inst.head[i];
-                let hv = var[h as usize] as usize;
-                if !derived(h) || on_does[hv] {
-                    continue;
-                }
-                if gp
-                    .inst
-                    .lits(i)
-                    .iter()
-                    .any(|&l| l & 1 == 0 && on_does[var[(l >> 1) as usize] as usize])
-                {
-                    on_does[hv] = true;
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
-        let noop = gp.store.symbols.get("noop");
+        let (var, fluent_var, is_does) = merged_vars(&gp);
+        let on_does = depends_on_does(&gp, &var, is_does);
         let mut p = Problem {
             roles: gp.roles.clone(),
             costs,
@@ -190,11 +135,24 @@ impl Problem {
             goal_atoms: vec![Vec::new(); gp.roles.len()],
             store: TermStore::default(),
         };
+        p.push_rule_ops(&gp, &var, &on_does);
+        p.push_goal_ops(&gp, &var);
+        for g in p.goals.iter_mut().chain(p.goal_atoms.iter_mut()) {
+            g.sort_by_key(|x| x.0);
+        }
+        p.store = gp.store;
+        p
+    }
+
+    /// One operator per rule instance (but `init`'s: the state being
+    /// evaluated replaces it), its cost by the rule's type.
+    fn push_rule_ops(&mut self, gp: &GroundProgram, var: &[u32], on_does: &[bool]) {
+        let noop = gp.store.symbols.get("noop");
         let mut pre: Vec<u32> = Vec::new();
         let mut neg: Vec<u32> = Vec::new();
         for i in 0..gp.inst.len() {
             let h = gp.inst.head[i];
-            if is(h, gp.rel_init) {
+            if is(gp, h, gp.rel_init) {
                 continue; // the state being evaluated replaces `init`
             }
             pre.clear();
@@ -216,58 +174,47 @@ impl Problem {
                     .map(|&l| var[(l >> 1) as usize])
                     .filter(|&v| !on_does[v as usize]),
             );
-            let (kind, cost) = if is(h, gp.rel_legal) {
-                let args = gp.atoms.args(h);
-                let role = gp.roles.iter().position(|&r| r == args[0]);
-                let mv = args[1];
-                let is_noop = noop
-                    .is_some_and(|s| gp.store.args_of(mv).is_empty() && gp.store.functor(mv) == s);
-                match role {
-                    Some(r) => (
-                        OpKind::Action { role: r as u32, mv },
-                        if is_noop { costs.noop } else { costs.action },
-                    ),
-                    None => (OpKind::Derived, costs.derived),
-                }
-            } else if is(h, gp.rel_next) {
+            let (kind, cost) = if is(gp, h, gp.rel_legal) {
+                action_kind(gp, h, noop, self.costs)
+            } else if is(gp, h, gp.rel_next) {
                 if pre.iter().any(|&v| on_does[v as usize]) {
-                    (OpKind::Effect, costs.effect)
+                    (OpKind::Effect, self.costs.effect)
                 } else {
-                    (OpKind::World, costs.world)
+                    (OpKind::World, self.costs.world)
                 }
             } else {
-                (OpKind::Derived, costs.derived)
+                (OpKind::Derived, self.costs.derived)
             };
-            p.push_op(var[h as usize], cost, kind, &pre, &neg);
+            self.push_op(var[h as usize], cost, kind, &pre, &neg);
         }
-        // Goal formulas T_q = goal(role, q) ∧ terminal.
+    }
+
+    /// Goal formulas T_q = goal(role, q) ∧ terminal: a variable each, made
+    /// true by a cost-0 operator.
+    fn push_goal_ops(&mut self, gp: &GroundProgram, var: &[u32]) {
         let terminal = gp
             .rel_terminal
             .and_then(|t| gp.atoms.find(t as u32, &[]))
             .map(|a| var[a as usize]);
-        if let Some(rg) = gp.rel_goal {
-            for &a in &gp.rels[rg].rows {
-                let args = gp.atoms.args(a);
-                let (Some(r), Some(q)) = (
-                    gp.roles.iter().position(|&x| x == args[0]),
-                    gp.store.as_int(args[1]),
-                ) else {
-                    continue;
-                };
-                let t = p.num_vars as u32;
-                p.num_vars += 1;
-                if let Some(term) = terminal {
-                    p.push_op(t, 0, OpKind::Goal, &[var[a as usize], term], &[]);
-                }
-                p.goals[r].push((q, t));
-                p.goal_atoms[r].push((q, var[a as usize]));
+        let Some(rg) = gp.rel_goal else {
+            return;
+        };
+        for &a in &gp.rels[rg].rows {
+            let args = gp.atoms.args(a);
+            let (Some(r), Some(q)) = (
+                gp.roles.iter().position(|&x| x == args[0]),
+                gp.store.as_int(args[1]),
+            ) else {
+                continue;
+            };
+            let t = self.num_vars as u32;
+            self.num_vars += 1;
+            if let Some(term) = terminal {
+                self.push_op(t, 0, OpKind::Goal, &[var[a as usize], term], &[]);
             }
+            self.goals[r].push((q, t));
+            self.goal_atoms[r].push((q, var[a as usize]));
         }
-        for g in p.goals.iter_mut().chain(p.goal_atoms.iter_mut()) {
-            g.sort_by_key(|x| x.0);
-        }
-        p.store = gp.store;
-        p
     }
 
     fn push_op(&mut self, eff: u32, cost: u32, kind: OpKind, pre: &[u32], neg: &[u32]) {
@@ -278,5 +225,93 @@ impl Problem {
         self.op_kind.push(kind);
         self.pre.extend_from_slice(pre);
         self.pre_start.push(self.pre.len() as u32);
+    }
+}
+
+/// Whether atom `a` is of relation `r`.
+fn is(gp: &GroundProgram, a: AtomId, r: Option<RelId>) -> bool {
+    r == Some(gp.atoms.rel[a as usize] as RelId)
+}
+
+/// The state variable of each atom, with `next(f)` merged into `true(f)`
+/// and `does(r, m)` into `legal(r, m)`; the variable of each fluent; which
+/// variables are moves (`does`).
+fn merged_vars(gp: &GroundProgram) -> (Vec<u32>, FxHashMap<TermId, u32>, Vec<bool>) {
+    let n = gp.atoms.len();
+    let mut var: Vec<u32> = (0..n as u32).collect();
+    let mut fluent_var = FxHashMap::default();
+    if let Some(rn) = gp.rel_next {
+        for &a in &gp.rels[rn].rows {
+            let f = gp.atoms.args(a)[0];
+            if let Some(t) = gp.true_atom(f) {
+                var[a as usize] = t;
+            }
+            fluent_var.insert(f, var[a as usize]);
+        }
+    }
+    for &f in &gp.fluents {
+        if let Some(t) = gp.true_atom(f) {
+            fluent_var.insert(f, t);
+        }
+    }
+    let mut is_does = vec![false; n];
+    if let (Some(rd), Some(rl)) = (gp.rel_does, gp.rel_legal) {
+        for &a in &gp.rels[rd].rows {
+            if let Some(l) = gp.atoms.find(rl as u32, gp.atoms.args(a)) {
+                var[a as usize] = l;
+            }
+            is_does[var[a as usize] as usize] = true;
+        }
+    }
+    (var, fluent_var, is_does)
+}
+
+/// Which variables depend on a move, starting from the moves `is_does`
+/// (then a `next` rule reading them is an action effect even after bucket
+/// elimination moved its `does` literal into an auxiliary rule).
+fn depends_on_does(gp: &GroundProgram, var: &[u32], is_does: Vec<bool>) -> Vec<bool> {
+    let mut on_does = is_does;
+    let derived =
+        |a: AtomId| !is(gp, a, gp.rel_next) && !is(gp, a, gp.rel_legal) && !is(gp, a, gp.rel_init);
+    loop {
+        let mut changed = false;
+        for i in 0..gp.inst.len() {
+            let h = gp.inst.head[i];
+            let hv = var[h as usize] as usize;
+            if !derived(h) || on_does[hv] {
+                continue;
+            }
+            if gp
+                .inst
+                .lits(i)
+                .iter()
+                .any(|&l| l & 1 == 0 && on_does[var[(l >> 1) as usize] as usize])
+            {
+                on_does[hv] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    on_does
+}
+
+/// The kind and cost of the operator of a `legal` rule with head `h`: a
+/// role's action (a `noop` one at its own cost), or a derived rule when
+/// the first argument is no role.
+fn action_kind(gp: &GroundProgram, h: AtomId, noop: Option<Sym>, costs: Costs) -> (OpKind, u32) {
+    let args = gp.atoms.args(h);
+    let role = gp.roles.iter().position(|&r| r == args[0]);
+    let mv = args[1];
+    let is_noop =
+        noop.is_some_and(|s| gp.store.args_of(mv).is_empty() && gp.store.functor(mv) == s);
+    match role {
+        Some(r) => (
+            OpKind::Action { role: r as u32, mv },
+            if is_noop { costs.noop } else { costs.action },
+        ),
+        None => (OpKind::Derived, costs.derived),
     }
 }

@@ -85,6 +85,92 @@ pub struct Plan {
     pub exhausted: bool,
 }
 
+/// The search tree: every node generated, the queue of those not yet
+/// expanded, the best terminal node found.
+struct Tree<S> {
+    nodes: Vec<Node<S>>,
+    queue: BinaryHeap<Item>,
+    /// Enqueue order, for first-in first-out among equal values.
+    seq: u64,
+    best_terminal: Option<u32>,
+}
+
+impl<S> Tree<S> {
+    /// The tree of the root node alone, queued.
+    fn new(root: Node<S>) -> Tree<S> {
+        let mut queue = BinaryHeap::new();
+        queue.push(Item {
+            value: root.value,
+            seq: 0,
+            node: 0,
+        });
+        Tree {
+            nodes: vec![root],
+            queue,
+            seq: 0,
+            best_terminal: None,
+        }
+    }
+
+    /// Adds `node` and queues it.
+    fn push(&mut self, node: Node<S>) {
+        self.seq += 1;
+        let id = self.nodes.len() as u32;
+        let value = node.value;
+        self.nodes.push(node);
+        self.queue.push(Item {
+            value,
+            seq: self.seq,
+            node: id,
+        });
+    }
+
+    /// The terminal node `id` replaces the best terminal node when its
+    /// utility is higher, or equal on a shorter path.
+    fn note_terminal(&mut self, id: u32) {
+        let n = &self.nodes[id as usize];
+        let better = match self.best_terminal {
+            None => true,
+            Some(b) => {
+                let b = &self.nodes[b as usize];
+                n.value > b.value || (n.value == b.value && n.depth < b.depth)
+            }
+        };
+        if better {
+            self.best_terminal = Some(id);
+        }
+    }
+
+    /// max(best queued node, best terminal node), terminal on ties; the
+    /// root when there is neither.
+    fn chosen(&self) -> u32 {
+        match (self.queue.peek().map(|i| i.node), self.best_terminal) {
+            (Some(q), Some(b)) => {
+                if self.nodes[q as usize].value > self.nodes[b as usize].value {
+                    q
+                } else {
+                    b
+                }
+            }
+            (Some(q), None) => q,
+            (None, Some(b)) => b,
+            (None, None) => 0,
+        }
+    }
+
+    /// Our moves from the root to node `id`.
+    fn moves_to(&self, id: u32) -> Vec<TermId> {
+        let mut moves = Vec::new();
+        let mut cur = id;
+        while let Some(p) = self.nodes[cur as usize].parent {
+            moves.extend(self.nodes[cur as usize].mv);
+            cur = p;
+        }
+        moves.reverse();
+        moves
+    }
+}
+
 /// The best-first player.
 pub struct BestFirst<M: StateMachine> {
     h: Box<dyn Heuristic<M>>,
@@ -116,99 +202,41 @@ impl<M: StateMachine> BestFirst<M> {
         let mut limit = Limit::new(&self.budget);
         let mut stats = Stats::default();
         let (v0, t0term) = self.value(m, root, role)?;
-        let mut nodes = vec![Node {
+        let mut tree = Tree::new(Node {
             state: root.clone(),
             parent: None,
             mv: None,
             depth: 0,
             value: v0,
             terminal: t0term,
-        }];
-        let mut queue = BinaryHeap::new();
-        let mut seq = 0u64;
-        queue.push(Item {
-            value: v0,
-            seq,
-            node: 0,
         });
-        let mut best_terminal: Option<u32> = None;
         let max_depth = self.budget.depth.unwrap_or(u32::MAX);
         while !limit.exhausted() {
-            let Some(item) = queue.pop() else { break };
+            let Some(item) = tree.queue.pop() else { break };
             let id = item.node;
-            let (terminal, value, depth) = {
-                let n = &nodes[id as usize];
-                (n.terminal, n.value, n.depth)
+            let (terminal, depth) = {
+                let n = &tree.nodes[id as usize];
+                (n.terminal, n.depth)
             };
             stats.nodes += 1;
             limit.tick();
             if terminal {
                 stats.leaves += 1;
-                let better = match best_terminal {
-                    None => true,
-                    Some(b) => {
-                        let b = &nodes[b as usize];
-                        value > b.value || (value == b.value && depth < b.depth)
-                    }
-                };
-                if better {
-                    best_terminal = Some(id);
-                }
+                tree.note_terminal(id);
                 continue;
             }
-            if depth >= max_depth || nodes.len() >= MAX_NODES {
+            if depth >= max_depth || tree.nodes.len() >= MAX_NODES {
                 continue;
             }
-            let state = nodes[id as usize].state.clone();
-            let legal = m.all_legal_moves(&state)?;
-            if legal.iter().any(Vec::is_empty) {
-                continue;
-            }
-            for joint in crate::reasoner::joint_moves(&legal)? {
-                let child = m.next_state(&state, &joint)?;
-                let (v, t) = self.value(m, &child, role)?;
-                seq += 1;
-                let cid = nodes.len() as u32;
-                nodes.push(Node {
-                    state: child,
-                    parent: Some(id),
-                    mv: Some(joint[role]),
-                    depth: depth + 1,
-                    value: v,
-                    terminal: t,
-                });
-                queue.push(Item {
-                    value: v,
-                    seq,
-                    node: cid,
-                });
-            }
+            self.expand(m, &mut tree, id, role)?;
         }
-        let exhausted = queue.is_empty();
-        // max(best queued node, best terminal node), terminal on ties.
-        let chosen = match (queue.peek().map(|i| i.node), best_terminal) {
-            (Some(q), Some(b)) => {
-                if nodes[q as usize].value > nodes[b as usize].value {
-                    q
-                } else {
-                    b
-                }
-            }
-            (Some(q), None) => q,
-            (None, Some(b)) => b,
-            (None, None) => 0,
-        };
-        let mut moves = Vec::new();
-        let mut cur = chosen;
-        while let Some(p) = nodes[cur as usize].parent {
-            moves.extend(nodes[cur as usize].mv);
-            cur = p;
-        }
-        moves.reverse();
+        let exhausted = tree.queue.is_empty();
+        let chosen = tree.chosen();
+        let moves = tree.moves_to(chosen);
         let fallback = m.legal_moves(root, role)?.first().copied();
         stats.depth = moves.len() as u32;
         stats.elapsed_ms = since(t0);
-        let c = &nodes[chosen as usize];
+        let c = &tree.nodes[chosen as usize];
         Ok(Plan {
             result: SearchResult {
                 iterations: Vec::new(),
@@ -221,6 +249,35 @@ impl<M: StateMachine> BestFirst<M> {
             moves,
             exhausted,
         })
+    }
+
+    /// Queues the successors of node `id` (none when a role has no move).
+    fn expand(
+        &mut self,
+        m: &mut M,
+        tree: &mut Tree<M::State>,
+        id: u32,
+        role: usize,
+    ) -> Result<(), EvalError> {
+        let state = tree.nodes[id as usize].state.clone();
+        let depth = tree.nodes[id as usize].depth;
+        let legal = m.all_legal_moves(&state)?;
+        if legal.iter().any(Vec::is_empty) {
+            return Ok(());
+        }
+        for joint in crate::reasoner::joint_moves(&legal)? {
+            let child = m.next_state(&state, &joint)?;
+            let (v, t) = self.value(m, &child, role)?;
+            tree.push(Node {
+                state: child,
+                parent: Some(id),
+                mv: Some(joint[role]),
+                depth: depth + 1,
+                value: v,
+                terminal: t,
+            });
+        }
+        Ok(())
     }
 }
 

@@ -116,26 +116,16 @@ impl<'a, M: StateMachine> Minimax<'a, M> {
             return Err(Stop::Budget);
         }
         if self.m.is_terminal(s)? {
-            let id = self.enter(s, parent, ply, NodeKind::Leaf, mv, false);
-            let v = goal_of(self.m, s, self.role)?;
-            self.leaf(id, v, true);
-            return Ok((v, None));
+            return self.leaf_node(s, parent, ply, mv, true);
         }
         if depth == 0 || ply >= MAX_DEPTH {
-            let id = self.enter(s, parent, ply, NodeKind::Leaf, mv, false);
-            let v = self.h.evaluate(self.m, s, self.role)?;
-            self.estimated = true;
-            self.leaf(id, v, false);
-            return Ok((v, None));
+            return self.leaf_node(s, parent, ply, mv, false);
         }
         let mut legal = self.m.all_legal_moves(s)?;
         if legal.iter().any(Vec::is_empty) {
             // A role without moves in a non-terminal state: score it like a
             // terminal state (the game cannot go on).
-            let id = self.enter(s, parent, ply, NodeKind::Leaf, mv, false);
-            let v = goal_of(self.m, s, self.role)?;
-            self.leaf(id, v, true);
-            return Ok((v, None));
+            return self.leaf_node(s, parent, ply, mv, true);
         }
         order_moves(
             &mut *self.m,
@@ -154,58 +144,101 @@ impl<'a, M: StateMachine> Minimax<'a, M> {
             Turn::Theirs => NodeKind::Min,
         };
         let id = self.enter(s, parent, ply, kind, mv, false);
-        let (mut best, mut best_move) = (
-            if kind == NodeKind::Min {
-                f64::INFINITY
-            } else {
-                f64::NEG_INFINITY
-            },
-            None,
-        );
-        match turn {
+        let (best, best_move) = match turn {
             Turn::Forced | Turn::Ours | Turn::Theirs => {
-                let joints = crate::reasoner::joint_moves(&legal)?;
-                for joint in &joints {
-                    let label = self
-                        .trace
-                        .as_ref()
-                        .map(|_| joint_label(&*self.m, &legal, joint));
-                    let child = self.m.next_state(s, joint)?;
-                    let (v, _) = self.node(&child, depth - 1, ply + 1, id, label)?;
-                    let better = if kind == NodeKind::Min {
-                        v < best
-                    } else {
-                        v > best
-                    };
-                    if better {
-                        best = v;
-                        best_move = Some(joint[self.role]);
-                    }
-                }
+                self.over_joints(s, depth, ply, id, &legal, kind == NodeKind::Min)?
             }
-            Turn::Both => {
-                for &ours in &legal[self.role] {
-                    let label = self.trace.as_ref().map(|_| self.m.terms().display(ours));
-                    let rid = self.enter(s, id, ply, NodeKind::Min, label, true);
-                    let mut worst = f64::INFINITY;
-                    for joint in replies(&legal, self.role, ours)? {
-                        let label = self
-                            .trace
-                            .as_ref()
-                            .map(|_| joint_label(&*self.m, &legal, &joint));
-                        let child = self.m.next_state(s, &joint)?;
-                        let (v, _) = self.node(&child, depth - 1, ply + 1, rid, label)?;
-                        worst = worst.min(v);
-                    }
-                    self.ret(rid, worst);
-                    if worst > best {
-                        best = worst;
-                        best_move = Some(ours);
-                    }
-                }
+            Turn::Both => self.over_ours(s, depth, ply, id, &legal)?,
+        };
+        self.ret(id, best);
+        Ok((best, best_move))
+    }
+
+    /// A leaf: the goal value when `terminal`, else the heuristic's estimate.
+    fn leaf_node(
+        &mut self,
+        s: &M::State,
+        parent: Option<u32>,
+        ply: u32,
+        mv: Option<String>,
+        terminal: bool,
+    ) -> Result<(f64, Option<TermId>), Stop> {
+        let id = self.enter(s, parent, ply, NodeKind::Leaf, mv, false);
+        let v = if terminal {
+            goal_of(self.m, s, self.role)?
+        } else {
+            let v = self.h.evaluate(self.m, s, self.role)?;
+            self.estimated = true;
+            v
+        };
+        self.leaf(id, v, terminal);
+        Ok((v, None))
+    }
+
+    /// At most one role chooses: the best (`min`: the least) value over the
+    /// joint moves, and our move of the best one.
+    fn over_joints(
+        &mut self,
+        s: &M::State,
+        depth: u32,
+        ply: u32,
+        id: Option<u32>,
+        legal: &[Vec<TermId>],
+        min: bool,
+    ) -> Result<(f64, Option<TermId>), Stop> {
+        let mut best = if min {
+            f64::INFINITY
+        } else {
+            f64::NEG_INFINITY
+        };
+        let mut best_move = None;
+        let joints = crate::reasoner::joint_moves(legal)?;
+        for joint in &joints {
+            let label = self
+                .trace
+                .as_ref()
+                .map(|_| joint_label(&*self.m, legal, joint));
+            let child = self.m.next_state(s, joint)?;
+            let (v, _) = self.node(&child, depth - 1, ply + 1, id, label)?;
+            let better = if min { v < best } else { v > best };
+            if better {
+                best = v;
+                best_move = Some(joint[self.role]);
             }
         }
-        self.ret(id, best);
+        Ok((best, best_move))
+    }
+
+    /// Several roles choose, ours among them: the best over our moves of the
+    /// least value over the others' replies.
+    fn over_ours(
+        &mut self,
+        s: &M::State,
+        depth: u32,
+        ply: u32,
+        id: Option<u32>,
+        legal: &[Vec<TermId>],
+    ) -> Result<(f64, Option<TermId>), Stop> {
+        let (mut best, mut best_move) = (f64::NEG_INFINITY, None);
+        for &ours in &legal[self.role] {
+            let label = self.trace.as_ref().map(|_| self.m.terms().display(ours));
+            let rid = self.enter(s, id, ply, NodeKind::Min, label, true);
+            let mut worst = f64::INFINITY;
+            for joint in replies(legal, self.role, ours)? {
+                let label = self
+                    .trace
+                    .as_ref()
+                    .map(|_| joint_label(&*self.m, legal, &joint));
+                let child = self.m.next_state(s, &joint)?;
+                let (v, _) = self.node(&child, depth - 1, ply + 1, rid, label)?;
+                worst = worst.min(v);
+            }
+            self.ret(rid, worst);
+            if worst > best {
+                best = worst;
+                best_move = Some(ours);
+            }
+        }
         Ok((best, best_move))
     }
 }

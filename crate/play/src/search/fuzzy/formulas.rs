@@ -491,9 +491,79 @@ impl<'a> Grounder<'a> {
         nesting: usize,
     ) -> Result<(), String> {
         self.tick()?;
-        // Filters whose variables are all bound: distinct and negations.
         let mut filtered = Vec::new();
         let acc_len = acc.len();
+        if !self.apply_filters(body, done, env, acc, &mut filtered, nesting)? {
+            return self.undo(done, &filtered, acc, acc_len);
+        }
+        let Some(i) = self.pick_positive(body, done, env) else {
+            if body.iter().zip(done.iter()).any(|(_, d)| !d) {
+                // A filter with unbound variables: the rule is unsafe.
+                self.undo(done, &filtered, acc, acc_len)?;
+                return Err("fuzzy heuristic: unsafe rule in the goal or terminal rules".into());
+            }
+            let n = self.and(acc.clone())?;
+            if self.is_const(n) != Some(false) {
+                out.push(n);
+            }
+            return self.undo(done, &filtered, acc, acc_len);
+        };
+        let BodyLit::Pos(a) = &body[i] else {
+            unreachable!("picked a positive literal")
+        };
+        let rows = self.rows(a.key)?;
+        let candidates = self.candidates(&rows, &a.pats, env);
+        done[i] = true;
+        let is_static = a.rel != kw::TRUE && self.static_rel(a.rel, a.arity);
+        for c in candidates {
+            self.tick()?;
+            let row = &rows.rows[c as usize];
+            let mut trail = Vec::new();
+            let store = self.ri.terms();
+            if row.len() != a.pats.len()
+                || !a
+                    .pats
+                    .iter()
+                    .zip(row)
+                    .all(|(p, &t)| unify(store, p, t, env, &mut trail))
+            {
+                for v in trail {
+                    env[v as usize] = TermId::NONE;
+                }
+                continue;
+            }
+            let lit_node = self.row_node(a, row, is_static, nesting)?;
+            if lit_node.is_none_or(|n| self.is_const(n) != Some(false)) {
+                let before = acc.len();
+                if let Some(n) = lit_node {
+                    acc.push(n);
+                }
+                self.join(body, done, env, acc, out, nesting)?;
+                acc.truncate(before);
+            }
+            for v in trail {
+                env[v as usize] = TermId::NONE;
+            }
+            if out.iter().any(|&d| self.is_const(d) == Some(true)) {
+                break; // the disjunction is already true
+            }
+        }
+        done[i] = false;
+        self.undo(done, &filtered, acc, acc_len)
+    }
+
+    /// Applies the filters of `body` whose variables are all bound
+    /// (distinct and negations): marks them done and lists them in
+    /// `filtered`, pushes the negations onto `acc`. `false` when one fails.
+    fn apply_filters(
+        &mut self,
+        body: &[BodyLit],
+        done: &mut [bool],
+        env: &[TermId],
+        acc: &mut Vec<u32>,
+        filtered: &mut Vec<usize>,
+        nesting: usize,
+    ) -> Result<bool, String> {
         for i in 0..body.len() {
             if done[i] {
                 continue;
@@ -507,7 +577,7 @@ impl<'a> Grounder<'a> {
                         done[i] = true;
                         filtered.push(i);
                         if x == y {
-                            return self.undo(done, &filtered, acc, acc_len);
+                            return Ok(false);
                         }
                     }
                 }
@@ -518,7 +588,7 @@ impl<'a> Grounder<'a> {
                         let n = self.atom(a.rel, &ground, nesting + 1)?;
                         let n = self.not(n)?;
                         if self.is_const(n) == Some(false) {
-                            return self.undo(done, &filtered, acc, acc_len);
+                            return Ok(false);
                         }
                         acc.push(n);
                     }
@@ -526,7 +596,12 @@ impl<'a> Grounder<'a> {
                 BodyLit::Pos(_) => {}
             }
         }
-        // The next positive literal: the one with the most bound arguments.
+        Ok(true)
+    }
+
+    /// The next positive literal to join: the one with the most bound
+    /// arguments (static relations and small arities first among equals).
+    fn pick_positive(&self, body: &[BodyLit], done: &[bool], env: &[TermId]) -> Option<usize> {
         let mut pick: Option<(usize, i64)> = None;
         for (i, lit) in body.iter().enumerate() {
             if done[i] {
@@ -550,84 +625,46 @@ impl<'a> Grounder<'a> {
                 }
             }
         }
-        let Some((i, _)) = pick else {
-            if body.iter().zip(done.iter()).any(|(_, d)| !d) {
-                // A filter with unbound variables: the rule is unsafe.
-                self.undo(done, &filtered, acc, acc_len)?;
-                return Err("fuzzy heuristic: unsafe rule in the goal or terminal rules".into());
-            }
-            let n = self.and(acc.clone())?;
-            if self.is_const(n) != Some(false) {
-                out.push(n);
-            }
-            return self.undo(done, &filtered, acc, acc_len);
-        };
-        let BodyLit::Pos(a) = &body[i] else {
-            unreachable!("picked a positive literal")
-        };
-        // Candidate rows.
-        let (key, pats) = (a.key, &a.pats);
-        let rows = self.rows(key)?;
-        let candidates: Vec<u32> = {
-            let store = self.ri.terms_mut();
-            let mut by_index = None;
-            for (k, p) in pats.iter().enumerate() {
-                if let Some(t) = instantiate(store, p, env) {
-                    by_index = Some(
-                        rows.index
-                            .get(k)
-                            .and_then(|ix| ix.get(&t))
-                            .cloned()
-                            .unwrap_or_default(),
-                    );
-                    break;
-                }
-            }
-            by_index.unwrap_or_else(|| (0..rows.rows.len() as u32).collect())
-        };
-        done[i] = true;
-        let is_static = a.rel != kw::TRUE && self.static_rel(a.rel, a.arity);
-        for c in candidates {
-            self.tick()?;
-            let row = &rows.rows[c as usize];
-            let mut trail = Vec::new();
-            let store = self.ri.terms();
-            if row.len() != pats.len()
-                || !pats
-                    .iter()
-                    .zip(row)
-                    .all(|(p, &t)| unify(store, p, t, env, &mut trail))
-            {
-                for v in trail {
-                    env[v as usize] = TermId::NONE;
-                }
-                continue;
-            }
-            let lit_node = if a.rel == kw::TRUE {
-                let f = self.fluent(key, row);
-                Some(self.leaf(f)?)
-            } else if is_static {
-                None
-            } else {
-                Some(self.atom(a.rel, row, nesting + 1)?)
-            };
-            if lit_node.is_none_or(|n| self.is_const(n) != Some(false)) {
-                let before = acc.len();
-                if let Some(n) = lit_node {
-                    acc.push(n);
-                }
-                self.join(body, done, env, acc, out, nesting)?;
-                acc.truncate(before);
-            }
-            for v in trail {
-                env[v as usize] = TermId::NONE;
-            }
-            if out.iter().any(|&d| self.is_const(d) == Some(true)) {
-                break; // the disjunction is already true
+        pick.map(|(i, _)| i)
+    }
+
+    /// The rows that can match `pats` under `env`: those the index gives
+    /// for the first bound argument, else all.
+    fn candidates(&mut self, rows: &RowSet, pats: &[Pat], env: &[TermId]) -> Vec<u32> {
+        let store = self.ri.terms_mut();
+        let mut by_index = None;
+        for (k, p) in pats.iter().enumerate() {
+            if let Some(t) = instantiate(store, p, env) {
+                by_index = Some(
+                    rows.index
+                        .get(k)
+                        .and_then(|ix| ix.get(&t))
+                        .cloned()
+                        .unwrap_or_default(),
+                );
+                break;
             }
         }
-        done[i] = false;
-        self.undo(done, &filtered, acc, acc_len)
+        by_index.unwrap_or_else(|| (0..rows.rows.len() as u32).collect())
+    }
+
+    /// The formula of the literal `a` matched to `row`: a leaf for `true`,
+    /// none for a static relation (its rows always hold), else the atom's.
+    fn row_node(
+        &mut self,
+        a: &Access,
+        row: &[TermId],
+        is_static: bool,
+        nesting: usize,
+    ) -> Result<Option<u32>, String> {
+        Ok(if a.rel == kw::TRUE {
+            let f = self.fluent(a.key, row);
+            Some(self.leaf(f)?)
+        } else if is_static {
+            None
+        } else {
+            Some(self.atom(a.rel, row, nesting + 1)?)
+        })
     }
 
     /// The arguments of a literal's atom under `env` (`None` while a
