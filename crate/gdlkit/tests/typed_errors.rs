@@ -60,8 +60,8 @@ fn has_string_error(ret: &str) -> bool {
         // The arguments at the top level of `Result<…>`.
         let mut depth = 0i32;
         let mut last = open + 1;
-        for i in open + 1..close {
-            match b[i] {
+        for (i, &c) in b.iter().enumerate().take(close).skip(open + 1) {
+            match c {
                 b'<' | b'(' | b'[' => depth += 1,
                 b'>' | b')' | b']' => depth -= 1,
                 b',' if depth == 0 => last = i + 1,
