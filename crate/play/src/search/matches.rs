@@ -9,6 +9,12 @@
 //! otherwise; in one-player games a win is a goal of 100, anything else a
 //! loss. The 95% interval of the mean goal is the normal approximation
 //! `mean ± 1.96·s/√n`, clipped to the goal range 0..100.
+//!
+//! GDL-II: no player sits at the `random` role. Its moves are drawn
+//! uniformly from its legal moves by a generator seeded from the match seed
+//! and the game number (the same draws on every engine), and the rotation,
+//! wins and draws are over the other roles. Games with `sees` record each
+//! role's percepts per step.
 
 use super::{build_player, Player, PlayerSpec, Stats};
 use crate::program::Program;
@@ -56,12 +62,18 @@ impl Default for MatchConfig {
 )]
 pub struct GameRecord {
     pub game: usize,
-    /// Player index for each role.
+    /// Player index for each role (GDL-II's `random` role: the number of
+    /// players, as no player sits there).
     pub seats: Vec<usize>,
     /// Goal value of each role (0 when none is derivable).
     pub goals: Vec<i64>,
     pub steps: usize,
     pub terminal: bool,
+    /// GDL-II games only: per joint move, what each role perceived
+    /// (`sees`, role order, sorted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub percepts: Option<Vec<Vec<Vec<String>>>>,
     /// The final state's fluents (for `match --verbose` boards).
     #[serde(skip)]
     pub final_fluents: Vec<String>,
@@ -213,6 +225,12 @@ pub fn outcome(goal_values: &[Vec<i64>]) -> Option<Outcome> {
     })
 }
 
+/// The seed of game `g`'s chance moves (GDL-II's `random` role): apart from
+/// the players' seeds, so adding a player's search changes no draw.
+fn chance_seed(seed: u64, g: usize) -> u64 {
+    (seed ^ 0xC4A2_CE5E_ED00_0000).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ g as u64
+}
+
 /// Plays `cfg.games` games between the players (one per role, in role
 /// order for the first game). `progress` sees each finished game.
 pub fn run_match<M: StateMachine + Clone + Send + 'static>(
@@ -226,10 +244,19 @@ where
     M::State: Send + Sync,
 {
     let n = m.roles().len();
-    if specs.len() != n {
+    let chance = crate::reasoner::chance_role(m);
+    // The roles players sit at (all but GDL-II's `random`).
+    let seated: Vec<usize> = (0..n).filter(|&r| Some(r) != chance).collect();
+    let np = seated.len();
+    if specs.len() != np {
+        let random = if chance.is_some() {
+            " besides `random`, whose moves are drawn"
+        } else {
+            ""
+        };
         return Err(format!(
-            "the game has {n} role{}; give one player per role, got {}",
-            if n == 1 { "" } else { "s" },
+            "the game has {np} role{}{random}; give one player per role, got {}",
+            if np == 1 { "" } else { "s" },
             specs.len()
         ));
     }
@@ -254,10 +281,15 @@ where
             break;
         }
         crate::job::progress("match: games", || format!("{g} of {} games", cfg.games));
-        let seats: Vec<usize> = (0..n).map(|r| (r + n - g % n) % n).collect();
+        let mut seats = vec![np; n];
+        for (k, &r) in seated.iter().enumerate() {
+            seats[r] = (k + np - g % np) % np;
+        }
         for p in players.iter_mut() {
             p.new_game();
         }
+        let mut chance_rng = fastrand::Rng::with_seed(chance_seed(cfg.seed, g));
+        let mut percepts = m.has_percepts().then(Vec::new);
         let mut s = init.clone();
         let mut steps = 0;
         let mut terminal = m.is_terminal(&s).map_err(err)?;
@@ -268,6 +300,11 @@ where
             }
             let mut joint: Vec<TermId> = Vec::with_capacity(n);
             for (r, moves_r) in legal.iter().enumerate() {
+                if Some(r) == chance {
+                    let mv = crate::reasoner::draw_chance_move(m, moves_r, &mut chance_rng);
+                    joint.push(mv.expect("legal moves checked non-empty"));
+                    continue;
+                }
                 let p = seats[r];
                 // A role with one legal move needs no search.
                 let mv = if moves_r.len() == 1 {
@@ -289,6 +326,9 @@ where
                 }
                 joint.push(mv);
             }
+            if let Some(ps) = &mut percepts {
+                ps.push(crate::playouts::percept_texts(m, &s, &joint).map_err(err)?);
+            }
             s = m.next_state(&s, &joint).map_err(err)?;
             steps += 1;
             terminal = m.is_terminal(&s).map_err(err)?;
@@ -305,6 +345,7 @@ where
             goals,
             steps,
             terminal,
+            percepts,
             final_fluents: m
                 .fluents(&s)
                 .iter()
@@ -324,7 +365,10 @@ where
             };
             let mine = rec.goals[role];
             xs.push(mine as f64);
-            match role_result(&rec.goals, role) {
+            // Outcomes are among the players: `random` neither wins nor loses.
+            let goals: Vec<i64> = seated.iter().map(|&r| rec.goals[r]).collect();
+            let at = seated.iter().position(|&r| r == role).unwrap_or(role);
+            match role_result(&goals, at) {
                 RoleResult::Win => wins += 1,
                 RoleResult::Draw => draws += 1,
                 RoleResult::Loss => losses += 1,
