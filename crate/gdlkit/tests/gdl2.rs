@@ -271,3 +271,34 @@ fn matches_draw_chance_and_record_percepts() {
     let r = run_match(&parse_program(ttt), &mut m, &specs, &MatchConfig { games: 2, ..cfg }, &mut |_| {}).unwrap();
     assert!(r.games.iter().all(|g| g.percepts.is_none()));
 }
+
+/// A replay gives each step after the first the percepts of the joint move
+/// that led to it; the conformance JSON has them for GDL-II games only.
+#[test]
+fn replays_carry_percepts_for_gdl2_games_only() {
+    let text = gdl2_games().into_iter().find(|g| g.0 == "montyHall").unwrap().1;
+    let moves: Vec<Vec<String>> = [
+        ["(choose 1)", "(hide_car 2)"],
+        ["noop", "(open_door 3)"],
+        ["switch", "noop"],
+    ]
+    .iter()
+    .map(|j| j.iter().map(|m| m.to_string()).collect())
+    .collect();
+    for mut m in [fast(&text), Engine::from_program(&parse_program(&text), EngineChoice::Interpreter, GroundBudget::default()).unwrap()] {
+        let r = gdlkit::replay::replay(&mut m, &moves).unwrap();
+        let ps: Vec<_> = r.steps.iter().map(|s| s.percepts.clone()).collect();
+        let none: Vec<String> = Vec::new();
+        assert_eq!(ps[0], None);
+        assert_eq!(ps[1], Some(vec![none.clone(), none.clone()]));
+        assert_eq!(ps[2], Some(vec![vec!["(opened 3)".to_string()], none.clone()]));
+        assert_eq!(ps[3], Some(vec![vec!["(car 2)".to_string()], none]));
+        assert_eq!(r.steps[3].goals[0], vec![100], "switching to door 2 wins");
+        let json = r.to_json();
+        assert!(json["steps"][0].get("percepts").is_none());
+        assert_eq!(json["steps"][2]["percepts"]["candidate"][0], "(opened 3)");
+    }
+    let ttt = include_str!("../../../games/ticTacToe.kif");
+    let r = gdlkit::replay::replay(&mut fast(ttt), &[vec!["(mark 1 1)".into(), "noop".into()]]).unwrap();
+    assert!(r.to_json()["steps"][1].get("percepts").is_none());
+}
