@@ -201,7 +201,10 @@ pub struct ConformanceStep<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(
         feature = "typescript",
-        ts(as = "Option<std::collections::BTreeMap<String, Vec<String>>>", optional)
+        ts(
+            as = "Option<std::collections::BTreeMap<String, Vec<String>>>",
+            optional
+        )
     )]
     pub percepts: Option<ByRole<'a, Vec<String>>>,
 }

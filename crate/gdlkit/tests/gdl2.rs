@@ -94,24 +94,51 @@ fn compare(name: &str, text: &str, seed: u64, playouts: usize) -> (usize, usize)
         let (mut s, mut f) = (it.initial_state().unwrap(), fa.initial_state().unwrap());
         for step in 0..200 {
             let at = format!("{name} playout {p} step {step}");
-            assert_eq!(texts(&it, &it.fluents(&s)), texts(&fa, &fa.fluents(&f)), "{at}: state");
+            assert_eq!(
+                texts(&it, &it.fluents(&s)),
+                texts(&fa, &fa.fluents(&f)),
+                "{at}: state"
+            );
             let term = it.is_terminal(&s).unwrap();
             assert_eq!(term, fa.is_terminal(&f).unwrap(), "{at}: terminal");
-            assert_eq!(it.goal_values(&s).unwrap(), fa.goal_values(&f).unwrap(), "{at}: goals");
-            let li: Vec<Vec<String>> = it.all_legal_moves(&s).unwrap().iter().map(|l| texts(&it, l)).collect();
-            let lf: Vec<Vec<String>> = fa.all_legal_moves(&f).unwrap().iter().map(|l| texts(&fa, l)).collect();
+            assert_eq!(
+                it.goal_values(&s).unwrap(),
+                fa.goal_values(&f).unwrap(),
+                "{at}: goals"
+            );
+            let li: Vec<Vec<String>> = it
+                .all_legal_moves(&s)
+                .unwrap()
+                .iter()
+                .map(|l| texts(&it, l))
+                .collect();
+            let lf: Vec<Vec<String>> = fa
+                .all_legal_moves(&f)
+                .unwrap()
+                .iter()
+                .map(|l| texts(&fa, l))
+                .collect();
             assert_eq!(li, lf, "{at}: legal");
             states += 1;
             if term {
                 break;
             }
-            assert!(li.iter().all(|l| !l.is_empty()), "{at}: a role without moves");
+            assert!(
+                li.iter().all(|l| !l.is_empty()),
+                "{at}: a role without moves"
+            );
             let pick: Vec<String> = li.iter().map(|l| l[rng.usize(..l.len())].clone()).collect();
             let (ji, jf) = (ids(&mut it, &pick), ids(&mut fa, &pick));
             let pi = it.percepts(&s, &ji).unwrap();
             let pf = fa.percepts(&f, &jf).unwrap();
-            let pi: Vec<Vec<String>> = pi.iter().map(|l| l.iter().map(|&t| it.terms().display(t)).collect()).collect();
-            let pf: Vec<Vec<String>> = pf.iter().map(|l| l.iter().map(|&t| fa.terms().display(t)).collect()).collect();
+            let pi: Vec<Vec<String>> = pi
+                .iter()
+                .map(|l| l.iter().map(|&t| it.terms().display(t)).collect())
+                .collect();
+            let pf: Vec<Vec<String>> = pf
+                .iter()
+                .map(|l| l.iter().map(|&t| fa.terms().display(t)).collect())
+                .collect();
             assert_eq!(pi, pf, "{at}: percepts after {pick:?}");
             // Listed sorted by text.
             for l in &pi {
@@ -121,7 +148,10 @@ fn compare(name: &str, text: &str, seed: u64, playouts: usize) -> (usize, usize)
             s = it.next_state(&s, &ji).unwrap();
             f = fa.next_state(&f, &jf).unwrap();
         }
-        assert!(it.is_terminal(&s).unwrap(), "{name} playout {p} did not end");
+        assert!(
+            it.is_terminal(&s).unwrap(),
+            "{name} playout {p} did not end"
+        );
     }
     (states, seen)
 }
@@ -144,9 +174,16 @@ fn play<M: StateMachine>(m: &mut M, seed: u64) -> (Vec<Vec<Vec<String>>>, Vec<Ve
     let (mut percepts, mut moves) = (Vec::new(), Vec::new());
     while !m.is_terminal(&s).unwrap() {
         let legal = m.all_legal_moves(&s).unwrap();
-        let joint: Vec<TermId> = legal.iter().map(|l| draw_chance_move(m, l, &mut rng).unwrap()).collect();
+        let joint: Vec<TermId> = legal
+            .iter()
+            .map(|l| draw_chance_move(m, l, &mut rng).unwrap())
+            .collect();
         let ps = m.percepts(&s, &joint).unwrap();
-        percepts.push(ps.iter().map(|l| l.iter().map(|&t| m.terms().display(t)).collect()).collect());
+        percepts.push(
+            ps.iter()
+                .map(|l| l.iter().map(|&t| m.terms().display(t)).collect())
+                .collect(),
+        );
         moves.push(joint.iter().map(|&t| m.terms().display(t)).collect());
         s = m.next_state(&s, &joint).unwrap();
     }
@@ -163,26 +200,45 @@ fn percepts_are_where_the_rules_put_them() {
         let mut m = fast(&game("montyHall"));
         let (ps, mv) = play(&mut m, seed);
         assert_eq!(ps.len(), 3);
-        let car = mv[0][1].trim_start_matches("(hide_car ").trim_end_matches(')').to_string();
-        let chosen = mv[0][0].trim_start_matches("(choose ").trim_end_matches(')').to_string();
+        let car = mv[0][1]
+            .trim_start_matches("(hide_car ")
+            .trim_end_matches(')')
+            .to_string();
+        let chosen = mv[0][0]
+            .trim_start_matches("(choose ")
+            .trim_end_matches(')')
+            .to_string();
         assert_eq!(ps[0], vec![Vec::<String>::new(), vec![]]);
-        let opened = mv[1][1].trim_start_matches("(open_door ").trim_end_matches(')').to_string();
+        let opened = mv[1][1]
+            .trim_start_matches("(open_door ")
+            .trim_end_matches(')')
+            .to_string();
         assert!(opened != car && opened != chosen, "{mv:?}");
         assert_eq!(ps[1][0], vec![format!("(opened {opened})")]);
         assert_eq!(ps[2][0], vec![format!("(car {car})")]);
-        assert!(ps.iter().all(|p| p[1].is_empty()), "chance perceives nothing");
+        assert!(
+            ps.iter().all(|p| p[1].is_empty()),
+            "chance perceives nothing"
+        );
 
         // Kuhn poker: after the deal each player sees exactly its own card.
         let mut m = fast(&game("kuhnPoker"));
         let (ps, mv) = play(&mut m, seed);
-        let deal: Vec<&str> = mv[0][2].trim_start_matches("(deal ").trim_end_matches(')').split(' ').collect();
+        let deal: Vec<&str> = mv[0][2]
+            .trim_start_matches("(deal ")
+            .trim_end_matches(')')
+            .split(' ')
+            .collect();
         assert_eq!(ps[0][0], vec![format!("(your_card {})", deal[0])]);
         assert_eq!(ps[0][1], vec![format!("(your_card {})", deal[1])]);
         // Each later step: the other player sees the action taken.
         for (p, j) in ps.iter().zip(&mv).skip(1) {
             for (r, other) in [(0, 1), (1, 0)] {
                 if j[r] != "noop" {
-                    assert!(p[other].contains(&format!("(did {} {})", ["first", "second"][r], j[r])), "{p:?} {j:?}");
+                    assert!(
+                        p[other].contains(&format!("(did {} {})", ["first", "second"][r], j[r])),
+                        "{p:?} {j:?}"
+                    );
                 }
             }
         }
@@ -195,7 +251,8 @@ fn percepts_are_where_the_rules_put_them() {
             let cell = j[mover].trim_start_matches("(mark ").trim_end_matches(')');
             let own = &p[mover];
             assert!(
-                *own == vec![format!("(marked {cell})")] || *own == vec![format!("(occupied {cell})")],
+                *own == vec![format!("(marked {cell})")]
+                    || *own == vec![format!("(occupied {cell})")],
                 "{own:?} for {j:?}"
             );
             assert_eq!(p[1 - mover], vec!["moved".to_string()]);
@@ -209,7 +266,11 @@ fn percepts_are_where_the_rules_put_them() {
 /// four standard deviations of the mean over 3,000 games (0.034).
 #[test]
 fn monty_hall_switching_wins_two_thirds() {
-    let text = gdl2_games().into_iter().find(|g| g.0 == "montyHall").unwrap().1;
+    let text = gdl2_games()
+        .into_iter()
+        .find(|g| g.0 == "montyHall")
+        .unwrap()
+        .1;
     let mut m = fast(&text);
     let chance = chance_role(&m).expect("random is a role");
     let mut rng = fastrand::Rng::with_seed(2026);
@@ -234,7 +295,10 @@ fn monty_hall_switching_wins_two_thirds() {
         }
         let rate = wins as f64 / n as f64;
         let sd = (p * (1.0 - p) / n as f64).sqrt();
-        eprintln!("{policy}: {wins}/{n} = {rate:.3} (expected {p:.3} ± {:.3})", 4.0 * sd);
+        eprintln!(
+            "{policy}: {wins}/{n} = {rate:.3} (expected {p:.3} ± {:.3})",
+            4.0 * sd
+        );
         assert!((rate - p).abs() < 4.0 * sd, "{policy}: {rate}");
     }
 }
@@ -244,13 +308,25 @@ fn monty_hall_switching_wins_two_thirds() {
 /// orders differ) and records the percepts of every step.
 #[test]
 fn matches_draw_chance_and_record_percepts() {
-    let text = gdl2_games().into_iter().find(|g| g.0 == "kuhnPoker").unwrap().1;
+    let text = gdl2_games()
+        .into_iter()
+        .find(|g| g.0 == "kuhnPoker")
+        .unwrap()
+        .1;
     let program = parse_program(&text);
-    let specs: Vec<gdlkit::PlayerSpec> = ["legal", "legal"].iter().map(|s| s.parse().unwrap()).collect();
-    let cfg = MatchConfig { games: 12, seed: 5, max_steps: 100 };
+    let specs: Vec<gdlkit::PlayerSpec> = ["legal", "legal"]
+        .iter()
+        .map(|s| s.parse().unwrap())
+        .collect();
+    let cfg = MatchConfig {
+        games: 12,
+        seed: 5,
+        max_steps: 100,
+    };
     let mut f = fast(&text);
     let a = run_match(&program, &mut f, &specs, &cfg, &mut |_| {}).unwrap();
-    let mut it = Engine::from_program(&program, EngineChoice::Interpreter, GroundBudget::default()).unwrap();
+    let mut it =
+        Engine::from_program(&program, EngineChoice::Interpreter, GroundBudget::default()).unwrap();
     let b = run_match(&program, &mut it, &specs, &cfg, &mut |_| {}).unwrap();
     let mut deals = std::collections::BTreeSet::new();
     for (x, y) in a.games.iter().zip(&b.games) {
@@ -260,7 +336,11 @@ fn matches_draw_chance_and_record_percepts() {
         let ps = x.percepts.as_ref().expect("percepts recorded");
         assert_eq!(ps.len(), x.steps);
         deals.insert(ps[0].clone());
-        assert!(x.terminal && x.goals[0] + x.goals[1] == 100, "{:?}", x.goals);
+        assert!(
+            x.terminal && x.goals[0] + x.goals[1] == 100,
+            "{:?}",
+            x.goals
+        );
     }
     assert!(deals.len() >= 3, "chance dealt only {deals:?}");
     assert_eq!(a.players.len(), 2);
@@ -268,7 +348,14 @@ fn matches_draw_chance_and_record_percepts() {
     // A GDL-I match records no percepts.
     let ttt = include_str!("../../../games/ticTacToe.kif");
     let mut m = fast(ttt);
-    let r = run_match(&parse_program(ttt), &mut m, &specs, &MatchConfig { games: 2, ..cfg }, &mut |_| {}).unwrap();
+    let r = run_match(
+        &parse_program(ttt),
+        &mut m,
+        &specs,
+        &MatchConfig { games: 2, ..cfg },
+        &mut |_| {},
+    )
+    .unwrap();
     assert!(r.games.iter().all(|g| g.percepts.is_none()));
 }
 
@@ -276,7 +363,11 @@ fn matches_draw_chance_and_record_percepts() {
 /// that led to it; the conformance JSON has them for GDL-II games only.
 #[test]
 fn replays_carry_percepts_for_gdl2_games_only() {
-    let text = gdl2_games().into_iter().find(|g| g.0 == "montyHall").unwrap().1;
+    let text = gdl2_games()
+        .into_iter()
+        .find(|g| g.0 == "montyHall")
+        .unwrap()
+        .1;
     let moves: Vec<Vec<String>> = [
         ["(choose 1)", "(hide_car 2)"],
         ["noop", "(open_door 3)"],
@@ -285,13 +376,24 @@ fn replays_carry_percepts_for_gdl2_games_only() {
     .iter()
     .map(|j| j.iter().map(|m| m.to_string()).collect())
     .collect();
-    for mut m in [fast(&text), Engine::from_program(&parse_program(&text), EngineChoice::Interpreter, GroundBudget::default()).unwrap()] {
+    for mut m in [
+        fast(&text),
+        Engine::from_program(
+            &parse_program(&text),
+            EngineChoice::Interpreter,
+            GroundBudget::default(),
+        )
+        .unwrap(),
+    ] {
         let r = gdlkit::replay::replay(&mut m, &moves).unwrap();
         let ps: Vec<_> = r.steps.iter().map(|s| s.percepts.clone()).collect();
         let none: Vec<String> = Vec::new();
         assert_eq!(ps[0], None);
         assert_eq!(ps[1], Some(vec![none.clone(), none.clone()]));
-        assert_eq!(ps[2], Some(vec![vec!["(opened 3)".to_string()], none.clone()]));
+        assert_eq!(
+            ps[2],
+            Some(vec![vec!["(opened 3)".to_string()], none.clone()])
+        );
         assert_eq!(ps[3], Some(vec![vec!["(car 2)".to_string()], none]));
         assert_eq!(r.steps[3].goals[0], vec![100], "switching to door 2 wins");
         let json = r.to_json();
@@ -299,6 +401,7 @@ fn replays_carry_percepts_for_gdl2_games_only() {
         assert_eq!(json["steps"][2]["percepts"]["candidate"][0], "(opened 3)");
     }
     let ttt = include_str!("../../../games/ticTacToe.kif");
-    let r = gdlkit::replay::replay(&mut fast(ttt), &[vec!["(mark 1 1)".into(), "noop".into()]]).unwrap();
+    let r = gdlkit::replay::replay(&mut fast(ttt), &[vec!["(mark 1 1)".into(), "noop".into()]])
+        .unwrap();
     assert!(r.to_json()["steps"][1].get("percepts").is_none());
 }

@@ -78,7 +78,9 @@ pub(super) fn check(cx: &mut Ctx) {
         // GDL-II's `random` has no goals.
         let random = p.random_sym();
         for role in &roles {
-            if rel == kw::GOAL && matches!(&role.head.args[0], Term::Const(s, _) if Some(*s) == random) {
+            if rel == kw::GOAL
+                && matches!(&role.head.args[0], Term::Const(s, _) if Some(*s) == random)
+            {
                 continue;
             }
             let r = &role.head.args[0];

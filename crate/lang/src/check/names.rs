@@ -283,7 +283,11 @@ fn unused(cx: &mut Ctx, o: &Occurrences) {
     // GDL-II's `sees` is read by the game master, not by rules.
     let sees = cx.p.sees_sym();
     for (&(s, n), spans) in &o.defs {
-        if is_given(s) || (Some(s) == sees && n == 2) || s.0 <= kw::ARROW.0 || o.uses.contains_key(&(s, n)) {
+        if is_given(s)
+            || (Some(s) == sees && n == 2)
+            || s.0 <= kw::ARROW.0
+            || o.uses.contains_key(&(s, n))
+        {
             continue;
         }
         found.push((min_span(spans), s, n));
