@@ -176,7 +176,12 @@ stuck: boolean,
 /**
  * Every goal value per role in the last state.
  */
-goals: Array<Array<number>>, };
+goals: Array<Array<number>>, 
+/**
+ * GDL-II games only: per joint move, what each role perceived
+ * (`sees`, role order, sorted).
+ */
+percepts?: Array<Array<Array<string>>>, };
 
 /**
  * What a run of playouts found (JS: `game.playouts()`'s result).
@@ -504,13 +509,19 @@ engine?: EngineChoice, };
  */
 export type MatchGameRecord = { game: number, 
 /**
- * Player index for each role.
+ * Player index for each role (GDL-II's `random` role: the number of
+ * players, as no player sits there).
  */
 seats: Array<number>, 
 /**
  * Goal value of each role (0 when none is derivable).
  */
-goals: Array<number>, steps: number, terminal: boolean, };
+goals: Array<number>, steps: number, terminal: boolean, 
+/**
+ * GDL-II games only: per joint move, what each role perceived
+ * (`sees`, role order, sorted).
+ */
+percepts?: Array<Array<Array<string>>>, };
 
 /**
  * A player's results over a match.
@@ -1092,7 +1103,12 @@ export type ReplayStep = {
 /**
  * The state's fluents, sorted.
  */
-state: Array<string>, terminal: boolean, legal: { [key in string]: Array<string> }, goals: { [key in string]: Array<number> }, };
+state: Array<string>, terminal: boolean, legal: { [key in string]: Array<string> }, goals: { [key in string]: Array<number> }, 
+/**
+ * GDL-II games only: per role, what it perceived on the joint move
+ * that led to this step (absent at the initial step).
+ */
+percepts?: { [key in string]: Array<string> }, };
 
 /**
  * A replay in the conformance format.

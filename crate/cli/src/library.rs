@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! ; Reversi (6x6)                      <- the title: the first line
-//! ; Category: board                    <- board, puzzle, simultaneous, n-player or lecture
+//! ; Category: board                    <- board, puzzle, simultaneous, n-player, lecture or chance
 //! ; Board: cell                        <- the fluent drawn as the board, or none
 //! ; Credit: Othello (Goro Hasegawa, 1971)
 //! ; Description: Black and white place discs ...
@@ -22,7 +22,14 @@ use serde::Serialize;
 include!(concat!(env!("OUT_DIR"), "/library.rs"));
 
 /// The categories a header may name.
-pub const CATEGORIES: [&str; 5] = ["board", "puzzle", "simultaneous", "n-player", "lecture"];
+pub const CATEGORIES: [&str; 6] = [
+    "board",
+    "puzzle",
+    "simultaneous",
+    "n-player",
+    "lecture",
+    "chance",
+];
 
 /// A game's header, as written at the top of its file.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]

@@ -329,6 +329,29 @@ impl StateMachine for Engine {
         }
     }
 
+    fn percepts(
+        &mut self,
+        state: &EngineState,
+        joint: &[TermId],
+    ) -> Result<Vec<Vec<TermId>>, EvalError> {
+        match self {
+            Engine::Interpreter { interpreter, .. } => {
+                interpreter.percepts(interp_state(state)?, joint)
+            }
+            Engine::Fast(f) => {
+                let s = fast_state(f, state)?;
+                f.percepts(&s, joint)
+            }
+        }
+    }
+
+    fn has_percepts(&self) -> bool {
+        match self {
+            Engine::Interpreter { interpreter, .. } => interpreter.has_percepts(),
+            Engine::Fast(f) => f.has_percepts(),
+        }
+    }
+
     fn is_terminal(&mut self, state: &EngineState) -> Result<bool, EvalError> {
         match self {
             Engine::Interpreter { interpreter, .. } => {

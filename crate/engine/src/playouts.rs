@@ -2,9 +2,9 @@
 //! `game.playouts({count, seed, maxSteps})` plays many. Playout `i` of a
 //! run with seed `S` is the game `gdlkit play --seed S+i` prints: one
 //! function ([`play`]) plays both, with the reasoner's random playout
-//! ([`crate::reasoner::random_playout_observed`]).
+//! ([`crate::reasoner::random_walk`]).
 
-use crate::reasoner::{random_playout_observed, EvalError, StateMachine};
+use crate::reasoner::{random_walk, EvalError, StateMachine};
 use crate::terms::TermId;
 use serde::Serialize;
 
@@ -24,6 +24,11 @@ pub struct Played {
     pub stuck: bool,
     /// Every goal value per role in the last state.
     pub goals: Vec<Vec<i64>>,
+    /// GDL-II games only: per joint move, what each role perceived
+    /// (`sees`, role order, sorted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub percepts: Option<Vec<Vec<Vec<String>>>>,
     /// The last state's fluents, sorted.
     #[serde(skip)]
     pub last: Vec<TermId>,
@@ -31,7 +36,8 @@ pub struct Played {
 
 /// Plays uniformly random joint moves from `from` with a generator seeded
 /// by `seed` (each role draws in role order) until a terminal state, a
-/// role without legal moves, or `max_steps` joint moves.
+/// role without legal moves, or `max_steps` joint moves. GDL-II's `random`
+/// role draws like every other role: uniformly among its legal moves.
 pub fn play<M: StateMachine>(
     m: &mut M,
     from: &M::State,
@@ -40,8 +46,13 @@ pub fn play<M: StateMachine>(
 ) -> Result<Played, EvalError> {
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut joint_moves = Vec::new();
-    let end = random_playout_observed(m, from, &mut rng, max_steps, |m, joint| {
-        joint_moves.push(joint.iter().map(|&t| m.terms().display(t)).collect())
+    let mut percepts = m.has_percepts().then(Vec::new);
+    let end = random_walk(m, from, &mut rng, max_steps, |m, s, _, joint| {
+        joint_moves.push(joint.iter().map(|&t| m.terms().display(t)).collect());
+        if let Some(ps) = &mut percepts {
+            ps.push(percept_texts(m, s, joint)?);
+        }
+        Ok(true)
     })?;
     Ok(Played {
         joint_moves,
@@ -49,8 +60,21 @@ pub fn play<M: StateMachine>(
         // The playout stops short of the cap, not terminal: a role had no move.
         stuck: !end.terminal && end.steps < max_steps,
         goals: m.goal_values(&end.state)?,
+        percepts,
         last: m.fluents(&end.state),
     })
+}
+
+/// Each role's percepts for `joint` in `s`, as text (role order, sorted).
+pub fn percept_texts<M: StateMachine>(
+    m: &mut M,
+    s: &M::State,
+    joint: &[TermId],
+) -> Result<Vec<Vec<String>>, EvalError> {
+    Ok(m.percepts(s, joint)?
+        .into_iter()
+        .map(|ps| ps.into_iter().map(|p| m.terms().display(p)).collect())
+        .collect())
 }
 
 /// What a run of playouts found (JS: `game.playouts()`'s result).

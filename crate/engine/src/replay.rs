@@ -17,6 +17,9 @@ pub struct Step {
     pub legal: Vec<Vec<String>>,
     /// Per role: goal values, sorted numerically.
     pub goals: Vec<Vec<i64>>,
+    /// GDL-II games, every step after the first: per role, what it
+    /// perceived (`sees`) on the joint move that led here, sorted.
+    pub percepts: Option<Vec<Vec<String>>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,6 +49,7 @@ pub fn describe<M: StateMachine>(m: &mut M, state: &M::State) -> Result<Step, Ev
         terminal,
         legal,
         goals,
+        percepts: None,
     })
 }
 
@@ -95,8 +99,17 @@ pub fn replay<M: StateMachine>(
             }
             ids.push(id);
         }
+        let percepts = if m.has_percepts() {
+            let mut ps = crate::playouts::percept_texts(m, &state, &ids)?;
+            ps.iter_mut().for_each(|p| p.sort_unstable());
+            Some(ps)
+        } else {
+            None
+        };
         state = m.next_state(&state, &ids)?;
-        steps.push(describe(m, &state)?);
+        let mut step = describe(m, &state)?;
+        step.percepts = percepts;
+        steps.push(step);
     }
     Ok(Replay { roles, steps })
 }
@@ -114,6 +127,7 @@ impl Replay {
                     terminal: s.terminal,
                     legal: ByRole(&self.roles, &s.legal),
                     goals: ByRole(&self.roles, &s.goals),
+                    percepts: s.percepts.as_ref().map(|p| ByRole(&self.roles, p)),
                 })
                 .collect(),
         }
@@ -158,6 +172,17 @@ pub struct ConformanceStep<'a> {
         ts(as = "std::collections::BTreeMap<String, Vec<i64>>")
     )]
     pub goals: ByRole<'a, Vec<i64>>,
+    /// GDL-II games only: per role, what it perceived on the joint move
+    /// that led to this step (absent at the initial step).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "typescript",
+        ts(
+            as = "Option<std::collections::BTreeMap<String, Vec<String>>>",
+            optional
+        )
+    )]
+    pub percepts: Option<ByRole<'a, Vec<String>>>,
 }
 
 /// Per-role values as an object keyed by role name, in role order.

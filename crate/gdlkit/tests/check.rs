@@ -103,6 +103,11 @@ fn cases() -> Vec<(&'static str, String, String)> {
         ("GDL108", base_with("(<= terminal (true (cell 3)) (or))"), base_with("(<= terminal (true (cell 3)))")),
         ("GDL109", base_with("(succ 1 2)"), base_with("(succ 2 3)")),
         ("GDL109", base_with("(<= terminal (true (cell ?y)))\n(<= terminal (true (cell ?z)))"), base_with("(<= terminal (true (cell ?y)))")),
+        // GDL-II.
+        ("GDL080", base_with("(<= (sees robot (at ?x)) (true (cell ?x))) (<= (legal robot stay) (sees robot (at 1)))"), base_with("(<= (sees robot (at ?x)) (true (cell ?x)))")),
+        ("GDL081", base_with("(<= (sees robot) (true (cell 1)))"), base_with("(<= (sees robot here) (true (cell 1)))")),
+        ("GDL082", base_with("(<= (sees other (at ?x)) (true (cell ?x)))"), base_with("(<= (sees robot (at ?x)) (true (cell ?x)))")),
+        ("GDL113", base_with("(role random) (<= (legal random noop) (true (cell 1))) (goal random 50)"), base_with("(role random) (<= (legal random noop) (true (cell 1)))")),
         ("GDL110", base_with("(role other)"), base_with("(role other) (<= (legal other noop) (true (cell 1))) (goal other 0)")),
         ("GDL111", base_with("(<= (succ 2 3))"), base_with("(succ 2 3)")),
         ("GDL112", base_without("(init (cell 1))\n"), BASE.to_string()),

@@ -141,6 +141,28 @@ impl Program {
             })
             .collect()
     }
+
+    /// The symbol `sees`, if the program mentions it.
+    pub fn sees_sym(&self) -> Option<Sym> {
+        self.symbols.get(kw::SEES_NAME)
+    }
+
+    /// The symbol `random`, if the program mentions it.
+    pub fn random_sym(&self) -> Option<Sym> {
+        self.symbols.get(kw::RANDOM_NAME)
+    }
+
+    /// A GDL-II game: it defines `sees` (with two arguments) or has the
+    /// role `random`. GDL-I games are read and run exactly as before.
+    pub fn is_gdl2(&self) -> bool {
+        let sees = self.sees_sym();
+        let random = self.random_sym();
+        self.rules.iter().any(|r| {
+            (Some(r.head.rel) == sees && r.head.arity() == 2)
+                || (r.head.rel == kw::ROLE
+                    && matches!(r.head.args.as_slice(), [Term::Const(s, _)] if Some(*s) == random))
+        })
+    }
 }
 
 /// Parses and lowers KIF text.

@@ -38,6 +38,12 @@ pub mod kw {
     pub fn is_gdl_keyword(s: Sym) -> bool {
         s.0 <= INPUT.0
     }
+    /// GDL-II's percept relation `(sees ?role ?percept)`. The GDL-II names
+    /// are not interned at fixed ids, so that GDL-I games keep their symbol
+    /// numbering: look them up with [`super::SymbolTable::get`].
+    pub const SEES_NAME: &str = "sees";
+    /// GDL-II's chance role, whose moves the game master draws uniformly.
+    pub const RANDOM_NAME: &str = "random";
 }
 
 /// Case-insensitive symbol interner.

@@ -113,9 +113,18 @@ pub enum ExplainError {
 pub enum MatchError {
     #[error("games {games}: give 1 to {max} games")]
     Games { games: usize, max: usize },
-    /// Not one player specification per role.
-    #[error("the game has {roles} role{}; give one player per role, got {given}", plural(*.roles))]
-    Players { roles: usize, given: usize },
+    /// Not one player specification per role (`roles` counts the seats:
+    /// all but GDL-II's `random`, when `chance`).
+    #[error(
+        "the game has {roles} role{}{}; give one player per role, got {given}",
+        plural(*.roles),
+        if *.chance { " besides `random`, whose moves are drawn" } else { "" }
+    )]
+    Players {
+        roles: usize,
+        given: usize,
+        chance: bool,
+    },
     #[error("player {player} chose an illegal move {mv}")]
     IllegalMove { player: String, mv: String },
     #[error(transparent)]

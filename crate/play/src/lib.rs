@@ -23,7 +23,8 @@ pub mod ts_types;
 
 // The layers below under their own names, as every module reads them.
 use gdlkit_engine::{
-    clock, engine, ground, job, load_game, memory, reasoner, Engine, EngineChoice, EvalError,
+    clock, engine, ground, job, load_game, memory, playouts, reasoner, Engine, EngineChoice,
+    EvalError,
 };
 #[cfg(test)]
 use gdlkit_engine::{Game, Interpreter, Limits};

@@ -9,9 +9,13 @@
 import { HighlightStyle, LanguageSupport, StreamLanguage, syntaxHighlighting } from '@codemirror/language';
 import { tags as t } from '@lezer/highlight';
 
-/** GDL's keywords and KIF's logical connectives (lower case; KIF ignores case). */
+/**
+ * GDL's keywords, GDL-II's (`sees`, the chance role `random`) and KIF's
+ * logical connectives (lower case; KIF ignores case).
+ */
 export const KEYWORDS = new Set([
   'role', 'init', 'true', 'next', 'legal', 'does', 'goal', 'terminal', 'base', 'input',
+  'sees', 'random',
   'distinct', 'not', 'or', 'and',
 ]);
 

@@ -13,6 +13,7 @@ const CATEGORIES = [
   ['simultaneous', 'Simultaneous'],
   ['n-player', 'Three or more players'],
   ['lecture', 'From the lectures'],
+  ['chance', 'Chance and hidden information'],
 ];
 
 /** Whether a game matches every word of the query (title, name, description, credit). */

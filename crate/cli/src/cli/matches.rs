@@ -1,5 +1,7 @@
 //! `gdlkit match GAME.kif --players SPEC SPEC... [--games N] [--seed S]`:
-//! a match between players, roles rotated, as text or JSON.
+//! a match between players, roles rotated, as text or JSON. GDL-II games:
+//! no player sits at `random` (its moves are drawn from the seed), the JSON
+//! records each role's percepts per step and `--verbose` prints them.
 
 use super::options::{EngineArg, FormatArg, SecondsArg};
 use super::{load_game, Fail, Host, Output, EXIT_OK};
@@ -42,6 +44,24 @@ pub struct MatchArgs {
     engine: EngineArg,
     #[command(flatten)]
     pub seconds: SecondsArg,
+}
+
+/// GDL-II: what each role perceived at each step, one line per step with
+/// percepts (`step 2: candidate sees (opened 3)`).
+fn percepts_text(roles: &[String], steps: &[Vec<Vec<String>>]) -> String {
+    let mut out = String::new();
+    for (i, per_role) in steps.iter().enumerate() {
+        let seen: Vec<String> = roles
+            .iter()
+            .zip(per_role)
+            .filter(|(_, ps)| !ps.is_empty())
+            .map(|(r, ps)| format!("{r} sees {}", ps.join(" ")))
+            .collect();
+        if !seen.is_empty() {
+            let _ = writeln!(out, "  step {}: {}", i + 1, seen.join("; "));
+        }
+    }
+    out
 }
 
 /// `--games N`, checked as the library checks it.
@@ -123,7 +143,7 @@ pub fn run(args: MatchArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32
             let players: Vec<&str> = g
                 .seats
                 .iter()
-                .map(|&p| result.players[p].name.as_str())
+                .filter_map(|&p| result.players.get(p).map(|p| p.name.as_str()))
                 .collect();
             let _ = writeln!(
                 s,
@@ -133,6 +153,9 @@ pub fn run(args: MatchArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32
                 g.goals,
                 g.steps
             );
+            if let Some(steps) = &g.percepts {
+                s.push_str(&percepts_text(&result.roles, steps));
+            }
             // The record keeps the final state as text (it is printed).
             let fluents = board::Fluent::of_texts(&g.final_fluents);
             s.push_str(&board::text_of(&boards, &fluents));

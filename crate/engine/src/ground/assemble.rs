@@ -40,6 +40,7 @@ pub(super) fn engine_of(gp: GroundProgram, t0: f64) -> Result<FastEngine, Ground
         .and_then(|t| gp.atoms.find(t as u32, &[]))
         .map_or(network::FALSE, |a| node_of_atom[a as usize]);
     let goals = goal_nodes(&gp, &node_of_atom);
+    let sees = sees_nodes(&gp, &node_of_atom);
     let queries_use_does = queries_use_does(
         &net,
         &legal_input,
@@ -69,6 +70,7 @@ pub(super) fn engine_of(gp: GroundProgram, t0: f64) -> Result<FastEngine, Ground
         move_index,
         terminal,
         goals,
+        sees,
         queries_use_does,
     };
     let mut e = FastEngine::new(store, net, tables, stats);
@@ -244,6 +246,27 @@ fn goal_nodes(gp: &GroundProgram, node_of_atom: &[u32]) -> Vec<Vec<(i64, u32)>> 
         }
     }
     goals
+}
+
+/// GDL-II: per role, its percepts and their nodes, sorted by the percept's
+/// text (`None` without `sees`).
+fn sees_nodes(gp: &GroundProgram, node_of_atom: &[u32]) -> Option<Vec<Vec<(TermId, u32)>>> {
+    let rs = gp.rel_sees?;
+    let mut sees: Vec<Vec<(String, TermId, u32)>> = vec![Vec::new(); gp.roles.len()];
+    for &a in &gp.rels[rs].rows {
+        let args = gp.atoms.args(a);
+        if let Some(r) = gp.roles.iter().position(|&x| x == args[0]) {
+            sees[r].push((gp.store.display(args[1]), args[1], node_of_atom[a as usize]));
+        }
+    }
+    Some(
+        sees.into_iter()
+            .map(|mut v| {
+                v.sort();
+                v.into_iter().map(|(_, t, n)| (t, n)).collect()
+            })
+            .collect(),
+    )
 }
 
 /// Whether a legal, goal or terminal node depends on a move.

@@ -138,6 +138,8 @@ pub struct GroundProgram {
     pub rel_does: Option<RelId>,
     pub rel_goal: Option<RelId>,
     pub rel_terminal: Option<RelId>,
+    /// GDL-II's `sees`, where the game defines it.
+    pub rel_sees: Option<RelId>,
     /// `(true (f a b))` is the atom `(true_tables[(f, 2)] a b)`.
     pub true_tables: FxHashMap<(Sym, u32), RelId>,
     /// Or, for fluents read by a variable, `(true_all f)`.

@@ -67,6 +67,9 @@ pub(super) fn flatten(net: &mut Network, t: &Tables) -> usize {
     for g in t.goals.iter().flatten() {
         keep[g.1 as usize] = true;
     }
+    for p in t.sees.iter().flatten().flatten() {
+        keep[p.1 as usize] = true;
+    }
     let mut out: Vec<Vec<u32>> = (0..n)
         .map(|v| net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize].to_vec())
         .collect();

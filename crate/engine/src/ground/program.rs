@@ -79,10 +79,11 @@ struct Keywords {
     does: Option<RelId>,
     goal: Option<RelId>,
     terminal: Option<RelId>,
+    sees: Option<RelId>,
 }
 
 impl Keywords {
-    fn of(g: &DepGraph) -> Keywords {
+    fn of(g: &DepGraph, sees: Option<RelId>) -> Keywords {
         let rel = |s, a| g.id_of(s, a);
         Keywords {
             init: rel(kw::INIT, 1),
@@ -91,6 +92,7 @@ impl Keywords {
             does: rel(kw::DOES, 2),
             goal: rel(kw::GOAL, 2),
             terminal: rel(kw::TERMINAL, 0),
+            sees,
         }
     }
 }
@@ -108,7 +110,7 @@ pub(super) fn ground_program_with(
     let it = &mut it;
     let c = it.compiled();
     let mut rs = rule_set(c, it.terms(), strategy, prof);
-    let k = Keywords::of(&c.graph);
+    let k = Keywords::of(&c.graph, c.sees);
     let (dyn_facts, static_facts) = split_facts(c, &rs.is_static);
     let true_tables = c.true_tables.clone();
     let true_all = c.true_all;
@@ -155,6 +157,7 @@ pub(super) fn ground_program_with(
         rel_does: k.does,
         rel_goal: k.goal,
         rel_terminal: k.terminal,
+        rel_sees: k.sees,
         true_tables,
         true_all,
         fluents,
@@ -259,7 +262,7 @@ fn type_roots(
     true_tables: &FxHashMap<(Sym, u32), RelId>,
     true_all: Option<RelId>,
 ) -> types::Roles {
-    let roots = [k.legal, k.next, k.goal, k.terminal, k.init]
+    let roots = [k.legal, k.next, k.goal, k.terminal, k.init, k.sees]
         .into_iter()
         .chain([c.graph.id_of(kw::ROLE, 1)])
         .flatten()

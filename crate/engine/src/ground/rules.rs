@@ -45,8 +45,8 @@ pub struct Strategy {
     pub untyped: bool,
 }
 
-/// Collects the non-static rules that `legal`, `next`, `terminal` and `goal`
-/// depend on (the `base`/`input` declarations and unused relations are left
+/// Collects the non-static rules that `legal`, `next`, `terminal`, `goal`
+/// and GDL-II's `sees` depend on (the `base`/`input` declarations and unused relations are left
 /// out) and splits them.
 pub fn collect(c: &Compiled, strategy: Strategy, focus: Option<&[bool]>) -> RuleSet {
     let g = &c.graph;
@@ -58,6 +58,7 @@ pub fn collect(c: &Compiled, strategy: Strategy, focus: Option<&[bool]>) -> Rule
     ]
     .iter()
     .filter_map(|&(s, a)| g.id_of(s, a))
+    .chain(c.sees)
     .collect();
     let needed = g.closure(&roots);
     let n = c.num_rels();

@@ -25,6 +25,10 @@ pub struct Tables {
     pub terminal: u32,
     /// Per role: (goal value, node).
     pub goals: Vec<Vec<(i64, u32)>>,
+    /// GDL-II, per role: (percept, node), sorted by the percept's text;
+    /// `None` when the game has no `sees`. Evaluated like goals (lazily),
+    /// after the joint move's inputs are set.
+    pub sees: Option<Vec<Vec<(TermId, u32)>>>,
     /// Some legal, goal or terminal node depends on `does`: clear the moves
     /// before answering about a state.
     pub queries_use_does: bool,

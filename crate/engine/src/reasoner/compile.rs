@@ -276,6 +276,8 @@ pub struct Compiled {
     /// `safe[rel][mask]`: a demand relation may be called with the argument
     /// positions in `mask` bound (see `choose_demand`).
     pub safe: Vec<Vec<bool>>,
+    /// GDL-II's `(sees role percept)`, where the program defines it.
+    pub sees: Option<RelId>,
 }
 
 /// A rule of the program in compiled form (see [`Compiled::rules_in_order`]).
@@ -363,6 +365,7 @@ pub fn compile_with(
         demand: vec![false; n],
         demand_rules: Vec::new(),
         safe: Vec::new(),
+        sees: program.sees_sym().and_then(|s| graph.id_of(s, 2)),
         class,
         arity,
         graph,

@@ -171,6 +171,9 @@ pub struct Interpreter {
     rel_goal: Option<RelId>,
     rel_terminal: Option<RelId>,
     rel_does: Option<RelId>,
+    /// GDL-II's `(sees role percept)`, materialised like `next`.
+    rel_sees: Option<RelId>,
+    strata_sees: Arc<[usize]>,
     strata_legal: Arc<[usize]>,
     strata_next: Arc<[usize]>,
     strata_goal: Arc<[usize]>,
@@ -215,6 +218,7 @@ impl Interpreter {
             g.id_of(kw::ROLE, 1),
             g.id_of(kw::DOES, 2),
         );
+        let rel_sees = program.sees_sym().and_then(|s| g.id_of(s, 2));
         let strata = |r: Option<RelId>| -> Arc<[usize]> {
             r.map(|r| c.strata_for(&[r])).unwrap_or_default().into()
         };
@@ -248,6 +252,8 @@ impl Interpreter {
             rel_goal,
             rel_terminal,
             rel_does,
+            rel_sees,
+            strata_sees: strata(rel_sees),
             strata_legal: strata(rel_legal),
             strata_next: strata(rel_next),
             strata_goal: strata(rel_goal),

@@ -204,6 +204,25 @@ pub trait StateMachine {
         mast.slot_move(slot)
     }
 
+    /// GDL-II: what each role perceives when `joint` is made in `state`
+    /// (the `p` of every derivable `(sees role p)`, evaluated like `next`
+    /// on the state and the joint move), per role in role order, each list
+    /// sorted by canonical text. Games without `sees`: every list empty.
+    fn percepts(
+        &mut self,
+        state: &Self::State,
+        joint: &[TermId],
+    ) -> Result<Vec<Vec<TermId>>, EvalError> {
+        let _ = (state, joint);
+        Ok(vec![Vec::new(); self.roles().len()])
+    }
+
+    /// The game defines `sees` (GDL-II), so [`StateMachine::percepts`] can
+    /// be non-empty.
+    fn has_percepts(&self) -> bool {
+        false
+    }
+
     /// One goal value per role: the largest derivable one, or `None`.
     fn goals(&mut self, state: &Self::State) -> Result<Vec<Option<i64>>, EvalError> {
         Ok(self
@@ -212,6 +231,37 @@ pub trait StateMachine {
             .map(|v| v.into_iter().max())
             .collect())
     }
+}
+
+/// GDL-II's chance role: the index of the role `random`, whose moves the
+/// game master draws uniformly (no player sits there).
+pub fn chance_role<M: StateMachine>(m: &M) -> Option<usize> {
+    let random = m.terms().symbols.get(crate::terms::kw::RANDOM_NAME)?;
+    let store = m.terms();
+    m.roles()
+        .iter()
+        .position(|&r| store.arity(r) == 0 && store.functor(r) == random)
+}
+
+/// A chance move: one of `legal` drawn uniformly by `rng`, in the order of
+/// the moves' canonical text so that every engine draws the same move.
+pub fn draw_chance_move<M: StateMachine>(
+    m: &M,
+    legal: &[TermId],
+    rng: &mut fastrand::Rng,
+) -> Option<TermId> {
+    if legal.is_empty() {
+        return None;
+    }
+    let mut by_text: Vec<(String, TermId)> =
+        legal.iter().map(|&t| (m.terms().display(t), t)).collect();
+    by_text.sort();
+    Some(by_text[random_index(rng, by_text.len())].1)
+}
+
+/// Sorts terms by their canonical text (percepts are listed so).
+pub fn sort_by_text(store: &TermStore, terms: &mut [TermId]) {
+    terms.sort_by_cached_key(|&t| store.display(t));
 }
 
 /// Most joint moves [`StateMachine::legal_joint_moves`] enumerates.

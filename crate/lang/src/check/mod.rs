@@ -10,6 +10,7 @@
 //! | `strata` | GDL030, GDL041, GDL045, GDL046 | negative cycles (rule graph) and forbidden dependencies (relation graph) |
 //! | `essentials` | GDL060–GDL063, GDL070, GDL110, GDL112 | roles, `init`, `terminal`, `legal`, `goal`, goal values |
 //! | `names` | GDL100–GDL106, GDL109 | arities, undefined/unused relations (with "did you mean"), spelling, characters, duplicates |
+//! | `gdl2` | GDL080–GDL082, GDL113 | GDL-II: `sees` placement, arity and role; goals of `random` |
 //!
 //! Errors have codes `GDL0xx`, warnings `GDL1xx`; every code is documented
 //! with an example in `docs/diagnostics.md`. [`check_source`] adds the
@@ -22,6 +23,7 @@
 
 mod essentials;
 mod forms;
+mod gdl2;
 mod names;
 mod safety;
 mod strata;
@@ -78,6 +80,7 @@ impl<'a> Ctx<'a> {
         strata::check(self);
         essentials::check(self);
         names::check(self);
+        gdl2::check(self);
     }
 
     fn finish(mut self) -> Vec<Diagnostic> {

@@ -199,8 +199,10 @@ fn relation_and_function(cx: &mut Ctx, o: &Occurrences) {
 /// Relations used in a body but defined by no rule or fact.
 fn undefined(cx: &mut Ctx, o: &Occurrences) {
     let mut found: Vec<(Span, Sym, usize, usize)> = Vec::new();
+    let sees = cx.p.sees_sym();
     for (&(s, n), spans) in &o.uses {
-        if is_given(s) || s.0 <= kw::ARROW.0 || o.defs.contains_key(&(s, n)) {
+        // `sees` in a body has its own error (GDL080).
+        if is_given(s) || Some(s) == sees || s.0 <= kw::ARROW.0 || o.defs.contains_key(&(s, n)) {
             continue;
         }
         found.push((min_span(spans), s, n, spans.len()));
@@ -278,8 +280,14 @@ fn undefined(cx: &mut Ctx, o: &Occurrences) {
 /// Relations defined but used by no rule body.
 fn unused(cx: &mut Ctx, o: &Occurrences) {
     let mut found: Vec<(Span, Sym, usize)> = Vec::new();
+    // GDL-II's `sees` is read by the game master, not by rules.
+    let sees = cx.p.sees_sym();
     for (&(s, n), spans) in &o.defs {
-        if is_given(s) || s.0 <= kw::ARROW.0 || o.uses.contains_key(&(s, n)) {
+        if is_given(s)
+            || (Some(s) == sees && n == 2)
+            || s.0 <= kw::ARROW.0
+            || o.uses.contains_key(&(s, n))
+        {
             continue;
         }
         found.push((min_span(spans), s, n));

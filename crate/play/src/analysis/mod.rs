@@ -236,6 +236,9 @@ pub struct AnalysisJob<M: StateMachine> {
     m: M,
     opts: Options,
     roles: Vec<String>,
+    /// GDL-II's `random` role: it has no goals, and winning is not its
+    /// concern, so goal and winnability checks skip it.
+    chance: Option<usize>,
     phase: Phase,
     mode: Mode,
     g: Graph<M::State>,
@@ -255,6 +258,7 @@ impl<M: StateMachine> AnalysisJob<M> {
         let n = roles.len();
         let rng = fastrand::Rng::with_seed(opts.seed);
         AnalysisJob {
+            chance: crate::reasoner::chance_role(&m),
             m,
             opts,
             phase: Phase::Exploring,
@@ -452,7 +456,8 @@ impl<M: StateMachine> AnalysisJob<M> {
         depth: usize,
         moves: &mut MovesFn<'_, Self>,
     ) -> Result<(), EvalError> {
-        let bad = values.iter().position(|v| v.len() != 1);
+        let chance = self.chance;
+        let bad = (0..values.len()).find(|&r| values[r].len() != 1 && Some(r) != chance);
         let describe = |roles: &[String], r: usize, v: &[i64]| -> String {
             if v.is_empty() {
                 format!("role {} has no goal value", roles[r])
@@ -625,7 +630,7 @@ impl<M: StateMachine> AnalysisJob<M> {
         // Strong winnability: AND-OR fixpoint per role.
         if nroles > 0 && exp > 0 {
             let rev = Reverse::build(&self.g);
-            for r in 0..nroles {
+            for r in (0..nroles).filter(|&r| Some(r) != self.chance) {
                 let win = self.g.forced_wins(r, &rev);
                 if win[0] {
                     self.f.winners.push(r);

@@ -351,7 +351,7 @@ impl<M: StateMachine> AnalysisJob<M> {
     fn weakly_winnable(&self, c: &Counts) -> Property {
         let terminals = c.terminals;
         let missing: Vec<usize> = (0..self.roles.len())
-            .filter(|&r| self.f.witness[r].is_none())
+            .filter(|&r| self.f.witness[r].is_none() && Some(r) != self.chance)
             .collect();
         if missing.is_empty() {
             Property::proved(self.witness_text())
@@ -397,6 +397,7 @@ impl<M: StateMachine> AnalysisJob<M> {
             )
         } else {
             let parts: Vec<String> = (0..nroles)
+                .filter(|&r| Some(r) != self.chance)
                 .map(|r| {
                     format!(
                         "{} after {}",

@@ -9,6 +9,12 @@
 //! otherwise; in one-player games a win is a goal of 100, anything else a
 //! loss. The 95% interval of the mean goal is the normal approximation
 //! `mean ± 1.96·s/√n`, clipped to the goal range 0..100.
+//!
+//! GDL-II: no player sits at the `random` role. Its moves are drawn
+//! uniformly from its legal moves by a generator seeded from the match seed
+//! and the game number (the same draws on every engine), and the rotation,
+//! wins and draws are over the other roles. Games with `sees` record each
+//! role's percepts per step.
 
 use super::{build_player, Player, PlayerSpec, Stats};
 use crate::error::{MatchError, SearchError};
@@ -60,12 +66,18 @@ impl Default for MatchConfig {
 )]
 pub struct GameRecord {
     pub game: usize,
-    /// Player index for each role.
+    /// Player index for each role (GDL-II's `random` role: the number of
+    /// players, as no player sits there).
     pub seats: Vec<usize>,
     /// Goal value of each role (0 when none is derivable).
     pub goals: Vec<i64>,
     pub steps: usize,
     pub terminal: bool,
+    /// GDL-II games only: per joint move, what each role perceived
+    /// (`sees`, role order, sorted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub percepts: Option<Vec<Vec<Vec<String>>>>,
     /// The final state's fluents (for `match --verbose` boards).
     #[serde(skip)]
     pub final_fluents: Vec<String>,
@@ -217,6 +229,12 @@ pub fn outcome(goal_values: &[Vec<i64>]) -> Option<Outcome> {
     })
 }
 
+/// The seed of game `g`'s chance moves (GDL-II's `random` role): apart from
+/// the players' seeds, so adding a player's search changes no draw.
+fn chance_seed(seed: u64, g: usize) -> u64 {
+    (seed ^ 0xC4A2_CE5E_ED00_0000).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ g as u64
+}
+
 /// Plays `cfg.games` games between the players (one per role, in role
 /// order for the first game). `progress` sees each finished game.
 pub fn run_match<M: StateMachine + Clone + Send + 'static>(
@@ -230,10 +248,15 @@ where
     M::State: Send + Sync,
 {
     let n = m.roles().len();
-    if specs.len() != n {
+    let chance = crate::reasoner::chance_role(m);
+    // The roles players sit at (all but GDL-II's `random`).
+    let seated: Vec<usize> = (0..n).filter(|&r| Some(r) != chance).collect();
+    let np = seated.len();
+    if specs.len() != np {
         return Err(MatchError::Players {
-            roles: n,
+            roles: np,
             given: specs.len(),
+            chance: chance.is_some(),
         });
     }
     let mut players: Vec<Box<dyn Player<M>>> = Vec::new();
@@ -256,10 +279,15 @@ where
             break;
         }
         crate::job::progress("match: games", || format!("{g} of {} games", cfg.games));
-        let seats: Vec<usize> = (0..n).map(|r| (r + n - g % n) % n).collect();
+        let mut seats = vec![np; n];
+        for (k, &r) in seated.iter().enumerate() {
+            seats[r] = (k + np - g % np) % np;
+        }
         for p in players.iter_mut() {
             p.new_game();
         }
+        let mut chance_rng = fastrand::Rng::with_seed(chance_seed(cfg.seed, g));
+        let mut percepts = m.has_percepts().then(Vec::new);
         let mut s = init.clone();
         let mut steps = 0;
         let mut terminal = m.is_terminal(&s)?;
@@ -270,6 +298,11 @@ where
             }
             let mut joint: Vec<TermId> = Vec::with_capacity(n);
             for (r, moves_r) in legal.iter().enumerate() {
+                if Some(r) == chance {
+                    let mv = crate::reasoner::draw_chance_move(m, moves_r, &mut chance_rng);
+                    joint.push(mv.expect("legal moves checked non-empty"));
+                    continue;
+                }
                 let p = seats[r];
                 // A role with one legal move needs no search.
                 let mv = if moves_r.len() == 1 {
@@ -290,6 +323,9 @@ where
                 }
                 joint.push(mv);
             }
+            if let Some(ps) = &mut percepts {
+                ps.push(crate::playouts::percept_texts(m, &s, &joint)?);
+            }
             s = m.next_state(&s, &joint)?;
             steps += 1;
             terminal = m.is_terminal(&s)?;
@@ -301,6 +337,7 @@ where
             goals,
             steps,
             terminal,
+            percepts,
             final_fluents: m
                 .fluents(&s)
                 .iter()
@@ -320,7 +357,10 @@ where
             };
             let mine = rec.goals[role];
             xs.push(mine as f64);
-            match role_result(&rec.goals, role) {
+            // Outcomes are among the players: `random` neither wins nor loses.
+            let goals: Vec<i64> = seated.iter().map(|&r| rec.goals[r]).collect();
+            let at = seated.iter().position(|&r| r == role).unwrap_or(role);
+            match role_result(&goals, at) {
                 RoleResult::Win => wins += 1,
                 RoleResult::Draw => draws += 1,
                 RoleResult::Loss => losses += 1,

@@ -125,6 +125,9 @@ fn factor(net: &mut Network, t: &Tables) {
     for g in t.goals.iter().flatten() {
         keep[g.1 as usize] = true;
     }
+    for p in t.sees.iter().flatten().flatten() {
+        keep[p.1 as usize] = true;
+    }
     let mut is_input = vec![false; net.len()];
     for &i in t.legal_input.iter().filter(|&&i| i != NONE) {
         is_input[i as usize] = true;

@@ -88,6 +88,40 @@ impl StateMachine for FastEngine {
             .collect())
     }
 
+    fn percepts(
+        &mut self,
+        state: &BitState,
+        joint: &[TermId],
+    ) -> Result<Vec<Vec<TermId>>, EvalError> {
+        if self.t.sees.is_none() {
+            return Ok(vec![Vec::new(); self.t.roles.len()]);
+        }
+        self.check_state(state)?;
+        let nodes = self.input_nodes(joint)?;
+        if state.0[..] != self.cur[..] {
+            self.set_state(&state.0);
+        }
+        self.set_inputs(&nodes);
+        self.sweep_lazy();
+        let sees = self.t.sees.as_deref().unwrap_or_default();
+        Ok(sees
+            .iter()
+            .map(|ps| {
+                let mut v: Vec<TermId> = ps
+                    .iter()
+                    .filter(|(_, n)| self.on(*n as usize))
+                    .map(|(p, _)| *p)
+                    .collect();
+                v.dedup();
+                v
+            })
+            .collect())
+    }
+
+    fn has_percepts(&self) -> bool {
+        self.t.sees.is_some()
+    }
+
     fn fluents(&self, state: &BitState) -> Vec<TermId> {
         (0..self.t.base_fluent.len())
             .filter(|&i| state.get(i))

@@ -26,9 +26,12 @@ const MAX_DEMAND_ARITY: u32 = 12;
 /// is recomputed, until nothing changes.
 pub(super) fn choose_demand(c: &mut Compiled, program: &Program) {
     let n = c.graph.rels.len();
+    // GDL-II's `sees` is read whole after each joint move, like `next`.
+    let sees = program.sees_sym();
     let candidate = |r: RelId| {
         let k = c.graph.rels[r];
         !kw::is_gdl_keyword(k.sym)
+            && Some(k.sym) != sees
             && k.arity > 0
             && k.arity <= MAX_DEMAND_ARITY
             && c.graph.rules_of[r]

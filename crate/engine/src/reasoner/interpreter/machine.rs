@@ -107,6 +107,42 @@ impl StateMachine for Interpreter {
         Ok(out)
     }
 
+    fn percepts(
+        &mut self,
+        state: &FluentState,
+        joint: &[TermId],
+    ) -> Result<Vec<Vec<TermId>>, EvalError> {
+        let mut out = vec![Vec::new(); self.roles.len()];
+        if self.rel_sees.is_none() {
+            return Ok(out);
+        }
+        if joint.len() != self.roles.len() {
+            return Err(EvalError::BadMove(format!(
+                "a joint move needs one move per role ({}), got {}",
+                self.roles.len(),
+                joint.len()
+            )));
+        }
+        self.load_state(state);
+        let budget = self.state_budget;
+        self.ensure(&Arc::clone(&self.strata_sees), Some(joint))?;
+        for row in self.rows_of(self.rel_sees) {
+            if let Some(i) = self.roles.iter().position(|&r| r == row[0]) {
+                out[i].push(row[1]);
+            }
+        }
+        self.state_budget = budget;
+        for p in &mut out {
+            crate::reasoner::sort_by_text(&self.store, p);
+            p.dedup();
+        }
+        Ok(out)
+    }
+
+    fn has_percepts(&self) -> bool {
+        self.rel_sees.is_some()
+    }
+
     fn fluents(&self, state: &FluentState) -> Vec<TermId> {
         state.fluents().to_vec()
     }
