@@ -201,6 +201,17 @@ test('play: without players in the URL, the first role is human and the others t
   await context.close();
 });
 
+test('play: GDL-II\'s random role draws its own moves; the other role is the human\'s', async () => {
+  const { page, errors, context } = await open('?view=play&game=montyHall');
+  await page.waitForSelector('select[aria-label="who plays random"]');
+  assert.equal(await page.locator('select[aria-label="who plays candidate"]').inputValue(), 'human');
+  assert.equal(await page.locator('select[aria-label="who plays random"]').inputValue(), 'random');
+  // The host hides the car on its own; then the candidate has three doors to choose from.
+  await page.waitForFunction(() => document.querySelectorAll('.history li').length >= 2, null, { timeout: 60_000 });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('play: a player spec the registry does not know is said, and the default engine plays', async () => {
   // The specs of the URL are parsed by the engine (Rust); x (human) is to move, so the message stays.
   const { page, errors, context } = await open('?view=play&game=ticTacToe&players=human;nosuch:ms=100');

@@ -234,7 +234,11 @@ export class PlayView {
     this.session = session;
     this.perfect.setGame(text, session.roles);
     const engineDefault = this.features.searchPlayer ? `${DEFAULT_ENGINE.algorithm}:ms=${DEFAULT_ENGINE.ms}` : 'random';
-    const specs = session.roles.map((_, r) => players?.[r] ?? (r === 0 || session.roles.length === 1 ? 'human' : engineDefault));
+    // GDL-II's `random` role is chance: its moves are drawn uniformly (the
+    // engine's `random` player); the first other role is the human's.
+    const firstSeat = session.roles.findIndex((role) => role !== 'random');
+    const seatDefault = (role, r) => (role === 'random' ? 'random' : r === firstSeat || session.roles.length === 1 ? 'human' : engineDefault);
+    const specs = session.roles.map((role, r) => players?.[r] ?? seatDefault(role, r));
     // The specs are parsed by the engine's one registry of players (in the game worker).
     const { registry, parsed } = await engine().game.call('players', { specs });
     if (epoch !== this.epoch) return;
