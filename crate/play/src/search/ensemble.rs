@@ -128,17 +128,14 @@ pub fn member_heuristics<M: StateMachine>(
 /// (options `workers`, default 4; `ms`; `heuristics=a+b+...`): the one
 /// reading of the spec for the native player and the workers.
 pub fn from_spec<M: StateMachine>(
-    spec: &super::PlayerSpec,
+    spec: &super::EnsembleSpec,
     program: &Program,
     m: &mut M,
-) -> Result<(Vec<String>, f64), String> {
-    spec.check_keys(&["workers", "ms", "heuristics"])?;
-    let workers: usize = spec.number("workers")?.unwrap_or(4);
-    let ms: f64 = spec.number("ms")?.unwrap_or(super::DEFAULT_MS);
-    Ok((
-        member_heuristics(program, m, spec.get("heuristics"), workers),
-        ms,
-    ))
+) -> (Vec<String>, f64) {
+    (
+        member_heuristics(program, m, spec.heuristics.as_deref(), spec.workers),
+        spec.ms,
+    )
 }
 
 /// One member's search: alpha-beta with heuristic `name` and `ms` per move

@@ -112,15 +112,6 @@ pub struct MatchResult {
     pub games: Vec<GameRecord>,
 }
 
-fn spec_text(s: &PlayerSpec) -> String {
-    if s.options.is_empty() {
-        s.name.clone()
-    } else {
-        let o: Vec<String> = s.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        format!("{}:{}", s.name, o.join(","))
-    }
-}
-
 /// Mean and 95% interval (normal approximation, clipped to 0..100).
 pub fn mean_ci(xs: &[f64]) -> (f64, [f64; 2]) {
     let n = xs.len();
@@ -333,7 +324,7 @@ where
         let (mean, ci) = mean_ci(&xs);
         summaries.push(PlayerSummary {
             name: names[i].clone(),
-            spec: spec_text(spec),
+            spec: spec.to_string(),
             games: xs.len(),
             mean_goal: mean,
             ci95: ci,
