@@ -132,7 +132,7 @@ fn budgets_aliases_and_the_last_value() {
     assert_eq!(mcts("mcts:threads=3,cores=2").threads, Threads::Count(3));
     assert_eq!(mcts("mcts:cores=2,threads=3").threads, Threads::Count(3));
     assert_eq!(mcts("mcts:cores=auto").threads, Threads::Auto);
-    assert_eq!(mcts("mcts:greedy=yes").greedy, true);
+    assert!(mcts("mcts:greedy=yes").greedy);
     let PlayerSpec::AlphaBeta(ab) = "alpha-beta:depth=3,table=own,mode=maxn"
         .parse::<PlayerSpec>()
         .unwrap()
