@@ -11,7 +11,7 @@ import type {
   AlphaBetaChoice, AlphaBetaResult, AlphaBetaRootResult, EnsembleChoice, EnsembleMemberMove, EnsembleMemberResult,
   MctsChoice, MctsRootResult, MemoryBudget, RootStats, MctsWorkerOptions, AlphaBetaWorkerOptions, EnsembleMemberOptions,
   Explanation, ExplainOptions, FixOptions, FixResult, MatchGameRecord, MatchOptions, MatchResult, Ordering,
-  ParsedPlayerSpec, PlayerInfo, PlayoutOptions, PlayoutSummary, RenderBoardOptions, ReorderedTree, ReplayResult,
+  ParsedPlayerSpec, PlayerInfo, PlayerSpecObject, PlayoutOptions, PlayoutSummary, RenderBoardOptions, ReorderedTree, ReplayResult,
   SearchOptions, SearchResult, SearchStats, StateDescription, StateExplainOptions, Structure, StructureOptions,
   LibraryGame, RepositoryGame,
   SolveOptions, SolveProgress, SolveSummary, SolvedPosition, SolvedValue,
@@ -334,9 +334,10 @@ export function solve(kif: string, options?: SolveOptions): SolveSummary;
 /**
  * A player: a spec string as the CLI takes it (`"alphabeta:heuristic=fuzzy,ms=200"`,
  * `"mcts:ms=200"`, `"random"`), or an object `{name, ...options}` written as such
- * a string (`{name: 'alphabeta', ms: 200}`).
+ * a string (`{name: 'alphabeta', ms: 200}`; each player's options are typed,
+ * generated from their declaration: `MctsOptions` etc.).
  */
-export type PlayerSpec = string | { name: 'random' | 'legal' | 'minimax' | 'alphabeta' | 'bestfirst' | 'mcts' | 'mcts-solver' | (string & {}); [option: string]: string | number | boolean | undefined };
+export type PlayerSpec = string | PlayerSpecObject;
 
 /** A player spec object as the spec string the CLI takes (strings are returned as they are). */
 export function playerSpec(spec: PlayerSpec): string;

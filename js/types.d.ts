@@ -1521,3 +1521,254 @@ gameName?: string, title?: string,
  * other view's are ignored.
  */
 attrs?: { [key in string]: string }, };
+
+/**
+ * The options of `random`.
+ */
+export type RandomOptions = { };
+
+/**
+ * The options of `legal`.
+ */
+export type LegalOptions = { };
+
+/**
+ * The options of `minimax`.
+ */
+export type MinimaxOptions = { 
+/**
+ * depth limit in joint moves.
+ */
+depth?: number, 
+/**
+ * time per move (the default when no other budget is given). Default `1000`.
+ */
+ms?: number, 
+/**
+ * states entered per move.
+ */
+nodes?: number, 
+/**
+ * the evaluation at the depth limit (docs/search.md, Heuristics). Default `fuzzy`.
+ */
+heuristic?: string, };
+
+/**
+ * The options of `alphabeta`.
+ */
+export type AlphabetaOptions = { 
+/**
+ * depth limit in joint moves.
+ */
+depth?: number, 
+/**
+ * time per move (the default when no other budget is given). Default `1000`.
+ */
+ms?: number, 
+/**
+ * states entered per move.
+ */
+nodes?: number, 
+/**
+ * the evaluation at the depth limit (docs/search.md, Heuristics). Default `fuzzy`.
+ */
+heuristic?: string, 
+/**
+ * paranoid or max-n values; auto: max-n in two-role turn-taking games that are not zero-sum. Default `auto`.
+ */
+mode?: 'auto' | 'paranoid' | 'maxn', 
+/**
+ * the transposition table. Default `on`.
+ */
+tt?: boolean | 'on' | 'off', 
+/**
+ * the principal variation searched first. Default `on`.
+ */
+ordering?: boolean | 'on' | 'off', 
+/**
+ * threads searching, the budget per thread. Default `1`.
+ */
+threads?: number | 'auto', 
+/**
+ * Same as `threads`.
+ */
+cores?: number | 'auto', 
+/**
+ * with threads: one table for all or one each. Default `shared`.
+ */
+table?: 'shared' | 'own', };
+
+/**
+ * The options of `bestfirst`.
+ */
+export type BestfirstOptions = { 
+/**
+ * time per move (the default when no other budget is given). Default `1000`.
+ */
+ms?: number, 
+/**
+ * states entered per move.
+ */
+nodes?: number, 
+/**
+ * the evaluation at the depth limit (docs/search.md, Heuristics). Default `fuzzy`.
+ */
+heuristic?: string, };
+
+/**
+ * The options of `mcts`.
+ */
+export type MctsOptions = { 
+/**
+ * time per move (the default when no other budget is given). Default `1000`.
+ */
+ms?: number, 
+/**
+ * playouts per move.
+ */
+playouts?: number, 
+/**
+ * playouts per move (wins over playouts).
+ */
+nodes?: number, 
+/**
+ * the UCT exploration constant; auto (solver only): from the game's length. Default `0.7`.
+ */
+c?: number | 'auto', 
+/**
+ * threads, the budget per thread: root-parallel trees, or with the solver one shared tree. Default `1`.
+ */
+threads?: number | 'auto', 
+/**
+ * Same as `threads`.
+ */
+cores?: number | 'auto', 
+/**
+ * playouts take a move that wins at once and avoid one that lets the opponent win at once. Default `off`.
+ */
+greedy?: boolean | 'on' | 'off', 
+/**
+ * MCTS-Solver: proven wins and losses, the tree kept between moves. Default `off`.
+ */
+solver?: boolean | 'on' | 'off', 
+/**
+ * solver only: the tree kept between moves. Default `on`.
+ */
+reuse?: boolean | 'on' | 'off', 
+/**
+ * solver only: the tree grown on the opponent's time by a player server. Default `on`.
+ */
+ponder?: boolean | 'on' | 'off', 
+/**
+ * solver only: rewards shifted at the end of exchanges of pieces, where the count tells something of the outcome. Default `off`.
+ */
+eval?: 'material' | 'off', 
+/**
+ * solver only: forced wins and losses proven beside the tree; auto: where the material is counted. Default `off`.
+ */
+tactics?: boolean | 'on' | 'off' | 'auto', 
+/**
+ * solver only: one node per state; auto: where no material is counted. Default `auto`.
+ */
+transpositions?: boolean | 'on' | 'off' | 'auto', 
+/**
+ * solver only: a move into a proven loss counts only at its node; auto: where the material is counted. Default `auto`.
+ */
+choke?: boolean | 'on' | 'off' | 'auto', };
+
+/**
+ * The options of `mcts-solver`.
+ */
+export type MctsSolverOptions = { 
+/**
+ * time per move (the default when no other budget is given). Default `1000`.
+ */
+ms?: number, 
+/**
+ * playouts per move.
+ */
+playouts?: number, 
+/**
+ * playouts per move (wins over playouts).
+ */
+nodes?: number, 
+/**
+ * the UCT exploration constant; auto (solver only): from the game's length. Default `auto`.
+ */
+c?: number | 'auto', 
+/**
+ * threads, the budget per thread: root-parallel trees, or with the solver one shared tree. Default `1`.
+ */
+threads?: number | 'auto', 
+/**
+ * Same as `threads`.
+ */
+cores?: number | 'auto', 
+/**
+ * playouts take a move that wins at once and avoid one that lets the opponent win at once. Default `on`.
+ */
+greedy?: boolean | 'on' | 'off', 
+/**
+ * solver only: the tree kept between moves. Default `on`.
+ */
+reuse?: boolean | 'on' | 'off', 
+/**
+ * solver only: the tree grown on the opponent's time by a player server. Default `on`.
+ */
+ponder?: boolean | 'on' | 'off', 
+/**
+ * solver only: rewards shifted at the end of exchanges of pieces, where the count tells something of the outcome. Default `material`.
+ */
+eval?: 'material' | 'off', 
+/**
+ * solver only: forced wins and losses proven beside the tree; auto: where the material is counted. Default `auto`.
+ */
+tactics?: boolean | 'on' | 'off' | 'auto', 
+/**
+ * solver only: one node per state; auto: where no material is counted. Default `auto`.
+ */
+transpositions?: boolean | 'on' | 'off' | 'auto', 
+/**
+ * solver only: a move into a proven loss counts only at its node; auto: where the material is counted. Default `auto`.
+ */
+choke?: boolean | 'on' | 'off' | 'auto', };
+
+/**
+ * The options of `coolerjo`.
+ */
+export type CoolerjoOptions = { 
+/**
+ * depth limit in joint moves.
+ */
+depth?: number, 
+/**
+ * time per move (the default when no other budget is given). Default `1000`.
+ */
+ms?: number, 
+/**
+ * states entered per move.
+ */
+nodes?: number, };
+
+/**
+ * The options of `ensemble`.
+ */
+export type EnsembleOptions = { 
+/**
+ * members: the exhaustive search and one per heuristic. Default `4`.
+ */
+workers?: number, 
+/**
+ * time per move (the default when no other budget is given). Default `1000`.
+ */
+ms?: number, 
+/**
+ * the members' heuristics, a+b+... (default: fuzzy, mobility, then the game's features).
+ */
+heuristics?: string, };
+
+/**
+ * A player spec as an object: the player's name and its options
+ * (`{name: 'mcts', ms: 200}`).
+ */
+export type PlayerSpecObject = { name: 'random' } & RandomOptions | { name: 'legal' } & LegalOptions | { name: 'minimax' } & MinimaxOptions | { name: 'alphabeta' } & AlphabetaOptions | { name: 'bestfirst' } & BestfirstOptions | { name: 'mcts' } & MctsOptions | { name: 'mcts-solver' } & MctsSolverOptions | { name: 'coolerjo' } & CoolerjoOptions | { name: 'ensemble' } & EnsembleOptions;

@@ -6,6 +6,7 @@ import {
   type Explanation,
   Game,
   type MatchResult,
+  type PlayerSpec,
   type SearchOptions,
   type SearchResult,
   check,
@@ -51,6 +52,13 @@ console.log(fromState.value, summary.meanSteps, game.describe(state).outcome?.wi
 game.playouts({ counts: 2 });
 
 const match: MatchResult = runMatch(kif, ['random', { name: 'mcts', ms: 10 }], { games: 2, onGame: (r) => r.goals });
+// Each player's options are typed (generated from their declaration).
+const solverSpec: PlayerSpec = { name: 'mcts-solver', ms: 200, greedy: true, tactics: 'auto', cores: 'auto' };
+runMatch(kif, [solverSpec, { name: 'alphabeta', mode: 'paranoid', depth: 3 }]);
+// @ts-expect-error a value an option does not take
+runMatch(kif, [{ name: 'mcts', tactics: 'sometimes' }]);
+// @ts-expect-error an option of another player
+runMatch(kif, [{ name: 'random', ms: 10 }]);
 console.log(match.players[0]?.meanGoal, match.players[0]?.msPerMove);
 // @ts-expect-error snake_case match option
 runMatch(kif, ['random'], { max_steps: 10 });

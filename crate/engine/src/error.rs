@@ -74,11 +74,3 @@ pub enum ReplayError {
     #[error(transparent)]
     Eval(#[from] EvalError),
 }
-
-// The player specification (`gdlkit_play::search::PlayerSpec`) still
-// reports messages; this lets its `?` take an option's error.
-impl From<OptionError> for String {
-    fn from(e: OptionError) -> String {
-        e.to_string()
-    }
-}

@@ -16,8 +16,9 @@
 //!   [`fix::fix_text`], [`format::format`], and the semantic validator
 //!   [`analysis`] (terminating, playable, winnable, proved or sampled).
 //! - **Search and play**: [`build_player`] makes a [`Player`] from a
-//!   [`PlayerSpec`] such as `alphabeta:heuristic=fuzzy,ms=200` (the default
-//!   is [`DEFAULT_PLAYER`]); [`search`] holds the players (minimax,
+//!   [`PlayerSpec`] parsed from text such as `alphabeta:heuristic=fuzzy,ms=200`
+//!   (a [`SpecError`] names the valid options and values; the default is
+//!   [`DEFAULT_PLAYER`]); [`search`] holds the players (minimax,
 //!   alpha-beta, best-first, MCTS and MCTS-Solver), the heuristics and
 //!   matches; [`playouts`] (seeded random games), [`trace`] (search events
 //!   for lectures). `examples/play.rs` plays a game in twenty lines.
@@ -112,5 +113,5 @@ pub use gdlkit_lang::{
     check_program, check_text, parse_program, Diagnostic, Program, Severity, Span, TermId,
     TermStore,
 };
-pub use gdlkit_play::search::{build_player, Player, PlayerSpec, DEFAULT_PLAYER};
+pub use gdlkit_play::search::{build_player, Player, PlayerSpec, SpecError, DEFAULT_PLAYER};
 pub use gdlkit_play::solve::{solve, Solution};

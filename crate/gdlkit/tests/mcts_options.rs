@@ -5,7 +5,7 @@
 //! material is counted), and clear errors for options and values that are
 //! not ones.
 
-use gdlkit::search::{build_player, PlayerSpec};
+use gdlkit::search::{build_player, PlayerSpec, SpecError};
 use gdlkit::{load_engine, parse_program, EngineChoice};
 use std::path::Path;
 
@@ -14,8 +14,10 @@ fn build(name: &str, spec: &str) -> Result<String, String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../games/{name}.kif"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut m = load_engine(&text, EngineChoice::Auto).expect("the game loads");
-    let spec: PlayerSpec = spec.parse().unwrap();
-    build_player(&spec, &parse_program(&text), &mut m, 1).map(|p| p.name())
+    let spec: PlayerSpec = spec.parse().map_err(|e: SpecError| e.to_string())?;
+    build_player(&spec, &parse_program(&text), &mut m, 1)
+        .map(|p| p.name())
+        .map_err(|e| e.to_string())
 }
 
 #[test]
@@ -23,10 +25,10 @@ fn a_bad_value_names_every_choice() {
     let err = build("ticTacToe", "mcts:solver=on,eval=pieces").unwrap_err();
     assert_eq!(
         err,
-        "player option eval must be material or off, got `pieces`"
+        "player option eval expects material or off, got `pieces`"
     );
     let err = build("ticTacToe", "mcts-solver:eval=on").unwrap_err();
-    assert_eq!(err, "player option eval must be material or off, got `on`");
+    assert_eq!(err, "player option eval expects material or off, got `on`");
 }
 
 #[test]

@@ -267,18 +267,20 @@ fn thread_options() {
         .parse()
         .unwrap();
     assert!(build_player(&spec, &program, &mut m, 1).is_ok());
-    let spec = "alphabeta:threads=2,heuristic=none,table=x"
-        .parse()
-        .unwrap();
-    let e = build_player(&spec, &program, &mut m, 1).err().unwrap();
+    let e = "alphabeta:threads=2,heuristic=none,table=x"
+        .parse::<PlayerSpec>()
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("shared or own"), "{e}");
     for bad in ["alphabeta:threads=0", "alphabeta:cores=many"] {
-        let spec: PlayerSpec = bad.parse().unwrap();
-        let e = build_player(&spec, &program, &mut m, 1).err().unwrap();
-        assert!(e.contains("threads/cores"), "{bad}: {e}");
+        let e = bad.parse::<PlayerSpec>().unwrap_err().to_string();
+        assert!(e.contains("auto or a number from 1 to 256"), "{bad}: {e}");
     }
     let spec: PlayerSpec = "alphabeta:threads=2,heuristic=nonsense".parse().unwrap();
-    let e = build_player(&spec, &program, &mut m, 1).err().unwrap();
+    let e = build_player(&spec, &program, &mut m, 1)
+        .err()
+        .unwrap()
+        .to_string();
     assert!(e.contains("unknown heuristic"), "{e}");
 }
 

@@ -16,10 +16,6 @@ const ROOTS: [&str; 5] = [
     "gdlkit/src",
 ];
 
-/// The player specification (`PlayerSpec` and the functions that read it,
-/// with the MCTS configurations) has its own typed error, written apart.
-const EXCEPTIONS: [&str; 2] = ["play/src/search/mod.rs", "play/src/search/mcts/"];
-
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
         let path = entry.expect("dir entry").path();
@@ -163,7 +159,6 @@ fn no_public_function_of_the_libraries_returns_a_string_error() {
     }
     assert!(files.len() > 100, "only {} source files found", files.len());
     let mut found = Vec::new();
-    let mut excepted = 0;
     for path in &files {
         let rel = path
             .strip_prefix(&crates)
@@ -172,10 +167,6 @@ fn no_public_function_of_the_libraries_returns_a_string_error() {
             .replace('\\', "/");
         let text = std::fs::read_to_string(path).unwrap();
         let hits = offenders(&text);
-        if EXCEPTIONS.iter().any(|e| rel.starts_with(e)) {
-            excepted += hits.len();
-            continue;
-        }
         found.extend(
             hits.into_iter()
                 .map(|(line, sig)| format!("{rel}:{line}: {sig}")),
@@ -186,7 +177,4 @@ fn no_public_function_of_the_libraries_returns_a_string_error() {
         "public functions with a String error (give them a typed error):\n{}",
         found.join("\n")
     );
-    // The exception is still needed while it has offenders; when it has
-    // none, it should go.
-    eprintln!("{excepted} signatures in the player specification's exception");
 }

@@ -28,9 +28,9 @@ pub enum HeuristicError {
     Fuzzy(String),
     #[error("no evaluation could be learnt: too few random playouts ended")]
     NothingLearnt,
-    /// The learned evaluation failed (its own message).
-    #[error("{0}")]
-    Learned(String),
+    /// The learned evaluation's playouts failed.
+    #[error(transparent)]
+    Learned(EvalError),
     #[error("feature heuristic `{0}`: write feature:NAME:max or feature:NAME:min")]
     FeatureSpec(String),
     #[error("feature heuristic: `{0}` is neither max nor min")]
@@ -45,9 +45,15 @@ pub enum HeuristicError {
 /// Why a search or player could not be set up.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum SearchError {
-    /// A bad player specification (the specification's own message).
+    /// A bad player specification.
+    #[error(transparent)]
+    Spec(#[from] crate::search::SpecError),
+    /// Best-first search plays one-player games only.
+    #[error("bestfirst is for one-player games; this game has {0} roles (use alphabeta or mcts)")]
+    OnePlayerOnly(usize),
+    /// Root statistics that cannot be merged (root parallelisation).
     #[error("{0}")]
-    Spec(String),
+    Roots(&'static str),
     #[error("threads/cores expects auto or a number from 1 to 256, got `{0}`")]
     Threads(String),
     #[error("ordering must be given, reversed, best or worst, got `{0}`")]
@@ -192,19 +198,5 @@ fn plural(n: usize) -> &'static str {
         ""
     } else {
         "s"
-    }
-}
-
-// The player specification (`search::PlayerSpec` and the functions that
-// read it) still reports messages; these let its `?` take the typed errors.
-impl From<HeuristicError> for String {
-    fn from(e: HeuristicError) -> String {
-        e.to_string()
-    }
-}
-
-impl From<SearchError> for String {
-    fn from(e: SearchError) -> String {
-        e.to_string()
     }
 }

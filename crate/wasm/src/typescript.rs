@@ -157,6 +157,8 @@ pub fn declarations() -> String {
         out.push_str(&d);
         out.push_str("\n\n");
     }
+    // The players' options, from their one declaration (not Rust types).
+    out.push_str(&crate::search::spec_docs::typescript());
     out.truncate(out.trim_end().len());
     out.push('\n');
     out

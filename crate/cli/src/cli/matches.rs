@@ -10,14 +10,8 @@ use crate::search::report::{match_report, play_match};
 use crate::structure::board;
 use std::fmt::Write as _;
 
-const PLAYERS_HELP: &str = "\
-SPEC: random | legal | minimax | alphabeta | bestfirst | mcts | mcts-solver | coolerjo | ensemble,
-options after a colon, e.g. alphabeta:heuristic=fuzzy,ms=200  mcts-solver:ms=200  ensemble:workers=4,ms=200
-(heuristics: fuzzy, mobility, inverse-mobility, novelty, none, fjo, hff, hadd, hmax,
-feature:NAME:max|min; default budget 1000 ms per move)";
-
 #[derive(clap::Args, Debug)]
-#[command(after_help = PLAYERS_HELP)]
+#[command(after_help = crate::search::spec_docs::cli_help())]
 pub struct MatchArgs {
     /// The game's rules
     #[arg(value_name = "GAME.kif")]

@@ -10,6 +10,7 @@ use crate::ggp::session::{PlayerConfig, Session};
 use crate::search::PlayerSpec;
 
 #[derive(clap::Args, Debug)]
+#[command(after_help = crate::search::spec_docs::cli_help())]
 pub struct ServeArgs {
     /// The port to listen on (0: any free port)
     #[arg(long, default_value_t = 9147)]
@@ -43,16 +44,17 @@ pub struct ServeArgs {
 }
 
 fn player_spec(text: &str) -> Result<PlayerSpec, String> {
-    text.parse().map(all_cores)
+    text.parse().map(all_cores).map_err(|e| e.to_string())
 }
 
 /// Players that search on several threads (`threads=N` or `cores=auto|N`)
 /// search on all cores unless the spec says otherwise: a player server has
 /// the machine to itself.
-fn all_cores(mut spec: PlayerSpec) -> PlayerSpec {
-    let threaded = ["mcts", "mcts-solver", "alphabeta"].contains(&spec.name.as_str());
+fn all_cores(spec: PlayerSpec) -> PlayerSpec {
+    let threaded = ["mcts", "mcts-solver", "alphabeta"].contains(&spec.name());
     if threaded && spec.get("threads").is_none() && spec.get("cores").is_none() {
-        spec.options.push(("cores".into(), "auto".into()));
+        // `cores=auto` is an option of each of them.
+        return spec.with("cores", "auto").unwrap_or(spec);
     }
     spec
 }
@@ -141,7 +143,8 @@ pub fn run(args: ServeArgs, _host: &mut dyn Host, _out: &mut Output) -> Result<i
         .unwrap_or_default();
     log(&format!(
         "gdlkit serve: {} player on http://{addr}/ (margin {} ms)",
-        o.player.spec.name, o.player.margin_ms
+        o.player.spec.name(),
+        o.player.margin_ms
     ));
     crate::ggp::net::serve(listener, &mut session(&o), Box::new(log));
     Ok(super::EXIT_OK)
@@ -151,7 +154,8 @@ pub fn run(args: ServeArgs, _host: &mut dyn Host, _out: &mut Output) -> Result<i
 pub fn banner(o: &ServeOptions, addr: &str) -> String {
     format!(
         "gdlkit serve: {} player on http://{addr}/ (margin {} ms)",
-        o.player.spec.name, o.player.margin_ms
+        o.player.spec.name(),
+        o.player.margin_ms
     )
 }
 

@@ -589,16 +589,16 @@ fn think_ms_of(clock_ms: f64, margin_ms: f64) -> f64 {
 /// The spec with its time budget capped at `think_ms` (players with a
 /// time option only; random and legal answer at once).
 fn timed_spec(spec: &PlayerSpec, think_ms: f64) -> PlayerSpec {
-    let mut s = spec.clone();
-    if TIMED.contains(&s.name.as_str()) {
-        let ms = s
-            .get("ms")
-            .and_then(|v| v.parse::<f64>().ok())
-            .map_or(think_ms, |v| v.min(think_ms));
-        s.options.retain(|(k, _)| k != "ms");
-        s.options.push(("ms".into(), format!("{ms:.0}")));
+    if !TIMED.contains(&spec.name()) {
+        return spec.clone();
     }
-    s
+    let ms = spec
+        .get("ms")
+        .and_then(|v| v.parse::<f64>().ok())
+        .map_or(think_ms, |v| v.min(think_ms));
+    // A whole number of at least 10 ms (`think_ms_of`) is a valid time.
+    spec.with("ms", &format!("{ms:.0}"))
+        .unwrap_or_else(|_| spec.clone())
 }
 
 fn refused(kind: &str, rules: &str, diags: &[crate::Diagnostic]) -> Reply {

@@ -26,7 +26,7 @@ use super::alphabeta::{AlphaBeta, Config};
 use super::heuristics;
 use super::parallel::{run_all, Job};
 use super::{Budget, Player, SearchResult, Stats};
-use crate::error::{HeuristicError, SearchError};
+use crate::error::HeuristicError;
 use crate::program::Program;
 use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::TermId;
@@ -129,24 +129,14 @@ pub fn member_heuristics<M: StateMachine>(
 /// (options `workers`, default 4; `ms`; `heuristics=a+b+...`): the one
 /// reading of the spec for the native player and the workers.
 pub fn from_spec<M: StateMachine>(
-    spec: &super::PlayerSpec,
+    spec: &super::EnsembleSpec,
     program: &Program,
     m: &mut M,
-) -> Result<(Vec<String>, f64), SearchError> {
-    spec.check_keys(&["workers", "ms", "heuristics"])
-        .map_err(SearchError::Spec)?;
-    let workers: usize = spec
-        .number("workers")
-        .map_err(SearchError::Spec)?
-        .unwrap_or(4);
-    let ms: f64 = spec
-        .number("ms")
-        .map_err(SearchError::Spec)?
-        .unwrap_or(super::DEFAULT_MS);
-    Ok((
-        member_heuristics(program, m, spec.get("heuristics"), workers),
-        ms,
-    ))
+) -> (Vec<String>, f64) {
+    (
+        member_heuristics(program, m, spec.heuristics.as_deref(), spec.workers),
+        spec.ms,
+    )
 }
 
 /// One member's search: alpha-beta with heuristic `name` and `ms` per move

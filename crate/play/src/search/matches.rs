@@ -17,7 +17,7 @@
 //! role's percepts per step.
 
 use super::{build_player, Player, PlayerSpec, Stats};
-use crate::error::{MatchError, SearchError};
+use crate::error::MatchError;
 use crate::program::Program;
 use crate::reasoner::StateMachine;
 use crate::terms::TermId;
@@ -126,15 +126,6 @@ pub struct MatchResult {
     pub roles: Vec<String>,
     pub players: Vec<PlayerSummary>,
     pub games: Vec<GameRecord>,
-}
-
-fn spec_text(s: &PlayerSpec) -> String {
-    if s.options.is_empty() {
-        s.name.clone()
-    } else {
-        let o: Vec<String> = s.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        format!("{}:{}", s.name, o.join(","))
-    }
 }
 
 /// Mean and 95% interval (normal approximation, clipped to 0..100).
@@ -265,7 +256,7 @@ where
             .seed
             .wrapping_mul(0x9E37_79B9_7F4A_7C15)
             .wrapping_add(i as u64 + 1);
-        players.push(build_player(s, program, m, seed).map_err(SearchError::Spec)?);
+        players.push(build_player(s, program, m, seed)?);
     }
     let names: Vec<String> = players.iter().map(|p| p.name()).collect();
     let mut totals = vec![Stats::default(); n];
@@ -369,7 +360,7 @@ where
         let (mean, ci) = mean_ci(&xs);
         summaries.push(PlayerSummary {
             name: names[i].clone(),
-            spec: spec_text(spec),
+            spec: spec.to_string(),
             games: xs.len(),
             mean_goal: mean,
             ci95: ci,

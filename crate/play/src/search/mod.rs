@@ -5,7 +5,7 @@
 //! |---|---|---|
 //! | `random`, `legal` | here | no |
 //! | `minimax` (reference, depth-limited, iterative deepening) | `minimax.rs` | at the depth limit |
-//! | `alphabeta` (iterative deepening, transposition table, PV-first ordering) | `alphabeta.rs` | at the depth limit |
+//! | `alphabeta` (iterative deepening, transposition table, PV-first ordering) | `alphabeta/` | at the depth limit |
 //! | `bestfirst` (one-player games, thesis 3.2.1) | `bestfirst.rs` | yes |
 //! | `mcts` (UCT with per-role joint-move statistics) | `mcts.rs` | no |
 //! | `mcts:solver=on` (MCTS-Solver, tree kept between moves) | `mcts_solver.rs` | no |
@@ -34,6 +34,7 @@
 pub mod alphabeta;
 pub mod alphabeta_parallel;
 pub mod bestfirst;
+mod build;
 pub mod ensemble;
 pub mod explain;
 pub(crate) mod explain_board;
@@ -45,15 +46,20 @@ pub mod mcts;
 pub mod minimax;
 pub mod parallel;
 pub mod report;
+pub mod spec;
+pub mod spec_docs;
 pub(crate) mod table;
 
 use crate::clock::{now_ms, Deadline};
-use crate::program::Program;
 use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::TermId;
 use serde::Serialize;
 
+pub use build::{build_player, solver_config};
 pub use heuristics::Heuristic;
+pub use spec::{
+    AlphaBetaSpec, EnsembleSpec, Exploration, MctsSpec, PlayerSpec, SearchSpec, SpecError, Threads,
+};
 
 /// Search budget: any limit that is set ends the search.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -441,13 +447,6 @@ impl GameInfo {
     }
 }
 
-/// A player description such as `alphabeta:heuristic=fuzzy,ms=200`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PlayerSpec {
-    pub name: String,
-    pub options: Vec<(String, String)>,
-}
-
 /// One player of the registry [`PLAYERS`] (`players()` in JS).
 #[derive(Clone, Copy, Debug, Serialize)]
 #[cfg_attr(
@@ -518,18 +517,10 @@ pub const PLAYERS: &[PlayerInfo] = &[
 /// told otherwise.
 pub const DEFAULT_PLAYER: &str = "mcts-solver";
 
-/// The options `mcts-solver` stands for, before its own.
-const MCTS_SOLVER_OPTIONS: [(&str, &str); 4] = [
-    ("solver", "on"),
-    ("greedy", "on"),
-    ("eval", "material"),
-    ("tactics", "auto"),
-];
-
 /// The canonical name of a player or search algorithm, from the one
 /// registry [`PLAYERS`]: case is ignored and the usual spellings
 /// (`best-first`, `alpha-beta`, `uct`) are aliases.
-pub fn player_name(text: &str) -> Result<&'static str, String> {
+pub fn player_name(text: &str) -> Result<&'static str, SpecError> {
     let name = text.trim().to_ascii_lowercase();
     let name = match name.as_str() {
         "best-first" | "best_first" => "bestfirst",
@@ -543,417 +534,15 @@ pub fn player_name(text: &str) -> Result<&'static str, String> {
         .find(|n| *n == name)
         .ok_or_else(|| {
             let names: Vec<&str> = PLAYERS.iter().map(|p| p.name).collect();
-            format!("unknown player `{name}` (players: {})", names.join(", "))
+            SpecError::UnknownPlayer {
+                name: name.to_string(),
+                players: names.join(", "),
+            }
         })
 }
 
 /// Default milliseconds per move for players with a time budget.
 pub const DEFAULT_MS: f64 = 1000.0;
-
-impl std::str::FromStr for PlayerSpec {
-    type Err = String;
-    fn from_str(text: &str) -> Result<PlayerSpec, String> {
-        let (name, rest) = match text.split_once(':') {
-            Some((n, r)) => (n, Some(r)),
-            None => (text, None),
-        };
-        let name = player_name(name)?.to_string();
-        let mut options = Vec::new();
-        for part in rest
-            .unwrap_or("")
-            .split(',')
-            .map(str::trim)
-            .filter(|p| !p.is_empty())
-        {
-            let Some((k, v)) = part.split_once('=') else {
-                return Err(format!("player option `{part}` must be written name=value"));
-            };
-            options.push((k.trim().to_ascii_lowercase(), v.trim().to_string()));
-        }
-        Ok(PlayerSpec { name, options })
-    }
-}
-
-impl PlayerSpec {
-    /// The spec as the player that runs it: `mcts-solver` is `mcts` with
-    /// its options (solver=on, greedy=on, eval=material, tactics=auto)
-    /// before the spec's own.
-    pub fn expanded(&self) -> Result<PlayerSpec, String> {
-        if self.name != "mcts-solver" {
-            return Ok(self.clone());
-        }
-        if self.get("solver").is_some() {
-            return Err("mcts-solver always solves: for plain MCTS use mcts".into());
-        }
-        let options = (MCTS_SOLVER_OPTIONS.iter())
-            .map(|&(k, v)| (k.to_string(), v.to_string()))
-            .chain(self.options.iter().cloned())
-            .collect();
-        Ok(PlayerSpec {
-            name: "mcts".into(),
-            options,
-        })
-    }
-
-    pub fn get(&self, key: &str) -> Option<&str> {
-        self.options
-            .iter()
-            .rev()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
-    }
-    pub fn number<T: std::str::FromStr>(&self, key: &str) -> Result<Option<T>, String> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(v) => v
-                .parse()
-                .map(Some)
-                .map_err(|_| format!("player option {key} expects a number, got `{v}`")),
-        }
-    }
-    pub fn flag(&self, key: &str, default: bool) -> Result<bool, String> {
-        match self.get(key) {
-            None => Ok(default),
-            Some("on" | "true" | "yes" | "1") => Ok(true),
-            Some("off" | "false" | "no" | "0") => Ok(false),
-            Some(v) => Err(format!("player option {key} expects on or off, got `{v}`")),
-        }
-    }
-    /// An on/off option that may also be `auto`: `None` for auto.
-    pub fn flag_or_auto(&self, key: &str, default: bool) -> Result<Option<bool>, String> {
-        if self.get(key) == Some("auto") {
-            return Ok(None);
-        }
-        self.flag(key, default).map(Some).map_err(|_| {
-            let v = self.get(key).unwrap_or_default();
-            format!("player option {key} expects on, off or auto, got `{v}`")
-        })
-    }
-    /// An on/off option whose absence means `auto`: `None` for auto.
-    pub fn auto_flag(&self, key: &str) -> Result<Option<bool>, String> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(_) => self.flag_or_auto(key, false),
-        }
-    }
-    fn check_keys(&self, known: &[&str]) -> Result<(), String> {
-        match self
-            .options
-            .iter()
-            .find(|(k, _)| !known.contains(&k.as_str()))
-        {
-            Some((k, _)) => Err(format!(
-                "player `{}` has no option `{k}` (options: {})",
-                self.name,
-                known.join(", ")
-            )),
-            None => Ok(()),
-        }
-    }
-    /// The budget from `ms`, `nodes`/`playouts` and `depth`; `default_ms`
-    /// applies when neither time nor nodes are given.
-    pub fn budget(&self, default_ms: Option<f64>) -> Result<Budget, String> {
-        let ms: Option<f64> = self.number("ms")?;
-        if let Some(ms) = ms {
-            crate::job::check_ms("player option ms", ms)?;
-        }
-        let nodes: Option<u64> = match self.number("nodes")? {
-            Some(n) => Some(n),
-            None => self.number("playouts")?,
-        };
-        let depth: Option<u32> = self.number("depth")?;
-        let ms = if ms.is_none() && nodes.is_none() && depth.is_none() {
-            default_ms
-        } else {
-            ms
-        };
-        Ok(Budget { ms, nodes, depth })
-    }
-}
-
-/// Builds a player from its spec. `program` is the game's rules (the fuzzy
-/// heuristic reads the goal and terminal formulas from it).
-pub fn build_player<M: StateMachine + Clone + Send + 'static>(
-    spec: &PlayerSpec,
-    program: &Program,
-    m: &mut M,
-    seed: u64,
-) -> Result<Box<dyn Player<M>>, String>
-where
-    M::State: Send + Sync,
-{
-    let spec = &spec.expanded()?;
-    let heuristic = |m: &mut M, default: &str| -> Result<Box<dyn Heuristic<M>>, String> {
-        heuristics::build(spec.get("heuristic").unwrap_or(default), program, m)
-            .map_err(String::from)
-    };
-    match spec.name.as_str() {
-        "random" => {
-            spec.check_keys(&[])?;
-            Ok(Box::new(RandomPlayer::new(seed)))
-        }
-        "legal" => {
-            spec.check_keys(&[])?;
-            Ok(Box::new(LegalPlayer))
-        }
-        "minimax" => {
-            spec.check_keys(&["depth", "ms", "nodes", "heuristic"])?;
-            let h = heuristic(m, "fuzzy")?;
-            Ok(Box::new(minimax::MinimaxPlayer::new(
-                h,
-                spec.budget(Some(DEFAULT_MS))?,
-            )))
-        }
-        "alphabeta" => {
-            let cfg = alphabeta_config(spec)?;
-            // `threads=N` or `cores=auto|N`: lazy SMP; one thread is the
-            // one-core player itself.
-            let threads = spec_threads(spec)?;
-            if threads > 1 {
-                let name = spec.get("heuristic").unwrap_or("fuzzy");
-                let hs = (0..threads)
-                    .map(|_| heuristics::build(name, program, m))
-                    .collect::<Result<Vec<_>, _>>()?;
-                // `table=own`: a table per thread, as the workers in Node
-                // and the page have (for measuring that case natively).
-                let share = match spec.get("table").unwrap_or("shared") {
-                    "shared" => true,
-                    "own" => false,
-                    other => return Err(format!("table must be shared or own, got `{other}`")),
-                };
-                return Ok(Box::new(alphabeta_parallel::ParallelAlphaBeta::new(
-                    hs, cfg, share,
-                )));
-            }
-            let h = heuristic(m, "fuzzy")?;
-            Ok(Box::new(alphabeta::AlphaBeta::new(h, cfg)))
-        }
-        "bestfirst" => {
-            spec.check_keys(&["ms", "nodes", "heuristic"])?;
-            if m.roles().len() != 1 {
-                return Err(format!(
-                    "bestfirst is for one-player games; this game has {} roles (use alphabeta or mcts)",
-                    m.roles().len()
-                ));
-            }
-            let h = heuristic(m, "fuzzy")?;
-            Ok(Box::new(bestfirst::BestFirst::new(
-                h,
-                spec.budget(Some(DEFAULT_MS))?,
-            )))
-        }
-        "mcts" => {
-            let cfg = mcts_config(spec)?;
-            // `threads=N` or `cores=auto|N` (same meaning): root-parallel
-            // MCTS (tree-parallel with solver=on); one thread is the
-            // one-core player itself.
-            let threads = spec_threads(spec)?;
-            if spec.flag("solver", false)? {
-                let cfg = solver_config(spec, cfg, program, m, seed)?;
-                return Ok(Box::new(mcts::solver::SolverMcts::new(cfg, seed, threads)));
-            }
-            let cfg = plain_config(spec, cfg)?;
-            if threads > 1 {
-                return Ok(Box::new(mcts::parallel::ParallelMcts::new(
-                    cfg, seed, threads,
-                )));
-            }
-            Ok(Box::new(mcts::Mcts::new(cfg, seed)))
-        }
-        "coolerjo" => {
-            spec.check_keys(&["depth", "ms", "nodes"])?;
-            fjo::coolerjo(program, m, spec.budget(Some(DEFAULT_MS))?).map_err(String::from)
-        }
-        "ensemble" => {
-            let (names, ms) = ensemble::from_spec(spec, program, m)?;
-            Ok(Box::new(ensemble::Ensemble::new(program, m, &names, ms)?))
-        }
-        other => Err(format!("unknown player `{other}`")),
-    }
-}
-
-/// The options only MCTS-Solver reads: refused without `solver=on`.
-const SOLVER_ONLY: [&str; 6] = [
-    "reuse",
-    "ponder",
-    "choke",
-    "eval",
-    "tactics",
-    "transpositions",
-];
-
-/// The plain MCTS configuration of an `mcts` spec without `solver=on`
-/// (`cfg`: its `mcts_config`), for the player and each wasm worker alike.
-pub fn plain_config(spec: &PlayerSpec, cfg: mcts::Config) -> Result<mcts::Config, String> {
-    if let Some(key) = SOLVER_ONLY.iter().find(|k| spec.get(k).is_some()) {
-        return Err(format!("player option {key} needs solver=on"));
-    }
-    if spec.get("c") == Some("auto") {
-        return Err("player option c=auto needs solver=on".into());
-    }
-    Ok(cfg)
-}
-
-/// The MCTS-Solver configuration of an `mcts:solver=on` spec (`cfg`: its
-/// `mcts_config`), for the player and for each wasm worker alike: the
-/// material it counts (`eval=material`), what depends on it (`tactics`,
-/// `choke`, `transpositions`: `auto`) and its exploration constant
-/// (`c=auto`, the default, from the game's length), settled from the
-/// player's seed.
-pub fn solver_config<M: StateMachine>(
-    spec: &PlayerSpec,
-    cfg: mcts::Config,
-    program: &Program,
-    m: &mut M,
-    seed: u64,
-) -> Result<mcts::solver::Config, String> {
-    let material = solver_material(spec, program, m, seed, cfg.greedy)?;
-    let counted = material.is_some();
-    // tactics=auto: the check where the material is counted. Against
-    // Sancho it doubled the score in breakthrough; in connect four, where
-    // its thread grows the tree instead, the series scored less with it
-    // (BENCHMARKS.md).
-    let tactics = spec.flag_or_auto("tactics", false)?.unwrap_or(counted);
-    // transpositions=auto: one node per state where no material is
-    // counted (a node's material shift depends on the move into it).
-    // Against Sancho in connect four (BENCHMARKS.md).
-    let transpositions = spec.auto_flag("transpositions")?.unwrap_or(!counted);
-    // choke=auto: moves into proven losses choked off where the material
-    // is counted. Against Sancho at 30 s / 5 s it lifted breakthrough
-    // above half; in connect four the series without it scored more
-    // (BENCHMARKS.md).
-    let choke = spec.auto_flag("choke")?.unwrap_or(counted);
-    let exploration = match spec.get("c") {
-        Some(c) if c != "auto" => cfg.exploration,
-        _ => mcts::solver::auto_exploration(m, seed, counted, 200, 300.0)
-            .map_err(|e| e.to_string())?,
-    };
-    Ok(mcts::solver::Config {
-        budget: cfg.budget,
-        exploration,
-        reuse: spec.flag("reuse", true)?,
-        ponder: spec.flag("ponder", true)?,
-        greedy: cfg.greedy,
-        material,
-        tactics,
-        choke,
-        transpositions,
-        ..mcts::solver::Config::default()
-    })
-}
-
-/// The pieces `mcts:solver=on,eval=material` counts: in a two-role game
-/// whose boards have pieces whose count could be learnt from playouts
-/// like the player's own (`greedy`) and tells something of the outcome
-/// ([`mcts::learned::MATERIAL_MIN_FIT`]).
-fn solver_material<M: StateMachine>(
-    spec: &PlayerSpec,
-    program: &Program,
-    m: &mut M,
-    seed: u64,
-    greedy: bool,
-) -> Result<Option<std::sync::Arc<mcts::learned::LearnedEval>>, String> {
-    match spec.get("eval").unwrap_or("off") {
-        "off" => Ok(None),
-        "material" if m.roles().len() == 2 => {
-            let options = crate::structure::features::HEURISTIC_OPTIONS;
-            let st = crate::structure::find(program, m, options).map_err(|e| e.to_string())?;
-            if st.boards.is_empty() {
-                return Ok(None);
-            }
-            let eval =
-                mcts::learned::LearnedEval::before_first_move(m, seed, greedy, Some(&st.boards))?;
-            Ok(eval
-                .filter(|e| e.material.is_some() && e.fit >= mcts::learned::MATERIAL_MIN_FIT)
-                .map(std::sync::Arc::new))
-        }
-        "material" => Ok(None),
-        other => Err(format!(
-            "player option eval must be material or off, got `{other}`"
-        )),
-    }
-}
-
-/// The thread count of a spec: `threads=N` or `cores=auto|N` (same
-/// meaning), 1 when neither is given.
-pub fn spec_threads(spec: &PlayerSpec) -> Result<usize, String> {
-    match spec.get("threads").or(spec.get("cores")) {
-        Some(t) => parallel::parse_threads(t).map_err(String::from),
-        None => Ok(1),
-    }
-}
-
-/// The alpha-beta configuration of an `alphabeta` spec (threads and cores
-/// are accepted and read by the caller, the heuristic too).
-pub fn alphabeta_config(spec: &PlayerSpec) -> Result<alphabeta::Config, String> {
-    spec.check_keys(&[
-        "depth",
-        "ms",
-        "nodes",
-        "heuristic",
-        "mode",
-        "tt",
-        "ordering",
-        "threads",
-        "cores",
-        "table",
-    ])?;
-    let mut cfg = alphabeta::Config {
-        budget: spec.budget(Some(DEFAULT_MS))?,
-        ..alphabeta::Config::default()
-    };
-    cfg.tt = spec.flag("tt", true)?;
-    cfg.ordering = spec.flag("ordering", true)?;
-    cfg.mode = match spec.get("mode").unwrap_or("auto") {
-        "auto" => alphabeta::Mode::Auto,
-        "paranoid" => alphabeta::Mode::Paranoid,
-        "maxn" => alphabeta::Mode::MaxN,
-        other => {
-            return Err(format!(
-                "alphabeta mode must be auto, paranoid or maxn, got `{other}`"
-            ))
-        }
-    };
-    Ok(cfg)
-}
-
-/// The MCTS configuration of an `mcts` spec (options ms, playouts/nodes,
-/// c, greedy); the other keys are checked here and read by the caller.
-pub fn mcts_config(spec: &PlayerSpec) -> Result<mcts::Config, String> {
-    spec.check_keys(&[
-        "ms",
-        "playouts",
-        "nodes",
-        "c",
-        "threads",
-        "cores",
-        "greedy",
-        "solver",
-        "reuse",
-        "ponder",
-        "eval",
-        "tactics",
-        "transpositions",
-        "choke",
-    ])?;
-    let mut cfg = mcts::Config {
-        budget: spec.budget(Some(DEFAULT_MS))?,
-        greedy: spec.flag("greedy", false)?,
-        ..mcts::Config::default()
-    };
-    // c=auto (solver=on) is settled by the caller, from the game.
-    if spec.get("c") != Some("auto") {
-        if let Some(c) = spec.number::<f64>("c")? {
-            if !(c.is_finite() && c >= 0.0) {
-                return Err(format!(
-                    "player option c must be a finite number at least 0, got {c}"
-                ));
-            }
-            cfg.exploration = c;
-        }
-    }
-    Ok(cfg)
-}
 
 /// Maps `x` in `[0, 1]` to `[1, 99]`, the range of every heuristic, so a
 /// real win (100) beats and a real loss (0) is worse than any estimate.

@@ -545,8 +545,15 @@ pub fn play_match(
     let specs: Vec<PlayerSpec> = specs
         .iter()
         .map(|s| s.parse())
-        .collect::<Result<_, String>>()
-        .map_err(ReportError::Usage)?;
+        .collect::<Result<_, super::SpecError>>()
+        .map_err(|e| match e {
+            // A spec that is not one is a usage error; a player's option
+            // that is not one, the player's.
+            super::SpecError::UnknownPlayer { .. } | super::SpecError::NotKeyValue { .. } => {
+                ReportError::Usage(e.to_string())
+            }
+            e => ReportError::Game(e.to_string()),
+        })?;
     run_match(program, machine, &specs, cfg, &mut |_| {})
         .map_err(|e| ReportError::Game(e.to_string()))
 }

@@ -12,7 +12,7 @@ use crate::js_api::{AlphaBetaChoice, AlphaBetaRootResult, AlphaBetaWorkerOptions
 use crate::reasoner::StateMachine;
 use crate::search::alphabeta::AlphaBeta;
 use crate::search::alphabeta_parallel::{choose, WorkerResult};
-use crate::search::{alphabeta_config, heuristics, PlayerSpec};
+use crate::search::{heuristics, PlayerSpec, SpecError};
 use wasm_bindgen::prelude::*;
 
 /// One worker of a parallel alpha-beta: its own copy of the game and its
@@ -42,21 +42,19 @@ impl AlphaBetaWorker {
             program,
             engine: mut machine,
         } = load_game_on(kif, engine.as_deref())?;
-        let spec: PlayerSpec = spec.parse().map_err(|e: String| js::type_error(&e))?;
-        if spec.name != "alphabeta" {
+        let spec: PlayerSpec = spec
+            .parse()
+            .map_err(|e: SpecError| js::type_error(&e.to_string()))?;
+        let PlayerSpec::AlphaBeta(spec) = spec else {
             return Err(js::type_error(&format!(
                 "AlphaBetaWorker runs alphabeta, got player `{}`",
-                spec.name
+                spec.name()
             )));
-        }
-        let mut cfg = alphabeta_config(&spec).map_err(|e| js::type_error(&e))?;
+        };
+        let mut cfg = spec.config();
         cfg.helper = worker.unwrap_or(0) as usize;
-        let h = heuristics::build(
-            spec.get("heuristic").unwrap_or("fuzzy"),
-            &program,
-            &mut machine,
-        )
-        .map_err(|e| js::type_error(&e))?;
+        let h = heuristics::build(&spec.heuristic, &program, &mut machine)
+            .map_err(|e| js::type_error(&e))?;
         Ok(AlphaBetaWorker {
             machine,
             search: AlphaBeta::new(h, cfg),

@@ -13,7 +13,7 @@ use crate::program::Program;
 use crate::reasoner::StateMachine;
 use crate::search::alphabeta::AlphaBeta;
 use crate::search::ensemble::{self, choose, MemberResult};
-use crate::search::PlayerSpec;
+use crate::search::{PlayerSpec, SpecError};
 use wasm_bindgen::prelude::*;
 
 /// The parsed `ensemble` spec: its member heuristics (in member order) and
@@ -23,14 +23,16 @@ fn members_of(
     spec: &str,
     machine: &mut Engine,
 ) -> Result<(Vec<String>, f64), JsValue> {
-    let spec: PlayerSpec = spec.parse().map_err(|e: String| js::type_error(&e))?;
-    if spec.name != "ensemble" {
+    let spec: PlayerSpec = spec
+        .parse()
+        .map_err(|e: SpecError| js::type_error(&e.to_string()))?;
+    let PlayerSpec::Ensemble(spec) = spec else {
         return Err(js::type_error(&format!(
             "the ensemble's workers run `ensemble`, got player `{}`",
-            spec.name
+            spec.name()
         )));
-    }
-    ensemble::from_spec(&spec, program, machine).map_err(|e| js::type_error(&e))
+    };
+    Ok(ensemble::from_spec(&spec, program, machine))
 }
 
 /// The member heuristics of an `ensemble` spec on a game, in member order

@@ -173,7 +173,9 @@ impl GgpPlayer {
     /// `spec` as for `--player` (e.g. `mcts`), `margin_ms` as `--margin-ms`.
     #[wasm_bindgen(constructor)]
     pub fn new(spec: &str, margin_ms: f64) -> Result<GgpPlayer, JsValue> {
-        let spec = spec.parse().map_err(|e: String| type_error(&e))?;
+        let spec = spec
+            .parse()
+            .map_err(|e: crate::search::SpecError| type_error(&e.to_string()))?;
         Ok(GgpPlayer {
             session: Session::new(PlayerConfig {
                 spec,

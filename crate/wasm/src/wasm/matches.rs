@@ -45,8 +45,8 @@ pub fn run_match_with_progress(
     let specs: Vec<PlayerSpec> = players
         .iter()
         .map(|s| s.parse())
-        .collect::<Result<_, String>>()
-        .map_err(|e| js::type_error(&e))?;
+        .collect::<Result<_, crate::search::SpecError>>()
+        .map_err(|e| js::type_error(&e.to_string()))?;
     let mut thrown: Option<JsValue> = None;
     let result = run_match(&program, &mut m, &specs, &cfg, &mut |record| {
         if thrown.is_none() {

@@ -14,7 +14,7 @@ use crate::reasoner::StateMachine;
 use crate::search::mcts::solver::SolverMcts;
 use crate::search::mcts::{choose, merge_roots, Mcts, RootStats};
 use crate::search::parallel::worker_seed;
-use crate::search::{mcts_config, plain_config, solver_config, PlayerSpec};
+use crate::search::{solver_config, PlayerSpec, SpecError};
 use wasm_bindgen::prelude::*;
 
 /// One worker of a root-parallel MCTS: its own copy of the game and its own
@@ -54,31 +54,29 @@ impl MctsWorker {
             program,
             engine: mut machine,
         } = load_game_on(kif, engine.as_deref())?;
-        let spec: PlayerSpec = spec.parse().map_err(|e: String| js::type_error(&e))?;
-        let spec = spec.expanded().map_err(|e| js::type_error(&e))?;
-        if spec.name != "mcts" {
+        let spec: PlayerSpec = spec
+            .parse()
+            .map_err(|e: SpecError| js::type_error(&e.to_string()))?;
+        let (PlayerSpec::Mcts(spec) | PlayerSpec::MctsSolver(spec)) = spec else {
             return Err(js::type_error(&format!(
                 "MctsWorker runs mcts, got player `{}`",
-                spec.name
+                spec.name()
             )));
-        }
-        let cfg = mcts_config(&spec).map_err(|e| js::type_error(&e))?;
-        let solver = spec.flag("solver", false).map_err(|e| js::type_error(&e))?;
+        };
         // What the playouts settle before the first move comes from the
         // player's seed, not the worker's, so the workers agree (within the
         // learning's time cap).
         let seed = seed.unwrap_or(1);
         let worker_seed = worker_seed(seed, worker.unwrap_or(0) as usize);
-        let search = if solver {
-            let mut cfg = solver_config(&spec, cfg, &program, &mut machine, seed)
+        let search = if spec.solver {
+            let mut cfg = solver_config(&spec, &program, &mut machine, seed)
                 .map_err(|e| js::type_error(&e))?;
             // One worker checks, as one thread does natively; the others
             // spend all their time on the tree.
             cfg.tactics &= worker.unwrap_or(0) == 0;
             Search::Solver(SolverMcts::new(cfg, worker_seed, 1))
         } else {
-            let cfg = plain_config(&spec, cfg).map_err(|e| js::type_error(&e))?;
-            Search::Plain(Box::new(Mcts::new(cfg, worker_seed)))
+            Search::Plain(Box::new(Mcts::new(spec.config(), worker_seed)))
         };
         Ok(MctsWorker { machine, search })
     }

@@ -11,7 +11,7 @@ use crate::reasoner::StateMachine;
 use crate::search::report::{
     match_report, play_match, search_report, ReportError, SearchOptions, Source,
 };
-use crate::search::{build_player, Player, PlayerSpec, Stats};
+use crate::search::{build_player, Player, PlayerSpec, SpecError, Stats};
 use wasm_bindgen::prelude::*;
 
 fn report_error(e: ReportError) -> JsValue {
@@ -139,10 +139,12 @@ pub fn parse_tree(tree: &str) -> Result<JsValue, JsValue> {
 #[wasm_bindgen(js_name = parsePlayerSpec, unchecked_return_type = "ParsedPlayerSpec")]
 pub fn parse_player_spec(spec: &str) -> Result<JsValue, JsValue> {
     js::init();
-    let p: PlayerSpec = spec.parse().map_err(|e: String| js::type_error(&e))?;
+    let p: PlayerSpec = spec
+        .parse()
+        .map_err(|e: SpecError| js::type_error(&e.to_string()))?;
     to_js(&crate::js_api::ParsedPlayerSpec {
-        name: p.name,
-        options: p.options.into_iter().collect(),
+        name: p.name().to_string(),
+        options: p.written().iter().cloned().collect(),
     })
 }
 
@@ -224,7 +226,9 @@ impl SearchPlayer {
             program,
             engine: mut machine,
         } = load_game_on(kif, engine.as_deref())?;
-        let spec: PlayerSpec = spec.parse().map_err(|e: String| js::type_error(&e))?;
+        let spec: PlayerSpec = spec
+            .parse()
+            .map_err(|e: SpecError| js::type_error(&e.to_string()))?;
         let player = build_player(&spec, &program, &mut machine, seed.unwrap_or(1) as u64)
             .map_err(|e| js::type_error(&e))?;
         Ok(SearchPlayer {

@@ -223,10 +223,9 @@ impl LearnedEval {
         seed: u64,
         greedy: bool,
         material: Option<&[Board]>,
-    ) -> Result<Option<LearnedEval>, String> {
+    ) -> Result<Option<LearnedEval>, EvalError> {
         let mut policy = Policy::new(seed ^ 0x1ea2, greedy);
         LearnedEval::learn_with(m, &mut policy, LEARN_MS, 20_000, material)
-            .map_err(|e| e.to_string())
     }
 
     /// The estimated reward in [0, 1] of every role in a state with these

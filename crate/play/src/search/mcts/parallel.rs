@@ -75,7 +75,7 @@ impl ParallelMcts {
         // Wall time, not the sum of the workers' times.
         stats.elapsed_ms = parts.iter().map(|(_, s)| s.elapsed_ms).fold(0.0, f64::max);
         let roots: Vec<RootStats> = parts.into_iter().map(|(r, _)| r).collect();
-        let merged = merge_roots(&roots).map_err(EvalError::BadMove)?;
+        let merged = merge_roots(&roots).map_err(|e| EvalError::BadMove(e.to_string()))?;
         decide(m, root, role, &merged, stats)
     }
 }

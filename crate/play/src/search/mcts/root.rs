@@ -47,22 +47,24 @@ impl<Mv> Default for RootStats<Mv> {
 /// Parts must list the same moves in the same order.
 pub fn merge_roots<Mv: Clone + PartialEq>(
     parts: &[RootStats<Mv>],
-) -> Result<RootStats<Mv>, String> {
+) -> Result<RootStats<Mv>, crate::error::SearchError> {
     let mut out = RootStats::default();
     for (k, p) in parts.iter().enumerate() {
         let n = p.moves.len();
         let proven_ok = p.proven.is_empty() || p.proven.len() == n;
         if p.visits.len() != n || p.totals.len() != n || !proven_ok {
-            return Err(
-                "root statistics: moves, visits, totals and proven values differ in length".into(),
-            );
+            return Err(crate::error::SearchError::Roots(
+                "root statistics: moves, visits, totals and proven values differ in length",
+            ));
         }
         if k == 0 {
             out.moves = p.moves.clone();
             out.visits = vec![0; n];
             out.totals = vec![0.0; n];
         } else if p.moves != out.moves {
-            return Err("root statistics of different roots or roles cannot be merged".into());
+            return Err(crate::error::SearchError::Roots(
+                "root statistics of different roots or roles cannot be merged",
+            ));
         }
         for i in 0..n {
             out.visits[i] += p.visits[i];

@@ -1,0 +1,164 @@
+//! A player built from its [`PlayerSpec`] for one game: what the spec
+//! leaves to the game (heuristics, the solver's material and exploration
+//! constant, `auto` thread counts) is settled here.
+
+use super::spec::{AlphaBetaSpec, Exploration, MctsSpec, PlayerSpec};
+use super::{
+    alphabeta, alphabeta_parallel, bestfirst, ensemble, fjo, heuristics, mcts, minimax,
+    LegalPlayer, Player, RandomPlayer,
+};
+use crate::error::SearchError;
+use crate::program::Program;
+use crate::reasoner::StateMachine;
+
+/// Builds a player from its spec. `program` is the game's rules (the fuzzy
+/// heuristic reads the goal and terminal formulas from it).
+pub fn build_player<M: StateMachine + Clone + Send + 'static>(
+    spec: &PlayerSpec,
+    program: &Program,
+    m: &mut M,
+    seed: u64,
+) -> Result<Box<dyn Player<M>>, SearchError>
+where
+    M::State: Send + Sync,
+{
+    match spec {
+        PlayerSpec::Random => Ok(Box::new(RandomPlayer::new(seed))),
+        PlayerSpec::Legal => Ok(Box::new(LegalPlayer)),
+        PlayerSpec::Minimax(s) => {
+            let h = heuristics::build(&s.heuristic, program, m)?;
+            Ok(Box::new(minimax::MinimaxPlayer::new(h, s.budget)))
+        }
+        PlayerSpec::AlphaBeta(s) => alphabeta_player(s, program, m),
+        PlayerSpec::BestFirst(s) => {
+            if m.roles().len() != 1 {
+                return Err(SearchError::OnePlayerOnly(m.roles().len()));
+            }
+            let h = heuristics::build(&s.heuristic, program, m)?;
+            Ok(Box::new(bestfirst::BestFirst::new(h, s.budget)))
+        }
+        PlayerSpec::Mcts(s) | PlayerSpec::MctsSolver(s) => {
+            // `threads=N` or `cores=auto|N`: root-parallel MCTS
+            // (tree-parallel with the solver); one thread is the one-core
+            // player itself.
+            let threads = s.threads.count();
+            if s.solver {
+                let cfg = solver_config(s, program, m, seed)?;
+                return Ok(Box::new(mcts::solver::SolverMcts::new(cfg, seed, threads)));
+            }
+            if threads > 1 {
+                return Ok(Box::new(mcts::parallel::ParallelMcts::new(
+                    s.config(),
+                    seed,
+                    threads,
+                )));
+            }
+            Ok(Box::new(mcts::Mcts::new(s.config(), seed)))
+        }
+        PlayerSpec::CoolerJo(s) => Ok(fjo::coolerjo(program, m, s.budget)?),
+        PlayerSpec::Ensemble(s) => {
+            let (names, ms) = ensemble::from_spec(s, program, m);
+            Ok(Box::new(ensemble::Ensemble::new(program, m, &names, ms)?))
+        }
+    }
+}
+
+/// `threads=N` or `cores=auto|N`: lazy SMP; one thread is the one-core
+/// player itself.
+fn alphabeta_player<M: StateMachine + Clone + Send + 'static>(
+    s: &AlphaBetaSpec,
+    program: &Program,
+    m: &mut M,
+) -> Result<Box<dyn Player<M>>, SearchError>
+where
+    M::State: Send + Sync,
+{
+    let threads = s.threads.count();
+    if threads > 1 {
+        let hs = (0..threads)
+            .map(|_| heuristics::build(&s.heuristic, program, m))
+            .collect::<Result<Vec<_>, _>>()?;
+        // `table=own`: a table per thread, as the workers in Node and the
+        // page have (for measuring that case natively).
+        return Ok(Box::new(alphabeta_parallel::ParallelAlphaBeta::new(
+            hs,
+            s.config(),
+            s.shared_table,
+        )));
+    }
+    let h = heuristics::build(&s.heuristic, program, m)?;
+    Ok(Box::new(alphabeta::AlphaBeta::new(h, s.config())))
+}
+
+/// The MCTS-Solver configuration of a spec with the solver, for the player
+/// and for each wasm worker alike: the material it counts
+/// (`eval=material`), what depends on it (`tactics`, `choke`,
+/// `transpositions`: `auto`) and its exploration constant (`c=auto`, from
+/// the game's length), settled from the player's seed.
+pub fn solver_config<M: StateMachine>(
+    s: &MctsSpec,
+    program: &Program,
+    m: &mut M,
+    seed: u64,
+) -> Result<mcts::solver::Config, SearchError> {
+    let material = if s.material {
+        solver_material(program, m, seed, s.greedy)?
+    } else {
+        None
+    };
+    let counted = material.is_some();
+    // tactics=auto: the check where the material is counted. Against
+    // Sancho it doubled the score in breakthrough; in connect four, where
+    // its thread grows the tree instead, the series scored less with it
+    // (BENCHMARKS.md).
+    let tactics = s.tactics.unwrap_or(counted);
+    // transpositions=auto: one node per state where no material is
+    // counted (a node's material shift depends on the move into it).
+    // Against Sancho in connect four (BENCHMARKS.md).
+    let transpositions = s.transpositions.unwrap_or(!counted);
+    // choke=auto: moves into proven losses choked off where the material
+    // is counted. Against Sancho at 30 s / 5 s it lifted breakthrough
+    // above half; in connect four the series without it scored more
+    // (BENCHMARKS.md).
+    let choke = s.choke.unwrap_or(counted);
+    let exploration = match s.exploration {
+        Exploration::Fixed(c) => c,
+        Exploration::Auto => mcts::solver::auto_exploration(m, seed, counted, 200, 300.0)?,
+    };
+    Ok(mcts::solver::Config {
+        budget: s.budget,
+        exploration,
+        reuse: s.reuse,
+        ponder: s.ponder,
+        greedy: s.greedy,
+        material,
+        tactics,
+        choke,
+        transpositions,
+        ..mcts::solver::Config::default()
+    })
+}
+
+/// The pieces `eval=material` counts: in a two-role game whose boards have
+/// pieces whose count could be learnt from playouts like the player's own
+/// (`greedy`) and tells something of the outcome
+/// ([`mcts::learned::MATERIAL_MIN_FIT`]).
+fn solver_material<M: StateMachine>(
+    program: &Program,
+    m: &mut M,
+    seed: u64,
+    greedy: bool,
+) -> Result<Option<std::sync::Arc<mcts::learned::LearnedEval>>, SearchError> {
+    if m.roles().len() != 2 {
+        return Ok(None);
+    }
+    let options = crate::structure::features::HEURISTIC_OPTIONS;
+    let st = crate::structure::find(program, m, options)?;
+    if st.boards.is_empty() {
+        return Ok(None);
+    }
+    let eval = mcts::learned::LearnedEval::before_first_move(m, seed, greedy, Some(&st.boards))?;
+    Ok(eval
+        .filter(|e| e.material.is_some() && e.fit >= mcts::learned::MATERIAL_MIN_FIT)
+        .map(std::sync::Arc::new))
+}
