@@ -52,7 +52,12 @@ impl Space {
 
     /// The single state where exactly the propositions `on` hold.
     pub fn state(&self, on: &[bool]) -> Bdd {
-        let lits: Vec<(BddVariable, bool)> = self.current.iter().copied().zip(on.iter().copied()).collect();
+        let lits: Vec<(BddVariable, bool)> = self
+            .current
+            .iter()
+            .copied()
+            .zip(on.iter().copied())
+            .collect();
         self.set.mk_true().select(&lits)
     }
 

@@ -84,7 +84,9 @@ impl Circuit {
             for &a in &gp.rels[rd].rows {
                 let args = gp.atoms.args(a);
                 if let Some(r) = role_of(args[0]) {
-                    let m = legal_atoms[r as usize].iter().position(|&(t, _)| t == args[1]);
+                    let m = legal_atoms[r as usize]
+                        .iter()
+                        .position(|&(t, _)| t == args[1]);
                     kind[a as usize] = Kind::Does(r, m.map_or(u32::MAX, |m| m as u32));
                 }
             }
@@ -93,9 +95,9 @@ impl Circuit {
         let order = components(gp, &kind, &start, &inst_of);
         let mut on_does: Vec<bool> = kind.iter().map(|k| matches!(k, Kind::Does(..))).collect();
         for (atoms, _) in &order {
-            let any = atoms.iter().any(|&a| {
-                instance_atoms(gp, &start, &inst_of, a).any(|b| on_does[b as usize])
-            });
+            let any = atoms
+                .iter()
+                .any(|&a| instance_atoms(gp, &start, &inst_of, a).any(|b| on_does[b as usize]));
             for &a in atoms {
                 on_does[a as usize] |= any;
             }
@@ -173,7 +175,11 @@ impl Circuit {
             let mut conj = space.t();
             for &l in gp.inst.lits(self.inst_of[k as usize] as usize) {
                 let v = &vals[(l >> 1) as usize];
-                conj = if l & 1 == 1 { conj.and_not(v) } else { conj.and(v) };
+                conj = if l & 1 == 1 {
+                    conj.and_not(v)
+                } else {
+                    conj.and(v)
+                };
                 if conj.is_false() {
                     break;
                 }
@@ -220,12 +226,22 @@ impl Circuit {
 
     /// Each base proposition's `next` when role `r` plays its move `m` and
     /// every other role its one legal move.
-    pub fn next_under(&mut self, gp: &GroundProgram, space: &mut Space, r: usize, m: usize) -> Vec<Bdd> {
+    pub fn next_under(
+        &mut self,
+        gp: &GroundProgram,
+        space: &mut Space,
+        r: usize,
+        m: usize,
+    ) -> Vec<Bdd> {
         let mut ctx = self.base.clone();
         for (a, k) in self.kind.iter().enumerate() {
             if let Kind::Does(role, mv) = *k {
                 ctx[a] = if role as usize == r {
-                    if mv as usize == m { space.t() } else { space.f() }
+                    if mv as usize == m {
+                        space.t()
+                    } else {
+                        space.f()
+                    }
                 } else {
                     self.moves[role as usize]
                         .get(mv as usize)
@@ -283,17 +299,30 @@ fn instance_atoms<'a>(
     inst_of: &'a [u32],
     a: AtomId,
 ) -> impl Iterator<Item = AtomId> + 'a {
-    (start[a as usize]..start[a as usize + 1])
-        .flat_map(move |k| gp.inst.lits(inst_of[k as usize] as usize).iter().map(|&l| l >> 1))
+    (start[a as usize]..start[a as usize + 1]).flat_map(move |k| {
+        gp.inst
+            .lits(inst_of[k as usize] as usize)
+            .iter()
+            .map(|&l| l >> 1)
+    })
 }
 
 /// The derived atoms' strongly connected components, dependencies first
 /// (Tarjan, iterative), each with whether it is recursive.
-fn components(gp: &GroundProgram, kind: &[Kind], start: &[u32], inst_of: &[u32]) -> Vec<(Vec<AtomId>, bool)> {
+fn components(
+    gp: &GroundProgram,
+    kind: &[Kind],
+    start: &[u32],
+    inst_of: &[u32],
+) -> Vec<(Vec<AtomId>, bool)> {
     const UNSEEN: u32 = u32::MAX;
     let n = kind.len();
     let derived = |a: u32| kind[a as usize] == Kind::Derived;
-    let succ = |a: u32| -> Vec<u32> { instance_atoms(gp, start, inst_of, a).filter(|&b| derived(b)).collect() };
+    let succ = |a: u32| -> Vec<u32> {
+        instance_atoms(gp, start, inst_of, a)
+            .filter(|&b| derived(b))
+            .collect()
+    };
     let (mut index, mut low) = (vec![UNSEEN; n], vec![0u32; n]);
     let mut on_stack = vec![false; n];
     let (mut stack, mut out, mut next) = (Vec::new(), Vec::new(), 0u32);

@@ -61,7 +61,13 @@ pub fn classify(
 }
 
 /// The states from which `attacker` forces the game into `target`.
-fn attractor(game: &mut Game, reach: &Bdd, attacker: usize, target: Bdd, clock: &Clock) -> Result<Bdd, Stop> {
+fn attractor(
+    game: &mut Game,
+    reach: &Bdd,
+    attacker: usize,
+    target: Bdd,
+    clock: &Clock,
+) -> Result<Bdd, Stop> {
     let open = reach.and_not(&game.terminal);
     let target = target.and(reach);
     let mine = open.and(&game.mover[attacker]);
@@ -130,7 +136,12 @@ fn attractors(
 }
 
 /// General-sum backward induction by rounds.
-fn backward(game: &mut Game, reach: &Bdd, terminal: &Valued, clock: &Clock) -> Result<Valued, Stop> {
+fn backward(
+    game: &mut Game,
+    reach: &Bdd,
+    terminal: &Valued,
+    clock: &Clock,
+) -> Result<Valued, Stop> {
     let open = reach.and_not(&game.terminal);
     let mut values: Valued = terminal.iter().map(|(g, b)| (*g, b.and(reach))).collect();
     let mut decided = reach.and(&game.terminal);

@@ -85,7 +85,10 @@ impl Game {
                 for i in (0..next.len()).rev() {
                     t = t.and(&space.nxt(i).iff(&next[i]));
                 }
-                rels.push(Rel { role: r, bdd: space.note(t) });
+                rels.push(Rel {
+                    role: r,
+                    bdd: space.note(t),
+                });
             }
         }
         let by_role: Vec<Bdd> = (0..roles)
@@ -119,8 +122,13 @@ impl Game {
     /// predecessors a preimage would otherwise add (ticTacToe: preimages
     /// of ~47,000 nodes without the cut).
     pub fn restrict(&mut self, reach: &Bdd) {
-        for b in self.by_role.iter_mut().chain(std::iter::once(&mut self.all)) {
+        for b in self
+            .by_role
+            .iter_mut()
+            .chain(std::iter::once(&mut self.all))
+        {
             *b = b.and(reach);
+            self.space.peak_nodes = self.space.peak_nodes.max(b.size());
         }
     }
 

@@ -111,7 +111,10 @@ pub fn solve_symbolic(program: &Program, limits: &Limits) -> Result<SymbolicSumm
         )));
     }
     let space = bdd::Space::new(gp.fluents.len()).ok_or_else(|| {
-        Refusal(format!("{} base propositions are more than the BDD library's variables", gp.fluents.len()))
+        Refusal(format!(
+            "{} base propositions are more than the BDD library's variables",
+            gp.fluents.len()
+        ))
     })?;
     let mut summary = SymbolicSummary {
         concept: None,

@@ -29,7 +29,11 @@ pub fn reach(game: &mut Game, clock: &Clock) -> Result<Reached, (Stop, Reached)>
         all = game.space.note(all.or(&new));
         layers.push(game.space.count(&new));
         crate::job::progress("solve --symbolic: reachable layers", || {
-            format!("layer {}: {} states", layers.len() - 1, layers[layers.len() - 1])
+            format!(
+                "layer {}: {} states",
+                layers.len() - 1,
+                layers[layers.len() - 1]
+            )
         });
         frontier = new;
     }
