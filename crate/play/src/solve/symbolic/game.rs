@@ -73,10 +73,10 @@ impl Game {
             no_goal.push(above.not());
         }
         let mut rels = Vec::new();
-        for r in 0..roles {
+        for (r, mover_r) in mover.iter().enumerate() {
             for m in 0..c.moves[r].len() {
                 clock.check()?;
-                let pre = mover[r].and(&c.moves[r][m].legal);
+                let pre = mover_r.and(&c.moves[r][m].legal);
                 if pre.is_false() {
                     continue;
                 }
@@ -158,24 +158,21 @@ impl Game {
     pub fn check(&self, reach: &Bdd, role_names: &[String]) -> Result<(), Refusal> {
         let open = reach.and_not(&self.terminal);
         let ended = reach.and(&self.terminal);
-        for r in 0..self.roles {
+        for (r, name) in role_names.iter().enumerate().take(self.roles) {
             if !open.and_not(&self.any_legal[r]).is_false() {
                 return Err(Refusal(format!(
-                    "role {} has no legal move in a reachable non-terminal state: the game is not playable there",
-                    role_names[r]
+                    "role {name} has no legal move in a reachable non-terminal state: the game is not playable there"
                 )));
             }
             if !ended.and(&self.no_goal[r]).is_false() {
                 return Err(Refusal(format!(
-                    "a reachable terminal state gives role {} no goal: solving needs one goal in 0..100 per role",
-                    role_names[r]
+                    "a reachable terminal state gives role {name} no goal: solving needs one goal in 0..100 per role"
                 )));
             }
             for (v, b) in &self.goal_eq[r] {
                 if !(0..=100).contains(v) && !ended.and(b).is_false() {
                     return Err(Refusal(format!(
-                        "a reachable terminal state gives role {} goal {v}: solving needs one goal in 0..100 per role",
-                        role_names[r]
+                        "a reachable terminal state gives role {name} goal {v}: solving needs one goal in 0..100 per role"
                     )));
                 }
             }
