@@ -29,6 +29,10 @@ pub struct SolveArgs {
     engine: EngineArg,
     #[command(flatten)]
     seconds: SecondsArg,
+    /// Solve with BDDs from the grounded rules (docs/solve.md); --max-states,
+    /// --out and --engine do not apply
+    #[arg(long)]
+    symbolic: bool,
 }
 
 pub fn run(args: SolveArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
@@ -37,6 +41,9 @@ pub fn run(args: SolveArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32
         .seconds
         .seconds
         .unwrap_or(super::default_seconds("solve"));
+    if args.symbolic {
+        return super::solve_symbolic::run(&args.game, seconds, json, host, out);
+    }
     let max_states = args.max_states;
     let path = args.game;
     let started = crate::clock::now_ms();

@@ -29,11 +29,13 @@
 mod file;
 mod position;
 mod retro;
+pub mod symbolic;
 #[cfg(test)]
 mod tests;
 
 pub use file::{read_solution, write_solution, FORMAT_VERSION};
 pub use position::{outcome, MoveEntry, Outcome, Position};
+pub use symbolic::{solve_symbolic, SymbolicSummary};
 
 use crate::engine::{Engine, EngineState};
 use crate::ground::BitState;

@@ -1,0 +1,126 @@
+//! The BDD operations the symbolic solver needs, over `biodivine-lib-bdd`
+//! (docs/solve.md says why that crate). Every base proposition `i` has two
+//! variables, interleaved: `2i` in the current state, `2i + 1` in the next,
+//! so renaming one copy into the other keeps the order and is a relabelling
+//! of the nodes.
+
+use biodivine_lib_bdd::{op_function, Bdd, BddNode, BddVariable, BddVariableSet};
+
+/// The variables of `n` base propositions (current and next copies).
+pub struct Space {
+    set: BddVariableSet,
+    n: usize,
+    current: Vec<BddVariable>,
+    next: Vec<BddVariable>,
+    /// The largest BDD built by [`Space::note`], in nodes.
+    pub peak_nodes: usize,
+}
+
+impl Space {
+    /// A space for `n` propositions; `None` over the crate's 65,535
+    /// variables.
+    pub fn new(n: usize) -> Option<Space> {
+        let vars = u16::try_from(2 * n).ok()?;
+        let set = BddVariableSet::new_anonymous(vars);
+        let all = set.variables();
+        Some(Space {
+            current: all.iter().copied().step_by(2).collect(),
+            next: all.iter().copied().skip(1).step_by(2).collect(),
+            set,
+            n,
+            peak_nodes: 0,
+        })
+    }
+
+    pub fn t(&self) -> Bdd {
+        self.set.mk_true()
+    }
+
+    pub fn f(&self) -> Bdd {
+        self.set.mk_false()
+    }
+
+    /// Proposition `i` in the current state.
+    pub fn cur(&self, i: usize) -> Bdd {
+        self.set.mk_var(self.current[i])
+    }
+
+    /// Proposition `i` in the next state.
+    pub fn nxt(&self, i: usize) -> Bdd {
+        self.set.mk_var(self.next[i])
+    }
+
+    /// The single state where exactly the propositions `on` hold.
+    pub fn state(&self, on: &[bool]) -> Bdd {
+        let lits: Vec<(BddVariable, bool)> = self
+            .current
+            .iter()
+            .copied()
+            .zip(on.iter().copied())
+            .collect();
+        self.set.mk_true().select(&lits)
+    }
+
+    /// Records `b`'s size for the peak; returns it.
+    pub fn note(&mut self, b: Bdd) -> Bdd {
+        self.peak_nodes = self.peak_nodes.max(b.size());
+        b
+    }
+
+    /// The current states with a successor in `rel` from `set` (over the
+    /// current copy), as a set over the current copy: the image.
+    pub fn image(&self, set: &Bdd, rel: &Bdd) -> Bdd {
+        let next = Bdd::binary_op_with_exists(set, rel, op_function::and, &self.current);
+        relabel(next, |v| v - 1)
+    }
+
+    /// The states with a successor under `rel` in `set`: the preimage.
+    pub fn preimage(&self, set: &Bdd, rel: &Bdd) -> Bdd {
+        let primed = relabel(set.clone(), |v| v + 1);
+        Bdd::binary_op_with_exists(&primed, rel, op_function::and, &self.next)
+    }
+
+    /// Number of states in a set over the current copy (exact).
+    pub fn count(&self, set: &Bdd) -> u128 {
+        let all = set.exact_cardinality() >> self.n;
+        let digits = all.to_u64_digits();
+        match digits.as_slice() {
+            [] => 0,
+            [lo] => u128::from(*lo),
+            [lo, hi] => u128::from(*lo) | (u128::from(*hi) << 64),
+            _ => u128::MAX,
+        }
+    }
+}
+
+/// `b` with every variable index mapped by `f` (which must keep the
+/// order of the variables `b` uses).
+fn relabel(b: Bdd, f: impl Fn(usize) -> usize) -> Bdd {
+    let mut nodes = b.to_nodes();
+    for node in nodes.iter_mut().skip(2) {
+        node.var = BddVariable::from_index(f(node.var.to_index()));
+    }
+    if nodes.len() == 1 {
+        return Bdd::from_nodes(&nodes).expect("the false BDD");
+    }
+    let nodes: Vec<BddNode> = nodes;
+    Bdd::from_nodes(&nodes).expect("relabelling within the interleaved order keeps a BDD")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn image_and_preimage_of_a_swap() {
+        // Two propositions; the relation swaps them.
+        let s = Space::new(2).unwrap();
+        let rel = s.nxt(0).iff(&s.cur(1)).and(&s.nxt(1).iff(&s.cur(0)));
+        let a = s.state(&[true, false]);
+        let b = s.state(&[false, true]);
+        assert_eq!(s.image(&a, &rel), b);
+        assert_eq!(s.preimage(&b, &rel), a);
+        assert_eq!(s.count(&a.or(&b)), 2);
+        assert_eq!(s.count(&s.t()), 4);
+    }
+}

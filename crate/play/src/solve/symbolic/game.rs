@@ -1,0 +1,199 @@
+//! The game as sets and relations over the base propositions: who moves
+//! where, one transition relation per move of each role, the terminal
+//! states' goals.
+
+use super::bdd::Space;
+use super::circuit::Circuit;
+use super::Clock;
+use crate::ground::GroundProgram;
+use crate::solve::Refusal;
+use biodivine_lib_bdd::Bdd;
+
+/// A transition relation: role `role` plays one of its moves (every other
+/// role its one legal move), over current and next copies.
+pub struct Rel {
+    pub role: usize,
+    pub bdd: Bdd,
+}
+
+pub struct Game {
+    pub space: Space,
+    pub roles: usize,
+    pub init: Bdd,
+    pub terminal: Bdd,
+    /// Per role: some move is legal, two moves are.
+    pub any_legal: Vec<Bdd>,
+    pub choice: Vec<Bdd>,
+    /// Per role: the states where it alone chooses (role 0 also where
+    /// nobody chooses).
+    pub mover: Vec<Bdd>,
+    pub rels: Vec<Rel>,
+    /// Per role the union of its moves' relations, and of all of them.
+    pub by_role: Vec<Bdd>,
+    pub all: Bdd,
+    /// Per role: goal value and the states whose goal (the largest goal
+    /// atom that holds) it is.
+    pub goal_eq: Vec<Vec<(i64, Bdd)>>,
+    /// Per role: the states with no goal atom.
+    pub no_goal: Vec<Bdd>,
+}
+
+impl Game {
+    pub fn build(gp: &GroundProgram, mut space: Space, clock: &Clock) -> Result<Game, Stop> {
+        let mut c = Circuit::new(gp, &mut space);
+        let roles = gp.roles.len();
+        let mut any_legal = Vec::new();
+        let mut choice = Vec::new();
+        for moves in &c.moves {
+            // At least two legal: some move legal with another before it.
+            let (mut one, mut two) = (space.f(), space.f());
+            for m in moves {
+                two = two.or(&one.and(&m.legal));
+                one = one.or(&m.legal);
+            }
+            any_legal.push(one);
+            choice.push(two);
+        }
+        let mover = match roles {
+            1 => vec![space.t()],
+            _ => vec![choice[1].not(), choice[1].and_not(&choice[0])],
+        };
+        let mut goal_eq = Vec::new();
+        let mut no_goal = Vec::new();
+        for goals in &c.goals {
+            let mut sorted: Vec<&(i64, Bdd)> = goals.iter().collect();
+            sorted.sort_by_key(|(v, _)| std::cmp::Reverse(*v));
+            let mut above = space.f();
+            let mut eq = Vec::new();
+            for (v, b) in sorted {
+                eq.push((*v, b.and_not(&above)));
+                above = above.or(b);
+            }
+            goal_eq.push(eq);
+            no_goal.push(above.not());
+        }
+        let mut rels = Vec::new();
+        for (r, mover_r) in mover.iter().enumerate() {
+            for m in 0..c.moves[r].len() {
+                clock.check()?;
+                let pre = mover_r.and(&c.moves[r][m].legal);
+                if pre.is_false() {
+                    continue;
+                }
+                let next = c.next_under(gp, &mut space, r, m);
+                let mut t = pre;
+                for i in (0..next.len()).rev() {
+                    t = t.and(&space.nxt(i).iff(&next[i]));
+                }
+                rels.push(Rel {
+                    role: r,
+                    bdd: space.note(t),
+                });
+            }
+        }
+        let by_role: Vec<Bdd> = (0..roles)
+            .map(|r| {
+                rels.iter()
+                    .filter(|x| x.role == r)
+                    .fold(space.f(), |acc, x| acc.or(&x.bdd))
+            })
+            .collect();
+        let all = by_role.iter().fold(space.f(), |acc, b| acc.or(b));
+        let all = space.note(all);
+        Ok(Game {
+            by_role,
+            all,
+            init: space.state(&c.init),
+            terminal: std::mem::replace(&mut c.terminal, space.f()),
+            space,
+            roles,
+            any_legal,
+            choice,
+            mover,
+            rels,
+            goal_eq,
+            no_goal,
+        })
+    }
+
+    /// Cuts the relations to transitions from `reach` (after the
+    /// reachability analysis): preimages then never leave the reachable
+    /// states, whose sets are far smaller than the unreachable
+    /// predecessors a preimage would otherwise add (ticTacToe: preimages
+    /// of ~47,000 nodes without the cut).
+    pub fn restrict(&mut self, reach: &Bdd) {
+        for b in self
+            .by_role
+            .iter_mut()
+            .chain(std::iter::once(&mut self.all))
+        {
+            *b = b.and(reach);
+            self.space.peak_nodes = self.space.peak_nodes.max(b.size());
+        }
+    }
+
+    /// The states with a successor in `set` (by `role`'s moves, or any).
+    pub fn pre(&mut self, set: &Bdd, role: Option<usize>) -> Bdd {
+        let rel = match role {
+            Some(r) => &self.by_role[r],
+            None => &self.all,
+        };
+        let out = self.space.preimage(set, rel);
+        self.space.note(out)
+    }
+
+    /// The successors of the states in `set`.
+    pub fn image(&mut self, set: &Bdd) -> Bdd {
+        let out = self.space.image(set, &self.all);
+        self.space.note(out)
+    }
+
+    /// Nodes of the transition relations (one per role).
+    pub fn relation_nodes(&self) -> usize {
+        self.by_role.iter().map(Bdd::size).sum()
+    }
+
+    /// Why the reachable states `reach` (with `role_names`) cannot be
+    /// solved, as the explicit solver refuses them.
+    pub fn check(&self, reach: &Bdd, role_names: &[String]) -> Result<(), Refusal> {
+        let open = reach.and_not(&self.terminal);
+        let ended = reach.and(&self.terminal);
+        for (r, name) in role_names.iter().enumerate().take(self.roles) {
+            if !open.and_not(&self.any_legal[r]).is_false() {
+                return Err(Refusal(format!(
+                    "role {name} has no legal move in a reachable non-terminal state: the game is not playable there"
+                )));
+            }
+            if !ended.and(&self.no_goal[r]).is_false() {
+                return Err(Refusal(format!(
+                    "a reachable terminal state gives role {name} no goal: solving needs one goal in 0..100 per role"
+                )));
+            }
+            for (v, b) in &self.goal_eq[r] {
+                if !(0..=100).contains(v) && !ended.and(b).is_false() {
+                    return Err(Refusal(format!(
+                        "a reachable terminal state gives role {name} goal {v}: solving needs one goal in 0..100 per role"
+                    )));
+                }
+            }
+        }
+        if self.roles == 2 && !open.and(&self.choice[0]).and(&self.choice[1]).is_false() {
+            return Err(Refusal(
+                "both roles choose a move at once in a reachable state: simultaneous moves have no minimax value (security values are not implemented)".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Why a symbolic solve ended early.
+pub enum Stop {
+    Limit(String),
+    Refuse(Refusal),
+}
+
+impl From<Refusal> for Stop {
+    fn from(r: Refusal) -> Stop {
+        Stop::Refuse(r)
+    }
+}

@@ -1,0 +1,205 @@
+//! Symbolic solving with BDDs (Kissmann and Edelkamp's method): the game
+//! grounded (`ground::ground_program`), its rules turned into BDDs over the
+//! base propositions (`circuit.rs`), one transition relation per move
+//! (`game.rs`), layered breadth-first reachability (`reach.rs`) and the
+//! retrograde classification of the reachable states as sets
+//! (`classify.rs`). States are never enumerated: counts are exact model
+//! counts of the sets. Values agree with the explicit solver's
+//! ([`crate::solve::solve`]); the moves to the end are not computed.
+
+mod bdd;
+mod circuit;
+mod classify;
+mod game;
+mod reach;
+#[cfg(test)]
+mod tests;
+
+use super::{Concept, Limits, Refusal};
+use crate::ground::{Budget, GroundError};
+use crate::program::Program;
+use game::{Game, Stop};
+use serde::Serialize;
+
+/// The time and memory limits of one solve (checked between BDD
+/// operations, so one operation may overrun them).
+pub(crate) struct Clock {
+    deadline_ms: f64,
+    seconds: f64,
+}
+
+impl Clock {
+    fn check(&self) -> Result<(), Stop> {
+        if crate::job::cancelled() {
+            return Err(Stop::Limit("cancelled".into()));
+        }
+        if crate::clock::now_ms() >= self.deadline_ms || crate::job::soft_passed() {
+            return Err(Stop::Limit(format!(
+                "the time limit ({:.1} s) passed",
+                self.seconds
+            )));
+        }
+        if crate::memory::above(0.75) {
+            return Err(Stop::Limit(format!(
+                "3/4 of the memory budget ({} MB) is in use",
+                crate::memory::budget_mb()
+            )));
+        }
+        crate::job::check().map_err(|e| Stop::Limit(e.to_string()))
+    }
+}
+
+/// States with one value (`goals` `None`: unknown).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SymbolicCount {
+    pub goals: Option<Vec<u8>>,
+    pub states: u128,
+}
+
+/// Figures of a symbolic solve.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct SymbolicStats {
+    /// Reachable states (exact; of the layers done when stopped early).
+    pub states: u128,
+    pub terminal: u128,
+    /// Reachable states per breadth-first layer.
+    pub layers: Vec<u128>,
+    /// Base propositions (BDD variables: twice as many).
+    pub propositions: usize,
+    /// Transition relations (moves that are legal somewhere) and their nodes.
+    pub relations: usize,
+    pub relation_nodes: usize,
+    /// The largest BDD built.
+    pub peak_nodes: usize,
+    pub seconds: f64,
+}
+
+/// What `gdlkit solve --symbolic` reports.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SymbolicSummary {
+    pub concept: Option<Concept>,
+    pub roles: Vec<String>,
+    pub complete: bool,
+    pub stopped: Option<String>,
+    /// The initial state's goals under perfect play (`None`: unknown).
+    pub initial: Option<Vec<u8>>,
+    /// States by value, best first for the first role.
+    pub by_value: Vec<SymbolicCount>,
+    pub stats: SymbolicStats,
+}
+
+/// Solves `program` symbolically within `limits.seconds` (grounding gets
+/// at most a third of them); `limits.max_states` does not apply.
+pub fn solve_symbolic(program: &Program, limits: &Limits) -> Result<SymbolicSummary, Refusal> {
+    let t0 = crate::clock::now_ms();
+    let clock = Clock {
+        deadline_ms: t0 + limits.seconds * 1000.0,
+        seconds: limits.seconds,
+    };
+    let budget = Budget {
+        max_ms: Budget::default().max_ms.min(limits.seconds * 1000.0 / 3.0),
+        ..Budget::default()
+    };
+    let gp = crate::ground::ground_program(program, budget).map_err(|e: GroundError| {
+        Refusal(format!("symbolic solving needs the grounded game: {e}"))
+    })?;
+    let roles: Vec<String> = gp.roles.iter().map(|&r| gp.store.display(r)).collect();
+    if roles.is_empty() || roles.len() > 2 {
+        return Err(Refusal(format!(
+            "the game has {} roles: solving covers one role (best plan) and two roles taking turns (minimax); more roles have no single solved value",
+            roles.len()
+        )));
+    }
+    let space = bdd::Space::new(gp.fluents.len()).ok_or_else(|| {
+        Refusal(format!(
+            "{} base propositions are more than the BDD library's variables",
+            gp.fluents.len()
+        ))
+    })?;
+    let mut summary = SymbolicSummary {
+        concept: None,
+        roles,
+        complete: false,
+        stopped: None,
+        initial: None,
+        by_value: Vec::new(),
+        stats: SymbolicStats {
+            propositions: gp.fluents.len(),
+            ..SymbolicStats::default()
+        },
+    };
+    let finish = |mut s: SymbolicSummary, peak: usize| {
+        s.stats.peak_nodes = s.stats.peak_nodes.max(peak);
+        s.stats.seconds = (crate::clock::now_ms() - t0) / 1000.0;
+        s
+    };
+    let mut game = match Game::build(&gp, space, &clock) {
+        Ok(g) => g,
+        Err(Stop::Refuse(r)) => return Err(r),
+        Err(Stop::Limit(why)) => {
+            summary.stopped = Some(format!("{why} (building the transition relations)"));
+            return Ok(finish(summary, 0));
+        }
+    };
+    drop(gp);
+    summary.stats.relations = game.rels.len();
+    summary.stats.relation_nodes = game.relation_nodes();
+    let result = run(&mut game, &mut summary, &clock);
+    let peak = game.space.peak_nodes;
+    match result {
+        Ok(()) => summary.complete = true,
+        Err(Stop::Refuse(r)) => return Err(r),
+        Err(Stop::Limit(why)) => summary.stopped = Some(why),
+    }
+    Ok(finish(summary, peak))
+}
+
+/// Reachability, the checks, the classification into `summary`.
+fn run(game: &mut Game, summary: &mut SymbolicSummary, clock: &Clock) -> Result<(), Stop> {
+    let reached = reach::reach(game, clock);
+    let (reach, result) = match reached {
+        Ok(r) => (r, Ok(())),
+        Err((stop, r)) => (r, Err(stop)),
+    };
+    summary.stats.layers = reach.layers.clone();
+    summary.stats.states = reach.layers.iter().sum();
+    summary.stats.terminal = game.space.count(&reach.all.and(&game.terminal));
+    result?;
+    game.check(&reach.all, &summary.roles)?;
+    let terminal = classify::terminal_values(game, &reach.all);
+    let concept = classify::concept(game.roles, &terminal);
+    game.restrict(&reach.all);
+    summary.concept = Some(concept);
+    crate::job::progress("solve --symbolic: retrograde classification", String::new);
+    let values = classify::classify(game, &reach.all, &terminal, concept, clock)?;
+    let roles = game.roles;
+    let mut known = game.space.f();
+    let mut counts: Vec<([u8; 2], u128)> = Vec::new();
+    for (g, set) in &values {
+        let set = &set.and(&reach.all);
+        if !game.init.and(set).is_false() {
+            summary.initial = Some(g[..roles].to_vec());
+        }
+        known = known.or(set);
+        let n = game.space.count(set);
+        if n > 0 {
+            counts.push((*g, n));
+        }
+    }
+    counts.sort_by_key(|&(g, _)| (std::cmp::Reverse(g[0]), g[1]));
+    summary.by_value = counts
+        .into_iter()
+        .map(|(g, states)| SymbolicCount {
+            goals: Some(g[..roles].to_vec()),
+            states,
+        })
+        .collect();
+    let unknown = game.space.count(&reach.all.and_not(&known));
+    if unknown > 0 {
+        summary.by_value.push(SymbolicCount {
+            goals: None,
+            states: unknown,
+        });
+    }
+    Ok(())
+}
