@@ -1,5 +1,5 @@
 //! Player specifications: the text `name:key=value,...` parsed in one
-//! place ([`PlayerSpec::from_str`]) into a typed spec, one config struct
+//! place (`PlayerSpec`'s `FromStr`) into a typed spec, one config struct
 //! per player. Every option is declared once ([`OptionInfo`], in
 //! [`options_of`]); the CLI's help, docs/search.md's option table and the
 //! npm package's types are generated from those declarations
