@@ -42,12 +42,40 @@ pub enum HeuristicError {
     Eval(#[from] EvalError),
 }
 
+/// Why a player spec is not one.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SpecError {
+    #[error("unknown player `{name}` (players: {players})")]
+    UnknownPlayer { name: String, players: String },
+    #[error("player option `{part}` must be written name=value")]
+    NotKeyValue { part: String },
+    #[error("player `{player}` has no option `{key}` (options: {options})")]
+    UnknownOption {
+        player: &'static str,
+        key: String,
+        options: String,
+    },
+    #[error("player option {key} expects {expected}, got `{value}`")]
+    BadValue {
+        key: &'static str,
+        expected: String,
+        value: String,
+    },
+    /// A time outside its range, with the range.
+    #[error(transparent)]
+    Time(#[from] OptionError),
+    #[error("player option {key} needs solver=on")]
+    NeedsSolver { key: &'static str },
+    #[error("mcts-solver always solves: for plain MCTS use mcts")]
+    SolverAlways,
+}
+
 /// Why a search or player could not be set up.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum SearchError {
     /// A bad player specification.
     #[error(transparent)]
-    Spec(#[from] crate::search::SpecError),
+    Spec(#[from] SpecError),
     /// Best-first search plays one-player games only.
     #[error("bestfirst is for one-player games; this game has {0} roles (use alphabeta or mcts)")]
     OnePlayerOnly(usize),

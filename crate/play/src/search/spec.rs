@@ -5,6 +5,8 @@
 //! npm package's types are generated from those declarations
 //! (`spec_docs.rs`).
 
+pub use crate::error::SpecError;
+
 use super::{alphabeta, player_name, Budget, DEFAULT_MS};
 use std::fmt;
 
@@ -214,34 +216,6 @@ pub fn options_of(player: &str) -> &'static [OptionInfo] {
         "ensemble" => ENSEMBLE,
         _ => &[],
     }
-}
-
-/// Why a player spec is not one.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum SpecError {
-    #[error("unknown player `{name}` (players: {players})")]
-    UnknownPlayer { name: String, players: String },
-    #[error("player option `{part}` must be written name=value")]
-    NotKeyValue { part: String },
-    #[error("player `{player}` has no option `{key}` (options: {options})")]
-    UnknownOption {
-        player: &'static str,
-        key: String,
-        options: String,
-    },
-    #[error("player option {key} expects {expected}, got `{value}`")]
-    BadValue {
-        key: &'static str,
-        expected: String,
-        value: String,
-    },
-    /// A time outside its range, with the range.
-    #[error(transparent)]
-    Time(#[from] gdlkit_engine::error::OptionError),
-    #[error("player option {key} needs solver=on")]
-    NeedsSolver { key: &'static str },
-    #[error("mcts-solver always solves: for plain MCTS use mcts")]
-    SolverAlways,
 }
 
 /// One checked value.
