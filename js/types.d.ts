@@ -1765,7 +1765,11 @@ ms?: number,
 /**
  * the members' heuristics, a+b+... (default: fuzzy, mobility, then the game's features).
  */
-heuristics?: string, };
+heuristics?: string, 
+/**
+ * Web Workers the members run on in the page and npm (natively they take turns). Default `1`.
+ */
+cores?: number | 'auto', };
 
 /**
  * A player spec as an object: the player's name and its options

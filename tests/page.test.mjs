@@ -206,7 +206,8 @@ test('play: GDL-II\'s random role draws its own moves; the other role is the hum
   await page.waitForSelector('select[aria-label="who plays random"]');
   assert.equal(await page.locator('select[aria-label="who plays candidate"]').inputValue(), 'human');
   assert.equal(await page.locator('select[aria-label="who plays random"]').inputValue(), 'random');
-  // The host hides the car on its own; then the candidate has three doors to choose from.
+  // Both move first (the host hides the car as the candidate picks a door): the human's pick completes the step.
+  await page.getByRole('button', { name: '(choose 1)' }).click();
   await page.waitForFunction(() => document.querySelectorAll('.history li').length >= 2, null, { timeout: 60_000 });
   assert.deepEqual(errors, []);
   await context.close();

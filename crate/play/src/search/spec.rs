@@ -157,6 +157,12 @@ const ENSEMBLE: &[OptionInfo] = &[
         "-",
         "the members' heuristics, a+b+... (default: fuzzy, mobility, then the game's features)",
     ),
+    opt(
+        "cores",
+        Kind::Threads,
+        "1",
+        "Web Workers the members run on in the page and npm (natively they take turns)",
+    ),
 ];
 
 /// The options of `mcts` and `mcts-solver`, in one order; `solver` gives

@@ -34,7 +34,7 @@ fn an_unknown_option_lists_the_players_options() {
     );
     assert_eq!(
         err("ensemble:depth=1"),
-        "player `ensemble` has no option `depth` (options: workers, ms, heuristics)"
+        "player `ensemble` has no option `depth` (options: workers, ms, heuristics, cores)"
     );
 }
 
