@@ -121,7 +121,7 @@ test('parallel workers: options are read in Rust, an unknown key is a TypeError 
   // The workers read the spec's evaluation as the one-thread player does.
   assert.throws(
     () => new api.MctsWorker(TICTACTOE, 'mcts-solver:eval=pieces'),
-    (e) => e instanceof TypeError && /eval must be material or off/.test(e.message),
+    (e) => e instanceof TypeError && /eval expects material or off/.test(e.message),
   );
   // The solver's options need the solver; its workers take tactics
   // (worker 0 checks).
