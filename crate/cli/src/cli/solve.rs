@@ -77,7 +77,7 @@ pub fn run(args: SolveArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32
     })
 }
 
-fn goals_text(roles: &[String], goals: &[u8]) -> String {
+pub(super) fn goals_text(roles: &[String], goals: &[u8]) -> String {
     let parts: Vec<String> = roles
         .iter()
         .zip(goals)

@@ -2,6 +2,7 @@
 //! ([`crate::solve::solve_symbolic`]), with the explicit solver's fields
 //! where they apply.
 
+use super::solve::goals_text;
 use super::{load_game_within, Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
 use crate::solve::{self, Limits, SymbolicSummary};
 use std::fmt::Write as _;
@@ -42,15 +43,6 @@ pub fn run(
     } else {
         EXIT_DIAGNOSTICS
     })
-}
-
-fn goals_text(roles: &[String], goals: &[u8]) -> String {
-    let parts: Vec<String> = roles
-        .iter()
-        .zip(goals)
-        .map(|(r, g)| format!("{r} {g}"))
-        .collect();
-    parts.join(", ")
 }
 
 fn text(path: &str, s: &SymbolicSummary) -> String {

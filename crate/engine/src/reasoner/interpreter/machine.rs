@@ -64,13 +64,7 @@ impl StateMachine for Interpreter {
         state: &FluentState,
         joint: &[TermId],
     ) -> Result<FluentState, EvalError> {
-        if joint.len() != self.roles.len() {
-            return Err(EvalError::BadMove(format!(
-                "a joint move needs one move per role ({}), got {}",
-                self.roles.len(),
-                joint.len()
-            )));
-        }
+        self.check_joint(joint)?;
         self.load_state(state);
         let budget = self.state_budget;
         self.ensure(&Arc::clone(&self.strata_next), Some(joint))?;
@@ -116,13 +110,7 @@ impl StateMachine for Interpreter {
         if self.rel_sees.is_none() {
             return Ok(out);
         }
-        if joint.len() != self.roles.len() {
-            return Err(EvalError::BadMove(format!(
-                "a joint move needs one move per role ({}), got {}",
-                self.roles.len(),
-                joint.len()
-            )));
-        }
+        self.check_joint(joint)?;
         self.load_state(state);
         let budget = self.state_budget;
         self.ensure(&Arc::clone(&self.strata_sees), Some(joint))?;
@@ -161,6 +149,18 @@ impl StateMachine for Interpreter {
 }
 
 impl Interpreter {
+    /// A joint move has one move per role.
+    fn check_joint(&self, joint: &[TermId]) -> Result<(), EvalError> {
+        if joint.len() != self.roles.len() {
+            return Err(EvalError::BadMove(format!(
+                "a joint move needs one move per role ({}), got {}",
+                self.roles.len(),
+                joint.len()
+            )));
+        }
+        Ok(())
+    }
+
     /// Row counts of every non-empty relation (`name/arity`, class, rows,
     /// demand), for profiling.
     pub fn relation_sizes(&self) -> Vec<(String, Class, usize, bool)> {
