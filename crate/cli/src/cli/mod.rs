@@ -18,7 +18,6 @@ mod play;
 mod replay;
 mod search;
 mod solve;
-mod solve_symbolic;
 // GGP protocol: player server and game manager.
 pub mod host;
 pub mod serve;

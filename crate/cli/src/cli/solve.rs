@@ -7,6 +7,8 @@ use super::{load_game_within, Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
 use crate::solve::{self, Limits, Solution, Summary};
 use std::fmt::Write as _;
 
+mod symbolic;
+
 #[derive(clap::Args, Debug)]
 #[command(
     long_about = "Every reachable state's value under perfect play (one role: best plan; two \
@@ -42,7 +44,7 @@ pub fn run(args: SolveArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32
         .seconds
         .unwrap_or(super::default_seconds("solve"));
     if args.symbolic {
-        return super::solve_symbolic::run(&args.game, seconds, json, host, out);
+        return symbolic::run(&args.game, seconds, json, host, out);
     }
     let max_states = args.max_states;
     let path = args.game;

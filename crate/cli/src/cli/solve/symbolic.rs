@@ -2,12 +2,12 @@
 //! ([`crate::solve::solve_symbolic`]), with the explicit solver's fields
 //! where they apply.
 
-use super::solve::goals_text;
+use super::goals_text;
 use super::{load_game_within, Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
 use crate::solve::{self, Limits, SymbolicSummary};
 use std::fmt::Write as _;
 
-pub fn run(
+pub(super) fn run(
     path: &str,
     seconds: f64,
     json: bool,
