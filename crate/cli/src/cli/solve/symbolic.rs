@@ -2,8 +2,7 @@
 //! ([`crate::solve::solve_symbolic`]), with the explicit solver's fields
 //! where they apply.
 
-use super::goals_text;
-use super::{load_game_within, Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
+use super::{goals_text, load_game_within, Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
 use crate::solve::{self, Limits, SymbolicSummary};
 use std::fmt::Write as _;
 
