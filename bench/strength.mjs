@@ -4,7 +4,7 @@
 // player spec, the quick signal) or any GGP player URL (Sancho, ggp-base's
 // sample players: ../shared/ggp/opponents/README.md says how to run them).
 // Prints per game W/D/L of the candidate and its mean score with a 95%
-// interval over the *clean* matches (neither side had an error), the
+// Wilson interval over the *clean* matches (neither side had an error), the
 // matches that were not clean listed apart with each side's errors (TO
 // timeout, IL illegal, CE connection, or the host's failure), the commit,
 // the clocks and the machine's load before and after.
@@ -215,12 +215,25 @@ function errorCounts(match, role, into) {
   }
 }
 
-/** Mean and 95% half-width (normal approximation) of scores in 0..100. */
+/**
+ * Mean of scores in 0..100 and its 95% Wilson score interval, the score
+ * read as a proportion (a draw counts half): unlike the normal
+ * approximation it does not shrink to nothing when every match is won.
+ */
 function interval(xs) {
   const n = xs.length;
   const mean = xs.reduce((a, b) => a + b, 0) / n;
-  const sd = n > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1)) : 0;
-  return { mean, half: n > 1 ? (1.96 * sd) / Math.sqrt(n) : Number.NaN };
+  const p = mean / 100;
+  const z = 1.96;
+  const d = 1 + (z * z) / n;
+  const centre = (p + (z * z) / (2 * n)) / d;
+  const half = (z / d) * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n));
+  return { mean, lo: 100 * Math.max(0, centre - half), hi: 100 * Math.min(1, centre + half) };
+}
+
+/** "mean [lo, hi]" for a table cell. */
+function showInterval({ mean, lo, hi }) {
+  return `${mean.toFixed(1)} [${lo.toFixed(1)}, ${hi.toFixed(1)}]`;
 }
 
 /** One match by `gdlkit host` between two player servers, `seat` the candidate's role index. */
@@ -314,7 +327,7 @@ async function playGame(game, oneMatch, o, stopEarly = false) {
     else if (mine === best) row.draws += 1;
     else row.losses += 1;
   }
-  return { ...row, ...(row.scores.length ? interval(row.scores) : { mean: Number.NaN, half: Number.NaN }) };
+  return { ...row, ...(row.scores.length ? interval(row.scores) : { mean: Number.NaN }) };
 }
 
 /** Two-player games of the corpus in a random order drawn from `seed` (mulberry32). */
@@ -388,19 +401,18 @@ async function main() {
   const drawn = o.draw > 0 ? `, ${o.draw} games drawn with seed ${o.seed}` : '';
   const head = `candidate ${cand} vs ${o.opponent ?? `baseline ${o.baseline}`}, ${o.start} s / ${o.play} s, seats alternated${drawn}, gdlkit ${commit()}`;
   console.log(head);
-  console.log('| game | clean / played | W/D/L | mean score (95%) |');
+  console.log('| game | clean / played | W/D/L | mean score [95% Wilson] |');
   console.log('|---|---|---|---|');
   const all = [];
   for (const r of rows) {
-    const ci = Number.isNaN(r.half) ? '' : ` ± ${r.half.toFixed(1)}`;
-    const mean = Number.isNaN(r.mean) ? '–' : `${r.mean.toFixed(1)}${ci}`;
+    const mean = Number.isNaN(r.mean) ? '–' : showInterval(r);
     console.log(`| ${r.game} | ${r.scores.length} / ${r.played} | ${r.wins}/${r.draws}/${r.losses} | ${mean} |`);
     all.push(...r.scores);
   }
   if (rows.length > 1 && all.length) {
     const t = interval(all);
     const sum = (k) => rows.reduce((a, r) => a + r[k], 0);
-    console.log(`| all | ${all.length} / ${sum('played')} | ${sum('wins')}/${sum('draws')}/${sum('losses')} | ${t.mean.toFixed(1)} ± ${t.half.toFixed(1)} |`);
+    console.log(`| all | ${all.length} / ${sum('played')} | ${sum('wins')}/${sum('draws')}/${sum('losses')} | ${showInterval(t)} |`);
   }
   const failures = rows.flatMap((r) => r.failures.map((f) => `${r.game} match ${f.match} (${f.side}): ${f.what}`));
   if (failures.length) console.log(`not counted:\n${failures.map((f) => `- ${f}`).join('\n')}`);
