@@ -51,6 +51,10 @@ pub struct BoardCells {
     /// How each content on the board is drawn (`pieces`): the structure's,
     /// and one by its name alone for any content it did not list.
     pub drawings: Vec<Drawing>,
+    /// The board's `shape`, `sizes` and `stores` (see `StructureBoard`).
+    pub shape: String,
+    pub sizes: Vec<String>,
+    pub stores: Vec<Vec<String>>,
 }
 
 /// Most values per coordinate that a board is drawn with.
@@ -133,6 +137,9 @@ pub fn cells(b: &Board, fluents: &[Fluent]) -> Option<BoardCells> {
         geometry: b.geometry.clone(),
         shear: b.shear,
         drawings: b.drawings.clone(),
+        shape: b.shape.clone(),
+        sizes: b.sizes.clone(),
+        stores: b.stores.clone(),
     };
     let mut index = std::collections::HashMap::new();
     for f in fluents {
@@ -385,6 +392,9 @@ mod tests {
             geometry: crate::structure::SQUARE.to_string(),
             shear: 0.0,
             drawings: vec![],
+            shape: "grid".into(),
+            sizes: vec![],
+            stores: vec![],
         }
     }
 

@@ -439,6 +439,9 @@ mod tests {
             geometry: super::super::SQUARE.to_string(),
             shear: 0.0,
             drawings: Vec::new(),
+            shape: "grid".into(),
+            sizes: vec![],
+            stores: vec![],
         }
     }
 
