@@ -13,7 +13,7 @@ const DARK: &str = "#c8b48f";
 const LINE: &str = "#8a7a60";
 const INK: &str = "#5a6270";
 
-pub(crate) fn escape(s: &str) -> String {
+fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -122,6 +122,7 @@ pub fn svg(b: &Board, g: &Grid, cell: f64, labels: bool) -> String {
     match b.shape.as_str() {
         shapes::PEGS => return shapesvg::pegs(b, g, cell),
         shapes::MANCALA => return shapesvg::mancala(b, g, cell),
+        shapes::STACKS => return shapesvg::stacks(b, g, cell),
         _ => {}
     }
     let margin = if labels { cell * 0.6 } else { 0.0 };

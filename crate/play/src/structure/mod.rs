@@ -277,6 +277,9 @@ pub fn find<M: StateMachine>(
     for b in &mut boards {
         b.drawings = pieces::drawings(b, &roles);
         shapes::disc_drawings(b);
+        if b.shape == shapes::STACKS {
+            shapes::block_drawings(b);
+        }
     }
     let (teams, constant_sum) = teams(&roles, &sample);
     let mut st = Structure {

@@ -330,7 +330,7 @@ fn is_dark(fill: &str) -> bool {
     channel(0) * 299 + channel(2) * 587 + channel(4) * 114 < 128_000
 }
 
-fn escape(s: &str) -> String {
+pub(crate) fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

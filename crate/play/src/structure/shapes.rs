@@ -9,6 +9,10 @@
 //! - **mancala** (Kalah): a board of quantities with two rows whose first
 //!   and last columns each have one cell only, in different rows (the
 //!   stores); the other cells are pits.
+//! - **stacks** (Blocks World): a 1-D board over things whose contents are
+//!   those things, each on at most one and under at most one, never in a
+//!   cycle: `(on c a)` stacks c on a; a thing on nothing stands on the
+//!   table. The cells are restacked into columns (`board::cells`).
 
 use super::board::{self, Fluent, Grid};
 use super::pieces::Drawing;
@@ -23,6 +27,7 @@ use std::fmt::Write as _;
 pub const GRID: &str = "grid";
 pub const PEGS: &str = "pegs";
 pub const MANCALA: &str = "mancala";
+pub const STACKS: &str = "stacks";
 
 /// Sampled states looked at (enough to see stacks and stores).
 const MAX_STATES: usize = 400;
@@ -32,7 +37,7 @@ const MAX_ROWS: usize = 10_000;
 /// Sets `shape`, `sizes` and `stores` of the boards that are pegs or mancala.
 pub fn detect(program: &Program, store: &TermStore, sample: &Sample, boards: &mut [Board]) {
     let mut relations = None;
-    for b in boards.iter_mut().filter(|b| b.coordinates.len() == 2) {
+    for b in boards.iter_mut().filter(|b| b.coordinates.len() <= 2) {
         let grids: Vec<Grid> = sample
             .states
             .iter()
@@ -40,6 +45,12 @@ pub fn detect(program: &Program, store: &TermStore, sample: &Sample, boards: &mu
             .filter_map(|s| board::grid(b, &Fluent::of_terms(store, s)))
             .collect();
         if grids.is_empty() {
+            continue;
+        }
+        if b.coordinates.len() == 1 {
+            if stacked(b, &grids) {
+                b.shape = STACKS.to_string();
+            }
             continue;
         }
         if let Some(stores) = mancala_stores(b, &grids) {
@@ -184,6 +195,67 @@ fn mancala_stores(b: &Board, grids: &[Grid]) -> Option<Vec<Vec<String>>> {
     }
     let cell = |c: usize, r: usize| vec![g0.cols[c].clone(), g0.rows[r].clone()];
     Some(vec![cell(0, first), cell(cols - 1, last)])
+}
+
+/// Whether a 1-D board relates things to things of its own kind, each
+/// on at most one and under at most one, never in a cycle (blocks on
+/// blocks): every content is a piece and a coordinate value, and in every
+/// sampled state following "is on" from any block ends.
+fn stacked(b: &Board, grids: &[Grid]) -> bool {
+    let values = &b.values[0];
+    if b.pieces.is_empty() || !b.markers.is_empty() || b.contents.len() != 1 {
+        return false;
+    }
+    if !b.pieces.iter().all(|p| values.contains(p)) {
+        return false;
+    }
+    grids.iter().all(|g| {
+        let under = |x: &str| {
+            let c = g.cols.iter().position(|v| v == x)?;
+            g.cells[0][c].clone()
+        };
+        values.iter().all(|start| {
+            let mut at = start.clone();
+            for _ in 0..=values.len() {
+                match under(&at) {
+                    Some(next) => at = next,
+                    None => return true,
+                }
+            }
+            false
+        })
+    })
+}
+
+/// Blocks for the contents of a stacks board: square tiles, labelled.
+pub fn block_drawings(b: &mut Board) {
+    let blocks: Vec<String> = b.values[0].clone();
+    b.drawings.retain(|d| !blocks.contains(&d.content));
+    for (i, name) in blocks.iter().enumerate() {
+        b.drawings.push(block(name, i));
+    }
+}
+
+fn block(name: &str, i: usize) -> Drawing {
+    let fill = DISC_FILLS[i % DISC_FILLS.len()];
+    let label: String = name.chars().take(3).collect();
+    let squeeze = if label.chars().count() > 1 {
+        r#" textLength="60" lengthAdjust="spacingAndGlyphs""#
+    } else {
+        ""
+    };
+    let svg = format!(
+        r##"<rect x="6" y="6" width="88" height="88" rx="6" fill="{fill}" stroke="#3b3128" stroke-width="4"/><text x="50" y="52" font-size="46" font-family="sans-serif" font-weight="700" text-anchor="middle" dominant-baseline="central" fill="#1d2330"{squeeze}>{}</text>"##,
+        super::pieces::escape(&label)
+    );
+    Drawing {
+        content: name.to_string(),
+        kind: "block".to_string(),
+        owner: None,
+        colour: fill.to_string(),
+        label,
+        svg,
+    }
 }
 
 /// Discs for the pieces of a pegs board: bars of widths by size.

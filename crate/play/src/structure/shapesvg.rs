@@ -16,7 +16,7 @@ const INK: &str = "#1d2330";
 fn open(w: f64, h: f64, fluent: &str) -> String {
     format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" class="gdl-board" viewBox="0 0 {w:.2} {h:.2}" width="{w:.2}" height="{h:.2}" font-family="sans-serif" role="img" aria-label="board {}">"#,
-        super::boardsvg::escape(fluent)
+        super::pieces::escape(fluent)
     )
 }
 
@@ -66,7 +66,7 @@ pub fn pegs(b: &Board, g: &Grid, cell: f64) -> String {
                 top + (r as f64 + 0.2) * cell,
                 cell * 0.6,
                 cell * 0.15,
-                super::boardsvg::escape(t)
+                super::pieces::escape(t)
             );
         }
     }
@@ -123,6 +123,41 @@ pub fn mancala(b: &Board, g: &Grid, cell: f64) -> String {
     s
 }
 
+/// Stacks: the blocks as drawn (`class="block"`) on a table under the
+/// bottom row; the empty cells are air.
+pub fn stacks(b: &Board, g: &Grid, cell: f64) -> String {
+    let rows = g.rows.len() as f64;
+    let base = cell * 0.2;
+    let (w, h) = (g.cols.len() as f64 * cell + 1.0, rows * cell + base + 1.0);
+    let mut s = open(w, h, &g.fluent);
+    let _ = write!(
+        s,
+        r#"<rect x="0.5" y="{:.2}" width="{:.2}" height="{base:.2}" fill="{WOOD}" stroke="{RIM}"/>"#,
+        rows * cell,
+        w - 1.0
+    );
+    for (r, row) in g.cells.iter().enumerate() {
+        for (c, content) in row.iter().enumerate() {
+            let Some(t) = content else { continue };
+            let svg = b
+                .drawings
+                .iter()
+                .find(|d| &d.content == t)
+                .map_or(String::new(), |d| d.svg.clone());
+            let _ = write!(
+                s,
+                r#"<svg class="block" data-content="{}" x="{:.2}" y="{:.2}" width="{cell}" height="{cell}" viewBox="0 0 100 100"><title>{}</title>{svg}</svg>"#,
+                super::pieces::escape(t),
+                c as f64 * cell,
+                r as f64 * cell,
+                super::pieces::escape(t)
+            );
+        }
+    }
+    s.push_str("</svg>");
+    s
+}
+
 /// A count centred at (x, y), at most as wide as 0.6 cells.
 fn label(x: f64, y: f64, cell: f64, text: &str) -> String {
     let squeeze = if text.chars().count() > 2 {
@@ -136,7 +171,7 @@ fn label(x: f64, y: f64, cell: f64, text: &str) -> String {
     format!(
         r#"<text class="count" x="{x:.2}" y="{y:.2}" font-size="{:.2}" font-weight="700" text-anchor="middle" dominant-baseline="central" fill="{INK}"{squeeze}>{}</text>"#,
         cell * 0.36,
-        super::boardsvg::escape(text)
+        super::pieces::escape(text)
     )
 }
 
@@ -272,6 +307,31 @@ mod tests {
             drawn.sort();
             held.sort();
             assert_eq!(drawn, held, "every count drawn once");
+        }
+    }
+
+    #[test]
+    fn blocks_world_is_stacks_on_a_table() {
+        let (st, states) = states("blocksWorld", 5);
+        let b = board(&st, "on");
+        assert_eq!(b.shape, shapes::STACKS);
+        assert!(states.len() >= 3, "{} states", states.len());
+        let blocks = &b.values[0];
+        for fluents in &states {
+            let svg = boardsvg::svg(b, &grid(b, fluents).unwrap(), 40.0, false);
+            let drawn = elements(&svg, "<svg class=\"block\"");
+            let place = |name: &str| {
+                let key = format!("data-content=\"{name}\"");
+                let found: Vec<&&str> = drawn.iter().filter(|d| d.contains(&key)).collect();
+                assert_eq!(found.len(), 1, "{name} drawn once in {svg}");
+                (attr(found[0], "x"), attr(found[0], "y"))
+            };
+            assert_eq!(drawn.len(), blocks.len());
+            for f in fluents.iter().filter(|f| f.name == "on") {
+                let (upper, lower) = (place(&f.args[0]), place(&f.args[1]));
+                assert_eq!(upper.0, lower.0, "{} over {}", f.args[0], f.args[1]);
+                assert!(upper.1 + 1.0 < lower.1, "{} above {}", f.args[0], f.args[1]);
+            }
         }
     }
 
