@@ -164,8 +164,8 @@ pub struct Board {
     #[serde(default)]
     pub drawings: Vec<pieces::Drawing>,
     /// How the board is drawn: `grid`, `pegs` (discs stacked on pegs, one
-    /// per column) or `mancala` (two rows of pits, a store at each end)
-    /// (`shapes`).
+    /// per column), `mancala` (two rows of pits, a store at each end) or
+    /// `stacks` (blocks on blocks on a table) (`shapes`).
     #[serde(default = "grid_shape")]
     pub shape: String,
     /// On a pegs board, the pieces from the smallest to the largest.

@@ -27,7 +27,8 @@ pub struct Drawing {
     /// The content's text, as `BoardCell.content`.
     pub content: String,
     /// `blank`, `disc`, `man`, `king`, `chess`, `mark`, `number`, `arrow`,
-    /// `burnt`, `tile` (a square piece: a trail, a crate) or `token`.
+    /// `burnt`, `tile` (a square piece: a trail, a crate), `token`, or
+    /// on shaped boards (`shapes`) `bar` (a disc on a peg) and `block`.
     pub kind: String,
     /// The owning role (an index into the structure's roles), if known.
     pub owner: Option<usize>,
