@@ -108,7 +108,6 @@ function inspectBoard() {
     }
   }
   // shapeProblems is defined in the page by `picture`.
-  // biome-ignore lint/correctness/noUndeclaredVariables: see above
   problems.push(...shapeProblems(board, cells, rect));
   const looks = [...owners.entries()];
   for (let i = 0; i < looks.length; i++) {
@@ -151,12 +150,12 @@ function shapeProblems(board, cells, rect) {
   }
   if (board.classList.contains('shape-stacks')) {
     const rows = [...board.querySelectorAll('.board-row')].map((row) => [...row.querySelectorAll('.cell')]);
-    rows.forEach((row, r) =>
-      row.forEach((cell, c) => {
+    for (const [r, row] of rows.entries()) {
+      for (const [c, cell] of row.entries()) {
         const below = rows[r + 1]?.[c];
         if (cell.querySelector('.drawing') && below && !below.querySelector('.drawing')) problems.push(`${cell.dataset.cell}: a block in the air`);
-      }),
-    );
+      }
+    }
   }
   if (board.classList.contains('shape-mancala')) {
     const stores = cells.filter((c) => c.classList.contains('store'));
