@@ -805,7 +805,21 @@ shear: number,
 /**
  * How each content is drawn (`pieces`).
  */
-drawings: Array<PieceDrawing>, };
+drawings: Array<PieceDrawing>, 
+/**
+ * How the board is drawn: `grid`, `pegs` (discs stacked on pegs, one
+ * per column), `mancala` (two rows of pits, a store at each end) or
+ * `stacks` (blocks on blocks on a table) (`shapes`).
+ */
+shape: string, 
+/**
+ * On a pegs board, the pieces from the smallest to the largest.
+ */
+sizes: Array<string>, 
+/**
+ * On a mancala board, the two stores' cells as `[column, row]`.
+ */
+stores: Array<Array<string>>, };
 
 export type StructureCounter = { fluent: string, argument: number, successor: string, 
 /**
@@ -1462,7 +1476,11 @@ geometry: string, shear: number,
  * How each content on the board is drawn (`pieces`): the structure's,
  * and one by its name alone for any content it did not list.
  */
-drawings: Array<PieceDrawing>, };
+drawings: Array<PieceDrawing>, 
+/**
+ * The board's `shape`, `sizes` and `stores` (see `StructureBoard`).
+ */
+shape: string, sizes: Array<string>, stores: Array<Array<string>>, };
 
 /**
  * The drawing of one content of a board.
@@ -1474,7 +1492,8 @@ export type PieceDrawing = {
 content: string, 
 /**
  * `blank`, `disc`, `man`, `king`, `chess`, `mark`, `number`, `arrow`,
- * `burnt`, `tile` (a square piece: a trail, a crate) or `token`.
+ * `burnt`, `tile` (a square piece: a trail, a crate), `token`, or
+ * on shaped boards (`shapes`) `bar` (a disc on a peg) and `block`.
  */
 kind: string, 
 /**

@@ -23,6 +23,8 @@ const OUT = join(ARTIFACTS, 'boards');
 const MOVES = 4;
 /** Games with six neighbours per cell (the rest are square or one row). */
 const HEX_GAMES = new Set(['hex']);
+/** Games drawn in a shape of their own (Rust's `shape`; the rest are grids). */
+const SHAPES = { hanoi: 'pegs', kalah: 'mancala', blocksWorld: 'stacks' };
 
 let server;
 let url;
@@ -105,6 +107,8 @@ function inspectBoard() {
       if (rect(t).width > c.width + 1) problems.push(`${cell.dataset.cell}: "${t.textContent}" is wider than its cell`);
     }
   }
+  // shapeProblems is defined in the page by `picture`.
+  problems.push(...shapeProblems(board, cells, rect));
   const looks = [...owners.entries()];
   for (let i = 0; i < looks.length; i++) {
     for (let j = i + 1; j < looks.length; j++) {
@@ -120,6 +124,7 @@ function inspectBoard() {
   const neighbours = centres.map(([x, y, w]) => centres.filter(([u, v]) => (u !== x || v !== y) && Math.hypot(u - x, v - y) < w * 1.1).length);
   return {
     drawn: true,
+    shape: [...board.classList].find((c) => c.startsWith('shape-'))?.slice(6) ?? '',
     hex: board.classList.contains('hex'),
     cells: cells.length,
     pieces: board.querySelectorAll('.drawing').length,
@@ -127,6 +132,41 @@ function inspectBoard() {
     mostNeighbours: Math.max(0, ...neighbours),
     problems,
   };
+}
+
+/**
+ * What a shaped board must look like (run in the page, inside
+ * inspectBoard): pegs' discs of distinct contents have distinct widths;
+ * stacks' blocks stand on the table or on another block; mancala has two
+ * stores, each as tall as two pits, and two pits per inner column.
+ */
+function shapeProblems(board, cells, rect) {
+  const problems = [];
+  if (board.classList.contains('shape-pegs')) {
+    const widths = new Map();
+    for (const d of board.querySelectorAll('.drawing[data-kind="bar"]')) widths.set(d.dataset.content, rect(d.querySelector('rect')).width);
+    if (new Set(widths.values()).size !== widths.size) problems.push(`discs of equal width: ${JSON.stringify([...widths])}`);
+    if (widths.size < 2) problems.push('fewer than two discs drawn');
+  }
+  if (board.classList.contains('shape-stacks')) {
+    const rows = [...board.querySelectorAll('.board-row')].map((row) => [...row.querySelectorAll('.cell')]);
+    for (const [r, row] of rows.entries()) {
+      for (const [c, cell] of row.entries()) {
+        const below = rows[r + 1]?.[c];
+        if (cell.querySelector('.drawing') && below && !below.querySelector('.drawing')) problems.push(`${cell.dataset.cell}: a block in the air`);
+      }
+    }
+  }
+  if (board.classList.contains('shape-mancala')) {
+    const stores = cells.filter((c) => c.classList.contains('store'));
+    const pits = cells.filter((c) => !c.classList.contains('store') && !c.classList.contains('void'));
+    const cols = board.querySelector('.board-row').querySelectorAll('.cell').length;
+    if (stores.length !== 2) problems.push(`${stores.length} stores`);
+    if (pits.length !== 2 * (cols - 2)) problems.push(`${pits.length} pits for ${cols} columns`);
+    const h = pits.length ? rect(pits[0]).height : 0;
+    for (const s of stores) if (Math.abs(rect(s).height - 2 * h) > 1) problems.push(`store ${s.dataset.cell} is not two pits tall`);
+  }
+  return problems;
 }
 
 /** Which library games have a board (the library's headers, site/games/index.json). */
@@ -154,6 +194,8 @@ async function picture(page, file, board) {
   const path = join(OUT, `${file}.png`);
   if (drawn) await page.locator('.board-box > :first-child').screenshot({ path });
   else await page.screenshot({ path, clip: await page.evaluate(listBox) });
+  // inspectBoard calls shapeProblems: define it in the page first.
+  await page.addScriptTag({ content: `${shapeProblems}` });
   return page.evaluate(inspectBoard);
 }
 
@@ -194,6 +236,7 @@ test('boards: every library game drawn at the start and after a few moves', { ti
       if (!r.drawn) continue;
       assert.deepEqual(r.problems, [], `${name} (${stage})`);
       assert.equal(r.hex, HEX_GAMES.has(name), `${name}: hex geometry`);
+      assert.equal(r.shape, SHAPES[name] ?? '', `${name}: shape`);
       if (r.hex) assert.equal(r.mostNeighbours, 6, `${name}: six neighbours per inner cell`);
       else assert.ok(r.mostNeighbours <= 4, `${name}: at most four neighbours on a square board`);
     }

@@ -480,3 +480,23 @@ fn unknown_feature_is_a_clear_error() {
     assert_eq!(err, HeuristicError::FeatureDirection("up".into()));
     assert!(err.to_string().contains("neither max nor min"), "{err}");
 }
+
+#[test]
+fn board_shapes_come_from_the_rules() {
+    // Hanoi's discs on pegs, Kalah's pits and stores and Blocks World's
+    // stacks are found from the rules and the sample: `check` also finds
+    // the same shapes (and sizes, stores) in a copy with every symbol renamed.
+    for (game, fluent, shape) in [
+        ("hanoi.kif", "slot", "pegs"),
+        ("kalah.kif", "pit", "mancala"),
+        ("blocksWorld.kif", "on", "stacks"),
+    ] {
+        let st = check(&project(game), json!({}));
+        let b = st.boards.iter().find(|b| b.fluent == fluent).unwrap();
+        assert_eq!(b.shape, shape, "{game}");
+        let others = st.boards.iter().filter(|b| b.fluent != fluent);
+        assert!(others.clone().all(|b| b.shape == "grid"), "{game}");
+    }
+    let st = check(&project("ticTacToe.kif"), json!({}));
+    assert!(st.boards.iter().all(|b| b.shape == "grid"));
+}

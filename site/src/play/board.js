@@ -143,8 +143,11 @@ function renderGrid(board, cells, { orientation, targets, onCell, marked, select
   const { cols, rows, key } = gridAxes(board, orientation);
   const interactive = Boolean(onCell);
   const hex = board.geometry === 'hex';
-  const checkered = !hex && cols.length >= 4 && rows.length >= 4;
-  const grid = el('div', `board${small ? ' board-small' : ''}${checkered ? ' checkered' : ''}${hex ? ' hex' : ''}`);
+  // A shape Rust named (structure/shapes.rs): pegs, mancala or stacks, drawn by the stylesheet.
+  const shape = board.shape && board.shape !== 'grid' ? board.shape : '';
+  const checkered = !hex && !shape && cols.length >= 4 && rows.length >= 4;
+  const grid = el('div', `board${small ? ' board-small' : ''}${checkered ? ' checkered' : ''}${hex ? ' hex' : ''}${shape ? ` shape-${shape}` : ''}`);
+  const stores = new Set((board.stores ?? []).map(([x, y]) => `${x}|${y}`));
   grid.setAttribute('role', interactive ? 'grid' : 'img');
   const shifts = rowShifts(board, rows);
   grid.style.setProperty('--cols', cols.length + Math.max(...shifts));
@@ -170,6 +173,7 @@ function renderGrid(board, cells, { orientation, targets, onCell, marked, select
       }
       cell.dataset.cell = k;
       cell.classList.add((r + c) % 2 === 0 ? 'light' : 'dark');
+      if (shape === 'mancala') mancalaCell(cell, stores.has(flat), content === undefined, r === 0 || cells.has(key(col, rows[r - 1])));
       if (!look.blank) cell.append(drawingSvg(look.drawing));
       const target = targets?.get(k);
       const at = [x, y, layer].filter((v) => v !== '').join(' ');
@@ -211,6 +215,15 @@ function renderGrid(board, cells, { orientation, targets, onCell, marked, select
     });
   }
   return grid;
+}
+
+/**
+ * A cell of a mancala board: a store reaches over the empty cell above
+ * (when that one is empty) or below it; an empty cell is no pit.
+ */
+function mancalaCell(cell, store, empty, aboveTaken) {
+  if (store) cell.classList.add('store', aboveTaken ? 'store-down' : 'store-up');
+  else if (empty) cell.classList.add('void');
 }
 
 /** An explanation's marks on one cell (see overlay.js). */

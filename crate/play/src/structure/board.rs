@@ -51,6 +51,10 @@ pub struct BoardCells {
     /// How each content on the board is drawn (`pieces`): the structure's,
     /// and one by its name alone for any content it did not list.
     pub drawings: Vec<Drawing>,
+    /// The board's `shape`, `sizes` and `stores` (see `StructureBoard`).
+    pub shape: String,
+    pub sizes: Vec<String>,
+    pub stores: Vec<Vec<String>>,
 }
 
 /// Most values per coordinate that a board is drawn with.
@@ -133,6 +137,9 @@ pub fn cells(b: &Board, fluents: &[Fluent]) -> Option<BoardCells> {
         geometry: b.geometry.clone(),
         shear: b.shear,
         drawings: b.drawings.clone(),
+        shape: b.shape.clone(),
+        sizes: b.sizes.clone(),
+        stores: b.stores.clone(),
     };
     let mut index = std::collections::HashMap::new();
     for f in fluents {
@@ -152,8 +159,46 @@ pub fn cells(b: &Board, fluents: &[Fluent]) -> Option<BoardCells> {
             }
         }
     }
+    if b.shape == "stacks" {
+        restack(&mut out);
+    }
     add_fallbacks(&mut out);
     Some(out)
+}
+
+/// A stacks board (`shapes`: `(on c a)`, c on a) as columns of things
+/// from the table up: one column per thing on nothing, in the order of
+/// the values, the things on it above; columns and heights `1..=n` for
+/// `n` things.
+fn restack(bc: &mut BoardCells) {
+    let things = std::mem::take(&mut bc.xs);
+    let on: std::collections::HashMap<&str, &str> = bc
+        .cells
+        .iter()
+        .map(|c| (c.x.as_str(), c.content.as_str()))
+        .collect();
+    let mut cells = Vec::new();
+    let roots = things.iter().filter(|t| !on.contains_key(t.as_str()));
+    for (col, root) in roots.enumerate() {
+        let mut top = root.as_str();
+        for height in 1..=things.len() {
+            cells.push(Cell {
+                x: (col + 1).to_string(),
+                y: height.to_string(),
+                z: String::new(),
+                content: top.to_string(),
+            });
+            match on.iter().find(|(_, under)| **under == top) {
+                Some((above, _)) => top = above,
+                None => break,
+            }
+        }
+    }
+    let n = things.len();
+    bc.xs = (1..=n).map(|i| i.to_string()).collect();
+    bc.ys = bc.xs.clone();
+    bc.size = vec![n, n];
+    bc.cells = cells;
 }
 
 /// Drawings (by name alone) for the contents that have none yet.
@@ -385,6 +430,9 @@ mod tests {
             geometry: crate::structure::SQUARE.to_string(),
             shear: 0.0,
             drawings: vec![],
+            shape: "grid".into(),
+            sizes: vec![],
+            stores: vec![],
         }
     }
 

@@ -5,7 +5,7 @@
 
 use super::board::{grid, Fluent, Grid};
 use super::pieces::{self, Drawing};
-use super::{Board, HEX};
+use super::{shapes, shapesvg, Board, HEX};
 use std::fmt::Write as _;
 
 const LIGHT: &str = "#efe6d3";
@@ -119,6 +119,12 @@ fn drawing_of(b: &Board, content: &str) -> Drawing {
 /// The board as a standalone SVG, `cell` pixels per square, coordinates
 /// along the edges (`labels`), contents drawn as `pieces` names them.
 pub fn svg(b: &Board, g: &Grid, cell: f64, labels: bool) -> String {
+    match b.shape.as_str() {
+        shapes::PEGS => return shapesvg::pegs(b, g, cell),
+        shapes::MANCALA => return shapesvg::mancala(b, g, cell),
+        shapes::STACKS => return shapesvg::stacks(b, g, cell),
+        _ => {}
+    }
     let margin = if labels { cell * 0.6 } else { 0.0 };
     let l = Layout::new(b, g, cell, margin);
     let (w, h) = l.size(g);

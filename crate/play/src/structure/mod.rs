@@ -29,6 +29,8 @@ pub(crate) mod features;
 pub(crate) mod geometry;
 pub(crate) mod hexgrid;
 pub mod pieces;
+pub(crate) mod shapes;
+pub(crate) mod shapesvg;
 pub(crate) mod simulate;
 pub(crate) mod statics;
 
@@ -161,6 +163,21 @@ pub struct Board {
     /// How each content is drawn (`pieces`).
     #[serde(default)]
     pub drawings: Vec<pieces::Drawing>,
+    /// How the board is drawn: `grid`, `pegs` (discs stacked on pegs, one
+    /// per column), `mancala` (two rows of pits, a store at each end) or
+    /// `stacks` (blocks on blocks on a table) (`shapes`).
+    #[serde(default = "grid_shape")]
+    pub shape: String,
+    /// On a pegs board, the pieces from the smallest to the largest.
+    #[serde(default)]
+    pub sizes: Vec<String>,
+    /// On a mancala board, the two stores' cells as `[column, row]`.
+    #[serde(default)]
+    pub stores: Vec<Vec<String>>,
+}
+
+fn grid_shape() -> String {
+    shapes::GRID.to_string()
 }
 
 pub const SQUARE: &str = "square";
@@ -256,8 +273,13 @@ pub fn find<M: StateMachine>(
         }
     }
     hexgrid::detect(program, &mut boards);
+    shapes::detect(program, &store, &sample, &mut boards);
     for b in &mut boards {
         b.drawings = pieces::drawings(b, &roles);
+        shapes::disc_drawings(b);
+        if b.shape == shapes::STACKS {
+            shapes::block_drawings(b);
+        }
     }
     let (teams, constant_sum) = teams(&roles, &sample);
     let mut st = Structure {
@@ -422,6 +444,9 @@ impl Found<'_> {
             geometry: square(),
             shear: 0.0,
             drawings: Vec::new(),
+            shape: grid_shape(),
+            sizes: Vec::new(),
+            stores: Vec::new(),
         }
     }
 

@@ -27,7 +27,8 @@ pub struct Drawing {
     /// The content's text, as `BoardCell.content`.
     pub content: String,
     /// `blank`, `disc`, `man`, `king`, `chess`, `mark`, `number`, `arrow`,
-    /// `burnt`, `tile` (a square piece: a trail, a crate) or `token`.
+    /// `burnt`, `tile` (a square piece: a trail, a crate), `token`, or
+    /// on shaped boards (`shapes`) `bar` (a disc on a peg) and `block`.
     pub kind: String,
     /// The owning role (an index into the structure's roles), if known.
     pub owner: Option<usize>,
@@ -330,7 +331,7 @@ fn is_dark(fill: &str) -> bool {
     channel(0) * 299 + channel(2) * 587 + channel(4) * 114 < 128_000
 }
 
-fn escape(s: &str) -> String {
+pub(crate) fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -439,6 +440,9 @@ mod tests {
             geometry: super::super::SQUARE.to_string(),
             shear: 0.0,
             drawings: Vec::new(),
+            shape: "grid".into(),
+            sizes: vec![],
+            stores: vec![],
         }
     }
 
