@@ -41,6 +41,7 @@ pub(crate) mod explain_board;
 pub mod fjo;
 pub mod fuzzy;
 pub mod heuristics;
+pub mod hidden;
 pub mod matches;
 pub mod mcts;
 pub mod minimax;
@@ -256,6 +257,18 @@ pub trait Player<M: StateMachine> {
     ) -> Result<TermId, EvalError>;
     /// Called before each new game.
     fn new_game(&mut self) {}
+    /// GDL-II: after each step, the move played for `role` and what it
+    /// perceived. Players that search the state they are given ignore it;
+    /// players for hidden information ([`hidden`]) track their belief.
+    fn observe(
+        &mut self,
+        _m: &mut M,
+        _role: usize,
+        _own: TermId,
+        _percepts: &[TermId],
+    ) -> Result<(), EvalError> {
+        Ok(())
+    }
     /// Sets the wall-clock budget of the next searches (a player on a play
     /// clock: the time left of it); players without a time budget ignore it.
     fn set_time_ms(&mut self, _ms: f64) {}
