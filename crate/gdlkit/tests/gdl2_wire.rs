@@ -132,7 +132,8 @@ fn check_record(rules: &str, m: &GameMatch) {
 #[test]
 fn monty_hall_and_kuhn_poker_between_host_and_serve() {
     for (name, players, matches) in [
-        ("montyHall.kif", vec![server("mcts:playouts=300", 1)], 3),
+        // The default player: hyperplay in GDL-II games.
+        ("montyHall.kif", vec![server(gdlkit::DEFAULT_PLAYER, 1)], 3),
         (
             "kuhnPoker.kif",
             vec![server("mcts:playouts=300", 2), server("random", 3)],

@@ -141,7 +141,14 @@ pub struct Session {
 }
 
 /// Players whose budget has a time option (`ms`).
-const TIMED: &[&str] = &["minimax", "alphabeta", "bestfirst", "mcts", "mcts-solver"];
+const TIMED: &[&str] = &[
+    "minimax",
+    "alphabeta",
+    "bestfirst",
+    "mcts",
+    "mcts-solver",
+    "hyperplay",
+];
 
 impl Session {
     pub fn new(cfg: PlayerConfig) -> Session {
@@ -406,7 +413,15 @@ impl Session {
             None => None,
         };
         let think = think_ms(pc, self.cfg.margin_ms);
-        let spec = timed_spec(&self.cfg.spec, think);
+        // GDL-II: the default player cannot see the state; hyperplay can
+        // do without.
+        let chosen = match gdl2 && self.cfg.spec.to_string() == crate::search::DEFAULT_PLAYER {
+            true => crate::search::GDL2_PLAYER
+                .parse()
+                .expect("the GDL-II player is a player"),
+            false => self.cfg.spec.clone(),
+        };
+        let spec = timed_spec(&chosen, think);
         let cap = spec.get("ms").and_then(|v| v.parse::<f64>().ok());
         let (player, note) = match build_player(&spec, &program, &mut engine, self.cfg.seed) {
             Ok(p) => (p, String::new()),

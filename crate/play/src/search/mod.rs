@@ -524,11 +524,21 @@ pub const PLAYERS: &[PlayerInfo] = &[
         false,
         "several alpha-beta searches, one per evaluation function plus an exhaustive one; follows a proven result, else the deepest (lecture 004); options workers, ms, heuristics=a+b+...",
     ),
+    player(
+        "hyperplay",
+        "HyperPlay",
+        false,
+        "GDL-II (hidden information): keeps the states consistent with its own moves and percepts (every one while at most 2000, else 200 sampled), and searches them with MCTS, the move with the largest weighted share of the visits played; the default player of GDL-II games in serve; options ms, playouts, c, samples",
+    ),
 ];
 
 /// The player `serve`, npm's `Player` and workers and the page use unless
 /// told otherwise.
 pub const DEFAULT_PLAYER: &str = "mcts-solver";
+
+/// The player `serve` uses instead of [`DEFAULT_PLAYER`] in GDL-II games
+/// (a `random` role or `sees`), where the state is hidden.
+pub const GDL2_PLAYER: &str = "hyperplay";
 
 /// The canonical name of a player or search algorithm, from the one
 /// registry [`PLAYERS`]: case is ignored and the usual spellings

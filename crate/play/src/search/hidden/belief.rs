@@ -1,11 +1,16 @@
 //! The states a role cannot tell apart from the true one: every state
 //! reachable by a history whose moves for the role are the ones it made
 //! and whose percepts for the role are the ones it received.
+//!
+//! Each state has a weight: the chance of the histories reaching it when
+//! every other role (`random` included) picks uniformly among its legal
+//! moves, as HyperPlay weighs its hypotheses. In Monty Hall this is what
+//! makes the unopened other door twice as likely as the chosen one.
 
 use crate::reasoner::{random_index, StateMachine};
 use crate::terms::TermId;
 use crate::EvalError;
-use rustc_hash::FxHashSet;
+use rustc_hash::FxHashMap;
 
 /// States kept exactly while there are at most this many.
 pub const EXACT_LIMIT: usize = 2000;
@@ -19,6 +24,8 @@ pub struct Belief<S> {
     role: usize,
     init: S,
     states: Vec<S>,
+    /// Per state: the chance of the histories reaching it (not normalised).
+    weights: Vec<f64>,
     /// Every consistent state is held (else: a sample of them).
     exact: bool,
     /// Per step: our move and our percepts (sorted by id).
@@ -37,6 +44,7 @@ impl<S: Clone + Eq + std::hash::Hash> Belief<S> {
         Ok(Belief {
             role,
             states: vec![init.clone()],
+            weights: vec![1.0],
             init,
             exact: true,
             history: Vec::new(),
@@ -49,6 +57,11 @@ impl<S: Clone + Eq + std::hash::Hash> Belief<S> {
         &self.states
     }
 
+    /// Per state of [`Belief::states`]: its weight (not normalised).
+    pub fn weights(&self) -> &[f64] {
+        &self.weights
+    }
+
     /// Whether every consistent state is held, not a sample.
     pub fn is_exact(&self) -> bool {
         self.exact
@@ -59,12 +72,20 @@ impl<S: Clone + Eq + std::hash::Hash> Belief<S> {
         self.history.len()
     }
 
-    /// Up to `k` of the states, drawn without replacement.
+    /// `k` states drawn by weight, with replacement.
     pub fn sample(&mut self, k: usize) -> Vec<S> {
-        let mut idx: Vec<usize> = (0..self.states.len()).collect();
-        self.rng.shuffle(&mut idx);
-        idx.truncate(k);
-        idx.iter().map(|&i| self.states[i].clone()).collect()
+        let total: f64 = self.weights.iter().sum();
+        (0..k)
+            .map(|_| {
+                let mut x = self.rng.f64() * total;
+                let mut i = 0;
+                while i + 1 < self.weights.len() && x >= self.weights[i] {
+                    x -= self.weights[i];
+                    i += 1;
+                }
+                self.states[i].clone()
+            })
+            .collect()
     }
 
     /// Advances by one step in which our role played `own` and perceived
@@ -80,12 +101,16 @@ impl<S: Clone + Eq + std::hash::Hash> Belief<S> {
         want.sort_unstable();
         self.history.push((own, want));
         let step = self.history.len() - 1;
-        let mut next = Vec::new();
-        let mut seen = FxHashSet::default();
-        for s in &self.states {
-            for t in self.successors(m, s, step)? {
-                if seen.insert(t.clone()) {
-                    next.push(t);
+        let mut next: Vec<(S, f64)> = Vec::new();
+        let mut index: FxHashMap<S, usize> = FxHashMap::default();
+        for (s, &w) in self.states.iter().zip(&self.weights) {
+            for (t, p) in self.successors(m, s, step)? {
+                match index.get(&t) {
+                    Some(&i) => next[i].1 += w * p,
+                    None => {
+                        index.insert(t.clone(), next.len());
+                        next.push((t, w * p));
+                    }
                 }
             }
         }
@@ -105,24 +130,26 @@ impl<S: Clone + Eq + std::hash::Hash> Belief<S> {
                 step + 1
             )));
         }
-        self.states = next;
+        (self.states, self.weights) = next.into_iter().unzip();
         Ok(())
     }
 
     /// The states after `s` by the joint moves consistent with step
-    /// `step` of the history.
+    /// `step` of the history, each with the chance of its joint move when
+    /// the other roles pick uniformly.
     fn successors<M: StateMachine<State = S>>(
         &self,
         m: &mut M,
         s: &S,
         step: usize,
-    ) -> Result<Vec<S>, EvalError> {
+    ) -> Result<Vec<(S, f64)>, EvalError> {
         let (own, want) = &self.history[step];
         let mut legal = m.all_legal_moves(s)?;
         if !legal[self.role].contains(own) || legal.iter().any(Vec::is_empty) {
             return Ok(Vec::new());
         }
         legal[self.role] = vec![*own];
+        let p = 1.0 / legal.iter().map(|l| l.len() as f64).product::<f64>();
         let mut out = Vec::new();
         let mut counter = vec![0usize; legal.len()];
         for _ in 0..JOINTS_PER_STATE {
@@ -130,7 +157,7 @@ impl<S: Clone + Eq + std::hash::Hash> Belief<S> {
             let mut seen = m.percepts(s, &joint)?.swap_remove(self.role);
             seen.sort_unstable();
             if &seen == want {
-                out.push(m.next_state(s, &joint)?);
+                out.push((m.next_state(s, &joint)?, p));
             }
             // The next joint move (odometer order); done after the last.
             let mut r = 0;
@@ -151,16 +178,24 @@ impl<S: Clone + Eq + std::hash::Hash> Belief<S> {
 
     /// When every sampled state was refuted: states drawn again by random
     /// consistent histories from the start (a few tries per particle).
-    fn resample<M: StateMachine<State = S>>(&mut self, m: &mut M) -> Result<Vec<S>, EvalError> {
-        let mut out = Vec::new();
-        let mut seen = FxHashSet::default();
+    /// Each drawn once more adds to its weight.
+    fn resample<M: StateMachine<State = S>>(
+        &mut self,
+        m: &mut M,
+    ) -> Result<Vec<(S, f64)>, EvalError> {
+        let mut out: Vec<(S, f64)> = Vec::new();
+        let mut index: FxHashMap<S, usize> = FxHashMap::default();
         for _ in 0..PARTICLES * 4 {
             if out.len() >= PARTICLES {
                 break;
             }
             if let Some(s) = self.random_history(m)? {
-                if seen.insert(s.clone()) {
-                    out.push(s);
+                match index.get(&s) {
+                    Some(&i) => out[i].1 += 1.0,
+                    None => {
+                        index.insert(s.clone(), out.len());
+                        out.push((s, 1.0));
+                    }
                 }
             }
         }
@@ -179,7 +214,7 @@ impl<S: Clone + Eq + std::hash::Hash> Belief<S> {
             if next.is_empty() {
                 return Ok(None);
             }
-            s = next[random_index(&mut self.rng, next.len())].clone();
+            s = next[random_index(&mut self.rng, next.len())].0.clone();
         }
         Ok(Some(s))
     }

@@ -1,7 +1,8 @@
-//! `hyperplay`: determinized search over the belief. Each move, up to
-//! `samples` states consistent with what our role saw are searched by the
-//! existing MCTS (the budget split among them), and the move with the most
-//! visits summed over the samples is played.
+//! `hyperplay`: determinized search over the belief. Each move, states
+//! consistent with what our role saw are searched by the existing MCTS
+//! (the budget split among them): all of them, by weight, when there are
+//! at most `samples`; else `samples` drawn by weight. The move with the
+//! largest weighted share of the visits over the searches is played.
 
 use super::Belief;
 use crate::reasoner::{chance_role, StateMachine};
@@ -53,22 +54,29 @@ impl<S: Clone + Eq + std::hash::Hash> Hyperplay<S> {
         Ok(self.belief.as_mut().expect("just set"))
     }
 
-    /// The states to search: samples of the belief; the state given when
-    /// the game hides nothing, or when the caller reported no observation
-    /// although the game has moved on (it plays with full information).
+    /// The states to search with their weights (summing to 1): the
+    /// belief's; the state given when the game hides nothing, or when the
+    /// caller reported no observation although the game has moved on (it
+    /// plays with full information).
     fn roots<M: StateMachine<State = S>>(
         &mut self,
         m: &mut M,
         state: &S,
         role: usize,
-    ) -> Result<Vec<S>, EvalError> {
+    ) -> Result<Vec<(S, f64)>, EvalError> {
         let hidden = chance_role(m).is_some() || m.has_percepts();
         let k = self.samples;
         let b = self.belief_of(m, role)?;
         if !hidden || (b.steps() == 0 && !b.states().contains(state)) {
-            return Ok(vec![state.clone()]);
+            return Ok(vec![(state.clone(), 1.0)]);
         }
-        Ok(b.sample(k))
+        if b.is_exact() && b.states().len() <= k {
+            let total: f64 = b.weights().iter().sum();
+            let ws = b.weights().iter().map(|w| w / total);
+            return Ok(b.states().iter().cloned().zip(ws).collect());
+        }
+        let w = 1.0 / k as f64;
+        Ok(b.sample(k).into_iter().map(|s| (s, w)).collect())
     }
 }
 
@@ -117,18 +125,22 @@ impl<M: StateMachine> Player<M> for Hyperplay<M::State> {
         let roots = self.roots(m, state, role)?;
         self.mcts.cfg.budget = share(self.budget, roots.len());
         let mut stats = Stats::default();
-        // Per move of ours: visits summed over the samples, then rewards.
-        let mut sums: Vec<(TermId, u64, f64)> = Vec::new();
-        for s in &roots {
+        // Per move of ours: its share of each search's visits and its
+        // mean reward, weighted by the searched state's weight.
+        let mut sums: Vec<(TermId, f64, f64)> = Vec::new();
+        for (s, w) in &roots {
             let (rs, st) = self.mcts.search_root(m, s, role)?;
             stats.add(&st);
+            let all = rs.visits.iter().sum::<u64>().max(1) as f64;
             for (i, &mv) in rs.moves.iter().enumerate() {
+                let share = w * rs.visits[i] as f64 / all;
+                let mean = w * rs.totals[i] / rs.visits[i].max(1) as f64;
                 match sums.iter_mut().find(|e| e.0 == mv) {
                     Some(e) => {
-                        e.1 += rs.visits[i];
-                        e.2 += rs.totals[i];
+                        e.1 += share;
+                        e.2 += mean;
                     }
-                    None => sums.push((mv, rs.visits[i], rs.totals[i])),
+                    None => sums.push((mv, share, mean)),
                 }
             }
         }
@@ -142,7 +154,7 @@ impl<M: StateMachine> Player<M> for Hyperplay<M::State> {
             Some(&(mv, _, _)) => Ok(mv),
             // No search had a move (every sample ended): any legal one.
             None => {
-                let s = roots.first().unwrap_or(state);
+                let s = roots.first().map_or(state, |r| &r.0);
                 m.legal_moves(s, role)?
                     .first()
                     .copied()

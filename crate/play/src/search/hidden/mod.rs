@@ -7,5 +7,7 @@
 //! the statistics of its moves over them.
 
 mod belief;
+mod hyperplay;
 
 pub use belief::Belief;
+pub use hyperplay::{Hyperplay, DEFAULT_SAMPLES};
