@@ -741,6 +741,47 @@ mod tests {
     }
 
     #[test]
+    fn gdl2_percepts_narrow_the_belief_and_impossible_ones_are_errors() {
+        let rules = include_str!("../../../../games/montyHall.kif");
+        let cfg = PlayerConfig {
+            spec: "random".parse().unwrap(),
+            ..PlayerConfig::default()
+        };
+        let mut s = Session::new(cfg);
+        let start = format!("(start m candidate ({rules}) 5 1)");
+        assert_eq!(s.handle(&start).body, "ready");
+        assert!(s.handle("( PLAY m 0 NIL NIL )").body.contains("choose"));
+        // Whatever we answered, the manager says door 1 was chosen for us.
+        assert_eq!(s.handle("( PLAY m 1 ( choose 1 ) ( ) )").body, "noop");
+        let cur = s.current.as_ref().unwrap();
+        let belief = cur.belief.as_ref().unwrap();
+        // The car is behind any of the three doors.
+        assert_eq!((belief.states().len(), belief.is_exact()), (3, true));
+        // The host cannot open the chosen door: no state explains it.
+        let bad = s.handle("( PLAY m 2 noop (( opened 1 ) ) )");
+        assert_eq!(bad.status, 400);
+        assert!(bad.body.contains("no state is consistent"), "{}", bad.body);
+        let mut s = Session::new(PlayerConfig {
+            spec: "random".parse().unwrap(),
+            ..PlayerConfig::default()
+        });
+        s.handle(&start);
+        s.handle("( PLAY m 0 NIL NIL )");
+        s.handle("( PLAY m 1 ( choose 1 ) ( ) )");
+        let last = s.handle("( PLAY m 2 noop (( opened 3 ) ) )").body;
+        assert!(last == "switch" || last == "stay", "{last}");
+        let cur = s.current.as_ref().unwrap();
+        let belief = cur.belief.as_ref().unwrap();
+        // The car is behind door 1 or door 2, door 2 twice as likely.
+        let w = belief.weights();
+        assert_eq!(w.len(), 2);
+        let (lo, hi) = (w[0].min(w[1]), w[0].max(w[1]));
+        assert!((hi / lo - 2.0).abs() < 1e-9, "{w:?}");
+        assert_eq!(s.handle("( STOP m 3 switch (( car 2 ) ) )").body, "done");
+        assert!(!s.busy());
+    }
+
+    #[test]
     fn a_match_from_start_to_stop() {
         let mut s = Session::new(PlayerConfig {
             spec: "alphabeta".parse().unwrap(),
