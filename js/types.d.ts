@@ -1791,7 +1791,28 @@ heuristics?: string,
 cores?: number | 'auto', };
 
 /**
+ * The options of `hyperplay`.
+ */
+export type HyperplayOptions = { 
+/**
+ * time per move (the default when no other budget is given). Default `1000`.
+ */
+ms?: number, 
+/**
+ * playouts per move, over all the states searched.
+ */
+playouts?: number, 
+/**
+ * the UCT exploration constant (auto: 0.7). Default `0.7`.
+ */
+c?: number | 'auto', 
+/**
+ * states of the belief searched per move (all of them, by weight, when there are at most this many). Default `16`.
+ */
+samples?: number, };
+
+/**
  * A player spec as an object: the player's name and its options
  * (`{name: 'mcts', ms: 200}`).
  */
-export type PlayerSpecObject = { name: 'random' } & RandomOptions | { name: 'legal' } & LegalOptions | { name: 'minimax' } & MinimaxOptions | { name: 'alphabeta' } & AlphabetaOptions | { name: 'bestfirst' } & BestfirstOptions | { name: 'mcts' } & MctsOptions | { name: 'mcts-solver' } & MctsSolverOptions | { name: 'coolerjo' } & CoolerjoOptions | { name: 'ensemble' } & EnsembleOptions;
+export type PlayerSpecObject = { name: 'random' } & RandomOptions | { name: 'legal' } & LegalOptions | { name: 'minimax' } & MinimaxOptions | { name: 'alphabeta' } & AlphabetaOptions | { name: 'bestfirst' } & BestfirstOptions | { name: 'mcts' } & MctsOptions | { name: 'mcts-solver' } & MctsSolverOptions | { name: 'coolerjo' } & CoolerjoOptions | { name: 'ensemble' } & EnsembleOptions | { name: 'hyperplay' } & HyperplayOptions;

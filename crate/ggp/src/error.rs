@@ -33,6 +33,8 @@ pub enum MessageError {
     NotRules,
     #[error("moves must be nil or a list of moves, got `{0}`")]
     NotMoves(String),
+    #[error("the turn must be a whole number, got `{0}`")]
+    NotTurn(String),
     #[error("unknown message `{0}` (info, start, play, stop, abort, preview)")]
     Unknown(String),
 }

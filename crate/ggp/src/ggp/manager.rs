@@ -13,11 +13,17 @@
 //! `errors`; the match goes on. The record is ggp-base's `Match` JSON, with
 //! its `errors` aligned as ggp-base aligns them: START's at index 0, step
 //! `i`'s at index `i`.
+//!
+//! GDL-II (a `random` role or `sees` rules): the manager plays `random`
+//! itself (uniform draws seeded from the match seed, as `gdlkit match`
+//! draws them), and PLAY/STOP take the Dresden server's form: each player
+//! gets the turn, its own last move and its own percepts, never another
+//! role's. The record keeps every role's percepts per step.
 
-use super::message::{excerpt, print, spaced, Message};
+use super::message::{excerpt, print, spaced, Message, Sight};
 use crate::engine::{Engine, EngineChoice, EngineState};
 pub use crate::error::ManagerError;
-use crate::reasoner::{random_index, StateMachine};
+use crate::reasoner::{chance_role, draw_chance_move, random_index, StateMachine};
 use crate::EvalError;
 use serde_json::{json, Value};
 
@@ -29,7 +35,8 @@ pub struct MatchSetup {
     pub start_clock: u64,
     /// Seconds.
     pub play_clock: u64,
-    /// The player of each role (a URL or a name), in role order.
+    /// The player of each role (a URL or a name), in role order. In GDL-II
+    /// games the `random` role may be left out: the manager plays it.
     pub players: Vec<String>,
     pub seed: u64,
     /// Joint moves after which the match is aborted (games should end).
@@ -74,6 +81,13 @@ pub struct GameMatch {
     rng: fastrand::Rng,
     pub roles: Vec<String>,
     last_joint: Option<Vec<String>>,
+    /// GDL-II's `random` role, which the manager plays.
+    pub chance: Option<usize>,
+    /// GDL-II: PLAY and STOP carry each player's own move and percepts.
+    pub gdl2: bool,
+    chance_rng: fastrand::Rng,
+    /// GDL-II: per step, per role, the percepts as KIF.
+    pub percepts: Vec<Vec<Vec<String>>>,
     /// `states` of the record: each the true fluents as KIF.
     pub states: Vec<String>,
     /// The fluents of each state as separate KIF terms (for drawing boards).
@@ -107,6 +121,12 @@ impl GameMatch {
             .iter()
             .map(|&r| engine.terms().display(r))
             .collect();
+        let chance = chance_role(&engine);
+        let gdl2 = chance.is_some() || engine.has_percepts();
+        let mut setup = setup;
+        if let Some(c) = chance.filter(|_| setup.players.len() + 1 == roles.len()) {
+            setup.players.insert(c, RANDOM_PLAYER.into());
+        }
         if setup.players.len() != roles.len() {
             return Err(ManagerError::Players {
                 roles,
@@ -122,6 +142,10 @@ impl GameMatch {
         let mut m = GameMatch {
             random_token,
             rng: fastrand::Rng::with_seed(setup.seed),
+            chance_rng: fastrand::Rng::with_seed(setup.seed ^ CHANCE_SEED),
+            chance,
+            gdl2,
+            percepts: Vec::new(),
             setup,
             rules: rules.to_string(),
             engine,
@@ -183,7 +207,7 @@ impl GameMatch {
                 .collect()
         };
         match self.phase {
-            Phase::Start => each(&|r| {
+            Phase::Start => self.seated(each(&|r| {
                 (
                     Message::Start {
                         id: id.clone(),
@@ -194,7 +218,27 @@ impl GameMatch {
                     },
                     sc,
                 )
-            }),
+            })),
+            Phase::Play if self.gdl2 => self.seated(each(&|r| {
+                let sight = self.sight(r);
+                (
+                    Message::PlaySeen {
+                        id: id.clone(),
+                        sight,
+                    },
+                    pc + 1000,
+                )
+            })),
+            Phase::Stop if self.gdl2 => self.seated(each(&|r| {
+                let sight = self.sight(r);
+                (
+                    Message::StopSeen {
+                        id: id.clone(),
+                        sight,
+                    },
+                    pc,
+                )
+            })),
             Phase::Play => each(&|_| {
                 (
                     Message::Play {
@@ -217,6 +261,34 @@ impl GameMatch {
         }
     }
 
+    /// The messages without the one to the `random` role (the manager's).
+    fn seated(&self, out: Vec<Outgoing>) -> Vec<Outgoing> {
+        out.into_iter()
+            .filter(|o| Some(o.role) != self.chance)
+            .collect()
+    }
+
+    /// What the player of role `r` is told in GDL-II: only its own move
+    /// and percepts.
+    fn sight(&self, r: usize) -> Sight {
+        Sight {
+            turn: self.moves.len() as u64,
+            last_move: self.moves.last().map(|j| j[r].clone()),
+            percepts: self.percepts.last().map(|p| p[r].clone()),
+        }
+    }
+
+    /// The answers to [`GameMatch::requests`] put in role order: in GDL-II
+    /// the `random` role was sent nothing, so it gets a place holder.
+    fn in_role_order(&self, mut answers: Vec<Answer>) -> Vec<Answer> {
+        if let Some(c) = self.chance {
+            if answers.len() + 1 == self.roles.len() {
+                answers.insert(c, Ok(String::new()));
+            }
+        }
+        answers
+    }
+
     /// The ABORT messages, and the match marked aborted.
     pub fn abort(&mut self) -> Vec<Outgoing> {
         if self.phase == Phase::Done {
@@ -226,6 +298,7 @@ impl GameMatch {
         self.phase = Phase::Done;
         self.events.push("match aborted".into());
         (0..self.roles.len())
+            .filter(|&r| Some(r) != self.chance)
             .map(|r| Outgoing {
                 role: r,
                 body: print(&Message::Abort {
@@ -236,13 +309,19 @@ impl GameMatch {
             .collect()
     }
 
-    /// Takes the answers to [`GameMatch::requests`] (one per role, in role
-    /// order) and moves to the next phase; `now` is epoch milliseconds.
+    /// Takes the answers to [`GameMatch::requests`] (one per request, in
+    /// their order: one per role in role order, but for GDL-II's `random`)
+    /// and moves to the next phase; `now` is epoch milliseconds.
     pub fn deliver(&mut self, answers: Vec<Answer>, now: f64) -> Result<(), ManagerError> {
+        let answers = self.in_role_order(answers);
         match self.phase {
             Phase::Start => {
                 let mut errors = Vec::new();
                 for r in 0..self.roles.len() {
+                    if Some(r) == self.chance {
+                        errors.push(String::new());
+                        continue;
+                    }
                     let a = answers
                         .get(r)
                         .cloned()
@@ -287,6 +366,13 @@ impl GameMatch {
         let mut joint = Vec::new();
         let mut errors = Vec::new();
         for (r, moves) in legal.iter().enumerate() {
+            if Some(r) == self.chance {
+                let mv = draw_chance_move(&self.engine, moves, &mut self.chance_rng);
+                joint
+                    .push(mv.ok_or_else(|| EvalError::BadMove("random has no legal move".into()))?);
+                errors.push(String::new());
+                continue;
+            }
             let answer = answers
                 .get(r)
                 .cloned()
@@ -324,6 +410,15 @@ impl GameMatch {
             .iter()
             .map(|&t| spaced(&self.engine.terms().display(t)))
             .collect();
+        if self.gdl2 {
+            let seen = self.engine.percepts(&self.state, &joint)?;
+            let store = self.engine.terms();
+            self.percepts.push(
+                seen.iter()
+                    .map(|ps| ps.iter().map(|&p| spaced(&store.display(p))).collect())
+                    .collect(),
+            );
+        }
         self.state = self.engine.next_state(&self.state, &joint)?;
         self.moves.push(texts.clone());
         self.errors.push(errors);
@@ -385,6 +480,15 @@ impl GameMatch {
     /// The record in ggp-base's `Match` JSON format (what ggp.org's viewers
     /// read).
     pub fn to_json(&self) -> Value {
+        let mut v = self.base_json();
+        if self.gdl2 {
+            // Not in ggp-base's format: what each role saw, per step.
+            v["percepts"] = json!(self.percepts);
+        }
+        v
+    }
+
+    fn base_json(&self) -> Value {
         json!({
             "matchId": self.setup.match_id,
             "randomToken": self.random_token,
@@ -413,6 +517,13 @@ impl GameMatch {
             .collect()
     }
 }
+
+/// The name of the manager's own player of GDL-II's `random` role.
+pub const RANDOM_PLAYER: &str = "random";
+
+/// Mixed into the match seed for the `random` role's draws, so they do not
+/// depend on the substitutes drawn for failed players.
+const CHANCE_SEED: u64 = 0xC4A2_CE5E_ED00_0000;
 
 /// Characters of a player's reply kept in the record and on stderr.
 pub const REPLY_CHARS: usize = 200;
@@ -461,6 +572,10 @@ pub fn standings(matches: &[&GameMatch]) -> Vec<Standing> {
     for m in matches {
         let counts = m.error_counts();
         for (r, name) in m.setup.players.iter().enumerate() {
+            // `random` neither wins nor loses.
+            if Some(r) == m.chance {
+                continue;
+            }
             let i = match table.iter().position(|s| &s.player == name) {
                 Some(i) => i,
                 None => {
@@ -481,7 +596,7 @@ pub fn standings(matches: &[&GameMatch]) -> Vec<Standing> {
                 .goal_values
                 .iter()
                 .enumerate()
-                .filter(|&(o, _)| o != r)
+                .filter(|&(o, _)| o != r && Some(o) != m.chance)
                 .map(|(_, &v)| v)
                 .collect();
             if others.is_empty() {
@@ -589,6 +704,49 @@ mod tests {
         );
         assert!(m.completed);
         assert_eq!(m.events.len(), 2, "{:?}", m.events);
+    }
+
+    /// `random` hides a car behind door 1 or 2; `p` guesses and sees
+    /// whether it won.
+    const HIDDEN: &str = "(role p) (role random) (init (step 0)) (door 1) (door 2)
+        (<= (legal random (hide ?d)) (true (step 0)) (door ?d)) (<= (legal random noop) (true (step 1)))
+        (<= (legal p noop) (true (step 0))) (<= (legal p (guess ?d)) (true (step 1)) (door ?d))
+        (<= (next (car ?d)) (does random (hide ?d))) (<= (next (car ?d)) (true (car ?d)))
+        (<= (next (step 1)) (true (step 0))) (<= (next (step 2)) (true (step 1)))
+        (<= (next (guessed ?d)) (does p (guess ?d)))
+        (<= (sees p won) (does p (guess ?d)) (true (car ?d)))
+        (<= terminal (true (step 2)))
+        (<= (goal p 100) (true (guessed ?d)) (true (car ?d)))
+        (<= (goal p 0) (true (guessed ?d)) (not (true (car ?d))))
+        (<= (goal p 0) (true (step 0))) (<= (goal p 0) (true (step 1))) (goal random 0)";
+
+    #[test]
+    fn gdl2_the_manager_plays_random_and_sends_each_its_own_sight() {
+        let mut s = setup();
+        s.players = vec!["p1".into()];
+        let mut m = GameMatch::new(HIDDEN, EngineChoice::Auto, s).unwrap();
+        assert_eq!(m.chance, Some(1));
+        let start = m.requests();
+        assert_eq!((start.len(), start[0].role), (1, 0));
+        m.deliver(vec![Ok("ready".into())], 1.0).unwrap();
+        assert_eq!(m.requests()[0].body, "( PLAY t.1 0 NIL NIL )");
+        m.deliver(vec![Ok("noop".into())], 2.0).unwrap();
+        let play = m.requests();
+        assert_eq!(play.len(), 1);
+        assert_eq!(play[0].body, "( PLAY t.1 1 noop ( ) )");
+        m.deliver(vec![Ok("( guess 1 )".into())], 3.0).unwrap();
+        let stop = &m.requests()[0].body;
+        let won = m.goal_values[0] == 100;
+        let seen = if won { "(won )" } else { "( )" };
+        assert_eq!(stop, &format!("( STOP t.1 2 ( guess 1 ) {seen} )"));
+        // The hidden move is in the record, never in a message.
+        assert!(m.moves[0][1].contains("hide") && !stop.contains("hide"));
+        let j = m.to_json();
+        assert_eq!(j["percepts"].as_array().map(Vec::len), Some(2));
+        assert_eq!(j["errors"], json!([["", ""], ["", ""], ["", ""]]));
+        let st = standings(&[&m]);
+        assert_eq!(st.len(), 1, "random is nobody's seat");
+        assert_eq!(st[0].wins, usize::from(won));
     }
 
     #[test]

@@ -27,6 +27,17 @@ pub enum Message {
         id: String,
         moves: Option<Vec<String>>,
     },
+    /// GDL-II's PLAY (the Dresden server's form): our own last move and
+    /// its percepts instead of every role's moves.
+    PlaySeen {
+        id: String,
+        sight: Sight,
+    },
+    /// GDL-II's STOP.
+    StopSeen {
+        id: String,
+        sight: Sight,
+    },
     Abort {
         id: String,
     },
@@ -36,14 +47,26 @@ pub enum Message {
     },
 }
 
+/// What a GDL-II PLAY or STOP tells one player: `(PLAY id turn lastmove
+/// (percept …))`, with `NIL` for no move and no percepts on turn 0.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sight {
+    /// 0 for the first PLAY, one more on every later PLAY and on STOP.
+    pub turn: u64,
+    /// The move played for us on the last turn (`None` for `NIL`).
+    pub last_move: Option<String>,
+    /// What our role saw on the last turn (`None` for `NIL`).
+    pub percepts: Option<Vec<String>>,
+}
+
 impl Message {
     /// The keyword, upper case (for logs).
     pub fn kind(&self) -> &'static str {
         match self {
             Message::Info => "INFO",
             Message::Start { .. } => "START",
-            Message::Play { .. } => "PLAY",
-            Message::Stop { .. } => "STOP",
+            Message::Play { .. } | Message::PlaySeen { .. } => "PLAY",
+            Message::Stop { .. } | Message::StopSeen { .. } => "STOP",
             Message::Abort { .. } => "ABORT",
             Message::Preview { .. } => "PREVIEW",
         }
@@ -55,6 +78,8 @@ impl Message {
             Message::Start { id, .. }
             | Message::Play { id, .. }
             | Message::Stop { id, .. }
+            | Message::PlaySeen { id, .. }
+            | Message::StopSeen { id, .. }
             | Message::Abort { id } => Some(id),
             _ => None,
         }
@@ -108,8 +133,18 @@ pub fn parse(text: &str) -> Result<Message, MessageError> {
                 play_clock: clock(text, &args[4], "play clock")?,
             })
         }
+        "play" | "stop" if args.len() == 4 => {
+            let id = atom(text, &args[0], "match id")?;
+            let sight = sight(text, &args[1..])?;
+            Ok(if keyword == "play" {
+                Message::PlaySeen { id, sight }
+            } else {
+                Message::StopSeen { id, sight }
+            })
+        }
         "play" | "stop" => {
-            arity(2)?;
+            // Three or more: a GDL-II form gone wrong.
+            arity(if args.len() > 2 { 4 } else { 2 })?;
             let id = atom(text, &args[0], "match id")?;
             let moves = joint_move(text, &args[1])?;
             Ok(if keyword == "play" {
@@ -176,6 +211,27 @@ fn joint_move(text: &str, s: &Sexp) -> Result<Option<Vec<String>>, MessageError>
         )),
         _ => Err(MessageError::NotMoves(s.text(text).into())),
     }
+}
+
+/// `turn lastmove (percept …)` of a GDL-II PLAY or STOP.
+fn sight(text: &str, args: &[Sexp]) -> Result<Sight, MessageError> {
+    let turn = args[0]
+        .text(text)
+        .parse()
+        .ok()
+        .filter(|_| args[0].is_atom())
+        .ok_or_else(|| MessageError::NotTurn(args[0].text(text).into()))?;
+    let last = &args[1];
+    let last_move = match &last.kind {
+        SexpKind::Var => return Err(MessageError::NotMoves(last.text(text).into())),
+        _ if last.text(text).eq_ignore_ascii_case("nil") => None,
+        _ => Some(last.text(text).to_string()),
+    };
+    Ok(Sight {
+        turn,
+        last_move,
+        percepts: joint_move(text, &args[2])?,
+    })
 }
 
 /// A peer's text made safe for a record or a log line: whitespace runs
@@ -255,11 +311,26 @@ pub fn print(m: &Message) -> String {
         ),
         Message::Play { id, moves: ms } => format!("( PLAY {id} {} )", moves(ms)),
         Message::Stop { id, moves: ms } => format!("( STOP {id} {} )", moves(ms)),
+        Message::PlaySeen { id, sight } => format!("( PLAY {id} {} )", sight_text(sight)),
+        Message::StopSeen { id, sight } => format!("( STOP {id} {} )", sight_text(sight)),
         Message::Abort { id } => format!("( ABORT {id} )"),
         Message::Preview { rules, clock } => {
             format!("( PREVIEW ({} ) {clock} )", rules_text(rules))
         }
     }
+}
+
+/// `turn lastmove (percept …)`, spaced as the rest of the messages.
+fn sight_text(s: &Sight) -> String {
+    let last = s.last_move.as_deref().map_or("NIL".into(), spaced);
+    let percepts = match &s.percepts {
+        None => "NIL".to_string(),
+        Some(ps) => format!(
+            "({} )",
+            ps.iter().map(|p| spaced(p)).collect::<Vec<_>>().join(" ")
+        ),
+    };
+    format!("{} {last} {percepts}", s.turn)
 }
 
 /// The rules' top-level forms on one line, spaced, every comment dropped
@@ -391,5 +462,54 @@ mod tests {
             "( START m oplayer (( role xplayer ) ( role oplayer ) ) 5 2)"
         );
         assert_eq!(spaced("((a b) c)"), "( ( a b ) c )");
+    }
+
+    #[test]
+    fn gdl2_play_and_stop_print_and_parse_back() {
+        let first = Message::PlaySeen {
+            id: "m".into(),
+            sight: Sight {
+                turn: 0,
+                last_move: None,
+                percepts: None,
+            },
+        };
+        assert_eq!(print(&first), "( PLAY m 0 NIL NIL )");
+        let later = Message::PlaySeen {
+            id: "m".into(),
+            sight: Sight {
+                turn: 2,
+                last_move: Some("(choose 1)".into()),
+                percepts: Some(vec!["(car 3)".into(), "open".into()]),
+            },
+        };
+        assert_eq!(print(&later), "( PLAY m 2 ( choose 1 ) (( car 3 ) open ) )");
+        let none_seen = Message::StopSeen {
+            id: "m".into(),
+            sight: Sight {
+                turn: 3,
+                last_move: Some("noop".into()),
+                percepts: Some(Vec::new()),
+            },
+        };
+        assert_eq!(print(&none_seen), "( STOP m 3 noop ( ) )");
+        for m in [first, later, none_seen] {
+            let back = parse(&print(&m)).unwrap();
+            assert_eq!(print(&back), print(&m));
+            assert_eq!(back.kind(), m.kind());
+        }
+        // The Dresden server's lower-case form.
+        let Ok(Message::PlaySeen { sight, .. }) = parse("(play m 1 (choose 2) nil)") else {
+            panic!("parses");
+        };
+        assert_eq!((sight.turn, sight.percepts), (1, None));
+        for (bad, why) in [
+            ("(play m x noop nil)", "turn"),
+            ("(play m 1 noop x)", "nil or a list"),
+            ("(play m 1 noop)", "takes 4 arguments"),
+        ] {
+            let e = parse(bad).unwrap_err().to_string();
+            assert!(e.contains(why), "{bad}: {e}");
+        }
     }
 }

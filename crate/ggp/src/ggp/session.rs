@@ -3,13 +3,20 @@
 //! another match get `busy`. START does the meta-gaming (parse, ground,
 //! build the player and its heuristic) under the start clock; PLAY searches
 //! for the play clock minus a safety margin.
+//!
+//! GDL-II (a `random` role or `sees` rules, the Dresden server's PLAY and
+//! STOP forms): the session cannot apply the joint move, so it keeps the
+//! states consistent with its own moves and percepts ([`Belief`]), hands
+//! those to the player ([`Player::observe`]), and lets a player that
+//! needs a state search one of them.
 
 use super::http::{self, Parsed, Request};
-use super::message::{self, spaced, Message};
+use super::message::{self, spaced, Message, Sight};
 use crate::engine::{Engine, EngineChoice, EngineState};
 use crate::error::MessageError;
 pub use crate::error::SessionError;
 use crate::reasoner::StateMachine;
+use crate::search::hidden::Belief;
 use crate::search::{build_player, Player, PlayerSpec, RandomPlayer};
 use crate::solve::{self, Solution};
 use crate::terms::TermId;
@@ -120,6 +127,9 @@ struct Current {
     /// The game solved at START, when it is small enough: its moves are
     /// perfect and cost no search.
     solution: Option<Solution>,
+    /// GDL-II: the states consistent with what we saw; `state` is one
+    /// of them.
+    belief: Option<Belief<EngineState>>,
 }
 
 /// A player server's protocol state.
@@ -131,7 +141,14 @@ pub struct Session {
 }
 
 /// Players whose budget has a time option (`ms`).
-const TIMED: &[&str] = &["minimax", "alphabeta", "bestfirst", "mcts", "mcts-solver"];
+const TIMED: &[&str] = &[
+    "minimax",
+    "alphabeta",
+    "bestfirst",
+    "mcts",
+    "mcts-solver",
+    "hyperplay",
+];
 
 impl Session {
     pub fn new(cfg: PlayerConfig) -> Session {
@@ -310,6 +327,29 @@ impl Session {
                 self.current = None;
                 ok("done".into(), format!("{id} {goals}"))
             }
+            Message::PlaySeen { id, sight } => {
+                let seen = self.current.as_mut().map_or(Ok(()), |cur| see(cur, &sight));
+                let played = seen.and_then(|()| self.choose(arrival));
+                match played {
+                    Ok((mv, note)) => ok(mv, format!("{id} turn {} {note}", sight.turn)),
+                    Err(e) => Reply {
+                        status: 400,
+                        body: error_body(&e),
+                        log: format!("PLAY {id} error: {e}"),
+                    },
+                }
+            }
+            Message::StopSeen { id, sight } => {
+                let Some(cur) = self.current.as_mut() else {
+                    return ok("busy".into(), format!("{id} (no match) "));
+                };
+                let note = match see(cur, &sight) {
+                    Ok(()) => format!("turn {}", sight.turn),
+                    Err(e) => format!("({e})"),
+                };
+                self.current = None;
+                ok("done".into(), format!("{id} {note} "))
+            }
             Message::Abort { id } => {
                 if self.current.is_none() {
                     return ok("busy".into(), format!("{id} (no match) "));
@@ -366,8 +406,22 @@ impl Session {
             Ok(s) => s,
             Err(e) => return err(e),
         };
+        let gdl2 = crate::reasoner::chance_role(&engine).is_some() || engine.has_percepts();
+        let belief = match gdl2.then(|| Belief::new(&mut engine, r, self.cfg.seed)) {
+            Some(Ok(b)) => Some(b),
+            Some(Err(e)) => return err(e),
+            None => None,
+        };
         let think = think_ms(pc, self.cfg.margin_ms);
-        let spec = timed_spec(&self.cfg.spec, think);
+        // GDL-II: the default player cannot see the state; hyperplay can
+        // do without.
+        let chosen = match gdl2 && self.cfg.spec.to_string() == crate::search::DEFAULT_PLAYER {
+            true => crate::search::GDL2_PLAYER
+                .parse()
+                .expect("the GDL-II player is a player"),
+            false => self.cfg.spec.clone(),
+        };
+        let spec = timed_spec(&chosen, think);
         let cap = spec.get("ms").and_then(|v| v.parse::<f64>().ok());
         let (player, note) = match build_player(&spec, &program, &mut engine, self.cfg.seed) {
             Ok(p) => (p, String::new()),
@@ -376,7 +430,8 @@ impl Session {
                 format!(" ({e}; playing random moves)"),
             ),
         };
-        let solution = if self.cfg.solve {
+        // A solution assumes the state is known: not in GDL-II.
+        let solution = if self.cfg.solve && !gdl2 {
             solve_at_start(&engine, sc, self.cfg.margin_ms, arrival)
         } else {
             None
@@ -396,8 +451,10 @@ impl Session {
             engine,
             player,
             state,
-            over: false,
+            // No pondering on a state that is only a guess.
+            over: gdl2,
             solution,
+            belief,
         });
         Reply {
             status: 200,
@@ -432,7 +489,17 @@ impl Session {
         };
         if let Some(ms) = moves {
             cur.state = advance(cur, &ms).map_err(|e| e.to_string())?;
+            // Every role's moves: the state is known again.
+            cur.belief = None;
         }
+        self.choose(arrival)
+    }
+
+    /// Chooses our move in the current state within the play clock.
+    fn choose(&mut self, arrival: f64) -> Result<(String, String), String> {
+        let Some(cur) = self.current.as_mut() else {
+            return Ok(("busy".into(), "(no match) ".into()));
+        };
         let legal = cur
             .engine
             .legal_moves(&cur.state, cur.role)
@@ -537,6 +604,33 @@ fn solved_move(cur: &mut Current, legal: &[TermId]) -> Option<TermId> {
     }
     let best = sol.best_moves(&mut cur.engine, &cur.state, cur.role).ok()?;
     best.iter().map(|m| m.r#move).find(|m| legal.contains(m))
+}
+
+/// GDL-II: our last move and percepts narrow the belief and go to the
+/// player; the state searched is then one of the consistent ones.
+fn see(cur: &mut Current, sight: &Sight) -> Result<(), String> {
+    let Some(mv) = &sight.last_move else {
+        return Ok(());
+    };
+    let Some(belief) = cur.belief.as_mut() else {
+        return Err("a GDL-II message in a game without `random` or `sees`".into());
+    };
+    let terms = cur.engine.terms_mut();
+    let own = crate::program::parse_ground_term(terms, mv).map_err(|e| e.to_string())?;
+    let percepts = (sight.percepts.iter().flatten())
+        .map(|p| crate::program::parse_ground_term(terms, p))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    belief
+        .observe(&mut cur.engine, own, &percepts)
+        .map_err(|e| e.to_string())?;
+    cur.player
+        .observe(&mut cur.engine, cur.role, own, &percepts)
+        .map_err(|e| e.to_string())?;
+    if let Some(s) = belief.sample(1).pop() {
+        cur.state = s;
+    }
+    Ok(())
 }
 
 /// The state after a joint move given as KIF texts in role order.
@@ -644,6 +738,47 @@ mod tests {
 
     fn start(id: &str, role: &str) -> String {
         format!("(start {id} {role} ({GAME}) 5 1)")
+    }
+
+    #[test]
+    fn gdl2_percepts_narrow_the_belief_and_impossible_ones_are_errors() {
+        let rules = include_str!("../../../../games/montyHall.kif");
+        let cfg = PlayerConfig {
+            spec: "random".parse().unwrap(),
+            ..PlayerConfig::default()
+        };
+        let mut s = Session::new(cfg);
+        let start = format!("(start m candidate ({rules}) 5 1)");
+        assert_eq!(s.handle(&start).body, "ready");
+        assert!(s.handle("( PLAY m 0 NIL NIL )").body.contains("choose"));
+        // Whatever we answered, the manager says door 1 was chosen for us.
+        assert_eq!(s.handle("( PLAY m 1 ( choose 1 ) ( ) )").body, "noop");
+        let cur = s.current.as_ref().unwrap();
+        let belief = cur.belief.as_ref().unwrap();
+        // The car is behind any of the three doors.
+        assert_eq!((belief.states().len(), belief.is_exact()), (3, true));
+        // The host cannot open the chosen door: no state explains it.
+        let bad = s.handle("( PLAY m 2 noop (( opened 1 ) ) )");
+        assert_eq!(bad.status, 400);
+        assert!(bad.body.contains("no state is consistent"), "{}", bad.body);
+        let mut s = Session::new(PlayerConfig {
+            spec: "random".parse().unwrap(),
+            ..PlayerConfig::default()
+        });
+        s.handle(&start);
+        s.handle("( PLAY m 0 NIL NIL )");
+        s.handle("( PLAY m 1 ( choose 1 ) ( ) )");
+        let last = s.handle("( PLAY m 2 noop (( opened 3 ) ) )").body;
+        assert!(last == "switch" || last == "stay", "{last}");
+        let cur = s.current.as_ref().unwrap();
+        let belief = cur.belief.as_ref().unwrap();
+        // The car is behind door 1 or door 2, door 2 twice as likely.
+        let w = belief.weights();
+        assert_eq!(w.len(), 2);
+        let (lo, hi) = (w[0].min(w[1]), w[0].max(w[1]));
+        assert!((hi / lo - 2.0).abs() < 1e-9, "{w:?}");
+        assert_eq!(s.handle("( STOP m 3 switch (( car 2 ) ) )").body, "done");
+        assert!(!s.busy());
     }
 
     #[test]

@@ -60,6 +60,11 @@ where
             let (names, ms) = ensemble::from_spec(s, program, m);
             Ok(Box::new(ensemble::Ensemble::new(program, m, &names, ms)?))
         }
+        PlayerSpec::Hyperplay(s) => Ok(Box::new(super::hidden::Hyperplay::new(
+            s.config(),
+            s.samples,
+            seed,
+        ))),
     }
 }
 

@@ -316,6 +316,14 @@ where
             }
             if let Some(ps) = &mut percepts {
                 ps.push(crate::playouts::percept_texts(m, &s, &joint)?);
+                // Each player is told its own move and percepts (players
+                // for hidden information track their belief with them).
+                let seen = m.percepts(&s, &joint)?;
+                for (r, p) in seats.iter().enumerate() {
+                    if Some(r) != chance {
+                        players[*p].observe(m, r, joint[r], &seen[r])?;
+                    }
+                }
             }
             s = m.next_state(&s, &joint)?;
             steps += 1;

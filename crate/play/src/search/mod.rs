@@ -41,6 +41,7 @@ pub(crate) mod explain_board;
 pub mod fjo;
 pub mod fuzzy;
 pub mod heuristics;
+pub mod hidden;
 pub mod matches;
 pub mod mcts;
 pub mod minimax;
@@ -256,6 +257,18 @@ pub trait Player<M: StateMachine> {
     ) -> Result<TermId, EvalError>;
     /// Called before each new game.
     fn new_game(&mut self) {}
+    /// GDL-II: after each step, the move played for `role` and what it
+    /// perceived. Players that search the state they are given ignore it;
+    /// players for hidden information ([`hidden`]) track their belief.
+    fn observe(
+        &mut self,
+        _m: &mut M,
+        _role: usize,
+        _own: TermId,
+        _percepts: &[TermId],
+    ) -> Result<(), EvalError> {
+        Ok(())
+    }
     /// Sets the wall-clock budget of the next searches (a player on a play
     /// clock: the time left of it); players without a time budget ignore it.
     fn set_time_ms(&mut self, _ms: f64) {}
@@ -511,11 +524,21 @@ pub const PLAYERS: &[PlayerInfo] = &[
         false,
         "several alpha-beta searches, one per evaluation function plus an exhaustive one; follows a proven result, else the deepest (lecture 004); options workers, ms, heuristics=a+b+...",
     ),
+    player(
+        "hyperplay",
+        "HyperPlay",
+        false,
+        "GDL-II (hidden information): keeps the states consistent with its own moves and percepts (every one while at most 2000, else 200 sampled), and searches them with MCTS, the move with the largest weighted share of the visits played; the default player of GDL-II games in serve; options ms, playouts, c, samples",
+    ),
 ];
 
 /// The player `serve`, npm's `Player` and workers and the page use unless
 /// told otherwise.
 pub const DEFAULT_PLAYER: &str = "mcts-solver";
+
+/// The player `serve` uses instead of [`DEFAULT_PLAYER`] in GDL-II games
+/// (a `random` role or `sees`), where the state is hidden.
+pub const GDL2_PLAYER: &str = "hyperplay";
 
 /// The canonical name of a player or search algorithm, from the one
 /// registry [`PLAYERS`]: case is ignored and the usual spellings

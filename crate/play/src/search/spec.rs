@@ -198,6 +198,17 @@ const SOLVER: OptionInfo = opt(
 const MCTS: &[OptionInfo] = mcts_options!(SOLVER; "off", "off", "off", "0.7");
 /// `mcts-solver` always solves: `solver` is refused.
 const MCTS_SOLVER: &[OptionInfo] = mcts_options!(; "on", "material", "auto", "auto");
+const HYPERPLAY: &[OptionInfo] = &[
+    MS,
+    opt("playouts", Kind::Count, "-", "playouts per move, over all the states searched"),
+    opt("c", Kind::Exploration, "0.7", "the UCT exploration constant (auto: 0.7)"),
+    opt(
+        "samples",
+        Kind::Count,
+        "16",
+        "states of the belief searched per move (all of them, by weight, when there are at most this many)",
+    ),
+];
 
 /// The options only MCTS-Solver reads: refused in `mcts` without `solver=on`.
 const SOLVER_ONLY: [&str; 6] = [
@@ -220,6 +231,7 @@ pub fn options_of(player: &str) -> &'static [OptionInfo] {
         "mcts-solver" => MCTS_SOLVER,
         "coolerjo" => COOLERJO,
         "ensemble" => ENSEMBLE,
+        "hyperplay" => HYPERPLAY,
         _ => &[],
     }
 }
@@ -527,6 +539,28 @@ impl MctsSpec {
     }
 }
 
+/// `hyperplay`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HyperplaySpec {
+    /// The whole move's, split among the states searched.
+    pub budget: Budget,
+    pub exploration: f64,
+    pub samples: usize,
+    pub written: Written,
+}
+
+impl HyperplaySpec {
+    /// The MCTS each state is searched with.
+    pub fn config(&self) -> super::mcts::Config {
+        let d = super::mcts::Config::default();
+        super::mcts::Config {
+            budget: self.budget,
+            exploration: self.exploration,
+            ..d
+        }
+    }
+}
+
 /// `ensemble`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EnsembleSpec {
@@ -553,6 +587,9 @@ pub enum PlayerSpec {
     MctsSolver(MctsSpec),
     CoolerJo(SearchSpec),
     Ensemble(EnsembleSpec),
+    /// GDL-II: determinized MCTS over the states consistent with what the
+    /// role saw (`search::hidden`).
+    Hyperplay(HyperplaySpec),
 }
 
 impl PlayerSpec {
@@ -568,6 +605,7 @@ impl PlayerSpec {
             PlayerSpec::MctsSolver(_) => "mcts-solver",
             PlayerSpec::CoolerJo(_) => "coolerjo",
             PlayerSpec::Ensemble(_) => "ensemble",
+            PlayerSpec::Hyperplay(_) => "hyperplay",
         }
     }
 
@@ -581,6 +619,7 @@ impl PlayerSpec {
             PlayerSpec::AlphaBeta(s) => &s.written,
             PlayerSpec::Mcts(s) | PlayerSpec::MctsSolver(s) => &s.written,
             PlayerSpec::Ensemble(s) => &s.written,
+            PlayerSpec::Hyperplay(s) => &s.written,
         }
     }
 
@@ -633,6 +672,18 @@ impl PlayerSpec {
                     workers: o.count("workers").unwrap_or(4) as usize,
                     ms: o.number("ms").unwrap_or(DEFAULT_MS),
                     heuristics: o.text("heuristics"),
+                    written,
+                })
+            }
+            "hyperplay" => {
+                let o = Checked::parse(name, HYPERPLAY, &written)?;
+                PlayerSpec::Hyperplay(HyperplaySpec {
+                    budget: o.budget(),
+                    exploration: (o.number("c"))
+                        .unwrap_or(super::mcts::Config::default().exploration),
+                    samples: (o.count("samples"))
+                        .unwrap_or(super::hidden::DEFAULT_SAMPLES as u64)
+                        .clamp(1, 10_000) as usize,
                     written,
                 })
             }

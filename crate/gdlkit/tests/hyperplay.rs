@@ -1,0 +1,105 @@
+//! The player for hidden information: its belief always holds the true
+//! state (seeded random games on the library's GDL-II games, the true
+//! state known to the test, checked at every step for every role), and on
+//! Monty Hall it switches, winning about two games in three (staying wins
+//! one in three: the probability is the oracle).
+
+use gdlkit::reasoner::{chance_role, draw_chance_move, random_index};
+use gdlkit::search::hidden::Belief;
+use gdlkit::search::matches::{run_match, MatchConfig};
+use gdlkit::{load_game, parse_program, StateMachine};
+
+fn game(name: &str) -> String {
+    let path = format!("{}/../../games/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// Plays `games` seeded random games of `name`; every role's belief is
+/// advanced by its own move and percepts and must hold the true state
+/// whenever it holds every consistent state. Returns the checks made.
+fn beliefs_hold_the_truth(name: &str, games: u64) -> usize {
+    let mut m = load_game(&game(name)).unwrap();
+    let n = m.roles().len();
+    let chance = chance_role(&m);
+    let mut checked = 0;
+    for seed in 0..games {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let mut beliefs: Vec<Belief<_>> = (0..n)
+            .map(|r| Belief::new(&mut m, r, seed).unwrap())
+            .collect();
+        let mut s = m.initial_state().unwrap();
+        while !m.is_terminal(&s).unwrap() {
+            let legal = m.all_legal_moves(&s).unwrap();
+            let joint: Vec<_> = (0..n)
+                .map(|r| match Some(r) == chance {
+                    true => draw_chance_move(&m, &legal[r], &mut rng).unwrap(),
+                    false => legal[r][random_index(&mut rng, legal[r].len())],
+                })
+                .collect();
+            let seen = m.percepts(&s, &joint).unwrap();
+            s = m.next_state(&s, &joint).unwrap();
+            for (r, b) in beliefs.iter_mut().enumerate() {
+                if Some(r) == chance {
+                    continue;
+                }
+                b.observe(&mut m, joint[r], &seen[r]).unwrap();
+                assert!(b.weights().iter().all(|&w| w > 0.0));
+                if b.is_exact() {
+                    assert!(
+                        b.states().contains(&s),
+                        "{name} seed {seed}: role {r} lost the true state after {} steps",
+                        b.steps()
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    checked
+}
+
+#[test]
+fn the_belief_always_holds_the_true_state() {
+    for (name, games, floor) in [
+        ("montyHall.kif", 30, 60),
+        ("kuhnPoker.kif", 30, 60),
+        ("blindTicTacToe.kif", 6, 30),
+    ] {
+        let checked = beliefs_hold_the_truth(name, games);
+        assert!(
+            checked >= floor,
+            "{name}: only {checked} exact beliefs checked"
+        );
+    }
+}
+
+/// The lower end of the 95% Wilson interval of `wins` in `n`.
+fn wilson_low(wins: usize, n: usize) -> f64 {
+    let (n, p, z) = (n as f64, wins as f64 / n as f64, 1.96);
+    let centre = p + z * z / (2.0 * n);
+    let spread = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+    (centre - spread) / (1.0 + z * z / n)
+}
+
+#[test]
+fn hyperplay_switches_in_monty_hall() {
+    let text = game("montyHall.kif");
+    let program = parse_program(&text);
+    let mut m = load_game(&text).unwrap();
+    let specs = vec!["hyperplay:playouts=300".parse().unwrap()];
+    let cfg = MatchConfig {
+        games: 200,
+        seed: 11,
+        max_steps: 20,
+    };
+    let r = run_match(&program, &mut m, &specs, &cfg, &mut |_| {}).unwrap();
+    let n = r.games.len();
+    assert_eq!(n, 200, "every game ran");
+    let wins = r.games.iter().filter(|g| g.goals[0] == 100).count();
+    let low = wilson_low(wins, n);
+    // Staying wins a third; a coin flip between the doors a half.
+    assert!(
+        wins as f64 / n as f64 >= 0.6 && low > 0.5,
+        "{wins} wins in {n} (Wilson low {low:.3})"
+    );
+}
