@@ -22,6 +22,7 @@ mod constant;
 pub mod demand;
 mod duplicates;
 pub mod engine;
+pub mod estimate;
 mod factor;
 mod grule;
 pub mod instantiate;
