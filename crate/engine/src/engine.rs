@@ -9,8 +9,9 @@
 pub mod choice;
 
 use crate::diagnostic::{self, Diagnostic};
-use crate::ground::{self, BitState, Budget, FastEngine};
 /// The fast engine's grounding budget ([`load_engine_with`]) and figures.
+pub use crate::ground::estimate::{Estimate as GroundEstimate, RuleEstimate};
+use crate::ground::{self, BitState, Budget, FastEngine};
 pub use crate::ground::{Budget as GroundBudget, GroundStats};
 use crate::program::{parse_program, Program};
 use crate::reasoner::{
@@ -118,7 +119,7 @@ impl Game {
         if diagnostic::has_errors(&program.diagnostics) {
             return Err(program.diagnostics);
         }
-        let engine = Engine::from_program(&program, choice, budget)?;
+        let engine = Engine::from_program_in(&program, choice, budget, Some(text))?;
         Ok(Game {
             program: Arc::new(program),
             engine,
@@ -133,12 +134,44 @@ impl Engine {
         choice: EngineChoice,
         budget: Budget,
     ) -> Result<Engine, Vec<Diagnostic>> {
+        Engine::from_program_in(program, choice, budget, None)
+    }
+
+    /// [`Engine::from_program`]; with the program's `text`, a refusal by
+    /// the size estimate names the exploding rule's line and column.
+    pub fn from_program_in(
+        program: &Program,
+        choice: EngineChoice,
+        budget: Budget,
+        text: Option<&str>,
+    ) -> Result<Engine, Vec<Diagnostic>> {
         let interpreter = Interpreter::new(program)?;
         if choice == EngineChoice::Interpreter {
             return Ok(Engine::Interpreter {
                 interpreter,
                 fallback: None,
             });
+        }
+        // Auto: a game whose estimated grounding is far over the budget
+        // falls back at once instead of after the whole time budget.
+        // `fast` still tries: the estimate is a heuristic, and asking for
+        // the fast engine means wanting to know.
+        if choice == EngineChoice::Auto {
+            let e =
+                ground::estimate::estimate(program, interpreter.compiled(), interpreter.terms());
+            if e.refuses(&budget) {
+                let location = |span: diagnostic::Span| match text {
+                    Some(t) => format!(
+                        "line {}",
+                        diagnostic::LineIndex::new(t).line_col(span.start as usize)
+                    ),
+                    None => format!("bytes {}-{}", span.start, span.end),
+                };
+                return Ok(Engine::Interpreter {
+                    interpreter,
+                    fallback: Some(e.reason(&budget, &location)),
+                });
+            }
         }
         match ground::ground(program, budget) {
             Ok(f) if choice == EngineChoice::Auto => {
@@ -524,4 +557,10 @@ impl StateMachine for Engine {
             Engine::Fast(_) => u128::from(t.0),
         }
     }
+}
+
+/// The grounding's size estimate for a valid program (what `auto` refuses
+/// a game on before grounding; `ground::estimate`).
+pub fn ground_estimate(program: &Program, interpreter: &Interpreter) -> ground::estimate::Estimate {
+    ground::estimate::estimate(program, interpreter.compiled(), interpreter.terms())
 }

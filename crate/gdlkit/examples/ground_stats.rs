@@ -23,8 +23,18 @@ fn main() {
         let text = std::fs::read_to_string(&path).expect("readable game");
         let program = gdlkit::parse_program(&text);
         let t = std::time::Instant::now();
-        if gdlkit::Interpreter::new(&program).is_err() {
+        let Ok(it) = gdlkit::Interpreter::new(&program) else {
             println!("{{\"game\":{path:?},\"error\":\"invalid\"}}");
+            continue;
+        };
+        // `GDLKIT_ESTIMATE=1`: only the size estimate (`--engine auto`'s refusal).
+        if std::env::var_os("GDLKIT_ESTIMATE").is_some() {
+            let e = gdlkit::engine::ground_estimate(&program, &it);
+            println!(
+                "{{\"game\":{path:?},\"estimate_ms\":{:.1},\"atoms\":{:.3e},\"literals\":{:.3e},\"refused\":{},\"worst\":{:?}}}",
+                e.ms, e.atoms, e.literals, e.refuses(&budget),
+                e.worst.as_ref().map(|w| format!("{} {:.3e}", w.head, w.literals)).unwrap_or_default()
+            );
             continue;
         }
         match Engine::from_program(&program, EngineChoice::Fast, budget) {

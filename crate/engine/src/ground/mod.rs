@@ -15,13 +15,16 @@
 //!   implementation.
 //!
 //! Grounding has a [`Budget`]; a game over it gets a [`GroundError`] and the
-//! caller (see [`crate::engine`]) runs the interpreter instead.
+//! caller (see [`crate::engine`]) runs the interpreter instead; under `auto`
+//! a game whose size [`estimate`] is far over the budget is not grounded at
+//! all.
 
 mod assemble;
 mod constant;
 pub mod demand;
 mod duplicates;
 pub mod engine;
+pub mod estimate;
 mod factor;
 mod grule;
 pub mod instantiate;

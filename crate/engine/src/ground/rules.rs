@@ -201,7 +201,7 @@ fn static_rules(c: &Compiled, needed: &[bool]) -> Vec<Vec<GRule>> {
     strata_rules
 }
 
-fn lits_of(body: &[Lit]) -> Vec<GLit> {
+pub(super) fn lits_of(body: &[Lit]) -> Vec<GLit> {
     body.iter()
         .map(|l| match l {
             Lit::Pos { rel, pats, .. } => GLit::Pos(*rel, pats.clone()),
