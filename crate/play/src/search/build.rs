@@ -38,22 +38,13 @@ where
             Ok(Box::new(bestfirst::BestFirst::new(h, s.budget)))
         }
         PlayerSpec::Mcts(s) | PlayerSpec::MctsSolver(s) => {
-            // `threads=N` or `cores=auto|N`: root-parallel MCTS
-            // (tree-parallel with the solver); one thread is the one-core
-            // player itself.
+            // One tree, grown by `threads=N` (or `cores=auto|N`) threads.
+            let cfg = match s.solver {
+                true => solver_config(s, program, m, seed)?,
+                false => s.config(),
+            };
             let threads = s.threads.count();
-            if s.solver {
-                let cfg = solver_config(s, program, m, seed)?;
-                return Ok(Box::new(mcts::solver::SolverMcts::new(cfg, seed, threads)));
-            }
-            if threads > 1 {
-                return Ok(Box::new(mcts::parallel::ParallelMcts::new(
-                    s.config(),
-                    seed,
-                    threads,
-                )));
-            }
-            Ok(Box::new(mcts::Mcts::new(s.config(), seed)))
+            Ok(Box::new(mcts::SolverMcts::new(cfg, seed, threads)))
         }
         PlayerSpec::CoolerJo(s) => Ok(fjo::coolerjo(program, m, s.budget)?),
         PlayerSpec::Ensemble(s) => {

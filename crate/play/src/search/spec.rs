@@ -494,7 +494,7 @@ impl MctsSpec {
         let exploration = match o.get("c") {
             Some(Value::Number(c)) => Exploration::Fixed(*c),
             _ if solver => Exploration::Auto,
-            _ => Exploration::Fixed(super::mcts::Config::default().exploration),
+            _ => Exploration::Fixed(super::mcts::Config::plain().exploration),
         };
         let default_tactics = if solver_preset { None } else { Some(false) };
         Ok(MctsSpec {
@@ -515,14 +515,15 @@ impl MctsSpec {
 
     /// The plain MCTS configuration (budget, exploration, greedy).
     pub fn config(&self) -> super::mcts::Config {
+        let plain = super::mcts::Config::plain();
         super::mcts::Config {
             budget: self.budget,
             greedy: self.greedy,
             exploration: match self.exploration {
                 Exploration::Fixed(c) => c,
-                Exploration::Auto => super::mcts::Config::default().exploration,
+                Exploration::Auto => plain.exploration,
             },
-            ..super::mcts::Config::default()
+            ..plain
         }
     }
 }
