@@ -1578,25 +1578,13 @@ heuristic?: string,
  */
 mode?: 'auto' | 'paranoid' | 'maxn', 
 /**
- * the transposition table. Default `on`.
- */
-tt?: boolean | 'on' | 'off', 
-/**
- * the principal variation searched first. Default `on`.
- */
-ordering?: boolean | 'on' | 'off', 
-/**
  * threads searching, the budget per thread. Default `1`.
  */
 threads?: number | 'auto', 
 /**
  * Same as `threads`.
  */
-cores?: number | 'auto', 
-/**
- * with threads: one table for all or one each. Default `shared`.
- */
-table?: 'shared' | 'own', };
+cores?: number | 'auto', };
 
 /**
  * The options of `bestfirst`.
@@ -1636,7 +1624,7 @@ nodes?: number,
  */
 c?: number | 'auto', 
 /**
- * threads, the budget per thread: root-parallel trees, or with the solver one shared tree. Default `1`.
+ * threads growing one tree, the budget per thread. Default `1`.
  */
 threads?: number | 'auto', 
 /**
@@ -1651,10 +1639,6 @@ greedy?: boolean | 'on' | 'off',
  * MCTS-Solver: proven wins and losses, the tree kept between moves. Default `off`.
  */
 solver?: boolean | 'on' | 'off', 
-/**
- * solver only: the tree kept between moves. Default `on`.
- */
-reuse?: boolean | 'on' | 'off', 
 /**
  * solver only: the tree grown on the opponent's time by a player server. Default `on`.
  */
@@ -1697,7 +1681,7 @@ nodes?: number,
  */
 c?: number | 'auto', 
 /**
- * threads, the budget per thread: root-parallel trees, or with the solver one shared tree. Default `1`.
+ * threads growing one tree, the budget per thread. Default `1`.
  */
 threads?: number | 'auto', 
 /**
@@ -1708,10 +1692,6 @@ cores?: number | 'auto',
  * playouts take a move that wins at once and avoid one that lets the opponent win at once. Default `on`.
  */
 greedy?: boolean | 'on' | 'off', 
-/**
- * solver only: the tree kept between moves. Default `on`.
- */
-reuse?: boolean | 'on' | 'off', 
 /**
  * solver only: the tree grown on the opponent's time by a player server. Default `on`.
  */

@@ -69,12 +69,11 @@ where
         let hs = (0..threads)
             .map(|_| heuristics::build(&s.heuristic, program, m))
             .collect::<Result<Vec<_>, _>>()?;
-        // `table=own`: a table per thread, as the workers in Node and the
-        // page have (for measuring that case natively).
+        // One table shared by the threads.
         return Ok(Box::new(alphabeta_parallel::ParallelAlphaBeta::new(
             hs,
             s.config(),
-            s.shared_table,
+            true,
         )));
     }
     let h = heuristics::build(&s.heuristic, program, m)?;
@@ -119,7 +118,6 @@ pub fn solver_config<M: StateMachine>(
     Ok(mcts::solver::Config {
         budget: s.budget,
         exploration,
-        reuse: s.reuse,
         ponder: s.ponder,
         greedy: s.greedy,
         material,

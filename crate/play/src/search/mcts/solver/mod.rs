@@ -93,10 +93,8 @@ pub struct Config {
     pub max_nodes: usize,
     /// Step cap of one playout.
     pub playout_steps: usize,
-    /// Keep the tree between moves.
-    pub reuse: bool,
-    /// With the tree kept, grow it on the opponents' time (a player
-    /// server). Off, for measuring on one machine: there pondering takes
+    /// Grow the tree, kept between moves, on the opponents' time (a
+    /// player server). Off, for measuring on one machine: there pondering takes
     /// the opponent's cores.
     pub ponder: bool,
     /// Greedy playouts: decisive and anti-decisive moves
@@ -141,7 +139,6 @@ impl Default for Config {
             exploration: 0.7,
             max_nodes: 5_000_000,
             playout_steps: 1000,
-            reuse: true,
             ponder: true,
             greedy: false,
             material: None,
@@ -155,10 +152,9 @@ impl Default for Config {
 
 impl Config {
     /// Plain MCTS (`mcts`): the same tree without proofs, choke, material,
-    /// tactics, transpositions or pondering, grown anew each move.
+    /// tactics, transpositions or pondering.
     pub fn plain() -> Config {
         Config {
-            reuse: false,
             ponder: false,
             choke: false,
             proofs: false,
@@ -531,7 +527,7 @@ where
     }
     // The tree is kept between moves, so what pondering adds is used.
     fn ponders(&self) -> bool {
-        self.tree.cfg.reuse && self.tree.cfg.ponder
+        self.tree.cfg.ponder
     }
     fn ponder(
         &mut self,

@@ -369,7 +369,7 @@ impl<S: Clone + Eq + Hash + Send + 'static> Searcher<S> {
         root: &S,
     ) -> Result<(), EvalError> {
         self.banned.clear();
-        if !(self.cfg.reuse && self.reroot(root)) {
+        if !self.reroot(root) {
             self.clear();
             let node = Self::make_node(m, root.clone(), &self.cfg, None)?;
             self.push(node);
