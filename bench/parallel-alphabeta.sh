@@ -14,7 +14,6 @@
 #   HEURISTIC [mobility]  (any heuristic: all are `Send`)
 #   BUDGET [ms=$MS]  the budget of both players; `nodes=N` gives each worker
 #                N nodes: what equal time gives on free cores, whatever the load
-#   TABLE [shared]  `own`: a table per thread, as the workers in Node and the page
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${GDLKIT:-${CARGO_TARGET_DIR:-target}/ci/gdlkit}
@@ -26,10 +25,9 @@ THREADS=${THREADS:-2}
 SEED=${SEED:-31}
 HEURISTIC=${HEURISTIC:-mobility}
 BUDGET=${BUDGET:-ms=$MS}
-TABLE=${TABLE:-shared}
 mkdir -p "$OUT"
 for game in ${GAMES_LIST:-connectFour breakthrough}; do
-  par="alphabeta:$BUDGET,threads=$THREADS,heuristic=$HEURISTIC,table=$TABLE"
+  par="alphabeta:$BUDGET,threads=$THREADS,heuristic=$HEURISTIC"
   one="alphabeta:$BUDGET,threads=1,heuristic=$HEURISTIC"
   before=$(cut -d' ' -f1 /proc/loadavg)
   start=$(date -u +%H:%M)

@@ -1597,25 +1597,13 @@ heuristic?: string,
  */
 mode?: 'auto' | 'paranoid' | 'maxn', 
 /**
- * the transposition table. Default `on`.
- */
-tt?: boolean | 'on' | 'off', 
-/**
- * the principal variation searched first. Default `on`.
- */
-ordering?: boolean | 'on' | 'off', 
-/**
  * threads searching, the budget per thread. Default `1`.
  */
 threads?: number | 'auto', 
 /**
  * Same as `threads`.
  */
-cores?: number | 'auto', 
-/**
- * with threads: one table for all or one each. Default `shared`.
- */
-table?: 'shared' | 'own', };
+cores?: number | 'auto', };
 
 /**
  * The options of `bestfirst`.
@@ -1655,7 +1643,7 @@ nodes?: number,
  */
 c?: number | 'auto', 
 /**
- * threads, the budget per thread: root-parallel trees, or with the solver one shared tree. Default `1`.
+ * threads growing one tree, the budget per thread. Default `1`.
  */
 threads?: number | 'auto', 
 /**
@@ -1670,10 +1658,6 @@ greedy?: boolean | 'on' | 'off',
  * MCTS-Solver: proven wins and losses, the tree kept between moves. Default `off`.
  */
 solver?: boolean | 'on' | 'off', 
-/**
- * solver only: the tree kept between moves. Default `on`.
- */
-reuse?: boolean | 'on' | 'off', 
 /**
  * solver only: the tree grown on the opponent's time by a player server. Default `on`.
  */
@@ -1716,7 +1700,7 @@ nodes?: number,
  */
 c?: number | 'auto', 
 /**
- * threads, the budget per thread: root-parallel trees, or with the solver one shared tree. Default `1`.
+ * threads growing one tree, the budget per thread. Default `1`.
  */
 threads?: number | 'auto', 
 /**
@@ -1727,10 +1711,6 @@ cores?: number | 'auto',
  * playouts take a move that wins at once and avoid one that lets the opponent win at once. Default `on`.
  */
 greedy?: boolean | 'on' | 'off', 
-/**
- * solver only: the tree kept between moves. Default `on`.
- */
-reuse?: boolean | 'on' | 'off', 
 /**
  * solver only: the tree grown on the opponent's time by a player server. Default `on`.
  */

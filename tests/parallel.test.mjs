@@ -1,9 +1,9 @@
 // Root-parallel MCTS over Node worker threads: two GdlWorkers
-// each search with their own seed, the Rust merge picks the move; the
-// result equals `mcts:threads=2` run inside wasm (the same Rust player as
-// the native threads, its workers one after the other) for the same seeds,
-// move after move; the merged statistics are the sum of the workers'.
-// Runs on the wasm build in pkg/ (`npm run build`).
+// each search with their own seed (an `MctsWorker` each, its tree kept
+// from move to move), the Rust merge picks the move; the result equals
+// the same two `MctsWorker`s run in this thread and merged with
+// `mctsChoose`, move after move; the merged statistics are the sum of the
+// workers'. Runs on the wasm build in pkg/ (`npm run build`).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PKG, ROOT } from '../scripts/lib.mjs';
 
-test('parallelBestMove on worker threads = mcts:threads=2 in wasm, move after move', async () => {
+test('parallelBestMove on worker threads = the same MctsWorkers in this thread, move after move', async () => {
   assert.ok(existsSync(join(PKG, 'gdlkit_bg.wasm')), 'pkg/ is missing: run `npm run build` first');
   const gdl = await import('../js/node.js');
   const { GdlWorker } = await import('../js/worker-node.js');
@@ -19,7 +19,7 @@ test('parallelBestMove on worker threads = mcts:threads=2 in wasm, move after mo
   const spec = 'mcts:playouts=300';
   const seed = 5;
   const game = new gdl.Game(kif);
-  const player = new gdl.Player(kif, `${spec},threads=2`, { seed });
+  const here = [0, 1].map((worker) => new gdl.MctsWorker(kif, spec, { seed, worker }));
   const workers = [new GdlWorker(), new GdlWorker()];
   try {
     let state = game.initialState();
@@ -28,7 +28,11 @@ test('parallelBestMove on worker threads = mcts:threads=2 in wasm, move after mo
       const fluents = game.fluents(state);
       const role = game.roles().findIndex((r) => game.legalMoves(state, r).length > 1);
       const got = await gdl.parallelBestMove(workers, { kif, spec, seed, fluents, role });
-      const want = player.selectMove(fluents, role);
+      const parts = here.map((w) => {
+        const { stats: _s, ...root } = w.rootStats(fluents, role);
+        return root;
+      });
+      const want = gdl.mctsChoose(parts).move;
       assert.equal(got.move, want, `ply ${plies}`);
       assert.ok(game.legalMoves(state, role).includes(got.move));
       // The merged statistics are the sum of the parts.
@@ -41,7 +45,7 @@ test('parallelBestMove on worker threads = mcts:threads=2 in wasm, move after mo
     assert.ok(plies >= 4, `only ${plies} plies compared`);
   } finally {
     for (const w of workers) w.terminate();
-    player.free();
+    for (const w of here) w.free();
     game.free();
   }
 });

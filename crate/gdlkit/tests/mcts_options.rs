@@ -38,7 +38,7 @@ fn an_unknown_option_names_the_valid_ones() {
         assert_eq!(
             err,
             format!(
-                "player `mcts` has no option `{key}` (options: ms, playouts, nodes, c, threads, cores, greedy, solver, reuse, ponder, eval, tactics, transpositions, choke)"
+                "player `mcts` has no option `{key}` (options: ms, playouts, nodes, c, threads, cores, greedy, solver, ponder, eval, tactics, transpositions, choke)"
             )
         );
     }
@@ -46,14 +46,7 @@ fn an_unknown_option_names_the_valid_ones() {
 
 #[test]
 fn the_solvers_options_need_the_solver() {
-    for key in [
-        "reuse",
-        "ponder",
-        "choke",
-        "eval",
-        "tactics",
-        "transpositions",
-    ] {
+    for key in ["ponder", "choke", "eval", "tactics", "transpositions"] {
         let err = build("connectFour", &format!("mcts:{key}=on")).unwrap_err();
         assert_eq!(err, format!("player option {key} needs solver=on"));
     }

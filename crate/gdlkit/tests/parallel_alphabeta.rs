@@ -263,15 +263,12 @@ fn thread_options() {
     let spec = "alphabeta:threads=2,ms=10".parse().unwrap();
     let p = build_player(&spec, &program, &mut m, 1).unwrap();
     assert_eq!(p.name(), "alphabeta(fuzzy, 10 ms, 2 threads)");
-    let spec = "alphabeta:threads=2,heuristic=none,table=own"
-        .parse()
-        .unwrap();
-    assert!(build_player(&spec, &program, &mut m, 1).is_ok());
-    let e = "alphabeta:threads=2,heuristic=none,table=x"
+    // The table is always shared: `table` is no option.
+    let e = "alphabeta:threads=2,heuristic=none,table=own"
         .parse::<PlayerSpec>()
         .unwrap_err()
         .to_string();
-    assert!(e.contains("shared or own"), "{e}");
+    assert!(e.contains("has no option `table`"), "{e}");
     for bad in ["alphabeta:threads=0", "alphabeta:cores=many"] {
         let e = bad.parse::<PlayerSpec>().unwrap_err().to_string();
         assert!(e.contains("auto or a number from 1 to 256"), "{bad}: {e}");

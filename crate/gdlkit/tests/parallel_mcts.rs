@@ -1,24 +1,25 @@
-//! Root-parallel MCTS: the merged root statistics are the sum of
-//! the workers' (each equal to a one-core search with the worker's seed),
-//! the parallel player only plays legal moves (turn-taking and simultaneous
-//! games), and with one thread it plays exactly like the one-core player.
+//! MCTS on threads and across workers: `threads=N` grows one tree with N
+//! walkers (the budget per walker); the root statistics of workers with a
+//! tree each (the page's Web Workers) merge into their sum; a seed gives
+//! one game; the threaded player only plays legal moves (turn-taking and
+//! simultaneous games).
 
 mod common;
 
-use gdlkit::search::mcts::parallel::ParallelMcts;
-use gdlkit::search::mcts::{self, merge_roots, Mcts};
+use gdlkit::search::mcts::{self, merge_roots, SolverMcts};
 use gdlkit::search::parallel::worker_seed;
 use gdlkit::search::{build_player, Budget, Player, PlayerSpec};
-use gdlkit::{Engine, StateMachine};
+use gdlkit::{Engine, EngineState, StateMachine};
 
 fn load(name: &str, test: &str) -> Option<(String, Engine)> {
     common::game(name, &format!("parallel_mcts: {test}"))
 }
 
+/// Plain MCTS with a playout budget.
 fn cfg(playouts: u64) -> mcts::Config {
     mcts::Config {
         budget: Budget::nodes(playouts),
-        ..mcts::Config::default()
+        ..mcts::Config::plain()
     }
 }
 
@@ -28,10 +29,12 @@ fn merged_statistics_are_the_sum_of_the_workers() {
         return;
     };
     let root = m.initial_state().unwrap();
-    let mut p = ParallelMcts::new(cfg(300), 7, 3);
-    let parts = p.search_roots(&mut m, &root, 0).unwrap();
-    assert_eq!(parts.len(), 3);
-    let roots: Vec<_> = parts.iter().map(|(r, _)| r.clone()).collect();
+    // Three workers as in the page: a tree each, seeded as the threads are.
+    let search = |m: &mut Engine, i: usize| {
+        let mut w = SolverMcts::<EngineState>::new(cfg(300), worker_seed(7, i), 1);
+        w.search_view(m, &root, 0).unwrap().0
+    };
+    let roots: Vec<_> = (0..3).map(|i| search(&mut m, i)).collect();
     let merged = merge_roots(&roots).unwrap();
     assert_eq!(merged.moves.len(), 9);
     for i in 0..merged.moves.len() {
@@ -45,18 +48,32 @@ fn merged_statistics_are_the_sum_of_the_workers() {
     assert_eq!(merged.playouts, 900);
     // Every iteration passes through exactly one of our root moves.
     assert_eq!(merged.visits.iter().sum::<u64>(), merged.playouts);
-    // Each worker is the one-core search with its seed (threads share nothing).
-    for (i, (r, _)) in parts.iter().enumerate() {
-        let mut one = Mcts::new(cfg(300), worker_seed(7, i));
-        let (alone, _) = one.search_root(&mut m, &root, 0).unwrap();
-        assert_eq!(&alone, r, "worker {i}");
-    }
+    // Plain MCTS proves nothing: the statistics alone choose.
+    assert!(roots.iter().all(|r| r.proven.is_empty()));
+    // A worker's seed gives its statistics again.
+    assert_eq!(search(&mut m, 1), roots[1]);
     // The workers differ (different seeds), so merging adds information.
     assert_ne!(roots[0].visits, roots[1].visits);
     // Parts of different roots cannot be merged.
     let mut other = roots[1].clone();
     other.moves.swap(0, 1);
     assert!(merge_roots(&[roots[0].clone(), other]).is_err());
+}
+
+#[test]
+fn threads_grow_one_tree() {
+    let Some((_, mut m)) = load("connectFour", "threads_grow_one_tree") else {
+        return;
+    };
+    let root = m.initial_state().unwrap();
+    let mut p = SolverMcts::<EngineState>::new(cfg(200), 5, 2);
+    let (view, stats) = p.search_view(&mut m, &root, 0).unwrap();
+    // Each walker spends its own budget on the one tree (on an engine whose
+    // clones name terms apart, one walker grows it).
+    let walkers = if m.clones_share_terms() { 2 } else { 1 };
+    assert_eq!(stats.playouts, 200 * walkers);
+    assert_eq!(view.visits.iter().sum::<u64>(), stats.playouts);
+    assert!(stats.nodes > 1 && stats.nodes <= stats.playouts + 1);
 }
 
 /// Plays whole games with the parallel player in every role against random
@@ -110,19 +127,19 @@ fn parallel_moves_are_legal_simultaneous() {
 }
 
 #[test]
-fn one_thread_plays_like_the_one_core_player() {
-    let Some((_, mut m)) = load("ticTacToe", "one_thread_plays_like_the_one_core_player") else {
+fn a_seed_gives_one_game() {
+    let Some((_, mut m)) = load("ticTacToe", "a_seed_gives_one_game") else {
         return;
     };
-    let mut one = Mcts::new(cfg(150), 11);
-    let mut par = ParallelMcts::new(cfg(150), 11, 1);
+    let mut one = SolverMcts::<EngineState>::new(cfg(150), 11, 1);
+    let mut again = SolverMcts::<EngineState>::new(cfg(150), 11, 1);
     let mut s = m.initial_state().unwrap();
     let mut moves = 0;
     while !m.is_terminal(&s).unwrap() {
         let mut joint = Vec::new();
         for r in 0..m.roles().len() {
             let a = Player::<Engine>::select_move(&mut one, &mut m, &s, r).unwrap();
-            let b = Player::<Engine>::select_move(&mut par, &mut m, &s, r).unwrap();
+            let b = Player::<Engine>::select_move(&mut again, &mut m, &s, r).unwrap();
             assert_eq!(a, b, "move {moves}, role {r}");
             joint.push(a);
         }

@@ -9,7 +9,7 @@ use gdlkit::search::bestfirst::BestFirst;
 use gdlkit::search::fuzzy::FuzzyHeuristic;
 use gdlkit::search::heuristics::{self, Constant, Heuristic};
 use gdlkit::search::matches::{run_match, MatchConfig};
-use gdlkit::search::mcts::{self, Mcts};
+use gdlkit::search::mcts::{self, SolverMcts};
 use gdlkit::search::minimax::Minimax;
 use gdlkit::search::{Budget, GameInfo, Player, PlayerSpec};
 use gdlkit::trace::{principal_variation, replay, Event, Trace, Tree, TreeGame};
@@ -576,12 +576,13 @@ fn mcts_and_paranoid_alphabeta_play_simultaneous_games() {
     let s = m.initial_state().unwrap();
     let info = GameInfo::sample(&mut m, &s, 10, 1).unwrap();
     assert!(!info.turn_taking);
-    let mut mc = Mcts::new(
+    let mut mc = SolverMcts::new(
         mcts::Config {
             budget: Budget::nodes(200),
-            ..mcts::Config::default()
+            ..mcts::Config::plain()
         },
         3,
+        1,
     );
     let r = mc.search(&mut m, &s, 0).unwrap();
     assert!(m
@@ -609,7 +610,10 @@ fn mcts_and_paranoid_alphabeta_play_simultaneous_games() {
     assert!(res.games.iter().all(|g| g.terminal));
 }
 
-fn mcts_move_in_won_position<M: StateMachine>(m: &mut M) -> String {
+fn mcts_move_in_won_position<M: StateMachine + Clone + Send>(m: &mut M) -> String
+where
+    M::State: Send + Sync + 'static,
+{
     // x: (1 1) (1 2); o: (2 1) (2 2); x to move wins with (mark 1 3).
     let mut s = m.initial_state().unwrap();
     for (x, o) in [
@@ -622,11 +626,12 @@ fn mcts_move_in_won_position<M: StateMachine>(m: &mut M) -> String {
         let o = gdlkit::program::parse_ground_term(m.terms_mut(), o).unwrap();
         s = m.next_state(&s, &[x, o]).unwrap();
     }
-    let mut mc = Mcts::new(
+    let mut mc = SolverMcts::new(
         mcts::Config {
             budget: Budget::nodes(1000),
-            ..mcts::Config::default()
+            ..mcts::Config::plain()
         },
+        1,
         1,
     );
     let mv = mc.select_move(m, &s, 0).unwrap();

@@ -622,6 +622,7 @@ pub struct Label {
 
 /// An abstract tree as a two-role turn-taking game (MAX at even depths).
 /// Goal of `max` at a leaf is its value, of `min` the negation (zero-sum).
+#[derive(Clone)]
 pub struct TreeGame {
     store: TermStore,
     roles: [TermId; 2],
@@ -631,6 +632,7 @@ pub struct TreeGame {
     nodes: Vec<TNode>,
 }
 
+#[derive(Clone)]
 struct TNode {
     depth: u32,
     value: Option<i64>,

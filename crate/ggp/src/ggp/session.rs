@@ -949,9 +949,8 @@ mod tests {
             p.log,
             i.log
         );
-        // Plain MCTS rebuilds its tree every move: nothing to ponder.
+        // Plain MCTS does not ponder.
         assert!(!session("mcts").ponders());
-        assert!(!session("mcts:solver=on,reuse=off").ponders());
         assert!(!session("mcts:solver=on,ponder=off").ponders());
         assert_eq!(session("mcts").ponder(10.0), 0);
     }

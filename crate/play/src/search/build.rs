@@ -38,22 +38,13 @@ where
             Ok(Box::new(bestfirst::BestFirst::new(h, s.budget)))
         }
         PlayerSpec::Mcts(s) | PlayerSpec::MctsSolver(s) => {
-            // `threads=N` or `cores=auto|N`: root-parallel MCTS
-            // (tree-parallel with the solver); one thread is the one-core
-            // player itself.
+            // One tree, grown by `threads=N` (or `cores=auto|N`) threads.
+            let cfg = match s.solver {
+                true => solver_config(s, program, m, seed)?,
+                false => s.config(),
+            };
             let threads = s.threads.count();
-            if s.solver {
-                let cfg = solver_config(s, program, m, seed)?;
-                return Ok(Box::new(mcts::solver::SolverMcts::new(cfg, seed, threads)));
-            }
-            if threads > 1 {
-                return Ok(Box::new(mcts::parallel::ParallelMcts::new(
-                    s.config(),
-                    seed,
-                    threads,
-                )));
-            }
-            Ok(Box::new(mcts::Mcts::new(s.config(), seed)))
+            Ok(Box::new(mcts::SolverMcts::new(cfg, seed, threads)))
         }
         PlayerSpec::CoolerJo(s) => Ok(fjo::coolerjo(program, m, s.budget)?),
         PlayerSpec::Ensemble(s) => {
@@ -83,12 +74,11 @@ where
         let hs = (0..threads)
             .map(|_| heuristics::build(&s.heuristic, program, m))
             .collect::<Result<Vec<_>, _>>()?;
-        // `table=own`: a table per thread, as the workers in Node and the
-        // page have (for measuring that case natively).
+        // One table shared by the threads.
         return Ok(Box::new(alphabeta_parallel::ParallelAlphaBeta::new(
             hs,
             s.config(),
-            s.shared_table,
+            true,
         )));
     }
     let h = heuristics::build(&s.heuristic, program, m)?;
@@ -133,7 +123,6 @@ pub fn solver_config<M: StateMachine>(
     Ok(mcts::solver::Config {
         budget: s.budget,
         exploration,
-        reuse: s.reuse,
         ponder: s.ponder,
         greedy: s.greedy,
         material,

@@ -8,7 +8,7 @@ use super::bestfirst::BestFirst;
 use super::heuristics::{self, Constant, Heuristic};
 use super::matches::GameRecord;
 use super::matches::{run_match, MatchConfig, MatchResult};
-use super::mcts::{self, Mcts};
+use super::mcts::{self, SolverMcts};
 use super::minimax::{Minimax, MinimaxPlayer};
 use super::{Budget, Iteration, PlayerSpec, SearchResult, Stats, Stop, DEFAULT_MS, MAX_DEPTH};
 use crate::engine::{Engine, EngineState};
@@ -413,13 +413,16 @@ struct Pass<'a> {
 
 /// One search from `root` (None: the initial state), its result written
 /// into `out`.
-fn run<M: StateMachine + 'static>(
+fn run<M: StateMachine + Clone + Send + 'static>(
     m: &mut M,
     mut h: Box<dyn Heuristic<M>>,
     root: Option<M::State>,
     pass: Pass<'_>,
     out: &mut SearchReport,
-) -> Result<(), ReportError> {
+) -> Result<(), ReportError>
+where
+    M::State: Send + Sync,
+{
     let Pass {
         role,
         budget,
@@ -508,9 +511,11 @@ fn run<M: StateMachine + 'static>(
         _ => {
             let cfg = mcts::Config {
                 budget,
-                ..mcts::Config::default()
+                ..mcts::Config::plain()
             };
-            Mcts::new(cfg, o.seed).search(m, &root, role).map_err(err)?
+            SolverMcts::new(cfg, o.seed, 1)
+                .search(m, &root, role)
+                .map_err(err)?
         }
     };
     out.value = result.value;

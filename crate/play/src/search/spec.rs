@@ -126,20 +126,7 @@ const ALPHABETA: &[OptionInfo] = &[
         "auto",
         "paranoid or max-n values; auto: max-n in two-role turn-taking games that are not zero-sum",
     ),
-    opt("tt", Kind::Flag, "on", "the transposition table"),
-    opt(
-        "ordering",
-        Kind::Flag,
-        "on",
-        "the principal variation searched first",
-    ),
     THREADS,
-    opt(
-        "table",
-        Kind::Choice(&["shared", "own"]),
-        "shared",
-        "with threads: one table for all or one each",
-    ),
 ];
 const BESTFIRST: &[OptionInfo] = &[MS, NODES, HEURISTIC];
 const COOLERJO: &[OptionInfo] = &[DEPTH, MS, NODES];
@@ -176,11 +163,10 @@ macro_rules! mcts_options {
             opt("c", Kind::Exploration, $c, "the UCT exploration constant; auto (solver only): from the game's length"),
             OptionInfo {
                 aliases: &["cores"],
-                ..opt("threads", Kind::Threads, "1", "threads, the budget per thread: root-parallel trees, or with the solver one shared tree")
+                ..opt("threads", Kind::Threads, "1", "threads growing one tree, the budget per thread")
             },
             opt("greedy", Kind::Flag, $greedy, "playouts take a move that wins at once and avoid one that lets the opponent win at once"),
             $($solver,)?
-            opt("reuse", Kind::Flag, "on", "solver only: the tree kept between moves"),
             opt("ponder", Kind::Flag, "on", "solver only: the tree grown on the opponent's time by a player server"),
             opt("eval", Kind::Choice(&["material", "off"]), $eval, "solver only: rewards shifted at the end of exchanges of pieces, where the count tells something of the outcome"),
             opt("tactics", Kind::FlagAuto, $tactics, "solver only: forced wins and losses proven beside the tree; auto: where the material is counted"),
@@ -211,14 +197,7 @@ const HYPERPLAY: &[OptionInfo] = &[
 ];
 
 /// The options only MCTS-Solver reads: refused in `mcts` without `solver=on`.
-const SOLVER_ONLY: [&str; 6] = [
-    "reuse",
-    "ponder",
-    "choke",
-    "eval",
-    "tactics",
-    "transpositions",
-];
+const SOLVER_ONLY: [&str; 5] = ["ponder", "choke", "eval", "tactics", "transpositions"];
 
 /// The declared options of a player (by its canonical name), in the order
 /// its error messages and documents list them.
@@ -430,11 +409,7 @@ pub struct AlphaBetaSpec {
     pub budget: Budget,
     pub heuristic: String,
     pub mode: alphabeta::Mode,
-    pub tt: bool,
-    pub ordering: bool,
     pub threads: Threads,
-    /// One table shared by the threads (`table=shared`), else one each.
-    pub shared_table: bool,
     pub written: Written,
 }
 
@@ -443,8 +418,6 @@ impl AlphaBetaSpec {
     pub fn config(&self) -> alphabeta::Config {
         alphabeta::Config {
             budget: self.budget,
-            tt: self.tt,
-            ordering: self.ordering,
             mode: self.mode,
             ..alphabeta::Config::default()
         }
@@ -467,7 +440,6 @@ pub struct MctsSpec {
     pub greedy: bool,
     /// MCTS-Solver; the options below are read only with it.
     pub solver: bool,
-    pub reuse: bool,
     pub ponder: bool,
     /// `eval=material`: the pieces counted where they tell something.
     pub material: bool,
@@ -506,7 +478,7 @@ impl MctsSpec {
         let exploration = match o.get("c") {
             Some(Value::Number(c)) => Exploration::Fixed(*c),
             _ if solver => Exploration::Auto,
-            _ => Exploration::Fixed(super::mcts::Config::default().exploration),
+            _ => Exploration::Fixed(super::mcts::Config::plain().exploration),
         };
         let default_tactics = if solver_preset { None } else { Some(false) };
         Ok(MctsSpec {
@@ -515,7 +487,6 @@ impl MctsSpec {
             threads: o.threads(),
             greedy: o.flag("greedy", solver_preset),
             solver,
-            reuse: o.flag("reuse", true),
             ponder: o.flag("ponder", true),
             material: o.word("eval", if solver_preset { "material" } else { "off" }) == "material",
             tactics: o.flag_auto("tactics", default_tactics),
@@ -527,14 +498,15 @@ impl MctsSpec {
 
     /// The plain MCTS configuration (budget, exploration, greedy).
     pub fn config(&self) -> super::mcts::Config {
+        let plain = super::mcts::Config::plain();
         super::mcts::Config {
             budget: self.budget,
             greedy: self.greedy,
             exploration: match self.exploration {
                 Exploration::Fixed(c) => c,
-                Exploration::Auto => super::mcts::Config::default().exploration,
+                Exploration::Auto => plain.exploration,
             },
-            ..super::mcts::Config::default()
+            ..plain
         }
     }
 }
@@ -702,10 +674,7 @@ fn alphabeta_spec(written: Written) -> Result<AlphaBetaSpec, SpecError> {
             "maxn" => alphabeta::Mode::MaxN,
             _ => alphabeta::Mode::Auto,
         },
-        tt: o.flag("tt", true),
-        ordering: o.flag("ordering", true),
         threads: o.threads(),
-        shared_table: o.word("table", "shared") == "shared",
         written,
     })
 }

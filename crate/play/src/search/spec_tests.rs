@@ -17,7 +17,7 @@ fn mcts(text: &str) -> MctsSpec {
 
 #[test]
 fn an_unknown_option_lists_the_players_options() {
-    let list = "ms, playouts, nodes, c, threads, cores, greedy, solver, reuse, ponder, eval, tactics, transpositions, choke";
+    let list = "ms, playouts, nodes, c, threads, cores, greedy, solver, ponder, eval, tactics, transpositions, choke";
     for name in ["mcts", "mcts-solver", "uct", "MCTS"] {
         assert_eq!(
             err(&format!("{name}:bogus=1")),
@@ -26,7 +26,7 @@ fn an_unknown_option_lists_the_players_options() {
     }
     assert_eq!(
         err("alphabeta:x=1"),
-        "player `alphabeta` has no option `x` (options: depth, ms, nodes, heuristic, mode, tt, ordering, threads, cores, table)"
+        "player `alphabeta` has no option `x` (options: depth, ms, nodes, heuristic, mode, threads, cores)"
     );
     assert_eq!(
         err("random:ms=1"),
@@ -46,8 +46,8 @@ fn bad_values_name_the_values_an_option_takes() {
             "player option mode expects auto, paranoid or maxn, got `x`",
         ),
         (
-            "alphabeta:tt=maybe",
-            "player option tt expects on or off, got `maybe`",
+            "mcts:greedy=maybe",
+            "player option greedy expects on or off, got `maybe`",
         ),
         (
             "mcts:threads=0",
@@ -133,7 +133,7 @@ fn budgets_aliases_and_the_last_value() {
     assert_eq!(mcts("mcts:cores=2,threads=3").threads, Threads::Count(3));
     assert_eq!(mcts("mcts:cores=auto").threads, Threads::Auto);
     assert!(mcts("mcts:greedy=yes").greedy);
-    let PlayerSpec::AlphaBeta(ab) = "alpha-beta:depth=3,table=own,mode=maxn"
+    let PlayerSpec::AlphaBeta(ab) = "alpha-beta:depth=3,mode=maxn"
         .parse::<PlayerSpec>()
         .unwrap()
     else {
@@ -141,7 +141,6 @@ fn budgets_aliases_and_the_last_value() {
     };
     assert_eq!(ab.budget.depth, Some(3));
     assert_eq!(ab.budget.ms, None);
-    assert!(!ab.shared_table);
     assert_eq!(ab.mode, alphabeta::Mode::MaxN);
     assert_eq!(ab.heuristic, "fuzzy");
     let PlayerSpec::Ensemble(e) = "ensemble:heuristics=a+b".parse::<PlayerSpec>().unwrap() else {

@@ -1,6 +1,6 @@
 //! Root-parallel MCTS across workers (Web Workers in the page, worker
-//! threads in Node): each worker holds an `MctsWorker` (plain MCTS or
-//! MCTS-Solver, its tree kept from move to move) that searches from a
+//! threads in Node): each worker holds an `MctsWorker` (one tree, plain
+//! MCTS or MCTS-Solver, kept from move to move) that searches from a
 //! state and returns its root statistics; the main thread passes them to
 //! `mctsChoose`, which merges them and picks the move with the same Rust
 //! functions as the native threads (`crate::search::mcts`). JavaScript only
@@ -12,7 +12,7 @@ use crate::engine::{Engine, EngineState};
 use crate::js_api::{MctsChoice, MctsRootResult, MctsWorkerOptions};
 use crate::reasoner::StateMachine;
 use crate::search::mcts::solver::SolverMcts;
-use crate::search::mcts::{choose, merge_roots, Mcts, RootStats};
+use crate::search::mcts::{choose, merge_roots, RootStats};
 use crate::search::parallel::worker_seed;
 use crate::search::{solver_config, PlayerSpec, SpecError};
 use wasm_bindgen::prelude::*;
@@ -23,14 +23,7 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen]
 pub struct MctsWorker {
     machine: Engine,
-    search: Search,
-}
-
-/// The tree a worker grows: plain MCTS's (grown anew each move) or
-/// MCTS-Solver's (kept, with its proven values).
-enum Search {
-    Plain(Box<Mcts>),
-    Solver(SolverMcts<EngineState>),
+    search: SolverMcts<EngineState>,
 }
 
 #[wasm_bindgen]
@@ -68,16 +61,15 @@ impl MctsWorker {
         // learning's time cap).
         let seed = seed.unwrap_or(1);
         let worker_seed = worker_seed(seed, worker.unwrap_or(0) as usize);
-        let search = if spec.solver {
-            let mut cfg = solver_config(&spec, &program, &mut machine, seed)
-                .map_err(|e| js::type_error(&e))?;
-            // One worker checks, as one thread does natively; the others
-            // spend all their time on the tree.
-            cfg.tactics &= worker.unwrap_or(0) == 0;
-            Search::Solver(SolverMcts::new(cfg, worker_seed, 1))
-        } else {
-            Search::Plain(Box::new(Mcts::new(spec.config(), worker_seed)))
+        let mut cfg = match spec.solver {
+            true => solver_config(&spec, &program, &mut machine, seed)
+                .map_err(|e| js::type_error(&e))?,
+            false => spec.config(),
         };
+        // One worker checks, as one thread does natively; the others
+        // spend all their time on the tree.
+        cfg.tactics &= worker.unwrap_or(0) == 0;
+        let search = SolverMcts::new(cfg, worker_seed, 1);
         Ok(MctsWorker { machine, search })
     }
 
@@ -88,11 +80,9 @@ impl MctsWorker {
     pub fn root_stats(&mut self, fluents: Vec<String>, role: u32) -> Result<JsValue, JsValue> {
         let state = search_state(&mut self.machine, &fluents, role)?;
         let role = role as usize;
-        let (rs, stats) = match &mut self.search {
-            Search::Plain(p) => p.search_root(&mut self.machine, &state, role),
-            Search::Solver(p) => p.search_view(&mut self.machine, &state, role),
-        }
-        .map_err(js::eval_error)?;
+        let (rs, stats) = (self.search)
+            .search_view(&mut self.machine, &state, role)
+            .map_err(js::eval_error)?;
         let terms = self.machine.terms();
         let root = RootStats {
             moves: rs.moves.iter().map(|&m| terms.display(m)).collect(),

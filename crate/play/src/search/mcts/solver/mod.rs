@@ -68,7 +68,7 @@ mod tree;
 mod walker;
 
 use crate::clock::now_ms;
-use crate::reasoner::{only_mover, EvalError, StateMachine};
+use crate::reasoner::{only_mover, rewards, EvalError, StateMachine};
 use crate::search::mcts::learned::LearnedEval;
 use crate::search::mcts::root::{choose, ranked, RootStats};
 use crate::search::mcts::tactics::{self, Proofs};
@@ -93,10 +93,8 @@ pub struct Config {
     pub max_nodes: usize,
     /// Step cap of one playout.
     pub playout_steps: usize,
-    /// Keep the tree between moves.
-    pub reuse: bool,
-    /// With the tree kept, grow it on the opponents' time (a player
-    /// server). Off, for measuring on one machine: there pondering takes
+    /// Grow the tree, kept between moves, on the opponents' time (a
+    /// player server). Off, for measuring on one machine: there pondering takes
     /// the opponent's cores.
     pub ponder: bool,
     /// Greedy playouts: decisive and anti-decisive moves
@@ -117,6 +115,10 @@ pub struct Config {
     /// its node, so a proof or a statistic found by one move order serves
     /// every other.
     pub transpositions: bool,
+    /// MCTS-Solver's proven values and decisive-move checks; off, the
+    /// tree is plain UCT (`mcts`): a terminal node's goals are its
+    /// rewards, and the statistics alone choose the move.
+    pub proofs: bool,
 }
 
 /// The share of a move's time the tactical check takes where it cannot
@@ -137,13 +139,26 @@ impl Default for Config {
             exploration: 0.7,
             max_nodes: 5_000_000,
             playout_steps: 1000,
-            reuse: true,
             ponder: true,
             greedy: false,
             material: None,
             tactics: false,
             choke: true,
             transpositions: false,
+            proofs: true,
+        }
+    }
+}
+
+impl Config {
+    /// Plain MCTS (`mcts`): the same tree without proofs, choke, material,
+    /// tactics, transpositions or pondering.
+    pub fn plain() -> Config {
+        Config {
+            ponder: false,
+            choke: false,
+            proofs: false,
+            ..Config::default()
         }
     }
 }
@@ -413,9 +428,17 @@ impl<S: Clone + Eq + Hash + Send + 'static> SolverMcts<S> {
         S: Send + Sync,
     {
         let (view, stats) = self.search_view(m, root, role)?;
+        let solved = |i: usize| view.proven.get(i).is_some_and(Option::is_some);
         let (best_move, value, solved) = match choose(&view) {
-            Some((i, v)) => (Some(view.moves[i]), v * 100.0, view.proven[i].is_some()),
-            None => (m.legal_moves(root, role)?.first().copied(), 0.0, false),
+            Some((i, v)) => (Some(view.moves[i]), v * 100.0, solved(i)),
+            // Nothing to choose from: plain MCTS gives the state's goal.
+            None => {
+                let goal = match self.tree.cfg.proofs {
+                    true => 0.0,
+                    false => rewards(m, root)?.get(role).copied().unwrap_or(0.0) * 100.0,
+                };
+                (m.legal_moves(root, role)?.first().copied(), goal, false)
+            }
         };
         Ok(SearchResult {
             iterations: Vec::new(),
@@ -427,6 +450,21 @@ impl<S: Clone + Eq + Hash + Send + 'static> SolverMcts<S> {
     }
 }
 
+/// The name of plain MCTS: `mcts`, with its budget and greedy playouts.
+fn plain_name(cfg: &Config, threads: usize) -> String {
+    let greedy = if cfg.greedy { ", greedy" } else { "" };
+    let base = match (cfg.budget.ms, cfg.budget.nodes) {
+        (Some(ms), _) => format!("mcts({ms} ms{greedy})"),
+        (None, Some(n)) => format!("mcts({n} playouts{greedy})"),
+        _ if greedy.is_empty() => "mcts".into(),
+        _ => "mcts(greedy)".into(),
+    };
+    match threads {
+        1 => base,
+        n => crate::search::parallel::threaded_name(&base, n),
+    }
+}
+
 impl<M> Player<M> for SolverMcts<M::State>
 where
     M: StateMachine + Clone + Send,
@@ -434,6 +472,9 @@ where
 {
     fn name(&self) -> String {
         let cfg = &self.tree.cfg;
+        if !cfg.proofs {
+            return plain_name(cfg, self.walkers.len());
+        }
         let mut tags = vec!["solver".to_string()];
         if cfg.exploration != Config::default().exploration {
             tags.push(format!("c={:.2}", cfg.exploration));
@@ -486,7 +527,7 @@ where
     }
     // The tree is kept between moves, so what pondering adds is used.
     fn ponders(&self) -> bool {
-        self.tree.cfg.reuse && self.tree.cfg.ponder
+        self.tree.cfg.ponder
     }
     fn ponder(
         &mut self,

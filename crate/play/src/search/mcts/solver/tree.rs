@@ -369,12 +369,12 @@ impl<S: Clone + Eq + Hash + Send + 'static> Searcher<S> {
         root: &S,
     ) -> Result<(), EvalError> {
         self.banned.clear();
-        if !(self.cfg.reuse && self.reroot(root)) {
+        if !self.reroot(root) {
             self.clear();
             let node = Self::make_node(m, root.clone(), &self.cfg, None)?;
             self.push(node);
         }
-        if !self.nodes[0].checked {
+        if self.cfg.proofs && !self.nodes[0].checked {
             self.decisive(m, 0)?;
         }
         Ok(())
@@ -518,7 +518,7 @@ impl<S: Clone + Eq + Hash + Send + 'static> Searcher<S> {
         for (i, a) in arms.iter().enumerate().filter(|&(i, _)| open(i)) {
             // A proven loss goes below every open move, whose score may be
             // 0 too: a choked iteration leaves the node's count as it was.
-            let exact = if alone {
+            let exact = if alone && self.cfg.proofs {
                 self.child_proven(node, i as u64 * node.strides[r])
                     .map(|p| if p[r] <= 0.0 { -1.0 } else { p[r] })
             } else {
@@ -599,7 +599,7 @@ impl<S: Clone + Eq + Hash + Send + 'static> Searcher<S> {
             if let Some(p) = &node.proven {
                 return Leaf::Proven(cur, p.to_vec());
             }
-            if !node.checked && node.visits > 0 {
+            if self.cfg.proofs && !node.checked && node.visits > 0 {
                 node.checked = true;
                 return Leaf::Check(cur, node.state.clone(), node.legal.clone());
             }
@@ -681,8 +681,8 @@ impl<S: Clone + Eq + Hash + Send + 'static> Searcher<S> {
         // order the tree links to it).
         let proven = self.nodes[end as usize].proven.as_deref();
         let mut rewards = proven.unwrap_or(rewards).to_vec();
-        let mut proving = proven.is_some();
-        let shifting = !proving;
+        let mut proving = proven.is_some() && self.cfg.proofs;
+        let shifting = proven.is_none();
         // A move into a proven loss for its mover, where the mover has
         // another move open, is one it will not make: the loss tells
         // nothing of the nodes above, and counting it there (once per
@@ -780,6 +780,9 @@ impl<S: Clone + Eq + Hash + Send + 'static> Searcher<S> {
         v.moves = node.legal[role].clone();
         v.visits = arms.iter().map(|a| a.visits as u64).collect();
         v.totals = arms.iter().map(|a| a.total).collect();
+        if !self.cfg.proofs {
+            return v;
+        }
         v.proven = (0..arms.len())
             .map(|i| {
                 if alone && node.winning == Some(i as u16) {
