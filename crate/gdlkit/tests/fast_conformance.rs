@@ -25,6 +25,15 @@ fn check_trace(path: &Path) -> Result<Outcome, String> {
     // `Fast`, not `Auto`: auto may pick the interpreter for a game that
     // grounds but runs slower (engine/choice.rs); its network is checked
     // here all the same.
+    // Games the size estimate refuses (auto's quick fallback) would only
+    // spend the budget failing: they are listed like any other fallback.
+    let program = gdlkit::parse_program(&text);
+    if let Ok(it) = gdlkit::Interpreter::new(&program) {
+        let estimate = gdlkit::engine::ground_estimate(&program, &it);
+        if estimate.refuses(&budget) {
+            return Ok(Outcome::Fallback("refused by the size estimate".into()));
+        }
+    }
     let mut m = match gdlkit::engine::load_engine_with(&text, EngineChoice::Fast, budget) {
         Ok(m) => m,
         Err(d) if d.iter().any(|d| d.code == "GDL091") => {

@@ -65,6 +65,10 @@ fn compare_text(
     let Ok(mut it) = Interpreter::new(&program) else {
         return Ok(Outcome::Skipped("invalid".into()));
     };
+    // Games the size estimate refuses are the ones auto never grounds.
+    if gdlkit::engine::ground_estimate(&program, &it).refuses(&budget) {
+        return Ok(Outcome::Skipped("refused by the size estimate".into()));
+    }
     // `Fast`: auto may pick the interpreter for a game that grounds.
     let fast = match Engine::from_program(&program, EngineChoice::Fast, budget) {
         Ok(Engine::Fast(f)) => f,

@@ -524,11 +524,10 @@ pub struct HyperplaySpec {
 impl HyperplaySpec {
     /// The MCTS each state is searched with.
     pub fn config(&self) -> super::mcts::Config {
-        let d = super::mcts::Config::default();
         super::mcts::Config {
             budget: self.budget,
             exploration: self.exploration,
-            ..d
+            ..super::mcts::Config::plain()
         }
     }
 }

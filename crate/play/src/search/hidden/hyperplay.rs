@@ -6,7 +6,7 @@
 
 use super::Belief;
 use crate::reasoner::{chance_role, StateMachine};
-use crate::search::mcts::{self, Mcts};
+use crate::search::mcts::{self, SolverMcts};
 use crate::search::{Budget, Player, Stats};
 use crate::terms::TermId;
 use crate::EvalError;
@@ -15,7 +15,10 @@ use crate::EvalError;
 pub const DEFAULT_SAMPLES: usize = 16;
 
 pub struct Hyperplay<S> {
-    mcts: Mcts,
+    /// Each state's search: plain MCTS, a fresh tree per state.
+    cfg: mcts::Config,
+    /// Searches run so far, which seed the next.
+    searches: u64,
     budget: Budget,
     samples: usize,
     seed: u64,
@@ -28,7 +31,8 @@ impl<S> Hyperplay<S> {
     pub fn new(cfg: mcts::Config, samples: usize, seed: u64) -> Hyperplay<S> {
         Hyperplay {
             budget: cfg.budget,
-            mcts: Mcts::new(cfg, seed),
+            cfg,
+            searches: 0,
             samples: samples.max(1),
             seed,
             belief: None,
@@ -89,7 +93,11 @@ fn share(budget: Budget, k: usize) -> Budget {
     }
 }
 
-impl<M: StateMachine> Player<M> for Hyperplay<M::State> {
+impl<M> Player<M> for Hyperplay<M::State>
+where
+    M: StateMachine + Clone + Send,
+    M::State: Send + Sync + 'static,
+{
     fn name(&self) -> String {
         match (self.budget.ms, self.budget.nodes) {
             (_, Some(n)) => format!("hyperplay({} samples, {n} playouts)", self.samples),
@@ -123,13 +131,18 @@ impl<M: StateMachine> Player<M> for Hyperplay<M::State> {
         role: usize,
     ) -> Result<TermId, EvalError> {
         let roots = self.roots(m, state, role)?;
-        self.mcts.cfg.budget = share(self.budget, roots.len());
+        let cfg = mcts::Config {
+            budget: share(self.budget, roots.len()),
+            ..self.cfg.clone()
+        };
         let mut stats = Stats::default();
         // Per move of ours: its share of each search's visits and its
         // mean reward, weighted by the searched state's weight.
         let mut sums: Vec<(TermId, f64, f64)> = Vec::new();
         for (s, w) in &roots {
-            let (rs, st) = self.mcts.search_root(m, s, role)?;
+            let seed = self.seed.wrapping_add(self.searches);
+            self.searches += 1;
+            let (rs, st) = SolverMcts::new(cfg.clone(), seed, 1).search_view(m, s, role)?;
             stats.add(&st);
             let all = rs.visits.iter().sum::<u64>().max(1) as f64;
             for (i, &mv) in rs.moves.iter().enumerate() {
