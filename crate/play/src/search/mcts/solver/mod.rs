@@ -1,6 +1,6 @@
 //! MCTS-Solver with the tree kept between moves (`mcts:solver=on`).
 //!
-//! The statistics are those of [`super::uct`] (per node and role, each
+//! The statistics are plain MCTS's (per node and role, each
 //! move's visits and summed reward: decoupled UCT, which is plain
 //! single-perspective UCT where one role moves), with these additions:
 //! - **Proven values** (MCTS-Solver, Winands et al.): a terminal node is
