@@ -85,11 +85,11 @@ impl<S> Node<S> {
         for (r, &i) in pick.iter().enumerate() {
             self.arms[r][i as usize].visits += 1;
         }
-        let key = pick
-            .iter()
-            .zip(&self.strides)
-            .map(|(&i, &w)| i as u64 * w)
-            .sum();
+        // Wrapping: past 2^64 joint moves (thousands of roles) the strides
+        // saturate and keys may collide, a coarser tree but never a panic.
+        let key = pick.iter().zip(&self.strides).fold(0u64, |k, (&i, &w)| {
+            k.wrapping_add((i as u64).wrapping_mul(w))
+        });
         let joint = (pick.iter().enumerate())
             .map(|(r, &i)| self.legal[r][i as usize])
             .collect();
@@ -519,7 +519,7 @@ impl<S: Clone + Eq + Hash + Send + 'static> Searcher<S> {
             // A proven loss goes below every open move, whose score may be
             // 0 too: a choked iteration leaves the node's count as it was.
             let exact = if alone && self.cfg.proofs {
-                self.child_proven(node, i as u64 * node.strides[r])
+                self.child_proven(node, (i as u64).wrapping_mul(node.strides[r]))
                     .map(|p| if p[r] <= 0.0 { -1.0 } else { p[r] })
             } else {
                 None
@@ -546,7 +546,7 @@ impl<S: Clone + Eq + Hash + Send + 'static> Searcher<S> {
                 let mut best: Option<&[f64]> = None;
                 let mut all = true;
                 for i in 0..node.legal[r].len() {
-                    match self.child_proven(node, i as u64 * node.strides[r]) {
+                    match self.child_proven(node, (i as u64).wrapping_mul(node.strides[r])) {
                         Some(p) if p[r] >= WIN => {
                             best = Some(p);
                             all = true;
