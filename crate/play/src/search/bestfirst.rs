@@ -283,10 +283,9 @@ impl<M: StateMachine> BestFirst<M> {
 
 impl<M: StateMachine> Player<M> for BestFirst<M> {
     fn name(&self) -> String {
-        match self.budget.ms {
-            Some(ms) => format!("bestfirst({}, {ms} ms)", self.h.name()),
-            None => format!("bestfirst({})", self.h.name()),
-        }
+        let mut parts = vec![self.h.name()];
+        parts.extend(self.budget.limits("nodes").into_iter().take(1));
+        format!("bestfirst({})", parts.join(", "))
     }
     fn select_move(
         &mut self,

@@ -201,12 +201,8 @@ impl<M: StateMachine + 'static> Ensemble<M> {
                 search: member_with_budget(program, m, name, budget)?,
             });
         }
-        let limit = match (budget.ms, budget.nodes, budget.depth) {
-            (Some(ms), _, _) => format!("{ms} ms"),
-            (None, Some(n), _) => format!("{n} nodes"),
-            (None, None, Some(d)) => format!("depth {d}"),
-            _ => "no limit".into(),
-        };
+        let limit = budget.limits("nodes").into_iter().next();
+        let limit = limit.unwrap_or_else(|| "no limit".into());
         Ok(Ensemble {
             members,
             limit,

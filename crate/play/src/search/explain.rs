@@ -15,6 +15,7 @@ use super::Stop;
 use crate::error::{ExplainError, PositionError};
 use crate::program::{parse_ground_term, Program};
 use crate::reasoner::{first_joint_moves, joint_count, StateMachine};
+use crate::terms::TermId;
 use serde::Serialize;
 
 pub use super::fjo::GoalDistance;
@@ -188,25 +189,12 @@ pub fn explain_state<M: StateMachine + 'static>(
     }
     let legal = m.all_legal_moves(&s)?;
     let names: Vec<String> = m.roles().iter().map(|&r| m.terms().display(r)).collect();
-    let role = match role {
-        Some(r) => names
-            .iter()
-            .position(|n| n.eq_ignore_ascii_case(r))
-            .ok_or_else(|| ExplainError::UnknownRole {
-                role: r.into(),
-                roles: names.join(", "),
-            })?,
-        None => legal.iter().position(|l| l.len() > 1).unwrap_or(0),
-    };
+    let role = pick_role(&names, &legal, role)?;
     let mut h = heuristics::build(heuristic, program, m)?;
     h.set_root(m, &s)?;
     let measure = super::fjo::parse_spec(&h.name()).map(|(m, _)| m);
     let fjo = measure == Some(super::fjo::Measure::Fjo);
-    let err = |e: Stop| match e {
-        Stop::Eval(e) => ExplainError::Eval(e),
-        Stop::Budget => ExplainError::Budget,
-    };
-    let (terminal, value, goals) = value_of(m, h.as_mut(), fjo, &s, role).map_err(err)?;
+    let (terminal, value, goals) = value_of(m, h.as_mut(), fjo, &s, role).map_err(stop_error)?;
     let mut out = Explanation {
         role: names[role].clone(),
         heuristic: h.name(),
@@ -238,45 +226,14 @@ pub fn explain_state<M: StateMachine + 'static>(
         // Thousands of moves, each with its replies valued: the time limit
         // is checked here, since a heuristic's value may not evaluate rules.
         crate::job::check()?;
-        let mut mvv = MoveValue {
-            mv: m.terms().display(mv),
-            value: None,
-            terminal: false,
-            goals: Vec::new(),
-            replies: Vec::new(),
-            cells: Vec::new(),
+        let at = Position {
+            s: &s,
+            role,
+            fjo,
+            several,
+            board: board.as_ref(),
         };
-        let mut min: Option<f64> = None;
-        let mut all_unknown = true;
-        for joint in &replies {
-            crate::job::check()?;
-            let mut joint = joint.clone();
-            joint[role] = mv;
-            let next = m.next_state(&s, &joint)?;
-            if let Some(b) = &board {
-                touched(&mut mvv, super::explain_board::changed(b, m, &s, &next));
-            }
-            let (t, v, g) = value_of(m, h.as_mut(), fjo, &next, role).map_err(err)?;
-            if several {
-                mvv.replies.push(Reply {
-                    moves: joint
-                        .iter()
-                        .enumerate()
-                        .filter(|&(r, _)| r != role)
-                        .map(|(_, &x)| m.terms().display(x))
-                        .collect(),
-                    value: v,
-                });
-            } else {
-                mvv.terminal = t;
-                mvv.goals = g;
-            }
-            if let Some(v) = v {
-                all_unknown = false;
-                min = Some(min.map_or(v, |x: f64| x.min(v)));
-            }
-        }
-        mvv.value = if all_unknown { None } else { min };
+        let mvv = value_move(m, h.as_mut(), &at, mv, &replies)?;
         out.moves.push(mvv);
     }
     if let Some(b) = &board {
@@ -288,6 +245,93 @@ pub fn explain_state<M: StateMachine + 'static>(
     let distance = measure.is_some_and(|m| m != super::fjo::Measure::Fjo);
     rank(&mut out, distance);
     Ok(out)
+}
+
+/// What [`value_move`] needs of the position being explained.
+struct Position<'a, M: StateMachine> {
+    s: &'a M::State,
+    role: usize,
+    /// The heuristic is f_JO: terminal values are shifted by -50.
+    fjo: bool,
+    /// More than one joint reply: each is listed.
+    several: bool,
+    board: Option<&'a crate::structure::Board>,
+}
+
+/// Move `mv` valued as its worst reply among `replies`.
+fn value_move<M: StateMachine>(
+    m: &mut M,
+    h: &mut dyn Heuristic<M>,
+    at: &Position<'_, M>,
+    mv: TermId,
+    replies: &[Vec<TermId>],
+) -> Result<MoveValue, ExplainError> {
+    let role = at.role;
+    let mut mvv = MoveValue {
+        mv: m.terms().display(mv),
+        value: None,
+        terminal: false,
+        goals: Vec::new(),
+        replies: Vec::new(),
+        cells: Vec::new(),
+    };
+    let mut min: Option<f64> = None;
+    let mut all_unknown = true;
+    for joint in replies {
+        crate::job::check()?;
+        let mut joint = joint.clone();
+        joint[role] = mv;
+        let next = m.next_state(at.s, &joint)?;
+        if let Some(b) = at.board {
+            touched(&mut mvv, super::explain_board::changed(b, m, at.s, &next));
+        }
+        let (t, v, g) = value_of(m, h, at.fjo, &next, role).map_err(stop_error)?;
+        if at.several {
+            mvv.replies.push(Reply {
+                moves: joint
+                    .iter()
+                    .enumerate()
+                    .filter(|&(r, _)| r != role)
+                    .map(|(_, &x)| m.terms().display(x))
+                    .collect(),
+                value: v,
+            });
+        } else {
+            mvv.terminal = t;
+            mvv.goals = g;
+        }
+        if let Some(v) = v {
+            all_unknown = false;
+            min = Some(min.map_or(v, |x: f64| x.min(v)));
+        }
+    }
+    mvv.value = if all_unknown { None } else { min };
+    Ok(mvv)
+}
+
+fn stop_error(e: Stop) -> ExplainError {
+    match e {
+        Stop::Eval(e) => ExplainError::Eval(e),
+        Stop::Budget => ExplainError::Budget,
+    }
+}
+
+/// The role to explain: the one named, else the first with a choice.
+fn pick_role(
+    names: &[String],
+    legal: &[Vec<TermId>],
+    role: Option<&str>,
+) -> Result<usize, ExplainError> {
+    match role {
+        Some(r) => names
+            .iter()
+            .position(|n| n.eq_ignore_ascii_case(r))
+            .ok_or_else(|| ExplainError::UnknownRole {
+                role: r.into(),
+                roles: names.join(", "),
+            }),
+        None => Ok(legal.iter().position(|l| l.len() > 1).unwrap_or(0)),
+    }
 }
 
 /// Keeps the cells a move changes after every reply: the first reply's

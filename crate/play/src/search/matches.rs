@@ -226,55 +226,77 @@ fn chance_seed(seed: u64, g: usize) -> u64 {
     (seed ^ 0xC4A2_CE5E_ED00_0000).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ g as u64
 }
 
-/// Plays `cfg.games` games between the players (one per role, in role
-/// order for the first game). `progress` sees each finished game.
-pub fn run_match<M: StateMachine + Clone + Send + 'static>(
-    program: &Program,
-    m: &mut M,
-    specs: &[PlayerSpec],
-    cfg: &MatchConfig,
-    progress: &mut dyn FnMut(&GameRecord),
-) -> Result<MatchResult, MatchError>
+/// The players of a match and their running totals.
+struct Table<M: StateMachine> {
+    players: Vec<Box<dyn Player<M>>>,
+    names: Vec<String>,
+    /// The roles players sit at (all but GDL-II's `random`).
+    seated: Vec<usize>,
+    chance: Option<usize>,
+    totals: Vec<Stats>,
+    moves: Vec<u64>,
+    depths: Vec<u64>,
+}
+
+impl<M: StateMachine + Clone + Send + 'static> Table<M>
 where
     M::State: Send + Sync,
 {
-    let n = m.roles().len();
-    let chance = crate::reasoner::chance_role(m);
-    // The roles players sit at (all but GDL-II's `random`).
-    let seated: Vec<usize> = (0..n).filter(|&r| Some(r) != chance).collect();
-    let np = seated.len();
-    if specs.len() != np {
-        return Err(MatchError::Players {
-            roles: np,
-            given: specs.len(),
-            chance: chance.is_some(),
-        });
-    }
-    let mut players: Vec<Box<dyn Player<M>>> = Vec::new();
-    for (i, s) in specs.iter().enumerate() {
-        let seed = cfg
-            .seed
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .wrapping_add(i as u64 + 1);
-        players.push(build_player(s, program, m, seed)?);
-    }
-    let names: Vec<String> = players.iter().map(|p| p.name()).collect();
-    let mut totals = vec![Stats::default(); n];
-    let mut moves = vec![0u64; n];
-    let mut depths = vec![0u64; n];
-    let mut records = Vec::new();
-    let init = m.initial_state()?;
-    for g in 0..cfg.games {
-        // Out of time or Ctrl-C: the games played so far are the result.
-        if g > 0 && crate::job::soft_passed() {
-            break;
+    fn new(
+        program: &Program,
+        m: &mut M,
+        specs: &[PlayerSpec],
+        seed: u64,
+    ) -> Result<Self, MatchError> {
+        let n = m.roles().len();
+        let chance = crate::reasoner::chance_role(m);
+        let seated: Vec<usize> = (0..n).filter(|&r| Some(r) != chance).collect();
+        if specs.len() != seated.len() {
+            return Err(MatchError::Players {
+                roles: seated.len(),
+                given: specs.len(),
+                chance: chance.is_some(),
+            });
         }
-        crate::job::progress("match: games", || format!("{g} of {} games", cfg.games));
+        let mut players: Vec<Box<dyn Player<M>>> = Vec::new();
+        for (i, s) in specs.iter().enumerate() {
+            let seed = seed
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                .wrapping_add(i as u64 + 1);
+            players.push(build_player(s, program, m, seed)?);
+        }
+        Ok(Table {
+            names: players.iter().map(|p| p.name()).collect(),
+            players,
+            seated,
+            chance,
+            totals: vec![Stats::default(); n],
+            moves: vec![0; n],
+            depths: vec![0; n],
+        })
+    }
+
+    /// Game `g`'s seats: the player index at each role (the players rotate
+    /// one role per game; `random`'s seat is the player count).
+    fn seats(&self, n: usize, g: usize) -> Vec<usize> {
+        let np = self.seated.len();
         let mut seats = vec![np; n];
-        for (k, &r) in seated.iter().enumerate() {
+        for (k, &r) in self.seated.iter().enumerate() {
             seats[r] = (k + np - g % np) % np;
         }
-        for p in players.iter_mut() {
+        seats
+    }
+
+    /// Plays game `g` from `init`.
+    fn play_game(
+        &mut self,
+        m: &mut M,
+        init: &M::State,
+        cfg: &MatchConfig,
+        g: usize,
+    ) -> Result<GameRecord, MatchError> {
+        let seats = self.seats(m.roles().len(), g);
+        for p in self.players.iter_mut() {
             p.new_game();
         }
         let mut chance_rng = fastrand::Rng::with_seed(chance_seed(cfg.seed, g));
@@ -287,50 +309,17 @@ where
             if legal.iter().any(Vec::is_empty) {
                 break;
             }
-            let mut joint: Vec<TermId> = Vec::with_capacity(n);
-            for (r, moves_r) in legal.iter().enumerate() {
-                if Some(r) == chance {
-                    let mv = crate::reasoner::draw_chance_move(m, moves_r, &mut chance_rng);
-                    joint.push(mv.expect("legal moves checked non-empty"));
-                    continue;
-                }
-                let p = seats[r];
-                // A role with one legal move needs no search.
-                let mv = if moves_r.len() == 1 {
-                    moves_r[0]
-                } else {
-                    let mv = players[p].select_move(m, &s, r)?;
-                    let last = players[p].last_stats();
-                    totals[p].add(&last);
-                    depths[p] += last.depth as u64;
-                    moves[p] += 1;
-                    mv
-                };
-                if !moves_r.contains(&mv) {
-                    return Err(MatchError::IllegalMove {
-                        player: names[p].clone(),
-                        mv: m.terms().display(mv),
-                    });
-                }
-                joint.push(mv);
-            }
+            let joint = self.joint_move(m, &s, &legal, &seats, &mut chance_rng)?;
             if let Some(ps) = &mut percepts {
                 ps.push(crate::playouts::percept_texts(m, &s, &joint)?);
-                // Each player is told its own move and percepts (players
-                // for hidden information track their belief with them).
-                let seen = m.percepts(&s, &joint)?;
-                for (r, p) in seats.iter().enumerate() {
-                    if Some(r) != chance {
-                        players[*p].observe(m, r, joint[r], &seen[r])?;
-                    }
-                }
+                self.tell_percepts(m, &s, &joint, &seats)?;
             }
             s = m.next_state(&s, &joint)?;
             steps += 1;
             terminal = m.is_terminal(&s)?;
         }
         let goals: Vec<i64> = m.goals(&s)?.iter().map(|g| g.unwrap_or(0)).collect();
-        let rec = GameRecord {
+        Ok(GameRecord {
             game: g,
             seats,
             goals,
@@ -342,23 +331,78 @@ where
                 .iter()
                 .map(|&f| m.terms().display(f))
                 .collect(),
-        };
-        progress(&rec);
-        records.push(rec);
+        })
     }
-    let mut summaries = Vec::new();
-    for (i, spec) in specs.iter().enumerate() {
+
+    /// Every role's move in `s`: chance draws for `random`, the seated
+    /// players' searches (a role with one legal move needs none).
+    fn joint_move(
+        &mut self,
+        m: &mut M,
+        s: &M::State,
+        legal: &[Vec<TermId>],
+        seats: &[usize],
+        chance_rng: &mut fastrand::Rng,
+    ) -> Result<Vec<TermId>, MatchError> {
+        let mut joint: Vec<TermId> = Vec::with_capacity(legal.len());
+        for (r, moves_r) in legal.iter().enumerate() {
+            if Some(r) == self.chance {
+                let mv = crate::reasoner::draw_chance_move(m, moves_r, chance_rng);
+                joint.push(mv.expect("legal moves checked non-empty"));
+                continue;
+            }
+            let p = seats[r];
+            let mv = if moves_r.len() == 1 {
+                moves_r[0]
+            } else {
+                let mv = self.players[p].select_move(m, s, r)?;
+                let last = self.players[p].last_stats();
+                self.totals[p].add(&last);
+                self.depths[p] += last.depth as u64;
+                self.moves[p] += 1;
+                mv
+            };
+            if !moves_r.contains(&mv) {
+                return Err(MatchError::IllegalMove {
+                    player: self.names[p].clone(),
+                    mv: m.terms().display(mv),
+                });
+            }
+            joint.push(mv);
+        }
+        Ok(joint)
+    }
+
+    /// Each player is told its own move and percepts (players for hidden
+    /// information track their belief with them).
+    fn tell_percepts(
+        &mut self,
+        m: &mut M,
+        s: &M::State,
+        joint: &[TermId],
+        seats: &[usize],
+    ) -> Result<(), MatchError> {
+        let seen = m.percepts(s, joint)?;
+        for (r, p) in seats.iter().enumerate() {
+            if Some(r) != self.chance {
+                self.players[*p].observe(m, r, joint[r], &seen[r])?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Player `i`'s summary over the games played.
+    fn summary(&self, i: usize, spec: &PlayerSpec, records: &[GameRecord]) -> PlayerSummary {
         let mut xs = Vec::new();
         let (mut wins, mut draws, mut losses) = (0, 0, 0);
-        for rec in &records {
+        for rec in records {
             let Some(role) = rec.seats.iter().position(|&p| p == i) else {
                 continue;
             };
-            let mine = rec.goals[role];
-            xs.push(mine as f64);
+            xs.push(rec.goals[role] as f64);
             // Outcomes are among the players: `random` neither wins nor loses.
-            let goals: Vec<i64> = seated.iter().map(|&r| rec.goals[r]).collect();
-            let at = seated.iter().position(|&r| r == role).unwrap_or(role);
+            let goals: Vec<i64> = self.seated.iter().map(|&r| rec.goals[r]).collect();
+            let at = self.seated.iter().position(|&r| r == role).unwrap_or(role);
             match role_result(&goals, at) {
                 RoleResult::Win => wins += 1,
                 RoleResult::Draw => draws += 1,
@@ -366,8 +410,8 @@ where
             }
         }
         let (mean, ci) = mean_ci(&xs);
-        summaries.push(PlayerSummary {
-            name: names[i].clone(),
+        PlayerSummary {
+            name: self.names[i].clone(),
             spec: spec.to_string(),
             games: xs.len(),
             mean_goal: mean,
@@ -375,13 +419,45 @@ where
             wins,
             draws,
             losses,
-            moves: moves[i],
-            nodes: totals[i].nodes,
-            playouts: totals[i].playouts,
-            search_ms: totals[i].elapsed_ms,
-            mean_depth: depths[i] as f64 / moves[i].max(1) as f64,
-        });
+            moves: self.moves[i],
+            nodes: self.totals[i].nodes,
+            playouts: self.totals[i].playouts,
+            search_ms: self.totals[i].elapsed_ms,
+            mean_depth: self.depths[i] as f64 / self.moves[i].max(1) as f64,
+        }
     }
+}
+
+/// Plays `cfg.games` games between the players (one per role, in role
+/// order for the first game). `progress` sees each finished game.
+pub fn run_match<M: StateMachine + Clone + Send + 'static>(
+    program: &Program,
+    m: &mut M,
+    specs: &[PlayerSpec],
+    cfg: &MatchConfig,
+    progress: &mut dyn FnMut(&GameRecord),
+) -> Result<MatchResult, MatchError>
+where
+    M::State: Send + Sync,
+{
+    let mut table = Table::new(program, m, specs, cfg.seed)?;
+    let mut records = Vec::new();
+    let init = m.initial_state()?;
+    for g in 0..cfg.games {
+        // Out of time or Ctrl-C: the games played so far are the result.
+        if g > 0 && crate::job::soft_passed() {
+            break;
+        }
+        crate::job::progress("match: games", || format!("{g} of {} games", cfg.games));
+        let rec = table.play_game(m, &init, cfg, g)?;
+        progress(&rec);
+        records.push(rec);
+    }
+    let summaries = specs
+        .iter()
+        .enumerate()
+        .map(|(i, spec)| table.summary(i, spec, &records))
+        .collect();
     let roles = m.roles().iter().map(|&r| m.terms().display(r)).collect();
     Ok(MatchResult {
         roles,

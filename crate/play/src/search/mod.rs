@@ -103,6 +103,21 @@ impl Budget {
     pub fn unlimited(&self) -> bool {
         self.ms.is_none() && self.nodes.is_none()
     }
+    /// The limits set, for a player's name: `200 ms`, `1000 nodes` (with
+    /// `nodes` the word for what the player counts), `depth 3`.
+    pub fn limits(&self, nodes: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(ms) = self.ms {
+            out.push(format!("{ms} ms"));
+        }
+        if let Some(n) = self.nodes {
+            out.push(format!("{n} {nodes}"));
+        }
+        if let Some(d) = self.depth {
+            out.push(format!("depth {d}"));
+        }
+        out
+    }
 }
 
 /// Hard cap on search depth (recursion stays bounded on any game).

@@ -283,104 +283,127 @@ pub fn search_report(source: Source<'_>, o: &SearchOptions) -> Result<SearchRepo
     }
     let mut out = SearchReport::default();
     match source {
-        Source::Tree(text) => {
-            if o.from.is_some() {
-                return Err(ReportError::Usage(
-                    "`from` is for games; a tree is searched from its root".into(),
-                ));
-            }
-            let tree = Tree::parse(text).map_err(|e| ReportError::Usage(e.to_string()))?;
-            let (tree, labels) = tree.reorder(order);
-            let mut g = TreeGame::new(&tree);
-            out.game = "tree".into();
-            out.tree = Some(tree.to_json());
-            if order != Order::Given {
-                out.ordering = Some(order.name().into());
-                out.labels = Some(labels);
-            }
-            let role = role_index(&g, o.role.as_deref())?;
-            let h: Box<dyn Heuristic<TreeGame>> = Box::new(Constant);
-            let budget = Budget {
-                depth: o.depth.or(Some(tree.height().clamp(1, MAX_DEPTH))),
-                ms: o.budget_ms,
-                nodes: o.nodes,
-            };
-            // An abstract tree is searched in one full-depth pass, so the
-            // counts are the lecture's (13 nodes, 9 leaves for minimax on
-            // the classic tree), not a sum over deepening iterations.
-            let pass = Pass {
-                role,
-                budget,
-                algorithm,
-                o,
-                single_pass: true,
-                order: Order::Given,
-            };
-            run(&mut g, h, None, pass, &mut out)?;
-            // Each trace state's path in the (reordered) tree.
-            if let Some(states) = &out.states {
-                let firsts = states.iter().map(|s| s.first().map(String::as_str));
-                out.paths = Some(g.paths_of(firsts));
-            }
-        }
+        Source::Tree(text) => search_tree(text, o, order, algorithm, &mut out)?,
         Source::Game {
             label,
             program,
             machine,
             at,
         } => {
-            let role = role_index(machine, o.role.as_deref())?;
-            let h = heuristics::build(o.heuristic.as_deref().unwrap_or("fuzzy"), program, machine)
-                .map_err(|e| match e {
-                    HeuristicError::Unknown { .. } => ReportError::Usage(e.to_string()),
-                    _ => ReportError::Game(e.to_string()),
-                })?;
             out.game = label.into();
-            out.engine = Some(machine.name().into());
-            out.engine_fallback = machine.fallback().map(String::from);
-            if order != Order::Given {
-                if !matches!(algorithm, "alphabeta" | "minimax") {
-                    return Err(ReportError::Usage(
-                        "a move ordering is for minimax and alphabeta".into(),
-                    ));
-                }
-                out.ordering = Some(order.name().into());
-            }
-            let depth = if o.trace {
-                o.depth.or(Some(2))
-            } else {
-                o.depth
-            };
-            let ms = if o.budget_ms.is_none() && o.nodes.is_none() && depth.is_none() {
-                Some(DEFAULT_MS)
-            } else {
-                o.budget_ms
-            };
-            let root = match (at, &o.from) {
-                (Some(s), _) => Some(s),
-                (None, Some(fluents)) => Some(
-                    crate::reasoner::state_of(machine, fluents)
-                        .map_err(|b| ReportError::Usage(format!("from: {}", b.error)))?,
-                ),
-                (None, None) => None,
-            };
-            let budget = Budget {
-                depth,
-                ms,
-                nodes: o.nodes,
-            };
-            let pass = Pass {
-                role,
-                budget,
-                algorithm,
-                o,
-                single_pass: o.trace,
-                order,
-            };
-            run(machine, h, root, pass, &mut out)?;
+            search_game(program, machine, at, o, order, algorithm, &mut out)?;
         }
     }
     Ok(out)
+}
+
+/// Searches an abstract tree (`Source::Tree`) from its root.
+fn search_tree(
+    text: &str,
+    o: &SearchOptions,
+    order: Order,
+    algorithm: &str,
+    out: &mut SearchReport,
+) -> Result<(), ReportError> {
+    if o.from.is_some() {
+        return Err(ReportError::Usage(
+            "`from` is for games; a tree is searched from its root".into(),
+        ));
+    }
+    let tree = Tree::parse(text).map_err(|e| ReportError::Usage(e.to_string()))?;
+    let (tree, labels) = tree.reorder(order);
+    let mut g = TreeGame::new(&tree);
+    out.game = "tree".into();
+    out.tree = Some(tree.to_json());
+    if order != Order::Given {
+        out.ordering = Some(order.name().into());
+        out.labels = Some(labels);
+    }
+    let role = role_index(&g, o.role.as_deref())?;
+    let h: Box<dyn Heuristic<TreeGame>> = Box::new(Constant);
+    let budget = Budget {
+        depth: o.depth.or(Some(tree.height().clamp(1, MAX_DEPTH))),
+        ms: o.budget_ms,
+        nodes: o.nodes,
+    };
+    // An abstract tree is searched in one full-depth pass, so the
+    // counts are the lecture's (13 nodes, 9 leaves for minimax on
+    // the classic tree), not a sum over deepening iterations.
+    let pass = Pass {
+        role,
+        budget,
+        algorithm,
+        o,
+        single_pass: true,
+        order: Order::Given,
+    };
+    run(&mut g, h, None, pass, out)?;
+    // Each trace state's path in the (reordered) tree.
+    if let Some(states) = &out.states {
+        let firsts = states.iter().map(|s| s.first().map(String::as_str));
+        out.paths = Some(g.paths_of(firsts));
+    }
+    Ok(())
+}
+
+/// Searches a game from `at`, `o.from` or its initial state.
+fn search_game(
+    program: &Program,
+    machine: &mut Engine,
+    at: Option<EngineState>,
+    o: &SearchOptions,
+    order: Order,
+    algorithm: &str,
+    out: &mut SearchReport,
+) -> Result<(), ReportError> {
+    let role = role_index(machine, o.role.as_deref())?;
+    let h = heuristics::build(o.heuristic.as_deref().unwrap_or("fuzzy"), program, machine)
+        .map_err(|e| match e {
+            HeuristicError::Unknown { .. } => ReportError::Usage(e.to_string()),
+            _ => ReportError::Game(e.to_string()),
+        })?;
+    out.engine = Some(machine.name().into());
+    out.engine_fallback = machine.fallback().map(String::from);
+    if order != Order::Given {
+        if !matches!(algorithm, "alphabeta" | "minimax") {
+            return Err(ReportError::Usage(
+                "a move ordering is for minimax and alphabeta".into(),
+            ));
+        }
+        out.ordering = Some(order.name().into());
+    }
+    let depth = if o.trace {
+        o.depth.or(Some(2))
+    } else {
+        o.depth
+    };
+    let ms = if o.budget_ms.is_none() && o.nodes.is_none() && depth.is_none() {
+        Some(DEFAULT_MS)
+    } else {
+        o.budget_ms
+    };
+    let root = match (at, &o.from) {
+        (Some(s), _) => Some(s),
+        (None, Some(fluents)) => Some(
+            crate::reasoner::state_of(machine, fluents)
+                .map_err(|b| ReportError::Usage(format!("from: {}", b.error)))?,
+        ),
+        (None, None) => None,
+    };
+    let budget = Budget {
+        depth,
+        ms,
+        nodes: o.nodes,
+    };
+    let pass = Pass {
+        role,
+        budget,
+        algorithm,
+        o,
+        single_pass: o.trace,
+        order,
+    };
+    run(machine, h, root, pass, out)
 }
 
 fn role_index<M: StateMachine>(m: &M, role: Option<&str>) -> Result<usize, ReportError> {
@@ -442,30 +465,7 @@ where
     let mut tr = o.trace.then(|| Trace::new(o.node_cap));
     let result: SearchResult = match algorithm {
         "minimax" if single_pass => {
-            let d = budget.depth.unwrap_or(MAX_DEPTH);
-            let t0 = crate::clock::now_ms();
-            let mut mm = Minimax::new(m, &mut *h, role, &budget);
-            mm.trace = tr.as_mut();
-            mm.order = order;
-            let r = mm.search(&root, d);
-            let (mut stats, estimated) = (mm.stats.clone(), mm.estimated);
-            stats.depth = d;
-            stats.elapsed_ms = crate::clock::now_ms() - t0;
-            match r {
-                Ok((value, best_move)) => SearchResult {
-                    value,
-                    best_move,
-                    solved: !estimated,
-                    iterations: vec![Iteration::of(d, true, &stats)],
-                    stats,
-                },
-                Err(Stop::Eval(e)) => return Err(err(e)),
-                Err(Stop::Budget) => {
-                    return Err(ReportError::Game(
-                        "the budget ended before the traced search finished; raise the time budget or lower the depth".into(),
-                    ))
-                }
-            }
+            traced_minimax(m, &mut *h, &root, role, &budget, order, tr.as_mut())?
         }
         "minimax" if order != Order::Given => {
             return Err(ReportError::Usage(
@@ -476,25 +476,7 @@ where
             .search(m, &root, role)
             .map_err(err)?,
         "alphabeta" => {
-            // A trace shows one plain alpha-beta search, as a lecture does:
-            // one depth, the game's move order, no table, minimax semantics.
-            let cfg = if single_pass {
-                Config {
-                    budget,
-                    tt: false,
-                    ordering: false,
-                    iterative: false,
-                    mode: Mode::Paranoid,
-                    order,
-                    ..Config::default()
-                }
-            } else {
-                Config {
-                    budget,
-                    order,
-                    ..Config::default()
-                }
-            };
+            let cfg = alphabeta_config(budget, order, single_pass);
             AlphaBeta::new(h, cfg)
                 .search(m, &root, role, tr.as_mut())
                 .map_err(err)?
@@ -518,6 +500,17 @@ where
                 .map_err(err)?
         }
     };
+    write_result(m, result, tr, out);
+    Ok(())
+}
+
+/// The search's result and trace into `out`.
+fn write_result<M: StateMachine>(
+    m: &M,
+    result: SearchResult,
+    tr: Option<Trace>,
+    out: &mut SearchReport,
+) {
     out.value = result.value;
     out.best_move = result.best_move.map(|t| m.terms().display(t));
     out.solved = result.solved;
@@ -531,7 +524,62 @@ where
         out.principal_variation = Some(crate::trace::principal_variation(&t.events));
         out.events = Some(t.events);
     }
-    Ok(())
+}
+
+/// A trace shows one plain alpha-beta search, as a lecture does: one depth,
+/// the game's move order, no table, minimax semantics.
+fn alphabeta_config(budget: Budget, order: Order, single_pass: bool) -> Config {
+    if single_pass {
+        Config {
+            budget,
+            tt: false,
+            ordering: false,
+            iterative: false,
+            mode: Mode::Paranoid,
+            order,
+            ..Config::default()
+        }
+    } else {
+        Config {
+            budget,
+            order,
+            ..Config::default()
+        }
+    }
+}
+
+/// One minimax pass to the depth limit (a trace, an abstract tree).
+fn traced_minimax<M: StateMachine>(
+    m: &mut M,
+    h: &mut dyn Heuristic<M>,
+    root: &M::State,
+    role: usize,
+    budget: &Budget,
+    order: Order,
+    trace: Option<&mut Trace>,
+) -> Result<SearchResult, ReportError> {
+    let d = budget.depth.unwrap_or(MAX_DEPTH);
+    let t0 = crate::clock::now_ms();
+    let mut mm = Minimax::new(m, h, role, budget);
+    mm.trace = trace;
+    mm.order = order;
+    let r = mm.search(root, d);
+    let (mut stats, estimated) = (mm.stats.clone(), mm.estimated);
+    stats.depth = d;
+    stats.elapsed_ms = crate::clock::now_ms() - t0;
+    match r {
+        Ok((value, best_move)) => Ok(SearchResult {
+            value,
+            best_move,
+            solved: !estimated,
+            iterations: vec![Iteration::of(d, true, &stats)],
+            stats,
+        }),
+        Err(Stop::Eval(e)) => Err(ReportError::Game(e.to_string())),
+        Err(Stop::Budget) => Err(ReportError::Game(
+            "the budget ended before the traced search finished; raise the time budget or lower the depth".into(),
+        )),
+    }
 }
 
 /// Plays a match; `specs` are player descriptions such as

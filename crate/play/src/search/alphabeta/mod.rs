@@ -337,15 +337,7 @@ impl<M: StateMachine, B: BoxedHeuristic<M>> AlphaBeta<M, B> {
 impl<M: StateMachine, B: BoxedHeuristic<M>> Player<M> for AlphaBeta<M, B> {
     fn name(&self) -> String {
         let mut parts = vec![self.h.name()];
-        if let Some(ms) = self.cfg.budget.ms {
-            parts.push(format!("{ms} ms"));
-        }
-        if let Some(n) = self.cfg.budget.nodes {
-            parts.push(format!("{n} nodes"));
-        }
-        if let Some(d) = self.cfg.budget.depth {
-            parts.push(format!("depth {d}"));
-        }
+        parts.extend(self.cfg.budget.limits("nodes"));
         format!("alphabeta({})", parts.join(", "))
     }
     fn select_move(

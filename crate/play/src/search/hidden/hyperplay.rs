@@ -99,11 +99,9 @@ where
     M::State: Send + Sync + 'static,
 {
     fn name(&self) -> String {
-        match (self.budget.ms, self.budget.nodes) {
-            (_, Some(n)) => format!("hyperplay({} samples, {n} playouts)", self.samples),
-            (Some(ms), _) => format!("hyperplay({} samples, {ms} ms)", self.samples),
-            _ => format!("hyperplay({} samples)", self.samples),
-        }
+        let mut parts = vec![format!("{} samples", self.samples)];
+        parts.extend(self.budget.limits("playouts").into_iter().take(1));
+        format!("hyperplay({})", parts.join(", "))
     }
 
     fn new_game(&mut self) {

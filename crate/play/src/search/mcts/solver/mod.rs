@@ -452,12 +452,14 @@ impl<S: Clone + Eq + Hash + Send + 'static> SolverMcts<S> {
 
 /// The name of plain MCTS: `mcts`, with its budget and greedy playouts.
 fn plain_name(cfg: &Config, threads: usize) -> String {
-    let greedy = if cfg.greedy { ", greedy" } else { "" };
-    let base = match (cfg.budget.ms, cfg.budget.nodes) {
-        (Some(ms), _) => format!("mcts({ms} ms{greedy})"),
-        (None, Some(n)) => format!("mcts({n} playouts{greedy})"),
-        _ if greedy.is_empty() => "mcts".into(),
-        _ => "mcts(greedy)".into(),
+    let mut tags: Vec<String> = cfg.budget.limits("playouts").into_iter().take(1).collect();
+    if cfg.greedy {
+        tags.push("greedy".into());
+    }
+    let base = if tags.is_empty() {
+        "mcts".into()
+    } else {
+        format!("mcts({})", tags.join(", "))
     };
     match threads {
         1 => base,
@@ -489,11 +491,7 @@ where
         if !cfg.choke {
             tags.push("no choke".into());
         }
-        match (cfg.budget.ms, cfg.budget.nodes) {
-            (Some(ms), _) => tags.push(format!("{ms} ms")),
-            (None, Some(n)) => tags.push(format!("{n} playouts")),
-            _ => {}
-        }
+        tags.extend(cfg.budget.limits("playouts").into_iter().take(1));
         let base = format!("mcts({})", tags.join(", "));
         match self.walkers.len() {
             1 => base,
