@@ -25,6 +25,7 @@
 
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -56,11 +57,38 @@ const SITE_PKG = join(SITE, 'pkg');
  */
 export const WASM_RUSTFLAGS = ['-C', 'link-arg=-zstack-size=8388608', '-C', 'link-arg=--max-memory=2147483648', '-C', 'target-feature=-reference-types'];
 
+/**
+ * The arguments of a release `cargo build` of the wasm library into its own
+ * target directory (`target/<dir>`), so that it neither waits for nor
+ * blocks the tests' builds, and two such builds run side by side.
+ */
+function cargoWasmArgs(dir, cargoFlags) {
+  const rustflags = `target.wasm32-unknown-unknown.rustflags=${JSON.stringify(WASM_RUSTFLAGS)}`;
+  const targetDir = join(cargoTargetDir(), dir);
+  const args = ['build', '--release', '--target', 'wasm32-unknown-unknown', '-p', 'gdlkit-wasm', '--lib', '--target-dir', targetDir, '--config', rustflags, ...cargoFlags];
+  return { args, output: join(targetDir, 'wasm32-unknown-unknown', 'release', 'gdlkit_wasm.wasm') };
+}
+
 /** `cargo build` of the wasm library with `cargoFlags`: its bytes. */
 function cargoWasm(cargoFlags) {
-  const rustflags = `target.wasm32-unknown-unknown.rustflags=${JSON.stringify(WASM_RUSTFLAGS)}`;
-  runOrThrow('cargo', ['build', '--release', '--target', 'wasm32-unknown-unknown', '-p', 'gdlkit-wasm', '--lib', '--config', rustflags, ...cargoFlags]);
-  return readFileSync(join(cargoTargetDir(), 'wasm32-unknown-unknown', 'release', 'gdlkit_wasm.wasm'));
+  const { args, output } = cargoWasmArgs('wasm-release', cargoFlags);
+  runOrThrow('cargo', args);
+  return readFileSync(output);
+}
+
+/**
+ * The same, started in the background: resolves to the bytes. Its output
+ * goes to the terminal as it comes (not through a pipe, which would fill
+ * while the builds in the foreground hold the event loop).
+ */
+function cargoWasmInBackground(dir, cargoFlags) {
+  const { args, output } = cargoWasmArgs(dir, cargoFlags);
+  console.log(`$ cargo ${args.join(' ')} (in the background)`);
+  const child = spawn('cargo', args, { cwd: ROOT, stdio: 'inherit' });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(readFileSync(output)) : reject(new Error(`\`cargo ${args.join(' ')}\` failed (exit code ${code})`))));
+  });
 }
 
 const bytes = (n) => `${n.toLocaleString('en-US')} bytes`;
@@ -106,11 +134,21 @@ export function addForget(glue) {
   writeFileSync(glue, `${text}\n/** Drops the instance and returns the compiled module, for \`init\` to instantiate again (added by scripts/build.mjs). */\nexport function __gdlkit_forget() {\n  wasm = undefined;\n  return wasmModule;\n}\n\n/** The current instance (added by scripts/build.mjs). */\nexport function __gdlkit_instance() {\n  return wasmInstance;\n}\n`);
 }
 
-/** The npm package's wasm (pkg/) and the page's, without the command line (site/pkg/). */
-function buildWasm() {
-  bindgen(cargoWasm(['--no-default-features', '--features', 'engine']), SITE_PKG, 'site/pkg/gdlkit_bg.wasm (the page, no command line)');
-  bindgen(cargoWasm([]), PKG, 'pkg/gdlkit_bg.wasm (the npm package)');
-  buildCheckWasm();
+/**
+ * The npm package's wasm (pkg/) and the page's, without the command line
+ * (site/pkg/); the check wasm is built beside them (its own features and
+ * optimisation level share no crate with theirs, and a fat-LTO build
+ * leaves the second core idle).
+ */
+async function buildWasm() {
+  const check = cargoWasmInBackground('wasm-check', CHECK_FLAGS);
+  try {
+    bindgen(cargoWasm(['--no-default-features', '--features', 'engine']), SITE_PKG, 'site/pkg/gdlkit_bg.wasm (the page, no command line)');
+    bindgen(cargoWasm([]), PKG, 'pkg/gdlkit_bg.wasm (the npm package)');
+  } finally {
+    // Waited for also when the foreground failed: no build is left running.
+    bindgenCheck(await check);
+  }
 }
 
 // ---- The page's check wasm: the crate without its
@@ -124,8 +162,10 @@ function buildWasm() {
 export const SITE_CHECK_PKG = join(SITE, 'pkg-check');
 export const CHECK_FILES = ['gdlkit_check.js', 'gdlkit_check_bg.wasm'];
 
-function buildCheckWasm() {
-  const module = cargoWasm(['--no-default-features', '--config', 'profile.release.opt-level="z"']);
+/** The check wasm's cargo flags: no engine, optimised for size. */
+const CHECK_FLAGS = ['--no-default-features', '--config', 'profile.release.opt-level="z"'];
+
+function bindgenCheck(module) {
   bindgen(module, SITE_CHECK_PKG, 'site/pkg-check/gdlkit_check_bg.wasm (the page\'s check wasm)', { outName: 'gdlkit_check', optFlags: ['-Oz'] });
 }
 
@@ -253,7 +293,7 @@ export async function build({ siteOnly = false } = {}) {
   heading(siteOnly ? 'build: site (reusing pkg/ and site/pkg/)' : 'build: wasm packages and site');
   const built = PKG_FILES.every((f) => existsSync(join(PKG, f)) && existsSync(join(SITE_PKG, f))) && CHECK_FILES.every((f) => existsSync(join(SITE_CHECK_PKG, f)));
   if (!siteOnly || !built) {
-    buildWasm();
+    await buildWasm();
   }
   await buildSite();
   await bundleSite();

@@ -106,3 +106,22 @@ export function hasFlag(flag) {
 export function isMain(importMetaUrl) {
   return process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(importMetaUrl);
 }
+
+/**
+ * `cargo test` of the native tests, as `npm test` runs them: the `ci`
+ * profile, the whole workspace, and the `typescript` feature (so the
+ * generated-TypeScript check reuses their build).
+ */
+export const NATIVE_TEST = ['test', '--profile', 'ci', '--workspace', '--features', 'gdlkit-wasm/typescript'];
+
+/**
+ * The native command line: `GDLKIT_BIN` when set, else the binary the
+ * native tests build (`NATIVE_TEST --no-run`: nothing to do after them; a
+ * build with other packages or features would compile the crates again).
+ */
+export function nativeBinary() {
+  if (process.env.GDLKIT_BIN) return process.env.GDLKIT_BIN;
+  const built = spawnSync('cargo', [...NATIVE_TEST, '--no-run'], { cwd: ROOT, encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`cargo build failed:\n${built.stderr}`);
+  return join(cargoTargetDir(), 'ci', 'gdlkit');
+}

@@ -1,7 +1,7 @@
 // The ensemble player across Node worker threads: each worker
 // runs one member (one alpha-beta search, one evaluation function), Rust's
 // `ensembleChoose` applies the lecture's rule. The rule gives the same
-// answers as natively on the shared fixture (crate/gdlkit/tests/ensemble.rs reads
+// answers as natively on the shared fixture (crate/gdlkit/tests/integration/ensemble.rs reads
 // it too), and the workers take a proven win in tic-tac-toe.
 // Runs on the wasm build in pkg/ (`npm run build`).
 

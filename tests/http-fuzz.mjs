@@ -13,22 +13,13 @@
 // `npm run fuzz -- --targets http --seconds N` (scripts/fuzz.mjs); the
 // helpers serve tests/ggp.test.mjs too.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { cargoTargetDir, ROOT } from '../scripts/lib.mjs';
+import { ROOT } from '../scripts/lib.mjs';
 
-/**
- * The native binary: `GDLKIT_BIN` when set, else built with the profile
- * `npm test` builds its Rust tests with.
- */
-export function nativeBinary() {
-  if (process.env.GDLKIT_BIN) return process.env.GDLKIT_BIN;
-  const built = spawnSync('cargo', ['build', '--profile', 'ci', '-p', 'gdlkit-cli', '--bin', 'gdlkit'], { cwd: ROOT, encoding: 'utf8' });
-  if (built.status !== 0) throw new Error(`cargo build failed:\n${built.stderr}`);
-  return join(cargoTargetDir(), 'ci', 'gdlkit');
-}
+export { nativeBinary } from '../scripts/lib.mjs';
 
 /**
  * Starts a player server on a free port: `native` (the binary at `bin`) or

@@ -18,7 +18,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ARTIFACTS, cargoTargetDir, CHROMIUM_ARGS, PKG, ROOT } from '../scripts/lib.mjs';
+import { ARTIFACTS, CHROMIUM_ARGS, nativeBinary, PKG, ROOT } from '../scripts/lib.mjs';
 import { serve } from '../scripts/serve.mjs';
 import { browserPaths } from '../scripts/setup.mjs';
 
@@ -657,10 +657,8 @@ describe('the Node CLI (npx gdlkit)', () => {
   });
 
   test('the same output and exit codes as the native binary', () => {
-    // The native CLI, built with the profile `npm test` builds its Rust tests with.
-    const built = spawnSync('cargo', ['build', '--profile', 'ci', '-p', 'gdlkit-cli', '--bin', 'gdlkit'], { cwd: ROOT, encoding: 'utf8' });
-    assert.equal(built.status, 0, built.stderr);
-    const native = join(cargoTargetDir(), 'ci', 'gdlkit');
+    // The native CLI the native Rust tests built.
+    const native = nativeBinary();
     writeFileSync(join(scratch, 'bad.kif'), '(role x)\n(init (cell 1 1)\n(<= (legal y a) (true (q ?z)))\n');
     writeFileSync(join(scratch, 'ttt-moves.json'), JSON.stringify([['(mark 2 2)', 'noop'], ['noop', '(mark 1 1)']]));
     // Timings differ from run to run: dropped from the JSON before comparing.

@@ -259,7 +259,7 @@ test('play: the Why? panel gives each move\'s f_JO with relaxed plans', async ()
   await page.waitForSelector('.why-table tbody tr', { timeout: 60_000 });
   const rows = await page.locator('.why-table tbody tr').evaluateAll((l) => l.map((tr) => [tr.dataset.move, Number(tr.dataset.value)]));
   assert.equal(rows.length, 7, JSON.stringify(rows));
-  // The same numbers as the native `gdlkit explain` (crate/gdlkit/tests/planning.rs pins the thesis's).
+  // The same numbers as the native `gdlkit explain` (crate/gdlkit/tests/integration/planning.rs pins the thesis's).
   const byMove = Object.fromEntries(rows);
   assert.ok(Object.values(byMove).every(Number.isFinite));
   assert.ok(byMove['(mark 1 2)'] > byMove['(mark 2 3)'], 'extending x\'s row beats a square off x\'s lines');

@@ -109,7 +109,7 @@ test('parallelBestMove with the default player (MCTS-Solver) on worker threads: 
 // helper `i` with its own table; with a node budget each worker's result
 // equals an AlphaBetaWorker with the same number in this thread, and the
 // move played is alphabetaChoose's (the native threads' rule, one Rust
-// function; its cases are shared with crate/gdlkit/tests/parallel_alphabeta.rs).
+// function; its cases are shared with crate/gdlkit/tests/integration/parallel_alphabeta.rs).
 test('parallelBestMove with alphabeta on worker threads: the workers are the helpers, the rule picks', async () => {
   assert.ok(existsSync(join(PKG, 'gdlkit_bg.wasm')), 'pkg/ is missing: run `npm run build` first');
   const gdl = await import('../js/node.js');
