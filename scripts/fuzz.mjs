@@ -4,7 +4,7 @@
 // (the project's games and the adversarial families of tests/adversarial.mjs),
 // runs each target for N seconds (default 60), and prints the executions run
 // and the crashes found (saved in fuzz/artifacts/TARGET/; each one belongs
-// in crate/cli/tests/adversarial.rs as a regression test). Exits 1 on a crash.
+// in crate/cli/tests/integration/adversarial.rs as a regression test). Exits 1 on a crash.
 // The `js` target is the npm API fuzzer (tests/js-fuzz.mjs, on the build in
 // pkg/; `--seed S`, default random): its failures belong in tests/. The
 // `http` target is the GGP servers' byte-stream fuzzer (tests/http-fuzz.mjs:

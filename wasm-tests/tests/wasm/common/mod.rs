@@ -23,5 +23,5 @@ pub fn strings(v: &serde_json::Value) -> Vec<String> {
 }
 
 /// The project's own games (`games/` at the repository root).
-pub const TIC_TAC_TOE: &str = include_str!("../../../games/ticTacToe.kif");
-pub const ROCK_PAPER_SCISSORS: &str = include_str!("../../../games/rockPaperScissors.kif");
+pub const TIC_TAC_TOE: &str = include_str!("../../../../games/ticTacToe.kif");
+pub const ROCK_PAPER_SCISSORS: &str = include_str!("../../../../games/rockPaperScissors.kif");

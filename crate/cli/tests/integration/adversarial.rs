@@ -2,9 +2,7 @@
 //! and the library: each gives an answer within the limits or a clear error
 //! with exit code 1, never a panic, a stack overflow or a hang.
 
-#[path = "common/adversarial.rs"]
-mod adversarial;
-use adversarial::*;
+use crate::common::adversarial::*;
 use gdlkit::{EvalError, Interpreter, Limits, StateMachine};
 
 use gdlkit_cli::cli::MemoryHost;
