@@ -75,7 +75,8 @@ const RUST = [
   {
     name: 'cargo doc --no-deps --lib, the library crates (RUSTDOCFLAGS=-D warnings)',
     run: (exec) =>
-      exec('cargo', ['doc', '--no-deps', '--lib', ...['gdlkit', 'gdlkit-lang', 'gdlkit-engine', 'gdlkit-play', 'gdlkit-ggp', 'gdlkit-cli'].flatMap((p) => ['-p', p])], {
+      // `--profile ci`: the dependencies' metadata from clippy's build.
+      exec('cargo', ['doc', '--profile', 'ci', '--no-deps', '--lib', ...['gdlkit', 'gdlkit-lang', 'gdlkit-engine', 'gdlkit-play', 'gdlkit-ggp', 'gdlkit-cli'].flatMap((p) => ['-p', p])], {
         env: { ...process.env, RUSTDOCFLAGS: '-D warnings' },
       }),
   },
