@@ -126,12 +126,20 @@ fn a_step_told_as_text_is_the_step_told_as_terms() {
         joint[chance] = draw_chance_move(&m, &legal[chance], &mut rng).unwrap();
         let seen = m.percepts(&s, &joint).unwrap();
         let own = m.terms().display(joint[candidate]);
-        let texts: Vec<String> = seen[candidate].iter().map(|&p| m.terms().display(p)).collect();
+        let texts: Vec<String> = seen[candidate]
+            .iter()
+            .map(|&p| m.terms().display(p))
+            .collect();
         let (id, ids) = observe_text(&mut m, &mut player, candidate, &own, &texts).unwrap();
         assert_eq!((id, &ids), (joint[candidate], &seen[candidate]));
-        belief.observe(&mut m, joint[candidate], &seen[candidate]).unwrap();
+        belief
+            .observe(&mut m, joint[candidate], &seen[candidate])
+            .unwrap();
         let held = player.belief().unwrap();
-        assert_eq!((held.states(), held.steps()), (belief.states(), belief.steps()));
+        assert_eq!(
+            (held.states(), held.steps()),
+            (belief.states(), belief.steps())
+        );
         s = m.next_state(&s, &joint).unwrap();
         steps += 1;
     }
