@@ -213,25 +213,62 @@ export class Game {
    */
   next(state, moves) {
     const g = this.#g();
+    return g.next(state, needStrings(this.#joint(moves, 'next'), 'next(state, moves): moves'));
+  }
+
+  /** A joint move given as an array (role order) or an object keyed by role name: the array. */
+  #joint(moves, method) {
     if (moves === null || typeof moves !== 'object') {
-      throw new TypeError('next(state, moves): moves must be an array of move texts (one per role) or an object keyed by role name');
+      throw new TypeError(`${method}(state, moves): moves must be an array of move texts (one per role) or an object keyed by role name`);
     }
-    if (!Array.isArray(moves)) {
-      const byName = moves;
-      for (const name of Object.keys(byName)) {
-        this.roleIndex(name);
+    if (Array.isArray(moves)) {
+      return moves;
+    }
+    const byName = moves;
+    for (const name of Object.keys(byName)) {
+      this.roleIndex(name);
+    }
+    return this.#roles.map((r) => {
+      const m = byName[r];
+      if (typeof m !== 'string') {
+        const err = new Error(`no move for role ${r}`);
+        err.name = 'GdlMoveError';
+        throw err;
       }
-      moves = this.#roles.map((r) => {
-        const m = byName[r];
-        if (typeof m !== 'string') {
-          const err = new Error(`no move for role ${r}`);
-          err.name = 'GdlMoveError';
-          throw err;
-        }
-        return m;
-      });
+      return m;
+    });
+  }
+
+  /**
+   * GDL-II: what each role perceives when the joint move `moves` (as for
+   * `next`) is made in `state`: per role (role order) its percepts, sorted;
+   * the percepts `replay` and matches record. Empty lists in games without
+   * `sees`.
+   */
+  percepts(state, moves) {
+    return this.#g().percepts(state, needStrings(this.#joint(moves, 'percepts'), 'percepts(state, moves): moves'));
+  }
+
+  /** GDL-II: the index of the chance role `random` (no player sits there), or null. */
+  chanceRole() {
+    return this.#g().chanceRole() ?? null;
+  }
+
+  /** Whether the game is GDL-II (`sees` or a `random` role): its roles do not see the whole state. */
+  get isGdl2() {
+    return this.#g().isGdl2();
+  }
+
+  /**
+   * GDL-II: the chance role's move in `state`, drawn uniformly by a
+   * generator seeded with `seed` (an integer; the same move on every
+   * engine). Throws a RangeError when the game has no `random` role.
+   */
+  drawChance(state, seed = 1) {
+    if (!Number.isSafeInteger(seed) || seed < 0) {
+      throw new RangeError(`drawChance(state, seed): seed must be a non-negative integer, got ${seed}`);
     }
-    return g.next(state, needStrings(moves, 'next(state, moves): moves'));
+    return this.#g().drawChance(state, seed);
   }
 
   isTerminal(state) {

@@ -201,6 +201,23 @@ export class Game {
    * @throws {GdlMoveError} for an illegal move, or in a terminal state.
    */
   next(state: StateHandle, moves: readonly string[] | Readonly<Record<string, string>>): StateHandle;
+  /**
+   * GDL-II: what each role perceives when the joint move `moves` is made in
+   * `state`: per role (role order) its percepts, sorted (empty lists in games
+   * without `sees`).
+   * @throws {GdlMoveError} for an illegal move, or in a terminal state.
+   */
+  percepts(state: StateHandle, moves: readonly string[] | Readonly<Record<string, string>>): string[][];
+  /** GDL-II: the index of the chance role `random`, or null. */
+  chanceRole(): number | null;
+  /** Whether the game is GDL-II (`sees` or a `random` role). */
+  readonly isGdl2: boolean;
+  /**
+   * GDL-II: the chance role's move in `state`, drawn uniformly from a
+   * generator seeded with `seed` (default 1; the same move on every engine).
+   * @throws {RangeError} when the game has no `random` role.
+   */
+  drawChance(state: StateHandle, seed?: number): string;
   isTerminal(state: StateHandle): boolean;
   /** One goal value per role (role order): the largest derivable, or null. */
   goals(state: StateHandle): (number | null)[];
@@ -376,6 +393,8 @@ export class Player {
   readonly engine: string;
   /** The move of `role` (index or name) in a state: a handle of the Game the player was made from, or the fluents (e.g. `game.fluents(state)`). */
   selectMove(state: StateHandle | readonly string[], role?: RoleRef): string;
+  /** GDL-II: one step as `role` saw it, its move and percepts (`hyperplay` keeps its belief with them; `newGame()` forgets them). */
+  observe(role: RoleRef, move: string, percepts?: readonly string[]): void;
   /** Counters of the last `selectMove`. */
   lastStats(): SearchStats;
   /** Starts a new game. */

@@ -171,16 +171,36 @@ export class Player {
           : 'selectMove(fluents, role): fluents must be an array of strings (state handles need new Player(game, spec))',
       );
     }
-    let index = role;
+    return p.selectMove(needStrings(fluents, 'selectMove(fluents, role): fluents'), this.#roleIndex(role));
+  }
+
+  /** A role given by index or name: its index. */
+  #roleIndex(role) {
     if (typeof role !== 'number') {
-      index = this.#roles.indexOf(String(role).toLowerCase());
+      const index = this.#roles.indexOf(String(role).toLowerCase());
       if (index < 0) {
         throw new RangeError(`unknown role ${role}: the roles are ${this.#roles.join(', ')}`);
       }
-    } else if (!Number.isInteger(role) || role < 0) {
+      return index;
+    }
+    if (!Number.isInteger(role) || role < 0) {
       throw new RangeError(`role index ${role} out of range: the game has ${this.#roles.length} roles`);
     }
-    return p.selectMove(needStrings(fluents, 'selectMove(fluents, role): fluents'), index);
+    return role;
+  }
+
+  /**
+   * GDL-II: tells the player one step as `role` (index or name) saw it: the
+   * move played for it and its percepts (e.g. from `game.percepts`).
+   * `hyperplay` keeps its belief with these, as in a GGP match; other
+   * players ignore them. `newGame()` forgets them.
+   */
+  observe(role, move, percepts = []) {
+    const p = this.#p();
+    if (typeof move !== 'string') {
+      throw new TypeError('observe(role, move, percepts): move must be a string');
+    }
+    return p.observe(this.#roleIndex(role), move, needStrings(percepts, 'observe(role, move, percepts): percepts'));
   }
 
   /** The state machine the player runs on: "fast" or "interpreter". */

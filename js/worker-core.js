@@ -129,7 +129,7 @@ export function sliced(job, { work, minWork, result }) {
  */
 const players = new Map();
 
-function bestMove(api, { kif, spec = api.defaultPlayer(), seed, engine, fluents, role = 0 }) {
+function bestMove(api, { kif, spec = api.defaultPlayer(), seed, engine, fluents, role = 0, seen }) {
   const key = JSON.stringify([kif, api.playerSpec(spec), seed ?? null, engine ?? null]);
   let player = players.get(key);
   players.delete(key); // re-inserted below: the most recent last
@@ -141,6 +141,14 @@ function bestMove(api, { kif, spec = api.defaultPlayer(), seed, engine, fluents,
     }
     old.free();
     players.delete(k);
+  }
+  if (Array.isArray(seen)) {
+    // GDL-II: the player is told the game as `role` saw it (its moves and
+    // percepts, `[{move, percepts}]` per step), from the start.
+    player.newGame();
+    for (const step of seen) {
+      player.observe(role, step.move, step.percepts);
+    }
   }
   return oneShot(() => ({ move: player.selectMove(fluents, role), player: player.name, stats: player.lastStats() }));
 }

@@ -111,6 +111,8 @@ export interface BestMoveRequest {
   fluents: readonly string[];
   /** Index or name; default 0. */
   role?: RoleRef;
+  /** GDL-II: the game as `role` saw it from the start, its move and percepts per step (the player is told them before it moves). */
+  seen?: readonly { move: string; percepts: readonly string[] }[];
 }
 
 /** A player's move, from `GdlWorker.bestMove`. */

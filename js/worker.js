@@ -412,10 +412,11 @@ export class GdlWorker extends EventTarget {
    * A player's move in a state (as `Player.selectMove`): `{move, player,
    * stats}` (`player`: its name with its options). The worker keeps the
    * last few players (by game, spec and seed) between calls, so their
-   * tables carry over from move to move.
+   * tables carry over from move to move. GDL-II: `seen` (the role's moves
+   * and percepts so far) is told to the player before it moves.
    */
-  bestMove(kif, { spec, seed, engine, fluents, role = 0 } = {}, taskOptions) {
-    return this.run('bestMove', { kif, spec, seed, engine, fluents, role }, taskOptions);
+  bestMove(kif, { spec, seed, engine, fluents, role = 0, seen } = {}, taskOptions) {
+    return this.run('bestMove', { kif, spec, seed, engine, fluents, role, seen }, taskOptions);
   }
 
   /**

@@ -72,7 +72,7 @@ function someMoves(kif) {
       state = game.next(state, joint);
       steps += 1;
     }
-    return { roles, moves, steps };
+    return { roles, moves, steps, gdl2: game.isGdl2 };
   } finally {
     game.free();
   }
@@ -202,10 +202,11 @@ async function picture(page, file, board) {
 /**
  * A library game in the play view, one page load: after `moves` and the
  * forced steps after them (`steps` in all), then back at the start (the
- * move list's first entry).
+ * move list's first entry). In GDL-II games random players play on.
  */
-async function showGame(page, name, roles, moves, steps, board) {
-  const players = roles.map(() => 'human').join(';');
+async function showGame(page, name, { roles, moves, steps, gdl2 }, board) {
+  // GDL-II hides the board from human seats until the end: random players play it (the page shows them everything).
+  const players = roles.map(() => (gdl2 ? 'random' : 'human')).join(';');
   const played = moves.map((joint) => joint.join(',')).join(';');
   const query = `?view=play&game=${name}&players=${encodeURIComponent(players)}${played ? `&moves=${encodeURIComponent(played)}` : ''}`;
   await page.goto(new URL(query, url).href);
@@ -228,8 +229,7 @@ test('boards: every library game drawn at the start and after a few moves', { ti
   page.on('pageerror', (e) => errors.push(e.message));
   const boards = withBoard();
   for (const name of names) {
-    const { roles, moves, steps } = someMoves(readFileSync(join(ROOT, 'games', `${name}.kif`), 'utf8'));
-    const shown = await showGame(page, name, roles, moves, steps, boards.has(name));
+    const shown = await showGame(page, name, someMoves(readFileSync(join(ROOT, 'games', `${name}.kif`), 'utf8')), boards.has(name));
     for (const stage of ['start', 'moves']) {
       const r = shown[stage];
       results.push({ name, stage, ...r });

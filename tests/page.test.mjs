@@ -201,14 +201,74 @@ test('play: without players in the URL, the first role is human and the others t
   await context.close();
 });
 
-test('play: GDL-II\'s random role draws its own moves; the other role is the human\'s', async () => {
+/** The texts of the elements matching `selector`. */
+const texts = (page, selector) => page.locator(selector).allTextContents();
+
+test('play: blind tic-tac-toe between two humans: a cover between the seats, each sees only its own moves, all revealed at the end', async () => {
+  const { page, errors, context } = await open('?view=play&game=blindTicTacToe&players=human;human');
+  // x takes row 1 while o marks elsewhere: x wins on its third mark.
+  const plan = [['x', '(mark 1 1)'], ['o', '(mark 2 2)'], ['x', '(mark 1 2)'], ['o', '(mark 3 3)'], ['x', '(mark 1 3)']];
+  const own = { x: [], o: [] };
+  for (const [role, move] of plan) {
+    const other = role === 'x' ? 'o' : 'x';
+    // The cover is up for the seat to play: nothing of either view is in the page.
+    const cover = page.locator(`.seat-cover-button[data-role="${role}"]`);
+    await cover.waitFor();
+    assert.equal(await cover.textContent(), `Player ${role}’s turn — click to show`);
+    assert.equal(await page.locator('.seat-view, .role-moves, .reveal').count(), 0);
+    assert.ok(!(await page.locator('.play').textContent()).includes('(mark'), 'no move text under the cover');
+    await cover.click();
+    await page.locator(`.seat-view[data-role="${role}"]`).waitFor();
+    // The board is hidden; the seat's view lists its own moves only, the move list too.
+    assert.equal(await page.locator('.board-box [data-cell]').count(), 0);
+    const played = (await texts(page, '.seen-move')).map((t) => t.replace(/^step \d+: played /, ''));
+    assert.deepEqual(played.filter((m) => m !== 'noop'), own[role]);
+    for (const m of own[other]) {
+      assert.ok(!played.includes(m) || own[role].includes(m), `${role} sees ${other}'s ${m}`);
+    }
+    const history = (await texts(page, '.history li button')).slice(1).map((t) => t.replace(/^\d+\. /, ''));
+    assert.deepEqual(history.filter((m) => m !== 'noop'), own[role]);
+    assert.equal(await page.locator(`.role-moves[aria-label="moves of ${other}"]`).count(), 0);
+    await page.locator(`.role-moves[aria-label="moves of ${role}"] button.move[data-move="${move}"]`).click();
+    own[role].push(move);
+  }
+  // The end reveals the board, every move and every percept.
+  await page.locator('.reveal').waitFor();
+  assert.match(await page.locator('.play-status').textContent(), /Game over.*x wins/);
+  const revealed = (await texts(page, '.reveal-move')).join('\n');
+  for (const [role, move] of plan) assert.ok(revealed.includes(`${role}: ${move} — saw (marked ${move.slice(6, 9)})`), `${role} ${move} in ${revealed}`);
+  assert.ok(revealed.includes('o: noop — saw moved'));
+  assert.equal(await page.locator('.seat-cover').count(), 0);
+  const history = (await texts(page, '.history li button')).slice(1).join(' ');
+  for (const [, move] of plan) assert.ok(history.includes(move), `${move} in the move list`);
+  await shot(page, 'view-play-gdl2-reveal');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('play: Monty Hall against chance: its draws are the engine\'s, the candidate sees the opened door, the end reveals the draws', async () => {
   const { page, errors, context } = await open('?view=play&game=montyHall');
-  await page.waitForSelector('select[aria-label="who plays random"]');
+  await page.locator('.role-row[data-role="random"]').waitFor();
+  // `random` is no seat: no choice of player for it.
+  assert.equal(await page.locator('select[aria-label="who plays random"]').count(), 0);
   assert.equal(await page.locator('select[aria-label="who plays candidate"]').inputValue(), 'human');
-  assert.equal(await page.locator('select[aria-label="who plays random"]').inputValue(), 'random');
-  // Both move first (the host hides the car as the candidate picks a door): the human's pick completes the step.
+  await page.locator('.seat-view[data-role="candidate"]').waitFor();
   await page.getByRole('button', { name: '(choose 1)' }).click();
-  await page.waitForFunction(() => document.querySelectorAll('.history li').length >= 2, null, { timeout: 60_000 });
+  // The host's door is drawn by itself; the candidate sees it, never the car.
+  await page.waitForFunction(() => [...document.querySelectorAll('.seen-percepts')].some((e) => e.textContent.includes('(opened')));
+  const seen = (await texts(page, '.seen-percepts')).join(' ');
+  const opened = /\(opened (\d)\)/.exec(seen)[1];
+  assert.notEqual(opened, '1', 'the host never opens the chosen door');
+  const view = await page.locator('.play').textContent();
+  for (const hidden of ['(car', 'hide_car', 'open_door']) assert.ok(!view.includes(hidden), `${hidden} is hidden`);
+  assert.equal(await page.locator('.seat-cover').count(), 0, 'one human seat: no cover');
+  await page.getByRole('button', { name: 'switch', exact: true }).click();
+  await page.locator('.reveal').waitFor();
+  const history = (await texts(page, '.history li button')).join(' ');
+  assert.match(history, /chance: \(hide_car \d\)/);
+  assert.ok(history.includes(`chance: (open_door ${opened})`), history);
+  const revealed = (await texts(page, '.reveal-move')).join('\n');
+  assert.match(revealed, /candidate: switch — saw \(car \d\)/);
   assert.deepEqual(errors, []);
   await context.close();
 });

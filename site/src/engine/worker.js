@@ -101,6 +101,17 @@ function describe(g, handle, joint = []) {
   return d;
 }
 
+/**
+ * The state after `joint` in state `handle`, described; in GDL-II games
+ * with `percepts`: what each role perceived on the way (the engine's
+ * `percepts`, the ones `replay` records).
+ */
+function step(g, handle, joint) {
+  const d = describe(g, g.next(handle, joint), joint);
+  if (g.isGdl2) d.percepts = g.percepts(handle, joint);
+  return d;
+}
+
 const ops = {
   features() {
     return {
@@ -134,7 +145,9 @@ const ops = {
     const initial = g.initialState();
     const structure = structureOf(text);
     if (structure) structures.set(g, structure);
-    return { id, roles: g.roles(), initial: describe(g, initial), structure };
+    // GDL-II: the chance role (drawn, never seated) and whether roles see only their percepts.
+    const gdl2 = typeof g.chanceRole === 'function' && g.isGdl2;
+    return { id, roles: g.roles(), initial: describe(g, initial), structure, gdl2, chance: gdl2 ? g.chanceRole() : null };
   },
 
   /** The game's structure (boards, pieces, ...), found in Rust; null when it cannot be found. */
@@ -153,8 +166,12 @@ const ops = {
   },
 
   next({ id, handle, joint }) {
-    const g = game(id);
-    return describe(g, g.next(handle, joint), joint);
+    return step(game(id), handle, joint);
+  },
+
+  /** GDL-II: the chance role's move in a state, drawn by the engine's generator seeded with `seed`. */
+  drawChance({ id, handle, seed }) {
+    return game(id).drawChance(handle, seed);
   },
 
   /** Replays joint moves from the initial state: one description per state reached. */
@@ -164,7 +181,7 @@ const ops = {
     for (const joint of moves) {
       const last = out[out.length - 1];
       try {
-        out.push(describe(g, g.next(last.handle, joint), joint));
+        out.push(step(g, last.handle, joint));
       } catch (e) {
         return { states: out, error: { name: e.name, message: e.message } };
       }

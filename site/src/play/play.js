@@ -3,6 +3,10 @@
 // stop button) or random moves. Move list with undo / redo / restart and
 // jumping to any step; the goals at the end. The game's states live in the
 // `game` worker and are addressed by handle; this module only shows them.
+// GDL-II games (hidden.js): the chance role's moves are drawn by the engine,
+// each human seat sees only its own moves and percepts (a cover between two
+// human seats), engine seats are told only theirs, and everything is
+// revealed at the end.
 
 import { autoCores, DEFAULT_PLAYER, engine, engineEvents, features, terminateThinkers, thinkers } from '../engine/client.js';
 import { parallelBestMove, parallelEnsembleMove } from '../../../js/parallel.js';
@@ -12,6 +16,7 @@ import { WhyPanel } from './why.js';
 import { cellKey, renderBoard, renderFluentList } from './board.js';
 import { formatValue, heatColor, overlayOf } from './overlay.js';
 import { PerfectPlay, solvedMarks, solvedText } from './perfect.js';
+import { chanceText, coverPanel, revealPanel, seatPanel, seenBy } from './hidden.js';
 
 /** Cores for MCTS, alpha-beta and the ensemble: `auto` (all of this machine's, at most 8) or a number. */
 export const CORES = [
@@ -73,6 +78,7 @@ function defaultCores(algorithm) {
 }
 
 export function playerText(p) {
+  if (p.kind === 'chance') return 'random';
   // The default cores are not written.
   const cores = PARALLEL.has(p.algorithm) && p.cores && p.cores !== defaultCores(p.algorithm) ? `,cores=${p.cores}` : '';
   return p.kind === 'engine' ? `${p.algorithm}:ms=${p.ms}${cores}` : p.kind;
@@ -170,6 +176,7 @@ export class PlayView {
     this.movesBox = h('div', { class: 'human-moves' });
     this.fluentsBox = h('div', { class: 'fluents-box' });
     this.goalsBox = h('div', { class: 'goals', hidden: true });
+    this.revealBox = h('div', { class: 'reveal-box' });
     this.historyList = h('ol', { class: 'history', 'aria-label': 'moves played' });
     this.rolesBox = h('div', { class: 'roles' });
     const btn = (text, title, onclick, key) =>
@@ -188,7 +195,7 @@ export class PlayView {
       h('h3', { text: 'Moves' }), this.historyList, controls);
     this.perfect = new PerfectPlay(() => this.render());
     const main = h('div', { class: 'play-main' },
-      this.status, this.progress, this.perfect.root, this.boardBox, this.legendBox, this.orientBox, this.movesBox, this.goalsBox, this.fluentsBox);
+      this.status, this.progress, this.perfect.root, this.boardBox, this.legendBox, this.orientBox, this.movesBox, this.goalsBox, this.revealBox, this.fluentsBox);
     this.why = new WhyPanel(() => this.explainHere(), (e, planMove) => this.showExplanation(e, planMove));
     const side = h('div', { class: 'play-side' }, h('section', { class: 'panel', 'aria-label': 'Players' }, h('h3', { text: 'Players' }), this.rolesBox), historyBox, this.why.root);
     this.root.replaceChildren(h('div', { class: `play${this.compact ? ' compact' : ''}` }, main, side));
@@ -221,7 +228,7 @@ export class PlayView {
     if (epoch !== this.epoch) return;
     if (old) engine().game.call('unload', { id: old.id }).catch(() => {});
     // `seed`: the random player's seed (the worker's id of this game, new for every load).
-    const session = { text, id: loaded.id, seed: loaded.id, roles: loaded.roles, states: [loaded.initial], moves: [], cursor: 0 };
+    const session = { text, id: loaded.id, seed: loaded.id, roles: loaded.roles, states: [loaded.initial], moves: [], cursor: 0, gdl2: Boolean(loaded.gdl2), chance: loaded.chance ?? null };
     let replayError = null;
     if (moves.length) {
       const r = await engine().game.call('replayMoves', { id: loaded.id, moves });
@@ -231,14 +238,17 @@ export class PlayView {
       if (r.error) replayError = `${moves.length - session.moves.length} of the saved moves no longer apply: ${r.error.message}`;
     }
     session.cursor = Math.min(cursor ?? session.states.length - 1, session.states.length - 1);
+    session.revealed = session.states[session.states.length - 1].terminal;
     this.session = session;
     this.perfect.setGame(text, session.roles);
-    const engineDefault = this.features.searchPlayer ? `${DEFAULT_ENGINE.algorithm}:ms=${DEFAULT_ENGINE.ms}` : 'random';
+    // GDL-II: engines play `hyperplay`, which is told only its own moves and percepts.
+    const algorithm = session.gdl2 ? 'hyperplay' : DEFAULT_ENGINE.algorithm;
+    const engineDefault = this.features.searchPlayer ? `${algorithm}:ms=${DEFAULT_ENGINE.ms}` : 'random';
     // GDL-II's `random` role is chance: its moves are drawn uniformly (the
     // engine's `random` player); the first other role is the human's.
     const firstSeat = session.roles.findIndex((role) => role !== 'random');
     const seatDefault = (role, r) => (role === 'random' ? 'random' : r === firstSeat || session.roles.length === 1 ? 'human' : engineDefault);
-    const specs = session.roles.map((role, r) => players?.[r] ?? seatDefault(role, r));
+    const specs = session.roles.map((role, r) => (r === session.chance ? 'random' : (players?.[r] ?? seatDefault(role, r))));
     // The specs are parsed by the engine's one registry of players (in the game worker).
     const { registry, parsed } = await engine().game.call('players', { specs });
     if (epoch !== this.epoch) return;
@@ -250,6 +260,9 @@ export class PlayView {
       // A build without the search players: engines play random moves.
       this.players = this.players.map((p) => (p.kind === 'engine' ? { ...p, kind: 'random' } : p));
     }
+    // GDL-II's chance role is no seat: the engine draws its moves.
+    if (session.chance !== null) this.players[session.chance] = { ...this.players[session.chance], kind: 'chance' };
+    this.uncovered = null;
     this.paused = paused;
     this.message = replayError ?? '';
     this.renderRoles();
@@ -281,6 +294,8 @@ export class PlayView {
     this.session.cursor = 0;
     this.session.states = this.session.states.slice(0, 1);
     this.session.moves = [];
+    this.session.revealed = false;
+    this.uncovered = null;
     this.paused = false;
     this.message = '';
     this.enter();
@@ -440,7 +455,8 @@ export class PlayView {
     });
     for (let r = 0; r < this.players.length; r++) {
       if (this.choices[r] !== null || this.players[r].kind === 'human' || this.paused) continue;
-      const move = this.players[r].kind === 'random' ? await this.randomMove(r, epoch) : await this.think(r, epoch);
+      const kind = this.players[r].kind;
+      const move = kind === 'chance' ? await this.chanceMove(r, epoch) : kind === 'random' ? await this.randomMove(r, epoch) : await this.think(r, epoch);
       if (epoch !== this.epoch) return;
       if (move === null) return;
       this.choices[r] = move;
@@ -480,6 +496,26 @@ export class PlayView {
     }
   }
 
+  /**
+   * GDL-II: the chance role's move, drawn by the engine (`drawChance`)
+   * from a generator seeded by the game's seed and the step: the same
+   * draws when the game is played again from the same load.
+   */
+  async chanceMove(role, epoch) {
+    const sess = this.session;
+    try {
+      const move = await this.gameCall('drawChance', () => ({ id: sess.id, handle: this.current.handle, seed: sess.seed * 1024 + sess.cursor }));
+      return epoch === this.epoch ? move : null;
+    } catch (e) {
+      if (epoch === this.epoch) {
+        this.paused = true;
+        this.message = `Cannot draw the move of ${sess.roles[role]}: ${e.message}`;
+        this.render();
+      }
+      return null;
+    }
+  }
+
   async think(role, epoch) {
     const s = this.current;
     const p = this.players[role];
@@ -498,10 +534,14 @@ export class PlayView {
       fluents: s.fluents,
       role,
       seed: 1, // players are cached by text, spec and seed: one seed keeps their tables
+      // GDL-II: the engine is told only what its role saw (its belief is kept from these).
+      ...(this.session.gdl2 ? { seen: seenBy(this.session, role) } : {}),
     };
     const workers = () => thinkers(cores).map((w) => ({ run: (kind, args) => w.call(kind, args) }));
     let call;
-    if (cores > 1 && p.algorithm === 'ensemble') {
+    if (this.session.gdl2) {
+      call = engine().think.call('bestMove', params);
+    } else if (cores > 1 && p.algorithm === 'ensemble') {
       // The ensemble's members at once, one per Web Worker; Rust chooses.
       call = parallelEnsembleMove(workers(), params).then((r) => ({
         move: r.move,
@@ -577,6 +617,7 @@ export class PlayView {
     sess.states.push(next);
     sess.moves.push(joint);
     sess.cursor += 1;
+    if (next.terminal) sess.revealed = true;
     this.message = '';
     this.enter();
   }
@@ -616,11 +657,48 @@ export class PlayView {
     this.undoBtn.disabled = s.cursor === 0;
     this.redoBtn.disabled = s.cursor >= s.states.length - 1;
     this.continueBtn.hidden = this.atEnd();
-    if (this.treeBtn) this.treeBtn.hidden = s.cursor === 0 || this.current.terminal;
+    // GDL-II before the end: nothing that reads the true state (Why?, Perfect play, the search tree).
+    const hidden = this.hidden();
+    if (this.treeBtn) this.treeBtn.hidden = hidden || s.cursor === 0 || this.current.terminal;
+    this.why.root.style.display = this.perfect.root.style.display = hidden ? 'none' : '';
+    this.revealBox.replaceChildren(...(s.gdl2 && s.revealed ? [revealPanel(s)] : []));
     const automatic = this.players.some((p) => p.kind !== 'human');
     this.pauseBtn.hidden = !automatic || this.current.terminal;
     this.pauseBtn.textContent = this.paused ? 'Continue' : 'Pause';
     this.pauseBtn.setAttribute('aria-pressed', String(this.paused));
+  }
+
+  /** GDL-II with a human seat, before the end: each seat sees only its own moves and percepts. */
+  hidden() {
+    const sess = this.session;
+    return Boolean(sess?.gdl2 && !sess.revealed && this.players.some((p) => p.kind === 'human'));
+  }
+
+  /**
+   * The human seat whose view is shown, or null while the cover is up:
+   * with two human seats the seat to play must click first, so that
+   * neither sees the other's view.
+   */
+  viewer() {
+    const humans = this.players.flatMap((p, r) => (p.kind === 'human' ? [r] : []));
+    if (humans.length <= 1) return humans[0] ?? null;
+    const s = this.current;
+    const toAct = this.atEnd() && !s.terminal ? humans.find((r) => this.choices[r] === null && s.legal[r].length > 1) : undefined;
+    this.seatShown = toAct ?? (humans.includes(this.seatShown) ? this.seatShown : humans[0]);
+    return this.uncovered === this.seatShown ? this.seatShown : null;
+  }
+
+  /** GDL-II: the board is hidden; the seat's own view, or the cover. */
+  renderHidden() {
+    const v = this.viewer();
+    this.orientBox.hidden = true;
+    this.renderLegend(null);
+    this.fluentsBox.replaceChildren();
+    const show = () => {
+      this.uncovered = this.seatShown;
+      this.render();
+    };
+    this.boardBox.replaceChildren(v === null ? coverPanel(this.session.roles[this.seatShown], show) : seatPanel(this.session, v));
   }
 
   renderStatus() {
@@ -664,9 +742,9 @@ export class PlayView {
     const s = this.current;
     const byCell = new Map();
     // Moves name cells of the board (moveCells, in Rust): `x|y`, or `x|y|z` on a layered board.
-    if (!this.board || s.terminal) return byCell;
+    if (!this.board || s.terminal || this.hidden()) return byCell;
     this.players.forEach((p, r) => {
-      if (p.kind !== 'human' && !(this.paused && s.legal[r].length > 1)) return;
+      if (p.kind !== 'human' && !(this.paused && p.kind !== 'chance' && s.legal[r].length > 1)) return;
       if (this.choices[r] !== null || s.legal[r].length <= 1) return;
       for (const move of s.legal[r]) {
         // The cells a move names come from the engine (describe: `cells`).
@@ -691,6 +769,10 @@ export class PlayView {
   renderState() {
     const s = this.current;
     if (!s) return;
+    if (this.hidden()) {
+      this.renderHidden();
+      return;
+    }
     const solved = this.solvedPosition();
     this.why.setSolved(solved, this.session.roles[solved?.role] ?? '');
     const rest = this.board?.rest ?? [];
@@ -781,11 +863,15 @@ export class PlayView {
     // When every move a human can make is a click on the board, the list of
     // moves is folded away (still there for the keyboard and screen readers).
     const clickable = new Set([...this.clickableMoves().values()].flat().map((m) => `${m.role}|${m.move}`));
-    let folded = Boolean(this.board);
+    // GDL-II: only the moves of the seat whose view is shown (none under the cover).
+    const hidden = this.hidden();
+    const viewer = hidden ? this.viewer() : null;
+    const shown = (r) => !hidden || (r === viewer && this.players[r].kind === 'human');
+    let folded = Boolean(this.board) && !hidden;
     let count = 0;
     this.session.roles.forEach((_role, r) => {
-      const manual = this.players[r].kind === 'human' || (this.paused && this.players[r].kind !== 'human');
-      if (!manual || s.legal[r].length <= 1 || this.choices[r] !== null) return;
+      const manual = this.players[r].kind === 'human' || (this.paused && this.players[r].kind !== 'human' && this.players[r].kind !== 'chance');
+      if (!manual || !shown(r) || s.legal[r].length <= 1 || this.choices[r] !== null) return;
       for (const m of s.legal[r]) {
         count += 1;
         if (!clickable.has(`${r}|${m}`)) folded = false;
@@ -799,8 +885,8 @@ export class PlayView {
     this.session.roles.forEach((role, r) => {
       const p = this.players[r];
       const legal = s.legal[r];
-      const manual = p.kind === 'human' || (this.paused && p.kind !== 'human');
-      if (!manual || legal.length <= 1) return;
+      const manual = p.kind === 'human' || (this.paused && p.kind !== 'human' && p.kind !== 'chance');
+      if (!manual || !shown(r) || legal.length <= 1) return;
       const chosen = this.choices[r];
       const group = h('div', { class: 'role-moves', role: 'group', 'aria-label': `moves of ${role}` },
         h('span', { class: 'role-name', text: `${role}${p.kind === 'human' ? '' : ' (paused: move by hand)'}` }));
@@ -840,14 +926,20 @@ export class PlayView {
     list.replaceChildren();
     list.append(h('li', { class: sess.cursor === 0 ? 'current' : '' },
       h('button', { type: 'button', class: 'link', text: 'start', 'aria-current': sess.cursor === 0 ? 'step' : false, on: { click: () => this.goto(0) } })));
+    // GDL-II before the end: a seat's own moves only (none under the cover).
+    const hidden = this.hidden();
+    const viewer = hidden ? this.viewer() : null;
     sess.moves.forEach((joint, i) => {
       // The moves that mattered: of the roles that had a choice, else the non-atomic ones (not `noop`).
-      const chosen = joint.filter((_m, r) => sess.states[i].legal[r].length > 1 || sess.roles.length === 1);
-      const compound = joint.filter((m) => m.startsWith('('));
-      const text = (chosen.length ? chosen : compound.length ? compound : joint).join('  ');
+      const pick = (keep) => joint.flatMap((m, r) => (keep(m, r) ? [chanceText(sess, m, r)] : []));
+      const chosen = pick((_m, r) => sess.states[i].legal[r].length > 1 || sess.roles.length === 1);
+      const compound = pick((m) => m.startsWith('('));
+      let text = (chosen.length ? chosen : compound.length ? compound : joint).join('  ');
+      if (hidden) text = viewer === null ? '…' : joint[viewer];
+      const title = hidden ? undefined : joint.map((m, r) => `${sess.roles[r]}: ${m}`).join(', ');
       const current = sess.cursor === i + 1;
       list.append(h('li', { class: current ? 'current' : i + 1 > sess.cursor ? 'future' : '' },
-        h('button', { type: 'button', class: 'link', text: `${i + 1}. ${text}`, title: joint.map((m, r) => `${sess.roles[r]}: ${m}`).join(', '), 'aria-current': current ? 'step' : false, on: { click: () => this.goto(i + 1) } })));
+        h('button', { type: 'button', class: 'link', text: `${i + 1}. ${text}`, title, 'aria-current': current ? 'step' : false, on: { click: () => this.goto(i + 1) } })));
     });
     // Keep the current step in view inside the list only (never scroll the page).
     const cur = list.querySelector('.current');
@@ -878,6 +970,10 @@ export class PlayView {
     box.replaceChildren();
     this.session.roles.forEach((role, r) => {
       const p = this.players[r];
+      if (p.kind === 'chance') {
+        box.append(h('div', { class: 'role-row', data: { role } }, h('span', { class: 'role-name', text: role }), h('span', { class: 'muted', text: 'drawn at random by the engine' })));
+        return;
+      }
       const kind = select([['human', 'Human'], ['engine', 'Engine'], ['random', 'Random']], p.kind, { 'aria-label': `who plays ${role}`, data: { role } });
       if (!this.features?.searchPlayer) {
         kind.options[1].disabled = true;

@@ -103,3 +103,47 @@ fn hyperplay_switches_in_monty_hall() {
         "{wins} wins in {n} (Wilson low {low:.3})"
     );
 }
+
+/// A step told as text (`observe_text`: `serve` and the page's players)
+/// narrows the player's belief as the same step told as terms narrows a
+/// belief; text that is no term is an error naming it.
+#[test]
+fn a_step_told_as_text_is_the_step_told_as_terms() {
+    use gdlkit::search::hidden::{observe_text, Hyperplay};
+    use gdlkit::search::mcts;
+    let mut m = load_game(&game("montyHall.kif")).unwrap();
+    let roles: Vec<String> = m.roles().iter().map(|&r| m.terms().display(r)).collect();
+    let candidate = roles.iter().position(|r| r == "candidate").unwrap();
+    let chance = chance_role(&m).unwrap();
+    let mut player = Hyperplay::new(mcts::Config::default(), 4, 1);
+    let mut belief = Belief::new(&mut m, candidate, 1).unwrap();
+    let mut rng = fastrand::Rng::with_seed(7);
+    let mut s = m.initial_state().unwrap();
+    let mut steps = 0;
+    while !m.is_terminal(&s).unwrap() {
+        let legal = m.all_legal_moves(&s).unwrap();
+        let mut joint = legal.iter().map(|l| l[0]).collect::<Vec<_>>();
+        joint[chance] = draw_chance_move(&m, &legal[chance], &mut rng).unwrap();
+        let seen = m.percepts(&s, &joint).unwrap();
+        let own = m.terms().display(joint[candidate]);
+        let texts: Vec<String> = seen[candidate]
+            .iter()
+            .map(|&p| m.terms().display(p))
+            .collect();
+        let (id, ids) = observe_text(&mut m, &mut player, candidate, &own, &texts).unwrap();
+        assert_eq!((id, &ids), (joint[candidate], &seen[candidate]));
+        belief
+            .observe(&mut m, joint[candidate], &seen[candidate])
+            .unwrap();
+        let held = player.belief().unwrap();
+        assert_eq!(
+            (held.states(), held.steps()),
+            (belief.states(), belief.steps())
+        );
+        s = m.next_state(&s, &joint).unwrap();
+        steps += 1;
+    }
+    assert!(steps >= 3, "Monty Hall ended after {steps} steps");
+    let err = observe_text(&mut m, &mut player, candidate, "(choose", &[]).unwrap_err();
+    assert!(err.to_string().contains("(choose"), "{err}");
+}

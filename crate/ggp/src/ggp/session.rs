@@ -16,7 +16,7 @@ use crate::engine::{Engine, EngineChoice, EngineState};
 use crate::error::MessageError;
 pub use crate::error::SessionError;
 use crate::reasoner::StateMachine;
-use crate::search::hidden::Belief;
+use crate::search::hidden::{observe_text, Belief};
 use crate::search::{build_player, Player, PlayerSpec, RandomPlayer};
 use crate::solve::{self, Solution};
 use crate::terms::TermId;
@@ -615,17 +615,16 @@ fn see(cur: &mut Current, sight: &Sight) -> Result<(), String> {
     let Some(belief) = cur.belief.as_mut() else {
         return Err("a GDL-II message in a game without `random` or `sees`".into());
     };
-    let terms = cur.engine.terms_mut();
-    let own = crate::program::parse_ground_term(terms, mv).map_err(|e| e.to_string())?;
-    let percepts = (sight.percepts.iter().flatten())
-        .map(|p| crate::program::parse_ground_term(terms, p))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| e.to_string())?;
+    let (own, percepts) = observe_text(
+        &mut cur.engine,
+        cur.player.as_mut(),
+        cur.role,
+        mv,
+        sight.percepts.as_deref().unwrap_or(&[]),
+    )
+    .map_err(|e| e.to_string())?;
     belief
         .observe(&mut cur.engine, own, &percepts)
-        .map_err(|e| e.to_string())?;
-    cur.player
-        .observe(&mut cur.engine, cur.role, own, &percepts)
         .map_err(|e| e.to_string())?;
     if let Some(s) = belief.sample(1).pop() {
         cur.state = s;

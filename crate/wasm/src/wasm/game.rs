@@ -121,6 +121,36 @@ impl Game {
         v
     }
 
+    /// `moves` (texts, one per role in role order) as terms, each legal
+    /// in `s`: a `GdlMoveError` otherwise, or when `s` is terminal.
+    fn joint_move(&mut self, s: &EngineState, moves: &[String]) -> Result<Vec<TermId>, JsValue> {
+        if self.machine.is_terminal(s).map_err(js::eval_error)? {
+            return Err(js::move_error("the state is terminal, no move can be made"));
+        }
+        if moves.len() != self.roles.len() {
+            return Err(js::move_error(&format!(
+                "a joint move needs one move per role ({}), got {}",
+                self.roles.len(),
+                moves.len()
+            )));
+        }
+        let legal = self.machine.all_legal_moves(s).map_err(js::eval_error)?;
+        let mut joint = Vec::with_capacity(moves.len());
+        for (r, text) in moves.iter().enumerate() {
+            let id = parse_ground_term(self.machine.terms_mut(), text)
+                .map_err(|e| js::move_error(&e))?;
+            if !legal[r].contains(&id) {
+                let canonical = self.machine.terms().display(id);
+                return Err(js::move_error(&format!(
+                    "move {canonical} of role {} is not legal",
+                    self.roles[r]
+                )));
+            }
+            joint.push(id);
+        }
+        Ok(joint)
+    }
+
     /// Legal moves of every role, each list sorted by its text.
     fn sorted_legal(&mut self, state: &EngineState) -> Result<Vec<Vec<TermId>>, JsValue> {
         let mut all = self
@@ -303,35 +333,59 @@ impl Game {
     /// terminal.
     pub fn next(&mut self, state: f64, moves: Vec<String>) -> Result<f64, JsValue> {
         let s = self.state(state)?.clone();
-        if self.machine.is_terminal(&s).map_err(js::eval_error)? {
-            return Err(js::move_error("the state is terminal, no move can be made"));
-        }
-        if moves.len() != self.roles.len() {
-            return Err(js::move_error(&format!(
-                "a joint move needs one move per role ({}), got {}",
-                self.roles.len(),
-                moves.len()
-            )));
-        }
-        let legal = self.machine.all_legal_moves(&s).map_err(js::eval_error)?;
-        let mut joint = Vec::with_capacity(moves.len());
-        for (r, text) in moves.iter().enumerate() {
-            let id = parse_ground_term(self.machine.terms_mut(), text)
-                .map_err(|e| js::move_error(&e))?;
-            if !legal[r].contains(&id) {
-                let canonical = self.machine.terms().display(id);
-                return Err(js::move_error(&format!(
-                    "move {canonical} of role {} is not legal",
-                    self.roles[r]
-                )));
-            }
-            joint.push(id);
-        }
+        let joint = self.joint_move(&s, &moves)?;
         let n = self
             .machine
             .next_state(&s, &joint)
             .map_err(js::eval_error)?;
         Ok(self.add_state(n))
+    }
+
+    /// GDL-II: what each role perceives when `moves` (one move per role,
+    /// role order) is made in `state`: per role its percepts, sorted (the
+    /// ones `replay`, matches and playouts record). Empty lists in games
+    /// without `sees`. Throws a `GdlMoveError` as `next` does.
+    #[wasm_bindgen(unchecked_return_type = "string[][]")]
+    pub fn percepts(&mut self, state: f64, moves: Vec<String>) -> Result<JsValue, JsValue> {
+        let s = self.state(state)?.clone();
+        let joint = self.joint_move(&s, &moves)?;
+        let seen = crate::playouts::percept_texts(&mut self.machine, &s, &joint)
+            .map_err(js::eval_error)?;
+        to_js(&seen)
+    }
+
+    /// GDL-II: the index of the chance role `random` (no player sits
+    /// there), or `undefined`.
+    #[wasm_bindgen(js_name = chanceRole)]
+    pub fn chance_role(&self) -> Option<u32> {
+        crate::reasoner::chance_role(&self.machine).map(|r| r as u32)
+    }
+
+    /// Whether the game is GDL-II (`sees` or a `random` role): its roles
+    /// do not see the whole state.
+    #[wasm_bindgen(js_name = isGdl2)]
+    pub fn is_gdl2(&self) -> bool {
+        self.program.is_gdl2()
+    }
+
+    /// GDL-II: the chance role's move in `state`, drawn uniformly by a
+    /// generator seeded with `seed` (the same move on every engine).
+    /// Throws a `RangeError` when the game has no `random` role, a
+    /// `GdlMoveError` in a terminal state.
+    #[wasm_bindgen(js_name = drawChance)]
+    pub fn draw_chance(&mut self, state: f64, seed: f64) -> Result<String, JsValue> {
+        let Some(r) = crate::reasoner::chance_role(&self.machine) else {
+            return Err(js::range_error("the game has no `random` role"));
+        };
+        let s = self.state(state)?.clone();
+        if self.machine.is_terminal(&s).map_err(js::eval_error)? {
+            return Err(js::move_error("the state is terminal, no move can be made"));
+        }
+        let legal = self.machine.legal_moves(&s, r).map_err(js::eval_error)?;
+        let mut rng = fastrand::Rng::with_seed(seed as u64);
+        crate::reasoner::draw_chance_move(&self.machine, &legal, &mut rng)
+            .map(|mv| self.machine.terms().display(mv))
+            .ok_or_else(|| js::move_error("the role random has no legal move"))
     }
 
     #[wasm_bindgen(js_name = isTerminal)]

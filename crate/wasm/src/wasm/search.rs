@@ -267,6 +267,28 @@ impl SearchPlayer {
         Ok(self.machine.terms().display(mv))
     }
 
+    /// GDL-II: tells the player one step as role number `role` saw it: the
+    /// move played for it and its percepts (term text). Players for hidden
+    /// information (`hyperplay`) keep their belief with it, as in a GGP
+    /// match; the others ignore it. `newGame` forgets the steps told.
+    pub fn observe(&mut self, role: u32, own: &str, percepts: Vec<String>) -> Result<(), JsValue> {
+        let n = self.machine.roles().len();
+        if role as usize >= n {
+            return Err(js::range_error(&format!(
+                "role index {role} out of range: the game has {n} roles"
+            )));
+        }
+        crate::search::hidden::observe_text(
+            &mut self.machine,
+            self.player.as_mut(),
+            role as usize,
+            own,
+            &percepts,
+        )
+        .map(|_| ())
+        .map_err(js::eval_error)
+    }
+
     /// Counters of the last `selectMove` (`search::Stats`): `{nodes, leaves,
     /// cutoffs, ttHits, playouts, depth, elapsedMs}`.
     #[wasm_bindgen(js_name = lastStats, unchecked_return_type = "SearchStats")]

@@ -11,3 +11,34 @@ mod hyperplay;
 
 pub use belief::Belief;
 pub use hyperplay::{Hyperplay, DEFAULT_SAMPLES};
+
+use crate::program::parse_ground_term;
+use crate::reasoner::StateMachine;
+use crate::search::Player;
+use crate::terms::TermId;
+use crate::EvalError;
+
+/// One step as a role saw it, given as term text (its move and its
+/// percepts, as a GGP message or the page carries them): parsed and passed
+/// to `player` ([`Player::observe`]). Returns the parsed terms for whoever
+/// tracks a belief of its own. Text that is no term is a
+/// [`EvalError::BadMove`] naming it.
+pub fn observe_text<M: StateMachine>(
+    m: &mut M,
+    player: &mut dyn Player<M>,
+    role: usize,
+    own: &str,
+    percepts: &[String],
+) -> Result<(TermId, Vec<TermId>), EvalError> {
+    let mut parse = |what: &str, text: &str| {
+        parse_ground_term(m.terms_mut(), text)
+            .map_err(|e| EvalError::BadMove(format!("{what} `{text}`: {e}")))
+    };
+    let own = parse("move", own)?;
+    let seen = percepts
+        .iter()
+        .map(|p| parse("percept", p))
+        .collect::<Result<Vec<_>, _>>()?;
+    player.observe(m, role, own, &seen)?;
+    Ok((own, seen))
+}
