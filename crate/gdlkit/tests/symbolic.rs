@@ -29,14 +29,21 @@ fn agrees(name: &str, text: &str) -> bool {
     let (e, s) = match (explicit, sym) {
         (Ok(e), Ok(s)) => (e.summary(), s),
         (Err(_), Err(_)) => return false,
-        (e, s) => panic!("{name}: explicit {:?}, symbolic {s:?}", e.map(|x| x.summary())),
+        (e, s) => panic!(
+            "{name}: explicit {:?}, symbolic {s:?}",
+            e.map(|x| x.summary())
+        ),
     };
     if !e.complete || !s.complete {
         eprintln!("{name}: not complete ({:?}, {:?})", e.stopped, s.stopped);
         return false;
     }
     assert_eq!(s.stats.states, u128::from(e.stats.states), "{name}: states");
-    assert_eq!(s.stats.terminal, u128::from(e.stats.terminal), "{name}: terminal");
+    assert_eq!(
+        s.stats.terminal,
+        u128::from(e.stats.terminal),
+        "{name}: terminal"
+    );
     assert_eq!(
         s.stats.layers.iter().sum::<u128>(),
         s.stats.states,
@@ -45,13 +52,21 @@ fn agrees(name: &str, text: &str) -> bool {
     assert_eq!(s.stats.layers.first(), Some(&1), "{name}: layer 0");
     assert!(s.stats.layers.iter().all(|&n| n > 0), "{name}: empty layer");
     assert_eq!(s.concept, Some(e.concept), "{name}: concept");
-    assert_eq!(s.initial, e.initial.map(|v| v.goals), "{name}: initial value");
+    assert_eq!(
+        s.initial,
+        e.initial.map(|v| v.goals),
+        "{name}: initial value"
+    );
     let by_e: Vec<_> = e
         .by_value
         .into_iter()
         .map(|c| (c.goals, u128::from(c.states)))
         .collect();
-    let by_s: Vec<_> = s.by_value.into_iter().map(|c| (c.goals, c.states)).collect();
+    let by_s: Vec<_> = s
+        .by_value
+        .into_iter()
+        .map(|c| (c.goals, c.states))
+        .collect();
     assert_eq!(by_s, by_e, "{name}: states by value");
     eprintln!(
         "{name}: {} states, {} layers (layered: {}), peak {} nodes, symbolic {:.2} s, explicit {:.3} s",
@@ -78,7 +93,11 @@ fn library_games_agree_with_the_explicit_solver() {
         .iter()
         .filter(|name| agrees(name, &game_text(name)))
         .count();
-    assert!(agreed >= 4, "only {agreed} of {} games compared", games.len());
+    assert!(
+        agreed >= 4,
+        "only {agreed} of {} games compared",
+        games.len()
+    );
 }
 
 /// Two roles taking turns on a pile of four: take one or two; whoever
@@ -138,7 +157,11 @@ fn general_sum_and_cyclic_games_agree_with_the_explicit_solver() {
 
 #[test]
 fn games_outside_the_method_are_refused_with_the_reason() {
-    let e = symbolic(&game_text("rockPaperScissors.kif"), &SymbolicLimits::default()).unwrap_err();
+    let e = symbolic(
+        &game_text("rockPaperScissors.kif"),
+        &SymbolicLimits::default(),
+    )
+    .unwrap_err();
     assert!(e.0.contains("simultaneous"), "{e}");
     let e = symbolic(
         &game_text("threePlayerTicTacToe.kif"),

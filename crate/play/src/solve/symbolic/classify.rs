@@ -204,9 +204,9 @@ fn backward(
     let mut decided = reach.and(&game.terminal);
     loop {
         clock.check()?;
-        let ready = open
-            .and_not(&decided)
-            .and_not(&game.pre(&reach.and_not(&decided), None, clock)?);
+        let ready =
+            open.and_not(&decided)
+                .and_not(&game.pre(&reach.and_not(&decided), None, clock)?);
         if ready.and(reach).is_false() {
             return Ok(values);
         }

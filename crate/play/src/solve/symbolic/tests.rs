@@ -71,8 +71,12 @@ fn game(name: &str) -> String {
 fn the_library_games_agree_with_the_explicit_solver() {
     let mut checked = 0;
     for name in ["ticTacToe.kif", "nim.kif", "hexapawn.kif"] {
-        checked += check_against_explicit(name, &game(name), Limits::default(), SymbolicLimits::default())
-            as usize;
+        checked += check_against_explicit(
+            name,
+            &game(name),
+            Limits::default(),
+            SymbolicLimits::default(),
+        ) as usize;
     }
     assert_eq!(checked, 3);
 }
