@@ -35,6 +35,17 @@ pub struct SolveArgs {
     /// --out and --engine do not apply
     #[arg(long)]
     symbolic: bool,
+    /// With --symbolic: nodes of one BDD at most (a clean stop past it)
+    #[arg(long, value_name = "N", default_value_t = solve::SymbolicLimits::default().max_nodes)]
+    max_nodes: usize,
+    /// With --symbolic: the BDD variable order, `cells` (board cells in
+    /// row order) or `grounder`
+    #[arg(long, value_name = "ORDER", default_value = "cells", value_parser = parse_order)]
+    order: solve::VarOrder,
+}
+
+fn parse_order(s: &str) -> Result<solve::VarOrder, String> {
+    solve::VarOrder::from_name(s).ok_or_else(|| format!("expected cells or grounder, got `{s}`"))
 }
 
 pub fn run(args: SolveArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
@@ -44,7 +55,12 @@ pub fn run(args: SolveArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32
         .seconds
         .unwrap_or(super::default_seconds("solve"));
     if args.symbolic {
-        return symbolic::run(&args.game, seconds, json, host, out);
+        let limits = solve::SymbolicLimits {
+            seconds,
+            max_nodes: args.max_nodes,
+            order: args.order,
+        };
+        return symbolic::run(&args.game, limits, json, host, out);
     }
     let max_states = args.max_states;
     let path = args.game;

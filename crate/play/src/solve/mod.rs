@@ -35,7 +35,7 @@ mod tests;
 
 pub use file::{read_solution, write_solution, FORMAT_VERSION};
 pub use position::{outcome, MoveEntry, Outcome, Position};
-pub use symbolic::{solve_symbolic, SymbolicSummary};
+pub use symbolic::{solve_symbolic, SymbolicLimits, SymbolicSummary, VarOrder};
 
 use crate::engine::{Engine, EngineState};
 use crate::ground::BitState;

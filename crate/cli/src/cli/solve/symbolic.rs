@@ -3,12 +3,12 @@
 //! where they apply.
 
 use super::{goals_text, load_game_within, Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
-use crate::solve::{self, Limits, SymbolicSummary};
+use crate::solve::{self, SymbolicLimits, SymbolicSummary};
 use std::fmt::Write as _;
 
 pub(super) fn run(
     path: &str,
-    seconds: f64,
+    limits: SymbolicLimits,
     json: bool,
     host: &mut dyn Host,
     out: &mut Output,
@@ -19,13 +19,13 @@ pub(super) fn run(
         host,
         path,
         crate::EngineChoice::Interpreter,
-        seconds * 1000.0,
+        limits.seconds * 1000.0,
     )?
     .1;
-    let left = seconds - (crate::clock::now_ms() - started) / 1000.0;
-    let limits = Limits {
+    let left = limits.seconds - (crate::clock::now_ms() - started) / 1000.0;
+    let limits = SymbolicLimits {
         seconds: left.max(0.001),
-        ..Limits::default()
+        ..limits
     };
     let s = solve::solve_symbolic(&game.program, &limits)
         .map_err(|r| Fail::game(format!("{path}: {r}")))?;
@@ -76,11 +76,13 @@ fn text(path: &str, s: &SymbolicSummary) -> String {
     }
     let _ = writeln!(
         o,
-        "  states: {} ({} terminal), {} layers",
+        "  states: {} ({} terminal), {} layers{}",
         st.states,
         st.terminal,
-        st.layers.len()
+        st.layers.len(),
+        if st.layered { ", layered" } else { "" }
     );
+    let _ = writeln!(o, "  states per layer: {}", layers_text(&st.layers));
     if !s.by_value.is_empty() {
         let _ = writeln!(o, "  states by value:");
     }
@@ -93,8 +95,26 @@ fn text(path: &str, s: &SymbolicSummary) -> String {
     }
     let _ = writeln!(
         o,
-        "  {} propositions, {} relations ({} nodes), peak {} nodes, {:.2} s",
-        st.propositions, st.relations, st.relation_nodes, st.peak_nodes, st.seconds
+        "  {} propositions ({} order), {} relations ({} nodes), peak {} nodes, {:.2} s",
+        st.propositions,
+        st.order.name(),
+        st.relations,
+        st.relation_nodes,
+        st.peak_nodes,
+        st.seconds
     );
     o
+}
+
+/// The layer sizes, the middle elided past 24 layers.
+fn layers_text(layers: &[u128]) -> String {
+    let show = |v: &[u128]| v.iter().map(u128::to_string).collect::<Vec<_>>().join(" ");
+    if layers.len() <= 24 {
+        return show(layers);
+    }
+    format!(
+        "{} ... {}",
+        show(&layers[..12]),
+        show(&layers[layers.len() - 12..])
+    )
 }

@@ -2,7 +2,8 @@
 //! (docs/solve.md says why that crate). Every base proposition `i` has two
 //! variables, interleaved: `2i` in the current state, `2i + 1` in the next,
 //! so renaming one copy into the other keeps the order and is a relabelling
-//! of the nodes.
+//! of the nodes. Proposition `i` sits at a position in the order
+//! (`order.rs`): its variables are `2 · position` and `2 · position + 1`.
 
 use biodivine_lib_bdd::{op_function, Bdd, BddNode, BddVariable, BddVariableSet};
 
@@ -17,15 +18,16 @@ pub struct Space {
 }
 
 impl Space {
-    /// A space for `n` propositions; `None` over the crate's 65,535
-    /// variables.
-    pub fn new(n: usize) -> Option<Space> {
+    /// A space for propositions at the positions `position` (a
+    /// permutation of `0..n`); `None` over the crate's 65,535 variables.
+    pub fn new(position: &[usize]) -> Option<Space> {
+        let n = position.len();
         let vars = u16::try_from(2 * n).ok()?;
         let set = BddVariableSet::new_anonymous(vars);
-        let all = set.variables();
+        let var = |k: usize| BddVariable::from_index(k);
         Some(Space {
-            current: all.iter().copied().step_by(2).collect(),
-            next: all.iter().copied().skip(1).step_by(2).collect(),
+            current: position.iter().map(|&p| var(2 * p)).collect(),
+            next: position.iter().map(|&p| var(2 * p + 1)).collect(),
             set,
             n,
             peak_nodes: 0,
@@ -52,12 +54,13 @@ impl Space {
 
     /// The single state where exactly the propositions `on` hold.
     pub fn state(&self, on: &[bool]) -> Bdd {
-        let lits: Vec<(BddVariable, bool)> = self
+        let mut lits: Vec<(BddVariable, bool)> = self
             .current
             .iter()
             .copied()
             .zip(on.iter().copied())
             .collect();
+        lits.sort_unstable_by_key(|&(v, _)| v);
         self.set.mk_true().select(&lits)
     }
 
@@ -114,7 +117,7 @@ mod tests {
     #[test]
     fn image_and_preimage_of_a_swap() {
         // Two propositions; the relation swaps them.
-        let s = Space::new(2).unwrap();
+        let s = Space::new(&[1, 0]).unwrap();
         let rel = s.nxt(0).iff(&s.cur(1)).and(&s.nxt(1).iff(&s.cur(0)));
         let a = s.state(&[true, false]);
         let b = s.state(&[false, true]);

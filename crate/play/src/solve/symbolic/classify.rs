@@ -2,8 +2,16 @@
 //! solution concepts as the explicit solver (`retro.rs`, docs/solve.md).
 //! The transition relations are cut to the reachable states first
 //! ([`Game::restrict`]), so every preimage stays within them.
+//!
+//! A layered game (`reach.rs`) is classified backwards layer by layer, as
+//! Kissmann and Edelkamp do: every successor of layer `k` is in layer
+//! `k + 1`, already classified, so each mover takes its preferred value
+//! among its successors' in one pass per value. Other games (states that
+//! can repeat, or successors in earlier layers) go through attractors
+//! (one role, zero-sum) or backward induction in rounds (general-sum).
 
 use super::game::{Game, Stop};
+use super::reach::Reached;
 use super::Clock;
 use crate::solve::Concept;
 use biodivine_lib_bdd::Bdd;
@@ -46,18 +54,67 @@ pub fn concept(roles: usize, terminal: &Valued) -> Concept {
     }
 }
 
-/// The states of `reach` by value (unknown states are in none).
+/// The states of `reached` by value (unknown states are in none).
 pub fn classify(
     game: &mut Game,
-    reach: &Bdd,
+    reached: &Reached,
     terminal: &Valued,
     concept: Concept,
     clock: &Clock,
 ) -> Result<Valued, Stop> {
+    let reach = &reached.all;
+    if reached.layered {
+        return layered(game, &reached.sets, terminal, clock);
+    }
     match concept {
         Concept::OnePlayer | Concept::ZeroSum => attractors(game, reach, terminal, concept, clock),
         Concept::GeneralSum => backward(game, reach, terminal, clock),
     }
+}
+
+/// Backwards over the layers (every successor of layer `k` in layer
+/// `k + 1`, so every state gets a value): a terminal state its goals, a
+/// non-terminal one the value its mover prefers among its successors'
+/// (own goal first, then the opponent's lower goal; for zero-sum games
+/// that is minimax, for one role the best goal). `values[i]` holds the
+/// states with value `i` of the layer after the current one.
+fn layered(
+    game: &mut Game,
+    layers: &[Bdd],
+    terminal: &Valued,
+    clock: &Clock,
+) -> Result<Valued, Stop> {
+    let mut out: Valued = terminal.iter().map(|(g, _)| (*g, game.space.f())).collect();
+    let mut next: Vec<Bdd> = vec![game.space.f(); terminal.len()];
+    for layer in layers.iter().rev() {
+        clock.check()?;
+        let mut here: Vec<Bdd> = terminal.iter().map(|(_, b)| b.and(layer)).collect();
+        let open = layer.and_not(&game.terminal);
+        for r in 0..game.roles {
+            let mut left = open.and(&game.mover[r]);
+            let mut order: Vec<usize> = (0..terminal.len()).collect();
+            order.sort_by_key(|&i| {
+                let g = terminal[i].0;
+                (std::cmp::Reverse(g[r]), g[1 - r])
+            });
+            for i in order {
+                if left.is_false() {
+                    break;
+                }
+                if next[i].is_false() {
+                    continue;
+                }
+                let gained = left.and(&game.pre(&next[i], Some(r), clock)?);
+                left = left.and_not(&gained);
+                here[i] = here[i].or(&gained);
+            }
+        }
+        for (i, set) in here.iter().enumerate() {
+            out[i].1 = game.space.note(out[i].1.or(set));
+        }
+        next = here;
+    }
+    Ok(out)
 }
 
 /// The states from which `attacker` forces the game into `target`.
@@ -75,8 +132,8 @@ fn attractor(
     let mut a = target;
     loop {
         clock.check()?;
-        let some = game.pre(&a, None);
-        let escape = game.pre(&a.not(), None);
+        let some = game.pre(&a, None, clock)?;
+        let escape = game.pre(&reach.and_not(&a), None, clock)?;
         let grown = a.or(&mine.and(&some)).or(&theirs.and_not(&escape));
         if grown == a {
             return Ok(a);
@@ -147,9 +204,9 @@ fn backward(
     let mut decided = reach.and(&game.terminal);
     loop {
         clock.check()?;
-        let ready = open
-            .and_not(&decided)
-            .and_not(&game.pre(&decided.not(), None));
+        let ready =
+            open.and_not(&decided)
+                .and_not(&game.pre(&reach.and_not(&decided), None, clock)?);
         if ready.and(reach).is_false() {
             return Ok(values);
         }
@@ -166,7 +223,7 @@ fn backward(
                 if left.is_false() {
                     break;
                 }
-                let here = left.and(&game.pre(&values[i].1, Some(r)));
+                let here = left.and(&game.pre(&values[i].1, Some(r), clock)?);
                 left = left.and_not(&here);
                 gained.push((i, here));
             }

@@ -28,9 +28,6 @@ pub struct Game {
     /// nobody chooses).
     pub mover: Vec<Bdd>,
     pub rels: Vec<Rel>,
-    /// Per role the union of its moves' relations, and of all of them.
-    pub by_role: Vec<Bdd>,
-    pub all: Bdd,
     /// Per role: goal value and the states whose goal (the largest goal
     /// atom that holds) it is.
     pub goal_eq: Vec<Vec<(i64, Bdd)>>,
@@ -89,20 +86,10 @@ impl Game {
                     role: r,
                     bdd: space.note(t),
                 });
+                clock.check_nodes(space.peak_nodes)?;
             }
         }
-        let by_role: Vec<Bdd> = (0..roles)
-            .map(|r| {
-                rels.iter()
-                    .filter(|x| x.role == r)
-                    .fold(space.f(), |acc, x| acc.or(&x.bdd))
-            })
-            .collect();
-        let all = by_role.iter().fold(space.f(), |acc, b| acc.or(b));
-        let all = space.note(all);
         Ok(Game {
-            by_role,
-            all,
             init: space.state(&c.init),
             terminal: std::mem::replace(&mut c.terminal, space.f()),
             space,
@@ -119,38 +106,48 @@ impl Game {
     /// Cuts the relations to transitions from `reach` (after the
     /// reachability analysis): preimages then never leave the reachable
     /// states, whose sets are far smaller than the unreachable
-    /// predecessors a preimage would otherwise add (ticTacToe: preimages
-    /// of ~47,000 nodes without the cut).
+    /// predecessors a preimage would otherwise add.
     pub fn restrict(&mut self, reach: &Bdd) {
-        for b in self
-            .by_role
-            .iter_mut()
-            .chain(std::iter::once(&mut self.all))
-        {
-            *b = b.and(reach);
-            self.space.peak_nodes = self.space.peak_nodes.max(b.size());
+        for rel in &mut self.rels {
+            rel.bdd = rel.bdd.and(reach);
+            self.space.peak_nodes = self.space.peak_nodes.max(rel.bdd.size());
         }
     }
 
-    /// The states with a successor in `set` (by `role`'s moves, or any).
-    pub fn pre(&mut self, set: &Bdd, role: Option<usize>) -> Bdd {
-        let rel = match role {
-            Some(r) => &self.by_role[r],
-            None => &self.all,
-        };
-        let out = self.space.preimage(set, rel);
-        self.space.note(out)
+    /// The states with a successor in `set` (by `role`'s moves, or any):
+    /// the union of the preimages under each move's relation. One
+    /// relation per move keeps each product small: the library builds a
+    /// conjunction whole before quantifying, and one relation for all
+    /// moves is far larger than its parts.
+    pub fn pre(&mut self, set: &Bdd, role: Option<usize>, clock: &Clock) -> Result<Bdd, Stop> {
+        let mut out = self.space.f();
+        for rel in &self.rels {
+            if role.is_some_and(|r| r != rel.role) {
+                continue;
+            }
+            let p = self.space.preimage(set, &rel.bdd);
+            self.space.peak_nodes = self.space.peak_nodes.max(p.size());
+            out = out.or(&p);
+            clock.check_nodes(self.space.peak_nodes.max(out.size()))?;
+        }
+        Ok(self.space.note(out))
     }
 
-    /// The successors of the states in `set`.
-    pub fn image(&mut self, set: &Bdd) -> Bdd {
-        let out = self.space.image(set, &self.all);
-        self.space.note(out)
+    /// The successors of the states in `set` (by any move).
+    pub fn image(&mut self, set: &Bdd, clock: &Clock) -> Result<Bdd, Stop> {
+        let mut out = self.space.f();
+        for rel in &self.rels {
+            let p = self.space.image(set, &rel.bdd);
+            self.space.peak_nodes = self.space.peak_nodes.max(p.size());
+            out = out.or(&p);
+            clock.check_nodes(self.space.peak_nodes.max(out.size()))?;
+        }
+        Ok(self.space.note(out))
     }
 
-    /// Nodes of the transition relations (one per role).
+    /// Nodes of the transition relations (one per move).
     pub fn relation_nodes(&self) -> usize {
-        self.by_role.iter().map(Bdd::size).sum()
+        self.rels.iter().map(|r| r.bdd.size()).sum()
     }
 
     /// Why the reachable states `reach` (with `role_names`) cannot be

@@ -11,6 +11,7 @@ mod bdd;
 mod circuit;
 mod classify;
 mod game;
+mod order;
 mod reach;
 #[cfg(test)]
 mod tests;
@@ -19,6 +20,7 @@ use super::{Concept, Limits, Refusal};
 use crate::ground::{Budget, GroundError};
 use crate::program::Program;
 use game::{Game, Stop};
+pub use order::VarOrder;
 use serde::Serialize;
 
 /// The time and memory limits of one solve (checked between BDD
@@ -26,9 +28,22 @@ use serde::Serialize;
 pub(crate) struct Clock {
     deadline_ms: f64,
     seconds: f64,
+    max_nodes: usize,
 }
 
 impl Clock {
+    /// Stops when a BDD built (`nodes`, the peak so far) is over the
+    /// node limit.
+    fn check_nodes(&self, nodes: usize) -> Result<(), Stop> {
+        if nodes > self.max_nodes {
+            return Err(Stop::Limit(format!(
+                "a BDD of {nodes} nodes passed the node limit ({})",
+                self.max_nodes
+            )));
+        }
+        Ok(())
+    }
+
     fn check(&self) -> Result<(), Stop> {
         if crate::job::cancelled() {
             return Err(Stop::Limit("cancelled".into()));
@@ -64,8 +79,13 @@ pub struct SymbolicStats {
     pub terminal: u128,
     /// Reachable states per breadth-first layer.
     pub layers: Vec<u128>,
+    /// Every successor of a layer's states is in the next layer (then the
+    /// classification goes backwards layer by layer).
+    pub layered: bool,
     /// Base propositions (BDD variables: twice as many).
     pub propositions: usize,
+    /// The variable order used.
+    pub order: VarOrder,
     /// Transition relations (moves that are legal somewhere) and their nodes.
     pub relations: usize,
     pub relation_nodes: usize,
@@ -88,13 +108,37 @@ pub struct SymbolicSummary {
     pub stats: SymbolicStats,
 }
 
-/// Solves `program` symbolically within `limits.seconds` (grounding gets
-/// at most a third of them); `limits.max_states` does not apply.
-pub fn solve_symbolic(program: &Program, limits: &Limits) -> Result<SymbolicSummary, Refusal> {
+/// How much a symbolic solve may do.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SymbolicLimits {
+    /// Wall-clock seconds, grounding included (it gets at most a third).
+    pub seconds: f64,
+    /// Nodes of one BDD at most (biodivine's nodes are 10 bytes, and an
+    /// operation holds its operands, its result and its caches).
+    pub max_nodes: usize,
+    pub order: VarOrder,
+}
+
+impl Default for SymbolicLimits {
+    fn default() -> SymbolicLimits {
+        SymbolicLimits {
+            seconds: Limits::default().seconds,
+            max_nodes: 4_000_000,
+            order: VarOrder::default(),
+        }
+    }
+}
+
+/// Solves `program` symbolically within `limits`.
+pub fn solve_symbolic(
+    program: &Program,
+    limits: &SymbolicLimits,
+) -> Result<SymbolicSummary, Refusal> {
     let t0 = crate::clock::now_ms();
     let clock = Clock {
         deadline_ms: t0 + limits.seconds * 1000.0,
         seconds: limits.seconds,
+        max_nodes: limits.max_nodes,
     };
     let budget = Budget {
         max_ms: Budget::default().max_ms.min(limits.seconds * 1000.0 / 3.0),
@@ -110,7 +154,7 @@ pub fn solve_symbolic(program: &Program, limits: &Limits) -> Result<SymbolicSumm
             roles.len()
         )));
     }
-    let space = bdd::Space::new(gp.fluents.len()).ok_or_else(|| {
+    let space = bdd::Space::new(&order::positions(&gp, limits.order)).ok_or_else(|| {
         Refusal(format!(
             "{} base propositions are more than the BDD library's variables",
             gp.fluents.len()
@@ -125,6 +169,7 @@ pub fn solve_symbolic(program: &Program, limits: &Limits) -> Result<SymbolicSumm
         by_value: Vec::new(),
         stats: SymbolicStats {
             propositions: gp.fluents.len(),
+            order: limits.order,
             ..SymbolicStats::default()
         },
     };
@@ -162,6 +207,7 @@ fn run(game: &mut Game, summary: &mut SymbolicSummary, clock: &Clock) -> Result<
         Err((stop, r)) => (r, Err(stop)),
     };
     summary.stats.layers = reach.layers.clone();
+    summary.stats.layered = reach.layered;
     summary.stats.states = reach.layers.iter().sum();
     summary.stats.terminal = game.space.count(&reach.all.and(&game.terminal));
     result?;
@@ -171,7 +217,7 @@ fn run(game: &mut Game, summary: &mut SymbolicSummary, clock: &Clock) -> Result<
     game.restrict(&reach.all);
     summary.concept = Some(concept);
     crate::job::progress("solve --symbolic: retrograde classification", String::new);
-    let values = classify::classify(game, &reach.all, &terminal, concept, clock)?;
+    let values = classify::classify(game, &reach, &terminal, concept, clock)?;
     let roles = game.roles;
     let mut known = game.space.f();
     let mut counts: Vec<([u8; 2], u128)> = Vec::new();

@@ -7,7 +7,12 @@ use crate::solve::{solve, Limits};
 
 /// Whether both solvers solved `text` completely (and then agree); panics
 /// when they disagree or only one refuses.
-fn check_against_explicit(name: &str, text: &str, explicit: Limits, symbolic: Limits) -> bool {
+fn check_against_explicit(
+    name: &str,
+    text: &str,
+    explicit: Limits,
+    symbolic: SymbolicLimits,
+) -> bool {
     let Ok(engine) = load_engine(text, EngineChoice::Fast) else {
         return false;
     };
@@ -66,8 +71,12 @@ fn game(name: &str) -> String {
 fn the_library_games_agree_with_the_explicit_solver() {
     let mut checked = 0;
     for name in ["ticTacToe.kif", "nim.kif", "hexapawn.kif"] {
-        checked += check_against_explicit(name, &game(name), Limits::default(), Limits::default())
-            as usize;
+        checked += check_against_explicit(
+            name,
+            &game(name),
+            Limits::default(),
+            SymbolicLimits::default(),
+        ) as usize;
     }
     assert_eq!(checked, 3);
 }
@@ -114,18 +123,18 @@ fn cycles_one_role_and_refusals_agree_with_the_explicit_solver() {
         "cycle",
         CYCLE,
         Limits::default(),
-        Limits::default()
+        SymbolicLimits::default()
     ));
     assert!(check_against_explicit(
         "plan",
         PLAN,
         Limits::default(),
-        Limits::default()
+        SymbolicLimits::default()
     ));
     let p = crate::parse_program(&game("rockPaperScissors.kif"));
-    let e = solve_symbolic(&p, &Limits::default()).unwrap_err();
+    let e = solve_symbolic(&p, &SymbolicLimits::default()).unwrap_err();
     assert!(e.0.contains("simultaneous"), "{e}");
     let p = crate::parse_program(&game("threePlayerTicTacToe.kif"));
-    let e = solve_symbolic(&p, &Limits::default()).unwrap_err();
+    let e = solve_symbolic(&p, &SymbolicLimits::default()).unwrap_err();
     assert!(e.0.contains("3 roles"), "{e}");
 }
