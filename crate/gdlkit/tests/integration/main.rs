@@ -33,4 +33,5 @@ mod search;
 mod seeded_players;
 mod solve;
 mod structure;
+mod symbolic;
 mod typed_errors;

@@ -67,20 +67,6 @@ fn game(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
-#[test]
-fn the_library_games_agree_with_the_explicit_solver() {
-    let mut checked = 0;
-    for name in ["ticTacToe.kif", "nim.kif", "hexapawn.kif"] {
-        checked += check_against_explicit(
-            name,
-            &game(name),
-            Limits::default(),
-            SymbolicLimits::default(),
-        ) as usize;
-    }
-    assert_eq!(checked, 3);
-}
-
 /// A counter one role moves up or down for ever (the explicit solver's
 /// test game): only the two terminal states get values.
 const CYCLE: &str = "

@@ -8,8 +8,7 @@
 use gdlkit::solve::{self, Limits, SymbolicLimits, SymbolicSummary, VarOrder};
 use gdlkit::{load_engine, parse_program, EngineChoice};
 
-#[path = "common/corpus.rs"]
-mod corpus;
+use crate::common::corpus;
 
 fn game_text(name: &str) -> String {
     let path = corpus::root().join("games").join(name);
@@ -82,19 +81,16 @@ fn agrees(name: &str, text: &str) -> bool {
 
 #[test]
 fn library_games_agree_with_the_explicit_solver() {
-    let games = [
-        "ticTacToe.kif",
-        "nim.kif",
-        "hexapawn.kif",
-        "chompThree.kif",
-        "minichess.kif",
-    ];
+    // The library's games that both solve in seconds (chompThree and
+    // minichess take minutes symbolically).
+    let games = ["ticTacToe.kif", "nim.kif", "hexapawn.kif"];
     let agreed = games
         .iter()
         .filter(|name| agrees(name, &game_text(name)))
         .count();
-    assert!(
-        agreed >= 4,
+    assert_eq!(
+        agreed,
+        games.len(),
         "only {agreed} of {} games compared",
         games.len()
     );
