@@ -103,6 +103,17 @@ fn few_cfr_iterations_are_measured_as_exploitable() {
     );
 }
 
+#[test]
+fn meier_is_solved_to_a_small_exploitability() {
+    let s = solve_chance(&mut engine(&library("meier.kif")), &ChanceLimits::default()).unwrap();
+    assert!(s.complete, "{:?}", s.stopped);
+    assert!(s.exploitability <= 0.001, "{}", s.exploitability);
+    assert!((s.values[0] + s.values[1] - 100.0).abs() < 1e-9);
+    // The first announcement knows the roll only: three information sets.
+    let first: Vec<_> = s.policy.iter().filter(|e| e.step == 2).collect();
+    assert_eq!(first.len(), 3, "one announcement per roll");
+}
+
 /// The guessing game's payoff: a call of the card's half (`lo`: 1–2,
 /// `hi`: 3–4) made while chance draws it, then a guess after seeing
 /// `(high)` when the card is 3 or 4.

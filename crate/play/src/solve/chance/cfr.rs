@@ -95,8 +95,8 @@ impl<'a> Cfr<'a> {
                     .collect();
                 let v: f64 = values.iter().zip(&sigma).map(|(u, s)| u * s).sum();
                 let weight = self.iterations as f64 * mine;
-                for a in 0..values.len() {
-                    self.delta[set][a] += others * (values[a] - v);
+                for (a, u) in values.iter().enumerate() {
+                    self.delta[set][a] += others * (u - v);
                     self.sums[set][a] += weight * sigma[a];
                 }
                 v

@@ -69,8 +69,7 @@ pub(crate) fn best_response(tree: &Tree, player: u8, other: &Strategy) -> Respon
 fn reach(tree: &Tree, player: u8, other: &Strategy) -> Vec<f64> {
     let mut reach = vec![0.0; tree.nodes.len()];
     reach[0] = 1.0;
-    for i in 0..tree.nodes.len() {
-        let n = tree.nodes[i];
+    for (i, &n) in tree.nodes.iter().enumerate() {
         let kids = tree.kids(i);
         for (a, &k) in kids.iter().enumerate() {
             let p = match n.kind {
@@ -134,8 +133,7 @@ impl Walk<'_> {
 pub(crate) fn profile_reach(tree: &Tree, strategy: &Strategy) -> Vec<f64> {
     let mut reach = vec![0.0; tree.nodes.len()];
     reach[0] = 1.0;
-    for i in 0..tree.nodes.len() {
-        let n = tree.nodes[i];
+    for (i, &n) in tree.nodes.iter().enumerate() {
         let kids = tree.kids(i);
         for (a, &k) in kids.iter().enumerate() {
             let p = match n.kind {

@@ -108,6 +108,8 @@ struct Builder<'a, M: StateMachine> {
     tree: Tree,
     history_index: FxHashMap<(u8, u32, TermId, Vec<TermId>), u32>,
     infoset_index: FxHashMap<(u8, u32), u32>,
+    /// States visited (the clock is read every 256).
+    visits: u64,
 }
 
 /// Builds the whole tree from the initial state, or refuses (too many
@@ -138,6 +140,7 @@ pub(crate) fn build<M: StateMachine>(
         },
         history_index: FxHashMap::default(),
         infoset_index: FxHashMap::default(),
+        visits: 0,
     };
     let init = b.m.initial_state()?;
     let hists = vec![0; b.tree.players.len()];
@@ -163,8 +166,9 @@ impl<M: StateMachine> Builder<'_, M> {
         self.tree.kids[start + k] = kid;
     }
 
-    fn over_budget(&self) -> Result<(), Refusal> {
+    fn over_budget(&mut self) -> Result<(), Refusal> {
         let n = self.tree.nodes.len();
+        self.visits += 1;
         if n >= self.budget.max_nodes {
             return Err(Refusal(format!(
                 "the game tree has more than {} nodes (the node limit, --max-nodes): \
@@ -172,7 +176,7 @@ impl<M: StateMachine> Builder<'_, M> {
                 self.budget.max_nodes
             )));
         }
-        if n % 256 == 0 {
+        if self.visits % 256 == 0 {
             if crate::job::cancelled() {
                 return Err(Refusal("cancelled".into()));
             }
