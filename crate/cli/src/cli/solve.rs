@@ -7,6 +7,7 @@ use super::{load_game_within, Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
 use crate::solve::{self, Limits, Solution, Summary};
 use std::fmt::Write as _;
 
+mod chance;
 mod symbolic;
 
 #[derive(clap::Args, Debug)]
@@ -35,13 +36,19 @@ pub struct SolveArgs {
     /// --out and --engine do not apply
     #[arg(long)]
     symbolic: bool,
-    /// With --symbolic: nodes of one BDD at most (a clean stop past it)
-    #[arg(long, value_name = "N", default_value_t = solve::SymbolicLimits::default().max_nodes)]
-    max_nodes: usize,
+    /// Nodes at most: with --symbolic, of one BDD (default 4,000,000; a
+    /// clean stop past it); for GDL-II games, of the game tree (histories,
+    /// not states; default 2,000,000)
+    #[arg(long, value_name = "N")]
+    max_nodes: Option<usize>,
     /// With --symbolic: the BDD variable order, `cells` (board cells in
     /// row order) or `grounder`
     #[arg(long, value_name = "ORDER", default_value = "cells", value_parser = parse_order)]
     order: solve::VarOrder,
+    /// GDL-II games with two roles: exactly N CFR+ iterations (default: until
+    /// the exploitability is at most 0.001 goal points)
+    #[arg(long, value_name = "N")]
+    iterations: Option<u64>,
 }
 
 fn parse_order(s: &str) -> Result<solve::VarOrder, String> {
@@ -57,7 +64,9 @@ pub fn run(args: SolveArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32
     if args.symbolic {
         let limits = solve::SymbolicLimits {
             seconds,
-            max_nodes: args.max_nodes,
+            max_nodes: args
+                .max_nodes
+                .unwrap_or(solve::SymbolicLimits::default().max_nodes),
             order: args.order,
         };
         return symbolic::run(&args.game, limits, json, host, out);
@@ -66,10 +75,24 @@ pub fn run(args: SolveArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32
     let path = args.game;
     let started = crate::clock::now_ms();
     // Grounding may take a third of the time; the solve needs the rest.
-    let engine = load_game_within(host, &path, args.engine.choice, seconds * 1000.0 / 3.0)?
-        .1
-        .engine;
+    let game = load_game_within(host, &path, args.engine.choice, seconds * 1000.0 / 3.0)?.1;
     let left = seconds - (crate::clock::now_ms() - started) / 1000.0;
+    if game.program.is_gdl2() {
+        let limits = solve::ChanceLimits {
+            seconds: left.max(0.001),
+            max_nodes: args.max_nodes.unwrap_or(solve::chance::MAX_NODES),
+            iterations: args.iterations,
+            ..solve::ChanceLimits::default()
+        };
+        if args.out.is_some() {
+            return Err(Fail::usage(format!(
+                "{path}: --out writes the states' values of a GDL-I game; a GDL-II game is \
+                 solved over information sets and has no solution file"
+            )));
+        }
+        return chance::run(&path, game.engine, &limits, json, out);
+    }
+    let engine = game.engine;
     let limits = Limits {
         seconds: left.max(0.001),
         max_states,

@@ -19,6 +19,7 @@ mod fixes;
 mod format;
 mod fuzzy_values;
 mod gdl2;
+mod gdl2_solve;
 mod gdl2_wire;
 mod ground_estimate;
 mod hyperplay;

@@ -17,6 +17,8 @@
 //!   adaptation, 3.2.3); states on or above a cycle get no value.
 //!
 //! Simultaneous moves and more than two roles are refused with the reason.
+//! GDL-II games (chance and hidden information) are solved over their
+//! information sets instead (`chance/`).
 //! Moves to the end: the role that gets more hurries, the other delays
 //! (win fastest, lose slowest), each keeping the value; on equal goals the
 //! first role hurries and the second delays.
@@ -26,6 +28,7 @@
 //! gives a *partial* solution: the values it claims are proved on the
 //! states explored (unexplored states count as unknown for both roles).
 
+pub mod chance;
 mod file;
 mod position;
 mod retro;
@@ -33,6 +36,7 @@ pub mod symbolic;
 #[cfg(test)]
 mod tests;
 
+pub use chance::{solve_chance, solve_gdl2, ChanceLimits, ChanceSolution};
 pub use file::{read_solution, write_solution, FORMAT_VERSION};
 pub use position::{outcome, MoveEntry, Outcome, Position};
 pub use symbolic::{solve_symbolic, SymbolicLimits, SymbolicSummary, VarOrder};

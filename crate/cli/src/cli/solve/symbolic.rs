@@ -22,6 +22,12 @@ pub(super) fn run(
         limits.seconds * 1000.0,
     )?
     .1;
+    if game.program.is_gdl2() {
+        return Err(Fail::game(format!(
+            "{path}: --symbolic does not solve GDL-II games (chance, hidden information); \
+             without it the game is solved over its information sets"
+        )));
+    }
     let left = limits.seconds - (crate::clock::now_ms() - started) / 1000.0;
     let limits = SymbolicLimits {
         seconds: left.max(0.001),
