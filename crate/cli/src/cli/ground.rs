@@ -62,7 +62,8 @@ pub fn describe(path: &str, r: &GroundReport) -> String {
         if let (Some(rule), Some(line)) = (&stop.rule, stop.line) {
             let n = stop
                 .estimated_instances
-                .map_or(String::new(), |n| format!(", about {} instances", short(n)));
+                .map(|n| format!(", about {} instances", short(n)))
+                .unwrap_or_default();
             let _ = writeln!(s, "where: the rule for {rule} at line {line}{n}");
         }
     }
