@@ -13,7 +13,7 @@ import type {
   Explanation, ExplainOptions, FixOptions, FixResult, MatchGameRecord, MatchOptions, MatchResult, Ordering,
   ParsedPlayerSpec, PlayerInfo, PlayerSpecObject, PlayoutOptions, PlayoutSummary, RenderBoardOptions, ReorderedTree, ReplayResult,
   SearchOptions, SearchResult, SearchStats, StateDescription, StateExplainOptions, Structure, StructureOptions,
-  LibraryGame, RepositoryGame,
+  LibraryGame, RepositoryGame, GroundReport, GroundReportOptions,
   SolveOptions, SolveProgress, SolveSummary, SolvedPosition, SolvedValue,
 } from './types.js';
 
@@ -422,6 +422,12 @@ export function explain(kif: string, options?: ExplainOptions): Explanation;
 
 /** The structure of a game. @throws {GdlDiagnosticsError} when the text has errors. */
 export function structure(kif: string, options?: StructureOptions): Structure;
+
+/**
+ * What instantiation (grounding) does to a game, as `gdlkit ground --format json`: ground atoms per relation, the rules that grew most, the network's size and depth; for a game that does not ground, where and why it stopped; a small game's ground rules.
+ * @throws {GdlDiagnosticsError} when the text has errors; {TypeError} for an unknown option; {RangeError} for a bad `ms`.
+ */
+export function groundReport(kif: string, options?: GroundReportOptions): GroundReport;
 
 /** The SVG of a state's board (`""` when the game has none), drawn in Rust from the structure. */
 export function renderBoard(game: string | Structure, state: readonly string[] | { fluents: readonly string[] }, options?: RenderBoardOptions): string;

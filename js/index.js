@@ -10,7 +10,7 @@ export { analyze, AnalysisJob } from './analysis.js';
 export { solve, SolveJob } from './solve.js';
 export { defaultPlayer, parsePlayerSpec, parseTree, Player, players, playerSpec, reorderTree, runMatch, search, searchTree } from './search.js';
 export { heuristics } from './search.js';
-export { renderBoard, structure } from './structure.js';
+export { groundReport, renderBoard, structure } from './structure.js';
 export { DEFAULT_REPOSITORY, repositoryGame, repositoryGames } from './repository.js';
 export { memoryBudget, setMemoryBudget } from './limits.js';
 export { initSync, isReady } from './wasm.js';

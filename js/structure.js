@@ -1,7 +1,9 @@
 // The gdlkit JavaScript API, structure area: the structure of a game
 // (boards, pieces, markers, counters, quantities, roles; lecture 004) and
-// the SVG of a state's board drawn from it. A thin layer over
-// crate/wasm/src/wasm/structure.rs: everything is computed in Rust.
+// the SVG of a state's board drawn from it, and what grounding does to it
+// (`groundReport`). A thin layer over
+// crate/wasm/src/wasm/structure.rs and ground.rs: everything is computed
+// in Rust.
 
 import { needReady, wasm } from './wasm.js';
 
@@ -35,4 +37,19 @@ export function renderBoard(game, state, options) {
     throw new TypeError('renderBoard(game, state): game must be KIF text or a structure');
   }
   return wasm.renderBoard(game, fluents.map(String), options);
+}
+
+/**
+ * What instantiation (grounding) does to a game (as `gdlkit ground
+ * --format json`): ground atoms per relation, the rules that grew most,
+ * the network's size and depth, or where and why grounding stopped; a
+ * small game's ground rules. `options`: `{ms}` (the grounding's time
+ * budget, default 20000).
+ */
+export function groundReport(kif, options) {
+  needReady();
+  if (typeof kif !== 'string') {
+    throw new TypeError('groundReport(kif, options): kif must be a string');
+  }
+  return wasm.groundReport(kif, options);
 }

@@ -869,6 +869,122 @@ definedAt: Record<string, Position>,
 rulesAt: Record<string, [number, number][]>, };
 
 /**
+ * Options of `groundReport` (all optional).
+ */
+export type GroundReportOptions = { 
+/**
+ * The grounding's time budget in ms (default 20000).
+ */
+ms?: number, };
+
+/**
+ * How instantiation ended.
+ */
+export type GroundOutcome = "grounded" | "refused" | "stopped";
+
+/**
+ * The ground atoms of one relation.
+ */
+export type GroundRelation = { 
+/**
+ * `name/arity`, or `true name/arity` for the state's tables.
+ */
+relation: string, atoms: number, };
+
+/**
+ * The rules of one relation and the instances they produced.
+ */
+export type GroundRuleCount = { 
+/**
+ * `name/arity` of the head.
+ */
+head: string, 
+/**
+ * Rules of the program with this head.
+ */
+rules: number, 
+/**
+ * 1-based line of the first of them.
+ */
+line: number, 
+/**
+ * The first rule's text (whitespace collapsed, shortened).
+ */
+text: string, 
+/**
+ * Rule instances, with those of the auxiliary rules its bodies were
+ * split into.
+ */
+instances: number, };
+
+/**
+ * The size of the fast engine's network.
+ */
+export type GroundNetwork = { 
+/**
+ * Ground atoms (propositions), auxiliaries included.
+ */
+atoms: number, 
+/**
+ * Rule instances (facts included) and their literals.
+ */
+instances: number, literals: number, 
+/**
+ * Base propositions (the state), input propositions (`does`), legal
+ * propositions.
+ */
+base: number, inputs: number, legals: number, 
+/**
+ * Gates (AND/OR/NOT as threshold gates) and links between them.
+ */
+gates: number, links: number, cyclicComponents: number, 
+/**
+ * The longest path from a base or input proposition.
+ */
+depth: number, bytes: number, };
+
+/**
+ * Where and why instantiation stopped.
+ */
+export type GroundStop = { reason: string, 
+/**
+ * The rule with the most estimated instances: `name/arity` of its
+ * head, its 1-based line and its estimated instances.
+ */
+rule: string | null, line: number | null, estimatedInstances: number | null, 
+/**
+ * The estimate of the whole grounding.
+ */
+estimatedAtoms: number, estimatedLiterals: number, };
+
+/**
+ * What instantiation did to a game.
+ */
+export type GroundReport = { outcome: GroundOutcome, 
+/**
+ * Per relation of the program (and state table) its ground atoms,
+ * most first.
+ */
+relations: Array<GroundRelation>, 
+/**
+ * Atoms of the auxiliary relations splitting and typing created.
+ */
+auxiliaryAtoms: number, 
+/**
+ * The relations whose rules produced the most instances, most first.
+ */
+topRules: Array<GroundRuleCount>, network: GroundNetwork | null, stop: GroundStop | null, 
+/**
+ * Rule instances in all (facts included).
+ */
+groundRuleCount: number, 
+/**
+ * The ground rules as KIF, when there are at most
+ * [`MAX_LISTED_RULES`]; else empty.
+ */
+groundRules: Array<string>, ms: number, };
+
+/**
  * Options of a solve (`solve`, `SolveJob`; all optional).
  */
 export type SolveOptions = { 

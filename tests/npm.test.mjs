@@ -178,7 +178,7 @@ console.log('played');
   });
 
   test('the entries export the documented names, the same in Node and browsers; deep imports are closed', () => {
-    const names = 'AlphaBetaWorker AnalysisJob DEFAULT_REPOSITORY EnsembleMember Game MctsWorker Player PlayoutJob SolveJob alphabetaChoose analyze autoCores check defaultPlayer ensembleChoose ensembleMembers explain fix format gameText games hasErrors heuristics init initSync isGdlError isReady mctsChoose memoryBudget parallelBestMove parallelEnsembleMove parsePlayerSpec parseTree playerSpec players renderBoard reorderTree replay repositoryGame repositoryGames runCli runMatch search searchTree setMemoryBudget solve structure version';
+    const names = 'AlphaBetaWorker AnalysisJob DEFAULT_REPOSITORY EnsembleMember Game MctsWorker Player PlayoutJob SolveJob alphabetaChoose analyze autoCores check defaultPlayer ensembleChoose ensembleMembers explain fix format gameText games groundReport hasErrors heuristics init initSync isGdlError isReady mctsChoose memoryBudget parallelBestMove parallelEnsembleMove parsePlayerSpec parseTree playerSpec players renderBoard reorderTree replay repositoryGame repositoryGames runCli runMatch search searchTree setMemoryBudget solve structure version';
     const inNode = node('exports-node.mjs', `console.log(Object.keys(await import('gdlkit')).sort().join(' '));\n`);
     assert.equal(inNode.code, 0, explain(inNode));
     assert.equal(inNode.stdout.trim(), names);
@@ -609,13 +609,13 @@ describe('the Node CLI (npx gdlkit)', () => {
     assert.equal(bench.code, 0, explain(bench));
     const help = gdlkit('help');
     assert.equal(help.code, 0);
-    for (const command of ['check', 'fmt', 'analyze', 'play', 'replay', 'search', 'match', 'bench', 'serve', 'host', 'explain', 'structure', 'export', 'solve', 'games', 'fetch-game', 'completions']) {
+    for (const command of ['check', 'fmt', 'analyze', 'play', 'replay', 'search', 'match', 'bench', 'serve', 'host', 'explain', 'structure', 'export', 'solve', 'ground', 'games', 'fetch-game', 'completions']) {
       assert.match(help.stdout, new RegExp(`^  ${command} `, 'm'));
     }
   });
 
   test('every command answers --help; --version, suggestions and completions', () => {
-    for (const command of ['check', 'fmt', 'analyze', 'play', 'replay', 'search', 'match', 'bench', 'serve', 'host', 'explain', 'structure', 'export', 'solve', 'games', 'fetch-game', 'completions']) {
+    for (const command of ['check', 'fmt', 'analyze', 'play', 'replay', 'search', 'match', 'bench', 'serve', 'host', 'explain', 'structure', 'export', 'solve', 'ground', 'games', 'fetch-game', 'completions']) {
       const r = gdlkit(command, '--help');
       assert.equal(r.code, 0, `${command} --help: ${explain(r)}`);
       assert.match(r.stdout, new RegExp(`^Usage: gdlkit ${command}`, 'm'));

@@ -13,7 +13,7 @@ import { chromium } from 'playwright-core';
 import { ARTIFACTS, CHROMIUM_ARGS, ROOT, SITE } from '../scripts/lib.mjs';
 import { serve } from '../scripts/serve.mjs';
 import { browserPaths } from '../scripts/setup.mjs';
-import { Game, heuristics as registryHeuristics, players as registryPlayers, SolveJob } from '../js/node.js';
+import { Game, groundReport, heuristics as registryHeuristics, players as registryPlayers, SolveJob } from '../js/node.js';
 import { GdlWorker } from '../js/worker-node.js';
 
 let server;
@@ -888,6 +888,35 @@ test('structure: boards inside the nodes of a tic-tac-toe tree, and the Structur
   await shot(rules.page, 'rules-structure');
   assert.deepEqual(errors, []);
   assert.deepEqual(rules.errors, []);
+  await context.close();
+});
+
+test('instantiation: the panel shows the ground atoms Rust counts for tic-tac-toe, and why chess is not grounded', async () => {
+  const kif = (name) => readFileSync(join(ROOT, 'games', `${name}.kif`), 'utf8');
+  const expected = groundReport(kif('ticTacToe'));
+  assert.equal(expected.outcome, 'grounded');
+  const { page, errors, context } = await open('?view=editor&game=ticTacToe');
+  await page.locator('button', { hasText: 'Instantiation' }).click();
+  await page.waitForSelector('.ground-panel .ground-relations', { timeout: 60_000 });
+  const shown = await page.locator('.ground-panel tr[data-relation]').evaluateAll((rows) => rows.map((r) => [r.dataset.relation, r.cells[1].textContent]));
+  assert.ok(shown.length >= 5, JSON.stringify(shown));
+  assert.deepEqual(shown, expected.relations.map((c) => [c.relation, c.atoms.toLocaleString('en-US')]));
+  const network = await page.locator('.ground-panel .ground-network').textContent();
+  assert.match(network, new RegExp(`${expected.network.gates.toLocaleString('en-US')} gates, .*depth ${expected.network.depth}`));
+  const top = await page.locator('.ground-panel .ground-top li').count();
+  assert.equal(top, expected.topRules.length);
+  await shot(page, 'rules-instantiation');
+  // Chess does not ground (within the default 20 s budget): the reason, the rule and its line.
+  const refused = groundReport(kif('chess'));
+  assert.notEqual(refused.outcome, 'grounded');
+  const chess = await open('?view=editor&game=chess', { context });
+  await chess.page.locator('button', { hasText: 'Instantiation' }).click();
+  await chess.page.waitForSelector('.ground-panel .ground-stop', { timeout: 60_000 });
+  assert.equal(await chess.page.locator('.ground-panel .ground-stop').textContent(), `Why: ${refused.stop.reason}`);
+  const where = await chess.page.locator('.ground-panel .ground-where').textContent();
+  assert.equal(where, `Where: the rule for ${refused.stop.rule} line ${refused.stop.line}`);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(chess.errors, []);
   await context.close();
 });
 

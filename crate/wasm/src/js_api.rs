@@ -107,6 +107,15 @@ pub struct StructureOptions {
     pub ms: Option<f64>,
 }
 
+/// Options of `groundReport` (all optional).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS), ts(optional_fields))]
+pub struct GroundReportOptions {
+    /// The grounding's time budget in ms (default 20000).
+    pub ms: Option<f64>,
+}
+
 /// Options of `renderBoard` (all optional).
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]

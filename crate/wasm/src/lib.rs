@@ -20,7 +20,7 @@ pub mod typescript;
 use gdlkit_cli::{cli, library};
 #[allow(unused_imports)]
 use gdlkit_engine::{
-    clock, engine, job, load_engine, load_game, memory, playouts, reasoner, replay, Engine,
+    clock, engine, ground, job, load_engine, load_game, memory, playouts, reasoner, replay, Engine,
     EngineChoice, EngineState, Game,
 };
 #[allow(unused_imports)]

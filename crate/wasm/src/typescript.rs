@@ -93,6 +93,14 @@ types!(
     crate::structure::Quantity,
     crate::structure::FluentDomain,
     crate::structure::Structure,
+    // Instantiation (`groundReport`).
+    crate::js_api::GroundReportOptions,
+    crate::ground::report::Outcome,
+    crate::ground::report::RelationCount,
+    crate::ground::report::RuleCount,
+    crate::ground::report::NetworkSize,
+    crate::ground::report::Stop,
+    crate::ground::report::GroundReport,
     // Solve.
     crate::js_api::SolveOptions,
     crate::solve::Concept,

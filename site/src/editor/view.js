@@ -5,6 +5,7 @@
 import { h, formatMs } from '../dom.js';
 import { engine, features } from '../engine/client.js';
 import { createEditor } from './editor.js';
+import { mountGroundPanel } from './ground-panel.js';
 import { mountStructurePanel } from './structure-panel.js';
 
 const PROPERTY_LABELS = {
@@ -21,11 +22,12 @@ export function mountEditorView(panel, { text, onChange, onDiagnostics, onCounte
   const formatBtn = h('button', { type: 'button', text: 'Format', title: 'Format the rules (Shift+Alt+F)', 'aria-keyshortcuts': 'Shift+Alt+F' });
   const checkBtn = h('button', { type: 'button', text: 'Check semantics', title: 'Explore the game: termination, playability, goals, winnability' });
   const structure = mountStructurePanel(() => editor.getText(), (offset) => editor.goto(offset), (ranges) => editor.highlight(ranges));
-  const toolbar = h('div', { class: 'editor-toolbar', role: 'toolbar', 'aria-label': 'Rules tools' }, formatBtn, checkBtn, structure.button, summary);
+  const ground = mountGroundPanel(() => editor.getText(), (offset) => editor.goto(offset));
+  const toolbar = h('div', { class: 'editor-toolbar', role: 'toolbar', 'aria-label': 'Rules tools' }, formatBtn, checkBtn, structure.button, ground.button, summary);
   const host = h('div', { class: 'editor-host' });
   const analysis = h('section', { class: 'analysis', hidden: true, 'aria-label': 'Semantic check' });
-  // The Structure panel sits beside the editor (below it on a narrow screen).
-  panel.replaceChildren(toolbar, h('div', { class: 'editor-main' }, host, structure.panel), analysis);
+  // The Structure and Instantiation panels sit beside the editor (below it on a narrow screen).
+  panel.replaceChildren(toolbar, h('div', { class: 'editor-main' }, host, structure.panel, ground.panel), analysis);
 
   const editor = createEditor(host, {
     doc: text,

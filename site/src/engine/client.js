@@ -35,7 +35,7 @@ export const DEFAULT_PLAYER = 'mcts-solver';
 export const engineEvents = new EventTarget();
 
 /** Jobs that may run long (grounding, searches, analyses): the page saves its work first. */
-const LONG_KINDS = new Set(['playouts', 'analyze', 'searchTree', 'bestMove', 'explain', 'mctsRoot', 'alphabetaRoot', 'ensembleMember', 'site.load', 'site.structure', 'site.searchGame', 'site.ggpNew', 'site.solve']);
+const LONG_KINDS = new Set(['playouts', 'analyze', 'searchTree', 'bestMove', 'explain', 'mctsRoot', 'alphabetaRoot', 'ensembleMember', 'site.load', 'site.structure', 'site.groundReport', 'site.searchGame', 'site.ggpNew', 'site.solve']);
 const beforeLong = new Set();
 
 /** Calls `fn()` before every job that may run long (the page saves its text). */

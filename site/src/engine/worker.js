@@ -7,7 +7,8 @@
 // Kinds added here (named `site.*`): the play view's games held by id and
 // their states by handle (`site.load`, `site.next`, `site.replayMoves`,
 // ...), the registry of players and parsed player specs (`site.players`),
-// the structure that boards are drawn from (`site.structure`), traced
+// the structure that boards are drawn from (`site.structure`), what
+// grounding does (`site.groundReport`, the Instantiation panel), traced
 // searches of a game from a given position and move order
 // (`site.searchGame`, through the engine's `from` and `ordering`), and
 // `site.features` (what this build has), `site.repository` (a GGP
@@ -153,6 +154,16 @@ const ops = {
   /** The game's structure (boards, pieces, ...), found in Rust; null when it cannot be found. */
   structure({ text }) {
     return structureOf(text);
+  },
+
+  /** What grounding does to the game (`groundReport`, Rust); null when the rules have errors. */
+  groundReport({ text }) {
+    try {
+      return api.groundReport(text);
+    } catch (e) {
+      if (e?.name === 'GdlDiagnosticsError') return null;
+      throw e;
+    }
   },
 
   /** The board cells of each state (fluent texts) of a game with this structure (see boardsOf). */

@@ -5,8 +5,8 @@
 //! and the Node CLI (through wasm) parse alike.
 
 use super::{
-    analyze, bench, check, completions, explain, export, fetch, fmt, games, host, matches, play,
-    replay, search, serve, solve, structure,
+    analyze, bench, check, completions, explain, export, fetch, fmt, games, ground, host, matches,
+    play, replay, search, serve, solve, structure,
 };
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 
@@ -17,7 +17,7 @@ interpreter, `auto` (default) is fast when the game grounds, else the
 interpreter.
 
 --seconds S: the time limit of play, replay, bench, search, match, analyze,
-explain, structure and solve (`gdlkit COMMAND --help` gives each default;
+explain, structure, solve and ground (`gdlkit COMMAND --help` gives each default;
 every limit: docs/limits.md). --memory MB: the memory budget of any command
 (default 4096 or 3/4 of the machine's memory). Progress goes to stderr when
 it is a terminal; Ctrl-C stops with what was found.
@@ -73,6 +73,8 @@ pub enum Command {
     Structure(structure::StructureArgs),
     /// Every reachable state's value under perfect play
     Solve(solve::SolveArgs),
+    /// What grounding did: atoms per relation, rules that grew most, the network, or why it stopped
+    Ground(ground::GroundArgs),
     /// The game library: each name works wherever GAME.kif does (gdlkit play reversi)
     Games(games::GamesArgs),
     /// A game of a GGP repository: without KEY the repository's keys, with KEY its rules

@@ -12,6 +12,7 @@ mod export;
 mod fetch;
 mod fmt;
 mod games;
+mod ground;
 mod matches;
 mod options;
 mod play;
@@ -143,7 +144,7 @@ pub fn run(args: &[String], host: &mut dyn Host) -> Output {
 
 /// Default time limits in seconds of the commands that run games (their
 /// `--seconds` overrides them).
-pub const DEFAULT_SECONDS: [(&str, f64); 9] = [
+pub const DEFAULT_SECONDS: [(&str, f64); 10] = [
     ("play", 60.0),
     ("replay", 60.0),
     ("bench", 5.0),
@@ -153,6 +154,8 @@ pub const DEFAULT_SECONDS: [(&str, f64); 9] = [
     ("explain", 60.0),
     ("structure", 60.0),
     ("solve", 60.0),
+    // The grounding budget (`ground::Budget`).
+    ("ground", 20.0),
 ];
 
 /// The default of `--seconds` for `command`.
@@ -196,6 +199,7 @@ fn run_command(command: Command, host: &mut dyn Host, out: &mut Output) -> Resul
         Command::Explain(a) => explain::run(a, host, out),
         Command::Structure(a) => structure::run(a, host, out),
         Command::Solve(a) => solve::run(a, host, out),
+        Command::Ground(a) => ground::run(a, host, out),
         Command::Games(a) => games::run(a, out),
         Command::FetchGame(a) => fetch::run(a, host, out),
         Command::Completions(a) => completions::run(a, out),

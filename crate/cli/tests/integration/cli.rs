@@ -15,7 +15,7 @@ fn cli(args: &[&str]) -> Output {
 }
 
 /// The commands the tool has (others may be added; none may go missing).
-const COMMANDS: [&str; 17] = [
+const COMMANDS: [&str; 18] = [
     "check",
     "fmt",
     "replay",
@@ -30,6 +30,7 @@ const COMMANDS: [&str; 17] = [
     "explain",
     "structure",
     "solve",
+    "ground",
     "games",
     "fetch-game",
     "completions",

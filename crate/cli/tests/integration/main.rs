@@ -9,5 +9,6 @@ mod adversarial;
 mod cli;
 mod export;
 mod ggp;
+mod ground;
 mod library;
 mod repository;

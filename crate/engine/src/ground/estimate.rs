@@ -185,18 +185,7 @@ pub fn estimate(program: &Program, c: &Compiled, terms: &TermStore) -> Estimate 
 /// splits them, each with the program rule it comes from.
 fn pieces(c: &Compiled, arity: &mut Vec<usize>, is_static: &mut Vec<bool>) -> Vec<Piece> {
     let g = &c.graph;
-    let roots: Vec<RelId> = [
-        (kw::LEGAL, 2),
-        (kw::NEXT, 1),
-        (kw::TERMINAL, 0),
-        (kw::GOAL, 2),
-        (kw::INIT, 1),
-        (kw::ROLE, 1),
-    ]
-    .iter()
-    .filter_map(|&(s, a)| g.id_of(s, a))
-    .chain(c.sees)
-    .collect();
+    let roots = rules::game_roots(c, &[(kw::INIT, 1), (kw::ROLE, 1)]);
     let needed = g.closure(&roots);
     let next = g.id_of(kw::NEXT, 1);
     let init = g.id_of(kw::INIT, 1);

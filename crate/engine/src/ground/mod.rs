@@ -10,6 +10,8 @@
 //! - `program`: the grounding's phases in order, into a [`GroundProgram`];
 //! - `assemble`: from a [`GroundProgram`] to the network and the engine's
 //!   tables;
+//! - [`report`]: what instantiation did (counts, top rules, network size,
+//!   where it stopped), for `gdlkit ground` and the page;
 //! - [`network`]: threshold gates in flat arrays, cycles as components;
 //! - [`engine`]: differential propagation and the [`StateMachine`](crate::StateMachine)
 //!   implementation.
@@ -32,6 +34,7 @@ pub mod network;
 mod passes;
 pub mod profile;
 mod program;
+pub mod report;
 pub mod rules;
 mod semijoin;
 mod tables;

@@ -16,7 +16,7 @@ pub use super::grule::{pat_vars, GLit, GRule};
 use crate::deps::RelId;
 use crate::program::VarId;
 use crate::reasoner::compile::{Class, Compiled, Lit, Pat};
-use crate::terms::kw;
+use crate::terms::{kw, Sym};
 
 /// The rules to ground and what is known about their relations.
 pub struct RuleSet {
@@ -50,16 +50,7 @@ pub struct Strategy {
 /// out) and splits them.
 pub fn collect(c: &Compiled, strategy: Strategy, focus: Option<&[bool]>) -> RuleSet {
     let g = &c.graph;
-    let roots: Vec<RelId> = [
-        (kw::LEGAL, 2),
-        (kw::NEXT, 1),
-        (kw::TERMINAL, 0),
-        (kw::GOAL, 2),
-    ]
-    .iter()
-    .filter_map(|&(s, a)| g.id_of(s, a))
-    .chain(c.sees)
-    .collect();
+    let roots = game_roots(c, &[]);
     let needed = g.closure(&roots);
     let n = c.num_rels();
     let mut is_static: Vec<bool> = (0..n).map(|r| c.class[r] == Class::Static).collect();
@@ -115,6 +106,24 @@ pub fn collect(c: &Compiled, strategy: Strategy, focus: Option<&[bool]>) -> Rule
         static_strata,
         aux,
     }
+}
+
+/// The relations a game's play reads: `legal`, `next`, `terminal`,
+/// `goal` and GDL-II's `sees`, then those of `extra` (`name`, arity) the
+/// program has.
+pub fn game_roots(c: &Compiled, extra: &[(Sym, usize)]) -> Vec<RelId> {
+    let g = &c.graph;
+    [
+        (kw::LEGAL, 2),
+        (kw::NEXT, 1),
+        (kw::TERMINAL, 0),
+        (kw::GOAL, 2),
+    ]
+    .iter()
+    .filter_map(|&(s, a)| g.id_of(s, a))
+    .chain(c.sees)
+    .chain(extra.iter().filter_map(|&(s, a)| g.id_of(s, a)))
+    .collect()
 }
 
 /// The rules of the `needed` relations that are not static, in stratum

@@ -14,6 +14,7 @@
 //! | `solve.rs` | the `SolveJob` class: the game solver as a resumable job |
 //! | `ggp.rs` | the GGP protocol for JS sockets: `GgpServer` (player), `GgpPlayer` (player without HTTP), `GgpMatch` (one managed match), `GgpHost` (`gdlkit host`) |
 //! | `structure.rs` | `structure(kif, options)`: boards, pieces, roles, ... (`crate::structure`); `renderBoard`: a state's board as SVG |
+//! | `ground.rs` | `groundReport(kif, options)`: what instantiation did (`crate::ground::report`) |
 //! | `ensemble.rs` | the ensemble across workers: `EnsembleMember` (one member's search), `ensembleMembers`, `ensembleChoose` (the rule) |
 //! | `js.rs` | shared helpers: JS errors, serde conversions, the panic hook |
 //!
@@ -50,6 +51,8 @@ mod explain;
 mod game;
 #[cfg(feature = "engine")]
 mod ggp;
+#[cfg(feature = "engine")]
+mod ground;
 mod js;
 #[cfg(feature = "cli")]
 mod library;
@@ -93,6 +96,8 @@ pub use game::Game;
 pub use ggp::{GgpHost, GgpServer};
 #[cfg(feature = "engine")]
 pub use ggp::{GgpMatch, GgpPlayer};
+#[cfg(feature = "engine")]
+pub use ground::ground_report;
 #[cfg(feature = "engine")]
 pub use matches::run_match_with_progress;
 #[cfg(feature = "engine")]

@@ -1,0 +1,164 @@
+use super::*;
+use crate::reasoner::StateMachine;
+use crate::terms::kw;
+
+const TIC_TAC_TOE: &str = include_str!("../../../../../games/ticTacToe.kif");
+const CHESS: &str = include_str!("../../../../../games/chess.kif");
+
+/// A game of three ground rules and a handful of facts.
+const TINY: &str = "(role p) (init (at 1)) (succ 1 2)
+(<= (legal p go) (true (at ?x)))
+(<= (next (at ?y)) (does p go) (true (at ?x)) (succ ?x ?y))
+(<= terminal (true (at 2)))
+(<= (goal p 100) (true (at 2)))";
+
+fn ground_tic_tac_toe() -> (Program, GroundProgram, GroundReport) {
+    let program = crate::parse_program(TIC_TAC_TOE);
+    let gp = ground_program(&program, Budget::default()).expect("ticTacToe grounds");
+    let r = report(&program, TIC_TAC_TOE, Budget::default());
+    (program, gp, r)
+}
+
+/// The report's counts are the grounded program's atoms, counted here
+/// from the atoms themselves: program relations by their id in the
+/// compiled graph, `true` tables by the base fluents' functors.
+#[test]
+fn tic_tac_toe_counts_are_the_grounded_atoms() {
+    let (program, gp, r) = ground_tic_tac_toe();
+    assert_eq!(r.outcome, Outcome::Grounded, "{:?}", r.stop);
+    let it = Interpreter::new(&program).expect("valid");
+    let g = &it.compiled().graph;
+    let reported = |name: &str| {
+        r.relations
+            .iter()
+            .find(|c| c.relation == name)
+            .map_or(0, |c| c.atoms)
+    };
+    let mut checked = 0;
+    for (id, k) in g.rels.iter().enumerate() {
+        let name = format!("{}/{}", it.terms().symbols.name(k.sym), k.arity);
+        let direct = gp.atoms.rel.iter().filter(|&&r| r as usize == id).count();
+        assert_eq!(reported(&name), direct, "{name}");
+        checked += usize::from(direct > 0);
+    }
+    assert!(checked >= 5, "only {checked} relations have atoms");
+    let cells = gp
+        .fluents
+        .iter()
+        .filter(|&&f| gp.store.symbols.name(gp.store.functor(f)) == "cell")
+        .count();
+    assert!(cells >= 27, "{cells} cell fluents");
+    assert_eq!(reported("true cell/3"), cells);
+    let listed: usize = r.relations.iter().map(|c| c.atoms).sum();
+    assert_eq!(listed + r.auxiliary_atoms, gp.atoms.len());
+    let net = r.network.as_ref().expect("a network");
+    assert_eq!(net.atoms, gp.atoms.len());
+    assert_eq!(net.base, gp.fluents.len());
+    assert!(net.gates > 0 && net.links > 0 && net.depth > 0, "{net:?}");
+    assert!(g.id_of(kw::LEGAL, 2).is_some());
+}
+
+/// The top rules are sorted, name program relations with their line, and
+/// account for every rule instance when they are all listed.
+#[test]
+fn tic_tac_toe_top_rules_are_sorted_and_complete() {
+    let (_, gp, r) = ground_tic_tac_toe();
+    assert!(r.top_rules.len() >= 3, "{:?}", r.top_rules);
+    for w in r.top_rules.windows(2) {
+        assert!(w[0].instances >= w[1].instances, "{:?}", r.top_rules);
+    }
+    for t in &r.top_rules {
+        let first = TIC_TAC_TOE.lines().nth(t.line as usize - 1).unwrap_or("");
+        let head = t.head.split('/').next().unwrap_or("");
+        assert!(first.contains(head) || t.text.contains(head), "{t:?}");
+        assert!(t.text.starts_with("(<="), "{t:?}");
+    }
+    let sum: usize = r.top_rules.iter().map(|t| t.instances).sum();
+    if r.top_rules.len() < TOP_RULES {
+        assert_eq!(sum, gp.inst.len() - gp.facts);
+    } else {
+        assert!(sum <= gp.inst.len() - gp.facts);
+    }
+    assert_eq!(r.ground_rule_count, gp.inst.len());
+}
+
+/// A small game's ground rules are listed, one per instance.
+#[test]
+fn a_small_game_lists_its_ground_rules() {
+    let program = crate::parse_program(TINY);
+    let r = report(&program, TINY, Budget::default());
+    assert_eq!(r.outcome, Outcome::Grounded, "{:?}", r.stop);
+    assert_eq!(r.ground_rules.len(), r.ground_rule_count);
+    assert!(r.ground_rule_count >= 4, "{:?}", r.ground_rules);
+    let has = |s: &str| r.ground_rules.iter().any(|g| g == s);
+    assert!(
+        has("(<= (legal p go) (true (at 1)))"),
+        "{:?}",
+        r.ground_rules
+    );
+    assert!(has("(<= terminal (true (at 2)))"), "{:?}", r.ground_rules);
+    // The `next` rule's body is split: `succ` is static, the auxiliary
+    // reads the `true` table.
+    let next = r
+        .ground_rules
+        .iter()
+        .find(|g| g.starts_with("(<= (next (at 2)) (does p go)"));
+    assert!(next.is_some(), "{:?}", r.ground_rules);
+}
+
+/// Chess (the project's) is not grounded: the size estimate does not
+/// refuse it, the grounder runs out of time (here a 2 s budget); the stop
+/// names the reason and the estimate's costliest rule with its line.
+#[test]
+fn chess_stops_with_its_reason_rule_and_line() {
+    let program = crate::parse_program(CHESS);
+    let budget = Budget {
+        max_ms: 2_000.0,
+        ..Budget::default()
+    };
+    let r = report(&program, CHESS, budget);
+    assert_ne!(r.outcome, Outcome::Grounded);
+    let stop = r.stop.expect("a stop");
+    assert!(stop.reason.contains("2000 milliseconds"), "{}", stop.reason);
+    let (rule, line) = (stop.rule.expect("a rule"), stop.line.expect("a line"));
+    assert!(
+        stop.reason.contains(&format!("line {line}")),
+        "{}",
+        stop.reason
+    );
+    assert!(stop.reason.contains(&rule), "{}", stop.reason);
+    let text = CHESS
+        .lines()
+        .nth(line as usize - 1)
+        .expect("the line exists");
+    let name = rule.split('/').next().expect("name/arity");
+    assert!(text.contains(name), "line {line}: {text} (rule {rule})");
+    assert!(r.network.is_none() && r.relations.is_empty());
+}
+
+/// A game the size estimate refuses is reported so, before grounding.
+#[test]
+fn a_game_over_the_estimate_is_refused() {
+    let program = crate::parse_program(TIC_TAC_TOE);
+    let budget = Budget {
+        max_atoms: 1,
+        max_literals: 1,
+        ..Budget::default()
+    };
+    let r = report(&program, TIC_TAC_TOE, budget);
+    assert_eq!(r.outcome, Outcome::Refused, "{:?}", r.stop);
+    let stop = r.stop.expect("a stop");
+    assert!(
+        stop.reason.contains("estimated before instantiating"),
+        "{}",
+        stop.reason
+    );
+    let line = stop.line.expect("a line") as usize;
+    let name = stop.rule.expect("a rule");
+    let name = name.split('/').next().expect("name/arity");
+    assert!(TIC_TAC_TOE
+        .lines()
+        .nth(line - 1)
+        .unwrap_or("")
+        .contains(name));
+}

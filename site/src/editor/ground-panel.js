@@ -1,0 +1,95 @@
+// The Rules view's "Instantiation" panel: what grounding did to the game
+// (crate/engine/src/ground/report.rs, `gdlkit ground`): ground atoms per
+// relation, the rules that produced the most instances, the network's size
+// and depth; for a game that does not ground, where and why it stopped; for
+// a small game its ground rules. Computed in the worker; this module only
+// lists. It opens beside the editor, as the Structure panel does.
+
+import { h } from '../dom.js';
+import { engine } from '../engine/client.js';
+
+const count = (n) => n.toLocaleString('en-US');
+
+function networkText(n) {
+  return `${count(n.atoms)} propositions (${count(n.base)} base, ${count(n.inputs)} inputs, ${count(n.legals)} legal), `
+    + `${count(n.gates)} gates, ${count(n.links)} links, depth ${n.depth}, ${count(n.cyclicComponents)} cyclic components, `
+    + `${count(n.instances)} rule instances`;
+}
+
+function lineLink(line, goto, lines) {
+  if (!goto || !line) return [];
+  return [' ', h('button', { type: 'button', class: 'link', text: `line ${line}`, title: 'Show the rule', on: { click: () => goto(lines(line)) } })];
+}
+
+/**
+ * Lists a report (the result of `groundReport()`); `goto(offset)` shows a
+ * rule in the editor, `offsetOfLine(line)` is the offset of a 1-based line.
+ */
+export function renderGroundReport(r, goto, offsetOfLine) {
+  const items = [h('p', { class: 'ground-outcome', 'data-outcome': r.outcome, text: r.outcome === 'grounded' ? `Grounded in ${Math.round(r.ms)} ms.` : `Not grounded (${r.outcome}).` })];
+  if (r.stop) {
+    items.push(h('p', { class: 'ground-stop' }, h('strong', { text: 'Why: ' }), r.stop.reason));
+    if (r.stop.rule) items.push(h('p', { class: 'ground-where' }, h('strong', { text: 'Where: ' }), `the rule for ${r.stop.rule}`, ...lineLink(r.stop.line, goto, offsetOfLine)));
+  }
+  if (r.network) items.push(h('p', { class: 'ground-network' }, h('strong', { text: 'Network: ' }), networkText(r.network)));
+  if (r.relations.length) {
+    const rows = r.relations.map((c) => h('tr', { 'data-relation': c.relation }, h('td', { text: c.relation }), h('td', { class: 'num', text: count(c.atoms) })));
+    rows.push(h('tr', {}, h('td', { class: 'muted', text: 'auxiliary (split rules)' }), h('td', { class: 'num', text: count(r.auxiliaryAtoms) })));
+    items.push(h('h4', { text: 'Ground atoms per relation' }), h('table', { class: 'ground-relations' }, ...rows));
+  }
+  if (r.topRules.length) {
+    const rows = r.topRules.map((t) => h('li', {}, h('strong', { text: `${count(t.instances)} ` }), `${t.head}`, ...lineLink(t.line, goto, offsetOfLine), h('div', { class: 'ground-rule-text', text: t.text })));
+    items.push(h('h4', { text: 'Rules that grew most (instances)' }), h('ol', { class: 'ground-top' }, ...rows));
+  }
+  if (r.groundRules.length) {
+    items.push(h('h4', { text: `Ground rules (${count(r.groundRuleCount)})` }), h('pre', { class: 'ground-rules', text: r.groundRules.join('\n') }));
+  } else if (r.groundRuleCount) {
+    items.push(h('p', { class: 'muted', text: `${count(r.groundRuleCount)} ground rules (listed for games of at most 300).` }));
+  }
+  return h('div', { class: 'ground-report' }, ...items);
+}
+
+/** The offset of the start of 1-based `line` in `text`. */
+function offsetOf(text, line) {
+  let offset = 0;
+  for (let l = 1; l < line; l++) {
+    const next = text.indexOf('\n', offset);
+    if (next < 0) break;
+    offset = next + 1;
+  }
+  return offset;
+}
+
+/**
+ * A toolbar button and the panel it fills on demand (grounding runs in the
+ * worker); `goto(offset)` shows a rule in the editor.
+ */
+export function mountGroundPanel(getText, goto) {
+  const button = h('button', { type: 'button', text: 'Instantiation', title: 'What grounding does to the rules: ground atoms, rules that grow, the network', 'aria-expanded': 'false' });
+  const panel = h('section', { class: 'structure-panel ground-panel', hidden: true, 'aria-label': 'Instantiation', tabindex: '-1' });
+  const close = h('button', { type: 'button', class: 'link', text: 'Close', title: 'Close the Instantiation panel', on: { click: () => hide() } });
+  const head = () => h('div', { class: 'structure-head' }, h('h3', { text: 'Instantiation' }), close);
+  const hide = () => {
+    panel.hidden = true;
+    button.setAttribute('aria-expanded', 'false');
+    button.focus();
+  };
+  const show = (...content) => {
+    panel.replaceChildren(head(), ...content);
+    panel.scrollIntoView({ block: 'nearest' });
+  };
+  button.addEventListener('click', async () => {
+    panel.hidden = false;
+    button.setAttribute('aria-expanded', 'true');
+    show(h('div', { class: 'muted', text: 'Grounding the rules…' }));
+    panel.focus({ preventScroll: true });
+    const text = getText();
+    try {
+      const r = await engine().game.call('groundReport', { text });
+      show(r ? renderGroundReport(r, goto, (line) => offsetOf(text, line)) : h('div', { class: 'muted', text: 'The rules have errors: fix them first.' }));
+    } catch (e) {
+      show(h('div', { class: 'muted', text: e.message }));
+    }
+  });
+  return { button, panel };
+}
