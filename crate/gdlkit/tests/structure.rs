@@ -518,7 +518,10 @@ fn scenes_come_from_the_rules() {
         ("montyHall.kif", "doors", 3, vec!["cover", "item", "item"]),
     ] {
         let st = check(&project(game), json!({}));
-        let scene = st.scene.as_ref().unwrap_or_else(|| panic!("{game}: no scene"));
+        let scene = st
+            .scene
+            .as_ref()
+            .unwrap_or_else(|| panic!("{game}: no scene"));
         assert_eq!(scene.kind, kind, "{game}");
         assert_eq!(scene.places.len(), places, "{game}: {scene:?}");
         let mut got: Vec<&str> = scene.things.iter().map(|t| t.look.as_str()).collect();

@@ -207,6 +207,9 @@ pub fn svg_of_structure(
 ) -> Option<String> {
     svg_of(&st.boards, fluents, cell, labels).or_else(|| {
         let scene = st.scene.as_ref()?;
-        Some(super::scene::svg(&super::scene::cells(scene, fluents), cell))
+        Some(super::scene::svg(
+            &super::scene::cells(scene, fluents),
+            cell,
+        ))
     })
 }

@@ -152,7 +152,11 @@ fn push_new(list: &mut Vec<String>, v: &str) {
 
 /// The number of arguments of `name` in the sampled states.
 fn arity_seen(states: &[Vec<Fluent>], name: &str) -> Option<usize> {
-    states.iter().flatten().find(|f| f.name == name).map(|f| f.args.len())
+    states
+        .iter()
+        .flatten()
+        .find(|f| f.name == name)
+        .map(|f| f.args.len())
 }
 
 /// Rooms or doors: a thing held at two places at once is a cover, the
@@ -334,11 +338,24 @@ pub fn drawing(scene: &Scene, content: &str) -> Drawing {
         svg.push_str(&person(if items.is_empty() { 50.0 } else { 32.0 }));
     }
     for (k, t) in items.iter().enumerate() {
-        let index = scene.things.iter().position(|s| s.fluent == t.fluent).unwrap_or(0);
+        let index = scene
+            .things
+            .iter()
+            .position(|s| s.fluent == t.fluent)
+            .unwrap_or(0);
         let x = if agent { 66.0 } else { 50.0 };
-        svg.push_str(&badge(x, 80.0 - 24.0 * k as f64, &t.fluent, ITEM_FILLS[index % ITEM_FILLS.len()]));
+        svg.push_str(&badge(
+            x,
+            80.0 - 24.0 * k as f64,
+            &t.fluent,
+            ITEM_FILLS[index % ITEM_FILLS.len()],
+        ));
     }
-    let label = here.iter().map(|t| t.fluent.as_str()).collect::<Vec<_>>().join(" ");
+    let label = here
+        .iter()
+        .map(|t| t.fluent.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
     finish(content, kind, label, svg)
 }
 
@@ -356,7 +373,10 @@ fn finish(content: &str, kind: &str, label: String, svg: String) -> Drawing {
 /// A lamp: a bulb on a base, yellow with a halo when lit, grey when not.
 fn lamp(on: bool) -> String {
     let (fill, halo) = if on {
-        ("#ffd23f", r##"<circle class="halo" cx="50" cy="42" r="40" fill="#ffe98a" opacity="0.55"/>"##)
+        (
+            "#ffd23f",
+            r##"<circle class="halo" cx="50" cy="42" r="40" fill="#ffe98a" opacity="0.55"/>"##,
+        )
     } else {
         ("#5b6270", "")
     };
@@ -466,8 +486,10 @@ mod tests {
         (st, out)
     }
 
+    /// The elements of `svg` of this class (not the drawings' wrappers).
     fn count(svg: &str, class: &str) -> usize {
-        svg.matches(&format!("class=\"{class}\"")).count()
+        let wrapper = format!("<svg class=\"{class}\"");
+        svg.matches(&format!("class=\"{class}\"")).count() - svg.matches(&wrapper).count()
     }
 
     /// The SVG of the state, with its cells.
@@ -484,15 +506,26 @@ mod tests {
             assert_eq!(scene.kind, LAMPS, "{game}");
             assert_eq!(scene.places.len(), 2, "{game}: {scene:?}");
             assert!(states.len() >= 4, "{game}: {} states", states.len());
-            let mut lit_seen = 0;
             for fluents in &states {
                 let (svg, _) = drawn(&st, fluents);
                 let lit = fluents.iter().filter(|f| f.args.is_empty()).count();
                 assert_eq!(count(&svg, "bulb"), scene.places.len(), "a lamp per light");
                 assert_eq!(count(&svg, "halo"), lit, "{game}: lit lamps in {svg}");
-                lit_seen += lit;
             }
-            assert!(lit_seen > 0, "{game}: some lamp was lit");
+            // Every combination of lit lamps: exactly those drawn lit.
+            for mask in 0..1usize << scene.places.len() {
+                let on: Vec<Fluent> = (scene.places.iter().enumerate())
+                    .filter(|(i, _)| mask >> i & 1 == 1)
+                    .map(|(_, p)| Fluent::of_texts(std::slice::from_ref(p)).remove(0))
+                    .collect();
+                let (svg, bc) = drawn(&st, &on);
+                assert_eq!(count(&svg, "bulb"), scene.places.len());
+                assert_eq!(count(&svg, "halo"), on.len(), "{game}: {mask:b}");
+                for c in bc.cells.iter().filter(|c| scene.places.contains(&c.x)) {
+                    let lit = on.iter().any(|f| f.name == c.x);
+                    assert_eq!(c.content, if lit { "on" } else { "off" }, "{c:?}");
+                }
+            }
         }
     }
 
@@ -506,7 +539,11 @@ mod tests {
             let step = fluents.iter().find(|f| f.name == scene.numbers[0]).unwrap();
             let cell = bc.cells.iter().find(|c| c.x == scene.numbers[0]).unwrap();
             assert_eq!(cell.content, step.args[0]);
-            let d = bc.drawings.iter().find(|d| d.content == cell.content).unwrap();
+            let d = bc
+                .drawings
+                .iter()
+                .find(|d| d.content == cell.content)
+                .unwrap();
             assert_eq!(d.kind, "number");
             assert!(bc.rest.is_empty(), "{:?}", bc.rest);
         }
@@ -517,11 +554,22 @@ mod tests {
         let (st, states) = states("maze", 10);
         let scene = st.scene.as_ref().expect("a scene");
         assert_eq!(scene.kind, ROOMS);
-        let agent = scene.things.iter().find(|t| t.look == AGENT).expect("an agent");
-        let item = scene.things.iter().find(|t| t.look == ITEM).expect("an item");
+        let agent = scene
+            .things
+            .iter()
+            .find(|t| t.look == AGENT)
+            .expect("an agent");
+        let item = scene
+            .things
+            .iter()
+            .find(|t| t.look == ITEM)
+            .expect("an item");
         // The rooms go round the ring, each next to the one it leads to.
         let ring = ["a", "b", "c", "d"];
-        let start = ring.iter().position(|r| *r == scene.places[0]).expect("a room first");
+        let start = ring
+            .iter()
+            .position(|r| *r == scene.places[0])
+            .expect("a room first");
         for (i, p) in scene.places[..4].iter().enumerate() {
             assert_eq!(p, ring[(start + i) % 4], "{scene:?}");
         }
@@ -529,12 +577,26 @@ mod tests {
         for fluents in &states {
             let (svg, bc) = drawn(&st, fluents);
             assert_eq!(count(&svg, "agent"), 1, "one robot in {svg}");
-            for f in fluents.iter().filter(|f| f.name == agent.fluent || f.name == item.fluent) {
-                let cell = bc.cells.iter().find(|c| c.x == f.args[0]).expect("its room");
-                assert!(cell.content.split(' ').any(|w| w == f.name), "{f:?} in {cell:?}");
+            for f in fluents
+                .iter()
+                .filter(|f| f.name == agent.fluent || f.name == item.fluent)
+            {
+                let cell = bc
+                    .cells
+                    .iter()
+                    .find(|c| c.x == f.args[0])
+                    .expect("its room");
+                assert!(
+                    cell.content.split(' ').any(|w| w == f.name),
+                    "{f:?} in {cell:?}"
+                );
             }
             let items = fluents.iter().filter(|f| f.name == item.fluent).count();
-            assert_eq!(count(&svg, "item"), items, "the gold where the state has it");
+            assert_eq!(
+                count(&svg, "item"),
+                items,
+                "the gold where the state has it"
+            );
         }
     }
 
@@ -544,7 +606,11 @@ mod tests {
         let scene = st.scene.as_ref().expect("a scene");
         assert_eq!(scene.kind, DOORS);
         assert_eq!(scene.places, ["1", "2", "3"]);
-        let cover = scene.things.iter().find(|t| t.look == COVER).expect("a cover");
+        let cover = scene
+            .things
+            .iter()
+            .find(|t| t.look == COVER)
+            .expect("a cover");
         let mut opened = 0;
         for fluents in &states {
             let (svg, bc) = drawn(&st, fluents);
@@ -557,7 +623,11 @@ mod tests {
             assert_eq!(count(&svg, "doorway"), 3 - closed.len());
             for c in bc.cells.iter().filter(|c| scene.places.contains(&c.x)) {
                 let d = bc.drawings.iter().find(|d| d.content == c.content).unwrap();
-                let want = if closed.contains(&&c.x) { "door" } else { "opening" };
+                let want = if closed.contains(&&c.x) {
+                    "door"
+                } else {
+                    "opening"
+                };
                 assert_eq!(d.kind, want, "door {}", c.x);
             }
             opened += 3 - closed.len();

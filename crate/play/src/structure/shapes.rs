@@ -62,7 +62,8 @@ pub fn detect(program: &Program, store: &TermStore, sample: &Sample, boards: &mu
         if b.pieces.len() < 2 || !b.ordered.get(1).copied().unwrap_or(false) {
             continue;
         }
-        let rels = relations.get_or_insert_with(|| statics::static_relations::<2>(program, MAX_ROWS));
+        let rels =
+            relations.get_or_insert_with(|| statics::static_relations::<2>(program, MAX_ROWS));
         if let Some(sizes) = rels.iter().find_map(|r| pegs_sizes(b, r, &grids)) {
             b.shape = PEGS.to_string();
             b.sizes = sizes;

@@ -378,7 +378,11 @@ mod tests {
         let (st, _) = states("sokoban", 1);
         let b = board(&st, "square");
         assert_eq!(b.pieces.len(), 1, "{:?}", b.pieces);
-        let d = b.drawings.iter().find(|d| d.content == b.pieces[0]).unwrap();
+        let d = b
+            .drawings
+            .iter()
+            .find(|d| d.content == b.pieces[0])
+            .unwrap();
         assert_eq!(d.kind, "agent");
         assert_eq!(d.owner, Some(0));
         assert!(d.svg.contains("class=\"agent\""));

@@ -347,7 +347,10 @@ fn ground_at(program: &Program, t: &Term, store: &mut TermStore, depth: usize) -
 /// The rows (as text) of every static relation with `N` arguments that
 /// has at most `max_rows` rows: the relations the shapes and the hex
 /// neighbourhoods are looked for in (evaluated by the interpreter).
-pub fn static_relations<const N: usize>(program: &Program, max_rows: usize) -> Vec<Vec<[String; N]>> {
+pub fn static_relations<const N: usize>(
+    program: &Program,
+    max_rows: usize,
+) -> Vec<Vec<[String; N]>> {
     let limits = Limits {
         max_static_rows: 200_000,
         ..Limits::default()

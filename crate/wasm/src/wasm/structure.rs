@@ -54,7 +54,10 @@ pub fn render_board(
     let o: RenderBoardOptions = js::options(options, "renderBoard")?;
     let cell = o.cell.unwrap_or(40.0).clamp(4.0, 400.0);
     let fluents = board::Fluent::of_texts(&fluents);
-    Ok(boardsvg::svg_of_structure(&st, &fluents, cell, o.labels.unwrap_or(true)).unwrap_or_default())
+    Ok(
+        boardsvg::svg_of_structure(&st, &fluents, cell, o.labels.unwrap_or(true))
+            .unwrap_or_default(),
+    )
 }
 
 /// For each move, the cells it names on the board `boardCells` draws
