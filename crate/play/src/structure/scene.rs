@@ -515,7 +515,7 @@ mod tests {
             // Every combination of lit lamps: exactly those drawn lit.
             for mask in 0..1usize << scene.places.len() {
                 let on: Vec<Fluent> = (scene.places.iter().enumerate())
-                    .filter(|(i, _)| mask >> i & 1 == 1)
+                    .filter(|(i, _)| (mask >> i) & 1 == 1)
                     .map(|(_, p)| Fluent::of_texts(std::slice::from_ref(p)).remove(0))
                     .collect();
                 let (svg, bc) = drawn(&st, &on);
