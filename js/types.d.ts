@@ -838,6 +838,33 @@ inputs: Array<number>, successor: string,
  */
 values: Array<string>, };
 
+/**
+ * A game's state drawn as a row of lamps or places.
+ */
+export type StructureScene = { 
+/**
+ * `lamps`, `rooms` or `doors`.
+ */
+kind: string, 
+/**
+ * The lamps (fluents without arguments) or the places, in order.
+ */
+places: Array<string>, 
+/**
+ * The fluents with one argument drawn at the places.
+ */
+things: Array<StructureThing>, 
+/**
+ * The counters drawn as numbers after the places.
+ */
+numbers: Array<string>, };
+
+export type StructureThing = { fluent: string, 
+/**
+ * `agent`, `item` or `cover`.
+ */
+look: string, };
+
 export type FluentDomain = { fluent: string, arity: number, sizes: Array<number | null>, };
 
 /**
@@ -855,7 +882,12 @@ domains: Array<FluentDomain>,
 /**
  * The feature names (heuristics `feature:NAME:max|min`, `features`).
  */
-features: Array<string>, statesSampled: number, terminalStatesSampled: number, 
+features: Array<string>, 
+/**
+ * A game without a drawable board drawn as lamps, rooms or doors
+ * (`scene`), else `null`.
+ */
+scene: StructureScene | null, statesSampled: number, terminalStatesSampled: number, 
 /**
  * Where each named relation or fluent is first defined in the text
  * (filled by [`locate`]: the CLI's JSON, npm, the page's links).

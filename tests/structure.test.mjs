@@ -47,8 +47,12 @@ test('renderBoard() draws the state of a game as SVG, from KIF or a structure', 
   assert.doesNotMatch(svg, /<text [^>]*>(x|b|blank)</);
   assert.equal(renderBoard(structure(kif), { fluents }), svg);
   g.free();
-  // A game without a board draws nothing.
-  assert.equal(renderBoard(game('buttonsAndLights.kif'), []), '');
+  // A game without a board draws its scene: Buttons and Lights' two lamps, lit while they hold.
+  const lights = game('buttonsAndLights.kif');
+  const lamps = (svg, cls) => (svg.match(new RegExp(`class="${cls}"`, 'g')) ?? []).length;
+  assert.equal(lamps(renderBoard(lights, []), 'bulb'), 2);
+  assert.equal(lamps(renderBoard(lights, []), 'halo'), 0);
+  assert.equal(lamps(renderBoard(lights, ['p']), 'halo'), 1);
 });
 
 test('boards look like their games: checkers men and kings, Hex a rhombus of hexagons', () => {

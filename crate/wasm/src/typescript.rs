@@ -91,6 +91,8 @@ types!(
     crate::structure::Board,
     crate::structure::Counter,
     crate::structure::Quantity,
+    crate::structure::scene::Scene,
+    crate::structure::scene::Thing,
     crate::structure::FluentDomain,
     crate::structure::Structure,
     // Instantiation (`groundReport`).

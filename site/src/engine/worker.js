@@ -56,7 +56,7 @@ function ggpSnapshot(m, id) {
  */
 function boardsOf(structure, states) {
   const boardCells = optional('boardCells');
-  if (!structure?.boards?.length || !boardCells) return states.map(() => null);
+  if ((!structure?.boards?.length && !structure?.scene) || !boardCells) return states.map(() => null);
   return boardCells(structure, states);
 }
 

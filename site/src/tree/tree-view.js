@@ -383,7 +383,7 @@ export class TreeView {
     model.structure = structure;
     await this.addSolved(model);
     // The board cells of every state, split in Rust (the worker's boardCells).
-    model.boards = structure?.boards?.length
+    model.boards = structure?.boards?.length || structure?.scene
       ? await engine().game.call('boardCells', { structure, states: model.states.map((f) => f ?? []) }).catch(() => null)
       : null;
     return model;

@@ -77,7 +77,11 @@ fn normal(st: &Structure, map: &HashMap<String, String>) -> Value {
     walk(&serde_json::to_value(st).unwrap(), "", map)
 }
 
-const SORTED: [&str; 10] = [
+const SORTED: [&str; 13] = [
+    // A scene's places start where the first sampled state lists them.
+    "places",
+    "things",
+    "numbers",
     "pieces",
     "markers",
     "noop_moves",
@@ -489,6 +493,7 @@ fn board_shapes_come_from_the_rules() {
         ("hanoi.kif", "slot", "pegs"),
         ("kalah.kif", "pit", "mancala"),
         ("blocksWorld.kif", "on", "stacks"),
+        ("kuhnPoker.kif", "holds", "hands"),
     ] {
         let st = check(&project(game), json!({}));
         let b = st.boards.iter().find(|b| b.fluent == fluent).unwrap();
@@ -498,4 +503,28 @@ fn board_shapes_come_from_the_rules() {
     }
     let st = check(&project("ticTacToe.kif"), json!({}));
     assert!(st.boards.iter().all(|b| b.shape == "grid"));
+    assert!(st.scene.is_none());
+}
+
+#[test]
+fn scenes_come_from_the_rules() {
+    // Games without a board: lamps, rooms and doors are found from the
+    // sample, and `check` finds the same scene in a renamed copy.
+    for (game, kind, places, looks) in [
+        ("buttonsAndLights.kif", "lamps", 2, vec![]),
+        ("buttonsAndLightsCounter.kif", "lamps", 2, vec![]),
+        ("maze.kif", "rooms", 5, vec!["agent", "item"]),
+        ("montyHall.kif", "doors", 3, vec!["cover", "item", "item"]),
+    ] {
+        let st = check(&project(game), json!({}));
+        let scene = st
+            .scene
+            .as_ref()
+            .unwrap_or_else(|| panic!("{game}: no scene"));
+        assert_eq!(scene.kind, kind, "{game}");
+        assert_eq!(scene.places.len(), places, "{game}: {scene:?}");
+        let mut got: Vec<&str> = scene.things.iter().map(|t| t.look.as_str()).collect();
+        got.sort();
+        assert_eq!(got, looks, "{game}");
+    }
 }

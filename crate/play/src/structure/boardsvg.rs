@@ -196,3 +196,20 @@ pub fn svg_of(boards: &[Board], fluents: &[Fluent], cell: f64, labels: bool) -> 
     let g = grid(b, fluents)?;
     Some(svg(b, &g, cell, labels))
 }
+
+/// The SVG of a state: its largest drawable board, else its scene
+/// (`scene`: lamps, rooms or doors in a row), else `None`.
+pub fn svg_of_structure(
+    st: &super::Structure,
+    fluents: &[Fluent],
+    cell: f64,
+    labels: bool,
+) -> Option<String> {
+    svg_of(&st.boards, fluents, cell, labels).or_else(|| {
+        let scene = st.scene.as_ref()?;
+        Some(super::scene::svg(
+            &super::scene::cells(scene, fluents),
+            cell,
+        ))
+    })
+}

@@ -7,8 +7,6 @@
 
 use super::Board;
 use crate::program::Program;
-use crate::reasoner::{Interpreter, Limits, StateMachine};
-use crate::terms::kw;
 use rustc_hash::FxHashSet;
 
 /// Rows of a static relation beyond which it is not examined.
@@ -29,7 +27,7 @@ pub fn detect(program: &Program, boards: &mut [Board]) {
     if !candidates {
         return;
     }
-    let relations = quaternary_relations(program);
+    let relations = super::statics::static_relations::<4>(program, MAX_ROWS);
     for b in boards
         .iter_mut()
         .filter(|b| b.coordinates.len() == 2 && b.values.len() == 2)
@@ -39,37 +37,6 @@ pub fn detect(program: &Program, boards: &mut [Board]) {
             b.shear = shear;
         }
     }
-}
-
-/// The rows (as text) of every static relation with four arguments.
-fn quaternary_relations(program: &Program) -> Vec<Vec<[String; 4]>> {
-    let limits = Limits {
-        max_static_rows: 200_000,
-        ..Limits::default()
-    };
-    let Ok(mut ri) = Interpreter::with_limits(program, limits) else {
-        return Vec::new();
-    };
-    let graph = ri.compiled().graph.clone();
-    let mut out = Vec::new();
-    for (r, key) in graph.rels.iter().enumerate() {
-        if key.arity != 4 || kw::is_gdl_keyword(key.sym) || !graph.is_static(r) {
-            continue;
-        }
-        let Ok(rows) = ri.static_rows(r) else {
-            continue;
-        };
-        if rows.is_empty() || rows.len() > MAX_ROWS {
-            continue;
-        }
-        let text = |t| ri.terms().display(t);
-        out.push(
-            rows.iter()
-                .map(|row| [text(row[0]), text(row[1]), text(row[2]), text(row[3])])
-                .collect(),
-        );
-    }
-    out
 }
 
 /// The shear of a hex grid when `rows` relate neighbouring cells of `b`

@@ -29,6 +29,7 @@ pub(crate) mod features;
 pub(crate) mod geometry;
 pub(crate) mod hexgrid;
 pub mod pieces;
+pub mod scene;
 pub(crate) mod shapes;
 pub(crate) mod shapesvg;
 pub(crate) mod simulate;
@@ -88,6 +89,10 @@ pub struct Structure {
     pub domains: Vec<FluentDomain>,
     /// The feature names (heuristics `feature:NAME:max|min`, `features`).
     pub features: Vec<String>,
+    /// A game without a drawable board drawn as lamps, rooms or doors
+    /// (`scene`), else `null`.
+    #[serde(default)]
+    pub scene: Option<scene::Scene>,
     pub states_sampled: usize,
     pub terminal_states_sampled: usize,
     /// Where each named relation or fluent is first defined in the text
@@ -280,7 +285,16 @@ pub fn find<M: StateMachine>(
         if b.shape == shapes::STACKS {
             shapes::block_drawings(b);
         }
+        if shapes::hands(b, &roles) {
+            b.shape = shapes::HANDS.to_string();
+            shapes::card_drawings(b);
+        }
+        shapes::agent_drawings(b, &roles);
     }
+    let scene = match board::main_board(&boards) {
+        Some(_) => None,
+        None => scene::find(program, &store, &sample, &counters),
+    };
     let (teams, constant_sum) = teams(&roles, &sample);
     let mut st = Structure {
         turn_taking: sample.turn_taking,
@@ -311,6 +325,7 @@ pub fn find<M: StateMachine>(
         boards,
         counters,
         quantities,
+        scene,
         domains: fluent_domains(&store, &domains),
         features: Vec::new(),
         defined_at: serde_json::Map::new(),

@@ -17,10 +17,10 @@
 use super::board::{self, Fluent, Grid};
 use super::pieces::Drawing;
 use super::simulate::Sample;
+use super::statics;
 use super::Board;
 use crate::program::Program;
-use crate::reasoner::{Interpreter, Limits, StateMachine};
-use crate::terms::{kw, TermStore};
+use crate::terms::TermStore;
 use rustc_hash::FxHashSet;
 use std::fmt::Write as _;
 
@@ -28,6 +28,7 @@ pub const GRID: &str = "grid";
 pub const PEGS: &str = "pegs";
 pub const MANCALA: &str = "mancala";
 pub const STACKS: &str = "stacks";
+pub const HANDS: &str = "hands";
 
 /// Sampled states looked at (enough to see stacks and stores).
 const MAX_STATES: usize = 400;
@@ -61,43 +62,13 @@ pub fn detect(program: &Program, store: &TermStore, sample: &Sample, boards: &mu
         if b.pieces.len() < 2 || !b.ordered.get(1).copied().unwrap_or(false) {
             continue;
         }
-        let rels = relations.get_or_insert_with(|| binary_relations(program));
+        let rels =
+            relations.get_or_insert_with(|| statics::static_relations::<2>(program, MAX_ROWS));
         if let Some(sizes) = rels.iter().find_map(|r| pegs_sizes(b, r, &grids)) {
             b.shape = PEGS.to_string();
             b.sizes = sizes;
         }
     }
-}
-
-/// The rows (as text) of every static relation with two arguments.
-fn binary_relations(program: &Program) -> Vec<Vec<[String; 2]>> {
-    let limits = Limits {
-        max_static_rows: 200_000,
-        ..Limits::default()
-    };
-    let Ok(mut ri) = Interpreter::with_limits(program, limits) else {
-        return Vec::new();
-    };
-    let graph = ri.compiled().graph.clone();
-    let mut out = Vec::new();
-    for (r, key) in graph.rels.iter().enumerate() {
-        if key.arity != 2 || kw::is_gdl_keyword(key.sym) || !graph.is_static(r) {
-            continue;
-        }
-        let Ok(rows) = ri.static_rows(r) else {
-            continue;
-        };
-        if rows.is_empty() || rows.len() > MAX_ROWS {
-            continue;
-        }
-        let text = |t| ri.terms().display(t);
-        out.push(
-            rows.iter()
-                .map(|row| [text(row[0]), text(row[1])])
-                .collect(),
-        );
-    }
-    out
 }
 
 /// The pieces in the order `rows` gives them when it orders them totally
@@ -268,9 +239,11 @@ pub fn disc_drawings(b: &mut Board) {
     }
 }
 
-/// The width (in a 100-wide cell) of the disc of size `rank` of `n`.
+/// The width (in a 100-wide cell) of the disc of size `rank` of `n`:
+/// proportional to the size plus a fixed part, the smallest at most 0.4
+/// of the largest (96, inside the cell with its stroke) from 4 discs on.
 pub fn disc_width(rank: usize, n: usize) -> f64 {
-    28.0 + 68.0 * (rank + 1) as f64 / n.max(1) as f64
+    20.0 + 76.0 * (rank + 1) as f64 / n.max(1) as f64
 }
 
 const DISC_FILLS: [&str; 6] = [
@@ -283,7 +256,7 @@ fn disc(d: &Drawing, rank: usize, n: usize) -> Drawing {
     let mut svg = String::new();
     let _ = write!(
         svg,
-        r##"<rect x="{:.1}" y="22" width="{w:.1}" height="56" rx="14" fill="{fill}" stroke="#3b3128" stroke-width="3"/>"##,
+        r##"<rect x="{:.1}" y="30" width="{w:.1}" height="40" rx="12" fill="{fill}" stroke="#3b3128" stroke-width="3"/>"##,
         50.0 - w / 2.0
     );
     Drawing {
@@ -293,5 +266,63 @@ fn disc(d: &Drawing, rank: usize, n: usize) -> Drawing {
         colour: fill.to_string(),
         label: String::new(),
         svg,
+    }
+}
+
+/// Whether a 1-D board is the roles' hands: its coordinate's values are
+/// roles and its contents pieces (each thing held by one role at most),
+/// never markers (`(holds first k)`: first holds the card k).
+pub fn hands(b: &Board, roles: &[String]) -> bool {
+    b.coordinates.len() == 1
+        && b.shape == GRID
+        && !b.pieces.is_empty()
+        && b.markers.is_empty()
+        && b.values[0].iter().all(|v| roles.contains(v))
+}
+
+/// Playing cards for the pieces of a hands board: the rank on a card.
+pub fn card_drawings(b: &mut Board) {
+    for d in &mut b.drawings {
+        if b.pieces.contains(&d.content) {
+            *d = card(&d.content);
+        }
+    }
+}
+
+fn card(name: &str) -> Drawing {
+    let label: String = name.chars().take(2).collect::<String>().to_uppercase();
+    let esc = super::pieces::escape(&label);
+    let squeeze = if label.chars().count() > 1 {
+        r#" textLength="40" lengthAdjust="spacingAndGlyphs""#
+    } else {
+        ""
+    };
+    let svg = format!(
+        r##"<rect class="card" x="20" y="6" width="60" height="88" rx="8" fill="#fbfaf6" stroke="#3b3128" stroke-width="3"/><rect x="26" y="12" width="48" height="76" rx="5" fill="none" stroke="#b03a2e" stroke-width="1.5"/><text x="50" y="52" font-size="40" font-family="serif" font-weight="700" text-anchor="middle" dominant-baseline="central" fill="#b03a2e"{squeeze}>{esc}</text><text x="31" y="22" font-size="12" font-family="serif" font-weight="700" text-anchor="middle" dominant-baseline="central" fill="#b03a2e">{esc}</text>"##
+    );
+    Drawing {
+        content: name.to_string(),
+        kind: "card".to_string(),
+        owner: None,
+        colour: "#fbfaf6".to_string(),
+        label,
+        svg,
+    }
+}
+
+/// The only piece on the board of a game with one player (roles other
+/// than `random`) is that player on the board: a person.
+pub fn agent_drawings(b: &mut Board, roles: &[String]) {
+    let players: Vec<usize> = (0..roles.len()).filter(|&i| roles[i] != "random").collect();
+    if players.len() != 1 || b.pieces.len() != 1 || b.shape != GRID {
+        return;
+    }
+    for d in &mut b.drawings {
+        if d.content == b.pieces[0] {
+            d.kind = "agent".to_string();
+            d.owner = Some(players[0]);
+            d.svg = super::scene::person(50.0);
+            d.label = String::new();
+        }
     }
 }

@@ -273,13 +273,30 @@ mod tests {
                 })
                 .collect();
             by_size.sort_by(|a, b| a.0.total_cmp(&b.0));
+            // Each size clearly wider (a tenth of a peg) than the one below.
             assert!(
                 by_size
                     .windows(2)
-                    .all(|p| p[0].0 < p[1].0 && p[0].1 < p[1].1),
+                    .all(|p| p[0].0 < p[1].0 && p[0].1 + 4.0 <= p[1].1),
                 "{by_size:?}"
             );
         }
+        // The page's discs (`drawings`): inside the cell, the largest at
+        // least twice the smallest, each size wider than the one below.
+        let widths: Vec<f64> = b
+            .sizes
+            .iter()
+            .map(|s| {
+                let d = b.drawings.iter().find(|d| &d.content == s).unwrap();
+                let rect = elements(&d.svg, "<rect")[0];
+                let (x, w) = (attr(rect, "x"), attr(rect, "width"));
+                assert!(x >= 0.0 && x + w <= 100.0, "{rect} inside the cell");
+                w
+            })
+            .collect();
+        assert_eq!(widths.len(), 4);
+        assert!(widths.windows(2).all(|p| p[0] + 10.0 <= p[1]), "{widths:?}");
+        assert!(widths[3] >= 2.0 * widths[0], "{widths:?}");
     }
 
     #[test]
@@ -333,6 +350,44 @@ mod tests {
                 assert!(upper.1 + 1.0 < lower.1, "{} above {}", f.args[0], f.args[1]);
             }
         }
+    }
+
+    #[test]
+    fn kuhn_poker_cards_are_playing_cards() {
+        let (st, states) = states("kuhnPoker", 6);
+        let b = board(&st, "holds");
+        assert_eq!(b.shape, shapes::HANDS);
+        let mut held_seen = 0;
+        for fluents in &states {
+            let Some(g) = grid(b, fluents) else { continue };
+            let svg = boardsvg::svg(b, &g, 40.0, false);
+            let held = fluents.iter().filter(|f| f.name == "holds").count();
+            assert_eq!(elements(&svg, "<rect class=\"card\"").len(), held, "{svg}");
+            held_seen += held;
+        }
+        assert!(held_seen >= 2, "cards were dealt");
+        for p in &b.pieces {
+            let d = b.drawings.iter().find(|d| &d.content == p).unwrap();
+            assert_eq!(d.kind, "card");
+            assert_eq!(d.label, p.to_uppercase(), "the rank on the card");
+        }
+    }
+
+    #[test]
+    fn the_sokoban_keeper_is_a_person() {
+        let (st, _) = states("sokoban", 1);
+        let b = board(&st, "square");
+        assert_eq!(b.pieces.len(), 1, "{:?}", b.pieces);
+        let d = b
+            .drawings
+            .iter()
+            .find(|d| d.content == b.pieces[0])
+            .unwrap();
+        assert_eq!(d.kind, "agent");
+        assert_eq!(d.owner, Some(0));
+        assert!(d.svg.contains("class=\"agent\""));
+        let others = b.drawings.iter().filter(|d| d.content != b.pieces[0]);
+        assert!(others.clone().all(|d| d.kind != "agent"));
     }
 
     #[test]

@@ -343,3 +343,39 @@ fn ground_at(program: &Program, t: &Term, store: &mut TermStore, depth: usize) -
         }
     }
 }
+
+/// The rows (as text) of every static relation with `N` arguments that
+/// has at most `max_rows` rows: the relations the shapes and the hex
+/// neighbourhoods are looked for in (evaluated by the interpreter).
+pub fn static_relations<const N: usize>(
+    program: &Program,
+    max_rows: usize,
+) -> Vec<Vec<[String; N]>> {
+    let limits = Limits {
+        max_static_rows: 200_000,
+        ..Limits::default()
+    };
+    let Ok(mut ri) = Interpreter::with_limits(program, limits) else {
+        return Vec::new();
+    };
+    let graph = ri.compiled().graph.clone();
+    let mut out = Vec::new();
+    for (r, key) in graph.rels.iter().enumerate() {
+        if key.arity as usize != N || kw::is_gdl_keyword(key.sym) || !graph.is_static(r) {
+            continue;
+        }
+        let Ok(rows) = ri.static_rows(r) else {
+            continue;
+        };
+        if rows.is_empty() || rows.len() > max_rows {
+            continue;
+        }
+        let text = |t| ri.terms().display(t);
+        out.push(
+            rows.iter()
+                .map(|row| std::array::from_fn(|i| text(row[i])))
+                .collect(),
+        );
+    }
+    out
+}

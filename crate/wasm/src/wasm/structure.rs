@@ -54,7 +54,10 @@ pub fn render_board(
     let o: RenderBoardOptions = js::options(options, "renderBoard")?;
     let cell = o.cell.unwrap_or(40.0).clamp(4.0, 400.0);
     let fluents = board::Fluent::of_texts(&fluents);
-    Ok(boardsvg::svg_of(&st.boards, &fluents, cell, o.labels.unwrap_or(true)).unwrap_or_default())
+    Ok(
+        boardsvg::svg_of_structure(&st, &fluents, cell, o.labels.unwrap_or(true))
+            .unwrap_or_default(),
+    )
 }
 
 /// For each move, the cells it names on the board `boardCells` draws
@@ -76,7 +79,8 @@ pub fn move_cells(structure: JsValue, moves: Vec<String>) -> Result<JsValue, JsV
     js::to_js_data(&out)
 }
 
-/// The cells of the state's board (`board::main_board` of `structure`) for
+/// The cells of the state's board (`board::main_board` of `structure`, else
+/// its scene: `board::state_cells`) for
 /// each state given by its fluents: `{fluent, size, xs, ys, zs, cells:
 /// [{x, y, z, content}], rest}`, or `null` when the game has no drawable
 /// board. The page draws exactly these (JavaScript parses no terms).
@@ -89,10 +93,12 @@ pub fn board_cells(
     let st: Structure = js::from_js_data(structure, "boardCells: not a structure")?;
     let states: Vec<Vec<String>> =
         js::from_js_data(states, "boardCells: not a list of states (fluent texts)")?;
-    let b = board::main_board(&st.boards);
     let out: Vec<Option<board::BoardCells>> = states
         .iter()
-        .map(|fluents| b.and_then(|b| board::cells(b, &board::Fluent::of_texts(fluents))))
+        .map(|fluents| {
+            let fluents = board::Fluent::of_texts(fluents);
+            board::state_cells(&st.boards, st.scene.as_ref(), &fluents)
+        })
         .collect();
     to_js(&out)
 }
