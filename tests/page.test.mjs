@@ -870,21 +870,21 @@ test('structure: boards inside the nodes of a tic-tac-toe tree, and the Structur
   await rules.page.locator('button', { hasText: 'Structure' }).click();
   await rules.page.waitForSelector('.structure-list', { timeout: 60_000 });
   // The panel opens where the user looks: in the viewport, focused.
-  const box = await rules.page.locator('.structure-panel').boundingBox();
+  const box = await rules.page.locator('.structure-panel:not(.ground-panel)').boundingBox();
   const viewport = rules.page.viewportSize();
   assert.ok(box && box.y > -2 && box.y + Math.min(box.height, 100) <= viewport.height && box.x < viewport.width && box.width > 0, JSON.stringify(box));
   assert.equal(await rules.page.evaluate(() => document.activeElement?.classList.contains('structure-panel')), true);
   // A structure's rules are marked in the editor (spans from Rust).
-  await rules.page.locator('.structure-panel button.structure-rules').first().click();
+  await rules.page.locator('.structure-panel:not(.ground-panel) button.structure-rules').first().click();
   await rules.page.waitForSelector('.cm-structure-rule');
   assert.match(await rules.page.locator('.cm-structure-rule').first().textContent(), /\(/);
-  const text = await rules.page.locator('.structure-panel').textContent();
+  const text = await rules.page.locator('.structure-panel:not(.ground-panel)').textContent();
   assert.match(text, /turn-taking/);
   assert.match(text, /\(cell …\) 3 × 3/);
   assert.match(text, /Markers: blank, o, x/);
   // The board links to the first rule that defines it (line 17: its `init`).
-  await rules.page.locator('.structure-panel button.link', { hasText: 'line 17' }).click();
-  await rules.page.locator('.structure-panel').scrollIntoViewIfNeeded();
+  await rules.page.locator('.structure-panel:not(.ground-panel) button.link', { hasText: 'line 17' }).click();
+  await rules.page.locator('.structure-panel:not(.ground-panel)').scrollIntoViewIfNeeded();
   await shot(rules.page, 'rules-structure');
   assert.deepEqual(errors, []);
   assert.deepEqual(rules.errors, []);

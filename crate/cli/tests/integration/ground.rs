@@ -5,8 +5,8 @@
 use gdlkit_cli::cli::{run, MemoryHost, Output};
 use serde_json::Value;
 
-const TIC_TAC_TOE: &str = include_str!("../../../games/ticTacToe.kif");
-const CHESS: &str = include_str!("../../../games/chess.kif");
+const TIC_TAC_TOE: &str = include_str!("../../../../games/ticTacToe.kif");
+const CHESS: &str = include_str!("../../../../games/chess.kif");
 
 fn gdlkit(args: &[&str]) -> Output {
     let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
