@@ -111,19 +111,6 @@ pub fn main_board(boards: &[Board]) -> Option<&Board> {
     largest(&[2, 3]).or_else(|| largest(&[1]))
 }
 
-/// The cells a state is drawn with: those of the main board, else of
-/// the scene (lamps, rooms or doors), else `None`.
-pub fn state_cells(
-    boards: &[Board],
-    scene: Option<&super::scene::Scene>,
-    fluents: &[Fluent],
-) -> Option<BoardCells> {
-    match main_board(boards) {
-        Some(b) => cells(b, fluents),
-        None => scene.map(|s| super::scene::cells(s, fluents)),
-    }
-}
-
 /// The cells of board `b` in the state with these fluents; `None` when `b`
 /// has no or more than 3 coordinates or a coordinate with more than 64
 /// values.

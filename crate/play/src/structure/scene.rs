@@ -450,10 +450,24 @@ pub fn svg(bc: &BoardCells, cell: f64) -> String {
     s
 }
 
+/// The cells a state is drawn with: those of the main board, else of
+/// the scene (lamps, rooms or doors), else `None`.
+pub fn state_cells(
+    boards: &[super::Board],
+    scene: Option<&Scene>,
+    fluents: &[Fluent],
+) -> Option<BoardCells> {
+    match super::board::main_board(boards) {
+        Some(b) => super::board::cells(b, fluents),
+        None => scene.map(|s| cells(s, fluents)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::board::{state_cells, Fluent};
+    use super::super::board::Fluent;
     use super::super::{find as structure, Structure, DISPLAY_OPTIONS};
+    use super::state_cells;
     use super::*;
     use crate::reasoner::StateMachine;
     use crate::EngineChoice;

@@ -355,10 +355,13 @@ impl Game {
     }
 
     /// GDL-II: the index of the chance role `random` (no player sits
-    /// there), or `undefined`.
-    #[wasm_bindgen(js_name = chanceRole)]
-    pub fn chance_role(&self) -> Option<u32> {
-        crate::reasoner::chance_role(&self.machine).map(|r| r as u32)
+    /// there), or `null`.
+    #[wasm_bindgen(js_name = chanceRole, unchecked_return_type = "number | null")]
+    pub fn chance_role(&self) -> JsValue {
+        match crate::reasoner::chance_role(&self.machine) {
+            Some(r) => JsValue::from(r as u32),
+            None => JsValue::NULL,
+        }
     }
 
     /// Whether the game is GDL-II (`sees` or a `random` role): its roles

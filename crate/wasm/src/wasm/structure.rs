@@ -6,7 +6,7 @@ use super::js::{self, to_js};
 use crate::engine::EngineChoice;
 use crate::js_api::{RenderBoardOptions, StructureOptions};
 use crate::program::Program;
-use crate::structure::{self, board, boardsvg, Options, Structure};
+use crate::structure::{self, board, boardsvg, scene, Options, Structure};
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 
@@ -80,7 +80,7 @@ pub fn move_cells(structure: JsValue, moves: Vec<String>) -> Result<JsValue, JsV
 }
 
 /// The cells of the state's board (`board::main_board` of `structure`, else
-/// its scene: `board::state_cells`) for
+/// its scene: `scene::state_cells`) for
 /// each state given by its fluents: `{fluent, size, xs, ys, zs, cells:
 /// [{x, y, z, content}], rest}`, or `null` when the game has no drawable
 /// board. The page draws exactly these (JavaScript parses no terms).
@@ -97,7 +97,7 @@ pub fn board_cells(
         .iter()
         .map(|fluents| {
             let fluents = board::Fluent::of_texts(fluents);
-            board::state_cells(&st.boards, st.scene.as_ref(), &fluents)
+            scene::state_cells(&st.boards, st.scene.as_ref(), &fluents)
         })
         .collect();
     to_js(&out)
