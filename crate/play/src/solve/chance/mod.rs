@@ -229,7 +229,7 @@ fn two_roles(
     let mut stopped = None;
     while cfr.iterations < max {
         cfr.iterate();
-        if limits.iterations.is_none() && cfr.iterations % CHECK_EVERY == 0 {
+        if limits.iterations.is_none() && cfr.iterations.is_multiple_of(CHECK_EVERY) {
             let avg = cfr.average();
             let (e, _) = cfr::exploitability(tree, &avg, &expectimax::expected(tree, &avg));
             if e <= limits.target {

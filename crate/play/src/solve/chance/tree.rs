@@ -176,7 +176,7 @@ impl<M: StateMachine> Builder<'_, M> {
                 self.budget.max_nodes
             )));
         }
-        if self.visits % 256 == 0 {
+        if self.visits.is_multiple_of(256) {
             if crate::job::cancelled() {
                 return Err(Refusal("cancelled".into()));
             }
