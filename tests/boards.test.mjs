@@ -239,6 +239,9 @@ async function showGame(page, name, { roles, moves, steps, gdl2 }, board) {
   await page.goto(new URL(query, url).href);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
   await page.waitForFunction((n) => document.querySelectorAll('.history li').length >= n + 1, steps, { timeout: 60_000 });
+  // Random players play a GDL-II game to its end (the reveal): pictures of
+  // a board still being redrawn would race it.
+  if (gdl2) await page.locator('.reveal').waitFor({ timeout: 60_000 });
   const after = await picture(page, `${name}-moves`, board);
   await page.locator('.history li:first-child button').click();
   await page.waitForSelector('.history li:first-child.current', { timeout: 60_000 });
