@@ -10,6 +10,30 @@ use std::fmt::Write as _;
 mod chance;
 mod symbolic;
 
+/// A solver's result on stdout, as JSON or as `text`; the exit code says
+/// whether it is complete.
+fn write_result<T: serde::Serialize>(
+    result: &T,
+    json: bool,
+    text: impl FnOnce() -> String,
+    complete: bool,
+    out: &mut Output,
+) -> i32 {
+    out.stdout = if json {
+        format!(
+            "{}\n",
+            serde_json::to_string_pretty(result).expect("serialisable")
+        )
+    } else {
+        text()
+    };
+    if complete {
+        EXIT_OK
+    } else {
+        EXIT_DIAGNOSTICS
+    }
+}
+
 #[derive(clap::Args, Debug)]
 #[command(
     long_about = "Every reachable state's value under perfect play (one role: best plan; two \

@@ -2,7 +2,7 @@
 //! sets ([`crate::solve::solve_gdl2`]): expectimax for one role against
 //! chance, CFR+ for two zero-sum roles.
 
-use super::{Fail, Output, EXIT_DIAGNOSTICS, EXIT_OK};
+use super::{Fail, Output};
 use crate::solve::{self, ChanceLimits, ChanceSolution};
 use crate::Engine;
 use std::fmt::Write as _;
@@ -19,19 +19,13 @@ pub(super) fn run(
 ) -> Result<i32, Fail> {
     let s =
         solve::solve_gdl2(&mut engine, limits).map_err(|r| Fail::game(format!("{path}: {r}")))?;
-    out.stdout = if json {
-        format!(
-            "{}\n",
-            serde_json::to_string_pretty(&s).expect("serialisable")
-        )
-    } else {
-        text(path, &s)
-    };
-    Ok(if s.complete {
-        EXIT_OK
-    } else {
-        EXIT_DIAGNOSTICS
-    })
+    Ok(super::write_result(
+        &s,
+        json,
+        || text(path, &s),
+        s.complete,
+        out,
+    ))
 }
 
 fn values_text(roles: &[String], values: &[f64]) -> String {

@@ -2,7 +2,7 @@
 //! ([`crate::solve::solve_symbolic`]), with the explicit solver's fields
 //! where they apply.
 
-use super::{goals_text, load_game_within, Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
+use super::{goals_text, load_game_within, Fail, Host, Output};
 use crate::solve::{self, SymbolicLimits, SymbolicSummary};
 use std::fmt::Write as _;
 
@@ -35,19 +35,13 @@ pub(super) fn run(
     };
     let s = solve::solve_symbolic(&game.program, &limits)
         .map_err(|r| Fail::game(format!("{path}: {r}")))?;
-    out.stdout = if json {
-        format!(
-            "{}\n",
-            serde_json::to_string_pretty(&s).expect("serialisable")
-        )
-    } else {
-        text(path, &s)
-    };
-    Ok(if s.complete {
-        EXIT_OK
-    } else {
-        EXIT_DIAGNOSTICS
-    })
+    Ok(super::write_result(
+        &s,
+        json,
+        || text(path, &s),
+        s.complete,
+        out,
+    ))
 }
 
 fn text(path: &str, s: &SymbolicSummary) -> String {
