@@ -49,24 +49,41 @@ export const WASM_OPT_FLAGS = ['-O3', '--one-caller-inline-max-function-size=50'
 const SITE_PKG = join(SITE, 'pkg');
 
 /**
- * rustc flags of the release wasm builds: .cargo/config.toml's stack size and
- * maximum memory,
- * and no reference types (no externref table, which binaryen 108 cannot
- * read). Only here: the wasm tests (wasm-bindgen-test-runner) keep the
- * default features.
+ * rustc flags of the release wasm builds: .cargo/config.toml's (stack size,
+ * maximum memory, no reference types: no externref table, which binaryen
+ * 108 cannot read), given again so that a build with other flags in
+ * RUSTFLAGS or another config keeps them.
  */
 export const WASM_RUSTFLAGS = ['-C', 'link-arg=-zstack-size=8388608', '-C', 'link-arg=--max-memory=2147483648', '-C', 'target-feature=-reference-types'];
 
 /**
- * The arguments of a release `cargo build` of the wasm library into its own
- * target directory (`target/<dir>`), so that it neither waits for nor
- * blocks the tests' builds, and two such builds run side by side.
+ * The cargo profile of the wasm builds: `release` (fat link-time
+ * optimisation, one codegen unit: what `npm start` serves and the npm
+ * package ships), or `ci` when GDLKIT_WASM_PROFILE=ci: `npm test` builds
+ * the same code optimised with parallel codegen and debug assertions, into
+ * the wasm tests' target directory (WASM_CI_TARGET_DIR), whose compiled
+ * crates the wasm tests then reuse.
+ */
+const WASM_PROFILE = process.env.GDLKIT_WASM_PROFILE === 'ci' ? 'ci' : 'release';
+
+/**
+ * The target directory (under Cargo's) of the `ci` wasm builds and the wasm
+ * tests: .cargo/config.toml gives both the same rustc flags.
+ */
+export const WASM_CI_TARGET_DIR = 'wasm-ci';
+
+/**
+ * The arguments of a `cargo build` of the wasm library into its own target
+ * directory (`target/<dir>`), so that it neither waits for nor blocks the
+ * native tests' builds, and two release builds run side by side.
  */
 function cargoWasmArgs(dir, cargoFlags) {
+  const targetDir = join(cargoTargetDir(), WASM_PROFILE === 'ci' ? WASM_CI_TARGET_DIR : dir);
+  const output = join(targetDir, 'wasm32-unknown-unknown', WASM_PROFILE, 'gdlkit_wasm.wasm');
+  const common = ['build', '--profile', WASM_PROFILE, '--target', 'wasm32-unknown-unknown', '-p', 'gdlkit-wasm', '--lib', '--target-dir', targetDir];
+  if (WASM_PROFILE === 'ci') return { args: [...common, ...cargoFlags], output };
   const rustflags = `target.wasm32-unknown-unknown.rustflags=${JSON.stringify(WASM_RUSTFLAGS)}`;
-  const targetDir = join(cargoTargetDir(), dir);
-  const args = ['build', '--release', '--target', 'wasm32-unknown-unknown', '-p', 'gdlkit-wasm', '--lib', '--target-dir', targetDir, '--config', rustflags, ...cargoFlags];
-  return { args, output: join(targetDir, 'wasm32-unknown-unknown', 'release', 'gdlkit_wasm.wasm') };
+  return { args: [...common, '--config', rustflags, ...cargoFlags], output };
 }
 
 /** `cargo build` of the wasm library with `cargoFlags`: its bytes. */
@@ -141,6 +158,14 @@ export function addForget(glue) {
  * leaves the second core idle).
  */
 async function buildWasm() {
+  if (WASM_PROFILE === 'ci') {
+    // One target directory, so one build after the other; the check wasm
+    // shares the other builds' crates (no size optimisation).
+    bindgenCheck(cargoWasm(['--no-default-features']));
+    bindgen(cargoWasm(['--no-default-features', '--features', 'engine']), SITE_PKG, 'site/pkg/gdlkit_bg.wasm (the page, no command line; ci profile)');
+    bindgen(cargoWasm([]), PKG, 'pkg/gdlkit_bg.wasm (the npm package; ci profile)');
+    return;
+  }
   const check = cargoWasmInBackground('wasm-check', CHECK_FLAGS);
   try {
     bindgen(cargoWasm(['--no-default-features', '--features', 'engine']), SITE_PKG, 'site/pkg/gdlkit_bg.wasm (the page, no command line)');
@@ -303,7 +328,7 @@ export async function build({ siteOnly = false } = {}) {
 
 if (isMain(import.meta.url)) {
   try {
-    setup();
+    await setup();
     await build({ siteOnly: hasFlag('--site-only') });
   } catch (e) {
     console.error(`build failed: ${e.message}`);

@@ -1,4 +1,5 @@
-// Installs what the build and the tests need, when it is missing:
+// Installs what the build and the tests need, when it is missing (the
+// Debian packages in the background, beside the rest):
 //   - the Rust target wasm32-unknown-unknown (rustup),
 //   - wasm-bindgen-cli at exactly the wasm-bindgen version in Cargo.lock,
 //   - the npm packages (npm install),
@@ -10,6 +11,7 @@
 //
 // Usage: node scripts/setup.mjs [--browser]
 
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { capture, hasFlag, heading, info, isMain, lockedVersion, ROOT, runOrThrow } from './lib.mjs';
@@ -61,28 +63,22 @@ function ensureNpmPackages() {
   runOrThrow('npm', ['install', '--no-audit', '--no-fund'], { shell: process.platform === 'win32' });
 }
 
-/** apt-get install: as root (this project's machines) as it is, elsewhere through sudo. */
-function aptInstall(...packages) {
+/**
+ * `apt-get update` and `apt-get install` of `packages` (as root, this
+ * project's machines, as it is; elsewhere through sudo), started in the
+ * background: it mostly waits on the network and the disk while
+ * `cargo install` compiles. Resolves to null, or to why it failed.
+ */
+function aptInstallInBackground(packages) {
+  const script = `apt-get update && apt-get install -y ${packages.join(' ')}`;
   const asRoot = process.getuid?.() === 0;
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const aptGet = (...args) =>
-    asRoot ? runOrThrow('apt-get', args, { env }) : runOrThrow('sudo', ['-E', 'apt-get', ...args], { env });
-  aptGet('update');
-  aptGet('install', '-y', ...packages);
-}
-
-function ensureWasmOpt() {
-  const have = () => capture('wasm-opt', ['--version'])?.trim();
-  if (have()) {
-    info(`wasm-opt: ${have()}`);
-    return;
-  }
-  info('wasm-opt missing: installing the Debian package binaryen');
-  try {
-    aptInstall('binaryen');
-  } catch (e) {
-    info(`could not install binaryen (${e.message}): the wasm will not be optimised by wasm-opt`);
-  }
+  const [command, args] = asRoot ? ['sh', ['-c', script]] : ['sudo', ['-E', 'sh', '-c', script]];
+  console.log(`$ ${script} (in the background)`);
+  const child = spawn(command, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  return new Promise((resolve) => {
+    child.on('error', (e) => resolve(e.message));
+    child.on('close', (code) => resolve(code === 0 ? null : `exit code ${code}`));
+  });
 }
 
 /** Paths of the browser and its driver for the tests. */
@@ -93,37 +89,63 @@ export function browserPaths() {
   };
 }
 
-function ensureBrowser() {
+/** Whether the browser is missing (throws when GDLKIT_CHROMIUM / GDLKIT_CHROMEDRIVER name missing files). */
+function browserMissing() {
   const { chromium, chromedriver } = browserPaths();
   if (existsSync(chromium) && existsSync(chromedriver)) {
     info(`browser: ${chromium}, driver: ${chromedriver}`);
-    return;
+    return false;
   }
   if (process.env.GDLKIT_CHROMIUM || process.env.GDLKIT_CHROMEDRIVER) {
     throw new Error(`GDLKIT_CHROMIUM / GDLKIT_CHROMEDRIVER name missing files: ${chromium}, ${chromedriver}`);
   }
   info('Chromium or ChromeDriver missing: installing Debian packages chromium and chromium-driver');
-  aptInstall('chromium', 'chromium-driver');
-  if (!existsSync(chromium) || !existsSync(chromedriver)) {
-    throw new Error(`after installing, ${chromium} or ${chromedriver} is still missing`);
+  return true;
+}
+
+/**
+ * The Debian packages: wasm-opt (binaryen; optional) and, for the tests,
+ * the browser, in one background apt-get. Resolves when installed; rejects
+ * when the browser could not be.
+ */
+async function ensureDebianPackages(browser) {
+  const wasmOpt = () => capture('wasm-opt', ['--version'])?.trim();
+  const packages = [];
+  if (wasmOpt()) {
+    info(`wasm-opt: ${wasmOpt()}`);
+  } else {
+    info('wasm-opt missing: installing the Debian package binaryen');
+    packages.push('binaryen');
+  }
+  const needBrowser = browser && browserMissing();
+  if (needBrowser) packages.push('chromium', 'chromium-driver');
+  if (packages.length === 0) return;
+  const failed = await aptInstallInBackground(packages);
+  if (failed && !wasmOpt()) info(`could not install binaryen (${failed}): the wasm will not be optimised by wasm-opt`);
+  const { chromium, chromedriver } = browserPaths();
+  if (needBrowser && (!existsSync(chromium) || !existsSync(chromedriver))) {
+    throw new Error(`after installing (${failed ?? 'no error'}), ${chromium} or ${chromedriver} is still missing`);
   }
 }
 
 /** Installs what is missing; `browser` adds Chromium for the tests. */
-export function setup({ browser = false } = {}) {
+export async function setup({ browser = false } = {}) {
   heading('setup: install what is missing');
-  ensureWasmTarget();
-  ensureWasmBindgen();
-  ensureNpmPackages();
-  ensureWasmOpt();
-  if (browser) {
-    ensureBrowser();
+  const debian = ensureDebianPackages(browser);
+  try {
+    ensureWasmTarget();
+    ensureWasmBindgen();
+    ensureNpmPackages();
+  } finally {
+    // Waited for also when a step failed: no apt-get is left running.
+    await debian.catch(() => {});
   }
+  await debian;
 }
 
 if (isMain(import.meta.url)) {
   try {
-    setup({ browser: hasFlag('--browser') });
+    await setup({ browser: hasFlag('--browser') });
   } catch (e) {
     console.error(`setup failed: ${e.message}`);
     process.exit(1);

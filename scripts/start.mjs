@@ -6,7 +6,7 @@ import { portFromArgs, serve } from './serve.mjs';
 import { setup } from './setup.mjs';
 
 try {
-  setup();
+  await setup();
   await build();
 } catch (e) {
   console.error(`\nnpm start failed: ${e.message}`);

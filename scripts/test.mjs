@@ -4,16 +4,17 @@
 // Two lanes run side by side, each step after the other within its lane:
 //   rust: fmt, clippy, cargo doc, the generated TypeScript, the native Rust
 //         tests (cargo test --profile ci --workspace --features
-//         gdlkit-wasm/typescript), then the wasm tests in Node and in headless
+//         gdlkit-wasm/typescript)
+//   site: the wasm packages (in the ci profile: optimised, parallel codegen,
+//         debug assertions; `npm start` builds them for release) and the
+//         site (scripts/build.mjs), the wasm tests in Node and in headless
 //         Chromium (cargo test --profile ci --target wasm32-unknown-unknown
-//         -p gdlkit-wasm-tests)
-//   site: the release wasm and the site (scripts/build.mjs), Biome, then every
+//         -p gdlkit-wasm-tests, reusing the build's crates), Biome, then every
 //         tests/*.test.mjs file: the page (Playwright + Chromium), the npm
 //         package (npm pack, installed into a scratch project: Node, worker,
 //         CLI, tsc, Vite + Chromium, docs) and the rest.
-// Much of each lane runs on one core (fat link-time optimisation, one
-// browser, one Node process), so the two together take little more than the
-// longer one. Each step's output goes to test-artifacts/logs/ and is printed
+// Much of each lane runs on one core (one browser, one Node process), so
+// the two together take little more than the longer one. Each step's output goes to test-artifacts/logs/ and is printed
 // whole when the step ends; a line marks each start and end.
 //
 // Add a step to RUST or SITE below.
@@ -22,11 +23,14 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARTIFACTS, cargoTargetDir, heading, NATIVE_TEST, ROOT } from './lib.mjs';
+import { WASM_CI_TARGET_DIR } from './build.mjs';
 import { browserPaths, setup } from './setup.mjs';
 
 // The `ci` profile (optimised, no fat LTO, parallel codegen): `--release`
-// would link the wasm test binary with fat LTO.
-const WASM_TEST = ['test', '--profile', 'ci', '--target', 'wasm32-unknown-unknown', '-p', 'gdlkit-wasm-tests'];
+// would link the wasm test binary with fat LTO. In the target directory of
+// the site lane's wasm builds (GDLKIT_WASM_PROFILE=ci), whose compiled
+// crates it reuses.
+const WASM_TEST = ['test', '--profile', 'ci', '--target', 'wasm32-unknown-unknown', '-p', 'gdlkit-wasm-tests', '--target-dir', join(cargoTargetDir(), WASM_CI_TARGET_DIR)];
 const LOGS = join(ARTIFACTS, 'logs');
 
 /** webdriver.json for the browser run: wasm-tests/webdriver.json with the browser found by setup. */
@@ -90,6 +94,11 @@ const RUST = [
       (await exec('cargo', [...NATIVE_TEST, '--test', 'typescript'])) || exec(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', join('tests', 'types')]),
   },
   { name: 'native Rust tests (cargo test --profile ci --workspace)', run: (exec) => exec('cargo', NATIVE_TEST) },
+];
+
+// The wasm tests run in the site lane right after its build, whose target
+// directory (and compiled crates) they share.
+const WASM_STEPS = [
   { name: 'wasm tests in Node (wasm-bindgen-test)', run: (exec) => exec('cargo', WASM_TEST, { env: wasmEnv }) },
   {
     name: 'wasm tests in headless Chromium (wasm-bindgen-test)',
@@ -118,7 +127,12 @@ function siteSteps() {
   const rest = files.filter((f) => !FIRST.includes(f) && !NEEDS_NATIVE.includes(f));
   const order = [...FIRST, ...rest, ...NEEDS_NATIVE].filter((f) => files.includes(f));
   return [
-    { name: 'build (wasm + site)', build: true, run: (exec) => exec(process.execPath, [join('scripts', 'build.mjs')]) },
+    {
+      name: 'build (wasm in the ci profile + site)',
+      build: true,
+      run: (exec) => exec(process.execPath, [join('scripts', 'build.mjs')], { env: { ...process.env, GDLKIT_WASM_PROFILE: 'ci' } }),
+    },
+    ...WASM_STEPS,
     { name: 'JavaScript lint (Biome)', run: (exec) => exec(join(ROOT, 'node_modules', '.bin', 'biome'), ['lint', '.']) },
     ...order.map((f) => ({ name: `tests/${f}`, needsBuild: true, run: nodeTest(f) })),
   ];
@@ -156,7 +170,7 @@ async function lane(label, steps) {
 }
 
 try {
-  setup({ browser: true });
+  await setup({ browser: true });
 } catch (e) {
   console.error(`\nsetup failed: ${e.message}`);
   process.exit(1);

@@ -4,6 +4,7 @@
 
 use super::js::{self, to_js};
 use crate::engine::EngineChoice;
+use crate::ground::Budget;
 use crate::js_api::{RenderBoardOptions, StructureOptions};
 use crate::program::Program;
 use crate::structure::{self, board, boardsvg, scene, Options, Structure};
@@ -11,9 +12,18 @@ use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 
 /// The structure, with the program it was found from (for [`structure::locate`]).
+/// Grounding gets at most the sampling's own time: the fast engine only
+/// pays for a few hundred states when it is built quickly (a game that
+/// grounds slowly, like chess, would otherwise wait for the whole
+/// grounding budget before the interpreter samples it).
 fn find(kif: &str, options: Options) -> Result<(Structure, Arc<Program>), JsValue> {
-    let mut game =
-        crate::Game::load(kif, EngineChoice::Auto).map_err(|d| js::diagnostics_error(&d, kif))?;
+    let d = Budget::default();
+    let budget = Budget {
+        max_ms: d.max_ms.min(options.max_ms),
+        ..d
+    };
+    let mut game = crate::Game::load_with(kif, EngineChoice::Auto, budget)
+        .map_err(|d| js::diagnostics_error(&d, kif))?;
     let st = structure::find(&game.program, &mut game.engine, options).map_err(js::eval_error)?;
     Ok((st, game.program))
 }

@@ -15,12 +15,21 @@ pub struct Space {
     next: Vec<BddVariable>,
     /// The largest BDD built by [`Space::note`], in nodes.
     pub peak_nodes: usize,
+    /// Nodes of one result at most in the bounded operations
+    /// ([`Space::and`], [`Space::or`]): they stop as soon as it is passed,
+    /// so one operation cannot run on far past the solve's limits.
+    pub max_nodes: usize,
 }
+
+/// A bounded operation's result passed [`Space::max_nodes`].
+#[derive(Debug)]
+pub struct TooBig(pub usize);
 
 impl Space {
     /// A space for propositions at the positions `position` (a
-    /// permutation of `0..n`); `None` over the crate's 65,535 variables.
-    pub fn new(position: &[usize]) -> Option<Space> {
+    /// permutation of `0..n`) whose bounded operations stop above
+    /// `max_nodes`; `None` over the crate's 65,535 variables.
+    pub fn new(position: &[usize], max_nodes: usize) -> Option<Space> {
         let n = position.len();
         let vars = u16::try_from(2 * n).ok()?;
         let set = BddVariableSet::new_anonymous(vars);
@@ -31,6 +40,7 @@ impl Space {
             set,
             n,
             peak_nodes: 0,
+            max_nodes,
         })
     }
 
@@ -62,6 +72,24 @@ impl Space {
             .collect();
         lits.sort_unstable_by_key(|&(v, _)| v);
         self.set.mk_true().select(&lits)
+    }
+
+    /// `a ∧ b`, or [`TooBig`] as soon as the result passes the node limit.
+    pub fn and(&self, a: &Bdd, b: &Bdd) -> Result<Bdd, TooBig> {
+        Bdd::binary_op_with_limit(self.max_nodes, a, b, op_function::and)
+            .ok_or(TooBig(self.max_nodes))
+    }
+
+    /// `a ∨ b`, bounded as [`Space::and`].
+    pub fn or(&self, a: &Bdd, b: &Bdd) -> Result<Bdd, TooBig> {
+        Bdd::binary_op_with_limit(self.max_nodes, a, b, op_function::or)
+            .ok_or(TooBig(self.max_nodes))
+    }
+
+    /// `a ∧ ¬b`, bounded as [`Space::and`].
+    pub fn and_not(&self, a: &Bdd, b: &Bdd) -> Result<Bdd, TooBig> {
+        Bdd::binary_op_with_limit(self.max_nodes, a, b, op_function::and_not)
+            .ok_or(TooBig(self.max_nodes))
     }
 
     /// Records `b`'s size for the peak; returns it.
@@ -117,7 +145,7 @@ mod tests {
     #[test]
     fn image_and_preimage_of_a_swap() {
         // Two propositions; the relation swaps them.
-        let s = Space::new(&[1, 0]).unwrap();
+        let s = Space::new(&[1, 0], 1000).unwrap();
         let rel = s.nxt(0).iff(&s.cur(1)).and(&s.nxt(1).iff(&s.cur(0)));
         let a = s.state(&[true, false]);
         let b = s.state(&[false, true]);
@@ -125,5 +153,20 @@ mod tests {
         assert_eq!(s.preimage(&b, &rel), a);
         assert_eq!(s.count(&a.or(&b)), 2);
         assert_eq!(s.count(&s.t()), 4);
+    }
+
+    #[test]
+    fn bounded_operations_stop_at_the_node_limit() {
+        // x0 ∧ x1 ∧ … over 8 propositions: one node per variable.
+        let big = Space::new(&(0..8).collect::<Vec<_>>(), 100).unwrap();
+        let conj = (0..8).try_fold(big.t(), |acc, i| big.and(&acc, &big.cur(i)));
+        assert_eq!(conj.unwrap().size(), 8 + 2);
+        let small = Space::new(&(0..8).collect::<Vec<_>>(), 5).unwrap();
+        let conj = (0..8).try_fold(small.t(), |acc, i| small.and(&acc, &small.cur(i)));
+        assert!(matches!(conj, Err(TooBig(5))));
+        // Within the limit the bounded and the plain operations agree.
+        let (a, b) = (big.cur(0).xor(&big.cur(3)), big.cur(3).or(&big.nxt(5)));
+        assert_eq!(big.or(&a, &b).unwrap(), a.or(&b));
+        assert_eq!(big.and_not(&a, &b).unwrap(), a.and_not(&b));
     }
 }

@@ -13,6 +13,8 @@
 //! (the states where the moving role is the only one with a choice).
 
 use super::bdd::Space;
+use super::game::Stop;
+use super::Clock;
 use crate::ground::instantiate::AtomId;
 use crate::ground::GroundProgram;
 use crate::terms::TermId;
@@ -54,7 +56,9 @@ pub struct Circuit {
 }
 
 impl Circuit {
-    pub fn new(gp: &GroundProgram, space: &mut Space) -> Circuit {
+    /// The circuit of `gp`, or where the clock or the node limit stopped
+    /// its evaluation.
+    pub fn new(gp: &GroundProgram, space: &mut Space, clock: &Clock) -> Result<Circuit, Stop> {
         let n_atoms = gp.atoms.len();
         let mut kind = vec![Kind::False; n_atoms];
         for (i, &f) in gp.fluents.iter().enumerate() {
@@ -116,9 +120,9 @@ impl Circuit {
             init: vec![false; gp.fluents.len()],
         };
         c.base = c.leaves(space);
-        c.evaluate(gp, space, None);
+        c.evaluate(gp, space, None, clock)?;
         c.read_out(gp, &legal_atoms, space);
-        c
+        Ok(c)
     }
 
     /// The leaf values: fluents their current variable, moves false.
@@ -134,9 +138,29 @@ impl Circuit {
 
     /// Evaluates the derived atoms into `base` (no context) or, for a
     /// move context, only those that depend on a move, into `ctx`.
-    fn evaluate(&mut self, gp: &GroundProgram, space: &mut Space, mut ctx: Option<&mut Vec<Bdd>>) {
+    fn evaluate(
+        &mut self,
+        gp: &GroundProgram,
+        space: &mut Space,
+        mut ctx: Option<&mut Vec<Bdd>>,
+        clock: &Clock,
+    ) -> Result<(), Stop> {
         let order = std::mem::take(&mut self.order);
-        for (atoms, recursive) in &order {
+        let result = self.evaluate_in(&order, gp, space, ctx.as_deref_mut(), clock);
+        self.order = order;
+        result
+    }
+
+    fn evaluate_in(
+        &mut self,
+        order: &[(Vec<AtomId>, bool)],
+        gp: &GroundProgram,
+        space: &mut Space,
+        mut ctx: Option<&mut Vec<Bdd>>,
+        clock: &Clock,
+    ) -> Result<(), Stop> {
+        for (atoms, recursive) in order {
+            clock.check()?;
             if ctx.is_some() && !self.on_does[atoms[0] as usize] {
                 continue;
             }
@@ -151,7 +175,7 @@ impl Circuit {
                 for &a in atoms {
                     let v = {
                         let vals = ctx.as_deref().unwrap_or(&self.base);
-                        self.derive(gp, space, a, vals)
+                        self.derive(gp, space, a, vals)?
                     };
                     let v = space.note(v);
                     let slot = &mut ctx.as_deref_mut().unwrap_or(&mut self.base)[a as usize];
@@ -165,28 +189,34 @@ impl Circuit {
                 }
             }
         }
-        self.order = order;
+        Ok(())
     }
 
     /// OR over `a`'s instances of the AND of their literals.
-    fn derive(&self, gp: &GroundProgram, space: &Space, a: AtomId, vals: &[Bdd]) -> Bdd {
+    fn derive(
+        &self,
+        gp: &GroundProgram,
+        space: &Space,
+        a: AtomId,
+        vals: &[Bdd],
+    ) -> Result<Bdd, Stop> {
         let mut out = space.f();
         for k in self.start[a as usize]..self.start[a as usize + 1] {
             let mut conj = space.t();
             for &l in gp.inst.lits(self.inst_of[k as usize] as usize) {
                 let v = &vals[(l >> 1) as usize];
                 conj = if l & 1 == 1 {
-                    conj.and_not(v)
+                    space.and_not(&conj, v)?
                 } else {
-                    conj.and(v)
+                    space.and(&conj, v)?
                 };
                 if conj.is_false() {
                     break;
                 }
             }
-            out = out.or(&conj);
+            out = space.or(&out, &conj)?;
         }
-        out
+        Ok(out)
     }
 
     fn read_out(&mut self, gp: &GroundProgram, legal: &[Vec<(TermId, AtomId)>], space: &Space) {
@@ -232,7 +262,8 @@ impl Circuit {
         space: &mut Space,
         r: usize,
         m: usize,
-    ) -> Vec<Bdd> {
+        clock: &Clock,
+    ) -> Result<Vec<Bdd>, Stop> {
         let mut ctx = self.base.clone();
         for (a, k) in self.kind.iter().enumerate() {
             if let Kind::Does(role, mv) = *k {
@@ -249,15 +280,16 @@ impl Circuit {
                 };
             }
         }
-        self.evaluate(gp, space, Some(&mut ctx));
-        self.next_atom
+        self.evaluate(gp, space, Some(&mut ctx), clock)?;
+        Ok(self
+            .next_atom
             .iter()
             .map(|a| match a {
                 Some(a) if self.on_does[*a as usize] => ctx[*a as usize].clone(),
                 Some(a) => self.base[*a as usize].clone(),
                 None => space.f(),
             })
-            .collect()
+            .collect())
     }
 }
 

@@ -2,7 +2,7 @@
 //! where, one transition relation per move of each role, the terminal
 //! states' goals.
 
-use super::bdd::Space;
+use super::bdd::{Space, TooBig};
 use super::circuit::Circuit;
 use super::Clock;
 use crate::ground::GroundProgram;
@@ -37,7 +37,7 @@ pub struct Game {
 
 impl Game {
     pub fn build(gp: &GroundProgram, mut space: Space, clock: &Clock) -> Result<Game, Stop> {
-        let mut c = Circuit::new(gp, &mut space);
+        let mut c = Circuit::new(gp, &mut space, clock)?;
         let roles = gp.roles.len();
         let mut any_legal = Vec::new();
         let mut choice = Vec::new();
@@ -77,10 +77,10 @@ impl Game {
                 if pre.is_false() {
                     continue;
                 }
-                let next = c.next_under(gp, &mut space, r, m);
+                let next = c.next_under(gp, &mut space, r, m, clock)?;
                 let mut t = pre;
                 for i in (0..next.len()).rev() {
-                    t = t.and(&space.nxt(i).iff(&next[i]));
+                    t = space.and(&t, &space.nxt(i).iff(&next[i]))?;
                 }
                 rels.push(Rel {
                     role: r,
@@ -127,7 +127,7 @@ impl Game {
             }
             let p = self.space.preimage(set, &rel.bdd);
             self.space.peak_nodes = self.space.peak_nodes.max(p.size());
-            out = out.or(&p);
+            out = self.space.or(&out, &p)?;
             clock.check_nodes(self.space.peak_nodes.max(out.size()))?;
         }
         Ok(self.space.note(out))
@@ -139,7 +139,7 @@ impl Game {
         for rel in &self.rels {
             let p = self.space.image(set, &rel.bdd);
             self.space.peak_nodes = self.space.peak_nodes.max(p.size());
-            out = out.or(&p);
+            out = self.space.or(&out, &p)?;
             clock.check_nodes(self.space.peak_nodes.max(out.size()))?;
         }
         Ok(self.space.note(out))
@@ -187,6 +187,12 @@ impl Game {
 pub enum Stop {
     Limit(String),
     Refuse(Refusal),
+}
+
+impl From<TooBig> for Stop {
+    fn from(TooBig(limit): TooBig) -> Stop {
+        Stop::Limit(format!("a BDD operation passed the node limit ({limit})"))
+    }
 }
 
 impl From<Refusal> for Stop {

@@ -23,8 +23,10 @@ use game::{Game, Stop};
 pub use order::VarOrder;
 use serde::Serialize;
 
-/// The time and memory limits of one solve (checked between BDD
-/// operations, so one operation may overrun them).
+/// The time and memory limits of one solve, checked between BDD
+/// operations; the operations that build the rules and the relations, where
+/// sizes can explode, also stop as soon as a result passes the node limit
+/// (`bdd::Space::max_nodes`), so none runs on far past the limits.
 pub(crate) struct Clock {
     deadline_ms: f64,
     seconds: f64,
@@ -154,7 +156,8 @@ pub fn solve_symbolic(
             roles.len()
         )));
     }
-    let space = bdd::Space::new(&order::positions(&gp, limits.order)).ok_or_else(|| {
+    let positions = order::positions(&gp, limits.order);
+    let space = bdd::Space::new(&positions, limits.max_nodes).ok_or_else(|| {
         Refusal(format!(
             "{} base propositions are more than the BDD library's variables",
             gp.fluents.len()
