@@ -178,6 +178,8 @@ pub fn lower(src: &str, tree: &SyntaxTree) -> Program {
         symbols: SymbolTable::new(),
         diags: tree.diagnostics.clone(),
         vars: Vec::new(),
+        var_ids: Default::default(),
+        too_many_vars: false,
     };
     let mut rules = Vec::new();
     let mut dropped = Vec::new();
@@ -203,8 +205,13 @@ struct Lowerer<'a> {
     src: &'a str,
     symbols: SymbolTable,
     diags: Vec<Diagnostic>,
-    /// Variable names of the rule being lowered.
+    /// Variable names of the rule being lowered, and each one's index
+    /// (a rule may have thousands: a linear search made lowering it
+    /// quadratic).
     vars: Vec<String>,
+    var_ids: rustc_hash::FxHashMap<String, VarId>,
+    /// The rule has more variables than a [`VarId`] numbers (reported once).
+    too_many_vars: bool,
 }
 
 impl<'a> Lowerer<'a> {
@@ -214,6 +221,8 @@ impl<'a> Lowerer<'a> {
 
     fn form(&mut self, form: &Sexp) -> Option<Rule> {
         self.vars.clear();
+        self.var_ids.clear();
+        self.too_many_vars = false;
         let items = form.as_list().unwrap_or(&[]);
         let arrow = items.first().filter(|h| h.is_atom()).map(|h| self.text(h));
         let is_arrow = arrow == Some("<=");
@@ -403,14 +412,27 @@ impl<'a> Lowerer<'a> {
             SexpKind::Atom => Some(Term::Const(self.symbols.intern(self.text(s)), s.span)),
             SexpKind::Var => {
                 let name = self.src[s.span.start as usize + 1..s.span.end as usize].to_lowercase();
-                let id = match self.vars.iter().position(|v| *v == name) {
-                    Some(i) => i,
-                    None => {
-                        self.vars.push(name);
-                        self.vars.len() - 1
+                if let Some(&id) = self.var_ids.get(&name) {
+                    return Some(Term::Var(id, s.span));
+                }
+                let Ok(id) = VarId::try_from(self.vars.len()) else {
+                    if !std::mem::replace(&mut self.too_many_vars, true) {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "GDL016",
+                                s.span,
+                                format!("a rule with more than {} variables", self.vars.len()),
+                            )
+                            .with_hint(
+                                "split the rule into smaller rules joined by helper relations",
+                            ),
+                        );
                     }
+                    return None;
                 };
-                Some(Term::Var(id as VarId, s.span))
+                self.var_ids.insert(name.clone(), id);
+                self.vars.push(name);
+                Some(Term::Var(id, s.span))
             }
             SexpKind::List(items) => {
                 let Some(name) = items.first() else {
@@ -539,6 +561,39 @@ pub fn parse_ground_term(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Variables are numbered by first occurrence, each name once, up to
+    /// the 65,536 a `VarId` numbers; one more is an error at its place.
+    #[test]
+    fn numbers_the_variables_of_wide_rules() {
+        let wide = |n: usize| {
+            let body: String = (0..n).map(|i| format!(" (v ?x{i} ?X{})", i / 2)).collect();
+            format!("(v 1 1) (<= (w ?x0){body})")
+        };
+        let p = parse_program(&wide(30_000));
+        assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics.first());
+        let r = &p.rules[1];
+        // ?x0..?x29999, then ?X0..: the ?X names are the ?x names (case-insensitive).
+        assert_eq!(r.vars.len(), 30_000);
+        assert_eq!(r.vars[12_345], "x12345");
+        let Literal::Pos(a) = &r.body[20_000] else {
+            panic!("a literal")
+        };
+        assert!(matches!(
+            a.args[..],
+            [Term::Var(20_000, _), Term::Var(10_000, _)]
+        ));
+        let text = wide(70_000);
+        let p = parse_program(&text);
+        let errors: Vec<_> = p
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "GDL016")
+            .collect();
+        assert_eq!(errors.len(), 1, "one error for the rule");
+        let at = &text[errors[0].span.start as usize..errors[0].span.end as usize];
+        assert_eq!(at, "?x65536", "at the first variable past the limit");
+    }
 
     #[test]
     fn lowers_rules_facts_and_connectives() {
