@@ -547,7 +547,7 @@ mod tests {
         let c = compile_with(&p, &mut store, use_demand).expect("compiles");
         let mut compared = 0;
         for salt in [1usize, 7, 1_000_003] {
-            let size = |r: RelId| (r as usize * 2_654_435_761 + salt) % 97;
+            let size = |r: RelId| (r * 2_654_435_761 + salt) % 97;
             for rule in c
                 .strata
                 .iter()

@@ -142,11 +142,11 @@ impl Circuit {
         &mut self,
         gp: &GroundProgram,
         space: &mut Space,
-        mut ctx: Option<&mut Vec<Bdd>>,
+        ctx: Option<&mut Vec<Bdd>>,
         clock: &Clock,
     ) -> Result<(), Stop> {
         let order = std::mem::take(&mut self.order);
-        let result = self.evaluate_in(&order, gp, space, ctx.as_deref_mut(), clock);
+        let result = self.evaluate_in(&order, gp, space, ctx, clock);
         self.order = order;
         result
     }
