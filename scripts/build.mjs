@@ -49,10 +49,10 @@ export const WASM_OPT_FLAGS = ['-O3', '--one-caller-inline-max-function-size=50'
 const SITE_PKG = join(SITE, 'pkg');
 
 /**
- * rustc flags of the release wasm builds: .cargo/config.toml's (stack size,
- * maximum memory, no reference types: no externref table, which binaryen
- * 108 cannot read), given again so that a build with other flags in
- * RUSTFLAGS or another config keeps them.
+ * rustc flags of the page's and npm's wasm builds: .cargo/config.toml's
+ * stack size and maximum memory, and no reference types (no externref
+ * table, which binaryen 108 cannot read). Only here: the wasm tests
+ * (wasm-bindgen-test-runner) need the default features.
  */
 export const WASM_RUSTFLAGS = ['-C', 'link-arg=-zstack-size=8388608', '-C', 'link-arg=--max-memory=2147483648', '-C', 'target-feature=-reference-types'];
 
@@ -60,15 +60,14 @@ export const WASM_RUSTFLAGS = ['-C', 'link-arg=-zstack-size=8388608', '-C', 'lin
  * The cargo profile of the wasm builds: `release` (fat link-time
  * optimisation, one codegen unit: what `npm start` serves and the npm
  * package ships), or `ci` when GDLKIT_WASM_PROFILE=ci: `npm test` builds
- * the same code optimised with parallel codegen and debug assertions, into
- * the wasm tests' target directory (WASM_CI_TARGET_DIR), whose compiled
- * crates the wasm tests then reuse.
+ * the same code optimised with parallel codegen and debug assertions, all
+ * three packages in one target directory (WASM_CI_TARGET_DIR).
  */
 const WASM_PROFILE = process.env.GDLKIT_WASM_PROFILE === 'ci' ? 'ci' : 'release';
 
 /**
- * The target directory (under Cargo's) of the `ci` wasm builds and the wasm
- * tests: .cargo/config.toml gives both the same rustc flags.
+ * The target directory (under Cargo's) of the `ci` wasm builds, then of the
+ * wasm tests: free of the native tests' cargo lock.
  */
 export const WASM_CI_TARGET_DIR = 'wasm-ci';
 
@@ -80,10 +79,9 @@ export const WASM_CI_TARGET_DIR = 'wasm-ci';
 function cargoWasmArgs(dir, cargoFlags) {
   const targetDir = join(cargoTargetDir(), WASM_PROFILE === 'ci' ? WASM_CI_TARGET_DIR : dir);
   const output = join(targetDir, 'wasm32-unknown-unknown', WASM_PROFILE, 'gdlkit_wasm.wasm');
-  const common = ['build', '--profile', WASM_PROFILE, '--target', 'wasm32-unknown-unknown', '-p', 'gdlkit-wasm', '--lib', '--target-dir', targetDir];
-  if (WASM_PROFILE === 'ci') return { args: [...common, ...cargoFlags], output };
   const rustflags = `target.wasm32-unknown-unknown.rustflags=${JSON.stringify(WASM_RUSTFLAGS)}`;
-  return { args: [...common, '--config', rustflags, ...cargoFlags], output };
+  const args = ['build', '--profile', WASM_PROFILE, '--target', 'wasm32-unknown-unknown', '-p', 'gdlkit-wasm', '--lib', '--target-dir', targetDir, '--config', rustflags, ...cargoFlags];
+  return { args, output };
 }
 
 /** `cargo build` of the wasm library with `cargoFlags`: its bytes. */

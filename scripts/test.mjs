@@ -9,7 +9,7 @@
 //         debug assertions; `npm start` builds them for release) and the
 //         site (scripts/build.mjs), the wasm tests in Node and in headless
 //         Chromium (cargo test --profile ci --target wasm32-unknown-unknown
-//         -p gdlkit-wasm-tests, reusing the build's crates), Biome, then every
+//         -p gdlkit-wasm-tests), Biome, then every
 //         tests/*.test.mjs file: the page (Playwright + Chromium), the npm
 //         package (npm pack, installed into a scratch project: Node, worker,
 //         CLI, tsc, Vite + Chromium, docs) and the rest.
@@ -28,8 +28,8 @@ import { browserPaths, setup } from './setup.mjs';
 
 // The `ci` profile (optimised, no fat LTO, parallel codegen): `--release`
 // would link the wasm test binary with fat LTO. In the target directory of
-// the site lane's wasm builds (GDLKIT_WASM_PROFILE=ci), whose compiled
-// crates it reuses.
+// the site lane's wasm builds (GDLKIT_WASM_PROFILE=ci), done by then: the
+// native tests' cargo lock would hold them back until those end.
 const WASM_TEST = ['test', '--profile', 'ci', '--target', 'wasm32-unknown-unknown', '-p', 'gdlkit-wasm-tests', '--target-dir', join(cargoTargetDir(), WASM_CI_TARGET_DIR)];
 const LOGS = join(ARTIFACTS, 'logs');
 
@@ -96,8 +96,7 @@ const RUST = [
   { name: 'native Rust tests (cargo test --profile ci --workspace)', run: (exec) => exec('cargo', NATIVE_TEST) },
 ];
 
-// The wasm tests run in the site lane right after its build, whose target
-// directory (and compiled crates) they share.
+// The wasm tests run in the site lane right after its build.
 const WASM_STEPS = [
   { name: 'wasm tests in Node (wasm-bindgen-test)', run: (exec) => exec('cargo', WASM_TEST, { env: wasmEnv }) },
   {

@@ -167,7 +167,8 @@ fn documented_examples_trigger_their_code() {
         doc.contains(&format!("```kif\n{BASE}```")),
         "the base game in the docs differs from BASE"
     );
-    let no_example = ["GDL004", "GDL005", "GDL050", "GDL090", "GDL091"];
+    // GDL016 needs a rule of 65,537 variables (tested in `program.rs`).
+    let no_example = ["GDL004", "GDL005", "GDL016", "GDL050", "GDL090", "GDL091"];
     let mut failures = Vec::new();
     let mut sections = 0;
     for section in doc.split("\n## ").skip(1) {

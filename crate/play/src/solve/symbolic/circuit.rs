@@ -13,8 +13,7 @@
 //! (the states where the moving role is the only one with a choice).
 
 use super::bdd::Space;
-use super::game::Stop;
-use super::Clock;
+use super::{Clock, Stop};
 use crate::ground::instantiate::AtomId;
 use crate::ground::GroundProgram;
 use crate::terms::TermId;

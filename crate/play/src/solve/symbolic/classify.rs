@@ -10,9 +10,10 @@
 //! can repeat, or successors in earlier layers) go through attractors
 //! (one role, zero-sum) or backward induction in rounds (general-sum).
 
-use super::game::{Game, Stop};
+use super::game::Game;
 use super::reach::Reached;
 use super::Clock;
+use super::Stop;
 use crate::solve::Concept;
 use biodivine_lib_bdd::Bdd;
 

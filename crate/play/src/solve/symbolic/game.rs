@@ -2,9 +2,9 @@
 //! where, one transition relation per move of each role, the terminal
 //! states' goals.
 
-use super::bdd::{Space, TooBig};
+use super::bdd::Space;
 use super::circuit::Circuit;
-use super::Clock;
+use super::{Clock, Stop};
 use crate::ground::GroundProgram;
 use crate::solve::Refusal;
 use biodivine_lib_bdd::Bdd;
@@ -180,23 +180,5 @@ impl Game {
             ));
         }
         Ok(())
-    }
-}
-
-/// Why a symbolic solve ended early.
-pub enum Stop {
-    Limit(String),
-    Refuse(Refusal),
-}
-
-impl From<TooBig> for Stop {
-    fn from(TooBig(limit): TooBig) -> Stop {
-        Stop::Limit(format!("a BDD operation passed the node limit ({limit})"))
-    }
-}
-
-impl From<Refusal> for Stop {
-    fn from(r: Refusal) -> Stop {
-        Stop::Refuse(r)
     }
 }

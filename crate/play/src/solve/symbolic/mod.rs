@@ -19,9 +19,28 @@ mod tests;
 use super::{Concept, Limits, Refusal};
 use crate::ground::{Budget, GroundError};
 use crate::program::Program;
-use game::{Game, Stop};
+use bdd::TooBig;
+use game::Game;
 pub use order::VarOrder;
 use serde::Serialize;
+
+/// Why a symbolic solve ended early.
+pub enum Stop {
+    Limit(String),
+    Refuse(Refusal),
+}
+
+impl From<TooBig> for Stop {
+    fn from(TooBig(limit): TooBig) -> Stop {
+        Stop::Limit(format!("a BDD operation passed the node limit ({limit})"))
+    }
+}
+
+impl From<Refusal> for Stop {
+    fn from(r: Refusal) -> Stop {
+        Stop::Refuse(r)
+    }
+}
 
 /// The time and memory limits of one solve, checked between BDD
 /// operations; the operations that build the rules and the relations, where

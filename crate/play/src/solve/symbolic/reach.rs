@@ -4,8 +4,9 @@
 //! counter, a board that only fills): then the classification can go
 //! backwards layer by layer (`classify::layered`).
 
-use super::game::{Game, Stop};
+use super::game::Game;
 use super::Clock;
+use super::Stop;
 use biodivine_lib_bdd::Bdd;
 
 pub struct Reached {
