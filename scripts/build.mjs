@@ -49,10 +49,12 @@ export const WASM_OPT_FLAGS = ['-O3', '--one-caller-inline-max-function-size=50'
 const SITE_PKG = join(SITE, 'pkg');
 
 /**
- * rustc flags of the page's and npm's wasm builds: .cargo/config.toml's
- * stack size and maximum memory, and no reference types (no externref
- * table, which binaryen 108 cannot read). Only here: the wasm tests
- * (wasm-bindgen-test-runner) need the default features.
+ * rustc flags of the release wasm builds: .cargo/config.toml's stack size
+ * and maximum memory, and no reference types (no externref table, which
+ * binaryen 108 cannot read). Not in the `ci` profile: there the builds keep
+ * .cargo/config.toml's flags, the wasm tests' own (wasm-bindgen-test-runner
+ * needs reference types), so that the tests reuse the crates compiled for
+ * the packages instead of compiling everything again.
  */
 export const WASM_RUSTFLAGS = ['-C', 'link-arg=-zstack-size=8388608', '-C', 'link-arg=--max-memory=2147483648', '-C', 'target-feature=-reference-types'];
 
@@ -79,8 +81,8 @@ export const WASM_CI_TARGET_DIR = 'wasm-ci';
 function cargoWasmArgs(dir, cargoFlags) {
   const targetDir = join(cargoTargetDir(), WASM_PROFILE === 'ci' ? WASM_CI_TARGET_DIR : dir);
   const output = join(targetDir, 'wasm32-unknown-unknown', WASM_PROFILE, 'gdlkit_wasm.wasm');
-  const rustflags = `target.wasm32-unknown-unknown.rustflags=${JSON.stringify(WASM_RUSTFLAGS)}`;
-  const args = ['build', '--profile', WASM_PROFILE, '--target', 'wasm32-unknown-unknown', '-p', 'gdlkit-wasm', '--lib', '--target-dir', targetDir, '--config', rustflags, ...cargoFlags];
+  const rustflags = WASM_PROFILE === 'ci' ? [] : ['--config', `target.wasm32-unknown-unknown.rustflags=${JSON.stringify(WASM_RUSTFLAGS)}`];
+  const args = ['build', '--profile', WASM_PROFILE, '--target', 'wasm32-unknown-unknown', '-p', 'gdlkit-wasm', '--lib', '--target-dir', targetDir, ...rustflags, ...cargoFlags];
   return { args, output };
 }
 
@@ -109,21 +111,26 @@ function cargoWasmInBackground(dir, cargoFlags) {
 const bytes = (n) => `${n.toLocaleString('en-US')} bytes`;
 
 /**
- * wasm-bindgen and wasm-opt over the module `bytes` into `outDir`. The
- * module is compiled without reference types (WASM_RUSTFLAGS), which
- * its target_features section is made to say (scripts/wasm-features.mjs),
- * so wasm-bindgen uses no externref table and binaryen 108 can read it.
+ * wasm-bindgen and wasm-opt over the module `bytes` into `outDir`. A
+ * release module is compiled without reference types (WASM_RUSTFLAGS),
+ * which its target_features section is made to say
+ * (scripts/wasm-features.mjs), so wasm-bindgen uses no externref table and
+ * binaryen 108 can read it. A `ci` module keeps reference types (an
+ * externref table in the glue, which Node 20 and Chromium run) and is not
+ * passed to wasm-opt: `npm test` checks the code, the release build its size.
  */
 function bindgen(module, outDir, label, { outName = 'gdlkit', optFlags = WASM_OPT_FLAGS } = {}) {
   const input = join(cargoTargetDir(), 'tmp', 'gdlkit-bindgen-input.wasm');
   mkdirSync(dirname(input), { recursive: true });
-  writeFileSync(input, withoutTargetFeature(module, 'reference-types'));
+  writeFileSync(input, WASM_PROFILE === 'ci' ? module : withoutTargetFeature(module, 'reference-types'));
   rmSync(outDir, { recursive: true, force: true });
   runOrThrow('wasm-bindgen', ['--target', 'web', '--experimental-reset-state-function', '--out-dir', outDir, '--out-name', outName, input]);
   addForget(join(outDir, `${outName}.js`));
   const wasm = join(outDir, `${outName}_bg.wasm`);
   const before = statSync(wasm).size;
-  if (capture('wasm-opt', ['--version']) !== null) {
+  if (WASM_PROFILE === 'ci') {
+    info('ci profile: wasm-opt skipped');
+  } else if (capture('wasm-opt', ['--version']) !== null) {
     runOrThrow('wasm-opt', [...optFlags, wasm, '-o', wasm]);
   } else {
     info('wasm-opt not found (Debian package binaryen): the wasm is not optimised further');
