@@ -6,7 +6,8 @@
 // GDLKIT_BOARDS_DOC=1 also docs/boards.png, shown in README.md). Asserted
 // without eyes: no text wider than its cell, every piece inside its cell
 // and the board, distinct owners drawn distinctly, hex games with six
-// neighbours per inner cell, and the gallery's thumbnails likewise.
+// neighbours per inner cell, morris's points on lines, and the gallery's
+// thumbnails likewise.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,6 +24,8 @@ const OUT = join(ARTIFACTS, 'boards');
 const MOVES = 4;
 /** Games with six neighbours per cell (the rest are square or one row). */
 const HEX_GAMES = new Set(['hex']);
+/** Games drawn as points joined by lines, with their number of points. */
+const LINE_GAMES = { nineMensMorris: 24 };
 /**
  * Games drawn in a shape of their own (Rust's `shape`; the rest are grids):
  * boards of a shape, and scenes of games without a board.
@@ -140,6 +143,8 @@ function inspectBoard() {
     drawn: true,
     shape: [...board.classList].find((c) => c.startsWith('shape-'))?.slice(6) ?? '',
     hex: board.classList.contains('hex'),
+    lines: board.classList.contains('lines'),
+    points: board.querySelectorAll('.cell.point').length,
     cells: cells.length,
     pieces: board.querySelectorAll('.drawing').length,
     owners: owners.size,
@@ -183,6 +188,12 @@ function shapeProblems(board, cells, rect) {
         if (cell.querySelector('.drawing') && below && !below.querySelector('.drawing')) problems.push(`${cell.dataset.cell}: a block in the air`);
       }
     }
+  }
+  if (board.classList.contains('lines')) {
+    for (const p of board.querySelectorAll('.cell.point')) {
+      if (!p.querySelector('.line')) problems.push(`${p.dataset.cell}: a point on no line`);
+    }
+    if (board.classList.contains('checkered')) problems.push('a lines board drawn checkered');
   }
   if (board.classList.contains('shape-mancala')) {
     const stores = cells.filter((c) => c.classList.contains('store'));
@@ -268,6 +279,8 @@ test('boards: every library game drawn at the start and after a few moves', { ti
       assert.deepEqual(r.problems, [], `${name} (${stage})`);
       assert.equal(r.hex, HEX_GAMES.has(name), `${name}: hex geometry`);
       assert.equal(r.shape, SHAPES[name] ?? '', `${name}: shape`);
+      assert.equal(r.lines, name in LINE_GAMES, `${name}: points joined by lines`);
+      if (r.lines) assert.equal(r.points, LINE_GAMES[name], `${name}: points`);
       if (r.hex) assert.equal(r.mostNeighbours, 6, `${name}: six neighbours per inner cell`);
       else assert.ok(r.mostNeighbours <= 4, `${name}: at most four neighbours on a square board`);
     }

@@ -69,6 +69,22 @@ test('boards look like their games: checkers men and kings, Hex a rhombus of hex
   assert.equal((svg.match(/<polygon /g) ?? []).length, 25, 'one hexagon per cell');
 });
 
+test("nine men's morris: 24 points joined by 32 lines, from the rules", () => {
+  const kif = game('nineMensMorris.kif');
+  const board = structure(kif).boards.find((b) => b.geometry === 'lines');
+  assert.ok(board, 'a lines board');
+  assert.equal(board.links.length, 32, 'each of the 16 mills is two lines');
+  const points = new Set(board.links.flatMap(([x, y, u, v]) => [`${x} ${y}`, `${u} ${v}`]));
+  assert.equal(points.size, 24);
+  for (const [x, y, u, v] of board.links) assert.ok(x === u || y === v, `(${x} ${y})-(${u} ${v}) is straight`);
+  const start = new Game(kif, { engine: 'interpreter' });
+  const svg = renderBoard(structure(kif), start.fluents(start.initialState()));
+  start.free();
+  assert.equal((svg.match(/<line /g) ?? []).length, 32, 'one line per link');
+  assert.equal((svg.match(/<rect [^>]*stroke=/g) ?? []).length, 0, 'no squares');
+  assert.equal(structure(game('ticTacToe.kif')).boards[0].links.length, 0);
+});
+
 test('the worker finds the same structure', async () => {
   const worker = new GdlWorker();
   try {

@@ -5,7 +5,8 @@
 // ys, zs, cells: [{x, y, z, content}], rest, geometry, shear, drawings});
 // this module only draws the grid (one per value of a third coordinate,
 // side by side; a 1-D board is one row; a hex board's rows shifted by
-// `shear` cells into a rhombus of hexagons) and places each content's
+// `shear` cells into a rhombus of hexagons; a `lines` board's points
+// joined by its `links`) and places each content's
 // drawing, the SVG that Rust chose for it (crate/src/structure/pieces.rs).
 // Nothing here is specific to a game: no per-game stylesheet, no per-game
 // code, no piece names. An explanation's
@@ -48,6 +49,38 @@ export function rowShifts(board, rows) {
   const raw = rows.map((row) => board.shear * axis.indexOf(row));
   const least = Math.min(0, ...raw);
   return raw.map((s) => s - least);
+}
+
+/** A step's sign: -1, 0 or 1. */
+const sign = (n) => (n > 0) - (n < 0);
+
+/**
+ * On a `lines` board (Rust's `links`, structure/linegrid.rs): the points
+ * (Set of "x|y") and each cell's half-lines in the view, Map "x|y" → Set of
+ * 'n', 'e', 's', 'w' (a line passes through the cells between its points).
+ */
+export function linkDirections(board, cols, rows, key) {
+  const where = new Map();
+  rows.forEach((row, r) => cols.forEach((col, c) => where.set(key(col, row), [r, c])));
+  const dirs = new Map();
+  const points = new Set();
+  const add = (r, c, d) => {
+    const k = key(cols[c], rows[r]);
+    if (!dirs.has(k)) dirs.set(k, new Set());
+    dirs.get(k).add(d);
+  };
+  const name = (dr, dc) => (dr > 0 ? 's' : dr < 0 ? 'n' : dc > 0 ? 'e' : 'w');
+  for (const [x, y, u, v] of board.links ?? []) {
+    const [a, b] = [where.get(`${x}|${y}`), where.get(`${u}|${v}`)];
+    if (!a || !b) continue;
+    points.add(`${x}|${y}`).add(`${u}|${v}`);
+    const [dr, dc] = [sign(b[0] - a[0]), sign(b[1] - a[1])];
+    for (let [r, c] = a; r !== b[0] || c !== b[1]; r += dr, c += dc) {
+      add(r, c, name(dr, dc));
+      add(r + dr, c + dc, name(-dr, -dc));
+    }
+  }
+  return { points, dirs };
 }
 
 /** The cells of one layer (`z`, "" on a board with fewer than 3 coordinates): Map "x|y" → content text. */
@@ -143,10 +176,12 @@ function renderGrid(board, cells, { orientation, targets, onCell, marked, select
   const { cols, rows, key } = gridAxes(board, orientation);
   const interactive = Boolean(onCell);
   const hex = board.geometry === 'hex';
+  // Points joined by lines (nine men's morris): each cell's half-lines and the points' dots.
+  const lines = board.geometry === 'lines' ? linkDirections(board, cols, rows, key) : null;
   // A shape Rust named (structure/shapes.rs): pegs, mancala or stacks, drawn by the stylesheet.
   const shape = board.shape && board.shape !== 'grid' ? board.shape : '';
-  const checkered = !hex && !shape && cols.length >= 4 && rows.length >= 4;
-  const grid = el('div', `board${small ? ' board-small' : ''}${checkered ? ' checkered' : ''}${hex ? ' hex' : ''}${shape ? ` shape-${shape}` : ''}`);
+  const checkered = !hex && !lines && !shape && cols.length >= 4 && rows.length >= 4;
+  const grid = el('div', `board${small ? ' board-small' : ''}${checkered ? ' checkered' : ''}${hex ? ' hex' : ''}${lines ? ' lines' : ''}${shape ? ` shape-${shape}` : ''}`);
   const stores = new Set((board.stores ?? []).map(([x, y]) => `${x}|${y}`));
   grid.setAttribute('role', interactive ? 'grid' : 'img');
   const shifts = rowShifts(board, rows);
@@ -174,6 +209,7 @@ function renderGrid(board, cells, { orientation, targets, onCell, marked, select
       cell.dataset.cell = k;
       cell.classList.add((r + c) % 2 === 0 ? 'light' : 'dark');
       if (shape === 'mancala') mancalaCell(cell, stores.has(flat), content === undefined, r === 0 || cells.has(key(col, rows[r - 1])));
+      if (lines) lineCell(cell, lines.points.has(flat), lines.dirs.get(flat));
       if (!look.blank) cell.append(drawingSvg(look.drawing));
       const target = targets?.get(k);
       const at = [x, y, layer].filter((v) => v !== '').join(' ');
@@ -224,6 +260,12 @@ function renderGrid(board, cells, { orientation, targets, onCell, marked, select
 function mancalaCell(cell, store, empty, aboveTaken) {
   if (store) cell.classList.add('store', aboveTaken ? 'store-down' : 'store-up');
   else if (empty) cell.classList.add('void');
+}
+
+/** A cell of a `lines` board: its half-lines (spans the stylesheet draws) and, on a point, a dot. */
+function lineCell(cell, point, dirs = new Set()) {
+  if (point) cell.classList.add('point');
+  for (const d of dirs) cell.append(el('span', `line line-${d}`));
 }
 
 /** An explanation's marks on one cell (see overlay.js). */

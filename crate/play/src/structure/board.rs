@@ -51,10 +51,11 @@ pub struct BoardCells {
     /// How each content on the board is drawn (`pieces`): the structure's,
     /// and one by its name alone for any content it did not list.
     pub drawings: Vec<Drawing>,
-    /// The board's `shape`, `sizes` and `stores` (see `StructureBoard`).
+    /// The board's `shape`, `sizes`, `stores` and `links` (see `StructureBoard`).
     pub shape: String,
     pub sizes: Vec<String>,
     pub stores: Vec<Vec<String>>,
+    pub links: Vec<Vec<String>>,
 }
 
 /// Most values per coordinate that a board is drawn with.
@@ -140,6 +141,7 @@ pub fn cells(b: &Board, fluents: &[Fluent]) -> Option<BoardCells> {
         shape: b.shape.clone(),
         sizes: b.sizes.clone(),
         stores: b.stores.clone(),
+        links: b.links.clone(),
     };
     let mut index = std::collections::HashMap::new();
     for f in fluents {
@@ -433,6 +435,7 @@ mod tests {
             shape: "grid".into(),
             sizes: vec![],
             stores: vec![],
+            links: vec![],
         }
     }
 

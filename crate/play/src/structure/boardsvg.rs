@@ -1,11 +1,12 @@
 //! A board as a standalone SVG (npm `renderBoard`, the gallery's
-//! thumbnails): square cells (checkered from 4 × 4 on) or hexagons (a
-//! rhombus, `hexgrid`), each content drawn as `pieces` names it. The page
+//! thumbnails): square cells (checkered from 4 × 4 on), hexagons (a
+//! rhombus, `hexgrid`) or points joined by lines (`linegrid`), each
+//! content drawn as `pieces` names it. The page
 //! draws the same cells and the same piece SVG in HTML (`site/src/play/board.js`).
 
 use super::board::{grid, Fluent, Grid};
 use super::pieces::{self, Drawing};
-use super::{shapes, shapesvg, Board, HEX};
+use super::{shapes, shapesvg, Board, HEX, LINES};
 use std::fmt::Write as _;
 
 const LIGHT: &str = "#efe6d3";
@@ -128,15 +129,21 @@ pub fn svg(b: &Board, g: &Grid, cell: f64, labels: bool) -> String {
     let margin = if labels { cell * 0.6 } else { 0.0 };
     let l = Layout::new(b, g, cell, margin);
     let (w, h) = l.size(g);
-    let checkered = !l.hex && g.cols.len() >= 4 && g.rows.len() >= 4;
+    let lines = b.geometry == LINES;
+    let checkered = !l.hex && !lines && g.cols.len() >= 4 && g.rows.len() >= 4;
     let mut s = format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" class="gdl-board" viewBox="0 0 {w:.2} {h:.2}" width="{w:.2}" height="{h:.2}" font-family="sans-serif" role="img" aria-label="board {}">"#,
         escape(&g.fluent)
     );
+    if lines {
+        s.push_str(&lines_svg(b, g, &l, w, h));
+    }
     for (r, row) in g.cells.iter().enumerate() {
         for (c, content) in row.iter().enumerate() {
             let dark = checkered && (r + c) % 2 == 1;
-            s.push_str(&l.outline(r, c, if dark { DARK } else { LIGHT }));
+            if !lines {
+                s.push_str(&l.outline(r, c, if dark { DARK } else { LIGHT }));
+            }
             let Some(t) = content else { continue };
             let d = drawing_of(b, t);
             if d.kind == "blank" {
@@ -157,6 +164,43 @@ pub fn svg(b: &Board, g: &Grid, cell: f64, labels: bool) -> String {
         s.push_str(&edge_labels(&l, g, h));
     }
     s.push_str("</svg>");
+    s
+}
+
+/// A `lines` board's background, its lines between the points' centres
+/// and a dot on each point (the pieces are drawn over them).
+fn lines_svg(b: &Board, g: &Grid, l: &Layout, w: f64, h: f64) -> String {
+    let mut s = format!(r#"<rect x="0" y="0" width="{w:.2}" height="{h:.2}" fill="{LIGHT}"/>"#);
+    let at = |x: &str, y: &str| {
+        let c = g.cols.iter().position(|v| v == x)?;
+        let r = g.rows.iter().position(|v| v == y)?;
+        Some(l.centre(r, c))
+    };
+    let stroke = (l.cell * 0.08).max(1.0);
+    let mut points = Vec::new();
+    for link in &b.links {
+        let [x, y, u, v] = link.as_slice() else {
+            continue;
+        };
+        let (Some(a), Some(z)) = (at(x, y), at(u, v)) else {
+            continue;
+        };
+        let _ = write!(
+            s,
+            r#"<line x1="{:.2}" y1="{:.2}" x2="{:.2}" y2="{:.2}" stroke="{LINE}" stroke-width="{stroke:.2}" stroke-linecap="round"/>"#,
+            a.0, a.1, z.0, z.1
+        );
+        points.extend([a, z]);
+    }
+    points.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    points.dedup();
+    for (x, y) in points {
+        let _ = write!(
+            s,
+            r#"<circle cx="{x:.2}" cy="{y:.2}" r="{:.2}" fill="{LINE}"/>"#,
+            l.cell * 0.12
+        );
+    }
     s
 }
 

@@ -28,6 +28,7 @@ pub mod boardsvg;
 pub(crate) mod features;
 pub(crate) mod geometry;
 pub(crate) mod hexgrid;
+pub(crate) mod linegrid;
 pub mod pieces;
 pub mod scene;
 pub(crate) mod shapes;
@@ -158,7 +159,8 @@ pub struct Board {
     pub values: Vec<Vec<String>>,
     pub pieces: Vec<String>,
     pub markers: Vec<String>,
-    /// `square`, or `hex` when each cell has six neighbours (`hexgrid`).
+    /// `square`, `hex` when each cell has six neighbours (`hexgrid`), or
+    /// `lines` when the cells are points joined by lines (`linegrid`).
     #[serde(default = "square")]
     pub geometry: String,
     /// On a hex board, how far (in cells) each row lies right of the row
@@ -179,6 +181,10 @@ pub struct Board {
     /// On a mancala board, the two stores' cells as `[column, row]`.
     #[serde(default)]
     pub stores: Vec<Vec<String>>,
+    /// On a `lines` board, each line between two neighbouring points once,
+    /// as `[x, y, u, v]`.
+    #[serde(default)]
+    pub links: Vec<Vec<String>>,
 }
 
 fn grid_shape() -> String {
@@ -187,6 +193,7 @@ fn grid_shape() -> String {
 
 pub const SQUARE: &str = "square";
 pub const HEX: &str = "hex";
+pub const LINES: &str = "lines";
 
 fn square() -> String {
     SQUARE.to_string()
@@ -278,6 +285,7 @@ pub fn find<M: StateMachine>(
         }
     }
     hexgrid::detect(program, &mut boards);
+    linegrid::detect(program, &mut boards);
     shapes::detect(program, &store, &sample, &mut boards);
     for b in &mut boards {
         b.drawings = pieces::drawings(b, &roles);
@@ -462,6 +470,7 @@ impl Found<'_> {
             shape: grid_shape(),
             sizes: Vec::new(),
             stores: Vec::new(),
+            links: Vec::new(),
         }
     }
 

@@ -443,6 +443,7 @@ mod tests {
             shape: "grid".into(),
             sizes: vec![],
             stores: vec![],
+            links: vec![],
         }
     }
 

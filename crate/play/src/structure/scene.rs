@@ -294,6 +294,7 @@ pub fn cells(scene: &Scene, fluents: &[Fluent]) -> BoardCells {
         shape: scene.kind.clone(),
         sizes: Vec::new(),
         stores: Vec::new(),
+        links: Vec::new(),
     }
 }
 
