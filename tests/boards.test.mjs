@@ -35,6 +35,7 @@ const SHAPES = {
   kalah: 'mancala',
   blocksWorld: 'stacks',
   kuhnPoker: 'hands',
+  leducPoker: 'hands',
   buttonsAndLights: 'lamps',
   buttonsAndLightsCounter: 'lamps',
   maze: 'rooms',
