@@ -85,6 +85,18 @@ test("nine men's morris: 24 points joined by 32 lines, from the rules", () => {
   assert.equal(structure(game('ticTacToe.kif')).boards[0].links.length, 0);
 });
 
+test('a board with three coordinates is drawn as its layers side by side (battleship: one sea per player)', () => {
+  const kif = game('battleship.kif');
+  const st = structure(kif);
+  const sea = st.boards.find((b) => b.fluent === 'sea');
+  assert.equal(sea?.coordinates.length, 3);
+  const start = new Game(kif, { engine: 'interpreter' });
+  const svg = renderBoard(st, start.fluents(start.initialState()));
+  start.free();
+  assert.equal((svg.match(/<svg /g) ?? []).length, 3, 'two layers inside the drawing');
+  for (const role of ['first', 'second']) assert.match(svg, new RegExp(`>${role}</text>`), `the ${role} layer is captioned`);
+});
+
 test('the worker finds the same structure', async () => {
   const worker = new GdlWorker();
   try {

@@ -61,7 +61,9 @@ const sign = (n) => (n > 0) - (n < 0);
  */
 export function linkDirections(board, cols, rows, key) {
   const where = new Map();
-  rows.forEach((row, r) => cols.forEach((col, c) => where.set(key(col, row), [r, c])));
+  for (const [r, row] of rows.entries()) {
+    for (const [c, col] of cols.entries()) where.set(key(col, row), [r, c]);
+  }
   const dirs = new Map();
   const points = new Set();
   const add = (r, c, d) => {

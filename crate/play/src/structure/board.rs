@@ -257,6 +257,34 @@ pub fn grid(b: &Board, fluents: &[Fluent]) -> Option<Grid> {
     })
 }
 
+/// The grids of a board with three coordinates: one per value of the
+/// third, in order, each with that value.
+pub fn layer_grids(b: &Board, fluents: &[Fluent]) -> Option<Vec<(String, Grid)>> {
+    if b.coordinates.len() != 3 {
+        return None;
+    }
+    let bc = cells(b, fluents)?;
+    let rows: Vec<String> = bc.ys.iter().rev().cloned().collect();
+    let layer = |z: &String| {
+        let mut grid = vec![vec![None; bc.xs.len()]; rows.len()];
+        for cell in bc.cells.iter().filter(|c| &c.z == z) {
+            let c = bc.xs.iter().position(|v| *v == cell.x);
+            let r = rows.iter().position(|v| *v == cell.y);
+            if let (Some(c), Some(r)) = (c, r) {
+                grid[r][c] = Some(cell.content.clone());
+            }
+        }
+        let g = Grid {
+            fluent: bc.fluent.clone(),
+            cols: bc.xs.clone(),
+            rows: rows.clone(),
+            cells: grid,
+        };
+        (z.clone(), g)
+    };
+    Some(bc.zs.iter().map(layer).collect())
+}
+
 /// The head and top-level arguments of one term's text, read by the KIF
 /// parser (`(cell 1 (f 2) x)` → `cell`, [`1`, `(f 2)`, `x`]; a constant
 /// has none).

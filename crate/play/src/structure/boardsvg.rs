@@ -4,7 +4,7 @@
 //! content drawn as `pieces` names it. The page
 //! draws the same cells and the same piece SVG in HTML (`site/src/play/board.js`).
 
-use super::board::{grid, Fluent, Grid};
+use super::board::{grid, layer_grids, Fluent, Grid};
 use super::pieces::{self, Drawing};
 use super::{shapes, shapesvg, Board, HEX, LINES};
 use std::fmt::Write as _;
@@ -231,14 +231,50 @@ fn edge_labels(l: &Layout, g: &Grid, h: f64) -> String {
 }
 
 /// The SVG of the largest drawable board of a state, or `None` when the
-/// game has none.
+/// game has none. A board with three coordinates is drawn as one grid
+/// per value of the third, side by side, as the page shows it.
 pub fn svg_of(boards: &[Board], fluents: &[Fluent], cell: f64, labels: bool) -> Option<String> {
     let b = boards
         .iter()
-        .filter(|b| (1..=2).contains(&b.coordinates.len()))
+        .filter(|b| (1..=3).contains(&b.coordinates.len()))
         .max_by_key(|b| b.size.iter().product::<usize>())?;
+    if b.coordinates.len() == 3 {
+        return Some(layers(b, &layer_grids(b, fluents)?, cell, labels));
+    }
     let g = grid(b, fluents)?;
     Some(svg(b, &g, cell, labels))
+}
+
+/// The layers of a 3-D board side by side, each captioned by its value.
+fn layers(b: &Board, grids: &[(String, Grid)], cell: f64, labels: bool) -> String {
+    let margin = if labels { cell * 0.6 } else { 0.0 };
+    let gap = cell * 0.5;
+    let caption = cell * 0.6;
+    let mut body = String::new();
+    let (mut x, mut height) = (0.0, 0.0f64);
+    for (z, g) in grids {
+        let (w, h) = Layout::new(b, g, cell, margin).size(g);
+        let _ = write!(
+            body,
+            r#"<g transform="translate({x:.2},0)">{}"#,
+            svg(b, g, cell, labels)
+        );
+        let _ = write!(
+            body,
+            r#"<text x="{:.2}" y="{:.2}" font-size="{:.2}" text-anchor="middle" fill="{INK}">{}</text></g>"#,
+            w / 2.0,
+            h + caption * 0.8,
+            caption * 0.7,
+            escape(z)
+        );
+        x += w + gap;
+        height = height.max(h + caption);
+    }
+    let width = (x - gap).max(0.0);
+    format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="gdl-board" viewBox="0 0 {width:.2} {height:.2}" width="{width:.2}" height="{height:.2}" font-family="sans-serif" role="img" aria-label="board {}">{body}</svg>"#,
+        escape(&b.fluent)
+    )
 }
 
 /// The SVG of a state: its largest drawable board, else its scene
