@@ -794,7 +794,8 @@ order: Array<string | null>,
  */
 values: Array<Array<string>>, pieces: Array<string>, markers: Array<string>, 
 /**
- * `square`, or `hex` when each cell has six neighbours (`hexgrid`).
+ * `square`, `hex` when each cell has six neighbours (`hexgrid`), or
+ * `lines` when the cells are points joined by lines (`linegrid`).
  */
 geometry: string, 
 /**
@@ -819,7 +820,12 @@ sizes: Array<string>,
 /**
  * On a mancala board, the two stores' cells as `[column, row]`.
  */
-stores: Array<Array<string>>, };
+stores: Array<Array<string>>, 
+/**
+ * On a `lines` board, each line between two neighbouring points once,
+ * as `[x, y, u, v]`.
+ */
+links: Array<Array<string>>, };
 
 export type StructureCounter = { fluent: string, argument: number, successor: string, 
 /**
@@ -1626,9 +1632,9 @@ geometry: string, shear: number,
  */
 drawings: Array<PieceDrawing>, 
 /**
- * The board's `shape`, `sizes` and `stores` (see `StructureBoard`).
+ * The board's `shape`, `sizes`, `stores` and `links` (see `StructureBoard`).
  */
-shape: string, sizes: Array<string>, stores: Array<Array<string>>, };
+shape: string, sizes: Array<string>, stores: Array<Array<string>>, links: Array<Array<string>>, };
 
 /**
  * The drawing of one content of a board.
