@@ -239,22 +239,8 @@ pub fn grid(b: &Board, fluents: &[Fluent]) -> Option<Grid> {
     if b.coordinates.len() > 2 {
         return None;
     }
-    let bc = cells(b, fluents)?;
-    let rows: Vec<String> = bc.ys.iter().rev().cloned().collect();
-    let mut grid = vec![vec![None; bc.xs.len()]; rows.len()];
-    for cell in bc.cells {
-        let c = bc.xs.iter().position(|v| *v == cell.x);
-        let r = rows.iter().position(|v| *v == cell.y);
-        if let (Some(c), Some(r)) = (c, r) {
-            grid[r][c] = Some(cell.content);
-        }
-    }
-    Some(Grid {
-        fluent: bc.fluent,
-        cols: bc.xs,
-        rows,
-        cells: grid,
-    })
+    // A board of one or two coordinates is one layer, its cells' `z` "".
+    Some(layer_grid(&cells(b, fluents)?, ""))
 }
 
 /// The grids of a board with three coordinates: one per value of the
@@ -264,25 +250,32 @@ pub fn layer_grids(b: &Board, fluents: &[Fluent]) -> Option<Vec<(String, Grid)>>
         return None;
     }
     let bc = cells(b, fluents)?;
+    Some(
+        bc.zs
+            .iter()
+            .map(|z| (z.clone(), layer_grid(&bc, z)))
+            .collect(),
+    )
+}
+
+/// The grid of the cells of `bc` whose third coordinate is `z`, rows from
+/// the top (the last value of the second coordinate first).
+fn layer_grid(bc: &BoardCells, z: &str) -> Grid {
     let rows: Vec<String> = bc.ys.iter().rev().cloned().collect();
-    let layer = |z: &String| {
-        let mut grid = vec![vec![None; bc.xs.len()]; rows.len()];
-        for cell in bc.cells.iter().filter(|c| &c.z == z) {
-            let c = bc.xs.iter().position(|v| *v == cell.x);
-            let r = rows.iter().position(|v| *v == cell.y);
-            if let (Some(c), Some(r)) = (c, r) {
-                grid[r][c] = Some(cell.content.clone());
-            }
+    let mut grid = vec![vec![None; bc.xs.len()]; rows.len()];
+    for cell in bc.cells.iter().filter(|c| c.z == z) {
+        let c = bc.xs.iter().position(|v| *v == cell.x);
+        let r = rows.iter().position(|v| *v == cell.y);
+        if let (Some(c), Some(r)) = (c, r) {
+            grid[r][c] = Some(cell.content.clone());
         }
-        let g = Grid {
-            fluent: bc.fluent.clone(),
-            cols: bc.xs.clone(),
-            rows: rows.clone(),
-            cells: grid,
-        };
-        (z.clone(), g)
-    };
-    Some(bc.zs.iter().map(layer).collect())
+    }
+    Grid {
+        fluent: bc.fluent.clone(),
+        cols: bc.xs.clone(),
+        rows,
+        cells: grid,
+    }
 }
 
 /// The head and top-level arguments of one term's text, read by the KIF
