@@ -386,9 +386,13 @@ export class Player {
    * @param spec the player and its budget, e.g. `"alphabeta:ms=200"` or `{name: 'mcts', ms: 200}` (default `defaultPlayer()`, `"mcts-solver"`, the player of `gdlkit serve`: 1000 ms per move).
    * @throws {GdlDiagnosticsError} when the text has errors; {TypeError} for an unknown player or option.
    */
-  constructor(kif: string | Game, spec?: PlayerSpec, options?: { seed?: number; engine?: EngineChoice });
+  constructor(kif: string | Game, spec?: PlayerSpec, options?: { seed?: number; engine?: EngineChoice; solution?: 'auto' | false | string | Omit<SolveOptions, 'engine'> });
   /** The player's name with its options. */
   readonly name: string;
+  /** The summary of the solve made at the start (or of the solution file loaded); null when none (a `random` or `legal` player, `solution: false`, a game the solver refuses). */
+  readonly solution: SolveSummary | null;
+  /** Whether the last `selectMove` played the solution's move (no search ran). */
+  readonly lastMoveSolved: boolean;
   /** The state machine it runs on: "fast" or "interpreter". */
   readonly engine: string;
   /** The move of `role` (index or name) in a state: a handle of the Game the player was made from, or the fluents (e.g. `game.fluents(state)`). */

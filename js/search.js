@@ -120,9 +120,12 @@ export class Player {
 
   /**
    * `spec`: `"mcts:ms=200"` or `{name: 'alphabeta', ms: 200}` (default: `defaultPlayer()`, the player of `gdlkit serve`); `seed`
-   * for the random parts; `engine`: "auto" (default), "fast" or "interpreter".
+   * for the random parts; `engine`: "auto" (default), "fast" or "interpreter"; `solution`: what a
+   * searching player solves at the start and then plays where it settles the move (`"auto"`, the
+   * default: a quarter of a second and 50,000 states; `{seconds, maxStates}`; the text of a
+   * solution file; `false`: none). `player.solution` is the solve's summary.
    */
-  constructor(kif, spec = undefined, { seed, engine } = {}) {
+  constructor(kif, spec = undefined, { seed, engine, solution = 'auto' } = {}) {
     needReady();
     spec ??= wasm.defaultPlayer();
     if (kif instanceof Game) {
@@ -130,16 +133,35 @@ export class Player {
       this.#game = kif;
       this.#roles = kif.roles();
       this.#player = new wasm.SearchPlayer(kif.text, playerSpec(spec), seed, optionalString(engine, 'Player option engine') ?? kif.engine.name);
-      return;
+    } else {
+      needString(kif, 'new Player(kif, spec): kif (a string or a Game)');
+      const game = new wasm.Game(kif); // only for the role names
+      try {
+        this.#roles = game.roles();
+      } finally {
+        game.free();
+      }
+      this.#player = new wasm.SearchPlayer(kif, playerSpec(spec), seed, optionalString(engine, 'Player option engine'));
     }
-    needString(kif, 'new Player(kif, spec): kif (a string or a Game)');
-    const game = new wasm.Game(kif); // only for the role names
     try {
-      this.#roles = game.roles();
-    } finally {
-      game.free();
+      this.solution = this.#startSolution(solution);
+    } catch (e) {
+      this.free();
+      throw e;
     }
-    this.#player = new wasm.SearchPlayer(kif, playerSpec(spec), seed, optionalString(engine, 'Player option engine'));
+  }
+
+  #startSolution(solution) {
+    if (solution === false) return null;
+    if (solution === 'auto') return this.#player.solve(undefined);
+    if (typeof solution === 'string') return this.#player.loadSolution(solution);
+    if (solution !== null && typeof solution === 'object') return this.#player.solve(solution);
+    throw new TypeError('Player option solution: "auto", false, {seconds, maxStates} or a solution file\'s text');
+  }
+
+  /** Whether the last `selectMove` played the solution's move (no search ran). */
+  get lastMoveSolved() {
+    return this.#p().lastMoveSolved();
   }
 
   #p() {

@@ -1173,6 +1173,11 @@ outcome: SolvedOutcome | null, terminal: boolean,
  */
 moves: Array<SolvedMove>, 
 /**
+ * The move a player of `role` makes here from the solution
+ * ([`Solution::solved_move`]); null when it does not settle the choice.
+ */
+play: string | null, 
+/**
  * The solution is complete (else values are those proved on the
  * part explored).
  */

@@ -123,17 +123,18 @@ export function sliced(job, { work, minWork, result }) {
 }
 
 /**
- * The players of the last `bestMove` jobs by game, spec and seed, kept so
- * that a player keeps its tables from one move to the next (the 4 most
- * recently used; older ones are freed).
+ * The players of the last `bestMove` jobs by game, spec, seed, engine and
+ * solution option, kept so that a player keeps its tables (and the solve
+ * made at its start) from one move to the next (the 4 most recently used;
+ * older ones are freed).
  */
 const players = new Map();
 
-function bestMove(api, { kif, spec = api.defaultPlayer(), seed, engine, fluents, role = 0, seen }) {
-  const key = JSON.stringify([kif, api.playerSpec(spec), seed ?? null, engine ?? null]);
+function bestMove(api, { kif, spec = api.defaultPlayer(), seed, engine, solution, fluents, role = 0, seen }) {
+  const key = JSON.stringify([kif, api.playerSpec(spec), seed ?? null, engine ?? null, solution ?? null]);
   let player = players.get(key);
   players.delete(key); // re-inserted below: the most recent last
-  player ??= new api.Player(kif, spec, { seed, engine });
+  player ??= new api.Player(kif, spec, { seed, engine, solution });
   players.set(key, player);
   for (const [k, old] of players) {
     if (players.size <= 4) {
@@ -150,7 +151,10 @@ function bestMove(api, { kif, spec = api.defaultPlayer(), seed, engine, fluents,
       player.observe(role, step.move, step.percepts);
     }
   }
-  return oneShot(() => ({ move: player.selectMove(fluents, role), player: player.name, stats: player.lastStats() }));
+  return oneShot(() => {
+    const move = player.selectMove(fluents, role);
+    return { move, player: player.name, stats: player.lastStats(), solved: player.lastMoveSolved };
+  });
 }
 
 /**

@@ -108,6 +108,8 @@ export interface BestMoveRequest {
   seed?: number;
   /** The state machine: "auto" (default), "fast" or "interpreter". */
   engine?: EngineChoice;
+  /** What a searching player solves at the start and plays where it settles the move: as `new Player`'s option (default "auto"). */
+  solution?: 'auto' | false | string | Omit<SolveOptions, 'engine'>;
   fluents: readonly string[];
   /** Index or name; default 0. */
   role?: RoleRef;
@@ -121,6 +123,8 @@ export interface BestMoveResult {
   /** The player's name with its options. */
   player: string;
   stats: SearchStats;
+  /** The move came from the player's solution (no search ran). */
+  solved: boolean;
 }
 
 /** Events: `progress` (detail `{id, kind, progress}`), `restart` (detail `{reason, id?}`). */

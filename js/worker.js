@@ -414,9 +414,10 @@ export class GdlWorker extends EventTarget {
    * last few players (by game, spec and seed) between calls, so their
    * tables carry over from move to move. GDL-II: `seen` (the role's moves
    * and percepts so far) is told to the player before it moves.
+   * `solution`: as `new Player`'s option.
    */
-  bestMove(kif, { spec, seed, engine, fluents, role = 0, seen } = {}, taskOptions) {
-    return this.run('bestMove', { kif, spec, seed, engine, fluents, role, seen }, taskOptions);
+  bestMove(kif, { spec, seed, engine, solution, fluents, role = 0, seen } = {}, taskOptions) {
+    return this.run('bestMove', { kif, spec, seed, engine, solution, fluents, role, seen }, taskOptions);
   }
 
   /**

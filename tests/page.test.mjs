@@ -366,6 +366,9 @@ test('play: Perfect play marks every move with its solved value, as solve() give
   assert.equal(expected(start)['(mark 2 2)'][0], 'draw');
   const lateExpected = expected(late);
   assert.equal(lateExpected['(mark 3 1)'][0], 'win');
+  // The move the page's engine plays there with Perfect play on (Rust's Solution::solved_move).
+  assert.equal(late.play, '(mark 3 1)');
+  assert.equal(expected(start)[start.play]?.[0], 'draw');
   assert.equal(Object.values(lateExpected).filter(([o]) => o === 'loss').length, 4, JSON.stringify(lateExpected));
 
   const text = moves.map((j) => j.join(',')).join(';');

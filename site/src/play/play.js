@@ -516,7 +516,27 @@ export class PlayView {
     }
   }
 
+  /**
+   * The solution's move for `role` here (Perfect play on and the game
+   * solved; Rust's `Solution::solved_move`), or null: then the engine searches.
+   */
+  async perfectMove(role) {
+    if (!this.perfect.on || !this.perfect.done?.summary.complete || this.session.gdl2) return null;
+    try {
+      const position = await engine().solve.call('solvedPosition', { text: this.session.text, fluents: this.current.fluents });
+      return position?.role === role ? position.play : null;
+    } catch {
+      return null; // the solve worker lost the solution: search instead
+    }
+  }
+
   async think(role, epoch) {
+    const solved = await this.perfectMove(role);
+    if (epoch !== this.epoch) return null;
+    if (solved) {
+      this.lastStats = { role, name: `${this.players[role].algorithm} (perfect play: the solution's move)` };
+      return solved;
+    }
     const s = this.current;
     const p = this.players[role];
     const started = performance.now();

@@ -594,16 +594,10 @@ fn solve_at_start(engine: &Engine, sc: u64, margin_ms: f64, arrival: f64) -> Opt
 /// A legal move of ours that keeps the solved value of the current state.
 fn solved_move(cur: &mut Current, legal: &[TermId]) -> Option<TermId> {
     let sol = cur.solution.as_ref()?;
-    // A move into a position the solution leaves open (a cycle nobody can
-    // force an end of) might beat every valued one: then search instead.
-    let all = sol
-        .move_values(&mut cur.engine, &cur.state, cur.role)
-        .ok()?;
-    if all.iter().any(|m| m.value.is_none()) {
-        return None;
-    }
-    let best = sol.best_moves(&mut cur.engine, &cur.state, cur.role).ok()?;
-    best.iter().map(|m| m.r#move).find(|m| legal.contains(m))
+    let m = sol
+        .solved_move(&mut cur.engine, &cur.state, cur.role)
+        .ok()??;
+    legal.contains(&m).then_some(m)
 }
 
 /// GDL-II: our last move and percepts narrow the belief and go to the

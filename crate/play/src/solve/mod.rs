@@ -282,6 +282,11 @@ impl Solution {
         role: usize,
     ) -> Result<Vec<MoveValue>, EvalError> {
         let moves = self.move_values(engine, state, role)?;
+        Ok(self.best_of(moves, role))
+    }
+
+    /// The moves among `moves` whose value `role` likes most.
+    fn best_of(&self, moves: Vec<MoveValue>, role: usize) -> Vec<MoveValue> {
         let rank = |v: &Value| self.preference(role, v);
         let Some(best) = moves
             .iter()
@@ -289,12 +294,32 @@ impl Solution {
             .map(rank)
             .max()
         else {
-            return Ok(Vec::new());
+            return Vec::new();
         };
-        Ok(moves
+        moves
             .into_iter()
             .filter(|m| m.value.as_ref().map(rank) == Some(best))
-            .collect())
+            .collect()
+    }
+
+    /// The move a player of `role` makes in `state` from the solution, or
+    /// `None` when it does not settle the choice (search instead). Every
+    /// move valued: a best one. Some left open (a partial solution, or a
+    /// cycle nobody can force an end of): only a proved goal of 100, since
+    /// an open move might beat any other valued one.
+    pub fn solved_move(
+        &self,
+        engine: &mut Engine,
+        state: &EngineState,
+        role: usize,
+    ) -> Result<Option<TermId>, EvalError> {
+        let moves = self.move_values(engine, state, role)?;
+        let open = moves.iter().any(|m| m.value.is_none());
+        Ok(self
+            .best_of(moves, role)
+            .into_iter()
+            .find(|m| !open || m.value.as_ref().is_some_and(|v| v.goals[role] == 100))
+            .map(|m| m.r#move))
     }
 
     /// How much `role` likes a successor's value: its own goal, then the

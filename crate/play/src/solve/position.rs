@@ -81,6 +81,9 @@ pub struct Position {
     pub terminal: bool,
     /// The role to move's legal moves (empty when `role` is null).
     pub moves: Vec<MoveEntry>,
+    /// The move a player of `role` makes here from the solution
+    /// ([`Solution::solved_move`]); null when it does not settle the choice.
+    pub play: Option<String>,
     /// The solution is complete (else values are those proved on the
     /// part explored).
     pub complete: bool,
@@ -106,7 +109,11 @@ impl Solution {
             }
         };
         let mut moves = Vec::new();
+        let mut play = None;
         if let Some(r) = role {
+            play = self
+                .solved_move(engine, state, r)?
+                .map(|m| engine.terms().display(m));
             let best: Vec<_> = self
                 .best_moves(engine, state, r)?
                 .into_iter()
@@ -127,6 +134,7 @@ impl Solution {
             value,
             terminal,
             moves,
+            play,
             complete: self.complete,
         })
     }

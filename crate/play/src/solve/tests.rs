@@ -205,3 +205,72 @@ fn one_role_outcomes_are_the_goal_and_two_roles_compare_goals() {
     assert_eq!(outcome(&v(vec![60, 40]), 0), Outcome::Win);
     assert_eq!(outcome(&v(vec![50, 50]), 1), Outcome::Draw);
 }
+
+/// The lowest goal `role` ends with when it plays `s.solved_move` and the
+/// other role tries every legal move; `None` when the solution left one of
+/// `role`'s choices unsettled.
+fn worst_outcome(s: &Solution, e: &mut Engine, state: &EngineState, role: usize) -> Option<u8> {
+    if e.is_terminal(state).unwrap() {
+        return e.goals(state).unwrap()[role].map(|g| g as u8);
+    }
+    let legal = e.all_legal_moves(state).unwrap();
+    if legal[role].len() > 1 {
+        let m = s.solved_move(e, state, role).unwrap()?;
+        assert!(legal[role].contains(&m));
+        let joint: Vec<TermId> = (0..legal.len())
+            .map(|r| if r == role { m } else { legal[r][0] })
+            .collect();
+        let next = e.next_state(state, &joint).unwrap();
+        return worst_outcome(s, e, &next, role);
+    }
+    let other = 1 - role;
+    let mut worst = u8::MAX;
+    for &m in &legal[other] {
+        let joint: Vec<TermId> = (0..legal.len())
+            .map(|r| if r == other { m } else { legal[r][0] })
+            .collect();
+        let next = e.next_state(state, &joint).unwrap();
+        worst = worst.min(worst_outcome(s, e, &next, role)?);
+    }
+    Some(worst)
+}
+
+#[test]
+fn the_solved_moves_never_lose_a_solved_value_against_every_reply() {
+    for name in ["ticTacToe.kif", "nim.kif", "hexapawn.kif"] {
+        let mut e = load_engine(&game(name), EngineChoice::Auto).unwrap();
+        let s = solve(e.clone(), Limits::default()).unwrap();
+        assert!(s.complete, "{name}");
+        let init = e.initial_state().unwrap();
+        let value = s.initial().unwrap().goals;
+        for (role, &goal) in value.iter().enumerate() {
+            let worst = worst_outcome(&s, &mut e, &init, role)
+                .unwrap_or_else(|| panic!("{name}: a choice of role {role} left open"));
+            assert_eq!(worst, goal, "{name}, role {role}");
+        }
+    }
+}
+
+#[test]
+fn a_partial_solution_plays_only_proved_wins() {
+    // Connect three explored in part: near the start most moves are open,
+    // so the solution settles nothing there, while a move it settles is a
+    // proved win.
+    let mut e = load_engine(&game("connectThree.kif"), EngineChoice::Auto).unwrap();
+    let limits = Limits {
+        max_states: 20_000,
+        ..Limits::default()
+    };
+    let s = solve(e.clone(), limits).unwrap();
+    assert!(!s.complete);
+    let init = e.initial_state().unwrap();
+    let moves = s.move_values(&mut e, &init, 0).unwrap();
+    let open = moves.iter().any(|m| m.value.is_none());
+    match s.solved_move(&mut e, &init, 0).unwrap() {
+        Some(m) => {
+            let v = moves.iter().find(|x| x.r#move == m).unwrap();
+            assert!(!open || v.value.as_ref().unwrap().goals[0] == 100);
+        }
+        None => assert!(open, "every move valued, yet no move"),
+    }
+}

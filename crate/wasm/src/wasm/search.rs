@@ -6,12 +6,13 @@
 
 use super::js::{self, to_js};
 use crate::engine::{Engine, EngineChoice};
-use crate::js_api::MatchOptions;
+use crate::js_api::{MatchOptions, SolveOptions};
 use crate::reasoner::StateMachine;
 use crate::search::report::{
     match_report, play_match, search_report, ReportError, SearchOptions, Source,
 };
 use crate::search::{build_player, Player, PlayerSpec, SpecError, Stats};
+use crate::solve::{Limits, Solution};
 use wasm_bindgen::prelude::*;
 
 fn report_error(e: ReportError) -> JsValue {
@@ -209,8 +210,21 @@ pub fn run_match(kif: &str, players: Vec<String>, options: JsValue) -> Result<Js
 pub struct SearchPlayer {
     machine: Engine,
     player: Box<dyn Player<Engine>>,
+    /// Whether the player searches (not `random` or `legal`): only such a
+    /// player solves the game at the start.
+    searches: bool,
+    solution: Option<Solution>,
+    /// The last move came from the solution.
+    solved: bool,
     stats: Stats,
 }
+
+/// What a player solves at the start unless told otherwise: small games
+/// (tic-tac-toe's 5,478 states) whole, larger ones the part near the start.
+const START_SOLVE: Limits = Limits {
+    seconds: 0.25,
+    max_states: 50_000,
+};
 
 #[wasm_bindgen]
 impl SearchPlayer {
@@ -234,6 +248,9 @@ impl SearchPlayer {
         Ok(SearchPlayer {
             machine,
             player,
+            searches: !matches!(spec, PlayerSpec::Random | PlayerSpec::Legal),
+            solution: None,
+            solved: false,
             stats: Stats::default(),
         })
     }
@@ -259,12 +276,88 @@ impl SearchPlayer {
     #[wasm_bindgen(js_name = selectMove)]
     pub fn select_move(&mut self, fluents: Vec<String>, role: u32) -> Result<String, JsValue> {
         let state = search_state(&mut self.machine, &fluents, role)?;
-        let mv = self
-            .player
-            .select_move(&mut self.machine, &state, role as usize)
-            .map_err(js::eval_error)?;
-        self.stats = self.player.last_stats();
+        let solved = match &self.solution {
+            Some(s) => s
+                .solved_move(&mut self.machine, &state, role as usize)
+                .map_err(js::eval_error)?,
+            None => None,
+        };
+        self.solved = solved.is_some();
+        let mv = match solved {
+            Some(m) => {
+                self.stats = Stats::default();
+                m
+            }
+            None => {
+                let m = self
+                    .player
+                    .select_move(&mut self.machine, &state, role as usize)
+                    .map_err(js::eval_error)?;
+                self.stats = self.player.last_stats();
+                m
+            }
+        };
         Ok(self.machine.terms().display(mv))
+    }
+
+    /// Solves the game within `options` (`{seconds, maxStates}`; default
+    /// a quarter of a second and 50,000 states) for a searching player,
+    /// which then plays the solution's moves where it settles the choice
+    /// (`Solution::solved_move`) and searches elsewhere. Returns the
+    /// solve's summary, or `null` (a `random` or `legal` player, or a
+    /// game the solver refuses: simultaneous moves, more than two roles).
+    #[wasm_bindgen(unchecked_return_type = "SolveSummary | null")]
+    pub fn solve(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "SolveOptions | undefined")] options: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let o: SolveOptions = js::options(options, "solve")?;
+        if o.engine.is_some() {
+            return Err(js::type_error(
+                "options.engine: a player's solution uses the player's engine",
+            ));
+        }
+        let limits = super::solve::limits_of(&o, START_SOLVE)?;
+        if !self.searches {
+            return Ok(JsValue::NULL);
+        }
+        match crate::solve::solve(self.machine.clone(), limits) {
+            Ok(s) => {
+                let summary = to_js(&s.summary());
+                self.solution = Some(s);
+                summary
+            }
+            Err(_) => Ok(JsValue::NULL),
+        }
+    }
+
+    /// Loads a solution file (`gdlkit solve --out`, `SolveJob.solutionFile`)
+    /// that the player then plays as after `solve`. Throws a `TypeError`
+    /// when the file does not read or is of another game or engine.
+    #[wasm_bindgen(js_name = loadSolution, unchecked_return_type = "SolveSummary")]
+    pub fn load_solution(&mut self, text: &str) -> Result<JsValue, JsValue> {
+        let s = crate::solve::read_solution(text)
+            .map_err(|e| js::type_error(&format!("the solution file: {e}")))?;
+        let m = &self.machine;
+        let roles: Vec<String> = m.roles().iter().map(|&r| m.terms().display(r)).collect();
+        if s.roles != roles || s.engine != self.machine.name() {
+            return Err(js::type_error(&format!(
+                "the solution is of roles {} on the {} engine; this player has roles {} on the {} engine",
+                s.roles.join(", "),
+                s.engine,
+                roles.join(", "),
+                self.machine.name()
+            )));
+        }
+        let summary = to_js(&s.summary());
+        self.solution = Some(s);
+        summary
+    }
+
+    /// Whether the last `selectMove` played the solution's move.
+    #[wasm_bindgen(js_name = lastMoveSolved)]
+    pub fn last_move_solved(&self) -> bool {
+        self.solved
     }
 
     /// GDL-II: tells the player one step as role number `role` saw it: the
