@@ -269,10 +269,12 @@ for (const joint of [['(mark 1 1)', 'noop'], ['noop', '(mark 2 1)'], ['(mark 1 2
 }
 const fluents = game.fluents(state);
 for (const spec of ['alphabeta:depth=3', { name: 'alphabeta', ms: 200 }, { name: 'minimax', depth: 2 }, 'mcts:playouts=300']) {
-  const player = new Player(kif, spec, { seed: 5 });
+  // solution: false, so that the search finds the move (by default it would come from the solve at the start).
+  const player = new Player(kif, spec, { seed: 5, solution: false });
   const move = player.selectMove(fluents, 'x');
   assert.equal(move, '(mark 1 3)', \`\${player.name} chose \${move}\`);
   assert.ok(player.lastStats().nodes > 0);
+  assert.equal(player.lastMoveSolved, false);
   assert.deepEqual(game.goals(game.next(state, [move, 'noop'])), [100, 0]);
   player[Symbol.dispose]();
   assert.equal(player.freed, true);
@@ -280,6 +282,10 @@ for (const spec of ['alphabeta:depth=3', { name: 'alphabeta', ms: 200 }, { name:
 // Without a spec: the player of gdlkit serve (MCTS-Solver, one second a move).
 const plain = new Player(kif);
 assert.ok(plain.name.startsWith('mcts(solver'), plain.name);
+// It solved tic-tac-toe at its start: the winning move comes from the solution.
+assert.equal(plain.solution.stats.states, 5478);
+assert.equal(plain.selectMove(fluents, 'x'), '(mark 1 3)');
+assert.equal(plain.lastMoveSolved, true);
 plain.free();
 const blocker = new Player(kif, 'alphabeta:depth=3');
 assert.equal(blocker.name, 'alphabeta(fuzzy, depth 3)');
@@ -516,7 +522,11 @@ const position = ['(cell 1 1 x)', '(cell 1 2 x)', '(cell 1 3 blank)', '(cell 2 1
 const chosen = await worker.bestMove(kif, { spec: { name: 'alphabeta', depth: 3 }, fluents: position, role: 'x' });
 assert.equal(chosen.move, '(mark 1 3)');
 assert.equal(chosen.player, 'alphabeta(fuzzy, depth 3)');
-assert.ok(chosen.stats.nodes > 0);
+// It solved tic-tac-toe at its start: no search ran for this move.
+assert.equal(chosen.solved, true);
+const searched = await worker.bestMove(kif, { spec: { name: 'alphabeta', depth: 3 }, solution: false, fluents: position, role: 'x' });
+assert.deepEqual([searched.move, searched.solved], ['(mark 1 3)', false]);
+assert.ok(searched.stats.nodes > 0);
 const oMove = await worker.bestMove(kif, { spec: { name: 'alphabeta', depth: 3 }, fluents: position, role: 1 });
 assert.equal(oMove.move, 'noop');
 await assert.rejects(worker.bestMove(kif, { spec: 'best', fluents: position }), { name: 'TypeError', message: /unknown player/ });
