@@ -40,6 +40,7 @@ const SHAPES = {
   buttonsAndLightsCounter: 'lamps',
   maze: 'rooms',
   montyHall: 'doors',
+  dotsAndBoxes: 'dots',
 };
 /** Games shown as their state's fact list, with the reason (none now: every library game is drawn). */
 const FACT_LISTS = {};
@@ -195,6 +196,18 @@ function shapeProblems(board, cells, rect) {
       if (!p.querySelector('.line')) problems.push(`${p.dataset.cell}: a point on no line`);
     }
     if (board.classList.contains('checkered')) problems.push('a lines board drawn checkered');
+  }
+  if (board.classList.contains('shape-dots')) {
+    // Dots where both places are even, lines between them, a box in each gap; drawn lines solid.
+    const kind = (k) => cells.filter((c) => c.classList.contains(k));
+    const cols = board.querySelector('.board-row').querySelectorAll('.cell').length;
+    const rows = board.querySelectorAll('.board-row').length;
+    const n = ((cols + 1) / 2) * ((rows + 1) / 2);
+    if (kind('dot').length !== n) problems.push(`${kind('dot').length} dots for ${cols} x ${rows} cells`);
+    if (kind('box').length !== ((cols - 1) / 2) * ((rows - 1) / 2)) problems.push(`${kind('box').length} boxes`);
+    if (kind('across').length + kind('down').length !== cols * rows - n - kind('box').length) problems.push('lines missing');
+    for (const d of kind('drawn')) if (d.querySelector('.drawing')) problems.push(`${d.dataset.cell}: a drawn line written as a token`);
+    for (const d of kind('dot')) if (d.querySelector('.drawing')) problems.push(`${d.dataset.cell}: a piece on a dot`);
   }
   if (board.classList.contains('shape-mancala')) {
     const stores = cells.filter((c) => c.classList.contains('store'));

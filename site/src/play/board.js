@@ -180,7 +180,7 @@ function renderGrid(board, cells, { orientation, targets, onCell, marked, select
   const hex = board.geometry === 'hex';
   // Points joined by lines (nine men's morris): each cell's half-lines and the points' dots.
   const lines = board.geometry === 'lines' ? linkDirections(board, cols, rows, key) : null;
-  // A shape Rust named (structure/shapes.rs): pegs, mancala or stacks, drawn by the stylesheet.
+  // A shape Rust named (structure/shapes.rs): pegs, mancala, stacks or dots, drawn by the stylesheet.
   const shape = board.shape && board.shape !== 'grid' ? board.shape : '';
   const checkered = !hex && !lines && !shape && cols.length >= 4 && rows.length >= 4;
   const grid = el('div', `board${small ? ' board-small' : ''}${checkered ? ' checkered' : ''}${hex ? ' hex' : ''}${lines ? ' lines' : ''}${shape ? ` shape-${shape}` : ''}`);
@@ -212,7 +212,8 @@ function renderGrid(board, cells, { orientation, targets, onCell, marked, select
       cell.classList.add((r + c) % 2 === 0 ? 'light' : 'dark');
       if (shape === 'mancala') mancalaCell(cell, stores.has(flat), content === undefined, r === 0 || cells.has(key(col, rows[r - 1])));
       if (lines) lineCell(cell, lines.points.has(flat), lines.dirs.get(flat));
-      if (!look.blank) cell.append(drawingSvg(look.drawing));
+      const dots = shape === 'dots' ? dotsCell(cell, c, r, look) : '';
+      if (!look.blank && dots !== 'across' && dots !== 'down') cell.append(drawingSvg(look.drawing));
       const target = targets?.get(k);
       const at = [x, y, layer].filter((v) => v !== '').join(' ');
       const description = `${board.fluent} ${at}: ${look.label}${target ? `, ${target}` : ''}`;
@@ -268,6 +269,22 @@ function mancalaCell(cell, store, empty, aboveTaken) {
 function lineCell(cell, point, dirs = new Set()) {
   if (point) cell.classList.add('point');
   for (const d of dirs) cell.append(el('span', `line line-${d}`));
+}
+
+/**
+ * A cell of a dots board (Dots and Boxes, structure/shapes.rs) by its
+ * places: a dot (both even), a line across or down between two dots (drawn
+ * when its content is not blank) or a box (claimed when not blank, tinted
+ * in the owner's colour). Returns the kind.
+ */
+function dotsCell(cell, c, r, look) {
+  const kind = c % 2 === 0 ? (r % 2 === 0 ? 'dot' : 'down') : r % 2 === 0 ? 'across' : 'box';
+  cell.classList.add(kind);
+  if (!look.blank) {
+    cell.classList.add(kind === 'box' ? 'claimed' : 'drawn');
+    cell.style.setProperty('--owner', look.drawing.colour);
+  }
+  return kind;
 }
 
 /** An explanation's marks on one cell (see overlay.js). */

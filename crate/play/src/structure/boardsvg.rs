@@ -109,7 +109,7 @@ impl Layout {
 }
 
 /// A content's drawing (the structure's, else a token).
-fn drawing_of(b: &Board, content: &str) -> Drawing {
+pub(super) fn drawing_of(b: &Board, content: &str) -> Drawing {
     b.drawings
         .iter()
         .find(|d| d.content == content)
@@ -124,6 +124,7 @@ pub fn svg(b: &Board, g: &Grid, cell: f64, labels: bool) -> String {
         shapes::PEGS => return shapesvg::pegs(b, g, cell),
         shapes::MANCALA => return shapesvg::mancala(b, g, cell),
         shapes::STACKS => return shapesvg::stacks(b, g, cell),
+        shapes::DOTS => return shapesvg::dots(b, g, cell),
         _ => {}
     }
     let margin = if labels { cell * 0.6 } else { 0.0 };

@@ -13,6 +13,11 @@
 //!   those things, each on at most one and under at most one, never in a
 //!   cycle: `(on c a)` stacks c on a; a thing on nothing stands on the
 //!   table. The cells are restacked into columns (`board::cells`).
+//! - **dots** (Dots and Boxes): a 2-D board of odd sizes whose cells are
+//!   dots where both places are even (never occupied), lines between two
+//!   dots where one is odd, boxes where both are odd (both kinds occupied
+//!   in some sampled state). A line's or a box's content that is not
+//!   blank (`pieces`) draws the line or claims the box.
 
 use super::board::{self, Fluent, Grid};
 use super::pieces::Drawing;
@@ -29,6 +34,7 @@ pub const PEGS: &str = "pegs";
 pub const MANCALA: &str = "mancala";
 pub const STACKS: &str = "stacks";
 pub const HANDS: &str = "hands";
+pub const DOTS: &str = "dots";
 
 /// Sampled states looked at (enough to see stacks and stores).
 const MAX_STATES: usize = 400;
@@ -52,6 +58,10 @@ pub fn detect(program: &Program, store: &TermStore, sample: &Sample, boards: &mu
             if stacked(b, &grids) {
                 b.shape = STACKS.to_string();
             }
+            continue;
+        }
+        if dots(b, &grids) {
+            b.shape = DOTS.to_string();
             continue;
         }
         if let Some(stores) = mancala_stores(b, &grids) {
@@ -166,6 +176,48 @@ fn mancala_stores(b: &Board, grids: &[Grid]) -> Option<Vec<Vec<String>>> {
     }
     let cell = |c: usize, r: usize| vec![g0.cols[c].clone(), g0.rows[r].clone()];
     Some(vec![cell(0, first), cell(cols - 1, last)])
+}
+
+/// What a cell of a dots board is, by its places (column, row).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DotsCell {
+    Dot,
+    /// A line between the dots left and right of it.
+    Across,
+    /// A line between the dots above and below it.
+    Down,
+    Box,
+}
+
+pub fn dots_cell(c: usize, r: usize) -> DotsCell {
+    match (c % 2, r % 2) {
+        (0, 0) => DotsCell::Dot,
+        (1, 0) => DotsCell::Across,
+        (0, _) => DotsCell::Down,
+        _ => DotsCell::Box,
+    }
+}
+
+/// Whether a board is dots and boxes: odd sizes of at least 3, the dots'
+/// cells never occupied, some line's and some box's cell occupied.
+fn dots(b: &Board, grids: &[Grid]) -> bool {
+    let g0 = &grids[0];
+    let (cols, rows) = (g0.cols.len(), g0.rows.len());
+    if b.geometry != super::SQUARE || cols < 3 || rows < 3 || cols % 2 == 0 || rows % 2 == 0 {
+        return false;
+    }
+    let mut seen = [false; 4];
+    for g in grids {
+        for (r, row) in g.cells.iter().enumerate() {
+            for (c, cell) in row.iter().enumerate() {
+                if cell.is_some() {
+                    seen[dots_cell(c, r) as usize] = true;
+                }
+            }
+        }
+    }
+    let line = seen[DotsCell::Across as usize] || seen[DotsCell::Down as usize];
+    !seen[DotsCell::Dot as usize] && line && seen[DotsCell::Box as usize]
 }
 
 /// Whether a 1-D board relates things to things of its own kind, each

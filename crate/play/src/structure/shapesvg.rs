@@ -1,10 +1,11 @@
 //! The SVG of the boards that `shapes` names: pegs (a peg per column on a
 //! base, each disc a bar as wide as its size) and mancala (two rows of
 //! round pits, a tall store at each end spanning both rows, the counts
-//! written in them).
+//! written in them), stacks and dots and boxes.
 
 use super::board::Grid;
-use super::shapes::disc_width;
+use super::boardsvg::drawing_of;
+use super::shapes::{disc_width, dots_cell, DotsCell};
 use super::Board;
 use std::fmt::Write as _;
 
@@ -156,6 +157,90 @@ pub fn stacks(b: &Board, g: &Grid, cell: f64) -> String {
     }
     s.push_str("</svg>");
     s
+}
+
+/// Dots and boxes: each claimed box (`class="box"`) filled in its owner's
+/// colour with its drawing, each drawn line (`class="drawn"`) between its
+/// two dots, a faint dashed line where none is drawn yet, then the dots.
+pub fn dots(b: &Board, g: &Grid, cell: f64) -> String {
+    let (w, h) = (g.cols.len() as f64 * cell, g.rows.len() as f64 * cell);
+    let mut s = open(w, h, &g.fluent);
+    let _ = write!(s, r#"<rect width="{w:.2}" height="{h:.2}" fill="{WELL}"/>"#);
+    let centre = |c: usize, r: usize| ((c as f64 + 0.5) * cell, (r as f64 + 0.5) * cell);
+    let (mut boxes, mut lines, mut spots) = (String::new(), String::new(), String::new());
+    for (r, row) in g.cells.iter().enumerate() {
+        for (c, content) in row.iter().enumerate() {
+            let (x, y) = centre(c, r);
+            let mark = drawn(b, content);
+            let title = mark.as_ref().map_or(String::new(), |(t, _)| {
+                format!("<title>{}</title>", super::pieces::escape(t))
+            });
+            match dots_cell(c, r) {
+                DotsCell::Dot => {
+                    let _ = write!(
+                        spots,
+                        r#"<circle class="dot" cx="{x:.2}" cy="{y:.2}" r="{:.2}" fill="{INK}"/>"#,
+                        cell * 0.16
+                    );
+                }
+                DotsCell::Box => {
+                    let Some((_, d)) = mark else { continue };
+                    let _ = write!(
+                        boxes,
+                        r#"<g class="box">{title}<rect x="{:.2}" y="{:.2}" width="{:.2}" height="{:.2}" fill="{}" fill-opacity="0.35"/><svg x="{:.2}" y="{:.2}" width="{cell}" height="{cell}" viewBox="0 0 100 100">{}</svg></g>"#,
+                        x - cell,
+                        y - cell,
+                        2.0 * cell,
+                        2.0 * cell,
+                        d.colour,
+                        x - cell / 2.0,
+                        y - cell / 2.0,
+                        d.svg
+                    );
+                }
+                kind => {
+                    let (dx, dy) = if kind == DotsCell::Across {
+                        (cell, 0.0)
+                    } else {
+                        (0.0, cell)
+                    };
+                    let style = if mark.is_some() {
+                        format!(
+                            r#"class="drawn" stroke="{INK}" stroke-width="{:.2}""#,
+                            cell * 0.16
+                        )
+                    } else {
+                        format!(
+                            r#"stroke="{RIM}" stroke-opacity="0.45" stroke-width="{:.2}" stroke-dasharray="{:.2}""#,
+                            cell * 0.05,
+                            cell * 0.15
+                        )
+                    };
+                    let _ = write!(
+                        lines,
+                        r#"<line x1="{:.2}" y1="{:.2}" x2="{:.2}" y2="{:.2}" {style} stroke-linecap="round">{title}</line>"#,
+                        x - dx,
+                        y - dy,
+                        x + dx,
+                        y + dy
+                    );
+                }
+            }
+        }
+    }
+    s.push_str(&boxes);
+    s.push_str(&lines);
+    s.push_str(&spots);
+    s.push_str("</svg>");
+    s
+}
+
+/// A cell's content and drawing unless it is blank (an undrawn line, an
+/// unclaimed box).
+fn drawn<'a>(b: &Board, content: &'a Option<String>) -> Option<(&'a str, super::pieces::Drawing)> {
+    let t = content.as_deref()?;
+    let d = drawing_of(b, t);
+    (d.kind != "blank").then_some((t, d))
 }
 
 /// A count centred at (x, y), at most as wide as 0.6 cells.
@@ -391,11 +476,52 @@ mod tests {
     }
 
     #[test]
+    fn dots_and_boxes_is_dots_lines_and_boxes() {
+        let (st, states) = states("dotsAndBoxes", 40);
+        let b = board(&st, "grid");
+        assert_eq!(b.shape, shapes::DOTS);
+        assert!(states.len() >= 20, "{} states", states.len());
+        let mut claimed = 0;
+        for fluents in &states {
+            let svg = boardsvg::svg(b, &grid(b, fluents).unwrap(), 40.0, false);
+            // A 7 x 7 grid: 16 dots, 24 lines, 9 boxes.
+            assert_eq!(elements(&svg, "<circle class=\"dot\"").len(), 16);
+            assert_eq!(elements(&svg, "<line").len(), 24);
+            let drawn = fluents
+                .iter()
+                .filter(|f| f.name == "grid" && f.args[2] == "line")
+                .count();
+            assert_eq!(
+                elements(&svg, "<line x1")
+                    .iter()
+                    .filter(|l| l.contains("class=\"drawn\""))
+                    .count(),
+                drawn
+            );
+            let owned = fluents
+                .iter()
+                .filter(|f| f.name == "grid" && (f.args[2] == "red" || f.args[2] == "blue"))
+                .count();
+            assert_eq!(elements(&svg, "<g class=\"box\"").len(), owned);
+            claimed = claimed.max(owned);
+            for l in elements(&svg, "<line x1") {
+                let (x1, x2) = (attr(l, "x1"), attr(l, "x2"));
+                let (y1, y2) = (attr(l, "y1"), attr(l, "y2"));
+                assert!(x1 == x2 || y1 == y2, "straight: {l}");
+                assert!((x1 - x2).abs() + (y1 - y2).abs() == 80.0, "dot to dot: {l}");
+            }
+        }
+        assert!(claimed >= 1, "no box claimed in the playout");
+    }
+
+    #[test]
     fn grids_stay_grids() {
         for (game, fluent) in [
             ("ticTacToe", "cell"),
             ("nim", "heap"),
             ("connectFour", "cell"),
+            ("nineMensMorris", "point"),
+            ("checkers", "cell"),
         ] {
             let (st, _) = states(game, 1);
             if let Some(b) = st.boards.iter().find(|b| b.fluent == fluent) {
