@@ -321,6 +321,8 @@ export class SolveJob {
    * GdlSolveError for a game with more than two roles; {TypeError} for bad options.
    */
   constructor(kif: string, options?: SolveOptions);
+  /** A finished job from a solution file's text (`gdlkit solve --out`, `solutionFile()`) of the game `kif`. @throws {TypeError} when the file does not read or is of other roles or another engine. */
+  static fromSolution(kif: string, file: string): SolveJob;
   /** Expands up to `states` states (default 20000); at the end solves. @throws an Error named GdlSolveError for simultaneous moves. */
   step(states?: number): SolveProgress;
   /** The progress, without doing anything. */

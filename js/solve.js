@@ -12,16 +12,28 @@ const freed = () => new TypeError('gdlkit: this SolveJob was freed');
  * `solutionFile()` hold the result. `stop()` ends the exploration early and
  * solves what was explored (a partial solution). Free it with free() (or `using`).
  */
+/** The option key by which `SolveJob.fromSolution` hands the constructor a file. */
+const FILE = Symbol('solution file');
+
 export class SolveJob {
   #job;
 
   /** Options: `seconds`, `maxStates`, `engine`. Throws a GdlDiagnosticsError for a game with errors, a GdlSolveError for a game it cannot solve. */
   constructor(kif, options = {}) {
     needReady();
-    this.#job = new wasm.SolveJob(
-      needString(kif, 'new SolveJob(kif, options): kif'),
-      optionsObject(options, 'new SolveJob'),
-    );
+    needString(kif, 'new SolveJob(kif, options): kif');
+    this.#job =
+      options?.[FILE] !== undefined ? wasm.SolveJob.fromSolution(kif, options[FILE]) : new wasm.SolveJob(kif, optionsObject(options, 'new SolveJob'));
+  }
+
+  /**
+   * A finished job from a solution file's text (`gdlkit solve --out`,
+   * `solutionFile()`) of the game `kif`: it answers `summary`, `position`
+   * and `values` as after a solve. Throws a TypeError when the file does not
+   * read or is of other roles or another engine.
+   */
+  static fromSolution(kif, file) {
+    return new SolveJob(kif, { [FILE]: needString(file, 'SolveJob.fromSolution(kif, file): file') });
   }
 
   #j() {

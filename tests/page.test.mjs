@@ -410,6 +410,37 @@ test('play: Perfect play marks every move with its solved value, as solve() give
   await context.close();
 });
 
+test('play: a solution file loads into Perfect play and marks the moves; one of another game is refused', async () => {
+  const nim = readFileSync(join(ROOT, 'games', 'nim.kif'), 'utf8');
+  const job = new SolveJob(nim);
+  while (!job.step().done) {
+    // nim: 232 states
+  }
+  const file = job.solutionFile();
+  job.free();
+  const ttt = new SolveJob(readFileSync(join(ROOT, 'games', 'ticTacToe.kif'), 'utf8'));
+  while (!ttt.step().done) {
+    // 5,478 states
+  }
+  const other = ttt.solutionFile();
+  ttt.free();
+  const { page, errors, context } = await open('?view=play&game=nim&players=human;human');
+  await page.waitForSelector('.load-solution');
+  await page.locator('.solution-file').setInputFiles({ name: 'ticTacToe.solution', mimeType: 'text/plain', buffer: Buffer.from(other) });
+  await page.waitForFunction(() => /Cannot load ticTacToe\.solution/.test(document.querySelector('.perfect-status')?.textContent ?? ''), null, { timeout: 60_000 });
+  assert.match(await page.locator('.perfect-status').textContent(), /roles/);
+  assert.equal(await page.locator('.perfect-switch').isChecked(), false);
+  await page.locator('.solution-file').setInputFiles({ name: 'nim.solution', mimeType: 'text/plain', buffer: Buffer.from(file) });
+  await page.waitForFunction(() => document.querySelectorAll('[data-move][data-solved]').length > 0, null, { timeout: 60_000 });
+  assert.match(await page.locator('.perfect-status').textContent(), /nim\.solution: Solved \(zero-sum\): 232 states/);
+  assert.equal(await page.locator('.perfect-switch').isChecked(), true);
+  // 3 xor 4 xor 5 = 2: the only winning move takes 2 from heap a.
+  const wins = await page.locator('[data-move][data-solved="win"]').evaluateAll((l) => l.map((e) => e.dataset.move));
+  assert.deepEqual(wins, ['(take a 2)']);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('play: Perfect play on a game with simultaneous moves says why in one line, and marks nothing', async () => {
   const { page, errors, context } = await open('?view=play&game=rockPaperScissors&players=human;human');
   await page.waitForSelector('.human-moves button.move');

@@ -336,6 +336,15 @@ KINDS['site.solve'] = (_api, { text }) => {
   return { step: task.step, partial: task.partial };
 };
 
+/** `site.loadSolution`: a solution file of the game `text` kept as the solved game; the result is its summary. */
+KINDS['site.loadSolution'] = (_api, { text, file }) =>
+  oneShot(() => {
+    const job = api.SolveJob.fromSolution(text, file);
+    solved?.job.free();
+    solved = { text, job };
+    return job.summary();
+  });
+
 /** The solved game for `text`, or null (another game, or none). */
 const solvedJob = (text) => (solved && solved.text === text ? solved.job : null);
 

@@ -1,6 +1,7 @@
 // The play view's "Perfect play" switch: solves the game in the `solve`
 // worker (the engine's solver, crate/play/src/solve, with its default time
-// limit; progress shown, cancellable) and marks each legal move of the role
+// limit; progress shown, cancellable), or loads a solution file (`gdlkit
+// solve --out`) there, and marks each legal move of the role
 // to move with its solved value: win, draw or loss for that role and the
 // moves to the end. Every value and outcome comes from Rust (the worker's
 // `solvedPosition`, `Solution::position`); this module only turns them
@@ -85,9 +86,11 @@ export class PerfectPlay {
     this.bar = h('progress', { 'aria-label': 'solving', hidden: true });
     this.cancelBtn = h('button', { type: 'button', class: 'danger', text: 'Cancel', hidden: true, on: { click: () => this.call?.cancel() } });
     this.line = h('span', { class: 'perfect-status', 'aria-live': 'polite' });
+    this.fileInput = h('input', { type: 'file', accept: '.txt,.solution,text/plain', class: 'solution-file', hidden: true, on: { change: () => this.loadFile() } });
+    this.loadBtn = h('button', { type: 'button', class: 'load-solution', text: 'Load solution…', title: 'A solution file of this game (gdlkit solve --out FILE) instead of solving here', on: { click: () => this.fileInput.click() } });
     this.root = h('div', { class: 'row perfect-play' },
       h('label', { title: 'Solve the game (every reachable position’s value under perfect play) and mark each legal move with its value' }, this.toggle, ' Perfect play'),
-      this.bar, this.cancelBtn, this.line);
+      this.loadBtn, this.fileInput, this.bar, this.cancelBtn, this.line);
     this.text = null;
     this.roles = [];
     /** `{text, summary}` of the last finished solve. */
@@ -155,6 +158,29 @@ export class PerfectPlay {
     } else if (this.on) {
       this.toggle.checked = false;
       this.toggle.setAttribute('aria-checked', 'false');
+    }
+    this.onChange();
+  }
+
+  /** Loads the chosen solution file (`gdlkit solve --out`) in the `solve` worker and switches Perfect play on with it. */
+  async loadFile() {
+    const file = this.fileInput.files?.[0];
+    this.fileInput.value = '';
+    const text = this.text;
+    if (!file || !text) return;
+    this.call?.cancel();
+    this.call = null;
+    this.bar.hidden = this.cancelBtn.hidden = true;
+    try {
+      const summary = await engine().solve.call('loadSolution', { text, file: await file.text() });
+      if (this.text !== text) return;
+      this.done = { text, summary };
+      this.shown = null;
+      this.toggle.checked = true;
+      this.toggle.setAttribute('aria-checked', 'true');
+      this.line.textContent = `${file.name}: ${summaryLine(summary, this.roles)}`;
+    } catch (e) {
+      this.line.textContent = `Cannot load ${file.name}: ${e.message}`;
     }
     this.onChange();
   }

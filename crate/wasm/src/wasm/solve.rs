@@ -12,6 +12,7 @@
 
 use super::js::{self, to_js};
 use crate::js_api::SolveOptions;
+use crate::reasoner::StateMachine;
 use crate::solve::{self, Limits, Refusal, Solution};
 use crate::EngineChoice;
 use wasm_bindgen::prelude::*;
@@ -50,6 +51,43 @@ impl SolveJob {
             job: Some(job),
             solution: None,
             engine: copy,
+        })
+    }
+
+    /// A finished job from a solution file (`gdlkit solve --out`,
+    /// `solutionFile()`) of the game `kif`: it answers `summary`,
+    /// `position` and `values` as after a solve. Throws a
+    /// `GdlDiagnosticsError` when the text has errors, a `TypeError` when
+    /// the file does not read or is of other roles or another engine.
+    #[wasm_bindgen(js_name = fromSolution)]
+    pub fn from_solution(kif: &str, file: &str) -> Result<SolveJob, JsValue> {
+        js::init();
+        let s = solve::read_solution(file)
+            .map_err(|e| js::type_error(&format!("the solution file: {e}")))?;
+        let choice: EngineChoice =
+            s.engine
+                .parse()
+                .map_err(|e: gdlkit_engine::error::OptionError| {
+                    js::type_error(&format!("the solution file's engine: {e}"))
+                })?;
+        let engine =
+            crate::load_engine(kif, choice).map_err(|diags| js::diagnostics_error(&diags, kif))?;
+        let roles: Vec<String> = engine
+            .roles()
+            .iter()
+            .map(|&r| engine.terms().display(r))
+            .collect();
+        if s.roles != roles {
+            return Err(js::type_error(&format!(
+                "the solution is of roles {}; this game has roles {}",
+                s.roles.join(", "),
+                roles.join(", ")
+            )));
+        }
+        Ok(SolveJob {
+            job: None,
+            solution: Some(Ok(s)),
+            engine,
         })
     }
 
