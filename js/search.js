@@ -122,7 +122,7 @@ export class Player {
    * `spec`: `"mcts:ms=200"` or `{name: 'alphabeta', ms: 200}` (default: `defaultPlayer()`, the player of `gdlkit serve`); `seed`
    * for the random parts; `engine`: "auto" (default), "fast" or "interpreter"; `solution`: what a
    * searching player solves at the start and then plays where it settles the move (`"auto"`, the
-   * default: a quarter of a second and 50,000 states; `{seconds, maxStates}`; the text of a
+   * default: a second and 20,000 states; `{seconds, maxStates}`; the text of a
    * solution file; `false`: none). `player.solution` is the solve's summary.
    */
   constructor(kif, spec = undefined, { seed, engine, solution = 'auto' } = {}) {

@@ -43,8 +43,9 @@ function worstOutcome(game, player, state, role, counts) {
 for (const name of ['ticTacToe', 'nim', 'hexapawn']) {
   test(`${name}: a searching player solves it at its start and never falls below the solved value`, () => {
     const game = new Game(kif(name));
-    // A budget far too small to search the game: every value comes from the solution.
-    const player = new Player(game, 'alphabeta:ms=1,heuristic=fuzzy');
+    // A budget far too small to search the game: every value comes from the
+    // solution (given time to finish on a busy machine; the default is a second).
+    const player = new Player(game, 'alphabeta:ms=1,heuristic=fuzzy', { solution: { seconds: 60 } });
     try {
       assert.equal(player.solution?.complete, true);
       const value = player.solution.initial.goals;

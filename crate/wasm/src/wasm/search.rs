@@ -222,8 +222,8 @@ pub struct SearchPlayer {
 /// What a player solves at the start unless told otherwise: small games
 /// (tic-tac-toe's 5,478 states) whole, larger ones the part near the start.
 const START_SOLVE: Limits = Limits {
-    seconds: 0.25,
-    max_states: 50_000,
+    seconds: 1.0,
+    max_states: 20_000,
 };
 
 #[wasm_bindgen]
@@ -301,7 +301,7 @@ impl SearchPlayer {
     }
 
     /// Solves the game within `options` (`{seconds, maxStates}`; default
-    /// a quarter of a second and 50,000 states) for a searching player,
+    /// a second and 20,000 states) for a searching player,
     /// which then plays the solution's moves where it settles the choice
     /// (`Solution::solved_move`) and searches elsewhere. Returns the
     /// solve's summary, or `null` (a `random` or `legal` player, or a
