@@ -187,6 +187,35 @@ pub struct StateExplainOptions {
     pub costs: Option<String>,
 }
 
+impl SolveOptions {
+    /// The limits these options ask for, with `d`'s where they give none,
+    /// or what is out of range.
+    pub fn limits(&self, d: crate::solve::Limits) -> Result<crate::solve::Limits, String> {
+        let seconds = match self.seconds {
+            None => d.seconds,
+            Some(s) if s.is_finite() && s > 0.0 => s,
+            Some(s) => {
+                return Err(format!(
+                    "options.seconds must be a number greater than 0, got {s}"
+                ))
+            }
+        };
+        let max_states = match self.max_states {
+            None => d.max_states,
+            Some(n) if n >= 1.0 && n.fract() == 0.0 => n.min(u32::MAX as f64 - 1.0) as usize,
+            Some(n) => {
+                return Err(format!(
+                    "options.maxStates must be a whole number >= 1, got {n}"
+                ))
+            }
+        };
+        Ok(crate::solve::Limits {
+            seconds,
+            max_states,
+        })
+    }
+}
+
 impl Default for StateExplainOptions {
     fn default() -> Self {
         StateExplainOptions {

@@ -5,7 +5,7 @@
 //! draws the same cells and the same piece SVG in HTML (`site/src/play/board.js`).
 
 use super::board::{grid, layer_grids, Fluent, Grid};
-use super::pieces::{self, Drawing};
+use super::pieces;
 use super::{shapes, shapesvg, Board, HEX, LINES};
 use std::fmt::Write as _;
 
@@ -108,15 +108,6 @@ impl Layout {
     }
 }
 
-/// A content's drawing (the structure's, else a token).
-pub(super) fn drawing_of(b: &Board, content: &str) -> Drawing {
-    b.drawings
-        .iter()
-        .find(|d| d.content == content)
-        .cloned()
-        .unwrap_or_else(|| pieces::fallback(content, b.drawings.len()))
-}
-
 /// The board as a standalone SVG, `cell` pixels per square, coordinates
 /// along the edges (`labels`), contents drawn as `pieces` names them.
 pub fn svg(b: &Board, g: &Grid, cell: f64, labels: bool) -> String {
@@ -146,7 +137,7 @@ pub fn svg(b: &Board, g: &Grid, cell: f64, labels: bool) -> String {
                 s.push_str(&l.outline(r, c, if dark { DARK } else { LIGHT }));
             }
             let Some(t) = content else { continue };
-            let d = drawing_of(b, t);
+            let d = pieces::drawing_of(b, t);
             if d.kind == "blank" {
                 continue;
             }

@@ -129,6 +129,15 @@ pub fn drawings(b: &Board, roles: &[String]) -> Vec<Drawing> {
         .collect()
 }
 
+/// A content's drawing on `b` (the structure's, else a token).
+pub fn drawing_of(b: &Board, content: &str) -> Drawing {
+    b.drawings
+        .iter()
+        .find(|d| d.content == content)
+        .cloned()
+        .unwrap_or_else(|| fallback(content, b.drawings.len()))
+}
+
 /// The drawing of a content that the board's structure did not list (seen
 /// only later, or several fluents on one cell), by its name alone.
 pub fn fallback(content: &str, index: usize) -> Drawing {

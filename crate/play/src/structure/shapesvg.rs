@@ -4,7 +4,7 @@
 //! written in them), stacks and dots and boxes.
 
 use super::board::Grid;
-use super::boardsvg::drawing_of;
+use super::pieces::drawing_of;
 use super::shapes::{disc_width, dots_cell, DotsCell};
 use super::Board;
 use std::fmt::Write as _;

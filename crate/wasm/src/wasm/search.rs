@@ -317,7 +317,7 @@ impl SearchPlayer {
                 "options.engine: a player's solution uses the player's engine",
             ));
         }
-        let limits = super::solve::limits_of(&o, START_SOLVE)?;
+        let limits = o.limits(START_SOLVE).map_err(|e| js::type_error(&e))?;
         if !self.searches {
             return Ok(JsValue::NULL);
         }

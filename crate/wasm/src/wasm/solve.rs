@@ -39,7 +39,9 @@ impl SolveJob {
     ) -> Result<SolveJob, JsValue> {
         js::init();
         let o: SolveOptions = js::options(options, "solve")?;
-        let limits = limits_of(&o, Limits::default())?;
+        let limits = o
+            .limits(Limits::default())
+            .map_err(|e| js::type_error(&e))?;
         let choice: EngineChoice = o.engine.as_deref().unwrap_or("auto").parse().map_err(
             |e: gdlkit_engine::error::OptionError| js::type_error(&format!("options.engine: {e}")),
         )?;
@@ -198,32 +200,6 @@ impl SolveJob {
         }
         to_js(&out)
     }
-}
-
-/// The limits of `o`, with `d`'s where `o` has none.
-pub(crate) fn limits_of(o: &SolveOptions, d: Limits) -> Result<Limits, JsValue> {
-    let seconds = match o.seconds {
-        None => d.seconds,
-        Some(s) if s.is_finite() && s > 0.0 => s,
-        Some(s) => {
-            return Err(js::type_error(&format!(
-                "options.seconds must be a number greater than 0, got {s}"
-            )))
-        }
-    };
-    let max_states = match o.max_states {
-        None => d.max_states,
-        Some(n) if n >= 1.0 && n.fract() == 0.0 => n.min(u32::MAX as f64 - 1.0) as usize,
-        Some(n) => {
-            return Err(js::type_error(&format!(
-                "options.maxStates must be a whole number >= 1, got {n}"
-            )))
-        }
-    };
-    Ok(Limits {
-        seconds,
-        max_states,
-    })
 }
 
 fn refused(r: &Refusal) -> JsValue {
