@@ -314,12 +314,35 @@ impl Solution {
         role: usize,
     ) -> Result<Option<TermId>, EvalError> {
         let moves = self.move_values(engine, state, role)?;
+        Ok(self.solved_of(moves, role))
+    }
+
+    /// [`Solution::solved_move`] among `moves` (`move_values`' result).
+    fn solved_of(&self, moves: Vec<MoveValue>, role: usize) -> Option<TermId> {
         let open = moves.iter().any(|m| m.value.is_none());
-        Ok(self
-            .best_of(moves, role)
+        self.best_of(moves, role)
             .into_iter()
             .find(|m| !open || m.value.as_ref().is_some_and(|v| v.goals[role] == 100))
-            .map(|m| m.r#move))
+            .map(|m| m.r#move)
+    }
+
+    /// Whether the solution is of `engine`'s game: the same roles in the
+    /// same order (a loaded file's state keys are then those of `engine`
+    /// when it is the engine named in the file).
+    pub fn of_roles(&self, engine: &Engine) -> Result<(), crate::error::SolutionError> {
+        let roles: Vec<String> = engine
+            .roles()
+            .iter()
+            .map(|&r| engine.terms().display(r))
+            .collect();
+        if self.roles == roles {
+            return Ok(());
+        }
+        Err(crate::error::SolutionError(format!(
+            "the solution is of roles {}; this game has roles {}",
+            self.roles.join(", "),
+            roles.join(", ")
+        )))
     }
 
     /// How much `role` likes a successor's value: its own goal, then the

@@ -111,15 +111,17 @@ impl Solution {
         let mut moves = Vec::new();
         let mut play = None;
         if let Some(r) = role {
+            // Each move's successor once: the best, the move played and the entries from one list.
+            let all = self.move_values(engine, state, r)?;
             play = self
-                .solved_move(engine, state, r)?
+                .solved_of(all.clone(), r)
                 .map(|m| engine.terms().display(m));
             let best: Vec<_> = self
-                .best_moves(engine, state, r)?
+                .best_of(all.clone(), r)
                 .into_iter()
                 .map(|m| m.r#move)
                 .collect();
-            for m in self.move_values(engine, state, r)? {
+            for m in all {
                 moves.push(MoveEntry {
                     r#move: engine.terms().display(m.r#move),
                     outcome: m.value.as_ref().map(|v| outcome(v, r)),

@@ -338,14 +338,12 @@ impl SearchPlayer {
     pub fn load_solution(&mut self, text: &str) -> Result<JsValue, JsValue> {
         let s = crate::solve::read_solution(text)
             .map_err(|e| js::type_error(&format!("the solution file: {e}")))?;
-        let m = &self.machine;
-        let roles: Vec<String> = m.roles().iter().map(|&r| m.terms().display(r)).collect();
-        if s.roles != roles || s.engine != self.machine.name() {
+        s.of_roles(&self.machine)
+            .map_err(|e| js::type_error(&e.to_string()))?;
+        if s.engine != self.machine.name() {
             return Err(js::type_error(&format!(
-                "the solution is of roles {} on the {} engine; this player has roles {} on the {} engine",
-                s.roles.join(", "),
+                "the solution was made with the {} engine; this player runs the {} engine",
                 s.engine,
-                roles.join(", "),
                 self.machine.name()
             )));
         }

@@ -12,7 +12,6 @@
 
 use super::js::{self, to_js};
 use crate::js_api::SolveOptions;
-use crate::reasoner::StateMachine;
 use crate::solve::{self, Limits, Refusal, Solution};
 use crate::EngineChoice;
 use wasm_bindgen::prelude::*;
@@ -74,18 +73,8 @@ impl SolveJob {
                 })?;
         let engine =
             crate::load_engine(kif, choice).map_err(|diags| js::diagnostics_error(&diags, kif))?;
-        let roles: Vec<String> = engine
-            .roles()
-            .iter()
-            .map(|&r| engine.terms().display(r))
-            .collect();
-        if s.roles != roles {
-            return Err(js::type_error(&format!(
-                "the solution is of roles {}; this game has roles {}",
-                s.roles.join(", "),
-                roles.join(", ")
-            )));
-        }
+        s.of_roles(&engine)
+            .map_err(|e| js::type_error(&e.to_string()))?;
         Ok(SolveJob {
             job: None,
             solution: Some(Ok(s)),
