@@ -249,6 +249,18 @@ export class Game {
     return this.#g().percepts(state, needStrings(this.#joint(moves, 'percepts'), 'percepts(state, moves): moves'));
   }
 
+  /**
+   * GDL-II: what `role` knows of the state after `steps` from the initial
+   * state, each `{move, percepts}` as it saw it: the fluents true in every
+   * consistent state (`known`) and those that may hold with their chances
+   * (`uncertain`). A history that continues the previous call's is
+   * extended, not replayed.
+   */
+  belief(role, steps) {
+    if (!Array.isArray(steps)) throw new TypeError('belief(role, steps): steps must be an array of {move, percepts}');
+    return this.#g().belief(this.roleIndex(role), steps);
+  }
+
   /** GDL-II: the index of the chance role `random` (no player sits there), or null. */
   chanceRole() {
     return this.#g().chanceRole() ?? null;

@@ -15,6 +15,7 @@ import type {
   SearchOptions, SearchResult, SearchStats, StateDescription, StateExplainOptions, Structure, StructureOptions,
   LibraryGame, RepositoryGame, GroundReport, GroundReportOptions,
   SolveOptions, SolveProgress, SolveSummary, SolvedPosition, SolvedValue,
+  BeliefView, SeenStep,
 } from './types.js';
 
 // Explicit resource management (`using`): declared here so that projects
@@ -208,6 +209,14 @@ export class Game {
    * @throws {GdlMoveError} for an illegal move, or in a terminal state.
    */
   percepts(state: StateHandle, moves: readonly string[] | Readonly<Record<string, string>>): string[][];
+  /**
+   * GDL-II: what `role` knows of the state after `steps` from the initial
+   * state (its move and percepts per step): the fluents true in every
+   * consistent state and those that may hold, with their chances.
+   * @throws {GdlMoveError} for a move or percept that is no term, or a
+   * history no state is consistent with.
+   */
+  belief(role: RoleRef, steps: readonly SeenStep[]): BeliefView;
   /** GDL-II: the index of the chance role `random`, or null. */
   chanceRole(): number | null;
   /** Whether the game is GDL-II (`sees` or a `random` role). */

@@ -137,6 +137,44 @@ goals: Array<Array<number>>,
 outcome: Outcome | null, };
 
 /**
+ * One step as a role saw it (`game.belief`): the move it made and what
+ * it perceived (GDL-II's `sees`).
+ */
+export type SeenStep = { move: string, 
+/**
+ * Its percepts (default none).
+ */
+percepts?: Array<string>, };
+
+/**
+ * A fluent that may hold, with its chance (0 to 1).
+ */
+export type Uncertain = { fluent: string, chance: number, };
+
+/**
+ * One role's view of the state (JS: `game.belief(role, steps)`).
+ */
+export type BeliefView = { 
+/**
+ * Consistent states held (all of them when `exact`).
+ */
+states: number, 
+/**
+ * Every consistent state is held; else a sample of them.
+ */
+exact: boolean, 
+/**
+ * Fluents true in every state held, sorted.
+ */
+known: Array<string>, 
+/**
+ * Fluents true in some states held but not all, sorted, each with
+ * the chance that it holds (the states' weights: the other roles
+ * and `random` picking uniformly).
+ */
+uncertain: Array<Uncertain>, };
+
+/**
  * Options of `game.playouts` and `PlayoutJob` (all optional).
  */
 export type PlayoutOptions = { 

@@ -156,3 +156,52 @@ test('a Player told its percepts (observe) plays Monty Hall from them', () => {
     game.free();
   }
 });
+
+test('Game.belief: what Monty Hall\'s candidate knows, with the car\'s chances', () => {
+  const game = new Game(kif('montyHall'));
+  try {
+    const steps = [{ move: '(choose 1)', percepts: [] }, { move: 'noop', percepts: ['(opened 3)'] }];
+    const view = game.belief('candidate', steps);
+    assert.equal(view.exact, true);
+    assert.equal(view.states, 2);
+    assert.deepEqual(view.known, ['(chosen 1)', '(closed 1)', '(closed 2)', '(step 3)']);
+    assert.deepEqual(view.uncertain.map((u) => u.fluent), ['(car 1)', '(car 2)']);
+    assert.ok(Math.abs(view.uncertain[0].chance - 1 / 3) < 1e-9);
+    assert.ok(Math.abs(view.uncertain[1].chance - 2 / 3) < 1e-9);
+    // Before any step the initial state is known; percepts default to none.
+    assert.deepEqual(game.belief(0, []).uncertain, []);
+    assert.equal(game.belief(0, [{ move: '(choose 2)' }]).states, 3);
+    assert.throws(() => game.belief('candidate', 'x'), { name: 'TypeError' });
+    assert.throws(() => game.belief('candidate', [{ move: '(choose 1)', percepts: ['(opened 1)'] }]), { name: 'GdlMoveError' });
+    assert.throws(() => game.belief('candidate', [{ move: '(choose' }]), { name: 'GdlMoveError' });
+    assert.throws(() => game.belief('nobody', []), RangeError);
+  } finally {
+    game.free();
+  }
+});
+
+test('Game.belief: every known fluent holds in the true state along seeded blind tic-tac-toe games', () => {
+  const game = new Game(kif('blindTicTacToe'));
+  let checked = 0;
+  try {
+    for (const played of playouts(game, 4)) {
+      let s = game.initialState();
+      const steps = game.roles().map(() => []);
+      played.jointMoves.forEach((joint, i) => {
+        const percepts = played.percepts[i];
+        s = game.next(s, joint);
+        const truth = game.fluents(s);
+        joint.forEach((move, r) => {
+          steps[r].push({ move, percepts: percepts[r] });
+          const view = game.belief(r, steps[r]);
+          for (const f of view.known) assert.ok(truth.includes(f), `${f} known but not true`);
+          for (const f of truth) assert.ok(view.known.includes(f) || view.uncertain.some((u) => u.fluent === f), `${f} neither known nor uncertain`);
+          checked += 1;
+        });
+      });
+    }
+  } finally {
+    game.free();
+  }
+  assert.ok(checked >= 20, `only ${checked} views checked`);
+});

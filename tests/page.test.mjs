@@ -219,8 +219,17 @@ test('play: blind tic-tac-toe between two humans: a cover between the seats, eac
     assert.ok(!(await page.locator('.play').textContent()).includes('(mark'), 'no move text under the cover');
     await cover.click();
     await page.locator(`.seat-view[data-role="${role}"]`).waitFor();
-    // The board is hidden; the seat's view lists its own moves only, the move list too.
-    assert.equal(await page.locator('.board-box [data-cell]').count(), 0);
+    // The seat's board is what it knows: its own marks, the cells the other
+    // may have marked in doubt (after it moved), never the other's marks.
+    await page.locator(`.seat-view[data-role="${role}"] .belief .board`).waitFor();
+    const titles = await page.locator('.board-box [data-cell]').evaluateAll((els) => els.map((e) => e.title));
+    const drawn = (mark) => titles.map((t) => new RegExp(`^\\(cell (\\d) (\\d) ${mark}\\)$`).exec(t)).filter(Boolean).map((m) => `${m[1]} ${m[2]}`).sort();
+    assert.deepEqual(drawn(role), own[role].map((m) => m.slice(6, 9)).sort(), `${role}'s board shows its own marks`);
+    assert.deepEqual(drawn(other), [], `${role}'s board shows none of ${other}'s marks`);
+    const doubtful = await page.locator('.belief .cell.uncertain').count();
+    // Once the other has marked, any cell but the seat's own may hold its mark.
+    assert.equal(doubtful, own[other].length ? 9 - own[role].length : 0, `${role}: cells in doubt`);
+    // The seat's view lists its own moves only, the move list too.
     const played = (await texts(page, '.seen-move')).map((t) => t.replace(/^step \d+: played /, ''));
     assert.deepEqual(played.filter((m) => m !== 'noop'), own[role]);
     for (const m of own[other]) {
@@ -259,6 +268,12 @@ test('play: Monty Hall against chance: its draws are the engine\'s, the candidat
   const seen = (await texts(page, '.seen-percepts')).join(' ');
   const opened = /\(opened (\d)\)/.exec(seen)[1];
   assert.notEqual(opened, '1', 'the host never opens the chosen door');
+  // What the candidate knows, on the doors: the car behind its door with chance 1/3, behind the other closed one 2/3.
+  await page.locator('.belief .cell.uncertain').first().waitFor();
+  const other = ['2', '3'].find((d) => d !== opened);
+  const doubts = await page.locator('.belief .cell.uncertain').evaluateAll((els) => els.map((e) => `${e.dataset.cell} ${e.title}`));
+  assert.deepEqual(doubts.sort(), [`1| may hold car 33%`, `${other}| may hold car 67%`].sort());
+  assert.equal(await page.locator('.belief [data-cell="1|"] svg[data-content="closed chosen"]').count(), 1, 'the chosen door is known');
   const view = await page.locator('.play').textContent();
   for (const hidden of ['(car', 'hide_car', 'open_door']) assert.ok(!view.includes(hidden), `${hidden} is hidden`);
   assert.equal(await page.locator('.seat-cover').count(), 0, 'one human seat: no cover');

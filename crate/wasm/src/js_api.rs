@@ -255,6 +255,19 @@ pub struct StateDescription {
     pub outcome: Option<Outcome>,
 }
 
+/// One step as a role saw it (`game.belief`): the move it made and what
+/// it perceived (GDL-II's `sees`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct SeenStep {
+    pub r#move: String,
+    /// Its percepts (default none).
+    #[serde(default)]
+    #[cfg_attr(feature = "typescript", ts(as = "Option<Vec<String>>", optional))]
+    pub percepts: Vec<String>,
+}
+
 // TypeScript-only types the reports' fields name, defined beside the
 // reports (`gdlkit_play::ts_types`).
 #[cfg(feature = "typescript")]

@@ -180,6 +180,32 @@ const ops = {
     return step(game(id), handle, joint);
   },
 
+  /**
+   * GDL-II: what `role` knows after `steps` (`{move, percepts}` per step;
+   * the engine's `belief`), with the board of its known fluents and, per
+   * uncertain fluent, the cells it would fill (`uncertainCells`) or, off
+   * the board, the fluent itself (`uncertainRest`).
+   */
+  belief({ id, role, steps }) {
+    const g = game(id);
+    const view = g.belief(role, steps);
+    const st = structures.get(g);
+    // The board of the known fluents; when none of them is on the board
+    // (no board is drawn from them), the empty frame of every fluent that may hold.
+    const [known, frame] = boardsOf(st, [view.known, [...view.known, ...view.uncertain.map((u) => u.fluent)]]);
+    const board = known ?? (frame ? { ...frame, cells: [], rest: view.known } : null);
+    const each = boardsOf(st, view.uncertain.map((u) => [u.fluent]));
+    const uncertainCells = [];
+    const uncertainRest = [];
+    view.uncertain.forEach((u, i) => {
+      // A scene draws each of its places, empty or not: only a filled one is the fluent's.
+      const cells = (each[i]?.cells ?? []).filter((c) => c.content !== '');
+      if (board && cells.length) for (const c of cells) uncertainCells.push({ ...c, fluent: u.fluent, chance: u.chance });
+      else uncertainRest.push(u);
+    });
+    return { ...view, board, uncertainCells, uncertainRest };
+  },
+
   /** GDL-II: the chance role's move in a state, drawn by the engine's generator seeded with `seed`. */
   drawChance({ id, handle, seed }) {
     return game(id).drawChance(handle, seed);

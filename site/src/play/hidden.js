@@ -5,6 +5,7 @@
 // this module only draws them.
 
 import { h } from '../dom.js';
+import { cellKey, renderBoard } from './board.js';
 
 /**
  * The game so far as role `role` saw it: per step its move and its
@@ -22,19 +23,61 @@ export function seenBy(session, role, upto = session.cursor) {
 /** A list of percepts as text (`nothing` when empty). */
 const perceptText = (percepts) => (percepts.length ? percepts.join(', ') : 'nothing');
 
-/** One seat's view: its role, and per step its move and what it saw. */
-export function seatPanel(session, role) {
+/**
+ * One seat's view: its role, what it knows of the state (`belief`, the
+ * worker's; a placeholder while it is computed), and per step its move
+ * and what it saw.
+ */
+export function seatPanel(session, role, belief = null) {
   const name = session.roles[role];
   const steps = seenBy(session, role);
   return h('section', { class: 'panel seat-view', data: { role: name }, 'aria-label': `what ${name} has seen` },
     h('h3', { text: `${name}’s view` }),
-    h('p', { class: 'muted', text: `The board is hidden: ${name} knows only its own moves and what it perceived.` }),
+    h('p', { class: 'muted', text: `The state is hidden: ${name} sees only its own moves and what it perceived, and knows what holds in every state consistent with them.` }),
+    belief ?? h('p', { class: 'belief belief-pending muted', text: `Working out what ${name} knows…` }),
     steps.length
       ? h('ol', { class: 'seen-list' }, steps.map((s, i) =>
           h('li', { data: { step: String(i + 1) } },
             h('span', { class: 'seen-move', text: `step ${i + 1}: played ${s.move}` }),
             h('span', { class: 'seen-percepts', text: ` — saw ${perceptText(s.percepts)}` }))))
       : h('p', { text: 'Nothing played yet.' }));
+}
+
+const percent = (chance) => `${Math.round(chance * 100)}%`;
+
+/**
+ * What a seat knows (the worker's `belief`): the board of the fluents true
+ * in every consistent state, each cell that may hold something else marked
+ * with its chances, and the fluents off the board.
+ */
+export function beliefPanel(view, name) {
+  const count = view.exact
+    ? `${view.states} state${view.states === 1 ? ' is' : 's are'} consistent with what ${name} has seen.`
+    : `Many states are consistent with what ${name} has seen; the chances are from a sample of ${view.states}.`;
+  const parts = [h('p', { class: 'belief-count muted', text: count })];
+  if (view.board) {
+    const grid = renderBoard(view.board);
+    const maybe = new Map();
+    for (const c of view.uncertainCells) {
+      const key = cellKey(c.z === '' ? [c.x, c.y] : [c.x, c.y, c.z]);
+      maybe.set(key, [...(maybe.get(key) ?? []), `${c.content} ${percent(c.chance)}`]);
+    }
+    for (const [key, list] of maybe) {
+      const cell = grid.querySelector(`[data-cell="${CSS.escape(key)}"]`);
+      if (!cell) continue;
+      cell.classList.add('uncertain');
+      cell.title = `may hold ${list.join(', ')}`;
+      cell.setAttribute('aria-label', `${cell.getAttribute('aria-label')}; may hold ${list.join(', ')}`);
+    }
+    parts.push(grid);
+    if (maybe.size) parts.push(h('p', { class: 'belief-legend muted', text: 'Dashed cells are in doubt: point at one for what it may hold, with the chances.' }));
+  }
+  const known = view.board ? view.board.rest : view.known;
+  if (known.length) parts.push(h('p', { class: 'belief-known', text: `Known: ${known.join(', ')}` }));
+  if (view.uncertainRest.length) {
+    parts.push(h('p', { class: 'belief-uncertain', text: `May hold: ${view.uncertainRest.map((u) => `${u.fluent} ${percent(u.chance)}`).join(', ')}` }));
+  }
+  return h('div', { class: 'belief', role: 'group', 'aria-label': `what ${name} knows` }, ...parts);
 }
 
 /**

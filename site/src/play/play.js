@@ -16,7 +16,7 @@ import { WhyPanel } from './why.js';
 import { cellKey, renderBoard, renderFluentList } from './board.js';
 import { formatValue, heatColor, overlayOf } from './overlay.js';
 import { PerfectPlay, solvedMarks, solvedText } from './perfect.js';
-import { chanceText, coverPanel, revealPanel, seatPanel, seenBy } from './hidden.js';
+import { beliefPanel, chanceText, coverPanel, revealPanel, seatPanel, seenBy } from './hidden.js';
 
 /** Cores for MCTS, alpha-beta and the ensemble: `auto` (all of this machine's, at most 8) or a number. */
 export const CORES = [
@@ -718,7 +718,43 @@ export class PlayView {
       this.uncovered = this.seatShown;
       this.render();
     };
-    this.boardBox.replaceChildren(v === null ? coverPanel(this.session.roles[this.seatShown], show) : seatPanel(this.session, v));
+    if (v === null) {
+      this.boardBox.replaceChildren(coverPanel(this.session.roles[this.seatShown], show));
+      return;
+    }
+    const known = this.knownBy(v);
+    this.boardBox.replaceChildren(seatPanel(this.session, v, known.panel));
+    known.pending?.then((panel) => {
+      const box = this.boardBox.querySelector('.belief-pending');
+      if (panel && box) box.replaceWith(panel);
+    });
+  }
+
+  /**
+   * What seat `role` knows at the cursor (the engine's `belief` over its
+   * own moves and percepts), kept for the step it was computed for: the
+   * panel when known, else a promise of it (null when it failed).
+   */
+  knownBy(role) {
+    const sess = this.session;
+    const key = `${sess.id}:${role}:${sess.cursor}:${sess.moves.slice(0, sess.cursor).flat().join(' ')}`;
+    if (this.belief?.key === key) return this.belief;
+    const name = sess.roles[role];
+    const entry = { key, panel: null, pending: null };
+    entry.pending = this.gameCall('belief', () => ({ id: sess.id, role, steps: seenBy(sess, role) }))
+      .then((view) => {
+        entry.panel = beliefPanel(view, name);
+        return entry.panel;
+      })
+      .catch((e) => {
+        entry.panel = h('p', { class: 'belief belief-error muted', text: `What ${name} knows could not be worked out: ${e?.message ?? e}` });
+        return entry.panel;
+      })
+      .finally(() => {
+        entry.pending = null;
+      });
+    this.belief = entry;
+    return entry;
   }
 
   renderStatus() {

@@ -147,3 +147,120 @@ fn a_step_told_as_text_is_the_step_told_as_terms() {
     let err = observe_text(&mut m, &mut player, candidate, "(choose", &[]).unwrap_err();
     assert!(err.to_string().contains("(choose"), "{err}");
 }
+
+/// What Monty Hall's candidate knows after choosing door 1 and seeing door
+/// 3 opened: its choice and the step for sure; the car behind door 2 with
+/// chance 2/3 (the host had to open 3), behind door 1 with 1/3.
+#[test]
+fn the_candidate_knows_its_door_and_the_cars_chances() {
+    use gdlkit::search::hidden::BeliefTracker;
+    let mut m = load_game(&game("montyHall.kif")).unwrap();
+    let steps = vec![
+        ("(choose 1)".to_string(), vec![]),
+        ("noop".to_string(), vec!["(opened 3)".to_string()]),
+    ];
+    let mut cache = None;
+    let v = BeliefTracker::view(&mut cache, &mut m, 0, &steps).unwrap();
+    assert!(v.exact);
+    assert_eq!(v.states, 2);
+    assert_eq!(
+        v.known,
+        ["(chosen 1)", "(closed 1)", "(closed 2)", "(step 3)"]
+    );
+    let chances: Vec<(&str, f64)> = v
+        .uncertain
+        .iter()
+        .map(|u| (u.fluent.as_str(), u.chance))
+        .collect();
+    assert_eq!(chances.len(), 2, "{chances:?}");
+    assert_eq!(chances[0].0, "(car 1)");
+    assert!((chances[0].1 - 1.0 / 3.0).abs() < 1e-9, "{chances:?}");
+    assert_eq!(chances[1].0, "(car 2)");
+    assert!((chances[1].1 - 2.0 / 3.0).abs() < 1e-9, "{chances:?}");
+    // A percept the rules cannot give is an error, and so is a move that
+    // is no term; the next call starts again.
+    let bad = vec![("(choose 1)".to_string(), vec!["(opened 1)".to_string()])];
+    assert!(BeliefTracker::view(&mut cache, &mut m, 0, &bad).is_err());
+    let garbled = vec![("(choose".to_string(), vec![])];
+    let e = BeliefTracker::view(&mut cache, &mut m, 0, &garbled).unwrap_err();
+    assert!(e.to_string().contains("step 1: move `(choose`"), "{e}");
+    let again = BeliefTracker::view(&mut cache, &mut m, 0, &steps).unwrap();
+    assert_eq!(again, v);
+}
+
+/// On every GDL-II library game, along seeded random games: an exact view
+/// holds the true state (every known fluent is in it, every fluent of it
+/// is known or uncertain), chances lie strictly between 0 and 1, and the
+/// view kept step by step is the view computed from the whole history.
+#[test]
+fn a_seats_view_holds_the_true_state() {
+    use gdlkit::search::hidden::BeliefTracker;
+    let mut views = 0;
+    for name in [
+        "montyHall.kif",
+        "kuhnPoker.kif",
+        "blindTicTacToe.kif",
+        "pig.kif",
+        "meier.kif",
+        "battleship.kif",
+    ] {
+        let mut m = load_game(&game(name)).unwrap();
+        let n = m.roles().len();
+        let chance = chance_role(&m);
+        for seed in 0..3 {
+            let mut rng = fastrand::Rng::with_seed(seed);
+            let mut caches: Vec<Option<BeliefTracker<_>>> = (0..n).map(|_| None).collect();
+            let mut steps: Vec<Vec<(String, Vec<String>)>> = vec![Vec::new(); n];
+            let mut s = m.initial_state().unwrap();
+            let mut depth = 0;
+            while !m.is_terminal(&s).unwrap() && depth < 12 {
+                depth += 1;
+                let legal = m.all_legal_moves(&s).unwrap();
+                let joint: Vec<_> = (0..n)
+                    .map(|r| match Some(r) == chance {
+                        true => draw_chance_move(&m, &legal[r], &mut rng).unwrap(),
+                        false => legal[r][random_index(&mut rng, legal[r].len())],
+                    })
+                    .collect();
+                let seen = m.percepts(&s, &joint).unwrap();
+                s = m.next_state(&s, &joint).unwrap();
+                let truth: Vec<String> = m
+                    .fluents(&s)
+                    .iter()
+                    .map(|&f| m.terms().display(f))
+                    .collect();
+                for r in (0..n).filter(|&r| Some(r) != chance) {
+                    let own = m.terms().display(joint[r]);
+                    let percepts = seen[r].iter().map(|&p| m.terms().display(p)).collect();
+                    steps[r].push((own, percepts));
+                    let v = BeliefTracker::view(&mut caches[r], &mut m, r, &steps[r]).unwrap();
+                    assert!(
+                        v.uncertain
+                            .iter()
+                            .all(|u| u.chance > 0.0 && u.chance < 1.0 + 1e-9),
+                        "{name}: {v:?}"
+                    );
+                    if v.exact {
+                        assert!(
+                            v.known.iter().all(|f| truth.contains(f)),
+                            "{name} seed {seed}: known {:?} not in {truth:?}",
+                            v.known
+                        );
+                        assert!(
+                            truth.iter().all(|f| v.known.contains(f)
+                                || v.uncertain.iter().any(|u| &u.fluent == f)),
+                            "{name} seed {seed}: a true fluent neither known nor uncertain"
+                        );
+                        let fresh = BeliefTracker::view(&mut None, &mut m, r, &steps[r]).unwrap();
+                        assert_eq!(
+                            fresh, v,
+                            "{name} seed {seed}: step by step against the whole history"
+                        );
+                        views += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(views >= 100, "only {views} exact views checked");
+}

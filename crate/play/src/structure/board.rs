@@ -101,13 +101,18 @@ impl Fluent {
 }
 
 /// The board a state is drawn with: the largest with 2 or 3 coordinates,
-/// else the largest with 1.
+/// else the largest with 1; among boards of one size the one with the
+/// most kinds of content (blind tic-tac-toe's `cell`, with blanks and both
+/// marks, before `taken`, which remembers collisions), then the last.
 pub fn main_board(boards: &[Board]) -> Option<&Board> {
     let largest = |dims: &[usize]| {
         boards
             .iter()
             .filter(|b| dims.contains(&b.coordinates.len()))
-            .max_by_key(|b| b.size.iter().product::<usize>())
+            .max_by_key(|b| {
+                let kinds = b.pieces.len() + b.markers.len();
+                (b.size.iter().product::<usize>(), kinds)
+            })
     };
     largest(&[2, 3]).or_else(|| largest(&[1]))
 }

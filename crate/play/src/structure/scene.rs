@@ -513,6 +513,16 @@ mod tests {
         (svg(&bc, 40.0), bc)
     }
 
+    /// Of two boards of one size the one with the most kinds of content:
+    /// blind tic-tac-toe's marks, not its record of collisions.
+    #[test]
+    fn blind_tic_tac_toe_is_drawn_on_its_cells() {
+        let (st, _) = states("blindTicTacToe", 1);
+        let b = crate::structure::board::main_board(&st.boards).unwrap();
+        assert_eq!(b.fluent, "cell");
+        assert!(st.boards.iter().any(|b| b.fluent == "taken"));
+    }
+
     #[test]
     fn lights_are_lamps_lit_while_they_hold() {
         for game in ["buttonsAndLights", "buttonsAndLightsCounter"] {

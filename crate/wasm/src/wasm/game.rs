@@ -17,6 +17,7 @@ use crate::engine::{Engine, EngineState};
 use crate::js_api::{EngineInfo, StateDescription};
 use crate::program::{parse_ground_term, Program};
 use crate::reasoner::{cartesian, StateMachine};
+use crate::search::hidden::BeliefTracker;
 use crate::terms::TermId;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -59,6 +60,9 @@ pub struct Game {
     tag: u32,
     /// The low part of the next handle (from 1; 0 is never valid).
     next_handle: u32,
+    /// GDL-II: the last `belief` asked for, extended when the next one
+    /// continues its history.
+    belief: Option<BeliefTracker<EngineState>>,
 }
 
 impl Game {
@@ -198,6 +202,7 @@ impl Game {
             states: FxHashMap::default(),
             tag: next_tag(),
             next_handle: 1,
+            belief: None,
         })
     }
 
@@ -352,6 +357,31 @@ impl Game {
         let seen = crate::playouts::percept_texts(&mut self.machine, &s, &joint)
             .map_err(js::eval_error)?;
         to_js(&seen)
+    }
+
+    /// GDL-II: what `role` knows of the state after `steps` from the
+    /// initial state (per step its move and its percepts, as `percepts`
+    /// gives them): the fluents true in every consistent state, and the
+    /// others that may hold with their chances (the other roles and
+    /// `random` picking uniformly). Every consistent state while at most
+    /// 2,000, else a sample (`exact: false`). A history that continues the
+    /// previous call's is extended, not replayed. Throws a `GdlMoveError`
+    /// for a move or percept that is no term or a history no state is
+    /// consistent with.
+    #[wasm_bindgen(unchecked_return_type = "BeliefView")]
+    pub fn belief(
+        &mut self,
+        role: u32,
+        #[wasm_bindgen(unchecked_param_type = "SeenStep[]")] steps: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let r = self.role(role)?;
+        let steps: Vec<crate::js_api::SeenStep> =
+            js::from_js_data(steps, "belief(role, steps): steps")?;
+        let steps: Vec<(String, Vec<String>)> =
+            steps.into_iter().map(|s| (s.r#move, s.percepts)).collect();
+        let view = BeliefTracker::view(&mut self.belief, &mut self.machine, r, &steps)
+            .map_err(js::eval_error)?;
+        to_js(&view)
     }
 
     /// GDL-II: the index of the chance role `random` (no player sits

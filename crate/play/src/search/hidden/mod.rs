@@ -4,13 +4,16 @@
 //! [`Belief`] keeps the states consistent with those observations
 //! (enumerated while few, sampled when many, as HyperPlay does);
 //! [`Hyperplay`] searches sampled states with the existing MCTS and sums
-//! the statistics of its moves over them.
+//! the statistics of its moves over them; [`BeliefTracker`] tells what a
+//! role knows of the state (a seat's board in the page).
 
 mod belief;
 mod hyperplay;
+mod view;
 
 pub use belief::Belief;
 pub use hyperplay::{Hyperplay, DEFAULT_SAMPLES};
+pub use view::{BeliefTracker, BeliefView, Uncertain};
 
 use crate::program::parse_ground_term;
 use crate::reasoner::StateMachine;
