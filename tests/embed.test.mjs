@@ -241,6 +241,28 @@ test('standalone export (CLI): a game file plays a random game to its goals offl
   await context.close();
 });
 
+test('standalone export (CLI): a GDL-II game plays offline: the seat sees what it knows, chance draws, the end reveals', async () => {
+  const file = join(scratch, 'monty.html');
+  cli(['export', join(ROOT, 'games', 'montyHall.kif'), '--view', 'play', '--players', 'human', '--out', file]);
+  const { context, page, errors, network } = await openOffline(file);
+  const play = page.locator('gdl-play');
+  await play.locator('.seat-view[data-role="candidate"] .belief .board').waitFor({ timeout: 60_000 });
+  await play.getByRole('button', { name: '(choose 1)' }).click();
+  // The host has opened a door (drawn offline by the engine): two doors are in doubt.
+  await play.getByRole('button', { name: 'switch', exact: true }).waitFor();
+  const doubtful = play.locator('.belief .cell.uncertain');
+  for (let i = 0; i < 600 && (await doubtful.count()) !== 2; i++) await page.waitForTimeout(100);
+  assert.equal(await doubtful.count(), 2);
+  await play.getByRole('button', { name: 'switch', exact: true }).click();
+  await play.locator('.reveal').waitFor();
+  const goals = await finalGoals(play);
+  assert.ok([0, 100].includes(goals.candidate), JSON.stringify(goals));
+  await page.screenshot({ path: join(ARTIFACTS, 'standalone-gdl2.png') });
+  assert.deepEqual(network, []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('standalone export: bad input is refused with a clear message, nothing written', () => {
   const r = spawnSync(process.execPath, [join(ROOT, 'js', 'cli.js'), 'export', '--tree', '((3 12', '--out', 'bad.html'], { cwd: scratch, encoding: 'utf8' });
   assert.equal(r.status, 2);
