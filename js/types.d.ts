@@ -260,9 +260,10 @@ export type Ordering = 'given' | 'reversed' | 'best' | 'worst';
 export type SearchValue = number | 'inf' | '-inf';
 
 /**
- * A nested abstract tree: numbers are leaves.
+ * A nested abstract tree: numbers are leaves, `{chance: [...]}` chance
+ * nodes (each child equally likely).
  */
-export type AbstractTree = number | AbstractTree[];
+export type AbstractTree = number | AbstractTree[] | { chance: AbstractTree[] };
 
 /**
  * A child's number in the original tree, and its own children's labels
@@ -375,7 +376,7 @@ complete: boolean, nodes: number, leaves: number, cutoffs: number, ttHits: numbe
 /**
  * Who chooses at a node.
  */
-export type TraceNodeKind = "max" | "min" | "forced" | "leaf";
+export type TraceNodeKind = "max" | "min" | "chance" | "forced" | "leaf";
 
 export type TraceBound = "alpha" | "beta";
 

@@ -468,6 +468,34 @@ test('play: Perfect play on a game with simultaneous moves says why in one line,
   await context.close();
 });
 
+test('tree: chance nodes take the mean of their children (expectimax), MIN below them, nothing pruned under them', async () => {
+  const { page, errors, context } = await open(`?view=tree&tree=${encodeURIComponent('((chance (3 12) (8 2)) (chance (4 6) (14 5)))')}`);
+  await page.locator('.step-counter[data-total]').waitFor();
+  await page.keyboard.press('End');
+  // MAX takes the second chance node: the mean of MIN's 4 and 5.
+  await page.waitForSelector('.root-value[data-value="4.5"]');
+  const outline = await page.locator('.tree-outline li').evaluateAll((l) => l.map((li) => [li.dataset.kind, li.dataset.value, li.dataset.status]));
+  const of = (kind) => outline.filter(([k]) => k === kind).map(([, v]) => v);
+  assert.deepEqual(of('chance'), ['2.5', '4.5']);
+  assert.deepEqual(of('min'), ['3', '2', '4', '5']);
+  assert.deepEqual(of('max'), ['4.5']);
+  assert.equal(outline.filter(([, , st]) => st === 'pruned').length, 0, 'nothing is cut under a chance node');
+  assert.match(await page.locator('.window-line .best').textContent(), /best move 2/);
+  assert.match(await page.locator('.legend').textContent(), /○ chance \(the mean of its children/);
+  // The step that returns a chance node says it is the mean.
+  await page.keyboard.press('Home');
+  let said = '';
+  for (let step = 1; step < 60 && !/mean/.test(said); step++) {
+    await page.keyboard.press('ArrowRight');
+    await page.waitForSelector(`.step-counter[data-step="${step}"]`);
+    said = await page.locator('.event-line').textContent();
+  }
+  assert.match(said, /returns 2\.5, the mean of its 2 children/);
+  await shot(page, 'view-tree-chance');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('tree: stepping the lecture tree prunes 4 and 6, the root is 3', async () => {
   const { page, errors, context } = await open('?view=tree&tree=((3 12 8) (2 4 6) (14 5 2))');
   await page.waitForSelector('.step-counter[data-total="37"]');

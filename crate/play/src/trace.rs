@@ -38,6 +38,9 @@ pub enum NodeKind {
     Max,
     /// The other roles choose (minimise the searching role's value).
     Min,
+    /// GDL-II's `random` chooses, uniformly: the value is the mean of the
+    /// children's (expectimax).
+    Chance,
     /// Nobody has a choice: one child.
     Forced,
     /// A leaf: terminal, at the depth limit, or answered by the table.
@@ -314,6 +317,10 @@ pub fn principal_variation(events: &[Event]) -> Vec<u32> {
     let mut at = root;
     while let Some(n) = at {
         pv.push(n);
+        // Nobody chooses at chance: the variation ends there.
+        if kinds.get(&n) == Some(&NodeKind::Chance) {
+            break;
+        }
         let returned: Vec<(u32, f64)> = children
             .get(&n)
             .into_iter()
@@ -390,6 +397,10 @@ pub fn replay(events: &[Event]) -> Result<f64, TraceError> {
                         match rec.kind {
                             NodeKind::Max => it.fold(f64::NEG_INFINITY, f64::max),
                             NodeKind::Min => it.fold(f64::INFINITY, f64::min),
+                            NodeKind::Chance => {
+                                let n = rec.children.len().max(1) as f64;
+                                it.sum::<f64>() / n
+                            }
                             NodeKind::Forced | NodeKind::Leaf => {
                                 it.fold(f64::NEG_INFINITY, f64::max)
                             }
@@ -417,12 +428,19 @@ pub fn replay(events: &[Event]) -> Result<f64, TraceError> {
     root_value.ok_or(TraceError::NoSearch)
 }
 
-/// An abstract game tree: leaves carry values for MAX.
+/// An abstract game tree: leaves carry values for MAX. MAX and MIN
+/// alternate over the choice nodes; a chance node, written `(chance a b
+/// ...)`, picks one of its children uniformly and passes the turn on
+/// unchanged (`((chance 3 5) (chance 2 8))`: MAX chooses, then chance).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Tree {
     Leaf(i64),
     Node(Vec<Tree>),
+    Chance(Vec<Tree>),
 }
+
+/// The word that makes a list a chance node.
+const CHANCE: &str = "chance";
 
 /// Maximum number of nodes of an abstract tree.
 pub const MAX_TREE_NODES: usize = 100_000;
@@ -430,7 +448,7 @@ pub const MAX_TREE_NODES: usize = 100_000;
 impl Tree {
     /// Parses `((3 12 8) (2 4 6) (14 5 2))` with the project's s-expression
     /// reader. Leaves are integers; a list is a node whose children are its
-    /// elements.
+    /// elements, a chance node when its first element is `chance`.
     pub fn parse(text: &str) -> Result<Tree, TreeError> {
         let st = syntax::parse(text);
         if let Some(d) = st.diagnostics.first() {
@@ -459,15 +477,24 @@ impl Tree {
                 }
                 SexpKind::Var => return Err(TreeError::Variable(s.text(text).into())),
                 SexpKind::List(items) => {
+                    let chance = items.first().is_some_and(|f| {
+                        matches!(f.kind, SexpKind::Atom)
+                            && f.text(text).eq_ignore_ascii_case(CHANCE)
+                    });
+                    let kids = &items[usize::from(chance)..];
                     if done {
-                        let kids = out.split_off(out.len() - items.len());
-                        out.push(Tree::Node(kids));
+                        let kids = out.split_off(out.len() - kids.len());
+                        out.push(if chance {
+                            Tree::Chance(kids)
+                        } else {
+                            Tree::Node(kids)
+                        });
                     } else {
-                        if items.is_empty() {
+                        if kids.is_empty() {
                             return Err(TreeError::EmptyNode);
                         }
                         stack.push((s, true));
-                        for it in items.iter().rev() {
+                        for it in kids.iter().rev() {
                             stack.push((it, false));
                         }
                     }
@@ -483,25 +510,47 @@ impl Tree {
         let mut stack = vec![(self, 0u32)];
         while let Some((t, d)) = stack.pop() {
             best = best.max(d);
-            if let Tree::Node(kids) = t {
-                stack.extend(kids.iter().map(|k| (k, d + 1)));
-            }
+            stack.extend(t.children().iter().map(|k| (k, d + 1)));
         }
         best
     }
 
-    /// The minimax value with MAX to move at the root (recursion depth is
-    /// the tree's height, which the reader bounds).
-    pub fn value(&self, max: bool) -> i64 {
+    /// A node's children (none for a leaf).
+    pub fn children(&self) -> &[Tree] {
         match self {
-            Tree::Leaf(v) => *v,
+            Tree::Leaf(_) => &[],
+            Tree::Node(kids) | Tree::Chance(kids) => kids,
+        }
+    }
+
+    /// Whether a chance node is anywhere in the tree.
+    pub fn has_chance(&self) -> bool {
+        let mut stack = vec![self];
+        while let Some(t) = stack.pop() {
+            if matches!(t, Tree::Chance(_)) {
+                return true;
+            }
+            stack.extend(t.children());
+        }
+        false
+    }
+
+    /// The expectimax value with `max` (MAX or MIN) at the first choice
+    /// node (recursion depth is the tree's height, which the reader
+    /// bounds): the minimax value where there is no chance node.
+    pub fn value(&self, max: bool) -> f64 {
+        match self {
+            Tree::Leaf(v) => *v as f64,
             Tree::Node(kids) => {
                 let vs = kids.iter().map(|k| k.value(!max));
                 if max {
-                    vs.max().unwrap_or(0)
+                    vs.fold(f64::NEG_INFINITY, f64::max)
                 } else {
-                    vs.min().unwrap_or(0)
+                    vs.fold(f64::INFINITY, f64::min)
                 }
+            }
+            Tree::Chance(kids) => {
+                kids.iter().map(|k| k.value(max)).sum::<f64>() / kids.len() as f64
             }
         }
     }
@@ -514,10 +563,23 @@ impl Tree {
     pub fn reorder(&self, order: crate::ordering::Order) -> (Tree, Vec<Label>) {
         use crate::ordering::Order;
         fn walk(t: &Tree, max: bool, order: Order) -> (Tree, Option<Vec<Label>>) {
-            let Tree::Node(kids) = t else {
-                return (t.clone(), None);
+            let kids = match t {
+                Tree::Leaf(_) => return (t.clone(), None),
+                // Chance has no preference: its children keep their order.
+                Tree::Chance(kids) => {
+                    let (kids, labels): (Vec<Tree>, Vec<Label>) = kids
+                        .iter()
+                        .enumerate()
+                        .map(|(i, k)| {
+                            let (tree, sub) = walk(k, max, order);
+                            (tree, Label { label: i + 1, sub })
+                        })
+                        .unzip();
+                    return (Tree::Chance(kids), Some(labels));
+                }
+                Tree::Node(kids) => kids,
             };
-            let mut items: Vec<(i64, usize, Tree, Option<Vec<Label>>)> = kids
+            let mut items: Vec<(f64, usize, Tree, Option<Vec<Label>>)> = kids
                 .iter()
                 .enumerate()
                 .map(|(i, k)| {
@@ -531,7 +593,11 @@ impl Tree {
                 Order::Best | Order::Worst => {
                     // Better for the mover first (MAX: larger values).
                     items.sort_by(|a, b| {
-                        let c = if max { b.0.cmp(&a.0) } else { a.0.cmp(&b.0) };
+                        let c = if max {
+                            b.0.total_cmp(&a.0)
+                        } else {
+                            a.0.total_cmp(&b.0)
+                        };
                         let c = if order == Order::Worst {
                             c.reverse()
                         } else {
@@ -593,20 +659,23 @@ impl Tree {
 
     /// The tree as text: `((3 12 8) (2 4 6) (14 5 2))`.
     pub fn text(&self) -> String {
+        let parts = |kids: &[Tree]| kids.iter().map(Tree::text).collect::<Vec<_>>().join(" ");
         match self {
             Tree::Leaf(v) => v.to_string(),
-            Tree::Node(kids) => {
-                let parts: Vec<String> = kids.iter().map(Tree::text).collect();
-                format!("({})", parts.join(" "))
-            }
+            Tree::Node(kids) => format!("({})", parts(kids)),
+            Tree::Chance(kids) => format!("({CHANCE} {})", parts(kids)),
         }
     }
 
-    /// The tree as JSON: a number for a leaf, an array for a node.
+    /// The tree as JSON: a number for a leaf, an array for a node,
+    /// `{"chance": [...]}` for a chance node.
     pub fn to_json(&self) -> serde_json::Value {
+        let list =
+            |kids: &[Tree]| serde_json::Value::Array(kids.iter().map(Tree::to_json).collect());
         match self {
             Tree::Leaf(v) => serde_json::Value::from(*v),
-            Tree::Node(kids) => serde_json::Value::Array(kids.iter().map(Tree::to_json).collect()),
+            Tree::Node(kids) => list(kids),
+            Tree::Chance(kids) => serde_json::json!({ CHANCE: list(kids) }),
         }
     }
 }
@@ -620,12 +689,14 @@ pub struct Label {
     pub sub: Option<Vec<Label>>,
 }
 
-/// An abstract tree as a two-role turn-taking game (MAX at even depths).
-/// Goal of `max` at a leaf is its value, of `min` the negation (zero-sum).
+/// An abstract tree as a two-role turn-taking game (MAX and MIN alternate
+/// over the choice nodes), with a third role `random` (GDL-II's chance)
+/// choosing at the chance nodes when the tree has any. Goal of `max` at a
+/// leaf is its value, of `min` the negation (zero-sum); `random` has none.
 #[derive(Clone)]
 pub struct TreeGame {
     store: TermStore,
-    roles: [TermId; 2],
+    roles: Vec<TermId>,
     noop: TermId,
     /// Child-number moves `1`, `2`, ...
     numbers: Vec<TermId>,
@@ -634,7 +705,8 @@ pub struct TreeGame {
 
 #[derive(Clone)]
 struct TNode {
-    depth: u32,
+    /// The role choosing here (0 MAX, 1 MIN, 2 chance); none at a leaf.
+    mover: usize,
     value: Option<i64>,
     children: Vec<u32>,
     fluent: TermId,
@@ -649,7 +721,11 @@ impl TreeGame {
         let min = store.symbols.intern("min");
         let noop = store.symbols.intern("noop");
         let node_sym = store.symbols.intern("node");
-        let roles = [store.constant(max), store.constant(min)];
+        let mut roles = vec![store.constant(max), store.constant(min)];
+        if tree.has_chance() {
+            let random = store.symbols.intern(crate::terms::kw::RANDOM_NAME);
+            roles.push(store.constant(random));
+        }
         let noop = store.constant(noop);
         let mut g = TreeGame {
             store,
@@ -658,34 +734,39 @@ impl TreeGame {
             numbers: Vec::new(),
             nodes: Vec::new(),
         };
-        // Breadth-first numbering; paths for fluent names.
-        let mut queue: std::collections::VecDeque<(&Tree, Vec<TermId>, u32)> =
+        // Breadth-first numbering; paths for fluent names. Each queued node
+        // carries the role that chooses if it is a choice node.
+        let mut queue: std::collections::VecDeque<(&Tree, Vec<TermId>, usize)> =
             std::collections::VecDeque::new();
         queue.push_back((tree, Vec::new(), 0));
         let mut paths: std::collections::VecDeque<Vec<u32>> = std::collections::VecDeque::new();
         paths.push_back(Vec::new());
         let mut pending_children: Vec<(u32, usize)> = Vec::new();
-        while let Some((t, path, depth)) = queue.pop_front() {
+        while let Some((t, path, chooser)) = queue.pop_front() {
             let numbers = paths.pop_front().unwrap_or_default();
             let fluent = g.store.app(node_sym, &path);
             let id = g.nodes.len() as u32;
-            let (value, nkids) = match t {
-                Tree::Leaf(v) => (Some(*v), 0),
-                Tree::Node(kids) => (None, kids.len()),
+            let value = match t {
+                Tree::Leaf(v) => Some(*v),
+                _ => None,
             };
-            if let Tree::Node(kids) = t {
-                for (i, k) in kids.iter().enumerate() {
-                    let num = g.number(i + 1);
-                    let mut p = path.clone();
-                    p.push(num);
-                    queue.push_back((k, p, depth + 1));
-                    let mut n = numbers.clone();
-                    n.push(i as u32 + 1);
-                    paths.push_back(n);
-                }
+            let nkids = t.children().len();
+            // Chance passes the turn on; a choice hands it to the other.
+            let (mover, next) = match t {
+                Tree::Chance(_) => (2, chooser),
+                _ => (chooser, 1 - chooser),
+            };
+            for (i, k) in t.children().iter().enumerate() {
+                let num = g.number(i + 1);
+                let mut p = path.clone();
+                p.push(num);
+                queue.push_back((k, p, next));
+                let mut n = numbers.clone();
+                n.push(i as u32 + 1);
+                paths.push_back(n);
             }
             g.nodes.push(TNode {
-                depth,
+                mover,
                 value,
                 children: Vec::new(),
                 fluent,
@@ -776,8 +857,7 @@ impl StateMachine for TreeGame {
             return Ok(Vec::new());
         }
         let k = n.children.len();
-        let mover = (n.depth % 2) as usize;
-        if role == mover {
+        if role == n.mover {
             Ok((1..=k).map(|i| self.numbers[i - 1]).collect())
         } else {
             Ok(vec![self.noop])
@@ -788,9 +868,8 @@ impl StateMachine for TreeGame {
             .nodes
             .get(*s as usize)
             .ok_or_else(|| EvalError::BadMove("no such tree node".into()))?;
-        let mover = (n.depth % 2) as usize;
         let mv = *joint
-            .get(mover)
+            .get(n.mover)
             .ok_or_else(|| EvalError::BadMove("joint move too short".into()))?;
         let i = self
             .numbers
@@ -809,10 +888,12 @@ impl StateMachine for TreeGame {
             .is_none_or(|n| n.children.is_empty()))
     }
     fn goal_values(&mut self, s: &u32) -> Result<Vec<Vec<i64>>, EvalError> {
-        match self.nodes.get(*s as usize).and_then(|n| n.value) {
-            Some(v) => Ok(vec![vec![v], vec![-v]]),
-            None => Ok(vec![Vec::new(), Vec::new()]),
-        }
+        let mut goals = match self.nodes.get(*s as usize).and_then(|n| n.value) {
+            Some(v) => vec![vec![v], vec![-v]],
+            None => vec![Vec::new(), Vec::new()],
+        };
+        goals.resize(self.roles.len(), Vec::new());
+        Ok(goals)
     }
     fn fluents(&self, s: &u32) -> Vec<TermId> {
         self.nodes
@@ -853,6 +934,44 @@ mod tests {
     }
 
     #[test]
+    fn chance_nodes_average_and_pass_the_turn_on() {
+        // MAX chooses between two chance nodes: 4 (3 and 5) or 5 (2 and 8).
+        let t = Tree::parse("((chance 3 5) (CHANCE 2 8))").unwrap();
+        assert_eq!(t.value(true), 5.0);
+        assert_eq!(t.text(), "((chance 3 5) (chance 2 8))");
+        assert_eq!(
+            t.to_json().to_string(),
+            r#"[{"chance":[3,5]},{"chance":[2,8]}]"#
+        );
+        // Chance at the root passes the turn on: MAX chooses below it,
+        // the mean of 9 and 6.
+        let t = Tree::parse("(chance (1 9) (4 6))").unwrap();
+        assert_eq!(t.value(true), 7.5);
+        assert!(Tree::parse("(chance)").is_err());
+        let mut g = TreeGame::new(&t);
+        let names: Vec<String> = g.roles().iter().map(|&r| g.terms().display(r)).collect();
+        assert_eq!(names, ["max", "min", "random"]);
+        assert_eq!(crate::reasoner::chance_role(&g), Some(2));
+        let root = g.initial_state().unwrap();
+        let legal = g.all_legal_moves(&root).unwrap();
+        assert_eq!(legal.iter().map(Vec::len).collect::<Vec<_>>(), [1, 1, 2]);
+        let c = g
+            .next_state(&root, &[legal[0][0], legal[1][0], legal[2][1]])
+            .unwrap();
+        let legal = g.all_legal_moves(&c).unwrap();
+        assert_eq!(
+            legal.iter().map(Vec::len).collect::<Vec<_>>(),
+            [2, 1, 1],
+            "MAX after chance at the root"
+        );
+        // A tree without chance keeps its two roles.
+        assert_eq!(
+            TreeGame::new(&Tree::parse("(1 2)").unwrap()).roles().len(),
+            2
+        );
+    }
+
+    #[test]
     fn tree_game_is_a_turn_taking_state_machine() {
         let mut g = TreeGame::new(&Tree::parse("((3 12) (2))").unwrap());
         let root = g.initial_state().unwrap();
@@ -872,7 +991,7 @@ mod tests {
     fn trees_reorder_by_value_and_keep_their_labels() {
         use crate::ordering::Order;
         let t = Tree::parse("((3 12 8) (2 4 6) (14 5 2))").unwrap();
-        assert_eq!(t.value(true), 3);
+        assert_eq!(t.value(true), 3.0);
         let (best, labels) = t.reorder(Order::Best);
         // MAX first takes the child worth 3; MIN nodes put their smallest first.
         assert_eq!(best.text(), "((3 8 12) (2 4 6) (2 5 14))");
@@ -895,7 +1014,7 @@ mod tests {
             "((2 5 14) (6 4 2) (8 12 3))"
         );
         assert_eq!(t.reorder(Order::Given).0, t);
-        assert_eq!(best.value(true), 3);
+        assert_eq!(best.value(true), 3.0);
         let r = Tree::random(3, 4, 11).unwrap();
         assert_eq!(
             (r.height(), r.text().matches('(').count()),

@@ -28,7 +28,8 @@ pub struct Ordering;
 #[ts(type = "number | 'inf' | '-inf'")]
 pub struct SearchValue;
 
-/// A nested abstract tree: numbers are leaves.
+/// A nested abstract tree: numbers are leaves, `{chance: [...]}` chance
+/// nodes (each child equally likely).
 #[derive(TS)]
-#[ts(type = "number | AbstractTree[]")]
+#[ts(type = "number | AbstractTree[] | { chance: AbstractTree[] }")]
 pub struct AbstractTree;

@@ -133,6 +133,19 @@ export function buildModel(result, { labels = null } = {}) {
   return model;
 }
 
+/** An abstract tree's children: an array, or a chance node's `{chance: [...]}`; null for a leaf. */
+const kidsOf = (t) => (Array.isArray(t) ? t : Array.isArray(t?.chance) ? t.chance : null);
+
+/** Who chooses below node `n` (chance passes the turn on from the choice above it; MAX at the top). */
+function chooserBelow(nodes, n) {
+  for (let at = n; at; at = at.parent >= 0 ? nodes[at.parent] : null) {
+    if (at.kind === 'max') return 'min';
+    if (at.kind === 'min') return 'max';
+    if (at.kind !== 'chance') return 'max';
+  }
+  return 'max';
+}
+
 /** Adds the nodes of an abstract tree that the search never entered (its shape is known). */
 function completeAbstract(model, tree, _labels) {
   const { nodes } = model;
@@ -140,13 +153,14 @@ function completeAbstract(model, tree, _labels) {
     if (n.placeholder) continue;
     n.path = model.result.paths?.[n.state] ?? null; // the engine's path of the node's state
   }
-  const subtreeAt = (path) => path.reduce((t, i) => (Array.isArray(t) ? t[i - 1] : undefined), tree);
+  const subtreeAt = (path) => path.reduce((t, i) => kidsOf(t)?.[i - 1], tree);
   const add = (parentIndex, sub, move, prunedAt, path) => {
     const p = nodes[parentIndex];
-    const leaf = !Array.isArray(sub);
+    const kids = kidsOf(sub);
+    const leaf = kids === null;
     const n = {
       index: nodes.length, parent: parentIndex, children: [], depth: p.depth + 1,
-      kind: leaf ? 'leaf' : p.kind === 'max' ? 'min' : 'max', move: String(move), state: -1,
+      kind: leaf ? 'leaf' : Array.isArray(sub) ? chooserBelow(nodes, p) : 'chance', move: String(move), state: -1,
       enterAt: INF, returnAt: INF, leafAt: INF, cutoffAt: INF, prunedAt, value: null, leafValue: null,
       staticValue: leaf ? Number(sub) : null, terminal: leaf, alpha: -INF, beta: INF, bounds: [], cutoff: null,
       path, unvisited: true,
@@ -154,7 +168,7 @@ function completeAbstract(model, tree, _labels) {
     nodes.push(n);
     p.children.push(n.index);
     if (!leaf) {
-      sub.forEach((c, i) => {
+      kids.forEach((c, i) => {
         add(n.index, c, i + 1, prunedAt, [...path, i + 1]);
       });
     }
@@ -162,9 +176,9 @@ function completeAbstract(model, tree, _labels) {
   // Every entered node: give leaves their static value and add missing children.
   const entered = nodes.filter((n) => !n.placeholder && n.path);
   for (const n of entered) {
-    const sub = subtreeAt(n.path);
-    if (!Array.isArray(sub)) {
-      n.staticValue = Number(sub);
+    const sub = kidsOf(subtreeAt(n.path));
+    if (sub === null) {
+      n.staticValue = Number(subtreeAt(n.path));
       continue;
     }
     const have = new Set(n.children.map((c) => nodes[c]).filter((c) => !c.placeholder).map((c) => c.path?.[c.path.length - 1]));
@@ -239,8 +253,8 @@ export function nodeAt(model, n, s) {
   let partial = null;
   if (done) value = n.value;
   else if (n.leafAt < s) value = n.leafValue;
-  else if (active && n.children.length) {
-    // Best value so far among the children that have returned.
+  else if (active && n.children.length && n.kind !== 'chance') {
+    // Best value so far among the children that have returned (a chance node's mean needs them all).
     let best = null;
     for (const c of n.children) {
       const child = model.nodes[c];
@@ -283,7 +297,7 @@ export function eventNode(model, s) {
   return model.indexOfId.get(e.node) ?? -1;
 }
 
-const KIND = { max: 'MAX', min: 'MIN', leaf: 'leaf', forced: 'forced', pruned: 'pruned' };
+const KIND = { max: 'MAX', min: 'MIN', chance: 'chance', leaf: 'leaf', forced: 'forced', pruned: 'pruned' };
 
 /** A readable sentence for event number s-1 (what the last step did). */
 export function describeEvent(model, s, name = (i) => `node ${i}`) {
@@ -304,7 +318,9 @@ export function describeEvent(model, s, name = (i) => `node ${i}`) {
       return `Cut-off at ${who}: ${fmt(num(e.value))} ${max ? '≥ β' : '≤ α'} = ${fmt(num(max ? e.beta : e.alpha))}; ${e.pruned?.length ?? 0} move${e.pruned?.length === 1 ? '' : 's'} pruned (${(e.pruned ?? []).map((p) => p.move).join(', ')}).`;
     }
     case 'return':
-      return `${who} returns ${fmt(num(e.value))}.`;
+      return n?.kind === 'chance'
+        ? `${who} returns ${fmt(num(e.value))}, the mean of its ${n.children.length} children (each equally likely).`
+        : `${who} returns ${fmt(num(e.value))}.`;
     case 'best_move':
       return `Best move: ${model.abstract ? labelOfRootMove(model, e.move) : e.move}, value ${fmt(num(e.value))}.`;
     case 'truncated':

@@ -99,6 +99,8 @@ function shapePath(ctx, kind, x, y, r) {
     ctx.lineTo(x + r * 1.15, y - r * 0.8);
     ctx.lineTo(x - r * 1.15, y - r * 0.8);
     ctx.closePath();
+  } else if (kind === 'chance') {
+    ctx.arc(x, y, r * 1.05, 0, Math.PI * 2);
   } else if (kind === 'forced') {
     ctx.arc(x, y, r * 0.85, 0, Math.PI * 2);
   } else if (kind === 'pruned') {
@@ -114,6 +116,7 @@ function shapeSvg(kind, x, y, r) {
   const f = (v) => Math.round(v * 10) / 10;
   if (kind === 'max') return `<path d="M${f(x)} ${f(y - r * 1.05)}L${f(x + r * 1.15)} ${f(y + r * 0.8)}L${f(x - r * 1.15)} ${f(y + r * 0.8)}Z"`;
   if (kind === 'min') return `<path d="M${f(x)} ${f(y + r * 1.05)}L${f(x + r * 1.15)} ${f(y - r * 0.8)}L${f(x - r * 1.15)} ${f(y - r * 0.8)}Z"`;
+  if (kind === 'chance') return `<circle cx="${f(x)}" cy="${f(y)}" r="${f(r * 1.05)}"`;
   if (kind === 'forced') return `<circle cx="${f(x)}" cy="${f(y)}" r="${f(r * 0.85)}"`;
   if (kind === 'pruned') return `<circle cx="${f(x)}" cy="${f(y)}" r="${f(r * 0.6)}"`;
   const s = r * 0.85;

@@ -19,6 +19,7 @@ export const CLASSIC = '((3 12 8) (2 4 6) (14 5 2))';
 const PRESETS = [
   ['classic', 'Lecture: ((3 12 8) (2 4 6) (14 5 2))', CLASSIC],
   ['deeper', 'Depth 3: ((…)(…)) with cut-offs on both sides', '(((3 17) (2 12)) ((15 25) (0 2)) ((2 5) (3 2)))'],
+  ['chance', 'Chance: MAX, then dice, then MIN (expectimax)', '((chance (3 12) (8 2)) (chance (4 6) (14 5)))'],
   ['wide', 'Depth 4, branching 3 (81 leaves)', null],
   ['huge', 'Large: branching 10, depth 4 (11,111 nodes)', null],
 ];
@@ -411,6 +412,9 @@ export class TreeView {
   }
 
   showModels(models, orders) {
+    // Chance nodes get their line in the legend only where the tree has some.
+    const chance = models.some((m) => m.nodes.some((n) => n.kind === 'chance'));
+    this.legend.textContent = `△ MAX (chooses the largest) · ▽ MIN (the smallest) · ${chance ? '○ chance (the mean of its children, each equally likely) · ' : ''}□ leaf · dashed: not yet searched · grey: pruned, ✂ with the bound that cut it · thick orange: principal variation · (α, β) under the nodes on the search path.`;
     this.panes = [];
     this.panesBox.replaceChildren();
     this.panesBox.classList.toggle('two', models.length > 1);
@@ -617,7 +621,7 @@ export class TreeView {
   describeNode(model, i, s, { small = false } = {}) {
     const n = model.nodes[i];
     const st = nodeAt(model, n, s);
-    const kind = { max: 'MAX', min: 'MIN', leaf: 'leaf', forced: 'forced', pruned: 'pruned move' }[n.kind] ?? n.kind;
+    const kind = { max: 'MAX', min: 'MIN', chance: 'chance (the mean of its children)', leaf: 'leaf', forced: 'forced', pruned: 'pruned move' }[n.kind] ?? n.kind;
     const lines = [h('strong', { text: `${kind}${n.label ? ` · move ${n.label}` : ''}` })];
     const facts = [];
     if (st.value !== null) facts.push(`value ${fmt(st.value)}`);

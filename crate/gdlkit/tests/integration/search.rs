@@ -208,6 +208,53 @@ proptest! {
     }
 }
 
+/// Random abstract trees with chance nodes (`(chance ...)`) as text.
+fn arb_chance_tree() -> impl Strategy<Value = String> {
+    let leaf = (-20i64..=20).prop_map(|v| v.to_string());
+    leaf.prop_recursive(4, 64, 4, |inner| {
+        (prop::collection::vec(inner, 1..=4), any::<bool>()).prop_map(|(kids, chance)| {
+            format!(
+                "({}{})",
+                if chance { "chance " } else { "" },
+                kids.join(" ")
+            )
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
+
+    /// Expectimax: minimax and alpha-beta (every configuration) give the
+    /// tree's value computed directly (chance: the mean of its children;
+    /// MAX and MIN alternate over the other nodes), and their traces
+    /// replay to it.
+    #[test]
+    fn searches_give_the_expectimax_value_of_chance_trees(text in arb_chance_tree()) {
+        let tree = Tree::parse(&text).unwrap();
+        let want = tree.value(true);
+        let d = tree.height().max(1);
+        let mut g = TreeGame::new(&tree);
+        let root = g.initial_state().unwrap();
+        let (mm, _) = minimax(&mut g, &mut Constant, &root, 0, d);
+        prop_assert!((mm - want).abs() < 1e-9, "minimax {} against {} on {}", mm, want, &text);
+        for (tt, ordering, iterative) in [(false, false, false), (true, false, true), (false, true, true), (true, true, true)] {
+            let (v, _, t) = alphabeta(&mut g, Box::new(Constant), &root, 0, ab_config(d, tt, ordering, iterative), !iterative);
+            prop_assert!((v - want).abs() < 1e-9, "alphabeta {} against {} (tt {} ordering {}) on {}", v, want, tt, ordering, &text);
+            if let Some(t) = t {
+                prop_assert!((replay(&t.events).unwrap() - want).abs() < 1e-9);
+            }
+        }
+        let mut tr = Trace::new(1_000_000);
+        let mut c = Constant;
+        let mut mmx = Minimax::new(&mut g, &mut c, 0, &Budget::default());
+        mmx.trace = Some(&mut tr);
+        let (v, _) = mmx.search(&root, d).map_err(|_| "stopped").unwrap();
+        prop_assert!((replay(&tr.events).unwrap() - v).abs() < 1e-9);
+        prop_assert_eq!(Tree::parse(&tree.text()).unwrap(), tree);
+    }
+}
+
 /// A ticTacToe position after `moves` pseudo-random joint moves (not terminal).
 fn ttt_position<M: StateMachine>(m: &mut M, seed: u64, moves: usize) -> M::State {
     let mut rng = fastrand::Rng::with_seed(seed);
@@ -1120,5 +1167,76 @@ fn the_players_that_draw_a_tree_trace_every_node() {
         let entered = events.iter().filter(|e| e["type"] == "enter").count();
         assert_eq!(serde_json::json!(entered), v["stats"]["nodes"], "{name}");
         assert!(events.iter().any(|e| e["type"] == "best_move"), "{name}");
+    }
+}
+
+/// A GDL-II game against chance: the player bets `safe` (40) or `risky`
+/// (90 when the die shows 1 of 3, else 0), the die thrown either with the
+/// bet (`simultaneous`) or after it. Either way minimax and alpha-beta
+/// value `risky` at 30 and play `safe` for 40: chance is averaged, not
+/// played as an adversary (which would value `risky` at 0) nor as an ally.
+#[test]
+fn chance_is_averaged_in_games_with_the_bet_before_or_with_the_throw() {
+    let game = |simultaneous: bool| {
+        let throw_step = if simultaneous { 0 } else { 1 };
+        format!(
+            "(role player) (role random)
+             (init (step 0))
+             (succ 0 1) (succ 1 2) (face 1) (face 2) (face 3)
+             (<= (legal player safe) (true (step 0)))
+             (<= (legal player risky) (true (step 0)))
+             (<= (legal player noop) (not (true (step 0))))
+             (<= (legal random (throw ?f)) (true (step {throw_step})) (face ?f))
+             (<= (legal random noop) (not (true (step {throw_step}))))
+             (<= (next (bet ?b)) (does player ?b) (distinct ?b noop))
+             (<= (next (bet ?b)) (true (bet ?b)))
+             (<= (next (shown ?f)) (does random (throw ?f)))
+             (<= (next (shown ?f)) (true (shown ?f)))
+             (<= (next (step ?y)) (true (step ?x)) (succ ?x ?y))
+             (<= terminal (true (step {end})))
+             (<= (goal player 40) (true (bet safe)))
+             (<= (goal player 90) (true (bet risky)) (true (shown 1)))
+             (<= (goal player 0) (true (bet risky)) (not (true (shown 1))))",
+            end = throw_step + 1
+        )
+    };
+    for simultaneous in [true, false] {
+        let text = game(simultaneous);
+        let mut m = gdlkit::load_game(&text).unwrap();
+        let root = m.initial_state().unwrap();
+        let (v, _) = minimax(&mut m, &mut Constant, &root, 0, 4);
+        assert_eq!(v, 40.0, "minimax, simultaneous {simultaneous}");
+        let (v, _, t) = alphabeta(
+            &mut m,
+            Box::new(Constant),
+            &root,
+            0,
+            ab_config(4, false, false, false),
+            true,
+        );
+        assert_eq!(v, 40.0, "alphabeta, simultaneous {simultaneous}");
+        let events = t.unwrap().events;
+        assert_eq!(replay(&events).unwrap(), 40.0);
+        let means: Vec<f64> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Enter {
+                    node,
+                    kind: gdlkit::trace::NodeKind::Chance,
+                    ..
+                } => Some(*node),
+                _ => None,
+            })
+            .filter_map(|id| {
+                events.iter().find_map(|e| match e {
+                    Event::Return { node, value } if *node == id => Some(*value),
+                    _ => None,
+                })
+            })
+            .collect();
+        assert!(
+            means.contains(&30.0),
+            "risky's mean among {means:?}, simultaneous {simultaneous}"
+        );
     }
 }

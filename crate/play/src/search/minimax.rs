@@ -7,8 +7,8 @@
 //! stays deliberately plain.
 
 use super::{
-    goal_of, replies, searched_move, since, turn_of, Budget, Heuristic, Iteration, Limit, Player,
-    SearchResult, Stats, Stop, Turn, MAX_DEPTH,
+    chance_replies, chance_turn, goal_of, replies, searched_move, since, turn_of, Budget,
+    Heuristic, Iteration, Limit, Player, SearchResult, Stats, Stop, Turn, MAX_DEPTH,
 };
 use crate::clock::now_ms;
 use crate::ordering::Order;
@@ -29,10 +29,13 @@ pub struct Minimax<'a, M: StateMachine> {
     /// The order of each node's moves (teaching; values do not change).
     pub order: Order,
     budget: Budget,
+    /// GDL-II's chance role, whose nodes are averaged.
+    chance: Option<usize>,
 }
 
 impl<'a, M: StateMachine> Minimax<'a, M> {
     pub fn new(m: &'a mut M, h: &'a mut dyn Heuristic<M>, role: usize, budget: &Budget) -> Self {
+        let chance = crate::reasoner::chance_role(&*m);
         Minimax {
             m,
             h,
@@ -43,6 +46,7 @@ impl<'a, M: StateMachine> Minimax<'a, M> {
             estimated: false,
             order: Order::Given,
             budget: *budget,
+            chance,
         }
     }
 
@@ -137,6 +141,12 @@ impl<'a, M: StateMachine> Minimax<'a, M> {
             self.order,
             &self.budget,
         )?;
+        if chance_turn(&legal, self.role, self.chance) {
+            let id = self.enter(s, parent, ply, NodeKind::Chance, mv, false);
+            let mean = self.over_chance(s, depth, ply, id, &legal)?;
+            self.ret(id, mean);
+            return Ok((mean, None));
+        }
         let turn = turn_of(&legal, self.role);
         let kind = match turn {
             Turn::Forced => NodeKind::Forced,
@@ -173,6 +183,28 @@ impl<'a, M: StateMachine> Minimax<'a, M> {
         };
         self.leaf(id, v, terminal);
         Ok((v, None))
+    }
+
+    /// Chance chooses: the mean of the values over its moves.
+    fn over_chance(
+        &mut self,
+        s: &M::State,
+        depth: u32,
+        ply: u32,
+        id: Option<u32>,
+        legal: &[Vec<TermId>],
+    ) -> Result<f64, Stop> {
+        let joints = crate::reasoner::joint_moves(legal)?;
+        let mut sum = 0.0;
+        for joint in &joints {
+            let label = self
+                .trace
+                .as_ref()
+                .map(|_| joint_label(&*self.m, legal, joint));
+            let child = self.m.next_state(s, joint)?;
+            sum += self.node(&child, depth - 1, ply + 1, id, label)?.0;
+        }
+        Ok(sum / joints.len() as f64)
     }
 
     /// At most one role chooses: the best (`min`: the least) value over the
@@ -220,18 +252,30 @@ impl<'a, M: StateMachine> Minimax<'a, M> {
         legal: &[Vec<TermId>],
     ) -> Result<(f64, Option<TermId>), Stop> {
         let (mut best, mut best_move) = (f64::NEG_INFINITY, None);
+        // Chance as the only other role replies uniformly: the mean.
+        let chance = chance_replies(legal, self.role, self.chance);
+        let kind = if chance {
+            NodeKind::Chance
+        } else {
+            NodeKind::Min
+        };
         for &ours in &legal[self.role] {
             let label = self.trace.as_ref().map(|_| self.m.terms().display(ours));
-            let rid = self.enter(s, id, ply, NodeKind::Min, label, true);
-            let mut worst = f64::INFINITY;
-            for joint in replies(legal, self.role, ours)? {
+            let rid = self.enter(s, id, ply, kind, label, true);
+            let (mut worst, mut sum) = (f64::INFINITY, 0.0);
+            let reps = replies(legal, self.role, ours)?;
+            for joint in &reps {
                 let label = self
                     .trace
                     .as_ref()
-                    .map(|_| joint_label(&*self.m, legal, &joint));
-                let child = self.m.next_state(s, &joint)?;
+                    .map(|_| joint_label(&*self.m, legal, joint));
+                let child = self.m.next_state(s, joint)?;
                 let (v, _) = self.node(&child, depth - 1, ply + 1, rid, label)?;
                 worst = worst.min(v);
+                sum += v;
+            }
+            if chance {
+                worst = sum / reps.len() as f64;
             }
             self.ret(rid, worst);
             if worst > best {
@@ -279,6 +323,7 @@ impl<M: StateMachine> MinimaxPlayer<M> {
         };
         let mut limit = Limit::new(&self.budget);
         for d in 1..=max_depth {
+            let chance = crate::reasoner::chance_role(&*m);
             let mut mm = Minimax {
                 m,
                 h: &mut *self.h,
@@ -289,6 +334,7 @@ impl<M: StateMachine> MinimaxPlayer<M> {
                 estimated: false,
                 order: Order::Given,
                 budget: self.budget,
+                chance,
             };
             let r = mm.search(state, d);
             limit = mm.limit.clone();

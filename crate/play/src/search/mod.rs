@@ -415,6 +415,26 @@ pub fn turn_of(legal: &[Vec<TermId>], role: usize) -> Turn {
     }
 }
 
+/// Whether, of the roles other than ours, only GDL-II's chance role
+/// (`chance`) has a choice in a state with these legal moves: it replies
+/// uniformly, so minimax and alpha-beta take the mean of the values over
+/// its moves (expectimax), after our move if we choose too.
+pub fn chance_replies(legal: &[Vec<TermId>], role: usize, chance: Option<usize>) -> bool {
+    chance.is_some_and(|c| {
+        c != role
+            && legal.get(c).is_some_and(|ms| ms.len() > 1)
+            && legal
+                .iter()
+                .enumerate()
+                .all(|(r, ms)| r == c || r == role || ms.len() <= 1)
+    })
+}
+
+/// Whether only the chance role has a choice: a chance node.
+pub fn chance_turn(legal: &[Vec<TermId>], role: usize, chance: Option<usize>) -> bool {
+    chance_replies(legal, role, chance) && legal.get(role).is_none_or(|ms| ms.len() <= 1)
+}
+
 /// The joint moves where our role plays `ours` and the others range over
 /// their legal moves (first other role slowest).
 pub fn replies(

@@ -303,6 +303,7 @@ impl<M: StateMachine, B: BoxedHeuristic<M>> AlphaBeta<M, B> {
         limit: &mut Limit,
         trace: Option<&mut Trace>,
     ) -> (Result<Out, Stop>, Stats, Option<(TermId, f64)>) {
+        let chance = crate::reasoner::chance_role(&*m);
         let mut cx = Cx {
             m,
             h: self.h.get(),
@@ -321,6 +322,7 @@ impl<M: StateMachine, B: BoxedHeuristic<M>> AlphaBeta<M, B> {
             budget: self.cfg.budget,
             trace,
             root_best: None,
+            chance,
         };
         let r = match mode {
             Mode::MaxN => cx.maxn(root, depth, 0).map(|(v, solved, best)| Out {

@@ -8,7 +8,8 @@ use crate::reasoner::content_keys::Key;
 use crate::reasoner::StateMachine;
 use crate::search::minimax::order_moves;
 use crate::search::{
-    goal_of, replies, turn_of, Budget, Heuristic, Limit, Stats, Stop, Turn, MAX_DEPTH,
+    chance_replies, chance_turn, goal_of, replies, turn_of, Budget, Heuristic, Limit, Stats, Stop,
+    Turn, MAX_DEPTH,
 };
 use crate::terms::TermId;
 use crate::trace::{joint_label, BoundKind, Event, NodeKind, Pruned, Trace};
@@ -30,6 +31,8 @@ pub(super) struct Cx<'a, M: StateMachine> {
     /// Best root move so far in this iteration (for a cut-short first
     /// iteration).
     pub(super) root_best: Option<(TermId, f64)>,
+    /// GDL-II's chance role, whose nodes are averaged.
+    pub(super) chance: Option<usize>,
 }
 
 /// A node whose moves are being searched: what its move loops read.
@@ -209,6 +212,7 @@ impl<M: StateMachine> Cx<'_, M> {
         )?;
         let turn = turn_of(&legal, self.role);
         let kind = match turn {
+            _ if chance_turn(&legal, self.role, self.chance) => NodeKind::Chance,
             Turn::Forced => NodeKind::Forced,
             Turn::Ours | Turn::Both => NodeKind::Max,
             Turn::Theirs => NodeKind::Min,
@@ -224,14 +228,21 @@ impl<M: StateMachine> Cx<'_, M> {
             legal: &legal,
             tt_best: tt_best.as_deref(),
         };
-        let scan = if turn == Turn::Both {
+        let scan = if kind == NodeKind::Chance {
+            self.chance(&node)?
+        } else if turn == Turn::Both {
             self.simultaneous(&node)?
         } else {
             self.sequential(&node, kind != NodeKind::Min)?
         };
         let best = scan.best;
         self.event(id, |node| Event::Return { node, value: best });
-        self.store_node(key, depth, alpha0, beta0, &scan);
+        // A chance node's mean is exact: its children had the full window.
+        let (a, b) = match kind {
+            NodeKind::Chance => (f64::NEG_INFINITY, f64::INFINITY),
+            _ => (alpha0, beta0),
+        };
+        self.store_node(key, depth, a, b, &scan);
         Ok(Out {
             value: scan.best,
             solved: scan.solved,
@@ -368,6 +379,20 @@ impl<M: StateMachine> Cx<'_, M> {
         solved: &mut bool,
     ) -> Result<(f64, Option<Vec<TermId>>), Stop> {
         let label = self.trace.as_ref().map(|_| self.m.terms().display(our));
+        if chance_replies(n.legal, self.role, self.chance) {
+            let rid = self.enter(n.s, n.id, n.ply, NodeKind::Chance, label, true, alpha, beta);
+            let reps = replies(n.legal, self.role, our)?;
+            let node = Node {
+                legal: n.legal,
+                id: rid,
+                ..*n
+            };
+            let scan = self.chance_over(&node, &reps)?;
+            *solved &= scan.solved;
+            let mean = scan.best;
+            self.event(rid, |node| Event::Return { node, value: mean });
+            return Ok((mean, reps.first().cloned()));
+        }
         let rid = self.enter(n.s, n.id, n.ply, NodeKind::Min, label, true, alpha, beta);
         let mut rbeta = beta;
         let mut worst = f64::INFINITY;
@@ -394,6 +419,36 @@ impl<M: StateMachine> Cx<'_, M> {
         }
         self.event(rid, |node| Event::Return { node, value: worst });
         Ok((worst, worst_joint))
+    }
+
+    /// Chance chooses: the mean of its children's values, each searched
+    /// with the full window (a bound on one child bounds no mean), so
+    /// nothing below a chance node is cut by a window from above it.
+    fn chance(&mut self, n: &Node<'_, M::State>) -> Result<Scan, Stop> {
+        let joints = crate::reasoner::joint_moves(n.legal)?;
+        self.chance_over(n, &joints)
+    }
+
+    /// The mean over `joints` (chance's moves) below `n`.
+    fn chance_over(
+        &mut self,
+        n: &Node<'_, M::State>,
+        joints: &[Vec<TermId>],
+    ) -> Result<Scan, Stop> {
+        let (mut sum, mut solved) = (0.0, true);
+        for joint in joints {
+            let label = self.label(n.legal, joint);
+            let child = self.m.next_state(n.s, joint)?;
+            let (lo, hi) = (f64::NEG_INFINITY, f64::INFINITY);
+            let o = self.ab(&child, n.depth - 1, n.ply + 1, lo, hi, n.id, label)?;
+            sum += o.value;
+            solved &= o.solved;
+        }
+        Ok(Scan {
+            best: sum / joints.len() as f64,
+            best_joint: None,
+            solved,
+        })
     }
 
     /// At most one role chooses (or ours does not): a max node when it is
