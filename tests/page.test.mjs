@@ -288,6 +288,31 @@ test('play: Monty Hall against chance: its draws are the engine\'s, the candidat
   await context.close();
 });
 
+test('play: pig\'s throws are drawn as dice, in the move list and in what a seat saw', async () => {
+  // Two random seats: nothing is hidden, every throw is in the move list with its die.
+  const { page, errors, context } = await open('?view=play&game=pig&players=random;random');
+  await page.locator('.goals').waitFor({ state: 'visible' });
+  const throws = await page.locator('.history li button').evaluateAll((bs) => bs.flatMap((b) => {
+    const m = /chance: \(throw (\d)\)/.exec(b.textContent);
+    return m ? [[m[1], [...b.querySelectorAll('.chance-drawn svg')].map((s) => `${s.dataset.kind} ${s.dataset.content}`)]] : [];
+  }));
+  assert.ok(throws.length >= 1, 'at least one throw');
+  for (const [face, drawn] of throws) assert.deepEqual(drawn, [`die ${face}`]);
+  await context.close();
+  // A human seat sees the throw it perceived as a die.
+  const human = await open('?view=play&game=pig&players=human;random');
+  await human.page.locator('.role-moves button.move[data-move="roll"]').first().click();
+  await human.page.locator('.seat-view .seen-percepts', { hasText: 'thrown' }).first().waitFor();
+  const seen = await human.page.locator('.seat-view li').evaluateAll((lis) => lis.flatMap((li) => {
+    const m = /\(thrown (\d)\)/.exec(li.textContent);
+    return m ? [[m[1], [...li.querySelectorAll('.chance-drawn svg')].map((s) => s.dataset.content)]] : [];
+  }));
+  assert.ok(seen.length >= 1);
+  for (const [face, drawn] of seen) assert.deepEqual(drawn, [face]);
+  assert.deepEqual([...errors, ...human.errors], []);
+  await human.context.close();
+});
+
 test('play: a player spec the registry does not know is said, and the default engine plays', async () => {
   // The specs of the URL are parsed by the engine (Rust); x (human) is to move, so the message stays.
   const { page, errors, context } = await open('?view=play&game=ticTacToe&players=human;nosuch:ms=100');

@@ -109,7 +109,16 @@ function describe(g, handle, joint = []) {
  */
 function step(g, handle, joint) {
   const d = describe(g, g.next(handle, joint), joint);
-  if (g.isGdl2) d.percepts = g.percepts(handle, joint);
+  if (g.isGdl2) {
+    d.percepts = g.percepts(handle, joint);
+    // Chance's draw as cards or dice (Rust: chanceDrawings), in all and as each role saw it.
+    const c = g.chanceRole();
+    const st = structures.get(g);
+    const draw = optional('chanceDrawings');
+    if (c !== null && st && draw) {
+      d.chanceDrawn = { all: draw(st, joint[c]), seen: d.percepts.map((p) => draw(st, joint[c], p)) };
+    }
+  }
   return d;
 }
 

@@ -5,7 +5,7 @@
 // this module only draws them.
 
 import { h } from '../dom.js';
-import { cellKey, renderBoard } from './board.js';
+import { cellKey, drawingSvg, renderBoard } from './board.js';
 
 /**
  * The game so far as role `role` saw it: per step its move and its
@@ -18,6 +18,19 @@ export function seenBy(session, role, upto = session.cursor) {
     move: joint[role],
     percepts: session.states[i + 1]?.percepts?.[role] ?? [],
   }));
+}
+
+/**
+ * Chance's draw at step `i` (0-based) drawn as the engine names it (cards,
+ * dice: the worker's `chanceDrawn`), all of it or what `role` saw of it;
+ * null when there is nothing to draw.
+ */
+export function chanceDrawn(session, i, role = null) {
+  const drawn = session.states[i + 1]?.chanceDrawn;
+  const list = role === null ? drawn?.all : drawn?.seen?.[role];
+  if (!list?.length) return null;
+  const what = list.map((d) => `${d.kind} ${d.content}`).join(', ');
+  return h('span', { class: 'chance-drawn', role: 'img', 'aria-label': what, title: what }, ...list.map(drawingSvg));
 }
 
 /** A list of percepts as text (`nothing` when empty). */
@@ -39,7 +52,8 @@ export function seatPanel(session, role, belief = null) {
       ? h('ol', { class: 'seen-list' }, steps.map((s, i) =>
           h('li', { data: { step: String(i + 1) } },
             h('span', { class: 'seen-move', text: `step ${i + 1}: played ${s.move}` }),
-            h('span', { class: 'seen-percepts', text: ` — saw ${perceptText(s.percepts)}` }))))
+            h('span', { class: 'seen-percepts', text: ` — saw ${perceptText(s.percepts)}` }),
+            chanceDrawn(session, i, role) ?? '')))
       : h('p', { text: 'Nothing played yet.' }));
 }
 
@@ -99,7 +113,8 @@ export function revealPanel(session) {
         h('ul', {}, joint.map((move, r) => {
           const seen = states[i + 1]?.percepts?.[r] ?? [];
           const who = r === chance ? 'chance' : roles[r];
-          return h('li', { class: 'reveal-move', text: `${who}: ${move}${r === chance ? '' : ` — saw ${perceptText(seen)}`}` });
+          return h('li', { class: 'reveal-move', text: `${who}: ${move}${r === chance ? '' : ` — saw ${perceptText(seen)}`}` },
+            r === chance ? (chanceDrawn(session, i) ?? '') : '');
         }))))));
 }
 

@@ -16,7 +16,7 @@ import { WhyPanel } from './why.js';
 import { cellKey, renderBoard, renderFluentList } from './board.js';
 import { formatValue, heatColor, overlayOf } from './overlay.js';
 import { PerfectPlay, solvedMarks, solvedText } from './perfect.js';
-import { beliefPanel, chanceText, coverPanel, revealPanel, seatPanel, seenBy } from './hidden.js';
+import { beliefPanel, chanceDrawn, chanceText, coverPanel, revealPanel, seatPanel, seenBy } from './hidden.js';
 
 /** Cores for MCTS, alpha-beta and the ensemble: `auto` (all of this machine's, at most 8) or a number. */
 export const CORES = [
@@ -994,8 +994,10 @@ export class PlayView {
       if (hidden) text = viewer === null ? '…' : joint[viewer];
       const title = hidden ? undefined : joint.map((m, r) => `${sess.roles[r]}: ${m}`).join(', ');
       const current = sess.cursor === i + 1;
+      const shown = !hidden && sess.chance !== null && chosen.includes(chanceText(sess, joint[sess.chance], sess.chance));
       list.append(h('li', { class: current ? 'current' : i + 1 > sess.cursor ? 'future' : '' },
-        h('button', { type: 'button', class: 'link', text: `${i + 1}. ${text}`, title, 'aria-current': current ? 'step' : false, on: { click: () => this.goto(i + 1) } })));
+        h('button', { type: 'button', class: 'link', text: `${i + 1}. ${text}`, title, 'aria-current': current ? 'step' : false, on: { click: () => this.goto(i + 1) } },
+          (shown && chanceDrawn(sess, i)) || '')));
     });
     // Keep the current step in view inside the list only (never scroll the page).
     const cur = list.querySelector('.current');

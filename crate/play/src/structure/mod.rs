@@ -25,6 +25,7 @@
 
 pub mod board;
 pub mod boardsvg;
+pub mod chance;
 pub(crate) mod features;
 pub(crate) mod geometry;
 pub(crate) mod hexgrid;

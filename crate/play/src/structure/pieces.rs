@@ -28,7 +28,8 @@ pub struct Drawing {
     pub content: String,
     /// `blank`, `disc`, `man`, `king`, `chess`, `mark`, `number`, `arrow`,
     /// `burnt`, `tile` (a square piece: a trail, a crate), `token`, or
-    /// on shaped boards (`shapes`) `bar` (a disc on a peg) and `block`.
+    /// on shaped boards (`shapes`) `bar` (a disc on a peg) and `block`;
+    /// `card` and `die` for chance's draws (`chance`).
     pub kind: String,
     /// The owning role (an index into the structure's roles), if known.
     pub owner: Option<usize>,

@@ -362,6 +362,43 @@ fn card(name: &str) -> Drawing {
     }
 }
 
+/// A die showing `face` (1 to 6): a rounded square with its pips.
+pub fn die(face: u8) -> Drawing {
+    const AT: [(f64, f64); 7] = [
+        (30.0, 30.0),
+        (70.0, 30.0),
+        (30.0, 50.0),
+        (50.0, 50.0),
+        (70.0, 50.0),
+        (30.0, 70.0),
+        (70.0, 70.0),
+    ];
+    // Which of AT each face shows.
+    let pips: &[usize] = match face {
+        1 => &[3],
+        2 => &[1, 5],
+        3 => &[1, 3, 5],
+        4 => &[0, 1, 5, 6],
+        5 => &[0, 1, 3, 5, 6],
+        _ => &[0, 1, 2, 4, 5, 6],
+    };
+    let mut svg = String::from(
+        r##"<rect class="die" x="14" y="14" width="72" height="72" rx="14" fill="#fbfaf6" stroke="#3b3128" stroke-width="4"/>"##,
+    );
+    for &i in pips {
+        let (x, y) = AT[i];
+        let _ = write!(svg, r##"<circle cx="{x}" cy="{y}" r="7" fill="#1d2330"/>"##);
+    }
+    Drawing {
+        content: face.to_string(),
+        kind: "die".to_string(),
+        owner: None,
+        colour: "#fbfaf6".to_string(),
+        label: face.to_string(),
+        svg,
+    }
+}
+
 /// The only piece on the board of a game with one player (roles other
 /// than `random`) is that player on the board: a person.
 pub fn agent_drawings(b: &mut Board, roles: &[String]) {

@@ -112,3 +112,25 @@ pub fn board_cells(
         .collect();
     to_js(&out)
 }
+
+/// GDL-II: how chance's move `mv` looks, from the game's `structure`: a
+/// card or a die per drawn thing the structure recognises (`[]` for
+/// none). With `percepts`, only the things a role saw in them.
+#[wasm_bindgen(js_name = chanceDrawings, unchecked_return_type = "PieceDrawing[]")]
+pub fn chance_drawings(
+    #[wasm_bindgen(unchecked_param_type = "Structure")] structure: JsValue,
+    mv: &str,
+    #[wasm_bindgen(unchecked_param_type = "string[] | undefined")] percepts: JsValue,
+) -> Result<JsValue, JsValue> {
+    js::init();
+    let st: Structure = js::from_js_data(structure, "chanceDrawings: not a structure")?;
+    let seen: Option<Vec<String>> = if percepts.is_undefined() || percepts.is_null() {
+        None
+    } else {
+        Some(js::from_js_data(
+            percepts,
+            "chanceDrawings: percepts are not a list of strings",
+        )?)
+    };
+    to_js(&structure::chance::drawings(&st, mv, seen.as_deref()))
+}
