@@ -16,7 +16,7 @@ pub fn drawings(st: &Structure, mv: &str, seen: Option<&[String]>) -> Vec<Drawin
     let Some(m) = Fluent::of_texts(&[mv.to_string()]).pop() else {
         return Vec::new();
     };
-    let percepts = seen.map(|p| Fluent::of_texts(p));
+    let percepts = seen.map(Fluent::of_texts);
     m.args
         .iter()
         .filter(|a| {
