@@ -520,7 +520,13 @@ principalVariation?: Array<number>,
  * Trees with `trace`: each state's path of child numbers from the
  * root (null: not a tree node).
  */
-paths?: Array<Array<number> | null>, };
+paths?: Array<Array<number> | null>, 
+/**
+ * GDL-II games with `trace`: the searching role's information sets,
+ * groups of node ids where it chooses after the same own moves and
+ * percepts (`search::information_sets`).
+ */
+informationSets?: Array<Array<number>>, };
 
 /**
  * Options of `runMatch` (all optional).
@@ -1691,7 +1697,8 @@ content: string,
 /**
  * `blank`, `disc`, `man`, `king`, `chess`, `mark`, `number`, `arrow`,
  * `burnt`, `tile` (a square piece: a trail, a crate), `token`, or
- * on shaped boards (`shapes`) `bar` (a disc on a peg) and `block`.
+ * on shaped boards (`shapes`) `bar` (a disc on a peg) and `block`;
+ * `card` and `die` for chance's draws (`chance`).
  */
 kind: string, 
 /**

@@ -521,6 +521,28 @@ test('tree: chance nodes take the mean of their children (expectimax), MIN below
   await context.close();
 });
 
+test('tree: Monty Hall\'s tree joins what the candidate cannot tell apart (information sets) under chance nodes', async () => {
+  const { page, errors, context } = await open('?view=tree&source=initial&game=montyHall&algo=minimax&depth=3&role=candidate&step=end');
+  await page.waitForSelector('.root-value', { timeout: 60_000 });
+  await page.waitForFunction(() => document.querySelectorAll('.tree-outline li[data-info-set]').length > 0);
+  const outline = await page.locator('.tree-outline li').evaluateAll((l) => l.map((li) => [li.dataset.kind, li.dataset.infoSet ?? null]));
+  assert.ok(outline.filter(([k]) => k === 'chance').length >= 3, 'chance nodes under the first choice');
+  const sets = new Map();
+  for (const [kind, set] of outline) {
+    if (set === null) continue;
+    assert.equal(kind, 'max');
+    sets.set(set, (sets.get(set) ?? 0) + 1);
+  }
+  // One set per (chosen door, opened door), each of the two places of the car.
+  assert.deepEqual([...sets.values()], [2, 2, 2, 2, 2, 2]);
+  assert.match(await page.locator('.legend').textContent(), /information set/);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('button', { hasText: 'SVG' }).click()]);
+  assert.equal((readFileSync(await download.path(), 'utf8').match(/class="info-set"/g) ?? []).length, 6);
+  await shot(page, 'view-tree-information-sets');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('tree: stepping the lecture tree prunes 4 and 6, the root is 3', async () => {
   const { page, errors, context } = await open('?view=tree&tree=((3 12 8) (2 4 6) (14 5 2))');
   await page.waitForSelector('.step-counter[data-total="37"]');

@@ -130,6 +130,7 @@ export function buildModel(result, { labels = null } = {}) {
   labelMoves(model, labels);
   sortChildrenBySearchOrder(model);
   computePv(model);
+  computeInfoSets(model);
   return model;
 }
 
@@ -241,6 +242,16 @@ function sortChildrenBySearchOrder(model) {
 function computePv(model) {
   const ids = model.result.principalVariation ?? [];
   model.pv = new Set(ids.map((id) => model.indexOfId.get(id)).filter((i) => i !== undefined));
+}
+
+/**
+ * GDL-II: the searching role's information sets (the engine's
+ * `informationSets`: node ids) as node indices, and each node's set number.
+ */
+function computeInfoSets(model) {
+  const sets = (model.result.informationSets ?? []).map((ids) => ids.map((id) => model.indexOfId.get(id)).filter((i) => i !== undefined));
+  model.infoSets = sets.filter((g) => g.length > 1);
+  model.infoSetOf = new Map(model.infoSets.flatMap((g, k) => g.map((i) => [i, k + 1])));
 }
 
 /** What a node looks like at step `s` (events [0, s) applied). */

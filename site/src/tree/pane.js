@@ -201,7 +201,8 @@ export class TreePane {
       const status = st.pruned ? 'pruned' : st.active ? 'active' : st.done || (st.visited && n.kind === 'leaf' && st.value !== null) ? 'done' : st.visited ? 'visited' : 'unvisited';
       const value = st.value !== null ? fmt(st.value) : st.partial !== null ? `${n.kind === 'min' ? '≤' : '≥'}${fmt(st.partial)}` : n.staticValue !== null ? fmt(n.staticValue) : '';
       const solved = solvedLabel(m, n).slice(1);
-      const li = h('li', { data: { kind: n.kind, label: n.label ?? '', status, value, ...(solved ? { solved } : {}) } },
+      const infoSet = m.infoSetOf?.get(i);
+      const li = h('li', { data: { kind: n.kind, label: n.label ?? '', status, value, ...(solved ? { solved } : {}), ...(infoSet ? { infoSet: String(infoSet) } : {}) } },
         `${n.kind}${n.label ? ` ${n.label}` : ''}: ${status}${value ? `, value ${value}` : ''}${solved ? `, solved ${solved}` : ''}${st.cut && n.cutoff ? `, cut-off ${n.kind === 'max' ? '≥' : '≤'} ${fmt(n.cutoff.value)}` : ''}`);
       if (n.children.length) li.append(h('ul', {}, n.children.map(item)));
       return li;

@@ -30,6 +30,8 @@ export const COLORS = {
   select: '#111827',
   // The solved value (Perfect play) beside the search's.
   solved: '#6d28d9',
+  // GDL-II: nodes the searching role cannot tell apart.
+  infoSet: '#0f766e',
 };
 
 /** Everything needed to draw node i at step s. */
@@ -82,6 +84,25 @@ export function solvedLabel(model, n) {
 }
 
 /** Whether the edge into node i is on the principal variation. */
+/**
+ * GDL-II: the dashed links of the information sets, between neighbours
+ * of one set in drawing order (nodes of one ply share a row): [a, b] positions.
+ */
+function infoSetLinks(model, layout) {
+  const links = [];
+  for (const set of model.infoSets ?? []) {
+    const shown = set.filter((i) => layout.visible[i]).map((i) => pos(layout, model, i)).sort((a, b) => a.x - b.x);
+    for (let k = 1; k < shown.length; k++) links.push([shown[k - 1], shown[k]]);
+  }
+  return links;
+}
+
+/** An information set's link from node position a to b: an arc over the row, higher the wider it spans (so that interleaved sets stay apart). */
+function infoSetArc(a, b) {
+  const rise = R * 0.6 + Math.abs(b.x - a.x) * 0.18;
+  return { from: { x: a.x, y: a.y - R }, via: { x: (a.x + b.x) / 2, y: Math.min(a.y, b.y) - R - rise * 2 }, to: { x: b.x, y: b.y - R } };
+}
+
 function pvEdge(model, i, showPv) {
   const n = model.nodes[i];
   return showPv && model.pv.has(i) && n.parent >= 0 && model.pv.has(n.parent);
@@ -335,6 +356,19 @@ export function drawTree(ctx, model, layout, s, view, { current = -1, selected =
     }
   }
 
+  // Information sets: a dashed line between the nodes the role cannot tell apart.
+  ctx.strokeStyle = COLORS.infoSet;
+  ctx.lineWidth = 2;
+  ctx.setLineDash([6, 4]);
+  for (const [a, b] of infoSetLinks(model, layout)) {
+    const { from, via, to } = infoSetArc(a, b);
+    ctx.beginPath();
+    ctx.moveTo(from.x, from.y);
+    ctx.quadraticCurveTo(via.x, via.y, to.x, to.y);
+    ctx.stroke();
+  }
+  ctx.setLineDash([]);
+
   // Nodes.
   for (const i of inView) {
     const { x, y } = pos(layout, model, i);
@@ -462,6 +496,10 @@ export function treeSvg(model, layout, s, { current = -1, showPv = false, collap
     if (n.label) {
       out.push(`<text x="${(a.x + b.x) / 2}" y="${(a.y + b.y) / 2}" font-size="11" text-anchor="middle" dominant-baseline="middle" fill="${onPv ? COLORS.pv : COLORS.muted}" stroke="#fff" stroke-width="3" paint-order="stroke">${esc(n.label)}</text>`);
     }
+  }
+  for (const [a, b] of infoSetLinks(model, layout)) {
+    const { from, via, to } = infoSetArc(a, b);
+    out.push(`<path class="info-set" d="M${from.x} ${from.y}Q${via.x} ${via.y} ${to.x} ${to.y}" fill="none" stroke="${COLORS.infoSet}" stroke-width="2" stroke-dasharray="6 4"/>`);
   }
   for (const i of visible) {
     const { x, y } = pos(layout, model, i);

@@ -414,7 +414,8 @@ export class TreeView {
   showModels(models, orders) {
     // Chance nodes get their line in the legend only where the tree has some.
     const chance = models.some((m) => m.nodes.some((n) => n.kind === 'chance'));
-    this.legend.textContent = `△ MAX (chooses the largest) · ▽ MIN (the smallest) · ${chance ? '○ chance (the mean of its children, each equally likely) · ' : ''}□ leaf · dashed: not yet searched · grey: pruned, ✂ with the bound that cut it · thick orange: principal variation · (α, β) under the nodes on the search path.`;
+    const infoSets = models.some((m) => m.infoSets?.length);
+    this.legend.textContent = `△ MAX (chooses the largest) · ▽ MIN (the smallest) · ${chance ? '○ chance (the mean of its children, each equally likely) · ' : ''}□ leaf · dashed: not yet searched · grey: pruned, ✂ with the bound that cut it · thick orange: principal variation · (α, β) under the nodes on the search path.${infoSets ? ' Teal dashes join an information set: MAX nodes its role cannot tell apart (the same own moves and percepts); the search itself sees the whole state.' : ''}`;
     this.panes = [];
     this.panesBox.replaceChildren();
     this.panesBox.classList.toggle('two', models.length > 1);

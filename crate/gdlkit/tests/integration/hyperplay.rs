@@ -264,3 +264,97 @@ fn a_seats_view_holds_the_true_state() {
     }
     assert!(views >= 100, "only {views} exact views checked");
 }
+
+/// The lecture tree of Monty Hall from the start (minimax, traced): the
+/// candidate's last choices fall into six information sets, one per
+/// (chosen door, opened door), each of the two states that differ only in
+/// where the car is; nodes in different sets differ in what it saw.
+#[test]
+fn a_traced_search_groups_what_the_candidate_cannot_tell_apart() {
+    use gdlkit::search::report::{search_report, SearchOptions, Source};
+    use gdlkit::trace::{Event, NodeKind};
+    let text = game("montyHall.kif");
+    let program = parse_program(&text);
+    let mut m = gdlkit::engine::load_engine(&text, gdlkit::EngineChoice::Interpreter).unwrap();
+    let o = SearchOptions {
+        algorithm: "minimax".into(),
+        depth: Some(3),
+        role: Some("candidate".into()),
+        trace: true,
+        ..SearchOptions::default()
+    };
+    let r = search_report(
+        Source::Game {
+            label: "monty",
+            program: &program,
+            machine: &mut m,
+            at: None,
+        },
+        &o,
+    )
+    .unwrap();
+    // With the whole state in view the candidate always finds the car.
+    assert_eq!(r.value, 100.0);
+    let (events, states) = (r.events.unwrap(), r.states.unwrap());
+    let enter = |id: u32| {
+        events
+            .iter()
+            .find_map(|e| match e {
+                Event::Enter {
+                    node,
+                    kind,
+                    ply,
+                    state,
+                    ..
+                } if *node == id => Some((*kind, *ply, &states[*state])),
+                _ => None,
+            })
+            .unwrap()
+    };
+    let sets = r
+        .information_sets
+        .expect("a GDL-II game's trace has its information sets");
+    assert_eq!(sets.len(), 6, "{sets:?}");
+    let seen = |fluents: &Vec<String>| -> Vec<String> {
+        fluents
+            .iter()
+            .filter(|f| f.starts_with("(chosen") || f.starts_with("(closed"))
+            .cloned()
+            .collect()
+    };
+    let mut views = Vec::new();
+    for set in &sets {
+        assert_eq!(set.len(), 2, "{set:?}");
+        let [(k1, p1, s1), (k2, p2, s2)] = [enter(set[0]), enter(set[1])];
+        assert_eq!((k1, k2, p1, p2), (NodeKind::Max, NodeKind::Max, 2, 2));
+        assert_eq!(seen(s1), seen(s2), "what the candidate saw");
+        assert_ne!(s1, s2, "the car is elsewhere");
+        views.push(seen(s1));
+    }
+    views.sort();
+    views.dedup();
+    assert_eq!(views.len(), 6, "each set is another view");
+    // A game without hidden information has none.
+    let text = std::fs::read_to_string(format!(
+        "{}/../../games/ticTacToe.kif",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let program = parse_program(&text);
+    let mut m = gdlkit::engine::load_engine(&text, gdlkit::EngineChoice::Interpreter).unwrap();
+    let o = SearchOptions {
+        depth: Some(2),
+        trace: true,
+        ..SearchOptions::default()
+    };
+    let source = Source::Game {
+        label: "ttt",
+        program: &program,
+        machine: &mut m,
+        at: None,
+    };
+    assert!(search_report(source, &o)
+        .unwrap()
+        .information_sets
+        .is_none());
+}

@@ -42,6 +42,7 @@ pub mod fjo;
 pub mod fuzzy;
 pub mod heuristics;
 pub mod hidden;
+pub mod information_sets;
 pub mod matches;
 pub mod mcts;
 pub mod minimax;

@@ -232,6 +232,12 @@ pub struct SearchReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "typescript", ts(optional))]
     pub paths: Option<Vec<Option<Vec<u32>>>>,
+    /// GDL-II games with `trace`: the searching role's information sets,
+    /// groups of node ids where it chooses after the same own moves and
+    /// percepts (`search::information_sets`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub information_sets: Option<Vec<Vec<u32>>>,
 }
 
 /// A report's counters: a search's counts (`elapsed_ms` rounded to
@@ -403,7 +409,13 @@ fn search_game(
         single_pass: o.trace,
         order,
     };
-    run(machine, h, root, pass, out)
+    run(machine, h, root, pass, out)?;
+    if let (true, Some(events), Some(states)) = (program.is_gdl2(), &out.events, &out.states) {
+        let sets = super::information_sets::information_sets(machine, role, events, states)
+            .map_err(|e| ReportError::Game(e.to_string()))?;
+        out.information_sets = Some(sets);
+    }
+    Ok(())
 }
 
 fn role_index<M: StateMachine>(m: &M, role: Option<&str>) -> Result<usize, ReportError> {
