@@ -2,8 +2,10 @@
 //! each checks without a diagnostic and plays to the end; the fast engine
 //! agrees with the interpreter on legal moves, next states, goals and
 //! percepts along seeded random playouts; percepts appear where the rules
-//! put them; and Monty Hall's switching strategy wins two times in three
-//! (the probability, not a recorded number, is the oracle).
+//! put them, and on random small GDL-II games where a brute-force
+//! semantics written in the test says; and Monty Hall's switching strategy
+//! wins two times in three (the probability, not a recorded number, is the
+//! oracle).
 
 use gdlkit::engine::{Engine, EngineChoice, GroundBudget};
 use gdlkit::reasoner::{chance_role, draw_chance_move};
@@ -404,4 +406,217 @@ fn replays_carry_percepts_for_gdl2_games_only() {
     let r = gdlkit::replay::replay(&mut fast(ttt), &[vec!["(mark 1 1)".into(), "noop".into()]])
         .unwrap();
     assert!(r.to_json()["steps"][1].get("percepts").is_none());
+}
+
+/// One random `sees` rule of a generated game, as the test itself reads
+/// it (the brute-force semantics below) and as KIF.
+#[derive(Clone, Debug)]
+enum SeesRule {
+    /// `viewer` sees `mover`'s move: `(moved M)`.
+    Move { viewer: usize, mover: usize },
+    /// `viewer` sees `(lit I)` while lamp I is on and `mover` plays `(flip J)`.
+    Lamp {
+        viewer: usize,
+        lamp: usize,
+        mover: usize,
+        flip: usize,
+    },
+    /// `viewer` sees `(dark I)` while lamp I is off.
+    Dark { viewer: usize, lamp: usize },
+    /// Every player role sees chance's move: `(drawn M)`.
+    Chance,
+}
+
+/// Roles `a`, `b` and `random`; lamps 0..LAMPS; each player flips a lamp
+/// or waits, chance flips a lamp, a lamp is on when flipped an odd number
+/// of times in one step; four steps.
+const LAMPS: usize = 3;
+const ROLES: [&str; 3] = ["a", "b", "random"];
+
+fn sees_kif(rule: &SeesRule) -> String {
+    match *rule {
+        SeesRule::Move { viewer, mover } => format!(
+            "(<= (sees {} (moved ?m)) (does {} ?m))",
+            ROLES[viewer], ROLES[mover]
+        ),
+        SeesRule::Lamp {
+            viewer,
+            lamp,
+            mover,
+            flip,
+        } => format!(
+            "(<= (sees {} (lit {lamp})) (true (on {lamp})) (does {} (flip {flip})))",
+            ROLES[viewer], ROLES[mover]
+        ),
+        SeesRule::Dark { viewer, lamp } => format!(
+            "(<= (sees {} (dark {lamp})) (not (true (on {lamp}))))",
+            ROLES[viewer]
+        ),
+        SeesRule::Chance => {
+            "(<= (sees ?r (drawn ?m)) (role ?r) (distinct ?r random) (does random ?m))".into()
+        }
+    }
+}
+
+/// A random small GDL-II game: its `sees` rules and its text.
+fn random_gdl2_game(rng: &mut fastrand::Rng) -> (Vec<SeesRule>, String) {
+    let rules: Vec<SeesRule> = (0..rng.usize(1..=4))
+        .map(|_| match rng.usize(0..4) {
+            0 => SeesRule::Move {
+                viewer: rng.usize(0..2),
+                mover: rng.usize(0..3),
+            },
+            1 => SeesRule::Lamp {
+                viewer: rng.usize(0..2),
+                lamp: rng.usize(0..LAMPS),
+                mover: rng.usize(0..3),
+                flip: rng.usize(0..LAMPS),
+            },
+            2 => SeesRule::Dark {
+                viewer: rng.usize(0..2),
+                lamp: rng.usize(0..LAMPS),
+            },
+            _ => SeesRule::Chance,
+        })
+        .collect();
+    let mut kif = String::from("(role a) (role b) (role random)\n(init (step 0)) (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4)\n");
+    for i in 0..LAMPS {
+        kif += &format!("(lamp {i})\n");
+    }
+    kif += "(<= (legal ?r wait) (role ?r) (distinct ?r random))
+(<= (legal ?r (flip ?i)) (role ?r) (lamp ?i))
+(<= (flipped ?i ?r) (does ?r (flip ?i)))
+(<= (odd ?i) (lamp ?i) (flipped ?i a) (not (flipped ?i b)) (not (flipped ?i random)))
+(<= (odd ?i) (lamp ?i) (flipped ?i b) (not (flipped ?i a)) (not (flipped ?i random)))
+(<= (odd ?i) (lamp ?i) (flipped ?i random) (not (flipped ?i a)) (not (flipped ?i b)))
+(<= (odd ?i) (flipped ?i a) (flipped ?i b) (flipped ?i random))
+(<= (next (on ?i)) (true (on ?i)) (not (odd ?i)))
+(<= (next (on ?i)) (lamp ?i) (not (true (on ?i))) (odd ?i))
+(<= (next (step ?y)) (true (step ?x)) (succ ?x ?y))
+(<= terminal (true (step 4)))
+(goal a 50) (goal b 50)\n";
+    for r in &rules {
+        kif += &sees_kif(r);
+        kif.push('\n');
+    }
+    (rules, kif)
+}
+
+/// The brute-force semantics of a generated game: the lamps on after a
+/// joint move, and each role's percepts (sorted, as the engines list them).
+fn brute_step(
+    rules: &[SeesRule],
+    on: &[bool; LAMPS],
+    joint: &[String; 3],
+) -> ([bool; LAMPS], Vec<Vec<String>>) {
+    let flip_of = |m: &str| {
+        m.strip_prefix("(flip ")
+            .and_then(|x| x.strip_suffix(')'))
+            .and_then(|x| x.parse::<usize>().ok())
+    };
+    let mut next = *on;
+    for (i, lamp) in next.iter_mut().enumerate() {
+        let flips = joint.iter().filter(|m| flip_of(m) == Some(i)).count();
+        if flips % 2 == 1 {
+            *lamp = !*lamp;
+        }
+    }
+    let mut seen: Vec<Vec<String>> = vec![Vec::new(); 3];
+    for r in rules {
+        match *r {
+            SeesRule::Move { viewer, mover } => {
+                seen[viewer].push(format!("(moved {})", joint[mover]))
+            }
+            SeesRule::Lamp {
+                viewer,
+                lamp,
+                mover,
+                flip,
+            } => {
+                if on[lamp] && flip_of(&joint[mover]) == Some(flip) {
+                    seen[viewer].push(format!("(lit {lamp})"));
+                }
+            }
+            SeesRule::Dark { viewer, lamp } => {
+                if !on[lamp] {
+                    seen[viewer].push(format!("(dark {lamp})"));
+                }
+            }
+            SeesRule::Chance => {
+                for v in seen.iter_mut().take(2) {
+                    v.push(format!("(drawn {})", joint[2]));
+                }
+            }
+        }
+    }
+    for v in &mut seen {
+        v.sort();
+        v.dedup();
+    }
+    (next, seen)
+}
+
+/// Percepts against a brute-force GDL-II semantics written here, on 40
+/// random small GDL-II games: along seeded random playouts both engines'
+/// lamps and every role's percepts are the ones the test computes.
+#[test]
+fn percepts_of_random_gdl2_games_match_a_brute_force_semantics() {
+    let mut rng = fastrand::Rng::with_seed(64);
+    let (mut compared, mut percepts) = (0, 0);
+    for g in 0..40 {
+        let (rules, text) = random_gdl2_game(&mut rng);
+        assert!(
+            check_text(&text).iter().all(|d| !d.is_error()),
+            "game {g}:\n{text}"
+        );
+        let mut engines: Vec<Engine> = vec![
+            Engine::from_program(
+                &parse_program(&text),
+                EngineChoice::Interpreter,
+                GroundBudget::default(),
+            )
+            .unwrap(),
+            fast(&text),
+        ];
+        for m in &mut engines {
+            let mut play = fastrand::Rng::with_seed(g);
+            let mut on = [false; LAMPS];
+            let mut s = m.initial_state().unwrap();
+            while !m.is_terminal(&s).unwrap() {
+                let legal = m.all_legal_moves(&s).unwrap();
+                let pick: Vec<String> = legal
+                    .iter()
+                    .map(|l| texts(m, l)[play.usize(..l.len())].clone())
+                    .collect();
+                let joint = ids(m, &pick);
+                let seen: Vec<Vec<String>> = m
+                    .percepts(&s, &joint)
+                    .unwrap()
+                    .iter()
+                    .map(|l| texts(m, l))
+                    .collect();
+                let (next, want) = brute_step(
+                    &rules,
+                    &on,
+                    &[pick[0].clone(), pick[1].clone(), pick[2].clone()],
+                );
+                assert_eq!(
+                    seen,
+                    want,
+                    "game {g} ({}) after {pick:?} with lamps {on:?}:\n{text}",
+                    m.name()
+                );
+                percepts += seen.iter().map(Vec::len).sum::<usize>();
+                s = m.next_state(&s, &joint).unwrap();
+                on = next;
+                let lit: Vec<bool> = (0..LAMPS)
+                    .map(|i| texts(m, &m.fluents(&s)).contains(&format!("(on {i})")))
+                    .collect();
+                assert_eq!(lit, on, "game {g}: the lamps");
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared >= 300, "only {compared} steps compared");
+    assert!(percepts >= 300, "only {percepts} percepts compared");
 }
