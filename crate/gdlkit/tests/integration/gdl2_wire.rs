@@ -2,7 +2,9 @@
 //! 127.0.0.1 on the library's Monty Hall and Kuhn poker. The manager plays
 //! `random`; each player is told only its own move and percepts, which the
 //! test checks against the record message by message; the record's moves
-//! are legal, its percepts those the rules give, its goals the end's.
+//! are legal, its percepts those the rules give, its goals the end's. A
+//! Monty Hall player written in the test reads the messages as plain text
+//! in the Dresden format.
 
 use gdlkit::engine::EngineChoice;
 use gdlkit::ggp::manager::{GameMatch, MatchSetup};
@@ -157,5 +159,186 @@ fn monty_hall_and_kuhn_poker_between_host_and_serve() {
             "{name}: {checked} messages"
         );
         assert!(percepts_seen > 0, "{name}: some role saw something");
+    }
+}
+
+/// The top-level items of an s-expression list's inside: `a (b c) ( )`
+/// gives `a`, `(b c)`, `( )`.
+fn items(text: &str) -> Vec<String> {
+    let (mut out, mut cur, mut depth) = (Vec::new(), String::new(), 0i32);
+    for c in text.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            c if c.is_whitespace() && depth == 0 => {
+                if !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// One HTTP request's body read from `stream` (headers, then
+/// Content-Length bytes), and `reply` sent back.
+fn exchange(stream: &mut std::net::TcpStream, reply: impl FnOnce(&str) -> String) {
+    use std::io::{Read, Write};
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 4096];
+    let body = loop {
+        let n = stream.read(&mut chunk).unwrap();
+        assert!(n > 0, "the request ended early");
+        buf.extend_from_slice(&chunk[..n]);
+        let text = String::from_utf8_lossy(&buf).into_owned();
+        if let Some(end) = text.find("\r\n\r\n") {
+            let len: usize = text[..end]
+                .lines()
+                .find_map(|l| {
+                    let (k, v) = l.split_once(':')?;
+                    k.eq_ignore_ascii_case("content-length")
+                        .then(|| v.trim().parse().ok())?
+                })
+                .expect("a Content-Length");
+            if buf.len() >= end + 4 + len {
+                break String::from_utf8(buf[end + 4..end + 4 + len].to_vec()).unwrap();
+            }
+        }
+    };
+    let answer = reply(&body);
+    let head = format!(
+        "HTTP/1.0 200 OK\r\nContent-Type: text/acl\r\nContent-Length: {}\r\n\r\n",
+        answer.len()
+    );
+    stream.write_all(head.as_bytes()).unwrap();
+    stream.write_all(answer.as_bytes()).unwrap();
+}
+
+/// A Monty Hall candidate written here, apart from gdlkit's own message
+/// code: it reads the Dresden GDL-II messages as text (`( PLAY id turn
+/// lastmove (percepts) )`, `NIL NIL` on turn 0), checks each against what
+/// it played, and answers at random. Returns the host's record and what
+/// the player saw per message (turn, last move, percepts).
+fn random_candidate_match(seed: u64) -> (GameMatch, Vec<(String, String, String, String)>) {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", l.local_addr().unwrap());
+    let player = std::thread::spawn(move || {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let mut seen = Vec::new();
+        let mut played: Vec<String> = Vec::new();
+        for conn in l.incoming() {
+            let mut stream = conn.unwrap();
+            let mut done = false;
+            exchange(&mut stream, |body| {
+                let inner = body
+                    .trim()
+                    .strip_prefix('(')
+                    .and_then(|b| b.strip_suffix(')'))
+                    .expect("a list");
+                let parts = items(inner);
+                match parts[0].to_ascii_uppercase().as_str() {
+                    "START" => {
+                        assert_eq!(parts[2], "candidate", "{body}");
+                        "ready".to_string()
+                    }
+                    kind @ ("PLAY" | "STOP") => {
+                        assert_eq!(parts.len(), 5, "{body}");
+                        let turn: usize = parts[2].parse().expect("a turn number");
+                        assert_eq!(turn, played.len(), "turns count the PLAYs: {body}");
+                        if turn == 0 {
+                            assert_eq!(
+                                (parts[3].as_str(), parts[4].as_str()),
+                                ("NIL", "NIL"),
+                                "{body}"
+                            );
+                        } else {
+                            assert_eq!(parts[3], played[turn - 1], "our own last move: {body}");
+                            assert!(
+                                parts[4].starts_with('(') && parts[4].ends_with(')'),
+                                "{body}"
+                            );
+                        }
+                        seen.push((
+                            kind.to_string(),
+                            parts[2].clone(),
+                            parts[3].clone(),
+                            parts[4].clone(),
+                        ));
+                        if kind == "STOP" {
+                            done = true;
+                            return "done".to_string();
+                        }
+                        let mv = match turn {
+                            0 => format!("( choose {} )", rng.usize(1..=3)),
+                            1 => "noop".to_string(),
+                            _ => ["switch", "stay"][rng.usize(0..2)].to_string(),
+                        };
+                        played.push(mv.clone());
+                        mv
+                    }
+                    other => panic!("unexpected message {other}: {body}"),
+                }
+            });
+            if done {
+                return seen;
+            }
+        }
+        seen
+    });
+    let (m, _) = run(&game("montyHall.kif"), vec![url], seed);
+    (m, player.join().unwrap())
+}
+
+/// `host` against a random Monty Hall player written in the test: the
+/// messages are the Dresden format read as plain text (turns, the
+/// player's own moves echoed, `NIL NIL` first, the opened door and at the
+/// end the car in the percepts), the record agrees, and the player wins
+/// exactly when its final door hides the car.
+#[test]
+fn host_speaks_the_dresden_format_to_a_player_written_here() {
+    for seed in 0..6 {
+        let (m, seen) = random_candidate_match(seed);
+        check_record(&game("montyHall.kif"), &m);
+        let kinds: Vec<(&str, &str)> = seen
+            .iter()
+            .map(|(k, t, _, _)| (k.as_str(), t.as_str()))
+            .collect();
+        assert_eq!(
+            kinds,
+            [("PLAY", "0"), ("PLAY", "1"), ("PLAY", "2"), ("STOP", "3")]
+        );
+        let chosen = &seen[1].2; // ( choose D )
+        let opened = &seen[2].3; // (( opened K ) )
+        let door = |t: &str| t.chars().filter(char::is_ascii_digit).collect::<String>();
+        assert!(opened.contains("opened"), "{opened}");
+        assert_ne!(
+            door(opened),
+            door(chosen),
+            "the host never opens the chosen door"
+        );
+        let car = door(&seen[3].3);
+        assert_eq!(car.len(), 1, "the car is seen at the end: {}", seen[3].3);
+        let last = &seen[3].2;
+        let final_door = match last.as_str() {
+            "stay" => door(chosen),
+            _ => ["1", "2", "3"]
+                .into_iter()
+                .find(|d| *d != door(chosen) && *d != door(opened))
+                .unwrap()
+                .to_string(),
+        };
+        let won = m.goal_values[0] == 100;
+        assert_eq!(
+            won,
+            final_door == car,
+            "seed {seed}: {seen:?}, goals {:?}",
+            m.goal_values
+        );
     }
 }
