@@ -313,6 +313,28 @@ test('play: pig\'s throws are drawn as dice, in the move list and in what a seat
   await human.context.close();
 });
 
+test('play: a game on a ring of places is drawn round a circle', async () => {
+  const kif = readFileSync(join(ROOT, 'crate', 'play', 'testdata', 'ring_game.kif'), 'utf8');
+  const { page, errors, context } = await openPlayWithKif(kif);
+  await page.locator('.board.ring').waitFor();
+  const places = await page.locator('.board.ring .cell').evaluateAll((cells) => cells.map((c) => {
+    const box = c.getBoundingClientRect();
+    return { cell: c.dataset.cell, x: box.x + box.width / 2, y: box.y + box.height / 2, content: c.querySelector('svg')?.dataset.content ?? '' };
+  }));
+  assert.deepEqual(places.map((p) => p.cell), ['p1|', 'p2|', 'p3|', 'p4|', 'p5|', 'p6|']);
+  // Equally far from their centre, the first at the top, then clockwise.
+  const cx = places.reduce((a, p) => a + p.x, 0) / places.length;
+  const cy = places.reduce((a, p) => a + p.y, 0) / places.length;
+  const radii = places.map((p) => Math.hypot(p.x - cx, p.y - cy));
+  for (const r of radii) assert.ok(Math.abs(r - radii[0]) < 2, `radii ${radii}`);
+  assert.ok(places[0].y < cy - radii[0] * 0.9, 'p1 at the top');
+  assert.ok(places[1].x > cx, 'p2 clockwise from it');
+  assert.deepEqual(places.map((p) => p.content), ['green', 'red', 'green', 'red', 'green', 'red']);
+  await shot(page, 'play-ring');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('play: a player spec the registry does not know is said, and the default engine plays', async () => {
   // The specs of the URL are parsed by the engine (Rust); x (human) is to move, so the message stays.
   const { page, errors, context } = await open('?view=play&game=ticTacToe&players=human;nosuch:ms=100');

@@ -178,17 +178,23 @@ function renderGrid(board, cells, { orientation, targets, onCell, marked, select
   const { cols, rows, key } = gridAxes(board, orientation);
   const interactive = Boolean(onCell);
   const hex = board.geometry === 'hex';
+  // Places round a circle (structure/ring.rs), in the ring's order.
+  const ring = board.geometry === 'ring' ? ringLayout(cols.length) : null;
   // Points joined by lines (nine men's morris): each cell's half-lines and the points' dots.
   const lines = board.geometry === 'lines' ? linkDirections(board, cols, rows, key) : null;
   // A shape Rust named (structure/shapes.rs): pegs, mancala, stacks or dots, drawn by the stylesheet.
   const shape = board.shape && board.shape !== 'grid' ? board.shape : '';
-  const checkered = !hex && !lines && !shape && cols.length >= 4 && rows.length >= 4;
-  const grid = el('div', `board${small ? ' board-small' : ''}${checkered ? ' checkered' : ''}${hex ? ' hex' : ''}${lines ? ' lines' : ''}${shape ? ` shape-${shape}` : ''}`);
+  const checkered = !hex && !lines && !ring && !shape && cols.length >= 4 && rows.length >= 4;
+  const grid = el('div', `board${small ? ' board-small' : ''}${checkered ? ' checkered' : ''}${hex ? ' hex' : ''}${lines ? ' lines' : ''}${ring ? ' ring' : ''}${shape ? ` shape-${shape}` : ''}`);
   const stores = new Set((board.stores ?? []).map(([x, y]) => `${x}|${y}`));
   grid.setAttribute('role', interactive ? 'grid' : 'img');
   const shifts = rowShifts(board, rows);
-  grid.style.setProperty('--cols', cols.length + Math.max(...shifts));
-  grid.style.setProperty('--rows', rows.length);
+  grid.style.setProperty('--cols', ring ? ring.across : cols.length + Math.max(...shifts));
+  grid.style.setProperty('--rows', ring ? ring.across : rows.length);
+  if (ring) {
+    grid.style.setProperty('--ring', ring.across);
+    grid.style.setProperty('--inset', `${ring.inset}%`);
+  }
   const summary = [];
   const buttons = [];
   rows.forEach((row, r) => {
@@ -209,6 +215,7 @@ function renderGrid(board, cells, { orientation, targets, onCell, marked, select
         buttons.push(cell);
       }
       cell.dataset.cell = k;
+      if (ring) Object.assign(cell.style, ring.at(c));
       cell.classList.add((r + c) % 2 === 0 ? 'light' : 'dark');
       if (shape === 'mancala') mancalaCell(cell, stores.has(flat), content === undefined, r === 0 || cells.has(key(col, rows[r - 1])));
       if (lines) lineCell(cell, lines.points.has(flat), lines.dirs.get(flat));
@@ -254,6 +261,25 @@ function renderGrid(board, cells, { orientation, targets, onCell, marked, select
     });
   }
   return grid;
+}
+
+/**
+ * Where the places of a ring of `n` lie, as percentages of a square box
+ * `across` cells wide: the first at the top, then clockwise, a quarter of
+ * a cell apart along the circle (as Rust's `boardsvg::ring_point`).
+ */
+function ringLayout(n) {
+  const radius = Math.max(1, (1.25 * n) / (2 * Math.PI));
+  const across = 2 * radius + 1.2;
+  const pct = (v) => `${((v / across) * 100).toFixed(2)}%`;
+  return {
+    across,
+    inset: ((0.6 / across) * 100).toFixed(2),
+    at: (i) => {
+      const a = (2 * Math.PI * i) / n;
+      return { left: pct(across / 2 + radius * Math.sin(a)), top: pct(across / 2 - radius * Math.cos(a)) };
+    },
+  };
 }
 
 /**

@@ -6,7 +6,7 @@
 
 use super::board::{grid, layer_grids, Fluent, Grid};
 use super::pieces;
-use super::{shapes, shapesvg, Board, HEX, LINES};
+use super::{shapes, shapesvg, Board, HEX, LINES, RING};
 use std::fmt::Write as _;
 
 const LIGHT: &str = "#efe6d3";
@@ -118,6 +118,9 @@ pub fn svg(b: &Board, g: &Grid, cell: f64, labels: bool) -> String {
         shapes::DOTS => return shapesvg::dots(b, g, cell),
         _ => {}
     }
+    if b.geometry == RING {
+        return ring_svg(b, g, cell);
+    }
     let margin = if labels { cell * 0.6 } else { 0.0 };
     let l = Layout::new(b, g, cell, margin);
     let (w, h) = l.size(g);
@@ -154,6 +157,52 @@ pub fn svg(b: &Board, g: &Grid, cell: f64, labels: bool) -> String {
     }
     if labels {
         s.push_str(&edge_labels(&l, g, h));
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// Where place `i` of `n` lies on a ring of radius `r` round (`c`, `c`):
+/// the first at the top, then clockwise.
+pub fn ring_point(i: usize, n: usize, r: f64, c: f64) -> (f64, f64) {
+    let a = std::f64::consts::TAU * i as f64 / n as f64;
+    (c + r * a.sin(), c - r * a.cos())
+}
+
+/// A `ring` board: its places as circles round a circle, in the ring's
+/// order, each content drawn as `pieces` names it.
+fn ring_svg(b: &Board, g: &Grid, cell: f64) -> String {
+    let n = g.cols.len().max(1);
+    // The places a quarter of a cell apart along the circle.
+    let r = (cell * 1.25 * n as f64 / std::f64::consts::TAU).max(cell);
+    let c = r + cell * 0.6;
+    let size = 2.0 * c;
+    let mut s = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="gdl-board" viewBox="0 0 {size:.2} {size:.2}" width="{size:.2}" height="{size:.2}" font-family="sans-serif" role="img" aria-label="board {}"><rect width="100%" height="100%" fill="{LIGHT}"/><circle cx="{c:.2}" cy="{c:.2}" r="{r:.2}" fill="none" stroke="{LINE}" stroke-width="{:.2}"/>"#,
+        escape(&g.fluent),
+        (cell * 0.06).max(1.0)
+    );
+    let row = g.cells.first().map(Vec::as_slice).unwrap_or_default();
+    for i in 0..g.cols.len() {
+        let (x, y) = ring_point(i, n, r, c);
+        let _ = write!(
+            s,
+            r#"<circle cx="{x:.2}" cy="{y:.2}" r="{:.2}" fill="{DARK}" stroke="{LINE}" stroke-width="1"/>"#,
+            cell * 0.45
+        );
+        let Some(Some(t)) = row.get(i) else { continue };
+        let d = pieces::drawing_of(b, t);
+        if d.kind == "blank" {
+            continue;
+        }
+        let _ = write!(
+            s,
+            r#"<svg x="{:.2}" y="{:.2}" width="{cell}" height="{cell}" viewBox="0 0 100 100"><title>{}</title>{}</svg>"#,
+            x - cell / 2.0,
+            y - cell / 2.0,
+            escape(t),
+            d.svg
+        );
     }
     s.push_str("</svg>");
     s

@@ -31,6 +31,7 @@ pub(crate) mod geometry;
 pub(crate) mod hexgrid;
 pub(crate) mod linegrid;
 pub mod pieces;
+pub(crate) mod ring;
 pub mod scene;
 pub(crate) mod shapes;
 pub(crate) mod shapesvg;
@@ -160,8 +161,10 @@ pub struct Board {
     pub values: Vec<Vec<String>>,
     pub pieces: Vec<String>,
     pub markers: Vec<String>,
-    /// `square`, `hex` when each cell has six neighbours (`hexgrid`), or
-    /// `lines` when the cells are points joined by lines (`linegrid`).
+    /// `square`, `hex` when each cell has six neighbours (`hexgrid`),
+    /// `lines` when the cells are points joined by lines (`linegrid`), or
+    /// `ring` when a 1-D board's places form a cycle (`ring`; its values
+    /// are then in the ring's order).
     #[serde(default = "square")]
     pub geometry: String,
     /// On a hex board, how far (in cells) each row lies right of the row
@@ -195,6 +198,8 @@ fn grid_shape() -> String {
 pub const SQUARE: &str = "square";
 pub const HEX: &str = "hex";
 pub const LINES: &str = "lines";
+/// Places round a circle (`ring`).
+pub const RING: &str = "ring";
 
 fn square() -> String {
     SQUARE.to_string()
@@ -287,6 +292,7 @@ pub fn find<M: StateMachine>(
     }
     hexgrid::detect(program, &mut boards);
     linegrid::detect(program, &mut boards);
+    ring::detect(program, &mut boards);
     shapes::detect(program, &store, &sample, &mut boards);
     for b in &mut boards {
         b.drawings = pieces::drawings(b, &roles);
