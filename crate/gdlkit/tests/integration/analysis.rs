@@ -161,6 +161,8 @@ fn brute_force(path: &Path, limit: usize) -> Option<(usize, usize, Vec<bool>)> {
     let mut m = load(path);
     let s0 = m.initial_state().unwrap();
     let roles = m.roles().len();
+    // GDL-II's chance role has no goals: the analysis skips it.
+    let chance = gdlkit::reasoner::chance_role(&m);
     let mut seen = HashSet::from([s0.clone()]);
     let mut queue = VecDeque::from([s0]);
     let (mut terminals, mut wins) = (0, vec![false; roles]);
@@ -181,6 +183,9 @@ fn brute_force(path: &Path, limit: usize) -> Option<(usize, usize, Vec<bool>)> {
                 queue.push_back(t);
             }
         }
+    }
+    if let Some(c) = chance {
+        wins[c] = true;
     }
     Some((seen.len(), terminals, wins))
 }
