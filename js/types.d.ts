@@ -839,8 +839,10 @@ order: Array<string | null>,
  */
 values: Array<Array<string>>, pieces: Array<string>, markers: Array<string>, 
 /**
- * `square`, `hex` when each cell has six neighbours (`hexgrid`), or
- * `lines` when the cells are points joined by lines (`linegrid`).
+ * `square`, `hex` when each cell has six neighbours (`hexgrid`),
+ * `lines` when the cells are points joined by lines (`linegrid`), or
+ * `ring` when a 1-D board's places form a cycle (`ring`; its values
+ * are then in the ring's order).
  */
 geometry: string, 
 /**
