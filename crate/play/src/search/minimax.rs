@@ -197,14 +197,28 @@ impl<'a, M: StateMachine> Minimax<'a, M> {
         let joints = crate::reasoner::joint_moves(legal)?;
         let mut sum = 0.0;
         for joint in &joints {
-            let label = self
-                .trace
-                .as_ref()
-                .map(|_| joint_label(&*self.m, legal, joint));
-            let child = self.m.next_state(s, joint)?;
-            sum += self.node(&child, depth - 1, ply + 1, id, label)?.0;
+            sum += self.child(s, depth, ply, id, legal, joint)?;
         }
         Ok(sum / joints.len() as f64)
+    }
+
+    /// The value of the child of `s` after `joint`, searched under the
+    /// trace node `id`.
+    fn child(
+        &mut self,
+        s: &M::State,
+        depth: u32,
+        ply: u32,
+        id: Option<u32>,
+        legal: &[Vec<TermId>],
+        joint: &[TermId],
+    ) -> Result<f64, Stop> {
+        let label = self
+            .trace
+            .as_ref()
+            .map(|_| joint_label(&*self.m, legal, joint));
+        let child = self.m.next_state(s, joint)?;
+        Ok(self.node(&child, depth - 1, ply + 1, id, label)?.0)
     }
 
     /// At most one role chooses: the best (`min`: the least) value over the
@@ -226,12 +240,7 @@ impl<'a, M: StateMachine> Minimax<'a, M> {
         let mut best_move = None;
         let joints = crate::reasoner::joint_moves(legal)?;
         for joint in &joints {
-            let label = self
-                .trace
-                .as_ref()
-                .map(|_| joint_label(&*self.m, legal, joint));
-            let child = self.m.next_state(s, joint)?;
-            let (v, _) = self.node(&child, depth - 1, ply + 1, id, label)?;
+            let v = self.child(s, depth, ply, id, legal, joint)?;
             let better = if min { v < best } else { v > best };
             if better {
                 best = v;
@@ -265,12 +274,7 @@ impl<'a, M: StateMachine> Minimax<'a, M> {
             let (mut worst, mut sum) = (f64::INFINITY, 0.0);
             let reps = replies(legal, self.role, ours)?;
             for joint in &reps {
-                let label = self
-                    .trace
-                    .as_ref()
-                    .map(|_| joint_label(&*self.m, legal, joint));
-                let child = self.m.next_state(s, joint)?;
-                let (v, _) = self.node(&child, depth - 1, ply + 1, rid, label)?;
+                let v = self.child(s, depth, ply, rid, legal, joint)?;
                 worst = worst.min(v);
                 sum += v;
             }

@@ -140,19 +140,7 @@ pub fn svg(b: &Board, g: &Grid, cell: f64, labels: bool) -> String {
                 s.push_str(&l.outline(r, c, if dark { DARK } else { LIGHT }));
             }
             let Some(t) = content else { continue };
-            let d = pieces::drawing_of(b, t);
-            if d.kind == "blank" {
-                continue;
-            }
-            let (x, y) = l.centre(r, c);
-            let _ = write!(
-                s,
-                r#"<svg x="{:.2}" y="{:.2}" width="{cell}" height="{cell}" viewBox="0 0 100 100"><title>{}</title>{}</svg>"#,
-                x - cell / 2.0,
-                y - cell / 2.0,
-                escape(t),
-                d.svg
-            );
+            piece(&mut s, b, t, l.centre(r, c), cell);
         }
     }
     if labels {
@@ -160,6 +148,23 @@ pub fn svg(b: &Board, g: &Grid, cell: f64, labels: bool) -> String {
     }
     s.push_str("</svg>");
     s
+}
+
+/// Content `t` drawn as `pieces` names it (nothing for a blank), in a
+/// square of `cell` pixels centred on `at`.
+fn piece(s: &mut String, b: &Board, t: &str, at: (f64, f64), cell: f64) {
+    let d = pieces::drawing_of(b, t);
+    if d.kind == "blank" {
+        return;
+    }
+    let _ = write!(
+        s,
+        r#"<svg x="{:.2}" y="{:.2}" width="{cell}" height="{cell}" viewBox="0 0 100 100"><title>{}</title>{}</svg>"#,
+        at.0 - cell / 2.0,
+        at.1 - cell / 2.0,
+        escape(t),
+        d.svg
+    );
 }
 
 /// Where place `i` of `n` lies on a ring of radius `r` round (`c`, `c`):
@@ -191,18 +196,7 @@ fn ring_svg(b: &Board, g: &Grid, cell: f64) -> String {
             cell * 0.45
         );
         let Some(Some(t)) = row.get(i) else { continue };
-        let d = pieces::drawing_of(b, t);
-        if d.kind == "blank" {
-            continue;
-        }
-        let _ = write!(
-            s,
-            r#"<svg x="{:.2}" y="{:.2}" width="{cell}" height="{cell}" viewBox="0 0 100 100"><title>{}</title>{}</svg>"#,
-            x - cell / 2.0,
-            y - cell / 2.0,
-            escape(t),
-            d.svg
-        );
+        piece(&mut s, b, t, (x, y), cell);
     }
     s.push_str("</svg>");
     s
