@@ -522,6 +522,11 @@ principalVariation?: Array<number>,
  */
 paths?: Array<Array<number> | null>, 
 /**
+ * Trees with `trace`: every node of the (reordered) tree, searched or
+ * not, with who chooses there, so a page can draw the whole tree.
+ */
+shape?: Array<TreeShapeNode>, 
+/**
  * GDL-II games with `trace`: the searching role's information sets,
  * groups of node ids where it chooses after the same own moves and
  * percepts (`search::information_sets`).

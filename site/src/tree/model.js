@@ -125,7 +125,7 @@ export function buildModel(result, { labels = null } = {}) {
     truncated: Boolean(result.truncated),
   };
 
-  if (abstract && result.tree) completeAbstract(model, result.tree, labels);
+  if (abstract && result.shape) completeAbstract(model);
   model.indexOfId = new Map(model.nodes.filter((n) => n.id !== undefined && !n.placeholder).map((n) => [n.id, n.index]));
   labelMoves(model, labels);
   sortChildrenBySearchOrder(model);
@@ -134,52 +134,40 @@ export function buildModel(result, { labels = null } = {}) {
   return model;
 }
 
-/** An abstract tree's children: an array, or a chance node's `{chance: [...]}`; null for a leaf. */
-const kidsOf = (t) => (Array.isArray(t) ? t : Array.isArray(t?.chance) ? t.chance : null);
-
-/** Who chooses below node `n` (chance passes the turn on from the choice above it; MAX at the top). */
-function chooserBelow(nodes, n) {
-  for (let at = n; at; at = at.parent >= 0 ? nodes[at.parent] : null) {
-    if (at.kind === 'max') return 'min';
-    if (at.kind === 'min') return 'max';
-    if (at.kind !== 'chance') return 'max';
-  }
-  return 'max';
-}
-
-/** Adds the nodes of an abstract tree that the search never entered (its shape is known). */
-function completeAbstract(model, tree, _labels) {
+/**
+ * Adds the nodes of an abstract tree that the search never entered. Their
+ * shape, who chooses at each and the leaves' values come from the engine
+ * (`shape`, every node of the tree by its path of child numbers).
+ */
+function completeAbstract(model) {
   const { nodes } = model;
+  const shape = new Map(model.result.shape.map((s) => [s.path.join(' '), s]));
   for (const n of nodes) {
     if (n.placeholder) continue;
     n.path = model.result.paths?.[n.state] ?? null; // the engine's path of the node's state
   }
-  const subtreeAt = (path) => path.reduce((t, i) => kidsOf(t)?.[i - 1], tree);
-  const add = (parentIndex, sub, move, prunedAt, path) => {
+  const add = (parentIndex, path, prunedAt) => {
+    const s = shape.get(path.join(' '));
     const p = nodes[parentIndex];
-    const kids = kidsOf(sub);
-    const leaf = kids === null;
+    const leaf = s.kind === 'leaf';
     const n = {
       index: nodes.length, parent: parentIndex, children: [], depth: p.depth + 1,
-      kind: leaf ? 'leaf' : Array.isArray(sub) ? chooserBelow(nodes, p) : 'chance', move: String(move), state: -1,
+      kind: s.kind, move: String(path[path.length - 1]), state: -1,
       enterAt: INF, returnAt: INF, leafAt: INF, cutoffAt: INF, prunedAt, value: null, leafValue: null,
-      staticValue: leaf ? Number(sub) : null, terminal: leaf, alpha: -INF, beta: INF, bounds: [], cutoff: null,
+      staticValue: leaf ? s.value : null, terminal: leaf, alpha: -INF, beta: INF, bounds: [], cutoff: null,
       path, unvisited: true,
     };
     nodes.push(n);
     p.children.push(n.index);
-    if (!leaf) {
-      kids.forEach((c, i) => {
-        add(n.index, c, i + 1, prunedAt, [...path, i + 1]);
-      });
-    }
+    for (let i = 1; i <= s.children; i++) add(n.index, [...path, i], prunedAt);
   };
   // Every entered node: give leaves their static value and add missing children.
   const entered = nodes.filter((n) => !n.placeholder && n.path);
   for (const n of entered) {
-    const sub = kidsOf(subtreeAt(n.path));
-    if (sub === null) {
-      n.staticValue = Number(subtreeAt(n.path));
+    const s = shape.get(n.path.join(' '));
+    if (!s) continue;
+    if (s.kind === 'leaf') {
+      n.staticValue = s.value;
       continue;
     }
     const have = new Set(n.children.map((c) => nodes[c]).filter((c) => !c.placeholder).map((c) => c.path?.[c.path.length - 1]));
@@ -187,11 +175,11 @@ function completeAbstract(model, tree, _labels) {
     const pruned = n.children.map((c) => nodes[c]).filter((c) => c.placeholder);
     n.children = n.children.filter((c) => !nodes[c].placeholder);
     for (const ph of pruned) ph.dead = true;
-    sub.forEach((c, i) => {
-      if (have.has(i + 1)) return;
-      const ph = pruned.find((p) => Number(p.move) === i + 1);
-      add(n.index, c, i + 1, ph ? ph.prunedAt : INF, [...n.path, i + 1]);
-    });
+    for (let i = 1; i <= s.children; i++) {
+      if (have.has(i)) continue;
+      const ph = pruned.find((p) => Number(p.move) === i);
+      add(n.index, [...n.path, i], ph ? ph.prunedAt : INF);
+    }
   }
   // Drop the dead placeholders (keep indices stable by compacting).
   compact(model);

@@ -232,6 +232,11 @@ pub struct SearchReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "typescript", ts(optional))]
     pub paths: Option<Vec<Option<Vec<u32>>>>,
+    /// Trees with `trace`: every node of the (reordered) tree, searched or
+    /// not, with who chooses there, so a page can draw the whole tree.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub shape: Option<Vec<crate::trace::ShapeNode>>,
     /// GDL-II games with `trace`: the searching role's information sets,
     /// groups of node ids where it chooses after the same own moves and
     /// percepts (`search::information_sets`).
@@ -348,6 +353,7 @@ fn search_tree(
     if let Some(states) = &out.states {
         let firsts = states.iter().map(|s| s.first().map(String::as_str));
         out.paths = Some(g.paths_of(firsts));
+        out.shape = Some(g.shape());
     }
     Ok(())
 }

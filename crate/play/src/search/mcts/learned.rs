@@ -35,6 +35,9 @@ use std::sync::Arc;
 
 /// Time for learning before the first move.
 pub const LEARN_MS: f64 = 500.0;
+/// Playouts learnt from at least, if they fit in four times the time: on a
+/// loaded machine the time alone leaves too few samples to judge a fit.
+const MIN_PLAYOUTS: usize = 400;
 /// Samples taken per playout (at evenly spread depths).
 const PER_PLAYOUT: usize = 4;
 /// Pseudo-samples at the mean reward added to every fluent's statistics.
@@ -130,7 +133,8 @@ struct Sample {
 
 impl LearnedEval {
     /// Learns from playouts from `m`'s initial state, for at most `max_ms`
-    /// milliseconds and `max_playouts` playouts. `None` when the game gives
+    /// milliseconds (up to four times that for the first [`MIN_PLAYOUTS`])
+    /// and `max_playouts` playouts. `None` when the game gives
     /// too little to learn from (no playout ended, or too few).
     pub fn learn<M: StateMachine>(
         m: &mut M,
@@ -163,7 +167,10 @@ impl LearnedEval {
         let chunk = ((length / (PER_PLAYOUT + 1) as f64).ceil() as usize).max(1);
         let (mut train, mut test) = (Vec::new(), Vec::new());
         let mut playouts = 0;
-        while playouts < max_playouts && now_ms() - t0 < max_ms {
+        let more = |playouts: usize, spent: f64| {
+            spent < max_ms || (playouts < MIN_PLAYOUTS && spent < 4.0 * max_ms)
+        };
+        while playouts < max_playouts && more(playouts, now_ms() - t0) {
             let samples = sampled_playout(m, &root, policy, chunk)?;
             if playouts % 4 == 3 {
                 test.extend(samples);
@@ -214,7 +221,8 @@ impl LearnedEval {
     }
 
     /// What players learn before their first move: [`LEARN_MS`] of
-    /// playouts (20,000 at most), random or greedy, from a generator seeded
+    /// playouts (20,000 at most; [`MIN_PLAYOUTS`] at least, within four
+    /// times the time), random or greedy, from a generator seeded
     /// with `seed`.
     /// `material`: the boards whose pieces are counted (a material
     /// evaluation).
