@@ -272,6 +272,28 @@ export type AbstractTree = number | AbstractTree[] | { chance: AbstractTree[] };
 export type TreeLabel = { label: number, sub: Array<TreeLabel> | null, };
 
 /**
+ * One node of an abstract tree, searched or not, for pages that draw the
+ * whole tree (`TreeShapeNode` in JS).
+ */
+export type TreeShapeNode = { 
+/**
+ * Child numbers (1-based) from the root.
+ */
+path: Array<number>, 
+/**
+ * Who chooses here: `max`, `min`, `chance`, or `leaf`.
+ */
+kind: TraceNodeKind, 
+/**
+ * A leaf's value for MAX.
+ */
+value?: number, 
+/**
+ * How many children it has.
+ */
+children: number, };
+
+/**
  * Options of `search`, `searchTree` and `game.search` (`gdlkit search`
  * flags; all optional, camelCase in JS).
  */
@@ -847,7 +869,9 @@ values: Array<Array<string>>, pieces: Array<string>, markers: Array<string>,
  * `square`, `hex` when each cell has six neighbours (`hexgrid`),
  * `lines` when the cells are points joined by lines (`linegrid`), or
  * `ring` when a 1-D board's places form a cycle (`ring`; its values
- * are then in the ring's order).
+ * are then in the ring's order), or `lattice` when a 1-D board's
+ * places lie on a triangular or square lattice (`lattice`; see
+ * `places`).
  */
 geometry: string, 
 /**
@@ -877,7 +901,12 @@ stores: Array<Array<string>>,
  * On a `lines` board, each line between two neighbouring points once,
  * as `[x, y, u, v]`.
  */
-links: Array<Array<string>>, };
+links: Array<Array<string>>, 
+/**
+ * On a `lattice` board, each value's position `[x, y]` in cells from
+ * the top left (neighbours one cell apart).
+ */
+places: Array<[number, number]>, };
 
 export type StructureCounter = { fluent: string, argument: number, successor: string, 
 /**
@@ -1689,9 +1718,10 @@ geometry: string, shear: number,
  */
 drawings: Array<PieceDrawing>, 
 /**
- * The board's `shape`, `sizes`, `stores` and `links` (see `StructureBoard`).
+ * The board's `shape`, `sizes`, `stores`, `links` and `places` (see
+ * `StructureBoard`).
  */
-shape: string, sizes: Array<string>, stores: Array<Array<string>>, links: Array<Array<string>>, };
+shape: string, sizes: Array<string>, stores: Array<Array<string>>, links: Array<Array<string>>, places: Array<[number, number]>, };
 
 /**
  * The drawing of one content of a board.

@@ -335,6 +335,33 @@ test('play: a game on a ring of places is drawn round a circle', async () => {
   await context.close();
 });
 
+test('play: a game on a lattice of places is drawn at its points, every neighbour equally far, and played by clicks', async () => {
+  const kif = readFileSync(join(ROOT, 'crate', 'play', 'testdata', 'star_game.kif'), 'utf8');
+  const { page, errors, context } = await openPlayWithKif(kif);
+  await page.locator('.board.lattice').waitFor();
+  const places = await page.locator('.board.lattice .cell').evaluateAll((cells) => cells.map((c) => {
+    const box = c.getBoundingClientRect();
+    return { cell: c.dataset.cell, x: box.x + box.width / 2, y: box.y + box.height / 2, width: box.width, content: c.querySelector('svg')?.dataset.content ?? '' };
+  }));
+  assert.equal(places.length, 7);
+  const at = Object.fromEntries(places.map((p) => [p.cell.split('|')[0], p]));
+  // The six round the centre are one step from it, and from their neighbours round the ring.
+  const step = Math.hypot(at.p1.x - at.c.x, at.p1.y - at.c.y);
+  assert.ok(step > at.c.width * 0.9, `places ${step}px apart, ${at.c.width}px wide`);
+  for (const p of ['p2', 'p3', 'p4', 'p5', 'p6']) {
+    assert.ok(Math.abs(Math.hypot(at[p].x - at.c.x, at[p].y - at.c.y) - step) < 2, `${p} one step from the centre`);
+  }
+  assert.ok(Math.abs(Math.hypot(at.p1.x - at.p2.x, at.p1.y - at.p2.y) - step) < 2, 'p1 and p2 neighbours');
+  assert.equal(at.p4.content, 'red');
+  // The peg moves by clicks: from p4 to the centre.
+  await page.locator('.board.lattice .cell[data-cell="p4|"]').click();
+  await page.locator('.board.lattice .cell[data-cell="c|"]').click();
+  await page.waitForFunction(() => document.querySelector('.board.lattice .cell[data-cell="c|"] svg')?.dataset.content === 'red');
+  await shot(page, 'play-lattice');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('play: a player spec the registry does not know is said, and the default engine plays', async () => {
   // The specs of the URL are parsed by the engine (Rust); x (human) is to move, so the message stays.
   const { page, errors, context } = await open('?view=play&game=ticTacToe&players=human;nosuch:ms=100');

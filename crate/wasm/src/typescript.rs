@@ -61,6 +61,7 @@ types!(
     crate::js_api::SearchValue,
     crate::js_api::AbstractTree,
     crate::trace::Label,
+    crate::trace::ShapeNode,
     crate::search::report::SearchOptions,
     crate::search::Stats,
     crate::search::Iteration,

@@ -178,23 +178,27 @@ function renderGrid(board, cells, { orientation, targets, onCell, marked, select
   const { cols, rows, key } = gridAxes(board, orientation);
   const interactive = Boolean(onCell);
   const hex = board.geometry === 'hex';
-  // Places round a circle (structure/ring.rs), in the ring's order.
+  // Places round a circle (structure/ring.rs), in the ring's order, or at
+  // the points of a lattice (structure/lattice.rs: Rust's `places`).
   const ring = board.geometry === 'ring' ? ringLayout(cols.length) : null;
+  const lattice = board.geometry === 'lattice' && board.places?.length === board.xs.length ? latticeLayout(board) : null;
+  const placed = ring ?? lattice;
   // Points joined by lines (nine men's morris): each cell's half-lines and the points' dots.
   const lines = board.geometry === 'lines' ? linkDirections(board, cols, rows, key) : null;
   // A shape Rust named (structure/shapes.rs): pegs, mancala, stacks or dots, drawn by the stylesheet.
   const shape = board.shape && board.shape !== 'grid' ? board.shape : '';
-  const checkered = !hex && !lines && !ring && !shape && cols.length >= 4 && rows.length >= 4;
-  const grid = el('div', `board${small ? ' board-small' : ''}${checkered ? ' checkered' : ''}${hex ? ' hex' : ''}${lines ? ' lines' : ''}${ring ? ' ring' : ''}${shape ? ` shape-${shape}` : ''}`);
+  const checkered = !hex && !lines && !placed && !shape && cols.length >= 4 && rows.length >= 4;
+  const grid = el('div', `board${small ? ' board-small' : ''}${checkered ? ' checkered' : ''}${hex ? ' hex' : ''}${lines ? ' lines' : ''}${ring ? ' ring' : ''}${lattice ? ' lattice' : ''}${shape ? ` shape-${shape}` : ''}`);
   const stores = new Set((board.stores ?? []).map(([x, y]) => `${x}|${y}`));
   grid.setAttribute('role', interactive ? 'grid' : 'img');
   const shifts = rowShifts(board, rows);
-  grid.style.setProperty('--cols', ring ? ring.across : cols.length + Math.max(...shifts));
-  grid.style.setProperty('--rows', ring ? ring.across : rows.length);
-  if (ring) {
-    grid.style.setProperty('--ring', ring.across);
-    grid.style.setProperty('--inset', `${ring.inset}%`);
+  grid.style.setProperty('--cols', placed ? placed.across : cols.length + Math.max(...shifts));
+  grid.style.setProperty('--rows', placed ? placed.down : rows.length);
+  if (placed) {
+    grid.style.setProperty('--across', placed.across);
+    grid.style.setProperty('--down', placed.down);
   }
+  if (ring) grid.style.setProperty('--inset', `${ring.inset}%`);
   const summary = [];
   const buttons = [];
   rows.forEach((row, r) => {
@@ -215,7 +219,7 @@ function renderGrid(board, cells, { orientation, targets, onCell, marked, select
         buttons.push(cell);
       }
       cell.dataset.cell = k;
-      if (ring) Object.assign(cell.style, ring.at(c));
+      if (placed) Object.assign(cell.style, placed.at(board.xs.indexOf(col)));
       cell.classList.add((r + c) % 2 === 0 ? 'light' : 'dark');
       if (shape === 'mancala') mancalaCell(cell, stores.has(flat), content === undefined, r === 0 || cells.has(key(col, rows[r - 1])));
       if (lines) lineCell(cell, lines.points.has(flat), lines.dirs.get(flat));
@@ -274,12 +278,26 @@ function ringLayout(n) {
   const pct = (v) => `${((v / across) * 100).toFixed(2)}%`;
   return {
     across,
+    down: across,
     inset: ((0.6 / across) * 100).toFixed(2),
     at: (i) => {
       const a = (2 * Math.PI * i) / n;
       return { left: pct(across / 2 + radius * Math.sin(a)), top: pct(across / 2 - radius * Math.cos(a)) };
     },
   };
+}
+
+/**
+ * Where the places of a lattice board lie (Rust's `places`, in cells from
+ * the top left), as percentages of a box with 0.6 cells round them (as
+ * Rust's `boardsvg::lattice_svg`).
+ */
+function latticeLayout(board) {
+  const far = (i) => Math.max(0, ...board.places.map((p) => p[i]));
+  const across = far(0) + 1.2;
+  const down = far(1) + 1.2;
+  const pct = (v, of) => `${(((v + 0.6) / of) * 100).toFixed(2)}%`;
+  return { across, down, at: (i) => ({ left: pct(board.places[i][0], across), top: pct(board.places[i][1], down) }) };
 }
 
 /**

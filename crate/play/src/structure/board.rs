@@ -51,11 +51,13 @@ pub struct BoardCells {
     /// How each content on the board is drawn (`pieces`): the structure's,
     /// and one by its name alone for any content it did not list.
     pub drawings: Vec<Drawing>,
-    /// The board's `shape`, `sizes`, `stores` and `links` (see `StructureBoard`).
+    /// The board's `shape`, `sizes`, `stores`, `links` and `places` (see
+    /// `StructureBoard`).
     pub shape: String,
     pub sizes: Vec<String>,
     pub stores: Vec<Vec<String>>,
     pub links: Vec<Vec<String>>,
+    pub places: Vec<[f64; 2]>,
 }
 
 /// Most values per coordinate that a board is drawn with.
@@ -147,6 +149,7 @@ pub fn cells(b: &Board, fluents: &[Fluent]) -> Option<BoardCells> {
         sizes: b.sizes.clone(),
         stores: b.stores.clone(),
         links: b.links.clone(),
+        places: b.places.clone(),
     };
     let mut index = std::collections::HashMap::new();
     for f in fluents {
@@ -383,22 +386,24 @@ pub fn text_of(boards: &[Board], fluents: &[Fluent]) -> String {
     out
 }
 
-/// The cells of a 2-D or 3-D board that a move names, for clicking moves
-/// on a drawn board: the first run of adjacent (column, row) argument pairs
-/// (`(move 1 2 1 3)` names (1,2) then (1,3)), or (column, row, layer)
-/// triples on a 3-D board (`(mark 1 2 3)`); on a 2-D board a move whose
+/// The cells of a board that a move names, for clicking moves on a drawn
+/// board: the first run of adjacent (column, row) argument pairs
+/// (`(move 1 2 1 3)` names (1,2) then (1,3)), (column, row, layer)
+/// triples on a 3-D board (`(mark 1 2 3)`), or places on a 1-D board
+/// (`(go p4 c)`: the row is then `""`, as `BoardCells` has it); on a 2-D board a move whose
 /// only argument is a column (`(drop 3)`) names that whole column
 /// (`column` is then true).
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct MoveCells {
-    /// Each cell's coordinates: `[column, row]`, or `[column, row, layer]`.
+    /// Each cell's coordinates: `[column, row]` (`[place, ""]` on a 1-D
+    /// board), or `[column, row, layer]`.
     pub cells: Vec<Vec<String>>,
     pub column: bool,
 }
 
 pub fn move_cells(b: &Board, mv: &str) -> MoveCells {
     let dims = b.coordinates.len();
-    if !(2..=3).contains(&dims) || b.values.len() < dims {
+    if !(1..=3).contains(&dims) || b.values.len() < dims {
         return MoveCells::default();
     }
     let args = move_args(mv);
@@ -409,7 +414,11 @@ pub fn move_cells(b: &Board, mv: &str) -> MoveCells {
         let mut cells = Vec::new();
         let mut j = i;
         while is_cell(j) {
-            cells.push(atoms[j..j + dims].iter().map(|a| a.to_string()).collect());
+            let mut cell: Vec<String> = atoms[j..j + dims].iter().map(|a| a.to_string()).collect();
+            if dims == 1 {
+                cell.push(String::new());
+            }
+            cells.push(cell);
             j += dims;
         }
         return MoveCells {
@@ -417,10 +426,9 @@ pub fn move_cells(b: &Board, mv: &str) -> MoveCells {
             column: false,
         };
     }
-    let (cols, rows) = (&b.values[0], &b.values[1]);
-    if dims == 2 && args.len() == 1 && cols.contains(&args[0]) {
+    if dims == 2 && args.len() == 1 && b.values[0].contains(&args[0]) {
         return MoveCells {
-            cells: rows
+            cells: b.values[1]
                 .iter()
                 .map(|r| vec![args[0].clone(), r.clone()])
                 .collect(),
@@ -462,6 +470,7 @@ mod tests {
             sizes: vec![],
             stores: vec![],
             links: vec![],
+            places: vec![],
         }
     }
 
@@ -476,6 +485,22 @@ mod tests {
         assert!(mc.column);
         assert_eq!(move_cells(&b, "noop"), MoveCells::default());
         assert_eq!(move_cells(&b, "(mark 4 a)"), MoveCells::default());
+    }
+
+    #[test]
+    fn moves_name_places_of_a_1d_board() {
+        let v = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let mut b = board();
+        b.arity = 2;
+        b.coordinates = vec![0];
+        b.contents = vec![1];
+        b.size = vec![3];
+        b.values = vec![v(&["p1", "p2", "c"])];
+        let mc = move_cells(&b, "(go p1 c)");
+        assert_eq!(mc.cells, [["p1", ""], ["c", ""]]);
+        assert!(!mc.column);
+        assert_eq!(move_cells(&b, "(go q c)").cells, [["c", ""]]);
+        assert_eq!(move_cells(&b, "stop"), MoveCells::default());
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use super::board::{grid, layer_grids, Fluent, Grid};
 use super::pieces;
-use super::{shapes, shapesvg, Board, HEX, LINES, RING};
+use super::{shapes, shapesvg, Board, HEX, LATTICE, LINES, RING};
 use std::fmt::Write as _;
 
 const LIGHT: &str = "#efe6d3";
@@ -121,6 +121,9 @@ pub fn svg(b: &Board, g: &Grid, cell: f64, labels: bool) -> String {
     if b.geometry == RING {
         return ring_svg(b, g, cell);
     }
+    if b.geometry == LATTICE && b.places.len() == b.values[0].len() {
+        return lattice_svg(b, g, cell);
+    }
     let margin = if labels { cell * 0.6 } else { 0.0 };
     let l = Layout::new(b, g, cell, margin);
     let (w, h) = l.size(g);
@@ -194,6 +197,34 @@ fn ring_svg(b: &Board, g: &Grid, cell: f64) -> String {
             s,
             r#"<circle cx="{x:.2}" cy="{y:.2}" r="{:.2}" fill="{DARK}" stroke="{LINE}" stroke-width="1"/>"#,
             cell * 0.45
+        );
+        let Some(Some(t)) = row.get(i) else { continue };
+        piece(&mut s, b, t, (x, y), cell);
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// A `lattice` board: its places as holes at their lattice points (the
+/// chinese checkers star), each content drawn as `pieces` names it.
+fn lattice_svg(b: &Board, g: &Grid, cell: f64) -> String {
+    let far = |i: usize| b.places.iter().map(|p| p[i]).fold(0.0, f64::max);
+    let (w, h) = ((far(0) + 1.2) * cell, (far(1) + 1.2) * cell);
+    let mut s = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="gdl-board" viewBox="0 0 {w:.2} {h:.2}" width="{w:.2}" height="{h:.2}" font-family="sans-serif" role="img" aria-label="board {}"><rect width="100%" height="100%" rx="{:.2}" fill="{LIGHT}"/>"#,
+        escape(&g.fluent),
+        cell * 0.3
+    );
+    let row = g.cells.first().map(Vec::as_slice).unwrap_or_default();
+    for (i, col) in g.cols.iter().enumerate() {
+        let Some(k) = b.values[0].iter().position(|v| v == col) else {
+            continue;
+        };
+        let (x, y) = ((b.places[k][0] + 0.6) * cell, (b.places[k][1] + 0.6) * cell);
+        let _ = write!(
+            s,
+            r#"<circle cx="{x:.2}" cy="{y:.2}" r="{:.2}" fill="{DARK}" stroke="{LINE}" stroke-width="1"/>"#,
+            cell * 0.42
         );
         let Some(Some(t)) = row.get(i) else { continue };
         piece(&mut s, b, t, (x, y), cell);

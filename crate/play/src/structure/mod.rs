@@ -29,6 +29,7 @@ pub mod chance;
 pub(crate) mod features;
 pub(crate) mod geometry;
 pub(crate) mod hexgrid;
+pub(crate) mod lattice;
 pub(crate) mod linegrid;
 pub mod pieces;
 pub(crate) mod ring;
@@ -164,7 +165,9 @@ pub struct Board {
     /// `square`, `hex` when each cell has six neighbours (`hexgrid`),
     /// `lines` when the cells are points joined by lines (`linegrid`), or
     /// `ring` when a 1-D board's places form a cycle (`ring`; its values
-    /// are then in the ring's order).
+    /// are then in the ring's order), or `lattice` when a 1-D board's
+    /// places lie on a triangular or square lattice (`lattice`; see
+    /// `places`).
     #[serde(default = "square")]
     pub geometry: String,
     /// On a hex board, how far (in cells) each row lies right of the row
@@ -189,6 +192,10 @@ pub struct Board {
     /// as `[x, y, u, v]`.
     #[serde(default)]
     pub links: Vec<Vec<String>>,
+    /// On a `lattice` board, each value's position `[x, y]` in cells from
+    /// the top left (neighbours one cell apart).
+    #[serde(default)]
+    pub places: Vec<[f64; 2]>,
 }
 
 fn grid_shape() -> String {
@@ -200,6 +207,8 @@ pub const HEX: &str = "hex";
 pub const LINES: &str = "lines";
 /// Places round a circle (`ring`).
 pub const RING: &str = "ring";
+/// Places at the points of a lattice (`lattice`).
+pub const LATTICE: &str = "lattice";
 
 fn square() -> String {
     SQUARE.to_string()
@@ -293,6 +302,7 @@ pub fn find<M: StateMachine>(
     hexgrid::detect(program, &mut boards);
     linegrid::detect(program, &mut boards);
     ring::detect(program, &mut boards);
+    lattice::detect(program, &mut boards);
     shapes::detect(program, &store, &sample, &mut boards);
     for b in &mut boards {
         b.drawings = pieces::drawings(b, &roles);
@@ -478,6 +488,7 @@ impl Found<'_> {
             sizes: Vec::new(),
             stores: Vec::new(),
             links: Vec::new(),
+            places: Vec::new(),
         }
     }
 

@@ -50,7 +50,7 @@ const BLANKS: [&str; 14] = [
 ];
 
 /// Colour words (and lights, on or off, and chocolate) and their fills.
-const COLOURS: [(&str, &str); 16] = [
+const COLOURS: [(&str, &str); 21] = [
     ("choc", "#6b4226"),
     ("chocolate", "#6b4226"),
     ("on", "#f2c200"),
@@ -67,6 +67,11 @@ const COLOURS: [(&str, &str); 16] = [
     ("brown", "#8a5a2b"),
     ("gray", "#8a8f98"),
     ("grey", "#8a8f98"),
+    ("teal", "#138a8a"),
+    ("magenta", "#c2337a"),
+    ("pink", "#e68fb3"),
+    ("cyan", "#3fb6d3"),
+    ("violet", "#7a3cc2"),
 ];
 
 /// Fills of owners without a colour name, by role index: light, dark, then hues.
@@ -454,6 +459,7 @@ mod tests {
             sizes: vec![],
             stores: vec![],
             links: vec![],
+            places: vec![],
         }
     }
 

@@ -295,6 +295,7 @@ pub fn cells(scene: &Scene, fluents: &[Fluent]) -> BoardCells {
         sizes: Vec::new(),
         stores: Vec::new(),
         links: Vec::new(),
+        places: Vec::new(),
     }
 }
 
