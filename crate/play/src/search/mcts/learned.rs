@@ -37,7 +37,7 @@ use std::sync::Arc;
 pub const LEARN_MS: f64 = 500.0;
 /// Playouts learnt from at least, if they fit in four times the time: on a
 /// loaded machine the time alone leaves too few samples to judge a fit.
-const MIN_PLAYOUTS: usize = 400;
+pub const MIN_PLAYOUTS: usize = 400;
 /// Samples taken per playout (at evenly spread depths).
 const PER_PLAYOUT: usize = 4;
 /// Pseudo-samples at the mean reward added to every fluent's statistics.
