@@ -14,7 +14,7 @@ import type {
   ParsedPlayerSpec, PlayerInfo, PlayerSpecObject, PlayoutOptions, PlayoutSummary, RenderBoardOptions, ReorderedTree, ReplayResult,
   SearchOptions, SearchResult, SearchStats, StateDescription, StateExplainOptions, Structure, StructureOptions,
   LibraryGame, RepositoryGame, GroundReport, GroundReportOptions,
-  SolveOptions, SolveProgress, SolveSummary, SolvedPosition, SolvedValue,
+  SolveOptions, SolveProgress, SolveSummary, SolvedPosition, SolvedValue, SymbolicOptions, SymbolicSummary, JobProgress,
   BeliefView, SeenStep,
 } from './types.js';
 
@@ -354,6 +354,15 @@ export class SolveJob {
 
 /** Solves a game on the calling thread (prefer GdlWorker.solve in a page). */
 export function solve(kif: string, options?: SolveOptions): SolveSummary;
+
+/**
+ * Solves a game symbolically with BDDs (`gdlkit solve --symbolic`): the
+ * reachable states by layer, the initial state's value and the states by
+ * value, without enumerating them. Blocks the calling thread (in a page,
+ * call it in a worker). @throws an Error named GdlSolveError for a game it
+ * cannot solve so (more than two roles, GDL-II, rules that do not ground).
+ */
+export function solveSymbolic(kif: string, options?: SymbolicOptions, onProgress?: (progress: JobProgress) => void): SymbolicSummary;
 
 // ------------------------------------------------------------------ search
 // Players, search, the lecture trace and matches (docs/search.md). The

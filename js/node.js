@@ -9,7 +9,7 @@ import { initFrom, initSync, isReady, wasmSource } from './wasm.js';
 
 export { check, explain, fix, format, Game, gameText, games, hasErrors, isGdlError, PlayoutJob, replay, runCli, version } from './api.js';
 export { analyze, AnalysisJob } from './analysis.js';
-export { solve, SolveJob } from './solve.js';
+export { solve, solveSymbolic, SolveJob } from './solve.js';
 export { defaultPlayer, parsePlayerSpec, parseTree, Player, players, playerSpec, reorderTree, runMatch, search, searchTree } from './search.js';
 export { heuristics } from './search.js';
 export { groundReport, renderBoard, structure } from './structure.js';

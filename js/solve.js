@@ -114,3 +114,20 @@ export function solve(kif, options = {}) {
     job.free();
   }
 }
+
+/**
+ * Solves a game symbolically with BDDs (`gdlkit solve --symbolic`): the
+ * reachable states by layer, the initial state's value and the states by
+ * value, without enumerating the states. `onProgress(progress)` is called
+ * at most every 200 ms. Blocks the calling thread: in a page, call it in a
+ * worker. Throws a GdlDiagnosticsError for rules with errors, a
+ * GdlSolveError for a game it cannot solve so.
+ */
+export function solveSymbolic(kif, options = {}, onProgress = undefined) {
+  needReady();
+  needString(kif, 'solveSymbolic(kif, options): kif');
+  if (onProgress !== undefined && typeof onProgress !== 'function') {
+    throw new TypeError('solveSymbolic(kif, options, onProgress): onProgress must be a function');
+  }
+  return wasm.solveSymbolic(kif, optionsObject(options, 'solveSymbolic'), onProgress);
+}

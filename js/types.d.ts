@@ -1121,6 +1121,93 @@ maxStates?: number,
 engine?: EngineChoice, };
 
 /**
+ * Options of `solveSymbolic` (all optional).
+ */
+export type SymbolicOptions = { 
+/**
+ * Seconds, grounding included (default 60); then the result is partial.
+ */
+seconds?: number, 
+/**
+ * Nodes of one BDD at most (default 4000000).
+ */
+maxNodes?: number, 
+/**
+ * The BDD variable order: "cells" (default) or "grounder".
+ */
+order?: SymbolicOrder, };
+
+/**
+ * One progress report of a long call (`onProgress`'s argument).
+ */
+export type JobProgress = { 
+/**
+ * What is running ("solve --symbolic: reachable layers", ...).
+ */
+phase: string, 
+/**
+ * Counts so far ("layer 5: 1,234 states").
+ */
+detail: string, elapsedMs: number, };
+
+/**
+ * What `gdlkit solve --symbolic` reports (`solveSymbolic` in JS).
+ */
+export type SymbolicSummary = { concept: SolveConcept | null, roles: Array<string>, complete: boolean, stopped: string | null, 
+/**
+ * The initial state's goals under perfect play (`None`: unknown).
+ */
+initial: Array<number> | null, 
+/**
+ * States by value, best first for the first role.
+ */
+byValue: Array<SymbolicCount>, stats: SymbolicStats, };
+
+/**
+ * Figures of a symbolic solve.
+ */
+export type SymbolicStats = { 
+/**
+ * Reachable states (exact; of the layers done when stopped early).
+ */
+states: number, terminal: number, 
+/**
+ * Reachable states per breadth-first layer.
+ */
+layers: Array<number>, 
+/**
+ * Every successor of a layer's states is in the next layer (then the
+ * classification goes backwards layer by layer).
+ */
+layered: boolean, 
+/**
+ * Base propositions (BDD variables: twice as many).
+ */
+propositions: number, 
+/**
+ * The variable order used.
+ */
+order: SymbolicOrder, 
+/**
+ * Transition relations (moves that are legal somewhere) and their nodes.
+ */
+relations: number, relationNodes: number, 
+/**
+ * The largest BDD built.
+ */
+peakNodes: number, seconds: number, };
+
+/**
+ * States with one value (`goals` `None`: unknown).
+ */
+export type SymbolicCount = { goals: Array<number> | null, states: number, };
+
+/**
+ * Which variable order (docs/solve.md has them measured).
+ */
+export type SymbolicOrder = "grounder" | "cells";
+
+/**
  * The solution concept applied.
  */
 export type SolveConcept = "one-player" | "zero-sum" | "general-sum";

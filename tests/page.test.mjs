@@ -13,7 +13,7 @@ import { chromium } from 'playwright-core';
 import { ARTIFACTS, CHROMIUM_ARGS, ROOT, SITE } from '../scripts/lib.mjs';
 import { serve } from '../scripts/serve.mjs';
 import { browserPaths } from '../scripts/setup.mjs';
-import { Game, groundReport, heuristics as registryHeuristics, players as registryPlayers, SolveJob } from '../js/node.js';
+import { Game, groundReport, heuristics as registryHeuristics, players as registryPlayers, SolveJob, solve, solveSymbolic } from '../js/node.js';
 import { GdlWorker } from '../js/worker-node.js';
 
 let server;
@@ -358,6 +358,18 @@ test('play: a game on a lattice of places is drawn at its points, every neighbou
   await page.locator('.board.lattice .cell[data-cell="c|"]').click();
   await page.waitForFunction(() => document.querySelector('.board.lattice .cell[data-cell="c|"] svg')?.dataset.content === 'red');
   await shot(page, 'play-lattice');
+  // The search tree's nodes draw the same places, as holes (the exported SVG).
+  await page.locator('button', { hasText: 'Search tree of this position' }).click();
+  await page.waitForFunction(() => / nodes searched\./.test(document.querySelector('.tree-status')?.textContent ?? ''), null, { timeout: 60_000 });
+  await page.locator('button[aria-label="Jump to the end"]').click();
+  const canvas = page.locator('.tree-canvas').first();
+  await canvas.focus();
+  for (let i = 0; i < 4; i++) await page.keyboard.press('+');
+  await frame(page);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('button', { hasText: 'SVG' }).click()]);
+  const svg = readFileSync(await download.path(), 'utf8');
+  const holes = svg.match(/<circle [^>]*stroke-width="0.4"/g) ?? [];
+  assert.ok(holes.length >= 7 && holes.length % 7 === 0, `${holes.length} holes in the tree's node boards`);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -496,6 +508,37 @@ test('play: Perfect play marks every move with its solved value, as solve() give
   assert.equal(children.length, 5, JSON.stringify(children));
   for (const [label, solved] of children) assert.equal(solved, lateExpected[label][0] === 'win' ? '100' : '0', label);
   assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('play: Solve with BDDs counts tic-tac-toe\'s states and finds its value as the explicit solver does; Cancel ends a long solve', async () => {
+  const kif = readFileSync(join(ROOT, 'games', 'ticTacToe.kif'), 'utf8');
+  // The references: the explicit solver and the same symbolic solve, in Node.
+  const explicit = solve(kif);
+  const bdd = solveSymbolic(kif);
+  assert.equal(bdd.stats.states, explicit.stats.states);
+  assert.equal(bdd.stats.layers.length, 10, JSON.stringify(bdd.stats.layers));
+  const start = explicit.initial.goals;
+  assert.deepEqual(bdd.initial, start);
+  const { page, errors, context } = await open('?view=play&game=ticTacToe');
+  await page.locator('button.solve-symbolic').click();
+  await page.waitForFunction(() => /^BDDs \(/.test(document.querySelector('.symbolic-status')?.textContent ?? ''), null, { timeout: 120_000 });
+  const line = await page.locator('.symbolic-status').textContent();
+  assert.match(line, new RegExp(`${explicit.stats.states.toLocaleString('en')} states`), line);
+  assert.match(line, new RegExp(`from the start x ${start[0]}, o ${start[1]}`), line);
+  await shot(page, 'play-symbolic');
+  // clobber's reachable states take minutes (millions a layer): progress by layer, then Cancel.
+  const c4 = await open('?view=play&game=clobber', { context });
+  await c4.page.locator('button.solve-symbolic').click();
+  await c4.page.waitForFunction(() => /layer \d+/.test(document.querySelector('.symbolic-status')?.textContent ?? ''), null, { timeout: 120_000 });
+  await c4.page.locator('.symbolic-solve button', { hasText: 'Cancel' }).click();
+  await c4.page.waitForFunction(() => document.querySelector('.symbolic-status')?.textContent === 'BDDs: cancelled.');
+  // The page goes on: a move is still played (from the list of legal moves).
+  await c4.page.locator('details.moves-details summary').click();
+  await c4.page.locator('.move-buttons button').first().click();
+  await c4.page.waitForFunction(() => /Step 2/.test(document.body.textContent));
+  assert.deepEqual(errors, []);
+  assert.deepEqual(c4.errors, []);
   await context.close();
 });
 

@@ -10,6 +10,7 @@ import {
   type SearchOptions,
   type SearchResult,
   check,
+  solveSymbolic,
   explain,
   runMatch,
   search,
@@ -126,3 +127,9 @@ const wins = position?.moves.filter((m) => m.outcome === 'win' && m.best).map((m
 console.log(wins, position?.role, solver.values([['(control x)']])?.[0]?.goals);
 // @ts-expect-error outcomes are win, draw, loss or score
 console.log(position?.moves[0]?.outcome === 'lose');
+
+// A symbolic solve: the states by layer and the start's value, with progress.
+const bdd = solveSymbolic(kif, { seconds: 10, order: 'cells' }, (p) => console.log(p.phase, p.detail, p.elapsedMs));
+console.log(bdd.stats.layers.reduce((a, b) => a + b, 0), bdd.initial?.[0], bdd.byValue[0]?.states);
+// @ts-expect-error the variable orders are cells and grounder
+solveSymbolic(kif, { order: 'random' });

@@ -161,6 +161,67 @@ pub struct SolveOptions {
     pub engine: Option<String>,
 }
 
+/// One progress report of a long call (`onProgress`'s argument).
+#[derive(Serialize)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+#[serde(rename_all = "camelCase")]
+pub struct JobProgress {
+    /// What is running ("solve --symbolic: reachable layers", ...).
+    pub phase: String,
+    /// Counts so far ("layer 5: 1,234 states").
+    pub detail: String,
+    pub elapsed_ms: f64,
+}
+
+/// Options of `solveSymbolic` (all optional).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(TS), ts(optional_fields))]
+pub struct SymbolicOptions {
+    /// Seconds, grounding included (default 60); then the result is partial.
+    pub seconds: Option<f64>,
+    /// Nodes of one BDD at most (default 4000000).
+    pub max_nodes: Option<f64>,
+    /// The BDD variable order: "cells" (default) or "grounder".
+    #[cfg_attr(feature = "typescript", ts(as = "Option<crate::solve::VarOrder>"))]
+    pub order: Option<String>,
+}
+
+impl SymbolicOptions {
+    /// The limits these options ask for, or what is out of range.
+    pub fn limits(&self) -> Result<crate::solve::SymbolicLimits, String> {
+        let d = crate::solve::SymbolicLimits::default();
+        let seconds = match self.seconds {
+            None => d.seconds,
+            Some(s) if s.is_finite() && s > 0.0 && s <= crate::job::MAX_MS / 1000.0 => s,
+            Some(s) => {
+                return Err(format!(
+                    "options.seconds: a number of seconds above 0 and at most a day, got {s}"
+                ))
+            }
+        };
+        let max_nodes = match self.max_nodes {
+            None => d.max_nodes,
+            Some(n) if (1.0..=1e9).contains(&n) => n as usize,
+            Some(n) => {
+                return Err(format!(
+                    "options.maxNodes: a whole number from 1 to 1000000000, got {n}"
+                ))
+            }
+        };
+        let order = match self.order.as_deref() {
+            None => d.order,
+            Some(name) => crate::solve::VarOrder::from_name(name)
+                .ok_or_else(|| format!("options.order: \"cells\" or \"grounder\", got {name:?}"))?,
+        };
+        Ok(crate::solve::SymbolicLimits {
+            seconds,
+            max_nodes,
+            order,
+        })
+    }
+}
+
 /// Options of `fix` (all optional).
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]

@@ -109,6 +109,12 @@ types!(
     crate::ground::report::GroundReport,
     // Solve.
     crate::js_api::SolveOptions,
+    crate::js_api::SymbolicOptions,
+    crate::js_api::JobProgress,
+    crate::solve::SymbolicSummary,
+    crate::solve::SymbolicStats,
+    crate::solve::SymbolicCount,
+    crate::solve::VarOrder,
     crate::solve::Concept,
     crate::solve::Value,
     crate::solve::ValueCount,

@@ -35,7 +35,7 @@ export const DEFAULT_PLAYER = 'mcts-solver';
 export const engineEvents = new EventTarget();
 
 /** Jobs that may run long (grounding, searches, analyses): the page saves its work first. */
-const LONG_KINDS = new Set(['playouts', 'analyze', 'searchTree', 'bestMove', 'explain', 'mctsRoot', 'alphabetaRoot', 'ensembleMember', 'site.load', 'site.structure', 'site.groundReport', 'site.searchGame', 'site.ggpNew', 'site.solve']);
+const LONG_KINDS = new Set(['playouts', 'analyze', 'searchTree', 'bestMove', 'explain', 'mctsRoot', 'alphabetaRoot', 'ensembleMember', 'site.load', 'site.structure', 'site.groundReport', 'site.searchGame', 'site.ggpNew', 'site.solve', 'site.solveSymbolic']);
 const beforeLong = new Set();
 
 /** Calls `fn()` before every job that may run long (the page saves its text). */
@@ -139,6 +139,8 @@ export function engine() {
       think: new EngineWorker('think'),
       // The Perfect-play switch's solver; it keeps the solution for the views' queries.
       solve: new EngineWorker('solve'),
+      // The BDD solver: one blocking call, so Cancel ends this worker alone.
+      symbolic: new EngineWorker('symbolic'),
       // The editor's checks on the small check wasm (runCheck below).
       check: new EngineWorker('check', newCheckWorker),
     };

@@ -371,6 +371,12 @@ KINDS['site.solve'] = (_api, { text }) => {
   return { step: task.step, partial: task.partial };
 };
 
+/**
+ * `site.solveSymbolic`: a symbolic solve (BDDs, Rust's `solve_symbolic`)
+ * with its progress reports; one blocking call, so a cancel ends the worker.
+ */
+KINDS['site.solveSymbolic'] = (_api, { text, seconds }, report) => oneShot(() => api.solveSymbolic(text, seconds ? { seconds } : {}, (p) => report(p)));
+
 /** `site.loadSolution`: a solution file of the game `text` kept as the solved game; the result is its summary. */
 KINDS['site.loadSolution'] = (_api, { text, file }) =>
   oneShot(() => {

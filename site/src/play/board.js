@@ -108,13 +108,30 @@ export function layers(board) {
 
 /**
  * A board for a small drawing ({cols, rows, cells: Map "col|row" →
- * content}): the layers of a 3-D board side by side, as the full view.
+ * content}): the layers of a 3-D board side by side, as the full view. A
+ * ring or lattice board also has `places`: {across, down, at(c)} with
+ * column c's centre in cells from the top left, as the full view's.
  */
 export function flatBoard(board) {
   const zs = layers(board);
   const cols = zs.flatMap((z) => board.xs.map((x) => (z ? `${x}@${z}` : x)));
   const cells = new Map(board.cells.map((c) => [`${c.z ? `${c.x}@${c.z}` : c.x}|${c.y}`, c.content]));
-  return { cols, rows: [...board.ys].reverse(), cells };
+  return { cols, rows: [...board.ys].reverse(), cells, places: placesOf(board) };
+}
+
+/** A ring's or lattice's places in cells ({across, down, at(c) → [x, y]}), else null. */
+function placesOf(board) {
+  const layout = board.geometry === 'ring' ? ringLayout(board.xs.length) : board.geometry === 'lattice' && board.places?.length === board.xs.length ? latticeLayout(board) : null;
+  if (!layout) return null;
+  const cells = (pct, of) => (Number.parseFloat(pct) / 100) * of;
+  return {
+    across: layout.across,
+    down: layout.down,
+    at: (c) => {
+      const { left, top } = layout.at(c);
+      return [cells(left, layout.across), cells(top, layout.down)];
+    },
+  };
 }
 
 /** How a content is shown: {label, blank, drawing}. */

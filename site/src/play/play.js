@@ -16,6 +16,7 @@ import { WhyPanel } from './why.js';
 import { cellKey, renderBoard, renderFluentList } from './board.js';
 import { formatValue, heatColor, overlayOf } from './overlay.js';
 import { PerfectPlay, solvedMarks, solvedText } from './perfect.js';
+import { SymbolicSolve } from './symbolic.js';
 import { beliefPanel, chanceDrawn, chanceText, coverPanel, revealPanel, seatPanel, seenBy } from './hidden.js';
 
 /** Cores for MCTS, alpha-beta and the ensemble: `auto` (all of this machine's, at most 8) or a number. */
@@ -194,8 +195,9 @@ export class PlayView {
     const historyBox = h('section', { class: 'panel history-panel', 'aria-label': 'Move list' },
       h('h3', { text: 'Moves' }), this.historyList, controls);
     this.perfect = new PerfectPlay(() => this.render());
+    this.symbolic = new SymbolicSolve();
     const main = h('div', { class: 'play-main' },
-      this.status, this.progress, this.perfect.root, this.boardBox, this.legendBox, this.orientBox, this.movesBox, this.goalsBox, this.revealBox, this.fluentsBox);
+      this.status, this.progress, this.perfect.root, this.symbolic.root, this.boardBox, this.legendBox, this.orientBox, this.movesBox, this.goalsBox, this.revealBox, this.fluentsBox);
     this.why = new WhyPanel(() => this.explainHere(), (e, planMove) => this.showExplanation(e, planMove));
     const side = h('div', { class: 'play-side' }, h('section', { class: 'panel', 'aria-label': 'Players' }, h('h3', { text: 'Players' }), this.rolesBox), historyBox, this.why.root);
     this.root.replaceChildren(h('div', { class: `play${this.compact ? ' compact' : ''}` }, main, side));
@@ -241,6 +243,7 @@ export class PlayView {
     session.revealed = session.states[session.states.length - 1].terminal;
     this.session = session;
     this.perfect.setGame(text, session.roles);
+    this.symbolic.setGame(text);
     // GDL-II: engines play `hyperplay`, which is told only its own moves and percepts.
     const algorithm = session.gdl2 ? 'hyperplay' : DEFAULT_ENGINE.algorithm;
     const engineDefault = this.features.searchPlayer ? `${algorithm}:ms=${DEFAULT_ENGINE.ms}` : 'random';
@@ -680,7 +683,7 @@ export class PlayView {
     // GDL-II before the end: nothing that reads the true state (Why?, Perfect play, the search tree).
     const hidden = this.hidden();
     if (this.treeBtn) this.treeBtn.hidden = hidden || s.cursor === 0 || this.current.terminal;
-    this.why.root.style.display = this.perfect.root.style.display = hidden ? 'none' : '';
+    this.why.root.style.display = this.perfect.root.style.display = this.symbolic.root.style.display = hidden ? 'none' : '';
     this.revealBox.replaceChildren(...(s.gdl2 && s.revealed ? [revealPanel(s)] : []));
     const automatic = this.players.some((p) => p.kind !== 'human');
     this.pauseBtn.hidden = !automatic || this.current.terminal;

@@ -178,10 +178,13 @@ function fit(ctx, text, max) {
 const ROUND = new Set(['disc', 'man', 'king', 'token']);
 
 function miniCells(board, x, y) {
-  const n = Math.max(board.cols.length, board.rows.length);
-  const cell = (R * 1.45) / n;
-  const left = x - (cell * board.cols.length) / 2;
-  const top = y - (cell * board.rows.length) / 2;
+  // A ring or lattice (board.places) puts each place at its point; a grid is cols × rows.
+  const p = board.places;
+  const across = p ? p.across : board.cols.length;
+  const down = p ? p.down : board.rows.length;
+  const cell = (R * 1.45) / Math.max(across, down);
+  const left = x - (cell * across) / 2;
+  const top = y - (cell * down) / 2;
   const o = board.overlay;
   const out = [];
   board.rows.forEach((row, r) => {
@@ -190,10 +193,12 @@ function miniCells(board, x, y) {
       const content = board.cells.get(k);
       const look = content === undefined || !board.look ? null : board.look(content);
       const round = look && ROUND.has(look.drawing.kind);
+      const [px, py] = p ? p.at(c).map((v) => v - 0.5) : [c, r];
       out.push({
-        x: left + c * cell,
-        y: top + r * cell,
+        x: left + px * cell,
+        y: top + py * cell,
         size: cell,
+        hole: Boolean(p),
         text: !look || look.blank || round ? '' : (look.drawing.label || '■').slice(0, 2),
         disc: round ? look.drawing.colour : null,
         heat: o?.heat.get(k)?.color ?? null,
@@ -203,7 +208,7 @@ function miniCells(board, x, y) {
       });
     });
   });
-  return { cells: out, left, top, w: cell * board.cols.length, h: cell * board.rows.length };
+  return { cells: out, left, top, w: cell * across, h: cell * down };
 }
 
 /** Colours of an explanation on a small board (as the play view's, overlay.js). */
@@ -221,7 +226,11 @@ function drawMiniBoard(ctx, board, x, y) {
     }
     ctx.strokeStyle = COLORS.edge;
     ctx.lineWidth = 0.4;
-    ctx.strokeRect(c.x, c.y, c.size, c.size);
+    if (c.hole) {
+      ctx.beginPath();
+      ctx.arc(c.x + c.size / 2, c.y + c.size / 2, c.size * 0.45, 0, 2 * Math.PI);
+      ctx.stroke();
+    } else ctx.strokeRect(c.x, c.y, c.size, c.size);
     if (c.chosen || c.runnerUp) {
       ctx.strokeStyle = MARKS.chosen;
       ctx.lineWidth = Math.max(0.6, c.size * (c.chosen ? 0.14 : 0.08));
@@ -256,7 +265,8 @@ function miniBoardSvg(board, x, y) {
   const m = miniCells(board, x, y);
   const out = [`<rect x="${m.left}" y="${m.top}" width="${m.w}" height="${m.h}" fill="#ffffff"/>`];
   for (const c of m.cells) {
-    out.push(`<rect x="${c.x}" y="${c.y}" width="${c.size}" height="${c.size}" fill="${c.heat ?? 'none'}" stroke="${COLORS.edge}" stroke-width="0.4"/>`);
+    if (c.hole) out.push(`<circle cx="${c.x + c.size / 2}" cy="${c.y + c.size / 2}" r="${c.size * 0.45}" fill="${c.heat ?? 'none'}" stroke="${COLORS.edge}" stroke-width="0.4"/>`);
+    else out.push(`<rect x="${c.x}" y="${c.y}" width="${c.size}" height="${c.size}" fill="${c.heat ?? 'none'}" stroke="${COLORS.edge}" stroke-width="0.4"/>`);
     if (c.chosen || c.runnerUp) {
       const dash = c.runnerUp && !c.chosen ? ` stroke-dasharray="${c.size * 0.2} ${c.size * 0.15}"` : '';
       out.push(`<rect x="${c.x + c.size * 0.1}" y="${c.y + c.size * 0.1}" width="${c.size * 0.8}" height="${c.size * 0.8}" fill="none" stroke="${MARKS.chosen}" stroke-width="${Math.max(0.6, c.size * (c.chosen ? 0.14 : 0.08))}"${dash}/>`);

@@ -39,7 +39,9 @@ mod tests;
 pub use chance::{solve_chance, solve_gdl2, ChanceLimits, ChanceSolution};
 pub use file::{read_solution, write_solution, FORMAT_VERSION};
 pub use position::{outcome, MoveEntry, Outcome, Position};
-pub use symbolic::{solve_symbolic, SymbolicLimits, SymbolicSummary, VarOrder};
+pub use symbolic::{
+    solve_symbolic, SymbolicCount, SymbolicLimits, SymbolicStats, SymbolicSummary, VarOrder,
+};
 
 use crate::engine::{Engine, EngineState};
 use crate::ground::BitState;

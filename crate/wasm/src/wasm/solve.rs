@@ -191,6 +191,48 @@ impl SolveJob {
     }
 }
 
+/// Solves a game symbolically with BDDs (`gdlkit solve --symbolic`,
+/// [`solve::solve_symbolic`]): the reachable states by layer, the initial
+/// state's value and the states by value, without enumerating them.
+/// `onProgress` gets a report at most every 200 ms; the call blocks, so a
+/// page runs it in a worker and cancels by ending the worker. Throws a
+/// `GdlDiagnosticsError` for rules with errors, a `GdlSolveError` when the
+/// game cannot be solved so (more than two roles, GDL-II, it does not
+/// ground), a `TypeError` for bad options.
+#[wasm_bindgen(js_name = solveSymbolic, unchecked_return_type = "SymbolicSummary")]
+pub fn solve_symbolic(
+    kif: &str,
+    #[wasm_bindgen(unchecked_param_type = "SymbolicOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "((progress: JobProgress) => void) | undefined")]
+    on_progress: Option<js_sys::Function>,
+) -> Result<JsValue, JsValue> {
+    js::init();
+    let o: crate::js_api::SymbolicOptions = js::options(options, "solveSymbolic")?;
+    let limits = o.limits().map_err(|e| js::type_error(&e))?;
+    let game = crate::Game::load(kif, EngineChoice::Interpreter)
+        .map_err(|diags| js::diagnostics_error(&diags, kif))?;
+    if game.program.is_gdl2() {
+        return Err(refused(&Refusal(
+            "symbolic solving does not cover GDL-II games (chance, hidden information)".into(),
+        )));
+    }
+    if let Some(f) = on_progress {
+        crate::job::set_progress_sink(Some(Box::new(move |p: &crate::job::Progress| {
+            let report = crate::js_api::JobProgress {
+                phase: p.phase.to_string(),
+                detail: p.detail.clone(),
+                elapsed_ms: p.elapsed_ms,
+            };
+            if let Ok(v) = to_js(&report) {
+                let _ = f.call1(&JsValue::NULL, &v);
+            }
+        })));
+    }
+    let result = solve::solve_symbolic(&game.program, &limits);
+    crate::job::set_progress_sink(None);
+    to_js(&result.map_err(|r| refused(&r))?)
+}
+
 fn refused(r: &Refusal) -> JsValue {
     js::error("GdlSolveError", &r.0).into()
 }

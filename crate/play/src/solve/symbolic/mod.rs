@@ -87,18 +87,60 @@ impl Clock {
 
 /// States with one value (`goals` `None`: unknown).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct SymbolicCount {
     pub goals: Option<Vec<u8>>,
+    #[serde(serialize_with = "ser_count")]
+    #[cfg_attr(feature = "typescript", ts(type = "number"))]
     pub states: u128,
+}
+
+/// A count as a JSON number: exact up to 2^53 (JavaScript's safe
+/// integers, far above any count reached here), rounded above.
+fn ser_count<S: serde::Serializer>(n: &u128, s: S) -> Result<S::Ok, S::Error> {
+    const SAFE: u128 = 1 << 53;
+    if *n <= SAFE {
+        s.serialize_u64(*n as u64)
+    } else {
+        s.serialize_f64(*n as f64)
+    }
+}
+
+fn ser_counts<S: serde::Serializer>(ns: &[u128], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = s.serialize_seq(Some(ns.len()))?;
+    for n in ns {
+        seq.serialize_element(&Count(*n))?;
+    }
+    seq.end()
+}
+
+struct Count(u128);
+
+impl Serialize for Count {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        ser_count(&self.0, s)
+    }
 }
 
 /// Figures of a symbolic solve.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename_all = "camelCase")
+)]
 pub struct SymbolicStats {
     /// Reachable states (exact; of the layers done when stopped early).
+    #[serde(serialize_with = "ser_count")]
+    #[cfg_attr(feature = "typescript", ts(type = "number"))]
     pub states: u128,
+    #[serde(serialize_with = "ser_count")]
+    #[cfg_attr(feature = "typescript", ts(type = "number"))]
     pub terminal: u128,
     /// Reachable states per breadth-first layer.
+    #[serde(serialize_with = "ser_counts")]
+    #[cfg_attr(feature = "typescript", ts(type = "Array<number>"))]
     pub layers: Vec<u128>,
     /// Every successor of a layer's states is in the next layer (then the
     /// classification goes backwards layer by layer).
@@ -115,8 +157,13 @@ pub struct SymbolicStats {
     pub seconds: f64,
 }
 
-/// What `gdlkit solve --symbolic` reports.
+/// What `gdlkit solve --symbolic` reports (`solveSymbolic` in JS).
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename_all = "camelCase")
+)]
 pub struct SymbolicSummary {
     pub concept: Option<Concept>,
     pub roles: Vec<String>,

@@ -11,6 +11,11 @@ use serde::Serialize;
 /// Which variable order (docs/solve.md has them measured).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename = "SymbolicOrder", rename_all = "kebab-case")
+)]
 pub enum VarOrder {
     Grounder,
     #[default]
