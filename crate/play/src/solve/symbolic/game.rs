@@ -125,6 +125,9 @@ impl Game {
             if role.is_some_and(|r| r != rel.role) {
                 continue;
             }
+            // Between products too: one image of a big layer over every
+            // move's relation can take minutes.
+            clock.check()?;
             let p = self.space.preimage(set, &rel.bdd);
             self.space.peak_nodes = self.space.peak_nodes.max(p.size());
             out = self.space.or(&out, &p)?;
@@ -137,6 +140,7 @@ impl Game {
     pub fn image(&mut self, set: &Bdd, clock: &Clock) -> Result<Bdd, Stop> {
         let mut out = self.space.f();
         for rel in &self.rels {
+            clock.check()?;
             let p = self.space.image(set, &rel.bdd);
             self.space.peak_nodes = self.space.peak_nodes.max(p.size());
             out = self.space.or(&out, &p)?;
