@@ -10,13 +10,8 @@
 //! Names play no part.
 
 use super::Board;
-use crate::program::Program;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-/// Rows of a static relation beyond which it is not examined.
-const MAX_ROWS: usize = 10_000;
-/// Fewest places of a lattice board.
-const MIN_PLACES: usize = 5;
 /// Most direction relations tried (six: a triangular lattice's).
 const MAX_DIRECTIONS: usize = 6;
 
@@ -38,20 +33,9 @@ const TRIANGULAR: Lattice = Lattice {
     plane: |(q, r)| [q as f64 + r as f64 / 2.0, r as f64 * 3f64.sqrt() / 2.0],
 };
 
-pub fn detect(program: &Program, boards: &mut [Board]) {
-    let candidate = |b: &Board| {
-        b.coordinates.len() == 1
-            && b.values.len() == 1
-            && b.values[0].len() >= MIN_PLACES
-            && b.geometry == super::SQUARE
-            && b.shape == super::shapes::GRID
-    };
-    if !boards.iter().any(candidate) {
-        return;
-    }
-    let relations = super::statics::static_relations::<2>(program, MAX_ROWS);
-    for b in boards.iter_mut().filter(|b| candidate(b)) {
-        let steps = directions(&b.values[0], &relations);
+pub fn detect(boards: &mut [Board], relations: &[Vec<[String; 2]>]) {
+    for b in boards.iter_mut().filter(|b| super::ring::is_plain_row(b)) {
+        let steps = directions(&b.values[0], relations);
         if let Some(places) = embed(b.values[0].len(), &steps) {
             b.geometry = super::LATTICE.to_string();
             b.places = places;

@@ -301,8 +301,9 @@ pub fn find<M: StateMachine>(
     }
     hexgrid::detect(program, &mut boards);
     linegrid::detect(program, &mut boards);
-    ring::detect(program, &mut boards);
-    lattice::detect(program, &mut boards);
+    let relations = ring::place_relations(program, &boards);
+    ring::detect(&mut boards, &relations);
+    lattice::detect(&mut boards, &relations);
     shapes::detect(program, &store, &sample, &mut boards);
     for b in &mut boards {
         b.drawings = pieces::drawings(b, &roles);

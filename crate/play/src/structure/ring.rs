@@ -12,22 +12,31 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Rows of a static relation beyond which it is not examined.
 const MAX_ROWS: usize = 10_000;
-/// Fewest places of a ring (fewer read as well in a row).
+/// Fewest places of a ring or lattice (fewer read as well in a row).
 const MIN_PLACES: usize = 5;
 
-pub fn detect(program: &Program, boards: &mut [Board]) {
-    let candidate = |b: &Board| {
-        b.coordinates.len() == 1
-            && b.values.len() == 1
-            && b.values[0].len() >= MIN_PLACES
-            && b.geometry == super::SQUARE
-            && b.shape == super::shapes::GRID
-    };
-    if !boards.iter().any(candidate) {
-        return;
+/// A 1-D board of at least [`MIN_PLACES`] places still drawn as a plain
+/// row: the boards a ring or a lattice (`lattice.rs`) is looked for in.
+pub(super) fn is_plain_row(b: &Board) -> bool {
+    b.coordinates.len() == 1
+        && b.values.len() == 1
+        && b.values[0].len() >= MIN_PLACES
+        && b.geometry == super::SQUARE
+        && b.shape == super::shapes::GRID
+}
+
+/// The static relations of two arguments that may join the places of a
+/// plain row (`is_plain_row`), read once for the ring and the lattice;
+/// none when no board is a plain row.
+pub(super) fn place_relations(program: &Program, boards: &[Board]) -> Vec<Vec<[String; 2]>> {
+    if !boards.iter().any(is_plain_row) {
+        return Vec::new();
     }
-    let relations = super::statics::static_relations::<2>(program, MAX_ROWS);
-    for b in boards.iter_mut().filter(|b| candidate(b)) {
+    super::statics::static_relations::<2>(program, MAX_ROWS)
+}
+
+pub fn detect(boards: &mut [Board], relations: &[Vec<[String; 2]>]) {
+    for b in boards.iter_mut().filter(|b| is_plain_row(b)) {
         if let Some(order) = relations.iter().find_map(|rows| cycle(&b.values[0], rows)) {
             b.geometry = super::RING.to_string();
             b.values[0] = order;
