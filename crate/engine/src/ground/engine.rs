@@ -12,11 +12,13 @@
 use super::network::{Network, NONE};
 use super::passes::Gates;
 pub use super::tables::Tables;
+pub use expand::Expansion;
 use super::GroundStats;
 use crate::terms::TermStore;
 use smallvec::SmallVec;
 
 mod build;
+mod expand;
 mod greedy;
 mod machine;
 mod playout;

@@ -40,7 +40,7 @@ mod semijoin;
 mod tables;
 pub mod types;
 
-pub use engine::{BitState, FastEngine};
+pub use engine::{BitState, Expansion, FastEngine};
 
 use crate::clock::now_ms;
 use crate::deps::RelId;

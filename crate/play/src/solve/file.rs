@@ -10,7 +10,7 @@
 //! Each state line: the key, the goals as two hex digits per role (`ff`:
 //! unknown), the moves to the end in decimal. Line 3 is the initial state.
 
-use super::{Concept, Solution, Stats, UNKNOWN};
+use super::{Concept, Depths, Lookup, Solution, Stats, UNKNOWN};
 use rustc_hash::FxHashMap;
 use serde_json::json;
 use std::fmt::Write as _;
@@ -21,10 +21,7 @@ const MAGIC: &str = "gdlkit-solution";
 
 /// The solution as the text of a solution file.
 pub fn write_solution(s: &Solution) -> String {
-    let mut keys = vec![0u128; s.len()];
-    for (&k, &i) in &s.index {
-        keys[i as usize] = k;
-    }
+    let keys = s.lookup.keys(s.len());
     let header = json!({
         "concept": s.concept.name(),
         "roles": s.roles,
@@ -40,7 +37,7 @@ pub fn write_solution(s: &Solution) -> String {
         for g in &s.goals[i][..s.roles.len()] {
             let _ = write!(out, "{g:02x}");
         }
-        let _ = writeln!(out, " {}", s.depth[i]);
+        let _ = writeln!(out, " {}", s.depth.get(i));
     }
     out
 }
@@ -87,21 +84,23 @@ fn read(text: &str) -> Result<Solution, String> {
             states: states as u64,
             ..Stats::default()
         },
-        index: FxHashMap::default(),
+        lookup: Lookup::Keys(FxHashMap::default()),
         goals: Vec::with_capacity(states.min(1 << 24)),
-        depth: Vec::with_capacity(states.min(1 << 24)),
+        depth: Depths::Wide(Vec::new()),
     };
+    let (mut index, mut depths) = (FxHashMap::default(), Vec::with_capacity(states.min(1 << 24)));
     for (n, line) in lines {
         let (key, goals, depth) = parse_state(line, sol.roles.len()).ok_or(format!(
             "line {n}: expected `KEY GOALS MOVES` (hex, hex, decimal)"
         ))?;
         let i = sol.goals.len() as u32;
-        if sol.index.insert(key, i).is_some() {
+        if index.insert(key, i).is_some() {
             return Err(format!("line {n}: a state listed twice"));
         }
         sol.goals.push(goals);
-        sol.depth.push(depth);
+        depths.push(depth);
     }
+    (sol.lookup, sol.depth) = (Lookup::Keys(index), Depths::narrow(depths));
     if sol.goals.len() != states {
         return Err(format!(
             "the header announces {states} states, the file lists {}",

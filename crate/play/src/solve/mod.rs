@@ -23,6 +23,12 @@
 //! (win fastest, lose slowest), each keeping the value; on equal goals the
 //! first role hurries and the second delays.
 //!
+//! Two explicit solvers share that semantics: games on the fast engine
+//! whose moves all lead from one breadth-first layer to the next take the
+//! packed solver (`packed/`: the states' words, a compact index, no edges,
+//! on all cores); the others, and a game found not to be layered, the
+//! graph solver (`graph.rs`), which stores the successor graph.
+//!
 //! The job is resumable (`step`), stops at its time limit, at 3/4 of the
 //! memory budget, on cancellation or at [`Limits::max_states`], and then
 //! gives a *partial* solution: the values it claims are proved on the
@@ -30,6 +36,8 @@
 
 pub mod chance;
 mod file;
+mod graph;
+mod packed;
 mod position;
 mod retro;
 pub mod symbolic;
@@ -177,10 +185,75 @@ pub struct Solution {
     /// Why the exploration stopped early.
     pub stopped: Option<String>,
     pub stats: Stats,
-    pub(crate) index: FxHashMap<Key, u32>,
+    pub(crate) lookup: Lookup,
     /// Per state index: goal per role (one or two bytes used), UNKNOWN.
     pub(crate) goals: Vec<[u8; 2]>,
-    pub(crate) depth: Vec<u32>,
+    pub(crate) depth: Depths,
+}
+
+/// How a solution finds a state's index.
+#[derive(Clone, Debug)]
+pub(crate) enum Lookup {
+    /// By content key (the graph solver, and solution files).
+    Keys(FxHashMap<Key, u32>),
+    /// By the fast engine's words (the packed solver).
+    Packed {
+        states: packed::States,
+        index: packed::Index,
+    },
+}
+
+impl Lookup {
+    /// Each state's content key, in index order.
+    pub(crate) fn keys(&self, n: usize) -> Vec<Key> {
+        match self {
+            Lookup::Keys(map) => {
+                let mut keys = vec![0; n];
+                for (&k, &i) in map {
+                    keys[i as usize] = k;
+                }
+                keys
+            }
+            Lookup::Packed { states, .. } => (0..states.len())
+                .map(|i| crate::reasoner::content_keys::hash128(&BitState(states.get(i).iter().copied().collect())))
+                .collect(),
+        }
+    }
+}
+
+/// Moves to the end per state, in as few bytes as the longest needs.
+#[derive(Clone, Debug)]
+pub(crate) enum Depths {
+    Narrow(Vec<u8>),
+    Mid(Vec<u16>),
+    Wide(Vec<u32>),
+}
+
+impl Depths {
+    pub(crate) fn narrow(v: Vec<u32>) -> Depths {
+        let max = v.iter().copied().max().unwrap_or(0);
+        if max <= u32::from(u8::MAX) {
+            Depths::Narrow(v.into_iter().map(|d| d as u8).collect())
+        } else if max <= u32::from(u16::MAX) {
+            Depths::Mid(v.into_iter().map(|d| d as u16).collect())
+        } else {
+            Depths::Wide(v)
+        }
+    }
+    pub(crate) fn get(&self, i: usize) -> u32 {
+        match self {
+            Depths::Narrow(v) => u32::from(v[i]),
+            Depths::Mid(v) => u32::from(v[i]),
+            Depths::Wide(v) => v[i],
+        }
+    }
+    fn bytes(&self) -> usize {
+        match self {
+            Depths::Narrow(v) => v.capacity(),
+            Depths::Mid(v) => v.capacity() * 2,
+            Depths::Wide(v) => v.capacity() * 4,
+        }
+    }
 }
 
 impl Solution {
@@ -201,22 +274,32 @@ impl Solution {
         }
         Some(Value {
             goals: g[..self.roles.len()].to_vec(),
-            moves_to_end: self.depth[i],
+            moves_to_end: self.depth.get(i),
         })
     }
 
-    /// The index of a state, by its content key.
-    pub fn index_of(&self, key: Key) -> Option<usize> {
-        self.index.get(&key).map(|&i| i as usize)
+    /// The index of `state` (a state of `engine`, the engine the solution
+    /// was made with); `None` when not reached.
+    pub fn index_of(&self, engine: &mut Engine, state: &EngineState) -> Option<usize> {
+        if engine.name() != self.engine {
+            return None;
+        }
+        match (&self.lookup, state) {
+            (Lookup::Keys(map), _) => map.get(&engine.state_key(state)).map(|&i| i as usize),
+            (Lookup::Packed { states, index }, EngineState::Bits(b)) => {
+                match index.find(states, &b.0, packed::hash(&b.0)) {
+                    packed::Found::At(i) => Some(i as usize),
+                    packed::Found::Absent(_) => None,
+                }
+            }
+            (Lookup::Packed { .. }, EngineState::Fluents(_)) => None,
+        }
     }
 
     /// The value of `state` (a state of `engine`, the engine the solution
     /// was made with); `None` when unknown or not reached.
     pub fn value_of(&self, engine: &mut Engine, state: &EngineState) -> Option<Value> {
-        if engine.name() != self.engine {
-            return None;
-        }
-        self.value_at(self.index_of(engine.state_key(state))?)
+        self.value_at(self.index_of(engine, state)?)
     }
 
     /// The initial state's value.
@@ -379,50 +462,11 @@ pub struct Progress {
     /// States expanded.
     pub expanded: u64,
     pub edges: u64,
-    /// The exploration ended (the retrograde analysis is next).
+    /// States given their value so far (the packed solver's backward
+    /// pass; the graph solver values all at once when it finishes).
+    pub valued: u64,
+    /// Nothing left to step: [`SolveJob::finish`] gives the solution.
     pub done: bool,
-}
-
-/// The explored states: the fast engine's words in one flat vector, or
-/// the interpreter's states.
-enum Store {
-    Bits { words: usize, data: Vec<u64> },
-    States(Vec<EngineState>),
-}
-
-impl Store {
-    fn get(&self, i: usize) -> EngineState {
-        match self {
-            Store::Bits { words, data } => {
-                let w = &data[i * words..(i + 1) * words];
-                EngineState::Bits(BitState(w.iter().copied().collect()))
-            }
-            Store::States(v) => v[i].clone(),
-        }
-    }
-    fn push(&mut self, s: EngineState) {
-        match (self, s) {
-            (Store::Bits { data, .. }, EngineState::Bits(b)) => data.extend_from_slice(&b.0),
-            (Store::States(v), s) => v.push(s),
-            (Store::Bits { .. }, EngineState::Fluents(_)) => {
-                unreachable!("the fast engine's states are bits")
-            }
-        }
-    }
-    fn bytes(&self) -> usize {
-        match self {
-            Store::Bits { data, .. } => data.capacity() * 8,
-            // Estimate: a fluent state's vector of ids and its header.
-            Store::States(v) => v.iter().map(|s| 48 + state_heap_bytes(s)).sum(),
-        }
-    }
-}
-
-fn state_heap_bytes(s: &EngineState) -> usize {
-    match s {
-        EngineState::Bits(b) => b.0.len() * 8,
-        EngineState::Fluents(f) => f.fluents().len() * 4,
-    }
 }
 
 /// What kind of state an index is (the explored graph).
@@ -434,289 +478,117 @@ pub(crate) mod kind {
     pub const OPEN: u8 = 4;
 }
 
-/// The explored state graph, the input of the retrograde analysis.
-pub(crate) struct Graph {
-    pub roles: usize,
-    /// Per state: the mover (0, 1), or a [`kind`].
-    pub kind: Vec<u8>,
-    /// Terminal states' goals.
-    pub goals: Vec<[u8; 2]>,
-    /// Successors of expanded state `i`: `succ[start[i]..start[i + 1]]`.
-    pub start: Vec<u32>,
-    pub succ: Vec<u32>,
+/// Why an exploration must stop now, if it must: cancellation, the
+/// deadline (ms), the state limit, 3/4 of the memory budget.
+pub(crate) fn limit_reason(limits: &Limits, deadline: f64, states: usize) -> Option<String> {
+    if crate::job::cancelled() {
+        return Some("cancelled".into());
+    }
+    if crate::clock::now_ms() >= deadline || crate::job::soft_passed() {
+        return Some(format!("the time limit ({:.1} s) passed", limits.seconds));
+    }
+    if states >= limits.max_states {
+        return Some(format!("{} states (the state limit)", limits.max_states));
+    }
+    if crate::memory::above(0.75) {
+        return Some(format!(
+            "3/4 of the memory budget ({} MB) is in use",
+            crate::memory::budget_mb()
+        ));
+    }
+    crate::job::check().err().map(|e| e.to_string())
+}
+
+/// The number of roles, when solving covers it (one or two).
+pub(crate) fn check_roles(engine: &Engine) -> Result<usize, Refusal> {
+    match engine.roles().len() {
+        n @ (1 | 2) => Ok(n),
+        n => Err(Refusal(format!(
+            "the game has {n} roles: solving covers one role (best plan) and two roles taking turns (minimax); more roles have no single solved value"
+        ))),
+    }
 }
 
 /// A resumable solve (natively [`solve`] runs one; the wasm worker steps
-/// it to report progress and stop on cancellation).
+/// it to report progress and stop on cancellation): the packed solver
+/// where the game allows, else the graph solver.
 pub struct SolveJob {
-    engine: Engine,
-    limits: Limits,
-    started_ms: f64,
-    store: Store,
-    index: FxHashMap<Key, u32>,
-    graph: Graph,
-    /// Why the exploration stopped before the end.
-    stopped: Option<String>,
-    refusal: Option<Refusal>,
-    peak_bytes: usize,
+    inner: Inner,
+}
+
+enum Inner {
+    Packed(Box<packed::PackedJob>, Engine),
+    Graph(graph::GraphJob),
 }
 
 impl SolveJob {
     /// A job on `engine`; refuses games with more than two roles.
-    pub fn new(mut engine: Engine, limits: Limits) -> Result<SolveJob, Refusal> {
-        let roles = engine.roles().len();
-        if roles == 0 || roles > 2 {
-            return Err(Refusal(format!(
-                "the game has {roles} roles: solving covers one role (best plan) and two roles taking turns (minimax); more roles have no single solved value"
-            )));
-        }
-        let init = engine.initial_state()?;
-        let store = match &init {
-            EngineState::Bits(b) => Store::Bits {
-                words: b.0.len(),
-                data: Vec::new(),
-            },
-            EngineState::Fluents(_) => Store::States(Vec::new()),
+    pub fn new(engine: Engine, limits: Limits) -> Result<SolveJob, Refusal> {
+        check_roles(&engine)?;
+        let started = crate::clock::now_ms();
+        let inner = match packed::PackedJob::new(&engine, limits.clone(), started) {
+            Some(job) => Inner::Packed(Box::new(job), engine),
+            None => Inner::Graph(graph::GraphJob::new(engine, limits, started)?),
         };
-        let mut job = SolveJob {
-            limits,
-            started_ms: crate::clock::now_ms(),
-            store,
-            index: FxHashMap::default(),
-            graph: Graph {
-                roles,
-                kind: Vec::new(),
-                goals: Vec::new(),
-                start: vec![0],
-                succ: Vec::new(),
-            },
-            stopped: None,
-            refusal: None,
-            peak_bytes: 0,
-            engine,
-        };
-        job.intern(init);
-        Ok(job)
+        Ok(SolveJob { inner })
     }
 
     /// The engine the job runs on.
     pub fn engine(&self) -> &Engine {
-        &self.engine
-    }
-
-    fn expanded(&self) -> usize {
-        self.graph.start.len() - 1
-    }
-
-    fn exploring(&self) -> bool {
-        self.stopped.is_none() && self.refusal.is_none() && self.expanded() < self.graph.kind.len()
-    }
-
-    /// The index of `s`, adding it when new.
-    fn intern(&mut self, s: EngineState) -> u32 {
-        let key = self.engine.state_key(&s);
-        let next = self.graph.kind.len() as u32;
-        let i = *self.index.entry(key).or_insert(next);
-        if i == next {
-            self.store.push(s);
-            self.graph.kind.push(kind::OPEN);
-            self.graph.goals.push([UNKNOWN; 2]);
+        match &self.inner {
+            Inner::Packed(_, engine) => engine,
+            Inner::Graph(job) => job.engine(),
         }
-        i
     }
 
-    /// Expands up to `budget` states; stops at the limits.
+    /// Does about `budget` states' work and reports where the solve is.
     pub fn step(&mut self, budget: usize) -> Progress {
-        let deadline = self.started_ms + self.limits.seconds * 1000.0;
-        for n in 0..budget {
-            if !self.exploring() {
-                break;
-            }
-            if n % 64 == 0 {
-                if let Some(why) = self.over_limits(deadline) {
-                    self.stopped = Some(why);
-                    break;
+        let Inner::Packed(job, engine) = &mut self.inner else {
+            let Inner::Graph(job) = &mut self.inner else {
+                unreachable!()
+            };
+            return job.step(budget);
+        };
+        match job.step(budget) {
+            packed::Step::Progress(p) => p,
+            packed::Step::NotLayered => {
+                // The graph solver from the start, within the same limits.
+                let (limits, started) = job.limits();
+                match graph::GraphJob::new(engine.clone(), limits, started) {
+                    Ok(g) => {
+                        self.inner = Inner::Graph(g);
+                        self.step(budget)
+                    }
+                    Err(r) => {
+                        job.refuse(r);
+                        job.progress()
+                    }
                 }
             }
-            match self.expand(self.expanded()) {
-                Ok(()) => {}
-                Err(Stop::Limit(e)) => self.stopped = Some(e.to_string()),
-                Err(Stop::Refuse(r)) => self.refusal = Some(r),
-            }
         }
-        self.progress()
     }
 
-    fn over_limits(&mut self, deadline: f64) -> Option<String> {
-        if crate::job::cancelled() {
-            return Some("cancelled".into());
-        }
-        if crate::clock::now_ms() >= deadline || crate::job::soft_passed() {
-            return Some(format!(
-                "the time limit ({:.1} s) passed",
-                self.limits.seconds
-            ));
-        }
-        if self.graph.kind.len() >= self.limits.max_states {
-            return Some(format!(
-                "{} states (the state limit)",
-                self.limits.max_states
-            ));
-        }
-        self.peak_bytes = self.peak_bytes.max(self.bytes());
-        if crate::memory::above(0.75) {
-            return Some(format!(
-                "3/4 of the memory budget ({} MB) is in use",
-                crate::memory::budget_mb()
-            ));
-        }
-        crate::job::check().err().map(|e| e.to_string())
-    }
-
-    /// Ends the exploration now (cancellation).
+    /// Ends the exploration now; what was explored is still valued.
     pub fn stop(&mut self) {
-        if self.exploring() {
-            self.stopped = Some("stopped".into());
+        match &mut self.inner {
+            Inner::Packed(job, _) => job.stop(),
+            Inner::Graph(job) => job.stop(),
         }
     }
 
     pub fn progress(&self) -> Progress {
-        Progress {
-            states: self.graph.kind.len() as u64,
-            expanded: self.expanded() as u64,
-            edges: self.graph.succ.len() as u64,
-            done: !self.exploring(),
+        match &self.inner {
+            Inner::Packed(job, _) => job.progress(),
+            Inner::Graph(job) => job.progress(),
         }
     }
 
-    /// Expands state `i` (the next in breadth-first order).
-    fn expand(&mut self, i: usize) -> Result<(), Stop> {
-        let s = self.store.get(i);
-        if self.engine.is_terminal(&s)? {
-            let goals = self.engine.goals(&s)?;
-            for (r, g) in goals.iter().enumerate() {
-                match g {
-                    Some(g) if (0..=100).contains(g) => self.graph.goals[i][r] = *g as u8,
-                    _ => {
-                        return Err(Stop::Refuse(Refusal(format!(
-                            "a terminal state (index {i}) gives role {} {}: solving needs one goal in 0..100 per role",
-                            self.role_name(r),
-                            g.map_or("no goal".to_string(), |g| format!("goal {g}"))
-                        ))))
-                    }
-                }
-            }
-            self.graph.kind[i] = kind::TERMINAL;
-            self.graph.start.push(self.graph.succ.len() as u32);
-            return Ok(());
-        }
-        let legal = self.engine.all_legal_moves(&s)?;
-        if let Some(r) = legal.iter().position(Vec::is_empty) {
-            return Err(Stop::Refuse(Refusal(format!(
-                "role {} has no legal move in a non-terminal state (index {i}): the game is not playable there",
-                self.role_name(r)
-            ))));
-        }
-        let choosers: Vec<usize> = (0..legal.len()).filter(|&r| legal[r].len() > 1).collect();
-        let mover = match (choosers.as_slice(), legal.len()) {
-            (_, 1) => 0,
-            ([], _) => kind::FORCED as usize,
-            ([r], _) => *r,
-            _ => {
-                return Err(Stop::Refuse(Refusal(format!(
-                    "both roles choose a move at once in a reachable state (index {i}): simultaneous moves have no minimax value (security values are not implemented)"
-                ))))
-            }
-        };
-        let chooser = if mover < 2 { mover } else { 0 };
-        let mut joint: Vec<TermId> = legal.iter().map(|m| m[0]).collect();
-        let mut succ = Vec::with_capacity(legal[chooser].len());
-        for &m in &legal[chooser] {
-            joint[chooser] = m;
-            let next = self.engine.next_state(&s, &joint)?;
-            succ.push(self.intern(next));
-        }
-        if self.graph.succ.len() + succ.len() > u32::MAX as usize {
-            return Err(Stop::Limit(EvalError::Limit {
-                what: "edges",
-                limit: u64::from(u32::MAX),
-            }));
-        }
-        self.graph.kind[i] = mover as u8;
-        self.graph.succ.extend(succ);
-        self.graph.start.push(self.graph.succ.len() as u32);
-        Ok(())
-    }
-
-    fn role_name(&self, r: usize) -> String {
-        self.engine.terms().display(self.engine.roles()[r])
-    }
-
-    /// Bytes held by the explored graph.
-    fn bytes(&self) -> usize {
-        let g = &self.graph;
-        self.store.bytes()
-            + self.index.capacity() * (std::mem::size_of::<(Key, u32)>() + 1)
-            + g.kind.capacity()
-            + g.goals.capacity() * 2
-            + (g.start.capacity() + g.succ.capacity()) * 4
-    }
-
-    /// The retrograde analysis of what was explored: the solution, partial
-    /// when the exploration did not end, or why the game is refused.
-    pub fn finish(mut self) -> Result<Solution, Refusal> {
-        if let Some(r) = self.refusal.take() {
-            return Err(r);
-        }
-        // Anything not expanded stays open (an unknown for both roles).
-        let explored = self.bytes();
-        let analysed = retro::analyse(&self.graph);
-        let retro_bytes = self.graph.kind.len() * 16 + self.graph.succ.len() * 4;
-        let peak = self.peak_bytes.max(explored + retro_bytes);
-        let seconds = (crate::clock::now_ms() - self.started_ms) / 1000.0;
-        let states = self.graph.kind.len() as u64;
-        let roles = (0..self.graph.roles).map(|r| self.role_name(r)).collect();
-        let complete = self.stopped.is_none() && self.expanded() == self.graph.kind.len();
-        let stats = Stats {
-            states,
-            expanded: self.expanded() as u64,
-            terminal: self
-                .graph
-                .kind
-                .iter()
-                .filter(|&&k| k == kind::TERMINAL)
-                .count() as u64,
-            edges: self.graph.succ.len() as u64,
-            seconds,
-            states_per_second: states as f64 / seconds.max(1e-9),
-            bytes_per_state: (explored + self.graph.kind.len() * 4) as f64 / states.max(1) as f64,
-            peak_bytes: peak as u64,
-        };
-        Ok(Solution {
-            concept: analysed.concept,
-            roles,
-            engine: self.engine.name().to_string(),
-            complete,
-            stopped: if complete { None } else { self.stopped },
-            stats,
-            index: self.index,
-            goals: analysed.goals,
-            depth: analysed.depth,
-        })
-    }
-}
-
-enum Stop {
-    /// An evaluation limit: the exploration ends, the solution is partial.
-    Limit(EvalError),
-    Refuse(Refusal),
-}
-
-impl From<EvalError> for Stop {
-    fn from(e: EvalError) -> Stop {
-        match e {
-            EvalError::Limit { .. } => Stop::Limit(e),
-            other => Stop::Refuse(other.into()),
+    /// The solution (partial when the exploration stopped early), or why
+    /// the game is refused.
+    pub fn finish(self) -> Result<Solution, Refusal> {
+        match self.inner {
+            Inner::Packed(job, _) => job.finish(),
+            Inner::Graph(job) => job.finish(),
         }
     }
 }
@@ -730,11 +602,13 @@ pub fn solve(engine: Engine, limits: Limits) -> Result<Solution, Refusal> {
         if p.done {
             break;
         }
-        crate::job::progress("solve: exploring", || {
-            format!("{} states, {} expanded", p.states, p.expanded)
+        crate::job::progress("solve", || {
+            format!(
+                "{} states, {} expanded, {} valued",
+                p.states, p.expanded, p.valued
+            )
         });
     }
-    crate::job::progress("solve: retrograde analysis", String::new);
     job.finish()
 }
 

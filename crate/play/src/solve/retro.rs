@@ -15,7 +15,8 @@
 //!   goal, then the opponent's lower goal, then fewer moves when it hurries
 //!   ([`hurry`]), more otherwise. States on or above a cycle stay unknown.
 
-use super::{kind, Concept, Graph, UNKNOWN};
+use super::graph::Graph;
+use super::{kind, Concept, UNKNOWN};
 
 /// Per state: goals (UNKNOWN when not decided) and moves to the end.
 pub(crate) struct Analysed {

@@ -91,7 +91,7 @@ fn a_solution_file_reads_back_the_same() {
     for i in 0..s.len() {
         assert_eq!(back.value_at(i), s.value_at(i));
     }
-    assert_eq!(back.index, s.index);
+    assert_eq!(back.lookup.keys(back.len()), s.lookup.keys(s.len()));
     // Damage is reported with its line.
     let bad = text.replacen(" 0\n", " x\n", 1);
     assert!(read_solution(&bad)
@@ -116,10 +116,11 @@ fn a_tiny_state_limit_gives_a_partial_solution_with_proved_values_only() {
         };
         let s = solve(e, limits).unwrap();
         assert!(!s.complete && s.stopped.is_some());
-        for (&key, &i) in &s.index {
-            if let Some(v) = s.value_at(i as usize) {
-                let j = full.index_of(key).unwrap();
-                assert_eq!(Some(v.goals), full.value_at(j).map(|v| v.goals));
+        // The same breadth-first order: state i is state i of the full solve.
+        assert_eq!(s.lookup.keys(s.len())[..], full.lookup.keys(full.len())[..s.len()]);
+        for i in 0..s.len() {
+            if let Some(v) = s.value_at(i) {
+                assert_eq!(Some(v.goals), full.value_at(i).map(|v| v.goals));
             }
         }
     }
