@@ -1268,7 +1268,12 @@ states: number,
  */
 expanded: number, edges: number, 
 /**
- * The exploration ended (the retrograde analysis is next).
+ * States given their value so far (the packed solver's backward
+ * pass; the graph solver values all at once when it finishes).
+ */
+valued: number, 
+/**
+ * Nothing left to step: `finish` gives the solution.
  */
 done: boolean, };
 

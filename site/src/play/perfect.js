@@ -135,7 +135,7 @@ export class PerfectPlay {
     this.line.textContent = 'Solving…';
     const call = engine().solve.call('solve', { text }, {
       onProgress: (p) => {
-        if (this.call === call && p) this.line.textContent = `Solving… ${Number(p.states).toLocaleString('en')} states found, ${Number(p.expanded).toLocaleString('en')} expanded`;
+        if (this.call === call && p) this.line.textContent = `Solving… ${Number(p.states).toLocaleString('en')} states found, ${Number(p.expanded).toLocaleString('en')} expanded${p.valued ? `, ${Number(p.valued).toLocaleString('en')} valued` : ''}`;
       },
     });
     this.call = call;

@@ -12,9 +12,9 @@
 use super::network::{Network, NONE};
 use super::passes::Gates;
 pub use super::tables::Tables;
-pub use expand::Expansion;
 use super::GroundStats;
 use crate::terms::TermStore;
+pub use expand::Expansion;
 use smallvec::SmallVec;
 
 mod build;

@@ -88,7 +88,10 @@ fn read(text: &str) -> Result<Solution, String> {
         goals: Vec::with_capacity(states.min(1 << 24)),
         depth: Depths::Wide(Vec::new()),
     };
-    let (mut index, mut depths) = (FxHashMap::default(), Vec::with_capacity(states.min(1 << 24)));
+    let (mut index, mut depths) = (
+        FxHashMap::default(),
+        Vec::with_capacity(states.min(1 << 24)),
+    );
     for (n, line) in lines {
         let (key, goals, depth) = parse_state(line, sol.roles.len()).ok_or(format!(
             "line {n}: expected `KEY GOALS MOVES` (hex, hex, decimal)"

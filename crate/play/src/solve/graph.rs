@@ -313,4 +313,3 @@ impl From<EvalError> for Stop {
         }
     }
 }
-

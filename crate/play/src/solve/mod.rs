@@ -64,8 +64,10 @@ pub(crate) const UNKNOWN: u8 = u8::MAX;
 /// How much a solve may do.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Limits {
-    /// Wall-clock seconds for the exploration (the retrograde analysis,
-    /// linear in the edges, always runs to its end).
+    /// Wall-clock seconds. The graph solver explores until then and runs
+    /// its retrograde analysis (linear in the edges) to its end after; the
+    /// packed solver explores for 55% of it and stops its backward pass at
+    /// the end (the layers above it then stay unknown).
     pub seconds: f64,
     /// Distinct states at most.
     pub max_states: usize,
@@ -215,7 +217,11 @@ impl Lookup {
                 keys
             }
             Lookup::Packed { states, .. } => (0..states.len())
-                .map(|i| crate::reasoner::content_keys::hash128(&BitState(states.get(i).iter().copied().collect())))
+                .map(|i| {
+                    crate::reasoner::content_keys::hash128(&BitState(
+                        states.get(i).iter().copied().collect(),
+                    ))
+                })
                 .collect(),
         }
     }
@@ -465,7 +471,7 @@ pub struct Progress {
     /// States given their value so far (the packed solver's backward
     /// pass; the graph solver values all at once when it finishes).
     pub valued: u64,
-    /// Nothing left to step: [`SolveJob::finish`] gives the solution.
+    /// Nothing left to step: `finish` gives the solution.
     pub done: bool,
 }
 
@@ -517,8 +523,8 @@ pub struct SolveJob {
 }
 
 enum Inner {
-    Packed(Box<packed::PackedJob>, Engine),
-    Graph(graph::GraphJob),
+    Packed(Box<packed::PackedJob>),
+    Graph(Box<graph::GraphJob>),
 }
 
 impl SolveJob {
@@ -527,8 +533,8 @@ impl SolveJob {
         check_roles(&engine)?;
         let started = crate::clock::now_ms();
         let inner = match packed::PackedJob::new(&engine, limits.clone(), started) {
-            Some(job) => Inner::Packed(Box::new(job), engine),
-            None => Inner::Graph(graph::GraphJob::new(engine, limits, started)?),
+            Some(job) => Inner::Packed(Box::new(job)),
+            None => Inner::Graph(Box::new(graph::GraphJob::new(engine, limits, started)?)),
         };
         Ok(SolveJob { inner })
     }
@@ -536,14 +542,14 @@ impl SolveJob {
     /// The engine the job runs on.
     pub fn engine(&self) -> &Engine {
         match &self.inner {
-            Inner::Packed(_, engine) => engine,
+            Inner::Packed(job) => job.engine(),
             Inner::Graph(job) => job.engine(),
         }
     }
 
     /// Does about `budget` states' work and reports where the solve is.
     pub fn step(&mut self, budget: usize) -> Progress {
-        let Inner::Packed(job, engine) = &mut self.inner else {
+        let Inner::Packed(job) = &mut self.inner else {
             let Inner::Graph(job) = &mut self.inner else {
                 unreachable!()
             };
@@ -554,9 +560,9 @@ impl SolveJob {
             packed::Step::NotLayered => {
                 // The graph solver from the start, within the same limits.
                 let (limits, started) = job.limits();
-                match graph::GraphJob::new(engine.clone(), limits, started) {
+                match graph::GraphJob::new(job.engine().clone(), limits, started) {
                     Ok(g) => {
-                        self.inner = Inner::Graph(g);
+                        self.inner = Inner::Graph(Box::new(g));
                         self.step(budget)
                     }
                     Err(r) => {
@@ -571,14 +577,14 @@ impl SolveJob {
     /// Ends the exploration now; what was explored is still valued.
     pub fn stop(&mut self) {
         match &mut self.inner {
-            Inner::Packed(job, _) => job.stop(),
+            Inner::Packed(job) => job.stop(),
             Inner::Graph(job) => job.stop(),
         }
     }
 
     pub fn progress(&self) -> Progress {
         match &self.inner {
-            Inner::Packed(job, _) => job.progress(),
+            Inner::Packed(job) => job.progress(),
             Inner::Graph(job) => job.progress(),
         }
     }
@@ -587,7 +593,7 @@ impl SolveJob {
     /// the game is refused.
     pub fn finish(self) -> Result<Solution, Refusal> {
         match self.inner {
-            Inner::Packed(job, _) => job.finish(),
+            Inner::Packed(job) => job.finish(),
             Inner::Graph(job) => job.finish(),
         }
     }

@@ -117,7 +117,10 @@ fn a_tiny_state_limit_gives_a_partial_solution_with_proved_values_only() {
         let s = solve(e, limits).unwrap();
         assert!(!s.complete && s.stopped.is_some());
         // The same breadth-first order: state i is state i of the full solve.
-        assert_eq!(s.lookup.keys(s.len())[..], full.lookup.keys(full.len())[..s.len()]);
+        assert_eq!(
+            s.lookup.keys(s.len())[..],
+            full.lookup.keys(full.len())[..s.len()]
+        );
         for i in 0..s.len() {
             if let Some(v) = s.value_at(i) {
                 assert_eq!(Some(v.goals), full.value_at(i).map(|v| v.goals));

@@ -82,8 +82,8 @@ impl SolveJob {
         })
     }
 
-    /// Expands up to `budget` states and returns the progress; when the
-    /// exploration ends (`done`), runs the retrograde analysis. Throws a
+    /// Does about `budget` states' work (exploring, then valuing) and
+    /// returns the progress; when `done`, makes the solution. Throws a
     /// `GdlSolveError` when the game cannot be solved (simultaneous moves).
     #[wasm_bindgen(unchecked_return_type = "SolveProgress")]
     pub fn step(&mut self, budget: u32) -> Result<JsValue, JsValue> {

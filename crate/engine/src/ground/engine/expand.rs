@@ -14,9 +14,14 @@ pub enum Expansion {
     /// One successor per legal move of `chooser` (the only role with more
     /// than one legal move, or role 0 when no role has a choice; `forced`
     /// tells which), in legal order.
-    Moves { chooser: usize, forced: bool },
+    Moves {
+        chooser: usize,
+        forced: bool,
+    },
     /// `role` has no legal move in a non-terminal state.
-    NoMove { role: usize },
+    NoMove {
+        role: usize,
+    },
     /// More than one role has a choice.
     Simultaneous,
 }

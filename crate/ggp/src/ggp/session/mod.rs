@@ -573,8 +573,9 @@ impl Session {
     }
 }
 
-/// States the solver may explore at START: few enough that the
-/// retrograde analysis after the exploration takes well under a second.
+/// States the solver may explore at START: few enough that valuing them
+/// after the exploration (the packed solver's backward pass, the graph
+/// solver's retrograde analysis) takes about a second.
 const SOLVE_AT_START_STATES: usize = 300_000;
 
 /// The whole game solved within part of what is left of the start clock,

@@ -83,7 +83,10 @@ fn bound(
 ) -> u8 {
     let mut bounds = succ.iter().map(get);
     if mover == attacker {
-        return bounds.filter(|&b| b != UNKNOWN).reduce(better).unwrap_or(UNKNOWN);
+        return bounds
+            .filter(|&b| b != UNKNOWN)
+            .reduce(better)
+            .unwrap_or(UNKNOWN);
     }
     let first = bounds.next().unwrap_or(UNKNOWN);
     bounds.fold(first, |acc, b| {
@@ -99,14 +102,22 @@ fn zero_sum(mover: u8, succ: &[Val], sum: u8) -> Val {
     let lo = bound(0, mover, succ, |v| v.lo, u8::max, u8::min);
     let hi = bound(1, mover, succ, |v| v.hi, u8::min, u8::max);
     if lo == UNKNOWN || lo != hi {
-        return Val { lo, hi, ..Val::OPEN };
+        return Val {
+            lo,
+            hi,
+            ..Val::OPEN
+        };
     }
     let goals = [lo, sum - lo];
     // The moves to the end over the successors that keep the value: the
     // role that hurries takes the fewest, the other the most.
     let hurries = mover >= kind::FORCED || hurry(goals, usize::from(mover));
     let keeping = succ.iter().filter(|v| v.goals == goals).map(|v| v.depth);
-    let depth = if hurries { keeping.min() } else { keeping.max() };
+    let depth = if hurries {
+        keeping.min()
+    } else {
+        keeping.max()
+    };
     Val {
         goals,
         depth: depth.map_or(0, |d| d + 1),
@@ -173,6 +184,9 @@ mod tests {
         // Equal own goals: the opponent's lower goal wins the tie.
         let v = combine(Concept::GeneralSum, 0, &[a, b], 0);
         assert_eq!(v.goals, [50, 0]);
-        assert_eq!(combine(Concept::GeneralSum, 0, &[a, Val::OPEN], 0), Val::OPEN);
+        assert_eq!(
+            combine(Concept::GeneralSum, 0, &[a, Val::OPEN], 0),
+            Val::OPEN
+        );
     }
 }

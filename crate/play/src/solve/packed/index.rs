@@ -209,7 +209,10 @@ mod tests {
             assert!(matches!(index.find(&states, &s, hash(&s)), Found::At(p) if p as u64 == k));
         }
         let s = [1, 1];
-        assert!(matches!(index.find(&states, &s, hash(&s)), Found::Absent(_)));
+        assert!(matches!(
+            index.find(&states, &s, hash(&s)),
+            Found::Absent(_)
+        ));
         assert!(index.bytes() as f64 / 50_000.0 < 4.0 / FIT_LOAD + 0.1);
     }
 }

@@ -55,7 +55,7 @@ enum Outcome {
 pub(crate) struct PackedJob {
     engine: Engine,
     /// One copy of the network per core.
-    workers: Vec<Box<FastEngine>>,
+    workers: Vec<FastEngine>,
     roles: usize,
     limits: Limits,
     started_ms: f64,
@@ -95,7 +95,7 @@ impl PackedJob {
         let Engine::Fast(fast) = engine else {
             return None;
         };
-        let mut first = fast.clone();
+        let mut first = (**fast).clone();
         let init = first.initial_state().ok()?;
         let mut states = States::new(fast.state_words());
         let mut index = Index::new();
@@ -106,7 +106,7 @@ impl PackedJob {
         index.insert_at(&states, slot, 0, hash(&init.0));
         let cores = available_cores().clamp(1, 8);
         let mut workers = vec![first];
-        workers.extend((1..cores).map(|_| fast.clone()));
+        workers.extend((1..cores).map(|_| (**fast).clone()));
         Some(PackedJob {
             roles: fast.roles().len(),
             engine: engine.clone(),
@@ -133,6 +133,10 @@ impl PackedJob {
             refusal: None,
             peak_bytes: 0,
         })
+    }
+
+    pub fn engine(&self) -> &Engine {
+        &self.engine
     }
 
     /// The limits and the start time (ms), for a graph solver instead.
@@ -182,9 +186,13 @@ impl PackedJob {
             }
             left = left.saturating_sub(n);
         }
+        let end = self.started_ms + self.limits.seconds * 1000.0;
         while left > 0 && !self.exploring() && self.refusal.is_none() && !self.valued_all {
-            if crate::job::cancelled() {
-                self.refusal = Some(Refusal("cancelled".into()));
+            if crate::job::cancelled() || crate::clock::now_ms() >= end {
+                // The layers above stay unknown: a partial solution.
+                let why = super::limit_reason(&self.limits, end, 0);
+                self.stopped = self.stopped.take().or(why);
+                self.valued_all = true;
                 break;
             }
             left = left.saturating_sub(self.backward_block(left.min(BLOCK)));
@@ -207,9 +215,7 @@ impl PackedJob {
         let parts = split(from, end, self.workers.len());
         let jobs: Vec<Job<'_, (Vec<Outcome>, Vec<u64>)>> = (self.workers.iter_mut())
             .zip(parts)
-            .map(|(w, (a, b))| {
-                Box::new(move || expand_all(w, states, a, b)) as Job<'_, _>
-            })
+            .map(|(w, (a, b))| Box::new(move || expand_all(w, states, a, b)) as Job<'_, _>)
             .collect();
         let next_layer = self.bounds[layer + 1];
         for (outcomes, succ) in run_all(jobs) {
@@ -360,7 +366,8 @@ impl PackedJob {
         let concept = self.concept();
         let depth = Depths::narrow(std::mem::take(&mut self.depth));
         let states = self.states.len();
-        let held = self.states.bytes() + self.index.bytes() + self.goals.capacity() * 2 + depth.bytes();
+        let held =
+            self.states.bytes() + self.index.bytes() + self.goals.capacity() * 2 + depth.bytes();
         let seconds = (crate::clock::now_ms() - self.started_ms) / 1000.0;
         let complete = self.stopped.is_none() && self.expanded == states;
         let fast = &self.workers[0];
@@ -474,12 +481,7 @@ fn expand_all(
     (out, succ)
 }
 
-fn expand_one(
-    engine: &mut FastEngine,
-    s: &[u64],
-    i: usize,
-    succ: &mut Vec<u64>,
-) -> Outcome {
+fn expand_one(engine: &mut FastEngine, s: &[u64], i: usize, succ: &mut Vec<u64>) -> Outcome {
     let before = succ.len();
     let words = s.len().max(1);
     match engine.expand(s, succ) {

@@ -66,7 +66,11 @@ fn assert_same(a: &Solution, b: &Solution, what: &str) {
     assert_eq!(a.stats.expanded, b.stats.expanded, "{what}: expanded");
     assert_eq!(a.stats.terminal, b.stats.terminal, "{what}: terminal");
     assert_eq!(a.stats.edges, b.stats.edges, "{what}: edges");
-    assert_eq!(a.lookup.keys(a.len()), b.lookup.keys(b.len()), "{what}: keys");
+    assert_eq!(
+        a.lookup.keys(a.len()),
+        b.lookup.keys(b.len()),
+        "{what}: keys"
+    );
     for i in 0..a.len() {
         assert_eq!(a.value_at(i), b.value_at(i), "{what}: state {i}");
     }
@@ -76,7 +80,12 @@ fn assert_same(a: &Solution, b: &Solution, what: &str) {
 #[test]
 fn complete_solves_agree_with_the_graph_solver() {
     let mut ran = 0;
-    for name in ["ticTacToe.kif", "ticTacToeLecture.kif", "nQueens.kif", "hexapawn.kif"] {
+    for name in [
+        "ticTacToe.kif",
+        "ticTacToeLecture.kif",
+        "nQueens.kif",
+        "hexapawn.kif",
+    ] {
         let e = game(name);
         let (p, g) = (packed(&e, None), graph(&e, None));
         assert!(p.complete && p.initial().is_some(), "{name}");
@@ -98,7 +107,12 @@ fn partial_solves_agree_with_the_graph_solver() {
     }
     // The deeper explorations prove values (wins found near the leaves).
     assert!(proved > 0);
-    for name in ["connectThree.kif", "domineering.kif", "dotsAndBoxes.kif", "clobber.kif"] {
+    for name in [
+        "connectThree.kif",
+        "domineering.kif",
+        "dotsAndBoxes.kif",
+        "clobber.kif",
+    ] {
         let e = game(name);
         let (p, g) = (packed(&e, Some(20_000)), graph(&e, Some(20_000)));
         assert_same(&p, &g, &format!("{name} after 20,000"));
@@ -159,7 +173,11 @@ fn the_packed_solution_is_small_and_finds_states_by_their_words() {
     let mut e = game("ticTacToe.kif");
     let s = packed(&e, None);
     // One word a state: 8 bytes, goals 2, moves 1, the index about 5.
-    assert!(s.stats.bytes_per_state <= 17.0, "{}", s.stats.bytes_per_state);
+    assert!(
+        s.stats.bytes_per_state <= 17.0,
+        "{}",
+        s.stats.bytes_per_state
+    );
     let init = e.initial_state().unwrap();
     assert_eq!(s.index_of(&mut e, &init), Some(0));
     assert_eq!(s.initial().unwrap().goals, vec![50, 50]);
@@ -167,4 +185,3 @@ fn the_packed_solution_is_small_and_finds_states_by_their_words() {
     let back = read_solution(&write_solution(&s)).unwrap();
     assert_eq!(back.value_of(&mut e, &init), s.initial());
 }
-
