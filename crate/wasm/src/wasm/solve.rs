@@ -106,6 +106,7 @@ impl SolveJob {
                 states: s.stats.states,
                 expanded: s.stats.expanded,
                 edges: s.stats.edges,
+                valued: s.stats.states,
                 done: true,
             }),
             _ => Err(js::type_error("gdlkit: the solve was refused")),
