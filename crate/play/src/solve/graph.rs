@@ -4,7 +4,8 @@
 //! the fast engine whose moves all lead one layer down take the packed
 //! solver (`packed/`) instead, which stores no edges.
 
-use super::{kind, retro, Depths, Limits, Lookup, Progress, Refusal, Solution, Stats, UNKNOWN};
+use super::retro::{self, Graph};
+use super::{kind, Depths, Limits, Lookup, Progress, Refusal, Solution, Stats, UNKNOWN};
 use crate::engine::{Engine, EngineState};
 use crate::ground::BitState;
 use crate::reasoner::{content_keys::Key, EvalError, StateMachine};
@@ -51,18 +52,6 @@ fn state_heap_bytes(s: &EngineState) -> usize {
         EngineState::Bits(b) => b.0.len() * 8,
         EngineState::Fluents(f) => f.fluents().len() * 4,
     }
-}
-
-/// The explored state graph, the input of the retrograde analysis.
-pub(crate) struct Graph {
-    pub roles: usize,
-    /// Per state: the mover (0, 1), or a [`kind`].
-    pub kind: Vec<u8>,
-    /// Terminal states' goals.
-    pub goals: Vec<[u8; 2]>,
-    /// Successors of expanded state `i`: `succ[start[i]..start[i + 1]]`.
-    pub start: Vec<u32>,
-    pub succ: Vec<u32>,
 }
 
 /// A resumable explicit solve over the state graph.

@@ -15,8 +15,19 @@
 //!   goal, then the opponent's lower goal, then fewer moves when it hurries
 //!   ([`hurry`]), more otherwise. States on or above a cycle stay unknown.
 
-use super::graph::Graph;
 use super::{kind, Concept, UNKNOWN};
+
+/// The explored state graph, the input of the retrograde analysis.
+pub(crate) struct Graph {
+    pub roles: usize,
+    /// Per state: the mover (0, 1), or a [`kind`].
+    pub kind: Vec<u8>,
+    /// Terminal states' goals.
+    pub goals: Vec<[u8; 2]>,
+    /// Successors of expanded state `i`: `succ[start[i]..start[i + 1]]`.
+    pub start: Vec<u32>,
+    pub succ: Vec<u32>,
+}
 
 /// Per state: goals (UNKNOWN when not decided) and moves to the end.
 pub(crate) struct Analysed {
