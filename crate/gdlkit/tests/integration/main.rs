@@ -9,6 +9,7 @@ mod common;
 mod analysis;
 mod check;
 mod conformance;
+mod connect_four;
 mod demand_vs_materialised;
 mod engine_choice;
 mod ensemble;

@@ -21,6 +21,13 @@ pub struct Space {
     pub max_nodes: usize,
 }
 
+/// The variables of the propositions a transition relation changes, in
+/// the order (sorted).
+pub struct Changed {
+    current: Vec<BddVariable>,
+    next: Vec<BddVariable>,
+}
+
 /// A bounded operation's result passed [`Space::max_nodes`].
 #[derive(Debug)]
 pub struct TooBig(pub usize);
@@ -98,17 +105,37 @@ impl Space {
         b
     }
 
-    /// The current states with a successor in `rel` from `set` (over the
-    /// current copy), as a set over the current copy: the image.
-    pub fn image(&self, set: &Bdd, rel: &Bdd) -> Bdd {
-        let next = Bdd::binary_op_with_exists(set, rel, op_function::and, &self.current);
-        relabel(next, |v| v - 1)
+    /// The variables of the propositions `props` that a relation changes.
+    pub fn changed(&self, props: &[usize]) -> Changed {
+        let mut current: Vec<BddVariable> = props.iter().map(|&i| self.current[i]).collect();
+        let mut next: Vec<BddVariable> = props.iter().map(|&i| self.next[i]).collect();
+        current.sort_unstable();
+        next.sort_unstable();
+        Changed { current, next }
+    }
+
+    /// The successors of the states in `set` under `rel`, which changes the
+    /// propositions `changed` (the others keep their values): the current
+    /// copies of the changed ones are quantified away and their next copies
+    /// become current.
+    pub fn image(&self, set: &Bdd, rel: &Bdd, changed: &Changed) -> Bdd {
+        let next = Bdd::binary_op_with_exists(set, rel, op_function::and, &changed.current);
+        // Only changed propositions have a next variable left, and their
+        // current one is gone: odd to even keeps the order.
+        relabel(next, |v| v & !1)
     }
 
     /// The states with a successor under `rel` in `set`: the preimage.
-    pub fn preimage(&self, set: &Bdd, rel: &Bdd) -> Bdd {
-        let primed = relabel(set.clone(), |v| v + 1);
-        Bdd::binary_op_with_exists(&primed, rel, op_function::and, &self.next)
+    pub fn preimage(&self, set: &Bdd, rel: &Bdd, changed: &Changed) -> Bdd {
+        let primed = relabel(set.clone(), |v| {
+            let var = BddVariable::from_index(v);
+            if changed.current.binary_search(&var).is_ok() {
+                v + 1
+            } else {
+                v
+            }
+        });
+        Bdd::binary_op_with_exists(&primed, rel, op_function::and, &changed.next)
     }
 
     /// Number of states in a set over the current copy (exact).
@@ -147,12 +174,44 @@ mod tests {
         // Two propositions; the relation swaps them.
         let s = Space::new(&[1, 0], 1000).unwrap();
         let rel = s.nxt(0).iff(&s.cur(1)).and(&s.nxt(1).iff(&s.cur(0)));
+        let both = s.changed(&[0, 1]);
         let a = s.state(&[true, false]);
         let b = s.state(&[false, true]);
-        assert_eq!(s.image(&a, &rel), b);
-        assert_eq!(s.preimage(&b, &rel), a);
+        assert_eq!(s.image(&a, &rel, &both), b);
+        assert_eq!(s.preimage(&b, &rel, &both), a);
         assert_eq!(s.count(&a.or(&b)), 2);
         assert_eq!(s.count(&s.t()), 4);
+    }
+
+    #[test]
+    fn a_relation_over_the_changed_propositions_keeps_the_others() {
+        // Three propositions in the order 2, 0, 1; the relation sets
+        // proposition 1 where proposition 0 holds and mentions no other.
+        let s = Space::new(&[1, 2, 0], 1000).unwrap();
+        let rel = s.cur(0).and(&s.nxt(1));
+        let only_1 = s.changed(&[1]);
+        let from = s
+            .state(&[true, false, true])
+            .or(&s.state(&[true, true, false]));
+        let to = s
+            .state(&[true, true, true])
+            .or(&s.state(&[true, true, false]));
+        assert_eq!(s.image(&from, &rel, &only_1), to);
+        // Each state of `to` has a predecessor that differs at most in 1.
+        let pre = s.preimage(&to, &rel, &only_1);
+        let expected = [
+            [true, false, true],
+            [true, true, true],
+            [true, false, false],
+            [true, true, false],
+        ]
+        .iter()
+        .fold(s.f(), |acc, st| acc.or(&s.state(st)));
+        assert_eq!(pre, expected);
+        assert_eq!(
+            s.image(&s.state(&[false, false, true]), &rel, &only_1),
+            s.f()
+        );
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! where, one transition relation per move of each role, the terminal
 //! states' goals.
 
-use super::bdd::Space;
+use super::bdd::{Changed, Space};
 use super::circuit::Circuit;
 use super::{Clock, Stop};
 use crate::ground::GroundProgram;
@@ -10,10 +10,14 @@ use crate::solve::Refusal;
 use biodivine_lib_bdd::Bdd;
 
 /// A transition relation: role `role` plays one of its moves (every other
-/// role its one legal move), over current and next copies.
+/// role its one legal move). It constrains only the propositions the move
+/// can change (`changed`), over their current and next copies, and the
+/// current copies its precondition reads: the others keep their values,
+/// so images and preimages never touch them (the frame).
 pub struct Rel {
     pub role: usize,
     pub bdd: Bdd,
+    pub changed: Changed,
 }
 
 pub struct Game {
@@ -79,12 +83,19 @@ impl Game {
                 }
                 let next = c.next_under(gp, &mut space, r, m, clock)?;
                 let mut t = pre;
+                let mut changed = Vec::new();
                 for i in (0..next.len()).rev() {
+                    let stays = next[i].xor(&space.cur(i));
+                    if t.and(&stays).is_false() {
+                        continue;
+                    }
+                    changed.push(i);
                     t = space.and(&t, &space.nxt(i).iff(&next[i]))?;
                 }
                 rels.push(Rel {
                     role: r,
                     bdd: space.note(t),
+                    changed: space.changed(&changed),
                 });
                 clock.check_nodes(space.peak_nodes)?;
             }
@@ -128,7 +139,7 @@ impl Game {
             // Between products too: one image of a big layer over every
             // move's relation can take minutes.
             clock.check()?;
-            let p = self.space.preimage(set, &rel.bdd);
+            let p = self.space.preimage(set, &rel.bdd, &rel.changed);
             self.space.peak_nodes = self.space.peak_nodes.max(p.size());
             out = self.space.or(&out, &p)?;
             clock.check_nodes(self.space.peak_nodes.max(out.size()))?;
@@ -141,7 +152,7 @@ impl Game {
         let mut out = self.space.f();
         for rel in &self.rels {
             clock.check()?;
-            let p = self.space.image(set, &rel.bdd);
+            let p = self.space.image(set, &rel.bdd, &rel.changed);
             self.space.peak_nodes = self.space.peak_nodes.max(p.size());
             out = self.space.or(&out, &p)?;
             clock.check_nodes(self.space.peak_nodes.max(out.size()))?;
