@@ -90,7 +90,7 @@ impl Board {
         } else if discs == self.w * self.h {
             50
         } else {
-            let red_moves = discs % 2 == 0;
+            let red_moves = discs.is_multiple_of(2);
             let mut best = if red_moves { 0 } else { 100 };
             for x in 0..self.w {
                 let col = (red | yellow) >> (x * (self.h + 1)) & ((1 << self.h) - 1);
@@ -160,7 +160,7 @@ fn by_sequences(w: usize, h: usize, plies: usize) -> Vec<usize> {
                     continue;
                 };
                 let bit = 1u64 << (x * (h + 1) + y);
-                next.insert(if ply % 2 == 0 {
+                next.insert(if ply.is_multiple_of(2) {
                     (red | bit, yellow)
                 } else {
                     (red, yellow | bit)
