@@ -1135,7 +1135,12 @@ maxNodes?: number,
 /**
  * The BDD variable order: "cells" (default) or "grounder".
  */
-order?: SymbolicOrder, };
+order?: SymbolicOrder, 
+/**
+ * Only count the reachable states (per layer, and the terminal ones),
+ * no values (default false).
+ */
+countOnly?: boolean, };
 
 /**
  * One progress report of a long call (`onProgress`'s argument).

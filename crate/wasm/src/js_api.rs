@@ -185,6 +185,9 @@ pub struct SymbolicOptions {
     /// The BDD variable order: "cells" (default) or "grounder".
     #[cfg_attr(feature = "typescript", ts(as = "Option<crate::solve::VarOrder>"))]
     pub order: Option<String>,
+    /// Only count the reachable states (per layer, and the terminal ones),
+    /// no values (default false).
+    pub count_only: Option<bool>,
 }
 
 impl SymbolicOptions {
@@ -218,6 +221,7 @@ impl SymbolicOptions {
             seconds,
             max_nodes,
             order,
+            count_only: self.count_only.unwrap_or(false),
         })
     }
 }

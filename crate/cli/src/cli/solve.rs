@@ -69,6 +69,11 @@ pub struct SolveArgs {
     /// row order) or `grounder`
     #[arg(long, value_name = "ORDER", default_value = "cells", value_parser = parse_order)]
     order: solve::VarOrder,
+    /// With --symbolic: only count the reachable states, per layer and the
+    /// terminal ones (no goals, no values; the terminal states never built
+    /// as one BDD)
+    #[arg(long, requires = "symbolic")]
+    count: bool,
     /// GDL-II games with two roles: exactly N CFR+ iterations (default: until
     /// the exploitability is at most 0.001 goal points)
     #[arg(long, value_name = "N")]
@@ -92,6 +97,7 @@ pub fn run(args: SolveArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32
                 .max_nodes
                 .unwrap_or(solve::SymbolicLimits::default().max_nodes),
             order: args.order,
+            count_only: args.count,
         };
         return symbolic::run(&args.game, limits, json, host, out);
     }

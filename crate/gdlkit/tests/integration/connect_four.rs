@@ -3,7 +3,8 @@
 //! memoised search over the positions as two bitboards. Both `gdlkit
 //! solve` (explicit) and `solve --symbolic` must give its reachable
 //! positions (per ply too), its terminal positions, its count of
-//! positions by value and the initial value. A position after a win is
+//! positions by value and the initial value, and `--symbolic --count` its
+//! positions per ply and terminal positions. A position after a win is
 //! terminal, as in the rules; a full board is a draw.
 
 use std::collections::HashMap;
@@ -237,6 +238,18 @@ fn both_solvers_agree_with_the_dedicated_solver_on_small_boards() {
             Some(vec![t.initial, 100 - t.initial]),
             "{w}x{h}: symbolic initial value"
         );
+
+        // Counting only: the same layers and terminal positions, with the
+        // terminal states in parts and no goals.
+        let count = SymbolicLimits {
+            count_only: true,
+            ..SymbolicLimits::default()
+        };
+        let c = solve::solve_symbolic(&parse_program(&text), &count).expect("counts");
+        assert!(c.complete, "{w}x{h}: counting stopped: {:?}", c.stopped);
+        assert_eq!(c.stats.layers, t.per_ply, "{w}x{h}: counted layers");
+        assert_eq!(c.stats.terminal, t.terminal, "{w}x{h}: counted terminal");
+        assert!(c.initial.is_none() && c.by_value.is_empty() && c.concept.is_none());
         boards += 1;
     }
     assert_eq!(boards, 3);

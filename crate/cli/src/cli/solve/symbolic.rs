@@ -38,13 +38,13 @@ pub(super) fn run(
     Ok(super::write_result(
         &s,
         json,
-        || text(path, &s),
+        || text(path, &s, limits.count_only),
         s.complete,
         out,
     ))
 }
 
-fn text(path: &str, s: &SymbolicSummary) -> String {
+fn text(path: &str, s: &SymbolicSummary, counted: bool) -> String {
     let mut o = String::new();
     let st = &s.stats;
     let status = match &s.stopped {
@@ -52,11 +52,16 @@ fn text(path: &str, s: &SymbolicSummary) -> String {
         Some(why) => format!("PARTIAL: {why}"),
     };
     let concept = s.concept.map_or("-", |c| c.name());
-    let _ = writeln!(
-        o,
-        "{path}: solved symbolically ({status}), {concept} concept, BDDs"
-    );
+    if counted {
+        let _ = writeln!(o, "{path}: counted symbolically ({status}), BDDs");
+    } else {
+        let _ = writeln!(
+            o,
+            "{path}: solved symbolically ({status}), {concept} concept, BDDs"
+        );
+    }
     match &s.initial {
+        _ if counted => {}
         Some(g) => {
             let _ = writeln!(
                 o,

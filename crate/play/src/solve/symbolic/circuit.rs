@@ -48,7 +48,16 @@ pub struct Circuit {
     /// Per base proposition, the atom of its `next`.
     next_atom: Vec<Option<AtomId>>,
     pub moves: Vec<Vec<Move>>,
+    /// The atoms evaluated: all of them, or for counting only those the
+    /// moves and the terminal parts read.
+    needed: Vec<bool>,
     pub terminal: Bdd,
+    /// `terminal` as a disjunction of parts: when counting, the terminal
+    /// rules' instances, through rules of one positive literal (`terminal
+    /// ⇐ line(red)`, `line(red) ⇐` each line), never ORed into one BDD
+    /// (that of "four in a line" on 7 × 6 connect four is too large);
+    /// else the one part `terminal`.
+    pub terminal_parts: Vec<Bdd>,
     /// Per role: goal value and when that goal atom holds.
     pub goals: Vec<Vec<(i64, Bdd)>>,
     pub init: Vec<bool>,
@@ -57,7 +66,15 @@ pub struct Circuit {
 impl Circuit {
     /// The circuit of `gp`, or where the clock or the node limit stopped
     /// its evaluation.
-    pub fn new(gp: &GroundProgram, space: &mut Space, clock: &Clock) -> Result<Circuit, Stop> {
+    /// `values`: also the goals (to solve); without them (to count the
+    /// reachable states) `terminal` stays in parts and the atoms only the
+    /// goals read are never evaluated.
+    pub fn new(
+        gp: &GroundProgram,
+        space: &mut Space,
+        clock: &Clock,
+        values: bool,
+    ) -> Result<Circuit, Stop> {
         let n_atoms = gp.atoms.len();
         let mut kind = vec![Kind::False; n_atoms];
         for (i, &f) in gp.fluents.iter().enumerate() {
@@ -105,6 +122,7 @@ impl Circuit {
                 on_does[a as usize] |= any;
             }
         }
+        let terminal_atom = gp.rel_terminal.and_then(|t| gp.atoms.find(t as u32, &[]));
         let mut c = Circuit {
             kind,
             start,
@@ -114,13 +132,40 @@ impl Circuit {
             base: Vec::new(),
             next_atom: Vec::new(),
             moves: Vec::new(),
+            needed: vec![true; n_atoms],
             terminal: space.f(),
+            terminal_parts: Vec::new(),
             goals: Vec::new(),
             init: vec![false; gp.fluents.len()],
         };
         c.base = c.leaves(space);
+        c.read_next(gp);
+        let parts = match (values, terminal_atom) {
+            (false, Some(t)) => {
+                let parts = c.terminal_instances(gp, t);
+                let mut roots: Vec<AtomId> =
+                    legal_atoms.iter().flatten().map(|&(_, a)| a).collect();
+                roots.extend(c.next_atom.iter().flatten());
+                for &k in &parts {
+                    roots.extend(gp.inst.lits(k as usize).iter().map(|&l| l >> 1));
+                }
+                c.needed = c.closure(gp, &roots);
+                Some(parts)
+            }
+            _ => None,
+        };
         c.evaluate(gp, space, None, clock)?;
-        c.read_out(gp, &legal_atoms, space);
+        c.read_out(gp, &legal_atoms, space, values);
+        match parts {
+            Some(parts) => {
+                for k in parts {
+                    let conj = c.instance(gp, space, k as usize, &c.base)?;
+                    c.terminal_parts.push(conj);
+                }
+                c.terminal_parts = merge_parts(space, std::mem::take(&mut c.terminal_parts))?;
+            }
+            None => c.terminal_parts = vec![c.terminal.clone()],
+        }
         Ok(c)
     }
 
@@ -163,6 +208,9 @@ impl Circuit {
             if ctx.is_some() && !self.on_does[atoms[0] as usize] {
                 continue;
             }
+            if !atoms.iter().any(|&a| self.needed[a as usize]) {
+                continue;
+            }
             if let Some(vals) = ctx.as_deref_mut() {
                 // A least fixpoint starts from false, not from the base values.
                 for &a in atoms {
@@ -201,24 +249,90 @@ impl Circuit {
     ) -> Result<Bdd, Stop> {
         let mut out = space.f();
         for k in self.start[a as usize]..self.start[a as usize + 1] {
-            let mut conj = space.t();
-            for &l in gp.inst.lits(self.inst_of[k as usize] as usize) {
-                let v = &vals[(l >> 1) as usize];
-                conj = if l & 1 == 1 {
-                    space.and_not(&conj, v)?
-                } else {
-                    space.and(&conj, v)?
-                };
-                if conj.is_false() {
-                    break;
-                }
-            }
+            let conj = self.instance(gp, space, self.inst_of[k as usize] as usize, vals)?;
             out = space.or(&out, &conj)?;
         }
         Ok(out)
     }
 
-    fn read_out(&mut self, gp: &GroundProgram, legal: &[Vec<(TermId, AtomId)>], space: &Space) {
+    /// The AND of rule instance `i`'s literals.
+    fn instance(
+        &self,
+        gp: &GroundProgram,
+        space: &Space,
+        i: usize,
+        vals: &[Bdd],
+    ) -> Result<Bdd, Stop> {
+        let mut conj = space.t();
+        for &l in gp.inst.lits(i) {
+            let v = &vals[(l >> 1) as usize];
+            conj = if l & 1 == 1 {
+                space.and_not(&conj, v)?
+            } else {
+                space.and(&conj, v)?
+            };
+            if conj.is_false() {
+                break;
+            }
+        }
+        Ok(conj)
+    }
+
+    /// The instances whose OR is atom `t`, through instances of one
+    /// positive derived literal (whose own instances then stand in).
+    fn terminal_instances(&self, gp: &GroundProgram, t: AtomId) -> Vec<u32> {
+        let mut seen = vec![false; self.kind.len()];
+        let (mut todo, mut out) = (vec![t], Vec::new());
+        seen[t as usize] = true;
+        while let Some(a) = todo.pop() {
+            for k in self.start[a as usize]..self.start[a as usize + 1] {
+                let i = self.inst_of[k as usize];
+                match gp.inst.lits(i as usize) {
+                    [l] if l & 1 == 0 && self.kind[(l >> 1) as usize] == Kind::Derived => {
+                        let b = (l >> 1) as usize;
+                        if !seen[b] {
+                            seen[b] = true;
+                            todo.push(b as AtomId);
+                        }
+                    }
+                    _ => out.push(i),
+                }
+            }
+        }
+        out
+    }
+
+    /// The atoms `roots` read, directly or through derived atoms.
+    fn closure(&self, gp: &GroundProgram, roots: &[AtomId]) -> Vec<bool> {
+        let mut needed = vec![false; self.kind.len()];
+        let mut todo: Vec<AtomId> = roots.to_vec();
+        while let Some(a) = todo.pop() {
+            if std::mem::replace(&mut needed[a as usize], true) {
+                continue;
+            }
+            todo.extend(instance_atoms(gp, &self.start, &self.inst_of, a));
+        }
+        needed
+    }
+
+    fn read_next(&mut self, gp: &GroundProgram) {
+        self.next_atom = gp
+            .fluents
+            .iter()
+            .map(|&f| gp.rel_next.and_then(|rn| gp.atoms.find(rn as u32, &[f])))
+            .collect();
+        for &i in &gp.init {
+            self.init[i as usize] = true;
+        }
+    }
+
+    fn read_out(
+        &mut self,
+        gp: &GroundProgram,
+        legal: &[Vec<(TermId, AtomId)>],
+        space: &Space,
+        values: bool,
+    ) {
         self.moves = legal
             .iter()
             .map(|ms| {
@@ -229,11 +343,14 @@ impl Circuit {
                     .collect()
             })
             .collect();
+        self.goals = vec![Vec::new(); gp.roles.len()];
+        if !values {
+            return;
+        }
         self.terminal = gp
             .rel_terminal
             .and_then(|t| gp.atoms.find(t as u32, &[]))
             .map_or_else(|| space.f(), |a| self.base[a as usize].clone());
-        self.goals = vec![Vec::new(); gp.roles.len()];
         if let Some(rg) = gp.rel_goal {
             for &a in &gp.rels[rg].rows {
                 let args = gp.atoms.args(a);
@@ -242,14 +359,6 @@ impl Circuit {
                     self.goals[r].push((v, self.base[a as usize].clone()));
                 }
             }
-        }
-        self.next_atom = gp
-            .fluents
-            .iter()
-            .map(|&f| gp.rel_next.and_then(|rn| gp.atoms.find(rn as u32, &[f])))
-            .collect();
-        for &i in &gp.init {
-            self.init[i as usize] = true;
         }
     }
 
@@ -290,6 +399,23 @@ impl Circuit {
             })
             .collect())
     }
+}
+
+/// Parts ORed together while the OR stays small: fewer, larger parts
+/// for the reachability's subtractions.
+fn merge_parts(space: &Space, parts: Vec<Bdd>) -> Result<Vec<Bdd>, Stop> {
+    const SMALL: usize = 20_000;
+    let mut out: Vec<Bdd> = Vec::new();
+    for p in parts {
+        if p.is_false() {
+            continue;
+        }
+        match out.last_mut() {
+            Some(last) if last.size() + p.size() <= SMALL => *last = space.or(last, &p)?,
+            _ => out.push(p),
+        }
+    }
+    Ok(out)
 }
 
 /// The instances of each derived atom (atoms with instances become

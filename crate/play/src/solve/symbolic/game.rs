@@ -24,7 +24,11 @@ pub struct Game {
     pub space: Space,
     pub roles: usize,
     pub init: Bdd,
+    /// The terminal states; when only counting, false (see
+    /// `terminal_parts`).
     pub terminal: Bdd,
+    /// The terminal states as a disjunction of parts.
+    pub terminal_parts: Vec<Bdd>,
     /// Per role: some move is legal, two moves are.
     pub any_legal: Vec<Bdd>,
     pub choice: Vec<Bdd>,
@@ -40,8 +44,15 @@ pub struct Game {
 }
 
 impl Game {
-    pub fn build(gp: &GroundProgram, mut space: Space, clock: &Clock) -> Result<Game, Stop> {
-        let mut c = Circuit::new(gp, &mut space, clock)?;
+    /// The game; without `values` only what counting the reachable states
+    /// needs (no goals, the terminal states in parts).
+    pub fn build(
+        gp: &GroundProgram,
+        mut space: Space,
+        clock: &Clock,
+        values: bool,
+    ) -> Result<Game, Stop> {
+        let mut c = Circuit::new(gp, &mut space, clock, values)?;
         let roles = gp.roles.len();
         let mut any_legal = Vec::new();
         let mut choice = Vec::new();
@@ -103,6 +114,7 @@ impl Game {
         Ok(Game {
             init: space.state(&c.init),
             terminal: std::mem::replace(&mut c.terminal, space.f()),
+            terminal_parts: std::mem::take(&mut c.terminal_parts),
             space,
             roles,
             any_legal,

@@ -185,6 +185,12 @@ pub struct SymbolicLimits {
     /// operation holds its operands, its result and its caches).
     pub max_nodes: usize,
     pub order: VarOrder,
+    /// Only count the reachable states (per layer, and the terminal ones):
+    /// no goals, no classification. The terminal states are then taken
+    /// away from each layer rule instance by rule instance, never built as
+    /// one BDD, which lets boards count whose "four in a line" alone
+    /// passes the node limit (connect four 6 × 5 and 7 × 6).
+    pub count_only: bool,
 }
 
 impl Default for SymbolicLimits {
@@ -193,6 +199,7 @@ impl Default for SymbolicLimits {
             seconds: Limits::default().seconds,
             max_nodes: 4_000_000,
             order: VarOrder::default(),
+            count_only: false,
         }
     }
 }
@@ -247,7 +254,7 @@ pub fn solve_symbolic(
         s.stats.seconds = (crate::clock::now_ms() - t0) / 1000.0;
         s
     };
-    let mut game = match Game::build(&gp, space, &clock) {
+    let mut game = match Game::build(&gp, space, &clock, !limits.count_only) {
         Ok(g) => g,
         Err(Stop::Refuse(r)) => return Err(r),
         Err(Stop::Limit(why)) => {
@@ -258,7 +265,7 @@ pub fn solve_symbolic(
     drop(gp);
     summary.stats.relations = game.rels.len();
     summary.stats.relation_nodes = game.relation_nodes();
-    let result = run(&mut game, &mut summary, &clock);
+    let result = run(&mut game, &mut summary, &clock, limits.count_only);
     let peak = game.space.peak_nodes;
     match result {
         Ok(()) => summary.complete = true,
@@ -269,17 +276,21 @@ pub fn solve_symbolic(
 }
 
 /// Reachability, the checks, the classification into `summary`.
-fn run(game: &mut Game, summary: &mut SymbolicSummary, clock: &Clock) -> Result<(), Stop> {
-    let reached = reach::reach(game, clock);
-    let (reach, result) = match reached {
-        Ok(r) => (r, Ok(())),
-        Err((stop, r)) => (r, Err(stop)),
-    };
+fn run(
+    game: &mut Game,
+    summary: &mut SymbolicSummary,
+    clock: &Clock,
+    count_only: bool,
+) -> Result<(), Stop> {
+    let (reach, result) = reach::reach(game, clock);
     summary.stats.layers = reach.layers.clone();
     summary.stats.layered = reach.layered;
     summary.stats.states = reach.layers.iter().sum();
-    summary.stats.terminal = game.space.count(&reach.all.and(&game.terminal));
+    summary.stats.terminal = reach.terminal;
     result?;
+    if count_only {
+        return Ok(());
+    }
     game.check(&reach.all, &summary.roles)?;
     let terminal = classify::terminal_values(game, &reach.all);
     let concept = classify::concept(game.roles, &terminal);
