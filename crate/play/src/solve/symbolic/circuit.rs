@@ -155,17 +155,21 @@ impl Circuit {
             _ => None,
         };
         c.evaluate(gp, space, None, clock)?;
-        c.read_out(gp, &legal_atoms, space, values);
-        match parts {
+        c.read_out(gp, &legal_atoms, values);
+        c.terminal_parts = match parts {
             Some(parts) => {
-                for k in parts {
-                    let conj = c.instance(gp, space, k as usize, &c.base)?;
-                    c.terminal_parts.push(conj);
-                }
-                c.terminal_parts = merge_parts(space, std::mem::take(&mut c.terminal_parts))?;
+                let conjs = parts
+                    .iter()
+                    .map(|&k| c.instance(gp, space, k as usize, &c.base))
+                    .collect::<Result<Vec<_>, _>>()?;
+                merge_parts(space, conjs)?
             }
-            None => c.terminal_parts = vec![c.terminal.clone()],
-        }
+            None => {
+                c.terminal =
+                    terminal_atom.map_or_else(|| space.f(), |a| c.base[a as usize].clone());
+                vec![c.terminal.clone()]
+            }
+        };
         Ok(c)
     }
 
@@ -326,13 +330,7 @@ impl Circuit {
         }
     }
 
-    fn read_out(
-        &mut self,
-        gp: &GroundProgram,
-        legal: &[Vec<(TermId, AtomId)>],
-        space: &Space,
-        values: bool,
-    ) {
+    fn read_out(&mut self, gp: &GroundProgram, legal: &[Vec<(TermId, AtomId)>], values: bool) {
         self.moves = legal
             .iter()
             .map(|ms| {
@@ -347,10 +345,6 @@ impl Circuit {
         if !values {
             return;
         }
-        self.terminal = gp
-            .rel_terminal
-            .and_then(|t| gp.atoms.find(t as u32, &[]))
-            .map_or_else(|| space.f(), |a| self.base[a as usize].clone());
         if let Some(rg) = gp.rel_goal {
             for &a in &gp.rels[rg].rows {
                 let args = gp.atoms.args(a);

@@ -93,11 +93,12 @@ impl Game {
                     continue;
                 }
                 let next = c.next_under(gp, &mut space, r, m, clock)?;
-                let mut t = pre;
                 let mut changed = Vec::new();
+                let mut t = pre.clone();
                 for i in (0..next.len()).rev() {
-                    let stays = next[i].xor(&space.cur(i));
-                    if t.and(&stays).is_false() {
+                    // Changed where `next` can differ under the precondition
+                    // (the conjuncts already in `t` only bind next copies).
+                    if pre.and(&next[i].xor(&space.cur(i))).is_false() {
                         continue;
                     }
                     changed.push(i);
