@@ -1090,6 +1090,12 @@ relations: Array<GroundRelation>,
  */
 auxiliaryAtoms: number, 
 /**
+ * What decomposition did: auxiliary rules made by splitting bodies,
+ * and rules kept as exclusions (ORs over prefixes and suffixes
+ * instead of every pair, `exclusion.rs`).
+ */
+auxiliaryRules: number, exclusions: number, 
+/**
  * The relations whose rules produced the most instances, most first.
  */
 topRules: Array<GroundRuleCount>, network: GroundNetwork | null, stop: GroundStop | null, 

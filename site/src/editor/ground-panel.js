@@ -36,6 +36,7 @@ export function renderGroundReport(r, goto, offsetOfLine) {
     const rows = r.relations.map((c) => h('tr', { 'data-relation': c.relation }, h('td', { text: c.relation }), h('td', { class: 'num', text: count(c.atoms) })));
     rows.push(h('tr', {}, h('td', { class: 'muted', text: 'auxiliary (split rules)' }), h('td', { class: 'num', text: count(r.auxiliaryAtoms) })));
     items.push(h('h4', { text: 'Ground atoms per relation' }), h('table', { class: 'ground-relations' }, ...rows));
+    items.push(h('p', { class: 'ground-decomposed' }, h('strong', { text: 'Decomposed: ' }), decomposedText(r)));
   }
   if (r.topRules.length) {
     const rows = r.topRules.map((t) => h('li', {}, h('strong', { text: `${count(t.instances)} ` }), `${t.head}`, ...lineLink(t.line, goto, offsetOfLine), h('div', { class: 'ground-rule-text', text: t.text })));
@@ -92,4 +93,11 @@ export function mountGroundPanel(getText, goto) {
     }
   });
   return { button, panel };
+}
+
+/** What rule decomposition did, in words. */
+function decomposedText(r) {
+  const parts = [`${count(r.auxiliaryRules)} auxiliary rule${r.auxiliaryRules === 1 ? '' : 's'} split off long bodies`];
+  if (r.exclusions) parts.push(`${count(r.exclusions)} "all but one" rule${r.exclusions === 1 ? '' : 's'} kept as prefix and suffix ORs`);
+  return parts.join('; ');
 }

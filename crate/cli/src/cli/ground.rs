@@ -90,6 +90,11 @@ pub fn describe(path: &str, r: &GroundReport) -> String {
             let _ = writeln!(s, "  {:>8}  {}", c.atoms, c.relation);
         }
         let _ = writeln!(s, "  {:>8}  auxiliary (split rules)", r.auxiliary_atoms);
+        let _ = writeln!(
+            s,
+            "decomposed: {} auxiliary rules, {} exclusions",
+            r.auxiliary_rules, r.exclusions
+        );
     }
     if !r.top_rules.is_empty() {
         let _ = writeln!(s, "rules that grew most (instances):");

@@ -311,6 +311,7 @@ fn ground_stats(
         atoms: gp.atoms.len(),
         rules: gp.rules,
         aux_rules: gp.aux_rules,
+        exclusions: gp.exclusions,
         instances: gp.inst.len(),
         literals: gp.inst.lits.len(),
         base: gp.fluents.len(),

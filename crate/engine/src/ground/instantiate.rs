@@ -164,7 +164,7 @@ enum Op {
     },
 }
 
-type Args = SmallVec<[TermId; 8]>;
+pub type Args = SmallVec<[TermId; 8]>;
 
 impl<'a> Grounder<'a> {
     pub fn new(
@@ -671,16 +671,46 @@ impl<'a> Grounder<'a> {
         let (a, new) = self.add(cx.rule.head_rel, cx.head);
         cx.added += usize::from(new);
         if !cx.relaxed {
-            self.inst.head.push(a);
-            self.inst.lits.extend_from_slice(lits);
-            self.inst.start.push(self.inst.lits.len() as u32);
-            if self.inst.lits.len() + self.inst.head.len() > self.budget.max_literals {
-                self.fail(GroundError::Budget {
-                    what: "literals in rule instances",
-                    limit: self.budget.max_literals as u64,
-                });
-            }
+            self.push_instance(a, lits);
         }
+    }
+
+    /// Records an instance: `head` holds if every literal does.
+    pub fn push_instance(&mut self, head: AtomId, lits: &[u32]) {
+        self.inst.head.push(head);
+        self.inst.lits.extend_from_slice(lits);
+        self.inst.start.push(self.inst.lits.len() as u32);
+        if self.inst.lits.len() + self.inst.head.len() > self.budget.max_literals {
+            self.fail(GroundError::Budget {
+                what: "literals in rule instances",
+                limit: self.budget.max_literals as u64,
+            });
+        }
+    }
+
+    /// A new, empty relation.
+    pub fn push_relation(&mut self, arity: usize, is_static: bool) {
+        self.rels.push(Relation {
+            arity,
+            ..Relation::default()
+        });
+        self.is_static.push(is_static);
+    }
+
+    /// Whether the atom of `rel` over `pats` under `env` was derived.
+    pub fn holds(&self, rel: RelId, pats: &[Pat], env: &[TermId]) -> bool {
+        let vals: Option<Args> = pats.iter().map(|p| value(self.store, p, env)).collect();
+        vals.is_some_and(|v| self.atoms.find(rel as u32, &v).is_some())
+    }
+
+    /// The terms of `pats` under `env` (interned).
+    pub fn build_args(&mut self, pats: &[Pat], env: &[TermId]) -> Option<Args> {
+        pats.iter().map(|p| self.build(p, env)).collect()
+    }
+
+    /// A join step taken outside [`Self::run_rule`]; false once grounding failed.
+    pub fn tick(&mut self) -> bool {
+        self.step()
     }
 
     fn build(&mut self, p: &Pat, env: &[TermId]) -> Option<TermId> {

@@ -27,6 +27,7 @@ pub mod demand;
 mod duplicates;
 pub mod engine;
 pub mod estimate;
+mod exclusion;
 mod factor;
 mod grule;
 pub mod instantiate;
@@ -116,6 +117,8 @@ pub struct GroundStats {
     pub atoms: usize,
     pub rules: usize,
     pub aux_rules: usize,
+    /// Rules evaluated as exclusions (`exclusion.rs`).
+    pub exclusions: usize,
     pub instances: usize,
     pub literals: usize,
     pub base: usize,
@@ -159,6 +162,8 @@ pub struct GroundProgram {
     pub facts: usize,
     pub rules: usize,
     pub aux_rules: usize,
+    /// Rules evaluated as exclusions (`exclusion.rs`).
+    pub exclusions: usize,
     pub rounds: usize,
     pub peak_bytes: usize,
 }
@@ -243,7 +248,11 @@ pub fn ground_program(program: &Program, budget: Budget) -> Result<GroundProgram
                 max_ms: left(t0),
                 ..budget
             };
-            result = ground_with_strategy(program, b, rules::Strategy::default());
+            let typed = rules::Strategy {
+                guards: true,
+                ..rules::Strategy::default()
+            };
+            result = ground_with_strategy(program, b, typed);
         }
     }
     if out_of_time(&result) {

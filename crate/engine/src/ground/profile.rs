@@ -115,6 +115,12 @@ impl Profile {
                 c.ms, c.steps, c.out, c.runs
             );
         }
+        let mut by_out: Vec<&(&str, String, Cost)> =
+            self.costs.iter().filter(|c| c.0 == "instance").collect();
+        by_out.sort_by_key(|c| std::cmp::Reverse(c.2.out));
+        for (_, d, c) in by_out.iter().take(8) {
+            eprintln!("  most instances {:>10}  {d}", c.out);
+        }
         let mut rels: Vec<(usize, usize)> = rel_sizes.iter().copied().enumerate().collect();
         rels.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
         let name = |r: usize| self.names.get(r).cloned().unwrap_or(format!("aux{r}"));

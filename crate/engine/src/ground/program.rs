@@ -3,6 +3,7 @@
 //! ignored) that closes the loops next → true and legal → does, then every
 //! rule instance over the atoms reached.
 
+use super::exclusion::{self, Exclusions};
 use super::instantiate::{self, AtomId, Grounder};
 use super::{constant, duplicates, profile, rules, types};
 use super::{Budget, GroundError, GroundProgram};
@@ -22,6 +23,7 @@ pub(super) fn fixpoint(
     rules: &[rules::GRule],
     prof: &mut profile::Profile,
     phase: &'static str,
+    exclusions: &mut Exclusions,
     mut transfer: impl FnMut(&mut Grounder<'_>),
 ) -> Result<usize, GroundError> {
     let mut lo = vec![0u32; gr.rels.len()];
@@ -33,12 +35,20 @@ pub(super) fn fixpoint(
         if rounds > 0 && hi == lo {
             return Ok(rounds);
         }
-        for (rule, _) in rules.iter().zip(&copy).filter(|(_, &c)| !c) {
+        for (i, (rule, _)) in rules
+            .iter()
+            .zip(&copy)
+            .enumerate()
+            .filter(|(_, (_, &c))| !c)
+        {
             let (steps, t) = (gr.steps(), prof.on().then(now_ms));
             let mut added = 0;
             // Rounds in which the rule was joined (the profile's runs).
             let mut joined = rounds == 0;
-            if rounds == 0 {
+            if let Some(e) = exclusions.get_mut(i) {
+                added += e.run_relaxed(gr, &hi);
+                joined = true;
+            } else if rounds == 0 {
                 added += gr.run_rule(rule, None, &hi, true);
             } else {
                 for (i, l) in rule.body.iter().enumerate() {
@@ -137,8 +147,15 @@ pub(super) fn ground_program_with(
         true_all,
     };
     let init = base.add_init(&mut gr, k.init);
-    let rounds = relaxed_fixpoint(&mut gr, &rs, k, &mut base, prof)?;
-    let facts = instantiate_rules(&mut gr, &rs, k, fact_atoms, prof)?;
+    // Exclusions (exclusion.rs) read static rows: after the static relations.
+    // `GDLKIT_GROUND_NO_EXCLUSIONS` (native, a diagnostic) switches them off.
+    let mut exclusions = if std::env::var_os("GDLKIT_GROUND_NO_EXCLUSIONS").is_some() {
+        Exclusions::default()
+    } else {
+        exclusion::rewrite(&mut gr, &mut rs, k.does)
+    };
+    let rounds = relaxed_fixpoint(&mut gr, &rs, k, &mut base, &mut exclusions, prof)?;
+    let facts = instantiate_rules(&mut gr, &rs, k, fact_atoms, &mut exclusions, prof)?;
     let peak_bytes = gr.bytes();
     let (atoms, rels, inst) = take_tables(&mut gr);
     drop(gr);
@@ -166,6 +183,7 @@ pub(super) fn ground_program_with(
         facts,
         rules: rs.rules.len(),
         aux_rules: rs.aux,
+        exclusions: exclusions.len(),
         rounds,
         peak_bytes,
     })
@@ -250,7 +268,14 @@ fn ground_static(
         gr.add(*r, row);
     }
     for stratum in &rs.static_strata {
-        fixpoint(gr, stratum, prof, "static", |_| {})?;
+        fixpoint(
+            gr,
+            stratum,
+            prof,
+            "static",
+            &mut Exclusions::default(),
+            |_| {},
+        )?;
     }
     Ok(())
 }
@@ -354,10 +379,11 @@ fn relaxed_fixpoint(
     rs: &rules::RuleSet,
     k: Keywords,
     base: &mut Base<'_>,
+    exclusions: &mut Exclusions,
     prof: &mut profile::Profile,
 ) -> Result<usize, GroundError> {
     let (mut next_seen, mut legal_seen) = (0usize, 0usize);
-    fixpoint(gr, &rs.rules, prof, "relaxed", |gr| {
+    fixpoint(gr, &rs.rules, prof, "relaxed", exclusions, |gr| {
         if let Some(rn) = k.next {
             while next_seen < gr.rels[rn].rows.len() {
                 let f = gr.atoms.args(gr.rels[rn].rows[next_seen])[0];
@@ -383,6 +409,7 @@ fn instantiate_rules(
     rs: &rules::RuleSet,
     k: Keywords,
     mut fact_atoms: Vec<AtomId>,
+    exclusions: &mut Exclusions,
     prof: &mut profile::Profile,
 ) -> Result<usize, GroundError> {
     let all: Vec<u32> = gr.rels.iter().map(|r| r.rows.len() as u32).collect();
@@ -397,12 +424,17 @@ fn instantiate_rules(
         gr.inst.start.push(gr.inst.lits.len() as u32);
     }
     let facts = fact_atoms.len();
-    for rule in &rs.rules {
+    for (i, rule) in rs.rules.iter().enumerate() {
         if rs.is_static[rule.head_rel] {
             continue;
         }
         let (steps, n, t) = (gr.steps(), gr.inst.len(), prof.on().then(now_ms));
-        gr.run_rule(rule, None, &all, false);
+        match exclusions.get_mut(i) {
+            Some(e) => e.instantiate(gr),
+            None => {
+                gr.run_rule(rule, None, &all, false);
+            }
+        }
         if let Some(t) = t {
             let out = gr.inst.len() - n;
             prof.add("instance", rule, gr.steps() - steps, now_ms() - t, out);

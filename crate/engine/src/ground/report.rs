@@ -134,6 +134,11 @@ pub struct GroundReport {
     pub relations: Vec<RelationCount>,
     /// Atoms of the auxiliary relations splitting and typing created.
     pub auxiliary_atoms: usize,
+    /// What decomposition did: auxiliary rules made by splitting bodies,
+    /// and rules kept as exclusions (ORs over prefixes and suffixes
+    /// instead of every pair, `exclusion.rs`).
+    pub auxiliary_rules: usize,
+    pub exclusions: usize,
     /// The relations whose rules produced the most instances, most first.
     pub top_rules: Vec<RuleCount>,
     pub network: Option<NetworkSize>,
@@ -209,6 +214,8 @@ fn stopped(
         outcome,
         relations: Vec::new(),
         auxiliary_atoms: 0,
+        auxiliary_rules: 0,
+        exclusions: 0,
         top_rules: Vec::new(),
         network: None,
         stop: Some(Stop {
@@ -304,6 +311,8 @@ fn counts(
         outcome: Outcome::Grounded,
         relations,
         auxiliary_atoms,
+        auxiliary_rules: gp.aux_rules,
+        exclusions: gp.exclusions,
         top_rules: top_rules(program, text, gp, names, line),
         network: None,
         stop: None,

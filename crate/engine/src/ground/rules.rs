@@ -43,6 +43,10 @@ pub struct Strategy {
     pub project_first: bool,
     /// Without the argument-type filters (`types.rs`), for comparisons.
     pub untyped: bool,
+    /// Eliminate a variable even where a negation in its bucket reads
+    /// variables the bucket does not bind, guarded by the projection of a
+    /// positive literal of the rest that binds them.
+    pub guards: bool,
 }
 
 /// Collects the non-static rules that `legal`, `next`, `terminal`, `goal`
@@ -310,7 +314,9 @@ fn split(rule: GRule, out: &mut Vec<GRule>, rels: &mut Rels<'_>, strategy: Strat
         if npos < 2 || crate::job::check().is_err() {
             break;
         }
-        let Some((bucket, mut keep)) = best_bucket(&body, &head_vars, npos, project_first) else {
+        let Some((bucket, mut keep, guard)) =
+            best_bucket(&body, &head_vars, npos, project_first, strategy.guards)
+        else {
             break;
         };
         keep.sort_unstable();
@@ -332,6 +338,9 @@ fn split(rule: GRule, out: &mut Vec<GRule>, rels: &mut Rels<'_>, strategy: Strat
             });
         rels.is_static.push(stat);
         let head: Vec<Pat> = keep.iter().map(|&v| Pat::Var(v)).collect();
+        if let Some((lit, vars)) = guard {
+            aux_body.push(guard_literal(lit, &vars, rels, out, rule.num_vars));
+        }
         if let Some(d) = &demand {
             join_demand(d, &demand_vars, &mut aux_body, rels, out, rule.num_vars);
         }
@@ -352,6 +361,10 @@ fn split(rule: GRule, out: &mut Vec<GRule>, rels: &mut Rels<'_>, strategy: Strat
     });
 }
 
+/// A split: the body literals split off, the variables their auxiliary
+/// keeps, and the guard that lets a negation go with them.
+type Bucket = (Vec<usize>, Vec<VarId>, Option<Guard>);
+
 /// The literals to split off next (the best variable elimination, see
 /// [`Score`]) and the variables their auxiliary keeps; `None` if every
 /// elimination would take all or none of the `npos` positive literals.
@@ -360,7 +373,8 @@ fn best_bucket(
     head_vars: &[VarId],
     npos: usize,
     project_first: bool,
-) -> Option<(Vec<usize>, Vec<VarId>)> {
+    guards: bool,
+) -> Option<Bucket> {
     let lit_vars: Vec<Vec<VarId>> = body
         .iter()
         .map(|l| {
@@ -378,7 +392,7 @@ fn best_bucket(
     candidates.sort_unstable();
     candidates.dedup();
     // (neighbours, -eliminated, literals, var) — smaller is better.
-    let mut best: Option<(Score, Vec<usize>, Vec<VarId>)> = None;
+    let mut best: Option<(Score, Bucket)> = None;
     for &v in &candidates {
         let bucket: Vec<usize> = (0..body.len())
             .filter(|&i| lit_vars[i].contains(&v))
@@ -399,9 +413,31 @@ fn best_bucket(
                 }
             }
         }
-        // Negations and distincts in the bucket must be bound by it.
-        if all_vars.iter().any(|w| !pos_vars.contains(w)) {
-            continue;
+        // Negations and distincts in the bucket must be bound by it, or
+        // (with `guards`) by one positive literal of the rest.
+        let unbound: Vec<VarId> = all_vars
+            .iter()
+            .copied()
+            .filter(|w| !pos_vars.contains(w))
+            .collect();
+        let mut guard = None;
+        if !unbound.is_empty() {
+            let g = (0..body.len()).find(|&j| {
+                !bucket.contains(&j)
+                    && body[j].is_pos()
+                    && unbound.iter().all(|w| lit_vars[j].contains(w))
+            });
+            match g {
+                Some(j) if guards => {
+                    let vars = lit_vars[j]
+                        .iter()
+                        .copied()
+                        .filter(|w| all_vars.contains(w))
+                        .collect();
+                    guard = Some((body[j].clone(), vars));
+                }
+                _ => continue,
+            }
         }
         let outside: Vec<VarId> = (0..body.len())
             .filter(|i| !bucket.contains(i))
@@ -417,11 +453,37 @@ fn best_bucket(
         // `project_first` it goes before a join of the same width.
         let joins = project_first && bucket.len() > 1;
         let score = (keep.len(), joins, -(elim as isize), bucket.len());
-        if best.as_ref().is_none_or(|(s, _, _)| score < *s) {
-            best = Some((score, bucket, keep));
+        if best.as_ref().is_none_or(|(s, _)| score < *s) {
+            best = Some((score, (bucket, keep, guard)));
         }
     }
-    best.map(|(_, bucket, keep)| (bucket, keep))
+    best.map(|(_, split)| split)
+}
+
+/// A literal of the rest of a body and the variables of a bucket it binds.
+type Guard = (GLit, Vec<VarId>);
+
+/// The guard of an auxiliary: `lit` projected on `vars` through a new
+/// static relation (a filter, never a literal of the network: an
+/// auxiliary atom is only read where `lit` holds).
+fn guard_literal(
+    lit: GLit,
+    vars: &[VarId],
+    rels: &mut Rels<'_>,
+    out: &mut Vec<GRule>,
+    num_vars: usize,
+) -> GLit {
+    let pats: Vec<Pat> = vars.iter().map(|&v| Pat::Var(v)).collect();
+    let g = rels.arity.len();
+    rels.arity.push(vars.len());
+    rels.is_static.push(true);
+    out.push(GRule {
+        head_rel: g,
+        head: pats.clone(),
+        body: vec![lit],
+        num_vars,
+    });
+    GLit::Pos(g, pats)
 }
 
 /// Joins an auxiliary body of a demanded rule with the demand `d`

@@ -162,3 +162,16 @@ fn a_game_over_the_estimate_is_refused() {
         .unwrap_or("")
         .contains(name));
 }
+
+/// The report says what decomposition did, as the grounded program has it.
+#[test]
+fn the_report_counts_auxiliary_rules_and_exclusions() {
+    const GAME: &str = include_str!("../../../testdata/exclusion_game.kif");
+    let program = crate::parse_program(GAME);
+    let gp = ground_program(&program, Budget::default()).expect("the game grounds");
+    let r = report(&program, GAME, Budget::default());
+    assert_eq!(r.outcome, Outcome::Grounded, "{:?}", r.stop);
+    assert_eq!(r.exclusions, gp.exclusions);
+    assert_eq!(r.auxiliary_rules, gp.aux_rules);
+    assert!(r.exclusions >= 1 && r.auxiliary_rules >= r.exclusions, "{r:?}");
+}

@@ -189,22 +189,29 @@ pub(super) fn reachable_values(
     let (mut next_seen, mut legal_seen) = (0usize, 0usize);
     let mut prof =
         crate::ground::profile::Profile::from_env(|| (0..arity.len()).map(name).collect());
-    let done = crate::ground::fixpoint(&mut sc, rules, &mut prof, "types", |sc| {
-        if let Some(rn) = g.next {
-            while next_seen < sc.rels[rn].rows.len() {
-                let f = sc.atoms.args(sc.rels[rn].rows[next_seen])[0];
-                add_fluent(g, sc, f);
-                next_seen += 1;
+    let done = crate::ground::fixpoint(
+        &mut sc,
+        rules,
+        &mut prof,
+        "types",
+        &mut Default::default(),
+        |sc| {
+            if let Some(rn) = g.next {
+                while next_seen < sc.rels[rn].rows.len() {
+                    let f = sc.atoms.args(sc.rels[rn].rows[next_seen])[0];
+                    add_fluent(g, sc, f);
+                    next_seen += 1;
+                }
             }
-        }
-        if let (Some(rl), Some(rd)) = (g.legal, g.does) {
-            while legal_seen < sc.rels[rl].rows.len() {
-                let args: Vec<TermId> = sc.atoms.args(sc.rels[rl].rows[legal_seen]).to_vec();
-                sc.add(rd, &args);
-                legal_seen += 1;
+            if let (Some(rl), Some(rd)) = (g.legal, g.does) {
+                while legal_seen < sc.rels[rl].rows.len() {
+                    let args: Vec<TermId> = sc.atoms.args(sc.rels[rl].rows[legal_seen]).to_vec();
+                    sc.add(rd, &args);
+                    legal_seen += 1;
+                }
             }
-        }
-    });
+        },
+    );
     prof.print("types: the value rules");
     if let Err(e) = done {
         if std::env::var_os("GDLKIT_GROUND_TYPES").is_some() {
