@@ -1,6 +1,6 @@
 // Playing strength: matches of `gdlkit serve` (the candidate player) against
-// an opponent, run by `gdlkit host` one match at a time with the seats
-// alternated. The opponent is either another `gdlkit serve` (the baseline
+// opponents, run by `gdlkit host` one match at a time with the candidate's
+// seat rotated over the roles. The opponent is either another `gdlkit serve` (the baseline
 // player spec, the quick signal) or any GGP player URL (Sancho, ggp-base's
 // sample players: ../shared/ggp/opponents/README.md says how to run them).
 // Prints per game W/D/L of the candidate and its mean score with a 95%
@@ -12,14 +12,19 @@
 //   cargo build --release -p gdlkit-cli
 //   node bench/strength.mjs [--games connectFour,breakthrough] [--matches 4]
 //       [--start 10] [--play 1] [--candidate SPEC] [--baseline SPEC]
-//       [--opponent URL] [--out FILE.json] [--log FILE] [--port P]
+//       [--opponent URL[,URL...]] [--out FILE.json] [--log FILE] [--port P]
 //       [--gdlkit PATH] [--browser SPEC] [--draw N] [--seed S]
 //
 // Defaults: ticTacToe, connectFour, breakthrough and reversi from
 // ../shared/games/repository, 4 matches each, 10 s / 1 s, candidate = the
 // serve default, baseline `mcts`. A `--games` entry may be a path to a .kif.
 // `--log F` keeps the servers' logs in F.candidate and F.baseline; ports P
-// (candidate) and P+1 (baseline), default 9400. `--gdlkit` runs another
+// (candidate) and P+1, P+2, ... (baselines), default 9400.
+//
+// More than two roles: the other seats get the `--opponent` URLs in order,
+// then baseline servers. A win is a goal above every other player's, a
+// loss one below some other's, and the table gives the fair share beside
+// the mean score: the mean of all players' goals per match. `--gdlkit` runs another
 // build (e.g. a copy of an earlier commit's) instead of target/release.
 //
 // `--draw N`: instead of `--games`, N two-player games of the corpus drawn
@@ -75,7 +80,7 @@ function options(argv) {
     else if (k === '--play') o.play = Number(v);
     else if (k === '--candidate') o.candidate = v;
     else if (k === '--baseline') o.baseline = v;
-    else if (k === '--opponent') o.opponent = v;
+    else if (k === '--opponent') o.opponent = v.split(',');
     else if (k === '--out') o.out = v;
     else if (k === '--log') o.log = v;
     else if (k === '--port') o.port = Number(v);
@@ -236,13 +241,24 @@ function showInterval({ mean, lo, hi }) {
   return `${mean.toFixed(1)} [${lo.toFixed(1)}, ${hi.toFixed(1)}]`;
 }
 
-/** One match by `gdlkit host` between two player servers, `seat` the candidate's role index. */
-async function hostedMatch(game, seat, cand, opp, o, seed) {
-  const file = game.endsWith('.kif') ? game : join(CORPUS, `${game}.kif`);
+const gameFile = (game) => (game.endsWith('.kif') ? game : join(CORPUS, `${game}.kif`));
+
+/** The game's roles: its `(role NAME)` facts (not `(role ?x)` in rule bodies). */
+function rolesOf(game) {
+  const file = gameFile(game);
   if (!existsSync(file)) throw new Error(`no game ${file}`);
-  await ready(cand);
-  await ready(opp);
-  return hostMatch(file, seat === 0 ? [cand, opp] : [opp, cand], o, seed);
+  return (readFileSync(file, 'utf8').match(/\(\s*role\s+[^\s()?][^\s()]*\s*\)/g) ?? []).length;
+}
+
+/**
+ * One match by `gdlkit host`, the candidate in role `seat` and the
+ * opponents' URLs in the other roles, in order.
+ */
+async function hostedMatch(game, seat, cand, opps, o, seed) {
+  const others = opps.slice(0, rolesOf(game) - 1);
+  const players = [...others.slice(0, seat), cand, ...others.slice(seat)];
+  for (const url of players) await ready(url);
+  return hostMatch(gameFile(game), players, o, seed);
 }
 
 /**
@@ -292,14 +308,18 @@ function matchErrors(m, seat) {
 const anyError = (e) => e.TO + e.IL + e.CE > 0;
 
 /**
- * `o.matches` matches of `game`, seats alternated. Only clean matches
- * count; the others (an error on either side, an aborted match, a host
- * that failed) are kept in `failures` with what went wrong.
+ * `o.matches` matches of `game`, the candidate's seat rotated over the
+ * roles. Only clean matches count; the others (an error on either side, an
+ * aborted match, a host that failed) are kept in `failures` with what went
+ * wrong. With more than two roles a win is a goal above every other
+ * player's, a loss one below some other's; `share` is the mean of all
+ * players' goals per match (what the candidate scores with no edge).
  */
 async function playGame(game, oneMatch, o, stopEarly = false) {
-  const row = { game, played: 0, scores: [], wins: 0, draws: 0, losses: 0, failures: [] };
+  const roles = rolesOf(game);
+  const row = { game, roles, played: 0, scores: [], shares: [], wins: 0, draws: 0, losses: 0, failures: [] };
   for (let g = 0; g < o.matches; g++) {
-    const seat = g % 2;
+    const seat = g % roles;
     row.played += 1;
     let m;
     try {
@@ -323,6 +343,7 @@ async function playGame(game, oneMatch, o, stopEarly = false) {
     }
     const best = Math.max(...goals.filter((_, r) => r !== seat), 0);
     row.scores.push(mine);
+    row.shares.push(goals.reduce((a, b) => a + b, 0) / Math.max(goals.length, 1));
     if (mine > best) row.wins += 1;
     else if (mine === best) row.draws += 1;
     else row.losses += 1;
@@ -334,7 +355,7 @@ async function playGame(game, oneMatch, o, stopEarly = false) {
 function drawnGames(seed) {
   const files = readdirSync(CORPUS).filter((f) => f.endsWith('.kif')).sort();
   const twoPlayer = files.filter((f) => {
-    const roles = readFileSync(join(CORPUS, f), 'utf8').match(/\(\s*role\s+[^\s()]+\s*\)/g) ?? [];
+    const roles = readFileSync(join(CORPUS, f), 'utf8').match(/\(\s*role\s+[^\s()?][^\s()]*\s*\)/g) ?? [];
     return roles.length === 2 && !roles.some((r) => /\brandom\b/.test(r));
   });
   let t = seed >>> 0;
@@ -373,7 +394,10 @@ async function main() {
   // The candidate: the page in Chromium, or a native player server.
   const page = o.browser ? await openPage() : null;
   const c = o.browser ? null : serve(o.candidate, o.port, 'candidate', o.log);
-  const oppUrl = o.opponent ?? serve(o.baseline, o.port + 1, 'baseline', o.log).url;
+  // One opponent per other seat: the URLs given, then baseline servers.
+  const most = Math.max(...(o.draw > 0 ? [2] : o.games.map(rolesOf)));
+  const opps = [...(o.opponent ?? [])];
+  for (let i = opps.length; i < most - 1; i++) opps.push(serve(o.baseline, o.port + 1 + i, `baseline${i || ''}`, o.log).url);
   const stop = () => {
     for (const p of children) p.kill();
     page?.close();
@@ -388,8 +412,8 @@ async function main() {
   let rows = [];
   let setAside = [];
   const oneMatch = page
-    ? (g, seat) => pageMatch(g, seat, page, oppUrl, o)
-    : (g, seat, seed) => hostedMatch(g, seat, c.url, oppUrl, o, seed);
+    ? (g, seat) => pageMatch(g, seat, page, opps[0], o)
+    : (g, seat, seed) => hostedMatch(g, seat, c.url, opps, o, seed);
   try {
     if (o.draw > 0) ({ rows, setAside } = await playDrawn(oneMatch, o));
     else for (const game of o.games) rows.push(await playGame(game, oneMatch, o));
@@ -399,14 +423,16 @@ async function main() {
   const loadAfter = loadavg();
   const cand = o.browser ? `the page's engine ${o.browser} (Chromium, Match view)` : (o.candidate ?? '(serve default)');
   const drawn = o.draw > 0 ? `, ${o.draw} games drawn with seed ${o.seed}` : '';
-  const head = `candidate ${cand} vs ${o.opponent ?? `baseline ${o.baseline}`}, ${o.start} s / ${o.play} s, seats alternated${drawn}, gdlkit ${commit()}`;
+  const against = [...(o.opponent ?? []), ...(opps.length > (o.opponent?.length ?? 0) ? [`baseline ${o.baseline}`] : [])].join(', ');
+  const head = `candidate ${cand} vs ${against}, ${o.start} s / ${o.play} s, seats rotated${drawn}, gdlkit ${commit()}`;
   console.log(head);
   console.log('| game | clean / played | W/D/L | mean score [95% Wilson] |');
   console.log('|---|---|---|---|');
   const all = [];
   for (const r of rows) {
     const mean = Number.isNaN(r.mean) ? '–' : showInterval(r);
-    console.log(`| ${r.game} | ${r.scores.length} / ${r.played} | ${r.wins}/${r.draws}/${r.losses} | ${mean} |`);
+    const share = r.roles > 2 && r.shares.length ? ` (fair share ${(r.shares.reduce((a, b) => a + b, 0) / r.shares.length).toFixed(1)})` : '';
+    console.log(`| ${r.game}${r.roles > 2 ? ` (${r.roles} roles)` : ''} | ${r.scores.length} / ${r.played} | ${r.wins}/${r.draws}/${r.losses} | ${mean}${share} |`);
     all.push(...r.scores);
   }
   if (rows.length > 1 && all.length) {

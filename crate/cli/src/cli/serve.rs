@@ -36,7 +36,8 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
     /// Never solve the game at START (by default a game small enough to
-    /// solve within part of the start clock is played perfectly)
+    /// solve within part of the start clock is played perfectly; a `random`
+    /// or `legal` player never solves)
     #[arg(long)]
     no_solve: bool,
     #[command(flatten)]

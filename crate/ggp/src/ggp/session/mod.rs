@@ -430,8 +430,10 @@ impl Session {
                 format!(" ({e}; playing random moves)"),
             ),
         };
-        // A solution assumes the state is known: not in GDL-II.
-        let solution = if self.cfg.solve && !gdl2 {
+        // A solution assumes the state is known: not in GDL-II. A `random`
+        // or `legal` player stays what it is (a baseline), as in npm.
+        let searches = !matches!(chosen, PlayerSpec::Random | PlayerSpec::Legal);
+        let solution = if self.cfg.solve && searches && !gdl2 {
             solve_at_start(&engine, sc, self.cfg.margin_ms, arrival)
         } else {
             None

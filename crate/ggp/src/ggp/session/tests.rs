@@ -285,12 +285,14 @@ fn the_play_clock_runs_from_the_arrival_and_forced_moves_are_immediate() {
 fn a_small_game_is_solved_at_start_and_played_perfectly() {
     // Tic-tac-toe as o after x's (1 1) and (1 2) with o's centre: every
     // move but the block at (1 3) loses, and the solved move needs no
-    // search. A random player would find it one time in six.
+    // search (a 1 ms search would not be sure to find it).
     let ttt = include_str!("../../../../../games/ticTacToe.kif");
-    let mut s = Session::new(PlayerConfig {
-        spec: "random".parse().unwrap(),
+    let config = |spec: &str, solve: bool| PlayerConfig {
+        spec: spec.parse().unwrap(),
+        solve,
         ..PlayerConfig::default()
-    });
+    };
+    let mut s = Session::new(config("mcts:ms=1", true));
     let r = s.handle(&format!("(start m o ({ttt}) 30 2)"));
     assert_eq!(r.body, "ready");
     assert!(r.log.contains("solved"), "{}", r.log);
@@ -300,14 +302,14 @@ fn a_small_game_is_solved_at_start_and_played_perfectly() {
     let r = s.handle("(play m ((mark 1 2) noop))");
     assert_eq!(r.body, "( mark 1 3 )", "{}", r.log);
     assert!(r.log.contains("(solved)"), "{}", r.log);
-    // Without solving, the random player is asked instead.
-    let mut s = Session::new(PlayerConfig {
-        spec: "random".parse().unwrap(),
-        solve: false,
-        ..PlayerConfig::default()
-    });
-    let r = s.handle(&format!("(start m o ({ttt}) 30 2)"));
-    assert!(!r.log.contains("solved"), "{}", r.log);
+    // Not when solving is off, and never for a baseline that does not
+    // search (`random`, `legal`), as in npm.
+    for (spec, solve) in [("mcts:ms=1", false), ("random", true), ("legal", true)] {
+        let mut s = Session::new(config(spec, solve));
+        let r = s.handle(&format!("(start m o ({ttt}) 30 2)"));
+        assert_eq!(r.body, "ready");
+        assert!(!r.log.contains("solved"), "{spec}: {}", r.log);
+    }
 }
 
 #[test]
