@@ -173,5 +173,8 @@ fn the_report_counts_auxiliary_rules_and_exclusions() {
     assert_eq!(r.outcome, Outcome::Grounded, "{:?}", r.stop);
     assert_eq!(r.exclusions, gp.exclusions);
     assert_eq!(r.auxiliary_rules, gp.aux_rules);
-    assert!(r.exclusions >= 1 && r.auxiliary_rules >= r.exclusions, "{r:?}");
+    assert!(
+        r.exclusions >= 1 && r.auxiliary_rules >= r.exclusions,
+        "{r:?}"
+    );
 }
