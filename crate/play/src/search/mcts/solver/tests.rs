@@ -804,3 +804,40 @@ fn proven_values_overrule_visits() {
     c.proven[1] = Some(0.0);
     assert_eq!(choose(&c).map(|x| x.0), Some(0));
 }
+
+#[test]
+fn a_move_that_wins_whatever_the_others_play_proves_a_simultaneous_node() {
+    // a and b move at once, once: a's `win` wins against both of b's
+    // moves, `y` loses against both, and `x` depends on b's move.
+    let text = "(role a) (role b) (init (start))
+        (<= (legal a ?m) (true (start)) (amove ?m)) (<= (legal b ?n) (true (start)) (bmove ?n))
+        (amove win) (amove x) (amove y) (bmove p) (bmove q)
+        (<= (next (played ?m ?n)) (does a ?m) (does b ?n))
+        (<= terminal (true (played ?m ?n)))
+        (<= (wins a) (true (played win ?n))) (<= (wins a) (true (played x p)))
+        (<= (wins b) (true (played x q))) (<= (wins b) (true (played y ?n)))
+        (<= (goal ?r 100) (wins ?r)) (<= (goal ?r 0) (role ?r) (not (wins ?r)))";
+    for choice in [EngineChoice::Interpreter, EngineChoice::Fast] {
+        let mut m = load_engine(text, choice).expect("the test game loads");
+        let root = m.initial_state().unwrap();
+        let mut p = SolverMcts::new(cfg(5_000), 3, 1);
+        let r = p.search(&mut m, &root, 0).unwrap();
+        assert_eq!(shown(&m, r.best_move), "win");
+        assert!(r.solved && r.value == 100.0, "{r:?}");
+        assert!(r.stats.playouts < 5_000, "the search stopped once proven");
+        assert_eq!(p.tree.nodes[0].proven.as_deref(), Some(&[1.0, 0.0][..]));
+        let view = p.tree.view(0, 0, 0);
+        let proven = |mv: &str| {
+            let i = view.moves.iter().position(|&t| shown(&m, Some(t)) == mv);
+            view.proven[i.expect("a legal move")]
+        };
+        assert_eq!((proven("win"), proven("x")), (Some(1.0), None));
+        // `y` is proven lost once both its children are seen (the search
+        // may stop before).
+        assert!(matches!(proven("y"), None | Some(0.0)));
+        // b's moves all lose against `win`, yet neither is proven: each
+        // one's outcome depends on a's move.
+        let b = p.tree.view(0, 1, 0);
+        assert_eq!(b.proven, vec![None, None]);
+    }
+}

@@ -569,13 +569,41 @@ impl<S: Clone + Eq + Hash + Send + 'static> Searcher<S> {
                 } else {
                     let first = self.child_proven(node, 0);
                     let same = (1..n).all(|k| self.child_proven(node, k) == first);
-                    first.filter(|_| same).map(Box::from)
+                    first
+                        .filter(|_| same)
+                        .or_else(|| self.dominant_win(node))
+                        .map(Box::from)
                 }
             }
         };
         let proven = value.is_some();
         self.nodes[id as usize].proven = value;
         proven
+    }
+
+    /// Where several roles move at once: the outcome of role `r`'s move
+    /// `i` if every joint move with it is proven to the same values
+    /// (whatever the others play), else `None`.
+    fn row_proven(&self, node: &Node<S>, r: usize, i: usize) -> Option<&[f64]> {
+        let n = node.joints();
+        if n > MAX_PROVEN_JOINTS {
+            return None;
+        }
+        let (len, stride) = (node.legal[r].len() as u64, node.strides[r]);
+        let mut row = (0..n).filter(|k| (k / stride) % len == i as u64);
+        let first = self.child_proven(node, row.next()?)?;
+        row.all(|k| self.child_proven(node, k) == Some(first))
+            .then_some(first)
+    }
+
+    /// A move of some role that wins whatever the others play: the role
+    /// plays it (nothing is better for it), so the node has its values.
+    fn dominant_win(&self, node: &Node<S>) -> Option<&[f64]> {
+        (0..node.legal.len()).find_map(|r| {
+            (0..node.legal[r].len())
+                .filter_map(|i| self.row_proven(node, r, i))
+                .find(|p| p[r] >= WIN)
+        })
     }
 
     /// One descent from the root, by selection, to where the tree ends:
@@ -788,10 +816,13 @@ impl<S: Clone + Eq + Hash + Send + 'static> Searcher<S> {
                 if alone && node.winning == Some(i as u16) {
                     return Some(1.0);
                 }
+                if !alone {
+                    // Moving at once: proven if its outcome does not
+                    // depend on the others' moves.
+                    return self.row_proven(node, role, i).map(|p| p[role]);
+                }
                 let k = i as u64 * node.strides[role];
-                self.child_proven(node, k)
-                    .filter(|_| alone)
-                    .map(|p| p[role])
+                self.child_proven(node, k).map(|p| p[role])
             })
             .collect();
         v
