@@ -604,7 +604,7 @@ impl SolveJob {
 pub fn solve(engine: Engine, limits: Limits) -> Result<Solution, Refusal> {
     let mut job = SolveJob::new(engine, limits)?;
     loop {
-        let p = job.step(1024);
+        let p = job.step(65536);
         if p.done {
             break;
         }

@@ -32,6 +32,10 @@ impl States {
     pub fn get(&self, i: usize) -> &[u64] {
         &self.data[i * self.words..(i + 1) * self.words]
     }
+    /// States `a..b`, back to back.
+    pub fn range(&self, a: usize, b: usize) -> &[u64] {
+        &self.data[a * self.words..b * self.words]
+    }
     pub fn push(&mut self, s: &[u64]) {
         self.data.extend_from_slice(s);
     }
@@ -55,6 +59,25 @@ pub(crate) fn hash(s: &[u64]) -> u64 {
     h ^ h >> 33
 }
 
+/// Asks the processor to bring `x`'s cache line in: a hint with no
+/// effect on the program's meaning.
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing the program sees and cannot fault.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(x).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
+}
+
+/// Whether two states are equal: compared inline, word by word (states
+/// are a few words long, too short for a call to `memcmp` to pay).
+fn same(a: &[u64], b: &[u64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
 /// Where a looked-up state is.
 pub(crate) enum Found {
     At(u32),
@@ -73,6 +96,8 @@ pub(crate) struct Index {
 
 /// The load at which the index grows (by half).
 const MAX_LOAD: f64 = 0.75;
+/// How many states ahead a rebuild fetches the slots it will write.
+const REBUILD_AHEAD: usize = 16;
 /// The load [`Index::fit`] aims at.
 const FIT_LOAD: f64 = 0.85;
 
@@ -122,6 +147,24 @@ impl Index {
         ((u128::from(h) * self.slots.len() as u128) >> 64) as usize
     }
 
+    /// Asks the processor to fetch the slot where a lookup of hash `h`
+    /// starts: the index is far larger than the caches, so a lookup
+    /// issued a few states ahead finds its slot already loaded.
+    pub fn prefetch(&self, h: u64) {
+        prefetch(&self.slots[self.home(h)]);
+    }
+
+    /// Fetches the state that the first slot for hash `h` names when its
+    /// tag matches (the slot itself should have been fetched by
+    /// [`Self::prefetch`] some lookups before).
+    pub fn prefetch_state(&self, states: &States, h: u64) {
+        let (slot, mask) = (self.slots[self.home(h)], self.pos_mask());
+        if slot != 0 && slot & !mask == self.tag(h) {
+            let at = ((slot & mask) - 1) as usize;
+            prefetch(&states.data[at * states.words]);
+        }
+    }
+
     /// Looks up the state `s` (hash `h`) among `states`.
     pub fn find(&self, states: &States, s: &[u64], h: u64) -> Found {
         let (tag, mask) = (self.tag(h), self.pos_mask());
@@ -134,7 +177,7 @@ impl Index {
             }
             if slot & !mask == tag {
                 let at = (slot & mask) - 1;
-                if states.get(at as usize) == s {
+                if same(states.get(at as usize), s) {
                     return Found::At(at);
                 }
             }
@@ -168,9 +211,15 @@ impl Index {
     fn rebuild(&mut self, states: &States, cap: usize) {
         let mut next = Index::with_capacity(cap);
         next.slots.shrink_to_fit();
+        let ahead = |pos: usize| (pos < self.len).then(|| hash(states.get(pos)));
+        let mut window: std::collections::VecDeque<u64> =
+            (0..REBUILD_AHEAD).filter_map(ahead).collect();
         for pos in 0..self.len {
-            let s = states.get(pos);
-            let h = hash(s);
+            if let Some(h) = ahead(pos + REBUILD_AHEAD) {
+                next.prefetch(h);
+                window.push_back(h);
+            }
+            let h = window.pop_front().expect("a hash per position");
             let n = next.slots.len();
             let mut i = next.home(h);
             while next.slots[i] != 0 {

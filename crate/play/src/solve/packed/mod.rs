@@ -20,6 +20,7 @@
 
 mod back;
 mod index;
+mod pipeline;
 #[cfg(test)]
 mod tests;
 
@@ -35,7 +36,9 @@ pub(crate) use index::{hash, Found, Index, States};
 /// pass expands every state again and takes about as long.
 const FORWARD_SHARE: f64 = 0.55;
 /// States expanded between two checks of the limits.
-const BLOCK: usize = 4096;
+const BLOCK: usize = 65536;
+/// How many successors ahead the interning loop prefetches index slots.
+const PREFETCH: usize = 8;
 
 /// What a step of the job did.
 pub(crate) enum Step {
@@ -209,41 +212,69 @@ impl PackedJob {
     /// records their successors; `usize::MAX` when one leads back.
     fn forward_block(&mut self, n: usize) -> usize {
         let layer = self.layer_of(self.expanded);
-        let end = self.bounds[layer + 1].min(self.expanded + n);
-        let from = self.expanded;
-        let states = &self.states;
-        let parts = split(from, end, self.workers.len());
-        let jobs: Vec<Job<'_, (Vec<Outcome>, Vec<u64>)>> = (self.workers.iter_mut())
-            .zip(parts)
-            .map(|(w, (a, b))| Box::new(move || expand_all(w, states, a, b)) as Job<'_, _>)
-            .collect();
         let next_layer = self.bounds[layer + 1];
-        for (outcomes, succ) in run_all(jobs) {
-            let mut words = succ.chunks_exact(self.states.words().max(1));
-            for outcome in outcomes {
-                let i = self.expanded;
-                match outcome {
-                    Outcome::Terminal(g) => self.record_terminal(i, g),
-                    Outcome::Moves(count) => {
-                        for s in words.by_ref().take(count as usize) {
-                            if self.intern(s) < next_layer {
-                                return usize::MAX;
-                            }
-                        }
-                        self.edges += u64::from(count);
-                    }
-                    Outcome::Refuse(r) => {
-                        self.refusal = Some(r);
-                        return end - from;
-                    }
-                }
-                self.expanded += 1;
-            }
+        let (from, end) = (self.expanded, next_layer.min(self.expanded + n));
+        let words = self.states.words().max(1);
+        // A copy of the block, which the cores read while this thread
+        // adds the states they find.
+        let block = self.states.range(from, end).to_vec();
+        let expand = |engine: &mut FastEngine, piece: usize| {
+            let a = piece * pipeline::PIECE;
+            let b = (a + pipeline::PIECE).min(end - from);
+            expand_all(engine, &block[a * words..b * words], words, from + a)
+        };
+        let mut engines = std::mem::take(&mut self.workers);
+        let mut back = false;
+        pipeline::run(&mut engines, end - from, &expand, &mut |part| {
+            back = !self.absorb(part, next_layer);
+            !back && self.refusal.is_none()
+        });
+        self.workers = engines;
+        if back {
+            return usize::MAX;
         }
         if self.expanded == next_layer && self.states.len() > next_layer {
             self.bounds.push(self.states.len());
         }
         end - from
+    }
+
+    /// Takes a piece's outcomes and successors in; `false` when a
+    /// successor lies in an earlier layer (`next_layer` starts the one
+    /// being found).
+    fn absorb(&mut self, part: Expanded, next_layer: usize) -> bool {
+        let words = self.states.words().max(1);
+        let mut k = 0;
+        for outcome in part.outcomes {
+            let i = self.expanded;
+            match outcome {
+                Outcome::Terminal(g) => self.record_terminal(i, g),
+                Outcome::Moves(count) => {
+                    for _ in 0..count {
+                        // Fetch the slots and then the states of lookups
+                        // ahead: the index and the states outgrow the caches.
+                        if let Some(&h) = part.hashes.get(k + 2 * PREFETCH) {
+                            self.index.prefetch(h);
+                        }
+                        if let Some(&h) = part.hashes.get(k + PREFETCH) {
+                            self.index.prefetch_state(&self.states, h);
+                        }
+                        let s = &part.succ[k * words..(k + 1) * words];
+                        if self.intern(s, part.hashes[k]) < next_layer {
+                            return false;
+                        }
+                        k += 1;
+                    }
+                    self.edges += u64::from(count);
+                }
+                Outcome::Refuse(r) => {
+                    self.refusal = Some(r);
+                    return true;
+                }
+            }
+            self.expanded += 1;
+        }
+        true
     }
 
     fn record_terminal(&mut self, i: usize, g: [u8; 2]) {
@@ -256,9 +287,8 @@ impl PackedJob {
         }
     }
 
-    /// The position of state `s`, adding it when new.
-    fn intern(&mut self, s: &[u64]) -> usize {
-        let h = hash(s);
+    /// The position of state `s` (hash `h`), adding it when new.
+    fn intern(&mut self, s: &[u64], h: u64) -> usize {
         match self.index.find(&self.states, s, h) {
             Found::At(p) => p as usize,
             Found::Absent(slot) => {
@@ -342,7 +372,10 @@ impl PackedJob {
         let jobs: Vec<Job<'_, Vec<Val>>> = (self.workers.iter_mut())
             .zip(parts)
             .map(|(w, (x, y))| {
-                Box::new(move || (x..y).map(|i| ctx.value_of(w, i)).collect()) as Job<'_, _>
+                Box::new(move || {
+                    let mut buf = Buffers::default();
+                    (x..y).map(|i| ctx.value_of(w, i, &mut buf)).collect()
+                }) as Job<'_, _>
             })
             .collect();
         run_all(jobs).concat()
@@ -415,7 +448,9 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    fn value_of(&self, engine: &mut FastEngine, i: usize) -> Val {
+    /// The value of state `i`, with buffers reused from one state to the
+    /// next.
+    fn value_of(&self, engine: &mut FastEngine, i: usize, buf: &mut Buffers) -> Val {
         if i >= self.expanded {
             return Val::OPEN;
         }
@@ -423,22 +458,30 @@ impl Ctx<'_> {
             return Val::terminal(self.concept, self.goals[i]);
         }
         let s = self.states.get(i);
-        let mut succ = Vec::with_capacity(8 * s.len());
-        let mover = match engine.expand(s, &mut succ) {
+        let Buffers { succ, hashes, vals } = buf;
+        succ.clear();
+        let mover = match engine.expand(s, succ) {
             Expansion::Moves { .. } if self.roles == 1 => 0,
             Expansion::Moves { forced: true, .. } => kind::FORCED,
             Expansion::Moves { chooser, .. } => chooser as u8,
             // Refused or terminal in the forward pass, never here.
             _ => return Val::OPEN,
         };
-        let vals: Vec<Val> = succ
-            .chunks_exact(s.len().max(1))
-            .map(|w| match self.index.find(self.states, w, hash(w)) {
-                Found::At(j) => self.val(j as usize),
-                Found::Absent(_) => Val::OPEN,
-            })
-            .collect();
-        back::combine(self.concept, mover, &vals, self.sum)
+        let words = s.len().max(1);
+        hashes.clear();
+        hashes.extend(succ.chunks_exact(words).map(hash));
+        // Every successor's slot is fetched before the first lookup waits.
+        hashes.iter().for_each(|&h| self.index.prefetch(h));
+        vals.clear();
+        vals.extend(
+            succ.chunks_exact(words)
+                .zip(hashes.drain(..))
+                .map(|(w, h)| match self.index.find(self.states, w, h) {
+                    Found::At(j) => self.val(j as usize),
+                    Found::Absent(_) => Val::OPEN,
+                }),
+        );
+        back::combine(self.concept, mover, vals, self.sum)
     }
 
     /// A valued state of the layer below.
@@ -457,6 +500,15 @@ impl Ctx<'_> {
     }
 }
 
+/// A backward worker's buffers: a state's successors, their hashes and
+/// their values.
+#[derive(Default)]
+struct Buffers {
+    succ: Vec<u64>,
+    hashes: Vec<u64>,
+    vals: Vec<Val>,
+}
+
 /// `a..b` cut into `parts` nearly equal ranges.
 fn split(a: usize, b: usize, parts: usize) -> Vec<(usize, usize)> {
     let n = b - a;
@@ -466,19 +518,28 @@ fn split(a: usize, b: usize, parts: usize) -> Vec<(usize, usize)> {
         .collect()
 }
 
-/// Expands states `a..b`: their outcomes, and the successors' words in
-/// one buffer.
-fn expand_all(
-    engine: &mut FastEngine,
-    states: &States,
-    a: usize,
-    b: usize,
-) -> (Vec<Outcome>, Vec<u64>) {
+/// What a core found for a range of states: their outcomes, the
+/// successors' words in one buffer, and the successors' hashes (computed
+/// here, on every core, rather than by the one thread that interns them).
+struct Expanded {
+    outcomes: Vec<Outcome>,
+    succ: Vec<u64>,
+    hashes: Vec<u64>,
+}
+
+/// Expands the states in `block` (of `words` words each), the first of
+/// which is state `first`.
+fn expand_all(engine: &mut FastEngine, block: &[u64], words: usize, first: usize) -> Expanded {
     let mut succ = Vec::new();
-    let out = (a..b)
-        .map(|i| expand_one(engine, states.get(i), i, &mut succ))
+    let outcomes = (block.chunks_exact(words).enumerate())
+        .map(|(k, s)| expand_one(engine, s, first + k, &mut succ))
         .collect();
-    (out, succ)
+    let hashes = succ.chunks_exact(words).map(hash).collect();
+    Expanded {
+        outcomes,
+        succ,
+        hashes,
+    }
 }
 
 fn expand_one(engine: &mut FastEngine, s: &[u64], i: usize, succ: &mut Vec<u64>) -> Outcome {
