@@ -222,6 +222,7 @@ impl SymbolicOptions {
             max_nodes,
             order,
             count_only: self.count_only.unwrap_or(false),
+            checkpoint: None,
         })
     }
 }

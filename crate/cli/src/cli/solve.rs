@@ -74,6 +74,11 @@ pub struct SolveArgs {
     /// as one BDD)
     #[arg(long, requires = "symbolic")]
     count: bool,
+    /// With --count: save each layer's count in DIR and, when DIR holds a
+    /// count of the same game and order, go on from its last layer (a count
+    /// longer than one run)
+    #[arg(long, value_name = "DIR", requires = "count")]
+    checkpoint: Option<std::path::PathBuf>,
     /// GDL-II games with two roles: exactly N CFR+ iterations (default: until
     /// the exploitability is at most 0.001 goal points)
     #[arg(long, value_name = "N")]
@@ -98,6 +103,7 @@ pub fn run(args: SolveArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32
                 .unwrap_or(solve::SymbolicLimits::default().max_nodes),
             order: args.order,
             count_only: args.count,
+            checkpoint: args.checkpoint,
         };
         return symbolic::run(&args.game, limits, json, host, out);
     }

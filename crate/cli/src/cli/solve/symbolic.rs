@@ -88,6 +88,10 @@ fn text(path: &str, s: &SymbolicSummary, counted: bool) -> String {
         if st.layered { ", layered" } else { "" }
     );
     let _ = writeln!(o, "  states per layer: {}", layers_text(&st.layers));
+    if counted {
+        let seconds: Vec<String> = st.layer_seconds.iter().map(|s| format!("{s:.1}")).collect();
+        let _ = writeln!(o, "  seconds per layer: {}", layers_text(&seconds));
+    }
     if !s.by_value.is_empty() {
         let _ = writeln!(o, "  states by value:");
     }
@@ -111,9 +115,9 @@ fn text(path: &str, s: &SymbolicSummary, counted: bool) -> String {
     o
 }
 
-/// The layer sizes, the middle elided past 24 layers.
-fn layers_text(layers: &[u128]) -> String {
-    let show = |v: &[u128]| v.iter().map(u128::to_string).collect::<Vec<_>>().join(" ");
+/// Per-layer figures, the middle elided past 24 layers.
+fn layers_text<T: ToString>(layers: &[T]) -> String {
+    let show = |v: &[T]| v.iter().map(T::to_string).collect::<Vec<_>>().join(" ");
     if layers.len() <= 24 {
         return show(layers);
     }

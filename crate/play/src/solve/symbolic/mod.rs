@@ -8,6 +8,7 @@
 //! ([`crate::solve::solve`]); the moves to the end are not computed.
 
 mod bdd;
+mod checkpoint;
 mod circuit;
 mod classify;
 mod game;
@@ -142,6 +143,9 @@ pub struct SymbolicStats {
     #[serde(serialize_with = "ser_counts")]
     #[cfg_attr(feature = "typescript", ts(type = "Array<number>"))]
     pub layers: Vec<u128>,
+    /// Seconds spent finding each layer (0 for the initial state), also
+    /// in runs before a resumed count's.
+    pub layer_seconds: Vec<f64>,
     /// Every successor of a layer's states is in the next layer (then the
     /// classification goes backwards layer by layer).
     pub layered: bool,
@@ -191,6 +195,9 @@ pub struct SymbolicLimits {
     /// one BDD, which lets boards count whose "four in a line" alone
     /// passes the node limit (connect four 6 × 5 and 7 × 6).
     pub count_only: bool,
+    /// When only counting: a directory where each layer's count is saved
+    /// and from which a count of the same game resumes.
+    pub checkpoint: Option<std::path::PathBuf>,
 }
 
 impl Default for SymbolicLimits {
@@ -200,6 +207,7 @@ impl Default for SymbolicLimits {
             max_nodes: 4_000_000,
             order: VarOrder::default(),
             count_only: false,
+            checkpoint: None,
         }
     }
 }
@@ -230,6 +238,7 @@ pub fn solve_symbolic(
         )));
     }
     let positions = order::positions(&gp, limits.order);
+    let fingerprint = order::fingerprint(&gp, &positions);
     let space = bdd::Space::new(&positions, limits.max_nodes).ok_or_else(|| {
         Refusal(format!(
             "{} base propositions are more than the BDD library's variables",
@@ -265,7 +274,16 @@ pub fn solve_symbolic(
     drop(gp);
     summary.stats.relations = game.rels.len();
     summary.stats.relation_nodes = game.relation_nodes();
-    let result = run(&mut game, &mut summary, &clock, limits.count_only);
+    let checkpoint = (limits.checkpoint.as_deref())
+        .filter(|_| limits.count_only)
+        .map(|dir| checkpoint::Checkpoint::new(dir, fingerprint));
+    let result = run(
+        &mut game,
+        &mut summary,
+        &clock,
+        limits.count_only,
+        checkpoint.as_ref(),
+    );
     let peak = game.space.peak_nodes;
     match result {
         Ok(()) => summary.complete = true,
@@ -275,15 +293,23 @@ pub fn solve_symbolic(
     Ok(finish(summary, peak))
 }
 
-/// Reachability, the checks, the classification into `summary`.
+/// Reachability, the checks, the classification into `summary`; when
+/// counting with a checkpoint, reachability only, from the checkpoint on.
 fn run(
     game: &mut Game,
     summary: &mut SymbolicSummary,
     clock: &Clock,
     count_only: bool,
+    checkpoint: Option<&checkpoint::Checkpoint>,
 ) -> Result<(), Stop> {
-    let (reach, result) = reach::reach(game, clock);
+    let start = match checkpoint.map(checkpoint::Checkpoint::load).transpose()? {
+        Some(Some(saved)) => saved,
+        _ => reach::Reached::start(game),
+    };
+    let mut save = |r: &reach::Reached| checkpoint.map_or(Ok(()), |c| c.save(r));
+    let (reach, result) = reach::reach(game, clock, start, !count_only, &mut save);
     summary.stats.layers = reach.layers.clone();
+    summary.stats.layer_seconds = reach.seconds.clone();
     summary.stats.layered = reach.layered;
     summary.stats.states = reach.layers.iter().sum();
     summary.stats.terminal = reach.terminal;

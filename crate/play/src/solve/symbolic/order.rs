@@ -71,3 +71,18 @@ pub fn positions(gp: &GroundProgram, order: VarOrder) -> Vec<usize> {
     }
     position
 }
+
+/// What the state variables mean, as a short text: the number of base
+/// propositions and an FNV-1a hash of their names in variable order. Two
+/// solves with the same fingerprint read a saved BDD the same way.
+pub fn fingerprint(gp: &GroundProgram, positions: &[usize]) -> String {
+    let mut by_position = vec![String::new(); positions.len()];
+    for (i, &p) in positions.iter().enumerate() {
+        by_position[p] = gp.store.display(gp.fluents[i]);
+    }
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in by_position.join(" ").bytes() {
+        h = (h ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{}-{h:016x}", positions.len())
+}

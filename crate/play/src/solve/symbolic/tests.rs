@@ -124,3 +124,79 @@ fn cycles_one_role_and_refusals_agree_with_the_explicit_solver() {
     let e = solve_symbolic(&p, &SymbolicLimits::default()).unwrap_err();
     assert!(e.0.contains("3 roles"), "{e}");
 }
+
+/// A count killed after a few layers goes on from its checkpoint to the
+/// same layers and terminal states as a count in one run; a checkpoint of
+/// another game is refused.
+#[test]
+fn a_count_resumes_from_its_checkpoint() {
+    let text = std::fs::read_to_string(format!(
+        "{}/../../games/connectThree.kif",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("games/connectThree.kif");
+    let program = crate::parse_program(&text);
+    let count = SymbolicLimits {
+        count_only: true,
+        ..SymbolicLimits::default()
+    };
+    let whole = solve_symbolic(&program, &count).expect("counts");
+    assert!(whole.complete && whole.stats.layers.len() > 6);
+
+    // The first four layers, saved as a run killed then would leave them.
+    let dir = std::env::temp_dir().join(format!("gdlkit-checkpoint-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let gp = crate::ground::ground_program(&program, Budget::default()).expect("grounds");
+    let positions = order::positions(&gp, VarOrder::Cells);
+    let saved = checkpoint::Checkpoint::new(&dir, order::fingerprint(&gp, &positions));
+    let space = bdd::Space::new(&positions, count.max_nodes).expect("a space");
+    let clock = Clock {
+        deadline_ms: f64::INFINITY,
+        seconds: 1e9,
+        max_nodes: count.max_nodes,
+    };
+    let mut game = Game::build(&gp, space, &clock, false)
+        .ok()
+        .expect("the game");
+    let start = reach::Reached::start(&game);
+    let (killed, stopped) = reach::reach(&mut game, &clock, start, false, &mut |r| {
+        saved.save(r)?;
+        match r.layers.len() {
+            4 => Err(Stop::Limit("killed".into())),
+            _ => Ok(()),
+        }
+    });
+    assert!(matches!(stopped, Err(Stop::Limit(_))));
+
+    let resume = SymbolicLimits {
+        checkpoint: Some(dir.clone()),
+        ..count.clone()
+    };
+    let resumed = solve_symbolic(&program, &resume).expect("resumes");
+    assert!(resumed.complete, "{:?}", resumed.stopped);
+    assert_eq!(resumed.stats.layers, whole.stats.layers);
+    assert_eq!(resumed.stats.terminal, whole.stats.terminal);
+    assert_eq!(resumed.stats.states, whole.stats.states);
+    assert_eq!(resumed.stats.layer_seconds.len(), whole.stats.layers.len());
+    // The first layers' times are the killed run's: they were read back,
+    // not counted again.
+    let read = &resumed.stats.layer_seconds[..4];
+    assert!(
+        read.iter()
+            .zip(&killed.seconds)
+            .all(|(a, b)| (a - b).abs() < 1e-12),
+        "{read:?} against {:?}",
+        killed.seconds
+    );
+
+    let other = crate::parse_program(
+        &std::fs::read_to_string(format!(
+            "{}/../../games/ticTacToe.kif",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .expect("games/ticTacToe.kif"),
+    );
+    let e = solve_symbolic(&other, &resume).unwrap_err();
+    assert!(e.0.contains("another game"), "{e}");
+    std::fs::remove_dir_all(&dir).expect("removed");
+}
