@@ -1187,6 +1187,11 @@ states: number, terminal: number,
  */
 layers: Array<number>, 
 /**
+ * Seconds spent finding each layer (0 for the initial state), also
+ * in runs before a resumed count's.
+ */
+layerSeconds: Array<number>, 
+/**
  * Every successor of a layer's states is in the next layer (then the
  * classification goes backwards layer by layer).
  */
