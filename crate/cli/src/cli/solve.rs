@@ -38,7 +38,9 @@ fn write_result<T: serde::Serialize>(
 #[command(
     long_about = "Every reachable state's value under perfect play (one role: best plan; two \
                   roles taking turns: minimax, docs/solve.md): the initial state's value, states \
-                  by value, states/s and bytes/state. Exit 1 when the solution is partial."
+                  by value, states/s and bytes/state. When the enumerated states do not \
+                  fit (--max-states, 3/4 of the memory budget), BDDs solve it in the time \
+                  left (not with --out). Exit 1 when the solution is partial."
 )]
 pub struct SolveArgs {
     /// The game's rules
@@ -133,7 +135,25 @@ pub fn run(args: SolveArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32
         seconds: left.max(0.001),
         max_states,
     };
-    let solution = solve::solve(engine, limits).map_err(|r| Fail::game(format!("{path}: {r}")))?;
+    let symbolic_limits = solve::SymbolicLimits {
+        max_nodes: (args.max_nodes).unwrap_or(solve::SymbolicLimits::default().max_nodes),
+        order: args.order,
+        ..solve::SymbolicLimits::default()
+    };
+    let fail = |r: solve::Refusal| Fail::game(format!("{path}: {r}"));
+    let solution = if args.out.is_some() {
+        // A solution file holds the enumerated states' values.
+        solve::solve(engine, limits).map_err(fail)?
+    } else {
+        match solve::solve_picked(engine, &game.program, limits, symbolic_limits).map_err(fail)? {
+            solve::Picked::Explicit(s) => s,
+            solve::Picked::Symbolic { summary, explicit } => {
+                return Ok(symbolic::write_picked(
+                    &path, &summary, &explicit, json, out,
+                ));
+            }
+        }
+    };
     if let Some(file) = &args.out {
         host.write_file(file, &solve::write_solution(&solution))
             .map_err(|e| Fail::usage(format!("cannot write {file}: {e}")))?;

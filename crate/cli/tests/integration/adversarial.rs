@@ -587,3 +587,37 @@ fn explain_refuses_a_game_without_roles_instead_of_panicking() {
         }
     }
 }
+
+/// `solve` picks the BDDs when the enumeration's states do not fit (here
+/// the state limit): connect three's states and value, as enumeration
+/// finds them without the limit; with `--out` it keeps the enumeration.
+#[test]
+fn solve_picks_the_bdds_when_the_states_do_not_fit() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../games/connectThree.kif"
+    ))
+    .expect("games/connectThree.kif");
+    let json = |args: &[&str]| -> serde_json::Value {
+        let out = cli(args, &text);
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        serde_json::from_str(&out.stdout).expect("JSON")
+    };
+    let whole = json(&["solve", "g.kif", "--format", "json"]);
+    assert!(whole.get("method").is_none(), "{whole}");
+    let picked = json(&["solve", "g.kif", "--max-states", "1000", "--format", "json"]);
+    assert_eq!(picked["method"], "symbolic", "{picked}");
+    assert!(picked["explicit_stopped"]
+        .as_str()
+        .unwrap()
+        .contains("state limit"));
+    assert_eq!(picked["complete"], true);
+    assert_eq!(picked["stats"]["states"], whole["stats"]["states"]);
+    assert_eq!(picked["initial"], whole["initial"]["goals"]);
+    let kept = cli(
+        &["solve", "g.kif", "--max-states", "1000", "--out", "s.sol"],
+        &text,
+    );
+    assert_eq!(kept.code, 1, "partial: {}", kept.stderr);
+    assert!(kept.stdout.contains("PARTIAL"), "{}", kept.stdout);
+}

@@ -618,6 +618,53 @@ pub fn solve(engine: Engine, limits: Limits) -> Result<Solution, Refusal> {
     job.finish()
 }
 
+/// What [`solve_picked`] solved with.
+pub enum Picked {
+    Explicit(Solution),
+    /// The explicit states did not fit (`explicit` says where it stopped);
+    /// the BDDs got the rest of the time.
+    Symbolic {
+        summary: SymbolicSummary,
+        explicit: String,
+    },
+}
+
+/// Solves by enumeration and, when the states do not fit (the state limit
+/// or 3/4 of the memory budget) with time left, with BDDs instead: the
+/// measured choice (`BENCHMARKS.md`, "Solving": enumeration wins wherever
+/// its states fit, about 24 bytes each). `program` is the game's rules
+/// for the BDD solver, which grounds them itself.
+pub fn solve_picked(
+    engine: Engine,
+    program: &crate::program::Program,
+    limits: Limits,
+    symbolic: SymbolicLimits,
+) -> Result<Picked, Refusal> {
+    let started = crate::clock::now_ms();
+    // The BDD solver grounds the game as the fast engine does.
+    let grounds = matches!(engine, Engine::Fast(_));
+    let solution = solve(engine, limits.clone())?;
+    let full = grounds
+        && (solution.stats.states as usize >= limits.max_states || crate::memory::above(0.75));
+    let left = limits.seconds - (crate::clock::now_ms() - started) / 1000.0;
+    if solution.complete || !full || left < 1.0 || crate::job::cancelled() {
+        return Ok(Picked::Explicit(solution));
+    }
+    let explicit = format!(
+        "{} states found ({})",
+        solution.stats.states,
+        solution.stopped.as_deref().unwrap_or("stopped")
+    );
+    // Its memory is the BDDs' now.
+    drop(solution);
+    let limits = SymbolicLimits {
+        seconds: left,
+        ..symbolic
+    };
+    let summary = solve_symbolic(program, &limits)?;
+    Ok(Picked::Symbolic { summary, explicit })
+}
+
 /// The player hook: a complete solution of the game on a copy of `engine`
 /// within `limits`, or `None` (refused, or not complete in time).
 pub fn try_solve(engine: &Engine, limits: Limits) -> Option<Solution> {

@@ -44,6 +44,32 @@ pub(super) fn run(
     ))
 }
 
+/// The result of `solve` without `--symbolic` when the enumeration's
+/// states did not fit and the BDDs took over (`explicit`: where the
+/// enumeration stopped); JSON adds `method` and `explicit_stopped`.
+pub(super) fn write_picked(
+    path: &str,
+    s: &SymbolicSummary,
+    explicit: &str,
+    json: bool,
+    out: &mut Output,
+) -> i32 {
+    let mut value = serde_json::to_value(s).expect("serialisable");
+    value["method"] = "symbolic".into();
+    value["explicit_stopped"] = explicit.into();
+    super::write_result(
+        &value,
+        json,
+        || {
+            let note =
+                format!("{path}: enumeration stopped at {explicit}: solved with BDDs instead\n");
+            note + &text(path, s, false)
+        },
+        s.complete,
+        out,
+    )
+}
+
 fn text(path: &str, s: &SymbolicSummary, counted: bool) -> String {
     let mut o = String::new();
     let st = &s.stats;

@@ -143,8 +143,15 @@ impl Index {
     }
 
     /// The first slot to probe: the hash's high bits scaled to the size.
+    /// (Up to 2^32 slots, the hash's high half times the size fits in 64
+    /// bits: wasm has no 128-bit multiply.)
     fn home(&self, h: u64) -> usize {
-        ((u128::from(h) * self.slots.len() as u128) >> 64) as usize
+        let n = self.slots.len() as u64;
+        if n <= 1 << 32 {
+            ((h >> 32) * n >> 32) as usize
+        } else {
+            ((u128::from(h) * u128::from(n)) >> 64) as usize
+        }
     }
 
     /// Asks the processor to fetch the slot where a lookup of hash `h`
