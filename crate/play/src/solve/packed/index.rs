@@ -148,7 +148,7 @@ impl Index {
     fn home(&self, h: u64) -> usize {
         let n = self.slots.len() as u64;
         if n <= 1 << 32 {
-            ((h >> 32) * n >> 32) as usize
+            (((h >> 32) * n) >> 32) as usize
         } else {
             ((u128::from(h) * u128::from(n)) >> 64) as usize
         }
