@@ -67,11 +67,11 @@ export function solvedMarks(position, cells, roleName) {
   return marks;
 }
 
-/** The one line a finished solve leaves: what was solved, or why there are no marks. */
+/** The one line a finished solve leaves: what was solved, or how much of it. */
 export function summaryLine(summary, roles) {
   if (!summary.complete) {
     const why = summary.stopped ?? 'stopped';
-    return `Not solved (${why}) after ${summary.stats.states.toLocaleString('en')} states: the game is too large for the page’s solver; no marks.`;
+    return `Partly solved (${why}) after ${summary.stats.states.toLocaleString('en')} states: only the values proved within them are marked, ? elsewhere.`;
   }
   const v = summary.initial;
   const start = v ? `${roles.map((r, i) => `${r} ${v.goals[i]}`).join(', ')}, ${v.movesToEnd} moves` : 'no value';
@@ -187,11 +187,12 @@ export class PerfectPlay {
 
   /**
    * The solved position of the state `s` (describe's state) when the switch
-   * is on and the game is solved completely; null otherwise or while it is
-   * being asked (`onChange` is called when it arrives).
+   * is on and the game is solved, completely or in part (a partial
+   * solution has values only where they are proved); null otherwise or
+   * while it is being asked (`onChange` is called when it arrives).
    */
   positionOf(s) {
-    if (!this.on || !this.done?.summary.complete || this.done.text !== this.text || !s) return null;
+    if (!this.on || !this.done || this.done.text !== this.text || !s) return null;
     const key = JSON.stringify(s.fluents);
     if (this.shown?.key === key) return this.shown.position;
     if (this.asking === key) return null;
@@ -216,9 +217,9 @@ export class PerfectPlay {
     return null;
   }
 
-  /** The solved values of states (lists of fluents) when the game `text` is solved; null otherwise. */
+  /** The solved values of states (lists of fluents) when the game `text` is solved, in part or completely; null otherwise. */
   async values(text, states) {
-    if (!this.done?.summary.complete || this.done.text !== text) return null;
+    if (!this.done || this.done.text !== text) return null;
     return engine().solve.call('solvedValues', { text, states });
   }
 }
