@@ -16,7 +16,7 @@ use std::fs;
 use std::io::{BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use biodivine_lib_bdd::Bdd;
+use biodivine_lib_bdd::{Bdd, BddPointer};
 use serde::{Deserialize, Serialize};
 
 use super::reach::Reached;
@@ -34,6 +34,36 @@ struct Figures {
     seconds: Vec<f64>,
     terminal: String,
     layered: bool,
+    /// The nodes of `all-k.bdd` and `layer-k.bdd`: biodivine's reader
+    /// takes a file cut short for a smaller BDD, so the sizes are checked.
+    nodes: [usize; 2],
+}
+
+/// Checks what biodivine's reader does not: `nodes` nodes over `vars`
+/// variables, the two terminals first, and each other node's children
+/// before it and below it in the order (a damaged file would otherwise
+/// make a BDD whose operations index out of bounds).
+fn well_formed(bdd: &Bdd, nodes: usize, vars: usize) -> Result<(), String> {
+    if bdd.size() != nodes {
+        return Err(format!("{} nodes, {nodes} saved", bdd.size()));
+    }
+    if usize::from(bdd.num_vars()) != vars {
+        return Err(format!("{} variables, the game has {vars}", bdd.num_vars()));
+    }
+    let var = |p: BddPointer| bdd.var_of(p).to_index();
+    for p in bdd.pointers() {
+        let i = p.to_index();
+        let (lo, hi) = (bdd.low_link_of(p), bdd.high_link_of(p));
+        let ok = if i < 2 {
+            var(p) == vars && lo.to_index() == i && hi.to_index() == i
+        } else {
+            lo.to_index() < i && hi.to_index() < i && var(p) < var(lo).min(var(hi))
+        };
+        if !ok {
+            return Err(format!("node {i} is not well formed (a damaged file)"));
+        }
+    }
+    Ok(())
 }
 
 /// Where a count's checkpoint is kept.
@@ -54,7 +84,8 @@ impl Checkpoint {
 
     /// The layers saved before, or `None` when the directory holds no
     /// checkpoint yet.
-    pub fn load(&self) -> Result<Option<Reached>, Refusal> {
+    /// `vars` is the number of BDD variables of the game's space.
+    pub fn load(&self, vars: usize) -> Result<Option<Reached>, Refusal> {
         let meta = self.dir.join("count.json");
         if !meta.exists() {
             return Ok(None);
@@ -76,14 +107,18 @@ impl Checkpoint {
             )));
         }
         let count = |s: &String| s.parse::<u128>().map_err(|e| fail("a count", &e));
-        let read = |name: &str| -> Result<Bdd, Refusal> {
+        let read = |name: &str, nodes: usize| -> Result<Bdd, Refusal> {
             let file = fs::File::open(self.dir.join(name)).map_err(|e| fail(name, &e))?;
-            Bdd::read_as_bytes(&mut BufReader::new(file)).map_err(|e| fail(name, &e))
+            let bdd = Bdd::read_as_bytes(&mut BufReader::new(file)).map_err(|e| fail(name, &e))?;
+            match well_formed(&bdd, nodes, vars) {
+                Ok(()) => Ok(bdd),
+                Err(why) => Err(fail(name, &why)),
+            }
         };
         let k = f.layers.len().saturating_sub(1);
         Ok(Some(Reached {
-            all: read(&format!("all-{k}.bdd"))?,
-            sets: vec![read(&format!("layer-{k}.bdd"))?],
+            all: read(&format!("all-{k}.bdd"), f.nodes[0])?,
+            sets: vec![read(&format!("layer-{k}.bdd"), f.nodes[1])?],
             layers: f.layers.iter().map(count).collect::<Result<_, _>>()?,
             seconds: f.seconds,
             terminal: count(&f.terminal)?,
@@ -113,6 +148,7 @@ impl Checkpoint {
             seconds: r.seconds.clone(),
             terminal: r.terminal.to_string(),
             layered: r.layered,
+            nodes: [r.all.size(), last.size()],
         };
         let json = serde_json::to_string_pretty(&f).expect("serialisable");
         self.replace("count.json", &|w| w.write_all(json.as_bytes()))?;

@@ -302,7 +302,8 @@ fn run(
     count_only: bool,
     checkpoint: Option<&checkpoint::Checkpoint>,
 ) -> Result<(), Stop> {
-    let start = match checkpoint.map(checkpoint::Checkpoint::load).transpose()? {
+    let vars = usize::from(game.init.num_vars());
+    let start = match checkpoint.map(|c| c.load(vars)).transpose()? {
         Some(Some(saved)) => saved,
         _ => reach::Reached::start(game),
     };

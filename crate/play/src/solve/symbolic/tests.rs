@@ -200,3 +200,46 @@ fn a_count_resumes_from_its_checkpoint() {
     assert!(e.0.contains("another game"), "{e}");
     std::fs::remove_dir_all(&dir).expect("removed");
 }
+
+/// A damaged checkpoint (a BDD file cut short, or bytes changed) is
+/// refused with the file's name, never read as a smaller set.
+#[test]
+fn a_damaged_checkpoint_is_refused() {
+    let text = std::fs::read_to_string(format!(
+        "{}/../../games/ticTacToe.kif",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("games/ticTacToe.kif");
+    let program = crate::parse_program(&text);
+    let dir = std::env::temp_dir().join(format!("gdlkit-damaged-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let limits = SymbolicLimits {
+        count_only: true,
+        checkpoint: Some(dir.clone()),
+        ..SymbolicLimits::default()
+    };
+    let whole = solve_symbolic(&program, &limits).expect("counts");
+    assert!(whole.complete);
+    let k = whole.stats.layers.len() - 1;
+    let all = dir.join(format!("all-{k}.bdd"));
+    let bytes = std::fs::read(&all).expect("saved");
+    assert!(bytes.len() >= 40, "a few nodes");
+    std::fs::write(&all, &bytes[..bytes.len() - 10]).expect("cut");
+    let e = solve_symbolic(&program, &limits).unwrap_err();
+    assert!(
+        e.0.contains(&format!("all-{k}.bdd")) && e.0.contains("saved"),
+        "{e}"
+    );
+    let mut changed = bytes.clone();
+    // The last node's low link (bytes 2..6 of its 10) pointing at itself.
+    let at = bytes.len() - 10;
+    let me = ((bytes.len() / 10 - 1) as u32).to_le_bytes();
+    changed[at + 2..at + 6].copy_from_slice(&me);
+    std::fs::write(&all, &changed).expect("changed");
+    let e = solve_symbolic(&program, &limits).unwrap_err();
+    assert!(e.0.contains("not well formed"), "{e}");
+    std::fs::write(&all, &bytes).expect("restored");
+    let again = solve_symbolic(&program, &limits).expect("resumes");
+    assert_eq!(again.stats.layers, whole.stats.layers);
+    std::fs::remove_dir_all(&dir).expect("removed");
+}
