@@ -1,10 +1,10 @@
 //! `gdlkit solve GAME.kif`: every reachable state's value under perfect
-//! play ([`crate::solve`]); the figures come from [`Solution::summary`]
+//! play ([`crate::solve`]); the figures come from [`solve::Solution::summary`]
 //! (shared with wasm).
 
 use super::options::{EngineArg, FormatArg, SecondsArg};
 use super::{load_game_within, Fail, Host, Output, EXIT_DIAGNOSTICS, EXIT_OK};
-use crate::solve::{self, Limits, Solution, Summary};
+use crate::solve::{self, Limits, Summary};
 use std::fmt::Write as _;
 
 mod chance;
@@ -52,6 +52,11 @@ pub struct SolveArgs {
     /// Write the solution file to FILE
     #[arg(long, value_name = "FILE")]
     out: Option<String>,
+    /// Solve a layered game out of core: each breadth-first layer in a
+    /// file under DIR, about one layer in memory (docs/solve.md); the
+    /// files are deleted as they are used
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["out", "symbolic"])]
+    spill: Option<std::path::PathBuf>,
     #[command(flatten)]
     format: FormatArg,
     #[command(flatten)]
@@ -141,6 +146,10 @@ pub fn run(args: SolveArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32
         ..solve::SymbolicLimits::default()
     };
     let fail = |r: solve::Refusal| Fail::game(format!("{path}: {r}"));
+    if let Some(dir) = &args.spill {
+        let summary = solve::solve_spilled(engine, limits, dir).map_err(fail)?;
+        return Ok(write_summary(&path, &summary, json, out));
+    }
     let solution = if args.out.is_some() {
         // A solution file holds the enumerated states' values.
         solve::solve(engine, limits).map_err(fail)?
@@ -159,19 +168,14 @@ pub fn run(args: SolveArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32
             .map_err(|e| Fail::usage(format!("cannot write {file}: {e}")))?;
     }
     let summary = solution.summary();
-    if json {
-        out.stdout = format!(
-            "{}\n",
-            serde_json::to_string_pretty(&summary).expect("serialisable")
-        );
-    } else {
-        out.stdout = text(&path, &solution, &summary);
-    }
-    Ok(if summary.complete {
-        EXIT_OK
-    } else {
-        EXIT_DIAGNOSTICS
-    })
+    debug_assert_eq!(solution.len() as u64, summary.stats.states);
+    Ok(write_summary(&path, &summary, json, out))
+}
+
+/// An explicit solve's summary on stdout; the exit code.
+fn write_summary(path: &str, summary: &Summary, json: bool, out: &mut Output) -> i32 {
+    let complete = summary.complete;
+    write_result(summary, json, || text(path, summary), complete, out)
 }
 
 pub(super) fn goals_text(roles: &[String], goals: &[u8]) -> String {
@@ -183,7 +187,7 @@ pub(super) fn goals_text(roles: &[String], goals: &[u8]) -> String {
     parts.join(", ")
 }
 
-fn text(path: &str, solution: &Solution, s: &Summary) -> String {
+fn text(path: &str, s: &Summary) -> String {
     let mut o = String::new();
     let st = &s.stats;
     let status = if s.complete {
@@ -242,6 +246,5 @@ fn text(path: &str, solution: &Solution, s: &Summary) -> String {
         st.peak_bytes as f64 / 1e6,
         st.seconds
     );
-    debug_assert_eq!(solution.len() as u64, st.states);
     o
 }

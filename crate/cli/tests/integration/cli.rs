@@ -261,3 +261,30 @@ fn solve_parses_its_options() {
     assert_eq!(bad.code, 2);
     assert!(bad.stderr.contains("--max-states"), "{}", bad.stderr);
 }
+
+/// `solve --spill DIR`: the out-of-core solver gives the same summary as
+/// the in-memory one and leaves no directory; it excludes `--out`.
+#[test]
+fn solve_spills_to_a_directory() {
+    let dir = std::env::temp_dir().join(format!("gdlkit-cli-spill-{}", std::process::id()));
+    let dir_arg = dir.to_string_lossy().to_string();
+    let out = cli(&[
+        "solve",
+        "coins.kif",
+        "--spill",
+        &dir_arg,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(v["complete"], true, "{v}");
+    assert_eq!(v["stats"]["states"], 2, "{v}");
+    assert_eq!(v["initial"]["goals"], serde_json::json!([100]), "{v}");
+    assert_eq!(v["initial"]["moves_to_end"], 1, "{v}");
+    assert!(!dir.exists(), "{dir_arg} is removed");
+    let text = cli(&["solve", "coins.kif", "--spill", &dir_arg]);
+    assert!(text.stdout.contains("solved (complete)"), "{}", text.stdout);
+    let both = cli(&["solve", "coins.kif", "--spill", &dir_arg, "--out", "x"]);
+    assert_eq!(both.code, 2, "{}", both.stderr);
+}

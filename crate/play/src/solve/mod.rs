@@ -46,6 +46,7 @@ mod tests;
 
 pub use chance::{solve_chance, solve_gdl2, ChanceLimits, ChanceSolution};
 pub use file::{read_solution, write_solution, FORMAT_VERSION};
+pub use packed::solve_spilled;
 pub use position::{outcome, MoveEntry, Outcome, Position};
 pub use symbolic::{
     solve_symbolic, SymbolicCount, SymbolicLimits, SymbolicStats, SymbolicSummary, VarOrder,
@@ -320,14 +321,7 @@ impl Solution {
         for g in &self.goals {
             *counts.entry(*g).or_default() += 1;
         }
-        let mut v: Vec<_> = counts.into_iter().collect();
-        v.sort_by_key(|&(g, _)| (g[0] == UNKNOWN, std::cmp::Reverse(g[0]), g[1]));
-        v.into_iter()
-            .map(|(g, n)| {
-                let value = (g[0] != UNKNOWN).then(|| g[..self.roles.len()].to_vec());
-                (value, n)
-            })
-            .collect()
+        sorted_counts(counts, self.roles.len())
     }
 
     /// Every legal move of `role` in `state` with the value it leads to.
@@ -473,6 +467,19 @@ pub struct Progress {
     pub valued: u64,
     /// Nothing left to step: `finish` gives the solution.
     pub done: bool,
+}
+
+/// Counts of states per goal pair, best first for the first role, each
+/// pair cut to `roles` goals (`None`: unknown).
+pub(crate) fn sorted_counts(
+    counts: FxHashMap<[u8; 2], u64>,
+    roles: usize,
+) -> Vec<(Option<Vec<u8>>, u64)> {
+    let mut v: Vec<_> = counts.into_iter().collect();
+    v.sort_by_key(|&(g, _)| (g[0] == UNKNOWN, std::cmp::Reverse(g[0]), g[1]));
+    v.into_iter()
+        .map(|(g, n)| ((g[0] != UNKNOWN).then(|| g[..roles].to_vec()), n))
+        .collect()
 }
 
 /// What kind of state an index is (the explored graph).

@@ -36,6 +36,10 @@ impl States {
     pub fn range(&self, a: usize, b: usize) -> &[u64] {
         &self.data[a * self.words..b * self.words]
     }
+    /// Room for `n` more states (a layer read back whole).
+    pub fn reserve(&mut self, n: usize) {
+        self.data.reserve_exact(n * self.words);
+    }
     pub fn push(&mut self, s: &[u64]) {
         self.data.extend_from_slice(s);
     }
@@ -106,7 +110,9 @@ impl Index {
         Index::with_capacity(1024)
     }
 
-    fn with_capacity(cap: usize) -> Index {
+    /// An index of `cap` slots: for up to 3/4 of `cap` states without
+    /// growing.
+    pub fn with_capacity(cap: usize) -> Index {
         let cap = cap.max(16);
         // Room for positions up to the capacity (never more states).
         let pos_bits = (usize::BITS - cap.leading_zeros()).min(32);

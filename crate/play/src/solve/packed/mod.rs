@@ -21,8 +21,11 @@
 mod back;
 mod index;
 mod pipeline;
+mod spill;
 #[cfg(test)]
 mod tests;
+
+pub use spill::solve_spilled;
 
 use super::{kind, Concept, Depths, Limits, Lookup, Progress, Refusal, Solution, Stats, UNKNOWN};
 use crate::engine::Engine;
@@ -302,10 +305,14 @@ impl PackedJob {
     }
 
     fn concept(&self) -> Concept {
-        match (self.roles, self.sum) {
-            (1, _) => Concept::OnePlayer,
-            (_, Some(_)) if !self.constant_sum => Concept::GeneralSum,
-            _ => Concept::ZeroSum,
+        concept_of(self.roles, self.sum, self.constant_sum)
+    }
+
+    fn scoring(&self) -> Scoring {
+        Scoring {
+            concept: self.concept(),
+            sum: self.sum.unwrap_or(0) as u8,
+            roles: self.roles,
         }
     }
 
@@ -362,10 +369,8 @@ impl PackedJob {
             depth: &self.depth,
             below: &self.below,
             below_start: self.bounds[layer + 1],
-            concept: self.concept(),
-            sum: self.sum.unwrap_or(0) as u8,
+            scoring: self.scoring(),
             expanded: self.expanded,
-            roles: self.roles,
         };
         let ctx = &ctx;
         let parts = split(a, b, self.workers.len());
@@ -441,10 +446,65 @@ struct Ctx<'a> {
     depth: &'a [u32],
     below: &'a [(u8, u8)],
     below_start: usize,
+    scoring: Scoring,
+    expanded: usize,
+}
+
+/// The concept of a game with `roles` roles whose terminal goals first
+/// summed to `sum`, all to the same when `constant_sum`.
+fn concept_of(roles: usize, sum: Option<u16>, constant_sum: bool) -> Concept {
+    match (roles, sum) {
+        (1, _) => Concept::OnePlayer,
+        (_, Some(_)) if !constant_sum => Concept::GeneralSum,
+        _ => Concept::ZeroSum,
+    }
+}
+
+/// How values combine: the concept, the goals' constant sum (zero-sum)
+/// and the number of roles.
+#[derive(Clone, Copy)]
+struct Scoring {
     concept: Concept,
     sum: u8,
-    expanded: usize,
     roles: usize,
+}
+
+/// The value of the non-terminal state `s` from its successors': each is
+/// looked up in `below` (states and their index), `val` gives a found
+/// one's value (by position), one not found is open.
+fn successors_value(
+    engine: &mut FastEngine,
+    s: &[u64],
+    scoring: Scoring,
+    below: (&States, &Index),
+    val: &dyn Fn(usize) -> Val,
+    buf: &mut Buffers,
+) -> Val {
+    let (states, index) = below;
+    let Buffers { succ, hashes, vals } = buf;
+    succ.clear();
+    let mover = match engine.expand(s, succ) {
+        Expansion::Moves { .. } if scoring.roles == 1 => 0,
+        Expansion::Moves { forced: true, .. } => kind::FORCED,
+        Expansion::Moves { chooser, .. } => chooser as u8,
+        // Refused or terminal in the forward pass, never here.
+        _ => return Val::OPEN,
+    };
+    let words = s.len().max(1);
+    hashes.clear();
+    hashes.extend(succ.chunks_exact(words).map(hash));
+    // Every successor's slot is fetched before the first lookup waits.
+    hashes.iter().for_each(|&h| index.prefetch(h));
+    vals.clear();
+    vals.extend(
+        succ.chunks_exact(words)
+            .zip(hashes.drain(..))
+            .map(|(w, h)| match index.find(states, w, h) {
+                Found::At(j) => val(j as usize),
+                Found::Absent(_) => Val::OPEN,
+            }),
+    );
+    back::combine(scoring.concept, mover, vals, scoring.sum)
 }
 
 impl Ctx<'_> {
@@ -455,33 +515,11 @@ impl Ctx<'_> {
             return Val::OPEN;
         }
         if self.goals[i][0] != UNKNOWN {
-            return Val::terminal(self.concept, self.goals[i]);
+            return Val::terminal(self.scoring.concept, self.goals[i]);
         }
+        let below = (self.states, self.index);
         let s = self.states.get(i);
-        let Buffers { succ, hashes, vals } = buf;
-        succ.clear();
-        let mover = match engine.expand(s, succ) {
-            Expansion::Moves { .. } if self.roles == 1 => 0,
-            Expansion::Moves { forced: true, .. } => kind::FORCED,
-            Expansion::Moves { chooser, .. } => chooser as u8,
-            // Refused or terminal in the forward pass, never here.
-            _ => return Val::OPEN,
-        };
-        let words = s.len().max(1);
-        hashes.clear();
-        hashes.extend(succ.chunks_exact(words).map(hash));
-        // Every successor's slot is fetched before the first lookup waits.
-        hashes.iter().for_each(|&h| self.index.prefetch(h));
-        vals.clear();
-        vals.extend(
-            succ.chunks_exact(words)
-                .zip(hashes.drain(..))
-                .map(|(w, h)| match self.index.find(self.states, w, h) {
-                    Found::At(j) => self.val(j as usize),
-                    Found::Absent(_) => Val::OPEN,
-                }),
-        );
-        back::combine(self.concept, mover, vals, self.sum)
+        successors_value(engine, s, self.scoring, below, &|j| self.val(j), buf)
     }
 
     /// A valued state of the layer below.
