@@ -53,8 +53,10 @@ const MAX_LAYER: usize = u32::MAX as usize - 256 * BLOCK;
 /// Solves the layered game on `engine` (the fast engine) with its layers
 /// in files under `dir` (created when missing, and removed again if it
 /// was; the solve's files are deleted in any case). `limits.max_states`
-/// bounds the states found over all layers. A stop (time, cancellation,
-/// memory) gives a summary with the states found and no values.
+/// bounds the states found over all layers; `limits.seconds` covers both
+/// passes. A stop (time, cancellation, memory) gives a summary with the
+/// states found and no values. In the summary, `bytes_per_state` is the
+/// peak held in memory over the largest layer's states.
 pub fn solve_spilled(engine: Engine, limits: Limits, dir: &Path) -> Result<Summary, Refusal> {
     check_roles(&engine)?;
     let Engine::Fast(fast) = &engine else {
