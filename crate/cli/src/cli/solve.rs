@@ -46,9 +46,10 @@ pub struct SolveArgs {
     /// The game's rules
     #[arg(value_name = "GAME.kif")]
     game: String,
-    /// States explored at most
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_states)]
-    max_states: usize,
+    /// States explored at most (default 100000000; with --spill no limit,
+    /// since the states are on disk)
+    #[arg(long, value_name = "N")]
+    max_states: Option<usize>,
     /// Write the solution file to FILE
     #[arg(long, value_name = "FILE")]
     out: Option<String>,
@@ -114,7 +115,10 @@ pub fn run(args: SolveArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32
         };
         return symbolic::run(&args.game, limits, json, host, out);
     }
-    let max_states = args.max_states;
+    let max_states = args.max_states.unwrap_or(match args.spill {
+        Some(_) => usize::MAX,
+        None => Limits::default().max_states,
+    });
     let path = args.game;
     let started = crate::clock::now_ms();
     // Grounding may take a third of the time; the solve needs the rest.
