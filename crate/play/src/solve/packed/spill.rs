@@ -388,8 +388,14 @@ impl Spill {
         let mut done = 0;
         while done < n {
             let count = BLOCK.min(n - done);
-            for s in input.words(count * words)?.chunks_exact(words) {
-                layer.intern(s, super::hash(s));
+            let block = input.words(count * words)?;
+            let hashes: Vec<u64> = block.chunks_exact(words).map(super::hash).collect();
+            for (k, s) in block.chunks_exact(words).enumerate() {
+                // The index outgrows the caches: fetch the slots ahead.
+                if let Some(&h) = hashes.get(k + PREFETCH) {
+                    layer.index.prefetch(h);
+                }
+                layer.intern(s, hashes[k]);
             }
             done += count;
         }

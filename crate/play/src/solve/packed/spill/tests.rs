@@ -95,3 +95,19 @@ fn the_interpreter_is_refused() {
     assert!(r.0.contains("fast engine"), "{r}");
     assert!(!dir.exists());
 }
+
+#[test]
+fn a_directory_that_was_there_keeps_its_other_files() {
+    let dir = scratch("kept");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("keep.txt"), "mine").unwrap();
+    let e = game("ticTacToe.kif", EngineChoice::Fast);
+    let s = solve_spilled(e, Limits::default(), &dir).unwrap();
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|f| f.unwrap().file_name())
+        .collect();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(s.complete);
+    assert_eq!(left, vec![std::ffi::OsString::from("keep.txt")]);
+}
