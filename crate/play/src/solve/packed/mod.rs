@@ -477,7 +477,7 @@ fn successors_value(
     s: &[u64],
     scoring: Scoring,
     below: (&States, &Index),
-    val: &dyn Fn(usize) -> Val,
+    val: impl Fn(usize) -> Val,
     buf: &mut Buffers,
 ) -> Val {
     let (states, index) = below;
