@@ -519,7 +519,7 @@ impl Ctx<'_> {
         }
         let below = (self.states, self.index);
         let s = self.states.get(i);
-        successors_value(engine, s, self.scoring, below, &|j| self.val(j), buf)
+        successors_value(engine, s, self.scoring, below, |j| self.val(j), buf)
     }
 
     /// A valued state of the layer below.

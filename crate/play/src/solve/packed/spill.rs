@@ -464,7 +464,7 @@ impl Spill {
                     g if g[0] != UNKNOWN => Val::terminal(scoring.concept, g),
                     _ => {
                         let s = &block[i * words..(i + 1) * words];
-                        successors_value(engine, s, scoring, look, &val, &mut buf)
+                        successors_value(engine, s, scoring, look, val, &mut buf)
                     }
                 })
                 .collect()
