@@ -153,7 +153,10 @@ export function addForget(glue) {
   if (!/^let wasmModule, wasmInstance, wasm;$/m.test(text) || !text.includes('function __wbg_reset_state')) {
     throw new Error(`${glue}: wasm-bindgen's output changed (no \`let wasmModule, wasmInstance, wasm;\` or __wbg_reset_state): update addForget`);
   }
-  writeFileSync(glue, `${text}\n/** Drops the instance and returns the compiled module, for \`init\` to instantiate again (added by scripts/build.mjs). */\nexport function __gdlkit_forget() {\n  wasm = undefined;\n  return wasmModule;\n}\n\n/** The current instance (added by scripts/build.mjs). */\nexport function __gdlkit_instance() {\n  return wasmInstance;\n}\n`);
+  // wasm-bindgen keeps its first init's promise (__wbg_init_promise):
+  // forgetting it too makes the next init instantiate again.
+  const promise = text.includes('let __wbg_init_promise') ? '\n  __wbg_init_promise = undefined;' : '';
+  writeFileSync(glue, `${text}\n/** Drops the instance and returns the compiled module, for \`init\` to instantiate again (added by scripts/build.mjs). */\nexport function __gdlkit_forget() {\n  wasm = undefined;${promise}\n  return wasmModule;\n}\n\n/** The current instance (added by scripts/build.mjs). */\nexport function __gdlkit_instance() {\n  return wasmInstance;\n}\n`);
 }
 
 /**
