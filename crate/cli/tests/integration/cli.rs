@@ -246,17 +246,23 @@ fn the_native_binary_answers_help_version_and_usage_errors() {
     }
 }
 
+/// The JSON summary of coins.kif solved: its two states, the initial
+/// state worth 100 after one move.
+fn assert_coins_solved(json: &str) {
+    let v: serde_json::Value = serde_json::from_str(json).unwrap();
+    assert_eq!(v["complete"], true, "{v}");
+    assert_eq!(v["stats"]["states"], 2, "{v}");
+    assert_eq!(v["initial"]["goals"], serde_json::json!([100]), "{v}");
+    assert_eq!(v["initial"]["moves_to_end"], 1, "{v}");
+}
+
 /// `solve` through the command line: the two states of the one-move game,
 /// the initial state worth 100 after one move.
 #[test]
 fn solve_parses_its_options() {
     let out = cli(&["solve", "coins.kif", "--format", "json", "--seconds", "20"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
-    assert_eq!(v["complete"], true, "{v}");
-    assert_eq!(v["stats"]["states"], 2, "{v}");
-    assert_eq!(v["initial"]["goals"], serde_json::json!([100]), "{v}");
-    assert_eq!(v["initial"]["moves_to_end"], 1, "{v}");
+    assert_coins_solved(&out.stdout);
     let bad = cli(&["solve", "coins.kif", "--max-states", "many"]);
     assert_eq!(bad.code, 2);
     assert!(bad.stderr.contains("--max-states"), "{}", bad.stderr);
@@ -277,11 +283,7 @@ fn solve_spills_to_a_directory() {
         "json",
     ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
-    assert_eq!(v["complete"], true, "{v}");
-    assert_eq!(v["stats"]["states"], 2, "{v}");
-    assert_eq!(v["initial"]["goals"], serde_json::json!([100]), "{v}");
-    assert_eq!(v["initial"]["moves_to_end"], 1, "{v}");
+    assert_coins_solved(&out.stdout);
     assert!(!dir.exists(), "{dir_arg} is removed");
     let text = cli(&["solve", "coins.kif", "--spill", &dir_arg]);
     assert!(text.stdout.contains("solved (complete)"), "{}", text.stdout);

@@ -100,6 +100,9 @@ pub(crate) struct Index {
 
 /// The load at which the index grows (by half).
 const MAX_LOAD: f64 = 0.75;
+/// How many lookups ahead [`Index::prefetch_ahead`] fetches a state (and
+/// twice as many its slot).
+pub(crate) const PREFETCH: usize = 8;
 /// How many states ahead a rebuild fetches the slots it will write.
 const REBUILD_AHEAD: usize = 16;
 /// The load [`Index::fit`] aims at.
@@ -175,6 +178,18 @@ impl Index {
         if slot != 0 && slot & !mask == self.tag(h) {
             let at = ((slot & mask) - 1) as usize;
             prefetch(&states.data[at * states.words]);
+        }
+    }
+
+    /// Prefetches for the lookups of `hashes[k + PREFETCH]` (its state)
+    /// and `hashes[k + 2 * PREFETCH]` (its slot), while `hashes[k]` is
+    /// looked up: the index and the states outgrow the caches.
+    pub fn prefetch_ahead(&self, states: &States, hashes: &[u64], k: usize) {
+        if let Some(&h) = hashes.get(k + 2 * PREFETCH) {
+            self.prefetch(h);
+        }
+        if let Some(&h) = hashes.get(k + PREFETCH) {
+            self.prefetch_state(states, h);
         }
     }
 

@@ -33,15 +33,13 @@ use crate::ground::{BitState, Expansion, FastEngine};
 use crate::reasoner::StateMachine;
 use crate::search::parallel::{available_cores, run_all, Job};
 use back::Val;
-pub(crate) use index::{hash, Found, Index, States};
+pub(crate) use index::{hash, Found, Index, States, PREFETCH};
 
 /// The share of the time limit the forward pass may use: the backward
 /// pass expands every state again and takes about as long.
 const FORWARD_SHARE: f64 = 0.55;
 /// States expanded between two checks of the limits.
 const BLOCK: usize = 65536;
-/// How many successors ahead the interning loop prefetches index slots.
-const PREFETCH: usize = 8;
 
 /// What a step of the job did.
 pub(crate) enum Step {
@@ -254,14 +252,7 @@ impl PackedJob {
                 Outcome::Terminal(g) => self.record_terminal(i, g),
                 Outcome::Moves(count) => {
                     for _ in 0..count {
-                        // Fetch the slots and then the states of lookups
-                        // ahead: the index and the states outgrow the caches.
-                        if let Some(&h) = part.hashes.get(k + 2 * PREFETCH) {
-                            self.index.prefetch(h);
-                        }
-                        if let Some(&h) = part.hashes.get(k + PREFETCH) {
-                            self.index.prefetch_state(&self.states, h);
-                        }
+                        (self.index).prefetch_ahead(&self.states, &part.hashes, k);
                         let s = &part.succ[k * words..(k + 1) * words];
                         if self.intern(s, part.hashes[k]) < next_layer {
                             return false;

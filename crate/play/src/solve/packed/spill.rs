@@ -313,13 +313,7 @@ impl Spill {
                 }
                 Outcome::Moves(count) => {
                     for _ in 0..count {
-                        // The layer outgrows the caches: fetch ahead.
-                        if let Some(&h) = part.hashes.get(k + 2 * PREFETCH) {
-                            next.index.prefetch(h);
-                        }
-                        if let Some(&h) = part.hashes.get(k + PREFETCH) {
-                            next.index.prefetch_state(&next.states, h);
-                        }
+                        (next.index).prefetch_ahead(&next.states, &part.hashes, k);
                         next.intern(&part.succ[k * words..(k + 1) * words], part.hashes[k]);
                         k += 1;
                     }
