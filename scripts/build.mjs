@@ -3,9 +3,11 @@
 //      -p gdlkit --lib): the npm package's with the command line (default
 //      features) → pkg/, and the page's without it (--no-default-features)
 //      → site/pkg/; each through wasm-bindgen --target web and, when
-//      binaryen is installed, wasm-opt (WASM_OPT_FLAGS); and the page's
+//      binaryen is installed, wasm-opt (WASM_OPT_FLAGS); the page's
 //      check wasm (no `engine` feature: check, format, fix) → site/pkg-check/
-//      with its worker site/build/check-worker.js,
+//      with its worker site/build/check-worker.js; and the npm package's
+//      wasm with threads (shared memory, std rebuilt with atomics) →
+//      pkg-threads/ (js/threads.js),
 //   2. copies the project's games to site/games/ with index.json (headers from
 //      the Rust library: the picker and the gallery) and a thumbnail SVG of
 //      each board (pkg/: structure, renderBoard),
@@ -84,6 +86,41 @@ function cargoWasmArgs(dir, cargoFlags) {
   const rustflags = WASM_PROFILE === 'ci' ? [] : ['--config', `target.wasm32-unknown-unknown.rustflags=${JSON.stringify(WASM_RUSTFLAGS)}`];
   const args = ['build', '--profile', WASM_PROFILE, '--target', 'wasm32-unknown-unknown', '-p', 'gdlkit-wasm', '--lib', '--target-dir', targetDir, ...rustflags, ...cargoFlags];
   return { args, output };
+}
+
+/** Where the wasm with threads goes (js/threads.js loads it). */
+export const PKG_THREADS = join(ROOT, 'pkg-threads');
+
+/**
+ * rustc flags of the wasm with threads: shared memory and atomics (the
+ * stack size and maximum memory of WASM_RUSTFLAGS), and the thread-local
+ * storage exports wasm-bindgen's thread support needs. Rust's prebuilt
+ * standard library has no atomics, so this build rebuilds it (`-Z
+ * build-std`, allowed on a stable toolchain by RUSTC_BOOTSTRAP=1).
+ */
+const THREADS_RUSTFLAGS = [
+  ...['-C', 'target-feature=+atomics,+bulk-memory,+mutable-globals'],
+  ...['-C', 'link-arg=-zstack-size=8388608', '-C', 'link-arg=--max-memory=2147483648'],
+  ...['--shared-memory', '--import-memory', '--export=__wasm_init_tls', '--export=__tls_size', '--export=__tls_align', '--export=__tls_base'].flatMap((a) => ['-C', `link-arg=${a}`]),
+];
+
+/** The wasm with threads (the npm package's features), in the background: resolves when pkg-threads/ is written. */
+async function buildThreadsWasm() {
+  const targetDir = join(cargoTargetDir(), WASM_PROFILE === 'ci' ? 'wasm-ci-threads' : 'wasm-threads');
+  const args = ['build', '--profile', WASM_PROFILE, '--target', 'wasm32-unknown-unknown', '-p', 'gdlkit-wasm', '--lib', '--target-dir', targetDir];
+  args.push('-Z', 'build-std=panic_abort,std', '--config', `target.wasm32-unknown-unknown.rustflags=${JSON.stringify(THREADS_RUSTFLAGS)}`);
+  console.log(`$ RUSTC_BOOTSTRAP=1 cargo ${args.join(' ')} (in the background)`);
+  const child = spawn('cargo', args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, RUSTC_BOOTSTRAP: '1' } });
+  await new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`\`cargo ${args.join(' ')}\` failed (exit code ${code})`))));
+  });
+  const input = join(targetDir, 'wasm32-unknown-unknown', WASM_PROFILE, 'gdlkit_wasm.wasm');
+  rmSync(PKG_THREADS, { recursive: true, force: true });
+  // No reset-state function: after a trap js/threads.js starts a new
+  // instance with new workers.
+  runOrThrow('wasm-bindgen', ['--target', 'web', '--out-dir', PKG_THREADS, '--out-name', 'gdlkit', input]);
+  info(`pkg-threads/gdlkit_bg.wasm (the npm package with threads; ${WASM_PROFILE} profile): ${bytes(statSync(join(PKG_THREADS, 'gdlkit_bg.wasm')).size)}`);
 }
 
 /** `cargo build` of the wasm library with `cargoFlags`: its bytes. */
@@ -166,6 +203,17 @@ export function addForget(glue) {
  * leaves the second core idle).
  */
 async function buildWasm() {
+  // The threaded build shares no crate with the others (its own flags and std).
+  const threads = buildThreadsWasm();
+  try {
+    await buildWasmWithoutThreads();
+  } finally {
+    // Waited for also when the foreground failed: no build is left running.
+    await threads;
+  }
+}
+
+async function buildWasmWithoutThreads() {
   if (WASM_PROFILE === 'ci') {
     // One target directory, so one build after the other; the check wasm
     // shares the other builds' crates (no size optimisation).
@@ -179,7 +227,6 @@ async function buildWasm() {
     bindgen(cargoWasm(['--no-default-features', '--features', 'engine']), SITE_PKG, 'site/pkg/gdlkit_bg.wasm (the page, no command line)');
     bindgen(cargoWasm([]), PKG, 'pkg/gdlkit_bg.wasm (the npm package)');
   } finally {
-    // Waited for also when the foreground failed: no build is left running.
     bindgenCheck(await check);
   }
 }

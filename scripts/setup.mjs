@@ -1,6 +1,7 @@
 // Installs what the build and the tests need, when it is missing (the
 // Debian packages in the background, beside the rest):
-//   - the Rust target wasm32-unknown-unknown (rustup),
+//   - the Rust target wasm32-unknown-unknown and the standard library's
+//     source (rustup's rust-src: the threaded wasm rebuilds std),
 //   - wasm-bindgen-cli at exactly the wasm-bindgen version in Cargo.lock,
 //   - the npm packages (npm install),
 //   - wasm-opt (Debian's package binaryen) for the release wasm; without
@@ -27,9 +28,15 @@ function ensureWasmTarget() {
   }
   if (installed.split('\n').map((l) => l.trim()).includes(WASM_TARGET)) {
     info(`rust target ${WASM_TARGET}: installed`);
-    return;
+  } else {
+    runOrThrow('rustup', ['target', 'add', WASM_TARGET]);
   }
-  runOrThrow('rustup', ['target', 'add', WASM_TARGET]);
+  const components = capture('rustup', ['component', 'list', '--installed']) ?? '';
+  if (components.split('\n').map((l) => l.trim()).includes('rust-src')) {
+    info('rust component rust-src: installed');
+  } else {
+    runOrThrow('rustup', ['component', 'add', 'rust-src']);
+  }
 }
 
 /** The version a wasm-bindgen tool prints ("wasm-bindgen 0.2.130" → "0.2.130"), or null. */

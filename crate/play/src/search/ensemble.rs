@@ -24,7 +24,7 @@
 
 use super::alphabeta::{AlphaBeta, Config};
 use super::heuristics;
-use super::parallel::{run_all, Job};
+use super::parallel::{has_threads, run_all, Job};
 use super::{Budget, Player, SearchResult, Stats};
 use crate::error::HeuristicError;
 use crate::program::Program;
@@ -168,15 +168,15 @@ pub fn member_with_budget<M: StateMachine + 'static>(
 impl<M: StateMachine + 'static> Ensemble<M> {
     /// One member per name in `heuristic_names` (the first is the
     /// exhaustive search when it is `none`); `ms` per move. Natively the
-    /// members run at once, each for `ms`; in wasm one after the other,
-    /// each for `ms / members`.
+    /// members run at once, each for `ms`; without threads (wasm without
+    /// shared memory) one after the other, each for `ms / members`.
     pub fn new(
         program: &Program,
         m: &mut M,
         heuristic_names: &[String],
         ms: f64,
     ) -> Result<Ensemble<M>, HeuristicError> {
-        let share = if cfg!(target_arch = "wasm32") {
+        let share = if !has_threads() {
             ms / heuristic_names.len().max(1) as f64
         } else {
             ms
@@ -206,7 +206,7 @@ impl<M: StateMachine + 'static> Ensemble<M> {
         Ok(Ensemble {
             members,
             limit,
-            parallel: !cfg!(target_arch = "wasm32"),
+            parallel: has_threads(),
             stats: Stats::default(),
             last_choice: None,
             last_results: Vec::new(),

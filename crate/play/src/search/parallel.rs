@@ -1,32 +1,90 @@
 //! Runs independent jobs on all cores: a small, generic runner (N closures
-//! on scoped threads, results in job order) that any parallel player can
-//! share. On `wasm32` there are no threads, so the jobs run one after the
-//! other (the page and Node parallelise with workers instead, see
-//! `js/parallel*.js`).
+//! on scoped threads, results in job order) that any parallel player and
+//! the solver share. In WebAssembly the threads are workers sharing the
+//! module's memory (`pool`, a build with the `atomics` target feature);
+//! without them the jobs run one after the other (the page and Node then
+//! parallelise with workers that share nothing, see `js/parallel*.js`).
+
+#[cfg(any(test, all(target_arch = "wasm32", target_feature = "atomics")))]
+pub mod pool;
 
 /// One job: a closure that may borrow from the caller's stack.
 pub type Job<'a, T> = Box<dyn FnOnce() -> T + Send + 'a>;
 
 /// Runs every job and returns their results in job order. The first job
-/// runs on the calling thread, the others on scoped threads.
+/// runs on the calling thread, the others on other threads.
 pub fn run_all<T: Send>(mut jobs: Vec<Job<'_, T>>) -> Vec<T> {
-    if jobs.len() <= 1 || cfg!(target_arch = "wasm32") {
+    if jobs.len() <= 1 || !has_threads() {
         return jobs.into_iter().map(|j| j()).collect();
     }
     let first = jobs.remove(0);
+    let slots: Vec<std::sync::Mutex<Option<T>>> = jobs.iter().map(|_| Default::default()).collect();
+    let helpers = (jobs.into_iter().zip(&slots))
+        .map(|(job, slot)| {
+            Box::new(move || *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(job()))
+                as Job<'_, ()>
+        })
+        .collect();
+    let mut out = vec![run_beside(first, helpers)];
+    out.extend(slots.into_iter().map(|s| {
+        let done = s.into_inner().unwrap_or_else(|e| e.into_inner());
+        done.expect("every job ran")
+    }));
+    out
+}
+
+/// Runs `main` on the calling thread while other threads run `jobs`, and
+/// returns `main`'s result when all have finished (`jobs` run one after
+/// the other first when there are no threads). A job that panicked
+/// re-raises its panic here (a bug, not input).
+pub fn run_beside<'a, R>(main: impl FnOnce() -> R, jobs: Vec<Job<'a, ()>>) -> R {
+    if jobs.is_empty() || !has_threads() {
+        jobs.into_iter().for_each(|j| j());
+        return main();
+    }
+    threaded(main, jobs)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn threaded<'a, R>(main: impl FnOnce() -> R, jobs: Vec<Job<'a, ()>>) -> R {
     std::thread::scope(|s| {
         let handles: Vec<_> = jobs.into_iter().map(|j| s.spawn(j)).collect();
-        let mut out = vec![first()];
+        let out = main();
         for h in handles {
-            // A job that panicked re-raises its panic here (a bug, not input).
-            out.push(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+            h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
         }
         out
     })
 }
 
-/// The cores this process may use (1 when unknown, e.g. on `wasm32`).
+#[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
+fn threaded<'a, R>(main: impl FnOnce() -> R, jobs: Vec<Job<'a, ()>>) -> R {
+    pool::run_beside(main, jobs)
+}
+
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+fn threaded<'a, R>(main: impl FnOnce() -> R, jobs: Vec<Job<'a, ()>>) -> R {
+    jobs.into_iter().for_each(|j| j());
+    main()
+}
+
+/// Whether jobs can run on other threads: natively always; in WebAssembly
+/// when workers share this module's memory (`pool`).
+pub fn has_threads() -> bool {
+    #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
+    return pool::workers() > 0;
+    #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+    return false;
+    #[cfg(not(target_arch = "wasm32"))]
+    true
+}
+
+/// The cores this process may use (1 when unknown, e.g. on `wasm32`
+/// without shared memory; there the workers of `pool` and this thread).
 pub fn available_cores() -> usize {
+    #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
+    return 1 + pool::workers();
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "atomics")))]
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 

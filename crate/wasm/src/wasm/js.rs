@@ -12,9 +12,17 @@ use serde::Serialize;
 use std::fmt::Display;
 use wasm_bindgen::prelude::*;
 
-/// Routes Rust panics to `console.error` with a message (once).
+/// Routes Rust panics to `console.error` with a message (once). With
+/// threads, a panic also fails the threads waiting for the panicking one.
 pub fn init() {
-    console_error_panic_hook::set_once();
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        std::panic::set_hook(Box::new(|info| {
+            #[cfg(target_feature = "atomics")]
+            crate::search::parallel::pool::poison();
+            console_error_panic_hook::hook(info);
+        }))
+    });
 }
 
 /// Converts a result to plain JS data (objects, arrays, numbers, strings,

@@ -73,6 +73,8 @@ mod solve;
 mod standalone;
 #[cfg(feature = "engine")]
 mod structure;
+#[cfg(feature = "engine")]
+mod threads;
 // Memory budget and the page test's trap.
 #[cfg(feature = "engine")]
 mod limits;

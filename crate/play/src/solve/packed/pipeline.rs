@@ -7,9 +7,10 @@
 //! piece to intern is not ready yet.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
-use std::sync::mpsc;
+use std::sync::{Condvar, Mutex};
 
 use crate::ground::FastEngine;
+use crate::search::parallel::{has_threads, run_beside, Job};
 
 /// States per piece: small enough that the cores stay busy to the end
 /// of a block, large enough that handing pieces out costs nothing.
@@ -19,7 +20,7 @@ pub(super) const PIECE: usize = 512;
 /// `p` by `expand(engine, p)` on any core, and hands each piece's result
 /// to `absorb` on this thread, in piece order. Stops early when `absorb`
 /// returns `false`. The first engine is this thread's, each other one
-/// gets a thread of its own (none on `wasm32`, where there is one).
+/// gets a thread of its own (when there are threads: `has_threads`).
 pub(super) fn run<T: Send>(
     engines: &mut [FastEngine],
     count: usize,
@@ -28,7 +29,7 @@ pub(super) fn run<T: Send>(
 ) {
     let pieces = count.div_ceil(PIECE);
     let (mine, others) = engines.split_first_mut().expect("an engine per core");
-    if others.is_empty() || cfg!(target_arch = "wasm32") {
+    if others.is_empty() || !has_threads() {
         for p in 0..pieces {
             if !absorb(expand(mine, p)) {
                 return;
@@ -38,26 +39,27 @@ pub(super) fn run<T: Send>(
     }
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    std::thread::scope(|s| {
-        let (tx, rx) = mpsc::channel();
-        for engine in others {
-            let (tx, next, stop) = (tx.clone(), &next, &stop);
-            s.spawn(move || {
+    let done = Done::new(others.len());
+    let workers = (others.iter_mut())
+        .map(|engine| {
+            let (next, stop, done) = (&next, &stop, &done);
+            Box::new(move || {
+                let _leaving = Leaving(done);
                 while !stop.load(Relaxed) {
                     let p = next.fetch_add(1, Relaxed);
-                    if p >= pieces || tx.send((p, expand(engine, p))).is_err() {
+                    if p >= pieces {
                         break;
                     }
+                    done.put(p, expand(engine, p));
                 }
-            });
-        }
-        drop(tx);
+            }) as Job<'_, ()>
+        })
+        .collect();
+    let main = || {
         let mut ready: Vec<Option<T>> = (0..pieces).map(|_| None).collect();
         let mut want = 0;
         while want < pieces {
-            for (p, t) in rx.try_iter() {
-                ready[p] = Some(t);
-            }
+            done.take(&mut ready, false);
             if let Some(t) = ready[want].take() {
                 want += 1;
                 if !absorb(t) {
@@ -68,16 +70,65 @@ pub(super) fn run<T: Send>(
             let p = next.fetch_add(1, Relaxed);
             if p < pieces {
                 ready[p] = Some(expand(mine, p));
-            } else if let Ok((p, t)) = rx.recv() {
-                ready[p] = Some(t);
-            } else {
-                // Every sender is gone with `want` missing: a worker
-                // panicked, and the scope re-raises its panic.
+            } else if !done.take(&mut ready, true) {
+                // Every worker is gone with `want` missing: one panicked,
+                // and `run_beside` re-raises its panic.
                 break;
             }
         }
         stop.store(true, Relaxed);
-    });
+    };
+    run_beside(main, workers);
+}
+
+/// The pieces the workers finished, and how many workers still run. (A
+/// mutex and a condition variable rather than a channel: `std`'s channels
+/// park threads, which hangs in WebAssembly's shared memory.)
+struct Done<T> {
+    state: Mutex<(Vec<(usize, T)>, usize)>,
+    changed: Condvar,
+}
+
+impl<T> Done<T> {
+    fn new(workers: usize) -> Done<T> {
+        Done {
+            state: Mutex::new((Vec::new(), workers)),
+            changed: Condvar::new(),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, (Vec<(usize, T)>, usize)> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn put(&self, p: usize, t: T) {
+        self.lock().0.push((p, t));
+        self.changed.notify_one();
+    }
+
+    /// Moves the finished pieces into `ready`; with `wait`, first waits
+    /// for one. `false` when waiting found every worker gone and no piece.
+    fn take(&self, ready: &mut [Option<T>], wait: bool) -> bool {
+        let mut state = self.lock();
+        while wait && state.0.is_empty() && state.1 > 0 {
+            state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+        let any = !state.0.is_empty();
+        for (p, t) in state.0.drain(..) {
+            ready[p] = Some(t);
+        }
+        any
+    }
+}
+
+/// Counts a worker out when it leaves, also by a panic.
+struct Leaving<'a, T>(&'a Done<T>);
+
+impl<T> Drop for Leaving<'_, T> {
+    fn drop(&mut self) {
+        self.0.lock().1 -= 1;
+        self.0.changed.notify_one();
+    }
 }
 
 #[cfg(test)]

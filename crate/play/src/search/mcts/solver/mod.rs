@@ -72,7 +72,7 @@ use crate::reasoner::{only_mover, rewards, EvalError, StateMachine};
 use crate::search::mcts::learned::LearnedEval;
 use crate::search::mcts::root::{choose, ranked, RootStats};
 use crate::search::mcts::tactics::{self, Proofs};
-use crate::search::parallel::{run_all, worker_seed, Job};
+use crate::search::parallel::{has_threads, run_all, worker_seed, Job};
 use crate::search::{searched_move, since, Budget, Limit, Player, SearchResult, Stats};
 use crate::terms::TermId;
 use rustc_hash::FxHashSet;
@@ -286,11 +286,11 @@ impl<S: Clone + Eq + Hash + Send + 'static> SolverMcts<S> {
         });
         // The check runs beside the walkers on a thread of its own, or
         // after them in its share of the time.
-        let beside = tactics && self.walkers.len() >= 2 && !cfg!(target_arch = "wasm32");
+        let beside = tactics && self.walkers.len() >= 2 && has_threads();
         let (walk_budget, check_budget) = split_budget(&cfg.budget, tactics && !beside);
         let walkers = self.walkers.len() - usize::from(beside);
-        // Every thread's clock starts now, before the tree is rerooted (on
-        // wasm32 the threads run one after the other, within that time).
+        // Every thread's clock starts now, before the tree is rerooted
+        // (without threads they run one after the other, within that time).
         let mut limits: Vec<Limit> = (0..walkers).map(|_| Limit::new(&walk_budget)).collect();
         // Once its check has ended, the check's thread walks until the
         // confirmation in the move's last part, then until the walkers'
