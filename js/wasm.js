@@ -31,6 +31,7 @@ export function initFrom(source) {
     const options = source === undefined ? undefined : { module_or_path: source };
     loading = raw
       .default(options)
+      .then(startThreads)
       .then(() => {
         ready = true;
       })
@@ -75,6 +76,37 @@ export function onRebuild(f) {
   rebuildHooks.push(f);
 }
 
+// ------------------------------------------------------------ threads
+
+/** How this host starts the threads of a module with shared memory (`setThreadStarter`), and the ones it started. */
+let threadStarter = null;
+let threadWorkers = [];
+
+/**
+ * Where the module is built with shared memory (the page's engine on
+ * threads, site/src/engine/worker-threads.js), `start(share)` starts the
+ * workers that run its parallel work: `share` is `{module, memory}`, the
+ * result the started workers (terminated when the instance is rebuilt).
+ * Set before the module is loaded.
+ */
+export function setThreadStarter(start) {
+  threadStarter = start;
+}
+
+/** Starts the threads of a module with shared memory (none for other modules, or without a starter). */
+async function startThreads() {
+  const share = raw.threadShare?.();
+  if (!share || !threadStarter) return;
+  for (const w of threadWorkers) w.terminate();
+  threadWorkers = [];
+  threadWorkers = await threadStarter(share);
+  // A worker counts once it runs the pool's loop, just after saying it is ready.
+  const deadline = Date.now() + 5000;
+  while (raw.threadCount() < 1 + threadWorkers.length && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
 // ------------------------------------------------------------ traps
 
 /** Whether `e` is a trap of the instance rather than an error it threw. */
@@ -108,6 +140,9 @@ function rebuild() {
     for (const f of rebuildHooks) {
       f();
     }
+    // The new instance has a memory of its own: new threads for it (until
+    // they run, its parallel work runs on this thread).
+    startThreads().catch(() => {});
   };
   const trapped = raw.__gdlkit_instance();
   try {

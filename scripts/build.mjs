@@ -7,7 +7,8 @@
 //      check wasm (no `engine` feature: check, format, fix) → site/pkg-check/
 //      with its worker site/build/check-worker.js; and the npm package's
 //      wasm with threads (shared memory, std rebuilt with atomics) →
-//      pkg-threads/ (js/threads.js),
+//      pkg-threads/ (js/threads-node.js) and site/pkg-threads/ (the page's
+//      engine when the page is cross-origin isolated),
 //   2. copies the project's games to site/games/ with index.json (headers from
 //      the Rust library: the picker and the gallery) and a thumbnail SVG of
 //      each board (pkg/: structure, renderBoard),
@@ -33,7 +34,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { capture, cargoTargetDir, hasFlag, heading, info, isMain, PKG, ROOT, runOrThrow, SITE } from './lib.mjs';
 import { setup } from './setup.mjs';
-import { SITE_LOG_OVERRIDE, siteGlue } from './site-glue.mjs';
+import { SITE_LOG_OVERRIDE, siteGlue, siteThreadsGlue } from './site-glue.mjs';
 import { buildStandalone } from './standalone.mjs';
 import { withoutTargetFeature } from './wasm-features.mjs';
 
@@ -88,8 +89,9 @@ function cargoWasmArgs(dir, cargoFlags) {
   return { args, output };
 }
 
-/** Where the wasm with threads goes (js/threads.js loads it). */
+/** Where the wasm with threads goes (js/threads-node.js loads it), and its copy for the page. */
 export const PKG_THREADS = join(ROOT, 'pkg-threads');
+const SITE_PKG_THREADS = join(SITE, 'pkg-threads');
 
 /**
  * rustc flags of the wasm with threads: shared memory and atomics (the
@@ -117,10 +119,15 @@ async function buildThreadsWasm() {
   });
   const input = join(targetDir, 'wasm32-unknown-unknown', WASM_PROFILE, 'gdlkit_wasm.wasm');
   rmSync(PKG_THREADS, { recursive: true, force: true });
-  // No reset-state function: after a trap js/threads.js starts a new
-  // instance with new workers.
-  runOrThrow('wasm-bindgen', ['--target', 'web', '--out-dir', PKG_THREADS, '--out-name', 'gdlkit', input]);
-  info(`pkg-threads/gdlkit_bg.wasm (the npm package with threads; ${WASM_PROFILE} profile): ${bytes(statSync(join(PKG_THREADS, 'gdlkit_bg.wasm')).size)}`);
+  // The reset-state function and __gdlkit_forget as for pkg/ (js/wasm.js
+  // rebuilds a trapped instance the same way, then starts its threads again).
+  runOrThrow('wasm-bindgen', ['--target', 'web', '--experimental-reset-state-function', '--out-dir', PKG_THREADS, '--out-name', 'gdlkit', input]);
+  addForget(join(PKG_THREADS, 'gdlkit.js'));
+  // The page loads the same module when it is cross-origin isolated.
+  rmSync(SITE_PKG_THREADS, { recursive: true, force: true });
+  mkdirSync(SITE_PKG_THREADS, { recursive: true });
+  for (const f of ['gdlkit.js', 'gdlkit_bg.wasm']) copyFileSync(join(PKG_THREADS, f), join(SITE_PKG_THREADS, f));
+  info(`pkg-threads/gdlkit_bg.wasm (the npm package with threads, also site/pkg-threads/; ${WASM_PROFILE} profile): ${bytes(statSync(join(PKG_THREADS, 'gdlkit_bg.wasm')).size)}`);
 }
 
 /** `cargo build` of the wasm library with `cargoFlags`: its bytes. */
@@ -354,6 +361,21 @@ async function bundleSite() {
     logLevel: 'warning',
     legalComments: 'linked',
   });
+  // The engine worker on threads and its thread workers: bundles of their
+  // own (no shared chunks: their glue is the wasm with shared memory's).
+  await esbuild.build({
+    plugins: [siteThreadsGlue],
+    logOverride: SITE_LOG_OVERRIDE,
+    entryPoints: { 'worker-threads': join(SITE, 'src', 'engine', 'worker-threads.js'), 'thread-worker': join(SITE, 'src', 'engine', 'thread-worker.js') },
+    bundle: true,
+    format: 'esm',
+    minify: true,
+    sourcemap: true,
+    target: 'es2022',
+    outdir: out,
+    logLevel: 'warning',
+    legalComments: 'linked',
+  });
   // The stylesheet: linked by index.html (the custom elements import it as text).
   copyFileSync(join(SITE, 'src', 'style.css'), join(out, 'app.css'));
   let total = 0;
@@ -371,7 +393,10 @@ async function bundleSite() {
 /** Builds pkg/, site/pkg/ and the site. `siteOnly` reuses existing wasm builds. */
 export async function build({ siteOnly = false } = {}) {
   heading(siteOnly ? 'build: site (reusing pkg/ and site/pkg/)' : 'build: wasm packages and site');
-  const built = PKG_FILES.every((f) => existsSync(join(PKG, f)) && existsSync(join(SITE_PKG, f))) && CHECK_FILES.every((f) => existsSync(join(SITE_CHECK_PKG, f)));
+  const built =
+    PKG_FILES.every((f) => existsSync(join(PKG, f)) && existsSync(join(SITE_PKG, f))) &&
+    CHECK_FILES.every((f) => existsSync(join(SITE_CHECK_PKG, f))) &&
+    existsSync(join(SITE_PKG_THREADS, 'gdlkit.js'));
   if (!siteOnly || !built) {
     await buildWasm();
   }

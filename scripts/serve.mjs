@@ -64,6 +64,15 @@ function extraHeaders(headers, file, req) {
 export const CORS = { 'Access-Control-Allow-Origin': '*' };
 
 /**
+ * Cross-origin isolation (what `npm start` sends): the page may then share
+ * memory between workers, and its engine thinks on all cores with one
+ * tree (site/src/engine/worker-threads.js). `credentialless` rather than
+ * `require-corp`: cross-origin fetches without credentials (GGP
+ * repositories) still work.
+ */
+export const ISOLATION = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'credentialless' };
+
+/**
  * Serves `root` on 127.0.0.1 (`headers`: extra response headers, see
  * extraHeaders). `port` 0 picks a free port; a busy port tries
  * the next ones. `gzip`: compress every response for a client that
@@ -131,6 +140,8 @@ export function portFromArgs() {
 
 if (isMain(import.meta.url)) {
   const cors = process.argv.includes('--cors');
-  const { url } = await serve({ port: portFromArgs(), headers: cors ? CORS : undefined, gzip: process.argv.includes('--gzip') });
-  console.log(`Serving site/ at ${url}${cors ? ' with CORS headers' : ''}  (Ctrl-C to stop)`);
+  const isolated = process.argv.includes('--isolated');
+  const headers = { ...(cors ? CORS : {}), ...(isolated ? ISOLATION : {}) };
+  const { url } = await serve({ port: portFromArgs(), headers, gzip: process.argv.includes('--gzip') });
+  console.log(`Serving site/ at ${url}${cors ? ' with CORS headers' : ''}${isolated ? ', cross-origin isolated' : ''}  (Ctrl-C to stop)`);
 }

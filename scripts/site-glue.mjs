@@ -10,16 +10,24 @@ import { PKG, SITE } from './lib.mjs';
 const NPM_GLUE = join(PKG, 'gdlkit.js');
 const SITE_GLUE = join(SITE, 'pkg', 'gdlkit.js');
 
-/** An esbuild plugin: imports of pkg/gdlkit.js resolve to site/pkg/gdlkit.js. */
-export const siteGlue = {
-  name: 'gdlkit-site-glue',
-  setup(build) {
-    build.onResolve({ filter: /pkg\/gdlkit\.js$/ }, (args) => {
-      const path = resolve(args.resolveDir, args.path);
-      return path === NPM_GLUE ? { path: SITE_GLUE } : undefined;
-    });
-  },
-};
+/** An esbuild plugin: imports of pkg/gdlkit.js resolve to `glue` (default site/pkg/gdlkit.js). */
+export function glueAt(glue = SITE_GLUE) {
+  return {
+    name: 'gdlkit-site-glue',
+    setup(build) {
+      build.onResolve({ filter: /pkg\/gdlkit\.js$/ }, (args) => {
+        const path = resolve(args.resolveDir, args.path);
+        return path === NPM_GLUE ? { path: glue } : undefined;
+      });
+    },
+  };
+}
+
+/** The page's bundles: the page's wasm. */
+export const siteGlue = glueAt();
+
+/** The engine worker on threads (site/build/worker-threads.js): the wasm with shared memory. */
+export const siteThreadsGlue = glueAt(join(SITE, 'pkg-threads', 'gdlkit.js'));
 
 /**
  * esbuild's log overrides for the page's bundles: js/api.js's `runCli`

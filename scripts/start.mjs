@@ -1,8 +1,9 @@
 // `npm start`: installs what is missing, builds the wasm package and the
-// site, and serves site/ on localhost (default port 8080, or --port N / $PORT).
+// site, and serves site/ on localhost (default port 8080, or --port N / $PORT),
+// cross-origin isolated so that the engine runs on threads.
 
 import { build } from './build.mjs';
-import { portFromArgs, serve } from './serve.mjs';
+import { ISOLATION, portFromArgs, serve } from './serve.mjs';
 import { setup } from './setup.mjs';
 
 try {
@@ -12,5 +13,6 @@ try {
   console.error(`\nnpm start failed: ${e.message}`);
   process.exit(1);
 }
-const { url } = await serve({ port: portFromArgs(), quiet: true });
+// Cross-origin isolated: the page's engine thinks on all cores (shared memory).
+const { url } = await serve({ port: portFromArgs(), quiet: true, headers: ISOLATION });
 console.log(`\ngdlkit is running at ${url}  (Ctrl-C to stop)`);

@@ -130,15 +130,37 @@ if (globalThis.__gdlkitTestFaults === true) {
 
 let shared = null;
 
+/** An engine worker on threads (where the page can share memory: engine/start.js). */
+const onThreads = (options) => newEngineWorker({ ...options, threads: true });
+
+let thinkThreadsPromise = null;
+
+/**
+ * The threads the `think` worker's engine runs on (1 where the page
+ * cannot share memory): with more than one, a player's `threads=N` grows
+ * one tree (MCTS) or fills one table (alpha-beta) on N threads in that
+ * worker, instead of N workers that share nothing.
+ */
+export function thinkThreads() {
+  thinkThreadsPromise ??= engine()
+    .think.call('features')
+    .then(
+      (f) => f.threads ?? 1,
+      () => 1,
+    );
+  return thinkThreadsPromise;
+}
+
 /** The page's workers, created on first use. */
 export function engine() {
   if (!shared) {
     shared = {
       lint: new EngineWorker('lint'),
       game: new EngineWorker('game'),
-      think: new EngineWorker('think'),
+      // Engine moves and the solver on threads where the page is cross-origin isolated.
+      think: new EngineWorker('think', onThreads),
       // The Perfect-play switch's solver; it keeps the solution for the views' queries.
-      solve: new EngineWorker('solve'),
+      solve: new EngineWorker('solve', onThreads),
       // The BDD solver: one blocking call, so Cancel ends this worker alone.
       symbolic: new EngineWorker('symbolic'),
       // The editor's checks on the small check wasm (runCheck below).

@@ -15,6 +15,15 @@ import { mainThreadWorker, resilientWorker, workerFrom } from '../../../js/worke
 const here = import.meta.url;
 const WORKER_URL = new URL('./worker.js', here);
 const WASM_URL = new URL('../pkg/gdlkit_bg.wasm', here);
+// The engine on threads (engine/worker-threads.js, site/pkg-threads/):
+// where the page is cross-origin isolated, so workers can share memory.
+const THREADS_WORKER_URL = new URL('./worker-threads.js', here);
+const THREADS_WASM_URL = new URL('../pkg-threads/gdlkit_bg.wasm', here);
+
+/** Whether this page can run the engine on threads (shared memory between workers). */
+export function canShareMemory() {
+  return globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
+}
 
 /** Set by the standalone file: the worker's source text and the compiled wasm. */
 let inline = null;
@@ -37,13 +46,20 @@ async function loadMainThread() {
 
 /**
  * A GdlWorker running the site's worker script (engine/worker.js) from any
- * origin; `options` as GdlWorker's (sliceMs, cancelGraceMs, …).
+ * origin; `options` as GdlWorker's (sliceMs, cancelGraceMs, …). With
+ * `threads`, on a cross-origin isolated page, the engine on threads
+ * (engine/worker-threads.js: as many threads as cores).
  */
-export function newEngineWorker(options = {}) {
+export function newEngineWorker({ threads = false, ...options } = {}) {
   const fallback = () => mainThreadWorker(loadMainThread);
   if (inline) {
     const { workerSource, wasm } = inline;
     return new GdlWorker({ ...options, wasm, createWorker: () => resilientWorker({ create: () => workerFrom({ source: workerSource }), fallback }) });
+  }
+  if (threads && canShareMemory()) {
+    const url = globalThis.__gdlkitTestFaults === true ? new URL('?test-faults=1', THREADS_WORKER_URL) : THREADS_WORKER_URL;
+    const urls = { script: THREADS_WORKER_URL.href, wasm: THREADS_WASM_URL.href };
+    return new GdlWorker({ ...options, wasm: THREADS_WASM_URL, createWorker: () => resilientWorker({ create: () => workerFrom({ url }), urls, fallback }) });
   }
   // The page test's fault mode reaches the worker through its URL (engine/worker.js).
   const url = engineWorkerUrl();

@@ -132,6 +132,8 @@ const ops = {
       searchFrom: Boolean(optional('search')),
       searchPlayer: Boolean(optional('SearchPlayer')),
       analysis: Boolean(optional('AnalysisJob')),
+      // The threads of this worker's engine (engine/worker-threads.js; 1 without shared memory).
+      threads: optional('threadCount')?.() ?? 1,
     };
   },
 

@@ -8,7 +8,7 @@
 // human seats), engine seats are told only theirs, and everything is
 // revealed at the end.
 
-import { autoCores, DEFAULT_PLAYER, engine, engineEvents, features, terminateThinkers, thinkers } from '../engine/client.js';
+import { autoCores, DEFAULT_PLAYER, engine, engineEvents, features, terminateThinkers, thinkers, thinkThreads } from '../engine/client.js';
 import { parallelBestMove, parallelEnsembleMove } from '../../../js/parallel.js';
 import { movesFromText, movesToText } from '../state.js';
 import { h, formatMs, select } from '../dom.js';
@@ -561,9 +561,16 @@ export class PlayView {
       ...(this.session.gdl2 ? { seen: seenBy(this.session, role) } : {}),
     };
     const workers = () => thinkers(cores).map((w) => ({ run: (kind, args) => w.call(kind, args) }));
+    // Where the engine runs on threads (a cross-origin isolated page), one
+    // worker thinks on all of them: one tree, one table, as natively.
+    const threads = cores > 1 && !this.session.gdl2 ? Math.min(cores, await thinkThreads()) : 1;
+    if (epoch !== this.epoch) return null;
     let call;
     if (this.session.gdl2) {
       call = engine().think.call('bestMove', params);
+    } else if (threads > 1) {
+      const spec = p.algorithm === 'ensemble' ? params.spec : `${params.spec},threads=${threads}`;
+      call = engine().think.call('bestMove', { ...params, spec });
     } else if (cores > 1 && p.algorithm === 'ensemble') {
       // The ensemble's members at once, one per Web Worker; Rust chooses.
       call = parallelEnsembleMove(workers(), params).then((r) => ({
@@ -789,6 +796,8 @@ export class PlayView {
     }
     if (this.message) text = `${text} ${this.message}`;
     this.status.textContent = text;
+    // Which engine made the last move, on how many workers or threads (on hover).
+    this.status.title = this.lastStats?.name ? `last engine move: ${this.lastStats.name}` : '';
   }
 
   /** The current state's board, split into cells in Rust (the worker's `board`), or null. */

@@ -1,0 +1,82 @@
+// The page's engine on threads (after `npm run build`): served
+// cross-origin isolated, as `npm start` serves it, the page's thinking
+// worker runs the wasm built with shared memory (site/pkg-threads/) with
+// one thread per core, and an engine seat with `cores=2` thinks in that
+// one worker on two threads, one tree (engine/worker-threads.js), instead
+// of on two workers that share nothing. Served without isolation, the
+// same seat uses two workers (tests/page.test.mjs covers that path).
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, SITE } from '../scripts/lib.mjs';
+import { ISOLATION, serve } from '../scripts/serve.mjs';
+import { browserPaths } from '../scripts/setup.mjs';
+
+let server;
+let url;
+let browser;
+
+before(async () => {
+  assert.ok(existsSync(join(SITE, 'build', 'worker-threads.js')), 'site/build is missing: run `npm run build` first');
+  ({ server, url } = await serve({ port: 0, quiet: true, headers: ISOLATION }));
+  // Two cores for the page, whatever the machine has: the engine starts one thread worker.
+  browser = await chromium.launch({ executablePath: browserPaths().chromium, args: CHROMIUM_ARGS });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+test('play: MCTS-Solver with cores=2 on two threads of one worker, a whole game it does not lose', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  context.setDefaultTimeout(60_000); // a hang bound only: the machine may be loaded
+  await context.addInitScript(() => Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => 2 }));
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  const workers = [];
+  page.on('worker', (w) => workers.push(w.url()));
+  await page.goto(new URL('?view=play&game=ticTacToe&players=mcts-solver:ms=200,cores=2;random', url).href);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+  assert.equal(await page.evaluate(() => globalThis.crossOriginIsolated), true);
+  await page.locator('.goals').waitFor({ state: 'visible', timeout: 60_000 });
+  assert.ok((await page.locator('.history li').count()) >= 6, 'a game of at least five moves');
+  // Tic-tac-toe's first player, searched to its proofs, never loses to random moves.
+  assert.notEqual(await page.locator('.goal-list li[data-role="x"] .goal-value').textContent(), '0');
+  // The engine said it thought on two threads, and no second thinking worker started.
+  assert.match(await page.locator('.play-status').getAttribute('title'), /2 threads/);
+  assert.ok(workers.some((u) => u.includes('worker-threads.js')), workers.join(' '));
+  assert.ok(workers.some((u) => u.includes('thread-worker.js')), workers.join(' '));
+  assert.equal(workers.filter((u) => /\/worker\.js/.test(u)).length <= 3, true, workers.join(' '));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('play: a trap in the engine on threads restarts its worker, threads and all, and the engine plays on', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  context.setDefaultTimeout(60_000);
+  await context.addInitScript(() => {
+    Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => 2 });
+    Object.assign(globalThis, { __gdlkitTestFaults: true });
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const threadWorkers = [];
+  page.on('worker', (w) => w.url().includes('thread-worker.js') && threadWorkers.push(w.url()));
+  await page.goto(new URL('?view=play&game=ticTacToe&players=human;mcts-solver:ms=100,cores=2', url).href);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+  assert.equal(await page.evaluate(() => globalThis.__gdlkitTrap('think')), 'EngineRestarted');
+  // x (human) moves; o's engine answers from a new worker with new threads.
+  await page.locator('.board button.cell.target').first().click();
+  await page.waitForFunction(() => document.querySelectorAll('.history li').length >= 3, null, { timeout: 60_000 });
+  assert.match(await page.locator('.play-status').getAttribute('title'), /2 threads/);
+  assert.ok(threadWorkers.length >= 2, `thread workers started: ${threadWorkers.length}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
