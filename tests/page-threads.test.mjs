@@ -80,3 +80,29 @@ test('play: a trap in the engine on threads restarts its worker, threads and all
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('match: two engine seats, each in its own worker on two threads, play a whole match without errors', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  context.setDefaultTimeout(60_000);
+  await context.addInitScript(() => Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => 2 }));
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  const threadWorkers = [];
+  page.on('worker', (w) => w.url().includes('thread-worker.js') && threadWorkers.push(w.url()));
+  await page.goto(new URL('?view=match&game=ticTacToe', url).href);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+  await page.waitForSelector('.match-seat select[data-role="x"]');
+  await page.selectOption('.match-seat select[data-role="x"]', 'engine');
+  await page.selectOption('.match-seat select[data-role="o"]', 'engine');
+  await page.fill('input[aria-label="Start clock (s)"]', '10');
+  await page.fill('input[aria-label="Play clock (s)"]', '2');
+  await page.click('text=Start match');
+  await page.waitForFunction(() => /Match over/.test(document.querySelector('.match-status')?.textContent ?? ''), null, { timeout: 120_000 });
+  assert.ok((await page.locator('.match-moves tbody tr').count()) >= 5, 'a whole game');
+  assert.equal(await page.locator('.match-moves .match-error').count(), 0, 'no error or timeout on either seat');
+  assert.ok(threadWorkers.length >= 2, `a thread worker beside each seat's worker: ${threadWorkers.length}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -101,6 +101,20 @@ export class EngineWorker {
     return promise;
   }
 
+  /**
+   * The threads this worker's engine runs on (1 where the page cannot
+   * share memory, engine/start.js): with more than one, a player's
+   * `threads=N` grows one tree (MCTS) or fills one table (alpha-beta) on
+   * N threads in this worker, instead of N workers that share nothing.
+   */
+  threads() {
+    this.threadsPromise ??= this.call('features').then(
+      (f) => f.threads ?? 1,
+      () => 1,
+    );
+    return this.threadsPromise;
+  }
+
   /** Hard cancel: restarts the worker; pending calls reject with `Cancelled`. */
   terminate() {
     this.worker?.restart();
@@ -131,24 +145,21 @@ if (globalThis.__gdlkitTestFaults === true) {
 let shared = null;
 
 /** An engine worker on threads (where the page can share memory: engine/start.js). */
-const onThreads = (options) => newEngineWorker({ ...options, threads: true });
+export const onThreads = (options) => newEngineWorker({ ...options, threads: true });
 
-let thinkThreadsPromise = null;
-
-/**
- * The threads the `think` worker's engine runs on (1 where the page
- * cannot share memory): with more than one, a player's `threads=N` grows
- * one tree (MCTS) or fills one table (alpha-beta) on N threads in that
- * worker, instead of N workers that share nothing.
- */
+/** The threads the `think` worker's engine runs on (EngineWorker.threads). */
 export function thinkThreads() {
-  thinkThreadsPromise ??= engine()
-    .think.call('features')
-    .then(
-      (f) => f.threads ?? 1,
-      () => 1,
-    );
-  return thinkThreadsPromise;
+  return engine().think.threads();
+}
+
+/** The players whose spec takes `threads=N` (docs/search.md). */
+const THREADED = new Set(['mcts', 'mcts-solver', 'alphabeta']);
+
+/** `spec` on `n` threads: `threads=n` added for a player that takes it and has no thread count yet. */
+export function specOnThreads(spec, n) {
+  const [name, options = ''] = spec.split(/:(.*)/s);
+  if (n <= 1 || !THREADED.has(name) || /\b(threads|cores)=/.test(options)) return spec;
+  return options ? `${spec},threads=${n}` : `${spec}:threads=${n}`;
 }
 
 /** The page's workers, created on first use. */

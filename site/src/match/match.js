@@ -16,7 +16,7 @@
 // then the joint moves so far applied without thinking (`GgpPlayer.catchUp`),
 // and the pending message is sent again within its clock.
 
-import { DEFAULT_PLAYER, engine, engineEvents, EngineWorker } from '../engine/client.js';
+import { DEFAULT_PLAYER, engine, engineEvents, EngineWorker, onThreads, specOnThreads } from '../engine/client.js';
 import { h, labelled, select } from '../dom.js';
 import { renderBoard, renderFluentList } from '../play/board.js';
 
@@ -144,7 +144,8 @@ export class MatchView {
     this.lost = null;
     this.seatStart = [];
     this.seatLost = [];
-    this.workers = this.seats.map((s, r) => (s.kind === 'engine' ? (this.workers[r] ?? new EngineWorker(`ggp-${r}`)) : null));
+    // Engine seats think on every core where the page can share memory (engine/start.js).
+    this.workers = this.seats.map((s, r) => (s.kind === 'engine' ? (this.workers[r] ?? new EngineWorker(`ggp-${r}`, onThreads)) : null));
     const setup = {
       matchId: `page.${Date.now()}`,
       startClock: Math.max(1, Number(this.startClock.value) || 5),
@@ -241,9 +242,15 @@ export class MatchView {
     return this.played.setup.matchId;
   }
 
+  /** An engine seat's spec, on all of its worker's threads (one where the page cannot share memory). */
+  async seatSpec(r) {
+    return specOnThreads(this.seats[r].spec, await this.workers[r].threads());
+  }
+
   /** One message to an engine seat's player; a player whose worker died is rebuilt first, or after its death during this message. */
   async askEngine(q, snap) {
-    const ask = () => this.workers[q.role].call('ggpPlayer', { key: this.playerKey(), spec: this.seats[q.role].spec, marginMs: 500, message: q.body });
+    const spec = await this.seatSpec(q.role);
+    const ask = () => this.workers[q.role].call('ggpPlayer', { key: this.playerKey(), spec, marginMs: 500, message: q.body });
     try {
       if (this.seatLost[q.role]) await this.rebuildSeat(q, snap);
       return { body: (await ask()).body };
@@ -272,7 +279,7 @@ export class MatchView {
     const start = this.seatStart[r];
     if (!start || q.kind === 'start' || q.kind === 'abort') return;
     const moves = snap.record.moves.slice(0, Math.max(0, snap.record.moves.length - 1));
-    const reply = await this.workers[r].call('ggpPlayerResume', { key: this.playerKey(), spec: this.seats[r].spec, marginMs: 500, start, moves });
+    const reply = await this.workers[r].call('ggpPlayerResume', { key: this.playerKey(), spec: await this.seatSpec(r), marginMs: 500, start, moves });
     if (!reply.busy) throw new Error(`the player of ${this.roles[r]} could not be rebuilt: ${reply.body}`);
     const n = snap.record.moves.length;
     this.recovered.textContent = `The engine of ${this.roles[r]} stopped unexpectedly (${reason}) and was restarted; its player was rebuilt from the rules and the ${n} step${n === 1 ? '' : 's'} so far.`;

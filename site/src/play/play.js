@@ -8,7 +8,7 @@
 // human seats), engine seats are told only theirs, and everything is
 // revealed at the end.
 
-import { autoCores, DEFAULT_PLAYER, engine, engineEvents, features, terminateThinkers, thinkers, thinkThreads } from '../engine/client.js';
+import { autoCores, DEFAULT_PLAYER, engine, engineEvents, features, specOnThreads, terminateThinkers, thinkers, thinkThreads } from '../engine/client.js';
 import { parallelBestMove, parallelEnsembleMove } from '../../../js/parallel.js';
 import { movesFromText, movesToText } from '../state.js';
 import { h, formatMs, select } from '../dom.js';
@@ -569,8 +569,7 @@ export class PlayView {
     if (this.session.gdl2) {
       call = engine().think.call('bestMove', params);
     } else if (threads > 1) {
-      const spec = p.algorithm === 'ensemble' ? params.spec : `${params.spec},threads=${threads}`;
-      call = engine().think.call('bestMove', { ...params, spec });
+      call = engine().think.call('bestMove', { ...params, spec: specOnThreads(params.spec, threads) });
     } else if (cores > 1 && p.algorithm === 'ensemble') {
       // The ensemble's members at once, one per Web Worker; Rust chooses.
       call = parallelEnsembleMove(workers(), params).then((r) => ({
