@@ -5,8 +5,10 @@
 // figure of BENCHMARKS.md (bench/solving.md).
 //
 // Usage: node bench/solve-corpus.mjs BINARY SECONDS [GAME...]
-//   BINARY   a native gdlkit (target/release/gdlkit), or `wasm` for the npm
-//            package's solve() in this Node process (after npm run build)
+//   BINARY   a native gdlkit (target/release/gdlkit), `wasm` for the npm
+//            package's solve() in this Node process (after npm run build),
+//            or `wasm-threads` for the wasm with shared memory on every
+//            core (gdlkit/threads: the solver's cores are worker threads)
 //   GAME...  default: games/*.kif and $GDLKIT_SHARED/games/**/*.kif
 
 import { spawnSync } from 'node:child_process';
@@ -23,8 +25,31 @@ function kifs(dir) {
   return out;
 }
 
+let threaded = null;
+
+/** A solve on the wasm with threads, stepped as js/solve.js steps. */
+async function solveThreaded(kif, options) {
+  threaded ??= await (await import('../js/threads-node.js')).loadThreaded();
+  const job = new threaded.wasm.SolveJob(kif, options);
+  try {
+    while (!job.step(1 << 20).done) {
+      // each step expands up to 2^20 states
+    }
+    return job.summary();
+  } finally {
+    job.free();
+  }
+}
+
 /** The summary of one solve (snake_case natively, camelCase in wasm), or {refused}. */
 async function solveOne(binary, seconds, path) {
+  if (binary === 'wasm-threads') {
+    try {
+      return await solveThreaded(readFileSync(path, 'utf8'), { seconds });
+    } catch (e) {
+      return { refused: e.message };
+    }
+  }
   if (binary === 'wasm') {
     const { solve } = await import('../js/node.js');
     try {
@@ -67,3 +92,4 @@ for (const path of list) {
     s.complete ? JSON.stringify(s.initial?.goals ?? null) : (s.stopped ?? ''),
   ].join('\t'));
 }
+await threaded?.terminate();
