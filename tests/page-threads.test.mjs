@@ -31,18 +31,31 @@ after(async () => {
   server?.close();
 });
 
-test('play: MCTS-Solver with cores=2 on two threads of one worker, a whole game it does not lose', async () => {
+/**
+ * A page of the isolated site at `path` on two cores: its errors (console
+ * errors too, unless `faults`, whose trap the page logs) and the URLs of
+ * the workers it starts. `faults`: the page test's trap mode.
+ */
+async function open(path, { faults = false } = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   context.setDefaultTimeout(60_000); // a hang bound only: the machine may be loaded
-  await context.addInitScript(() => Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => 2 }));
+  await context.addInitScript((testFaults) => {
+    Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => 2 });
+    if (testFaults) Object.assign(globalThis, { __gdlkitTestFaults: true });
+  }, faults);
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  if (!faults) page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   const workers = [];
   page.on('worker', (w) => workers.push(w.url()));
-  await page.goto(new URL('?view=play&game=ticTacToe&players=mcts-solver:ms=200,cores=2;random', url).href);
+  await page.goto(new URL(path, url).href);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+  return { page, errors, workers, context };
+}
+
+test('play: MCTS-Solver with cores=2 on two threads of one worker, a whole game it does not lose', async () => {
+  const { page, errors, workers, context } = await open('?view=play&game=ticTacToe&players=mcts-solver:ms=200,cores=2;random');
   assert.equal(await page.evaluate(() => globalThis.crossOriginIsolated), true);
   await page.locator('.goals').waitFor({ state: 'visible', timeout: 60_000 });
   assert.ok((await page.locator('.history li').count()) >= 6, 'a game of at least five moves');
@@ -58,41 +71,20 @@ test('play: MCTS-Solver with cores=2 on two threads of one worker, a whole game 
 });
 
 test('play: a trap in the engine on threads restarts its worker, threads and all, and the engine plays on', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  context.setDefaultTimeout(60_000);
-  await context.addInitScript(() => {
-    Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => 2 });
-    Object.assign(globalThis, { __gdlkitTestFaults: true });
-  });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  const threadWorkers = [];
-  page.on('worker', (w) => w.url().includes('thread-worker.js') && threadWorkers.push(w.url()));
-  await page.goto(new URL('?view=play&game=ticTacToe&players=human;mcts-solver:ms=100,cores=2', url).href);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+  const { page, errors, workers, context } = await open('?view=play&game=ticTacToe&players=human;mcts-solver:ms=100,cores=2', { faults: true });
   assert.equal(await page.evaluate(() => globalThis.__gdlkitTrap('think')), 'EngineRestarted');
   // x (human) moves; o's engine answers from a new worker with new threads.
   await page.locator('.board button.cell.target').first().click();
   await page.waitForFunction(() => document.querySelectorAll('.history li').length >= 3, null, { timeout: 60_000 });
   assert.match(await page.locator('.play-status').getAttribute('title'), /2 threads/);
+  const threadWorkers = workers.filter((u) => u.includes('thread-worker.js'));
   assert.ok(threadWorkers.length >= 2, `thread workers started: ${threadWorkers.length}`);
   assert.deepEqual(errors, []);
   await context.close();
 });
 
 test('match: two engine seats, each in its own worker on two threads, play a whole match without errors', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  context.setDefaultTimeout(60_000);
-  await context.addInitScript(() => Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => 2 }));
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  const threadWorkers = [];
-  page.on('worker', (w) => w.url().includes('thread-worker.js') && threadWorkers.push(w.url()));
-  await page.goto(new URL('?view=match&game=ticTacToe', url).href);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+  const { page, errors, workers, context } = await open('?view=match&game=ticTacToe');
   await page.waitForSelector('.match-seat select[data-role="x"]');
   await page.selectOption('.match-seat select[data-role="x"]', 'engine');
   await page.selectOption('.match-seat select[data-role="o"]', 'engine');
@@ -102,6 +94,7 @@ test('match: two engine seats, each in its own worker on two threads, play a who
   await page.waitForFunction(() => /Match over/.test(document.querySelector('.match-status')?.textContent ?? ''), null, { timeout: 120_000 });
   assert.ok((await page.locator('.match-moves tbody tr').count()) >= 5, 'a whole game');
   assert.equal(await page.locator('.match-moves .match-error').count(), 0, 'no error or timeout on either seat');
+  const threadWorkers = workers.filter((u) => u.includes('thread-worker.js'));
   assert.ok(threadWorkers.length >= 2, `a thread worker beside each seat's worker: ${threadWorkers.length}`);
   assert.deepEqual(errors, []);
   await context.close();

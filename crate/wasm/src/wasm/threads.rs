@@ -1,9 +1,10 @@
 //! Threads for a build with shared memory (the `atomics` target feature):
 //! JavaScript starts workers on the same module and memory
-//! (`js/threads.js`), each of which calls `threadPoolWorker` and from
-//! then on runs the jobs of `crate::search::parallel` (the solver's
-//! cores, MCTS-Solver's walkers on one shared tree, the ensemble's
-//! members). A build without shared memory reports no threads.
+//! (`js/threads-node.js` in Node, `site/src/engine/worker-threads.js` in
+//! the page), each of which calls `threadPoolWorker` and from then on runs
+//! the jobs of `crate::search::parallel` (the solver's cores, MCTS-Solver's
+//! walkers on one shared tree, the ensemble's members). A build without
+//! shared memory reports no threads.
 
 use wasm_bindgen::prelude::*;
 
@@ -21,7 +22,7 @@ pub fn thread_count() -> usize {
 }
 
 /// Turns the calling worker into one of the pool's threads; never
-/// returns. Called by `js/threads.js` in each worker it starts, after
+/// returns. Called by those scripts in each worker it starts, after
 /// instantiating the module on the main instance's module and memory.
 #[cfg(target_feature = "atomics")]
 #[wasm_bindgen(js_name = threadPoolWorker)]
