@@ -37,8 +37,14 @@
 // `--browser SPEC`: the candidate is instead the page's engine (the Match
 // view's engine seat, player SPEC from the page's list, e.g. `mcts`) in
 // headless Chromium, the page hosting the match against the opponent (by
-// default a native `gdlkit serve` with the baseline spec). Games are then
-// names from the site's library (games/); it needs `npm run build`.
+// default a native `gdlkit serve` with the baseline spec). The site is
+// served cross-origin isolated, as `npm start` serves it, so the engine
+// thinks on one thread per core (up to 8), one tree; an `--opponent` is reached through `gdlkit serve --relay` (Sancho sends no
+// CORS headers). Games are then names from the site's library (games/);
+// it needs `npm run build`.
+//
+// `--out FILE` is written after every match, so a stopped series keeps
+// what it played.
 // Not part of `npm test`: it takes minutes and needs quiet cores.
 
 import { spawn, spawnSync } from 'node:child_process';
@@ -143,10 +149,15 @@ const child = (proc) => {
   return proc;
 };
 
-/** Starts `gdlkit serve` with a player spec on a port; returns the process and URL. */
+/**
+ * Starts `gdlkit serve` with a player spec (or `{relay: URL}`) on a port;
+ * returns the process and URL.
+ */
 function serve(spec, port, name, logFile) {
-  const args = ['serve', '--port', String(port), '--name', name];
-  if (spec) args.push('--player', spec);
+  const args = ['serve', '--port', String(port)];
+  if (spec?.relay) args.push('--relay', spec.relay);
+  else args.push('--name', name);
+  if (spec && !spec.relay) args.push('--player', spec);
   // The servers' logs (one line per message) go to the log file, if any.
   if (logFile) args.push('--log', `${logFile}.${name}`);
   const proc = child(spawn(GDLKIT, args, { stdio: ['ignore', 'ignore', 'pipe'] }));
@@ -169,14 +180,14 @@ function serve(spec, port, name, logFile) {
  * page tests run it); `close()` stops both.
  */
 async function openPage() {
-  const [{ chromium }, { serve: serveSite }, { browserPaths }, { CHROMIUM_ARGS, SITE }] = await Promise.all([
+  const [{ chromium }, { ISOLATION, serve: serveSite }, { browserPaths }, { CHROMIUM_ARGS, SITE }] = await Promise.all([
     import('playwright-core'),
     import('../scripts/serve.mjs'),
     import('../scripts/setup.mjs'),
     import('../scripts/lib.mjs'),
   ]);
-  if (!existsSync(join(SITE, 'pkg'))) throw new Error('build the site first: npm run build');
-  const site = await serveSite({ port: 0, quiet: true });
+  if (!existsSync(join(SITE, 'pkg-threads'))) throw new Error('build the site first: npm run build');
+  const site = await serveSite({ port: 0, quiet: true, headers: ISOLATION });
   const browser = await chromium.launch({ executablePath: browserPaths().chromium, args: CHROMIUM_ARGS });
   return {
     browser,
@@ -267,7 +278,7 @@ async function hostedMatch(game, seat, cand, opps, o, seed) {
  * record is the page's match JSON (ggp-base's layout).
  */
 async function pageMatch(game, seat, page, opp, o) {
-  await ready(opp);
+  await ready(opp.player);
   const tab = await page.browser.newContext({ acceptDownloads: true });
   try {
     const p = await tab.newPage();
@@ -280,7 +291,7 @@ async function pageMatch(game, seat, page, opp, o) {
       const row = `.match-seat:nth-child(${r + 1})`;
       await p.selectOption(`${row} select.match-kind`, r === seat ? 'engine' : 'remote');
       if (r === seat) await p.selectOption(`${row} select[aria-label="Engine of ${role}"]`, o.browser);
-      else await p.fill(`${row} input.match-url`, `${opp}/`);
+      else await p.fill(`${row} input.match-url`, `${opp.via}/`);
     }
     await p.fill('input[aria-label="Start clock (s)"]', String(o.start));
     await p.fill('input[aria-label="Play clock (s)"]', String(o.play));
@@ -318,7 +329,7 @@ const anyError = (e) => e.TO + e.IL + e.CE > 0;
 async function playGame(game, oneMatch, o, stopEarly = false) {
   const roles = rolesOf(game);
   const row = { game, roles, played: 0, scores: [], shares: [], wins: 0, draws: 0, losses: 0, failures: [] };
-  for (let g = 0; g < o.matches; g++) {
+  for (let g = 0; g < o.matches; g++, o.saveRow?.(row)) {
     const seat = g % roles;
     row.played += 1;
     let m;
@@ -411,8 +422,19 @@ async function main() {
   const loadBefore = loadavg();
   let rows = [];
   let setAside = [];
+  // What has been played so far, kept after every match.
+  const done = [];
+  o.saveRow = (row) => {
+    if (!done.includes(row)) done.push(row);
+    if (o.out) writeFileSync(o.out, `${JSON.stringify({ options: o, rows: done, partial: true, loadBefore }, null, 1)}\n`);
+  };
+  // The page reaches an opponent that sends no CORS headers through a relay.
+  const pageOpp = page && {
+    player: opps[0],
+    via: o.opponent ? serve({ relay: opps[0].replace(/\/?$/, '/') }, o.port + 9, 'relay', o.log).url : opps[0],
+  };
   const oneMatch = page
-    ? (g, seat) => pageMatch(g, seat, page, opps[0], o)
+    ? (g, seat) => pageMatch(g, seat, page, pageOpp, o)
     : (g, seat, seed) => hostedMatch(g, seat, c.url, opps, o, seed);
   try {
     if (o.draw > 0) ({ rows, setAside } = await playDrawn(oneMatch, o));

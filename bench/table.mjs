@@ -98,7 +98,7 @@ async function chromiumRunner(o) {
   ]);
   const { server, url } = await serve({ root: o.pkg, port: 0, quiet: true });
   const browser = await chromium.launch({ executablePath: browserPaths().chromium, args: CHROMIUM_ARGS });
-  const page = await browser.newPage();
+  const page = await browser.newPage({ serviceWorkers: 'block' });
   await page.goto(new URL('gdlkit.d.ts', url).href);
   await page.evaluate(async () => {
     const m = await import('/gdlkit.js');

@@ -135,7 +135,7 @@ async function chromiumPages(o) {
   for (const pkg of o.pkgs) {
     const { server, url } = await serve({ root: pkg, port: 0, quiet: true });
     servers.push(server);
-    const page = await browser.newPage();
+    const page = await browser.newPage({ serviceWorkers: 'block' });
     await page.goto(new URL('gdlkit.d.ts', url).href);
     await page.evaluate(async () => {
       const m = await import('/gdlkit.js');

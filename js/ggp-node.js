@@ -64,8 +64,16 @@ function connection(server, socket, log) {
     setTimeout(() => socket.destroy(), wasm.GgpServer.lingerMs()).unref();
   };
   const now = () => arrival ?? performance.now();
+  let forwarded = false;
   const answer = (closed) => {
-    if (done) return;
+    if (done || forwarded) return;
+    if (server.relay) {
+      relay(server, incoming, closed, finish, () => {
+        forwarded = true;
+        clearTimeout(deadline);
+      });
+      return;
+    }
     const r = server.respondTo(incoming, closed, now());
     if (r !== undefined) finish(r);
   };
@@ -90,6 +98,25 @@ function connection(server, socket, log) {
     answer(false);
   });
   socket.on('end', () => answer(true));
+}
+
+/**
+ * `--relay URL`: once the request is read, posts its message to the player
+ * and finishes with the player's reply (CORS headers added by wasm).
+ * `forwarding()` marks the request read (its deadline no longer applies).
+ */
+function relay(server, incoming, closed, finish, forwarding) {
+  const step = wasm.GgpServer.relayStep(incoming, closed);
+  if (step === undefined) return;
+  if (step.forward === undefined) {
+    finish(step);
+    return;
+  }
+  forwarding();
+  const t0 = performance.now();
+  post(server.relay, step.forward, wasm.GgpServer.relayTimeoutMs()).then((answer) =>
+    finish(server.relayReply(step.forward, answer, performance.now() - t0)),
+  );
 }
 
 /** Sends one message to a player; resolves to a GgpMatch answer. */

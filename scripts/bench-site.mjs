@@ -68,7 +68,7 @@ async function timeToEditor(browser, url) {
   const times = [];
   const lint = [];
   for (let i = 0; i < RUNS; i++) {
-    const context = await browser.newContext();
+    const context = await browser.newContext({ serviceWorkers: 'block' });
     const page = await context.newPage();
     await page.goto(`${url}?view=editor&game=ticTacToe`);
     await page.waitForSelector('body[data-editor-ready="true"]');
@@ -87,7 +87,7 @@ async function timeToEditor(browser, url) {
 async function keystrokeLatency(browser, url) {
   const text = readFileSync(LARGE, 'utf8');
   const kif = deflateSync(Buffer.from(text)).toString('base64url');
-  const context = await browser.newContext();
+  const context = await browser.newContext({ serviceWorkers: 'block' });
   const page = await context.newPage();
   await page.goto(`${url}?embed=1#view=editor&kif=${kif}`);
   await page.waitForSelector('body[data-editor-ready="true"]');

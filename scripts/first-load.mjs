@@ -24,7 +24,7 @@ export const SLOW_3G = { latency: 150, downloadThroughput: (1.6e6 / 8) | 0, uplo
  * answered, 'check' or 'engine'; no `wasm` on sites before the check wasm).
  */
 export async function measureFirstLoad(browser, url, { network = null, timeout = 120000, engine = false } = {}) {
-  const context = await browser.newContext();
+  const context = await browser.newContext({ serviceWorkers: 'block' });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');

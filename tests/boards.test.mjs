@@ -277,7 +277,7 @@ async function showGame(page, name, { roles, moves, steps, gdl2 }, board) {
 const results = [];
 
 test('boards: every library game drawn at the start and after a few moves', { timeout: 20 * 60_000 }, async (t) => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 900 } });
   context.setDefaultTimeout(60_000);
   const page = await context.newPage();
   const errors = [];
@@ -335,7 +335,7 @@ test('boards: the gallery thumbnails draw pieces, never cut-off text', async () 
   const index = JSON.parse(readFileSync(join(SITE, 'games', 'index.json'), 'utf8'));
   const thumbs = index.filter((g) => g.thumbnail);
   assert.ok(thumbs.length >= 25, `${thumbs.length} thumbnails`);
-  const page = await browser.newPage();
+  const page = await browser.newPage({ serviceWorkers: 'block' });
   const svgs = thumbs.map((g) => readFileSync(join(SITE, 'games', g.thumbnail), 'utf8'));
   const style = '<style>body { display: flex; flex-wrap: wrap; gap: 8px; width: 1200px; } .thumb svg { width: 140px; height: 140px; }</style>';
   await page.setContent(`<!doctype html>${style}<body>${svgs.map((s) => `<div class="thumb">${s}</div>`).join('')}</body>`);

@@ -45,7 +45,7 @@ test('index.json lists every game of games/ with its header and a thumbnail for 
 
 test('gallery: search, categories, thumbnails, and a card opens the game', async () => {
   const index = JSON.parse(readFileSync(join(SITE, 'games', 'index.json'), 'utf8'));
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 900 } });
   context.setDefaultTimeout(60_000); // a hang bound only: the machine may be loaded
   const page = await context.newPage();
   const errors = [];
@@ -85,7 +85,7 @@ test('gallery: search, categories, thumbnails, and a card opens the game', async
 });
 
 test('?game=NAME opens any library game', async () => {
-  const context = await browser.newContext();
+  const context = await browser.newContext({ serviceWorkers: 'block' });
   const page = await context.newPage();
   await page.goto(new URL('?view=editor&game=nineMensMorris', url).href);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
@@ -109,7 +109,7 @@ test('gallery: a game of a GGP repository (a local server in ggp-base\'s layout)
   });
   await new Promise((resolve) => repoServer.listen(0, '127.0.0.1', resolve));
   const repo = `http://127.0.0.1:${repoServer.address().port}/base/`;
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 900 } });
   context.setDefaultTimeout(60_000);
   const page = await context.newPage();
   await page.goto(new URL('?view=editor&gallery=1', url).href);

@@ -8,6 +8,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import net from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -67,6 +68,24 @@ async function logMatching(server, re) {
 const post = (port, body) => raw(port, `POST / HTTP/1.0\r\nAccept: text/delim\r\nHost: localhost\r\nSender: GAMESERVER\r\nReceiver: p\r\nContent-Type: text/acl\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
   .then((r) => r.slice(r.indexOf('\r\n\r\n') + 4));
 
+/**
+ * A player that sends no CORS headers, as Sancho and ggp-base's players
+ * do: it passes each message on to the server `to` and sends the reply
+ * back bare (a preflight gets an empty 200 without CORS).
+ */
+function noCorsPlayer(to) {
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => { body += d; });
+    req.on('end', async () => {
+      const reply = req.method === 'POST' ? await post(to.port, body) : '';
+      res.writeHead(200, { 'Content-Type': 'text/acl' });
+      res.end(reply);
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${server.address().port}/` })));
+}
+
 function run(args) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -93,7 +112,7 @@ describe('gdlkit serve and host in Node', { timeout: 300_000 }, () => {
     const info = await raw(a.port, 'POST / HTTP/1.0\r\nContent-Type: text/acl\r\nContent-Length: 8\r\n\r\n( INFO )');
     assert.equal(info, 'HTTP/1.0 200 OK\r\nContent-type: text/acl\r\nContent-length: 40\r\nAccess-Control-Allow-Origin: *\r\n'
       + 'Access-Control-Allow-Methods: POST, GET, OPTIONS\r\nAccess-Control-Allow-Headers: Content-Type\r\n'
-      + 'Access-Control-Allow-Age: 86400\r\n\r\n( ( name gdlkit ) ( status available ) )');
+      + 'Access-Control-Max-Age: 86400\r\n\r\n( ( name gdlkit ) ( status available ) )');
     const pre = await raw(a.port, 'OPTIONS / HTTP/1.1\r\nOrigin: http://x\r\n\r\n');
     assert.match(pre, /Content-length: 0\r\n[\s\S]*\r\n\r\n$/);
     assert.match(await post(a.port, '(start m1 r'), /^\( error "/);
@@ -155,6 +174,39 @@ describe('gdlkit serve and host in Node', { timeout: 300_000 }, () => {
     } finally {
       fake.close();
     }
+  });
+
+  for (const kind of ['node', 'native']) {
+    test(`${kind === 'node' ? 'npx gdlkit serve' : 'gdlkit serve'} --relay: a bare player's replies come back with CORS headers; a gone player is a 502`, async () => {
+      const bare = await noCorsPlayer(a);
+      const relay = await startEither(kind, ['--relay', bare.url], kind === 'native' ? nativeBinary() : undefined);
+      const gone = await startEither(kind, ['--relay', 'http://127.0.0.1:9/'], kind === 'native' ? nativeBinary() : undefined);
+      try {
+        assert.match(relay.log(), /relay on http:\/\/127\.0\.0\.1:\d+\/ to http:\/\/127\.0\.0\.1:\d+\//);
+        const direct = await raw(bare.server.address().port, 'POST / HTTP/1.0\r\nContent-Length: 8\r\n\r\n( INFO )');
+        assert.doesNotMatch(direct, /Access-Control/, 'the bare player sends no CORS headers');
+        const info = await raw(relay.port, 'POST / HTTP/1.0\r\nContent-Type: text/acl\r\nContent-Length: 8\r\n\r\n( INFO )');
+        assert.match(info, /^HTTP\/1\.0 200 OK\r\n[\s\S]*Access-Control-Allow-Origin: \*\r\n[\s\S]*\r\n\r\n\( \( name gdlkit \) \( status available \) \)$/);
+        const pre = await raw(relay.port, 'OPTIONS / HTTP/1.1\r\nOrigin: http://x\r\n\r\n');
+        assert.match(pre, /^HTTP\/1\.0 200 [\s\S]*Access-Control-Allow-Headers: Content-Type\r\n/);
+        const failed = await raw(gone.port, 'POST / HTTP/1.0\r\nContent-Length: 8\r\n\r\n( INFO )');
+        assert.match(failed, /^HTTP\/1\.0 502 [\s\S]*Access-Control-Allow-Origin: \*[\s\S]*\( error "http:\/\/127\.0\.0\.1:9\/: /);
+        await logMatching(gone, /\( INFO \): http:\/\/127\.0\.0\.1:9\//);
+      } finally {
+        relay.child.kill();
+        gone.child.kill();
+        bare.server.close();
+      }
+    });
+  }
+
+  test('serve --relay takes no player options', async () => {
+    const r = await run(['serve', '--relay', 'http://127.0.0.1:9311/', '--player', 'random']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /cannot be used with/);
+    const bad = await run(['serve', '--relay', 'ftp://x']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--relay/);
   });
 
   test('a port in use is an error, not another port', async () => {
@@ -248,7 +300,7 @@ describe('the page hosts a match (Match view)', { timeout: 300_000 }, () => {
   });
 
   test('a local gdlkit serve against the page\'s engine, board drawn, JSON downloadable', { skip: !built && 'site/pkg has no GgpMatch: run `npm run build`' }, async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    const ctx = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     ctx.setDefaultTimeout(60_000);
     const page = await ctx.newPage();
     const errors = [];
@@ -287,5 +339,39 @@ describe('the page hosts a match (Match view)', { timeout: 300_000 }, () => {
     assert.match(player.log(), /OPTIONS/, 'the browser sent the CORS preflight');
     assert.deepEqual(errors, []);
     await ctx.close();
+  });
+
+  test('a player without CORS headers: refused by the browser directly, played cleanly through `serve --relay`', { skip: !built && 'site/pkg has no GgpMatch: run `npm run build`' }, async () => {
+    const bare = await noCorsPlayer(player);
+    const relay = await startServer(['--relay', bare.url]);
+    const ctx = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 900 } });
+    try {
+      ctx.setDefaultTimeout(60_000);
+      /** One match on a new page, x at `url`, o the page's random player: the error cells. */
+      const match = async (url) => {
+        const page = await ctx.newPage();
+        await page.goto(new URL('?view=match&game=ticTacToe', site.url).href);
+        await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+        await page.waitForSelector('.match-seat select[data-role="x"]');
+        await page.selectOption('.match-seat select[data-role="x"]', 'remote');
+        await page.fill('.match-seat:nth-child(1) input.match-url', url);
+        await page.selectOption('.match-seat select[data-role="o"]', 'engine');
+        await page.selectOption('.match-seat:nth-child(2) select[aria-label^="Engine"]', 'random');
+        await page.fill('input[aria-label="Start clock (s)"]', '20');
+        await page.fill('input[aria-label="Play clock (s)"]', '5');
+        await page.click('text=Start match');
+        await page.waitForFunction(() => /Match over/.test(document.querySelector('.match-status')?.textContent ?? ''), null, { timeout: 120_000 });
+        assert.ok((await page.locator('.match-moves tbody tr').count()) >= 5, 'a whole game');
+        return page.locator('.match-moves .match-error').allTextContents();
+      };
+      const direct = await match(bare.url);
+      assert.ok(direct.length >= 3 && direct.every((e) => /CE/.test(e)), `every message to the bare player failed: ${direct.join(' ')}`);
+      assert.deepEqual(await match(`${relay.url}/`), [], `through the relay: no error\n${relay.log()}`);
+      await logMatching(relay, /START page\.\d+ x .* -> http:\/\/127\.0\.0\.1:\d+\/ -> ready/);
+    } finally {
+      await ctx.close();
+      relay.child.kill();
+      bare.server.close();
+    }
   });
 });

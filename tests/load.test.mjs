@@ -62,7 +62,7 @@ test('first load: the editor is interactive after at most 350 KiB gzip, before a
 });
 
 test('without the check wasm (blocked) the editor gets its diagnostics from the engine', async () => {
-  const context = await browser.newContext();
+  const context = await browser.newContext({ serviceWorkers: 'block' });
   try {
     await context.route('**/pkg-check/**', (route) => route.abort());
     const page = await context.newPage();

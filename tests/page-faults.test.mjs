@@ -34,7 +34,7 @@ after(async () => {
 
 /** A fresh page (own storage); `faults`: started in the test mode that accepts `testTrap`. */
 async function open(path, { faults = false } = {}) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 860 } });
   context.setDefaultTimeout(60_000); // a hang bound only: the machine may be loaded
   if (faults) await context.addInitScript(() => Object.assign(globalThis, { __gdlkitTestFaults: true }));
   const page = await context.newPage();

@@ -3,8 +3,10 @@
 // worker runs the wasm built with shared memory (site/pkg-threads/) with
 // one thread per core, and an engine seat with `cores=2` thinks in that
 // one worker on two threads, one tree (engine/worker-threads.js), instead
-// of on two workers that share nothing. Served without isolation, the
-// same seat uses two workers (tests/page.test.mjs covers that path).
+// of on two workers that share nothing. Served without the headers, the
+// page's service worker (site/isolation-sw.js) adds them after one reload;
+// with service workers blocked, the same seat uses two workers
+// (tests/page.test.mjs covers that path).
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -81,6 +83,38 @@ test('play: a trap in the engine on threads restarts its worker, threads and all
   assert.ok(threadWorkers.length >= 2, `thread workers started: ${threadWorkers.length}`);
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('a host without the headers: the service worker isolates the page after one reload, and the engine thinks on threads', async () => {
+  const plain = await serve({ port: 0, quiet: true }); // a static host: no COOP/COEP
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  try {
+    context.setDefaultTimeout(60_000);
+    await context.addInitScript(() => Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => 2 }));
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const workers = [];
+    page.on('worker', (w) => workers.push(w.url()));
+    await page.goto(new URL('?view=play&game=ticTacToe&players=mcts-solver:ms=200,cores=2;random', plain.url).href);
+    await page.waitForFunction(() => globalThis.crossOriginIsolated === true, null, { timeout: 60_000 });
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('gdlkit-isolation-reloaded')), '1', 'isolated by the reload');
+    await page.locator('.goals').waitFor({ state: 'visible', timeout: 60_000 });
+    assert.match(await page.locator('.play-status').getAttribute('title'), /2 threads/);
+    assert.ok(workers.some((u) => u.includes('thread-worker.js')), workers.join(' '));
+    // `?isolation=off` takes the worker away again, and the page reloads without it.
+    await page.goto(new URL('?view=editor&isolation=off', plain.url).href);
+    await page.waitForFunction(() => globalThis.crossOriginIsolated === false, null, { timeout: 60_000 });
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+    assert.equal(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()) === undefined), true);
+    await page.goto(new URL('?view=editor', plain.url).href);
+    assert.equal(await page.evaluate(() => globalThis.crossOriginIsolated), false, 'the worker is gone: the next visit starts unisolated');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+    plain.server.close();
+  }
 });
 
 test('match: two engine seats, each in its own worker on two threads, play a whole match without errors', async () => {

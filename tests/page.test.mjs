@@ -35,7 +35,7 @@ after(async () => {
 
 /** A fresh page (own storage) that records errors. */
 async function open(path, { context, viewport = { width: 1280, height: 860 } } = {}) {
-  const ctx = context ?? (await browser.newContext({ viewport }));
+  const ctx = context ?? (await browser.newContext({ serviceWorkers: 'block', viewport }));
   ctx.setDefaultTimeout(60_000); // a hang bound only: the machine may be loaded
   const page = await ctx.newPage();
   const errors = [];
@@ -827,7 +827,7 @@ test('embed: ?embed=1 shows only the view, restored from the URL', async () => {
 });
 
 test('deck: <gdl-tree> and <gdl-play> from one script tag', async () => {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const ctx = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
   ctx.setDefaultTimeout(60_000);
   const page = await ctx.newPage();
   const errors = [];
@@ -1172,6 +1172,8 @@ test('play: the default engine, MCTS-Solver, on two Web Workers (a tree each), a
   assert.ok((await page.locator('.history li').count()) >= 6, 'a game of at least five moves');
   // Tic-tac-toe's first player, searched to its proofs, never loses to random moves.
   assert.notEqual(await page.locator('.goal-list li[data-role="x"] .goal-value').textContent(), '0');
+  // Not isolated (service workers blocked here): the page says why it used workers.
+  assert.match(await page.locator('.play-status').getAttribute('title'), /2 workers\) \(one tree per worker: the page is not cross-origin isolated/);
   assert.deepEqual(errors, []);
   await context.close();
 });

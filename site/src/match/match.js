@@ -31,7 +31,9 @@ async function fetchAnswer(url, body, timeoutMs) {
       body,
       signal: AbortSignal.timeout(timeoutMs),
     });
-    return { body: await res.text() };
+    const reply = await res.text();
+    // A relay (`gdlkit serve --relay`) says so when its player failed.
+    return res.ok ? { body: reply } : { error: 'connection', detail: `HTTP ${res.status}: ${reply.slice(0, 200)}` };
   } catch (e) {
     return e?.name === 'TimeoutError' ? { error: 'timeout' } : { error: 'connection', detail: String(e?.message ?? e) };
   }

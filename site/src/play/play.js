@@ -8,6 +8,7 @@
 // human seats), engine seats are told only theirs, and everything is
 // revealed at the end.
 
+import { canShareMemory } from '../engine/start.js';
 import { autoCores, DEFAULT_PLAYER, engine, engineEvents, features, specOnThreads, terminateThinkers, thinkers, thinkThreads } from '../engine/client.js';
 import { parallelBestMove, parallelEnsembleMove } from '../../../js/parallel.js';
 import { movesFromText, movesToText } from '../state.js';
@@ -796,7 +797,10 @@ export class PlayView {
     if (this.message) text = `${text} ${this.message}`;
     this.status.textContent = text;
     // Which engine made the last move, on how many workers or threads (on hover).
-    this.status.title = this.lastStats?.name ? `last engine move: ${this.lastStats.name}` : '';
+    const name = this.lastStats?.name;
+    // Several workers instead of threads: say why, so the fallback is visible.
+    const why = / workers\)/.test(name ?? '') && !canShareMemory() ? ' (one tree per worker: the page is not cross-origin isolated, so its workers cannot share memory)' : '';
+    this.status.title = name ? `last engine move: ${name}${why}` : '';
   }
 
   /** The current state's board, split into cells in Rust (the worker's `board`), or null. */

@@ -1,8 +1,9 @@
 //! `gdlkit serve [--port 9147] [--host 127.0.0.1] [--player SPEC]
-//! [--engine …] [--margin-ms N] [--log FILE]`: a GGP player server
-//! (protocol in `ggp/`). Natively it binds a socket here; through
-//! WebAssembly, the Node CLI (`js/cli.js`) owns the socket and feeds the
-//! same [`Session`].
+//! [--engine …] [--margin-ms N] [--log FILE] [--relay URL]`: a GGP player
+//! server (protocol in `ggp/`), or with `--relay` a relay that forwards to
+//! another player with CORS headers for pages. Natively it binds a socket
+//! here; through WebAssembly, the Node CLI (`js/cli.js`) owns the socket
+//! and feeds the same [`Session`] (or [`crate::ggp::relay`]).
 
 use super::options::EngineArg;
 use super::{Fail, Host, Output};
@@ -40,8 +41,21 @@ pub struct ServeArgs {
     /// or `legal` player never solves)
     #[arg(long)]
     no_solve: bool,
+    /// Play no game: forward every message to the player at URL and send
+    /// its reply back with CORS headers, so that a page (the site's Match
+    /// view) can host a match against a player that sends none (Sancho,
+    /// ggp-base's players)
+    #[arg(long, value_name = "URL", value_parser = relay_url,
+          conflicts_with_all = ["player", "margin_ms", "seed", "no_solve", "name"])]
+    relay: Option<String>,
     #[command(flatten)]
     engine: EngineArg,
+}
+
+fn relay_url(text: &str) -> Result<String, String> {
+    crate::ggp::http::split_url(text)
+        .map(|_| text.to_string())
+        .map_err(|e| e.to_string())
 }
 
 fn player_spec(text: &str) -> Result<PlayerSpec, String> {
@@ -73,6 +87,8 @@ pub struct ServeOptions {
     pub port: u16,
     pub log: Option<String>,
     pub player: PlayerConfig,
+    /// `--relay URL`: forward to this player instead of playing.
+    pub relay: Option<String>,
 }
 
 /// The options of `gdlkit serve ARGS…` (the Node server parses them here).
@@ -88,6 +104,7 @@ fn from_args(a: ServeArgs) -> ServeOptions {
         host: a.host,
         port: a.port,
         log: a.log,
+        relay: a.relay,
         player: PlayerConfig {
             name: a.name,
             spec: a.player,
@@ -142,22 +159,24 @@ pub fn run(args: ServeArgs, _host: &mut dyn Host, _out: &mut Output) -> Result<i
         .local_addr()
         .map(|a| a.to_string())
         .unwrap_or_default();
-    log(&format!(
-        "gdlkit serve: {} player on http://{addr}/ (margin {} ms)",
-        o.player.spec.name(),
-        o.player.margin_ms
-    ));
-    crate::ggp::net::serve(listener, &mut session(&o), Box::new(log));
+    log(&banner(&o, &addr));
+    match &o.relay {
+        Some(to) => crate::ggp::net::relay(listener, to, Box::new(log)),
+        None => crate::ggp::net::serve(listener, &mut session(&o), Box::new(log)),
+    }
     Ok(super::EXIT_OK)
 }
 
 /// The first log line (tests read the port from it).
 pub fn banner(o: &ServeOptions, addr: &str) -> String {
-    format!(
-        "gdlkit serve: {} player on http://{addr}/ (margin {} ms)",
-        o.player.spec.name(),
-        o.player.margin_ms
-    )
+    match &o.relay {
+        Some(to) => format!("gdlkit serve: relay on http://{addr}/ to {to}"),
+        None => format!(
+            "gdlkit serve: {} player on http://{addr}/ (margin {} ms)",
+            o.player.spec.name(),
+            o.player.margin_ms
+        ),
+    }
 }
 
 /// A log line with the UTC time of day, `[HH:MM:SS.mmm] line`.

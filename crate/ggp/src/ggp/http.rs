@@ -258,7 +258,9 @@ pub fn response(status: u16, body: &str) -> Vec<u8> {
         400 => "Bad Request",
         408 => "Request Timeout",
         413 => "Payload Too Large",
+        502 => "Bad Gateway",
         503 => "Service Unavailable",
+        504 => "Gateway Timeout",
         _ => "Error",
     };
     format!(
@@ -268,7 +270,7 @@ pub fn response(status: u16, body: &str) -> Vec<u8> {
          Access-Control-Allow-Origin: *\r\n\
          Access-Control-Allow-Methods: POST, GET, OPTIONS\r\n\
          Access-Control-Allow-Headers: Content-Type\r\n\
-         Access-Control-Allow-Age: 86400\r\n\
+         Access-Control-Max-Age: 86400\r\n\
          \r\n\
          {body}",
         body.len()

@@ -1,7 +1,8 @@
 //! Native sockets (not compiled for WebAssembly, where JavaScript owns the
-//! sockets): the player server's accept loop and the manager's HTTP client.
-//! Blocking I/O with timeouts; a thread per connection on the server and per
-//! player message on the manager; no async runtime.
+//! sockets): the player server's accept loop, the relay's, and the
+//! manager's HTTP client. Blocking I/O with timeouts; a thread per
+//! connection on the servers and per player message on the manager; no
+//! async runtime.
 
 use super::http::{self, Incoming, Parsed};
 use super::manager::{epoch_ms, Answer, Failure, GameMatch, Outgoing};
@@ -33,7 +34,7 @@ pub fn serve(listener: TcpListener, session: &mut Session, log: Box<dyn FnMut(&s
     let log = Arc::new(Mutex::new(log));
     let (jobs, queue) = mpsc::channel::<Job>();
     let accept_log = log.clone();
-    std::thread::spawn(move || accept(&listener, &jobs, &accept_log));
+    std::thread::spawn(move || accept(&listener, &accept_log, move |s| answer(s, &jobs)));
     loop {
         let job = if session.ponders() {
             match queue.try_recv() {
@@ -66,8 +67,44 @@ pub fn serve(listener: TcpListener, session: &mut Session, log: Box<dyn FnMut(&s
 /// How long one pondering search runs before the queue is looked at again.
 pub const PONDER_SLICE_MS: f64 = 100.0;
 
-/// Accepts connections and starts a thread for each.
-fn accept(listener: &TcpListener, jobs: &mpsc::Sender<Job>, log: &Arc<Mutex<Log>>) {
+/// Relays GGP requests to the player at `to` forever ([`super::relay`]),
+/// one log line per message; a thread per connection, so a player that
+/// thinks on one message delays no other.
+pub fn relay(listener: TcpListener, to: &str, log: Box<dyn FnMut(&str) + Send>) {
+    let to = to.to_string();
+    accept(&listener, &Arc::new(Mutex::new(log)), move |s| relay_one(s, &to));
+}
+
+/// Reads one request, forwards it and sends the player's reply back.
+fn relay_one(mut stream: TcpStream, to: &str) -> String {
+    let mut held = Held(0);
+    let (parsed, _) = read_request(&mut stream, Instant::now() + REQUEST_DEADLINE, &mut held);
+    drop(held);
+    let (bytes, line, refused) = match super::relay::step(parsed) {
+        super::relay::Step::Answer(bytes, line) => (bytes, line, true),
+        super::relay::Step::Forward(text) => {
+            let t0 = Instant::now();
+            let answer = post(to, &text, super::relay::TIMEOUT_MS);
+            let ms = t0.elapsed().as_secs_f64() * 1000.0;
+            let (bytes, line) = super::relay::reply(to, &text, &answer, ms);
+            (bytes, line, false)
+        }
+    };
+    let _ = stream.write_all(&bytes);
+    let _ = stream.flush();
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    if refused {
+        drain(&mut stream);
+    }
+    line
+}
+
+/// Accepts connections and has `handle` serve each on its own thread;
+/// `handle` returns the log line.
+fn accept<H>(listener: &TcpListener, log: &Arc<Mutex<Log>>, handle: H)
+where
+    H: Fn(TcpStream) -> String + Clone + Send + 'static,
+{
     let open = Arc::new(AtomicUsize::new(0));
     for stream in listener.incoming() {
         match stream {
@@ -83,11 +120,11 @@ fn accept(listener: &TcpListener, jobs: &mpsc::Sender<Job>, log: &Arc<Mutex<Log>
                     let _ = stream.write_all(&http::response(status, &body));
                     continue;
                 }
-                let (jobs, log, count) = (jobs.clone(), log.clone(), open.clone());
+                let (handle, log, count) = (handle.clone(), log.clone(), open.clone());
                 let spawned = std::thread::Builder::new()
                     .name("ggp-connection".into())
                     .spawn(move || {
-                        let line = answer(stream, &jobs);
+                        let line = handle(stream);
                         count.fetch_sub(1, Ordering::SeqCst);
                         write_log(&log, &format!("{peer} {line}"));
                     });

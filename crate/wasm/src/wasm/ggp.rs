@@ -53,6 +53,48 @@ impl GgpServer {
     pub fn log(&self) -> Option<String> {
         self.options.log.clone()
     }
+    /// `--relay URL`, if given: the server forwards to that player
+    /// ([`GgpServer::relay_step`]) instead of answering with its session.
+    #[wasm_bindgen(getter)]
+    pub fn relay(&self) -> Option<String> {
+        self.options.relay.clone()
+    }
+    /// A relay's next step for the bytes read so far: `undefined` while the
+    /// request is incomplete, `{forward: message}` to post to the player
+    /// (then [`GgpServer::relay_reply`]), or `{response, log}` to send at
+    /// once (a CORS preflight, a bad request).
+    #[wasm_bindgen(js_name = relayStep)]
+    pub fn relay_step(incoming: &GgpIncoming, closed: bool) -> JsValue {
+        use crate::ggp::relay::{step, Step};
+        match http::parse_incoming(&incoming.inc, closed) {
+            http::Parsed::Incomplete => JsValue::UNDEFINED,
+            parsed => match step(parsed) {
+                Step::Forward(message) => {
+                    let out = js_sys::Object::new();
+                    super::js::set(&out, "forward", &JsValue::from_str(&message));
+                    out.into()
+                }
+                Step::Answer(response, log) => reply_object(&response, &log),
+            },
+        }
+    }
+    /// The relay's `{response, log}` for the player's `answer` (as
+    /// `GgpMatch.deliver` takes one) to `message`, after `ms`.
+    #[wasm_bindgen(js_name = relayReply)]
+    pub fn relay_reply(&self, message: &str, answer: JsValue, ms: f64) -> Result<JsValue, JsValue> {
+        let to = self.options.relay.as_deref().unwrap_or_default();
+        let answer = answer_from_js(
+            serde_wasm_bindgen::from_value(answer)
+                .map_err(|e| type_error(&format!("answer: {e}")))?,
+        );
+        let (response, log) = crate::ggp::relay::reply(to, message, &answer, ms);
+        Ok(reply_object(&response, &log))
+    }
+    /// Milliseconds a relay waits for its player.
+    #[wasm_bindgen(js_name = relayTimeoutMs)]
+    pub fn relay_timeout_ms() -> f64 {
+        crate::ggp::relay::TIMEOUT_MS as f64
+    }
     /// The first log line, once listening on `addr` (`host:port`).
     pub fn banner(&self, addr: &str) -> String {
         serve::banner(&self.options, addr)
@@ -237,6 +279,14 @@ struct AnswerJs {
     detail: Option<String>,
 }
 
+fn answer_from_js(a: AnswerJs) -> Answer {
+    match (a.body, a.error.as_deref()) {
+        (Some(b), _) => Ok(b),
+        (None, Some("timeout")) => Err(Failure::Timeout),
+        _ => Err(Failure::Connection(a.detail.unwrap_or_default())),
+    }
+}
+
 /// One match as ggp-base's `GameServer` runs it; the caller sends the
 /// messages of `requests()` and passes the answers to `deliver`.
 #[wasm_bindgen]
@@ -282,14 +332,7 @@ impl GgpMatch {
         };
         let list: Vec<AnswerJs> = serde_wasm_bindgen::from_value(answers)
             .map_err(|e| type_error(&format!("answers: {e}")))?;
-        let answers: Vec<Answer> = list
-            .into_iter()
-            .map(|a| match (a.body, a.error.as_deref()) {
-                (Some(b), _) => Ok(b),
-                (None, Some("timeout")) => Err(Failure::Timeout),
-                _ => Err(Failure::Connection(a.detail.unwrap_or_default())),
-            })
-            .collect();
+        let answers: Vec<Answer> = list.into_iter().map(answer_from_js).collect();
         self.m
             .deliver(answers, now)
             .map_err(|e| JsValue::from(js_sys::Error::new(&e.to_string())))?;
