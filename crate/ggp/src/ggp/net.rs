@@ -72,7 +72,9 @@ pub const PONDER_SLICE_MS: f64 = 100.0;
 /// thinks on one message delays no other.
 pub fn relay(listener: TcpListener, to: &str, log: Box<dyn FnMut(&str) + Send>) {
     let to = to.to_string();
-    accept(&listener, &Arc::new(Mutex::new(log)), move |s| relay_one(s, &to));
+    accept(&listener, &Arc::new(Mutex::new(log)), move |s| {
+        relay_one(s, &to)
+    });
 }
 
 /// Reads one request, forwards it and sends the player's reply back.

@@ -57,11 +57,17 @@ pub fn reply(to: &str, message: &str, answer: &Answer, ms: f64) -> (Vec<u8>, Str
         ),
         Err(Failure::Timeout) => {
             let why = format!("{to} did not answer within {} s", TIMEOUT_MS / 1000);
-            (http::response(504, &error_body(&why)), format!("{asked}: {why}"))
+            (
+                http::response(504, &error_body(&why)),
+                format!("{asked}: {why}"),
+            )
         }
         Err(Failure::Connection(e)) => {
             let why = format!("{to}: {e}");
-            (http::response(502, &error_body(&why)), format!("{asked}: {why}"))
+            (
+                http::response(502, &error_body(&why)),
+                format!("{asked}: {why}"),
+            )
         }
     }
 }
@@ -105,7 +111,12 @@ mod tests {
 
     #[test]
     fn the_players_reply_goes_back_with_cors_and_its_failures_as_errors() {
-        let (ok, log) = reply("http://p/", "( PLAY m1 nil )", &Ok("( mark 1 1 )".into()), 12.0);
+        let (ok, log) = reply(
+            "http://p/",
+            "( PLAY m1 nil )",
+            &Ok("( mark 1 1 )".into()),
+            12.0,
+        );
         let ok = text(&ok);
         assert!(ok.starts_with("HTTP/1.0 200"));
         assert!(ok.ends_with("\r\n\r\n( mark 1 1 )"));
@@ -113,14 +124,22 @@ mod tests {
         assert!(log.contains("( mark 1 1 )"), "{log}");
         let (late, _) = reply("http://p/", "x", &Err(Failure::Timeout), 1.0);
         assert!(text(&late).starts_with("HTTP/1.0 504"));
-        let (gone, log) = reply("http://p/", "x", &Err(Failure::Connection("refused".into())), 1.0);
+        let (gone, log) = reply(
+            "http://p/",
+            "x",
+            &Err(Failure::Connection("refused".into())),
+            1.0,
+        );
         assert!(text(&gone).starts_with("HTTP/1.0 502"));
         assert!(log.contains("refused"));
     }
 
     #[test]
     fn a_start_is_clipped_in_the_log() {
-        let start = format!("( START m1 white ( {} ) 60 10 )", "( role white ) ".repeat(50));
+        let start = format!(
+            "( START m1 white ( {} ) 60 10 )",
+            "( role white ) ".repeat(50)
+        );
         let (_, log) = reply("http://p/", &start, &Ok("ready".into()), 1.0);
         assert!(log.len() < 200, "{log}");
     }
