@@ -40,8 +40,8 @@
 // default a native `gdlkit serve` with the baseline spec). The site is
 // served cross-origin isolated, as `npm start` serves it, so the engine
 // thinks on one thread per core (up to 8), one tree; an `--opponent` is reached through `gdlkit serve --relay` (Sancho sends no
-// CORS headers). Games are then names from the site's library (games/);
-// it needs `npm run build`.
+// CORS headers). The page is given the corpus's rules (a name not in the
+// corpus is taken from the site's library); it needs `npm run build`.
 //
 // `--out FILE` is written after every match, so a stopped series keeps
 // what it played.
@@ -53,6 +53,7 @@ import { connect } from 'node:net';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { deflateSync } from 'node:zlib';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // The shared corpus beside the checkout (or beside its parent, for a worktree).
@@ -283,7 +284,10 @@ async function pageMatch(game, seat, page, opp, o) {
   try {
     const p = await tab.newPage();
     p.setDefaultTimeout(60_000);
-    await p.goto(new URL(`?view=match&game=${encodeURIComponent(game)}`, page.url).href);
+    // The corpus's rules, as the native series plays them, else the site library's game of that name.
+    const file = gameFile(game);
+    const rules = existsSync(file) ? `kif=${deflateSync(readFileSync(file)).toString('base64url')}` : `game=${encodeURIComponent(game)}`;
+    await p.goto(new URL(`?view=match&${rules}`, page.url).href);
     await p.waitForSelector('body[data-ready="true"]');
     await p.waitForSelector('.match-seat select.match-kind');
     const roles = await p.$$eval('.match-seat select.match-kind', (ss) => ss.map((s) => s.dataset.role));

@@ -26,6 +26,24 @@ export function serve(args) {
     const a = listener.address();
     log(server.banner(`${a.address}:${a.port}`));
   });
+  if (!server.relay) ponder(server);
+}
+
+/** Milliseconds of one pondering slice: a request's bytes wait at most this long to be read. */
+const PONDER_SLICE_MS = 50;
+
+/**
+ * Thinks on the opponents' time while no request is being read, as the
+ * native server does: slices of the event loop's idle time, each followed
+ * by the reading of whatever arrived meanwhile; an idle player (no match,
+ * a solved game) is asked again after a while.
+ */
+function ponder(server) {
+  const slice = () => {
+    const added = load.open === 0 ? server.ponder(PONDER_SLICE_MS) : 0;
+    setTimeout(slice, added > 0 ? 0 : 100).unref();
+  };
+  setTimeout(slice, 100).unref();
 }
 
 /** Connections open and bytes of requests held, over all connections. */

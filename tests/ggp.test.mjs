@@ -200,6 +200,34 @@ describe('gdlkit serve and host in Node', { timeout: 300_000 }, () => {
     });
   }
 
+  test('npx gdlkit serve ponders between messages: the tree grows on the opponent\'s time', async () => {
+    // As tests for the native session (ggp/session/tests.rs): tic-tac-toe as
+    // x, 50 playouts a move; one server ponders while o thinks, the other
+    // (ponder=off) does not. The next move's tree tells them apart.
+    const rules = readFileSync(join(ROOT, 'games', 'ticTacToe.kif'), 'utf8').replace(/;.*$/gm, '');
+    const spec = 'mcts:solver=on,transpositions=off,playouts=50';
+    const [on, off] = await Promise.all([startServer(['--player', spec, '--no-solve']), startServer(['--player', `${spec},ponder=off`, '--no-solve'])]);
+    try {
+      // The nodes of the last searched move (a forced noop is not searched).
+      const nodes = (server) => Number(/\((\d+) nodes/.exec(server.log().split('\n').filter((l) => / nodes/.test(l)).at(-1) ?? '')?.[1]);
+      let ours;
+      for (const server of [on, off]) {
+        assert.equal(await post(server.port, `( START m x ( ${rules} ) 60 30 )`), 'ready');
+        ours = await post(server.port, '( PLAY m NIL )');
+        assert.equal(await post(server.port, `( PLAY m ( ${ours} noop ) )`), 'noop');
+      }
+      await new Promise((r) => setTimeout(r, 1500)); // o thinks; only `on` ponders
+      const theirs = ours.includes('2 2') ? '( mark 1 1 )' : '( mark 2 2 )';
+      for (const server of [on, off]) await post(server.port, `( PLAY m ( noop ${theirs} ) )`);
+      const searchedTwice = /\(\d+ nodes[\s\S]*\(\d+ nodes/;
+      await Promise.all([logMatching(on, searchedTwice), logMatching(off, searchedTwice)]);
+      assert.ok(nodes(on) >= nodes(off) + 50, `pondered: ${nodes(on)} nodes; not: ${nodes(off)}\n${on.log()}`);
+    } finally {
+      on.child.kill();
+      off.child.kill();
+    }
+  });
+
   test('serve --relay takes no player options', async () => {
     const r = await run(['serve', '--relay', 'http://127.0.0.1:9311/', '--player', 'random']);
     assert.equal(r.code, 2);

@@ -137,6 +137,12 @@ impl GgpServer {
         let (response, log) = self.session.answer(input, arrival);
         reply_object(&response, &log)
     }
+    /// Thinks for about `ms` milliseconds on the opponents' time, as the
+    /// native server does while no message waits; the playouts added (0:
+    /// nothing to ponder until the next message).
+    pub fn ponder(&mut self, ms: f64) -> f64 {
+        self.session.ponder(ms) as f64
+    }
     /// Connections served at once.
     #[wasm_bindgen(js_name = maxConnections)]
     pub fn max_connections() -> usize {
@@ -237,6 +243,14 @@ impl GgpPlayer {
             log: &r.log,
             busy,
         })
+    }
+    /// Thinks for about `ms` milliseconds on the opponents' time, as
+    /// `gdlkit serve` does between messages; the playouts added. 0 when
+    /// the player has nothing to ponder (no match, a solved game or proven
+    /// root, a player that keeps no tree): the caller stops until the next
+    /// message.
+    pub fn ponder(&mut self, ms: f64) -> f64 {
+        self.session.ponder(ms) as f64
     }
     /// After START, applies the match's joint moves so far (`string[][]`,
     /// role order) without choosing: a player rebuilt in a fresh worker
