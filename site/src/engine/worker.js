@@ -308,13 +308,12 @@ const ops = {
 
   /** One message to the page's engine player `key` (created with `spec`, `marginMs`). */
   ggpPlayer({ key, spec, marginMs, message }) {
-    pondering = null;
     if (!ggpPlayers.has(key)) ggpPlayers.set(key, new wasm.GgpPlayer(spec, marginMs));
     const reply = ggpPlayers.get(key).handle(message);
     if (!reply.busy) {
       ggpPlayers.get(key).free();
       ggpPlayers.delete(key);
-    } else ponderUntilNextMessage(key);
+    }
     return reply;
   },
 
@@ -324,7 +323,6 @@ const ops = {
    * applied without choosing (`GgpPlayer.catchUp`). Returns START's reply.
    */
   ggpPlayerResume({ key, spec, marginMs, start, moves }) {
-    pondering = null;
     ggpPlayers.get(key)?.free();
     ggpPlayers.delete(key);
     const player = new wasm.GgpPlayer(spec, marginMs);
@@ -356,31 +354,6 @@ const ops = {
 };
 
 const oneShot = (f) => ({ step: () => ({ done: true, value: f() }) });
-
-// Between two messages the engine seat's player thinks on the opponents'
-// time, as `gdlkit serve` does, in slices short enough that a message
-// waits at most one of them (its clock runs from the call, inside the
-// margin). Any message, to any player, stops it.
-const PONDER_SLICE_MS = 50;
-/** The key of the player pondering, or null. */
-let pondering = null;
-
-function ponderUntilNextMessage(key) {
-  pondering = key;
-  const slice = () => {
-    const player = ggpPlayers.get(key);
-    if (pondering !== key || !player) return;
-    let added = 0;
-    try {
-      added = player.ponder(PONDER_SLICE_MS);
-    } catch {
-      // A broken instance fails the next message, which restarts the worker.
-    }
-    if (added > 0) setTimeout(slice, 0);
-    else if (pondering === key) pondering = null;
-  };
-  setTimeout(slice, 0);
-}
 
 // ---- the Perfect-play switch: one solved game kept in this worker ----
 /** `{text, job}`: the last game solved (its SolveJob answers the positions' values). */

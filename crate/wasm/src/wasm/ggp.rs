@@ -244,14 +244,6 @@ impl GgpPlayer {
             busy,
         })
     }
-    /// Thinks for about `ms` milliseconds on the opponents' time, as
-    /// `gdlkit serve` does between messages; the playouts added. 0 when
-    /// the player has nothing to ponder (no match, a solved game or proven
-    /// root, a player that keeps no tree): the caller stops until the next
-    /// message.
-    pub fn ponder(&mut self, ms: f64) -> f64 {
-        self.session.ponder(ms) as f64
-    }
     /// After START, applies the match's joint moves so far (`string[][]`,
     /// role order) without choosing: a player rebuilt in a fresh worker
     /// catches up with the match (the Match view, `site/src/match`).
