@@ -52,7 +52,7 @@ async function lecturerOrigin(name, html, headers) {
 
 /** A page that records errors (uncaught exceptions and console errors). */
 async function newPage(options = {}) {
-  const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1100, height: 760 }, ...options });
+  const context = await browser.newContext({ viewport: { width: 1100, height: 760 }, ...options });
   context.setDefaultTimeout(60_000); // a hang bound only: the machine may be loaded
   const page = await context.newPage();
   const errors = [];
