@@ -41,8 +41,12 @@ pub struct Estimate {
     pub atoms: f64,
     /// Literals in the rule instances of the network (heads included).
     pub literals: f64,
-    /// The rule (of the program) with the most estimated literals.
+    /// The rule (of the program) with the most estimated literals in the
+    /// network.
     pub worst: Option<RuleEstimate>,
+    /// The rule whose instances add the most atoms, static rules included:
+    /// the atoms' culprit (a static cross product adds no literals).
+    pub largest: Option<RuleEstimate>,
     pub ms: f64,
 }
 
@@ -57,6 +61,9 @@ pub struct RuleEstimate {
     /// Instances of the rule and of its auxiliaries (after splitting).
     pub instances: f64,
     pub literals: f64,
+    /// Atoms its instances add (each piece's instances, at most the rows of
+    /// its head: a projection's many instances make few atoms).
+    pub atoms: f64,
 }
 
 impl Estimate {
@@ -65,6 +72,19 @@ impl Estimate {
     pub fn refuses(&self, budget: &Budget) -> bool {
         self.literals > REFUSE_FACTOR * budget.max_literals as f64
             || self.atoms > REFUSE_FACTOR * budget.max_atoms as f64
+    }
+
+    /// The rule to blame for the measure furthest over `budget`: the most
+    /// instances when the atoms are (relative to their limit) further over
+    /// than the literals, else the most literals.
+    pub fn culprit(&self, budget: &Budget) -> Option<&RuleEstimate> {
+        let atoms = self.atoms / budget.max_atoms.max(1) as f64;
+        let literals = self.literals / budget.max_literals.max(1) as f64;
+        if atoms > literals {
+            self.largest.as_ref().or(self.worst.as_ref())
+        } else {
+            self.worst.as_ref()
+        }
     }
 
     /// Why the game is refused; `location` renders a span (a line and
@@ -78,7 +98,7 @@ impl Estimate {
             short(budget.max_literals as f64),
             short(budget.max_atoms as f64)
         );
-        if let Some(w) = &self.worst {
+        if let Some(w) = self.culprit(budget) {
             s += &format!(
                 "; the rule for {} at {} alone makes about {} instances",
                 w.head,
@@ -473,40 +493,52 @@ fn totals(
     s: &Sizes,
 ) -> Estimate {
     let atoms: f64 = s.rows.iter().sum::<f64>().min(CAP);
-    let mut per_rule: rustc_hash::FxHashMap<usize, (f64, f64)> = Default::default();
+    // Per program rule: instances of all its pieces, literals of the
+    // dynamic ones (static rules are not in the network), atoms added.
+    let mut per_rule: FxHashMap<usize, [f64; 3]> = Default::default();
     let mut literals = 0.0;
     for (p, &n) in pieces.iter().zip(inst) {
-        if !p.dynamic {
-            continue;
-        }
-        let lits = p.lits;
-        literals = (literals + n * lits).min(CAP);
+        let lits = if p.dynamic { n * p.lits } else { 0.0 };
+        literals = (literals + lits).min(CAP);
         let e = per_rule.entry(p.source).or_default();
-        e.0 = (e.0 + n).min(CAP);
-        e.1 = (e.1 + n * lits).min(CAP);
+        e[0] = (e[0] + n).min(CAP);
+        e[1] = (e[1] + lits).min(CAP);
+        e[2] = (e[2] + n.min(s.rows[p.rule.head_rel])).min(CAP);
     }
-    let worst = per_rule
-        .iter()
-        .filter(|(&src, _)| src < program.rules.len())
-        .max_by(|a, b| a.1 .1.total_cmp(&b.1 .1))
-        .map(|(&src, &(instances, literals))| {
-            let rule = &program.rules[src];
-            RuleEstimate {
-                rule: src,
-                span: rule.span,
-                head: format!(
-                    "{}/{}",
-                    terms.symbols.name(rule.head.rel),
-                    rule.head.arity()
-                ),
-                instances,
-                literals,
-            }
-        });
+    let rule_estimate = |(src, [instances, literals, atoms]): (usize, [f64; 3])| {
+        let rule = &program.rules[src];
+        RuleEstimate {
+            rule: src,
+            span: rule.span,
+            head: format!(
+                "{}/{}",
+                terms.symbols.name(rule.head.rel),
+                rule.head.arity()
+            ),
+            instances,
+            literals,
+            atoms,
+        }
+    };
+    let mut rules: Vec<(usize, [f64; 3])> = per_rule
+        .into_iter()
+        .filter(|(src, _)| *src < program.rules.len())
+        .collect();
+    // Ties broken by the rule's place, so the report does not depend on
+    // the map's order.
+    rules.sort_by_key(|r| r.0);
+    let by = |key: fn(&[f64; 3]) -> f64| {
+        rules
+            .iter()
+            .filter(|r| key(&r.1) > 0.0)
+            .max_by(|a, b| key(&a.1).total_cmp(&key(&b.1)).then(b.0.cmp(&a.0)))
+            .map(|&r| rule_estimate(r))
+    };
     Estimate {
         atoms,
         literals,
-        worst,
+        worst: by(|r| r[1]),
+        largest: by(|r| r[2]),
         ms: 0.0,
     }
 }

@@ -4,7 +4,7 @@
 //! it stopped. Small games list their ground rules. `gdlkit ground`, the
 //! npm `groundReport` and the page's Instantiation panel show this report.
 
-use super::estimate::{self, Estimate};
+use super::estimate::{self, Estimate, RuleEstimate};
 use super::instantiate::AtomId;
 use super::{engine_of, ground_program, Budget, FastEngine, GroundError, GroundProgram};
 use crate::clock::now_ms;
@@ -162,17 +162,29 @@ pub fn report(program: &Program, text: &str, budget: Budget) -> GroundReport {
         Ok(i) => i,
         Err(d) => {
             let reason = d.first().map_or_else(String::new, |d| d.message.clone());
-            return stopped(Outcome::Stopped, reason, &Estimate::default(), &line, t0);
+            let est = Estimate::default();
+            return stopped(
+                Outcome::Stopped,
+                reason,
+                est.worst.as_ref(),
+                &est,
+                &line,
+                t0,
+            );
         }
     };
     let est = estimate::estimate(program, interpreter.compiled(), interpreter.terms());
+    let culprit = est.culprit(&budget);
     if est.refuses(&budget) {
         let reason = est.reason(&budget, &|s| format!("line {}", line(s)));
-        return stopped(Outcome::Refused, reason, &est, &line, t0);
+        return stopped(Outcome::Refused, reason, culprit, &est, &line, t0);
     }
     let gp = match ground_program(program, budget) {
         Ok(gp) => gp,
-        Err(e) => return stopped(Outcome::Stopped, why(&e, &est, &line), &est, &line, t0),
+        Err(e) => {
+            let reason = why(&e, culprit, &line);
+            return stopped(Outcome::Stopped, reason, culprit, &est, &line, t0);
+        }
     };
     let names = Names::of(interpreter.compiled(), &gp);
     let mut r = counts(program, text, &gp, &names, &line);
@@ -180,7 +192,8 @@ pub fn report(program: &Program, text: &str, budget: Budget) -> GroundReport {
         Ok(f) => r.network = Some(network_size(&f)),
         Err(e) => {
             r.outcome = Outcome::Stopped;
-            r.stop = stopped(Outcome::Stopped, why(&e, &est, &line), &est, &line, t0).stop;
+            let reason = why(&e, culprit, &line);
+            r.stop = stopped(Outcome::Stopped, reason, culprit, &est, &line, t0).stop;
         }
     }
     r.ms = now_ms() - t0;
@@ -189,8 +202,8 @@ pub fn report(program: &Program, text: &str, budget: Budget) -> GroundReport {
 
 /// A stop's reason: the grounder's error, and the rule the estimate finds
 /// costliest.
-fn why(e: &GroundError, est: &Estimate, line: &dyn Fn(Span) -> u32) -> String {
-    match &est.worst {
+fn why(e: &GroundError, culprit: Option<&RuleEstimate>, line: &dyn Fn(Span) -> u32) -> String {
+    match culprit {
         Some(w) => format!(
             "{e}; the costliest rule by the size estimate is the rule for {} at line {} (about {} instances)",
             w.head,
@@ -201,15 +214,15 @@ fn why(e: &GroundError, est: &Estimate, line: &dyn Fn(Span) -> u32) -> String {
     }
 }
 
-/// The report of a game not grounded.
+/// The report of a game not grounded; `w` the rule it blames.
 fn stopped(
     outcome: Outcome,
     reason: String,
+    w: Option<&RuleEstimate>,
     est: &Estimate,
     line: &dyn Fn(Span) -> u32,
     t0: f64,
 ) -> GroundReport {
-    let w = est.worst.as_ref();
     GroundReport {
         outcome,
         relations: Vec::new(),

@@ -29,7 +29,7 @@ fn games_that_do_not_ground_are_refused_before_instantiation() {
         };
         let e = estimate(&text);
         assert!(e.refuses(&budget), "{name}: {e:?}");
-        let worst = e.worst.as_ref().expect("the exploding rule");
+        let worst = e.culprit(&budget).expect("the exploding rule");
         assert!(worst.instances > 0.0 && !worst.head.is_empty());
         // `auto` falls back with the estimate's reason (not a grounding
         // error: nothing was instantiated).

@@ -163,6 +163,38 @@ fn a_game_over_the_estimate_is_refused() {
         .contains(name));
 }
 
+/// A static cross product (60^5 atoms, no literal in the network) is
+/// refused for its atoms, and the stop blames the rule that makes them,
+/// not the dynamic rule with the most literals.
+#[test]
+fn a_static_cross_product_is_blamed_for_its_atoms() {
+    let nums: Vec<String> = (0..60).map(|i| format!("(num {i})")).collect();
+    let game = [
+        "(role a) (role b) (init (count 0))",
+        &nums.join(" "),
+        "(<= (big ?v ?w ?x ?y ?z) (num ?v) (num ?w) (num ?x) (num ?y) (num ?z))",
+        "(<= (legal a (pick ?v)) (true (count ?v)) (big ?v ?w ?x ?y ?z))",
+        "(legal b noop)",
+        "(<= (next (count ?v)) (does a (pick ?v)))",
+        "(<= terminal (true (count 59)))",
+        "(goal a 100) (goal b 0)",
+    ]
+    .join("\n");
+    let program = crate::parse_program(&game);
+    let r = report(&program, &game, Budget::default());
+    assert_eq!(r.outcome, Outcome::Refused, "{:?}", r.stop);
+    let stop = r.stop.expect("a stop");
+    assert_eq!(stop.rule.as_deref(), Some("big/5"), "{}", stop.reason);
+    assert_eq!(stop.line, Some(3));
+    let n = stop.estimated_instances.expect("instances");
+    assert!((n / 60f64.powi(5) - 1.0).abs() < 0.01, "{n}");
+    assert!(
+        stop.reason.contains("the rule for big/5 at line 3"),
+        "{}",
+        stop.reason
+    );
+}
+
 /// The report says what decomposition did, as the grounded program has it.
 #[test]
 fn the_report_counts_auxiliary_rules_and_exclusions() {
