@@ -92,12 +92,7 @@ fn relay_one(mut stream: TcpStream, to: &str) -> String {
             (bytes, line, false)
         }
     };
-    let _ = stream.write_all(&bytes);
-    let _ = stream.flush();
-    let _ = stream.shutdown(std::net::Shutdown::Write);
-    if refused {
-        drain(&mut stream);
-    }
+    send_reply(&mut stream, &bytes, refused);
     line
 }
 
@@ -171,12 +166,7 @@ fn answer(mut stream: TcpStream, jobs: &mpsc::Sender<Job>) -> String {
     let Some(((bytes, line), late)) = await_reply(&reply, &watch) else {
         return "the session stopped".into();
     };
-    let _ = stream.write_all(&bytes);
-    let _ = stream.flush();
-    let _ = stream.shutdown(std::net::Shutdown::Write);
-    if refused {
-        drain(&mut stream);
-    }
+    send_reply(&mut stream, &bytes, refused);
     if !late {
         return line;
     }
@@ -274,6 +264,18 @@ fn read_request(stream: &mut TcpStream, deadline: Instant, held: &mut Held) -> (
         }
     };
     (parsed, arrival.unwrap_or_else(crate::clock::now_ms))
+}
+
+/// Writes a reply and closes our side; then a refused request's unread rest
+/// is drained, so that closing does not reset the connection before the
+/// client has read the reply.
+fn send_reply(stream: &mut TcpStream, bytes: &[u8], refused: bool) {
+    let _ = stream.write_all(bytes);
+    let _ = stream.flush();
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    if refused {
+        drain(stream);
+    }
 }
 
 /// Reads and drops what the client still sends, for at most [`LINGER`].
