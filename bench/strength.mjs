@@ -102,8 +102,11 @@ function options(argv) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** The checkout's commit, as the tables name it. */
-const commit = () => spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim() || 'unknown';
+/** The checkout's commit, as the tables name it; with `--gdlkit` the binary too (a copy may be of another commit). */
+const commit = () => {
+  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim() || 'unknown';
+  return GDLKIT === join(ROOT, 'target', 'release', 'gdlkit') ? head : `${GDLKIT} (checkout ${head})`;
+};
 
 /**
  * The player's INFO status, or null while it does not answer. A raw socket,
