@@ -607,6 +607,8 @@ test('tree: chance nodes take the mean of their children (expectimax), MIN below
   await page.keyboard.press('End');
   // MAX takes the second chance node: the mean of MIN's 4 and 5.
   await page.waitForSelector('.root-value[data-value="4.5"]');
+  // The outline follows at the next frame's drawing (a loaded machine reads between).
+  await page.waitForSelector('.tree-outline li[data-kind="max"][data-value="4.5"]', { state: 'attached' });
   const outline = await page.locator('.tree-outline li').evaluateAll((l) => l.map((li) => [li.dataset.kind, li.dataset.value, li.dataset.status]));
   const of = (kind) => outline.filter(([k]) => k === kind).map(([, v]) => v);
   assert.deepEqual(of('chance'), ['2.5', '4.5']);
