@@ -74,9 +74,9 @@ impl Estimate {
             || self.atoms > REFUSE_FACTOR * budget.max_atoms as f64
     }
 
-    /// The rule to blame for the measure furthest over `budget`: the most
-    /// instances when the atoms are (relative to their limit) further over
-    /// than the literals, else the most literals.
+    /// The rule to blame for the measure furthest over `budget`: the one
+    /// adding the most atoms when the atoms are (relative to their limit)
+    /// further over than the literals, else the one with the most literals.
     pub fn culprit(&self, budget: &Budget) -> Option<&RuleEstimate> {
         let atoms = self.atoms / budget.max_atoms.max(1) as f64;
         let literals = self.literals / budget.max_literals.max(1) as f64;
@@ -520,19 +520,13 @@ fn totals(
             atoms,
         }
     };
-    let mut rules: Vec<(usize, [f64; 3])> = per_rule
-        .into_iter()
-        .filter(|(src, _)| *src < program.rules.len())
-        .collect();
-    // Ties broken by the rule's place, so the report does not depend on
-    // the map's order.
-    rules.sort_by_key(|r| r.0);
+    // Ties go to the earlier rule, so the report does not depend on the
+    // map's order.
     let by = |key: fn(&[f64; 3]) -> f64| {
-        rules
-            .iter()
-            .filter(|r| key(&r.1) > 0.0)
-            .max_by(|a, b| key(&a.1).total_cmp(&key(&b.1)).then(b.0.cmp(&a.0)))
-            .map(|&r| rule_estimate(r))
+        (per_rule.iter())
+            .filter(|(&src, r)| src < program.rules.len() && key(r) > 0.0)
+            .max_by(|a, b| key(a.1).total_cmp(&key(b.1)).then(b.0.cmp(a.0)))
+            .map(|(&src, &r)| rule_estimate((src, r)))
     };
     Estimate {
         atoms,

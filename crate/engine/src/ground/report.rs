@@ -162,12 +162,11 @@ pub fn report(program: &Program, text: &str, budget: Budget) -> GroundReport {
         Ok(i) => i,
         Err(d) => {
             let reason = d.first().map_or_else(String::new, |d| d.message.clone());
-            let est = Estimate::default();
             return stopped(
                 Outcome::Stopped,
                 reason,
-                est.worst.as_ref(),
-                &est,
+                None,
+                &Estimate::default(),
                 &line,
                 t0,
             );
