@@ -13,7 +13,7 @@
 //   node bench/strength.mjs [--games connectFour,breakthrough] [--matches 4]
 //       [--start 10] [--play 1] [--candidate SPEC] [--baseline SPEC]
 //       [--opponent URL[,URL...]] [--out FILE.json] [--log FILE] [--port P]
-//       [--gdlkit PATH] [--browser SPEC] [--draw N] [--seed S]
+//       [--gdlkit PATH] [--browser SPEC] [--draw N] [--seed S] [--seat K]
 //
 // Defaults: ticTacToe, connectFour, breakthrough and reversi from
 // ../shared/games/repository, 4 matches each, 10 s / 1 s, candidate = the
@@ -31,7 +31,10 @@
 // at random (seeded by `--seed`, default 1; the order is printed), each
 // kept only if its first match is clean on the opponent's side: a game the
 // opponent cannot set up (out of memory, a propnet that never finishes) is
-// listed and replaced by the next drawn game. Start Sancho with its 10 GB
+// listed and replaced by the next drawn game. The k-th kept game's first
+// match puts the candidate in seat k + K (`--seat K`, default 0), so a pool
+// of one match a game alternates seats, and `--seat 1` plays the other
+// seats of the same pool. Start Sancho with its 10 GB
 // heap (`sancho.sh` in ../shared/ggp/opponents, `SANCHO_JOPTS`).
 //
 // `--browser SPEC`: the candidate is instead the page's engine (the Match
@@ -77,6 +80,7 @@ function options(argv) {
     browser: null,
     draw: 0,
     seed: 1,
+    seat: 0,
   };
   for (let i = 0; i < argv.length; i += 2) {
     const [k, v] = [argv[i], argv[i + 1]];
@@ -95,6 +99,7 @@ function options(argv) {
     else if (k === '--browser') o.browser = v;
     else if (k === '--draw') o.draw = Number(v);
     else if (k === '--seed') o.seed = Number(v);
+    else if (k === '--seat') o.seat = Number(v);
     else throw new Error(`unknown option ${k}`);
   }
   return o;
@@ -333,11 +338,11 @@ const anyError = (e) => e.TO + e.IL + e.CE > 0;
  * player's, a loss one below some other's; `share` is the mean of all
  * players' goals per match (what the candidate scores with no edge).
  */
-async function playGame(game, oneMatch, o, stopEarly = false) {
+async function playGame(game, oneMatch, o, stopEarly = false, firstSeat = o.seat) {
   const roles = rolesOf(game);
   const row = { game, roles, played: 0, scores: [], shares: [], wins: 0, draws: 0, losses: 0, failures: [] };
   for (let g = 0; g < o.matches; g++, o.saveRow?.(row)) {
-    const seat = g % roles;
+    const seat = (g + firstSeat) % roles;
     row.played += 1;
     let m;
     try {
@@ -390,13 +395,18 @@ function drawnGames(seed) {
   return twoPlayer.map((f) => f.slice(0, -4));
 }
 
-/** The rows of `o.draw` drawn games whose first match the opponent played cleanly, and the games set aside. */
+/**
+ * The rows of `o.draw` drawn games whose first match the opponent played
+ * cleanly, and the games set aside.
+ */
 async function playDrawn(oneMatch, o) {
   const rows = [];
   const setAside = [];
   for (const game of drawnGames(o.seed)) {
     if (rows.length >= o.draw) break;
-    const row = await playGame(game, oneMatch, o, true);
+    // The kept games' first seats alternate, so one match a game still
+    // plays both seats across the pool.
+    const row = await playGame(game, oneMatch, o, true, o.seat + rows.length);
     const first = row.failures.find((f) => f.match === 1 && f.side !== 'candidate');
     if (first) setAside.push(`${game} (${first.side}: ${first.what})`);
     else rows.push(row);
@@ -451,7 +461,7 @@ async function main() {
   }
   const loadAfter = loadavg();
   const cand = o.browser ? `the page's engine ${o.browser} (Chromium, Match view)` : (o.candidate ?? '(serve default)');
-  const drawn = o.draw > 0 ? `, ${o.draw} games drawn with seed ${o.seed}` : '';
+  const drawn = o.draw > 0 ? `, ${o.draw} games drawn with seed ${o.seed} (first seats from ${o.seat})` : '';
   const against = [...(o.opponent ?? []), ...(opps.length > (o.opponent?.length ?? 0) ? [`baseline ${o.baseline}`] : [])].join(', ');
   const head = `candidate ${cand} vs ${against}, ${o.start} s / ${o.play} s, seats rotated${drawn}, gdlkit ${commit()}`;
   console.log(head);
