@@ -1259,9 +1259,14 @@ states: number,
  */
 expanded: number, terminal: number, 
 /**
- * Edges of the successor graph (the mover's moves).
+ * Edges of the successor graph (the mover's moves; where both roles
+ * choose, every pair of moves).
  */
-edges: number, seconds: number, statesPerSecond: number, 
+edges: number, 
+/**
+ * States where both roles choose at once.
+ */
+simultaneous: number, seconds: number, statesPerSecond: number, 
 /**
  * Bytes of the explored graph per state (states, index, edges, values).
  */

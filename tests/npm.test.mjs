@@ -76,6 +76,7 @@ before(() => {
   writeFileSync(join(scratch, 'coins.kif'), COINS);
   cpSync(join(ROOT, 'games', 'ticTacToe.kif'), join(scratch, 'ticTacToe.kif'));
   cpSync(join(ROOT, 'games', 'rockPaperScissors.kif'), join(scratch, 'rps.kif'));
+  cpSync(join(ROOT, 'games', 'threePlayerTicTacToe.kif'), join(scratch, 'ttt3.kif'));
   cpSync(join(ROOT, 'games', 'connectFour.kif'), join(scratch, 'connectFour.kif'));
 });
 
@@ -231,7 +232,12 @@ assert.equal(fresh.position(start), null, 'null until done');
 fresh.free();
 game.free();
 job.free();
-assert.throws(() => new SolveJob(readFileSync('rps.kif', 'utf8')).step(100000), { name: 'GdlSolveError', message: /simultaneous/ });
+// Both roles choose at once: solved, but the start has no value in pure moves.
+const rps = solve(readFileSync('rps.kif', 'utf8'));
+assert.equal(rps.complete, true);
+assert.equal(rps.initial, null);
+assert.ok(rps.stats.simultaneous > 0 && rps.byValue.some((c) => c.goals === null), JSON.stringify(rps.stats));
+assert.throws(() => new SolveJob(readFileSync('ttt3.kif', 'utf8')).step(100000), { name: 'GdlSolveError', message: /3 roles/ });
 console.log('solved');
 `,
     );

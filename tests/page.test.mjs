@@ -589,13 +589,15 @@ test('play: a solution file loads into Perfect play and marks the moves; one of 
   await context.close();
 });
 
-test('play: Perfect play on a game with simultaneous moves says why in one line, and marks nothing', async () => {
+test('play: Perfect play on a game with simultaneous moves solves it, says the start has no value, and marks nothing', async () => {
   const { page, errors, context } = await open('?view=play&game=rockPaperScissors&players=human;human');
   await page.waitForSelector('.human-moves button.move');
   await page.locator('.perfect-switch').check();
-  await page.waitForFunction(() => /Cannot solve this game/.test(document.querySelector('.perfect-status')?.textContent ?? ''), null, { timeout: 60_000 });
-  assert.match(await page.locator('.perfect-status').textContent(), /simultaneous/);
-  assert.equal(await page.locator('.perfect-switch').isChecked(), false);
+  await page.waitForFunction(() => /^Solved/.test(document.querySelector('.perfect-status')?.textContent ?? ''), null, { timeout: 60_000 });
+  const line = await page.locator('.perfect-status').textContent();
+  assert.match(line, /from the start no value/);
+  assert.match(line, /both roles choose \(\d+ states\)/);
+  assert.equal(await page.locator('.perfect-switch').isChecked(), true);
   assert.equal(await page.locator('[data-solved]').count(), 0);
   assert.deepEqual(errors, []);
   await context.close();

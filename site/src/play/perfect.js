@@ -75,7 +75,9 @@ export function summaryLine(summary, roles) {
   }
   const v = summary.initial;
   const start = v ? `${roles.map((r, i) => `${r} ${v.goals[i]}`).join(', ')}, ${v.movesToEnd} moves` : 'no value';
-  return `Solved (${summary.concept}): ${summary.stats.states.toLocaleString('en')} states; from the start ${start}. Marks: W win, D draw, L loss for the role to move, then moves to the end.`;
+  const n = summary.stats.simultaneous;
+  const both = n ? ` Where both roles choose (${n.toLocaleString('en')} states) a position has a value only at a saddle point in pure moves, and its moves are not marked.` : '';
+  return `Solved (${summary.concept}): ${summary.stats.states.toLocaleString('en')} states; from the start ${start}. Marks: W win, D draw, L loss for the role to move, then moves to the end.${both}`;
 }
 
 export class PerfectPlay {

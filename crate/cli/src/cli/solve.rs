@@ -218,20 +218,30 @@ fn text(path: &str, s: &Summary) -> String {
             );
         }
         None => {
+            let mixed = if st.simultaneous > 0 {
+                ", or where both roles choose, only mixed strategies have a value"
+            } else {
+                ""
+            };
+            let far = if s.complete {
+                ""
+            } else {
+                ", or not explored far enough"
+            };
             let _ = writeln!(
                 o,
-                "  initial state: unknown (no role can force the game to end{})",
-                if s.complete {
-                    ""
-                } else {
-                    ", or not explored far enough"
-                }
+                "  initial state: unknown (no role can force the game to end{mixed}{far})"
             );
         }
     }
+    let both = if st.simultaneous > 0 {
+        format!(", {} where both roles choose", st.simultaneous)
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         o,
-        "  states: {} ({} terminal, {} expanded), {} edges",
+        "  states: {} ({} terminal, {} expanded{both}), {} edges",
         st.states, st.terminal, st.expanded, st.edges
     );
     let _ = writeln!(o, "  states by value:");

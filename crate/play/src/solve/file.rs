@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! gdlkit-solution 1
-//! {"concept":"zero-sum","roles":["x","o"],"engine":"fast","complete":true,"stopped":null,"states":5478}
+//! {"concept":"zero-sum","roles":["x","o"],"engine":"fast","complete":true,"stopped":null,"states":5478,"simultaneous":0}
 //! 3c0f…(32 hex digits: the state's content key) 3232 9
 //! ```
 //!
@@ -29,6 +29,7 @@ pub fn write_solution(s: &Solution) -> String {
         "complete": s.complete,
         "stopped": s.stopped,
         "states": s.len(),
+        "simultaneous": s.stats.simultaneous,
     });
     let mut out = String::with_capacity(64 + s.len() * 44);
     let _ = writeln!(out, "{MAGIC} {FORMAT_VERSION}\n{header}");
@@ -82,6 +83,8 @@ fn read(text: &str) -> Result<Solution, String> {
         roles,
         stats: Stats {
             states: states as u64,
+            // Older files did not say: taking turns.
+            simultaneous: h.get("simultaneous").and_then(|v| v.as_u64()).unwrap_or(0),
             ..Stats::default()
         },
         lookup: Lookup::Keys(FxHashMap::default()),

@@ -9,7 +9,6 @@ use super::{kind, Depths, Limits, Lookup, Progress, Refusal, Solution, Stats, UN
 use crate::engine::{Engine, EngineState};
 use crate::ground::BitState;
 use crate::reasoner::{content_keys::Key, EvalError, StateMachine};
-use crate::terms::TermId;
 use rustc_hash::FxHashMap;
 
 /// The explored states: the fast engine's words in one flat vector, or
@@ -91,6 +90,7 @@ impl GraphJob {
                 goals: Vec::new(),
                 start: vec![0],
                 succ: Vec::new(),
+                cols: FxHashMap::default(),
             },
             stopped: None,
             refusal: None,
@@ -204,19 +204,23 @@ impl GraphJob {
             (_, 1) => 0,
             ([], _) => kind::FORCED as usize,
             ([r], _) => *r,
-            _ => {
-                return Err(Stop::Refuse(Refusal(format!(
-                    "both roles choose a move at once in a reachable state (index {i}): simultaneous moves have no minimax value (security values are not implemented)"
-                ))))
-            }
+            _ => kind::SIMULTANEOUS as usize,
         };
-        let chooser = if mover < 2 { mover } else { 0 };
-        let mut joint: Vec<TermId> = legal.iter().map(|m| m[0]).collect();
-        let mut succ = Vec::with_capacity(legal[chooser].len());
-        for &m in &legal[chooser] {
-            joint[chooser] = m;
-            let next = self.engine.next_state(&s, &joint)?;
-            succ.push(self.intern(next));
+        let mut succ = Vec::with_capacity(legal.iter().map(Vec::len).product());
+        // Every joint move, role 0's moves the rows (one row when role 0
+        // has one move), role 1's the columns.
+        for &a in &legal[0] {
+            for &b in legal.get(1).map_or(&[][..], Vec::as_slice) {
+                let next = self.engine.next_state(&s, &[a, b])?;
+                succ.push(self.intern(next));
+            }
+            if legal.len() == 1 {
+                let next = self.engine.next_state(&s, &[a])?;
+                succ.push(self.intern(next));
+            }
+        }
+        if mover == kind::SIMULTANEOUS as usize {
+            self.graph.cols.insert(i as u32, legal[1].len() as u32);
         }
         if self.graph.succ.len() + succ.len() > u32::MAX as usize {
             return Err(Stop::Limit(EvalError::Limit {
@@ -269,6 +273,7 @@ impl GraphJob {
                 .filter(|&&k| k == kind::TERMINAL)
                 .count() as u64,
             edges: self.graph.succ.len() as u64,
+            simultaneous: self.graph.cols.len() as u64,
             seconds,
             states_per_second: states as f64 / seconds.max(1e-9),
             bytes_per_state: (explored + self.graph.kind.len() * 4) as f64 / states.max(1) as f64,

@@ -15,8 +15,14 @@
 //! - **two roles, other goal pairs, taking turns**: each mover maximises its
 //!   own goal, ties broken by the opponent's lower goal (the thesis' minimax
 //!   adaptation, 3.2.3); states on or above a cycle get no value.
+//! - **two roles, zero-sum, both choosing at once** (in some or all
+//!   states): a state where both choose has a value when a saddle point in
+//!   pure moves gives it (one move of each role secures it whatever the
+//!   other plays); where only a mixed strategy would, the state and those
+//!   that must pass through it get none (the graph solver only).
 //!
-//! Simultaneous moves and more than two roles are refused with the reason.
+//! More than two roles are refused with the reason; in a game that is not
+//! zero-sum, states where both roles choose get no value.
 //! GDL-II games (chance and hidden information) are solved over their
 //! information sets instead (`chance/`).
 //! Moves to the end: the role that gets more hurries, the other delays
@@ -147,8 +153,11 @@ pub struct Stats {
     /// Of which expanded (all of them when complete).
     pub expanded: u64,
     pub terminal: u64,
-    /// Edges of the successor graph (the mover's moves).
+    /// Edges of the successor graph (the mover's moves; where both roles
+    /// choose, every pair of moves).
     pub edges: u64,
+    /// States where both roles choose at once.
+    pub simultaneous: u64,
     pub seconds: f64,
     pub states_per_second: f64,
     /// Bytes of the explored graph per state (states, index, edges, values).
@@ -392,14 +401,60 @@ impl Solution {
     /// move valued: a best one. Some left open (a partial solution, or a
     /// cycle nobody can force an end of): only a proved goal of 100, since
     /// an open move might beat any other valued one.
+    ///
+    /// Where both roles choose, a move that secures the state's value
+    /// whatever the other plays (among those, the one best on average over
+    /// the other's moves), or `None` when the state has no value.
     pub fn solved_move(
         &self,
         engine: &mut Engine,
         state: &EngineState,
         role: usize,
     ) -> Result<Option<TermId>, EvalError> {
+        if !engine.is_terminal(state)? {
+            let legal = engine.all_legal_moves(state)?;
+            if legal.len() == 2 && legal.iter().all(|m| m.len() > 1) {
+                return self.securing_move(engine, state, role, &legal);
+            }
+        }
         let moves = self.move_values(engine, state, role)?;
         Ok(self.solved_of(moves, role))
+    }
+
+    /// Where both roles choose (`legal`, per role): a move of `role` whose
+    /// every outcome is valued and worth at least the state's value to it.
+    fn securing_move(
+        &self,
+        engine: &mut Engine,
+        state: &EngineState,
+        role: usize,
+        legal: &[Vec<TermId>],
+    ) -> Result<Option<TermId>, EvalError> {
+        let Some(value) = self.value_of(engine, state) else {
+            return Ok(None);
+        };
+        let mut best: Option<(u32, TermId)> = None;
+        for &m in &legal[role] {
+            let mut total = 0;
+            let mut secure = true;
+            for &o in &legal[1 - role] {
+                let joint = if role == 0 { [m, o] } else { [o, m] };
+                let next = engine.next_state(state, &joint)?;
+                match self.value_of(engine, &next) {
+                    Some(v) if v.goals[role] >= value.goals[role] => {
+                        total += u32::from(v.goals[role])
+                    }
+                    _ => {
+                        secure = false;
+                        break;
+                    }
+                }
+            }
+            if secure && best.is_none_or(|(t, _)| total > t) {
+                best = Some((total, m));
+            }
+        }
+        Ok(best.map(|(_, m)| m))
     }
 
     /// [`Solution::solved_move`] among `moves` (`move_values`' result).
@@ -489,6 +544,9 @@ pub(crate) mod kind {
     pub const TERMINAL: u8 = 3;
     /// Found but not expanded (a partial exploration).
     pub const OPEN: u8 = 4;
+    /// Both roles choose: the successors are a matrix, role 0's moves
+    /// its rows (the graph solver only).
+    pub const SIMULTANEOUS: u8 = 5;
 }
 
 /// Why an exploration must stop now, if it must: cancellation, the
@@ -675,7 +733,12 @@ pub fn solve_picked(
 /// The player hook: a complete solution of the game on a copy of `engine`
 /// within `limits`, or `None` (refused, or not complete in time).
 pub fn try_solve(engine: &Engine, limits: Limits) -> Option<Solution> {
-    solve(engine.clone(), limits).ok().filter(|s| s.complete)
+    // Where both roles choose, a solution whose start has no value (no
+    // saddle point in pure moves) would leave most moves to the search
+    // anyway, without its pondering: not kept.
+    solve(engine.clone(), limits)
+        .ok()
+        .filter(|s| s.complete && (s.stats.simultaneous == 0 || s.initial().is_some()))
 }
 
 /// Number of states with one value (`goals` `None`: unknown).

@@ -10,12 +10,21 @@
 //!   can repeat for ever) or whose successors were not explored get no
 //!   value. The moves to the end come from a last attractor over the moves
 //!   that keep the value (`optimal_depths`).
+//!   Where both roles choose at once, a role forces a target when one of
+//!   its moves does whatever the other plays: the attractors give each
+//!   role's pure security value (`max_a min_b` and `min_b max_a`), and the
+//!   state has a value when the two meet, a saddle point in pure moves.
+//!   Where they do not, only a mixed strategy has a value, and the state
+//!   gets none (nor do the states from which the way to the end must pass
+//!   through it).
 //! - General-sum: backward induction in topological order (a state is
 //!   decided when all its successors are), each mover preferring its own
 //!   goal, then the opponent's lower goal, then fewer moves when it hurries
-//!   ([`hurry`]), more otherwise. States on or above a cycle stay unknown.
+//!   ([`hurry`]), more otherwise. States on or above a cycle stay unknown,
+//!   and so do the states where both roles choose.
 
 use super::{kind, Concept, UNKNOWN};
+use rustc_hash::FxHashMap;
 
 /// The explored state graph, the input of the retrograde analysis.
 pub(crate) struct Graph {
@@ -27,6 +36,10 @@ pub(crate) struct Graph {
     /// Successors of expanded state `i`: `succ[start[i]..start[i + 1]]`.
     pub start: Vec<u32>,
     pub succ: Vec<u32>,
+    /// States where both roles choose ([`kind::SIMULTANEOUS`]): the
+    /// number of role 1's moves. Their successors are the joint moves row
+    /// by row, a row per move of role 0.
+    pub cols: FxHashMap<u32, u32>,
 }
 
 /// Per state: goals (UNKNOWN when not decided) and moves to the end.
@@ -83,6 +96,9 @@ fn successors(g: &Graph, i: usize) -> &[u32] {
 struct Preds {
     start: Vec<u32>,
     pred: Vec<u32>,
+    /// Per entry, the edge's index in `Graph::succ` (kept only when some
+    /// state has both roles choose: it says which joint move it is).
+    edge: Vec<u32>,
 }
 
 impl Preds {
@@ -97,16 +113,60 @@ impl Preds {
         }
         let mut fill = start.clone();
         let mut pred = vec![0u32; g.succ.len()];
+        let mut edge = vec![0u32; if g.cols.is_empty() { 0 } else { g.succ.len() }];
         for i in 0..expanded(g) {
-            for &s in successors(g, i) {
-                pred[fill[s as usize] as usize] = i as u32;
+            for (k, &s) in successors(g, i).iter().enumerate() {
+                let at = fill[s as usize] as usize;
+                pred[at] = i as u32;
+                if let Some(e) = edge.get_mut(at) {
+                    *e = g.start[i] + k as u32;
+                }
                 fill[s as usize] += 1;
             }
         }
-        Preds { start, pred }
+        Preds { start, pred, edge }
     }
     fn of(&self, i: usize) -> &[u32] {
-        &self.pred[self.start[i] as usize..self.start[i + 1] as usize]
+        &self.pred[self.entries(i)]
+    }
+    fn entries(&self, i: usize) -> std::ops::Range<usize> {
+        self.start[i] as usize..self.start[i + 1] as usize
+    }
+}
+
+/// Where both roles choose, per move of the attacker the joint moves not
+/// yet in the attractor: the state joins when one of them reaches zero.
+struct Lines {
+    /// Per such state, where its counters start.
+    first: FxHashMap<u32, u32>,
+    left: Vec<u32>,
+}
+
+impl Lines {
+    fn new(g: &Graph, attacker: u8) -> Lines {
+        let mut first = FxHashMap::default();
+        let mut left = Vec::new();
+        for (&p, &cols) in &g.cols {
+            let rows = successors(g, p as usize).len() as u32 / cols;
+            let (lines, each) = if attacker == 0 {
+                (rows, cols)
+            } else {
+                (cols, rows)
+            };
+            first.insert(p, left.len() as u32);
+            left.extend(std::iter::repeat_n(each, lines as usize));
+        }
+        Lines { first, left }
+    }
+
+    /// Edge `e` of state `p` joined the attractor: whether `p` does now.
+    fn joined(&mut self, g: &Graph, attacker: u8, p: usize, e: u32) -> bool {
+        let cols = g.cols[&(p as u32)];
+        let k = e - g.start[p];
+        let line = if attacker == 0 { k / cols } else { k % cols };
+        let at = (self.first[&(p as u32)] + line) as usize;
+        self.left[at] -= 1;
+        self.left[at] == 0
     }
 }
 
@@ -131,6 +191,7 @@ fn attractor(
             }
         })
         .collect();
+    let mut lines = Lines::new(g, attacker);
     let mut queue: Vec<u32> = terminals(g)
         .filter(|&i| target(&g.goals[i]))
         .map(|i| i as u32)
@@ -142,13 +203,15 @@ fn attractor(
     while head < queue.len() {
         let u = queue[head] as usize;
         head += 1;
-        for &p in preds.of(u) {
-            let p = p as usize;
+        for at in preds.entries(u) {
+            let p = preds.pred[at] as usize;
             if depth[p] != NOT {
                 continue;
             }
             let joins = if g.kind[p] == attacker {
                 true
+            } else if g.kind[p] == kind::SIMULTANEOUS {
+                lines.joined(g, attacker, p, preds.edge[at])
             } else {
                 left[p] -= 1;
                 left[p] == 0
@@ -286,10 +349,10 @@ fn general_sum(g: &Graph, preds: &Preds) -> (Vec<[u8; 2]>, Vec<u32>) {
     let mut depth = vec![0u32; n];
     let mut left: Vec<u32> = (0..n)
         .map(|i| {
-            if i < expanded(g) && g.kind[i] != kind::TERMINAL {
+            if i < expanded(g) && g.kind[i] != kind::TERMINAL && g.kind[i] != kind::SIMULTANEOUS {
                 g.start[i + 1] - g.start[i]
             } else {
-                u32::MAX // open states are never decided
+                u32::MAX // open states and joint choices are never decided
             }
         })
         .collect();

@@ -305,7 +305,7 @@ impl SearchPlayer {
     /// which then plays the solution's moves where it settles the choice
     /// (`Solution::solved_move`) and searches elsewhere. Returns the
     /// solve's summary, or `null` (a `random` or `legal` player, or a
-    /// game the solver refuses: simultaneous moves, more than two roles).
+    /// game the solver refuses: more than two roles).
     #[wasm_bindgen(unchecked_return_type = "SolveSummary | null")]
     pub fn solve(
         &mut self,

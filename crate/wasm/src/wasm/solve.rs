@@ -84,7 +84,7 @@ impl SolveJob {
 
     /// Does about `budget` states' work (exploring, then valuing) and
     /// returns the progress; when `done`, makes the solution. Throws a
-    /// `GdlSolveError` when the game cannot be solved (simultaneous moves).
+    /// `GdlSolveError` when the game cannot be solved (more than two roles).
     #[wasm_bindgen(unchecked_return_type = "SolveProgress")]
     pub fn step(&mut self, budget: u32) -> Result<JsValue, JsValue> {
         let p = match &mut self.job {

@@ -313,6 +313,37 @@ fn a_small_game_is_solved_at_start_and_played_perfectly() {
 }
 
 #[test]
+fn where_both_roles_choose_a_solved_game_plays_its_securing_move() {
+    // Both pick a number at once; a wins with 2 whatever b picks, and with
+    // 1 only against 1: solved at start, a picks 2 without a search.
+    let game = "(role a) (role b) (num 1) (num 2) (init (open))
+        (<= (legal ?r (pick ?n)) (role ?r) (num ?n) (true (open)))
+        (<= (next (picked ?r ?n)) (does ?r (pick ?n)))
+        (<= terminal (not (true (open))))
+        (<= won (true (picked a 2)))
+        (<= won (true (picked a 1)) (true (picked b 1)))
+        (<= (goal a 100) won) (<= (goal a 0) (not won))
+        (<= (goal b 0) won) (<= (goal b 100) (not won))";
+    let config = PlayerConfig {
+        spec: "mcts:ms=1".parse().unwrap(),
+        solve: true,
+        ..PlayerConfig::default()
+    };
+    let mut s = Session::new(config.clone());
+    let r = s.handle(&format!("(start m a ({game}) 30 2)"));
+    assert!(r.log.contains("solved"), "{}", r.log);
+    let r = s.handle("(play m nil)");
+    assert_eq!(r.body, "( pick 2 )", "{}", r.log);
+    assert!(r.log.contains("(solved)"), "{}", r.log);
+    // Rock-paper-scissors has no value in pure moves: not solved, searched.
+    let rps = include_str!("../../../../../games/rockPaperScissors.kif");
+    let mut s = Session::new(config);
+    let r = s.handle(&format!("(start m left ({rps}) 30 2)"));
+    assert_eq!(r.body, "ready");
+    assert!(!r.log.contains("solved"), "{}", r.log);
+}
+
+#[test]
 fn the_time_budget_is_cut_to_the_play_clock() {
     let spec: PlayerSpec = "mcts:ms=60000".parse().unwrap();
     assert_eq!(timed_spec(&spec, 1500.0).get("ms"), Some("1500"));

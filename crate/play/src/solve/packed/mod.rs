@@ -44,7 +44,8 @@ const BLOCK: usize = 65536;
 /// What a step of the job did.
 pub(crate) enum Step {
     Progress(Progress),
-    /// A move leads to an earlier layer: solve on the graph instead.
+    /// A move leads to an earlier layer, or both roles choose at once:
+    /// solve on the graph instead.
     NotLayered,
 }
 
@@ -53,6 +54,9 @@ enum Outcome {
     Terminal([u8; 2]),
     /// The number of successors.
     Moves(u32),
+    /// Both roles choose: a matrix of successors, which only the graph
+    /// solver values.
+    Simultaneous,
     Refuse(Refusal),
 }
 
@@ -242,7 +246,7 @@ impl PackedJob {
 
     /// Takes a piece's outcomes and successors in; `false` when a
     /// successor lies in an earlier layer (`next_layer` starts the one
-    /// being found).
+    /// being found) or both roles choose in a state.
     fn absorb(&mut self, part: Expanded, next_layer: usize) -> bool {
         let words = self.states.words().max(1);
         let mut k = 0;
@@ -265,6 +269,7 @@ impl PackedJob {
                     self.refusal = Some(r);
                     return true;
                 }
+                Outcome::Simultaneous => return false,
             }
             self.expanded += 1;
         }
@@ -406,6 +411,7 @@ impl PackedJob {
             expanded: self.expanded as u64,
             terminal: self.terminal,
             edges: self.edges,
+            simultaneous: 0,
             seconds,
             states_per_second: states as f64 / seconds.max(1e-9),
             bytes_per_state: held as f64 / states.max(1) as f64,
@@ -581,9 +587,7 @@ fn expand_one(engine: &mut FastEngine, s: &[u64], i: usize, succ: &mut Vec<u64>)
             "role {} has no legal move in a non-terminal state (index {i}): the game is not playable there",
             role_name(engine, role)
         ))),
-        Expansion::Simultaneous => Outcome::Refuse(Refusal(format!(
-            "both roles choose a move at once in a reachable state (index {i}): simultaneous moves have no minimax value (security values are not implemented)"
-        ))),
+        Expansion::Simultaneous => Outcome::Simultaneous,
     }
 }
 

@@ -321,6 +321,9 @@ impl Spill {
                     [UNKNOWN; 2]
                 }
                 Outcome::Refuse(r) => return Err(r),
+                Outcome::Simultaneous => return Err(Refusal(
+                    "both roles choose a move at once in a reachable state: the spilled solver takes only games where one role moves at a time (the graph solver values simultaneous moves)".into(),
+                )),
             };
             goals.bytes(&g)?;
         }
@@ -503,6 +506,7 @@ impl Spill {
                 expanded: self.expanded,
                 terminal: self.terminal,
                 edges: self.edges,
+                simultaneous: 0,
                 seconds,
                 states_per_second: states as f64 / seconds.max(1e-9),
                 // Out of core: the peak held in memory over the largest

@@ -204,7 +204,7 @@ impl Game {
         }
         if self.roles == 2 && !open.and(&self.choice[0]).and(&self.choice[1]).is_false() {
             return Err(Refusal(
-                "both roles choose a move at once in a reachable state: simultaneous moves have no minimax value (security values are not implemented)".into(),
+                "both roles choose a move at once in a reachable state: the symbolic solver takes only games where one role moves at a time (the explicit solver, without --symbolic, values simultaneous moves where pure moves secure a value)".into(),
             ));
         }
         Ok(())
