@@ -733,12 +733,7 @@ pub fn solve_picked(
 /// The player hook: a complete solution of the game on a copy of `engine`
 /// within `limits`, or `None` (refused, or not complete in time).
 pub fn try_solve(engine: &Engine, limits: Limits) -> Option<Solution> {
-    // Where both roles choose, a solution whose start has no value (no
-    // saddle point in pure moves) would leave most moves to the search
-    // anyway, without its pondering: not kept.
-    solve(engine.clone(), limits)
-        .ok()
-        .filter(|s| s.complete && (s.stats.simultaneous == 0 || s.initial().is_some()))
+    solve(engine.clone(), limits).ok().filter(|s| s.complete)
 }
 
 /// Number of states with one value (`goals` `None`: unknown).

@@ -127,6 +127,10 @@ struct Current {
     /// The game solved at START, when it is small enough: its moves are
     /// perfect and cost no search.
     solution: Option<Solution>,
+    /// The solution values the current state: nothing to ponder. (Where
+    /// both roles choose, a state may have no value in pure moves; in a
+    /// game that can repeat, one nobody can force an end of.)
+    settled: bool,
     /// GDL-II: the states consistent with what we saw; `state` is one
     /// of them.
     belief: Option<Belief<EngineState>>,
@@ -165,11 +169,12 @@ impl Session {
     }
 
     /// Whether [`Session::ponder`] has something to think about: a match
-    /// runs, not solved, not over, and its player keeps what it learns.
+    /// runs, its state not settled by a solution, not over, and its player
+    /// keeps what it learns.
     pub fn ponders(&self) -> bool {
         self.current
             .as_ref()
-            .is_some_and(|cur| cur.solution.is_none() && !cur.over && cur.player.ponders())
+            .is_some_and(|cur| !cur.settled && !cur.over && cur.player.ponders())
     }
 
     /// Thinks for about `ms` milliseconds about the current state on the
@@ -456,8 +461,12 @@ impl Session {
             // No pondering on a state that is only a guess.
             over: gdl2,
             solution,
+            settled: false,
             belief,
         });
+        if let Some(cur) = self.current.as_mut() {
+            cur.settled = settled(cur);
+        }
         Reply {
             status: 200,
             body: "ready".into(),
@@ -474,7 +483,7 @@ impl Session {
             return Err(SessionError::NoMatch);
         };
         for joint in moves {
-            cur.state = advance(cur, joint)?;
+            move_on(cur, joint)?;
         }
         Ok(())
     }
@@ -490,7 +499,7 @@ impl Session {
             return Ok(("busy".into(), "(no match) ".into()));
         };
         if let Some(ms) = moves {
-            cur.state = advance(cur, &ms).map_err(|e| e.to_string())?;
+            move_on(cur, &ms).map_err(|e| e.to_string())?;
             // Every role's moves: the state is known again.
             cur.belief = None;
         }
@@ -629,6 +638,21 @@ fn see(cur: &mut Current, sight: &Sight) -> Result<(), String> {
         cur.state = s;
     }
     Ok(())
+}
+
+/// Moves the match on by a joint move given as KIF texts in role order.
+fn move_on(cur: &mut Current, moves: &[String]) -> Result<(), SessionError> {
+    cur.state = advance(cur, moves)?;
+    cur.settled = settled(cur);
+    Ok(())
+}
+
+/// Whether the solution, if any, values the current state.
+fn settled(cur: &mut Current) -> bool {
+    let Some(sol) = cur.solution.as_ref() else {
+        return false;
+    };
+    sol.value_of(&mut cur.engine, &cur.state).is_some()
 }
 
 /// The state after a joint move given as KIF texts in role order.

@@ -332,15 +332,23 @@ fn where_both_roles_choose_a_solved_game_plays_its_securing_move() {
     let mut s = Session::new(config.clone());
     let r = s.handle(&format!("(start m a ({game}) 30 2)"));
     assert!(r.log.contains("solved"), "{}", r.log);
+    assert!(!s.ponders(), "a settled state: nothing to ponder");
     let r = s.handle("(play m nil)");
     assert_eq!(r.body, "( pick 2 )", "{}", r.log);
     assert!(r.log.contains("(solved)"), "{}", r.log);
-    // Rock-paper-scissors has no value in pure moves: not solved, searched.
+    // Rock-paper-scissors' start has no value in pure moves: solved, but
+    // the first move is searched, and pondered on the opponent's time.
     let rps = include_str!("../../../../../games/rockPaperScissors.kif");
-    let mut s = Session::new(config);
+    let mut s = Session::new(PlayerConfig {
+        spec: "mcts-solver:ms=1".parse().unwrap(),
+        ..config
+    });
     let r = s.handle(&format!("(start m left ({rps}) 30 2)"));
-    assert_eq!(r.body, "ready");
-    assert!(!r.log.contains("solved"), "{}", r.log);
+    assert!(r.log.contains("solved"), "{}", r.log);
+    assert!(s.ponders());
+    let r = s.handle("(play m nil)");
+    assert!(!r.log.contains("(solved)"), "{}", r.log);
+    assert!(r.body.starts_with("( throw "), "{}", r.body);
 }
 
 #[test]
