@@ -92,7 +92,7 @@ test('random and legal players, solution: false and games the solver refuses hav
     [ttt, 'random', {}],
     [ttt, 'legal', {}],
     [ttt, 'mcts', { solution: false }],
-    [kif('rockPaperScissors'), 'mcts', {}],
+    [kif('threePlayerTicTacToe'), 'mcts', {}],
   ]) {
     const player = new Player(text, spec, options);
     try {
@@ -100,6 +100,15 @@ test('random and legal players, solution: false and games the solver refuses hav
     } finally {
       player.free();
     }
+  }
+  // Both roles choose at once: solved, the start without a value in pure moves.
+  const rps = new Player(kif('rockPaperScissors'), 'mcts', {});
+  try {
+    assert.equal(rps.solution.complete, true);
+    assert.equal(rps.solution.initial, null);
+    assert.ok(rps.solution.stats.simultaneous > 0);
+  } finally {
+    rps.free();
   }
   assert.throws(() => new Player(ttt, 'mcts', { solution: 3 }), TypeError);
   assert.throws(() => new Player(ttt, 'mcts', { solution: { seconds: -1 } }), /seconds/);

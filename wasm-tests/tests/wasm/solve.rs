@@ -1,5 +1,6 @@
 //! The wasm `SolveJob`: tic-tac-toe's draw and state count in slices, the
-//! solution file, a partial solution after `stop`, and refusals.
+//! solution file, a partial solution after `stop`, simultaneous moves, and
+//! refusals.
 #![cfg(target_arch = "wasm32")]
 
 use crate::common;
@@ -11,6 +12,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 const RPS: &str = include_str!("../../../games/rockPaperScissors.kif");
+const THREE_PLAYERS: &str = include_str!("../../../games/threePlayerTicTacToe.kif");
 
 fn error_name(e: &JsValue) -> String {
     e.dyn_ref::<js_sys::Error>()
@@ -59,9 +61,25 @@ fn stop_gives_a_partial_solution_without_a_wrong_value() {
 }
 
 #[wasm_bindgen_test]
-fn simultaneous_moves_and_bad_options_are_refused() {
+fn simultaneous_moves_are_solved_where_pure_moves_secure_a_value() {
     let mut job = SolveJob::new(RPS, JsValue::UNDEFINED).unwrap();
-    let e = job.step(1000).unwrap_err();
+    while from_js::<Value>(job.step(1000).unwrap())["done"] != true {}
+    let s: Value = from_js(job.summary().unwrap());
+    assert_eq!(s["complete"], true);
+    assert!(s["initial"].is_null(), "a mixed equilibrium at the start");
+    assert!(s["stats"]["simultaneous"].as_u64().unwrap() > 0);
+    let valued: u64 = (s["byValue"].as_array().unwrap().iter())
+        .filter(|c| !c["goals"].is_null())
+        .map(|c| c["states"].as_u64().unwrap())
+        .sum();
+    assert!(valued > 0, "the settled states have values: {s}");
+}
+
+#[wasm_bindgen_test]
+fn three_roles_and_bad_options_are_refused() {
+    let e = SolveJob::new(THREE_PLAYERS, JsValue::UNDEFINED)
+        .err()
+        .unwrap();
     assert_eq!(error_name(&e), "GdlSolveError");
     use serde::Serialize;
     let opts = serde_json::json!({ "seconds": -1 })
