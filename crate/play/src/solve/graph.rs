@@ -257,7 +257,10 @@ impl GraphJob {
         // Anything not expanded stays open (an unknown for both roles).
         let explored = self.bytes();
         let analysed = retro::analyse(&self.graph);
-        let retro_bytes = self.graph.kind.len() * 16 + self.graph.succ.len() * 4;
+        // Predecessors per edge, and which joint move each is where both
+        // roles choose somewhere.
+        let per_edge = if self.graph.cols.is_empty() { 4 } else { 8 };
+        let retro_bytes = self.graph.kind.len() * 16 + self.graph.succ.len() * per_edge;
         let peak = self.peak_bytes.max(explored + retro_bytes);
         let seconds = (crate::clock::now_ms() - self.started_ms) / 1000.0;
         let states = self.graph.kind.len() as u64;
