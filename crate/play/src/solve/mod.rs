@@ -345,6 +345,18 @@ impl Solution {
             return Ok(Vec::new());
         }
         let legal = engine.all_legal_moves(state)?;
+        self.values_of_moves(engine, state, role, &legal)
+    }
+
+    /// [`Solution::move_values`] in a non-terminal `state` with these
+    /// `legal` moves per role.
+    fn values_of_moves(
+        &self,
+        engine: &mut Engine,
+        state: &EngineState,
+        role: usize,
+        legal: &[Vec<TermId>],
+    ) -> Result<Vec<MoveValue>, EvalError> {
         if legal
             .iter()
             .enumerate()
@@ -411,13 +423,14 @@ impl Solution {
         state: &EngineState,
         role: usize,
     ) -> Result<Option<TermId>, EvalError> {
-        if !engine.is_terminal(state)? {
-            let legal = engine.all_legal_moves(state)?;
-            if legal.len() == 2 && legal.iter().all(|m| m.len() > 1) {
-                return self.securing_move(engine, state, role, &legal);
-            }
+        if engine.is_terminal(state)? {
+            return Ok(None);
         }
-        let moves = self.move_values(engine, state, role)?;
+        let legal = engine.all_legal_moves(state)?;
+        if legal.len() == 2 && legal.iter().all(|m| m.len() > 1) {
+            return self.securing_move(engine, state, role, &legal);
+        }
+        let moves = self.values_of_moves(engine, state, role, &legal)?;
         Ok(self.solved_of(moves, role))
     }
 
