@@ -11,6 +11,13 @@ use crate::ground::BitState;
 use crate::reasoner::{content_keys::Key, EvalError, StateMachine};
 use rustc_hash::FxHashMap;
 
+/// Joint moves of one state at most (both roles choosing): each is a
+/// successor to make, between two checks of the limits.
+const MAX_JOINT_MOVES: usize = 1 << 16;
+/// Edges made since the last check of the limits that bring the next one
+/// forward.
+const EDGES_PER_CHECK: usize = 1 << 16;
+
 /// The explored states: the fast engine's words in one flat vector, or
 /// the interpreter's states.
 enum Store {
@@ -130,11 +137,15 @@ impl GraphJob {
     /// Expands up to `budget` states; stops at the limits.
     pub fn step(&mut self, budget: usize) -> Progress {
         let deadline = self.started_ms + self.limits.seconds * 1000.0;
+        let mut checked = self.graph.succ.len();
         for n in 0..budget {
             if !self.exploring() {
                 break;
             }
-            if n % 64 == 0 {
+            // Every 64 states, or sooner where both roles choose and a
+            // state has many joint moves.
+            if n % 64 == 0 || self.graph.succ.len() - checked > EDGES_PER_CHECK {
+                checked = self.graph.succ.len();
                 if let Some(why) = self.over_limits(deadline) {
                     self.stopped = Some(why);
                     break;
@@ -206,7 +217,15 @@ impl GraphJob {
             ([r], _) => *r,
             _ => kind::SIMULTANEOUS as usize,
         };
-        let mut succ = Vec::with_capacity(legal.iter().map(Vec::len).product());
+        let joint: usize = legal.iter().map(Vec::len).product();
+        if joint > MAX_JOINT_MOVES {
+            return Err(Stop::Refuse(Refusal(format!(
+                "both roles choose in a reachable state (index {i}) with {} × {} = {joint} joint moves, more than the {MAX_JOINT_MOVES} the solver expands in one state",
+                legal[0].len(),
+                legal[1].len()
+            ))));
+        }
+        let mut succ = Vec::with_capacity(joint);
         // Every joint move, role 0's moves the rows (one row when role 0
         // has one move), role 1's the columns.
         for &a in &legal[0] {

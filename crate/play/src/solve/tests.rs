@@ -177,6 +177,24 @@ const DOMINANT: &str = "
 ";
 
 #[test]
+fn a_state_with_too_many_joint_moves_is_refused_at_once() {
+    // 300 × 300 joint moves in the first state: refused with the counts,
+    // before any of the 90,000 successors is made.
+    let mut text = String::from(
+        "(role a) (role b) (init (open))
+         (<= (legal ?r (pick ?n)) (role ?r) (num ?n) (true (open)))
+         (<= (next (picked ?r ?n)) (does ?r (pick ?n)))
+         (<= terminal (not (true (open))))
+         (goal a 50) (goal b 50)",
+    );
+    for n in 0..300 {
+        text.push_str(&format!(" (num {n})"));
+    }
+    let e = solve_text(&text, EngineChoice::Auto).unwrap_err();
+    assert!(e.0.contains("300 × 300 = 90000 joint moves"), "{e}");
+}
+
+#[test]
 fn a_dominant_move_where_both_choose_is_the_solved_move() {
     check_security_values(DOMINANT);
     let mut e = load_engine(DOMINANT, EngineChoice::Auto).unwrap();
