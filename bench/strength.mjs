@@ -13,7 +13,7 @@
 //   node bench/strength.mjs [--games connectFour,breakthrough] [--matches 4]
 //       [--start 10] [--play 1] [--candidate SPEC] [--baseline SPEC]
 //       [--opponent URL[,URL...]] [--out FILE.json] [--log FILE] [--port P]
-//       [--gdlkit PATH] [--browser SPEC] [--draw N] [--seed S] [--seat K]
+//       [--gdlkit PATH] [--browser SPEC] [--draw N] [--seed S] [--seat K] [--exclude G,...]
 //
 // Defaults: ticTacToe, connectFour, breakthrough and reversi from
 // ../shared/games/repository, 4 matches each, 10 s / 1 s, candidate = the
@@ -34,7 +34,8 @@
 // listed and replaced by the next drawn game. The k-th kept game's first
 // match puts the candidate in seat k + K (`--seat K`, default 0), so a pool
 // of one match a game alternates seats, and `--seat 1` plays the other
-// seats of the same pool. Start Sancho with its 10 GB
+// seats of the same pool; `--exclude a,b` skips games set aside by an
+// earlier series of the pool without playing them again. Start Sancho with its 10 GB
 // heap (`sancho.sh` in ../shared/ggp/opponents, `SANCHO_JOPTS`).
 //
 // `--browser SPEC`: the candidate is instead the page's engine (the Match
@@ -81,6 +82,7 @@ function options(argv) {
     draw: 0,
     seed: 1,
     seat: 0,
+    exclude: [],
   };
   for (let i = 0; i < argv.length; i += 2) {
     const [k, v] = [argv[i], argv[i + 1]];
@@ -100,6 +102,7 @@ function options(argv) {
     else if (k === '--draw') o.draw = Number(v);
     else if (k === '--seed') o.seed = Number(v);
     else if (k === '--seat') o.seat = Number(v);
+    else if (k === '--exclude') o.exclude = v.split(',');
     else throw new Error(`unknown option ${k}`);
   }
   return o;
@@ -404,6 +407,10 @@ async function playDrawn(oneMatch, o) {
   const setAside = [];
   for (const game of drawnGames(o.seed)) {
     if (rows.length >= o.draw) break;
+    if (o.exclude.includes(game)) {
+      setAside.push(`${game} (excluded)`);
+      continue;
+    }
     // The kept games' first seats alternate, so one match a game still
     // plays both seats across the pool.
     const row = await playGame(game, oneMatch, o, true, o.seat + rows.length);
