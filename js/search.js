@@ -86,6 +86,12 @@ export function playerSpec(spec) {
   return parts.length ? `${name}:${parts.join(',')}` : name;
 }
 
+/** The engine choice that builds a game's engine again: a hybrid is what `auto` builds. */
+function engineOf(game) {
+  const { name } = game.engine;
+  return name === 'hybrid' ? 'auto' : name;
+}
+
 /**
  * Plays a match: one player per role (specs or `{name, ...options}`),
  * roles rotated from game to game. Options `{games, seed, maxSteps}`, and
@@ -132,7 +138,7 @@ export class Player {
       // A Game: its text and engine; `selectMove` then takes its state handles.
       this.#game = kif;
       this.#roles = kif.roles();
-      this.#player = new wasm.SearchPlayer(kif.text, playerSpec(spec), seed, optionalString(engine, 'Player option engine') ?? kif.engine.name);
+      this.#player = new wasm.SearchPlayer(kif.text, playerSpec(spec), seed, optionalString(engine, 'Player option engine') ?? engineOf(kif));
     } else {
       needString(kif, 'new Player(kif, spec): kif (a string or a Game)');
       const game = new wasm.Game(kif); // only for the role names

@@ -80,7 +80,7 @@ export type EngineInfo = {
 /**
  * The engine that runs.
  */
-name: 'fast' | 'interpreter', 
+name: 'fast' | 'hybrid' | 'interpreter', 
 /**
  * What was asked for.
  */
@@ -1099,6 +1099,13 @@ auxiliaryRules: number, exclusions: number,
  * The relations whose rules produced the most instances, most first.
  */
 topRules: Array<GroundRuleCount>, network: GroundNetwork | null, stop: GroundStop | null, 
+/**
+ * A game refused whole whose moves ground without its end tests
+ * (`split.rs`): what the interpreter answers, `"goal"` or
+ * `"terminal and goal"`; the counts and the network are then those of
+ * the rest, the hybrid engine's network.
+ */
+hybrid: 'goal' | 'terminal and goal' | null, 
 /**
  * Rule instances in all (facts included).
  */

@@ -359,6 +359,52 @@ console.log('search ok');
     assert.match(r.stdout, /search ok/);
   });
 
+  test('a game whose goal would not ground runs on the hybrid engine', () => {
+    // Ten cells filled with digits, 100 when all differ: the goal's rule
+    // joins the ten cells (10^10 instances), the moves are a hundred.
+    const v = Array.from({ length: 10 }, (_, i) => `?v${i}`);
+    const puzzle = [
+      '(role p) (init started) (<= (next started) (true started))',
+      v.map((_, i) => `(digit ${i}) (cellno ${i})`).join(' '),
+      '(<= (filled ?c) (true (cell ?c ?d))) (<= (empty ?c) (cellno ?c) (not (filled ?c)))',
+      '(<= (legal p (mark ?c ?d)) (empty ?c) (digit ?d))',
+      '(<= (next (cell ?c ?d)) (does p (mark ?c ?d))) (<= (next (cell ?c ?d)) (true (cell ?c ?d)))',
+      '(<= anyEmpty (empty ?c)) (<= terminal (not anyEmpty))',
+      `(<= allDifferent ${v.map((x, i) => `(true (cell ${i} ${x}))`).join(' ')} ${v.flatMap((x, i) => v.slice(i + 1).map((y) => `(distinct ${x} ${y})`)).join(' ')})`,
+      '(<= (goal p 100) allDifferent) (<= (goal p 0) (not allDifferent))',
+    ].join('\n');
+    const r = node(
+      'hybrid.mjs',
+      `import assert from 'node:assert/strict';
+import { Game, Player, groundReport } from 'gdlkit';
+const puzzle = ${JSON.stringify(puzzle)};
+const game = new Game(puzzle);
+assert.equal(game.engine.name, 'hybrid', game.engine.reason);
+assert.match(game.engine.reason, /goal is asked of the interpreter.*alldifferent/);
+// Its playouts score as the interpreter's: the same seeds, the same goals.
+const plain = new Game(puzzle, { engine: 'interpreter' });
+const a = game.playouts({ count: 8, seed: 3, record: true });
+const b = plain.playouts({ count: 8, seed: 3, record: true });
+assert.equal(a.playouts, 8);
+assert.deepEqual(a.games.map((g) => g.goals), b.games.map((g) => g.goals));
+assert.deepEqual(a.games.map((g) => g.jointMoves), b.games.map((g) => g.jointMoves));
+// A player given the game searches on the same engine.
+const player = new Player(game, 'mcts:playouts=200', { seed: 1, solution: false });
+assert.equal(player.engine, 'hybrid');
+assert.match(player.selectMove(game.initialState(), 'p'), /^\\(mark \\d \\d\\)$/);
+player.free();
+// The instantiation report: refused whole, the rest's network shown.
+const report = groundReport(puzzle);
+assert.equal(report.outcome, 'refused');
+assert.equal(report.hybrid, 'goal');
+assert.ok(report.network.gates > 0 && report.relations.some((c) => c.relation === 'legal/2'));
+console.log('hybrid ok');
+`,
+    );
+    assert.equal(r.code, 0, explain(r));
+    assert.match(r.stdout, /hybrid ok/);
+  });
+
   test('Symbol.dispose frees a Game', () => {
     const r = node(
       'dispose.mjs',

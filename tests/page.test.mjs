@@ -1127,7 +1127,7 @@ test('structure: boards inside the nodes of a tic-tac-toe tree, and the Structur
   await context.close();
 });
 
-test('instantiation: the panel shows the ground atoms Rust counts for tic-tac-toe, and why a game that explodes is not grounded', async () => {
+test('instantiation: the panel shows the ground atoms Rust counts for tic-tac-toe, why a game that explodes is not grounded, and the hybrid network of a game whose goal explodes', async () => {
   const kif = (name) => readFileSync(join(ROOT, 'games', `${name}.kif`), 'utf8');
   const expected = groundReport(kif('ticTacToe'));
   assert.equal(expected.outcome, 'grounded');
@@ -1164,8 +1164,31 @@ test('instantiation: the panel shows the ground atoms Rust counts for tic-tac-to
   assert.equal(await exploding.page.locator('.ground-panel .ground-stop').textContent(), `Why: ${refused.stop.reason}`);
   const where = await exploding.page.locator('.ground-panel .ground-where').textContent();
   assert.equal(where, `Where: the rule for ${refused.stop.rule} line ${refused.stop.line}`);
+  // A puzzle whose goal alone explodes (ten cells all different: 10^10
+  // instances): refused whole, and the panel shows the hybrid engine's
+  // network of the moves, as Rust counts it.
+  const v = Array.from({ length: 10 }, (_, i) => `?v${i}`);
+  const puzzle = [
+    '(role p) (init started) (<= (next started) (true started))',
+    v.map((_, i) => `(digit ${i}) (cellno ${i})`).join(' '),
+    '(<= (filled ?c) (true (cell ?c ?d))) (<= (empty ?c) (cellno ?c) (not (filled ?c)))',
+    '(<= (legal p (mark ?c ?d)) (empty ?c) (digit ?d))',
+    '(<= (next (cell ?c ?d)) (does p (mark ?c ?d))) (<= (next (cell ?c ?d)) (true (cell ?c ?d)))',
+    '(<= anyEmpty (empty ?c)) (<= terminal (not anyEmpty))',
+    `(<= allDifferent ${v.map((x, i) => `(true (cell ${i} ${x}))`).join(' ')} ${v.flatMap((x, i) => v.slice(i + 1).map((y) => `(distinct ${x} ${y})`)).join(' ')})`,
+    '(<= (goal p 100) allDifferent) (<= (goal p 0) (not allDifferent))',
+  ].join('\n');
+  const rest = groundReport(puzzle);
+  assert.equal(rest.hybrid, 'goal');
+  const hybrid = await open(`?view=editor&kif=${deflateSync(puzzle).toString('base64url')}`, { context });
+  await hybrid.page.locator('button', { hasText: 'Instantiation' }).click();
+  await hybrid.page.waitForSelector('.ground-panel .ground-hybrid', { timeout: 60_000 });
+  assert.match(await hybrid.page.locator('.ground-panel .ground-hybrid').textContent(), /the interpreter answers goal/);
+  assert.match(await hybrid.page.locator('.ground-panel .ground-network').textContent(), new RegExp(`${rest.network.gates.toLocaleString('en-US')} gates`));
+  await shot(hybrid.page, 'rules-instantiation-hybrid');
   assert.deepEqual(errors, []);
   assert.deepEqual(exploding.errors, []);
+  assert.deepEqual(hybrid.errors, []);
   await context.close();
 });
 

@@ -7,6 +7,7 @@
 //! `interpreter` never grounds.
 
 pub mod choice;
+pub mod hybrid;
 
 use crate::diagnostic::{self, Diagnostic};
 /// The fast engine's grounding budget ([`load_engine_with`]) and figures.
@@ -18,6 +19,7 @@ use crate::reasoner::{
     content_keys, random_playout, EvalError, FluentState, Interpreter, Playout, StateMachine,
 };
 use crate::terms::{TermId, TermStore};
+pub use hybrid::Hybrid;
 use std::borrow::Cow;
 use std::str::FromStr;
 use std::sync::Arc;
@@ -70,6 +72,9 @@ pub enum Engine {
         fallback: Option<String>,
     },
     Fast(Box<FastEngine>),
+    /// Moves on the network, `terminal` and `goal` (or `goal` only) asked
+    /// of the interpreter: a game whose end tests would not ground.
+    Hybrid(Box<Hybrid>),
 }
 
 /// A state of either engine.
@@ -159,14 +164,17 @@ impl Engine {
         if choice == EngineChoice::Auto {
             let e =
                 ground::estimate::estimate(program, interpreter.compiled(), interpreter.terms());
+            let location = |span: diagnostic::Span| match text {
+                Some(t) => format!(
+                    "line {}",
+                    diagnostic::LineIndex::new(t).line_col(span.start as usize)
+                ),
+                None => format!("bytes {}-{}", span.start, span.end),
+            };
             if e.refuses(&budget) {
-                let location = |span: diagnostic::Span| match text {
-                    Some(t) => format!(
-                        "line {}",
-                        diagnostic::LineIndex::new(t).line_col(span.start as usize)
-                    ),
-                    None => format!("bytes {}-{}", span.start, span.end),
-                };
+                if let Some(h) = hybrid::build(program, &interpreter, budget, &e, &location) {
+                    return Ok(Engine::Hybrid(Box::new(h)));
+                }
                 return Ok(Engine::Interpreter {
                     interpreter,
                     fallback: Some(e.reason(&budget, &location)),
@@ -207,11 +215,20 @@ impl Engine {
         }
     }
 
-    /// `"fast"` or `"interpreter"`: the engine that runs.
+    /// `"fast"`, `"hybrid"` or `"interpreter"`: the engine that runs.
     pub fn name(&self) -> &'static str {
         match self {
             Engine::Interpreter { .. } => "interpreter",
             Engine::Fast(_) => "fast",
+            Engine::Hybrid(_) => "hybrid",
+        }
+    }
+
+    /// What the hybrid engine leaves to the interpreter, and why.
+    pub fn hybrid_note(&self) -> Option<&str> {
+        match self {
+            Engine::Hybrid(h) => Some(&h.why),
+            _ => None,
         }
     }
 
@@ -219,7 +236,7 @@ impl Engine {
     pub fn fallback(&self) -> Option<&str> {
         match self {
             Engine::Interpreter { fallback, .. } => fallback.as_deref(),
-            Engine::Fast(_) => None,
+            Engine::Fast(_) | Engine::Hybrid(_) => None,
         }
     }
 
@@ -227,6 +244,7 @@ impl Engine {
     pub fn ground_stats(&self) -> Option<&GroundStats> {
         match self {
             Engine::Fast(f) => Some(f.stats()),
+            Engine::Hybrid(h) => Some(h.fast().stats()),
             Engine::Interpreter { .. } => None,
         }
     }
@@ -249,7 +267,9 @@ impl Engine {
                     terminal,
                 })
             }
-            Engine::Interpreter { .. } => random_playout(self, state, rng, max_steps),
+            Engine::Interpreter { .. } | Engine::Hybrid(_) => {
+                random_playout(self, state, rng, max_steps)
+            }
         }
     }
 
@@ -265,7 +285,7 @@ impl Engine {
                 let s = fast_state(f, state)?;
                 Ok(f.playout(&s, rng, max_steps))
             }
-            Engine::Interpreter { .. } => {
+            Engine::Interpreter { .. } | Engine::Hybrid(_) => {
                 let p = random_playout(self, state, rng, max_steps)?;
                 Ok((p.steps, p.terminal))
             }
@@ -296,6 +316,7 @@ impl StateMachine for Engine {
         match self {
             Engine::Interpreter { interpreter, .. } => interpreter.roles(),
             Engine::Fast(f) => f.roles(),
+            Engine::Hybrid(h) => h.fast().roles(),
         }
     }
 
@@ -303,6 +324,7 @@ impl StateMachine for Engine {
         match self {
             Engine::Interpreter { interpreter, .. } => interpreter.terms(),
             Engine::Fast(f) => f.terms(),
+            Engine::Hybrid(h) => h.fast().terms(),
         }
     }
 
@@ -310,6 +332,7 @@ impl StateMachine for Engine {
         match self {
             Engine::Interpreter { interpreter, .. } => interpreter.terms_mut(),
             Engine::Fast(f) => f.terms_mut(),
+            Engine::Hybrid(h) => h.fast_mut().terms_mut(),
         }
     }
 
@@ -319,6 +342,7 @@ impl StateMachine for Engine {
                 interpreter.initial_state().map(EngineState::Fluents)
             }
             Engine::Fast(f) => f.initial_state().map(EngineState::Bits),
+            Engine::Hybrid(h) => h.fast_mut().initial_state().map(EngineState::Bits),
         }
     }
 
@@ -331,6 +355,11 @@ impl StateMachine for Engine {
                 let s = fast_state(f, state)?;
                 f.legal_moves(&s, role)
             }
+            Engine::Hybrid(h) => {
+                let f = h.fast_mut();
+                let s = fast_state(f, state)?;
+                f.legal_moves(&s, role)
+            }
         }
     }
 
@@ -340,6 +369,11 @@ impl StateMachine for Engine {
                 interpreter.all_legal_moves(interp_state(state)?)
             }
             Engine::Fast(f) => {
+                let s = fast_state(f, state)?;
+                f.all_legal_moves(&s)
+            }
+            Engine::Hybrid(h) => {
+                let f = h.fast_mut();
                 let s = fast_state(f, state)?;
                 f.all_legal_moves(&s)
             }
@@ -359,6 +393,11 @@ impl StateMachine for Engine {
                 let s = fast_state(f, state)?;
                 f.next_state(&s, joint).map(EngineState::Bits)
             }
+            Engine::Hybrid(h) => {
+                let f = h.fast_mut();
+                let s = fast_state(f, state)?;
+                f.next_state(&s, joint).map(EngineState::Bits)
+            }
         }
     }
 
@@ -375,6 +414,11 @@ impl StateMachine for Engine {
                 let s = fast_state(f, state)?;
                 f.percepts(&s, joint)
             }
+            Engine::Hybrid(h) => {
+                let f = h.fast_mut();
+                let s = fast_state(f, state)?;
+                f.percepts(&s, joint)
+            }
         }
     }
 
@@ -382,6 +426,7 @@ impl StateMachine for Engine {
         match self {
             Engine::Interpreter { interpreter, .. } => interpreter.has_percepts(),
             Engine::Fast(f) => f.has_percepts(),
+            Engine::Hybrid(h) => h.fast().has_percepts(),
         }
     }
 
@@ -393,6 +438,10 @@ impl StateMachine for Engine {
             Engine::Fast(f) => {
                 let s = fast_state(f, state)?;
                 f.is_terminal(&s)
+            }
+            Engine::Hybrid(h) => {
+                let s = fast_state(h.fast_mut(), state)?;
+                h.is_terminal(&s)
             }
         }
     }
@@ -406,12 +455,17 @@ impl StateMachine for Engine {
                 let s = fast_state(f, state)?;
                 f.goal_values(&s)
             }
+            Engine::Hybrid(h) => {
+                let s = fast_state(h.fast_mut(), state)?;
+                h.goal_values(&s)
+            }
         }
     }
 
     fn fluents(&self, state: &EngineState) -> Vec<TermId> {
         match (self, state) {
             (Engine::Fast(f), EngineState::Bits(b)) => f.fluents(b),
+            (Engine::Hybrid(h), EngineState::Bits(b)) => h.fast().fluents(b),
             (_, EngineState::Fluents(fs)) => fs.fluents().to_vec(),
             (Engine::Interpreter { .. }, EngineState::Bits(_)) => Vec::new(),
         }
@@ -444,7 +498,7 @@ impl StateMachine for Engine {
                     terminal,
                 })
             }
-            Engine::Interpreter { .. } => {
+            Engine::Interpreter { .. } | Engine::Hybrid(_) => {
                 crate::reasoner::mast::mast_playout(self, state, rng, max_steps, mast)
             }
         }
@@ -467,7 +521,7 @@ impl StateMachine for Engine {
                     terminal,
                 })
             }
-            Engine::Interpreter { .. } => {
+            Engine::Interpreter { .. } | Engine::Hybrid(_) => {
                 crate::reasoner::greedy::greedy_playout(self, state, rng, max_steps, enders, None)
             }
         }
@@ -491,14 +545,16 @@ impl StateMachine for Engine {
                     terminal,
                 })
             }
-            Engine::Interpreter { .. } => crate::reasoner::greedy::greedy_playout(
-                self,
-                state,
-                rng,
-                max_steps,
-                enders,
-                Some(mast),
-            ),
+            Engine::Interpreter { .. } | Engine::Hybrid(_) => {
+                crate::reasoner::greedy::greedy_playout(
+                    self,
+                    state,
+                    rng,
+                    max_steps,
+                    enders,
+                    Some(mast),
+                )
+            }
         }
     }
 
@@ -510,18 +566,20 @@ impl StateMachine for Engine {
     ) -> u32 {
         match self {
             Engine::Fast(f) => f.move_slot(role, mv),
-            Engine::Interpreter { .. } => mast.slot(role, mv),
+            Engine::Interpreter { .. } | Engine::Hybrid(_) => mast.slot(role, mv),
         }
     }
 
     fn clones_share_terms(&self) -> bool {
-        matches!(self, Engine::Fast(_))
+        // The hybrid's interpreter interns terms, but only its answers
+        // (booleans, goal values) leave it.
+        matches!(self, Engine::Fast(_) | Engine::Hybrid(_))
     }
 
     fn slot_move(&self, mast: &crate::reasoner::mast::Mast, slot: u32) -> Option<TermId> {
         match self {
             Engine::Fast(f) => f.slot_move(slot),
-            Engine::Interpreter { .. } => mast.slot_move(slot),
+            Engine::Interpreter { .. } | Engine::Hybrid(_) => mast.slot_move(slot),
         }
     }
 
@@ -531,6 +589,7 @@ impl StateMachine for Engine {
                 EngineState::Fluents(interpreter.state_from_fluents(fluents))
             }
             Engine::Fast(f) => EngineState::Bits(f.state_from_fluents(fluents)),
+            Engine::Hybrid(h) => EngineState::Bits(h.fast_mut().state_from_fluents(fluents)),
         }
     }
 
@@ -542,9 +601,12 @@ impl StateMachine for Engine {
             (Engine::Interpreter { interpreter, .. }, EngineState::Fluents(s)) => {
                 interpreter.state_key(s)
             }
-            (Engine::Fast(_), EngineState::Bits(b)) => content_keys::hash128(b),
+            (Engine::Fast(_) | Engine::Hybrid(_), EngineState::Bits(b)) => content_keys::hash128(b),
             (Engine::Fast(f), EngineState::Fluents(s)) => {
                 content_keys::hash128(&f.state_from_fluents(s.fluents()))
+            }
+            (Engine::Hybrid(h), EngineState::Fluents(s)) => {
+                content_keys::hash128(&h.fast_mut().state_from_fluents(s.fluents()))
             }
             // A state of the other engine (an error everywhere else).
             (Engine::Interpreter { .. }, EngineState::Bits(b)) => content_keys::hash128(b),
@@ -554,7 +616,7 @@ impl StateMachine for Engine {
     fn term_key(&mut self, t: TermId) -> content_keys::Key {
         match self {
             Engine::Interpreter { interpreter, .. } => interpreter.term_key(t),
-            Engine::Fast(_) => u128::from(t.0),
+            Engine::Fast(_) | Engine::Hybrid(_) => u128::from(t.0),
         }
     }
 }

@@ -297,7 +297,7 @@ impl Default for StateExplainOptions {
 #[cfg_attr(feature = "typescript", derive(TS))]
 pub struct EngineInfo {
     /// The engine that runs.
-    #[cfg_attr(feature = "typescript", ts(type = "'fast' | 'interpreter'"))]
+    #[cfg_attr(feature = "typescript", ts(type = "'fast' | 'hybrid' | 'interpreter'"))]
     pub name: &'static str,
     /// What was asked for.
     #[cfg_attr(feature = "typescript", ts(as = "EngineChoice"))]

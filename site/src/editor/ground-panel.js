@@ -21,16 +21,22 @@ function lineLink(line, goto, lines) {
   return [' ', h('button', { type: 'button', class: 'link', text: `line ${line}`, title: 'Show the rule', on: { click: () => goto(lines(line)) } })];
 }
 
+function outcomeText(r) {
+  if (r.outcome === 'grounded') return `Grounded in ${Math.round(r.ms)} ms.`;
+  return r.hybrid ? `Not grounded whole (${r.outcome}); the hybrid engine runs it.` : `Not grounded (${r.outcome}).`;
+}
+
 /**
  * Lists a report (the result of `groundReport()`); `goto(offset)` shows a
  * rule in the editor, `offsetOfLine(line)` is the offset of a 1-based line.
  */
 export function renderGroundReport(r, goto, offsetOfLine) {
-  const items = [h('p', { class: 'ground-outcome', 'data-outcome': r.outcome, text: r.outcome === 'grounded' ? `Grounded in ${Math.round(r.ms)} ms.` : `Not grounded (${r.outcome}).` })];
+  const items = [h('p', { class: 'ground-outcome', 'data-outcome': r.outcome, text: outcomeText(r) })];
   if (r.stop) {
     items.push(h('p', { class: 'ground-stop' }, h('strong', { text: 'Why: ' }), r.stop.reason));
     if (r.stop.rule) items.push(h('p', { class: 'ground-where' }, h('strong', { text: 'Where: ' }), `the rule for ${r.stop.rule}`, ...lineLink(r.stop.line, goto, offsetOfLine)));
   }
+  if (r.hybrid) items.push(h('p', { class: 'ground-hybrid' }, h('strong', { text: 'Hybrid: ' }), `the moves ground without the end tests; the interpreter answers ${r.hybrid}, and what follows is the network of the rest.`));
   if (r.network) items.push(h('p', { class: 'ground-network' }, h('strong', { text: 'Network: ' }), networkText(r.network)));
   if (r.relations.length) {
     const rows = r.relations.map((c) => h('tr', { 'data-relation': c.relation }, h('td', { text: c.relation }), h('td', { class: 'num', text: count(c.atoms) })));

@@ -102,6 +102,9 @@ pub fn run(args: BenchArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32
     if let Some(why) = m.fallback() {
         obj.insert("fallback".into(), json!(why));
     }
+    if let Some(note) = m.hybrid_note() {
+        obj.insert("hybrid".into(), json!(note));
+    }
     if let Some(g) = m.ground_stats() {
         obj.insert("grounding_ms".into(), json!(g.ms));
         obj.insert("grounding_peak_bytes".into(), json!(g.peak_bytes));

@@ -14,7 +14,8 @@ use std::fmt::Write as _;
     long_about = "Grounds the game as the fast engine does and reports what instantiation did: \
                   ground atoms per relation, the rules that produced the most instances, \
                   the network's size and depth; for a game that does not ground, where and \
-                  why it stopped; for a small game (at most 300 ground rules) the ground \
+                  why it stopped, and when its moves ground without its end tests, the \
+                  network of the hybrid engine that runs it; for a small game (at most 300 ground rules) the ground \
                   rules themselves. --seconds is the grounding's time budget."
 )]
 pub struct GroundArgs {
@@ -66,6 +67,13 @@ pub fn describe(path: &str, r: &GroundReport) -> String {
                 .unwrap_or_default();
             let _ = writeln!(s, "where: the rule for {rule} at line {line}{n}");
         }
+    }
+    if let Some(h) = &r.hybrid {
+        let _ = writeln!(
+            s,
+            "hybrid: the moves ground without the end tests; the interpreter answers {h}, \
+             and what follows is the network of the rest"
+        );
     }
     if let Some(n) = &r.network {
         let _ = writeln!(

@@ -10,6 +10,8 @@
 //! - `program`: the grounding's phases in order, into a [`GroundProgram`];
 //! - `assemble`: from a [`GroundProgram`] to the network and the engine's
 //!   tables;
+//! - [`split`]: the game without its end tests, for the hybrid engine
+//!   (`engine/hybrid.rs`) when the whole game would not ground;
 //! - [`report`]: what instantiation did (counts, top rules, network size,
 //!   where it stopped), for `gdlkit ground` and the page;
 //! - [`network`]: threshold gates in flat arrays, cycles as components;
@@ -38,6 +40,7 @@ mod program;
 pub mod report;
 pub mod rules;
 mod semijoin;
+pub mod split;
 mod tables;
 pub mod types;
 

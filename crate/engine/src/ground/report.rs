@@ -6,7 +6,7 @@
 
 use super::estimate::{self, Estimate, RuleEstimate};
 use super::instantiate::AtomId;
-use super::{engine_of, ground_program, Budget, FastEngine, GroundError, GroundProgram};
+use super::{engine_of, ground_program, split, Budget, FastEngine, GroundError, GroundProgram};
 use crate::clock::now_ms;
 use crate::deps::RelId;
 use crate::program::Program;
@@ -143,6 +143,15 @@ pub struct GroundReport {
     pub top_rules: Vec<RuleCount>,
     pub network: Option<NetworkSize>,
     pub stop: Option<Stop>,
+    /// A game refused whole whose moves ground without its end tests
+    /// (`split.rs`): what the interpreter answers, `"goal"` or
+    /// `"terminal and goal"`; the counts and the network are then those of
+    /// the rest, the hybrid engine's network.
+    #[cfg_attr(
+        feature = "typescript",
+        ts(type = "'goal' | 'terminal and goal' | null")
+    )]
+    pub hybrid: Option<String>,
     /// Rule instances in all (facts included).
     pub ground_rule_count: usize,
     /// The ground rules as KIF, when there are at most
@@ -176,7 +185,12 @@ pub fn report(program: &Program, text: &str, budget: Budget) -> GroundReport {
     let culprit = est.culprit(&budget);
     if est.refuses(&budget) {
         let reason = est.reason(&budget, &|s| format!("line {}", line(s)));
-        return stopped(Outcome::Refused, reason, culprit, &est, &line, t0);
+        let refused = stopped(Outcome::Refused, reason, culprit, &est, &line, t0);
+        let mut r = hybrid_part(program, text, budget, &line, t0).unwrap_or(refused.clone());
+        r.outcome = Outcome::Refused;
+        r.stop = refused.stop;
+        r.ms = now_ms() - t0;
+        return r;
     }
     let gp = match ground_program(program, budget) {
         Ok(gp) => gp,
@@ -197,6 +211,25 @@ pub fn report(program: &Program, text: &str, budget: Budget) -> GroundReport {
     }
     r.ms = now_ms() - t0;
     r
+}
+
+/// The report of the hybrid engine's network for a game refused whole:
+/// the first rest of [`split::rest_within`], grounded.
+fn hybrid_part(
+    program: &Program,
+    text: &str,
+    budget: Budget,
+    line: &dyn Fn(Span) -> u32,
+    t0: f64,
+) -> Option<GroundReport> {
+    let (terminal, rest) = split::rest_within(program, &budget)?;
+    let it = Interpreter::new(&rest).ok()?;
+    let gp = ground_program(&rest, budget).ok()?;
+    let names = Names::of(it.compiled(), &gp);
+    let mut r = counts(&rest, text, &gp, &names, line);
+    r.network = Some(network_size(&engine_of(gp, t0).ok()?));
+    r.hybrid = Some(split::left_to_interpreter(terminal).to_string());
+    Some(r)
 }
 
 /// A stop's reason: the grounder's error, and the rule the estimate finds
@@ -230,6 +263,7 @@ fn stopped(
         exclusions: 0,
         top_rules: Vec::new(),
         network: None,
+        hybrid: None,
         stop: Some(Stop {
             reason,
             rule: w.map(|w| w.head.clone()),
@@ -327,6 +361,7 @@ fn counts(
         exclusions: gp.exclusions,
         top_rules: top_rules(program, text, gp, names, line),
         network: None,
+        hybrid: None,
         stop: None,
         ground_rule_count,
         ground_rules,

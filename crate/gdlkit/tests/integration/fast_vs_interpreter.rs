@@ -380,3 +380,88 @@ fn constant_fluents_ground_exactly_and_agree() {
         }
     }
 }
+
+/// A puzzle whose goal rule would not ground under a small budget
+/// (`engine/hybrid.rs`): `auto` builds the hybrid engine, and it agrees
+/// with the interpreter along playouts, with `goal` alone and with
+/// `terminal` and `goal` left to the interpreter.
+const HYBRID_GAME: &str = include_str!("../../../engine/testdata/hybrid_game.kif");
+
+fn hybrid_budget() -> Budget {
+    Budget {
+        max_literals: 5_000,
+        max_atoms: 2_000,
+        max_ms: 600_000.0,
+        ..Budget::default()
+    }
+}
+
+#[test]
+fn the_hybrid_engine_agrees_with_the_interpreter() {
+    let program = gdlkit::parse_program(HYBRID_GAME);
+    let budget = hybrid_budget();
+    let it = Interpreter::new(&program).expect("valid");
+    assert!(gdlkit::engine::ground_estimate(&program, &it).refuses(&budget));
+    assert!(Engine::from_program(&program, EngineChoice::Fast, budget).is_err());
+    for terminal in [false, true] {
+        let h = gdlkit::engine::hybrid::ground_hybrid(&program, budget, terminal).expect("grounds");
+        assert!(h.fast().stats().atoms < 200, "{terminal}");
+        let mut engine = Engine::Hybrid(Box::new(h));
+        let mut states = 0;
+        for seed in 0..8 {
+            let mut it = Interpreter::new(&program).expect("valid");
+            states += walk(&mut it, &mut engine, seed, 7).unwrap_or_else(|e| panic!("{e}"));
+        }
+        // Four playouts of seven states per seed.
+        assert!(states >= 8 * 4 * 7, "only {states} states");
+    }
+}
+
+/// `auto` on the puzzle: the hybrid when its walks beat the interpreter's,
+/// else the interpreter with the estimate's reason; either way it plays.
+#[test]
+fn auto_builds_the_hybrid_or_says_why_not() {
+    let engine = gdlkit::engine::load_engine_with(HYBRID_GAME, EngineChoice::Auto, hybrid_budget())
+        .expect("valid");
+    match engine.name() {
+        "hybrid" => {
+            let note = engine.hybrid_note().expect("a note");
+            assert!(note.contains("goal is asked of the interpreter"), "{note}");
+            assert!(
+                note.contains("allDifferent") || note.contains("alldifferent"),
+                "{note}"
+            );
+        }
+        "interpreter" => {
+            let why = engine.fallback().expect("a reason");
+            assert!(why.contains("estimated before instantiating"), "{why}");
+        }
+        other => panic!("{other}"),
+    }
+}
+
+/// The corpus games whose end tests do not ground run on the hybrid:
+/// sudoku (`goal`) and laikLee_hex (`terminal` and `goal`).
+#[test]
+fn corpus_games_whose_end_tests_do_not_ground_run_on_the_hybrid() {
+    let test = "corpus_games_whose_end_tests_do_not_ground_run_on_the_hybrid";
+    let mut ran = 0;
+    for (name, what) in [
+        ("sudoku", "goal is"),
+        ("laikLee_hex", "terminal and goal are"),
+    ] {
+        let Some(text) = corpus::game_or_skip(&format!("{name}.kif"), test) else {
+            return;
+        };
+        let program = gdlkit::parse_program(&text);
+        let terminal = what.starts_with("terminal");
+        let h = gdlkit::engine::hybrid::ground_hybrid(&program, Budget::default(), terminal)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let mut engine = Engine::Hybrid(Box::new(h));
+        let mut it = Interpreter::new(&program).expect("valid");
+        let states = walk(&mut it, &mut engine, 1, 20).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(states >= 20, "{name}: only {states} states");
+        ran += 1;
+    }
+    assert_eq!(ran, 2);
+}

@@ -114,8 +114,8 @@ impl AnalysisJob {
         to_js(&resolve(&diags, &self.text))
     }
 
-    /// The state machine that runs the analysis: "fast" or "interpreter".
-    #[wasm_bindgen(unchecked_return_type = "'fast' | 'interpreter'")]
+    /// The state machine that runs the analysis: "fast", "hybrid" or "interpreter".
+    #[wasm_bindgen(unchecked_return_type = "'fast' | 'hybrid' | 'interpreter'")]
     pub fn engine(&self) -> String {
         self.engine.to_string()
     }

@@ -211,6 +211,7 @@ impl Game {
     pub fn engine(&self) -> Result<JsValue, JsValue> {
         let reason = match (self.machine.fallback(), self.machine.name()) {
             (Some(why), _) => format!("the game does not ground: {why}"),
+            (None, "hybrid") => self.machine.hybrid_note().unwrap_or_default().to_string(),
             (None, _) if self.requested != "auto" => "requested".to_string(),
             (None, "fast") => "the game grounds into a propositional network".to_string(),
             (None, _) => "requested".to_string(),

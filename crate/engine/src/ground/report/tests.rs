@@ -163,6 +163,37 @@ fn a_game_over_the_estimate_is_refused() {
         .contains(name));
 }
 
+/// A game refused whole whose moves ground without its goal: the report
+/// says so and gives the rest's network (the hybrid engine's), whose
+/// relations include the moves but not the goal's.
+#[test]
+fn a_game_refused_whole_reports_the_hybrid_network() {
+    let text = include_str!("../../../testdata/hybrid_game.kif");
+    let program = crate::parse_program(text);
+    let budget = Budget {
+        max_literals: 5_000,
+        max_atoms: 2_000,
+        ..Budget::default()
+    };
+    let r = report(&program, text, budget);
+    assert_eq!(r.outcome, Outcome::Refused, "{:?}", r.stop);
+    assert_eq!(r.hybrid.as_deref(), Some("goal"));
+    let stop = r.stop.expect("the whole game's stop");
+    assert!(stop
+        .rule
+        .is_some_and(|rule| rule.starts_with("alldifferent")));
+    let n = r.network.expect("the rest's network");
+    assert!(n.atoms > 0 && n.atoms < 200, "{n:?}");
+    let names: Vec<&str> = r.relations.iter().map(|c| c.relation.as_str()).collect();
+    assert!(names.contains(&"legal/2"), "{names:?}");
+    assert!(
+        !names
+            .iter()
+            .any(|n| n.starts_with("alldifferent") || n.starts_with("goal")),
+        "{names:?}"
+    );
+}
+
 /// A static cross product (60^5 atoms, no literal in the network) is
 /// refused for its atoms, and the stop blames the rule that makes them,
 /// not the dynamic rule with the most literals.
