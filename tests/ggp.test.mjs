@@ -216,7 +216,9 @@ describe('gdlkit serve and host in Node', { timeout: 300_000 }, () => {
         ours = await post(server.port, '( PLAY m NIL )');
         assert.equal(await post(server.port, `( PLAY m ( ${ours} noop ) )`), 'noop');
       }
-      await new Promise((r) => setTimeout(r, 1500)); // o thinks; only `on` ponders
+      // o thinks; only `on` ponders (3 s: at nice 19 beside a busy machine
+      // 1.5 s once gave it too few slices to tell).
+      await new Promise((r) => setTimeout(r, 3000));
       const theirs = ours.includes('2 2') ? '( mark 1 1 )' : '( mark 2 2 )';
       for (const server of [on, off]) await post(server.port, `( PLAY m ( noop ${theirs} ) )`);
       const searchedTwice = /\(\d+ nodes[\s\S]*\(\d+ nodes/;
