@@ -201,10 +201,12 @@ describe('gdlkit serve and host in Node', { timeout: 300_000 }, () => {
   }
 
   test('npx gdlkit serve ponders between messages: the tree grows on the opponent\'s time', async () => {
-    // As tests for the native session (ggp/session/tests.rs): tic-tac-toe as
-    // x, 50 playouts a move; one server ponders while o thinks, the other
-    // (ponder=off) does not. The next move's tree tells them apart.
-    const rules = readFileSync(join(ROOT, 'games', 'ticTacToe.kif'), 'utf8').replace(/;.*$/gm, '');
+    // As tests for the native session (ggp/session/tests.rs): connect four
+    // as red, 50 playouts a move; one server ponders while yellow thinks,
+    // the other (ponder=off) does not. The next move's tree tells them
+    // apart. Connect four, not tic-tac-toe: pondering would soon prove
+    // tic-tac-toe's tree and stop, however long yellow thinks.
+    const rules = readFileSync(join(ROOT, 'games', 'connectFour.kif'), 'utf8').replace(/;.*$/gm, '');
     const spec = 'mcts:solver=on,transpositions=off,playouts=50';
     const [on, off] = await Promise.all([startServer(['--player', spec, '--no-solve']), startServer(['--player', `${spec},ponder=off`, '--no-solve'])]);
     try {
@@ -212,15 +214,12 @@ describe('gdlkit serve and host in Node', { timeout: 300_000 }, () => {
       const nodes = (server) => Number(/\((\d+) nodes/.exec(server.log().split('\n').filter((l) => / nodes/.test(l)).at(-1) ?? '')?.[1]);
       let ours;
       for (const server of [on, off]) {
-        assert.equal(await post(server.port, `( START m x ( ${rules} ) 60 30 )`), 'ready');
+        assert.equal(await post(server.port, `( START m red ( ${rules} ) 60 30 )`), 'ready');
         ours = await post(server.port, '( PLAY m NIL )');
         assert.equal(await post(server.port, `( PLAY m ( ${ours} noop ) )`), 'noop');
       }
-      // o thinks; only `on` ponders (3 s: at nice 19 beside a busy machine
-      // 1.5 s once gave it too few slices to tell).
-      await new Promise((r) => setTimeout(r, 3000));
-      const theirs = ours.includes('2 2') ? '( mark 1 1 )' : '( mark 2 2 )';
-      for (const server of [on, off]) await post(server.port, `( PLAY m ( noop ${theirs} ) )`);
+      await new Promise((r) => setTimeout(r, 1500)); // yellow thinks; only `on` ponders
+      for (const server of [on, off]) await post(server.port, '( PLAY m ( noop ( drop 4 ) ) )');
       const searchedTwice = /\(\d+ nodes[\s\S]*\(\d+ nodes/;
       await Promise.all([logMatching(on, searchedTwice), logMatching(off, searchedTwice)]);
       assert.ok(nodes(on) >= nodes(off) + 50, `pondered: ${nodes(on)} nodes; not: ${nodes(off)}\n${on.log()}`);
