@@ -1,5 +1,5 @@
 use super::*;
-use crate::engine::{load_engine, EngineChoice};
+use crate::engine::{load_engine, EngineChoice, EngineState};
 use crate::reasoner::content_keys::Key;
 
 fn game(name: &str) -> String {

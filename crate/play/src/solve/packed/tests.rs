@@ -3,6 +3,7 @@
 //! partial; games that are not layered fall back to the graph solver.
 
 use super::super::graph::GraphJob;
+use super::super::job::Inner;
 use super::super::*;
 use crate::engine::{load_engine, EngineChoice};
 
