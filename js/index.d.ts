@@ -28,7 +28,7 @@ declare global {
 
 /** Options of `new Game`. */
 export interface GameOptions {
-  /** "auto" (default: the fast engine when the game grounds), "fast" or "interpreter". */
+  /** "auto" (default: the fast engine when the game grounds, the hybrid when only its moves do), "fast" or "interpreter". */
   engine?: 'auto' | 'fast' | 'interpreter';
 }
 
@@ -304,8 +304,8 @@ export class AnalysisJob {
   diagnostics(): Diagnostic[] | null;
   /** The evaluation error that ended the job early, or null. */
   error(): string | null;
-  /** The state machine running the analysis: "fast" or "interpreter". */
-  engine(): 'fast' | 'interpreter';
+  /** The state machine running the analysis: "fast", "hybrid" or "interpreter". */
+  engine(): 'fast' | 'hybrid' | 'interpreter';
   /** `{report, diagnostics, error}` once done, else null. */
   result(): AnalysisResult | null;
   readonly freed: boolean;
