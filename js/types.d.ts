@@ -1310,7 +1310,7 @@ done: boolean, };
  */
 export type SolveSummary = { concept: SolveConcept, roles: Array<string>, 
 /**
- * `"fast"` or `"interpreter"`.
+ * `"fast"`, `"hybrid"` or `"interpreter"`.
  */
 engine: string, complete: boolean, 
 /**
