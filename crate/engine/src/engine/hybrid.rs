@@ -53,11 +53,6 @@ impl Hybrid {
         &mut self.fast
     }
 
-    /// The keywords the interpreter answers: `"goal"` or `"terminal and goal"`.
-    pub fn by_interpreter(&self) -> &'static str {
-        split::left_to_interpreter(self.terminal_by_interpreter)
-    }
-
     /// The interpreter's state of a network state.
     fn fluent_state(&mut self, state: &BitState) -> FluentState {
         let store = self.fast.terms();
@@ -101,7 +96,10 @@ pub fn ground_hybrid(
     let interpreter = Interpreter::new(program).map_err(|d| {
         GroundError::Unsupported(d.first().map_or_else(String::new, |d| d.message.clone()))
     })?;
-    let fast = ground::ground(&split::split(program, split::dropped(terminal)), budget)?;
+    let rest = split::split(program, split::dropped(terminal)).ok_or_else(|| {
+        GroundError::Unsupported("another keyword needs the end tests' rules".into())
+    })?;
+    let fast = ground::ground(&rest, budget)?;
     Ok(Hybrid::new(fast, interpreter, terminal, note(terminal)))
 }
 
@@ -126,9 +124,11 @@ pub fn build(
     whole: &Estimate,
     location: &dyn Fn(Span) -> String,
 ) -> Option<Hybrid> {
-    let (terminal, rest) = split::rest_within(program, &budget)?;
+    let split::Rest {
+        terminal, program, ..
+    } = split::rest_within(program, &budget)?;
     crate::job::progress("grounding: the moves without the end tests", String::new);
-    let fast = ground::ground(&rest, budget).ok()?;
+    let fast = ground::ground(&program, budget).ok()?;
     let why = format!(
         "{}, because the whole game would not ground: {}",
         note(terminal),

@@ -222,13 +222,12 @@ fn hybrid_part(
     line: &dyn Fn(Span) -> u32,
     t0: f64,
 ) -> Option<GroundReport> {
-    let (terminal, rest) = split::rest_within(program, &budget)?;
-    let it = Interpreter::new(&rest).ok()?;
-    let gp = ground_program(&rest, budget).ok()?;
-    let names = Names::of(it.compiled(), &gp);
-    let mut r = counts(&rest, text, &gp, &names, line);
+    let rest = split::rest_within(program, &budget)?;
+    let gp = ground_program(&rest.program, budget).ok()?;
+    let names = Names::of(rest.interpreter.compiled(), &gp);
+    let mut r = counts(&rest.program, text, &gp, &names, line);
     r.network = Some(network_size(&engine_of(gp, t0).ok()?));
-    r.hybrid = Some(split::left_to_interpreter(terminal).to_string());
+    r.hybrid = Some(split::left_to_interpreter(rest.terminal).to_string());
     Some(r)
 }
 

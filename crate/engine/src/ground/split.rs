@@ -5,20 +5,32 @@
 
 use super::estimate;
 use super::Budget;
-use crate::program::{Literal, Program};
+use crate::deps::{DepGraph, RelId};
+use crate::program::Program;
 use crate::reasoner::{Interpreter, StateMachine};
 use crate::terms::{kw, Sym};
-use rustc_hash::FxHashSet;
+
+/// A rest of a game: the program without its end tests, and its
+/// interpreter (compiled once, for the estimate and the report).
+pub struct Rest {
+    /// `terminal` is left to the interpreter too (else only `goal`).
+    pub terminal: bool,
+    pub program: Program,
+    pub interpreter: Interpreter,
+}
 
 /// The first rest, leaving `goal` and then `terminal` and `goal` to the
-/// interpreter, whose size estimate is within `budget`: whether
-/// `terminal` is left too, and the rest.
-pub fn rest_within(program: &Program, budget: &Budget) -> Option<(bool, Program)> {
+/// interpreter, whose size estimate is within `budget`.
+pub fn rest_within(program: &Program, budget: &Budget) -> Option<Rest> {
     [false, true].into_iter().find_map(|terminal| {
-        let rest = split(program, dropped(terminal));
+        let rest = split(program, dropped(terminal))?;
         let it = Interpreter::new(&rest).ok()?;
         let e = estimate::estimate(&rest, it.compiled(), it.terms());
-        (!e.refuses(budget)).then_some((terminal, rest))
+        (!e.refuses(budget)).then_some(Rest {
+            terminal,
+            program: rest,
+            interpreter: it,
+        })
     })
 }
 
@@ -41,39 +53,66 @@ pub fn dropped(terminal: bool) -> &'static [Sym] {
 }
 
 /// `program` without the rules of the keywords in `drop` and of the
-/// relations that only they need (the facts and rules every other keyword
-/// reaches stay).
-pub fn split(program: &Program, drop: &[Sym]) -> Program {
+/// relations only they need (the facts and rules every other keyword
+/// reaches stay); `None` when another keyword needs a dropped one (a
+/// `legal` that reads `terminal`): its rules must stay.
+pub fn split(program: &Program, drop: &[Sym]) -> Option<Program> {
+    let g = DepGraph::build(program);
     let sees = program.sees_sym();
-    let root = |rel: Sym| (kw::is_gdl_keyword(rel) || Some(rel) == sees) && !drop.contains(&rel);
-    let mut needed: FxHashSet<Sym> = FxHashSet::default();
-    let mut work: Vec<Sym> = Vec::new();
-    for r in &program.rules {
-        if root(r.head.rel) && needed.insert(r.head.rel) {
-            work.push(r.head.rel);
-        }
-    }
-    while let Some(rel) = work.pop() {
-        for r in program.rules.iter().filter(|r| r.head.rel == rel) {
-            for l in &r.body {
-                body_relations(l, &mut |b| {
-                    if !drop.contains(&b) && needed.insert(b) {
-                        work.push(b);
-                    }
-                });
-            }
-        }
+    let kept = |r: RelId| {
+        let s = g.rels[r].sym;
+        (kw::is_gdl_keyword(s) || Some(s) == sees) && !drop.contains(&s)
+    };
+    let roots: Vec<RelId> = (0..g.rels.len()).filter(|&r| kept(r)).collect();
+    let needed = g.closure(&roots);
+    if (0..g.rels.len()).any(|r| needed[r] && drop.contains(&g.rels[r].sym)) {
+        return None;
     }
     let mut out = program.clone();
-    out.rules.retain(|r| needed.contains(&r.head.rel));
-    out
+    out.rules.retain(|r| {
+        g.id_of(r.head.rel, r.head.arity())
+            .is_some_and(|id| needed[id])
+    });
+    Some(out)
 }
 
-fn body_relations(l: &Literal, f: &mut impl FnMut(Sym)) {
-    match l {
-        Literal::Pos(a) => f(a.rel),
-        Literal::Not(l, _) => body_relations(l, f),
-        Literal::Distinct(..) => {}
-        Literal::Or(ds, _) => ds.iter().flatten().for_each(|l| body_relations(l, f)),
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GAME: &str = "(role p) (init (at 1)) (succ 1 2) (succ 2 3) \
+        (<= (legal p go) (true (at ?x))) \
+        (<= (next (at ?y)) (true (at ?x)) (succ ?x ?y)) \
+        (<= terminal (true (at 3))) \
+        (<= (goal p 100) (true (at 3)) (big 1)) (<= (goal p 0) (not (true (at 3)))) \
+        (big 1)";
+
+    fn heads(p: &Program) -> Vec<String> {
+        p.rules
+            .iter()
+            .map(|r| p.symbols.name(r.head.rel).to_string())
+            .collect()
+    }
+
+    /// Dropping `goal` drops the relations only it needs, keeps the rest.
+    #[test]
+    fn a_split_keeps_what_the_other_keywords_need() {
+        let program = crate::parse_program(GAME);
+        let rest = split(&program, dropped(false)).expect("a rest");
+        let h = heads(&rest);
+        assert!(!h.iter().any(|n| n == "goal" || n == "big"), "{h:?}");
+        for kept in ["role", "init", "succ", "legal", "next", "terminal"] {
+            assert!(h.iter().any(|n| n == kept), "{kept}: {h:?}");
+        }
+        let rest = split(&program, dropped(true)).expect("a rest");
+        assert!(!heads(&rest).iter().any(|n| n == "terminal"));
+    }
+
+    /// A `legal` that reads `terminal` needs its rules: no rest drops them.
+    #[test]
+    fn a_keyword_another_needs_is_not_dropped() {
+        let program = crate::parse_program(&format!("{GAME} (<= (legal p wait) terminal)"));
+        assert!(split(&program, dropped(true)).is_none());
+        assert!(split(&program, dropped(false)).is_some());
     }
 }
