@@ -1167,17 +1167,7 @@ test('instantiation: the panel shows the ground atoms Rust counts for tic-tac-to
   // A puzzle whose goal alone explodes (ten cells all different: 10^10
   // instances): refused whole, and the panel shows the hybrid engine's
   // network of the moves, as Rust counts it.
-  const v = Array.from({ length: 10 }, (_, i) => `?v${i}`);
-  const puzzle = [
-    '(role p) (init started) (<= (next started) (true started))',
-    v.map((_, i) => `(digit ${i}) (cellno ${i})`).join(' '),
-    '(<= (filled ?c) (true (cell ?c ?d))) (<= (empty ?c) (cellno ?c) (not (filled ?c)))',
-    '(<= (legal p (mark ?c ?d)) (empty ?c) (digit ?d))',
-    '(<= (next (cell ?c ?d)) (does p (mark ?c ?d))) (<= (next (cell ?c ?d)) (true (cell ?c ?d)))',
-    '(<= anyEmpty (empty ?c)) (<= terminal (not anyEmpty))',
-    `(<= allDifferent ${v.map((x, i) => `(true (cell ${i} ${x}))`).join(' ')} ${v.flatMap((x, i) => v.slice(i + 1).map((y) => `(distinct ${x} ${y})`)).join(' ')})`,
-    '(<= (goal p 100) allDifferent) (<= (goal p 0) (not allDifferent))',
-  ].join('\n');
+  const puzzle = readFileSync(join(ROOT, 'crate', 'engine', 'testdata', 'hybrid_puzzle.kif'), 'utf8');
   const rest = groundReport(puzzle);
   assert.equal(rest.hybrid, 'goal');
   const hybrid = await open(`?view=editor&kif=${deflateSync(puzzle).toString('base64url')}`, { context });
