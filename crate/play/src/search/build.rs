@@ -86,7 +86,8 @@ where
 }
 
 /// The MCTS-Solver configuration of a spec with the solver, for the player
-/// and for each wasm worker alike: the material it counts
+/// and for each wasm worker alike: whether its playouts are greedy
+/// (`greedy=auto`: unless they are dear), the material it counts
 /// (`eval=material`), what depends on it (`tactics`, `choke`,
 /// `transpositions`: `auto`) and its exploration constant (`c=auto`, from
 /// the game's length), settled from the player's seed.
@@ -96,8 +97,13 @@ pub fn solver_config<M: StateMachine>(
     m: &mut M,
     seed: u64,
 ) -> Result<mcts::solver::Config, SearchError> {
+    // greedy=auto: unless greedy playouts are dear in this game.
+    let greedy = match s.greedy {
+        Some(on) => on,
+        None => mcts::solver::auto_greedy(m, seed, 100, 300.0)?,
+    };
     let material = if s.material {
-        solver_material(program, m, seed, s.greedy)?
+        solver_material(program, m, seed, greedy)?
     } else {
         None
     };
@@ -124,7 +130,7 @@ pub fn solver_config<M: StateMachine>(
         budget: s.budget,
         exploration,
         ponder: s.ponder,
-        greedy: s.greedy,
+        greedy,
         material,
         tactics,
         choke,

@@ -165,7 +165,7 @@ macro_rules! mcts_options {
                 aliases: &["cores"],
                 ..opt("threads", Kind::Threads, "1", "threads growing one tree, the budget per thread")
             },
-            opt("greedy", Kind::Flag, $greedy, "playouts take a move that wins at once and avoid one that lets the opponent win at once"),
+            opt("greedy", Kind::FlagAuto, $greedy, "playouts take a move that wins at once and avoid one that lets the opponent win at once; auto (solver only): unless that costs more than 20 successor states a step"),
             $($solver,)?
             opt("ponder", Kind::Flag, "on", "solver only: the tree grown on the opponent's time by a player server"),
             opt("eval", Kind::Choice(&["material", "off"]), $eval, "solver only: rewards shifted at the end of exchanges of pieces, where the count tells something of the outcome"),
@@ -183,7 +183,7 @@ const SOLVER: OptionInfo = opt(
 );
 const MCTS: &[OptionInfo] = mcts_options!(SOLVER; "off", "off", "off", "0.7");
 /// `mcts-solver` always solves: `solver` is refused.
-const MCTS_SOLVER: &[OptionInfo] = mcts_options!(; "on", "material", "auto", "auto");
+const MCTS_SOLVER: &[OptionInfo] = mcts_options!(; "auto", "material", "auto", "auto");
 const HYPERPLAY: &[OptionInfo] = &[
     MS,
     opt("playouts", Kind::Count, "-", "playouts per move, over all the states searched"),
@@ -437,7 +437,9 @@ pub struct MctsSpec {
     pub budget: Budget,
     pub exploration: Exploration,
     pub threads: Threads,
-    pub greedy: bool,
+    /// On, off, or `None` for auto (from their cost in the game; solver
+    /// only).
+    pub greedy: Option<bool>,
     /// MCTS-Solver; the options below are read only with it.
     pub solver: bool,
     pub ponder: bool,
@@ -473,6 +475,9 @@ impl MctsSpec {
             if last("c").is_some_and(|(_, v)| v == "auto") {
                 return Err(SpecError::NeedsSolver { key: "c=auto" });
             }
+            if last("greedy").is_some_and(|(_, v)| v == "auto") {
+                return Err(SpecError::NeedsSolver { key: "greedy=auto" });
+            }
         }
         let o = Checked::parse("mcts", decls, &written)?;
         let exploration = match o.get("c") {
@@ -485,7 +490,7 @@ impl MctsSpec {
             budget: o.budget(),
             exploration,
             threads: o.threads(),
-            greedy: o.flag("greedy", solver_preset),
+            greedy: o.flag_auto("greedy", (!solver_preset).then_some(false)),
             solver,
             ponder: o.flag("ponder", true),
             material: o.word("eval", if solver_preset { "material" } else { "off" }) == "material",
@@ -496,12 +501,13 @@ impl MctsSpec {
         })
     }
 
-    /// The plain MCTS configuration (budget, exploration, greedy).
+    /// The plain MCTS configuration (budget, exploration, greedy; `auto`
+    /// needs the solver, so it is never left here).
     pub fn config(&self) -> super::mcts::Config {
         let plain = super::mcts::Config::plain();
         super::mcts::Config {
             budget: self.budget,
-            greedy: self.greedy,
+            greedy: self.greedy.unwrap_or(false),
             exploration: match self.exploration {
                 Exploration::Fixed(c) => c,
                 Exploration::Auto => plain.exploration,

@@ -47,7 +47,7 @@ fn bad_values_name_the_values_an_option_takes() {
         ),
         (
             "mcts:greedy=maybe",
-            "player option greedy expects on or off, got `maybe`",
+            "player option greedy expects on, off or auto, got `maybe`",
         ),
         (
             "mcts:threads=0",
@@ -79,6 +79,7 @@ fn bad_values_name_the_values_an_option_takes() {
             "mcts-solver always solves: for plain MCTS use mcts",
         ),
         ("mcts:c=auto", "player option c=auto needs solver=on"),
+        ("mcts:greedy=auto", "player option greedy=auto needs solver=on"),
         ("mcts:eval=on", "player option eval needs solver=on"),
         (
             "mcts:solver=off,choke=on",
@@ -94,7 +95,7 @@ fn bad_values_name_the_values_an_option_takes() {
 #[test]
 fn mcts_solver_is_mcts_with_its_presets_before_the_specs_options() {
     let preset = mcts("mcts-solver");
-    let spelled = mcts("mcts:solver=on,greedy=on,eval=material,tactics=auto");
+    let spelled = mcts("mcts:solver=on,greedy=auto,eval=material,tactics=auto");
     assert_eq!(
         PlayerSpec::MctsSolver(preset.clone()).to_string(),
         "mcts-solver"
@@ -106,16 +107,17 @@ fn mcts_solver_is_mcts_with_its_presets_before_the_specs_options() {
         },
         preset,
     );
-    assert!(preset.solver && preset.greedy && preset.material);
+    assert!(preset.solver && preset.material);
+    assert_eq!(preset.greedy, None, "greedy=auto");
     assert_eq!(preset.tactics, None);
     assert_eq!(preset.exploration, Exploration::Auto);
     let own = mcts("mcts-solver:greedy=off,eval=off,tactics=on,c=0.5");
-    assert!(!own.greedy && !own.material);
+    assert!(own.greedy == Some(false) && !own.material);
     assert_eq!(own.tactics, Some(true));
     assert_eq!(own.exploration, Exploration::Fixed(0.5));
     // Plain UCT: 0.7, no tactics, no solver.
     let plain = mcts("mcts");
-    assert!(!plain.solver && !plain.greedy && !plain.material);
+    assert!(!plain.solver && plain.greedy == Some(false) && !plain.material);
     assert_eq!(plain.exploration, Exploration::Fixed(0.7));
     assert_eq!(plain.tactics, Some(false));
     assert_eq!(mcts("mcts:solver=on").tactics, Some(false));
@@ -132,7 +134,7 @@ fn budgets_aliases_and_the_last_value() {
     assert_eq!(mcts("mcts:threads=3,cores=2").threads, Threads::Count(3));
     assert_eq!(mcts("mcts:cores=2,threads=3").threads, Threads::Count(3));
     assert_eq!(mcts("mcts:cores=auto").threads, Threads::Auto);
-    assert!(mcts("mcts:greedy=yes").greedy);
+    assert_eq!(mcts("mcts:greedy=yes").greedy, Some(true));
     let PlayerSpec::AlphaBeta(ab) = "alpha-beta:depth=3,mode=maxn"
         .parse::<PlayerSpec>()
         .unwrap()

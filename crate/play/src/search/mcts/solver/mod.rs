@@ -61,6 +61,7 @@
 //! The move played is our role's most visited root move (ties: higher
 //! mean), after the proven values above.
 
+mod auto;
 mod exchange;
 #[cfg(test)]
 pub(crate) mod tests;
@@ -79,6 +80,7 @@ use rustc_hash::FxHashSet;
 use std::hash::Hash;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+pub use auto::{auto_exploration, auto_greedy};
 use tree::*;
 use walker::*;
 
@@ -161,43 +163,6 @@ impl Config {
             ..Config::default()
         }
     }
-}
-
-/// The exploration constant `c=auto` (the default) picks from the game's
-/// length, after Sancho's rule: a game whose random playouts from the
-/// initial state last `L` joint moves gets `15 / L + 0.4` in [0.5, 1.2],
-/// times 0.7 with material (Sancho found piece games like less
-/// exploration), over √2 for this UCB1's form. `L` is the mean length
-/// moved towards the middle of the shortest and longest by the spread
-/// (Sancho's correction for skewed lengths). Breakthrough gets about 0.3,
-/// connect four about 0.7; in self-play 0.4 beat 0.7 in breakthrough, and
-/// 0.7 beat 0.3 in connect four. At most `playouts` playouts and
-/// `max_ms`: counted, not timed, below that, so a seed gives one value
-/// everywhere.
-pub fn auto_exploration<M: StateMachine>(
-    m: &mut M,
-    seed: u64,
-    material: bool,
-    playouts: usize,
-    max_ms: f64,
-) -> Result<f64, EvalError> {
-    let t0 = now_ms();
-    let s0 = m.initial_state()?;
-    let mut rng = fastrand::Rng::with_seed(seed ^ 0xc0a5);
-    let mut lengths = Vec::with_capacity(playouts);
-    while lengths.len() < playouts && (lengths.is_empty() || now_ms() - t0 < max_ms) {
-        lengths.push(m.random_playout(&s0, &mut rng, 1000)?.steps as f64);
-    }
-    let n = lengths.len() as f64;
-    let mean = lengths.iter().sum::<f64>() / n;
-    let sd = (lengths.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / n).sqrt();
-    let (lo, hi) = lengths
-        .iter()
-        .fold((f64::MAX, f64::MIN), |(a, b), &l| (a.min(l), b.max(l)));
-    let length = (mean + ((lo + hi) / 2.0 - mean) * sd / mean.max(1.0)).max(1.0);
-    let bias = (15.0 / length + 0.4).clamp(0.5, 1.2);
-    let bias = if material { 0.7 * bias } else { bias };
-    Ok(bias / std::f64::consts::SQRT_2)
 }
 
 /// The player: one tree, kept between moves, grown by one walker per
