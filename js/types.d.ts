@@ -2013,9 +2013,9 @@ threads?: number | 'auto',
  */
 cores?: number | 'auto', 
 /**
- * playouts take a move that wins at once and avoid one that lets the opponent win at once. Default `off`.
+ * playouts take a move that wins at once and avoid one that lets the opponent win at once; auto (solver only): unless that costs more than 20 successor states a step. Default `off`.
  */
-greedy?: boolean | 'on' | 'off', 
+greedy?: boolean | 'on' | 'off' | 'auto', 
 /**
  * MCTS-Solver: proven wins and losses, the tree kept between moves. Default `off`.
  */
@@ -2070,9 +2070,9 @@ threads?: number | 'auto',
  */
 cores?: number | 'auto', 
 /**
- * playouts take a move that wins at once and avoid one that lets the opponent win at once. Default `on`.
+ * playouts take a move that wins at once and avoid one that lets the opponent win at once; auto (solver only): unless that costs more than 20 successor states a step. Default `auto`.
  */
-greedy?: boolean | 'on' | 'off', 
+greedy?: boolean | 'on' | 'off' | 'auto', 
 /**
  * solver only: the tree grown on the opponent's time by a player server. Default `on`.
  */
