@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { waitForThreads } from './threads-wait.js';
 
 const GLUE = new URL('../pkg-threads/gdlkit.js', import.meta.url);
 const WASM = new URL('../pkg-threads/gdlkit_bg.wasm', import.meta.url);
@@ -33,12 +34,8 @@ export async function loadThreaded({ threads = availableParallelism() } = {}) {
     for (let i = 1; i < threads; i++) {
       workers.push(await startWorker(share));
     }
-    // A worker counts once it runs its loop, just after saying it is ready.
-    const deadline = Date.now() + 10_000;
-    while (wasm.threadCount() < threads) {
-      if (Date.now() > deadline) throw new Error(`gdlkit: ${wasm.threadCount() - 1} of ${threads - 1} worker threads started`);
-      await new Promise((r) => setTimeout(r, 2));
-    }
+    const running = await waitForThreads(wasm, threads, 10_000);
+    if (running < threads) throw new Error(`gdlkit: ${running - 1} of ${threads - 1} worker threads started`);
   } catch (e) {
     for (const w of workers) w.terminate();
     throw e;

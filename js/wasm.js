@@ -7,6 +7,7 @@
 // players, jobs) are gone: their methods throw a GdlCrashError saying so.
 
 import * as raw from '../pkg/gdlkit.js';
+import { waitForThreads } from './threads-wait.js';
 
 let ready = false;
 let loading = null;
@@ -100,11 +101,8 @@ async function startThreads() {
   for (const w of threadWorkers) w.terminate();
   threadWorkers = [];
   threadWorkers = await threadStarter(share);
-  // A worker counts once it runs the pool's loop, just after saying it is ready.
-  const deadline = Date.now() + 5000;
-  while (raw.threadCount() < 1 + threadWorkers.length && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
+  // Fewer threads after the wait: the engine reports the count it has.
+  await waitForThreads(raw, 1 + threadWorkers.length, 5000);
 }
 
 // ------------------------------------------------------------ traps

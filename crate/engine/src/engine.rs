@@ -242,10 +242,9 @@ impl Engine {
 
     /// Grounding figures of the fast engine.
     pub fn ground_stats(&self) -> Option<&GroundStats> {
-        match self {
-            Engine::Fast(f) => Some(f.stats()),
-            Engine::Hybrid(h) => Some(h.fast().stats()),
-            Engine::Interpreter { .. } => None,
+        match self.mover() {
+            Mover::Network(f) => Some(f.stats()),
+            Mover::Interpreter(_) => None,
         }
     }
 
@@ -293,6 +292,31 @@ impl Engine {
     }
 }
 
+/// What makes an engine's moves: the interpreter, or a network (the fast
+/// engine's own, or the hybrid's, whose end tests alone differ).
+enum Mover<I, F> {
+    Interpreter(I),
+    Network(F),
+}
+
+impl Engine {
+    fn mover(&self) -> Mover<&Interpreter, &FastEngine> {
+        match self {
+            Engine::Interpreter { interpreter, .. } => Mover::Interpreter(interpreter),
+            Engine::Fast(f) => Mover::Network(f),
+            Engine::Hybrid(h) => Mover::Network(h.fast()),
+        }
+    }
+
+    fn mover_mut(&mut self) -> Mover<&mut Interpreter, &mut FastEngine> {
+        match self {
+            Engine::Interpreter { interpreter, .. } => Mover::Interpreter(interpreter),
+            Engine::Fast(f) => Mover::Network(f),
+            Engine::Hybrid(h) => Mover::Network(h.fast_mut()),
+        }
+    }
+}
+
 fn fast_state<'a>(f: &mut FastEngine, s: &'a EngineState) -> Result<Cow<'a, BitState>, EvalError> {
     match s {
         EngineState::Bits(b) => Ok(Cow::Borrowed(b)),
@@ -313,50 +337,37 @@ impl StateMachine for Engine {
     type State = EngineState;
 
     fn roles(&self) -> &[TermId] {
-        match self {
-            Engine::Interpreter { interpreter, .. } => interpreter.roles(),
-            Engine::Fast(f) => f.roles(),
-            Engine::Hybrid(h) => h.fast().roles(),
+        match self.mover() {
+            Mover::Interpreter(i) => i.roles(),
+            Mover::Network(f) => f.roles(),
         }
     }
 
     fn terms(&self) -> &TermStore {
-        match self {
-            Engine::Interpreter { interpreter, .. } => interpreter.terms(),
-            Engine::Fast(f) => f.terms(),
-            Engine::Hybrid(h) => h.fast().terms(),
+        match self.mover() {
+            Mover::Interpreter(i) => i.terms(),
+            Mover::Network(f) => f.terms(),
         }
     }
 
     fn terms_mut(&mut self) -> &mut TermStore {
-        match self {
-            Engine::Interpreter { interpreter, .. } => interpreter.terms_mut(),
-            Engine::Fast(f) => f.terms_mut(),
-            Engine::Hybrid(h) => h.fast_mut().terms_mut(),
+        match self.mover_mut() {
+            Mover::Interpreter(i) => i.terms_mut(),
+            Mover::Network(f) => f.terms_mut(),
         }
     }
 
     fn initial_state(&mut self) -> Result<EngineState, EvalError> {
-        match self {
-            Engine::Interpreter { interpreter, .. } => {
-                interpreter.initial_state().map(EngineState::Fluents)
-            }
-            Engine::Fast(f) => f.initial_state().map(EngineState::Bits),
-            Engine::Hybrid(h) => h.fast_mut().initial_state().map(EngineState::Bits),
+        match self.mover_mut() {
+            Mover::Interpreter(i) => i.initial_state().map(EngineState::Fluents),
+            Mover::Network(f) => f.initial_state().map(EngineState::Bits),
         }
     }
 
     fn legal_moves(&mut self, state: &EngineState, role: usize) -> Result<Vec<TermId>, EvalError> {
-        match self {
-            Engine::Interpreter { interpreter, .. } => {
-                interpreter.legal_moves(interp_state(state)?, role)
-            }
-            Engine::Fast(f) => {
-                let s = fast_state(f, state)?;
-                f.legal_moves(&s, role)
-            }
-            Engine::Hybrid(h) => {
-                let f = h.fast_mut();
+        match self.mover_mut() {
+            Mover::Interpreter(i) => i.legal_moves(interp_state(state)?, role),
+            Mover::Network(f) => {
                 let s = fast_state(f, state)?;
                 f.legal_moves(&s, role)
             }
@@ -364,16 +375,9 @@ impl StateMachine for Engine {
     }
 
     fn all_legal_moves(&mut self, state: &EngineState) -> Result<Vec<Vec<TermId>>, EvalError> {
-        match self {
-            Engine::Interpreter { interpreter, .. } => {
-                interpreter.all_legal_moves(interp_state(state)?)
-            }
-            Engine::Fast(f) => {
-                let s = fast_state(f, state)?;
-                f.all_legal_moves(&s)
-            }
-            Engine::Hybrid(h) => {
-                let f = h.fast_mut();
+        match self.mover_mut() {
+            Mover::Interpreter(i) => i.all_legal_moves(interp_state(state)?),
+            Mover::Network(f) => {
                 let s = fast_state(f, state)?;
                 f.all_legal_moves(&s)
             }
@@ -385,16 +389,11 @@ impl StateMachine for Engine {
         state: &EngineState,
         joint: &[TermId],
     ) -> Result<EngineState, EvalError> {
-        match self {
-            Engine::Interpreter { interpreter, .. } => interpreter
+        match self.mover_mut() {
+            Mover::Interpreter(i) => i
                 .next_state(interp_state(state)?, joint)
                 .map(EngineState::Fluents),
-            Engine::Fast(f) => {
-                let s = fast_state(f, state)?;
-                f.next_state(&s, joint).map(EngineState::Bits)
-            }
-            Engine::Hybrid(h) => {
-                let f = h.fast_mut();
+            Mover::Network(f) => {
                 let s = fast_state(f, state)?;
                 f.next_state(&s, joint).map(EngineState::Bits)
             }
@@ -406,16 +405,9 @@ impl StateMachine for Engine {
         state: &EngineState,
         joint: &[TermId],
     ) -> Result<Vec<Vec<TermId>>, EvalError> {
-        match self {
-            Engine::Interpreter { interpreter, .. } => {
-                interpreter.percepts(interp_state(state)?, joint)
-            }
-            Engine::Fast(f) => {
-                let s = fast_state(f, state)?;
-                f.percepts(&s, joint)
-            }
-            Engine::Hybrid(h) => {
-                let f = h.fast_mut();
+        match self.mover_mut() {
+            Mover::Interpreter(i) => i.percepts(interp_state(state)?, joint),
+            Mover::Network(f) => {
                 let s = fast_state(f, state)?;
                 f.percepts(&s, joint)
             }
@@ -423,10 +415,9 @@ impl StateMachine for Engine {
     }
 
     fn has_percepts(&self) -> bool {
-        match self {
-            Engine::Interpreter { interpreter, .. } => interpreter.has_percepts(),
-            Engine::Fast(f) => f.has_percepts(),
-            Engine::Hybrid(h) => h.fast().has_percepts(),
+        match self.mover() {
+            Mover::Interpreter(i) => i.has_percepts(),
+            Mover::Network(f) => f.has_percepts(),
         }
     }
 
@@ -463,11 +454,10 @@ impl StateMachine for Engine {
     }
 
     fn fluents(&self, state: &EngineState) -> Vec<TermId> {
-        match (self, state) {
-            (Engine::Fast(f), EngineState::Bits(b)) => f.fluents(b),
-            (Engine::Hybrid(h), EngineState::Bits(b)) => h.fast().fluents(b),
+        match (self.mover(), state) {
+            (Mover::Network(f), EngineState::Bits(b)) => f.fluents(b),
             (_, EngineState::Fluents(fs)) => fs.fluents().to_vec(),
-            (Engine::Interpreter { .. }, EngineState::Bits(_)) => Vec::new(),
+            (Mover::Interpreter(_), EngineState::Bits(_)) => Vec::new(),
         }
     }
 
@@ -584,12 +574,9 @@ impl StateMachine for Engine {
     }
 
     fn state_from_fluents(&mut self, fluents: &[TermId]) -> EngineState {
-        match self {
-            Engine::Interpreter { interpreter, .. } => {
-                EngineState::Fluents(interpreter.state_from_fluents(fluents))
-            }
-            Engine::Fast(f) => EngineState::Bits(f.state_from_fluents(fluents)),
-            Engine::Hybrid(h) => EngineState::Bits(h.fast_mut().state_from_fluents(fluents)),
+        match self.mover_mut() {
+            Mover::Interpreter(i) => EngineState::Fluents(i.state_from_fluents(fluents)),
+            Mover::Network(f) => EngineState::Bits(f.state_from_fluents(fluents)),
         }
     }
 
@@ -597,19 +584,14 @@ impl StateMachine for Engine {
     /// interns nothing after grounding), so its keys are the state's hash
     /// and the move's id; the interpreter's are content keys.
     fn state_key(&mut self, state: &EngineState) -> content_keys::Key {
-        match (self, state) {
-            (Engine::Interpreter { interpreter, .. }, EngineState::Fluents(s)) => {
-                interpreter.state_key(s)
-            }
-            (Engine::Fast(_) | Engine::Hybrid(_), EngineState::Bits(b)) => content_keys::hash128(b),
-            (Engine::Fast(f), EngineState::Fluents(s)) => {
+        match (self.mover_mut(), state) {
+            (Mover::Interpreter(i), EngineState::Fluents(s)) => i.state_key(s),
+            (Mover::Network(f), EngineState::Fluents(s)) => {
                 content_keys::hash128(&f.state_from_fluents(s.fluents()))
             }
-            (Engine::Hybrid(h), EngineState::Fluents(s)) => {
-                content_keys::hash128(&h.fast_mut().state_from_fluents(s.fluents()))
-            }
-            // A state of the other engine (an error everywhere else).
-            (Engine::Interpreter { .. }, EngineState::Bits(b)) => content_keys::hash128(b),
+            // A state of the other engine is hashed as bits, as an error
+            // everywhere else would say.
+            (_, EngineState::Bits(b)) => content_keys::hash128(b),
         }
     }
 
