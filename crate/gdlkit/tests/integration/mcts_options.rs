@@ -186,7 +186,11 @@ fn greedy_auto_drops_greedy_playouts_where_most_moves_can_end_the_game() {
     // Connect four and breakthrough keep them (measured winning against
     // Sancho, BENCHMARKS.md); in gomoku nearly every empty cell can
     // complete a line late in a game, so a greedy step tries most moves.
-    for (game, greedy) in [("connectFour", true), ("breakthrough", true), ("gomoku", false)] {
+    for (game, greedy) in [
+        ("connectFour", true),
+        ("breakthrough", true),
+        ("gomoku", false),
+    ] {
         let name = build(game, "mcts-solver:ms=50").unwrap();
         assert_eq!(name.contains("greedy"), greedy, "{game}: {name}");
         let on = build(game, "mcts-solver:greedy=on,ms=50").unwrap();

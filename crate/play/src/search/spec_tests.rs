@@ -79,7 +79,10 @@ fn bad_values_name_the_values_an_option_takes() {
             "mcts-solver always solves: for plain MCTS use mcts",
         ),
         ("mcts:c=auto", "player option c=auto needs solver=on"),
-        ("mcts:greedy=auto", "player option greedy=auto needs solver=on"),
+        (
+            "mcts:greedy=auto",
+            "player option greedy=auto needs solver=on",
+        ),
         ("mcts:eval=on", "player option eval needs solver=on"),
         (
             "mcts:solver=off,choke=on",
