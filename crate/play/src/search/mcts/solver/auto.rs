@@ -57,7 +57,7 @@ pub const GREEDY_MAX_TRIES: f64 = 20.0;
 /// the tree sees a few playouts where it could have seen many. The first
 /// half of at most `playouts` greedy playouts from the initial state learn
 /// the moves that end games; the second half counts the extra successor
-/// states per step, which must stay within [`GREEDY_MAX_TRIES`]. At most
+/// states per step, which must stay within `GREEDY_MAX_TRIES` (20). At most
 /// `max_ms` (the first playout always runs).
 pub fn auto_greedy<M: StateMachine>(
     m: &mut M,
