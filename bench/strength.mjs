@@ -415,6 +415,12 @@ async function playDrawn(oneMatch, o) {
     // plays both seats across the pool.
     const row = await playGame(game, oneMatch, o, true, o.seat + rows.length);
     const first = row.failures.find((f) => f.match === 1 && f.side !== 'candidate');
+    if (first && /not available/.test(first.what)) {
+      // The opponent stopped answering (Sancho can hang after its watchdog
+      // aborts a game): every game after would be set aside for it.
+      setAside.push(`${game} (${first.side}: ${first.what}; the series stopped here: restart the opponent and go on with --exclude)`);
+      break;
+    }
     if (first) setAside.push(`${game} (${first.side}: ${first.what})`);
     else rows.push(row);
   }
