@@ -260,14 +260,14 @@ pub fn ground_program(program: &Program, budget: Budget) -> Result<GroundProgram
     }
     // The first strategy stopped at its own caps (below the budget's) and
     // no time was left for the next: the time ran out, not the budget.
-    let first_capped = matches!(
+    let left_at_first_caps = matches!(
         result,
         Err(GroundError::Budget { what: "ground atoms", limit }) if (limit as usize) < budget.max_atoms
     ) || matches!(
         result,
         Err(GroundError::Budget { what: "literals in rule instances", limit }) if (limit as usize) < budget.max_literals
     );
-    if out_of_time(&result) || first_capped {
+    if out_of_time(&result) || left_at_first_caps {
         // The whole budget, not the last attempt's share of it.
         result = Err(GroundError::Budget {
             what: "milliseconds",
