@@ -72,6 +72,15 @@ const QUEUED: u32 = 1 << 26;
 /// the simpler order is used; the levels stay for the comparison.
 const LEVELLED: bool = false;
 const SCC_MARK: u32 = 1 << 31;
+/// Flags of guarded ANDs (see [`guards`](super::guards)): the node leaves its
+/// guard out of its count; it is in its guard's armed list. And of guards:
+/// the node guards ANDs.
+const GUARDED: u32 = 1 << 27;
+const ARMED: u32 = 1 << 28;
+const GUARDS: u32 = 1 << 29;
+/// Let `does` inputs with many ANDs guard them (see [`guards`](super::guards));
+/// a switch for measuring.
+const GUARD_ANDS: bool = true;
 /// Take shared inputs out of legal gates (see [`Gates`]); a switch for
 /// measuring.
 const GATE_LEGALS: bool = true;
@@ -109,6 +118,9 @@ pub struct FastEngine {
     hooked: Vec<u64>,
     /// A buffer for copying the successor state without allocating.
     spare: Vec<u64>,
+    /// A buffer for the words of the state that change (see
+    /// `FastEngine::set_state`).
+    diff: Vec<(u32, u64)>,
     /// The one hook bit of a node, or `NONE` (several: `hook_bits`).
     hook: Vec<u32>,
     /// `net.hooks` as positions in `hooked` (same `net.hook_start`).
@@ -135,6 +147,13 @@ pub struct FastEngine {
     /// counts in it (see [`complement_ors`](super::passes::complement_ors)).
     complement: Vec<u32>,
     counted: Vec<bool>,
+    /// Per node the index of its guard in `guard_nodes` (empty without
+    /// guards), the guard nodes (sorted), and per guard the ANDs it guards
+    /// whose other inputs are true (and some that no longer are, dropped
+    /// when the guard flips).
+    guard_of: Vec<u32>,
+    guard_nodes: Vec<u32>,
+    armed: Vec<Vec<u32>>,
     /// Longest path from a leaf: a node's inputs all have smaller levels.
     level: Vec<u32>,
     /// Nodes (or `SCC_MARK | component`) waiting, per level: propagation

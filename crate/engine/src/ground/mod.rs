@@ -32,6 +32,7 @@ pub mod estimate;
 mod exclusion;
 mod factor;
 mod grule;
+mod guards;
 pub mod instantiate;
 pub mod network;
 mod passes;

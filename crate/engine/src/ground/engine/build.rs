@@ -3,9 +3,11 @@
 //! the edge list, hook bits and run-time buffers, and a first evaluation.
 
 use super::{
-    FastEngine, COMPLEMENT, E_SCC, FACTOR, FLATTEN, GATE_LEGALS, HOOKED, NEW_FIRST, OFFSET,
+    FastEngine, COMPLEMENT, E_SCC, FACTOR, FLATTEN, GATE_LEGALS, GUARDED, GUARDS, GUARD_ANDS,
+    HOOKED, NEW_FIRST, OFFSET,
 };
 use crate::ground::factor::factor_ors;
+use crate::ground::guards::{guard_ands, Guards};
 use crate::ground::network::{Network, HOOK_LEGAL, HOOK_MASK, LEAF, NONE};
 use crate::ground::passes::{
     complement_ors, flatten, frame_inputs, lazy_nodes, legal_gates, levels, Gates,
@@ -43,7 +45,12 @@ impl FastEngine {
             lazy = lazy_nodes(&net, t.terminal);
         }
         let gates = take_gates(&mut net, &t, &legal_word);
-        let (out_start, edges) = propagated_edges(&net, &lazy, &gates);
+        let guards = if GUARD_ANDS {
+            guard_ands(&mut net, &t, &lazy, &gates, &complement)
+        } else {
+            Guards::default()
+        };
+        let (out_start, edges) = propagated_edges(&net, &lazy, &gates, &guards);
         let (lazy_order, lazy_in_start, lazy_in) = lazy_inputs(&net, &lazy);
         net.out_start = out_start;
         net.out = Vec::new();
@@ -52,7 +59,7 @@ impl FastEngine {
         for w in legal_word.iter_mut() {
             *w += words as u32;
         }
-        let ns = initial_counts(&net);
+        let ns = initial_counts(&net, &guards);
         let nscc = net.scc_start.len() - 1;
         let levels = levels(&net, &edges);
         let widest = legal_word.windows(2).map(|w| (w[1] - w[0]) as usize).max();
@@ -68,6 +75,7 @@ impl FastEngine {
             cur: vec![0; words],
             hooked: vec![0; *legal_word.last().expect("one entry") as usize],
             spare: vec![0; words],
+            diff: Vec::with_capacity(words),
             hook_bits,
             masked: vec![0; widest.unwrap_or(0)],
             legal_word,
@@ -83,6 +91,9 @@ impl FastEngine {
             hi: 0,
             dirty_flag: vec![false; nscc],
             new_first,
+            armed: vec![Vec::new(); guards.nodes.len()],
+            guard_of: guards.of,
+            guard_nodes: guards.nodes,
             scratch: Vec::new(),
             work: Vec::new(),
             net,
@@ -159,15 +170,24 @@ fn take_gates(net: &mut Network, t: &Tables, legal_word: &[u32]) -> Gates {
 }
 
 /// The edges propagated (as in [`FastEngine::edges`]) and each node's first
-/// edge: edges into lazy nodes, and those taken out of legal gates, are not.
-fn propagated_edges(net: &Network, lazy: &[bool], gates: &Gates) -> (Vec<u32>, Vec<u32>) {
+/// edge: edges into lazy nodes, those taken out of legal gates and guards'
+/// edges to their ANDs are not.
+fn propagated_edges(
+    net: &Network,
+    lazy: &[bool],
+    gates: &Gates,
+    guards: &Guards,
+) -> (Vec<u32>, Vec<u32>) {
     let n = net.len();
     let mut out_start = vec![0u32; n + 1];
     let mut edges: Vec<u32> = Vec::with_capacity(net.out.len());
     for v in 0..n {
         for &e in &net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize] {
             let target = e >> 1;
-            if !lazy[target as usize] && gates.removed[target as usize] != v as u32 {
+            if !lazy[target as usize]
+                && gates.removed[target as usize] != v as u32
+                && !guards.is_guard_edge(v as u32, target)
+            {
                 edges.push(
                     (target << 2)
                         | if net.scc[target as usize] != NONE {
@@ -250,8 +270,8 @@ fn single_hooks(net: &Network, hook_bits: &[u32]) -> Vec<u32> {
 }
 
 /// Each node's count and flags with every input false.
-fn initial_counts(net: &Network) -> Vec<u32> {
-    (0..net.len())
+fn initial_counts(net: &Network, guards: &Guards) -> Vec<u32> {
+    let mut ns: Vec<u32> = (0..net.len())
         .map(|v| {
             let thr = net.thr[v];
             let count = if thr == LEAF { 0 } else { OFFSET - thr };
@@ -261,5 +281,14 @@ fn initial_counts(net: &Network) -> Vec<u32> {
                 count
             }
         })
-        .collect()
+        .collect();
+    for (v, &g) in guards.of.iter().enumerate() {
+        if g != NONE {
+            ns[v] |= GUARDED;
+        }
+    }
+    for &g in &guards.nodes {
+        ns[g as usize] |= GUARDS;
+    }
+    ns
 }

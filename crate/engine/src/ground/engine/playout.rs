@@ -204,11 +204,14 @@ impl FastEngine {
     #[inline]
     pub(super) fn play_step(&mut self, nodes: &[u32]) {
         self.set_inputs(nodes);
+        if !self.t.queries_use_does {
+            self.set_state_to_next();
+            return;
+        }
+        // Clearing the moves changes the successor the hooks hold: copy it.
         let mut next = std::mem::take(&mut self.spare);
         next.copy_from_slice(&self.hooked[..self.cur.len()]);
-        if self.t.queries_use_does {
-            self.set_inputs(&[]);
-        }
+        self.set_inputs(&[]);
         self.set_state(&next);
         self.spare = next;
     }

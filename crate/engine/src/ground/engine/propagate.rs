@@ -2,7 +2,10 @@
 //! threshold test changes, recomputing cyclic components as a unit, and
 //! moving the network to another state or joint move.
 
-use super::{BitState, FastEngine, E_NEG, E_SCC, HOOKED, LEVELLED, OFFSET, QUEUED, SCC_MARK, V};
+use super::{
+    BitState, FastEngine, ARMED, E_NEG, E_SCC, GUARDED, GUARDS, HOOKED, LEVELLED, OFFSET, QUEUED,
+    SCC_MARK, V,
+};
 use crate::ground::network::{LEAF, NONE};
 
 impl FastEngine {
@@ -20,7 +23,12 @@ impl FastEngine {
             let v = topo[i] as usize;
             let c = self.net.scc[v];
             if c == NONE {
-                let val = self.net.thr[v] != LEAF && self.ns[v] & OFFSET != 0;
+                let mut val = self.net.thr[v] != LEAF && self.ns[v] & OFFSET != 0;
+                if val && self.ns[v] & GUARDED != 0 {
+                    // Its guard, an input, is false.
+                    self.arm(v);
+                    val = false;
+                }
                 if val {
                     self.ns[v] |= V;
                 }
@@ -93,6 +101,60 @@ impl FastEngine {
                 self.enqueue(t, t as u32);
             }
         }
+        if f & GUARDS != 0 {
+            self.flip_armed(v, val);
+        }
+    }
+
+    /// Guard `g` turned `on` (or off): its armed ANDs take its value; those
+    /// whose other inputs are no longer all true leave the list.
+    #[inline(never)]
+    fn flip_armed(&mut self, g: usize, on: bool) {
+        let k = self.guard_slot(g);
+        let mut armed = std::mem::take(&mut self.armed[k]);
+        let mut i = 0;
+        while i < armed.len() {
+            let t = armed[i] as usize;
+            if self.ns[t] & OFFSET == 0 {
+                self.ns[t] &= !ARMED;
+                armed.swap_remove(i);
+                continue;
+            }
+            if self.on(t) != on {
+                self.flip(t);
+            }
+            i += 1;
+        }
+        self.armed[k] = armed;
+    }
+
+    fn guard_slot(&self, g: usize) -> usize {
+        self.guard_nodes
+            .binary_search(&(g as u32))
+            .expect("a node flagged GUARDS is a guard")
+    }
+
+    /// Puts guarded AND `t`, whose other inputs are all true, on its guard's
+    /// list (once).
+    fn arm(&mut self, t: usize) {
+        if self.ns[t] & ARMED == 0 {
+            self.ns[t] |= ARMED;
+            self.armed[self.guard_of[t] as usize].push(t as u32);
+        }
+    }
+
+    /// A guarded AND whose count and value disagree: its value is its count's
+    /// test and its guard's value.
+    #[inline(never)]
+    fn settle_guarded(&mut self, t: usize) {
+        let full = self.ns[t] & OFFSET != 0;
+        if full {
+            self.arm(t);
+        }
+        let g = self.guard_nodes[self.guard_of[t] as usize] as usize;
+        if (full && self.on(g)) != self.on(t) {
+            self.flip(t);
+        }
     }
 
     #[inline]
@@ -151,7 +213,11 @@ impl FastEngine {
         let s = self.ns[t] & !QUEUED;
         self.ns[t] = s;
         if stale(s) {
-            self.flip(t);
+            if s & GUARDED != 0 {
+                self.settle_guarded(t);
+            } else {
+                self.flip(t);
+            }
         }
     }
 
@@ -291,12 +357,40 @@ impl FastEngine {
 
     /// Makes `s` the current state (the joint move stays as it was).
     pub(super) fn set_state(&mut self, s: &[u64]) {
+        let mut diff = std::mem::take(&mut self.diff);
+        diff.clear();
+        for (w, (&c, &n)) in self.cur.iter().zip(s).enumerate() {
+            if c != n {
+                diff.push((w as u32, n));
+            }
+        }
+        self.apply_diff(&diff);
+        self.diff = diff;
+    }
+
+    /// Makes the successor state that the hooks hold the current state.
+    pub(super) fn set_state_to_next(&mut self) {
+        let mut diff = std::mem::take(&mut self.diff);
+        diff.clear();
+        for (w, (&c, &n)) in self.cur.iter().zip(&self.hooked).enumerate() {
+            if c != n {
+                diff.push((w as u32, n));
+            }
+        }
+        self.apply_diff(&diff);
+        self.diff = diff;
+    }
+
+    /// Sets the state's words that differ, `(word, new value)`: the rest of
+    /// a large state (pancakes88's 40,320 orderings) is not scanned again.
+    fn apply_diff(&mut self, diff: &[(u32, u64)]) {
         self.lazy_fresh = false;
         // Fluents turning false first, true last: propagation is last in,
         // first out, so an OR fed by both sees its +1 before its -1 and
         // does not change and change back (as with the inputs).
         for turning_on in [false, true] {
-            for (w, &sw) in s.iter().enumerate() {
+            for &(w, sw) in diff {
+                let w = w as usize;
                 let mut d = (self.cur[w] ^ sw) & if turning_on { sw } else { !sw };
                 while d != 0 {
                     let b = d.trailing_zeros() as usize;
@@ -308,7 +402,9 @@ impl FastEngine {
                 }
             }
         }
-        self.cur.copy_from_slice(s);
+        for &(w, sw) in diff {
+            self.cur[w as usize] = sw;
+        }
         self.propagate();
     }
 

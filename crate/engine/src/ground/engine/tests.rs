@@ -73,3 +73,21 @@ fn moves_touch_only_their_own_cells_frame_gates() {
         assert!(inputs >= 18, "only {inputs} move inputs");
     }
 }
+
+/// Each flip of the pancakes guards the ANDs of its 24 orderings
+/// (`ground/guards.rs`): its input keeps no propagated edge to them, and
+/// the network still answers as the interpreter does (checked along
+/// playouts by `tests/fast_vs_interpreter.rs`).
+#[test]
+fn flips_guard_their_orderings_ands() {
+    let text = include_str!("../../../testdata/guarded_game.kif");
+    let e = ground(&crate::parse_program(text), Budget::default()).expect("grounds");
+    assert_eq!(e.guard_nodes.len(), 4, "one guard per flip");
+    let guarded = e.guard_of.iter().filter(|&&g| g != super::NONE).count();
+    assert_eq!(guarded, 4 * 24, "every ordering's AND, for every flip");
+    for &i in e.t.legal_input.iter().filter(|&&i| i != super::NONE) {
+        let i = i as usize;
+        let fan_out = e.net.out_start[i + 1] - e.net.out_start[i];
+        assert_eq!(fan_out, 0, "a flip input still propagates {fan_out} edges");
+    }
+}

@@ -1,0 +1,123 @@
+//! Guarded ANDs: a `does` input that feeds many ANDs leaves their counts.
+//!
+//! pancakes' `next (porder ...)` has one AND per move and ordering of the
+//! pancakes, `does (flip p3) ∧ true (porder p5 p3 ...)`: each of the six
+//! inputs feeds 720 ANDs, of which one has its other input true. Counted as
+//! usual, a step updates 1,440 counts when the state changes two
+//! propositions. Guarded, such an AND counts only its other inputs, and
+//! its guard (the input) keeps the list of the ANDs whose other inputs are
+//! all true, the armed ones: the guard's flip flips just those (see
+//! `FastEngine::flip_armed`). An AND whose other inputs become all true
+//! joins its guard's list when it is settled; one that stops being so
+//! leaves it the next time the guard flips.
+
+use super::network::{Network, NONE};
+use super::passes::Gates;
+use super::tables::Tables;
+
+/// An input guards its ANDs when it feeds at least this many: below, the
+/// counts cost less than the list.
+const MIN_GUARDED: usize = 16;
+
+/// The guards chosen.
+#[derive(Clone, Default)]
+pub(super) struct Guards {
+    /// Per node: the index of its guard in `nodes`, or `NONE` (also for
+    /// every node of a network without guards, where it is empty).
+    pub(super) of: Vec<u32>,
+    /// The guard nodes, sorted.
+    pub(super) nodes: Vec<u32>,
+}
+
+impl Guards {
+    /// Whether the edge from `v` to `target` is a guard's, left out of the
+    /// propagated edges.
+    pub(super) fn is_guard_edge(&self, v: u32, target: u32) -> bool {
+        !self.of.is_empty() && {
+            let g = self.of[target as usize];
+            g != NONE && self.nodes[g as usize] == v
+        }
+    }
+}
+
+/// Chooses guards and takes each guarded AND's guard out of its threshold.
+/// An AND qualifies when it is propagated (not `lazy`, not in a cycle, not
+/// rewritten by [`complement_ors`](super::passes::complement_ors) or
+/// [`Gates`]) and all its inputs count (threshold = inputs); the input's
+/// edge to it must be positive and single.
+pub(super) fn guard_ands(
+    net: &mut Network,
+    t: &Tables,
+    lazy: &[bool],
+    gates: &Gates,
+    complement: &[u32],
+) -> Guards {
+    let n = net.len();
+    let mut eligible = and_gates(net, gates);
+    for (v, l) in lazy.iter().enumerate() {
+        if *l {
+            eligible[v] = false;
+        }
+    }
+    for &c in complement {
+        eligible[c as usize] = false;
+    }
+    let mut inputs: Vec<u32> = t
+        .legal_input
+        .iter()
+        .copied()
+        .filter(|&i| i != NONE)
+        .collect();
+    inputs.sort_unstable();
+    inputs.dedup();
+    let mut guards = Guards {
+        of: vec![NONE; n],
+        nodes: Vec::new(),
+    };
+    for g in inputs {
+        let mut edges: Vec<u32> = net.out
+            [net.out_start[g as usize] as usize..net.out_start[g as usize + 1] as usize]
+            .to_vec();
+        edges.sort_unstable();
+        let mut chosen = Vec::new();
+        for (i, &e) in edges.iter().enumerate() {
+            let x = e >> 1;
+            let single =
+                (i == 0 || edges[i - 1] >> 1 != x) && edges.get(i + 1).is_none_or(|&f| f >> 1 != x);
+            if single && e & 1 == 0 && eligible[x as usize] && guards.of[x as usize] == NONE {
+                chosen.push(x);
+            }
+        }
+        if chosen.len() < MIN_GUARDED {
+            continue;
+        }
+        let slot = guards.nodes.len() as u32;
+        guards.nodes.push(g);
+        for x in chosen {
+            guards.of[x as usize] = slot;
+            net.thr[x as usize] -= 1;
+        }
+    }
+    if guards.nodes.is_empty() {
+        guards.of = Vec::new();
+    }
+    guards
+}
+
+/// Per node: whether it is an AND of at least two inputs outside cycles
+/// whose threshold counts every input, none taken out by `gates`.
+fn and_gates(net: &Network, gates: &Gates) -> Vec<bool> {
+    let n = net.len();
+    let mut indeg = vec![0u32; n];
+    for &e in &net.out {
+        indeg[(e >> 1) as usize] += 1;
+    }
+    (0..n)
+        .map(|v| {
+            net.scc[v] == NONE
+                && gates.removed[v] == NONE
+                && net.thr[v] >= 2
+                && net.thr[v] == indeg[v]
+        })
+        .collect()
+}
