@@ -154,6 +154,10 @@ pub struct FastEngine {
     guard_of: Vec<u32>,
     guard_nodes: Vec<u32>,
     armed: Vec<Vec<u32>>,
+    /// Per guard: how often it flipped and the work its list cost (see
+    /// `cheap_guards`).
+    guard_flips: Vec<u64>,
+    guard_work: Vec<u64>,
     /// Longest path from a leaf: a node's inputs all have smaller levels.
     level: Vec<u32>,
     /// Nodes (or `SCC_MARK | component`) waiting, per level: propagation

@@ -10,6 +10,13 @@
 //! `FastEngine::flip_armed`). An AND whose other inputs become all true
 //! joins its guard's list when it is settled; one that stops being so
 //! leaves it the next time the guard flips.
+//!
+//! A base proposition can guard too (checkers' `(true (control white))`
+//! feeds its 640 move ANDs, crisscross's pieces feed thousands). Whether a
+//! guard pays depends on how often the rest of its ANDs is true, which only
+//! play tells (blobwars' inputs cost a third of its speed as guards): a
+//! guard is kept only where a short walk finds its list much cheaper than
+//! the counts it saves (`FastEngine::cheap_guards`).
 
 use super::network::{Network, NONE};
 use super::passes::Gates;
@@ -18,6 +25,9 @@ use super::tables::Tables;
 /// An input guards its ANDs when it feeds at least this many: below, the
 /// counts cost less than the list.
 const MIN_GUARDED: usize = 16;
+/// A base proposition, when it feeds at least this many (and a walk finds
+/// it cheaper): pancakes' orderings (six ANDs each) never qualify.
+const MIN_BASE_GUARDED: usize = 64;
 
 /// The guards chosen.
 #[derive(Clone, Default)]
@@ -30,6 +40,15 @@ pub(super) struct Guards {
 }
 
 impl Guards {
+    /// Takes each guarded AND's guard out of its threshold.
+    pub(super) fn take_out(&self, net: &mut Network) {
+        for (x, &g) in self.of.iter().enumerate() {
+            if g != NONE {
+                net.thr[x] -= 1;
+            }
+        }
+    }
+
     /// Whether the edge from `v` to `target` is a guard's, left out of the
     /// propagated edges.
     pub(super) fn is_guard_edge(&self, v: u32, target: u32) -> bool {
@@ -40,17 +59,20 @@ impl Guards {
     }
 }
 
-/// Chooses guards and takes each guarded AND's guard out of its threshold.
+/// Chooses guards (see [`Guards::take_out`]).
 /// An AND qualifies when it is propagated (not `lazy`, not in a cycle, not
 /// rewritten by [`complement_ors`](super::passes::complement_ors) or
-/// [`Gates`]) and all its inputs count (threshold = inputs); the input's
-/// edge to it must be positive and single.
+/// [`Gates`]) and all its inputs count (threshold = inputs); the guard's
+/// edge to it must be positive and single. `does` inputs choose first, then
+/// base propositions by falling fan-out (all of them, or only those
+/// `kept`); an AND has one guard.
 pub(super) fn guard_ands(
-    net: &mut Network,
+    net: &Network,
     t: &Tables,
     lazy: &[bool],
     gates: &Gates,
     complement: &[u32],
+    kept: Option<&[u32]>,
 ) -> Guards {
     let n = net.len();
     let mut eligible = and_gates(net, gates);
@@ -66,15 +88,24 @@ pub(super) fn guard_ands(
         .legal_input
         .iter()
         .copied()
-        .filter(|&i| i != NONE)
+        .filter(|&i| i != NONE && kept.is_none_or(|k| k.contains(&i)))
         .collect();
     inputs.sort_unstable();
     inputs.dedup();
+    let fan_out = |g: u32| net.out_start[g as usize + 1] - net.out_start[g as usize];
+    let mut bases: Vec<u32> = t
+        .base_node
+        .iter()
+        .copied()
+        .filter(|&b| b != NONE && kept.is_none_or(|k| k.contains(&b)))
+        .collect();
+    bases.sort_unstable_by_key(|&b| (std::cmp::Reverse(fan_out(b)), b));
     let mut guards = Guards {
         of: vec![NONE; n],
         nodes: Vec::new(),
     };
-    for g in inputs {
+    let candidates = inputs.iter().map(|&g| (g, false));
+    for (g, base) in candidates.chain(bases.iter().map(|&g| (g, true))) {
         let mut edges: Vec<u32> = net.out
             [net.out_start[g as usize] as usize..net.out_start[g as usize + 1] as usize]
             .to_vec();
@@ -88,20 +119,37 @@ pub(super) fn guard_ands(
                 chosen.push(x);
             }
         }
-        if chosen.len() < MIN_GUARDED {
+        if chosen.len() < if base { MIN_BASE_GUARDED } else { MIN_GUARDED } {
             continue;
         }
         let slot = guards.nodes.len() as u32;
         guards.nodes.push(g);
         for x in chosen {
             guards.of[x as usize] = slot;
-            net.thr[x as usize] -= 1;
         }
     }
+    sorted(guards)
+}
+
+/// The guards renumbered in node order (the engine finds a guard's slot by
+/// binary search), or none at all.
+fn sorted(mut guards: Guards) -> Guards {
     if guards.nodes.is_empty() {
-        guards.of = Vec::new();
+        return Guards::default();
     }
-    guards
+    let mut order: Vec<u32> = (0..guards.nodes.len() as u32).collect();
+    order.sort_unstable_by_key(|&k| guards.nodes[k as usize]);
+    let mut slot = vec![0u32; order.len()];
+    for (i, &k) in order.iter().enumerate() {
+        slot[k as usize] = i as u32;
+    }
+    for g in guards.of.iter_mut().filter(|g| **g != NONE) {
+        *g = slot[*g as usize];
+    }
+    Guards {
+        of: guards.of,
+        nodes: order.iter().map(|&k| guards.nodes[k as usize]).collect(),
+    }
 }
 
 /// Per node: whether it is an AND of at least two inputs outside cycles

@@ -17,6 +17,18 @@ use crate::ground::GroundStats;
 use crate::terms::TermStore;
 use smallvec::SmallVec;
 
+/// What the passes before the guards decided: kept to assemble the engine
+/// again without the guards that a walk found costly.
+#[derive(Clone)]
+struct Shaped {
+    legal_word: Vec<u32>,
+    lazy: Vec<bool>,
+    complement: Vec<u32>,
+    counted: Vec<bool>,
+    gates: Gates,
+    new_first: bool,
+}
+
 impl FastEngine {
     pub(in crate::ground) fn new(
         store: TermStore,
@@ -24,32 +36,61 @@ impl FastEngine {
         t: Tables,
         stats: GroundStats,
     ) -> FastEngine {
+        let shaped = shape(&mut net, &t);
+        if !GUARD_ANDS {
+            return Self::assemble(store, net, t, stats, shaped, Guards::default());
+        }
+        let guards = guard_ands(
+            &net,
+            &t,
+            &shaped.lazy,
+            &shaped.gates,
+            &shaped.complement,
+            None,
+        );
+        // Guards are on trial: keep the network to build it again.
+        let before = (!guards.nodes.is_empty()).then(|| net.clone());
+        guards.take_out(&mut net);
+        let Some(mut unguarded) = before else {
+            return Self::assemble(store, net, t, stats, shaped, guards);
+        };
+        let mut e = Self::assemble(store, net, t, stats, shaped.clone(), guards);
+        let Some(kept) = e.cheap_guards() else {
+            return e;
+        };
+        let FastEngine {
+            store, t, stats, ..
+        } = e;
+        let guards = guard_ands(
+            &unguarded,
+            &t,
+            &shaped.lazy,
+            &shaped.gates,
+            &shaped.complement,
+            Some(&kept),
+        );
+        guards.take_out(&mut unguarded);
+        Self::assemble(store, unguarded, t, stats, shaped, guards)
+    }
+
+    /// The engine from the shaped network and its guards.
+    fn assemble(
+        store: TermStore,
+        mut net: Network,
+        t: Tables,
+        stats: GroundStats,
+        shaped: Shaped,
+        guards: Guards,
+    ) -> FastEngine {
+        let Shaped {
+            mut legal_word,
+            lazy,
+            complement,
+            counted,
+            gates,
+            new_first,
+        } = shaped;
         let words = t.base_fluent.len().div_ceil(64).max(1);
-        let mut legal_word = legal_words(&t);
-        address_legal_hooks(&mut net, &t, &legal_word);
-        if FLATTEN {
-            flatten(&mut net, &t);
-        }
-        let new_first = NEW_FIRST && frame_inputs(&net, &t);
-        if FACTOR {
-            factor(&mut net, &t);
-        }
-        let mut lazy = lazy_nodes(&net, t.terminal);
-        let (complement, counted) = if COMPLEMENT {
-            complement_ors(&mut net, &t, &lazy)
-        } else {
-            (Vec::new(), Vec::new())
-        };
-        if !complement.is_empty() {
-            // ORs that fed only rewritten gates are no longer needed.
-            lazy = lazy_nodes(&net, t.terminal);
-        }
-        let gates = take_gates(&mut net, &t, &legal_word);
-        let guards = if GUARD_ANDS {
-            guard_ands(&mut net, &t, &lazy, &gates, &complement)
-        } else {
-            Guards::default()
-        };
         let (out_start, edges) = propagated_edges(&net, &lazy, &gates, &guards);
         let (lazy_order, lazy_in_start, lazy_in) = lazy_inputs(&net, &lazy);
         net.out_start = out_start;
@@ -92,6 +133,8 @@ impl FastEngine {
             dirty_flag: vec![false; nscc],
             new_first,
             armed: vec![Vec::new(); guards.nodes.len()],
+            guard_flips: vec![0; guards.nodes.len()],
+            guard_work: vec![0; guards.nodes.len()],
             guard_of: guards.of,
             guard_nodes: guards.nodes,
             scratch: Vec::new(),
@@ -102,6 +145,39 @@ impl FastEngine {
         };
         e.initialise();
         e
+    }
+}
+
+/// The passes before the guards: legal hooks addressed, flattening, the
+/// input order, factoring, complement ORs and legal gates.
+fn shape(net: &mut Network, t: &Tables) -> Shaped {
+    let legal_word = legal_words(t);
+    address_legal_hooks(net, t, &legal_word);
+    if FLATTEN {
+        flatten(net, t);
+    }
+    let new_first = NEW_FIRST && frame_inputs(net, t);
+    if FACTOR {
+        factor(net, t);
+    }
+    let mut lazy = lazy_nodes(net, t.terminal);
+    let (complement, counted) = if COMPLEMENT {
+        complement_ors(net, t, &lazy)
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    if !complement.is_empty() {
+        // ORs that fed only rewritten gates are no longer needed.
+        lazy = lazy_nodes(net, t.terminal);
+    }
+    let gates = take_gates(net, t, &legal_word);
+    Shaped {
+        legal_word,
+        lazy,
+        complement,
+        counted,
+        gates,
+        new_first,
     }
 }
 

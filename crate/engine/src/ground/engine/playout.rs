@@ -298,3 +298,36 @@ pub(crate) fn bit_positions(words: &[u64]) -> impl Iterator<Item = usize> + Clon
         })
     })
 }
+
+/// Steps of the walk that tries the base propositions' guards, and its
+/// time limit (a slow network's walk is shorter).
+const GUARD_TRIAL_STEPS: usize = 2_000;
+const GUARD_TRIAL_MS: f64 = 100.0;
+
+impl FastEngine {
+    /// The guards whose list costs less than a quarter of the counts it
+    /// saves, along seeded random playouts from the initial state (`None`
+    /// when that is all of them): a guard saves one count per guarded AND
+    /// at each of its flips, and costs a visit per listed AND at each flip
+    /// and a settling each time the rest of an AND becomes true.
+    pub(super) fn cheap_guards(&mut self) -> Option<Vec<u32>> {
+        let Ok(init) = crate::reasoner::StateMachine::initial_state(self) else {
+            return None;
+        };
+        let mut rng = fastrand::Rng::with_seed(0x6775_6172);
+        let start = crate::clock::now_ms();
+        let mut steps = 0;
+        while steps < GUARD_TRIAL_STEPS && crate::clock::now_ms() - start < GUARD_TRIAL_MS {
+            steps += self.playout(&init, &mut rng, 200).0 + 1;
+        }
+        let mut size = vec![0u64; self.guard_nodes.len()];
+        for &g in self.guard_of.iter().filter(|&&g| g != NONE) {
+            size[g as usize] += 1;
+        }
+        let cheap: Vec<u32> = (0..size.len())
+            .filter(|&k| self.guard_work[k] * 4 < self.guard_flips[k] * size[k])
+            .map(|k| self.guard_nodes[k])
+            .collect();
+        (cheap.len() < size.len()).then_some(cheap)
+    }
+}

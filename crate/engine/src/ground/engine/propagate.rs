@@ -8,6 +8,11 @@ use super::{
 };
 use crate::ground::network::{LEAF, NONE};
 
+/// What settling a guarded AND costs beside a count update (a queue push
+/// and pop, a call, perhaps the list's push): a rough weight for
+/// `cheap_guards`.
+const SETTLE_COST: u64 = 4;
+
 impl FastEngine {
     #[inline]
     pub(super) fn on(&self, v: usize) -> bool {
@@ -112,6 +117,8 @@ impl FastEngine {
     fn flip_armed(&mut self, g: usize, on: bool) {
         let k = self.guard_slot(g);
         let mut armed = std::mem::take(&mut self.armed[k]);
+        self.guard_flips[k] += 1;
+        self.guard_work[k] += armed.len() as u64;
         let mut i = 0;
         while i < armed.len() {
             let t = armed[i] as usize;
@@ -147,6 +154,7 @@ impl FastEngine {
     /// test and its guard's value.
     #[inline(never)]
     fn settle_guarded(&mut self, t: usize) {
+        self.guard_work[self.guard_of[t] as usize] += SETTLE_COST;
         let full = self.ns[t] & OFFSET != 0;
         if full {
             self.arm(t);

@@ -74,7 +74,7 @@ fn moves_touch_only_their_own_cells_frame_gates() {
     }
 }
 
-/// Each flip of the pancakes guards the ANDs of its 24 orderings
+/// Each flip of the pancakes guards the ANDs of its 120 orderings
 /// (`ground/guards.rs`): its input keeps no propagated edge to them, and
 /// the network still answers as the interpreter does (checked along
 /// playouts by `tests/fast_vs_interpreter.rs`).
@@ -82,12 +82,45 @@ fn moves_touch_only_their_own_cells_frame_gates() {
 fn flips_guard_their_orderings_ands() {
     let text = include_str!("../../../testdata/guarded_game.kif");
     let e = ground(&crate::parse_program(text), Budget::default()).expect("grounds");
-    assert_eq!(e.guard_nodes.len(), 4, "one guard per flip");
+    assert_eq!(e.guard_nodes.len(), 5, "one guard per flip");
     let guarded = e.guard_of.iter().filter(|&&g| g != super::NONE).count();
-    assert_eq!(guarded, 4 * 24, "every ordering's AND, for every flip");
+    assert_eq!(guarded, 5 * 120, "every ordering's AND, for every flip");
     for &i in e.t.legal_input.iter().filter(|&&i| i != super::NONE) {
         let i = i as usize;
         let fan_out = e.net.out_start[i + 1] - e.net.out_start[i];
         assert_eq!(fan_out, 0, "a flip input still propagates {fan_out} edges");
     }
+}
+
+/// Where the rest of the guarded ANDs is mostly true (every `q` turns on
+/// every other step), a guard's list costs about what the counts did: the
+/// walk refuses every guard and the inputs propagate as usual.
+#[test]
+fn guards_whose_lists_cost_as_much_as_the_counts_are_refused() {
+    let mut text = String::from(
+        "(role r) (<= (legal r (go ?x)) (move ?x))
+         (<= (next (q ?y)) (index ?y) (not (true (q ?y))))
+         (<= (next (p ?x ?y)) (does r (go ?x)) (true (q ?y)))
+         (<= (next (step ?n)) (true (step ?m)) (succ ?m ?n)) (init (step 0))
+         (<= terminal (true (step 30))) (goal r 100)",
+    );
+    for x in 1..=4 {
+        text.push_str(&format!(" (move {x})"));
+    }
+    for y in 1..=20 {
+        text.push_str(&format!(" (index {y}) (init (q {y}))"));
+    }
+    for n in 0..30 {
+        text.push_str(&format!(" (succ {n} {})", n + 1));
+    }
+    let e = ground(&crate::parse_program(&text), Budget::default()).expect("grounds");
+    assert!(e.guard_nodes.is_empty(), "guards kept: {:?}", e.guard_nodes);
+    let fan_outs: Vec<u32> =
+        e.t.legal_input
+            .iter()
+            .filter(|&&i| i != super::NONE)
+            .map(|&i| e.net.out_start[i as usize + 1] - e.net.out_start[i as usize])
+            .collect();
+    assert_eq!(fan_outs.len(), 4, "four move inputs");
+    assert!(fan_outs.iter().all(|&f| f >= 20), "fan-outs {fan_outs:?}");
 }
