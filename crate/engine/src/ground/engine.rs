@@ -62,7 +62,8 @@ const OFFSET: u32 = 1 << 23;
 /// `s ^ s >> 1` compares them), it has hooks, it is queued.
 const V: u32 = 1 << 24;
 const HOOKED: u32 = 1 << 25;
-/// Edge flags: the target is in a cyclic component; the input is negated.
+/// Edge flags: the target needs the slow path (it is in a cyclic
+/// component, or a guarded AND); the input is negated.
 const E_SCC: u32 = 2;
 const E_NEG: u32 = 1;
 const QUEUED: u32 = 1 << 26;
@@ -72,6 +73,8 @@ const QUEUED: u32 = 1 << 26;
 /// the simpler order is used; the levels stay for the comparison.
 const LEVELLED: bool = false;
 const SCC_MARK: u32 = 1 << 31;
+/// With `SCC_MARK`, a queue item is a guarded AND, not a component.
+const GUARD_ITEM: u32 = 1 << 30;
 /// Flags of guarded ANDs (see [`guards`](super::guards)): the node leaves its
 /// guard out of its count; it is in its guard's armed list. And of guards:
 /// the node guards ANDs.
@@ -81,6 +84,9 @@ const GUARDS: u32 = 1 << 29;
 /// Let `does` inputs with many ANDs guard them (see [`guards`](super::guards));
 /// a switch for measuring.
 const GUARD_ANDS: bool = true;
+/// States of at most this many words are set word by word; larger ones
+/// through the list of the words that change (pancakes88: 630 words).
+const DENSE_WORDS: usize = 4;
 /// Take shared inputs out of legal gates (see [`Gates`]); a switch for
 /// measuring.
 const GATE_LEGALS: bool = true;

@@ -49,6 +49,11 @@ impl Guards {
         }
     }
 
+    /// Whether node `v` is a guarded AND.
+    pub(super) fn is_guarded(&self, v: u32) -> bool {
+        !self.of.is_empty() && self.of[v as usize] != NONE
+    }
+
     /// Whether the edge from `v` to `target` is a guard's, left out of the
     /// propagated edges.
     pub(super) fn is_guard_edge(&self, v: u32, target: u32) -> bool {

@@ -266,7 +266,7 @@ fn propagated_edges(
             {
                 edges.push(
                     (target << 2)
-                        | if net.scc[target as usize] != NONE {
+                        | if net.scc[target as usize] != NONE || guards.is_guarded(target) {
                             E_SCC
                         } else {
                             0

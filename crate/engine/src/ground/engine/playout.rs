@@ -1,7 +1,7 @@
 //! Playouts run inside the network: reading a role's legal bits, drawing
 //! a move by the index of a set bit, and stepping without allocation.
 
-use super::{BitState, FastEngine, V};
+use super::{BitState, FastEngine, DENSE_WORDS, V};
 use crate::ground::network::NONE;
 use crate::reasoner::mast::Mast;
 use crate::reasoner::EvalError;
@@ -204,14 +204,17 @@ impl FastEngine {
     #[inline]
     pub(super) fn play_step(&mut self, nodes: &[u32]) {
         self.set_inputs(nodes);
-        if !self.t.queries_use_does {
+        if !self.t.queries_use_does && self.cur.len() > DENSE_WORDS {
             self.set_state_to_next();
             return;
         }
-        // Clearing the moves changes the successor the hooks hold: copy it.
+        // Clearing the moves changes the successor the hooks hold, and so
+        // does setting a small state word by word: copy it.
         let mut next = std::mem::take(&mut self.spare);
         next.copy_from_slice(&self.hooked[..self.cur.len()]);
-        self.set_inputs(&[]);
+        if self.t.queries_use_does {
+            self.set_inputs(&[]);
+        }
         self.set_state(&next);
         self.spare = next;
     }
