@@ -30,7 +30,7 @@ impl FastEngine {
             if c == NONE {
                 let mut val = self.net.thr[v] != LEAF && self.ns[v] & OFFSET != 0;
                 if val && self.ns[v] & GUARDED != 0 {
-                    // Its guard, an input, is false.
+                    // Its guard is a leaf, and every leaf is false.
                     self.arm(v);
                     val = false;
                 }
@@ -401,12 +401,7 @@ impl FastEngine {
             return;
         }
         let mut diff = std::mem::take(&mut self.diff);
-        diff.clear();
-        for (w, (&c, &n)) in self.cur.iter().zip(s).enumerate() {
-            if c != n {
-                diff.push((w as u32, n));
-            }
-        }
+        changed_words(&self.cur, s, &mut diff);
         self.apply_diff(&diff);
         self.diff = diff;
     }
@@ -426,7 +421,9 @@ impl FastEngine {
                     d &= d - 1;
                     let node = self.t.base_node[w * 64 + b];
                     if node == NONE {
-                    } else if GUARDED_ANDS {
+                        continue;
+                    }
+                    if GUARDED_ANDS {
                         self.flip_leaf(node as usize);
                     } else {
                         self.flip(node as usize);
@@ -441,12 +438,7 @@ impl FastEngine {
     /// Makes the successor state that the hooks hold the current state.
     pub(super) fn set_state_to_next(&mut self) {
         let mut diff = std::mem::take(&mut self.diff);
-        diff.clear();
-        for (w, (&c, &n)) in self.cur.iter().zip(&self.hooked).enumerate() {
-            if c != n {
-                diff.push((w as u32, n));
-            }
-        }
+        changed_words(&self.cur, &self.hooked, &mut diff);
         self.apply_diff(&diff);
         self.diff = diff;
     }
@@ -584,6 +576,18 @@ impl FastEngine {
         }
         if s.0[..] != self.cur[..] {
             self.set_state(&s.0);
+        }
+    }
+}
+
+/// The words of `new` that differ from `cur` (`new` may be longer: the
+/// hooks' bitset holds the successor state in its first words), as
+/// `(word, new value)`.
+fn changed_words(cur: &[u64], new: &[u64], out: &mut Vec<(u32, u64)>) {
+    out.clear();
+    for (w, (&c, &n)) in cur.iter().zip(new).enumerate() {
+        if c != n {
+            out.push((w as u32, n));
         }
     }
 }
