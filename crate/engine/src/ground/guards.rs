@@ -89,21 +89,11 @@ pub(super) fn guard_ands(
     for &c in complement {
         eligible[c as usize] = false;
     }
-    let mut inputs: Vec<u32> = t
-        .legal_input
-        .iter()
-        .copied()
-        .filter(|&i| i != NONE && kept.is_none_or(|k| k.contains(&i)))
-        .collect();
+    let mut inputs = candidates(&t.legal_input, kept);
     inputs.sort_unstable();
     inputs.dedup();
     let fan_out = |g: u32| net.out_start[g as usize + 1] - net.out_start[g as usize];
-    let mut bases: Vec<u32> = t
-        .base_node
-        .iter()
-        .copied()
-        .filter(|&b| b != NONE && kept.is_none_or(|k| k.contains(&b)))
-        .collect();
+    let mut bases = candidates(&t.base_node, kept);
     bases.sort_unstable_by_key(|&b| (std::cmp::Reverse(fan_out(b)), b));
     let mut guards = Guards {
         of: vec![NONE; n],
@@ -134,6 +124,15 @@ pub(super) fn guard_ands(
         }
     }
     sorted(guards)
+}
+
+/// The nodes among `nodes` that may guard: present, and `kept` if given.
+fn candidates(nodes: &[u32], kept: Option<&[u32]>) -> Vec<u32> {
+    nodes
+        .iter()
+        .copied()
+        .filter(|&g| g != NONE && kept.is_none_or(|k| k.contains(&g)))
+        .collect()
 }
 
 /// The guards renumbered in node order (the engine finds a guard's slot by
