@@ -5,19 +5,22 @@
 //! back its move and tries another one (anti-decisive moves), as long as it
 //! has untried moves left: a playout does not walk into a loss in one
 //! either. Trying every move at every step would cost one successor state
-//! per move; only the moves that ended a game in an earlier playout are
-//! tried ([`Enders`], learnt as playouts find them: in breakthrough the
-//! steps onto the last row), so a step costs about what a random step
-//! costs until the end is near. The other moves are drawn uniformly, or by
-//! MAST when one is given.
+//! per move; only the moves that won a game for their mover in an earlier
+//! playout are tried ([`Enders`], learnt as playouts find them: in
+//! breakthrough the steps onto the last row), so a step costs about what a
+//! random step costs until the end is near. A move that ended a game in a
+//! draw is not learnt: where a step counter ends most playouts (draughts'
+//! twenty king moves), it would make nearly every move an ender and each
+//! step try them all. The other moves are drawn uniformly, or by MAST when
+//! one is given.
 
 use super::mast::Mast;
 use super::{only_mover, random_index, rewards, EvalError, Playout, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::FxHashSet;
 
-/// The moves (role, move) that ended a game when made where their role
-/// alone chose.
+/// The moves (role, move) that ended a game with their role's top reward
+/// when made where their role alone chose.
 #[derive(Clone, Debug, Default)]
 pub struct Enders {
     moves: FxHashSet<(u32, TermId)>,
@@ -152,7 +155,7 @@ pub fn greedy_playout<M: StateMachine>(
                         s = step(m, &c.state, &c.legal, &c.picks, mast.as_deref_mut())?;
                         steps = c.steps + 1;
                         terminal = m.is_terminal(&s)?;
-                        if terminal {
+                        if terminal && wins(m, &s, c.mover)? {
                             enders.learn(c.mover, c.legal[c.mover][c.picks[c.mover]]);
                         }
                         continue;
@@ -166,7 +169,9 @@ pub fn greedy_playout<M: StateMachine>(
         let from = std::mem::replace(&mut s, next);
         terminal = m.is_terminal(&s)?;
         if let (true, Some(r)) = (terminal, mover) {
-            enders.learn(r, legal[r][picks[r]]);
+            if wins(m, &s, r)? {
+                enders.learn(r, legal[r][picks[r]]);
+            }
         }
         last = mover.map(|r| Choice {
             state: from,
@@ -207,7 +212,12 @@ fn step<M: StateMachine>(
     m.next_state(s, &joint)
 }
 
-/// Of role `r`'s moves known to end games, one that wins now (its role's
+/// Whether role `r` has its top reward in `s`.
+fn wins<M: StateMachine>(m: &mut M, s: &M::State, r: usize) -> Result<bool, EvalError> {
+    Ok(rewards(m, s)?.get(r).is_some_and(|&g| g >= 1.0 - 1e-9))
+}
+
+/// Of role `r`'s moves known to win games, one that wins now (its role's
 /// top reward), tried in the order from a random start.
 fn decisive<M: StateMachine>(
     m: &mut M,
@@ -232,7 +242,7 @@ fn decisive<M: StateMachine>(
         joint[r] = mv;
         enders.tries += 1;
         let next = m.next_state(s, &joint)?;
-        if m.is_terminal(&next)? && rewards(m, &next)?.get(r).is_some_and(|&g| g >= 1.0 - 1e-9) {
+        if m.is_terminal(&next)? && wins(m, &next, r)? {
             return Ok(Some(i));
         }
     }
@@ -306,6 +316,47 @@ mod tests {
         (<= terminal (true (pos b 3))) (<= terminal (true (t 4)))
         (<= (goal a 100) (not (true (pos b 3)))) (<= (goal a 0) (true (pos b 3)))
         (<= (goal b 100) (true (pos b 3))) (<= (goal b 0) (not (true (pos b 3))))";
+
+    /// The race from 0 for both, where either role may also `quit` when to
+    /// move: a draw.
+    fn race_with_quits() -> String {
+        RACE.replace("(pos a 2)", "(pos a 0)")
+            .replace(
+                "(<= terminal",
+                "(<= (legal ?r quit) (true (control ?r)))
+            (<= (next quitted) (does ?r quit)) (<= terminal (true quitted))
+            (<= (goal ?r 50) (role ?r) (true quitted)) (<= terminal",
+            )
+            .replace(
+                "(not (true (pos a 3))))",
+                "(not (true (pos a 3))) (not (true quitted)))",
+            )
+            .replace(
+                "(not (true (pos b 3))))",
+                "(not (true (pos b 3))) (not (true quitted)))",
+            )
+    }
+
+    #[test]
+    fn moves_that_end_games_in_draws_are_not_learnt() {
+        for choice in [EngineChoice::Interpreter, EngineChoice::Fast] {
+            let mut m = load_engine(&race_with_quits(), choice).expect("the race loads");
+            let s0 = m.initial_state().unwrap();
+            let mut rng = fastrand::Rng::with_seed(5);
+            let mut enders = Enders::default();
+            let mut draws = 0;
+            for _ in 0..300 {
+                let p = m.greedy_playout(&s0, &mut rng, 50, &mut enders).unwrap();
+                draws += usize::from(m.goals(&p.state).unwrap() == [Some(50), Some(50)]);
+            }
+            assert!(draws >= 30, "{choice:?}: only {draws} playouts quit");
+            let mut learnt: Vec<String> = (enders.terms(&m).iter())
+                .map(|&t| m.terms().display(t))
+                .collect();
+            learnt.dedup();
+            assert_eq!(learnt, ["step"], "{choice:?}");
+        }
+    }
 
     #[test]
     fn a_move_that_loses_at_once_is_taken_back() {

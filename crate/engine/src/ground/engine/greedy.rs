@@ -94,7 +94,7 @@ impl FastEngine {
                             note(mast, &last.picks, starts, &last.legal, &spans);
                         }
                         steps = last.steps + 1;
-                        if self.on(terminal) {
+                        if self.on(terminal) && self.has_top_goal(last.mover) {
                             enders.learn_index(last.picks[last.mover]);
                         }
                         continue;
@@ -119,7 +119,7 @@ impl FastEngine {
                 note(mast, &picks, &self.t.legal_start, &words, &spans);
             }
             self.play(&picks);
-            if lone && self.on(terminal) {
+            if lone && self.on(terminal) && self.has_top_goal(mover) {
                 enders.learn_index(picks[mover]);
             }
             steps += 1;
@@ -137,7 +137,7 @@ impl FastEngine {
         self.play_step(&nodes);
     }
 
-    /// Of role `r`'s legal moves (`legal`, its bits) known to end games,
+    /// Of role `r`'s legal moves (`legal`, its bits) known to win games,
     /// one that wins now (goal 100); the current state is kept.
     fn decisive(
         &mut self,

@@ -159,7 +159,7 @@ pub fn check<M: StateMachine>(
 /// moves proven lost so far and gives the moves best first: losses are
 /// looked for in that order up to the first move not lost, so the
 /// best-ranked moves are the ones checked. `enders`:
-/// moves that ended games in playouts ([`crate::reasoner::greedy::Enders`]),
+/// moves that won games in playouts ([`crate::reasoner::greedy::Enders`]),
 /// where known the only ones tried on a search's last ply. `table`: what
 /// earlier searches of this game proved.
 pub fn prove<M: StateMachine>(
@@ -442,7 +442,7 @@ impl<'a, M: StateMachine> Search<'a, M> {
             return self.every_reply_wins(state, &legal, mover, r, d);
         }
         // On the last ply only a move that ends the game wins: where the
-        // playouts have seen moves end games, only those are tried (a win
+        // playouts have seen moves win games, only those are tried (a win
         // missed there proves less, never something false).
         let mut moves: Vec<TermId> = if d == 1 && !self.enders.is_empty() {
             (legal[r].iter().copied())

@@ -51,12 +51,12 @@ pub fn auto_exploration<M: StateMachine>(
 pub const GREEDY_MAX_TRIES: f64 = 20.0;
 
 /// `greedy=auto` (the default player's): greedy playouts unless they are
-/// dear. A greedy step tries each legal move that ended an earlier
-/// playout, so where most moves can end the game (tic-tac-toe on a 4×4×4
+/// dear. A greedy step tries each legal move that won an earlier
+/// playout, so where most moves can win the game (tic-tac-toe on a 4×4×4
 /// cube: every cell) a step costs a successor state per legal move, and
 /// the tree sees a few playouts where it could have seen many. The first
 /// half of at most `playouts` greedy playouts from the initial state learn
-/// the moves that end games; the second half counts the extra successor
+/// the moves that win games; the second half counts the extra successor
 /// states per step, which must stay within `GREEDY_MAX_TRIES` (20). At most
 /// `max_ms` (the first playout always runs).
 pub fn auto_greedy<M: StateMachine>(
