@@ -1060,7 +1060,13 @@ gates: number, links: number, cyclicComponents: number,
 /**
  * The longest path from a base or input proposition.
  */
-depth: number, bytes: number, };
+depth: number, bytes: number, 
+/**
+ * Guarded ANDs (`docs/fast-engine.md`): the propositions tried as
+ * guards, those a short walk found cheaper than the counts and kept,
+ * and the ANDs the kept ones guard.
+ */
+guardCandidates: number, guards: number, guardedAnds: number, };
 
 /**
  * Where and why instantiation stopped.

@@ -1127,7 +1127,7 @@ test('structure: boards inside the nodes of a tic-tac-toe tree, and the Structur
   await context.close();
 });
 
-test('instantiation: the panel shows the ground atoms Rust counts for tic-tac-toe, why a game that explodes is not grounded, and the hybrid network of a game whose goal explodes', async () => {
+test('instantiation: the panel shows the ground atoms Rust counts for tic-tac-toe, why a game that explodes is not grounded, the hybrid network of a game whose goal explodes, and the guards kept in pancakes', async () => {
   const kif = (name) => readFileSync(join(ROOT, 'games', `${name}.kif`), 'utf8');
   const expected = groundReport(kif('ticTacToe'));
   assert.equal(expected.outcome, 'grounded');
@@ -1176,9 +1176,19 @@ test('instantiation: the panel shows the ground atoms Rust counts for tic-tac-to
   assert.match(await hybrid.page.locator('.ground-panel .ground-hybrid').textContent(), /the interpreter answers goal/);
   assert.match(await hybrid.page.locator('.ground-panel .ground-network').textContent(), new RegExp(`${rest.network.gates.toLocaleString('en-US')} gates`));
   await shot(hybrid.page, 'rules-instantiation-hybrid');
+  // Five pancakes: each flip guards its orderings' ANDs, as Rust reports.
+  const pancakes = readFileSync(join(ROOT, 'crate', 'engine', 'testdata', 'guarded_game.kif'), 'utf8');
+  const guarded = groundReport(pancakes).network;
+  assert.ok(guarded.guards >= 5, JSON.stringify(guarded));
+  const flips = await open(`?view=editor&kif=${deflateSync(pancakes).toString('base64url')}`, { context });
+  await flips.page.locator('button', { hasText: 'Instantiation' }).click();
+  await flips.page.waitForSelector('.ground-panel .ground-guards', { timeout: 60_000 });
+  const guards = await flips.page.locator('.ground-panel .ground-guards').textContent();
+  assert.match(guards, new RegExp(`^Guarded ANDs: ${guarded.guards} of ${guarded.guardCandidates} propositions tried .*\\(${guarded.guardedAnds.toLocaleString('en-US')} ANDs\\)`));
   assert.deepEqual(errors, []);
   assert.deepEqual(exploding.errors, []);
   assert.deepEqual(hybrid.errors, []);
+  assert.deepEqual(flips.errors, []);
   await context.close();
 });
 

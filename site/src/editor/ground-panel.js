@@ -16,6 +16,14 @@ function networkText(n) {
     + `${count(n.instances)} rule instances`;
 }
 
+// A proposition feeding many ANDs may guard them: the ANDs leave it out of
+// their counts and it lists those whose other inputs hold. Kept where a short
+// walk finds the list cheaper than the counts (docs/fast-engine.md).
+function guardsText(n) {
+  return `${count(n.guards)} of ${count(n.guardCandidates)} propositions tried keep lists of the ANDs they feed `
+    + `(${count(n.guardedAnds)} ANDs); the others propagate to their ANDs' counts.`;
+}
+
 function lineLink(line, goto, lines) {
   if (!goto || !line) return [];
   return [' ', h('button', { type: 'button', class: 'link', text: `line ${line}`, title: 'Show the rule', on: { click: () => goto(lines(line)) } })];
@@ -38,6 +46,7 @@ export function renderGroundReport(r, goto, offsetOfLine) {
   }
   if (r.hybrid) items.push(h('p', { class: 'ground-hybrid' }, h('strong', { text: 'Hybrid: ' }), `the moves ground without the end tests; the interpreter answers ${r.hybrid}, and what follows is the network of the rest.`));
   if (r.network) items.push(h('p', { class: 'ground-network' }, h('strong', { text: 'Network: ' }), networkText(r.network)));
+  if (r.network?.guardCandidates) items.push(h('p', { class: 'ground-guards' }, h('strong', { text: 'Guarded ANDs: ' }), guardsText(r.network)));
   if (r.relations.length) {
     const rows = r.relations.map((c) => h('tr', { 'data-relation': c.relation }, h('td', { text: c.relation }), h('td', { class: 'num', text: count(c.atoms) })));
     rows.push(h('tr', {}, h('td', { class: 'muted', text: 'auxiliary (split rules)' }), h('td', { class: 'num', text: count(r.auxiliaryAtoms) })));

@@ -122,6 +122,9 @@ pub fn run(args: BenchArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32
                 "nodes": g.nodes,
                 "edges": g.edges,
                 "cyclic_components": g.cyclic_components,
+                "guard_candidates": g.guard_candidates,
+                "guards": g.guards,
+                "guarded_ands": g.guarded_ands,
             }),
         );
     }

@@ -91,6 +91,13 @@ pub fn describe(path: &str, r: &GroundReport) -> String {
             n.instances,
             n.literals
         );
+        if n.guard_candidates > 0 {
+            let _ = writeln!(
+                s,
+                "guarded ANDs: {} kept of {} guards tried, guarding {} ANDs",
+                n.guards, n.guard_candidates, n.guarded_ands
+            );
+        }
     }
     if !r.relations.is_empty() {
         let _ = writeln!(s, "ground atoms per relation:");

@@ -321,5 +321,6 @@ fn ground_stats(
         edges: net.out.len(),
         cyclic_components: net.scc_start.len() - 1,
         rounds: gp.rounds,
+        ..GroundStats::default()
     }
 }

@@ -132,6 +132,11 @@ pub struct GroundStats {
     pub edges: usize,
     pub cyclic_components: usize,
     pub rounds: usize,
+    /// Guards tried (`guards.rs`), those kept after the walk, and the ANDs
+    /// the kept ones guard.
+    pub guard_candidates: usize,
+    pub guards: usize,
+    pub guarded_ands: usize,
 }
 
 /// A game grounded over its reachable atoms: every atom that can hold in

@@ -99,6 +99,12 @@ pub struct NetworkSize {
     /// The longest path from a base or input proposition.
     pub depth: usize,
     pub bytes: usize,
+    /// Guarded ANDs (`docs/fast-engine.md`): the propositions tried as
+    /// guards, those a short walk found cheaper than the counts and kept,
+    /// and the ANDs the kept ones guard.
+    pub guard_candidates: usize,
+    pub guards: usize,
+    pub guarded_ands: usize,
 }
 
 /// Where and why instantiation stopped.
@@ -534,6 +540,9 @@ fn network_size(f: &FastEngine) -> NetworkSize {
         cyclic_components: s.cyclic_components,
         depth: level.iter().copied().max().unwrap_or(0) as usize,
         bytes: s.network_bytes,
+        guard_candidates: s.guard_candidates,
+        guards: s.guards,
+        guarded_ands: s.guarded_ands,
     }
 }
 

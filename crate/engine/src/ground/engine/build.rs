@@ -48,6 +48,8 @@ impl FastEngine {
             &shaped.complement,
             None,
         );
+        let mut stats = stats;
+        stats.guard_candidates = guards.nodes.len();
         // Guards are on trial: keep the network to build it again.
         let before = (!guards.nodes.is_empty()).then(|| net.clone());
         guards.take_out(&mut net);
@@ -78,10 +80,12 @@ impl FastEngine {
         store: TermStore,
         mut net: Network,
         t: Tables,
-        stats: GroundStats,
+        mut stats: GroundStats,
         shaped: Shaped,
         guards: Guards,
     ) -> FastEngine {
+        stats.guards = guards.nodes.len();
+        stats.guarded_ands = guards.of.iter().filter(|&&g| g != NONE).count();
         let Shaped {
             mut legal_word,
             lazy,

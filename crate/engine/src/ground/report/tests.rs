@@ -241,3 +241,18 @@ fn the_report_counts_auxiliary_rules_and_exclusions() {
         "{r:?}"
     );
 }
+
+/// The guards the engine kept are reported: five pancakes' flips each
+/// guard their 120 orderings' ANDs (as `flips_guard_their_orderings_ands`
+/// counts in the engine), and tic-tac-toe tries none.
+#[test]
+fn the_guards_kept_are_reported() {
+    let text = include_str!("../../../testdata/guarded_game.kif");
+    let r = report(&crate::parse_program(text), text, Budget::default());
+    let n = r.network.expect("the pancakes ground");
+    assert_eq!((n.guards, n.guarded_ands), (5, 5 * 120));
+    assert!(n.guard_candidates >= n.guards, "{n:?}");
+    let (_, _, r) = ground_tic_tac_toe();
+    let n = r.network.expect("ticTacToe grounds");
+    assert_eq!((n.guard_candidates, n.guards, n.guarded_ands), (0, 0, 0));
+}
