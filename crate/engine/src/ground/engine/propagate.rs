@@ -503,15 +503,22 @@ impl FastEngine {
     /// instructions).
     #[inline(never)]
     fn flip_inputs_guarded(&mut self, nodes: &[u32]) {
+        self.flip_inputs_old_first::<true>(nodes);
+    }
+
+    /// The input flips of [`Self::set_inputs`] in the usual order: old
+    /// moves off, then new ones on.
+    #[inline(always)]
+    fn flip_inputs_old_first<const GUARDED_ANDS: bool>(&mut self, nodes: &[u32]) {
         for k in 0..self.inputs.len() {
             let n = self.inputs[k];
             if !nodes.contains(&n) {
-                self.flip_leaf(n as usize);
+                self.flip_input::<GUARDED_ANDS>(n as usize);
             }
         }
         for &n in nodes {
             if !self.on(n as usize) {
-                self.flip_leaf(n as usize);
+                self.flip_input::<GUARDED_ANDS>(n as usize);
             }
         }
     }
@@ -528,17 +535,7 @@ impl FastEngine {
         } else if !self.guard_nodes.is_empty() {
             self.flip_inputs_guarded(nodes);
         } else {
-            for k in 0..self.inputs.len() {
-                let n = self.inputs[k];
-                if !nodes.contains(&n) {
-                    self.flip(n as usize);
-                }
-            }
-            for &n in nodes {
-                if !self.on(n as usize) {
-                    self.flip(n as usize);
-                }
-            }
+            self.flip_inputs_old_first::<false>(nodes);
         }
         self.inputs.clear();
         self.inputs.extend_from_slice(nodes);
