@@ -15,7 +15,7 @@
 //! one is given.
 
 use super::mast::Mast;
-use super::{only_mover, random_index, rewards, EvalError, Playout, StateMachine};
+use super::{only_mover, random_index, won, EvalError, Playout, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::FxHashSet;
 
@@ -155,7 +155,7 @@ pub fn greedy_playout<M: StateMachine>(
                         s = step(m, &c.state, &c.legal, &c.picks, mast.as_deref_mut())?;
                         steps = c.steps + 1;
                         terminal = m.is_terminal(&s)?;
-                        if terminal && wins(m, &s, c.mover)? {
+                        if terminal && won(m, &s, c.mover)? {
                             enders.learn(c.mover, c.legal[c.mover][c.picks[c.mover]]);
                         }
                         continue;
@@ -169,7 +169,7 @@ pub fn greedy_playout<M: StateMachine>(
         let from = std::mem::replace(&mut s, next);
         terminal = m.is_terminal(&s)?;
         if let (true, Some(r)) = (terminal, mover) {
-            if wins(m, &s, r)? {
+            if won(m, &s, r)? {
                 enders.learn(r, legal[r][picks[r]]);
             }
         }
@@ -212,11 +212,6 @@ fn step<M: StateMachine>(
     m.next_state(s, &joint)
 }
 
-/// Whether role `r` has its top reward in `s`.
-fn wins<M: StateMachine>(m: &mut M, s: &M::State, r: usize) -> Result<bool, EvalError> {
-    Ok(rewards(m, s)?.get(r).is_some_and(|&g| g >= 1.0 - 1e-9))
-}
-
 /// Of role `r`'s moves known to win games, one that wins now (its role's
 /// top reward), tried in the order from a random start.
 fn decisive<M: StateMachine>(
@@ -242,7 +237,7 @@ fn decisive<M: StateMachine>(
         joint[r] = mv;
         enders.tries += 1;
         let next = m.next_state(s, &joint)?;
-        if m.is_terminal(&next)? && wins(m, &next, r)? {
+        if m.is_terminal(&next)? && won(m, &next, r)? {
             return Ok(Some(i));
         }
     }
@@ -254,6 +249,7 @@ mod tests {
     use super::*;
     use crate::engine::{load_engine, EngineChoice};
     use crate::reasoner::mast::{Rule, ALPHA};
+    use crate::reasoner::rewards;
 
     /// A race: `a` moves first and wins by stepping to 3 (from 2); `b`
     /// wins by stepping to 3 on its own line; each may also wait.

@@ -281,6 +281,11 @@ pub fn rewards<M: StateMachine>(m: &mut M, s: &M::State) -> Result<Vec<f64>, Eva
         .collect())
 }
 
+/// Whether role `r` has its top reward (goal 100) in `s`.
+pub fn won<M: StateMachine>(m: &mut M, s: &M::State, r: usize) -> Result<bool, EvalError> {
+    Ok(rewards(m, s)?.get(r).is_some_and(|&g| g >= 1.0 - 1e-9))
+}
+
 /// The only role with more than one legal move, if exactly one has
 /// (`legal`: each role's moves).
 pub fn only_mover(legal: &[Vec<TermId>]) -> Option<usize> {

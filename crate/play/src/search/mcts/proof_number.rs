@@ -14,8 +14,7 @@
 //! tactical check (`search/tactics.rs`) that runs it. "Win" is the top
 //! reward (goal 100).
 
-use super::root::WIN;
-use crate::reasoner::{only_mover, rewards, EvalError, StateMachine};
+use crate::reasoner::{only_mover, won, EvalError, StateMachine};
 use crate::search::Limit;
 use crate::terms::TermId;
 
@@ -249,15 +248,6 @@ impl<M: StateMachine> Tree<'_, M> {
         let kids = &self.nodes[root.first as usize..(root.first + root.len) as usize];
         kids.iter().find(|c| c.proof == 0).map(|c| c.mv)
     }
-}
-
-/// Whether role `r` has the top reward at terminal `state`.
-pub(super) fn won<M: StateMachine>(
-    m: &mut M,
-    state: &M::State,
-    r: usize,
-) -> Result<bool, EvalError> {
-    Ok(rewards(m, state)?.get(r).is_some_and(|&g| g >= WIN))
 }
 
 #[cfg(test)]

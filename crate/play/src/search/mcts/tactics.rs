@@ -27,8 +27,8 @@
 //! nothing, and states where several roles choose at once count as no win
 //! for anybody. "Win" is the top reward (goal 100).
 
-use super::proof_number::{self, won, Outcome};
-use crate::reasoner::{only_mover, EvalError, StateMachine};
+use super::proof_number::{self, Outcome};
+use crate::reasoner::{only_mover, won, EvalError, StateMachine};
 use crate::search::{Budget, Limit};
 use crate::terms::TermId;
 use rustc_hash::{FxHashMap, FxHashSet};
