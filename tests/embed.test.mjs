@@ -133,9 +133,25 @@ for (const [what, blocked, pattern] of [
     const site = await origin(SITE, (file) => (blocked(file) ? {} : CORS), 'localhost');
     const slides = await lecturerOrigin(`blocked-${what.replace(/\W/g, '-')}`, slidesPage(site, `<gdl-tree tree="${LECTURE}"></gdl-tree>`));
     const { context, page } = await newPage();
+    // The tree's script is held until the engine's failure shows: the view
+    // that loads after it must leave the alert standing (on a loaded machine
+    // the failure can come first).
+    let release;
+    const held = new Promise((resolve) => {
+      release = resolve;
+    });
+    await page.route(/tree-view-[^/]*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const chunkLoaded = page.waitForResponse(/tree-view-[^/]*\.js$/);
     await page.goto(slides);
     const alert = page.locator('gdl-tree [role="alert"]');
     await alert.waitFor({ timeout: 60_000 });
+    release();
+    await chunkLoaded;
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
+    assert.equal(await page.locator('gdl-tree .tree-view').count(), 0, 'no view drawn over the alert');
     const text = await alert.textContent();
     assert.match(text, pattern, text);
     assert.match(text, /Access-Control-Allow-Origin/, text);

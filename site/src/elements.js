@@ -98,6 +98,7 @@ class GdlTree extends GdlElement {
   async start() {
     const { TreeView } = await import('./tree/tree-view.js');
     const text = (await gameText(this)) ?? '';
+    if (this.failed) return; // the engine failed while the view's script loaded: its alert stays
     const a = (name) => this.getAttribute(name) ?? undefined;
     // `position`: a game position's fluents separated by `;` (what the play view exports), searched from there.
     const position = a('position')?.split(';').map((f) => f.trim()).filter(Boolean) ?? null;
@@ -126,6 +127,7 @@ class GdlPlay extends GdlElement {
     const { PlayView, movesFromText } = await import('./play/play.js');
     const text = await gameText(this);
     if (!text) throw new Error('no game: give game="name", src="file.kif" or a <script type="text/kif"> child');
+    if (this.failed) return; // as in GdlTree
     this.view = new PlayView(this.container, { compact: true });
     const players = this.getAttribute('players')?.split(';');
     await this.view.load(text, { moves: movesFromText(this.getAttribute('moves') ?? ''), players });
