@@ -114,5 +114,6 @@ export function mountGroundPanel(getText, goto) {
 function decomposedText(r) {
   const parts = [`${count(r.auxiliaryRules)} auxiliary rule${r.auxiliaryRules === 1 ? '' : 's'} split off long bodies`];
   if (r.exclusions) parts.push(`${count(r.exclusions)} "all but one" rule${r.exclusions === 1 ? '' : 's'} kept as prefix and suffix ORs`);
+  if (r.countingRules) parts.push(`${count(r.countingRules)} rule${r.countingRules === 1 ? '' : 's'} of k distinct values kept as "at least k" gates`);
   return parts.join('; ');
 }

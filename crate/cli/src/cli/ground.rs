@@ -107,8 +107,8 @@ pub fn describe(path: &str, r: &GroundReport) -> String {
         let _ = writeln!(s, "  {:>8}  auxiliary (split rules)", r.auxiliary_atoms);
         let _ = writeln!(
             s,
-            "decomposed: {} auxiliary rules, {} exclusions",
-            r.auxiliary_rules, r.exclusions
+            "decomposed: {} auxiliary rules, {} exclusions, {} counting rules",
+            r.auxiliary_rules, r.exclusions, r.counting_rules
         );
     }
     if !r.top_rules.is_empty() {

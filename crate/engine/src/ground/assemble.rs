@@ -312,6 +312,7 @@ fn ground_stats(
         rules: gp.rules,
         aux_rules: gp.aux_rules,
         exclusions: gp.exclusions,
+        counting_rules: gp.counting_rules,
         instances: gp.inst.len(),
         literals: gp.inst.lits.len(),
         base: gp.fluents.len(),

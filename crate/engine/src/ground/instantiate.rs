@@ -111,11 +111,15 @@ impl Atoms {
 
 /// One instance of a rule: the head atom and its dynamic body literals
 /// (`atom << 1 | negated`); static literals and `distinct` are resolved.
+/// An instance holds when all its literals do, or, for a counting rule's
+/// (`count.rs`), when at least its `k` do.
 pub struct Instances {
     pub head: Vec<AtomId>,
     /// `lits[start[i]..start[i + 1]]` are the literals of instance `i`.
     pub start: Vec<u32>,
     pub lits: Vec<u32>,
+    /// `(instance, k)` of the counting instances, by instance.
+    pub at_least: Vec<(u32, u32)>,
 }
 
 impl Instances {
@@ -127,6 +131,15 @@ impl Instances {
     }
     pub fn lits(&self, i: usize) -> &[u32] {
         &self.lits[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+    /// How many of instance `i`'s literals must hold: `k` for a counting
+    /// instance, `None` for all of them.
+    pub fn at_least(&self, i: usize) -> Option<u32> {
+        let i = i as u32;
+        self.at_least
+            .binary_search_by_key(&i, |&(j, _)| j)
+            .ok()
+            .map(|p| self.at_least[p].1)
     }
 }
 
@@ -192,6 +205,7 @@ impl<'a> Grounder<'a> {
                 head: Vec::new(),
                 start: vec![0],
                 lits: Vec::new(),
+                at_least: Vec::new(),
             },
         }
     }
@@ -676,6 +690,13 @@ impl<'a> Grounder<'a> {
     }
 
     /// Records an instance: `head` holds if every literal does.
+    /// Records an instance that holds when at least `k` of `lits` do.
+    pub fn push_instance_at_least(&mut self, head: AtomId, lits: &[u32], k: u32) {
+        let i = self.inst.head.len() as u32;
+        self.inst.at_least.push((i, k));
+        self.push_instance(head, lits);
+    }
+
     pub fn push_instance(&mut self, head: AtomId, lits: &[u32]) {
         self.inst.head.push(head);
         self.inst.lits.extend_from_slice(lits);

@@ -23,8 +23,11 @@
 //! a game whose size [`estimate`] is far over the budget is not grounded at
 //! all.
 
+#[cfg(test)]
+mod agreement;
 mod assemble;
 mod constant;
+mod count;
 pub mod demand;
 mod duplicates;
 pub mod engine;
@@ -123,6 +126,8 @@ pub struct GroundStats {
     pub aux_rules: usize,
     /// Rules evaluated as exclusions (`exclusion.rs`).
     pub exclusions: usize,
+    /// Rules evaluated as counts, "at least k of" (`count.rs`).
+    pub counting_rules: usize,
     pub instances: usize,
     pub literals: usize,
     pub base: usize,
@@ -173,6 +178,8 @@ pub struct GroundProgram {
     pub aux_rules: usize,
     /// Rules evaluated as exclusions (`exclusion.rs`).
     pub exclusions: usize,
+    /// Rules evaluated as counts, "at least k of" (`count.rs`).
+    pub counting_rules: usize,
     pub rounds: usize,
     pub peak_bytes: usize,
 }

@@ -196,7 +196,7 @@ fn raw_inputs(
                 [l] if l & 1 == 0 => ins.push((node_of_atom[(l >> 1) as usize], false)),
                 _ => {
                     let and = thr.len() as u32;
-                    thr.push(lits.len() as u32);
+                    thr.push(inst.at_least(i as usize).unwrap_or(lits.len() as u32));
                     inputs.push(
                         lits.iter()
                             .map(|&l| (node_of_atom[(l >> 1) as usize], l & 1 == 1))

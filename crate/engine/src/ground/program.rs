@@ -5,7 +5,7 @@
 
 use super::exclusion::{self, Exclusions};
 use super::instantiate::{self, AtomId, Grounder};
-use super::{constant, duplicates, profile, rules, types};
+use super::{constant, count, duplicates, profile, rules, types};
 use super::{Budget, GroundError, GroundProgram};
 use crate::clock::now_ms;
 use crate::deps::{DepGraph, RelId};
@@ -184,6 +184,7 @@ pub(super) fn ground_program_with(
         rules: rs.rules.len(),
         aux_rules: rs.aux,
         exclusions: exclusions.len(),
+        counting_rules: rs.at_least.len(),
         rounds,
         peak_bytes,
     })
@@ -429,9 +430,10 @@ fn instantiate_rules(
             continue;
         }
         let (steps, n, t) = (gr.steps(), gr.inst.len(), prof.on().then(now_ms));
-        match exclusions.get_mut(i) {
-            Some(e) => e.instantiate(gr),
-            None => {
+        match (exclusions.get_mut(i), rs.at_least.get(&i)) {
+            (Some(e), _) => e.instantiate(gr),
+            (None, Some(&k)) => count::instantiate(gr, rule, k),
+            (None, None) => {
                 gr.run_rule(rule, None, &all, false);
             }
         }
@@ -467,6 +469,7 @@ fn take_tables(
                 head: Vec::new(),
                 start: vec![0],
                 lits: Vec::new(),
+                at_least: Vec::new(),
             },
         ),
     )

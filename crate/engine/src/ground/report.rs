@@ -141,10 +141,13 @@ pub struct GroundReport {
     /// Atoms of the auxiliary relations splitting and typing created.
     pub auxiliary_atoms: usize,
     /// What decomposition did: auxiliary rules made by splitting bodies,
-    /// and rules kept as exclusions (ORs over prefixes and suffixes
-    /// instead of every pair, `exclusion.rs`).
+    /// rules kept as exclusions (ORs over prefixes and suffixes instead of
+    /// every pair, `exclusion.rs`) and rules of `k` distinct values kept as
+    /// counts (one "at least k" gate instead of every ordered choice,
+    /// `count.rs`).
     pub auxiliary_rules: usize,
     pub exclusions: usize,
+    pub counting_rules: usize,
     /// The relations whose rules produced the most instances, most first.
     pub top_rules: Vec<RuleCount>,
     pub network: Option<NetworkSize>,
@@ -266,6 +269,7 @@ fn stopped(
         auxiliary_atoms: 0,
         auxiliary_rules: 0,
         exclusions: 0,
+        counting_rules: 0,
         top_rules: Vec::new(),
         network: None,
         hybrid: None,
@@ -364,6 +368,7 @@ fn counts(
         auxiliary_atoms,
         auxiliary_rules: gp.aux_rules,
         exclusions: gp.exclusions,
+        counting_rules: gp.counting_rules,
         top_rules: top_rules(program, text, gp, names, line),
         network: None,
         hybrid: None,
@@ -489,7 +494,10 @@ fn ground_rule(gp: &GroundProgram, names: &Names, i: usize) -> String {
             }
         })
         .collect();
-    if body.is_empty() {
+    if let Some(k) = gp.inst.at_least(i) {
+        // Not GDL: a counting rule's one instance (`count.rs`).
+        format!("(<= {head} (at_least {k} {}))", body.join(" "))
+    } else if body.is_empty() {
         format!("(<= {head})")
     } else {
         format!("(<= {head} {})", body.join(" "))

@@ -17,6 +17,7 @@ use crate::deps::RelId;
 use crate::program::VarId;
 use crate::reasoner::compile::{Class, Compiled, Lit, Pat};
 use crate::terms::{kw, Sym};
+use rustc_hash::FxHashMap;
 
 /// The rules to ground and what is known about their relations.
 pub struct RuleSet {
@@ -31,6 +32,9 @@ pub struct RuleSet {
     pub static_strata: Vec<Vec<GRule>>,
     /// Number of auxiliary relations created by splitting.
     pub aux: usize,
+    /// The counting rules (`count.rs`) by their index in `rules`, with
+    /// their `k`: instantiated as "at least `k` of the members".
+    pub at_least: FxHashMap<usize, u32>,
 }
 
 /// How to ground: the default, or the second strategy tried when the
@@ -89,8 +93,22 @@ pub fn collect(c: &Compiled, strategy: Strategy, focus: Option<&[bool]>) -> Rule
         projections: &mut projections,
     };
     let mut rules = Vec::new();
+    let mut at_least = FxHashMap::default();
     for (rule, kind) in dynamic {
-        split(rule, &mut rules, &mut rels, strategy, kind);
+        // A counting rule (`count.rs`); the demand relations' own rules are
+        // static and left alone. A demanded rule keeps its demand (its
+        // first literal, over head variables) in the rest.
+        let count = (kind != Kind::Demand)
+            .then(|| super::count::rewrite(&rule, rels.arity, rels.is_static))
+            .flatten();
+        let Some(c) = count else {
+            split(rule, &mut rules, &mut rels, strategy, kind);
+            continue;
+        };
+        split(c.members, &mut rules, &mut rels, strategy, Kind::Plain);
+        at_least.insert(rules.len(), c.k);
+        rules.push(c.count);
+        split(c.rest, &mut rules, &mut rels, strategy, kind);
     }
     let mut static_strata = Vec::new();
     for st in strata_rules {
@@ -109,6 +127,7 @@ pub fn collect(c: &Compiled, strategy: Strategy, focus: Option<&[bool]>) -> Rule
         is_static,
         static_strata,
         aux,
+        at_least,
     }
 }
 

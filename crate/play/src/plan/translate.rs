@@ -155,6 +155,16 @@ impl Problem {
             if is(gp, h, gp.rel_init) {
                 continue; // the state being evaluated replaces `init`
             }
+            if gp.inst.at_least(i).is_some() {
+                // "At least k of" (a counting rule's auxiliary, ground/count.rs),
+                // relaxed further to "any one of": an operator per member.
+                for &l in gp.inst.lits(i) {
+                    let member = [var[(l >> 1) as usize]];
+                    let cost = self.costs.derived;
+                    self.push_op(var[h as usize], cost, OpKind::Derived, &member, &[]);
+                }
+                continue;
+            }
             pre.clear();
             pre.extend(
                 gp.inst

@@ -259,7 +259,8 @@ impl Circuit {
         Ok(out)
     }
 
-    /// The AND of rule instance `i`'s literals.
+    /// The AND of rule instance `i`'s literals (for a counting instance,
+    /// that at least its `k` hold).
     fn instance(
         &self,
         gp: &GroundProgram,
@@ -267,6 +268,9 @@ impl Circuit {
         i: usize,
         vals: &[Bdd],
     ) -> Result<Bdd, Stop> {
+        if let Some(k) = gp.inst.at_least(i) {
+            return at_least(space, gp.inst.lits(i), k as usize, vals);
+        }
         let mut conj = space.t();
         for &l in gp.inst.lits(i) {
             let v = &vals[(l >> 1) as usize];
@@ -522,4 +526,19 @@ fn components(
         }
     }
     out
+}
+
+/// That at least `k` of the positive literals `lits` hold: `t[j]`, "at
+/// least `j` of the literals so far", updated literal by literal.
+fn at_least(space: &Space, lits: &[u32], k: usize, vals: &[Bdd]) -> Result<Bdd, Stop> {
+    let mut t = vec![space.f(); k + 1];
+    t[0] = space.t();
+    for &l in lits {
+        let v = &vals[(l >> 1) as usize];
+        for j in (1..=k).rev() {
+            let more = space.and(&t[j - 1], v)?;
+            t[j] = space.or(&t[j], &more)?;
+        }
+    }
+    Ok(t.swap_remove(k))
 }

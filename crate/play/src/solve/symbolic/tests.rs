@@ -117,6 +117,14 @@ fn cycles_one_role_and_refusals_agree_with_the_explicit_solver() {
         Limits::default(),
         SymbolicLimits::default()
     ));
+    // Rules of k distinct cells: "at least k" gates of the grounding.
+    let counting = include_str!("../../../../engine/testdata/counting_game.kif");
+    assert!(check_against_explicit(
+        "counting",
+        counting,
+        Limits::default(),
+        SymbolicLimits::default()
+    ));
     let p = crate::parse_program(&game("rockPaperScissors.kif"));
     let e = solve_symbolic(&p, &SymbolicLimits::default()).unwrap_err();
     assert!(e.0.contains("simultaneous"), "{e}");
