@@ -1,6 +1,7 @@
 //! The propositional network: one gate per derived ground atom (an OR of its
-//! rule instances) and per rule instance with several literals (an AND),
-//! base propositions (the state) and input propositions (`does`) as leaves.
+//! rule instances) and per rule instance with several literals (an AND, or
+//! "at least k" for a counting rule's, `count.rs`), base propositions (the
+//! state) and input propositions (`does`) as leaves.
 //!
 //! Every gate is a threshold gate over counted inputs: it is true when at
 //! least `thr` of its input literals are true (AND: all of them, OR: one); a

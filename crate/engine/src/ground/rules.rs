@@ -94,11 +94,13 @@ pub fn collect(c: &Compiled, strategy: Strategy, focus: Option<&[bool]>) -> Rule
     };
     let mut rules = Vec::new();
     let mut at_least = FxHashMap::default();
+    let counts = std::env::var_os("GDLKIT_GROUND_NO_COUNTS").is_none();
     for (rule, kind) in dynamic {
         // A counting rule (`count.rs`); the demand relations' own rules are
         // static and left alone. A demanded rule keeps its demand (its
         // first literal, over head variables) in the rest.
-        let count = (kind != Kind::Demand)
+        // `GDLKIT_GROUND_NO_COUNTS` (native, a diagnostic) switches it off.
+        let count = (kind != Kind::Demand && counts)
             .then(|| super::count::rewrite(&rule, rels.arity, rels.is_static))
             .flatten();
         let Some(c) = count else {

@@ -242,6 +242,21 @@ fn the_report_counts_auxiliary_rules_and_exclusions() {
     );
 }
 
+/// The counting rules are reported, and their ground rules read "at least
+/// k of" the members (one per role and rule).
+#[test]
+fn the_report_counts_counting_rules() {
+    const GAME: &str = include_str!("../../../testdata/counting_game.kif");
+    let r = report(&crate::parse_program(GAME), GAME, Budget::default());
+    assert_eq!(r.outcome, Outcome::Grounded, "{:?}", r.stop);
+    assert_eq!(r.counting_rules, 2);
+    let counts = |k: &str| {
+        let part = format!("(at_least {k} ");
+        r.ground_rules.iter().filter(|g| g.contains(&part)).count()
+    };
+    assert_eq!((counts("2"), counts("3")), (2, 2), "{:?}", r.ground_rules);
+}
+
 /// The guards the engine kept are reported: five pancakes' flips each
 /// guard their 120 orderings' ANDs (as `flips_guard_their_orderings_ands`
 /// counts in the engine), and tic-tac-toe tries none.
