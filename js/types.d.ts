@@ -1097,10 +1097,12 @@ relations: Array<GroundRelation>,
 auxiliaryAtoms: number, 
 /**
  * What decomposition did: auxiliary rules made by splitting bodies,
- * and rules kept as exclusions (ORs over prefixes and suffixes
- * instead of every pair, `exclusion.rs`).
+ * rules kept as exclusions (ORs over prefixes and suffixes instead of
+ * every pair, `exclusion.rs`) and rules of `k` distinct values kept as
+ * counts (one "at least k" gate instead of every ordered choice,
+ * `count.rs`).
  */
-auxiliaryRules: number, exclusions: number, 
+auxiliaryRules: number, exclusions: number, countingRules: number, 
 /**
  * The relations whose rules produced the most instances, most first.
  */
