@@ -25,18 +25,17 @@
 //! over-approximation like the fixpoint's others.
 
 use super::grule::{pat_vars, GLit, GRule};
-use super::instantiate::{AtomId, Grounder};
 use crate::deps::RelId;
 use crate::program::VarId;
 use crate::reasoner::compile::Pat;
-use crate::terms::TermId;
 use rustc_hash::FxHashMap;
 
 /// A counting rule split in three (see the module's comment).
 pub struct Rewrite {
     /// `M(b, Y) :- condition(b, Y)`.
     pub members: GRule,
-    /// `N(Y) :- M(b, Y)`: evaluated as "at least `k`" by [`instantiate`].
+    /// `N(Y) :- M(b, Y)`: instantiated as "at least `k`" by
+    /// `Grounder::run_count`.
     pub count: GRule,
     /// The original head over the rest of the body and `N(Y)`.
     pub rest: GRule,
@@ -205,33 +204,6 @@ fn text(l: &GLit, name: &mut dyn FnMut(VarId) -> String) -> String {
         GLit::Distinct(a, b) => {
             let a = pat(a, name);
             format!("d({a},{})", pat(b, name))
-        }
-    }
-}
-
-/// Records the count rule's instances: per `Y`, one instance of `N(Y)`
-/// over its members `M(b, Y)` that holds when `k` of them do.
-pub fn instantiate(gr: &mut Grounder<'_>, rule: &GRule, k: u32) {
-    let GLit::Pos(m_rel, _) = &rule.body[0] else {
-        return;
-    };
-    let mut index: FxHashMap<Box<[TermId]>, usize> = FxHashMap::default();
-    let mut groups: Vec<(Box<[TermId]>, Vec<u32>)> = Vec::new();
-    for &a in &gr.rels[*m_rel].rows {
-        let y: Box<[TermId]> = gr.atoms.args(a)[1..].into();
-        let g = *index.entry(y.clone()).or_insert_with(|| {
-            groups.push((y, Vec::new()));
-            groups.len() - 1
-        });
-        groups[g].1.push(a << 1);
-    }
-    for (y, members) in &groups {
-        let head: Option<AtomId> = gr.atoms.find(rule.head_rel as u32, y);
-        if let Some(h) = head.filter(|_| members.len() >= k as usize) {
-            gr.push_instance_at_least(h, members, k);
-        }
-        if gr.error.is_some() {
-            return;
         }
     }
 }

@@ -689,7 +689,34 @@ impl<'a> Grounder<'a> {
         }
     }
 
-    /// Records an instance: `head` holds if every literal does.
+    /// Records a counting rule's instances (`count.rs`): per `Y`, one
+    /// instance of `N(Y)` over its members `M(b, Y)` that holds when `k` of
+    /// them do.
+    pub fn run_count(&mut self, rule: &GRule, k: u32) {
+        let GLit::Pos(m_rel, _) = &rule.body[0] else {
+            return;
+        };
+        let mut index: FxHashMap<Box<[TermId]>, usize> = FxHashMap::default();
+        let mut groups: Vec<(Box<[TermId]>, Vec<u32>)> = Vec::new();
+        for &a in &self.rels[*m_rel].rows {
+            let y: Box<[TermId]> = self.atoms.args(a)[1..].into();
+            let g = *index.entry(y.clone()).or_insert_with(|| {
+                groups.push((y, Vec::new()));
+                groups.len() - 1
+            });
+            groups[g].1.push(a << 1);
+        }
+        for (y, members) in &groups {
+            let head: Option<AtomId> = self.atoms.find(rule.head_rel as u32, y);
+            if let Some(h) = head.filter(|_| members.len() >= k as usize) {
+                self.push_instance_at_least(h, members, k);
+            }
+            if self.error.is_some() {
+                return;
+            }
+        }
+    }
+
     /// Records an instance that holds when at least `k` of `lits` do.
     pub fn push_instance_at_least(&mut self, head: AtomId, lits: &[u32], k: u32) {
         let i = self.inst.head.len() as u32;
@@ -697,6 +724,7 @@ impl<'a> Grounder<'a> {
         self.push_instance(head, lits);
     }
 
+    /// Records an instance: `head` holds if every literal does.
     pub fn push_instance(&mut self, head: AtomId, lits: &[u32]) {
         self.inst.head.push(head);
         self.inst.lits.extend_from_slice(lits);

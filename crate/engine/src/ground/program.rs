@@ -5,7 +5,7 @@
 
 use super::exclusion::{self, Exclusions};
 use super::instantiate::{self, AtomId, Grounder};
-use super::{constant, count, duplicates, profile, rules, types};
+use super::{constant, duplicates, profile, rules, types};
 use super::{Budget, GroundError, GroundProgram};
 use crate::clock::now_ms;
 use crate::deps::{DepGraph, RelId};
@@ -432,7 +432,7 @@ fn instantiate_rules(
         let (steps, n, t) = (gr.steps(), gr.inst.len(), prof.on().then(now_ms));
         match (exclusions.get_mut(i), rs.at_least.get(&i)) {
             (Some(e), _) => e.instantiate(gr),
-            (None, Some(&k)) => count::instantiate(gr, rule, k),
+            (None, Some(&k)) => gr.run_count(rule, k),
             (None, None) => {
                 gr.run_rule(rule, None, &all, false);
             }
