@@ -123,6 +123,15 @@ pub struct Instances {
 }
 
 impl Instances {
+    /// No instances yet.
+    pub fn empty() -> Instances {
+        Instances {
+            head: Vec::new(),
+            start: vec![0],
+            lits: Vec::new(),
+            at_least: Vec::new(),
+        }
+    }
     pub fn len(&self) -> usize {
         self.head.len()
     }
@@ -201,12 +210,7 @@ impl<'a> Grounder<'a> {
             budget,
             steps: 0,
             error: None,
-            inst: Instances {
-                head: Vec::new(),
-                start: vec![0],
-                lits: Vec::new(),
-                at_least: Vec::new(),
-            },
+            inst: Instances::empty(),
         }
     }
 

@@ -463,14 +463,6 @@ fn take_tables(
     (
         std::mem::take(&mut gr.atoms),
         std::mem::take(&mut gr.rels),
-        std::mem::replace(
-            &mut gr.inst,
-            instantiate::Instances {
-                head: Vec::new(),
-                start: vec![0],
-                lits: Vec::new(),
-                at_least: Vec::new(),
-            },
-        ),
+        std::mem::replace(&mut gr.inst, instantiate::Instances::empty()),
     )
 }

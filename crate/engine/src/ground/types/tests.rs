@@ -1,7 +1,4 @@
-use crate::ground::{
-    ground_program_with_strategy, ground_with_strategy_for_tests, rules::Strategy, Budget,
-};
-use crate::reasoner::{Interpreter, StateMachine};
+use crate::ground::{ground_program_with_strategy, rules::Strategy, Budget};
 use std::path::PathBuf;
 
 const GAME: &str = include_str!("../../../testdata/typed_game.kif");
@@ -60,46 +57,8 @@ fn typed_grounding_drops_atoms_but_keeps_the_outputs() {
 /// as the interpreter (legal moves, terminal, goals, next states).
 #[test]
 fn typed_network_agrees_with_the_interpreter_on_every_state() {
-    let program = crate::parse_program(GAME);
-    let typed = Strategy::default();
-    let mut fast =
-        ground_with_strategy_for_tests(&program, Budget::default(), typed).expect("grounds");
-    let mut it = Interpreter::new(&program).expect("valid");
-    let show = |ts: &[crate::terms::TermId], store: &crate::terms::TermStore| {
-        let mut v: Vec<String> = ts.iter().map(|&t| store.display(t)).collect();
-        v.sort();
-        v
-    };
-    let mut queue = vec![(it.initial_state().unwrap(), fast.initial_state().unwrap())];
-    let mut seen = std::collections::BTreeSet::new();
-    while let Some((s, f)) = queue.pop() {
-        let fs = show(&it.fluents(&s), it.terms());
-        assert_eq!(fs, show(&fast.fluents(&f), fast.terms()));
-        if !seen.insert(fs.clone()) {
-            continue;
-        }
-        let term = it.is_terminal(&s).unwrap();
-        assert_eq!(term, fast.is_terminal(&f).unwrap(), "{fs:?}");
-        assert_eq!(it.goal_values(&s).unwrap(), fast.goal_values(&f).unwrap());
-        let li = it.all_legal_moves(&s).unwrap();
-        let lf = fast.all_legal_moves(&f).unwrap();
-        assert_eq!(
-            show(&li[0], it.terms()),
-            show(&lf[0], fast.terms()),
-            "{fs:?}"
-        );
-        if term {
-            continue;
-        }
-        for m in show(&li[0], it.terms()) {
-            let mi = crate::program::parse_ground_term(it.terms_mut(), &m).unwrap();
-            let mf = crate::program::parse_ground_term(fast.terms_mut(), &m).unwrap();
-            let s2 = it.next_state(&s, &[mi]).unwrap();
-            let f2 = fast.next_state(&f, &[mf]).unwrap();
-            queue.push((s2, f2));
-        }
-    }
-    assert!(seen.len() >= 30, "only {} states", seen.len());
+    let seen = crate::ground::agreement::agrees_on_every_state(GAME, Strategy::default());
+    assert!(seen.states >= 30, "only {} states", seen.states);
 }
 
 fn shared_games() -> Option<PathBuf> {
