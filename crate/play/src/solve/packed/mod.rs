@@ -197,7 +197,13 @@ impl PackedJob {
         let end = self.started_ms + self.limits.seconds * 1000.0;
         while left > 0 && !self.exploring() && self.refusal.is_none() && !self.valued_all {
             if crate::job::cancelled() || crate::clock::now_ms() >= end {
-                // The layers above stay unknown: a partial solution.
+                // The layers above stay unknown: a partial solution. The
+                // forward pass may have overrun the whole limit, so the
+                // layers close here too: the terminal states it found
+                // have values, and moves to the end (zero).
+                if self.back_layer.is_none() {
+                    self.start_backward();
+                }
                 let why = super::limit_reason(&self.limits, end, 0);
                 self.stopped = self.stopped.take().or(why);
                 self.valued_all = true;

@@ -186,3 +186,32 @@ fn the_packed_solution_is_small_and_finds_states_by_their_words() {
     let back = read_solution(&write_solution(&s)).unwrap();
     assert_eq!(back.value_of(&mut e, &init), s.initial());
 }
+
+#[test]
+fn a_forward_pass_that_overruns_the_whole_limit_still_gives_its_terminals() {
+    // On a loaded machine the forward pass can end past the time limit:
+    // the backward pass then values nothing, and the terminal states the
+    // forward pass found are the partial solution.
+    let e = game("ticTacToe.kif");
+    let full = packed(&e, None);
+    let limits = Limits {
+        seconds: 10.0,
+        ..Limits::default()
+    };
+    let mut job = super::PackedJob::new(&e, limits, crate::clock::now_ms()).unwrap();
+    assert!(matches!(job.step(4000), super::Step::Progress(_)));
+    job.started_ms -= 1e6; // both deadlines have passed
+    assert!(matches!(job.step(1), super::Step::Progress(p) if p.done));
+    let s = job.finish().unwrap();
+    assert!(!s.complete && s.stopped.as_deref().unwrap().contains("time limit"));
+    let keys = (s.lookup.keys(s.len()), full.lookup.keys(full.len()));
+    let mut known = 0;
+    for i in 0..s.len() {
+        let Some(v) = s.value_at(i) else { continue };
+        assert_eq!(v.moves_to_end, 0, "only terminal states are known");
+        let j = keys.1.iter().position(|k| *k == keys.0[i]).unwrap();
+        assert_eq!(Some(v), full.value_at(j), "state {i}");
+        known += 1;
+    }
+    assert!(known >= 100, "{known} terminal states found");
+}
