@@ -12,13 +12,17 @@
 //! leaves it the next time the guard flips.
 //!
 //! A base proposition can guard too (checkers' `(true (control white))`
-//! feeds its 640 move ANDs, crisscross's pieces feed thousands). Whether a
+//! feeds its 640 move ANDs, crisscross's pieces feed thousands), and so can
+//! a gate: kalaha's "seeds sown in another pit than `p`" feeds one frame
+//! AND per count of seeds `p` may hold (202), of which one has its other
+//! input true. A gate's flips reach its armed ANDs through the slow path
+//! of propagation (its incoming edges are flagged as a guarded AND's are). Whether a
 //! guard pays depends on how often the rest of its ANDs is true, which only
 //! play tells (blobwars' inputs cost a third of its speed as guards): a
 //! guard is kept only where a short walk finds its list much cheaper than
 //! the counts it saves (`FastEngine::cheap_guards`).
 
-use super::network::{Network, NONE};
+use super::network::{Network, LEAF, NONE};
 use super::passes::Gates;
 use super::tables::Tables;
 
@@ -37,6 +41,8 @@ pub(super) struct Guards {
     pub(super) of: Vec<u32>,
     /// The guard nodes, sorted.
     pub(super) nodes: Vec<u32>,
+    /// Per node: whether it is a gate that guards (empty when none does).
+    pub(super) gates: Vec<bool>,
 }
 
 impl Guards {
@@ -54,6 +60,12 @@ impl Guards {
         !self.of.is_empty() && self.of[v as usize] != NONE
     }
 
+    /// Whether gate `v` guards ANDs (its flips take the slow path, which
+    /// flips its armed ANDs too).
+    pub(super) fn is_gate_guard(&self, v: u32) -> bool {
+        self.gates.get(v as usize).copied().unwrap_or(false)
+    }
+
     /// Whether the edge from `v` to `target` is a guard's, left out of the
     /// propagated edges.
     pub(super) fn is_guard_edge(&self, v: u32, target: u32) -> bool {
@@ -69,8 +81,8 @@ impl Guards {
 /// rewritten by [`complement_ors`](super::passes::complement_ors) or
 /// [`Gates`]) and all its inputs count (threshold = inputs); the guard's
 /// edge to it must be positive and single. `does` inputs choose first, then
-/// base propositions by falling fan-out (all of them, or only those
-/// `kept`); an AND has one guard.
+/// base propositions by falling fan-out, then gates (all of them, or only
+/// those `kept`); an AND has one guard, and a guard is not guarded.
 pub(super) fn guard_ands(
     net: &Network,
     t: &Tables,
@@ -95,12 +107,42 @@ pub(super) fn guard_ands(
     let fan_out = |g: u32| net.out_start[g as usize + 1] - net.out_start[g as usize];
     let mut bases = candidates(&t.base_node, kept);
     bases.sort_unstable_by_key(|&b| (std::cmp::Reverse(fan_out(b)), b));
+    // Gates last, by falling fan-out: wide, outside cycles, propagated by
+    // counts (not complement gates, which the inputs' number updates), and
+    // not guarded themselves (an armed AND's flip does not test for a list).
+    let mut is_kept = vec![kept.is_none(); n];
+    kept.unwrap_or_default()
+        .iter()
+        .for_each(|&k| is_kept[k as usize] = true);
+    complement.iter().for_each(|&c| is_kept[c as usize] = false);
+    let mut inner: Vec<u32> = (0..n as u32)
+        .filter(|&v| {
+            let v = v as usize;
+            net.thr[v] != LEAF
+                && fan_out(v as u32) as usize >= MIN_BASE_GUARDED
+                && net.scc[v] == NONE
+                && !lazy[v]
+                && gates.removed[v] == NONE
+                && is_kept[v]
+        })
+        .collect();
+    inner.sort_unstable_by_key(|&b| (std::cmp::Reverse(fan_out(b)), b));
     let mut guards = Guards {
         of: vec![NONE; n],
         nodes: Vec::new(),
+        gates: Vec::new(),
     };
-    let candidates = inputs.iter().map(|&g| (g, false));
-    for (g, base) in candidates.chain(bases.iter().map(|&g| (g, true))) {
+    let mut is_guard = vec![false; n];
+    // `GDLKIT_GROUND_NO_GATE_GUARDS` (native, a diagnostic): leaves only.
+    let gate_guards = std::env::var_os("GDLKIT_GROUND_NO_GATE_GUARDS").is_none();
+    let candidates = inputs.iter().map(|&g| (g, false, false));
+    let candidates = candidates
+        .chain(bases.iter().map(|&g| (g, true, false)))
+        .chain(inner.iter().map(|&g| (g, true, true)));
+    for (g, base, gate) in candidates {
+        if gate && (guards.of[g as usize] != NONE || !gate_guards) {
+            continue;
+        }
         let mut edges: Vec<u32> = net.out
             [net.out_start[g as usize] as usize..net.out_start[g as usize + 1] as usize]
             .to_vec();
@@ -110,7 +152,12 @@ pub(super) fn guard_ands(
             let x = e >> 1;
             let single =
                 (i == 0 || edges[i - 1] >> 1 != x) && edges.get(i + 1).is_none_or(|&f| f >> 1 != x);
-            if single && e & 1 == 0 && eligible[x as usize] && guards.of[x as usize] == NONE {
+            if single
+                && e & 1 == 0
+                && eligible[x as usize]
+                && guards.of[x as usize] == NONE
+                && !is_guard[x as usize]
+            {
                 chosen.push(x);
             }
         }
@@ -119,6 +166,11 @@ pub(super) fn guard_ands(
         }
         let slot = guards.nodes.len() as u32;
         guards.nodes.push(g);
+        is_guard[g as usize] = true;
+        if gate {
+            guards.gates.resize(n, false);
+            guards.gates[g as usize] = true;
+        }
         for x in chosen {
             guards.of[x as usize] = slot;
         }
@@ -153,6 +205,7 @@ fn sorted(mut guards: Guards) -> Guards {
     Guards {
         of: guards.of,
         nodes: order.iter().map(|&k| guards.nodes[k as usize]).collect(),
+        gates: guards.gates,
     }
 }
 

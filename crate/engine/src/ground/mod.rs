@@ -217,8 +217,12 @@ pub fn ground_program(program: &Program, budget: Budget) -> Result<GroundProgram
     };
     // The first attempt is untyped (types.rs costs time and changes no
     // network the first strategy builds on the corpus); the others typed.
+    // It splits frame rules such as "a pit keeps its seeds when another is
+    // sown" into "another is sown" per pit (`Strategy::guards`);
+    // `GDLKIT_GROUND_NO_GUARD_SPLITS` (native, a diagnostic) does not.
     let first = rules::Strategy {
         untyped: true,
+        guards: std::env::var_os("GDLKIT_GROUND_NO_GUARD_SPLITS").is_none(),
         ..rules::Strategy::default()
     };
     let mut result = ground_with_strategy(program, first_budget, first);

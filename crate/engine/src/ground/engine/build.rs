@@ -270,7 +270,10 @@ fn propagated_edges(
             {
                 edges.push(
                     (target << 2)
-                        | if net.scc[target as usize] != NONE || guards.is_guarded(target) {
+                        | if net.scc[target as usize] != NONE
+                            || guards.is_guarded(target)
+                            || guards.is_gate_guard(target)
+                        {
                             E_SCC
                         } else {
                             0

@@ -30,9 +30,10 @@ impl FastEngine {
             if c == NONE {
                 let mut val = self.net.thr[v] != LEAF && self.ns[v] & OFFSET != 0;
                 if val && self.ns[v] & GUARDED != 0 {
-                    // Its guard is a leaf, and every leaf is false.
+                    // Its guard comes first in the order (every leaf is
+                    // false, a gate has its value).
                     self.arm(v);
-                    val = false;
+                    val = self.on(self.guard_nodes[self.guard_of[v] as usize] as usize);
                 }
                 if val {
                     self.ns[v] |= V;
@@ -247,7 +248,13 @@ impl FastEngine {
             let t = (item & !(SCC_MARK | GUARD_ITEM)) as usize;
             self.ns[t] &= !QUEUED;
             if stale(self.ns[t]) {
-                self.settle_guarded(t);
+                if self.ns[t] & GUARDED != 0 {
+                    self.settle_guarded(t);
+                } else {
+                    // A gate that guards ANDs: its armed ANDs follow it.
+                    self.flip(t);
+                    self.flip_armed(t, self.on(t));
+                }
             }
             return;
         }

@@ -124,3 +124,35 @@ fn guards_whose_lists_cost_as_much_as_the_counts_are_refused() {
     assert_eq!(fan_outs.len(), 4, "four move inputs");
     assert!(fan_outs.iter().all(|&f| f >= 20), "fan-outs {fan_outs:?}");
 }
+
+/// A frame rule ("a counter keeps its value when another is raised")
+/// splits into "another counter is raised", a gate per counter that feeds
+/// one AND per value: the gates guard them (`ground/guards.rs`), every
+/// reachable state still answers as the interpreter does, and a step
+/// propagates no edge from a guard gate to its 81 ANDs.
+#[test]
+fn gates_guard_the_frame_ands_they_feed() {
+    use crate::ground::{agreement::agrees_on_every_state, network::LEAF, rules::Strategy};
+    let text = include_str!("../../../testdata/gate_guarded_game.kif");
+    let e = ground(&crate::parse_program(text), Budget::default()).expect("grounds");
+    let gates: Vec<usize> = (e.guard_nodes.iter())
+        .map(|&g| g as usize)
+        .filter(|&g| e.net.thr[g] != LEAF)
+        .collect();
+    assert_eq!(gates.len(), 3, "one guard gate per counter: {gates:?}");
+    for &g in &gates {
+        let slot = e.guard_nodes.binary_search(&(g as u32)).unwrap() as u32;
+        let ands = e.guard_of.iter().filter(|&&s| s == slot).count();
+        assert_eq!(ands, 81, "gate {g} guards one AND per value");
+        let fan_out = e.net.out_start[g + 1] - e.net.out_start[g];
+        assert_eq!(fan_out, 0, "gate {g} still propagates {fan_out} edges");
+    }
+    let first = Strategy {
+        untyped: true,
+        guards: true,
+        ..Strategy::default()
+    };
+    let seen = agrees_on_every_state(text, first);
+    assert!(seen.states >= 100, "{} states", seen.states);
+    assert_eq!(seen.goals.len(), 2, "both goals seen");
+}
