@@ -328,6 +328,9 @@ fn split(rule: GRule, out: &mut Vec<GRule>, rels: &mut Rels<'_>, strategy: Strat
     let mut head_vars = Vec::new();
     rule.head.iter().for_each(|p| pat_vars(p, &mut head_vars));
     let mut body = rule.body;
+    if !filter && GROUND_GROUPS {
+        group_ground_literals(&mut body, rels, out, rule.num_vars);
+    }
     loop {
         let npos = body.iter().filter(|l| l.is_pos()).count();
         // Out of time (wide rules make this cubic): leave the rest unsplit;
@@ -380,6 +383,49 @@ fn split(rule: GRule, out: &mut Vec<GRule>, rels: &mut Rels<'_>, strategy: Strat
         body,
         num_vars: rule.num_vars,
     });
+}
+
+/// Whether [`group_ground_literals`] runs; a switch for measuring.
+const GROUND_GROUPS: bool = true;
+
+/// Moves the dynamic literals without variables of a body that has others
+/// into an auxiliary of arity 0, when there are two or more of them and
+/// one is positive. Kalaha's `(does north noop) ∧ (does south noop) ∧
+/// (true (pit ?p ?n))` made each input feed all 2,424 frame ANDs and
+/// change their counts every other step; the pair is now one gate, which
+/// changes when both pass and can guard those ANDs.
+fn group_ground_literals(
+    body: &mut Vec<GLit>,
+    rels: &mut Rels<'_>,
+    out: &mut Vec<GRule>,
+    num_vars: usize,
+) {
+    let ground = |l: &GLit| {
+        let mut v = Vec::new();
+        l.vars(&mut v);
+        v.is_empty()
+            && match l {
+                GLit::Pos(r, _) | GLit::Neg(r, _) => !rels.is_static[*r],
+                GLit::Distinct(..) => false,
+            }
+    };
+    let grouped = body.iter().filter(|l| ground(l)).count();
+    let positive = body.iter().any(|l| l.is_pos() && ground(l));
+    if grouped < 2 || !positive || grouped == body.len() {
+        return;
+    }
+    let (group, rest): (Vec<GLit>, Vec<GLit>) = body.drain(..).partition(|l| ground(l));
+    let aux = rels.arity.len();
+    rels.arity.push(0);
+    rels.is_static.push(false);
+    out.push(GRule {
+        head_rel: aux,
+        head: Vec::new(),
+        body: group,
+        num_vars,
+    });
+    body.push(GLit::Pos(aux, Vec::new()));
+    body.extend(rest);
 }
 
 /// A split: the body literals split off, the variables their auxiliary
