@@ -1143,9 +1143,8 @@ test('instantiation: the panel shows the ground atoms Rust counts for tic-tac-to
   assert.equal(top, expected.topRules.length);
   await shot(page, 'rules-instantiation');
   // A rule joining five independent numbers (60^5 instances) is refused by
-  // the size estimate at once, whatever the machine's load (chess, which
-  // stops at the 20 s budget, grounds in it on an idle machine): the
-  // reason, the rule and its line.
+  // the size estimate at once, whatever the machine's load: the reason,
+  // the rule and its line.
   const explode = [
     '(role a) (role b) (init (count 0))',
     Array.from({ length: 60 }, (_, i) => `(num ${i})`).join(' '),
