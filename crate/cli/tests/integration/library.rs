@@ -136,9 +136,9 @@ fn every_game_checks_analyzes_and_draws_its_board() {
             );
         } else {
             assert!(!report.ill_formed(), "{name}: {:#}", report.to_json());
-            // A random playout of an interpreted game (chess) rarely ends
-            // in a win: its wins are replayed in its own tests below.
-            if !interpreted {
+            // A random playout of chess rarely ends in a mate within its
+            // 100 moves: its wins are replayed in its own tests below.
+            if name != "chess" {
                 assert_eq!(
                     report.weakly_winnable.holds,
                     Some(true),
