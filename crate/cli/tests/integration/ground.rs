@@ -59,7 +59,14 @@ fn tic_tac_toe_text_and_json_agree() {
 /// rule and its line in both formats.
 #[test]
 fn chess_stops_with_the_rule_and_line() {
-    let j = json(&["ground", "chess.kif", "--format", "json", "--seconds", "0.05"]);
+    let j = json(&[
+        "ground",
+        "chess.kif",
+        "--format",
+        "json",
+        "--seconds",
+        "0.05",
+    ]);
     assert_ne!(j["outcome"], "grounded");
     let reason = j["stop"]["reason"].as_str().unwrap_or_default();
     assert!(reason.contains("50 milliseconds"), "{j}");
