@@ -115,7 +115,10 @@ pub(super) fn guard_ands(
         .iter()
         .for_each(|&k| is_kept[k as usize] = true);
     complement.iter().for_each(|&c| is_kept[c as usize] = false);
+    // `GDLKIT_GROUND_NO_GATE_GUARDS` (native, a diagnostic): leaves only.
+    let gate_guards = std::env::var_os("GDLKIT_GROUND_NO_GATE_GUARDS").is_none();
     let mut inner: Vec<u32> = (0..n as u32)
+        .filter(|_| gate_guards)
         .filter(|&v| {
             let v = v as usize;
             net.thr[v] != LEAF
@@ -132,15 +135,12 @@ pub(super) fn guard_ands(
         nodes: Vec::new(),
         gates: Vec::new(),
     };
-    let mut is_guard = vec![false; n];
-    // `GDLKIT_GROUND_NO_GATE_GUARDS` (native, a diagnostic): leaves only.
-    let gate_guards = std::env::var_os("GDLKIT_GROUND_NO_GATE_GUARDS").is_none();
     let candidates = inputs.iter().map(|&g| (g, false, false));
     let candidates = candidates
         .chain(bases.iter().map(|&g| (g, true, false)))
         .chain(inner.iter().map(|&g| (g, true, true)));
     for (g, base, gate) in candidates {
-        if gate && (guards.of[g as usize] != NONE || !gate_guards) {
+        if gate && guards.of[g as usize] != NONE {
             continue;
         }
         let mut edges: Vec<u32> = net.out
@@ -156,7 +156,7 @@ pub(super) fn guard_ands(
                 && e & 1 == 0
                 && eligible[x as usize]
                 && guards.of[x as usize] == NONE
-                && !is_guard[x as usize]
+                && !guards.is_gate_guard(x)
             {
                 chosen.push(x);
             }
@@ -166,7 +166,6 @@ pub(super) fn guard_ands(
         }
         let slot = guards.nodes.len() as u32;
         guards.nodes.push(g);
-        is_guard[g as usize] = true;
         if gate {
             guards.gates.resize(n, false);
             guards.gates[g as usize] = true;
