@@ -220,9 +220,12 @@ pub fn ground_program(program: &Program, budget: Budget) -> Result<GroundProgram
     // It splits frame rules such as "a pit keeps its seeds when another is
     // sown" into "another is sown" per pit (`Strategy::guards`);
     // `GDLKIT_GROUND_NO_GUARD_SPLITS` (native, a diagnostic) does not.
+    // It moves dynamic filters into the auxiliaries that keep their
+    // variables (`Strategy::filters`; `GDLKIT_GROUND_NO_FILTERS` does not).
     let first = rules::Strategy {
         untyped: true,
         guards: std::env::var_os("GDLKIT_GROUND_NO_GUARD_SPLITS").is_none(),
+        filters: std::env::var_os("GDLKIT_GROUND_NO_FILTERS").is_none(),
         ..rules::Strategy::default()
     };
     let mut result = ground_with_strategy(program, first_budget, first);

@@ -156,3 +156,63 @@ fn gates_guard_the_frame_ands_they_feed() {
     assert!(seen.states >= 100, "{} states", seen.states);
     assert_eq!(seen.goals.len(), 2, "both goals seen");
 }
+
+/// A filter moved into an auxiliary (`rules.rs`, `push_filters`): the
+/// car's velocity filters the positions reachable with each speed, so
+/// fewer nodes change along a walk; every reachable state answers as the
+/// interpreter does, with the filters and without.
+#[test]
+fn filters_moved_into_auxiliaries_change_fewer_nodes() {
+    use crate::ground::{agreement::agrees_on_every_state, rules::Strategy};
+    use crate::reasoner::StateMachine;
+    let text = include_str!("../../../testdata/filtered_game.kif");
+    let with = Strategy {
+        untyped: true,
+        guards: true,
+        filters: true,
+        ..Strategy::default()
+    };
+    let without = Strategy {
+        filters: false,
+        ..with
+    };
+    for s in [with, without] {
+        let seen = agrees_on_every_state(text, s);
+        assert!(seen.states >= 100, "{} states", seen.states);
+        assert_eq!(seen.goals.len(), 2, "both goals seen");
+    }
+    // The same walk on both networks (moves chosen by their text).
+    let program = crate::parse_program(text);
+    let changes = |s: Strategy| {
+        let mut e = crate::ground::ground_with_strategy_for_tests(&program, Budget::default(), s)
+            .expect("grounds");
+        let mut rng = fastrand::Rng::with_seed(5);
+        let init = e.initial_state().unwrap();
+        let (mut state, mut before, mut changed) = (init.clone(), Vec::new(), 0);
+        for _ in 0..300 {
+            let moves = e.all_legal_moves(&state).unwrap();
+            let now: Vec<bool> = e.ns.iter().map(|&n| n & super::V != 0).collect();
+            changed += now.iter().zip(&before).filter(|(a, b)| a != b).count();
+            before = now;
+            if e.is_terminal(&state).unwrap() {
+                // The restart's changes are not counted.
+                state = init.clone();
+                e.all_legal_moves(&state).unwrap();
+                before = e.ns.iter().map(|&n| n & super::V != 0).collect();
+                continue;
+            }
+            let mut named: Vec<(String, _)> = (moves[0].iter())
+                .map(|&m| (e.terms().display(m), m))
+                .collect();
+            named.sort();
+            let m = named[rng.usize(..named.len())].1;
+            state = e.next_state(&state, &[m]).unwrap();
+        }
+        changed
+    };
+    let (a, b) = (changes(with), changes(without));
+    assert!(
+        a * 10 < b * 9,
+        "{a} node changes with the filters, {b} without"
+    );
+}
