@@ -52,7 +52,7 @@ pub struct Strategy {
     /// positive literal of the rest that binds them.
     pub guards: bool,
     /// Move dynamic filters into the auxiliaries that keep their variables
-    /// ([`push_filters`]).
+    /// (`push_filters`).
     pub filters: bool,
 }
 
