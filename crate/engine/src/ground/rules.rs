@@ -348,12 +348,11 @@ fn split(rule: GRule, out: &mut Vec<GRule>, rels: &mut Rels<'_>, strategy: Strat
         if npos < 2 || crate::job::check().is_err() {
             break;
         }
-        let Some((bucket, mut keep, guard)) =
+        let Some((mut bucket, mut keep, guard)) =
             best_bucket(&body, &head_vars, npos, project_first, strategy.guards)
         else {
             break;
         };
-        let mut bucket = bucket;
         if !filter && strategy.filters && Some(rule.head_rel) != rels.legal {
             push_filters(&body, &mut bucket, &keep, &head_vars, rels);
         }
