@@ -100,7 +100,8 @@ fn main() {
     }
 }
 
-/// Random playouts per second (at most 500 steps each) for `secs` seconds.
+/// Random playouts per second (at most 500 steps each, the goals asked at
+/// the end) for `secs` seconds.
 fn playouts(m: &mut Engine, secs: f64) -> f64 {
     use gdlkit::StateMachine;
     let s0 = m.initial_state().expect("initial state");
@@ -108,7 +109,10 @@ fn playouts(m: &mut Engine, secs: f64) -> f64 {
     let t = std::time::Instant::now();
     let mut n = 0u64;
     while t.elapsed().as_secs_f64() < secs || n == 0 {
-        m.playout_length(&s0, &mut rng, 500).expect("playout");
+        let p = m.random_playout(&s0, &mut rng, 500).expect("playout");
+        if p.terminal {
+            m.goal_values(&p.state).expect("goals");
+        }
         n += 1;
     }
     n as f64 / t.elapsed().as_secs_f64()

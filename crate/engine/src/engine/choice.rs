@@ -220,6 +220,10 @@ impl Walk {
                 return None;
             }
             done += p.steps;
+            if p.terminal {
+                // A player asks the goals at the end of every playout.
+                e.goal_values(&p.state).ok()?;
+            }
             state = if p.terminal || p.steps < ask {
                 self.init.clone()
             } else {

@@ -96,7 +96,7 @@ impl FastEngine {
         } = shaped;
         let words = t.base_fluent.len().div_ceil(64).max(1);
         let (out_start, edges) = propagated_edges(&net, &lazy, &gates, &guards);
-        let (lazy_order, lazy_in_start, lazy_in) = lazy_inputs(&net, &lazy);
+        let (lazy_order, lazy_in_start, lazy_in) = lazy_inputs(&net, &lazy, &read_nodes(&t));
         net.out_start = out_start;
         net.out = Vec::new();
         let hook_bits = hook_bits(&net, words);
@@ -287,42 +287,51 @@ fn propagated_edges(
     (out_start, edges)
 }
 
-/// The lazy nodes in topological order, and their inputs (`node << 1 |
-/// negated`, starting at `lazy_in_start[i]` for the `i`-th).
-fn lazy_inputs(net: &Network, lazy: &[bool]) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+/// The nodes read after a sweep of the lazy nodes: goals and percepts.
+fn read_nodes(t: &Tables) -> Vec<u32> {
+    let goals = t.goals.iter().flatten().map(|g| g.1);
+    let sees = t.sees.iter().flatten().flatten().map(|p| p.1);
+    goals.chain(sees).collect()
+}
+
+/// The lazy nodes that `read` depends on, in topological order, and their
+/// inputs (`node << 1 | negated`, starting at `lazy_in_start[i]` for the
+/// `i`-th). Lazy nodes outside that cone are never evaluated: a relation
+/// grounded for every argument where the goals ask about a few
+/// (chineseCheckers3 counts pieces on every triple of its 36 cells, 746k
+/// atoms, for three triples) would otherwise be swept at every goal query.
+fn lazy_inputs(net: &Network, lazy: &[bool], read: &[u32]) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
     let n = net.len();
+    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for v in 0..n {
+        for &e in &net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize] {
+            let t = (e >> 1) as usize;
+            if lazy[t] {
+                preds[t].push((v as u32) << 1 | (e & 1));
+            }
+        }
+    }
+    let mut needed = vec![false; n];
+    let mut stack: Vec<u32> = read.iter().copied().filter(|&v| lazy[v as usize]).collect();
+    while let Some(v) = stack.pop() {
+        if std::mem::replace(&mut needed[v as usize], true) {
+            continue;
+        }
+        let lazy_preds = preds[v as usize].iter().map(|&e| e >> 1);
+        stack.extend(lazy_preds.filter(|&p| lazy[p as usize]));
+    }
     let lazy_order: Vec<u32> = net
         .topo
         .iter()
         .copied()
-        .filter(|&v| lazy[v as usize])
+        .filter(|&v| needed[v as usize])
         .collect();
-    let mut pos = vec![NONE; n];
-    for (i, &v) in lazy_order.iter().enumerate() {
-        pos[v as usize] = i as u32;
-    }
-    let mut lazy_in_start = vec![0u32; lazy_order.len() + 1];
-    for v in 0..n {
-        for &e in &net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize] {
-            let p = pos[(e >> 1) as usize];
-            if p != NONE {
-                lazy_in_start[p as usize + 1] += 1;
-            }
-        }
-    }
-    for i in 0..lazy_order.len() {
-        lazy_in_start[i + 1] += lazy_in_start[i];
-    }
-    let mut lazy_in = vec![0u32; lazy_in_start[lazy_order.len()] as usize];
-    let mut fill = lazy_in_start.clone();
-    for v in 0..n {
-        for &e in &net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize] {
-            let p = pos[(e >> 1) as usize];
-            if p != NONE {
-                lazy_in[fill[p as usize] as usize] = (v as u32) << 1 | (e & 1);
-                fill[p as usize] += 1;
-            }
-        }
+    let mut lazy_in_start = Vec::with_capacity(lazy_order.len() + 1);
+    let mut lazy_in = Vec::new();
+    lazy_in_start.push(0);
+    for &v in &lazy_order {
+        lazy_in.extend_from_slice(&preds[v as usize]);
+        lazy_in_start.push(lazy_in.len() as u32);
     }
     (lazy_order, lazy_in_start, lazy_in)
 }

@@ -216,3 +216,36 @@ fn filters_moved_into_auxiliaries_change_fewer_nodes() {
         "{a} node changes with the filters, {b} without"
     );
 }
+
+/// A relation grounded for every argument where the goals ask about one
+/// (as chineseCheckers3 counts pieces on every triple of cells): a goal
+/// query evaluates only the goals' cone, and every reachable state's
+/// goals still agree with the interpreter.
+#[test]
+fn a_goal_query_sweeps_only_the_goals_cone() {
+    use crate::ground::{agreement::agrees_on_every_state, rules::Strategy};
+    let goals = "(<= (pair ?a ?b ?c ?d ?r) (true (cell ?a ?b ?r)) (true (cell ?c ?d ?r)))
+        (<= (goal ?r 100) (role ?r) (pair 1 1 3 3 ?r))
+        (<= (goal ?r 0) (role ?r) (not (pair 1 1 3 3 ?r)))";
+    let text = MARKS.replace("(<= (goal ?r 50) (role ?r))", goals);
+    let e = ground(&crate::parse_program(&text), Budget::default()).expect("grounds");
+    let plain = ground(&crate::parse_program(MARKS), Budget::default()).expect("grounds");
+    let pairs = e.stats().nodes - plain.stats().nodes;
+    assert!(
+        pairs >= 81,
+        "{pairs} nodes more: `pair` is grounded for every cell"
+    );
+    assert!(
+        e.lazy_order.len() <= 12,
+        "{} lazy nodes swept beside {pairs} nodes of `pair`",
+        e.lazy_order.len()
+    );
+    let first = Strategy {
+        untyped: true,
+        guards: true,
+        ..Strategy::default()
+    };
+    let seen = agrees_on_every_state(&text, first);
+    assert!(seen.states >= 100, "{} states", seen.states);
+    assert_eq!(seen.goals.len(), 2, "both goals seen");
+}
