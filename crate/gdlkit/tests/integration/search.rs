@@ -865,6 +865,36 @@ fn cli_search_and_match_print_the_documented_json() {
     assert_eq!(code, 2);
 }
 
+/// MCTS builds no heuristic, and building the fuzzy one stops at the
+/// job's time limit: quarto's goal formulas take minutes to ground.
+#[test]
+fn a_search_builds_only_the_heuristic_it_reads_and_within_its_limit() {
+    let test = "search: a_search_builds_only_the_heuristic_it_reads_and_within_its_limit";
+    let Some(dir) = corpus::shared_or_skip(test) else {
+        return;
+    };
+    let quarto = dir.join("games/repository/quarto.kif");
+    let quarto = quarto.to_str().expect("a UTF-8 path");
+    let args = ["search", quarto, "--algorithm", "mcts", "--nodes", "50"];
+    let (code, v, err) = cli(&[&args[..], &["--format", "json"]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["heuristic"], "none");
+    assert_eq!(v["stats"]["playouts"], 50);
+    let t0 = std::time::Instant::now();
+    let args = ["search", quarto, "--algorithm", "alphabeta", "--depth", "1"];
+    let (code, _, err) = cli(&[&args[..], &["--seconds", "1"]].concat());
+    assert_ne!(
+        code, 0,
+        "the fuzzy heuristic of quarto cannot be built in 1 s"
+    );
+    assert!(
+        err.contains("fuzzy heuristic") && err.contains("stopped"),
+        "{err}"
+    );
+    let secs = t0.elapsed().as_secs_f64();
+    assert!(secs < 30.0, "stopped after {secs:.1} s");
+}
+
 #[test]
 fn a_fallback_to_the_interpreter_is_reported_with_its_reason() {
     use gdlkit::search::report::{match_report, play_match, search_report, SearchOptions, Source};

@@ -369,7 +369,10 @@ fn search_game(
     out: &mut SearchReport,
 ) -> Result<(), ReportError> {
     let role = role_index(machine, o.role.as_deref())?;
-    let h = heuristics::build(o.heuristic.as_deref().unwrap_or("fuzzy"), program, machine)
+    // MCTS reads no heuristic: none is built unless one is asked for (the
+    // fuzzy one's formulas can take long to ground, quarto's seconds).
+    let default = if algorithm == "mcts" { "none" } else { "fuzzy" };
+    let h = heuristics::build(o.heuristic.as_deref().unwrap_or(default), program, machine)
         .map_err(|e| match e {
             HeuristicError::Unknown { .. } => ReportError::Usage(e.to_string()),
             _ => ReportError::Game(e.to_string()),

@@ -303,6 +303,13 @@ impl<'a> Grounder<'a> {
                 "fuzzy heuristic: grounding the goal and terminal formulas takes too long".into(),
             );
         }
+        // The job's time limit, cancellation and memory budget: a unit of
+        // work can take microseconds, so MAX_WORK alone may take minutes.
+        if self.work.is_multiple_of(4096) {
+            crate::job::check().map_err(|e| {
+                format!("fuzzy heuristic: grounding the goal and terminal formulas stopped: {e}")
+            })?;
+        }
         Ok(())
     }
 
