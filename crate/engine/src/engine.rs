@@ -272,25 +272,27 @@ impl Engine {
         }
     }
 
-    /// Like [`Engine::random_playout`] without returning the final state.
-    pub fn playout_length(
+    /// A random playout (as [`Engine::random_playout`]) and, when it ends
+    /// in a terminal state, its goal values: what a player asks after each
+    /// playout, so what a measure of playouts per second should time.
+    pub fn scored_playout(
         &mut self,
         state: &EngineState,
         rng: &mut fastrand::Rng,
         max_steps: usize,
-    ) -> Result<(usize, bool), EvalError> {
-        match self {
-            Engine::Fast(f) => {
-                let s = fast_state(f, state)?;
-                Ok(f.playout(&s, rng, max_steps))
-            }
-            Engine::Interpreter { .. } | Engine::Hybrid(_) => {
-                let p = random_playout(self, state, rng, max_steps)?;
-                Ok((p.steps, p.terminal))
-            }
-        }
+    ) -> Result<(Playout<EngineState>, Option<RoleGoals>), EvalError> {
+        let p = self.random_playout(state, rng, max_steps)?;
+        let goals = if p.terminal {
+            Some(StateMachine::goal_values(self, &p.state)?)
+        } else {
+            None
+        };
+        Ok((p, goals))
     }
 }
+
+/// Each role's goal values in a state (as [`StateMachine::goal_values`]).
+pub type RoleGoals = Vec<Vec<i64>>;
 
 /// What makes an engine's moves: the interpreter, or a network (the fast
 /// engine's own, or the hybrid's, whose end tests alone differ).
@@ -607,4 +609,36 @@ impl StateMachine for Engine {
 /// a game on before grounding; `ground::estimate`).
 pub fn ground_estimate(program: &Program, interpreter: &Interpreter) -> ground::estimate::Estimate {
     ground::estimate::estimate(program, interpreter.compiled(), interpreter.terms())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A counter to 3 whose goal is the last step's parity: a cut playout
+    /// has no goals, a finished one the final state's on either engine.
+    #[test]
+    fn a_scored_playout_has_the_final_states_goals_when_it_ends() {
+        let text = "(role r) (init (at 0)) (succ 0 1) (succ 1 2) (succ 2 3)
+            (legal r step) (legal r skip)
+            (<= (next (at ?y)) (true (at ?x)) (succ ?x ?y))
+            (<= terminal (true (at 3)))
+            (<= (goal r 100) (true (at 3)))
+            (<= (goal r 0) (not (true (at 3))))";
+        let program = crate::parse_program(text);
+        let mut checked = 0;
+        for choice in [EngineChoice::Interpreter, EngineChoice::Fast] {
+            let mut e = Engine::from_program(&program, choice, Budget::default()).expect("valid");
+            let init = e.initial_state().expect("initial state");
+            let mut rng = fastrand::Rng::with_seed(3);
+            let (cut, goals) = e.scored_playout(&init, &mut rng, 2).expect("plays");
+            assert_eq!((cut.steps, cut.terminal, goals), (2, false, None));
+            let (end, goals) = e.scored_playout(&init, &mut rng, 10).expect("plays");
+            assert_eq!((end.steps, end.terminal), (3, true));
+            assert_eq!(goals, Some(vec![vec![100]]));
+            assert_eq!(goals.unwrap(), e.goal_values(&end.state).expect("goals"));
+            checked += 1;
+        }
+        assert_eq!(checked, 2);
+    }
 }

@@ -109,10 +109,7 @@ fn playouts(m: &mut Engine, secs: f64) -> f64 {
     let t = std::time::Instant::now();
     let mut n = 0u64;
     while t.elapsed().as_secs_f64() < secs || n == 0 {
-        let p = m.random_playout(&s0, &mut rng, 500).expect("playout");
-        if p.terminal {
-            m.goal_values(&p.state).expect("goals");
-        }
+        m.scored_playout(&s0, &mut rng, 500).expect("playout");
         n += 1;
     }
     n as f64 / t.elapsed().as_secs_f64()

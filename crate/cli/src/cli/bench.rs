@@ -80,10 +80,7 @@ pub fn run(args: BenchArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32
         let batch_start = elapsed;
         for _ in 0..n {
             // The goals at the end, as a player (and gdl-perf) asks them.
-            let p = m.random_playout(&init, &mut rng, 10_000).map_err(err)?;
-            if p.terminal {
-                m.goal_values(&p.state).map_err(err)?;
-            }
+            let (p, _) = m.scored_playout(&init, &mut rng, 10_000).map_err(err)?;
             states += p.steps as u64 + 1;
         }
         playouts += n;

@@ -214,16 +214,12 @@ impl Walk {
         let t0 = now_ms();
         while done < steps {
             let ask = (steps - done).min(CHUNK);
-            let p = e.random_playout(&state, &mut rng, ask).ok()?;
+            let (p, _) = e.scored_playout(&state, &mut rng, ask).ok()?;
             // A walk that cannot move (no legal move, no step) would loop.
             if p.steps == 0 && state == self.init {
                 return None;
             }
             done += p.steps;
-            if p.terminal {
-                // A player asks the goals at the end of every playout.
-                e.goal_values(&p.state).ok()?;
-            }
             state = if p.terminal || p.steps < ask {
                 self.init.clone()
             } else {

@@ -301,23 +301,15 @@ fn read_nodes(t: &Tables) -> Vec<u32> {
 /// (chineseCheckers3 counts pieces on every triple of its 36 cells, 746k
 /// atoms, for three triples) would otherwise be swept at every goal query.
 fn lazy_inputs(net: &Network, lazy: &[bool], read: &[u32]) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
-    let n = net.len();
-    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for v in 0..n {
-        for &e in &net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize] {
-            let t = (e >> 1) as usize;
-            if lazy[t] {
-                preds[t].push((v as u32) << 1 | (e & 1));
-            }
-        }
-    }
-    let mut needed = vec![false; n];
+    let (pred_start, preds) = lazy_predecessors(net, lazy);
+    let preds_of = |v: usize| &preds[pred_start[v] as usize..pred_start[v + 1] as usize];
+    let mut needed = vec![false; net.len()];
     let mut stack: Vec<u32> = read.iter().copied().filter(|&v| lazy[v as usize]).collect();
     while let Some(v) = stack.pop() {
         if std::mem::replace(&mut needed[v as usize], true) {
             continue;
         }
-        let lazy_preds = preds[v as usize].iter().map(|&e| e >> 1);
+        let lazy_preds = preds_of(v as usize).iter().map(|&e| e >> 1);
         stack.extend(lazy_preds.filter(|&p| lazy[p as usize]));
     }
     let lazy_order: Vec<u32> = net
@@ -330,10 +322,37 @@ fn lazy_inputs(net: &Network, lazy: &[bool], read: &[u32]) -> (Vec<u32>, Vec<u32
     let mut lazy_in = Vec::new();
     lazy_in_start.push(0);
     for &v in &lazy_order {
-        lazy_in.extend_from_slice(&preds[v as usize]);
+        lazy_in.extend_from_slice(preds_of(v as usize));
         lazy_in_start.push(lazy_in.len() as u32);
     }
     (lazy_order, lazy_in_start, lazy_in)
+}
+
+/// Each lazy node's inputs (`node << 1 | negated`) in flat arrays: those
+/// of `v` start at `start[v]` (a list per node would cost a 1.3M-node
+/// network an allocation each).
+fn lazy_predecessors(net: &Network, lazy: &[bool]) -> (Vec<u32>, Vec<u32>) {
+    let n = net.len();
+    let outs = |v: usize| &net.out[net.out_start[v] as usize..net.out_start[v + 1] as usize];
+    let mut start = vec![0u32; n + 1];
+    for v in 0..n {
+        for &e in outs(v).iter().filter(|&&e| lazy[(e >> 1) as usize]) {
+            start[(e >> 1) as usize + 1] += 1;
+        }
+    }
+    for v in 0..n {
+        start[v + 1] += start[v];
+    }
+    let mut fill = start.clone();
+    let mut preds = vec![0u32; start[n] as usize];
+    for v in 0..n {
+        for &e in outs(v).iter().filter(|&&e| lazy[(e >> 1) as usize]) {
+            let t = (e >> 1) as usize;
+            preds[fill[t] as usize] = (v as u32) << 1 | (e & 1);
+            fill[t] += 1;
+        }
+    }
+    (start, preds)
 }
 
 /// Hooks as positions in `hooked`: next bits first, then legal bits.
