@@ -32,6 +32,7 @@ mod parallel_mcts;
 mod parser_robustness;
 mod planning;
 mod search;
+mod search_reports;
 mod seeded_players;
 mod solve;
 mod structure;
