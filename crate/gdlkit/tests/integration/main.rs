@@ -7,6 +7,7 @@
 mod common;
 
 mod analysis;
+mod analysis_corpus;
 mod check;
 mod conformance;
 mod connect_four;
