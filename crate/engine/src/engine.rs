@@ -615,8 +615,8 @@ pub fn ground_estimate(program: &Program, interpreter: &Interpreter) -> ground::
 mod tests {
     use super::*;
 
-    /// A counter to 3 whose goal is the last step's parity: a cut playout
-    /// has no goals, a finished one the final state's on either engine.
+    /// A counter that ends at 3 with goal 100: a playout cut short has no
+    /// goals, a finished one its final state's, on either engine.
     #[test]
     fn a_scored_playout_has_the_final_states_goals_when_it_ends() {
         let text = "(role r) (init (at 0)) (succ 0 1) (succ 1 2) (succ 2 3)
