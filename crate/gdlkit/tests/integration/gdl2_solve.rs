@@ -252,24 +252,7 @@ fn what_cannot_be_solved_is_refused_with_the_reason() {
 
 // ---- the CLI -----------------------------------------------------------------------
 
-struct FileHost;
-
-impl gdlkit_cli::cli::Host for FileHost {
-    fn read_file(&mut self, path: &str) -> Result<String, String> {
-        std::fs::read_to_string(path).map_err(|e| e.to_string())
-    }
-    fn write_file(&mut self, _: &str, _: &str) -> Result<(), String> {
-        Err("read-only".to_string())
-    }
-    fn stdout_is_terminal(&self) -> bool {
-        false
-    }
-}
-
-fn cli(args: &[&str]) -> gdlkit_cli::cli::Output {
-    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    gdlkit_cli::cli::run(&args, &mut FileHost)
-}
+use crate::common::cli::run as cli;
 
 #[test]
 fn cli_solve_dispatches_gdl2_games() {

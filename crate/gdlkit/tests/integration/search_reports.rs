@@ -9,22 +9,8 @@ use gdlkit::EngineChoice;
 use super::search::{game_text, project_game};
 use crate::common::corpus;
 
-struct Files;
-impl gdlkit_cli::cli::Host for Files {
-    fn read_file(&mut self, path: &str) -> Result<String, String> {
-        std::fs::read_to_string(path).map_err(|e| e.to_string())
-    }
-    fn write_file(&mut self, _: &str, _: &str) -> Result<(), String> {
-        Err("read-only".into())
-    }
-    fn stdout_is_terminal(&self) -> bool {
-        false
-    }
-}
-
 fn cli(args: &[&str]) -> (i32, serde_json::Value, String) {
-    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    let out = gdlkit_cli::cli::run(&args, &mut Files);
+    let out = crate::common::cli::run(args);
     let v = serde_json::from_str(&out.stdout).unwrap_or(serde_json::Value::Null);
     (out.code, v, out.stderr)
 }
@@ -98,11 +84,7 @@ fn cli_search_and_match_print_the_documented_json() {
     assert_eq!(code, 2, "an unknown engine is a usage error");
     assert!(err.contains("`auto`, `interpreter` or `fast`"), "{err}");
     let (code, out) = {
-        let args: Vec<String> = ["search", ttt, "--depth", "1", "--engine", "fast"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        let o = gdlkit_cli::cli::run(&args, &mut Files);
+        let o = crate::common::cli::run(&["search", ttt, "--depth", "1", "--engine", "fast"]);
         (o.code, o.stdout)
     };
     assert_eq!(code, 0);

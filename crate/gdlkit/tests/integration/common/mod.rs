@@ -8,6 +8,7 @@ use gdlkit::StateMachine;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
+pub mod cli;
 pub mod corpus;
 
 pub fn shared() -> PathBuf {
