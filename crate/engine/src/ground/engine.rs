@@ -164,6 +164,11 @@ pub struct FastEngine {
     /// `cheap_guards`).
     guard_flips: Vec<u64>,
     guard_work: Vec<u64>,
+    /// Propagation work so far, for the guard trial's budget: the edges out
+    /// of flipped leaves and of recomputed cyclic components (counting every
+    /// gate's flip cost ~2% of a playout's instructions). Work, not time, so
+    /// the network kept does not depend on the machine's speed or load.
+    work_done: u64,
     /// Longest path from a leaf: a node's inputs all have smaller levels.
     level: Vec<u32>,
     /// Nodes (or `SCC_MARK | component`) waiting, per level: propagation

@@ -139,6 +139,7 @@ impl FastEngine {
             armed: vec![Vec::new(); guards.nodes.len()],
             guard_flips: vec![0; guards.nodes.len()],
             guard_work: vec![0; guards.nodes.len()],
+            work_done: 0,
             guard_of: guards.of,
             guard_nodes: guards.nodes,
             scratch: Vec::new(),

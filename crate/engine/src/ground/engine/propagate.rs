@@ -113,6 +113,7 @@ impl FastEngine {
     /// may guard ANDs: gates never do, so their flips skip the test.
     #[inline(always)]
     fn flip_leaf(&mut self, v: usize) {
+        self.work_done += u64::from(self.net.out_start[v + 1] - self.net.out_start[v]);
         self.flip(v);
         let f = self.ns[v];
         if f & GUARDS != 0 {
@@ -271,6 +272,7 @@ impl FastEngine {
             self.net.scc_start[c as usize + 1] as usize,
         );
         self.scratch.clear();
+        self.work_done += (e - s) as u64;
         for k in s..e {
             let m = self.net.scc_members[k] as usize;
             self.scratch.push(self.on(m));
@@ -291,6 +293,7 @@ impl FastEngine {
             let m = self.net.scc_members[k] as usize;
             if self.on(m) {
                 self.ns[m] &= !V;
+                self.work_done += u64::from(self.net.out_start[m + 1] - self.net.out_start[m]);
                 for j in self.net.out_start[m]..self.net.out_start[m + 1] {
                     let t = (self.edges[j as usize] >> 2) as usize;
                     if self.net.scc[t] == c {
@@ -312,6 +315,7 @@ impl FastEngine {
                 continue;
             }
             self.ns[m] |= V;
+            self.work_done += u64::from(self.net.out_start[m + 1] - self.net.out_start[m]);
             for j in self.net.out_start[m]..self.net.out_start[m + 1] {
                 let t = (self.edges[j as usize] >> 2) as usize;
                 if self.net.scc[t] == c {
