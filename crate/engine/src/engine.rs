@@ -402,6 +402,31 @@ impl StateMachine for Engine {
         }
     }
 
+    fn subgames(&self) -> Vec<usize> {
+        match self {
+            Engine::Fast(f) => f.subgames(),
+            // The hybrid plays out through the generic playouts, which end
+            // where a role has no move: not in a subgame.
+            Engine::Interpreter { .. } | Engine::Hybrid(_) => Vec::new(),
+        }
+    }
+
+    fn subgame_of_move(&self, role: usize, mv: TermId) -> Option<u32> {
+        match self {
+            Engine::Fast(f) => f.subgame_of_move(role, mv),
+            Engine::Interpreter { .. } | Engine::Hybrid(_) => None,
+        }
+    }
+
+    fn enter_subgame(&mut self, part: u32, pass: TermId) -> Result<(), EvalError> {
+        match self {
+            Engine::Fast(f) => f.enter_subgame(part, pass),
+            _ => Err(EvalError::BadMove(
+                "only the fast engine plays subgames".into(),
+            )),
+        }
+    }
+
     fn percepts(
         &mut self,
         state: &EngineState,

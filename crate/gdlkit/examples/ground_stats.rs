@@ -84,9 +84,9 @@ fn main() {
                     );
                 }
                 println!(
-                    "{{\"game\":{path:?},\"ms\":{:.1},\"peak_mb\":{:.1},\"net_mb\":{:.2},\"atoms\":{},\"rules\":{},\"aux\":{},\"exclusions\":{},\"instances\":{},\"literals\":{},\"base\":{},\"inputs\":{},\"legals\":{},\"nodes\":{},\"edges\":{},\"cyclic\":{},\"rounds\":{}}}",
+                    "{{\"game\":{path:?},\"ms\":{:.1},\"peak_mb\":{:.1},\"net_mb\":{:.2},\"atoms\":{},\"rules\":{},\"aux\":{},\"exclusions\":{},\"instances\":{},\"literals\":{},\"base\":{},\"inputs\":{},\"legals\":{},\"nodes\":{},\"edges\":{},\"cyclic\":{},\"rounds\":{},\"subgames\":{}}}",
                     g.ms, g.peak_bytes as f64 / 1e6, g.network_bytes as f64 / 1e6, g.atoms, g.rules, g.aux_rules, g.exclusions, g.instances,
-                    g.literals, g.base, g.inputs, g.legals, g.nodes, g.edges, g.cyclic_components, g.rounds
+                    g.literals, g.base, g.inputs, g.legals, g.nodes, g.edges, g.cyclic_components, g.rounds, g.subgames
                 );
             }
             Err(e) => println!(

@@ -10,6 +10,7 @@ use super::{FastEngine, GroundError, GroundProgram, GroundStats};
 use crate::clock::now_ms;
 use crate::terms::TermId;
 use rustc_hash::FxHashMap;
+use std::sync::Arc;
 
 /// The fast engine of a grounded program (grounding started at `t0`).
 pub(super) fn engine_of(gp: GroundProgram, t0: f64) -> Result<FastEngine, GroundError> {
@@ -49,7 +50,9 @@ pub(super) fn engine_of(gp: GroundProgram, t0: f64) -> Result<FastEngine, Ground
         &goals,
         &node_of_atom,
     );
-    let stats = ground_stats(&gp, &net, leaves.inputs, legal.moves.len(), t0);
+    let subgames = super::subgames::find(&gp, &legal.atoms, &legal.start).map(Arc::new);
+    let mut stats = ground_stats(&gp, &net, leaves.inputs, legal.moves.len(), t0);
+    stats.subgames = subgames.as_ref().map_or(0, |s| s.count);
     let GroundProgram {
         store,
         roles,
@@ -72,6 +75,7 @@ pub(super) fn engine_of(gp: GroundProgram, t0: f64) -> Result<FastEngine, Ground
         goals,
         sees,
         queries_use_does,
+        subgames,
     };
     let mut e = FastEngine::new(store, net, tables, stats);
     e.finish_stats(t0);

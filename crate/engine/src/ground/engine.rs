@@ -13,7 +13,7 @@ use super::network::{Network, NONE};
 use super::passes::Gates;
 pub use super::tables::Tables;
 use super::GroundStats;
-use crate::terms::TermStore;
+use crate::terms::{TermId, TermStore};
 pub use expand::Expansion;
 use smallvec::SmallVec;
 
@@ -186,6 +186,10 @@ pub struct FastEngine {
     /// [`Self::set_inputs`] turns the new moves on before the old ones off
     /// (see [`frame_inputs`](super::passes::frame_inputs)).
     new_first: bool,
+    /// The subgame this copy plays in ([`FastEngine::enter_subgame`]), or
+    /// `NONE` for the whole game; and the move that stands for a pass.
+    part: u32,
+    pass: Option<TermId>,
 }
 
 impl FastEngine {

@@ -12,6 +12,7 @@
 //!   tables;
 //! - [`split`]: the game without its end tests, for the hybrid engine
 //!   (`engine/hybrid.rs`) when the whole game would not ground;
+//! - [`subgames`]: parts of the state the moves change independently;
 //! - [`report`]: what instantiation did (counts, top rules, network size,
 //!   where it stopped), for `gdlkit ground` and the page;
 //! - [`network`]: threshold gates in flat arrays, cycles as components;
@@ -45,6 +46,7 @@ pub mod report;
 pub mod rules;
 mod semijoin;
 pub mod split;
+pub mod subgames;
 mod tables;
 pub mod types;
 
@@ -142,6 +144,8 @@ pub struct GroundStats {
     pub guard_candidates: usize,
     pub guards: usize,
     pub guarded_ands: usize,
+    /// Independent subgames ([`subgames`]), 0 where fewer than two.
+    pub subgames: usize,
 }
 
 /// A game grounded over its reachable atoms: every atom that can hold in

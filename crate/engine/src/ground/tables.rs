@@ -2,8 +2,10 @@
 //! base, legal, goal and terminal propositions), below both the engine and
 //! the network passes that read it.
 
+use super::subgames::Subgames;
 use crate::terms::TermId;
 use rustc_hash::FxHashMap;
+use std::sync::Arc;
 
 /// Everything the engine knows about the game, besides the network.
 #[derive(Clone)]
@@ -32,6 +34,8 @@ pub struct Tables {
     /// Some legal, goal or terminal node depends on `does`: clear the moves
     /// before answering about a state.
     pub queries_use_does: bool,
+    /// The game's independent subgames, where it has at least two.
+    pub subgames: Option<Arc<Subgames>>,
 }
 
 impl Tables {

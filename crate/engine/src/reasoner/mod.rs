@@ -223,6 +223,31 @@ pub trait StateMachine {
         false
     }
 
+    /// Per independent subgame the machine knows the game splits into
+    /// (see [`crate::ground::subgames`]), how many roles have moves in it;
+    /// empty where it knows fewer than two.
+    fn subgames(&self) -> Vec<usize> {
+        Vec::new()
+    }
+
+    /// The subgame a move of role number `role` plays in, where
+    /// [`StateMachine::subgames`] is not empty and the move is in
+    /// one.
+    fn subgame_of_move(&self, role: usize, mv: TermId) -> Option<u32> {
+        let _ = (role, mv);
+        None
+    }
+
+    /// From now on plays in subgame `part` only: a role's legal moves are
+    /// those in it (none where it has none there), `pass` is the move of a
+    /// role without one, the state changes in the part only (the rest held
+    /// as it is), and a playout ends where no role can move in it. Machines
+    /// that know no subgames fail.
+    fn enter_subgame(&mut self, part: u32, pass: TermId) -> Result<(), EvalError> {
+        let _ = (part, pass);
+        Err(EvalError::BadMove("this engine knows no subgames".into()))
+    }
+
     /// One goal value per role: the largest derivable one, or `None`.
     fn goals(&mut self, state: &Self::State) -> Result<Vec<Option<i64>>, EvalError> {
         Ok(self

@@ -3,6 +3,7 @@
 //! constant, `auto` thread counts) is settled here.
 
 use super::spec::{AlphaBetaSpec, Exploration, MctsSpec, PlayerSpec};
+use super::subgames::{Part, SubgamePlayer, SubgameView};
 use super::{
     alphabeta, alphabeta_parallel, bestfirst, ensemble, fjo, heuristics, mcts, minimax,
     LegalPlayer, Player, RandomPlayer,
@@ -44,6 +45,14 @@ where
                 false => s.config(),
             };
             let threads = s.threads.count();
+            // Subgames where two roles or more move in one (a board both
+            // play on): one moved in by one role alone is a race or a
+            // puzzle whose worth depends on the others' progress, which a
+            // search of that part alone holds still.
+            let contested = m.subgames().iter().any(|&movers| movers >= 2);
+            if s.solver && s.subgames.unwrap_or(true) && contested {
+                return subgame_player(s, program, m, seed);
+            }
             Ok(Box::new(mcts::SolverMcts::new(cfg, seed, threads)))
         }
         PlayerSpec::CoolerJo(s) => Ok(fjo::coolerjo(program, m, s.budget)?),
@@ -57,6 +66,38 @@ where
             seed,
         ))),
     }
+}
+
+/// `subgames=auto`: one MCTS-Solver per subgame that two roles or more move
+/// in, on a view of the game that holds the rest of the state, besides one
+/// for the whole game.
+fn subgame_player<M: StateMachine + Clone + Send + 'static>(
+    s: &MctsSpec,
+    program: &Program,
+    m: &mut M,
+    seed: u64,
+) -> Result<Box<dyn Player<M>>, SearchError>
+where
+    M::State: Send + Sync,
+{
+    let threads = s.threads.count();
+    let whole = Box::new(mcts::SolverMcts::new(
+        solver_config(s, program, m, seed)?,
+        seed,
+        threads,
+    ));
+    let mut parts: Vec<Option<Part<M>>> = Vec::new();
+    for (part, movers) in m.subgames().into_iter().enumerate() {
+        if movers < 2 {
+            parts.push(None);
+            continue;
+        }
+        let mut view = SubgameView::new(m.clone(), part as u32)?;
+        let cfg = solver_config(s, program, &mut view, seed)?;
+        let player = Box::new(mcts::SolverMcts::new(cfg, seed, threads));
+        parts.push(Some((view, player)));
+    }
+    Ok(Box::new(SubgamePlayer::new(whole, parts)))
 }
 
 /// `threads=N` or `cores=auto|N`: lazy SMP; one thread is the one-core

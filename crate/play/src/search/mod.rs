@@ -50,6 +50,7 @@ pub mod parallel;
 pub mod report;
 pub mod spec;
 pub mod spec_docs;
+pub mod subgames;
 pub(crate) mod table;
 
 use crate::clock::{now_ms, Deadline};

@@ -172,6 +172,7 @@ macro_rules! mcts_options {
             opt("tactics", Kind::FlagAuto, $tactics, "solver only: forced wins and losses proven beside the tree; auto: where the material is counted"),
             opt("transpositions", Kind::FlagAuto, "auto", "solver only: one node per state; auto: where no material is counted"),
             opt("choke", Kind::FlagAuto, "auto", "solver only: a move into a proven loss counts only at its node; auto: where the material is counted"),
+            opt("subgames", Kind::FlagAuto, "auto", "solver only: where the moves change independent parts of the state (two boards), the part a move is in searched alone, the rest held; auto: on where the fast engine finds such parts"),
         ]
     };
 }
@@ -197,7 +198,14 @@ const HYPERPLAY: &[OptionInfo] = &[
 ];
 
 /// The options only MCTS-Solver reads: refused in `mcts` without `solver=on`.
-const SOLVER_ONLY: [&str; 5] = ["ponder", "choke", "eval", "tactics", "transpositions"];
+const SOLVER_ONLY: [&str; 6] = [
+    "ponder",
+    "choke",
+    "eval",
+    "tactics",
+    "transpositions",
+    "subgames",
+];
 
 /// The declared options of a player (by its canonical name), in the order
 /// its error messages and documents list them.
@@ -449,6 +457,8 @@ pub struct MctsSpec {
     pub tactics: Option<bool>,
     pub transpositions: Option<bool>,
     pub choke: Option<bool>,
+    /// On, off, or `None` for auto (on where the game has subgames).
+    pub subgames: Option<bool>,
     pub written: Written,
 }
 
@@ -497,6 +507,7 @@ impl MctsSpec {
             tactics: o.flag_auto("tactics", default_tactics),
             transpositions: o.flag_auto("transpositions", None),
             choke: o.flag_auto("choke", None),
+            subgames: o.flag_auto("subgames", None),
             written,
         })
     }

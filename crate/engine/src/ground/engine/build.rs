@@ -140,6 +140,8 @@ impl FastEngine {
             guard_flips: vec![0; guards.nodes.len()],
             guard_work: vec![0; guards.nodes.len()],
             work_done: 0,
+            part: NONE,
+            pass: None,
             guard_of: guards.of,
             guard_nodes: guards.nodes,
             scratch: Vec::new(),

@@ -14,6 +14,9 @@ use smallvec::SmallVec;
 
 type Words = SmallVec<[u64; 4]>;
 
+/// The pick of a role that passes (no move of its in the subgame played).
+const PASS: u32 = u32::MAX;
+
 /// The last step in which one role chose alone.
 #[derive(Default)]
 struct Choice {
@@ -64,7 +67,15 @@ impl FastEngine {
                 let legal = self.legal_bits(r);
                 let n: usize = legal.iter().map(|w| w.count_ones() as usize).sum();
                 if n == 0 {
-                    return (steps, false);
+                    if self.part == NONE {
+                        return (steps, false);
+                    }
+                    // A pass, in a subgame.
+                    picks.push(PASS);
+                    if adapts {
+                        spans.push((words.len(), words.len()));
+                    }
+                    continue;
                 }
                 if n > 1 {
                     (movers, mover) = (movers + 1, r);
@@ -79,6 +90,10 @@ impl FastEngine {
                     spans.push((from, words.len()));
                 }
                 picks.push(start + draw(legal, n, start, rng, mast.as_deref()) as u32);
+            }
+            if self.part != NONE && picks.iter().all(|&p| p == PASS) {
+                // No role can move in the subgame: it ends here.
+                return (steps, true);
             }
             let lone = movers == 1;
             if lone {
@@ -129,8 +144,8 @@ impl FastEngine {
 
     /// Plays the joint move given by legal indices.
     fn play(&mut self, picks: &[u32]) {
-        let nodes: SmallVec<[u32; 8]> = picks
-            .iter()
+        let nodes: SmallVec<[u32; 8]> = (picks.iter())
+            .filter(|&&i| i != PASS)
             .map(|&i| self.t.legal_input[i as usize])
             .filter(|&n| n != NONE)
             .collect();
@@ -198,7 +213,7 @@ impl FastEngine {
 /// bits in `words`, empty where it had one move; `starts`: each role's
 /// first legal index).
 fn note(mast: &mut Mast, picks: &[u32], starts: &[u32], words: &[u64], spans: &[(usize, usize)]) {
-    for (r, &i) in picks.iter().enumerate() {
+    for (r, &i) in picks.iter().enumerate().filter(|(_, &i)| i != PASS) {
         let (from, to) = spans.get(r).copied().unwrap_or((0, 0));
         let among = bit_positions(&words[from..to]).map(|pos| starts[r] + pos as u32);
         mast.record_among(i, r, among);

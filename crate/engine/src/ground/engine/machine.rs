@@ -1,6 +1,7 @@
 //! The fast engine as a [`StateMachine`]: each query moves the network to
 //! the state asked about (and the joint move), then reads the hooks.
 
+use super::super::subgames::SHARED;
 use super::{BitState, FastEngine};
 use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::{TermId, TermStore};
@@ -56,9 +57,26 @@ impl StateMachine for FastEngine {
             self.set_state(&state.0);
         }
         self.set_inputs(&nodes);
-        Ok(BitState(SmallVec::from_slice(
-            &self.hooked[..self.cur.len()],
-        )))
+        let mut next = SmallVec::from_slice(&self.hooked[..self.cur.len()]);
+        self.hold_outside(&mut next);
+        Ok(BitState(next))
+    }
+
+    fn subgames(&self) -> Vec<usize> {
+        self.t
+            .subgames
+            .as_ref()
+            .map_or(Vec::new(), |s| s.movers.clone())
+    }
+
+    fn subgame_of_move(&self, role: usize, mv: TermId) -> Option<u32> {
+        let parts = self.t.subgames.as_ref()?;
+        let &i = self.t.move_index.get(&(role as u32, mv))?;
+        Some(parts.of_legal[i as usize]).filter(|&p| p != SHARED)
+    }
+
+    fn enter_subgame(&mut self, part: u32, pass: TermId) -> Result<(), EvalError> {
+        FastEngine::enter_subgame(self, part, pass)
     }
 
     fn is_terminal(&mut self, state: &BitState) -> Result<bool, EvalError> {

@@ -27,33 +27,35 @@ impl FastEngine {
         }
         let mut nodes = SmallVec::new();
         for (r, &m) in joint.iter().enumerate() {
-            match self.t.move_index.get(&(r as u32, m)) {
-                Some(&i) => {
-                    let n = self.t.legal_input[i as usize];
-                    if n != NONE {
-                        nodes.push(n);
-                    }
-                }
-                None => {
-                    return Err(EvalError::BadMove(format!(
-                        "{} is not a legal move of {} in any reachable state",
-                        self.store.display(m),
-                        self.store.display(self.t.roles[r])
-                    )))
-                }
-            }
+            nodes.extend(self.input_nodes_of(r, m)?);
         }
         Ok(nodes)
     }
 
-    /// Role `r`'s legal bits, with the masks of its gates that are off.
+    /// The input node of role `r`'s move `m` (none where no rule reads it).
+    pub(super) fn input_nodes_of(&self, r: usize, m: TermId) -> Result<Option<u32>, EvalError> {
+        if self.pass == Some(m) {
+            return Ok(None);
+        }
+        match self.t.move_index.get(&(r as u32, m)) {
+            Some(&i) => Ok(Some(self.t.legal_input[i as usize]).filter(|&n| n != NONE)),
+            None => Err(EvalError::BadMove(format!(
+                "{} is not a legal move of {} in any reachable state",
+                self.store.display(m),
+                self.store.display(self.t.roles[r])
+            ))),
+        }
+    }
+
+    /// Role `r`'s legal bits, with the masks of its gates that are off,
+    /// and in a subgame only those in it.
     pub(super) fn legal_bits(&mut self, r: usize) -> &[u64] {
         let raw = &self.hooked[self.legal_word[r] as usize..self.legal_word[r + 1] as usize];
         let (a, b) = (
             self.gates.start[r] as usize,
             self.gates.start[r + 1] as usize,
         );
-        if a == b {
+        if a == b && self.part == NONE {
             return raw;
         }
         let out = &mut self.masked[..raw.len()];
@@ -66,7 +68,39 @@ impl FastEngine {
                 }
             }
         }
+        if let Some(parts) = self.t.subgames.as_deref().filter(|_| self.part != NONE) {
+            for (o, m) in out.iter_mut().zip(&parts.legal_mask[self.part as usize][r]) {
+                *o &= m;
+            }
+        }
         out
+    }
+
+    /// Plays in subgame `part` from now on (see
+    /// [`crate::ground::subgames`]): a role's legal moves are those in it,
+    /// `pass` is the move of a role without one, and the state changes in
+    /// the part only. A playout ends where no role can move in the part
+    /// (as if terminal).
+    pub fn enter_subgame(&mut self, part: u32, pass: TermId) -> Result<(), EvalError> {
+        let count = self.t.subgames.as_ref().map_or(0, |s| s.count);
+        if part as usize >= count {
+            return Err(EvalError::BadMove(format!("no subgame {part} of {count}")));
+        }
+        self.part = part;
+        self.pass = Some(pass);
+        Ok(())
+    }
+
+    /// In a subgame, `next` (a successor the hooks computed) with the
+    /// fluents outside the part as in the current state.
+    #[inline]
+    pub(super) fn hold_outside(&self, next: &mut [u64]) {
+        if let Some(parts) = self.t.subgames.as_deref().filter(|_| self.part != NONE) {
+            let mask = &parts.mask[self.part as usize];
+            for ((n, m), c) in next.iter_mut().zip(mask).zip(&self.cur) {
+                *n = *n & m | c & !m;
+            }
+        }
     }
 
     /// Random playouts without allocation: the same moves as
@@ -123,18 +157,26 @@ impl FastEngine {
                 break;
             }
             nodes.clear();
+            let mut moved = false;
             for r in 0..self.t.roles.len() {
                 let bits = self.legal_bits(r);
                 let n: usize = bits.iter().map(|w| w.count_ones() as usize).sum();
                 if n == 0 {
-                    return (steps, false);
+                    if self.part == NONE {
+                        return (steps, false);
+                    }
+                    continue; // a pass, in a subgame
                 }
+                moved = true;
                 let pick = select::<HALVING>(bits, crate::reasoner::random_index(rng, n));
                 let i = self.t.legal_start[r] as usize + pick;
                 let node = self.t.legal_input[i];
                 if node != NONE {
                     nodes.push(node);
                 }
+            }
+            if !moved {
+                return (steps, true); // no role can move in the subgame
             }
             self.play_step(&nodes);
         }
@@ -177,13 +219,18 @@ impl FastEngine {
                 break;
             }
             nodes.clear();
+            let mut moved = false;
             for r in 0..self.t.roles.len() {
                 let start = self.t.legal_start[r];
                 let bits = self.legal_bits(r);
                 let n: usize = bits.iter().map(|w| w.count_ones() as usize).sum();
                 if n == 0 {
-                    return (steps, false);
+                    if self.part == NONE {
+                        return (steps, false);
+                    }
+                    continue; // a pass, in a subgame
                 }
+                moved = true;
                 let pick = draw(bits, n, start, rng, Some(mast));
                 let i = start as usize + pick;
                 let among = bit_positions(bits).map(|pos| start + pos as u32);
@@ -192,6 +239,9 @@ impl FastEngine {
                 if node != NONE {
                     nodes.push(node);
                 }
+            }
+            if !moved {
+                return (steps, true); // no role can move in the subgame
             }
             self.play_step(&nodes);
         }
@@ -204,7 +254,7 @@ impl FastEngine {
     #[inline]
     pub(super) fn play_step(&mut self, nodes: &[u32]) {
         self.set_inputs(nodes);
-        if !self.t.queries_use_does && self.cur.len() > DENSE_WORDS {
+        if !self.t.queries_use_does && self.cur.len() > DENSE_WORDS && self.part == NONE {
             self.set_state_to_next();
             return;
         }
@@ -212,6 +262,7 @@ impl FastEngine {
         // does setting a small state word by word: copy it.
         let mut next = std::mem::take(&mut self.spare);
         next.copy_from_slice(&self.hooked[..self.cur.len()]);
+        self.hold_outside(&mut next);
         if self.t.queries_use_does {
             self.set_inputs(&[]);
         }
