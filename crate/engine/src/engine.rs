@@ -427,6 +427,18 @@ impl StateMachine for Engine {
         }
     }
 
+    fn hold_subgame(&mut self, state: &EngineState) -> Result<EngineState, EvalError> {
+        match self {
+            Engine::Fast(f) => {
+                let s = fast_state(f, state)?;
+                StateMachine::hold_subgame(&mut **f, &s).map(EngineState::Bits)
+            }
+            _ => Err(EvalError::BadMove(
+                "only the fast engine plays subgames".into(),
+            )),
+        }
+    }
+
     fn percepts(
         &mut self,
         state: &EngineState,

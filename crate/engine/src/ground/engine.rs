@@ -190,6 +190,9 @@ pub struct FastEngine {
     /// `NONE` for the whole game; and the move that stands for a pass.
     part: u32,
     pass: Option<TermId>,
+    /// In a subgame, the state whose fluents outside the part every query
+    /// reads ([`FastEngine::hold_subgame`]), if one is held.
+    held: Option<Vec<u64>>,
 }
 
 impl FastEngine {

@@ -298,7 +298,7 @@ mod tests {
                     let (now, before, whole) = (e.fluents(&held), e.fluents(&s), e.fluents(&next));
                     for f in now.iter().chain(&before).chain(&whole) {
                         let in_part =
-                            fluent_board(&e, *f).map_or(true, |b| part_of(&e, &s, b) == Some(part));
+                            fluent_board(&e, *f).is_none_or(|b| part_of(&e, &s, b) == Some(part));
                         let expected = if in_part {
                             whole.contains(f)
                         } else {
@@ -347,6 +347,62 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// With the state held, a subgame answers about a state without the
+    /// other board as about the whole state, and its successors leave the
+    /// other board out: the same successors whatever the other board holds.
+    #[test]
+    fn a_held_state_fills_in_the_other_board() {
+        let mut e = engine(GAME);
+        let pass = e.terms_mut().symbols.intern("pass");
+        let pass = e.terms_mut().constant(pass);
+        let mut rng = fastrand::Rng::with_seed(11);
+        let mut checked = 0;
+        for _ in 0..10 {
+            let mut s = e.initial_state().unwrap();
+            while !e.is_terminal(&s).unwrap() {
+                let legal = e.all_legal_moves(&s).unwrap();
+                let joint: Vec<TermId> = legal.iter().map(|m| m[rng.usize(..m.len())]).collect();
+                for part in 0..2u32 {
+                    let mut sub = e.clone();
+                    sub.enter_subgame(part, pass).unwrap();
+                    let mut whole = sub.clone();
+                    let bare = sub.hold_subgame(&s).unwrap();
+                    assert!(
+                        e.fluents(&bare).len() < e.fluents(&s).len(),
+                        "the other board left out"
+                    );
+                    for r in 0..2 {
+                        assert_eq!(
+                            sub.legal_moves(&bare, r).unwrap(),
+                            whole.legal_moves(&s, r).unwrap()
+                        );
+                    }
+                    assert_eq!(sub.is_terminal(&bare).unwrap(), e.is_terminal(&s).unwrap());
+                    let own: Vec<TermId> = (joint.iter().enumerate())
+                        .map(|(r, &mv)| {
+                            if e.subgame_of_move(r, mv) == Some(part) {
+                                mv
+                            } else {
+                                pass
+                            }
+                        })
+                        .collect();
+                    let next = sub.next_state(&bare, &own).unwrap();
+                    let full = whole.next_state(&s, &own).unwrap();
+                    let kept: Vec<TermId> = (whole.fluents(&full).into_iter())
+                        .filter(|&f| {
+                            fluent_board(&e, f).is_none_or(|b| part_of(&e, &s, b) == Some(part))
+                        })
+                        .collect();
+                    assert_eq!(e.fluents(&next), kept);
+                    checked += 1;
+                }
+                s = e.next_state(&s, &joint).unwrap();
+            }
+        }
+        assert!(checked >= 50, "{checked} steps checked");
     }
 
     /// The board a fluent is on (`cell` and `control`), none for `step`.

@@ -248,6 +248,17 @@ pub trait StateMachine {
         Err(EvalError::BadMove("this engine knows no subgames".into()))
     }
 
+    /// In a subgame ([`StateMachine::enter_subgame`]): from now on every
+    /// query reads the fluents outside the part from `state`, whatever the
+    /// state asked about holds there, and successors leave them out.
+    /// Returns `state` with them left out: the same whatever happened
+    /// outside the part, so a search tree kept between moves finds its
+    /// nodes again.
+    fn hold_subgame(&mut self, state: &Self::State) -> Result<Self::State, EvalError> {
+        let _ = state;
+        Err(EvalError::BadMove("this engine knows no subgames".into()))
+    }
+
     /// One goal value per role: the largest derivable one, or `None`.
     fn goals(&mut self, state: &Self::State) -> Result<Vec<Option<i64>>, EvalError> {
         Ok(self

@@ -38,7 +38,7 @@ fn an_unknown_option_names_the_valid_ones() {
         assert_eq!(
             err,
             format!(
-                "player `mcts` has no option `{key}` (options: ms, playouts, nodes, c, threads, cores, greedy, solver, ponder, eval, tactics, transpositions, choke)"
+                "player `mcts` has no option `{key}` (options: ms, playouts, nodes, c, threads, cores, greedy, solver, ponder, eval, tactics, transpositions, choke, subgames)"
             )
         );
     }

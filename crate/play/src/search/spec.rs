@@ -172,7 +172,7 @@ macro_rules! mcts_options {
             opt("tactics", Kind::FlagAuto, $tactics, "solver only: forced wins and losses proven beside the tree; auto: where the material is counted"),
             opt("transpositions", Kind::FlagAuto, "auto", "solver only: one node per state; auto: where no material is counted"),
             opt("choke", Kind::FlagAuto, "auto", "solver only: a move into a proven loss counts only at its node; auto: where the material is counted"),
-            opt("subgames", Kind::FlagAuto, "auto", "solver only: where the moves change independent parts of the state (two boards), the part a move is in searched alone, the rest held; auto: on where the fast engine finds such parts"),
+            opt("subgames", Kind::FlagAuto, "auto", "solver only: where the moves change independent parts of the state (two boards), the part a move is in searched alone, the rest held; auto: where the fast engine finds parts that two roles or more move in"),
         ]
     };
 }

@@ -17,7 +17,7 @@ fn mcts(text: &str) -> MctsSpec {
 
 #[test]
 fn an_unknown_option_lists_the_players_options() {
-    let list = "ms, playouts, nodes, c, threads, cores, greedy, solver, ponder, eval, tactics, transpositions, choke";
+    let list = "ms, playouts, nodes, c, threads, cores, greedy, solver, ponder, eval, tactics, transpositions, choke, subgames";
     for name in ["mcts", "mcts-solver", "uct", "MCTS"] {
         assert_eq!(
             err(&format!("{name}:bogus=1")),

@@ -40,6 +40,12 @@ impl<M: StateMachine> SubgameView<M> {
         Ok(SubgameView { m, pass })
     }
 
+    /// Holds `state` outside the part (see [`StateMachine::hold_subgame`])
+    /// and returns the state of the part, the root to search from.
+    pub fn hold(&mut self, state: &M::State) -> Result<M::State, EvalError> {
+        self.m.hold_subgame(state)
+    }
+
     /// Whether no role can move in the part (the game not over).
     fn stalled(&mut self, state: &M::State) -> Result<bool, EvalError> {
         for r in 0..self.m.roles().len() {
@@ -166,14 +172,17 @@ impl<M: StateMachine> StateMachine for SubgameView<M> {
 pub type Part<M> = (SubgameView<M>, Box<dyn Player<SubgameView<M>>>);
 
 /// A player that searches the subgame its role's moves fall in, with one
-/// player per subgame (each keeps its own tree), and the whole game with
+/// player per subgame (each keeps its own tree: its states leave out what
+/// is outside the part, see [`SubgameView::hold`]), and the whole game with
 /// another where the moves span several or fall in a subgame without a
 /// player.
 pub struct SubgamePlayer<M: StateMachine> {
     whole: Box<dyn Player<M>>,
     parts: Vec<Option<Part<M>>>,
-    /// The subgame searched last (for its counters), or none.
+    /// The subgame searched last (for its counters), or none, with the
+    /// state searched and its root there.
     last: Option<usize>,
+    root: Option<(M::State, M::State)>,
 }
 
 impl<M: StateMachine> SubgamePlayer<M> {
@@ -184,6 +193,7 @@ impl<M: StateMachine> SubgamePlayer<M> {
             whole,
             parts,
             last: None,
+            root: None,
         }
     }
 
@@ -216,7 +226,9 @@ impl<M: StateMachine> Player<M> for SubgamePlayer<M> {
         match self.last {
             Some(p) => {
                 let (view, player) = self.parts[p].as_mut().expect("a part searched");
-                player.select_move(view, state, role)
+                let root = view.hold(state)?;
+                self.root = Some((state.clone(), root.clone()));
+                player.select_move(view, &root, role)
             }
             None => self.whole.select_move(m, state, role),
         }
@@ -240,7 +252,9 @@ impl<M: StateMachine> Player<M> for SubgamePlayer<M> {
         match self.last {
             Some(p) => {
                 let (view, player) = self.parts[p].as_ref()?;
-                (player.known_move(state, role)).filter(|&mv| mv != view.pass)
+                let (searched, root) = self.root.as_ref()?;
+                let root = Some(root).filter(|_| searched == state)?;
+                (player.known_move(root, role)).filter(|&mv| mv != view.pass)
             }
             None => self.whole.known_move(state, role),
         }
@@ -269,7 +283,8 @@ impl<M: StateMachine> Player<M> for SubgamePlayer<M> {
         match self.part_at(m, state, role)? {
             Some(p) => {
                 let (view, player) = self.parts[p].as_mut().expect("a part searched");
-                player.ponder(view, state, role, ms)
+                let root = view.hold(state)?;
+                player.ponder(view, &root, role, ms)
             }
             None => self.whole.ponder(m, state, role, ms),
         }

@@ -142,6 +142,7 @@ impl FastEngine {
             work_done: 0,
             part: NONE,
             pass: None,
+            held: None,
             guard_of: guards.of,
             guard_nodes: guards.nodes,
             scratch: Vec::new(),

@@ -53,12 +53,10 @@ impl StateMachine for FastEngine {
     fn next_state(&mut self, state: &BitState, joint: &[TermId]) -> Result<BitState, EvalError> {
         self.check_state(state)?;
         let nodes = self.input_nodes(joint)?;
-        if state.0[..] != self.cur[..] {
-            self.set_state(&state.0);
-        }
+        self.go_to(state);
         self.set_inputs(&nodes);
         let mut next = SmallVec::from_slice(&self.hooked[..self.cur.len()]);
-        self.hold_outside(&mut next);
+        self.outside_part(&mut next);
         Ok(BitState(next))
     }
 
@@ -77,6 +75,11 @@ impl StateMachine for FastEngine {
 
     fn enter_subgame(&mut self, part: u32, pass: TermId) -> Result<(), EvalError> {
         FastEngine::enter_subgame(self, part, pass)
+    }
+
+    fn hold_subgame(&mut self, state: &BitState) -> Result<BitState, EvalError> {
+        self.check_state(state)?;
+        FastEngine::hold_subgame(self, state)
     }
 
     fn is_terminal(&mut self, state: &BitState) -> Result<bool, EvalError> {
@@ -116,9 +119,7 @@ impl StateMachine for FastEngine {
         }
         self.check_state(state)?;
         let nodes = self.input_nodes(joint)?;
-        if state.0[..] != self.cur[..] {
-            self.set_state(&state.0);
-        }
+        self.go_to(state);
         self.set_inputs(&nodes);
         self.sweep_lazy();
         let sees = self.t.sees.as_deref().unwrap_or_default();

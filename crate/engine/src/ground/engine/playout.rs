@@ -91,14 +91,44 @@ impl FastEngine {
         Ok(())
     }
 
+    /// From now on, in a subgame, every query reads the fluents outside
+    /// the part from `state` (whatever the state asked about holds there),
+    /// and [`StateMachine::next_state`](crate::reasoner::StateMachine::next_state)
+    /// leaves them out (false). Returns `state` with them left out: the
+    /// same whatever happened outside the part, so that a search tree keyed
+    /// by state finds its nodes again at the next move.
+    pub fn hold_subgame(&mut self, state: &BitState) -> Result<BitState, EvalError> {
+        let parts = self.t.subgames.clone().filter(|_| self.part != NONE);
+        let parts = parts.ok_or_else(|| EvalError::BadMove("not in a subgame".into()))?;
+        self.held = Some(state.0.to_vec());
+        let mask = &parts.mask[self.part as usize];
+        Ok(BitState(
+            state.0.iter().zip(mask).map(|(s, m)| s & m).collect(),
+        ))
+    }
+
     /// In a subgame, `next` (a successor the hooks computed) with the
-    /// fluents outside the part as in the current state.
+    /// fluents outside the part as in the current state: a playout goes on
+    /// from the whole state.
     #[inline]
     pub(super) fn hold_outside(&self, next: &mut [u64]) {
         if let Some(parts) = self.t.subgames.as_deref().filter(|_| self.part != NONE) {
             let mask = &parts.mask[self.part as usize];
             for ((n, m), c) in next.iter_mut().zip(mask).zip(&self.cur) {
                 *n = *n & m | c & !m;
+            }
+        }
+    }
+
+    /// In a subgame, a successor as `next_state` returns it: outside the
+    /// part as in the current state, or left out where a state is held.
+    pub(super) fn outside_part(&self, next: &mut [u64]) {
+        if self.held.is_none() {
+            return self.hold_outside(next);
+        }
+        if let Some(parts) = self.t.subgames.as_deref() {
+            for (n, m) in next.iter_mut().zip(&parts.mask[self.part as usize]) {
+                *n &= m;
             }
         }
     }

@@ -7,6 +7,7 @@ use super::{
     LEVELLED, OFFSET, QUEUED, SCC_MARK, V,
 };
 use crate::ground::network::{LEAF, NONE};
+use smallvec::SmallVec;
 
 /// What settling a guarded AND costs beside a count update (a queue push
 /// and pop, a call, perhaps the list's push): a rough weight for
@@ -581,6 +582,24 @@ impl FastEngine {
     pub(super) fn at(&mut self, s: &BitState) {
         if self.t.queries_use_does && !self.inputs.is_empty() {
             self.set_inputs(&[]);
+        }
+        self.go_to(s);
+    }
+
+    /// Makes `s` the current state (the joint move stays as it was); in a
+    /// subgame with a held state, `s` in the part and the held state
+    /// outside it.
+    pub(super) fn go_to(&mut self, s: &BitState) {
+        if let Some(held) = self.held.as_deref() {
+            let parts = self.t.subgames.as_deref().expect("held in a subgame");
+            let mask = &parts.mask[self.part as usize];
+            let merged: SmallVec<[u64; 4]> = (s.0.iter().zip(mask).zip(held))
+                .map(|((s, m), h)| s & m | h & !m)
+                .collect();
+            if merged[..] != self.cur[..] {
+                self.set_state(&merged);
+            }
+            return;
         }
         if s.0[..] != self.cur[..] {
             self.set_state(&s.0);
