@@ -42,6 +42,22 @@ impl FastEngine {
         rng: &mut fastrand::Rng,
         max_steps: usize,
         enders: &mut Enders,
+        mast: Option<&mut Mast>,
+    ) -> (usize, bool) {
+        match self.part == NONE {
+            true => self.playout_greedy_in::<false>(state, rng, max_steps, enders, mast),
+            false => self.playout_greedy_in::<true>(state, rng, max_steps, enders, mast),
+        }
+    }
+
+    /// [`Self::playout_greedy`]; `SUB`: in a subgame, where a role without
+    /// a move there passes.
+    fn playout_greedy_in<const SUB: bool>(
+        &mut self,
+        state: &super::BitState,
+        rng: &mut fastrand::Rng,
+        max_steps: usize,
+        enders: &mut Enders,
         mut mast: Option<&mut Mast>,
     ) -> (usize, bool) {
         self.at(state);
@@ -64,10 +80,10 @@ impl FastEngine {
             let mut mover = 0;
             for r in 0..roles {
                 let start = self.t.legal_start[r];
-                let legal = self.legal_bits(r);
+                let legal = self.legal_bits_in::<SUB>(r);
                 let n: usize = legal.iter().map(|w| w.count_ones() as usize).sum();
                 if n == 0 {
-                    if self.part == NONE {
+                    if !SUB {
                         return (steps, false);
                     }
                     // A pass, in a subgame.
@@ -91,7 +107,7 @@ impl FastEngine {
                 }
                 picks.push(start + draw(legal, n, start, rng, mast.as_deref()) as u32);
             }
-            if self.part != NONE && picks.iter().all(|&p| p == PASS) {
+            if SUB && picks.iter().all(|&p| p == PASS) {
                 // No role can move in the subgame: it ends here.
                 return (steps, true);
             }
@@ -133,7 +149,7 @@ impl FastEngine {
             if let Some(mast) = mast.as_deref_mut() {
                 note(mast, &picks, &self.t.legal_start, &words, &spans);
             }
-            self.play(&picks);
+            self.play_in::<SUB>(&picks);
             if lone && self.on(terminal) && self.has_top_goal(mover) {
                 enders.learn_index(picks[mover]);
             }
@@ -144,12 +160,21 @@ impl FastEngine {
 
     /// Plays the joint move given by legal indices.
     fn play(&mut self, picks: &[u32]) {
+        match self.part == NONE {
+            true => self.play_in::<false>(picks),
+            false => self.play_in::<true>(picks),
+        }
+    }
+
+    /// [`Self::play`]; `SUB`: in a subgame.
+    #[inline(always)]
+    fn play_in<const SUB: bool>(&mut self, picks: &[u32]) {
         let nodes: SmallVec<[u32; 8]> = (picks.iter())
-            .filter(|&&i| i != PASS)
+            .filter(|&&i| !SUB || i != PASS)
             .map(|&i| self.t.legal_input[i as usize])
             .filter(|&n| n != NONE)
             .collect();
-        self.play_step(&nodes);
+        self.play_step_in::<SUB>(&nodes);
     }
 
     /// Of role `r`'s legal moves (`legal`, its bits) known to win games,

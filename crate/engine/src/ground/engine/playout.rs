@@ -50,12 +50,22 @@ impl FastEngine {
     /// Role `r`'s legal bits, with the masks of its gates that are off,
     /// and in a subgame only those in it.
     pub(super) fn legal_bits(&mut self, r: usize) -> &[u64] {
+        match self.part == NONE {
+            true => self.legal_bits_in::<false>(r),
+            false => self.legal_bits_in::<true>(r),
+        }
+    }
+
+    /// [`Self::legal_bits`], `SUB`: in a subgame (compiled apart, so that
+    /// the whole game's playouts pay nothing for subgames).
+    #[inline(always)]
+    pub(super) fn legal_bits_in<const SUB: bool>(&mut self, r: usize) -> &[u64] {
         let raw = &self.hooked[self.legal_word[r] as usize..self.legal_word[r + 1] as usize];
         let (a, b) = (
             self.gates.start[r] as usize,
             self.gates.start[r + 1] as usize,
         );
-        if a == b && self.part == NONE {
+        if a == b && !SUB {
             return raw;
         }
         let out = &mut self.masked[..raw.len()];
@@ -68,7 +78,7 @@ impl FastEngine {
                 }
             }
         }
-        if let Some(parts) = self.t.subgames.as_deref().filter(|_| self.part != NONE) {
+        if let Some(parts) = self.t.subgames.as_deref().filter(|_| SUB) {
             for (o, m) in out.iter_mut().zip(&parts.legal_mask[self.part as usize][r]) {
                 *o &= m;
             }
@@ -149,7 +159,10 @@ impl FastEngine {
             return unsafe { self.playout_popcnt(state, rng, max_steps) };
         }
         // Halving did not pay in wasm (`bench/wasm-ab.mjs`, BENCHMARKS.md).
-        self.playout_body::<false>(state, rng, max_steps)
+        match self.part == NONE {
+            true => self.playout_body::<false, false>(state, rng, max_steps),
+            false => self.playout_body::<false, true>(state, rng, max_steps),
+        }
     }
 
     /// [`Self::playout`] compiled with the `popcnt` instruction: counting
@@ -164,13 +177,17 @@ impl FastEngine {
         rng: &mut fastrand::Rng,
         max_steps: usize,
     ) -> (usize, bool) {
-        self.playout_body::<true>(state, rng, max_steps)
+        match self.part == NONE {
+            true => self.playout_body::<true, false>(state, rng, max_steps),
+            false => self.playout_body::<true, true>(state, rng, max_steps),
+        }
     }
 
     /// `HALVING`: bit counts are one instruction, so a move is selected by
-    /// halving (see [`select`]).
+    /// halving (see [`select`]). `SUB`: in a subgame, where a role without a
+    /// move there passes.
     #[inline(always)]
-    fn playout_body<const HALVING: bool>(
+    fn playout_body<const HALVING: bool, const SUB: bool>(
         &mut self,
         state: &BitState,
         rng: &mut fastrand::Rng,
@@ -189,10 +206,10 @@ impl FastEngine {
             nodes.clear();
             let mut moved = false;
             for r in 0..self.t.roles.len() {
-                let bits = self.legal_bits(r);
+                let bits = self.legal_bits_in::<SUB>(r);
                 let n: usize = bits.iter().map(|w| w.count_ones() as usize).sum();
                 if n == 0 {
-                    if self.part == NONE {
+                    if !SUB {
                         return (steps, false);
                     }
                     continue; // a pass, in a subgame
@@ -205,10 +222,10 @@ impl FastEngine {
                     nodes.push(node);
                 }
             }
-            if !moved {
+            if SUB && !moved {
                 return (steps, true); // no role can move in the subgame
             }
-            self.play_step(&nodes);
+            self.play_step_in::<SUB>(&nodes);
         }
         (max_steps, false)
     }
@@ -238,6 +255,20 @@ impl FastEngine {
         max_steps: usize,
         mast: &mut Mast,
     ) -> (usize, bool) {
+        match self.part == NONE {
+            true => self.playout_mast_in::<false>(state, rng, max_steps, mast),
+            false => self.playout_mast_in::<true>(state, rng, max_steps, mast),
+        }
+    }
+
+    /// [`Self::playout_mast`]; `SUB`: in a subgame.
+    fn playout_mast_in<const SUB: bool>(
+        &mut self,
+        state: &BitState,
+        rng: &mut fastrand::Rng,
+        max_steps: usize,
+        mast: &mut Mast,
+    ) -> (usize, bool) {
         self.at(state);
         let mut nodes: SmallVec<[u32; 8]> = SmallVec::new();
         let terminal = self.t.terminal as usize;
@@ -252,10 +283,10 @@ impl FastEngine {
             let mut moved = false;
             for r in 0..self.t.roles.len() {
                 let start = self.t.legal_start[r];
-                let bits = self.legal_bits(r);
+                let bits = self.legal_bits_in::<SUB>(r);
                 let n: usize = bits.iter().map(|w| w.count_ones() as usize).sum();
                 if n == 0 {
-                    if self.part == NONE {
+                    if !SUB {
                         return (steps, false);
                     }
                     continue; // a pass, in a subgame
@@ -270,10 +301,10 @@ impl FastEngine {
                     nodes.push(node);
                 }
             }
-            if !moved {
+            if SUB && !moved {
                 return (steps, true); // no role can move in the subgame
             }
-            self.play_step(&nodes);
+            self.play_step_in::<SUB>(&nodes);
         }
         (max_steps, false)
     }
@@ -281,10 +312,11 @@ impl FastEngine {
     /// One step of a playout inside the network: the chosen moves' input
     /// nodes in, the successor state (read from the hooks) becomes the
     /// current one. `spare` is reused so the step allocates nothing.
-    #[inline]
-    pub(super) fn play_step(&mut self, nodes: &[u32]) {
+    /// `SUB`: in a subgame, where the fluents outside it stay as they are.
+    #[inline(always)]
+    pub(super) fn play_step_in<const SUB: bool>(&mut self, nodes: &[u32]) {
         self.set_inputs(nodes);
-        if !self.t.queries_use_does && self.cur.len() > DENSE_WORDS && self.part == NONE {
+        if !self.t.queries_use_does && self.cur.len() > DENSE_WORDS && !SUB {
             self.set_state_to_next();
             return;
         }
@@ -292,7 +324,9 @@ impl FastEngine {
         // does setting a small state word by word: copy it.
         let mut next = std::mem::take(&mut self.spare);
         next.copy_from_slice(&self.hooked[..self.cur.len()]);
-        self.hold_outside(&mut next);
+        if SUB {
+            self.hold_outside(&mut next);
+        }
         if self.t.queries_use_does {
             self.set_inputs(&[]);
         }
