@@ -2047,7 +2047,11 @@ transpositions?: boolean | 'on' | 'off' | 'auto',
 /**
  * solver only: a move into a proven loss counts only at its node; auto: where the material is counted. Default `auto`.
  */
-choke?: boolean | 'on' | 'off' | 'auto', };
+choke?: boolean | 'on' | 'off' | 'auto', 
+/**
+ * solver only: where the moves change independent parts of the state (two boards), the part a move is in searched alone, the rest held; auto: where the fast engine finds parts that two roles or more move in. Default `auto`.
+ */
+subgames?: boolean | 'on' | 'off' | 'auto', };
 
 /**
  * The options of `mcts-solver`.
@@ -2100,7 +2104,11 @@ transpositions?: boolean | 'on' | 'off' | 'auto',
 /**
  * solver only: a move into a proven loss counts only at its node; auto: where the material is counted. Default `auto`.
  */
-choke?: boolean | 'on' | 'off' | 'auto', };
+choke?: boolean | 'on' | 'off' | 'auto', 
+/**
+ * solver only: where the moves change independent parts of the state (two boards), the part a move is in searched alone, the rest held; auto: where the fast engine finds parts that two roles or more move in. Default `auto`.
+ */
+subgames?: boolean | 'on' | 'off' | 'auto', };
 
 /**
  * The options of `coolerjo`.

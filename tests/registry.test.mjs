@@ -101,7 +101,7 @@ test('the default player: MCTS-Solver, the same in the registry, the npm API and
   breakthrough.free();
   // Its options are those of mcts with solver=on; it cannot be turned into plain MCTS.
   assert.throws(() => new api.Player(TICTACTOE, 'mcts-solver:solver=off'), (e) => e instanceof TypeError && /always solves/.test(e.message));
-  assert.throws(() => new api.Player(TICTACTOE, 'mcts-solver:rave=5'), (e) => e instanceof TypeError && /has no option `rave` \(options: ms, .*choke\)/.test(e.message));
+  assert.throws(() => new api.Player(TICTACTOE, 'mcts-solver:rave=5'), (e) => e instanceof TypeError && /has no option `rave` \(options: ms, .*choke, subgames\)/.test(e.message));
   const tactics = new api.Player(TICTACTOE, 'mcts-solver:tactics=on,ms=50');
   assert.match(tactics.name, /\btactics\b/);
   tactics.free();

@@ -430,7 +430,7 @@ mod tests {
     /// A game whose moves all change one board has no subgames.
     #[test]
     fn tic_tac_toe_has_none() {
-        let e = engine(include_str!("../../../../site/games/ticTacToe.kif"));
+        let e = engine(include_str!("../../../../games/ticTacToe.kif"));
         assert!(e.subgames().is_empty());
     }
 }
