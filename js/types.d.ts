@@ -1066,7 +1066,24 @@ depth: number, bytes: number,
  * guards, those a short walk found cheaper than the counts and kept,
  * and the ANDs the kept ones guard.
  */
-guardCandidates: number, guards: number, guardedAnds: number, };
+guardCandidates: number, guards: number, guardedAnds: number, 
+/**
+ * The independent subgames (`subgames.rs`), where there are two or
+ * more; else empty.
+ */
+subgames: Array<GroundSubgame>, };
+
+/**
+ * One independent subgame: the parts of the state that the moves change
+ * apart from each other (connectFourSimultaneous's two boards).
+ */
+export type GroundSubgame = { 
+/**
+ * Base propositions it changes (those no move changes, in every
+ * subgame, included), its legal propositions, and the roles with
+ * moves in it.
+ */
+base: number, legals: number, movers: number, };
 
 /**
  * Where and why instantiation stopped.

@@ -1127,7 +1127,7 @@ test('structure: boards inside the nodes of a tic-tac-toe tree, and the Structur
   await context.close();
 });
 
-test('instantiation: the panel shows the ground atoms Rust counts for tic-tac-toe, why a game that explodes is not grounded, the hybrid network of a game whose goal explodes, and the guards kept in pancakes', async () => {
+test('instantiation: the panel shows the ground atoms Rust counts for tic-tac-toe, why a game that explodes is not grounded, the hybrid network of a game whose goal explodes, the guards kept in pancakes and the subgames of two boards', async () => {
   const kif = (name) => readFileSync(join(ROOT, 'games', `${name}.kif`), 'utf8');
   const expected = groundReport(kif('ticTacToe'));
   assert.equal(expected.outcome, 'grounded');
@@ -1184,10 +1184,20 @@ test('instantiation: the panel shows the ground atoms Rust counts for tic-tac-to
   await flips.page.waitForSelector('.ground-panel .ground-guards', { timeout: 60_000 });
   const guards = await flips.page.locator('.ground-panel .ground-guards').textContent();
   assert.match(guards, new RegExp(`^Guarded ANDs: ${guarded.guards} of ${guarded.guardCandidates} propositions tried .*\\(${guarded.guardedAnds.toLocaleString('en-US')} ANDs\\)`));
+  // Two boards played at once: the panel lists the subgames Rust finds.
+  const twoBoards = readFileSync(join(ROOT, 'crate', 'engine', 'testdata', 'two_boards_game.kif'), 'utf8');
+  const parts = groundReport(twoBoards).network.subgames;
+  assert.equal(parts.length, 2);
+  const boards = await open(`?view=editor&kif=${deflateSync(twoBoards).toString('base64url')}`, { context });
+  await boards.page.locator('button', { hasText: 'Instantiation' }).click();
+  await boards.page.waitForSelector('.ground-panel .ground-subgames', { timeout: 60_000 });
+  const listed = await boards.page.locator('.ground-panel .ground-subgames').textContent();
+  assert.match(listed, new RegExp(`^Subgames: 2 independent parts \\(part 1: ${parts[0].base} base, ${parts[0].legals} legal, 2 roles moving; part 2: ${parts[1].base} base`));
   assert.deepEqual(errors, []);
   assert.deepEqual(exploding.errors, []);
   assert.deepEqual(hybrid.errors, []);
   assert.deepEqual(flips.errors, []);
+  assert.deepEqual(boards.errors, []);
   await context.close();
 });
 

@@ -105,6 +105,7 @@ types!(
     crate::ground::report::RelationCount,
     crate::ground::report::RuleCount,
     crate::ground::report::NetworkSize,
+    crate::ground::report::SubgameSize,
     crate::ground::report::Stop,
     crate::ground::report::GroundReport,
     // Solve.

@@ -24,6 +24,13 @@ function guardsText(n) {
     + `(${count(n.guardedAnds)} ANDs); the others propagate to their ANDs' counts.`;
 }
 
+// Parts of the state the moves change apart (two boards played at once): the
+// default player searches the part its role moves in alone.
+function subgamesText(parts) {
+  const each = parts.map((p, i) => `part ${i + 1}: ${count(p.base)} base, ${count(p.legals)} legal, ${p.movers} ${p.movers === 1 ? 'role' : 'roles'} moving`);
+  return `${parts.length} independent parts (${each.join('; ')}); the default player searches alone a part that two roles move in.`;
+}
+
 function lineLink(line, goto, lines) {
   if (!goto || !line) return [];
   return [' ', h('button', { type: 'button', class: 'link', text: `line ${line}`, title: 'Show the rule', on: { click: () => goto(lines(line)) } })];
@@ -47,6 +54,7 @@ export function renderGroundReport(r, goto, offsetOfLine) {
   if (r.hybrid) items.push(h('p', { class: 'ground-hybrid' }, h('strong', { text: 'Hybrid: ' }), `the moves ground without the end tests; the interpreter answers ${r.hybrid}, and what follows is the network of the rest.`));
   if (r.network) items.push(h('p', { class: 'ground-network' }, h('strong', { text: 'Network: ' }), networkText(r.network)));
   if (r.network?.guardCandidates) items.push(h('p', { class: 'ground-guards' }, h('strong', { text: 'Guarded ANDs: ' }), guardsText(r.network)));
+  if (r.network?.subgames.length) items.push(h('p', { class: 'ground-subgames' }, h('strong', { text: 'Subgames: ' }), subgamesText(r.network.subgames)));
   if (r.relations.length) {
     const rows = r.relations.map((c) => h('tr', { 'data-relation': c.relation }, h('td', { text: c.relation }), h('td', { class: 'num', text: count(c.atoms) })));
     rows.push(h('tr', {}, h('td', { class: 'muted', text: 'auxiliary (split rules)' }), h('td', { class: 'num', text: count(r.auxiliaryAtoms) })));

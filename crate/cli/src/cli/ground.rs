@@ -98,6 +98,22 @@ pub fn describe(path: &str, r: &GroundReport) -> String {
                 n.guards, n.guard_candidates, n.guarded_ands
             );
         }
+        if !n.subgames.is_empty() {
+            let parts: Vec<String> = (n.subgames.iter())
+                .map(|p| {
+                    format!(
+                        "{} base, {} legal, {} roles moving",
+                        p.base, p.legals, p.movers
+                    )
+                })
+                .collect();
+            let _ = writeln!(
+                s,
+                "subgames: {} parts the moves change apart: {}",
+                parts.len(),
+                parts.join("; ")
+            );
+        }
     }
     if !r.relations.is_empty() {
         let _ = writeln!(s, "ground atoms per relation:");

@@ -7,12 +7,14 @@ use serde_json::Value;
 
 const TIC_TAC_TOE: &str = include_str!("../../../../games/ticTacToe.kif");
 const CHESS: &str = include_str!("../../../../games/chess.kif");
+const TWO_BOARDS: &str = include_str!("../../../engine/testdata/two_boards_game.kif");
 
 fn gdlkit(args: &[&str]) -> Output {
     let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
     let mut files = MemoryHost::with([
         ("ticTacToe.kif", TIC_TAC_TOE),
         ("chess.kif", CHESS),
+        ("twoBoards.kif", TWO_BOARDS),
         ("bad.kif", "(role x) (<= (legal x a) (true ?y"),
     ]);
     run(&args, &mut files)
@@ -86,4 +88,32 @@ fn a_game_with_errors_is_an_error() {
     let out = gdlkit(&["ground", "bad.kif"]);
     assert_eq!(out.code, 1, "{}", out.stderr);
     assert!(out.stderr.contains("bad.kif"), "{}", out.stderr);
+}
+
+/// Two boards played at once: both formats list the same two subgames.
+#[test]
+fn subgames_in_text_and_json() {
+    let j = json(&["ground", "twoBoards.kif", "--format", "json"]);
+    let parts = j["network"]["subgames"].as_array().expect("subgames");
+    assert_eq!(parts.len(), 2, "{parts:?}");
+    let text = gdlkit(&["ground", "twoBoards.kif"]);
+    let each: Vec<String> = (parts.iter())
+        .map(|p| {
+            format!(
+                "{} base, {} legal, {} roles moving",
+                p["base"], p["legals"], p["movers"]
+            )
+        })
+        .collect();
+    let line = format!(
+        "subgames: 2 parts the moves change apart: {}\n",
+        each.join("; ")
+    );
+    assert!(
+        text.stdout.contains(&line),
+        "{line:?} not in\n{}",
+        text.stdout
+    );
+    let none = json(&["ground", "ticTacToe.kif", "--format", "json"]);
+    assert_eq!(none["network"]["subgames"], serde_json::json!([]));
 }

@@ -52,7 +52,7 @@ pub(super) fn engine_of(gp: GroundProgram, t0: f64) -> Result<FastEngine, Ground
     );
     let subgames = super::subgames::find(&gp, &legal.atoms, &legal.start).map(Arc::new);
     let mut stats = ground_stats(&gp, &net, leaves.inputs, legal.moves.len(), t0);
-    stats.subgames = subgames.as_ref().map_or(0, |s| s.count);
+    stats.subgames = subgames.as_ref().map_or(0, |s| s.count());
     let GroundProgram {
         store,
         roles,

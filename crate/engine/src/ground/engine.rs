@@ -206,6 +206,11 @@ impl FastEngine {
         (&self.net, &self.edges, &self.level)
     }
 
+    /// The game's independent subgames, where it has two or more.
+    pub fn subgame_parts(&self) -> Option<&super::subgames::Subgames> {
+        self.t.subgames.as_deref()
+    }
+
     pub(super) fn finish_stats(&mut self, t0: f64) {
         self.stats.ms = crate::clock::now_ms() - t0;
     }

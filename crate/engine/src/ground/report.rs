@@ -105,6 +105,26 @@ pub struct NetworkSize {
     pub guard_candidates: usize,
     pub guards: usize,
     pub guarded_ands: usize,
+    /// The independent subgames (`subgames.rs`), where there are two or
+    /// more; else empty.
+    pub subgames: Vec<SubgameSize>,
+}
+
+/// One independent subgame: the parts of the state that the moves change
+/// apart from each other (connectFourSimultaneous's two boards).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename_all = "camelCase", rename = "GroundSubgame")
+)]
+pub struct SubgameSize {
+    /// Base propositions it changes (those no move changes, in every
+    /// subgame, included), its legal propositions, and the roles with
+    /// moves in it.
+    pub base: usize,
+    pub legals: usize,
+    pub movers: usize,
 }
 
 /// Where and why instantiation stopped.
@@ -551,7 +571,20 @@ fn network_size(f: &FastEngine) -> NetworkSize {
         guard_candidates: s.guard_candidates,
         guards: s.guards,
         guarded_ands: s.guarded_ands,
+        subgames: f.subgame_parts().map_or_else(Vec::new, subgame_sizes),
     }
+}
+
+/// Each subgame's size, from its masks.
+fn subgame_sizes(parts: &super::subgames::Subgames) -> Vec<SubgameSize> {
+    let bits = |words: &[u64]| words.iter().map(|w| w.count_ones() as usize).sum::<usize>();
+    (parts.mask.iter().zip(&parts.legal_mask).zip(&parts.movers))
+        .map(|((mask, legal), &movers)| SubgameSize {
+            base: bits(mask),
+            legals: legal.iter().map(|w| bits(w)).sum(),
+            movers,
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -16,16 +16,12 @@ use super::GroundProgram;
 /// The subgames of a game with at least two.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Subgames {
-    /// How many.
-    pub count: usize,
-    /// Per base proposition its subgame, or [`SHARED`]: a fluent that no
-    /// move changes (a step counter), simulated in every subgame.
-    pub of_base: Vec<u32>,
     /// Per legal proposition (as the engine numbers them) its subgame, or
     /// [`SHARED`] for a move linked to no fluent.
     pub of_legal: Vec<u32>,
     /// Per subgame, the bits of a state it changes: its own fluents and
-    /// the shared ones.
+    /// the shared ones (fluents that no move changes, such as a step
+    /// counter, are simulated in every subgame).
     pub mask: Vec<Vec<u64>>,
     /// Per subgame, how many roles have moves in it.
     pub movers: Vec<usize>,
@@ -36,6 +32,13 @@ pub struct Subgames {
 
 /// Neither subgame: in every one.
 pub const SHARED: u32 = u32::MAX;
+
+impl Subgames {
+    /// How many.
+    pub fn count(&self) -> usize {
+        self.mask.len()
+    }
+}
 
 /// The subgames of `gp`, with `legal_atoms` the legal propositions in the
 /// engine's order (role `r`'s from `legal_start[r]`); `None` when there
@@ -93,6 +96,7 @@ pub(super) fn find(
     if count < 2 {
         return None;
     }
+    // Per base proposition its subgame, or SHARED.
     let of_base: Vec<u32> = (0..gp.fluents.len())
         .map(|b| {
             let atom = true_of[b].first().or(next_of[b].first());
@@ -125,8 +129,6 @@ pub(super) fn find(
         .map(|roles| roles.iter().filter(|w| w.iter().any(|&x| x != 0)).count())
         .collect();
     Some(Subgames {
-        count: count as usize,
-        of_base,
         of_legal,
         mask,
         movers,

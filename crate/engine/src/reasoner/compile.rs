@@ -38,22 +38,19 @@ pub(crate) fn value(store: &TermStore, p: &Pat, env: &[TermId]) -> Option<TermId
     match p {
         Pat::Var(v) => Some(env[*v as usize]),
         Pat::Const(t) => Some(*t),
-        Pat::App(..) => value_of_app(store, p, env),
+        Pat::App(f, args) => value_of_app(store, *f, args, env),
     }
 }
 
 /// [`value`] of a compound pattern, out of line: the variables and
 /// constants that most patterns are then pay no call.
 #[inline(never)]
-fn value_of_app(store: &TermStore, p: &Pat, env: &[TermId]) -> Option<TermId> {
-    let Pat::App(f, args) = p else {
-        return value(store, p, env);
-    };
+fn value_of_app(store: &TermStore, f: Sym, args: &[Pat], env: &[TermId]) -> Option<TermId> {
     let mut vals = smallvec::SmallVec::<[TermId; 8]>::new();
     for a in args.iter() {
         vals.push(value(store, a, env)?);
     }
-    store.find(*f, &vals)
+    store.find(f, &vals)
 }
 
 /// The term of a pattern under `env`, interned; `None` while a variable
@@ -95,7 +92,7 @@ pub fn unify(
             }
         }
         Pat::Const(c) => *c == t,
-        Pat::App(..) => unify_app(store, p, t, env, trail),
+        Pat::App(f, args) => unify_app(store, *f, args, t, env, trail),
     }
 }
 
@@ -105,15 +102,13 @@ pub fn unify(
 #[inline(never)]
 fn unify_app(
     store: &TermStore,
-    p: &Pat,
+    f: Sym,
+    args: &[Pat],
     t: TermId,
     env: &mut [TermId],
     trail: &mut Vec<VarId>,
 ) -> bool {
-    let Pat::App(f, args) = p else {
-        return unify(store, p, t, env, trail);
-    };
-    store.functor(t) == *f
+    store.functor(t) == f
         && store.arity(t) == args.len()
         && args
             .iter()

@@ -92,7 +92,7 @@ impl FastEngine {
     /// the part only. A playout ends where no role can move in the part
     /// (as if terminal).
     pub fn enter_subgame(&mut self, part: u32, pass: TermId) -> Result<(), EvalError> {
-        let count = self.t.subgames.as_ref().map_or(0, |s| s.count);
+        let count = self.t.subgames.as_ref().map_or(0, |s| s.count());
         if part as usize >= count {
             return Err(EvalError::BadMove(format!("no subgame {part} of {count}")));
         }

@@ -272,3 +272,46 @@ fn the_guards_kept_are_reported() {
     let n = r.network.expect("ticTacToe grounds");
     assert_eq!((n.guard_candidates, n.guards, n.guarded_ands), (0, 0, 0));
 }
+
+/// Two tic-tac-toe boards played at once: the report lists the boards as
+/// subgames, each with both roles moving, counted here from the grounded
+/// fluents and moves: a board's cells and control fluents, and the step
+/// counter that both share; its marks for each role.
+#[test]
+fn two_boards_are_two_subgames() {
+    const TWO_BOARDS: &str = include_str!("../../../testdata/two_boards_game.kif");
+    let program = crate::parse_program(TWO_BOARDS);
+    let r = report(&program, TWO_BOARDS, Budget::default());
+    let net = r.network.as_ref().expect("a network");
+    assert_eq!(net.subgames.len(), 2, "{net:?}");
+    let gp = ground_program(&program, Budget::default()).expect("grounds");
+    let texts: Vec<String> = gp.fluents.iter().map(|&f| gp.store.display(f)).collect();
+    let shared = texts.iter().filter(|t| t.starts_with("(step")).count();
+    assert!(shared >= 10, "{texts:?}");
+    for (b, part) in (1..=2).zip(&net.subgames) {
+        let own = texts
+            .iter()
+            .filter(|t| t.starts_with(&format!("(cell {b} ")) || t.ends_with(&format!(" {b})")))
+            .filter(|t| !t.starts_with("(step"))
+            .count();
+        assert_eq!(own, 9 * 2 + 2, "board {b}'s cells and control");
+        assert_eq!(part.movers, 2);
+        // Every legal proposition is a mark on one board, by either role.
+        assert_eq!(part.legals, 2 * 9);
+        assert!(
+            part.base == own + shared,
+            "{part:?}: {own} own, {shared} shared"
+        );
+    }
+    assert_eq!(
+        net.subgames.iter().map(|p| p.legals).sum::<usize>(),
+        net.legals
+    );
+    // One board is one game: ticTacToe has none.
+    assert!(ground_tic_tac_toe()
+        .2
+        .network
+        .expect("a network")
+        .subgames
+        .is_empty());
+}
