@@ -21,7 +21,7 @@ export class MctsWorker {
     this.#w = new wasm.MctsWorker(needString(kif, 'new MctsWorker(kif, spec): kif'), needString(spec, 'new MctsWorker(kif, spec): spec'), options);
   }
 
-  /** `{moves, visits, totals, playouts, proven, stats}` of a search from `fluents` for role number `role`. */
+  /** `{moves, visits, totals, playouts, proven, plies, stats}` of a search from `fluents` for role number `role`. */
   rootStats(fluents, role = 0) {
     if (!this.#w) {
       throw new Error('gdlkit: this MctsWorker was freed');

@@ -90,6 +90,7 @@ impl MctsWorker {
             totals: rs.totals,
             playouts: rs.playouts,
             proven: rs.proven,
+            plies: rs.plies,
         };
         to_js(&MctsRootResult { root, stats })
     }

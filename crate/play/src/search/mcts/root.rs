@@ -27,6 +27,10 @@ pub struct RootStats<Mv = TermId> {
     /// when the search proves nothing (plain MCTS).
     #[serde(default)]
     pub proven: Vec<Option<f64>>,
+    /// Per proven move the plies to the end along its proof (`null`: not
+    /// known); empty when nothing is proven.
+    #[serde(default)]
+    pub plies: Vec<Option<u32>>,
 }
 
 impl<Mv> Default for RootStats<Mv> {
@@ -37,6 +41,7 @@ impl<Mv> Default for RootStats<Mv> {
             totals: Vec::new(),
             playouts: 0,
             proven: Vec::new(),
+            plies: Vec::new(),
         }
     }
 }
@@ -52,7 +57,8 @@ pub fn merge_roots<Mv: Clone + PartialEq>(
     for (k, p) in parts.iter().enumerate() {
         let n = p.moves.len();
         let proven_ok = p.proven.is_empty() || p.proven.len() == n;
-        if p.visits.len() != n || p.totals.len() != n || !proven_ok {
+        let plies_ok = p.plies.is_empty() || p.plies.len() == n;
+        if p.visits.len() != n || p.totals.len() != n || !proven_ok || !plies_ok {
             return Err(crate::error::SearchError::Roots(
                 "root statistics: moves, visits, totals and proven values differ in length",
             ));
@@ -72,7 +78,14 @@ pub fn merge_roots<Mv: Clone + PartialEq>(
         }
         if !p.proven.is_empty() {
             out.proven.resize(n, None);
-            for (o, v) in out.proven.iter_mut().zip(&p.proven) {
+            out.plies.resize(n, None);
+            let plies = p.plies.iter().copied().chain(std::iter::repeat(None));
+            for ((o, v), (d, e)) in
+                (out.proven.iter_mut().zip(&p.proven)).zip(out.plies.iter_mut().zip(plies))
+            {
+                if o.is_none() && v.is_some() {
+                    *d = e;
+                }
                 *o = o.or(*v);
             }
         }
@@ -81,18 +94,34 @@ pub fn merge_roots<Mv: Clone + PartialEq>(
     Ok(out)
 }
 
-/// The move to play from root statistics and its value in [0, 1]: a
-/// proven win; else, of the moves not proven lost (all if every one is),
-/// the best proven value when all are proven, else the first of
-/// [`ranked`]'s order. `None` when there is no move.
+/// The move to play from root statistics and its value in [0, 1]: the
+/// quickest proven win; else, of the moves not proven lost (all if every
+/// one is), the best proven value when all are proven (of equals, the
+/// sooner end where it is better than the middle, else the later), else
+/// the first of [`ranked`]'s order. `None` when there is no move.
 pub fn choose<Mv>(rs: &RootStats<Mv>) -> Option<(usize, f64)> {
     let order = order(rs);
     let &first = order.first()?;
     let proven = |i: usize| rs.proven.get(i).copied().flatten();
     let value = |i: usize| proven(i).unwrap_or_else(|| mean_of(rs, i));
+    let plies = |i: usize| rs.plies.get(i).copied().flatten();
     if group(rs, first) == 0 {
-        return Some((first, 1.0));
+        let wins = order.iter().copied().take_while(|&i| group(rs, i) == 0);
+        let quickest = wins.min_by_key(|&i| plies(i).unwrap_or(u32::MAX));
+        return Some((quickest.unwrap_or(first), 1.0));
     }
+    // Of two equal proven values, the better end: sooner where it is
+    // better than the middle, later where it is worse.
+    let sooner = |a: usize, b: usize| {
+        let good = value(a) > 0.5;
+        let unknown = if good { u32::MAX } else { 0 };
+        let (pa, pb) = (plies(a).unwrap_or(unknown), plies(b).unwrap_or(unknown));
+        if good {
+            pb.cmp(&pa)
+        } else {
+            pa.cmp(&pb)
+        }
+    };
     let open: Vec<usize> = order
         .iter()
         .copied()
@@ -102,7 +131,11 @@ pub fn choose<Mv>(rs: &RootStats<Mv>) -> Option<(usize, f64)> {
     if pool.iter().all(|&i| proven(i).is_some()) {
         return pool
             .into_iter()
-            .max_by(|&a, &b| value(a).total_cmp(&value(b)).then(b.cmp(&a)))
+            .max_by(|&a, &b| {
+                (value(a).total_cmp(&value(b)))
+                    .then_with(|| sooner(a, b))
+                    .then(b.cmp(&a))
+            })
             .map(|i| (i, value(i)));
     }
     Some((pool[0], value(pool[0])))
@@ -161,7 +194,25 @@ mod tests {
                 .collect(),
             playouts: visits.iter().sum(),
             proven: proven.to_vec(),
+            plies: Vec::new(),
         }
+    }
+
+    /// The quickest of the proven wins, the latest of the proven losses,
+    /// whatever the visits; the first of equals where no ply is known.
+    #[test]
+    fn choose_ends_wins_soon_and_losses_late() {
+        let mut rs = stats(&[9, 5, 1], &[1.0; 3], &[Some(1.0), Some(1.0), None]);
+        rs.plies = vec![Some(7), Some(3), None];
+        assert_eq!(choose(&rs), Some((1, 1.0)));
+        let mut rs = stats(&[9, 5, 2], &[0.0; 3], &[Some(0.0); 3]);
+        rs.plies = vec![Some(2), Some(6), Some(4)];
+        assert_eq!(choose(&rs), Some((1, 0.0)));
+        // A draw: the later end, as a loss.
+        rs.proven = vec![Some(0.5); 3];
+        assert_eq!(choose(&rs), Some((1, 0.5)));
+        rs.plies.clear();
+        assert_eq!(choose(&rs), Some((0, 0.5)));
     }
 
     #[test]

@@ -238,6 +238,7 @@ fn a_move_proven_lost_by_tactics_is_not_played() {
         totals: vec![8.0, 2.0],
         playouts: 15,
         proven: vec![None, None],
+        plies: Vec::new(),
     };
     assert_eq!(choose(&view).map(|c| c.0), Some(0));
     let lost = Proofs {
@@ -793,6 +794,7 @@ fn proven_values_overrule_visits() {
         visits: vec![3, 5],
         totals: vec![1.0, 2.0],
         proven: vec![None, None],
+        plies: Vec::new(),
         playouts: 8,
     };
     let mut b = a.clone();
@@ -840,4 +842,56 @@ fn a_move_that_wins_whatever_the_others_play_proves_a_simultaneous_node() {
         let b = p.tree.view(0, 1, 0);
         assert_eq!(b.proven, vec![None, None]);
     }
+}
+
+/// a chooses a path, then the roles take turns stepping along it; path
+/// `p1` ends after `short` steps, `p2` after `long`. a scores `a_goal`
+/// at the end whichever path.
+fn two_paths(short: u32, long: u32, a_goal: u32) -> Engine {
+    let text = format!(
+        "(role a) (role b) (init (at start)) (init (control a))
+         (path p1 {short}) (path p2 {long})
+         (<= (legal a (go ?p)) (true (at start)) (path ?p ?n))
+         (<= (legal b noop) (true (at start)))
+         (<= (legal ?r step) (true (control ?r)) (true (at (on ?p ?n))))
+         (<= (legal ?r noop) (role ?r) (not (true (control ?r))) (not (true (at start))))
+         (<= (next (at (on ?p 0))) (does a (go ?p)))
+         (<= (next (at (on ?p ?m))) (true (at (on ?p ?n))) (succ ?n ?m) (does ?r step))
+         (<= (next (control a)) (true (control b)))
+         (<= (next (control b)) (true (control a)))
+         (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6) (succ 6 7)
+         (<= terminal (true (at (on ?p ?n))) (path ?p ?n))
+         (<= (goal a {a_goal}) terminal)
+         (<= (goal b {b_goal}) terminal)",
+        b_goal = 100 - a_goal
+    );
+    load_engine(&text, EngineChoice::Interpreter).expect("the test game loads")
+}
+
+/// Proofs carry their plies to the end: every path lost, the solver
+/// plays the slowest loss; a win proves the root with its own length.
+#[test]
+fn proofs_count_their_plies_and_losses_are_delayed() {
+    for (short, long, slowest) in [(1, 5, "(go p2)"), (5, 1, "(go p1)")] {
+        let mut m = two_paths(short, long, 0);
+        let root = m.initial_state().unwrap();
+        let mut p = SolverMcts::new(cfg(5_000), 1, 1);
+        let (view, _) = p.search_view(&mut m, &root, 0).unwrap();
+        assert_eq!(view.proven, vec![Some(0.0); 2], "{short}/{long}");
+        // A step per ply after the choice.
+        assert_eq!(view.plies, vec![Some(short + 1), Some(long + 1)]);
+        assert_eq!(p.tree.nodes[0].plies as u32, short.max(long) + 1);
+        let (i, _) = choose(&view).expect("a move");
+        assert_eq!(shown(&m, Some(view.moves[i])), slowest, "{short}/{long}");
+    }
+    // A win proves the root at once: its plies are the winning path's.
+    let mut m = two_paths(2, 4, 100);
+    let root = m.initial_state().unwrap();
+    let mut p = SolverMcts::new(cfg(5_000), 1, 1);
+    let (view, _) = p.search_view(&mut m, &root, 0).unwrap();
+    let (i, value) = choose(&view).expect("a move");
+    assert_eq!(value, 1.0);
+    let won = view.plies[i].expect("the win's plies");
+    assert!(won == 3 || won == 5, "{won}");
+    assert_eq!(p.tree.nodes[0].plies as u32, won);
 }

@@ -68,6 +68,9 @@ pub(super) struct Node<S> {
     pub(super) children: FxHashMap<u64, u32>,
     /// Exact rewards per role in [0, 1] once solved.
     pub(super) proven: Option<Box<[f64]>>,
+    /// Once solved, the plies to the end along the proof (0 at a terminal
+    /// node): the quickest known win for the mover, the slowest loss.
+    pub(super) plies: u16,
     /// The mover's move that ends the game with its top reward, found by
     /// [`Searcher::decisive`] (the node is then proven).
     pub(super) winning: Option<u16>,
@@ -428,6 +431,7 @@ impl<S: Clone + Eq + Hash + Send + 'static> Searcher<S> {
             visits: 0,
             children: FxHashMap::default(),
             proven,
+            plies: 0,
             winning: None,
             checked: false,
             exchange,
@@ -457,6 +461,7 @@ impl<S: Clone + Eq + Hash + Send + 'static> Searcher<S> {
         node.checked = true;
         if let Some((i, goals)) = found.win {
             node.proven = Some(goals.into_boxed_slice());
+            node.plies = 1;
             node.winning = Some(i);
             return;
         }
@@ -481,8 +486,13 @@ impl<S: Clone + Eq + Hash + Send + 'static> Searcher<S> {
 
     /// The proven rewards of the child of `node` reached by joint index `k`.
     pub(super) fn child_proven(&self, node: &Node<S>, k: u64) -> Option<&[f64]> {
-        let c = node.children.get(&k)?;
-        self.nodes[*c as usize].proven.as_deref()
+        self.child_proof(node, k).map(|p| p.0)
+    }
+
+    /// [`Self::child_proven`] with the child's plies to the end.
+    pub(super) fn child_proof(&self, node: &Node<S>, k: u64) -> Option<(&[f64], u16)> {
+        let c = &self.nodes[*node.children.get(&k)? as usize];
+        Some((c.proven.as_deref()?, c.plies))
     }
 
     /// Role `r`'s move at `node`: an untried one (random) first, else UCB1,
@@ -541,68 +551,85 @@ impl<S: Clone + Eq + Hash + Send + 'static> Searcher<S> {
         if node.proven.is_some() {
             return true;
         }
-        let value: Option<Box<[f64]>> = match node.mover() {
+        let value: Option<(&[f64], u16)> = match node.mover() {
             Some(r) => {
-                let mut best: Option<&[f64]> = None;
+                // The best proven child: a win proves the node whatever
+                // the others are, anything else once all are proven.
+                let mut best: Option<(&[f64], u16)> = None;
                 let mut all = true;
                 for i in 0..node.legal[r].len() {
-                    match self.child_proven(node, (i as u64).wrapping_mul(node.strides[r])) {
-                        Some(p) if p[r] >= WIN => {
-                            best = Some(p);
-                            all = true;
-                            break;
-                        }
+                    match self.child_proof(node, (i as u64).wrapping_mul(node.strides[r])) {
                         Some(p) => {
-                            if best.is_none_or(|b| p[r] > b[r]) {
+                            if best.is_none_or(|b| better_proof(r, p, b)) {
                                 best = Some(p);
                             }
                         }
                         None => all = false,
                     }
                 }
-                best.filter(|b| all || b[r] >= WIN).map(Box::from)
+                best.filter(|b| all || b.0[r] >= WIN)
             }
             None => {
                 let n = node.joints();
                 if n > MAX_PROVEN_JOINTS {
                     None
                 } else {
+                    // Every joint move alike (as late as the slowest), or
+                    // a move that wins whatever the others play.
                     let first = self.child_proven(node, 0);
                     let same = (1..n).all(|k| self.child_proven(node, k) == first);
-                    first
-                        .filter(|_| same)
-                        .or_else(|| self.dominant_win(node))
-                        .map(Box::from)
+                    let latest = || {
+                        (0..n)
+                            .filter_map(|k| self.child_proof(node, k))
+                            .map(|c| c.1)
+                            .max()
+                    };
+                    match (first, same) {
+                        (Some(p), true) => Some((p, latest().unwrap_or(0))),
+                        _ => self.dominant_win(node),
+                    }
                 }
             }
         };
-        let proven = value.is_some();
-        self.nodes[id as usize].proven = value;
-        proven
+        let Some((value, plies)) = value else {
+            return false;
+        };
+        let (value, plies) = (Box::from(value), plies.saturating_add(1));
+        let node = &mut self.nodes[id as usize];
+        node.proven = Some(value);
+        node.plies = plies;
+        true
     }
 
     /// Where several roles move at once: the outcome of role `r`'s move
     /// `i` if every joint move with it is proven to the same values
     /// (whatever the others play), else `None`.
-    fn row_proven(&self, node: &Node<S>, r: usize, i: usize) -> Option<&[f64]> {
+    /// With the plies to the end: the most of the row's (the others
+    /// delay as they can).
+    fn row_proof(&self, node: &Node<S>, r: usize, i: usize) -> Option<(&[f64], u16)> {
         let n = node.joints();
         if n > MAX_PROVEN_JOINTS {
             return None;
         }
         let (len, stride) = (node.legal[r].len() as u64, node.strides[r]);
         let mut row = (0..n).filter(|k| (k / stride) % len == i as u64);
-        let first = self.child_proven(node, row.next()?)?;
-        row.all(|k| self.child_proven(node, k) == Some(first))
-            .then_some(first)
+        let (first, mut plies) = self.child_proof(node, row.next()?)?;
+        for k in row {
+            match self.child_proof(node, k) {
+                Some((p, d)) if p == first => plies = plies.max(d),
+                _ => return None,
+            }
+        }
+        Some((first, plies))
     }
 
     /// A move of some role that wins whatever the others play: the role
     /// plays it (nothing is better for it), so the node has its values.
-    fn dominant_win(&self, node: &Node<S>) -> Option<&[f64]> {
+    fn dominant_win(&self, node: &Node<S>) -> Option<(&[f64], u16)> {
         (0..node.legal.len()).find_map(|r| {
             (0..node.legal[r].len())
-                .filter_map(|i| self.row_proven(node, r, i))
-                .find(|p| p[r] >= WIN)
+                .filter_map(|i| self.row_proof(node, r, i))
+                .find(|p| p.0[r] >= WIN)
         })
     }
 
@@ -793,8 +820,8 @@ impl<S: Clone + Eq + Hash + Send + 'static> Searcher<S> {
         view.moves.get(i).copied()
     }
 
-    /// `role`'s view of node `id`: its moves' visits, totals and proven
-    /// values.
+    /// `role`'s view of node `id`: its moves' visits, totals, proven
+    /// values and the plies to the end along each proof.
     pub(super) fn view(&self, id: u32, role: usize, playouts: u64) -> RootStats {
         let node = &self.nodes[id as usize];
         let mut v = RootStats {
@@ -811,20 +838,35 @@ impl<S: Clone + Eq + Hash + Send + 'static> Searcher<S> {
         if !self.cfg.proofs {
             return v;
         }
-        v.proven = (0..arms.len())
+        let proofs: Vec<Option<(f64, u32)>> = (0..arms.len())
             .map(|i| {
                 if alone && node.winning == Some(i as u16) {
-                    return Some(1.0);
+                    return Some((1.0, 1));
                 }
                 if !alone {
                     // Moving at once: proven if its outcome does not
                     // depend on the others' moves.
-                    return self.row_proven(node, role, i).map(|p| p[role]);
+                    return (self.row_proof(node, role, i)).map(|p| (p.0[role], p.1 as u32 + 1));
                 }
                 let k = i as u64 * node.strides[role];
-                self.child_proven(node, k).map(|p| p[role])
+                self.child_proof(node, k)
+                    .map(|p| (p.0[role], p.1 as u32 + 1))
             })
             .collect();
+        v.proven = proofs.iter().map(|p| p.map(|p| p.0)).collect();
+        v.plies = proofs.iter().map(|p| p.map(|p| p.1)).collect();
         v
+    }
+}
+
+/// Whether proof `a` is better than `b` for role `r`: a higher value, or
+/// the same sooner where it is a win or better than the middle, later
+/// where it is worse (the opponent may yet err, or the other part of a
+/// race end first).
+pub(super) fn better_proof(r: usize, a: (&[f64], u16), b: (&[f64], u16)) -> bool {
+    match a.0[r].total_cmp(&b.0[r]) {
+        std::cmp::Ordering::Equal if a.0[r] > 0.5 => a.1 < b.1,
+        std::cmp::Ordering::Equal => a.1 > b.1,
+        o => o.is_gt(),
     }
 }
