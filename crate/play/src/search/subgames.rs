@@ -183,6 +183,8 @@ pub struct SubgamePlayer<M: StateMachine> {
     /// state searched and its root there.
     last: Option<usize>,
     root: Option<(M::State, M::State)>,
+    /// The part pondered last (pondering takes the parts in turn).
+    pondered: usize,
 }
 
 impl<M: StateMachine> SubgamePlayer<M> {
@@ -194,6 +196,7 @@ impl<M: StateMachine> SubgamePlayer<M> {
             parts,
             last: None,
             root: None,
+            pondered: 0,
         }
     }
 
@@ -280,14 +283,21 @@ impl<M: StateMachine> Player<M> for SubgamePlayer<M> {
         role: usize,
         ms: f64,
     ) -> Result<u64, EvalError> {
-        match self.part_at(m, state, role)? {
-            Some(p) => {
-                let (view, player) = self.parts[p].as_mut().expect("a part searched");
-                let root = view.hold(state)?;
-                player.ponder(view, &root, role, ms)
-            }
-            None => self.whole.ponder(m, state, role, ms),
+        if self.part_at(m, state, role)?.is_none() {
+            return self.whole.ponder(m, state, role, ms);
         }
+        // Every part searched alone in turn: where the others move now is
+        // where this role moves next (connectFourSimultaneous's other
+        // board), and the trees are kept.
+        let parts: Vec<usize> = (0..self.parts.len())
+            .filter(|&p| self.parts[p].is_some())
+            .collect();
+        self.pondered = (self.pondered + 1) % parts.len();
+        let (view, player) = self.parts[parts[self.pondered]]
+            .as_mut()
+            .expect("a part searched");
+        let root = view.hold(state)?;
+        player.ponder(view, &root, role, ms)
     }
 }
 
@@ -366,5 +376,35 @@ mod tests {
             let mv = p.select_move(&mut engine, &s, 0).unwrap();
             assert_eq!(engine.terms().display(mv), "(mark 1 1 3)", "{}", p.name());
         }
+    }
+
+    /// Pondering takes the parts in turn: the board where black moves
+    /// now, and red next, grows on the opponents' time too, and red's
+    /// search there starts from what it found.
+    #[test]
+    fn pondering_grows_the_board_moved_on_next() {
+        let crate::Game {
+            program,
+            mut engine,
+        } = game();
+        let spec: PlayerSpec = "mcts-solver:playouts=1".parse().unwrap();
+        let mut p = build_player(&spec, &program, &mut engine, 1).unwrap();
+        let s = engine.initial_state().unwrap();
+        for _ in 0..4 {
+            assert!(p.ponder(&mut engine, &s, 0, 40.0).unwrap() > 0);
+        }
+        let joint = [0, 1].map(|r| engine.legal_moves(&s, r).unwrap()[0]);
+        let next = engine.next_state(&s, &joint).unwrap();
+        let (now, then) = [&s, &next]
+            .map(|st| engine.legal_moves(st, 0).unwrap())
+            .into();
+        let (first, part) = (subgame_of(&engine, 0, &now), subgame_of(&engine, 0, &then));
+        assert!(
+            part.is_some() && part != first,
+            "red moves on the other board"
+        );
+        p.select_move(&mut engine, &next, 0).unwrap();
+        let nodes = p.last_stats().nodes;
+        assert!(nodes > 20, "{nodes} nodes: the tree was not grown");
     }
 }

@@ -11,7 +11,9 @@
 //!   Selection scores a proven child by its exact value without a bonus, an
 //!   iteration that reaches a proven node backs up its value, and the move
 //!   played is a proven win at once, never a proven loss while another
-//!   move is open.
+//!   move is open. A proof keeps its plies to the end: of proven moves the
+//!   quickest win is played, and the slowest loss (a race of independent
+//!   boards is decided by the board that ends first).
 //! - **Decisive moves**: on a node's second visit, where one role moves,
 //!   each of its moves is tried once; one that ends the game with the
 //!   mover's top reward proves the node at once (and its parent sees a
