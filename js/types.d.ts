@@ -1735,7 +1735,12 @@ playouts: number,
  * Per move its proven value in [0, 1] (`null`: not proven); empty
  * when the search proves nothing (plain MCTS).
  */
-proven: Array<number | null>, };
+proven: Array<number | null>, 
+/**
+ * Per proven move the plies to the end along its proof (`null`: not
+ * known); empty when nothing is proven.
+ */
+plies: Array<number | null>, };
 
 /**
  * One root-parallel MCTS worker's result (`MctsWorker.rootStats`).
@@ -1753,7 +1758,12 @@ playouts: number,
  * Per move its proven value in [0, 1] (`null`: not proven); empty
  * when the search proves nothing (plain MCTS).
  */
-proven: Array<number | null>, };
+proven: Array<number | null>, 
+/**
+ * Per proven move the plies to the end along its proof (`null`: not
+ * known); empty when nothing is proven.
+ */
+plies: Array<number | null>, };
 
 /**
  * Root-parallel MCTS's choice over the merged statistics (`mctsChoose`).

@@ -59,7 +59,7 @@ test('mctsChoose sums the parts and refuses parts of different roots', async () 
   const a = { moves: ['x', 'y'], visits: [3, 1], totals: [1.5, 1], playouts: 4 };
   const b = { moves: ['x', 'y'], visits: [1, 4], totals: [0, 3], playouts: 5 };
   const c = gdl.mctsChoose([a, b]);
-  assert.deepEqual(c.merged, { moves: ['x', 'y'], visits: [4, 5], totals: [1.5, 4], playouts: 9, proven: [] });
+  assert.deepEqual(c.merged, { moves: ['x', 'y'], visits: [4, 5], totals: [1.5, 4], playouts: 9, proven: [], plies: [] });
   assert.equal(c.move, 'y');
   assert.equal(c.value, 80);
   assert.throws(() => gdl.mctsChoose([a, { ...b, moves: ['y', 'x'] }]), TypeError);
@@ -71,6 +71,12 @@ test('mctsChoose sums the parts and refuses parts of different roots', async () 
   assert.deepEqual([won.move, won.value], ['x', 100]);
   assert.equal(gdl.mctsChoose([a, { ...b, proven: [null, 0] }]).move, 'x');
   assert.throws(() => gdl.mctsChoose([{ ...a, proven: [null] }]), TypeError);
+  // Every move lost: the proofs' plies travel with them, and the slower
+  // loss is played over the more visited.
+  const lost = gdl.mctsChoose([a, { ...b, proven: [0, 0], plies: [2, 6] }]);
+  assert.deepEqual(lost.merged.plies, [2, 6]);
+  assert.equal(lost.move, 'y');
+  assert.equal(gdl.mctsChoose([a, { ...b, proven: [0, 0], plies: [6, 2] }]).move, 'x');
 });
 
 test('parallelBestMove with the default player (MCTS-Solver) on worker threads: a tree per worker, the win proven', async () => {

@@ -72,8 +72,9 @@ test('parallel workers: results and choices have the generated fields, camelCase
 
   const mc = new api.MctsWorker(TICTACTOE, 'mcts:playouts=50', { seed: 1 });
   const rs = mc.rootStats(fluents, 0);
-  assert.deepEqual(keys(rs), ['moves', 'playouts', 'proven', 'stats', 'totals', 'visits']);
+  assert.deepEqual(keys(rs), ['moves', 'playouts', 'plies', 'proven', 'stats', 'totals', 'visits']);
   assert.deepEqual(rs.proven, [], 'plain MCTS proves nothing');
+  assert.deepEqual(rs.plies, []);
   assert.equal(rs.moves.length, 9);
   const { stats: _m, ...stats } = rs;
   const choice = api.mctsChoose([stats]);
