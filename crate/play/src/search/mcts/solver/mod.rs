@@ -65,6 +65,9 @@
 
 mod auto;
 mod exchange;
+mod proof;
+#[cfg(test)]
+mod proof_tests;
 #[cfg(test)]
 pub(crate) mod tests;
 mod tree;
