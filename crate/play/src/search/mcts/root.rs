@@ -60,7 +60,7 @@ pub fn merge_roots<Mv: Clone + PartialEq>(
         let plies_ok = p.plies.is_empty() || p.plies.len() == n;
         if p.visits.len() != n || p.totals.len() != n || !proven_ok || !plies_ok {
             return Err(crate::error::SearchError::Roots(
-                "root statistics: moves, visits, totals and proven values differ in length",
+                "root statistics: moves, visits, totals, proven values and plies differ in length",
             ));
         }
         if k == 0 {
