@@ -288,16 +288,23 @@ impl<M: StateMachine> Player<M> for SubgamePlayer<M> {
         }
         // Every part searched alone in turn: where the others move now is
         // where this role moves next (connectFourSimultaneous's other
-        // board), and the trees are kept.
+        // board), and the trees are kept. A part with nothing left to
+        // search (its root proven) passes its turn to the next at once.
         let parts: Vec<usize> = (0..self.parts.len())
             .filter(|&p| self.parts[p].is_some())
             .collect();
-        self.pondered = (self.pondered + 1) % parts.len();
-        let (view, player) = self.parts[parts[self.pondered]]
-            .as_mut()
-            .expect("a part searched");
-        let root = view.hold(state)?;
-        player.ponder(view, &root, role, ms)
+        for _ in 0..parts.len() {
+            self.pondered = (self.pondered + 1) % parts.len();
+            let (view, player) = self.parts[parts[self.pondered]]
+                .as_mut()
+                .expect("a part searched");
+            let root = view.hold(state)?;
+            let playouts = player.ponder(view, &root, role, ms)?;
+            if playouts > 0 {
+                return Ok(playouts);
+            }
+        }
+        Ok(0)
     }
 }
 
@@ -406,5 +413,47 @@ mod tests {
         p.select_move(&mut engine, &next, 0).unwrap();
         let nodes = p.last_stats().nodes;
         assert!(nodes > 20, "{nodes} nodes: the tree was not grown");
+    }
+
+    /// Pondering that adds a fixed number of playouts: 0 stands for a
+    /// part whose search is over (its root proven).
+    struct Fixed(u64);
+
+    impl<M: StateMachine> Player<M> for Fixed {
+        fn name(&self) -> String {
+            format!("fixed({})", self.0)
+        }
+        fn select_move(
+            &mut self,
+            _: &mut M,
+            _: &M::State,
+            role: usize,
+        ) -> Result<TermId, EvalError> {
+            Err(crate::search::no_move(role))
+        }
+        fn ponder(&mut self, _: &mut M, _: &M::State, _: usize, _: f64) -> Result<u64, EvalError> {
+            Ok(self.0)
+        }
+    }
+
+    /// A part whose search is over passes its pondering turn on at once:
+    /// every slice grows the other part.
+    #[test]
+    fn pondering_skips_a_part_already_decided() {
+        let crate::Game { mut engine, .. } = game();
+        let s = engine.initial_state().unwrap();
+        let parts: Vec<Option<Part<crate::engine::Engine>>> = [0, 7]
+            .into_iter()
+            .enumerate()
+            .map(|(part, playouts)| {
+                let view = SubgameView::new(engine.clone(), part as u32).unwrap();
+                Some((view, Box::new(Fixed(playouts)) as Box<dyn Player<_>>))
+            })
+            .collect();
+        let mut p = SubgamePlayer::new(Box::new(Fixed(1)), parts);
+        for slice in 0..4 {
+            let playouts = p.ponder(&mut engine, &s, 0, 1.0).unwrap();
+            assert_eq!(playouts, 7, "slice {slice}");
+        }
     }
 }
