@@ -2048,7 +2048,7 @@ threads?: number | 'auto',
  */
 cores?: number | 'auto', 
 /**
- * playouts take a move that wins at once and avoid one that lets the opponent win at once; auto (solver only): unless that costs more than 20 successor states a step. Default `off`.
+ * playouts take a move that wins at once and avoid one that lets the opponent win at once; auto (solver only): unless that costs more than 20 successor states a step, or the game ends at a set length. Default `off`.
  */
 greedy?: boolean | 'on' | 'off' | 'auto', 
 /**
@@ -2064,7 +2064,7 @@ ponder?: boolean | 'on' | 'off',
  */
 eval?: 'material' | 'off', 
 /**
- * solver only: forced wins and losses proven beside the tree; auto: where the material is counted. Default `off`.
+ * solver only: forced wins and losses proven beside the tree; auto: where the material is counted, unless the game ends at a set length. Default `off`.
  */
 tactics?: boolean | 'on' | 'off' | 'auto', 
 /**
@@ -2109,7 +2109,7 @@ threads?: number | 'auto',
  */
 cores?: number | 'auto', 
 /**
- * playouts take a move that wins at once and avoid one that lets the opponent win at once; auto (solver only): unless that costs more than 20 successor states a step. Default `auto`.
+ * playouts take a move that wins at once and avoid one that lets the opponent win at once; auto (solver only): unless that costs more than 20 successor states a step, or the game ends at a set length. Default `auto`.
  */
 greedy?: boolean | 'on' | 'off' | 'auto', 
 /**
@@ -2121,7 +2121,7 @@ ponder?: boolean | 'on' | 'off',
  */
 eval?: 'material' | 'off', 
 /**
- * solver only: forced wins and losses proven beside the tree; auto: where the material is counted. Default `auto`.
+ * solver only: forced wins and losses proven beside the tree; auto: where the material is counted, unless the game ends at a set length. Default `auto`.
  */
 tactics?: boolean | 'on' | 'off' | 'auto', 
 /**

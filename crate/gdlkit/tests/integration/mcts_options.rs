@@ -197,3 +197,22 @@ fn greedy_auto_drops_greedy_playouts_where_most_moves_can_end_the_game() {
         assert!(on.contains("greedy"), "{game}: {on}");
     }
 }
+
+#[test]
+fn a_game_of_a_set_length_drops_greedy_playouts_and_the_check() {
+    // Reversi ends when the board is full: no playout ends before the
+    // last plies, so greedy steps and the tactical check find nothing
+    // until then. Breakthrough ends anywhere and keeps both.
+    for (game, kept) in [("reversi", false), ("breakthrough", true)] {
+        let name = build(game, "mcts-solver:ms=50").unwrap();
+        assert!(name.contains("material"), "{game}: {name}");
+        for option in ["greedy", "tactics"] {
+            assert_eq!(name.contains(option), kept, "{game}: {name}");
+        }
+        let on = build(game, "mcts-solver:greedy=on,tactics=on,ms=50").unwrap();
+        assert!(
+            on.contains("greedy") && on.contains("tactics"),
+            "{game}: {on}"
+        );
+    }
+}

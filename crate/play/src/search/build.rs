@@ -138,10 +138,20 @@ pub fn solver_config<M: StateMachine>(
     m: &mut M,
     seed: u64,
 ) -> Result<mcts::solver::Config, SearchError> {
+    // Random playouts' lengths, for what is left to `auto`.
+    let auto = s.greedy.is_none() || s.tactics.is_none();
+    let lengths = match auto || matches!(s.exploration, Exploration::Auto) {
+        true => Some(mcts::solver::Lengths::measure(m, seed, 200, 300.0)?),
+        false => None,
+    };
+    // A game that ends at a set length (reversi) has no win to take nor
+    // to prove before its last plies: there greedy steps and the check
+    // cost playouts for nothing (BENCHMARKS.md).
+    let fixed = lengths.is_some_and(|l| l.fixed());
     // greedy=auto: unless greedy playouts are dear in this game.
     let greedy = match s.greedy {
         Some(on) => on,
-        None => mcts::solver::auto_greedy(m, seed, 100, 300.0)?,
+        None => !fixed && mcts::solver::auto_greedy(m, seed, 100, 300.0)?,
     };
     let material = if s.material {
         solver_material(program, m, seed, greedy)?
@@ -153,7 +163,7 @@ pub fn solver_config<M: StateMachine>(
     // Sancho it doubled the score in breakthrough; in connect four, where
     // its thread grows the tree instead, the series scored less with it
     // (BENCHMARKS.md).
-    let tactics = s.tactics.unwrap_or(counted);
+    let tactics = s.tactics.unwrap_or(counted && !fixed);
     // transpositions=auto: one node per state where no material is
     // counted (a node's material shift depends on the move into it).
     // Against Sancho in connect four (BENCHMARKS.md).
@@ -165,7 +175,10 @@ pub fn solver_config<M: StateMachine>(
     let choke = s.choke.unwrap_or(counted);
     let exploration = match s.exploration {
         Exploration::Fixed(c) => c,
-        Exploration::Auto => mcts::solver::auto_exploration(m, seed, counted, 200, 300.0)?,
+        Exploration::Auto => {
+            let lengths = lengths.expect("measured for c=auto");
+            mcts::solver::auto_exploration(&lengths, counted)
+        }
     };
     Ok(mcts::solver::Config {
         budget: s.budget,

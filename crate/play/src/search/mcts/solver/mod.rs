@@ -81,7 +81,7 @@ use crate::search::mcts::tactics::{self, Proofs};
 use crate::search::parallel::{has_threads, run_all, worker_seed, Job};
 use crate::search::{searched_move, since, Budget, Limit, Player, SearchResult, Stats};
 use crate::terms::TermId;
-pub use auto::{auto_exploration, auto_greedy};
+pub use auto::{auto_exploration, auto_greedy, Lengths};
 use rustc_hash::FxHashSet;
 use std::hash::Hash;
 use std::sync::atomic::{AtomicBool, Ordering};
