@@ -547,7 +547,7 @@ pub const PLAYERS: &[PlayerInfo] = &[
         "mcts-solver",
         "MCTS-Solver",
         false,
-        "the default player (the strongest by measurement, BENCHMARKS.md): mcts with solver=on, greedy=auto (greedy playouts unless they cost more than 20 successor states a step), eval=material (counted only where the pieces tell something of the outcome) and tactics=auto (forced wins and losses proven on a thread beside the tree, full width then by proof numbers, where the material is counted), moves into proven losses choked off where the material is counted (choke=auto), and one node per state where no material is counted (transpositions=auto); takes the options of mcts with solver=on, e.g. greedy=off, eval=off, tactics=on|off, c, threads|cores",
+        "the default player (the strongest by measurement, BENCHMARKS.md): mcts with solver=on, greedy=auto (greedy playouts unless they cost more than 20 successor states a step or the game ends at a set length), eval=material (counted only where the pieces tell something of the outcome) and tactics=auto (forced wins and losses proven on a thread beside the tree, full width then by proof numbers, where the material is counted, unless the game ends at a set length), moves into proven losses choked off where the material is counted (choke=auto), and one node per state where no material is counted (transpositions=auto); takes the options of mcts with solver=on, e.g. greedy=off, eval=off, tactics=on|off, c, threads|cores",
     ),
     player(
         "coolerjo",
