@@ -24,6 +24,10 @@ pub struct BenchArgs {
     /// Time a heuristic's evaluations instead of playouts
     #[arg(long, value_name = "H")]
     heuristic: Option<String>,
+    /// Greedy playouts, as the default player plays them (a lone mover
+    /// takes a move known to win), instead of random ones
+    #[arg(long)]
+    greedy: bool,
     #[command(flatten)]
     engine: EngineArg,
     #[command(flatten)]
@@ -57,6 +61,7 @@ pub fn run(args: BenchArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32
     let mut rng = fastrand::Rng::with_seed(seed);
     let init = m.initial_state().map_err(err)?;
     let (mut playouts, mut states) = (0u64, 0u64);
+    let mut enders = args.greedy.then(crate::reasoner::greedy::Enders::default);
     let start = now_ms();
     let budget = seconds * 1000.0;
     let mut elapsed = 0.0;
@@ -80,8 +85,16 @@ pub fn run(args: BenchArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32
         let batch_start = elapsed;
         for _ in 0..n {
             // The goals at the end, as a player (and gdl-perf) asks them.
-            let (p, _) = m.scored_playout(&init, &mut rng, 10_000).map_err(err)?;
-            states += p.steps as u64 + 1;
+            let steps = match &mut enders {
+                None => {
+                    m.scored_playout(&init, &mut rng, 10_000)
+                        .map_err(err)?
+                        .0
+                        .steps
+                }
+                Some(enders) => greedy_scored(&mut m, &init, &mut rng, enders).map_err(err)?,
+            };
+            states += steps as u64 + 1;
         }
         playouts += n;
         elapsed = now_ms() - start;
@@ -100,6 +113,10 @@ pub fn run(args: BenchArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32
         "load_ms": load_ms,
     });
     let obj = report.as_object_mut().expect("object");
+    if let Some(enders) = &enders {
+        // Successor states a greedy step computed besides the playout's own.
+        obj.insert("greedy_tries".into(), json!(enders.tries));
+    }
     if let Some(why) = m.fallback() {
         obj.insert("fallback".into(), json!(why));
     }
@@ -134,6 +151,21 @@ pub fn run(args: BenchArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32
     }
     out.stdout = format!("{report}\n");
     Ok(EXIT_OK)
+}
+
+/// One greedy playout from `init` and its goals at the end (as the
+/// default player asks them); the joint moves made.
+fn greedy_scored(
+    m: &mut crate::Engine,
+    init: &<crate::Engine as StateMachine>::State,
+    rng: &mut fastrand::Rng,
+    enders: &mut crate::reasoner::greedy::Enders,
+) -> Result<usize, crate::EvalError> {
+    let p = m.greedy_playout(init, rng, 10_000, enders)?;
+    if p.terminal {
+        m.goal_values(&p.state)?;
+    }
+    Ok(p.steps)
 }
 
 /// `--heuristic H`: evaluations per second of a heuristic on the

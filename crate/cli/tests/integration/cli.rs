@@ -290,3 +290,27 @@ fn solve_spills_to_a_directory() {
     let both = cli(&["solve", "coins.kif", "--spill", &dir_arg, "--out", "x"]);
     assert_eq!(both.code, 2, "{}", both.stderr);
 }
+
+/// `bench --greedy` plays the default player's greedy playouts: once a
+/// playout has learnt a winning move, later ones try it, and the report
+/// counts those tries; random playouts report none.
+#[test]
+fn bench_greedy_counts_the_moves_it_tried_for_a_win() {
+    let game = include_str!("../../../../games/ticTacToe.kif");
+    let bench = |extra: &[&str]| {
+        let mut args: Vec<String> = ["bench", "t.kif", "--playouts", "300", "--engine", "fast"]
+            .iter()
+            .map(|a| a.to_string())
+            .collect();
+        args.extend(extra.iter().map(|a| a.to_string()));
+        let out = run(&args, &mut MemoryHost::with([("t.kif", game)]));
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        serde_json::from_str::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let greedy = bench(&["--greedy"]);
+    assert_eq!(greedy["playouts"], 300);
+    assert!(greedy["greedy_tries"].as_u64().unwrap() > 0, "{greedy}");
+    let random = bench(&[]);
+    assert_eq!(random["playouts"], 300);
+    assert!(random.get("greedy_tries").is_none(), "{random}");
+}
