@@ -1117,9 +1117,10 @@ auxiliaryAtoms: number,
  * rules kept as exclusions (ORs over prefixes and suffixes instead of
  * every pair, `exclusion.rs`) and rules of `k` distinct values kept as
  * counts (one "at least k" gate instead of every ordered choice,
- * `count.rs`).
+ * `count.rs`), and recursions that carry their answer through
+ * rewritten as folds (`fold.rs`).
  */
-auxiliaryRules: number, exclusions: number, countingRules: number, 
+auxiliaryRules: number, exclusions: number, countingRules: number, folds: number, 
 /**
  * The relations whose rules produced the most instances, most first.
  */

@@ -289,6 +289,25 @@ impl Engine {
         };
         Ok((p, goals))
     }
+
+    /// A greedy playout, the default player's (as
+    /// [`StateMachine::greedy_playout`], learning the moves that end games
+    /// into `enders`), and its goal values when it ends in a terminal state.
+    pub fn greedy_scored_playout(
+        &mut self,
+        state: &EngineState,
+        rng: &mut fastrand::Rng,
+        max_steps: usize,
+        enders: &mut crate::reasoner::greedy::Enders,
+    ) -> Result<(Playout<EngineState>, Option<RoleGoals>), EvalError> {
+        let p = StateMachine::greedy_playout(self, state, rng, max_steps, enders)?;
+        let goals = if p.terminal {
+            Some(StateMachine::goal_values(self, &p.state)?)
+        } else {
+            None
+        };
+        Ok((p, goals))
+    }
 }
 
 /// Each role's goal values in a state (as [`StateMachine::goal_values`]).

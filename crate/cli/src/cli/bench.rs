@@ -85,15 +85,11 @@ pub fn run(args: BenchArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32
         let batch_start = elapsed;
         for _ in 0..n {
             // The goals at the end, as a player (and gdl-perf) asks them.
-            let steps = match &mut enders {
-                None => {
-                    m.scored_playout(&init, &mut rng, 10_000)
-                        .map_err(err)?
-                        .0
-                        .steps
-                }
-                Some(enders) => greedy_scored(&mut m, &init, &mut rng, enders).map_err(err)?,
+            let played = match &mut enders {
+                None => m.scored_playout(&init, &mut rng, 10_000),
+                Some(enders) => m.greedy_scored_playout(&init, &mut rng, 10_000, enders),
             };
+            let steps = played.map_err(err)?.0.steps;
             states += steps as u64 + 1;
         }
         playouts += n;
@@ -151,21 +147,6 @@ pub fn run(args: BenchArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32
     }
     out.stdout = format!("{report}\n");
     Ok(EXIT_OK)
-}
-
-/// One greedy playout from `init` and its goals at the end (as the
-/// default player asks them); the joint moves made.
-fn greedy_scored(
-    m: &mut crate::Engine,
-    init: &<crate::Engine as StateMachine>::State,
-    rng: &mut fastrand::Rng,
-    enders: &mut crate::reasoner::greedy::Enders,
-) -> Result<usize, crate::EvalError> {
-    let p = m.greedy_playout(init, rng, 10_000, enders)?;
-    if p.terminal {
-        m.goal_values(&p.state)?;
-    }
-    Ok(p.steps)
 }
 
 /// `--heuristic H`: evaluations per second of a heuristic on the

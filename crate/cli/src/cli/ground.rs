@@ -123,8 +123,8 @@ pub fn describe(path: &str, r: &GroundReport) -> String {
         let _ = writeln!(s, "  {:>8}  auxiliary (split rules)", r.auxiliary_atoms);
         let _ = writeln!(
             s,
-            "decomposed: {} auxiliary rules, {} exclusions, {} counting rules",
-            r.auxiliary_rules, r.exclusions, r.counting_rules
+            "decomposed: {} auxiliary rules, {} exclusions, {} counting rules, {} folds",
+            r.auxiliary_rules, r.exclusions, r.counting_rules, r.folds
         );
     }
     if !r.top_rules.is_empty() {

@@ -51,8 +51,8 @@ impl Shape {
 /// Networks under both sizes (nodes, base propositions) get the fast
 /// engine with no trial: on the corpus every such game measured at least
 /// 1.1× the interpreter, most 5-100× (BENCHMARKS.md "Choosing the
-/// engine"); the games measured slower have 20,000 nodes or more (merrills,
-/// amazonsTorus, racer, crisscross, ...) or 500 base propositions or more
+/// engine"); the games measured slower have 20,000 nodes or more
+/// (amazonsTorus, racer, crisscross, ...) or 500 base propositions or more
 /// (pancakes, snakeParallel).
 pub const TRIAL_MIN_NODES: usize = 20_000;
 pub const TRIAL_MIN_BASE: usize = 500;

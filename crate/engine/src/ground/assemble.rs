@@ -317,6 +317,7 @@ fn ground_stats(
         aux_rules: gp.aux_rules,
         exclusions: gp.exclusions,
         counting_rules: gp.counting_rules,
+        folds: gp.folds,
         instances: gp.inst.len(),
         literals: gp.inst.lits.len(),
         base: gp.fluents.len(),

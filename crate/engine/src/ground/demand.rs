@@ -16,8 +16,7 @@
 //!
 //! Chess's `threatened_with_capture ?player ?x ?y ?kx ?ky ?u ?v` is only
 //! asked for a legal move (u, v) → (x, y) and the king's cell, not for all
-//! 16^6 coordinate combinations; merrills' counting loop only for the
-//! counts reached from 0; mummymaze's static `direction-from` only for the
+//! 16^6 coordinate combinations; mummymaze's static `direction-from` only for the
 //! maze's cells, not all 50^4 index combinations.
 //!
 //! A static relation is restricted only when no rule negates it and every

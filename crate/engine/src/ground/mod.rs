@@ -35,6 +35,7 @@ pub mod engine;
 pub mod estimate;
 mod exclusion;
 mod factor;
+mod fold;
 mod grule;
 mod guards;
 pub mod instantiate;
@@ -130,6 +131,8 @@ pub struct GroundStats {
     pub exclusions: usize,
     /// Rules evaluated as counts, "at least k of" (`count.rs`).
     pub counting_rules: usize,
+    /// Recursions rewritten as folds (`fold.rs`).
+    pub folds: usize,
     pub instances: usize,
     pub literals: usize,
     pub base: usize,
@@ -184,6 +187,8 @@ pub struct GroundProgram {
     pub exclusions: usize,
     /// Rules evaluated as counts, "at least k of" (`count.rs`).
     pub counting_rules: usize,
+    /// Recursions rewritten as folds (`fold.rs`).
+    pub folds: usize,
     pub rounds: usize,
     pub peak_bytes: usize,
 }

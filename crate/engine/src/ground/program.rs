@@ -185,6 +185,7 @@ pub(super) fn ground_program_with(
         aux_rules: rs.aux,
         exclusions: exclusions.len(),
         counting_rules: rs.at_least.len(),
+        folds: rs.folds,
         rounds,
         peak_bytes,
     })

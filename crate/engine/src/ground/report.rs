@@ -164,10 +164,12 @@ pub struct GroundReport {
     /// rules kept as exclusions (ORs over prefixes and suffixes instead of
     /// every pair, `exclusion.rs`) and rules of `k` distinct values kept as
     /// counts (one "at least k" gate instead of every ordered choice,
-    /// `count.rs`).
+    /// `count.rs`), and recursions that carry their answer through
+    /// rewritten as folds (`fold.rs`).
     pub auxiliary_rules: usize,
     pub exclusions: usize,
     pub counting_rules: usize,
+    pub folds: usize,
     /// The relations whose rules produced the most instances, most first.
     pub top_rules: Vec<RuleCount>,
     pub network: Option<NetworkSize>,
@@ -290,6 +292,7 @@ fn stopped(
         auxiliary_rules: 0,
         exclusions: 0,
         counting_rules: 0,
+        folds: 0,
         top_rules: Vec::new(),
         network: None,
         hybrid: None,
@@ -389,6 +392,7 @@ fn counts(
         auxiliary_rules: gp.aux_rules,
         exclusions: gp.exclusions,
         counting_rules: gp.counting_rules,
+        folds: gp.folds,
         top_rules: top_rules(program, text, gp, names, line),
         network: None,
         hybrid: None,

@@ -35,6 +35,8 @@ pub struct RuleSet {
     /// The counting rules (`count.rs`) by their index in `rules`, with
     /// their `k`: instantiated as "at least `k` of the members".
     pub at_least: FxHashMap<usize, u32>,
+    /// Recursions rewritten as folds (`fold.rs`).
+    pub folds: usize,
 }
 
 /// How to ground: the default, or the second strategy tried when the
@@ -67,8 +69,15 @@ pub fn collect(c: &Compiled, strategy: Strategy, focus: Option<&[bool]>) -> Rule
     let mut is_static: Vec<bool> = (0..n).map(|r| c.class[r] == Class::Static).collect();
     let mut arity = c.arity.clone();
     let mut static_needed = vec![false; n];
-    let dynamic = dynamic_rules(c, &needed, &is_static, &mut static_needed);
+    let mut dynamic = dynamic_rules(c, &needed, &is_static, &mut static_needed);
     let protected = protect(c, &roots, &is_static, &mut static_needed);
+    // Folds (`fold.rs`); `GDLKIT_GROUND_NO_FOLDS` (native, a diagnostic)
+    // keeps the recursion as written.
+    let folds = if std::env::var_os("GDLKIT_GROUND_NO_FOLDS").is_none() {
+        super::fold::rewrite(&mut dynamic, &protected, &mut arity, &mut is_static)
+    } else {
+        0
+    };
     let static_roots: Vec<RelId> = (0..g.rels.len()).filter(|&r| static_needed[r]).collect();
     let strata_rules = static_rules(c, &g.closure(&static_roots));
     let (dynamic, strata_rules): (Vec<(GRule, Kind)>, _) = if strategy.demand {
@@ -135,6 +144,7 @@ pub fn collect(c: &Compiled, strategy: Strategy, focus: Option<&[bool]>) -> Rule
         static_strata,
         aux,
         at_least,
+        folds,
     }
 }
 

@@ -2,8 +2,7 @@
 //! (`crate/engine/src/engine/choice.rs`): the interpreter where the fast engine is
 //! clearly slower, the fast engine elsewhere. No timing is asserted: small
 //! networks get the fast engine without a trial (`needs_trial`), and the games checked
-//! after a trial are 2× (merrills, amazonsTorus) to 50× (the local game)
-//! apart.
+//! after a trial are 2× (amazonsTorus) to 50× (the local game) apart.
 
 use crate::common;
 
@@ -41,15 +40,14 @@ fn small_networks_get_the_fast_engine() {
     assert_eq!(ran, 3);
 }
 
-/// merrills (0.6-0.8×) and amazonsTorus (0.4×) ground but run slower on the
-/// fast engine. Grounding them takes 20-60 s under load, so this runs with
-/// `--ignored` (`cargo test --profile ci -p gdlkit --test integration engine_choice --
+/// amazonsTorus (0.4-0.9×) grounds but runs slower on the fast engine.
+/// Grounding it takes 20-60 s under load, so this runs with `--ignored`
+/// (`cargo test --profile ci -p gdlkit --test integration engine_choice --
 /// --ignored`).
 #[test]
 #[ignore]
-fn merrills_and_amazons_torus_get_the_interpreter() {
-    let Some(dir) =
-        corpus::shared_or_skip("engine_choice: merrills_and_amazons_torus_get_the_interpreter")
+fn amazons_torus_gets_the_interpreter() {
+    let Some(dir) = corpus::shared_or_skip("engine_choice: amazons_torus_gets_the_interpreter")
     else {
         return;
     };
@@ -57,7 +55,7 @@ fn merrills_and_amazons_torus_get_the_interpreter() {
         max_ms: 600_000.0,
         ..GroundBudget::default()
     };
-    for name in ["merrills", "amazonsTorus"] {
+    for name in ["amazonsTorus"] {
         let path = dir.join(format!("games/repository/{name}.kif"));
         let text = std::fs::read_to_string(&path).expect("corpus game");
         let auto = load_engine_with(&text, EngineChoice::Auto, budget).expect("valid");

@@ -244,11 +244,10 @@ const MIN_GAMES: usize = 300;
 const MIN_STATES: usize = 20;
 
 /// Corpus games that only the second grounding strategy grounds
-/// (`ground/demand.rs`: merrills over the atom budget, the amazons over
-/// the literal budget): they must ground and agree. The time budget is
-/// generous so the test does not depend on the load.
+/// (`ground/demand.rs`: the amazons over the literal budget): they must
+/// ground and agree. The time budget is generous so the test does not
+/// depend on the load.
 pub const GROUNDED_BY_DEMAND: &[&str] = &[
-    "merrills",
     "amazons",
     "amazonsSuicide",
     "amazonsTorus",
