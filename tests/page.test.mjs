@@ -1201,11 +1201,19 @@ test('instantiation: the panel shows the ground atoms Rust counts for tic-tac-to
   await boards.page.waitForSelector('.ground-panel .ground-subgames', { timeout: 60_000 });
   const listed = await boards.page.locator('.ground-panel .ground-subgames').textContent();
   assert.match(listed, new RegExp(`^Subgames: 2 independent parts \\(part 1: ${parts[0].base} base, ${parts[0].legals} legal, 2 roles moving; part 2: ${parts[1].base} base`));
+  // A count over a row of cells by a recursion: one fold, as Rust reports.
+  const counting = readFileSync(join(ROOT, 'crate', 'engine', 'testdata', 'fold_game.kif'), 'utf8');
+  assert.equal(groundReport(counting).folds, 1);
+  const fold = await open(`?view=editor&kif=${deflateSync(counting).toString('base64url')}`, { context });
+  await fold.page.locator('button', { hasText: 'Instantiation' }).click();
+  await fold.page.waitForSelector('.ground-panel .ground-decomposed', { timeout: 60_000 });
+  assert.match(await fold.page.locator('.ground-panel .ground-decomposed').textContent(), /; 1 recursion that carries its answer through, rewritten as a fold$/);
   assert.deepEqual(errors, []);
   assert.deepEqual(exploding.errors, []);
   assert.deepEqual(hybrid.errors, []);
   assert.deepEqual(flips.errors, []);
   assert.deepEqual(boards.errors, []);
+  assert.deepEqual(fold.errors, []);
   await context.close();
 });
 

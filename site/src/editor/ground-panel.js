@@ -123,6 +123,7 @@ function decomposedText(r) {
   const parts = [`${count(r.auxiliaryRules)} auxiliary rule${r.auxiliaryRules === 1 ? '' : 's'} split off long bodies`];
   if (r.exclusions) parts.push(`${count(r.exclusions)} "all but one" rule${r.exclusions === 1 ? '' : 's'} kept as prefix and suffix ORs`);
   if (r.countingRules) parts.push(`${count(r.countingRules)} rule${r.countingRules === 1 ? '' : 's'} of k distinct values kept as "at least k" gates`);
-  if (r.folds) parts.push(`${count(r.folds)} recursion${r.folds === 1 ? '' : 's'} carrying its answer through rewritten as a fold`);
+  if (r.folds === 1) parts.push('1 recursion that carries its answer through, rewritten as a fold');
+  else if (r.folds) parts.push(`${count(r.folds)} recursions that carry their answers through, rewritten as folds`);
   return parts.join('; ');
 }
