@@ -11,6 +11,21 @@ fn show(ts: &[TermId], store: &TermStore) -> Vec<String> {
     v
 }
 
+/// The strategies a rewrite must agree under: the default (first
+/// attempt), demand-driven (second) and guarded (third).
+pub fn strategies() -> [Strategy; 3] {
+    let demand = Strategy {
+        demand: true,
+        project_first: true,
+        ..Strategy::default()
+    };
+    let guarded = Strategy {
+        guards: true,
+        ..Strategy::default()
+    };
+    [Strategy::default(), demand, guarded]
+}
+
 /// What the states explored showed.
 #[derive(Default)]
 pub struct Seen {

@@ -479,16 +479,7 @@ mod tests {
             .expect("grounds");
         // `other` and `watched`.
         assert_eq!(gp.exclusions, 2);
-        let guarded = Strategy {
-            guards: true,
-            ..Strategy::default()
-        };
-        let demand = Strategy {
-            demand: true,
-            project_first: true,
-            ..Strategy::default()
-        };
-        for strategy in [Strategy::default(), guarded, demand] {
+        for strategy in crate::ground::agreement::strategies() {
             let states = agrees_on_every_state(strategy);
             assert!(states >= 200, "only {states} states");
         }

@@ -1,4 +1,4 @@
-use crate::ground::agreement::agrees_on_every_state;
+use crate::ground::agreement::{agrees_on_every_state, strategies};
 use crate::ground::{ground_program_with_strategy, rules::Strategy, Budget};
 
 const GAME: &str = include_str!("../../../testdata/counting_game.kif");
@@ -12,16 +12,7 @@ fn counting_rules_are_rewritten_and_agree_with_the_interpreter() {
     assert_eq!(gp.counting_rules, 2);
     let ks: Vec<u32> = gp.inst.at_least.iter().map(|&(_, k)| k).collect();
     assert!(ks.contains(&2) && ks.contains(&3), "{ks:?}");
-    let demand = Strategy {
-        demand: true,
-        project_first: true,
-        ..Strategy::default()
-    };
-    let guarded = Strategy {
-        guards: true,
-        ..Strategy::default()
-    };
-    for strategy in [Strategy::default(), demand, guarded] {
+    for strategy in strategies() {
         let seen = agrees_on_every_state(GAME, strategy);
         assert!(seen.states >= 400, "only {} states", seen.states);
         // Both counts hold somewhere: a pass is legal, a goal is won.

@@ -1,4 +1,4 @@
-use crate::ground::agreement::agrees_on_every_state;
+use crate::ground::agreement::{agrees_on_every_state, strategies};
 use crate::ground::report::{report, Outcome};
 use crate::ground::{ground_program_with_strategy, rules::Strategy, Budget};
 
@@ -8,16 +8,7 @@ const GAME: &str = include_str!("../../../testdata/fold_game.kif");
 /// network answers as the interpreter in every reachable state.
 #[test]
 fn folds_are_rewritten_and_agree_with_the_interpreter() {
-    let demand = Strategy {
-        demand: true,
-        project_first: true,
-        ..Strategy::default()
-    };
-    let guarded = Strategy {
-        guards: true,
-        ..Strategy::default()
-    };
-    for strategy in [Strategy::default(), demand, guarded] {
+    for strategy in strategies() {
         let program = crate::parse_program(GAME);
         let gp =
             ground_program_with_strategy(&program, Budget::default(), strategy).expect("grounds");
