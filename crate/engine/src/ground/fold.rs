@@ -122,8 +122,6 @@ impl Fold {
     /// The rules with the fold's replaced by `F`'s and `A`'s and its calls
     /// by `A`; `None` where a head cannot be matched with the entry here.
     fn apply(&self, rules: &[GRule], f: RelId, a: RelId) -> Option<Vec<GRule>> {
-        let pick =
-            |ps: &[Pat], at: &[usize]| -> Vec<Pat> { at.iter().map(|&k| ps[k].clone()).collect() };
         let mut out = Vec::with_capacity(rules.len() + 4);
         for r in rules {
             if r.head_rel != self.rel {
@@ -145,17 +143,18 @@ impl Fold {
                 }
                 None => (a, pick(&r.head, &self.answer), r.body.clone()),
             };
+            let head_inputs = pick(&r.head, &self.inputs);
             let with = |head: Vec<Pat>, body: Vec<GLit>| GRule {
                 head_rel,
                 head,
                 body,
                 num_vars: r.num_vars,
             };
-            if let Some(theta) = match_all(&pick(&r.head, &self.inputs), &self.entry)? {
+            if let Some(theta) = match_all(&head_inputs, &self.entry)? {
                 let body = body.iter().map(|l| subst_lit(l, &theta)).collect();
                 out.push(with(head.iter().map(|p| subst(p, &theta)).collect(), body));
             }
-            let mut further = vec![GLit::Pos(f, pick(&r.head, &self.inputs))];
+            let mut further = vec![GLit::Pos(f, head_inputs)];
             further.extend(body);
             out.push(with(head, further));
         }
@@ -168,7 +167,7 @@ impl Fold {
             match l {
                 GLit::Pos(x, ps) | GLit::Neg(x, ps) if *x == self.rel => {
                     *x = a;
-                    *ps = self.answer.iter().map(|&k| ps[k].clone()).collect();
+                    *ps = pick(ps, &self.answer);
                 }
                 _ => {}
             }
@@ -273,7 +272,7 @@ fn one_entry(rules: &[GRule], l: RelId, inputs: &[usize]) -> Option<Vec<Pat>> {
             if *x != l {
                 continue;
             }
-            let e: Vec<Pat> = inputs.iter().map(|&k| ps[k].clone()).collect();
+            let e = pick(ps, inputs);
             let mut vars = Vec::new();
             e.iter().for_each(|p| pat_vars(p, &mut vars));
             if !vars.is_empty() || entry.as_ref().is_some_and(|old| *old != e) {
@@ -283,6 +282,11 @@ fn one_entry(rules: &[GRule], l: RelId, inputs: &[usize]) -> Option<Vec<Pat>> {
         }
     }
     entry
+}
+
+/// The patterns at positions `at`, in that order.
+fn pick(ps: &[Pat], at: &[usize]) -> Vec<Pat> {
+    at.iter().map(|&k| ps[k].clone()).collect()
 }
 
 /// A substitution of variables by ground patterns.
