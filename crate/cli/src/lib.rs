@@ -7,8 +7,7 @@ pub mod library;
 
 // The layers below under their own names, as every command reads them.
 use gdlkit_engine::{
-    clock, ground, job, load_game, memory, playouts, reasoner, replay, Engine, EngineChoice,
-    EvalError, Game, Interpreter,
+    clock, ground, job, memory, playouts, reasoner, replay, Engine, EngineChoice, EvalError, Game,
 };
 use gdlkit_ggp::{ggp, repository};
 use gdlkit_lang::{check_text, diagnostic, fix, format, program, syntax, Program, Severity};

@@ -4,7 +4,7 @@
 //! a small game's ground rules. Text or JSON.
 
 use super::options::{FormatArg, SecondsArg};
-use super::{load, Fail, Host, Output, EXIT_OK};
+use super::{read_checked, Fail, Host, Output, EXIT_OK};
 use crate::ground::estimate::short;
 use crate::ground::report::{self, GroundReport, Outcome};
 use std::fmt::Write as _;
@@ -29,7 +29,7 @@ pub struct GroundArgs {
 }
 
 pub fn run(args: GroundArgs, host: &mut dyn Host, out: &mut Output) -> Result<i32, Fail> {
-    let (text, _) = load(host, &args.game)?;
+    let text = read_checked(host, &args.game)?;
     let program = gdlkit_lang::parse_program(&text);
     let mut budget = crate::ground::Budget::default();
     let seconds = args

@@ -244,17 +244,7 @@ pub fn load_game_within(
     choice: crate::EngineChoice,
     grounding_ms: f64,
 ) -> Result<(String, crate::Game), Fail> {
-    let text = read_game(host, path)?;
-    // What `check` rejects, no command runs (the exit codes agree).
-    let diags = crate::check_text(&text);
-    if crate::diagnostic::has_errors(&diags) {
-        let errors: Vec<_> = diags
-            .into_iter()
-            .filter(|d| d.severity == crate::Severity::Error)
-            .collect();
-        let rendered = crate::diagnostic::render(&errors, path, &text, false);
-        return Err(Fail::game(format!("{path} has errors:\n{rendered}")));
-    }
+    let text = read_checked(host, path)?;
     let mut budget = crate::ground::Budget::default();
     budget.max_ms = budget.max_ms.min(grounding_ms);
     match crate::Game::load_with(&text, choice, budget) {
@@ -266,14 +256,18 @@ pub fn load_game_within(
     }
 }
 
-/// Reads and loads a game; on errors, prints the diagnostics.
-pub fn load(host: &mut dyn Host, path: &str) -> Result<(String, crate::Interpreter), Fail> {
+/// Reads a game that `check` passes: what `check` rejects, no command
+/// runs (the exit codes agree), and the error lists its diagnostics.
+pub fn read_checked(host: &mut dyn Host, path: &str) -> Result<String, Fail> {
     let text = read_game(host, path)?;
-    match crate::load_game(&text) {
-        Ok(g) => Ok((text, g)),
-        Err(diags) => {
-            let rendered = crate::diagnostic::render(&diags, path, &text, false);
-            Err(Fail::game(format!("{path} has errors:\n{rendered}")))
-        }
+    let diags = crate::check_text(&text);
+    if crate::diagnostic::has_errors(&diags) {
+        let errors: Vec<_> = diags
+            .into_iter()
+            .filter(|d| d.severity == crate::Severity::Error)
+            .collect();
+        let rendered = crate::diagnostic::render(&errors, path, &text, false);
+        return Err(Fail::game(format!("{path} has errors:\n{rendered}")));
     }
+    Ok(text)
 }

@@ -16,6 +16,7 @@ fn gdlkit(args: &[&str]) -> Output {
         ("chess.kif", CHESS),
         ("twoBoards.kif", TWO_BOARDS),
         ("bad.kif", "(role x) (<= (legal x a) (true ?y"),
+        ("empty.kif", ""),
     ]);
     run(&args, &mut files)
 }
@@ -88,6 +89,24 @@ fn a_game_with_errors_is_an_error() {
     let out = gdlkit(&["ground", "bad.kif"]);
     assert_eq!(out.code, 1, "{}", out.stderr);
     assert!(out.stderr.contains("bad.kif"), "{}", out.stderr);
+}
+
+/// A file that parses but is no game (no roles, no `terminal`) is refused
+/// with the diagnostics `check` gives, not grounded to an empty network.
+#[test]
+fn a_file_check_rejects_is_not_grounded() {
+    for format in ["text", "json"] {
+        let out = gdlkit(&["ground", "empty.kif", "--format", format]);
+        let check = gdlkit(&["check", "empty.kif"]);
+        assert_eq!((out.code, check.code), (1, 1), "{}", out.stderr);
+        assert!(out.stdout.is_empty(), "{}", out.stdout);
+        assert!(
+            out.stderr.contains("empty.kif:1:1: error[GDL060]"),
+            "{}",
+            out.stderr
+        );
+        assert!(check.stdout.contains("GDL060") || check.stderr.contains("GDL060"));
+    }
 }
 
 /// Two boards played at once: both formats list the same two subgames.
