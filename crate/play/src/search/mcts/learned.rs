@@ -24,6 +24,7 @@
 //! evaluation explains), on the other quarter. `auto` uses the evaluation
 //! only where that fit shows it predicts something.
 
+use super::latches::{Latches, Seen};
 use crate::clock::now_ms;
 use crate::evaluation::Heuristic;
 use crate::reasoner::greedy::Enders;
@@ -71,6 +72,8 @@ pub struct LearnedEval {
     /// A material evaluation's pieces: none where their numbers follow
     /// the ply.
     pub material: Option<Material>,
+    /// The latched pieces seen in the playouts, if any favour a role.
+    pub latches: Option<Latches>,
 }
 
 /// The pieces of a material evaluation: each piece fluent's kind, and per
@@ -125,6 +128,9 @@ pub fn displace(value: f64, h: f64) -> f64 {
 
 /// A sampled state and the rewards at its playout's end.
 struct Sample {
+    /// The playout it was taken in.
+    playout: usize,
+    /// Sorted.
     fluents: Vec<TermId>,
     rewards: Vec<f64>,
     /// Joint moves from the initial state.
@@ -171,7 +177,7 @@ impl LearnedEval {
             spent < max_ms || (playouts < MIN_PLAYOUTS && spent < 4.0 * max_ms)
         };
         while playouts < max_playouts && more(playouts, now_ms() - t0) {
-            let samples = sampled_playout(m, &root, policy, chunk)?;
+            let samples = sampled_playout(m, &root, policy, chunk, playouts)?;
             if playouts % 4 == 3 {
                 test.extend(samples);
             } else {
@@ -191,6 +197,7 @@ impl LearnedEval {
             fit: f64::INFINITY,
             playouts,
             material: None,
+            latches: find_latches(&train, &test, roles),
         };
         let mut sides = Vec::new();
         for r in 0..roles {
@@ -325,6 +332,7 @@ fn sampled_playout<M: StateMachine>(
     root: &M::State,
     policy: &mut Policy,
     chunk: usize,
+    playout: usize,
 ) -> Result<Vec<Sample>, EvalError> {
     let mut seen = Vec::new();
     let mut state = root.clone();
@@ -338,6 +346,7 @@ fn sampled_playout<M: StateMachine>(
             return Ok(seen
                 .into_iter()
                 .map(|(ply, fluents)| Sample {
+                    playout,
                     fluents,
                     rewards: r.clone(),
                     ply,
@@ -348,10 +357,24 @@ fn sampled_playout<M: StateMachine>(
             // Stuck (a role without moves) or endless: no label.
             return Ok(Vec::new());
         }
-        seen.push((total, m.fluents(&p.state)));
+        let mut fluents = m.fluents(&p.state);
+        fluents.sort_unstable();
+        seen.push((total, fluents));
         state = p.state;
         step = chunk;
     }
+}
+
+/// The latches of the samples (each list in playout order).
+fn find_latches(train: &[Sample], test: &[Sample], roles: usize) -> Option<Latches> {
+    let seen: Vec<Seen> = (train.iter().chain(test))
+        .map(|s| Seen {
+            playout: s.playout,
+            fluents: &s.fluents,
+            rewards: &s.rewards,
+        })
+        .collect();
+    Latches::find(&seen, roles)
 }
 
 /// Each fluent's weight for role `r`: its samples' mean reward less the
@@ -543,6 +566,35 @@ mod tests {
         assert!((fit - 1.0).abs() < 1e-12);
         // Rewards that do not vary: nothing to explain.
         assert_eq!(fit_line(&xs, &[0.5; 4]).1, 0.0);
+    }
+
+    #[test]
+    fn reversis_latched_pieces_are_its_corners_for_their_colour() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../games/reversi.kif");
+        let text = std::fs::read_to_string(path).expect("the game file");
+        let mut m = load_engine(&text, EngineChoice::Fast).expect("the game grounds");
+        let mut policy = Policy::new(3, false);
+        let eval = LearnedEval::learn(&mut m, &mut policy, 60_000.0, 1500)
+            .unwrap()
+            .expect("reversi's playouts end");
+        let latches = eval.latches.expect("corners are latched");
+        let roles: Vec<String> = m.roles().iter().map(|&r| m.terms().display(r)).collect();
+        let mut found = Vec::new();
+        for (&f, &r) in &latches.owner {
+            let shown = m.terms().display(f);
+            // The project's reversi is played on six by six cells.
+            let corner = ["1 1", "1 6", "6 1", "6 6"]
+                .iter()
+                .any(|c| shown.contains(c));
+            assert!(
+                corner && shown.ends_with(&format!("{})", roles[r])),
+                "{shown} for {}",
+                roles[r]
+            );
+            found.push(shown);
+        }
+        // Four corners, two colours: nearly all seen within the playouts.
+        assert!(found.len() >= 6, "{found:?}");
     }
 
     #[test]

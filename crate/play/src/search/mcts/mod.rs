@@ -7,6 +7,7 @@
 //! ([`tactics`], with proof-number search: [`proof_number`]) and the
 //! material learnt from playouts that the solver counts ([`learned`]).
 
+pub mod latches;
 pub mod learned;
 pub mod proof_number;
 pub mod root;

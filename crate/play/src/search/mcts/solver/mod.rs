@@ -52,7 +52,11 @@
 //!   rewards are not shifted. The decisive-move check, which makes the
 //!   mover's child states anyway, also seeds the captures: tried before
 //!   the other untried moves, with the node's mean displaced alike counted
-//!   in their means as `SEED_WEIGHT` visits.
+//!   in their means as `SEED_WEIGHT` visits. A move that gains a latched
+//!   piece ([`super::latches`]: one no playout removed, that favours its
+//!   owner, as reversi's corners) is seeded as a win for the mover instead
+//!   (after Sancho's majority heuristic), one that lets another role gain
+//!   more as a loss.
 //! - **The tactical check** (`tactics=on`; in `mcts-solver` `auto`, on
 //!   where the material is counted): forced
 //!   wins and losses at the root proven by [`super::tactics`] on a thread
@@ -453,6 +457,7 @@ where
         }
         let options = [
             (cfg.material.is_some(), "material"),
+            (learnt(cfg).is_some_and(|e| e.latches.is_some()), "latches"),
             (cfg.greedy, "greedy"),
             (cfg.tactics, "tactics"),
             (cfg.transpositions, "transpositions"),

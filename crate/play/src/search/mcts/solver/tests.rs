@@ -745,8 +745,8 @@ fn captures_are_seeded_and_tried_first() {
     tree.settle(
         0,
         Checked {
-            win: None,
             captures: alike,
+            ..Checked::default()
         },
     );
     let arms = &tree.nodes[0].arms[0];
@@ -758,8 +758,8 @@ fn captures_are_seeded_and_tried_first() {
     tree.settle(
         0,
         Checked {
-            win: None,
             captures,
+            ..Checked::default()
         },
     );
     let arms = &tree.nodes[0].arms[0];
@@ -772,6 +772,49 @@ fn captures_are_seeded_and_tried_first() {
     // Role 1 losing as much is displaced the other way.
     assert!(Exchange::displace(0.5, 1, 0.1, 20.0) < 0.5);
     assert!((Exchange::displace(0.5, 1, 0.1, 20.0) + seed - 1.0).abs() < 1e-6);
+}
+
+#[test]
+fn latched_gains_are_seeded_as_wins_and_tried_first() {
+    let mut m = take_away(4);
+    let s0 = m.initial_state().unwrap();
+    let mut tree = Searcher::new(cfg(1));
+    tree.nodes
+        .push(Searcher::make_node(&mut m, s0, &cfg(1), None).unwrap());
+    // Both moves gain a latched piece (connect four): nothing told apart.
+    let alike = Checked {
+        latched: vec![1, 1],
+        ..Checked::default()
+    };
+    tree.settle(0, alike);
+    assert!(tree.nodes[0].arms[0].iter().all(|a| a.seed.is_nan()));
+    // The second gains one (a corner), over a capture's seed of the first.
+    let corner = Checked {
+        captures: vec![(0.1, 20.0), (0.0, 20.0)],
+        latched: vec![0, 1],
+        ..Checked::default()
+    };
+    tree.settle(0, corner);
+    let arms = &tree.nodes[0].arms[0];
+    assert_eq!(arms[1].seed, 1.0, "the latched piece is seeded as a win");
+    assert!(arms[0].seed < 1.0, "the capture keeps its own seed");
+    let mut rng = fastrand::Rng::with_seed(1);
+    assert_eq!(tree.select(0, 0, &mut rng), 1, "the latched piece first");
+    // A move that lets another role gain more is seeded as a loss.
+    let given = Checked {
+        latched: vec![-1, 0],
+        ..Checked::default()
+    };
+    tree.settle(0, given);
+    assert_eq!(tree.nodes[0].arms[0][0].seed, 0.0);
+}
+
+#[test]
+fn the_latched_lead_is_the_movers_gain_less_the_best_other() {
+    assert_eq!(lead_gained(0, &[1, 2], &[2, 2]), 1);
+    assert_eq!(lead_gained(1, &[1, 2], &[2, 2]), -1);
+    assert_eq!(lead_gained(0, &[0, 0, 0], &[1, 0, 2]), -1);
+    assert_eq!(lead_gained(2, &[0, 0, 0], &[1, 0, 2]), 1);
 }
 
 #[test]

@@ -5,7 +5,7 @@
 use super::exchange::Exchange;
 use super::Config;
 use crate::reasoner::{only_mover, rewards, EvalError, StateMachine};
-use crate::search::mcts::learned::Material;
+use crate::search::mcts::learned::LearnedEval;
 use crate::search::mcts::root::{choose, RootStats, WIN};
 use crate::terms::TermId;
 use rustc_hash::{FxHashMap, FxHasher};
@@ -186,36 +186,43 @@ pub(super) enum End<S> {
 
 /// What a node's check found: a decisive move with its goals, and with
 /// material, per move of the mover the change of role 0's balance and the
-/// pieces on the board after it.
+/// pieces on the board after it, and the latched pieces the mover gains
+/// beyond any other role.
 #[derive(Default)]
 pub(super) struct Checked {
     pub(super) win: Option<(u16, Vec<f64>)>,
     pub(super) captures: Vec<(f64, f64)>,
+    pub(super) latched: Vec<i32>,
 }
 
-/// The material counted, if any.
-pub(super) fn material(cfg: &Config) -> Option<&Material> {
-    cfg.material.as_ref().and_then(|e| e.material.as_ref())
+/// What the material's playouts learnt, where the material is counted.
+pub(super) fn learnt(cfg: &Config) -> Option<&LearnedEval> {
+    cfg.material.as_deref()
 }
 
 /// Decisive moves: where one role moves, each of its moves is tried once;
 /// the first that ends the game with the mover's top reward wins, with the
 /// goals. Done on a node's second visit, so leaves visited once never pay
-/// for it; the parent then sees a proven loss (anti-decisive). With
-/// `material`, each move's change of role 0's balance is noted from the
-/// same successor states.
+/// for it; the parent then sees a proven loss (anti-decisive). With what
+/// the material's playouts learnt, `eval`, each move's change of role 0's
+/// balance and of the latched pieces are noted from the same successor
+/// states.
 pub(super) fn check_node<M: StateMachine>(
     m: &mut M,
     state: &M::State,
     legal: &[Vec<TermId>],
-    material: Option<&Material>,
+    eval: Option<&LearnedEval>,
 ) -> Result<Checked, EvalError> {
     let Some(r) = only_mover(legal) else {
         return Ok(Checked::default());
     };
-    let before = material.map(|mat| mat.balance(&m.fluents(state), 0).0);
+    let material = eval.and_then(|e| e.material.as_ref());
+    let latches = eval.and_then(|e| e.latches.as_ref());
+    let fluents = eval.map(|_| m.fluents(state)).unwrap_or_default();
+    let before = material.map(|mat| mat.balance(&fluents, 0).0);
+    let held = latches.map(|l| l.counts(&fluents, legal.len()));
     let mut joint: Vec<TermId> = legal.iter().map(|l| l[0]).collect();
-    let mut captures = Vec::new();
+    let (mut captures, mut latched) = (Vec::new(), Vec::new());
     for (i, &mv) in legal[r].iter().enumerate() {
         joint[r] = mv;
         let next = m.next_state(state, &joint)?;
@@ -224,19 +231,71 @@ pub(super) fn check_node<M: StateMachine>(
             if goals.get(r).is_some_and(|&g| g >= WIN) {
                 return Ok(Checked {
                     win: Some((i as u16, goals)),
-                    captures: Vec::new(),
+                    ..Checked::default()
                 });
             }
         }
-        if let (Some(mat), Some(before)) = (material, before) {
-            let (after, total) = mat.balance(&m.fluents(&next), 0);
-            captures.push((after - before, total));
+        let Some(eval) = eval else { continue };
+        let after = m.fluents(&next);
+        if let (Some(mat), Some(before)) = (&eval.material, before) {
+            let (balance, total) = mat.balance(&after, 0);
+            captures.push((balance - before, total));
+        }
+        if let (Some(l), Some(held)) = (&eval.latches, &held) {
+            latched.push(lead_gained(r, held, &l.counts(&after, held.len())));
         }
     }
     Ok(Checked {
         win: None,
         captures,
+        latched,
     })
+}
+
+/// Seeds role `r`'s captures at a node: its mean so far, displaced by
+/// what each capture gains or loses. Where every move changes the balance
+/// alike (a piece dropped in connect four) there is nothing to tell the
+/// moves apart by.
+fn seed_captures(arms: &mut [Arm], r: usize, captures: &[(f64, f64)]) {
+    let gains = captures.iter().map(|c| c.0);
+    let spread = gains.clone().fold(f64::MIN, f64::max) - gains.fold(f64::MAX, f64::min);
+    if spread <= 1e-9 {
+        return;
+    }
+    let (n, sum) = arms
+        .iter()
+        .fold((0, 0.0), |(n, s), a| (n + a.visits, s + a.total));
+    let mean = if n > 0 { sum / n as f64 } else { 0.5 };
+    for (arm, &(gain, total)) in arms.iter_mut().zip(captures) {
+        if gain.abs() > 1e-9 {
+            arm.seed = Exchange::displace(mean, r, gain, total) as f32;
+        }
+    }
+}
+
+/// Seeds the moves that gain a latched piece (reversi's corners) as wins
+/// for the mover, and those that let another role gain more as losses,
+/// as Sancho's majority heuristic does; overrides a capture's seed. Where
+/// every move gains alike (connect four's pieces all stay) nothing is
+/// told apart.
+fn seed_latched(arms: &mut [Arm], latched: &[i32]) {
+    let (lo, hi) = (latched.iter().min(), latched.iter().max());
+    if lo == hi {
+        return;
+    }
+    for (arm, &gain) in arms.iter_mut().zip(latched) {
+        if gain != 0 {
+            arm.seed = if gain > 0 { 1.0 } else { 0.0 };
+        }
+    }
+}
+
+/// The latched pieces role `r` gained from `before` to `after`, less the
+/// most any other role gained.
+pub(super) fn lead_gained(r: usize, before: &[i32], after: &[i32]) -> i32 {
+    let gain = |i: usize| after[i] - before[i];
+    let others = (0..before.len()).filter(|&i| i != r).map(gain).max();
+    gain(r) - others.unwrap_or(0)
 }
 
 impl<S: Clone + Eq + Hash + Send + 'static> Searcher<S> {
@@ -446,16 +505,13 @@ impl<S: Clone + Eq + Hash + Send + 'static> Searcher<S> {
         id: u32,
     ) -> Result<(), EvalError> {
         let node = &self.nodes[id as usize];
-        let eval = self.cfg.material.clone();
-        let material = eval.as_ref().and_then(|e| e.material.as_ref());
-        let found = check_node(m, &node.state, &node.legal, material)?;
+        let found = check_node(m, &node.state, &node.legal, learnt(&self.cfg))?;
         self.settle(id, found);
         Ok(())
     }
 
     /// Marks node `id` checked for a decisive move, and proven by the one
-    /// found; otherwise seeds the mover's captures: the node's mean for
-    /// the mover so far, displaced by what each capture gains or loses.
+    /// found; otherwise seeds the mover's captures and latched pieces.
     pub(super) fn settle(&mut self, id: u32, found: Checked) {
         let node = &mut self.nodes[id as usize];
         node.checked = true;
@@ -465,23 +521,11 @@ impl<S: Clone + Eq + Hash + Send + 'static> Searcher<S> {
             node.winning = Some(i);
             return;
         }
-        // Where every move changes the balance alike (a piece dropped in
-        // connect four) there is nothing to tell the moves apart by.
-        let gains = found.captures.iter().map(|c| c.0);
-        let spread = gains.clone().fold(f64::MIN, f64::max) - gains.fold(f64::MAX, f64::min);
-        let Some(r) = node.mover().filter(|_| spread > 1e-9) else {
+        let Some(r) = node.mover() else {
             return;
         };
-        let arms = &mut node.arms[r];
-        let (n, sum) = arms
-            .iter()
-            .fold((0, 0.0), |(n, s), a| (n + a.visits, s + a.total));
-        let mean = if n > 0 { sum / n as f64 } else { 0.5 };
-        for (arm, &(gain, total)) in arms.iter_mut().zip(&found.captures) {
-            if gain.abs() > 1e-9 {
-                arm.seed = Exchange::displace(mean, r, gain, total) as f32;
-            }
-        }
+        seed_captures(&mut node.arms[r], r, &found.captures);
+        seed_latched(&mut node.arms[r], &found.latched);
     }
 
     /// Role `r`'s move at `node`: an untried one (random) first, else UCB1,

@@ -128,7 +128,7 @@ impl Walker {
                         m,
                         &node.state,
                         &node.legal,
-                        material(cfg),
+                        learnt(cfg),
                     )?)),
                     false => None,
                 };
@@ -147,7 +147,7 @@ impl Walker {
                 )
             }
             Leaf::Check(id, state, legal) => {
-                let checked = check_node(m, &state, &legal, material(cfg))?;
+                let checked = check_node(m, &state, &legal, learnt(cfg))?;
                 let rewards = match &checked.win {
                     Some((_, goals)) => goals.clone(),
                     None => self.playout(m, &state, roles, cfg)?.0,
