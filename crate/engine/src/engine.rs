@@ -15,6 +15,7 @@ pub use crate::ground::estimate::{Estimate as GroundEstimate, RuleEstimate};
 use crate::ground::{self, BitState, Budget, FastEngine};
 pub use crate::ground::{Budget as GroundBudget, GroundStats};
 use crate::program::{parse_program, Program};
+use crate::reasoner::preferred::Preferred;
 use crate::reasoner::{
     content_keys, random_playout, EvalError, FluentState, Interpreter, Playout, StateMachine,
 };
@@ -603,6 +604,35 @@ impl StateMachine for Engine {
                     Some(mast),
                 )
             }
+        }
+    }
+
+    fn preferred(&self, moves: &[(usize, TermId)]) -> Preferred {
+        let mut p = Preferred::of(moves.iter().copied());
+        if let Engine::Fast(f) = self {
+            f.prefer_mask(&mut p);
+        }
+        p
+    }
+
+    fn preferring_playout(
+        &mut self,
+        state: &EngineState,
+        rng: &mut fastrand::Rng,
+        max_steps: usize,
+        prefer: &Preferred,
+    ) -> Result<Playout<EngineState>, EvalError> {
+        match self {
+            Engine::Fast(f) if !prefer.mask.is_empty() => {
+                let s = fast_state(f, state)?;
+                let (steps, terminal) = f.playout_preferring(&s, rng, max_steps, &prefer.mask);
+                Ok(Playout {
+                    state: EngineState::Bits(f.current_state()),
+                    steps,
+                    terminal,
+                })
+            }
+            _ => crate::reasoner::preferred::preferring_playout(self, state, rng, max_steps, prefer),
         }
     }
 

@@ -11,6 +11,7 @@ pub(crate) mod db;
 pub mod greedy;
 pub mod interpreter;
 pub mod mast;
+pub mod preferred;
 
 pub use crate::error::EvalError;
 pub use interpreter::{FluentState, Interpreter};
@@ -183,6 +184,29 @@ pub trait StateMachine {
         Self: Sized,
     {
         greedy::greedy_playout(self, state, rng, max_steps, enders, Some(mast))
+    }
+
+    /// The preference for these (role, move) pairs in
+    /// [`StateMachine::preferring_playout`] (the fast engine adds a mask
+    /// of its legal bits).
+    fn preferred(&self, moves: &[(usize, TermId)]) -> preferred::Preferred {
+        preferred::Preferred::of(moves.iter().copied())
+    }
+
+    /// A random playout in which each role takes a preferred move
+    /// whenever it has one ([`preferred::preferring_playout`]); the fast
+    /// engine plays it inside its network.
+    fn preferring_playout(
+        &mut self,
+        state: &Self::State,
+        rng: &mut fastrand::Rng,
+        max_steps: usize,
+        prefer: &preferred::Preferred,
+    ) -> Result<Playout<Self::State>, EvalError>
+    where
+        Self: Sized,
+    {
+        preferred::preferring_playout(self, state, rng, max_steps, prefer)
     }
 
     /// The slot of a role's move in `mast`, as the playouts above note it

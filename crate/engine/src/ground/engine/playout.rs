@@ -4,6 +4,7 @@
 use super::{BitState, FastEngine, DENSE_WORDS, V};
 use crate::ground::network::NONE;
 use crate::reasoner::mast::Mast;
+use crate::reasoner::preferred::Preferred;
 use crate::reasoner::EvalError;
 use crate::terms::TermId;
 use smallvec::SmallVec;
@@ -160,8 +161,8 @@ impl FastEngine {
         }
         // Halving did not pay in wasm (`bench/wasm-ab.mjs`, BENCHMARKS.md).
         match self.part == NONE {
-            true => self.playout_body::<false, false>(state, rng, max_steps),
-            false => self.playout_body::<false, true>(state, rng, max_steps),
+            true => self.playout_body::<false, false, false>(state, rng, max_steps, &[]),
+            false => self.playout_body::<false, true, false>(state, rng, max_steps, &[]),
         }
     }
 
@@ -178,22 +179,26 @@ impl FastEngine {
         max_steps: usize,
     ) -> (usize, bool) {
         match self.part == NONE {
-            true => self.playout_body::<true, false>(state, rng, max_steps),
-            false => self.playout_body::<true, true>(state, rng, max_steps),
+            true => self.playout_body::<true, false, false>(state, rng, max_steps, &[]),
+            false => self.playout_body::<true, true, false>(state, rng, max_steps, &[]),
         }
     }
 
     /// `HALVING`: bit counts are one instruction, so a move is selected by
     /// halving (see [`select`]). `SUB`: in a subgame, where a role without a
-    /// move there passes.
+    /// move there passes. `PREFER`: a role with a legal move in `prefer`
+    /// (a mask of the legal words, [`Self::prefer_mask`]) draws among those.
     #[inline(always)]
-    fn playout_body<const HALVING: bool, const SUB: bool>(
+    fn playout_body<const HALVING: bool, const SUB: bool, const PREFER: bool>(
         &mut self,
         state: &BitState,
         rng: &mut fastrand::Rng,
         max_steps: usize,
+        prefer: &[u64],
     ) -> (usize, bool) {
         self.at(state);
+        let first_word = self.legal_word[0] as usize;
+        let mut liked: SmallVec<[u64; 8]> = SmallVec::new();
         let mut nodes: SmallVec<[u32; 8]> = SmallVec::new();
         let terminal = self.t.terminal as usize;
         for steps in 0..=max_steps {
@@ -206,6 +211,7 @@ impl FastEngine {
             nodes.clear();
             let mut moved = false;
             for r in 0..self.t.roles.len() {
+                let at = self.legal_word[r] as usize - first_word;
                 let bits = self.legal_bits_in::<SUB>(r);
                 let n: usize = bits.iter().map(|w| w.count_ones() as usize).sum();
                 if n == 0 {
@@ -215,7 +221,19 @@ impl FastEngine {
                     continue; // a pass, in a subgame
                 }
                 moved = true;
-                let pick = select::<HALVING>(bits, crate::reasoner::random_index(rng, n));
+                let mut pick = usize::MAX;
+                if PREFER {
+                    let mask = &prefer[at..at + bits.len()];
+                    liked.clear();
+                    liked.extend(bits.iter().zip(mask).map(|(b, m)| b & m));
+                    let k: usize = liked.iter().map(|w| w.count_ones() as usize).sum();
+                    if k > 0 {
+                        pick = select::<HALVING>(&liked, crate::reasoner::random_index(rng, k));
+                    }
+                }
+                if pick == usize::MAX {
+                    pick = select::<HALVING>(bits, crate::reasoner::random_index(rng, n));
+                }
                 let i = self.t.legal_start[r] as usize + pick;
                 let node = self.t.legal_input[i];
                 if node != NONE {
@@ -228,6 +246,37 @@ impl FastEngine {
             self.play_step_in::<SUB>(&nodes);
         }
         (max_steps, false)
+    }
+
+    /// [`Self::playout`] where each role takes a move of `prefer` (a mask
+    /// of the legal words, [`Self::prefer_mask`]) whenever it has one.
+    pub fn playout_preferring(
+        &mut self,
+        state: &BitState,
+        rng: &mut fastrand::Rng,
+        max_steps: usize,
+        prefer: &[u64],
+    ) -> (usize, bool) {
+        match self.part == NONE {
+            true => self.playout_body::<false, false, true>(state, rng, max_steps, prefer),
+            false => self.playout_body::<false, true, true>(state, rng, max_steps, prefer),
+        }
+    }
+
+    /// Fills `prefer`'s mask: per legal word (from role 0's first), the
+    /// bits of its moves. A move never legal has no bit.
+    pub fn prefer_mask(&self, prefer: &mut Preferred) {
+        let words = self.legal_word[self.t.roles.len()] - self.legal_word[0];
+        let mut mask = vec![0u64; words as usize];
+        for &(r, mv) in &prefer.moves {
+            let Some(&i) = self.t.move_index.get(&(r as u32, mv)) else {
+                continue;
+            };
+            let pos = (i - self.t.legal_start[r]) as usize;
+            let word = (self.legal_word[r] - self.legal_word[0]) as usize + pos / 64;
+            mask[word] |= 1 << (pos % 64);
+        }
+        prefer.mask = mask;
     }
 
     /// The MAST slot of a role's move: its legal index (one slot past

@@ -10,9 +10,12 @@
 //! Its owner is the role whose mean reward is highest where it holds, by
 //! at least `MIN_LEAD` over the mean, while every other role's is below.
 
+use crate::reasoner::{only_mover, random_walk, EvalError, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
+/// Random playouts in which [`Latches::find_moves`] tries every move.
+const PROBES: usize = 24;
 /// Times a fluent must be seen to stay between samples of one playout.
 const MIN_STAYED: u32 = 50;
 /// How far above its overall mean an owner's mean reward must be where
@@ -31,6 +34,9 @@ pub struct Seen<'a> {
 #[derive(Debug, Default)]
 pub struct Latches {
     pub(super) owner: FxHashMap<TermId, usize>,
+    /// The moves that gain their role a latched piece wherever they are
+    /// legal ([`Latches::find_moves`]).
+    pub moves: Vec<(usize, TermId)>,
 }
 
 impl Latches {
@@ -63,7 +69,52 @@ impl Latches {
             .into_iter()
             .filter_map(|(f, lead)| owner_of(&lead).map(|r| (f, r)))
             .collect();
-        (!owner.is_empty()).then_some(Latches { owner })
+        (!owner.is_empty()).then_some(Latches {
+            owner,
+            moves: Vec::new(),
+        })
+    }
+
+    /// Notes in `moves` the moves that gained their role a latched piece
+    /// (beyond any other role) every time they were legal along
+    /// [`PROBES`] random playouts from `root`, and were legal at least
+    /// twice: reversi's corner moves, but not dots and boxes' lines, which
+    /// close a box only sometimes. Playouts take them where they can
+    /// (`solver/walker.rs`), so that leaving the opponent a corner costs
+    /// in a playout as it does in a game.
+    pub fn find_moves<M: StateMachine>(
+        &mut self,
+        m: &mut M,
+        root: &M::State,
+        rng: &mut fastrand::Rng,
+        max_steps: usize,
+    ) -> Result<(), EvalError> {
+        let mut seen: FxHashMap<(usize, TermId), (u32, u32)> = FxHashMap::default();
+        let roles = m.roles().len();
+        for _ in 0..PROBES {
+            random_walk(m, root, rng, max_steps, |m, s, legal, _| {
+                let Some(r) = only_mover(legal) else {
+                    return Ok(true);
+                };
+                let before = self.counts(&m.fluents(s), roles);
+                let mut joint: Vec<TermId> = legal.iter().map(|l| l[0]).collect();
+                for &mv in &legal[r] {
+                    joint[r] = mv;
+                    let next = m.next_state(s, &joint)?;
+                    let after = self.counts(&m.fluents(&next), roles);
+                    let e = seen.entry((r, mv)).or_default();
+                    e.0 += 1;
+                    e.1 += u32::from(lead_gained(r, &before, &after) > 0);
+                }
+                Ok(true)
+            })?;
+        }
+        self.moves = (seen.into_iter())
+            .filter(|&(_, (legal, gained))| legal >= 2 && gained == legal)
+            .map(|(mv, _)| mv)
+            .collect();
+        self.moves.sort_unstable();
+        Ok(())
     }
 
     /// Latched fluents found.
@@ -85,6 +136,14 @@ impl Latches {
         }
         c
     }
+}
+
+/// The latched pieces role `r` gained from `before` to `after`, less the
+/// most any other role gained.
+pub fn lead_gained(r: usize, before: &[i32], after: &[i32]) -> i32 {
+    let gain = |i: usize| after[i] - before[i];
+    let others = (0..before.len()).filter(|&i| i != r).map(gain).max();
+    gain(r) - others.unwrap_or(0)
 }
 
 /// Per latched fluent, each role's mean reward where it holds less its
@@ -168,5 +227,13 @@ mod tests {
             })
             .collect();
         assert!(Latches::find(&samples, 2).is_none(), "never seen to stay");
+    }
+
+    #[test]
+    fn the_latched_lead_is_the_movers_gain_less_the_best_other() {
+        assert_eq!(lead_gained(0, &[1, 2], &[2, 2]), 1);
+        assert_eq!(lead_gained(1, &[1, 2], &[2, 2]), -1);
+        assert_eq!(lead_gained(0, &[0, 0, 0], &[1, 0, 2]), -1);
+        assert_eq!(lead_gained(2, &[0, 0, 0], &[1, 0, 2]), 1);
     }
 }

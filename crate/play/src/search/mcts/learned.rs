@@ -191,13 +191,18 @@ impl LearnedEval {
         let roles = m.roles().len();
         let groups = material.map(|boards| piece_kinds(m.terms(), boards, &train, &test));
         let counts = groups.as_ref().map(|kinds| piece_counts(&train, kinds));
+        let mut latches = find_latches(&train, &test, roles);
+        if let Some(l) = &mut latches {
+            let steps = (4.0 * length).ceil() as usize;
+            l.find_moves(m, &root, &mut policy.rng, steps)?;
+        }
         let mut eval = LearnedEval {
             weights: Vec::new(),
             line: Vec::new(),
             fit: f64::INFINITY,
             playouts,
             material: None,
-            latches: find_latches(&train, &test, roles),
+            latches,
         };
         let mut sides = Vec::new();
         for r in 0..roles {
@@ -595,6 +600,15 @@ mod tests {
         }
         // Four corners, two colours: nearly all seen within the playouts.
         assert!(found.len() >= 6, "{found:?}");
+        // The moves that take a corner, and only those, are preferred.
+        let corner_moves: Vec<String> = (latches.moves.iter())
+            .map(|&(r, mv)| format!("{} {}", roles[r], m.terms().display(mv)))
+            .collect();
+        for shown in &corner_moves {
+            let corner = ["1 1)", "1 6)", "6 1)", "6 6)"];
+            assert!(corner.iter().any(|c| shown.ends_with(c)), "{shown}");
+        }
+        assert!(corner_moves.len() >= 4, "{corner_moves:?}");
     }
 
     #[test]

@@ -810,14 +810,6 @@ fn latched_gains_are_seeded_as_wins_and_tried_first() {
 }
 
 #[test]
-fn the_latched_lead_is_the_movers_gain_less_the_best_other() {
-    assert_eq!(lead_gained(0, &[1, 2], &[2, 2]), 1);
-    assert_eq!(lead_gained(1, &[1, 2], &[2, 2]), -1);
-    assert_eq!(lead_gained(0, &[0, 0, 0], &[1, 0, 2]), -1);
-    assert_eq!(lead_gained(2, &[0, 0, 0], &[1, 0, 2]), 1);
-}
-
-#[test]
 fn proven_values_overrule_visits() {
     let a = RootStats {
         moves: vec![TermId(1), TermId(2)],

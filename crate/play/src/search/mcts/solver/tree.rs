@@ -5,6 +5,7 @@
 use super::exchange::Exchange;
 use super::Config;
 use crate::reasoner::{only_mover, rewards, EvalError, StateMachine};
+use crate::search::mcts::latches::lead_gained;
 use crate::search::mcts::learned::LearnedEval;
 use crate::search::mcts::root::{choose, RootStats, WIN};
 use crate::terms::TermId;
@@ -288,14 +289,6 @@ fn seed_latched(arms: &mut [Arm], latched: &[i32]) {
             arm.seed = if gain > 0 { 1.0 } else { 0.0 };
         }
     }
-}
-
-/// The latched pieces role `r` gained from `before` to `after`, less the
-/// most any other role gained.
-pub(super) fn lead_gained(r: usize, before: &[i32], after: &[i32]) -> i32 {
-    let gain = |i: usize| after[i] - before[i];
-    let others = (0..before.len()).filter(|&i| i != r).map(gain).max();
-    gain(r) - others.unwrap_or(0)
 }
 
 impl<S: Clone + Eq + Hash + Send + 'static> Searcher<S> {

@@ -5,6 +5,7 @@
 use super::tree::*;
 use super::Config;
 use crate::reasoner::greedy::Enders;
+use crate::reasoner::preferred::Preferred;
 use crate::reasoner::{rewards, EvalError, StateMachine};
 use crate::search::mcts::root::WIN;
 use crate::search::Limit;
@@ -12,11 +13,12 @@ use std::hash::Hash;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
-/// What each thread keeps to itself: its random generator and the moves
-/// seen to end games (for the game).
+/// What each thread keeps to itself: its random generator, the moves
+/// seen to end games and the moves its playouts prefer (for the game).
 pub(super) struct Walker {
     pub(super) rng: fastrand::Rng,
     pub(super) enders: Enders,
+    prefer: Option<Preferred>,
 }
 
 /// The tree as the threads share it, and the flag that stops them all
@@ -38,6 +40,7 @@ impl Walker {
         Walker {
             rng: fastrand::Rng::with_seed(seed),
             enders: Enders::default(),
+            prefer: None,
         }
     }
 
@@ -167,10 +170,16 @@ impl Walker {
         cfg: &Config,
     ) -> Result<(Vec<f64>, bool), EvalError> {
         let steps = cfg.playout_steps;
+        let latched = learnt(cfg).and_then(|e| e.latches.as_ref());
+        let moves = latched.map_or(&[][..], |l| &l.moves[..]);
+        if self.prefer.is_none() && !moves.is_empty() {
+            self.prefer = Some(m.preferred(moves));
+        }
         let (rng, enders) = (&mut self.rng, &mut self.enders);
-        let p = match cfg.greedy {
-            true => m.greedy_playout(start, rng, steps, enders)?,
-            false => m.random_playout(start, rng, steps)?,
+        let p = match (cfg.greedy, &self.prefer) {
+            (true, _) => m.greedy_playout(start, rng, steps, enders)?,
+            (false, Some(prefer)) => m.preferring_playout(start, rng, steps, prefer)?,
+            (false, None) => m.random_playout(start, rng, steps)?,
         };
         let r = if p.terminal {
             rewards(m, &p.state)?
