@@ -2061,7 +2061,7 @@ solver?: boolean | 'on' | 'off',
  */
 ponder?: boolean | 'on' | 'off', 
 /**
- * solver only: rewards shifted at the end of exchanges of pieces, where the count tells something of the outcome, and a move that gains a latched piece (reversi's corners) tried first as a win. Default `off`.
+ * solver only: rewards shifted at the end of exchanges of pieces, where the count tells something of the outcome, and a move that gains a latched piece (reversi's corners) tried first as a win and taken by playouts. Default `off`.
  */
 eval?: 'material' | 'off', 
 /**
@@ -2118,7 +2118,7 @@ greedy?: boolean | 'on' | 'off' | 'auto',
  */
 ponder?: boolean | 'on' | 'off', 
 /**
- * solver only: rewards shifted at the end of exchanges of pieces, where the count tells something of the outcome, and a move that gains a latched piece (reversi's corners) tried first as a win. Default `material`.
+ * solver only: rewards shifted at the end of exchanges of pieces, where the count tells something of the outcome, and a move that gains a latched piece (reversi's corners) tried first as a win and taken by playouts. Default `material`.
  */
 eval?: 'material' | 'off', 
 /**

@@ -632,7 +632,9 @@ impl StateMachine for Engine {
                     terminal,
                 })
             }
-            _ => crate::reasoner::preferred::preferring_playout(self, state, rng, max_steps, prefer),
+            _ => {
+                crate::reasoner::preferred::preferring_playout(self, state, rng, max_steps, prefer)
+            }
         }
     }
 

@@ -168,7 +168,7 @@ macro_rules! mcts_options {
             opt("greedy", Kind::FlagAuto, $greedy, "playouts take a move that wins at once and avoid one that lets the opponent win at once; auto (solver only): unless that costs more than 20 successor states a step, or the game ends at a set length"),
             $($solver,)?
             opt("ponder", Kind::Flag, "on", "solver only: the tree grown on the opponent's time by a player server"),
-            opt("eval", Kind::Choice(&["material", "off"]), $eval, "solver only: rewards shifted at the end of exchanges of pieces, where the count tells something of the outcome, and a move that gains a latched piece (reversi's corners) tried first as a win"),
+            opt("eval", Kind::Choice(&["material", "off"]), $eval, "solver only: rewards shifted at the end of exchanges of pieces, where the count tells something of the outcome, and a move that gains a latched piece (reversi's corners) tried first as a win and taken by playouts"),
             opt("tactics", Kind::FlagAuto, $tactics, "solver only: forced wins and losses proven beside the tree; auto: where the material is counted, unless the game ends at a set length"),
             opt("transpositions", Kind::FlagAuto, "auto", "solver only: one node per state; auto: where no material is counted"),
             opt("choke", Kind::FlagAuto, "auto", "solver only: a move into a proven loss counts only at its node; auto: where the material is counted"),

@@ -2,7 +2,8 @@
 //! and whose presence favours one role (reversi's corners). After Sancho's
 //! majority heuristic, which counts the latched propositions of the goal's
 //! piece count: a move that gains such a piece is tried first and seeded
-//! as a win for its side (`solver/tree.rs`, `settle`).
+//! as a win for its side (`solver/tree.rs`, `settle`), and playouts take
+//! the moves that always gain one ([`Latches::find_moves`]).
 //!
 //! Found from the samples the learnt evaluation takes: consecutive samples
 //! of one playout show which fluents stayed and which went. A fluent is
@@ -77,7 +78,7 @@ impl Latches {
 
     /// Notes in `moves` the moves that gained their role a latched piece
     /// (beyond any other role) every time they were legal along
-    /// [`PROBES`] random playouts from `root`, and were legal at least
+    /// `PROBES` (24) random playouts from `root`, and were legal at least
     /// twice: reversi's corner moves, but not dots and boxes' lines, which
     /// close a box only sometimes. Playouts take them where they can
     /// (`solver/walker.rs`), so that leaving the opponent a corner costs

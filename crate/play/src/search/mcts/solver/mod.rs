@@ -56,7 +56,8 @@
 //!   piece ([`super::latches`]: one no playout removed, that favours its
 //!   owner, as reversi's corners) is seeded as a win for the mover instead
 //!   (after Sancho's majority heuristic), one that lets another role gain
-//!   more as a loss.
+//!   more as a loss, and random playouts take the moves that always gain
+//!   one wherever they are legal.
 //! - **The tactical check** (`tactics=on`; in `mcts-solver` `auto`, on
 //!   where the material is counted): forced
 //!   wins and losses at the root proven by [`super::tactics`] on a thread
