@@ -11,6 +11,7 @@
 //! Its owner is the role whose mean reward is highest where it holds, by
 //! at least `MIN_LEAD` over the mean, while every other role's is below.
 
+use crate::clock::now_ms;
 use crate::reasoner::{only_mover, random_walk, EvalError, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -80,7 +81,8 @@ impl Latches {
     /// (beyond any other role) every time they were legal along
     /// `PROBES` (24) random playouts from `root`, and were legal at least
     /// twice: reversi's corner moves, but not dots and boxes' lines, which
-    /// close a box only sometimes. Playouts take them where they can
+    /// close a box only sometimes. Stops probing at `until_ms`
+    /// ([`now_ms`]'s clock), with what it saw by then. Playouts take them where they can
     /// (`solver/walker.rs`), so that leaving the opponent a corner costs
     /// in a playout as it does in a game.
     pub fn find_moves<M: StateMachine>(
@@ -89,11 +91,18 @@ impl Latches {
         root: &M::State,
         rng: &mut fastrand::Rng,
         max_steps: usize,
+        until_ms: f64,
     ) -> Result<(), EvalError> {
         let mut seen: FxHashMap<(usize, TermId), (u32, u32)> = FxHashMap::default();
         let roles = m.roles().len();
         for _ in 0..PROBES {
+            if now_ms() > until_ms {
+                break;
+            }
             random_walk(m, root, rng, max_steps, |m, s, legal, _| {
+                if now_ms() > until_ms {
+                    return Ok(false);
+                }
                 let Some(r) = only_mover(legal) else {
                     return Ok(true);
                 };

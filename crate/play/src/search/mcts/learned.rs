@@ -193,8 +193,10 @@ impl LearnedEval {
         let counts = groups.as_ref().map(|kinds| piece_counts(&train, kinds));
         let mut latches = find_latches(&train, &test, roles);
         if let Some(l) = &mut latches {
+            // Half the learning's time again at most: every move of every
+            // step is tried.
             let steps = (4.0 * length).ceil() as usize;
-            l.find_moves(m, &root, &mut policy.rng, steps)?;
+            l.find_moves(m, &root, &mut policy.rng, steps, now_ms() + max_ms / 2.0)?;
         }
         let mut eval = LearnedEval {
             weights: Vec::new(),
