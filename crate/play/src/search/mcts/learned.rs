@@ -198,6 +198,10 @@ impl LearnedEval {
             let steps = (4.0 * length).ceil() as usize;
             l.find_moves(m, &root, &mut policy.rng, steps, now_ms() + max_ms / 2.0)?;
         }
+        // Latches count only where some move is seen to gain one: a piece
+        // that merely never moved in the playouts (breakthrough's back
+        // row) is not one.
+        let latches = latches.filter(|l| !l.moves.is_empty());
         let mut eval = LearnedEval {
             weights: Vec::new(),
             line: Vec::new(),
