@@ -342,41 +342,12 @@ pub fn mast_playout<M: StateMachine>(
     max_steps: usize,
     mast: &mut Mast,
 ) -> Result<Playout<M::State>, EvalError> {
-    let mut s = state.clone();
-    let roles = m.roles().len();
-    let mut joint = Vec::with_capacity(roles);
-    for steps in 0..=max_steps {
-        if m.is_terminal(&s)? {
-            return Ok(Playout {
-                state: s,
-                steps,
-                terminal: true,
-            });
-        }
-        if steps == max_steps {
-            break;
-        }
-        joint.clear();
-        for r in 0..roles {
-            let moves = m.legal_moves(&s, r)?;
-            if moves.is_empty() {
-                return Ok(Playout {
-                    state: s,
-                    steps,
-                    terminal: false,
-                });
-            }
-            let i = mast.choose(rng, r, &moves);
-            mast.note(r, &moves, i);
-            joint.push(moves[i]);
-        }
-        s = m.next_state(&s, &joint)?;
-    }
-    Ok(Playout {
-        state: s,
-        steps: max_steps,
-        terminal: false,
-    })
+    let choose = |rng: &mut fastrand::Rng, r: usize, moves: &[TermId]| {
+        let i = mast.choose(rng, r, moves);
+        mast.note(r, moves, i);
+        i
+    };
+    super::walk(m, state, rng, max_steps, choose, |_, _, _, _| Ok(true))
 }
 
 #[cfg(test)]

@@ -474,6 +474,23 @@ pub fn random_walk<M: StateMachine>(
     state: &M::State,
     rng: &mut fastrand::Rng,
     max_steps: usize,
+    visit: impl FnMut(&mut M, &M::State, &[Vec<TermId>], &[TermId]) -> Result<bool, EvalError>,
+) -> Result<Playout<M::State>, EvalError> {
+    let uniform =
+        |rng: &mut fastrand::Rng, _: usize, moves: &[TermId]| random_index(rng, moves.len());
+    walk(m, state, rng, max_steps, uniform, visit)
+}
+
+/// The step loop of every playout on a generic machine: `choose` picks
+/// each role's move (its index among the role's legal moves, role
+/// order), so that uniform, MAST and preferring playouts differ only
+/// there; `visit` as in [`random_walk`].
+pub fn walk<M: StateMachine>(
+    m: &mut M,
+    state: &M::State,
+    rng: &mut fastrand::Rng,
+    max_steps: usize,
+    mut choose: impl FnMut(&mut fastrand::Rng, usize, &[TermId]) -> usize,
     mut visit: impl FnMut(&mut M, &M::State, &[Vec<TermId>], &[TermId]) -> Result<bool, EvalError>,
 ) -> Result<Playout<M::State>, EvalError> {
     let mut s = state.clone();
@@ -501,7 +518,7 @@ pub fn random_walk<M: StateMachine>(
             if moves.is_empty() {
                 return end(s, steps, false);
             }
-            joint.push(moves[random_index(rng, moves.len())]);
+            joint.push(moves[choose(rng, r, &moves)]);
             legal.push(moves);
         }
         if !visit(m, &s, &legal, &joint)? {

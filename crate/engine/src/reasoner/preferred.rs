@@ -47,45 +47,16 @@ pub fn preferring_playout<M: StateMachine>(
     max_steps: usize,
     prefer: &Preferred,
 ) -> Result<Playout<M::State>, EvalError> {
-    let mut s = state.clone();
-    let roles = m.roles().len();
-    let mut joint = Vec::with_capacity(roles);
-    for steps in 0..=max_steps {
-        if m.is_terminal(&s)? {
-            return Ok(Playout {
-                state: s,
-                steps,
-                terminal: true,
-            });
+    let mut liked = Vec::new();
+    let choose = |rng: &mut fastrand::Rng, r: usize, moves: &[TermId]| {
+        liked.clear();
+        liked.extend((0..moves.len()).filter(|&i| prefer.moves.contains(&(r, moves[i]))));
+        match liked.is_empty() {
+            true => random_index(rng, moves.len()),
+            false => liked[random_index(rng, liked.len())],
         }
-        if steps == max_steps {
-            break;
-        }
-        joint.clear();
-        for r in 0..roles {
-            let moves = m.legal_moves(&s, r)?;
-            if moves.is_empty() {
-                return Ok(Playout {
-                    state: s,
-                    steps,
-                    terminal: false,
-                });
-            }
-            let liked: Vec<TermId> = (moves.iter().copied())
-                .filter(|&mv| prefer.moves.contains(&(r, mv)))
-                .collect();
-            joint.push(match liked.is_empty() {
-                true => moves[random_index(rng, moves.len())],
-                false => liked[random_index(rng, liked.len())],
-            });
-        }
-        s = m.next_state(&s, &joint)?;
-    }
-    Ok(Playout {
-        state: s,
-        steps: max_steps,
-        terminal: false,
-    })
+    };
+    super::walk(m, state, rng, max_steps, choose, |_, _, _, _| Ok(true))
 }
 
 #[cfg(test)]

@@ -154,22 +154,32 @@ impl FastEngine {
         rng: &mut fastrand::Rng,
         max_steps: usize,
     ) -> (usize, bool) {
+        self.playout_preferring(state, rng, max_steps, &[])
+    }
+
+    /// [`Self::playout`] where each role takes a move of `prefer` (a mask
+    /// of the legal words, [`Self::prefer_mask`]) whenever it has one; an
+    /// empty `prefer` prefers nothing.
+    pub fn playout_preferring(
+        &mut self,
+        state: &BitState,
+        rng: &mut fastrand::Rng,
+        max_steps: usize,
+        prefer: &[u64],
+    ) -> (usize, bool) {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("popcnt") {
             // SAFETY: the CPU has `popcnt`, checked just above.
-            return unsafe { self.playout_popcnt(state, rng, max_steps) };
+            return unsafe { self.playout_popcnt(state, rng, max_steps, prefer) };
         }
         // Halving did not pay in wasm (`bench/wasm-ab.mjs`, BENCHMARKS.md).
-        match self.part == NONE {
-            true => self.playout_body::<false, false, false>(state, rng, max_steps, &[]),
-            false => self.playout_body::<false, true, false>(state, rng, max_steps, &[]),
-        }
+        self.playout_in::<false>(state, rng, max_steps, prefer)
     }
 
-    /// [`Self::playout`] compiled with the `popcnt` instruction: counting
-    /// and selecting legal moves took a tenth of a breakthrough step (perf), and
-    /// x86-64's baseline (which the release build keeps, to run anywhere)
-    /// counts bits in a dozen instructions.
+    /// [`Self::playout_preferring`] compiled with the `popcnt` instruction:
+    /// counting and selecting legal moves took a tenth of a breakthrough
+    /// step (perf), and x86-64's baseline (which the release build keeps,
+    /// to run anywhere) counts bits in a dozen instructions.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt")]
     fn playout_popcnt(
@@ -177,10 +187,26 @@ impl FastEngine {
         state: &BitState,
         rng: &mut fastrand::Rng,
         max_steps: usize,
+        prefer: &[u64],
     ) -> (usize, bool) {
-        match self.part == NONE {
-            true => self.playout_body::<true, false, false>(state, rng, max_steps, &[]),
-            false => self.playout_body::<true, true, false>(state, rng, max_steps, &[]),
+        self.playout_in::<true>(state, rng, max_steps, prefer)
+    }
+
+    /// The playout body for this game part and preference.
+    #[inline(always)]
+    fn playout_in<const HALVING: bool>(
+        &mut self,
+        state: &BitState,
+        rng: &mut fastrand::Rng,
+        max_steps: usize,
+        prefer: &[u64],
+    ) -> (usize, bool) {
+        let (s, r, n) = (state, rng, max_steps);
+        match (self.part == NONE, prefer.is_empty()) {
+            (true, true) => self.playout_body::<HALVING, false, false>(s, r, n, prefer),
+            (false, true) => self.playout_body::<HALVING, true, false>(s, r, n, prefer),
+            (true, false) => self.playout_body::<HALVING, false, true>(s, r, n, prefer),
+            (false, false) => self.playout_body::<HALVING, true, true>(s, r, n, prefer),
         }
     }
 
@@ -246,21 +272,6 @@ impl FastEngine {
             self.play_step_in::<SUB>(&nodes);
         }
         (max_steps, false)
-    }
-
-    /// [`Self::playout`] where each role takes a move of `prefer` (a mask
-    /// of the legal words, [`Self::prefer_mask`]) whenever it has one.
-    pub fn playout_preferring(
-        &mut self,
-        state: &BitState,
-        rng: &mut fastrand::Rng,
-        max_steps: usize,
-        prefer: &[u64],
-    ) -> (usize, bool) {
-        match self.part == NONE {
-            true => self.playout_body::<false, false, true>(state, rng, max_steps, prefer),
-            false => self.playout_body::<false, true, true>(state, rng, max_steps, prefer),
-        }
     }
 
     /// Fills `prefer`'s mask: per legal word (from role 0's first), the

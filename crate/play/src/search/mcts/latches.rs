@@ -189,6 +189,8 @@ fn owner_of(lead: &[f64]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::{load_engine, EngineChoice};
+    use crate::search::mcts::learned;
 
     fn t(i: u32) -> TermId {
         TermId(i)
@@ -245,5 +247,43 @@ mod tests {
         assert_eq!(lead_gained(1, &[1, 2], &[2, 2]), -1);
         assert_eq!(lead_gained(0, &[0, 0, 0], &[1, 0, 2]), -1);
         assert_eq!(lead_gained(2, &[0, 0, 0], &[1, 0, 2]), 1);
+    }
+
+    #[test]
+    fn reversis_latched_pieces_are_its_corners_for_their_colour() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../games/reversi.kif");
+        let text = std::fs::read_to_string(path).expect("the game file");
+        let mut m = load_engine(&text, EngineChoice::Fast).expect("the game grounds");
+        let mut policy = learned::Policy::new(3, false);
+        let eval = learned::LearnedEval::learn(&mut m, &mut policy, 60_000.0, 1500)
+            .unwrap()
+            .expect("reversi's playouts end");
+        let latches = eval.latches.expect("corners are latched");
+        let roles: Vec<String> = m.roles().iter().map(|&r| m.terms().display(r)).collect();
+        let mut found = Vec::new();
+        for (&f, &r) in &latches.owner {
+            let shown = m.terms().display(f);
+            // The project's reversi is played on six by six cells.
+            let corner = ["1 1", "1 6", "6 1", "6 6"]
+                .iter()
+                .any(|c| shown.contains(c));
+            assert!(
+                corner && shown.ends_with(&format!("{})", roles[r])),
+                "{shown} for {}",
+                roles[r]
+            );
+            found.push(shown);
+        }
+        // Four corners, two colours: nearly all seen within the playouts.
+        assert!(found.len() >= 6, "{found:?}");
+        // The moves that take a corner, and only those, are preferred.
+        let corner_moves: Vec<String> = (latches.moves.iter())
+            .map(|&(r, mv)| format!("{} {}", roles[r], m.terms().display(mv)))
+            .collect();
+        for shown in &corner_moves {
+            let corner = ["1 1)", "1 6)", "6 1)", "6 6)"];
+            assert!(corner.iter().any(|c| shown.ends_with(c)), "{shown}");
+        }
+        assert!(corner_moves.len() >= 4, "{corner_moves:?}");
     }
 }
