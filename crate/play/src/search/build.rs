@@ -180,9 +180,20 @@ pub fn solver_config<M: StateMachine>(
             mcts::solver::auto_exploration(&lengths, counted)
         }
     };
+    // Progress moves where no latched piece names the moves to take, and
+    // greedy steps are not asked for.
+    let latched = material.as_ref().is_some_and(|e| e.latches.is_some());
+    let progress = match latched || s.greedy == Some(true) {
+        true => Vec::new(),
+        false => mcts::progress::find(m, seed, mcts::solver::Config::default().playout_steps)?,
+    };
+    // The playouts take them instead of greedy steps (a win raises the
+    // goal too).
+    let greedy = greedy && progress.is_empty();
     Ok(mcts::solver::Config {
         budget: s.budget,
         exploration,
+        progress,
         ponder: s.ponder,
         greedy,
         material,

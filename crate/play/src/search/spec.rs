@@ -165,7 +165,7 @@ macro_rules! mcts_options {
                 aliases: &["cores"],
                 ..opt("threads", Kind::Threads, "1", "threads growing one tree, the budget per thread")
             },
-            opt("greedy", Kind::FlagAuto, $greedy, "playouts take a move that wins at once and avoid one that lets the opponent win at once; auto (solver only): unless that costs more than 20 successor states a step, or the game ends at a set length"),
+            opt("greedy", Kind::FlagAuto, $greedy, "playouts take a move that wins at once and avoid one that lets the opponent win at once; auto (solver only): unless that costs more than 20 successor states a step, the game ends at a set length, or its playouts take the moves that raise their mover's goal (chinese checkers)"),
             $($solver,)?
             opt("ponder", Kind::Flag, "on", "solver only: the tree grown on the opponent's time by a player server"),
             opt("eval", Kind::Choice(&["material", "off"]), $eval, "solver only: rewards shifted at the end of exchanges of pieces, where the count tells something of the outcome, and a move that gains a latched piece (reversi's corners) tried first as a win and taken by playouts"),

@@ -11,13 +11,11 @@
 //! Its owner is the role whose mean reward is highest where it holds, by
 //! at least `MIN_LEAD` over the mean, while every other role's is below.
 
-use crate::clock::now_ms;
-use crate::reasoner::{only_mover, random_walk, EvalError, StateMachine};
+use super::probe;
+use crate::reasoner::{EvalError, StateMachine};
 use crate::terms::TermId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-/// Random playouts in which [`Latches::find_moves`] tries every move.
-const PROBES: usize = 24;
 /// Times a fluent must be seen to stay between samples of one playout.
 const MIN_STAYED: u32 = 50;
 /// How far above its overall mean an owner's mean reward must be where
@@ -78,13 +76,12 @@ impl Latches {
     }
 
     /// Notes in `moves` the moves that gained their role a latched piece
-    /// (beyond any other role) every time they were legal along
-    /// `PROBES` (24) random playouts from `root`, and were legal at least
-    /// twice: reversi's corner moves, but not dots and boxes' lines, which
-    /// close a box only sometimes. Stops probing at `until_ms`
-    /// ([`now_ms`]'s clock), with what it saw by then. Playouts take them where they can
-    /// (`solver/walker.rs`), so that leaving the opponent a corner costs
-    /// in a playout as it does in a game.
+    /// (beyond any other role) every time they were legal along random
+    /// probe playouts from `root` ([`probe::moves_that_always_gain`]):
+    /// reversi's corner moves, but not dots and boxes' lines, which close
+    /// a box only sometimes. Stops probing at `until_ms`. Playouts take
+    /// them where they can (`solver/walker.rs`), so that leaving the
+    /// opponent a corner costs in a playout as it does in a game.
     pub fn find_moves<M: StateMachine>(
         &mut self,
         m: &mut M,
@@ -93,37 +90,10 @@ impl Latches {
         max_steps: usize,
         until_ms: f64,
     ) -> Result<(), EvalError> {
-        let mut seen: FxHashMap<(usize, TermId), (u32, u32)> = FxHashMap::default();
         let roles = m.roles().len();
-        for _ in 0..PROBES {
-            if now_ms() > until_ms {
-                break;
-            }
-            random_walk(m, root, rng, max_steps, |m, s, legal, _| {
-                if now_ms() > until_ms {
-                    return Ok(false);
-                }
-                let Some(r) = only_mover(legal) else {
-                    return Ok(true);
-                };
-                let before = self.counts(&m.fluents(s), roles);
-                let mut joint: Vec<TermId> = legal.iter().map(|l| l[0]).collect();
-                for &mv in &legal[r] {
-                    joint[r] = mv;
-                    let next = m.next_state(s, &joint)?;
-                    let after = self.counts(&m.fluents(&next), roles);
-                    let e = seen.entry((r, mv)).or_default();
-                    e.0 += 1;
-                    e.1 += u32::from(lead_gained(r, &before, &after) > 0);
-                }
-                Ok(true)
-            })?;
-        }
-        self.moves = (seen.into_iter())
-            .filter(|&(_, (legal, gained))| legal >= 2 && gained == legal)
-            .map(|(mv, _)| mv)
-            .collect();
-        self.moves.sort_unstable();
+        let counts = |m: &mut M, s: &M::State| Ok(self.counts(&m.fluents(s), roles));
+        let found = probe::moves_that_always_gain(m, root, rng, max_steps, until_ms, counts)?;
+        self.moves = found.moves;
         Ok(())
     }
 
@@ -137,7 +107,7 @@ impl Latches {
     }
 
     /// Per role, the latched pieces it owns among `fluents`.
-    pub fn counts(&self, fluents: &[TermId], roles: usize) -> Vec<i32> {
+    pub fn counts(&self, fluents: &[TermId], roles: usize) -> Vec<i64> {
         let mut c = vec![0; roles];
         for f in fluents {
             if let Some(&r) = self.owner.get(f) {
@@ -146,14 +116,6 @@ impl Latches {
         }
         c
     }
-}
-
-/// The latched pieces role `r` gained from `before` to `after`, less the
-/// most any other role gained.
-pub fn lead_gained(r: usize, before: &[i32], after: &[i32]) -> i32 {
-    let gain = |i: usize| after[i] - before[i];
-    let others = (0..before.len()).filter(|&i| i != r).map(gain).max();
-    gain(r) - others.unwrap_or(0)
 }
 
 /// Per latched fluent, each role's mean reward where it holds less its
@@ -239,14 +201,6 @@ mod tests {
             })
             .collect();
         assert!(Latches::find(&samples, 2).is_none(), "never seen to stay");
-    }
-
-    #[test]
-    fn the_latched_lead_is_the_movers_gain_less_the_best_other() {
-        assert_eq!(lead_gained(0, &[1, 2], &[2, 2]), 1);
-        assert_eq!(lead_gained(1, &[1, 2], &[2, 2]), -1);
-        assert_eq!(lead_gained(0, &[0, 0, 0], &[1, 0, 2]), -1);
-        assert_eq!(lead_gained(2, &[0, 0, 0], &[1, 0, 2]), 1);
     }
 
     #[test]

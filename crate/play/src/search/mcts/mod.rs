@@ -9,6 +9,8 @@
 
 pub mod latches;
 pub mod learned;
+pub mod probe;
+pub mod progress;
 pub mod proof_number;
 pub mod root;
 pub mod solver;

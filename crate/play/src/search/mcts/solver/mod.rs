@@ -131,6 +131,10 @@ pub struct Config {
     /// tree is plain UCT (`mcts`): a terminal node's goals are its
     /// rewards, and the statistics alone choose the move.
     pub proofs: bool,
+    /// Moves that raise their mover's goal before the end
+    /// ([`super::progress`]): playouts without greedy steps take them
+    /// where legal.
+    pub progress: Vec<(usize, TermId)>,
 }
 
 /// The share of a move's time the tactical check takes where it cannot
@@ -158,6 +162,7 @@ impl Default for Config {
             choke: true,
             transpositions: false,
             proofs: true,
+            progress: Vec::new(),
         }
     }
 }
@@ -459,6 +464,7 @@ where
         let options = [
             (cfg.material.is_some(), "material"),
             (learnt(cfg).is_some_and(|e| e.latches.is_some()), "latches"),
+            (!cfg.progress.is_empty(), "progress"),
             (cfg.greedy, "greedy"),
             (cfg.tactics, "tactics"),
             (cfg.transpositions, "transpositions"),

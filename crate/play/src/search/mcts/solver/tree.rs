@@ -5,8 +5,8 @@
 use super::exchange::Exchange;
 use super::Config;
 use crate::reasoner::{only_mover, rewards, EvalError, StateMachine};
-use crate::search::mcts::latches::lead_gained;
 use crate::search::mcts::learned::LearnedEval;
+use crate::search::mcts::probe::lead_gained;
 use crate::search::mcts::root::{choose, RootStats, WIN};
 use crate::terms::TermId;
 use rustc_hash::{FxHashMap, FxHasher};
@@ -193,7 +193,7 @@ pub(super) enum End<S> {
 pub(super) struct Checked {
     pub(super) win: Option<(u16, Vec<f64>)>,
     pub(super) captures: Vec<(f64, f64)>,
-    pub(super) latched: Vec<i32>,
+    pub(super) latched: Vec<i64>,
 }
 
 /// What the material's playouts learnt, where the material is counted.
@@ -279,7 +279,7 @@ fn seed_captures(arms: &mut [Arm], r: usize, captures: &[(f64, f64)]) {
 /// as Sancho's majority heuristic does; overrides a capture's seed. Where
 /// every move gains alike (connect four's pieces all stay) nothing is
 /// told apart.
-fn seed_latched(arms: &mut [Arm], latched: &[i32]) {
+fn seed_latched(arms: &mut [Arm], latched: &[i64]) {
     let (lo, hi) = (latched.iter().min(), latched.iter().max());
     if lo == hi {
         return;

@@ -171,7 +171,7 @@ impl Walker {
     ) -> Result<(Vec<f64>, bool), EvalError> {
         let steps = cfg.playout_steps;
         let latched = learnt(cfg).and_then(|e| e.latches.as_ref());
-        let moves = latched.map_or(&[][..], |l| &l.moves[..]);
+        let moves = latched.map_or(&cfg.progress[..], |l| &l.moves[..]);
         if self.prefer.is_none() && !moves.is_empty() {
             self.prefer = Some(m.preferred(moves));
         }
