@@ -2049,7 +2049,7 @@ threads?: number | 'auto',
  */
 cores?: number | 'auto', 
 /**
- * playouts take a move that wins at once and avoid one that lets the opponent win at once; auto (solver only): unless that costs more than 20 successor states a step, or the game ends at a set length. Default `off`.
+ * playouts take a move that wins at once and avoid one that lets the opponent win at once; auto (solver only): unless that costs more than 20 successor states a step, the game ends at a set length, or its playouts take the moves that raise their mover's goal (chinese checkers). Default `off`.
  */
 greedy?: boolean | 'on' | 'off' | 'auto', 
 /**
@@ -2110,7 +2110,7 @@ threads?: number | 'auto',
  */
 cores?: number | 'auto', 
 /**
- * playouts take a move that wins at once and avoid one that lets the opponent win at once; auto (solver only): unless that costs more than 20 successor states a step, or the game ends at a set length. Default `auto`.
+ * playouts take a move that wins at once and avoid one that lets the opponent win at once; auto (solver only): unless that costs more than 20 successor states a step, the game ends at a set length, or its playouts take the moves that raise their mover's goal (chinese checkers). Default `auto`.
  */
 greedy?: boolean | 'on' | 'off' | 'auto', 
 /**

@@ -23,7 +23,7 @@ pub struct Found {
 
 /// Probes from `root` for the moves after which `measure` (a number per
 /// role) rose for their mover beyond any other role's, every time they
-/// were legal along [`PROBES`] random playouts of at most `max_steps`.
+/// were legal along `PROBES` (24) random playouts of at most `max_steps`.
 /// Stops at `until_ms` ([`now_ms`]'s clock) with what it saw by then.
 pub fn moves_that_always_gain<M: StateMachine>(
     m: &mut M,
